@@ -1,0 +1,43 @@
+// Typed errors thrown by the loyd library.
+//
+// The library never prints or exits: it throws one of these, and the programs map
+// them to exit codes (see README.md). Every message names the file, field or input
+// line it is about, so it can be printed as is on one line.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace loyd {
+
+// Base of every error the library throws on purpose.
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+// A file could not be opened, read, written, mapped or renamed.
+class IoError : public Error {
+public:
+    explicit IoError(const std::string& what) : Error(what) {}
+};
+
+// A file or text was read but its content is wrong (bad header, checksum, manifest).
+class FormatError : public Error {
+public:
+    explicit FormatError(const std::string& what) : Error(what) {}
+};
+
+// The caller asked for something that makes no sense (bad board, goal, pattern, option value).
+class UsageError : public Error {
+public:
+    explicit UsageError(const std::string& what) : Error(what) {}
+};
+
+// A search or build hit a node, time or memory limit before it finished.
+class LimitError : public Error {
+public:
+    explicit LimitError(const std::string& what) : Error(what) {}
+};
+
+}  // namespace loyd

@@ -1,0 +1,67 @@
+#include "common/solve.h"
+
+#include <chrono>
+
+#include "common/astar.h"
+#include "common/error.h"
+#include "common/ida_star.h"
+#include "common/moves.h"
+#include "common/solvability.h"
+
+namespace loyd {
+
+Algorithm parse_algorithm(const std::string& s) {
+    if (s == "ida") return Algorithm::Ida;
+    if (s == "astar") return Algorithm::Astar;
+    throw UsageError("unknown algorithm '" + s + "' (expected ida or astar)");
+}
+
+namespace {
+template <class H>
+SearchResult run(H& h, const Board& start, const Board& goal, const SolveOptions& opt) {
+    if (opt.algorithm == Algorithm::Astar) return astar(h, start, goal, opt.limits);
+    IdaStar<H> ida(h, goal);
+    return ida.solve(start, opt.limits);
+}
+}  // namespace
+
+SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt) {
+    if (!(start.geometry() == goal.geometry()))
+        throw UsageError("the instance is " + start.geometry().name() + " but the goal is " +
+                         goal.geometry().name());
+    SolveOutcome out;
+    if (!solvable(start, goal)) {
+        out.status = SolveOutcome::Status::Unsolvable;
+        return out;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    switch (opt.heuristic) {
+        case HeuristicKind::Misplaced: {
+            MisplacedH h(goal);
+            out.search = run(h, start, goal, opt);
+            break;
+        }
+        case HeuristicKind::Manhattan: {
+            ManhattanH h(goal);
+            out.search = run(h, start, goal, opt);
+            break;
+        }
+        case HeuristicKind::LinearConflict: {
+            LinearConflictH h(goal);
+            out.search = run(h, start, goal, opt);
+            break;
+        }
+        case HeuristicKind::Pdb:
+            throw UsageError("the pdb heuristic needs pattern databases (see --pdb)");
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (out.search.status == SearchResult::Status::Solved) {
+        replay_check(start, out.search.moves, goal);
+        out.status = SolveOutcome::Status::Solved;
+    } else {
+        out.status = SolveOutcome::Status::Limit;
+    }
+    return out;
+}
+
+}  // namespace loyd

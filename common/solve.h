@@ -1,0 +1,37 @@
+// One entry point for solving an instance: picks the search and the heuristic at run time,
+// runs the template instantiated for them, and replays the solution before returning it.
+//
+// Contract: start and goal are on the same board. An unsolvable start is reported as such
+// without searching. A solution that fails its replay check throws Error (a bug, never
+// printed as an answer).
+#pragma once
+
+#include <string>
+
+#include "common/board.h"
+#include "common/heuristic.h"
+#include "common/search.h"
+
+namespace loyd {
+
+class PdbHeuristicSet;  // pdb_heuristic.h
+
+enum class Algorithm { Ida, Astar };
+Algorithm parse_algorithm(const std::string& s);  // "ida" | "astar"; UsageError otherwise
+
+struct SolveOptions {
+    HeuristicKind heuristic = HeuristicKind::LinearConflict;
+    Algorithm algorithm = Algorithm::Ida;
+    SearchLimits limits;
+};
+
+struct SolveOutcome {
+    enum class Status { Solved, Unsolvable, Limit };
+    Status status = Status::Limit;
+    SearchResult search;
+    double seconds = 0;
+};
+
+SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt);
+
+}  // namespace loyd

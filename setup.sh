@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# loyd's one setup script.
+#   ./setup.sh        install missing Debian packages, build (Release, ./build), solve an example
+#   ./setup.sh test   the same install and build, then every test (Release), then the unit
+#                     tests again in an AddressSanitizer + UndefinedBehaviorSanitizer build
+#   ./setup.sh build  install and build only
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(cmake make g++ pkg-config libboost-program-options-dev libzstd-dev libxxhash-dev
+          libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$jobs"
+
+case "${1:-example}" in
+  example)
+    echo "setup: built ./build/solver and ./build/pdbgen; solving an example:" >&2
+    ./build/solver 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13
+    ;;
+  build) ;;
+  test)
+    ctest --test-dir build --output-on-failure -j "$jobs"
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLOYD_SANITIZE=ON -DLOYD_BUILD_BENCH=OFF \
+      >/dev/null
+    cmake --build build-asan -j "$jobs" --target loyd_tests
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
+    ;;
+  *) echo "usage: ./setup.sh [example|build|test]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,35 @@
+// solver: optimal sliding-tile puzzle solver. See README.md and `solver --help`.
+#include <iostream>
+
+#include "common/error.h"
+#include "common/version.h"
+#include "solver/options.h"
+#include "solver/run.h"
+
+int main(int argc, char** argv) {
+    using namespace loyd::solver;
+    try {
+        Options opt = parse_options(argc, argv);
+        if (opt.help) {
+            std::cout << help_text();
+            return kExitOk;
+        }
+        if (opt.version) {
+            std::cout << "solver (loyd) " << loyd::kVersion << "\n";
+            return kExitOk;
+        }
+        return run(opt, std::cout, std::cerr);
+    } catch (const loyd::UsageError& e) {
+        std::cerr << "solver: " << e.what() << " (see solver --help)\n";
+        return kExitUsage;
+    } catch (const loyd::IoError& e) {
+        std::cerr << "solver: " << e.what() << "\n";
+        return kExitFile;
+    } catch (const loyd::FormatError& e) {
+        std::cerr << "solver: " << e.what() << "\n";
+        return kExitFile;
+    } catch (const std::exception& e) {
+        std::cerr << "solver: internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+}

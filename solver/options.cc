@@ -1,0 +1,87 @@
+#include "solver/options.h"
+
+#include <boost/program_options.hpp>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace po = boost::program_options;
+
+namespace loyd::solver {
+
+namespace {
+constexpr uint64_t kDefaultAstarNodes = 20'000'000;
+
+po::options_description visible() {
+    po::options_description d("Options");
+    d.add_options()
+        ("help,h", "print this help and exit")
+        ("version", "print the version and exit")
+        ("input,i", po::value<std::string>(), "read instances from FILE, one per line ('-' = stdin)")
+        ("size,s", po::value<std::string>(), "board size WxH (default: inferred for 9, 16, 25 numbers)")
+        ("goal,g", po::value<std::string>()->default_value("blank-last"),
+         "goal: blank-last (1 2 ... 0), blank-first (0 1 2 ...), or a permutation")
+        ("heuristic", po::value<std::string>(),
+         "misplaced | manhattan | linear-conflict (default: the strongest available)")
+        ("algorithm,a", po::value<std::string>()->default_value("ida"), "ida | astar")
+        ("node-limit", po::value<uint64_t>(),
+         "stop an instance after N nodes (IDA*: generated; A*: stored; A* default 20000000)")
+        ("max-nodes", po::value<uint64_t>(), "same as --node-limit")
+        ("time-limit", po::value<double>(), "stop an instance after S seconds")
+        ("show", "print the board after every move")
+        ("json", "one JSON object per instance");
+    return d;
+}
+}  // namespace
+
+std::string help_text() {
+    std::ostringstream os;
+    os << "Usage: solver [OPTIONS] [INSTANCE]...\n"
+          "Solves sliding-tile puzzles optimally. An instance is W*H numbers (0 = blank),\n"
+          "row-major, separated by spaces or commas; several numbers given as separate\n"
+          "arguments form one instance. Without INSTANCE or --input, reads standard input.\n"
+          "Moves are the directions the blank moves: U D L R.\n\n"
+       << visible()
+       << "\nExit status: 0 all solved or proven unsolvable, 1 an instance line was invalid,\n"
+          "2 usage error, 3 a limit was reached, 4 file error, 5 internal error.\n";
+    return os.str();
+}
+
+Options parse_options(int argc, char** argv) {
+    po::options_description all = visible();
+    all.add_options()("instance", po::value<std::vector<std::string>>(), "instance");
+    po::positional_options_description pos;
+    pos.add("instance", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(e.what());
+    }
+    Options o;
+    o.help = vm.count("help") > 0;
+    o.version = vm.count("version") > 0;
+    if (vm.count("instance")) o.instances = vm["instance"].as<std::vector<std::string>>();
+    if (vm.count("input")) o.input = vm["input"].as<std::string>();
+    if (vm.count("size")) o.size = vm["size"].as<std::string>();
+    o.goal = vm["goal"].as<std::string>();
+    if (vm.count("heuristic")) o.heuristic = vm["heuristic"].as<std::string>();
+    o.algorithm = vm["algorithm"].as<std::string>();
+    o.show = vm.count("show") > 0;
+    o.json = vm.count("json") > 0;
+    if (vm.count("node-limit") && vm.count("max-nodes"))
+        throw UsageError("give only one of --node-limit and --max-nodes");
+    if (vm.count("node-limit")) o.node_limit = vm["node-limit"].as<uint64_t>();
+    if (vm.count("max-nodes")) o.node_limit = vm["max-nodes"].as<uint64_t>();
+    if (!o.node_limit && o.algorithm == "astar") o.node_limit = kDefaultAstarNodes;
+    if (vm.count("time-limit")) {
+        o.time_limit = vm["time-limit"].as<double>();
+        if (!(o.time_limit > 0)) throw UsageError("--time-limit must be a positive number of seconds");
+    }
+    if (!o.input.empty() && !o.instances.empty())
+        throw UsageError("give instances as arguments or with --input, not both");
+    return o;
+}
+
+}  // namespace loyd::solver

@@ -1,0 +1,30 @@
+// Command-line options of `solver`, declared once with help text and defaults.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loyd::solver {
+
+struct Options {
+    std::vector<std::string> instances;  // positional arguments
+    std::string input;                   // --input FILE ("-" = stdin); empty = none
+    std::optional<std::string> size;     // --size WxH
+    std::string goal = "blank-last";
+    std::optional<std::string> heuristic;  // unset = strongest available
+    std::string algorithm = "ida";
+    bool show = false;
+    bool json = false;
+    uint64_t node_limit = 0;     // 0 = none (IDA*: nodes generated; A*: positions stored)
+    double time_limit = 0;       // seconds, 0 = none
+    bool help = false;
+    bool version = false;
+};
+
+// Throws UsageError with a one-line message on a bad option or value.
+Options parse_options(int argc, char** argv);
+std::string help_text();
+
+}  // namespace loyd::solver
