@@ -1,0 +1,44 @@
+// Sets of cells or tiles as 32-bit masks (a board has at most 25 cells), with the few
+// bit tricks the ranker and the table builder need.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+namespace loyd {
+
+using Mask = uint32_t;
+
+constexpr Mask bit(int i) { return Mask{1} << i; }
+constexpr int count(Mask m) { return std::popcount(m); }
+constexpr int lowest(Mask m) { return std::countr_zero(m); }
+// Number of set bits of m strictly below position i.
+constexpr int count_below(Mask m, int i) { return std::popcount(m & (bit(i) - 1)); }
+
+// Position of the r-th (0-based) set bit of m; precondition r < count(m).
+inline int select_bit(Mask m, int r) {
+#if defined(__BMI2__)
+    return std::countr_zero(static_cast<Mask>(_pdep_u32(bit(r), m)));
+#else
+    for (; r > 0; --r) m &= m - 1;
+    return std::countr_zero(m);
+#endif
+}
+
+// Gathers the bits of `value` at the positions set in `positions` into the low bits.
+inline Mask extract_bits(Mask value, Mask positions) {
+#if defined(__BMI2__)
+    return _pext_u32(value, positions);
+#else
+    Mask out = 0;
+    int k = 0;
+    for (Mask p = positions; p; p &= p - 1, ++k)
+        if (value & (p & -p)) out |= bit(k);
+    return out;
+#endif
+}
+
+}  // namespace loyd
