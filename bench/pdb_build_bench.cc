@@ -1,6 +1,6 @@
 // Benchmark harness: builds the tables of a preset in memory (nothing written) and prints,
 // per table, entries, layers, max value, seconds, and the XXH3-64 of the table.
-// Usage: pdb_build_bench PRESET [THREADS]
+// Usage: pdb_build_bench PRESET [THREADS [progress]]
 #include <xxhash.h>
 
 #include <cstdio>
@@ -20,6 +20,13 @@ int main(int argc, char** argv) {
         loyd::PdbSetSpec set = loyd::preset(argv[1]);
         loyd::BuildOptions opt;
         opt.threads = argc > 2 ? std::atoi(argv[2]) : 2;
+        if (argc > 3) {  // any third argument: print progress after every layer
+            opt.progress = [](const loyd::BuildProgress& p) {
+                std::fprintf(stderr, "layer %d assigned %llu of %llu, %.1f s\n", p.layer,
+                             static_cast<unsigned long long>(p.assigned),
+                             static_cast<unsigned long long>(p.total), p.seconds);
+            };
+        }
         double total = 0;
         for (const auto& t : set.tables) {
             loyd::BuildResult r = loyd::build_table(t.pattern, opt);
