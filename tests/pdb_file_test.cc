@@ -1,0 +1,518 @@
+// Tests of the pattern-database file format: round trips, determinism, and a refusal for
+// every kind of damage (each flipped bit, truncation, trailing bytes, wrong version, non-zero
+// reserved bytes), plus the atomic-write guarantees.
+#include "common/pdb_file.h"
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+
+namespace loyd {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Bytes = std::vector<uint8_t>;
+
+// A fresh folder under the GoogleTest temp dir, removed with everything in it at the end.
+class PdbFileTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::string tmpl = ::testing::TempDir() + "loyd_pdb_file_XXXXXX";
+        ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+        dir_ = tmpl;
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+    std::string file(const std::string& name) const { return (dir_ / name).string(); }
+    std::vector<std::string> listing() const {
+        std::vector<std::string> names;
+        for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+    fs::path dir_;
+};
+
+// A header for a pattern of `tiles` on a w x h board, goal 1 2 ... N-1 0.
+PdbHeader make_header(int w, int h, PdbKind kind, std::vector<uint8_t> tiles) {
+    PdbHeader hd;
+    hd.width = static_cast<uint8_t>(w);
+    hd.height = static_cast<uint8_t>(h);
+    const int n = w * h;
+    for (int c = 0; c < n; ++c) hd.goal[c] = static_cast<uint8_t>((c + 1) % n);
+    hd.kind = kind;
+    hd.tiles = std::move(tiles);
+    hd.entries = expected_entries(hd);
+    hd.generator_version = (0u << 16) | (1u << 8) | 0u;
+    return hd;
+}
+
+// Deterministic PDB-like content: small values with some repetition.
+Bytes make_payload(uint64_t n) {
+    Bytes d(n);
+    uint32_t x = 12345;
+    for (uint64_t i = 0; i < n; ++i) {
+        x = x * 1103515245u + 12345u;
+        d[i] = static_cast<uint8_t>((x >> 16) % 13 + (i % 7 == 0 ? 5 : 0));
+    }
+    return d;
+}
+
+uint8_t max_of(const Bytes& d) {
+    return d.empty() ? 0 : *std::max_element(d.begin(), d.end());
+}
+
+Bytes read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::string& path, const Bytes& b) {
+    // A new file rather than a truncated one: ext4 flushes files rewritten after a truncate.
+    fs::remove(path);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    ASSERT_TRUE(out.good()) << path;
+}
+
+// Recomputes the header checksum (bytes 248..255 = XXH3-64 of bytes 0..247).
+void reseal(Bytes& b) {
+    const uint64_t c = pdb_checksum(b.data(), 248);
+    for (int i = 0; i < 8; ++i) b[248 + i] = static_cast<uint8_t>(c >> (8 * i));
+}
+
+// Writes a small table and returns its header and payload.
+struct Table {
+    PdbHeader header;
+    Bytes payload;
+};
+Table write_table(const std::string& path, PdbEncoding enc, PdbKind kind = PdbKind::Additive,
+                  std::vector<uint8_t> tiles = {1, 2}) {
+    Table t{make_header(3, 3, kind, std::move(tiles)), {}};
+    t.payload = make_payload(t.header.entries);
+    t.header.max_value = max_of(t.payload);
+    write_pdb(path, t.header, t.payload.data(), t.payload.size(), enc);
+    return t;
+}
+
+// Runs `f` and returns the FormatError message it throws ("" and a test failure otherwise).
+template <typename F>
+std::string format_error_of(F f) {
+    try {
+        f();
+    } catch (const FormatError& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "expected FormatError, got: " << e.what();
+        return "";
+    }
+    ADD_FAILURE() << "expected FormatError, nothing thrown";
+    return "";
+}
+
+void expect_same_header(const PdbHeader& a, const PdbHeader& b) {
+    EXPECT_EQ(a.width, b.width);
+    EXPECT_EQ(a.height, b.height);
+    EXPECT_EQ(a.goal, b.goal);
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.ranking, b.ranking);
+    EXPECT_EQ(a.tiles, b.tiles);
+    EXPECT_EQ(a.entries, b.entries);
+    EXPECT_EQ(a.bits_per_entry, b.bits_per_entry);
+    EXPECT_EQ(a.max_value, b.max_value);
+    EXPECT_EQ(a.generator_version, b.generator_version);
+}
+
+TEST(PdbFileEntries, ExpectedEntries) {
+    EXPECT_EQ(expected_entries(make_header(3, 3, PdbKind::Additive, {1, 2})), 72u);
+    EXPECT_EQ(expected_entries(make_header(3, 3, PdbKind::Full, {1, 2})), 504u);
+    EXPECT_EQ(expected_entries(make_header(4, 4, PdbKind::Additive, {1, 2, 3, 4, 5, 6, 7})),
+              57657600u);  // 16!/9!
+    EXPECT_EQ(expected_entries(make_header(4, 4, PdbKind::Full, {1, 2, 3, 4, 5, 6, 7})),
+              518918400u);  // 16!/8!
+    EXPECT_EQ(expected_entries(make_header(5, 5, PdbKind::Additive, {1, 2, 3, 4, 5, 6})),
+              127512000u);  // 25!/19!
+
+    PdbHeader big;
+    big.width = 5;
+    big.height = 5;
+    for (uint8_t t = 1; t < 25; ++t) big.tiles.push_back(t);
+    EXPECT_THROW(expected_entries(big), UsageError);  // 25! > 2^64
+    PdbHeader none = big;
+    none.tiles.clear();
+    EXPECT_THROW(expected_entries(none), UsageError);
+    PdbHeader wide = big;
+    wide.width = 6;
+    EXPECT_THROW(expected_entries(wide), UsageError);
+}
+
+TEST(PdbFileNames, ToString) {
+    EXPECT_EQ(to_string(PdbKind::Additive), "additive");
+    EXPECT_EQ(to_string(PdbKind::Full), "full");
+    EXPECT_EQ(to_string(PdbEncoding::Raw), "raw");
+    EXPECT_EQ(to_string(PdbEncoding::Zstd), "zstd");
+}
+
+TEST_F(PdbFileTest, RoundTripRaw) {
+    const std::string p = file("t.pdb");
+    const Table t = write_table(p, PdbEncoding::Raw);
+    EXPECT_EQ(fs::file_size(p), 4096u + 72u);
+
+    const PdbHeader h = read_pdb_header(p);
+    expect_same_header(h, t.header);
+    EXPECT_EQ(h.encoding, PdbEncoding::Raw);
+    EXPECT_EQ(h.payload_offset, 4096u);
+    EXPECT_EQ(h.payload_stored_size, 72u);
+    EXPECT_EQ(h.payload_xxh3, pdb_checksum(t.payload.data(), t.payload.size()));
+
+    const PdbFile f = PdbFile::open(p);
+    EXPECT_TRUE(f.mapped());
+    EXPECT_EQ(f.path(), p);
+    EXPECT_EQ(f.size(), 72u);
+    expect_same_header(f.header(), t.header);
+    EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(f.data()) % 4096, 0u);
+    EXPECT_EQ(listing(), std::vector<std::string>{"t.pdb"});  // no temporary file left
+}
+
+TEST_F(PdbFileTest, RoundTripZstd) {
+    const std::string p = file("t.pdb");
+    const Table t = write_table(p, PdbEncoding::Zstd);
+    const PdbHeader h = read_pdb_header(p);
+    expect_same_header(h, t.header);
+    EXPECT_EQ(h.encoding, PdbEncoding::Zstd);
+    EXPECT_EQ(h.payload_offset, 256u);
+    EXPECT_EQ(fs::file_size(p), 256u + h.payload_stored_size);
+
+    const PdbFile f = PdbFile::open(p);
+    EXPECT_FALSE(f.mapped());
+    EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
+}
+
+TEST_F(PdbFileTest, RoundTripFullAndLargerTables) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        const std::string p = file("full.pdb");
+        const Table t = write_table(p, enc, PdbKind::Full, {8, 3});
+        EXPECT_EQ(t.header.entries, 504u);
+        const PdbFile f = PdbFile::open(p);
+        expect_same_header(f.header(), t.header);
+        EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
+
+        // 4x4, 4 tiles: 43680 entries, a few zstd blocks' worth.
+        PdbHeader h = make_header(4, 4, PdbKind::Additive, {5, 1, 9, 13});
+        const Bytes d = make_payload(h.entries);
+        h.max_value = max_of(d);
+        const std::string q = file("big.pdb");
+        write_pdb(q, h, d.data(), d.size(), enc, 1);
+        const PdbFile g = PdbFile::open(q);
+        EXPECT_EQ(g.header().tiles, (std::vector<uint8_t>{5, 1, 9, 13}));
+        EXPECT_EQ(Bytes(g.data(), g.data() + g.size()), d);
+    }
+}
+
+TEST_F(PdbFileTest, MoveKeepsTheTable) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        const std::string p = file(enc == PdbEncoding::Raw ? "r.pdb" : "z.pdb");
+        const Table t = write_table(p, enc);
+        PdbFile a = PdbFile::open(p);
+        PdbFile b = std::move(a);
+        EXPECT_EQ(Bytes(b.data(), b.data() + b.size()), t.payload);
+        PdbFile c = PdbFile::open(p);
+        c = std::move(b);
+        EXPECT_EQ(Bytes(c.data(), c.data() + c.size()), t.payload);
+        EXPECT_EQ(c.mapped(), enc == PdbEncoding::Raw);
+    }
+}
+
+TEST_F(PdbFileTest, WritingIsDeterministic) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        write_table(file("a.pdb"), enc);
+        write_table(file("b.pdb"), enc);
+        const Bytes a = read_bytes(file("a.pdb"));
+        EXPECT_EQ(a, read_bytes(file("b.pdb")));
+        write_table(file("a.pdb"), enc);  // over an existing file
+        EXPECT_EQ(a, read_bytes(file("a.pdb")));
+    }
+}
+
+TEST_F(PdbFileTest, EveryFlippedBitIsRefused) {
+    struct Case {
+        PdbEncoding enc;
+        PdbKind kind;
+    };
+    const Case cases[] = {{PdbEncoding::Raw, PdbKind::Additive},
+                          {PdbEncoding::Zstd, PdbKind::Additive},
+                          {PdbEncoding::Raw, PdbKind::Full},
+                          {PdbEncoding::Zstd, PdbKind::Full}};
+    for (const Case& c : cases) {
+        const std::string good = file("good.pdb");
+        const Table t = write_table(good, c.enc, c.kind);
+        const Bytes orig = read_bytes(good);
+        const uint64_t payload_offset = read_pdb_header(good).payload_offset;
+        const std::string bad = file("bad.pdb");
+        for (size_t pos = 0; pos < orig.size(); ++pos) {
+            // Every bit of the header and payload; one bit of each raw padding byte.
+            const bool padding = pos >= 256 && pos < payload_offset;
+            for (int bit = 0; bit < 8; ++bit) {
+                if (padding && bit != static_cast<int>(pos % 8)) continue;
+                Bytes b = orig;
+                b[pos] ^= static_cast<uint8_t>(1u << bit);
+                write_bytes(bad, b);
+                SCOPED_TRACE(to_string(c.enc) + " " + to_string(c.kind) + " byte " +
+                             std::to_string(pos) + " bit " + std::to_string(bit));
+                EXPECT_THROW(PdbFile::open(bad), FormatError);
+                if (pos < payload_offset) {
+                    EXPECT_THROW(read_pdb_header(bad), FormatError);
+                }
+            }
+        }
+        // The zstd decoder ignores the frame header's unused bit (byte 4 of the frame, bit 4):
+        // only the checksum of the stored bytes sees it.
+        if (c.enc == PdbEncoding::Zstd) {
+            Bytes b = orig;
+            b[payload_offset + 4] ^= 0x10;
+            write_bytes(bad, b);
+            const PdbFile f = PdbFile::open(bad, /*verify_payload=*/false);
+            EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
+            const std::string msg = format_error_of([&] { PdbFile::open(bad); });
+            EXPECT_NE(msg.find("stored payload checksum"), std::string::npos) << msg;
+        }
+        // The payload checksum is what catches raw payload damage.
+        if (c.enc == PdbEncoding::Raw) {
+            Bytes b = orig;
+            b.back() ^= 1;
+            write_bytes(bad, b);
+            const PdbFile f = PdbFile::open(bad, /*verify_payload=*/false);
+            EXPECT_EQ(f.data()[f.size() - 1], t.payload.back() ^ 1);
+            const std::string msg = format_error_of([&] { PdbFile::open(bad); });
+            EXPECT_NE(msg.find(bad), std::string::npos) << msg;
+            EXPECT_NE(msg.find("payload checksum"), std::string::npos) << msg;
+        }
+    }
+}
+
+TEST_F(PdbFileTest, TruncationIsRefused) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        write_table(file("good.pdb"), enc);
+        const Bytes orig = read_bytes(file("good.pdb"));
+        const std::string bad = file("bad.pdb");
+        for (size_t len : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{100}, size_t{255},
+                           size_t{256}, size_t{257}, size_t{4095}, size_t{4096}, orig.size() - 1}) {
+            if (len >= orig.size()) continue;
+            write_bytes(bad, Bytes(orig.begin(), orig.begin() + static_cast<long>(len)));
+            SCOPED_TRACE(to_string(enc) + " length " + std::to_string(len));
+            const std::string msg = format_error_of([&] { PdbFile::open(bad); });
+            EXPECT_NE(msg.find(bad), std::string::npos) << msg;
+            EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
+            EXPECT_THROW(read_pdb_header(bad), FormatError);
+        }
+    }
+}
+
+TEST_F(PdbFileTest, TrailingBytesAreRefused) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        write_table(file("good.pdb"), enc);
+        Bytes b = read_bytes(file("good.pdb"));
+        b.push_back(0);
+        write_bytes(file("bad.pdb"), b);
+        const std::string msg = format_error_of([&] { PdbFile::open(file("bad.pdb")); });
+        EXPECT_NE(msg.find("trailing bytes"), std::string::npos) << msg;
+    }
+}
+
+TEST_F(PdbFileTest, OtherVersionIsRefused) {
+    write_table(file("good.pdb"), PdbEncoding::Zstd);
+    Bytes b = read_bytes(file("good.pdb"));
+    b[8] = 2;  // format version
+    reseal(b);
+    write_bytes(file("v2.pdb"), b);
+    const std::string msg = format_error_of([&] { read_pdb_header(file("v2.pdb")); });
+    EXPECT_NE(msg.find(file("v2.pdb")), std::string::npos) << msg;
+    EXPECT_NE(msg.find("unsupported format version 2 (this build reads 1)"), std::string::npos)
+        << msg;
+    EXPECT_THROW(PdbFile::open(file("v2.pdb")), FormatError);
+}
+
+TEST_F(PdbFileTest, NonZeroReservedIsRefused) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        write_table(file("good.pdb"), enc);
+        const Bytes orig = read_bytes(file("good.pdb"));
+        // Reserved 74..75 and 128..247, an unused tile slot (k = 2: slots from 48), an unused
+        // goal cell (3x3: cells from 29), and for raw the padding 256..4095.
+        std::vector<size_t> offsets = {74, 75, 128, 183, 247, 48, 70, 29, 44};
+        if (enc == PdbEncoding::Raw) offsets.insert(offsets.end(), {256, 1000, 4095});
+        for (size_t off : offsets) {
+            Bytes b = orig;
+            b[off] = 0x40;
+            reseal(b);
+            write_bytes(file("bad.pdb"), b);
+            SCOPED_TRACE(to_string(enc) + " offset " + std::to_string(off));
+            const std::string msg = format_error_of([&] { read_pdb_header(file("bad.pdb")); });
+            EXPECT_NE(msg.find("reserved"), std::string::npos) << msg;
+        }
+    }
+}
+
+TEST_F(PdbFileTest, InconsistentFieldsAreRefused) {
+    write_table(file("good.pdb"), PdbEncoding::Raw);
+    const Bytes orig = read_bytes(file("good.pdb"));
+    struct Edit {
+        size_t offset;
+        uint8_t value;
+        const char* expect;
+    };
+    const Edit edits[] = {
+        {0, 'X', "bad magic"},
+        {13, 0, "header size"},
+        {16, 9, "more than 25 cells"},
+        {16, 1, "width"},
+        {20, 0, "goal"},
+        {18, 3, "kind"},
+        {19, 2, "ranking"},
+        {45, 0, "tile count"},
+        {45, 9, "tile count"},
+        {46, 0, "blank"},
+        {46, 2, "twice"},
+        {46, 9, "out of range"},
+        {71, 4, "bits per entry"},
+        {73, 2, "encoding"},
+        {80, 73, "entry count"},
+        {88, 1, "payload offset"},
+        {104, 71, "decoded size"},
+        {120, 7, "stored payload checksum"},
+        {249, 0, "header checksum"},  // flipped, not set
+    };
+    for (const Edit& e : edits) {
+        Bytes b = orig;
+        if (e.offset < 248) {
+            b[e.offset] = e.value;
+            reseal(b);
+        } else {
+            b[e.offset] ^= 1;  // the checksum itself
+        }
+        write_bytes(file("bad.pdb"), b);
+        SCOPED_TRACE("offset " + std::to_string(e.offset));
+        const std::string msg = format_error_of([&] { read_pdb_header(file("bad.pdb")); });
+        EXPECT_NE(msg.find(e.expect), std::string::npos) << msg;
+        EXPECT_NE(msg.find(file("bad.pdb")), std::string::npos) << msg;
+    }
+}
+
+TEST_F(PdbFileTest, MissingFileIsAnIoError) {
+    EXPECT_THROW(read_pdb_header(file("none.pdb")), IoError);
+    EXPECT_THROW(PdbFile::open(file("none.pdb")), IoError);
+    EXPECT_THROW(convert_pdb(file("none.pdb"), file("out.pdb"), PdbEncoding::Raw), IoError);
+    EXPECT_THROW(PdbFile::open(dir_.string()), IoError);  // a folder, not a file
+    EXPECT_TRUE(listing().empty());
+}
+
+TEST_F(PdbFileTest, WriteIntoMissingFolderIsAnIoError) {
+    const Table t = write_table(file("good.pdb"), PdbEncoding::Raw);
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        try {
+            write_pdb(file("nowhere/t.pdb"), t.header, t.payload.data(), t.payload.size(), enc);
+            ADD_FAILURE() << "expected IoError";
+        } catch (const IoError& e) {
+            EXPECT_NE(std::string(e.what()).find(file("nowhere/t.pdb")), std::string::npos);
+        }
+    }
+    EXPECT_EQ(listing(), std::vector<std::string>{"good.pdb"});
+}
+
+TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
+    const std::string p = file("t.pdb");
+    write_table(p, PdbEncoding::Zstd);
+    const Bytes before = read_bytes(p);
+
+    // A 4x4 table of 43680 entries, written with a file-size limit below its size: the write
+    // fails part-way (EFBIG), the temporary file is removed, the old target stays.
+    PdbHeader h = make_header(4, 4, PdbKind::Additive, {1, 2, 3, 4});
+    const Bytes d = make_payload(h.entries);
+    h.max_value = max_of(d);
+    rlimit old{};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    rlimit low = old;
+    low.rlim_cur = 10000;
+    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &low), 0);
+    EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), PdbEncoding::Raw), IoError);
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old), 0);
+    std::signal(SIGXFSZ, old_handler);
+    EXPECT_EQ(read_bytes(p), before);
+    EXPECT_EQ(listing(), std::vector<std::string>{"t.pdb"});
+
+    // The target is a folder: the rename fails, the temporary file is removed.
+    fs::create_directory(file("sub.pdb"));
+    EXPECT_THROW(write_pdb(file("sub.pdb"), h, d.data(), d.size(), PdbEncoding::Zstd), IoError);
+    EXPECT_EQ(listing(), (std::vector<std::string>{"sub.pdb", "t.pdb"}));
+
+    // The temporary name is taken (not ours, so left alone): nothing is written.
+    const std::string squatter = file(".t.pdb.tmp." + std::to_string(::getpid()));
+    write_bytes(squatter, Bytes{1, 2, 3});
+    EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), PdbEncoding::Raw), IoError);
+    EXPECT_EQ(read_bytes(p), before);
+    EXPECT_EQ(read_bytes(squatter), (Bytes{1, 2, 3}));
+}
+
+TEST_F(PdbFileTest, BadArgumentsAreUsageErrors) {
+    const Table t = write_table(file("good.pdb"), PdbEncoding::Raw);
+    const Bytes& d = t.payload;
+    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size() - 1, PdbEncoding::Raw),
+                 UsageError);
+    PdbHeader h = t.header;
+    h.tiles = {0, 1};
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), PdbEncoding::Raw), UsageError);
+    h = t.header;
+    h.bits_per_entry = 4;
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), PdbEncoding::Raw), UsageError);
+    h = t.header;
+    h.goal[0] = h.goal[1];
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), PdbEncoding::Raw), UsageError);
+    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size(), PdbEncoding::Zstd, 0),
+                 UsageError);
+    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size(), PdbEncoding::Zstd, 23),
+                 UsageError);
+    EXPECT_THROW(write_pdb(dir_.string() + "/", t.header, d.data(), d.size(), PdbEncoding::Raw),
+                 UsageError);
+    EXPECT_EQ(listing(), std::vector<std::string>{"good.pdb"});
+}
+
+TEST_F(PdbFileTest, ConvertRoundTrip) {
+    const std::string raw = file("t.pdb");
+    const Table t = write_table(raw, PdbEncoding::Raw, PdbKind::Full);
+    const Bytes raw_bytes = read_bytes(raw);
+
+    convert_pdb(raw, file("t.zst.pdb"), PdbEncoding::Zstd);
+    EXPECT_EQ(read_pdb_header(file("t.zst.pdb")).encoding, PdbEncoding::Zstd);
+    write_table(file("direct.pdb"), PdbEncoding::Zstd, PdbKind::Full);
+    EXPECT_EQ(read_bytes(file("t.zst.pdb")), read_bytes(file("direct.pdb")));
+
+    convert_pdb(file("t.zst.pdb"), file("back.pdb"), PdbEncoding::Raw);
+    EXPECT_EQ(read_bytes(file("back.pdb")), raw_bytes);
+
+    // In place, both ways.
+    convert_pdb(raw, raw, PdbEncoding::Zstd);
+    EXPECT_EQ(read_bytes(raw), read_bytes(file("direct.pdb")));
+    convert_pdb(raw, raw, PdbEncoding::Raw);
+    EXPECT_EQ(read_bytes(raw), raw_bytes);
+    const PdbFile f = PdbFile::open(raw);
+    EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
+}
+
+}  // namespace
+}  // namespace loyd
