@@ -237,6 +237,9 @@ PdbSetSpec parse_manifest(const std::string& text, const std::string& path) {
                 part.push_back(it->second);
             }
             if (part.empty()) throw fail("empty partition");
+            for (int i : part)
+                if (tables[i].pattern.kind() == PatternKind::Full && part.size() > 1)
+                    throw fail("a full table counts every move, so it must be alone in its partition");
             partitions.push_back(part);
         } else {
             throw fail("unknown key '" + key + "'");

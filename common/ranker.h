@@ -21,6 +21,8 @@ public:
     int cells() const { return n_; }
     int items() const { return m_; }
     uint64_t size() const { return size_; }
+    // Place value of item i's digit: the product of the radices after it.
+    uint64_t weight(int i) const { return weight_[i]; }
 
     // cells_of_items[i] = cell of item i. Items must be on distinct cells.
     uint64_t rank(const uint8_t* cells_of_items) const {

@@ -3,6 +3,8 @@
 #include <chrono>
 
 #include "common/astar.h"
+#include "common/goal_map.h"
+#include "common/pdb_heuristic.h"
 #include "common/error.h"
 #include "common/ida_star.h"
 #include "common/moves.h"
@@ -51,8 +53,19 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
             out.search = run(h, start, goal, opt);
             break;
         }
-        case HeuristicKind::Pdb:
-            throw UsageError("the pdb heuristic needs pattern databases (see --pdb)");
+        case HeuristicKind::Pdb: {
+            if (!opt.pdb) throw UsageError("the pdb heuristic needs a table set (see --pdb)");
+            const Board& tgoal = opt.pdb->spec.goal;
+            auto map = GoalMapping::find(goal, tgoal);
+            if (!map)
+                throw UsageError("the tables in " + opt.pdb->dir + " are for goal '" + tgoal.to_string() +
+                                 "' on " + tgoal.geometry().name() + ", which the instance's goal '" +
+                                 goal.to_string() + "' does not map onto");
+            PdbH h(*opt.pdb, opt.reflect);
+            out.search = run(h, map->map(start), tgoal, opt);
+            out.search.moves = map->unmap(out.search.moves);
+            break;
+        }
     }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (out.search.status == SearchResult::Status::Solved) {

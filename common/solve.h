@@ -2,7 +2,9 @@
 // runs the template instantiated for them, and replays the solution before returning it.
 //
 // Contract: start and goal are on the same board. An unsolvable start is reported as such
-// without searching. A solution that fails its replay check throws Error (a bug, never
+// without searching. With the PDB heuristic, an instance whose goal differs from the set's
+// is mapped onto it (goal_map.h) and its moves mapped back; when no mapping exists the call
+// throws UsageError. A solution that fails its replay check throws Error (a bug, never
 // printed as an answer).
 #pragma once
 
@@ -14,7 +16,7 @@
 
 namespace loyd {
 
-class PdbHeuristicSet;  // pdb_heuristic.h
+struct LoadedSet;  // pdb_heuristic.h
 
 enum class Algorithm { Ida, Astar };
 Algorithm parse_algorithm(const std::string& s);  // "ida" | "astar"; UsageError otherwise
@@ -23,6 +25,8 @@ struct SolveOptions {
     HeuristicKind heuristic = HeuristicKind::LinearConflict;
     Algorithm algorithm = Algorithm::Ida;
     SearchLimits limits;
+    const LoadedSet* pdb = nullptr;  // required by HeuristicKind::Pdb
+    bool reflect = true;             // use the set's reflected lookup when it allows one
 };
 
 struct SolveOutcome {

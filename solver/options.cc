@@ -22,7 +22,14 @@ po::options_description visible() {
         ("goal,g", po::value<std::string>()->default_value("blank-last"),
          "goal: blank-last (1 2 ... 0), blank-first (0 1 2 ...), or a permutation")
         ("heuristic", po::value<std::string>(),
-         "misplaced | manhattan | linear-conflict (default: the strongest available)")
+         "misplaced | manhattan | linear-conflict | pdb (default: pdb when tables are found, "
+         "else linear-conflict)")
+        ("pdb", po::value<std::string>(), "pattern-database set to use (its folder or manifest)")
+        ("cache-dir", po::value<std::string>(),
+         "where decoded zstd tables are kept for memory-mapping (default $XDG_CACHE_HOME/loyd; "
+         "'none' = no cache)")
+        ("no-reflect", "do not use the reflected (mirrored) table lookup")
+        ("jobs,j", po::value<int>()->default_value(0), "instances solved in parallel (0 = all cores)")
         ("algorithm,a", po::value<std::string>()->default_value("ida"), "ida | astar")
         ("node-limit", po::value<uint64_t>(),
          "stop an instance after N nodes (IDA*: generated; A*: stored; A* default 20000000)")
@@ -69,6 +76,11 @@ Options parse_options(int argc, char** argv) {
     if (vm.count("heuristic")) o.heuristic = vm["heuristic"].as<std::string>();
     o.algorithm = vm["algorithm"].as<std::string>();
     o.show = vm.count("show") > 0;
+    if (vm.count("pdb")) o.pdb = vm["pdb"].as<std::string>();
+    if (vm.count("cache-dir")) o.cache_dir = vm["cache-dir"].as<std::string>();
+    o.no_reflect = vm.count("no-reflect") > 0;
+    o.jobs = vm["jobs"].as<int>();
+    if (o.jobs < 0 || o.jobs > 1024) throw UsageError("--jobs must be between 0 and 1024");
     o.json = vm.count("json") > 0;
     if (vm.count("node-limit") && vm.count("max-nodes"))
         throw UsageError("give only one of --node-limit and --max-nodes");

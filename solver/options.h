@@ -19,6 +19,10 @@ struct Options {
     bool json = false;
     uint64_t node_limit = 0;     // 0 = none (IDA*: nodes generated; A*: positions stored)
     double time_limit = 0;       // seconds, 0 = none
+    std::string pdb;             // --pdb PATH (set folder or manifest); empty = look for one
+    std::string cache_dir;       // --cache-dir; empty = default; "none" = no cache
+    bool no_reflect = false;
+    int jobs = 0;                // 0 = all cores
     bool help = false;
     bool version = false;
 };

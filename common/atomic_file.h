@@ -1,0 +1,35 @@
+// Atomic file replacement: write a temporary file in the target's folder, flush and fsync
+// it, rename it over the target, fsync the folder. A reader (or a crash, Ctrl-C or kill at
+// any moment) sees the old file or the complete new one, never a mix; the temporary's name
+// (".NAME.tmp.PID") never looks like a finished file. Errors throw IoError naming the target.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace loyd {
+
+class AtomicFile {
+public:
+    explicit AtomicFile(const std::string& target);  // creates the temporary file
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+    ~AtomicFile();  // removes the temporary file unless committed
+
+    void write_at(const uint8_t* p, uint64_t n, uint64_t offset);
+    void append(const uint8_t* p, uint64_t n);
+    uint64_t end() const { return end_; }
+    const std::string& target() const { return target_; }
+    // fsync, close, rename over the target, fsync the folder.
+    void commit();
+
+private:
+    std::string target_, temp_;
+    int fd_ = -1;
+    uint64_t end_ = 0;
+    bool committed_ = false;
+};
+
+void write_file_atomic(const std::string& path, const std::string& content);
+
+}  // namespace loyd

@@ -1,0 +1,349 @@
+#include "pdbgen/commands.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "common/parse.h"
+#include "common/pdb_build.h"
+#include "common/pdb_file.h"
+#include "common/pdb_set.h"
+#include "common/pdb_table.h"
+#include "common/pdb_verify.h"
+
+namespace fs = std::filesystem;
+
+namespace loyd::pdbgen {
+
+namespace {
+
+int thread_count(const Options& o) {
+    if (o.threads > 0) return o.threads;
+    unsigned n = std::thread::hardware_concurrency();
+    return n ? static_cast<int>(n) : 1;
+}
+
+std::string hex64(uint64_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string with_commas(uint64_t v) {
+    std::string s = std::to_string(v);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+    return s;
+}
+
+std::string mb(uint64_t bytes) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1024.0 * 1024.0) << " MiB";
+    return o.str();
+}
+
+uint64_t peak_rss_bytes() {
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+}
+
+uint64_t available_memory() {
+    std::ifstream f("/proc/meminfo");
+    std::string key;
+    uint64_t kb = 0;
+    std::string unit;
+    while (f >> key >> kb >> unit)
+        if (key == "MemAvailable:") return kb * 1024;
+    return 0;  // unknown
+}
+
+// A set given as a folder or as its manifest file.
+struct SetPath {
+    fs::path dir;
+    fs::path manifest;
+};
+SetPath set_path(const std::string& p) {
+    fs::path path(p);
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return {path, path / kManifestName};
+    return {path.parent_path().empty() ? fs::path(".") : path.parent_path(), path};
+}
+
+PdbSetSpec spec_from_options(const Options& o) {
+    if (!o.preset.empty()) {
+        if (o.size || !o.patterns.empty())
+            throw UsageError("give either --preset or --size/--pattern, not both");
+        return preset(o.preset);
+    }
+    if (o.patterns.empty()) throw UsageError("build needs --preset NAME or --pattern TILES (with --size)");
+    std::vector<std::vector<int>> pats;
+    for (const auto& s : o.patterns) {
+        try {
+            pats.push_back(parse_int_list(s));
+        } catch (const FormatError& e) {
+            throw UsageError("bad --pattern '" + s + "': " + e.what());
+        }
+    }
+    Geometry g = o.size ? parse_size(*o.size) : [&]() -> Geometry {
+        if (!goal_is_explicit(o.goal)) throw UsageError("a custom set needs --size WxH");
+        return infer_geometry(parse_int_list(o.goal).size(), std::nullopt);
+    }();
+    return custom_set(o.name.empty() ? "custom" : o.name, parse_goal(o.goal, g), pats,
+                      parse_pattern_kind(o.kind));
+}
+
+class Progress {
+public:
+    Progress(std::ostream& err, bool enabled, std::string label)
+        : err_(err), enabled_(enabled), label_(std::move(label)) {}
+    void operator()(const BuildProgress& p) {
+        if (!enabled_) return;
+        const double frac = p.total ? static_cast<double>(p.assigned) / static_cast<double>(p.total) : 0;
+        std::ostringstream o;
+        o << "\r" << label_ << ": layer " << p.layer << ", " << with_commas(p.assigned) << " / "
+          << with_commas(p.total) << " entries (" << std::fixed << std::setprecision(1) << 100 * frac
+          << "%), " << std::setprecision(0) << p.seconds << " s";
+        if (frac > 0.05 && frac < 1) o << ", ETA ~" << p.seconds * (1 - frac) / frac << " s";
+        o << "   ";
+        err_ << o.str() << std::flush;
+        shown_ = true;
+    }
+    void done() {
+        if (shown_) err_ << "\r\033[K" << std::flush;
+        shown_ = false;
+    }
+
+private:
+    std::ostream& err_;
+    bool enabled_;
+    std::string label_;
+    bool shown_ = false;
+};
+
+int cmd_presets(std::ostream& out) {
+    for (const auto& n : preset_names()) out << std::left << std::setw(12) << n << " " << preset_description(n) << "\n";
+    return kExitOk;
+}
+
+int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err) {
+    if (o.out.empty()) throw UsageError("build needs --out DIR");
+    if (!o.paths.empty()) throw UsageError("unexpected argument '" + o.paths[0] + "' (build takes options only)");
+    PdbSetSpec spec = spec_from_options(o);
+    const PdbEncoding enc = o.encoding == "zstd" ? PdbEncoding::Zstd
+                            : o.encoding == "raw" ? PdbEncoding::Raw
+                                                  : throw UsageError("--encoding must be zstd or raw");
+    const int level = o.level ? o.level : kDefaultZstdLevel;
+    const int threads = thread_count(o);
+
+    // Peak memory: the largest table's build arrays (the zstd writer streams).
+    uint64_t peak = 0;
+    for (const auto& t : spec.tables) peak = std::max(peak, estimate_build_bytes(t.pattern));
+    const uint64_t limit = o.max_memory ? o.max_memory : available_memory();
+    if (limit && peak > limit)
+        throw LimitError("building " + spec.name + " needs about " + mb(peak) + " of memory, more than " +
+                         (o.max_memory ? "--max-memory (" : "is available (") + mb(limit) + ")");
+
+    std::error_code ec;
+    fs::create_directories(o.out, ec);
+    if (ec || !fs::is_directory(o.out)) throw IoError("cannot create output folder '" + o.out + "': " + ec.message());
+
+    const bool show = !o.quiet && isatty(STDERR_FILENO);
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t total_entries = 0;
+    for (auto& t : spec.tables) {
+        const std::string path = (fs::path(o.out) / t.file).string();
+        total_entries += pattern_ranker(t.pattern).size();
+        if (!o.force && fs::exists(path)) {
+            try {
+                PdbTable existing = PdbTable::load(path, t.pattern);
+                t.xxh3 = existing.file().header().payload_xxh3;
+                if (!o.quiet) err << "pdbgen: " << path << " is already built and valid (use --force to rebuild)\n";
+                continue;
+            } catch (const Error& e) {
+                if (!o.quiet) err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
+            }
+        }
+        Progress progress(err, show, t.file);
+        BuildOptions bo;
+        bo.threads = threads;
+        bo.cancel = &interrupted;
+        bo.progress = [&](const BuildProgress& p) { progress(p); };
+        BuildResult r = build_table(t.pattern, bo);
+        progress.done();
+        if (interrupted) throw LimitError("interrupted");
+        write_pdb(path, header_for(t.pattern, r.max_value), r.table.data(), r.table.size(), enc, level);
+        t.xxh3 = pdb_checksum(r.table.data(), r.table.size());
+        if (!o.quiet)
+            err << "pdbgen: " << path << ": " << with_commas(r.table.size()) << " entries, max "
+                << int(r.max_value) << ", " << std::fixed << std::setprecision(1) << r.seconds << " s\n";
+    }
+    const fs::path manifest = fs::path(o.out) / kManifestName;
+    write_file_atomic(manifest.string(), manifest_text(spec));
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out << "built " << spec.name << " in " << o.out << ": " << spec.tables.size() << " tables, "
+        << with_commas(total_entries) << " entries, " << std::fixed << std::setprecision(1) << secs
+        << " s, peak " << mb(peak_rss_bytes()) << ", " << threads << " threads\n";
+    return kExitOk;
+}
+
+int cmd_info(const Options& o, std::ostream& out) {
+    if (o.paths.size() != 1) throw UsageError("info takes one table file");
+    const std::string& path = o.paths[0];
+    PdbTable t = PdbTable::load(path);
+    const PdbHeader& h = t.file().header();
+    const Pattern& p = t.pattern();
+    out << "file        " << path << "\n"
+        << "format      loyd pdb version " << kPdbFormatVersion << "\n"
+        << "board       " << p.geometry().name() << "\n"
+        << "goal        " << p.goal().to_string() << "\n"
+        << "kind        " << to_string(p.kind()) << "\n"
+        << "tiles       " << p.tiles_string() << "\n"
+        << "ranking     partial permutation (tiles ascending" << (p.kind() == PatternKind::Full ? ", then the blank" : "")
+        << ")\n"
+        << "entries     " << with_commas(h.entries) << "\n"
+        << "bits        " << int(h.bits_per_entry) << "\n"
+        << "max value   " << int(h.max_value) << "\n"
+        << "encoding    " << to_string(h.encoding) << " (" << with_commas(h.payload_stored_size) << " bytes stored)\n"
+        << "xxh3        " << hex64(h.payload_xxh3) << "\n"
+        << "generator   " << (h.generator_version >> 16) << "." << ((h.generator_version >> 8) & 255) << "."
+        << (h.generator_version & 255) << "\n"
+        << "histogram   value: entries\n";
+    std::array<uint64_t, 256> hist{};
+    const uint8_t* d = t.data();
+    for (uint64_t i = 0; i < t.size(); ++i) ++hist[d[i]];
+    double sum = 0;
+    for (int v = 0; v < 256; ++v)
+        if (hist[v]) {
+            out << std::setw(11) << v << ": " << with_commas(hist[v]) << "\n";
+            sum += static_cast<double>(v) * static_cast<double>(hist[v]);
+        }
+    out << "mean        " << std::fixed << std::setprecision(3) << sum / static_cast<double>(t.size()) << "\n";
+    return kExitOk;
+}
+
+// Verifies one table file fully; returns its payload checksum.
+uint64_t verify_file(const std::string& path, const std::optional<Pattern>& expected, int threads,
+                     std::ostream& out) {
+    PdbTable t = PdbTable::load(path, expected);
+    const PdbHeader& h = t.file().header();
+    uint8_t maxv = 0;
+    for (uint64_t i = 0; i < t.size(); ++i) maxv = std::max(maxv, t.data()[i]);
+    if (maxv != h.max_value)
+        throw FormatError(path + ": header max value " + std::to_string(h.max_value) + " but the largest entry is " +
+                          std::to_string(maxv));
+    verify_table(t.pattern(), t.data(), t.size(), threads, path);
+    out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " " << t.pattern().tiles_string() << ", "
+        << with_commas(t.size()) << " entries, xxh3 " << hex64(h.payload_xxh3) << ")\n";
+    return h.payload_xxh3;
+}
+
+int cmd_verify(const Options& o, std::ostream& out, std::ostream& err) {
+    if (o.paths.size() != 1) throw UsageError("verify takes one table file or set folder");
+    const int threads = thread_count(o);
+    const std::string& p = o.paths[0];
+    std::error_code ec;
+    const bool is_set = fs::is_directory(p, ec) || fs::path(p).filename() == kManifestName;
+    std::optional<PdbSetSpec> ref;
+    if (!o.against.empty()) ref = read_manifest(set_path(o.against).manifest.string());
+    if (!is_set) {
+        uint64_t sum = verify_file(p, std::nullopt, threads, out);
+        if (ref) {
+            const std::string name = fs::path(p).filename().string();
+            bool found = false;
+            for (const auto& t : ref->tables)
+                if (t.file == name && t.xxh3) {
+                    found = true;
+                    if (*t.xxh3 != sum)
+                        throw FormatError(p + ": xxh3 " + hex64(sum) + " differs from the reference " + hex64(*t.xxh3));
+                }
+            if (!found) throw FormatError(p + ": the reference manifest has no checksum for " + name);
+            out << "matches the reference " << o.against << "\n";
+        }
+        return kExitOk;
+    }
+    SetPath sp = set_path(p);
+    PdbSetSpec spec = read_manifest(sp.manifest.string());
+    int failures = 0;
+    for (const auto& t : spec.tables) {
+        const std::string path = (sp.dir / t.file).string();
+        try {
+            uint64_t sum = verify_file(path, t.pattern, threads, out);
+            if (t.xxh3 && *t.xxh3 != sum)
+                throw FormatError(path + ": xxh3 " + hex64(sum) + " differs from the manifest's " + hex64(*t.xxh3));
+            if (ref) {
+                bool found = false;
+                for (const auto& rt : ref->tables)
+                    if (rt.file == t.file && rt.xxh3) {
+                        found = true;
+                        if (*rt.xxh3 != sum)
+                            throw FormatError(path + ": xxh3 " + hex64(sum) + " differs from the reference " +
+                                              hex64(*rt.xxh3));
+                    }
+                if (!found) throw FormatError(path + ": the reference manifest has no checksum for it");
+            }
+        } catch (const Error& e) {
+            ++failures;
+            err << "pdbgen: FAILED " << e.what() << "\n";
+        }
+    }
+    if (ref && ref->tables.size() != spec.tables.size())
+        err << "pdbgen: note: the reference lists " << ref->tables.size() << " tables, the set " << spec.tables.size()
+            << "\n";
+    if (failures) {
+        err << "pdbgen: " << failures << " of " << spec.tables.size() << " tables failed verification\n";
+        return kExitVerify;
+    }
+    out << "set " << spec.name << ": all " << spec.tables.size() << " tables verified"
+        << (ref ? " and match the reference" : "") << "\n";
+    return kExitOk;
+}
+
+int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
+    if (o.paths.empty() || o.paths.size() > 2) throw UsageError("expected FILE|DIR [OUT]");
+    const int level = o.level ? o.level : kDefaultZstdLevel;
+    const std::string& in = o.paths[0];
+    std::error_code ec;
+    const bool is_set = fs::is_directory(in, ec) || fs::path(in).filename() == kManifestName;
+    if (!is_set) {
+        const std::string dst = o.paths.size() == 2 ? o.paths[1] : in;
+        convert_pdb(in, dst, enc, level);
+        out << "wrote " << dst << " (" << to_string(enc) << ")\n";
+        return kExitOk;
+    }
+    SetPath sp = set_path(in);
+    PdbSetSpec spec = read_manifest(sp.manifest.string());
+    fs::path dst_dir = o.paths.size() == 2 ? fs::path(o.paths[1]) : sp.dir;
+    fs::create_directories(dst_dir, ec);
+    if (!fs::is_directory(dst_dir)) throw IoError("cannot create folder '" + dst_dir.string() + "'");
+    for (const auto& t : spec.tables) {
+        convert_pdb((sp.dir / t.file).string(), (dst_dir / t.file).string(), enc, level);
+        out << "wrote " << (dst_dir / t.file).string() << " (" << to_string(enc) << ")\n";
+    }
+    if (dst_dir != sp.dir) write_file_atomic((dst_dir / kManifestName).string(), manifest_text(spec));
+    return kExitOk;
+}
+
+}  // namespace
+
+int run(const Options& o, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err) {
+    if (o.command == "build") return cmd_build(o, interrupted, out, err);
+    if (o.command == "presets") return cmd_presets(out);
+    if (o.command == "info") return cmd_info(o, out);
+    if (o.command == "verify") return cmd_verify(o, out, err);
+    if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, out);
+    if (o.command == "unpack") return cmd_convert(o, PdbEncoding::Raw, out);
+    throw UsageError("unknown command '" + o.command + "' (build, presets, info, verify, pack, unpack)");
+}
+
+}  // namespace loyd::pdbgen

@@ -1,0 +1,50 @@
+// pdbgen: builds, inspects and verifies loyd's pattern databases. See `pdbgen --help`.
+#include <csignal>
+#include <iostream>
+
+#include "common/error.h"
+#include "common/version.h"
+#include "pdbgen/commands.h"
+#include "pdbgen/options.h"
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_signal(int) {
+    g_interrupted.store(true);
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once (temp files never look complete)
+    std::signal(SIGTERM, SIG_DFL);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace loyd::pdbgen;
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    try {
+        Options opt = parse_options(argc, argv);
+        if (opt.help || (opt.command.empty() && !opt.version)) {
+            std::cout << help_text();
+            return opt.help ? kExitOk : kExitUsage;
+        }
+        if (opt.version) {
+            std::cout << "pdbgen (loyd) " << loyd::kVersion << "\n";
+            return kExitOk;
+        }
+        return run(opt, g_interrupted, std::cout, std::cerr);
+    } catch (const loyd::UsageError& e) {
+        std::cerr << "pdbgen: " << e.what() << " (see pdbgen --help)\n";
+        return kExitUsage;
+    } catch (const loyd::LimitError& e) {
+        std::cerr << "pdbgen: " << e.what() << "\n";
+        return g_interrupted ? kExitInterrupted : kExitMemory;
+    } catch (const loyd::FormatError& e) {
+        std::cerr << "pdbgen: " << e.what() << "\n";
+        return kExitVerify;
+    } catch (const loyd::IoError& e) {
+        std::cerr << "pdbgen: " << e.what() << "\n";
+        return kExitFile;
+    } catch (const std::exception& e) {
+        std::cerr << "pdbgen: internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+}

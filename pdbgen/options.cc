@@ -1,0 +1,112 @@
+#include "pdbgen/options.h"
+
+#include <boost/program_options.hpp>
+#include <cctype>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace po = boost::program_options;
+
+namespace loyd::pdbgen {
+
+namespace {
+po::options_description visible() {
+    po::options_description d("Options");
+    d.add_options()
+        ("help,h", "print this help and exit")
+        ("version", "print the version and exit")
+        ("preset,p", po::value<std::string>(), "build: a preset (see `pdbgen presets`)")
+        ("size,s", po::value<std::string>(), "build: board size WxH for a custom set")
+        ("goal,g", po::value<std::string>()->default_value("blank-last"),
+         "build: goal: blank-last, blank-first or a permutation")
+        ("pattern", po::value<std::vector<std::string>>()->composing(),
+         "build: tiles of one pattern, e.g. 1,2,3 (repeat for a partition)")
+        ("kind", po::value<std::string>()->default_value("additive"), "build: additive | full")
+        ("name", po::value<std::string>(), "build: name of a custom set (default: custom)")
+        ("out,o", po::value<std::string>(), "build: output folder")
+        ("encoding", po::value<std::string>()->default_value("zstd"), "build: zstd | raw")
+        ("level", po::value<int>()->default_value(0), "build/pack: zstd level 1..22 (0 = default 3)")
+        ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G)")
+        ("force", "build: rebuild tables already present and valid")
+        ("against", po::value<std::string>(), "verify: reference manifest (file or folder) whose checksums must match")
+        ("jobs,j", po::value<int>()->default_value(0), "threads (0 = all cores)")
+        ("quiet,q", "no progress on stderr");
+    return d;
+}
+}  // namespace
+
+uint64_t parse_bytes(const std::string& s) {
+    size_t i = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (i == 0 || i > 15) throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
+    uint64_t v = std::stoull(s.substr(0, i));
+    std::string unit = s.substr(i);
+    for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (unit == "" || unit == "B") return v;
+    if (unit == "K" || unit == "KB" || unit == "KIB") return v << 10;
+    if (unit == "M" || unit == "MB" || unit == "MIB") return v << 20;
+    if (unit == "G" || unit == "GB" || unit == "GIB") return v << 30;
+    throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
+}
+
+std::string help_text() {
+    std::ostringstream os;
+    os << "Usage: pdbgen COMMAND [OPTIONS] [PATH]...\n"
+          "Builds, inspects and checks pattern databases for loyd's solver.\n\n"
+          "Commands:\n"
+          "  build --preset NAME --out DIR      build a preset set into DIR\n"
+          "  build --size WxH [--goal G] --pattern 1,2,3 [--pattern ...] [--kind K] --out DIR\n"
+          "                                     build a custom set\n"
+          "  presets                            list the presets\n"
+          "  info FILE                          print a table's header and value histogram\n"
+          "  verify FILE|DIR [--against REF]    check headers, checksums and table invariants\n"
+          "  pack FILE|DIR [OUT]                re-encode tables as zstd (in place without OUT)\n"
+          "  unpack FILE|DIR [OUT]              re-encode tables as raw (memory-mappable)\n\n"
+       << visible()
+       << "\nExit status: 0 ok, 1 a table failed verification, 2 usage error, 3 not enough\n"
+          "memory, 4 file error, 5 internal error, 130 interrupted.\n";
+    return os.str();
+}
+
+Options parse_options(int argc, char** argv) {
+    po::options_description all = visible();
+    all.add_options()("args", po::value<std::vector<std::string>>(), "args");
+    po::positional_options_description pos;
+    pos.add("args", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(e.what());
+    }
+    Options o;
+    o.help = vm.count("help") > 0;
+    o.version = vm.count("version") > 0;
+    std::vector<std::string> args;
+    if (vm.count("args")) args = vm["args"].as<std::vector<std::string>>();
+    if (!args.empty()) {
+        o.command = args[0];
+        o.paths.assign(args.begin() + 1, args.end());
+    }
+    if (vm.count("preset")) o.preset = vm["preset"].as<std::string>();
+    if (vm.count("size")) o.size = vm["size"].as<std::string>();
+    o.goal = vm["goal"].as<std::string>();
+    if (vm.count("pattern")) o.patterns = vm["pattern"].as<std::vector<std::string>>();
+    o.kind = vm["kind"].as<std::string>();
+    if (vm.count("name")) o.name = vm["name"].as<std::string>();
+    if (vm.count("out")) o.out = vm["out"].as<std::string>();
+    o.encoding = vm["encoding"].as<std::string>();
+    o.level = vm["level"].as<int>();
+    if (vm.count("max-memory")) o.max_memory = parse_bytes(vm["max-memory"].as<std::string>());
+    o.force = vm.count("force") > 0;
+    if (vm.count("against")) o.against = vm["against"].as<std::string>();
+    o.threads = vm["jobs"].as<int>();
+    if (o.threads < 0 || o.threads > 1024) throw UsageError("--jobs must be between 0 and 1024");
+    if (o.level < 0 || o.level > 22) throw UsageError("--level must be between 1 and 22 (0 = default)");
+    o.quiet = vm.count("quiet") > 0;
+    return o;
+}
+
+}  // namespace loyd::pdbgen

@@ -1,0 +1,39 @@
+// Command-line options of `pdbgen`, declared once with help text and defaults.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loyd::pdbgen {
+
+struct Options {
+    std::string command;  // build | info | verify | pack | unpack | presets
+    std::vector<std::string> paths;  // positional arguments after the command
+    // build
+    std::string preset;
+    std::optional<std::string> size;
+    std::string goal = "blank-last";
+    std::vector<std::string> patterns;
+    std::string kind = "additive";
+    std::string name;
+    std::string out;
+    std::string encoding = "zstd";
+    int level = 0;  // 0 = the format's default
+    uint64_t max_memory = 0;  // bytes; 0 = what the machine has available
+    bool force = false;
+    // verify
+    std::string against;
+    // all
+    int threads = 0;  // 0 = all cores
+    bool quiet = false;
+    bool help = false;
+    bool version = false;
+};
+
+Options parse_options(int argc, char** argv);  // UsageError on bad options
+std::string help_text();
+uint64_t parse_bytes(const std::string& s);   // "4G", "512M", "1000000"; UsageError otherwise
+
+}  // namespace loyd::pdbgen
