@@ -32,7 +32,7 @@ AtomicFile::AtomicFile(const std::string& target) : target_(target) {
     name += std::to_string(::getpid());
     temp_ = (std::filesystem::path(folder_of(target)) / name).string();
     int fd;
-    do fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    do fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     while (fd < 0 && errno == EINTR);
     if (fd < 0) fail(target_, "cannot create temporary file " + temp_, errno);
     fd_ = fd;

@@ -11,7 +11,8 @@ namespace loyd {
 
 class AtomicFile {
 public:
-    explicit AtomicFile(const std::string& target);  // creates the temporary file
+    // Creates the temporary file exclusively: if it exists (another writer), IoError.
+    explicit AtomicFile(const std::string& target);
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
     ~AtomicFile();  // removes the temporary file unless committed

@@ -72,9 +72,29 @@ T atomic_load(T* p) {
 
 // Runs fn(lo, hi) over [0, total) in chunks on `threads` threads (the caller is one of
 // them) and reports progress from the calling thread.
+// Chunks of ranks that hold work for a layer, one bit per kChunk ranks: a layer's scan
+// skips the chunks nobody reached, so the first and last layers cost almost nothing.
+class ChunkBits {
+public:
+    explicit ChunkBits(uint64_t total) : words_((total / kChunk + 64) / 64, 0) {}
+    void mark(uint64_t rank) {
+        const uint64_t c = rank / kChunk;
+        uint64_t& w = words_[c / 64];
+        const uint64_t b = uint64_t{1} << (c % 64);
+        if (!(std::atomic_ref<uint64_t>(w).load(std::memory_order_relaxed) & b))
+            std::atomic_ref<uint64_t>(w).fetch_or(b, std::memory_order_relaxed);
+    }
+    bool marked_chunk(uint64_t chunk) const { return words_[chunk / 64] >> (chunk % 64) & 1; }
+    void clear() { std::fill(words_.begin(), words_.end(), 0); }
+
+private:
+    std::vector<uint64_t> words_;
+};
+
 template <class Fn>
 void parallel_ranks(uint64_t total, int threads, const BuildOptions& opt, const BuildProgress& base,
-                    const std::atomic<uint64_t>& assigned, Clock::time_point t0, Fn fn) {
+                    const std::atomic<uint64_t>& assigned, Clock::time_point t0, Fn fn,
+                    const ChunkBits* active = nullptr) {
     std::atomic<uint64_t> next{0};
     std::atomic<bool> cancelled{false};
     auto work = [&](bool reporter) {
@@ -86,6 +106,7 @@ void parallel_ranks(uint64_t total, int threads, const BuildOptions& opt, const 
             }
             uint64_t lo = next.fetch_add(kChunk, std::memory_order_relaxed);
             if (lo >= total) return;
+            if (active && !active->marked_chunk(lo / kChunk)) continue;
             fn(lo, std::min(total, lo + kChunk));
             if (reporter && opt.progress) {
                 auto now = Clock::now();
@@ -156,9 +177,12 @@ void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out)
     std::atomic<uint64_t> assigned{1};
     const auto t0 = Clock::now();
     const int threads = std::max(1, opt.threads);
+    ChunkBits active[2] = {ChunkBits(total), ChunkBits(total)};
+    active[0].mark(r0);
     for (int d = 0;; ++d) {
         std::atomic<uint64_t> discovered{0};
         const int cur = d & 1, nxt = cur ^ 1;
+        ChunkBits& next_active = active[nxt];
         const uint8_t next_d = static_cast<uint8_t>(d + 1);
         if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
         BuildProgress base{d, 0, total, 0};
@@ -187,6 +211,7 @@ void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out)
                     const M prev = atomic_or(&x.seen, rm2);
                     if (prev & rm2) continue;
                     atomic_or(&x.layer[nxt], rm2);
+                    next_active.mark(sc.rank);
                     ++found;
                     if (prev == 0) {
                         std::atomic_ref<uint8_t>(x.dist).store(next_d, std::memory_order_relaxed);
@@ -241,7 +266,8 @@ void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out)
             flush();
             discovered.fetch_add(found, std::memory_order_relaxed);
             assigned.fetch_add(newly, std::memory_order_relaxed);
-        });
+        }, &active[cur]);
+        active[cur].clear();
         out.layers = d + 1;
         if (opt.progress) {
             BuildProgress pr{d, assigned.load(), total,

@@ -1,5 +1,7 @@
 #include "common/pdb_file.h"
 
+#include "common/atomic_file.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -337,69 +339,6 @@ HeaderRead read_header_from(const Fd& fd, const std::string& path) {
     return {parse_header(buf.data(), avail, file_size, path), file_size};
 }
 
-// The temporary file of an atomic write; removed on destruction unless committed.
-class TempFile {
-public:
-    TempFile(std::string target, std::string temp)
-        : target_(std::move(target)), temp_(std::move(temp)) {
-        int fd;
-        do fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        while (fd < 0 && errno == EINTR);
-        if (fd < 0) io_fail(target_, "cannot create temporary file " + temp_, errno);
-        fd_ = fd;
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    ~TempFile() {
-        if (fd_ >= 0) ::close(fd_);
-        if (!committed_) ::unlink(temp_.c_str());
-    }
-
-    void write_at(const uint8_t* p, uint64_t n, uint64_t offset) {
-        while (n > 0) {
-            ssize_t r = ::pwrite(fd_, p, n, static_cast<off_t>(offset));
-            if (r < 0 && errno == EINTR) continue;
-            if (r < 0) io_fail(target_, "cannot write temporary file " + temp_, errno);
-            p += r;
-            n -= static_cast<uint64_t>(r);
-            offset += static_cast<uint64_t>(r);
-        }
-    }
-    void append(const uint8_t* p, uint64_t n) {
-        write_at(p, n, end_);
-        end_ += n;
-    }
-    uint64_t end() const { return end_; }
-
-    // fsync, close, rename over the target. After this the destructor leaves files alone.
-    void commit() {
-        if (::fsync(fd_) != 0) io_fail(target_, "cannot fsync temporary file " + temp_, errno);
-        const int fd = std::exchange(fd_, -1);
-        if (::close(fd) != 0) io_fail(target_, "cannot close temporary file " + temp_, errno);
-        if (::rename(temp_.c_str(), target_.c_str()) != 0)
-            io_fail(target_, "cannot rename " + temp_ + " over it", errno);
-        committed_ = true;
-    }
-
-private:
-    std::string target_, temp_;
-    int fd_ = -1;
-    uint64_t end_ = 0;
-    bool committed_ = false;
-};
-
-void fsync_folder(const std::string& target, const std::string& folder) {
-    int fd;
-    do fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0)
-        io_fail(target, "written, but cannot open folder " + folder + " to fsync it", errno);
-    Fd dir(fd);
-    if (::fsync(dir.get()) != 0)
-        io_fail(target, "written, but cannot fsync folder " + folder, errno);
-    if (dir.close() != 0) io_fail(target, "written, but cannot close folder " + folder, errno);
-}
-
 struct CCtxDeleter {
     void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
 };
@@ -414,7 +353,7 @@ struct Frame {
 
 // Compresses `data` as one zstd frame (content size and content checksum recorded,
 // single-threaded so the bytes depend only on the input and level) appended to `out`.
-Frame append_zstd(TempFile& out, const uint8_t* data, uint64_t size, int level,
+Frame append_zstd(AtomicFile& out, const uint8_t* data, uint64_t size, int level,
                   const std::string& path) {
     std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx(ZSTD_createCCtx());
     std::unique_ptr<XXH3_state_t, Xxh3Deleter> hash(XXH3_createState());
@@ -478,17 +417,13 @@ void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64
 
     const size_t slash = path.rfind('/');
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    const std::string prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-    const std::string folder =
-        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
     if (name.empty() || name == "." || name == "..")
         throw UsageError("'" + path + "' does not name a file");
-    const std::string temp = prefix + "." + name + ".tmp." + std::to_string(::getpid());
 
     h.payload_offset = payload_offset_for(enc);
     h.payload_xxh3 = pdb_checksum(data, size);
 
-    TempFile out(path, temp);
+    AtomicFile out(path);
     if (enc == PdbEncoding::Raw) {
         h.payload_stored_size = size;
         h.stored_xxh3 = h.payload_xxh3;
@@ -509,7 +444,6 @@ void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64
         out.write_at(b.data(), b.size(), 0);
     }
     out.commit();
-    fsync_folder(path, folder);
 }
 
 PdbHeader read_pdb_header(const std::string& path) {
