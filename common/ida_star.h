@@ -23,7 +23,8 @@ namespace loyd {
 template <class H>
 class IdaStar {
 public:
-    IdaStar(H& h, const Board& goal) : h_(h), goal_(goal.cell_array()), geom_(goal.geometry()) {
+    // The heuristic is copied: the search owns its incremental state.
+    IdaStar(const H& h, const Board& goal) : h_(h), goal_(goal.cell_array()), geom_(goal.geometry()) {
         for (int c = 0; c < geom_.cells(); ++c)
             for (int d = 0; d < kDirs; ++d) nbr_[c][d] = static_cast<int8_t>(geom_.neighbor(c, static_cast<Dir>(d)));
     }
@@ -47,7 +48,7 @@ public:
             ++res_.iterations;
             next_bound_ = kInf;
             depth_ = 0;
-            if (dfs(0, h0, -1)) {
+            if (dfs(0, h0, s_.blank, -1)) {
                 res_.status = SearchResult::Status::Solved;
                 res_.moves.assign(path_, path_ + depth_);
                 return res_;
@@ -66,13 +67,16 @@ private:
     static constexpr int kMaxDepth = 1024;
     static constexpr uint64_t kCheckEvery = 1 << 20;
 
-    bool dfs(int g, int h, int prev) {
+    // Hot loop: everything it changes per node is a parameter or a local, so it stays in
+    // registers across the recursion; the board is changed in place and restored.
+    bool dfs(int g, int h, int blank, int prev) {
         ++res_.nodes_expanded;
         if (res_.nodes_generated >= next_check_ && check_limits()) return false;
-        const int blank = s_.blank;
+        const int bound = bound_;
+        const int8_t* nbr = nbr_[blank];
         for (int d = 0; d < kDirs; ++d) {
             if ((d ^ 1) == prev) continue;
-            const int from = nbr_[blank][d];
+            const int from = nbr[d];
             if (from < 0) continue;
             const int tile = s_.slide(from);
             ++res_.nodes_generated;
@@ -80,13 +84,13 @@ private:
             const int h2 = h_.moved(h, s_, tile, from, blank, u);
             const int f = g + 1 + h2;
             bool found = false;
-            if (f <= bound_) {
+            if (f <= bound) {
                 path_[g] = static_cast<Dir>(d);
                 if (h2 == 0 && s_.same_cells(goal_)) {
                     depth_ = g + 1;
                     found = true;
                 } else if (g + 1 < kMaxDepth) {
-                    found = dfs(g + 1, h2, d);
+                    found = dfs(g + 1, h2, from, d);
                 }
             } else if (f < next_bound_) {
                 next_bound_ = f;
@@ -121,7 +125,7 @@ private:
         return stopped_;
     }
 
-    H& h_;
+    H h_;
     Cells goal_;
     Geometry geom_;
     int8_t nbr_[kMaxCells][kDirs];

@@ -21,6 +21,7 @@ Algorithm parse_algorithm(const std::string& s) {
 namespace {
 template <class H>
 SearchResult run(H& h, const Board& start, const Board& goal, const SolveOptions& opt) {
+    // A* evaluates positions one by one through init(); IDA* copies h and updates it per move.
     if (opt.algorithm == Algorithm::Astar) return astar(h, start, goal, opt.limits);
     IdaStar<H> ida(h, goal);
     return ida.solve(start, opt.limits);
