@@ -24,7 +24,9 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
     if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
         throw FormatError(file + ": payload xxh3 " + hex64(h.payload_xxh3) + " differs from the manifest's " +
                           hex64(*t.xxh3));
-    if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty()) {
+    // Small tables decode in milliseconds: only big ones are worth a raw copy in the cache.
+    constexpr uint64_t kCacheMinEntries = 8u << 20;
+    if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= kCacheMinEntries) {
         const std::string cached = (fs::path(opt.cache_dir) / (hex64(h.payload_xxh3) + ".pdb")).string();
         if (fs::exists(cached, ec)) {
             try {

@@ -33,7 +33,8 @@ struct LoadedSet {
 
 struct LoadOptions {
     bool verify_payload = true;   // XXH3 of every payload (a few GB/s)
-    std::string cache_dir;        // where decoded zstd tables are kept raw; empty = no cache
+    std::string cache_dir;        // where decoded zstd tables of 8 Mi entries or more are kept
+                                  // raw, named by their XXH3, to be mapped next time; empty = none
 };
 
 // `path` is a set folder or its manifest. Throws IoError / FormatError naming the file and
