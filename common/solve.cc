@@ -4,6 +4,7 @@
 
 #include "common/astar.h"
 #include "common/goal_map.h"
+#include "common/pdb_discover.h"
 #include "common/pdb_heuristic.h"
 #include "common/error.h"
 #include "common/ida_star.h"
@@ -61,7 +62,8 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
             if (!map)
                 throw UsageError("the tables in " + opt.pdb->dir + " are for goal '" + tgoal.to_string() +
                                  "' on " + tgoal.geometry().name() + ", which the instance's goal '" +
-                                 goal.to_string() + "' does not map onto");
+                                 goal.to_string() + "' does not map onto; build tables for it with: " +
+                                 suggest_build_command(goal));
             PdbH h(*opt.pdb, opt.reflect);
             out.search = run(h, map->map(start), tgoal, opt);
             out.search.moves = map->unmap(out.search.moves);

@@ -1,0 +1,128 @@
+// Benchmark harness: solves instances from a TSV of Korf's format (id, tiles, Manhattan,
+// optimal length, nodes; goal blank first) one at a time on one thread and prints, per
+// instance and in total, the length found (checked against the known optimum), nodes
+// generated, seconds and nodes per second.
+//
+// Usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | --ids 1,2,3]
+//                    [--cache-dir DIR]
+//   HEURISTIC: misplaced | manhattan | linear-conflict | pdb
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "common/parse.h"
+#include "common/pdb_heuristic.h"
+#include "common/solve.h"
+
+namespace {
+struct Row {
+    int id;
+    std::vector<int> tiles;
+    int optimal;
+    uint64_t korf_nodes;
+};
+
+std::vector<Row> read_tsv(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw loyd::IoError("cannot open " + path);
+    std::vector<Row> rows;
+    std::string line;
+    while (std::getline(f, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> cols;
+        std::stringstream ss(line);
+        std::string c;
+        while (std::getline(ss, c, '\t')) cols.push_back(c);
+        if (cols.size() < 4) continue;
+        Row r{std::stoi(cols[0]), loyd::parse_int_list(cols[1]), 0, 0};
+        // 15-puzzle rows: id, tiles, manhattan, optimal, nodes; 24-puzzle rows: id, tiles, optimal, nodes
+        if (cols.size() >= 5) {
+            r.optimal = std::stoi(cols[3]);
+            r.korf_nodes = std::stoull(cols[4]);
+        } else {
+            r.optimal = std::stoi(cols[2]);
+            r.korf_nodes = std::stoull(cols[3]);
+        }
+        rows.push_back(r);
+    }
+    return rows;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | --ids 1,2]\n");
+        return 2;
+    }
+    try {
+        std::vector<Row> rows = read_tsv(argv[1]);
+        loyd::SolveOptions so;
+        so.heuristic = loyd::parse_heuristic(argv[2]);
+        std::string pdb, cache;
+        size_t easiest = 0;
+        std::set<int> ids;
+        for (int i = 3; i < argc; ++i) {
+            std::string a = argv[i];
+            if (a == "--pdb" && i + 1 < argc) pdb = argv[++i];
+            else if (a == "--cache-dir" && i + 1 < argc) cache = argv[++i];
+            else if (a == "--no-reflect") so.reflect = false;
+            else if (a == "--easiest" && i + 1 < argc) easiest = std::stoul(argv[++i]);
+            else if (a == "--ids" && i + 1 < argc)
+                for (int v : loyd::parse_int_list(argv[++i])) ids.insert(v);
+            else throw loyd::UsageError("unknown argument " + a);
+        }
+        if (easiest) {
+            std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.korf_nodes < b.korf_nodes; });
+            rows.resize(std::min(easiest, rows.size()));
+            std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.id < b.id; });
+        }
+        if (!ids.empty())
+            rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const Row& r) { return !ids.count(r.id); }), rows.end());
+        std::unique_ptr<loyd::LoadedSet> set;
+        double load = 0;
+        if (so.heuristic == loyd::HeuristicKind::Pdb) {
+            if (pdb.empty()) throw loyd::UsageError("pdb needs --pdb DIR");
+            loyd::LoadOptions lo;
+            lo.cache_dir = cache;
+            set = std::make_unique<loyd::LoadedSet>(loyd::load_set(pdb, lo));
+            so.pdb = set.get();
+            load = set->load_seconds;
+        }
+        uint64_t nodes = 0, wrong = 0;
+        double secs = 0;
+        std::printf("%4s %4s %4s %14s %10s %12s\n", "id", "len", "opt", "nodes", "seconds", "nodes/s");
+        for (const Row& r : rows) {
+            const int side = r.tiles.size() == 25 ? 5 : 4;
+            loyd::Geometry g(side, side);
+            loyd::Board start = loyd::Board::make(g, r.tiles);
+            loyd::SolveOutcome o = loyd::solve(start, loyd::Board::blank_first(g), so);
+            const int len = static_cast<int>(o.search.moves.size());
+            nodes += o.search.nodes_generated;
+            secs += o.seconds;
+            if (len != r.optimal) ++wrong;
+            std::printf("%4d %4d %4d %14llu %10.4f %12.0f%s\n", r.id, len, r.optimal,
+                        static_cast<unsigned long long>(o.search.nodes_generated), o.seconds,
+                        o.seconds > 0 ? static_cast<double>(o.search.nodes_generated) / o.seconds : 0.0,
+                        len == r.optimal ? "" : "  WRONG LENGTH");
+            std::fflush(stdout);
+        }
+        std::printf("instances %zu, wrong lengths %llu, total nodes %llu, mean nodes %.0f, search seconds %.3f, "
+                    "mean seconds %.4f, nodes/s %.0f, table load seconds %.3f\n",
+                    rows.size(), static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(nodes),
+                    rows.empty() ? 0.0 : static_cast<double>(nodes) / static_cast<double>(rows.size()), secs,
+                    rows.empty() ? 0.0 : secs / static_cast<double>(rows.size()),
+                    secs > 0 ? static_cast<double>(nodes) / secs : 0.0, load);
+        return wrong ? 1 : 0;
+    } catch (const loyd::Error& e) {
+        std::fprintf(stderr, "solve_bench: %s\n", e.what());
+        return 1;
+    }
+}
