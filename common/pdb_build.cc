@@ -174,6 +174,42 @@ void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out)
     e[r0].layer[0] = m0;
     e[r0].dist = 0;
 
+    // Rank of the placement after item i slides from `from` to `to`. Only item i moves, so
+    // the rank changes incrementally: a sideways step changes digit i by one; a vertical
+    // step also shifts the digits of later items on the W-1 cells in between.
+    auto succ_rank = [&](uint64_t r, int i, int from, int to, Mask occ, const int8_t* item_at) {
+        if (to == from + 1) return r + weight[i];
+        if (to == from - 1) return r - weight[i];
+        const int lo_c = std::min(from, to), hi_c = std::max(from, to);
+        uint64_t shift = weight[i] * static_cast<uint64_t>(width);
+        for (Mask bm = occ & (bit(hi_c) - bit(lo_c + 1)); bm; bm &= bm - 1) {
+            const int j = item_at[lowest(bm)];
+            if (j < i) shift -= weight[i];
+            else shift += weight[j];
+        }
+        return to > from ? r + shift : r - shift;
+    };
+
+    // States are (placement, region); their number, estimated from a sample, tells when a
+    // layer is cheaper to find by pulling (every unseen state looks for a neighbour in the
+    // current layer) than by pushing (every current state offers its neighbours): the
+    // direction-optimizing BFS of Beamer, Asanovic & Patterson (2012).
+    const int free_cells = g.cells() - k;
+    const M full = static_cast<M>(free_cells >= 32 ? ~0u : (1u << free_cells) - 1);
+    double states_est = 0;
+    {
+        const uint64_t samples = std::min<uint64_t>(total, 1 << 14);
+        uint64_t regions_seen = 0;
+        uint8_t pc[kMaxCells];
+        for (uint64_t s = 0; s < samples; ++s) {
+            const Mask fr = all & ~rk.unrank(s * (total / samples), pc);
+            for (Mask m = fr; m; ++regions_seen) m &= ~regions(lowest(m), fr);
+        }
+        states_est = static_cast<double>(regions_seen) / static_cast<double>(samples) * static_cast<double>(total);
+    }
+    double states_done = 1;
+    uint64_t frontier = 1;
+
     std::atomic<uint64_t> assigned{1};
     const auto t0 = Clock::now();
     const int threads = std::max(1, opt.threads);
@@ -186,6 +222,62 @@ void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out)
         const uint8_t next_d = static_cast<uint8_t>(d + 1);
         if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
         BuildProgress base{d, 0, total, 0};
+        const bool pull = static_cast<double>(frontier) > 0.5 * (states_est - states_done);
+        if (pull) {
+            parallel_ranks(total, threads, opt, base, assigned, t0, [&](uint64_t lo, uint64_t hi) {
+                uint64_t found = 0, newly = 0;
+                uint8_t pc[kMaxCells];
+                int8_t item_at[kMaxCells];
+                uint64_t nbr_rank[4 * kMaxCells];
+                int nbr_bit[4 * kMaxCells];
+                for (uint64_t r = lo; r < hi; ++r) {
+                    Entry& x = e[r];
+                    M unseen = static_cast<M>(full & ~x.seen);
+                    if (!unseen) continue;
+                    const Mask occ = rk.unrank(r, pc);
+                    const Mask fr = all & ~occ;
+                    for (int i = 0; i < k; ++i) item_at[pc[i]] = static_cast<int8_t>(i);
+                    M add = 0;
+                    while (unseen) {
+                        const int blank = select_bit(fr, lowest(unseen));
+                        const Mask region = regions(blank, fr);
+                        const M rm = static_cast<M>(extract_bits(region, fr));
+                        unseen = static_cast<M>(unseen & ~rm);
+                        int nn = 0;
+                        for (int i = 0; i < k; ++i) {
+                            const int from = pc[i];
+                            for (Mask adj = nmask[from] & region; adj; adj &= adj - 1) {
+                                const int to = lowest(adj);
+                                nbr_rank[nn] = succ_rank(r, i, from, to, occ, item_at);
+                                nbr_bit[nn] = count_below((fr | bit(from)) & ~bit(to), from);
+                                __builtin_prefetch(e + nbr_rank[nn]);
+                                ++nn;
+                            }
+                        }
+                        for (int j = 0; j < nn; ++j)
+                            if ((e[nbr_rank[j]].layer[cur] >> nbr_bit[j]) & 1) {
+                                add = static_cast<M>(add | rm);
+                                ++found;
+                                break;
+                            }
+                    }
+                    if (!add) continue;
+                    if (x.seen == 0) {
+                        x.dist = next_d;
+                        ++newly;
+                    }
+                    x.seen = static_cast<M>(x.seen | add);
+                    x.layer[nxt] = static_cast<M>(x.layer[nxt] | add);
+                    next_active.mark(r);
+                }
+                discovered.fetch_add(found, std::memory_order_relaxed);
+                assigned.fetch_add(newly, std::memory_order_relaxed);
+            });
+            // The current layer was read by everyone during the pass: clear it afterwards.
+            parallel_ranks(total, threads, opt, base, assigned, t0, [&](uint64_t lo, uint64_t hi) {
+                for (uint64_t r = lo; r < hi; ++r) e[r].layer[cur] = 0;
+            }, &active[cur]);
+        } else
         parallel_ranks(total, threads, opt, base, assigned, t0, [&](uint64_t lo, uint64_t hi) {
             uint64_t found = 0, newly = 0;
             uint8_t pc[kMaxCells];
@@ -237,25 +329,7 @@ void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out)
                         while (adj) {
                             const int to = lowest(adj);
                             adj &= adj - 1;
-                            // Only item i moves, so the rank changes incrementally: a
-                            // sideways step changes digit i by one; a vertical step also
-                            // shifts the digits of later items on the cells in between.
-                            uint64_t r2;
-                            if (to == from + 1) {
-                                r2 = r + weight[i];
-                            } else if (to == from - 1) {
-                                r2 = r - weight[i];
-                            } else {
-                                const int lo_c = std::min(from, to), hi_c = std::max(from, to);
-                                const Mask between = occ & (bit(hi_c) - bit(lo_c + 1));
-                                uint64_t shift = weight[i] * static_cast<uint64_t>(width);
-                                for (Mask bm = between; bm; bm &= bm - 1) {
-                                    const int j = item_at[lowest(bm)];
-                                    if (j < i) shift -= weight[i];
-                                    else shift += weight[j];
-                                }
-                                r2 = to > from ? r + shift : r - shift;
-                            }
+                            const uint64_t r2 = succ_rank(r, i, from, to, occ, item_at);
                             __builtin_prefetch(e + r2, 1);
                             batch[nb++] = Succ{r2, (fr | bit(from)) & ~bit(to), from};
                         }
@@ -268,6 +342,8 @@ void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out)
             assigned.fetch_add(newly, std::memory_order_relaxed);
         }, &active[cur]);
         active[cur].clear();
+        frontier = discovered.load();
+        states_done += static_cast<double>(frontier);
         out.layers = d + 1;
         if (opt.progress) {
             BuildProgress pr{d, assigned.load(), total,
