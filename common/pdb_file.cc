@@ -460,7 +460,10 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload) {
     const PdbHeader& h = f.header_;
     if (h.encoding == PdbEncoding::Raw) {
         // Map the whole file from offset 0 (works for any page size) and point past the header.
-        void* p = ::mmap(nullptr, hr.file_size, PROT_READ, MAP_SHARED, fd.get(), 0);
+        // When the payload is about to be checksummed anyway, map every page in one call
+        // (MAP_POPULATE) instead of taking one page fault per 4 KiB.
+        void* p = ::mmap(nullptr, hr.file_size, PROT_READ, MAP_SHARED | (verify_payload ? MAP_POPULATE : 0),
+                         fd.get(), 0);
         if (p == MAP_FAILED) io_fail(path, "cannot map", errno);
         f.map_ = p;
         f.map_size_ = hr.file_size;
