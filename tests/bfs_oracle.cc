@@ -1,0 +1,116 @@
+#include "tests/bfs_oracle.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace loyd::test {
+
+namespace {
+// A position packed 4 bits per cell (N <= 10 fits in 40 bits), for the BFS queue.
+uint64_t pack(const Cells& c, int n) {
+    uint64_t k = 0;
+    for (int i = 0; i < n; ++i) k |= static_cast<uint64_t>(c[i]) << (4 * i);
+    return k;
+}
+Cells unpack(uint64_t k, int n) {
+    Cells c{};
+    for (int i = 0; i < n; ++i) c[i] = static_cast<uint8_t>((k >> (4 * i)) & 15);
+    return c;
+}
+}  // namespace
+
+BfsOracle::BfsOracle(const Board& goal) : goal_(goal), n_(goal.cells()) {
+    if (n_ > kMaxCells)
+        throw std::invalid_argument("BfsOracle: " + goal.geometry().name() +
+                                    " has too many cells for a full BFS");
+    fact_.assign(n_ + 1, 1);
+    for (int i = 1; i <= n_; ++i) fact_[i] = fact_[i - 1] * static_cast<uint64_t>(i);
+    dist_.assign(fact_[n_], kUnreached);
+
+    const Geometry& g = goal.geometry();
+    std::vector<uint64_t> queue;
+    queue.reserve(fact_[n_] / 2);
+    dist_[rank(goal.cell_array())] = 0;
+    queue.push_back(pack(goal.cell_array(), n_));
+    for (size_t head = 0; head < queue.size(); ++head) {
+        Cells c = unpack(queue[head], n_);
+        const int d = dist_[rank(c)];
+        if (d + 1 >= kUnreached) throw std::logic_error("BfsOracle: distance overflows uint8");
+        int blank = 0;
+        while (c[blank] != 0) ++blank;
+        for (int dir = 0; dir < kDirs; ++dir) {
+            const int to = g.neighbor(blank, static_cast<Dir>(dir));
+            if (to == kNoCell) continue;
+            std::swap(c[blank], c[to]);
+            const uint64_t r = rank(c);
+            if (dist_[r] == kUnreached) {
+                dist_[r] = static_cast<uint8_t>(d + 1);
+                queue.push_back(pack(c, n_));
+            }
+            std::swap(c[blank], c[to]);
+        }
+    }
+    states_ = queue.size();
+    for (uint8_t d : dist_) {
+        if (d == kUnreached) continue;
+        if (d >= histogram_.size()) histogram_.resize(d + 1, 0);
+        ++histogram_[d];
+    }
+}
+
+// Lehmer code: digit i counts the later cells holding smaller tiles, i.e. the tile value
+// minus the smaller tiles already seen on earlier cells.
+uint64_t BfsOracle::rank(const Cells& c) const {
+    uint32_t seen = 0;
+    uint64_t r = 0;
+    for (int i = 0; i < n_; ++i) {
+        const uint32_t below = (1u << c[i]) - 1;
+        const int smaller_later = c[i] - std::popcount(seen & below);
+        r += static_cast<uint64_t>(smaller_later) * fact_[n_ - 1 - i];
+        seen |= 1u << c[i];
+    }
+    return r;
+}
+
+Board BfsOracle::unrank(uint64_t r) const {
+    std::vector<int> left(n_), tiles(n_);
+    for (int i = 0; i < n_; ++i) left[i] = i;
+    for (int i = 0; i < n_; ++i) {
+        const uint64_t f = fact_[n_ - 1 - i];
+        const auto digit = static_cast<size_t>(r / f);
+        r %= f;
+        tiles[i] = left[digit];
+        left.erase(left.begin() + static_cast<std::ptrdiff_t>(digit));
+    }
+    return Board::make(goal_.geometry(), tiles);
+}
+
+int BfsOracle::distance(const Board& b) const {
+    if (!(b.geometry() == goal_.geometry()))
+        throw std::invalid_argument("BfsOracle: position on " + b.geometry().name() + ", goal on " +
+                                    goal_.geometry().name());
+    const uint8_t d = dist_[rank(b.cell_array())];
+    return d == kUnreached ? -1 : d;
+}
+
+void BfsOracle::for_each(const std::function<void(const Board&, int)>& f) const {
+    // Lexicographic order of the permutations is the order of their Lehmer ranks.
+    std::vector<int> tiles(n_);
+    for (int i = 0; i < n_; ++i) tiles[i] = i;
+    uint64_t r = 0;
+    do {
+        if (dist_[r] != kUnreached) f(Board::make(goal_.geometry(), tiles), dist_[r]);
+        ++r;
+    } while (std::next_permutation(tiles.begin(), tiles.end()));
+}
+
+Board BfsOracle::sample(std::mt19937_64& rng) const {
+    std::uniform_int_distribution<uint64_t> pick(0, dist_.size() - 1);
+    for (;;) {
+        const uint64_t r = pick(rng);
+        if (dist_[r] != kUnreached) return unrank(r);
+    }
+}
+
+}  // namespace loyd::test

@@ -1,0 +1,606 @@
+#!/usr/bin/env bash
+# Command-line tests of the solver: exit codes, plain and --json output, and every printed
+# solution replayed by an independent checker (python3, standard library only), which also
+# compares lengths with its own BFS on boards of up to 8 cells.
+#
+# Usage: cli_test.sh SOLVER REPO_ROOT
+# Prints one line per failed check and exits 1 if any check failed.
+set -u
+if [ $# -ne 2 ]; then
+  echo "usage: $0 SOLVER REPO_ROOT" >&2
+  exit 2
+fi
+solver=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+checks=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# ---------------------------------------------------------------------------------------
+# The checker. Subcommands:
+#   verify plain|json --size WxH --goal SPEC --input FILE --output FILE [--bfs]
+#          [--expect LABEL=STATUS[:LENGTH]]...
+# pairs each output record with its instance (by label, or by the line number in an
+# "origin:N" label), replays solved moves from the instance to the goal, checks JSON fields,
+# and with --expect requires exactly those records, in that order.
+cat >"$tmp/check.py" <<'PY'
+import argparse, collections, json, re, sys
+
+errors = []
+def err(msg):
+    errors.append(msg)
+
+def goal_tiles(spec, n):
+    if spec == "blank-last":
+        return list(range(1, n)) + [0]
+    if spec == "blank-first":
+        return list(range(n))
+    return [int(t) for t in re.split(r"[ ,]+", spec.strip())]
+
+def replay(w, h, start, goal, moves):
+    b = list(start)
+    z = b.index(0)
+    for i, m in enumerate(moves):
+        r, c = divmod(z, w)
+        dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}.get(m, (None, None))
+        if dr is None:
+            return "bad move character %r" % m
+        r, c = r + dr, c + dc
+        if not (0 <= r < h and 0 <= c < w):
+            return "move %d (%s) leaves the board" % (i + 1, m)
+        nz = r * w + c
+        b[z], b[nz] = b[nz], b[z]
+        z = nz
+    return None if b == list(goal) else "moves end at %s, not the goal" % b
+
+def bfs(w, h, goal):
+    dist = {tuple(goal): 0}
+    frontier = [tuple(goal)]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            z = s.index(0)
+            r, c = divmod(z, w)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < h and 0 <= cc < w:
+                    t = list(s)
+                    nz = rr * w + cc
+                    t[z], t[nz] = t[nz], t[z]
+                    t = tuple(t)
+                    if t not in dist:
+                        dist[t] = dist[s] + 1
+                        nxt.append(t)
+        frontier = nxt
+    return dist
+
+def read_instances(path):
+    """label -> (line number, tiles or None), in input order; origin labels 'x:N' too."""
+    out = collections.OrderedDict()
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            label = None
+            if ":" in s:
+                label, s = s.split(":", 1)
+                label = label.strip()
+            try:
+                tiles = [int(t) for t in re.split(r"[ ,\t]+", s.strip()) if t]
+            except ValueError:
+                tiles = None
+            out[label if label else "line %d" % n] = (n, tiles)
+    return out
+
+SUMMARY_KEYS = ("instances", "solved", "unsolvable", "limit", "invalid")
+
+def parse_plain(text):
+    recs = []
+    for line in text.splitlines():
+        if line.startswith("summary: "):
+            fields = dict(re.findall(r"([a-z ]+) ([0-9.]+)(?:,|$)", line[len("summary: "):]))
+            fields = {k.strip(): v for k, v in fields.items()}
+            try:
+                recs.append({"summary": {k: int(fields[k]) for k in SUMMARY_KEYS}})
+            except (KeyError, ValueError):
+                err("bad summary line: %r" % line)
+            continue
+        m = re.fullmatch(r"(.*): length (\d+) moves ([UDLR]+|-) nodes (\d+) seconds ([0-9.]+)", line)
+        if m:
+            moves = "" if m.group(3) == "-" else m.group(3)
+            recs.append({"label": m.group(1), "status": "solved", "length": int(m.group(2)),
+                         "moves": moves})
+            continue
+        m = re.fullmatch(r"(.*): unsolvable", line)
+        if m:
+            recs.append({"label": m.group(1), "status": "unsolvable"})
+            continue
+        m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+)", line)
+        if m:
+            recs.append({"label": m.group(1), "status": "limit"})
+            continue
+        err("unrecognised output line: %r" % line)
+    return recs
+
+def parse_json(text):
+    recs = []
+    for line in text.splitlines():
+        try:
+            o = json.loads(line)
+        except ValueError as e:
+            err("not JSON: %r (%s)" % (line, e))
+            continue
+        if "summary" in o:
+            if not all(isinstance(o["summary"].get(k), int) for k in SUMMARY_KEYS):
+                err("%r: summary counts missing" % line)
+            recs.append(o)
+            continue
+        st = o.get("status")
+        if not isinstance(o.get("label"), str):
+            err("%r: label missing or not a string" % line)
+        if st not in ("solved", "unsolvable", "invalid", "limit"):
+            err("%r: bad status" % line)
+        # Invalid lines were never searched: their counts and time may be absent.
+        need = ("length", "moves") + (() if st == "invalid" else
+                                      ("nodes_expanded", "nodes_generated", "seconds"))
+        for k in need:
+            if k not in o:
+                err("%r: field %s missing" % (line, k))
+        if st == "solved":
+            if not isinstance(o.get("length"), int) or not isinstance(o.get("moves"), str):
+                err("%r: solved needs an integer length and a moves string" % line)
+            elif o["length"] != len(o["moves"]):
+                err("%r: length differs from the number of moves" % line)
+            if "error" in o:
+                err("%r: error field on a solved instance" % line)
+        else:
+            if o.get("length") is not None or o.get("moves") is not None:
+                err("%r: length and moves must be null when not solved" % line)
+            if not isinstance(o.get("error"), str) or not o["error"]:
+                err("%r: error message missing" % line)
+        if st in ("solved", "unsolvable", "limit"):
+            for k in ("nodes_expanded", "nodes_generated"):
+                if not isinstance(o.get(k), int) or o[k] < 0:
+                    err("%r: %s must be a count" % (line, k))
+            if not isinstance(o.get("seconds"), (int, float)) or o["seconds"] < 0:
+                err("%r: seconds must be a non-negative number" % line)
+        recs.append(o)
+    return recs
+
+def verify(a):
+    w, h = (int(x) for x in a.size.lower().split("x"))
+    goal = goal_tiles(a.goal, w * h)
+    inst = read_instances(a.input)
+    by_line = {n: (lab, t) for lab, (n, t) in inst.items()}
+    text = open(a.output).read()
+    recs = parse_plain(text) if a.format == "plain" else parse_json(text)
+    dist = bfs(w, h, goal) if a.bfs else None
+    # An optional summary record comes last and counts the records before it (plain output
+    # has no records for invalid lines, so there the total is only bounded).
+    at = [i for i, r in enumerate(recs) if "summary" in r]
+    summaries = [recs[i] for i in at]
+    recs = [r for r in recs if "summary" not in r]
+    if summaries:
+        if at != [len(recs)]:
+            err("the summary must be the last record, once")
+        sm = summaries[0]["summary"]
+        for k in ("solved", "unsolvable", "limit") + (("invalid",) if a.format == "json" else ()):
+            n = sum(1 for r in recs if r["status"] == k)
+            if sm[k] != n:
+                err("summary says %s %d, the records %d" % (k, sm[k], n))
+        if sm["instances"] != sum(sm[k] for k in SUMMARY_KEYS[1:]):
+            err("summary instances %d != solved + unsolvable + limit + invalid" % sm["instances"])
+        if a.format == "json" and sm["instances"] != len(recs):
+            err("summary instances %d, %d records" % (sm["instances"], len(recs)))
+        if a.format == "json" and "total_length" in sm:
+            total = sum(r["length"] for r in recs if r["status"] == "solved")
+            if sm["total_length"] != total:
+                err("summary total_length %d, the records add to %d" % (sm["total_length"], total))
+    last_line = 0
+    for r in recs:
+        lab = r["label"]
+        if lab in inst:
+            n, tiles = inst[lab]
+        else:
+            m = re.fullmatch(r".*:(\d+)", lab)
+            if not m or int(m.group(1)) not in by_line:
+                err("%s: no such instance in the input" % lab)
+                continue
+            n = int(m.group(1))
+            tiles = by_line[n][1]
+        if n <= last_line:
+            err("%s: output out of input order" % lab)
+        last_line = n
+        if r["status"] == "solved":
+            moves = r["moves"]
+            if len(moves) != r["length"]:
+                err("%s: length %d but %d moves" % (lab, r["length"], len(moves)))
+            problem = replay(w, h, tiles, goal, moves)
+            if problem:
+                err("%s: replay failed: %s" % (lab, problem))
+            if dist is not None and dist.get(tuple(tiles)) != len(moves):
+                err("%s: length %d, BFS distance %s" % (lab, len(moves), dist.get(tuple(tiles))))
+        if r["status"] == "unsolvable" and dist is not None and tuple(tiles) in dist:
+            err("%s: reported unsolvable, BFS reaches it" % lab)
+    if a.expect:
+        got = []
+        for r in recs:
+            got.append(r["label"] + "=" + r["status"] +
+                       (":%d" % r["length"] if r["status"] == "solved" else ""))
+        want = a.expect
+        # "LABEL=solved" without a length matches any length.
+        ok = len(got) == len(want) and all(
+            g == x or (x.endswith("=solved") and g.startswith(x + ":")) for g, x in zip(got, want))
+        if not ok:
+            err("records %s, expected %s" % (got, want))
+
+p = argparse.ArgumentParser()
+sub = p.add_subparsers(dest="cmd", required=True)
+v = sub.add_parser("verify")
+v.add_argument("format", choices=["plain", "json"])
+v.add_argument("--size", required=True)
+v.add_argument("--goal", default="blank-last")
+v.add_argument("--input", required=True)
+v.add_argument("--output", required=True)
+v.add_argument("--bfs", action="store_true")
+v.add_argument("--expect", action="append", default=[])
+a = p.parse_args()
+verify(a)
+for e in errors:
+    print(e)
+sys.exit(1 if errors else 0)
+PY
+
+# ---------------------------------------------------------------------------------------
+# run [ARGS...]: runs the solver with stdin from $tmp/stdin (empty unless written), and
+# sets $rc; stdout in $tmp/out, stderr in $tmp/err.
+: >"$tmp/stdin"
+run() {
+  "$solver" "$@" <"$tmp/stdin" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  last_cmd="solver $*"
+}
+
+show() {
+  echo "  command: $last_cmd" >&2
+  sed 's/^/  stdout: /' "$tmp/out" | head -20 >&2
+  sed 's/^/  stderr: /' "$tmp/err" | head -20 >&2
+}
+
+# expect_rc NAME CODE: the last run exited with CODE.
+expect_rc() {
+  checks=$((checks + 1))
+  if [ "$rc" -ne "$2" ]; then
+    fail "$1: exit status $rc, expected $2"
+    show
+  fi
+}
+
+# expect_out NAME REGEX / expect_err NAME REGEX: stdout / stderr matches the extended regex.
+expect_out() {
+  checks=$((checks + 1))
+  if ! grep -Eq -- "$2" "$tmp/out"; then
+    fail "$1: stdout does not match /$2/"
+    show
+  fi
+}
+expect_err() {
+  checks=$((checks + 1))
+  if ! grep -Eq -- "$2" "$tmp/err"; then
+    fail "$1: stderr does not match /$2/"
+    show
+  fi
+}
+expect_no_out() {
+  checks=$((checks + 1))
+  if [ -s "$tmp/out" ]; then
+    fail "$1: unexpected stdout"
+    show
+  fi
+}
+
+# verify NAME FORMAT INPUTFILE CHECKER-ARGS...: the last run's stdout passes the checker.
+verify() {
+  local name=$1 format=$2 input=$3
+  shift 3
+  checks=$((checks + 1))
+  if ! python3 "$tmp/check.py" verify "$format" --input "$input" --output "$tmp/out" "$@" \
+      >"$tmp/check" 2>&1; then
+    fail "$name: output check failed:"
+    sed 's/^/  /' "$tmp/check" >&2
+    show
+  fi
+}
+
+# one_instance FILE TILES...: writes "arguments: TILES" so the checker can find the
+# instance under the label the solver uses for command-line numbers.
+one_instance() {
+  local f=$1
+  shift
+  echo "arguments: $*" >"$f"
+}
+
+# --- Help, version, usage errors ---------------------------------------------------------
+
+run --help
+expect_rc "--help" 0
+expect_out "--help" "^Usage: solver"
+expect_out "--help lists exit codes" "2 usage error"
+run --version
+expect_rc "--version" 0
+expect_out "--version" "^solver \(loyd\) [0-9]+\.[0-9]+"
+
+run --no-such-option 6 4 7 8 5 0 3 2 1
+expect_rc "unknown option" 2
+run --heuristic bogus 6 4 7 8 5 0 3 2 1
+expect_rc "bad --heuristic" 2
+expect_err "bad --heuristic names it" "bogus"
+run --algorithm dfs 6 4 7 8 5 0 3 2 1
+expect_rc "bad --algorithm" 2
+run --time-limit -1 6 4 7 8 5 0 3 2 1
+expect_rc "negative --time-limit" 2
+run --time-limit abc 6 4 7 8 5 0 3 2 1
+expect_rc "non-numeric --time-limit" 2
+run --node-limit 5 --max-nodes 5 6 4 7 8 5 0 3 2 1
+expect_rc "--node-limit with --max-nodes" 2
+echo "6 4 7 8 5 0 3 2 1" >"$tmp/one.txt"
+run --input "$tmp/one.txt" 6 4 7 8 5 0 3 2 1
+expect_rc "--input and arguments" 2
+
+for size in 4 4x 1x4 6x5 axb 4x4x4 0x0; do
+  run --size "$size" 6 4 7 8 5 0 3 2 1
+  expect_rc "bad --size $size" 2
+  expect_err "bad --size $size message" "size"
+  expect_no_out "bad --size $size"
+done
+
+for goal in nonsense "1 2 3" "1 2 3 4 5 6 7 8 8" "1 2 3 4 5 6 7 8 9" "1 2 x 4 5 6 7 8 0"; do
+  run --goal "$goal" 6 4 7 8 5 0 3 2 1
+  expect_rc "bad --goal '$goal'" 2
+  expect_err "bad --goal '$goal' message" "goal"
+  expect_no_out "bad --goal '$goal'"
+done
+run --size 2x4 --goal "1 2 3 4 5 6 7 8 0" 1 2 3 4 5 6 7 0
+expect_rc "--goal of 9 numbers with --size 2x4" 2
+
+# No instance at all: empty stdin, only comments, empty file.
+: >"$tmp/stdin"
+run
+expect_rc "empty stdin" 2
+expect_err "empty stdin message" "no instance"
+printf '# only a comment\n\n   \n' >"$tmp/stdin"
+run
+expect_rc "comments only" 2
+: >"$tmp/stdin"
+: >"$tmp/empty.txt"
+run --input "$tmp/empty.txt"
+expect_rc "empty file" 2
+
+# File errors.
+run --input "$tmp/does-not-exist.txt"
+expect_rc "missing --input file" 4
+expect_err "missing --input file names it" "does-not-exist.txt"
+run --input "$tmp"
+expect_rc "--input is a directory" 4
+
+# --- Solving -------------------------------------------------------------------------------
+
+# The two 31-move 3x3 states, as separate numbers and as one argument with commas.
+for inst in "6 4 7 8 5 0 3 2 1" "8 6 7 2 5 4 3 0 1"; do
+  # shellcheck disable=SC2086
+  run $inst
+  expect_rc "3x3 $inst" 0
+  one_instance "$tmp/inst.txt" "$inst"
+  verify "3x3 $inst" plain "$tmp/inst.txt" --size 3x3 --expect "arguments=solved:31"
+  run --json "${inst// /,}"
+  expect_rc "3x3 commas $inst" 0
+  echo "argument 1: $inst" >"$tmp/inst.txt"
+  verify "3x3 commas --json $inst" json "$tmp/inst.txt" --size 3x3 --expect "argument 1=solved:31"
+done
+
+# Every heuristic and both algorithms agree on a 3x3 batch (lengths from the checker's BFS
+# would need 181,440 states in Python; the seeds' 31 and the goal's 0 are known instead).
+cat >"$tmp/batch33.txt" <<'EOF'
+# two hardest and the goal itself
+a: 6 4 7 8 5 0 3 2 1
+b: 8 6 7 2 5 4 3 0 1
+goal: 1 2 3 4 5 6 7 8 0
+EOF
+for h in misplaced manhattan linear-conflict; do
+  for alg in ida astar; do
+    [ "$h/$alg" = misplaced/ida ] && continue  # ~10^8 nodes on the 31-move states
+    run --heuristic "$h" --algorithm "$alg" --input "$tmp/batch33.txt"
+    expect_rc "3x3 batch $h $alg" 0
+    verify "3x3 batch $h $alg" plain "$tmp/batch33.txt" --size 3x3 \
+      --expect a=solved:31 --expect b=solved:31 --expect goal=solved:0
+  done
+done
+run --input "$tmp/batch33.txt"
+expect_out "at the goal: no moves" "^goal: length 0 moves - "
+
+# The seeds' 4x4 board: 55 moves (optimal: IDA* with an admissible heuristic).
+run 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13
+expect_rc "4x4 55 moves" 0
+one_instance "$tmp/inst.txt" 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13
+verify "4x4 55 moves" plain "$tmp/inst.txt" --size 4x4 --expect "arguments=solved:55"
+
+# Korf's instances with --goal blank-first: the three easiest, at their published lengths.
+grep -v '^#' "$root/data/korf100.tsv" | sort -t$'\t' -k5 -n | head -3 |
+  awk -F'\t' '{print "korf-" $1 ": " $2}' >"$tmp/korf.txt"
+mapfile -t korf_expect < <(grep -v '^#' "$root/data/korf100.tsv" | sort -t$'\t' -k5 -n | head -3 |
+  awk -F'\t' '{print "--expect\nkorf-" $1 "=solved:" $4}')
+run --goal blank-first --json --input "$tmp/korf.txt"
+expect_rc "korf easiest three" 0
+verify "korf easiest three" json "$tmp/korf.txt" --size 4x4 --goal blank-first "${korf_expect[@]}"
+
+# Non-square boards, explicit goals, lengths against the checker's BFS (2x3, 2x4, 4x2).
+cat >"$tmp/b24.txt" <<'EOF'
+p1: 7 6 5 4 3 2 1 0
+p2: 0 1 2 3 4 5 6 7
+p3: 2 1 3 4 5 6 7 0
+p4: 1,2,3,4,5,6,0,7
+p5: 5 2 7 0 3 6 1 4
+p6: 1 2 3 4 5 6 7 0
+EOF
+for goal in blank-last blank-first "3 1 0 7 5 2 6 4"; do
+  for size in 2x4 4x2; do
+    run --size "$size" --goal "$goal" --json --input "$tmp/b24.txt"
+    expect_rc "$size goal '$goal'" 0
+    verify "$size goal '$goal'" json "$tmp/b24.txt" --size "$size" --goal "$goal" --bfs
+    expect_out "$size goal '$goal' has all six" '"label":"p6"'
+    if grep -q '"status":"invalid"\|"status":"limit"' "$tmp/out"; then
+      fail "$size goal '$goal': invalid or limit record"
+      show
+    fi
+  done
+done
+run --size 2x3 --algorithm astar --heuristic misplaced 5 4 3 2 1 0
+expect_rc "2x3 A* misplaced" 0
+one_instance "$tmp/inst.txt" 5 4 3 2 1 0
+verify "2x3 A* misplaced" plain "$tmp/inst.txt" --size 2x3 --bfs
+
+# 3x4 and 4x3: no BFS; the checker replays, and the heuristics must agree on the length.
+# The instances are 60-move random walks from blank-first (so solvable).
+printf 'q1: 4 1 5 10 2 11 3 9 0 7 6 8\nq2: 10 4 5 8 3 2 6 9 1 7 0 11\nq3: 10 3 2 5 0 1 6 8 7 9 11 4\n' \
+  >"$tmp/3x4.txt"
+printf 'q1: 11 4 2 9 8 0 6 7 5 10 1 3\nq2: 0 8 6 11 9 10 1 3 2 5 4 7\nq3: 1 5 0 3 7 8 2 4 6 9 10 11\n' \
+  >"$tmp/4x3.txt"
+for size in 3x4 4x3; do
+  for h in manhattan linear-conflict; do
+    run --size "$size" --goal blank-first --heuristic "$h" --input "$tmp/$size.txt"
+    expect_rc "$size $h" 0
+    verify "$size $h" plain "$tmp/$size.txt" --size "$size" --goal blank-first \
+      --expect q1=solved --expect q2=solved --expect q3=solved
+    cut -d' ' -f1-3 "$tmp/out" >"$tmp/len-$h"
+  done
+  checks=$((checks + 1))
+  cmp -s "$tmp/len-manhattan" "$tmp/len-linear-conflict" ||
+    fail "$size: manhattan and linear-conflict lengths differ"
+done
+# 4x5: from blank-first the blank moves R R D D; Manhattan distance 4, so 4 is optimal.
+run --size 4x5 --goal blank-first 1 2 6 3 4 5 10 7 8 9 0 11 12 13 14 15 16 17 18 19
+expect_rc "4x5" 0
+one_instance "$tmp/inst.txt" 1 2 6 3 4 5 10 7 8 9 0 11 12 13 14 15 16 17 18 19
+verify "4x5" plain "$tmp/inst.txt" --size 4x5 --goal blank-first --expect "arguments=solved:4"
+
+# 25 numbers: a 5x5 board, inferred; the blank moves right once.
+run 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24
+expect_rc "5x5 inferred" 0
+expect_out "5x5 inferred" "^arguments: length 1 moves R "
+
+# Unsolvable: reported, not an error (exit 0).
+run --json 1 2 3 4 5 6 8 7 0
+expect_rc "unsolvable 3x3" 0
+one_instance "$tmp/inst.txt" 1 2 3 4 5 6 8 7 0
+verify "unsolvable 3x3" json "$tmp/inst.txt" --size 3x3 --expect "arguments=unsolvable"
+run 1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0
+expect_rc "Sam Loyd's 14-15" 0
+expect_out "Sam Loyd's 14-15" "^arguments: unsolvable$"
+
+# Limits: exit 3, status limit, the others in the batch still solved. The heuristic is
+# pinned: with pattern databases installed the default would solve "hard" in under 2^20
+# nodes, before IDA* first looks at the clock.
+printf 'easy: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\nhard: 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\nafter: 1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15\n' \
+  >"$tmp/limit.txt"
+run --heuristic linear-conflict --node-limit 1000 --json --input "$tmp/limit.txt"
+expect_rc "node limit" 3
+verify "node limit" json "$tmp/limit.txt" --size 4x4 \
+  --expect easy=solved:1 --expect hard=limit --expect after=solved:2
+expect_err "node limit message" "hard: node limit"
+run --heuristic linear-conflict --max-nodes 1000 --input "$tmp/limit.txt"
+expect_rc "--max-nodes" 3
+verify "--max-nodes" plain "$tmp/limit.txt" --size 4x4 \
+  --expect easy=solved:1 --expect hard=limit --expect after=solved:2
+run --heuristic linear-conflict --algorithm astar --node-limit 5000 --input "$tmp/limit.txt"
+expect_rc "A* node limit" 3
+run --heuristic linear-conflict --time-limit 0.001 --input "$tmp/limit.txt"
+expect_rc "time limit" 3
+expect_out "time limit" "^hard: limit \(time limit\)"
+
+# --show prints the boards, ending at the goal.
+run --show 1 2 3 4 5 6 7 0 8
+expect_rc "--show" 0
+expect_out "--show start" "^start$"
+expect_out "--show move" "^move 1: R$"
+expect_out "--show end" "^7 8 \.$"
+
+# --- Batches with bad lines ----------------------------------------------------------------
+
+# Every kind of bad line among good ones: the good ones are solved, in order, exit 1, and
+# stderr names each bad line by its line number.
+cat >"$tmp/mixed.txt" <<'EOF'
+# comments and blank lines are skipped
+
+ok1: 1 2 3 4 5 6 7 0 8
+count: 1 2 3 4 5 6 7 0
+repeated: 1 1 3 4 5 6 7 8 0
+range: 1 2 3 4 5 6 7 8 9
+negative: 1 2 3 4 5 6 7 -8 0
+noblank: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16
+word: 1 2 3 four 5 6 7 8 0
+   : 1 2 3 4 5 6 7 8 0
+empty:
+ok2: 1 2 3 4 5 6 0 7 8
+    # indented comment
+ok3 ,with comma: 1,2,3,4,5,6,7,8,0
+EOF
+run --input "$tmp/mixed.txt"
+expect_rc "mixed batch" 1
+verify "mixed batch" plain "$tmp/mixed.txt" --size 3x3 \
+  --expect ok1=solved:1 --expect ok2=solved:2 --expect "ok3 ,with comma=solved:0"
+for line in 4 5 6 7 8 9 10 11; do
+  expect_err "mixed batch names line $line" "mixed.txt:$line: "
+done
+expect_err "wrong count message" "mixed.txt:4: .*(8|9)"
+expect_err "repeated message" "mixed.txt:5: .*twice"
+expect_err "out of range message" "mixed.txt:6: .*out of range"
+expect_err "missing blank message" "mixed.txt:8: .*16"
+checks=$((checks + 1))
+[ "$(grep -Ec 'mixed.txt:[0-9]+: ' "$tmp/err")" -eq 8 ] || { fail "mixed batch: expected 8 error lines"; show; }
+
+run --json --input "$tmp/mixed.txt"
+expect_rc "mixed batch --json" 1
+verify "mixed batch --json" json "$tmp/mixed.txt" --size 3x3 \
+  --expect ok1=solved:1 --expect count=invalid --expect repeated=invalid \
+  --expect range=invalid --expect negative=invalid --expect noblank=invalid \
+  --expect "$tmp/mixed.txt:9=invalid" --expect "$tmp/mixed.txt:10=invalid" \
+  --expect "$tmp/mixed.txt:11=invalid" \
+  --expect ok2=solved:2 --expect "ok3 ,with comma=solved:0"
+
+# The same through stdin; a bad line and a limit: invalid wins (exit 1).
+cp "$tmp/mixed.txt" "$tmp/stdin"
+run
+expect_rc "mixed batch on stdin" 1
+expect_err "stdin origin" "stdin:4: "
+cat "$tmp/limit.txt" >"$tmp/stdin"
+echo "bad: 1 2 3" >>"$tmp/stdin"
+run --heuristic linear-conflict --node-limit 1000 --input -
+expect_rc "invalid and limit" 1
+: >"$tmp/stdin"
+
+# --size applies to every line; lines of another size are invalid, the rest solved.
+printf 'a: 1 2 3 4 5 6 0 7\nb: 1 2 3 4 5 6 7 8 0\nc: 1 2 3 4 5 6 7 0\n' >"$tmp/size.txt"
+run --size 2x4 --input "$tmp/size.txt"
+expect_rc "--size with a wrong line" 1
+verify "--size with a wrong line" plain "$tmp/size.txt" --size 2x4 --bfs \
+  --expect a=solved:1 --expect c=solved:0
+expect_err "--size wrong line message" "size.txt:2: .*expected 8"
+# An explicit goal fixes the board: a line of another size is invalid.
+run --goal "1 2 3 4 5 6 7 8 0" 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15
+expect_rc "instance larger than the explicit goal" 1
+# Counts that cannot be inferred without --size.
+run 1 2 3 4 5 6 7 0
+expect_rc "8 numbers without --size" 1
+expect_err "8 numbers without --size message" "--size"
+
+# --- 5 (internal error) cannot be provoked from the command line: the library checks every
+# solution before printing it and throws only on a bug.
+
+echo "cli_test: $checks checks, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,56 @@
+// Move strings and the replay check every solution passes before it is printed.
+#include "common/moves.h"
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "tests/test_util.h"
+
+namespace loyd {
+namespace {
+
+using test::board;
+using test::error_of;
+
+TEST(Moves, ToStringAndParseRoundTrip) {
+    const Moves m = {Dir::Up, Dir::Down, Dir::Left, Dir::Right, Dir::Right};
+    EXPECT_EQ(to_string(m), "UDLRR");
+    EXPECT_EQ(parse_moves("UDLRR"), m);
+    EXPECT_EQ(to_string(Moves{}), "");
+    EXPECT_TRUE(parse_moves("").empty());
+}
+
+TEST(Moves, ParseRejectsOtherCharacters) {
+    for (const char* s : {"u", "UDX", "U D", "N", "UD\n"}) {
+        std::string m = error_of<FormatError>([&] { parse_moves(s); });
+        EXPECT_NE(m.find("bad move"), std::string::npos) << m;
+    }
+}
+
+TEST(Moves, ReplayCheckAcceptsASolution) {
+    // 1 2 3 / 4 5 6 / 7 0 8: the blank moves right once.
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    const Board start = board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8});
+    EXPECT_NO_THROW(replay_check(start, parse_moves("R"), goal));
+    EXPECT_NO_THROW(replay_check(goal, {}, goal));
+    // Detours are fine: replay checks the end, not optimality.
+    EXPECT_NO_THROW(replay_check(start, parse_moves("RUDLR"), goal));
+}
+
+TEST(Moves, ReplayCheckRejectsWrongEnd) {
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    const Board start = board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8});
+    std::string m = error_of<Error>([&] { replay_check(start, parse_moves("U"), goal); });
+    EXPECT_NE(m.find("do not reach the goal"), std::string::npos) << m;
+    error_of<Error>([&] { replay_check(start, {}, goal); });
+}
+
+TEST(Moves, ReplayCheckRejectsMovesOffTheBoard) {
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    std::string m = error_of<Error>([&] { replay_check(goal, parse_moves("UUU"), goal); });
+    EXPECT_NE(m.find("move 3"), std::string::npos) << m;
+    EXPECT_NE(m.find("leaves the board"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace loyd
