@@ -65,7 +65,7 @@ public:
 private:
     static constexpr int kInf = 1 << 30;
     static constexpr int kMaxDepth = 1024;
-    static constexpr uint64_t kCheckEvery = 1 << 20;
+    static constexpr uint64_t kCheckEvery = 1 << 16;  // ~1 ms of search between clock reads
 
     // Hot loop: everything it changes per node is a parameter or a local, so it stays in
     // registers across the recursion; the board is changed in place and restored.

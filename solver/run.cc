@@ -189,14 +189,16 @@ void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostre
         err << "solver: " << t.origin << ": " << t.error << "\n";
         if (opt.json)
             out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"invalid\",\"length\":null,"
-                << "\"moves\":null,\"error\":\"" << json_escape(t.error) << "\"}\n";
+                << "\"moves\":null,\"nodes_expanded\":null,\"nodes_generated\":null,\"heuristic\":null,"
+                << "\"heuristic_start\":null,\"seconds\":null,\"error\":\"" << json_escape(t.error) << "\"}\n";
         return;
     }
     if (!t.failure.empty()) {
         err << "solver: " << t.label << ": " << t.failure << "\n";
         if (opt.json)
             out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"error\",\"length\":null,"
-                << "\"moves\":null,\"error\":\"" << json_escape(t.failure) << "\"}\n";
+                << "\"moves\":null,\"nodes_expanded\":null,\"nodes_generated\":null,\"heuristic\":null,"
+                << "\"heuristic_start\":null,\"seconds\":null,\"error\":\"" << json_escape(t.failure) << "\"}\n";
         return;
     }
     const SolveOutcome& r = t.outcome;
@@ -273,7 +275,14 @@ int run(const Options& opt, std::ostream& out, std::ostream& err) {
             t.start = Board::make(g, it->tiles);
             t.goal = explicit_goal ? *explicit_goal : parse_goal(opt.goal, g);
         } catch (const FormatError& e) {
-            if (t.label.empty()) t.label = job.origin;
+            if (t.label.empty()) {
+                // Keep the line's own label when it has one, even if the rest is bad.
+                const auto colon = job.text.find(':');
+                std::string l = colon == std::string::npos ? "" : job.text.substr(0, colon);
+                l.erase(0, l.find_first_not_of(" \t"));
+                l.erase(l.find_last_not_of(" \t") + 1);
+                t.label = l.empty() ? job.origin : l;
+            }
             t.error = e.what();
         }
         tasks.push_back(std::move(t));
