@@ -29,10 +29,11 @@ Pattern::Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind)
             throw UsageError("pattern tile " + std::to_string(t) + " is listed twice");
         tile_mask_ |= bit(t);
     }
-    // With a single free cell the abstract space splits by parity like the real puzzle, and
-    // half of the table could never be reached: keep one more cell free.
-    if (size() > n - 2)
-        throw UsageError("pattern " + tiles_string() + " leaves fewer than two non-pattern cells on the " +
+    // With one or two free cells (the blank and at most one other tile) the abstract space is
+    // the real puzzle's, which splits by parity, and part of the table could never be reached.
+    // With two other tiles erased, swapping them flips the parity: every entry is reachable.
+    if (size() > n - 3)
+        throw UsageError("pattern " + tiles_string() + " leaves fewer than three non-pattern cells on the " +
                          goal.geometry().name() + " board");
 }
 

@@ -7,7 +7,8 @@
 // - Full (Culberson & Schaeffer 1998, "Pattern databases"; the "fringe"): every move costs 1
 //   and the blank is part of the key. Values of several such tables combine by max.
 // Contract: the constructor checks itself (UsageError): at least one tile, no blank, no tile
-// twice, every tile on the board, and room left for the blank. Tiles are kept sorted; that
+// twice, every tile on the board, and at least three non-pattern cells (the blank and two
+// more: with fewer, parity makes part of the table unreachable). Tiles are kept sorted; that
 // order is the rank order of the table.
 #pragma once
 

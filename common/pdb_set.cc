@@ -200,13 +200,10 @@ PdbSetSpec parse_manifest(const std::string& text, const std::string& path) {
             std::optional<uint64_t> sum;
             while (ts >> extra) {
                 if (extra.rfind("xxh3=", 0) == 0 && extra.size() == 21) {
-                    try {
-                        size_t used = 0;
-                        sum = std::stoull(extra.substr(5), &used, 16);
-                        if (used != 16) throw std::invalid_argument("hex");
-                    } catch (const std::exception&) {
+                    // Exactly 16 hex digits (stoull alone would accept a sign or "0x").
+                    if (extra.find_first_not_of("0123456789abcdefABCDEF", 5) != std::string::npos)
                         throw fail("bad checksum '" + extra + "'");
-                    }
+                    sum = std::stoull(extra.substr(5), nullptr, 16);
                 } else {
                     throw fail("unexpected '" + extra + "'");
                 }

@@ -19,11 +19,12 @@ Ranker::Ranker(int cells, int items) : n_(cells), m_(items) {
     if (cells < 2 || cells > kMaxCells || items < 1 || items >= cells)
         throw UsageError("cannot rank " + std::to_string(items) + " items on " +
                          std::to_string(cells) + " cells");
-    // 25!/1! overflows uint64; every table loyd builds is far smaller, so refuse early.
+    // 25!/1! overflows uint64; every table loyd builds is far smaller, so refuse early. The
+    // bound is 2^59 because unrank's division by a reciprocal is exact only below it.
     u128 s = 1;
     for (int i = 0; i < items; ++i) {
         s *= static_cast<unsigned>(cells - i);
-        if (s > (static_cast<u128>(1) << 62))
+        if (s > (static_cast<u128>(1) << 59))
             throw UsageError("a table of " + std::to_string(items) + " items on " +
                              std::to_string(cells) + " cells is too large to index");
     }

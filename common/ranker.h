@@ -5,7 +5,8 @@
 // below its cell that items 0..i-1 do not hold. With a mask of held cells that count is one
 // popcount, so rank and unrank are O(m) (Clausecker's linear ranking; Myrvold & Ruskey 2001
 // for the general idea). Unrank selects the d-th free cell with one pdep where BMI2 exists.
-// Contract: 1 <= m < n <= 25 (the table size must fit in uint64_t, which it always does here).
+// Contract: 1 <= m < n <= 25 and n!/(n-m)! <= 2^59 (UsageError otherwise; every table loyd
+// builds is far smaller).
 #pragma once
 
 #include <cstdint>
