@@ -1,0 +1,333 @@
+// Tests of pattern-database sets: presets, custom sets, reflection, file names, and the
+// manifest: round trips and a FormatError naming the line for every kind of bad line.
+#include "common/pdb_set.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "test_util.h"
+
+namespace loyd {
+namespace {
+
+using test::error_of;
+
+void expect_same(const PdbSetSpec& a, const PdbSetSpec& b) {
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.goal, b.goal);
+    EXPECT_EQ(a.reflect, b.reflect);
+    ASSERT_EQ(a.tables.size(), b.tables.size());
+    for (size_t i = 0; i < a.tables.size(); ++i) {
+        SCOPED_TRACE("table " + std::to_string(i));
+        EXPECT_EQ(a.tables[i].file, b.tables[i].file);
+        EXPECT_EQ(a.tables[i].pattern.tiles(), b.tables[i].pattern.tiles());
+        EXPECT_EQ(a.tables[i].pattern.kind(), b.tables[i].pattern.kind());
+        EXPECT_EQ(a.tables[i].pattern.goal(), b.tables[i].pattern.goal());
+        EXPECT_EQ(a.tables[i].xxh3, b.tables[i].xxh3);
+    }
+    EXPECT_EQ(a.partitions, b.partitions);
+}
+
+TEST(PdbSet, PresetNames) {
+    const std::vector<std::string> names = preset_names();
+    for (const char* want : {"8-fringe", "8-4-4", "15-5-5-5", "15-6-6-3", "15-7-8", "15-fringe", "24-6-6-6-6"})
+        EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+    for (const auto& n : names) EXPECT_FALSE(preset_description(n).empty()) << n;
+    EXPECT_EQ(preset_description("no-such-preset"), "");
+}
+
+TEST(PdbSet, PresetsAreWellFormed) {
+    for (const auto& n : preset_names()) {
+        SCOPED_TRACE(n);
+        const PdbSetSpec s = preset(n);
+        EXPECT_EQ(s.name, n);
+        EXPECT_EQ(s.goal, Board::blank_last(s.geometry()));
+        EXPECT_EQ(s.reflect, reflectable(s.goal));
+        ASSERT_FALSE(s.tables.empty());
+        ASSERT_FALSE(s.partitions.empty());
+        std::vector<int> uses(s.tables.size(), 0);
+        for (const auto& part : s.partitions) {
+            ASSERT_FALSE(part.empty());
+            Mask used = 0;
+            for (int i : part) {
+                ASSERT_GE(i, 0);
+                ASSERT_LT(static_cast<size_t>(i), s.tables.size());
+                ++uses[static_cast<size_t>(i)];
+                const Pattern& p = s.tables[static_cast<size_t>(i)].pattern;
+                if (p.kind() == PatternKind::Full) {
+                    EXPECT_EQ(part.size(), 1u) << "a full table shares a partition";
+                } else {
+                    EXPECT_EQ(used & p.tile_mask(), 0u) << "additive tables of a partition overlap";
+                }
+                used |= p.tile_mask();
+            }
+        }
+        for (size_t i = 0; i < s.tables.size(); ++i) {
+            EXPECT_GE(uses[i], 1) << "table " << s.tables[i].file << " is in no partition";
+            EXPECT_EQ(s.tables[i].file, table_file_name(s.tables[i].pattern));
+            EXPECT_EQ(s.tables[i].pattern.goal(), s.goal);
+            EXPECT_FALSE(s.tables[i].xxh3);
+        }
+    }
+    // Two spot checks of content.
+    const PdbSetSpec f = preset("8-fringe");
+    ASSERT_EQ(f.tables.size(), 1u);
+    EXPECT_EQ(f.tables[0].pattern.kind(), PatternKind::Full);
+    EXPECT_EQ(f.tables[0].pattern.tiles(), (std::vector<int>{1, 2, 3, 4, 7}));
+    const PdbSetSpec big = preset("15-7-8");
+    EXPECT_EQ(big.geometry(), Geometry(4, 4));
+    ASSERT_EQ(big.tables.size(), 2u);
+    EXPECT_EQ(big.tables[0].pattern.size() + big.tables[1].pattern.size(), 15);
+}
+
+TEST(PdbSet, UnknownPresetNamesTheValidOnes) {
+    const std::string m = error_of<UsageError>([] { preset("15-9-9"); });
+    EXPECT_NE(m.find("15-9-9"), std::string::npos) << m;
+    EXPECT_NE(m.find("8-fringe"), std::string::npos) << m;
+    EXPECT_NE(m.find("15-7-8"), std::string::npos) << m;
+}
+
+TEST(PdbSet, CustomSet) {
+    const Board goal = Board::blank_last(Geometry(4, 2));
+    const PdbSetSpec s = custom_set("mine", goal, {{3, 4}, {2, 1}}, PatternKind::Additive);
+    EXPECT_EQ(s.name, "mine");
+    EXPECT_EQ(s.goal, goal);
+    EXPECT_FALSE(s.reflect);
+    ASSERT_EQ(s.tables.size(), 2u);
+    EXPECT_EQ(s.tables[0].file, "additive-3-4.pdb");
+    EXPECT_EQ(s.tables[1].file, "additive-1-2.pdb");
+    EXPECT_EQ(s.partitions, (std::vector<std::vector<int>>{{0, 1}}));
+
+    // Full tables combine by max: overlaps are fine, each is its own partition.
+    const PdbSetSpec f = custom_set("f", Board::blank_last(Geometry(3, 3)), {{1, 2, 3}, {3, 4, 5}}, PatternKind::Full);
+    EXPECT_TRUE(f.reflect);
+    EXPECT_EQ(f.partitions, (std::vector<std::vector<int>>{{0}, {1}}));
+}
+
+TEST(PdbSet, CustomSetRefusals) {
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    const std::string m =
+        error_of<UsageError>([&] { custom_set("x", goal, {{1, 2, 3}, {3, 4}}, PatternKind::Additive); });
+    EXPECT_NE(m.find("disjoint"), std::string::npos) << m;
+    EXPECT_THROW(custom_set("x", goal, {{1, 2}, {5}, {2, 6}}, PatternKind::Additive), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {}, PatternKind::Additive), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {{1, 0}}, PatternKind::Additive), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {{9}}, PatternKind::Full), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {{1, 2}, {}}, PatternKind::Full), UsageError);
+}
+
+TEST(PdbSet, Reflectable) {
+    EXPECT_TRUE(reflectable(Board::blank_last(Geometry(4, 4))));
+    EXPECT_TRUE(reflectable(Board::blank_first(Geometry(4, 4))));
+    EXPECT_TRUE(reflectable(Board::blank_last(Geometry(3, 3))));
+    EXPECT_TRUE(reflectable(Board::blank_last(Geometry(5, 5))));
+    EXPECT_TRUE(reflectable(test::board(3, 3, {1, 2, 3, 4, 0, 5, 6, 7, 8})));   // centre
+    EXPECT_FALSE(reflectable(test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8})));  // row 0, col 1
+    EXPECT_FALSE(reflectable(test::board(3, 3, {1, 2, 0, 3, 4, 5, 6, 7, 8})));  // anti-diagonal
+    EXPECT_FALSE(reflectable(Board::blank_last(Geometry(4, 2))));
+    EXPECT_FALSE(reflectable(Board::blank_first(Geometry(3, 4))));
+}
+
+TEST(PdbSet, TableFileName) {
+    const Board g = Board::blank_last(Geometry(4, 4));
+    EXPECT_EQ(table_file_name(Pattern(g, {9, 1, 5}, PatternKind::Additive)), "additive-1-5-9.pdb");
+    EXPECT_EQ(table_file_name(Pattern(g, {1, 2, 3, 4, 5, 9, 13}, PatternKind::Full)), "full-1-2-3-4-5-9-13.pdb");
+    EXPECT_EQ(table_file_name(Pattern(g, {15}, PatternKind::Additive)), "additive-15.pdb");
+}
+
+TEST(PdbSet, ManifestRoundTripsPresets) {
+    for (const auto& n : preset_names()) {
+        SCOPED_TRACE(n);
+        PdbSetSpec s = preset(n);
+        // Give half of the tables a checksum, including values with leading zeros and all bits.
+        const uint64_t sums[] = {0x0123456789abcdefull, 0xffffffffffffffffull, 0, 0x00000000000000a5ull};
+        for (size_t i = 0; i < s.tables.size(); i += 2) s.tables[i].xxh3 = sums[(i / 2) % 4];
+        const std::string text = manifest_text(s);
+        const PdbSetSpec back = parse_manifest(text, "m.txt");
+        expect_same(s, back);
+        EXPECT_EQ(manifest_text(back), text);
+    }
+}
+
+TEST(PdbSet, ManifestRoundTripsCustomSets) {
+    const Board odd = test::board(4, 3, {5, 1, 2, 3, 0, 4, 6, 7, 8, 9, 10, 11});
+    for (const PdbSetSpec& s : {custom_set("odd goal", odd, {{1, 2, 3}, {4, 5}, {11}}, PatternKind::Additive),
+                                custom_set("fulls", Board::blank_first(Geometry(3, 3)), {{1, 2}, {2, 3, 4}},
+                                           PatternKind::Full)}) {
+        const std::string text = manifest_text(s);
+        const PdbSetSpec back = parse_manifest(text, "m.txt");
+        expect_same(s, back);
+    }
+}
+
+TEST(PdbSet, ManifestIgnoresCommentsAndBlankLines) {
+    const std::string text =
+        "# a comment\n"
+        "\n"
+        "loyd-pdb-set 1\n"
+        "# another\n"
+        "name tiny\n"
+        "board 3x3\n"
+        "goal 1 2 3 4 5 6 7 8 0\n"
+        "\n"
+        "combine max-of-sums\n"
+        "reflect no\n"
+        "table a.pdb additive 1,2 xxh3=00000000000000ff\n"
+        "table b.pdb additive 3,4\n"
+        "table c.pdb full 5,6\n"
+        "partition a.pdb b.pdb\n"
+        "partition c.pdb\n";
+    const PdbSetSpec s = parse_manifest(text, "m.txt");
+    EXPECT_EQ(s.name, "tiny");
+    EXPECT_FALSE(s.reflect);
+    ASSERT_EQ(s.tables.size(), 3u);
+    EXPECT_EQ(s.tables[0].xxh3, 0xffu);
+    EXPECT_FALSE(s.tables[1].xxh3);
+    EXPECT_EQ(s.tables[2].pattern.kind(), PatternKind::Full);
+    EXPECT_EQ(s.partitions, (std::vector<std::vector<int>>{{0, 1}, {2}}));
+}
+
+// A valid manifest; each error case replaces one numbered line (1-based) or appends one.
+const std::vector<std::string> kLines = {
+    "loyd-pdb-set 1",                                 // 1
+    "name t",                                         // 2
+    "board 3x3",                                      // 3
+    "goal 1 2 3 4 5 6 7 8 0",                         // 4
+    "combine max-of-sums",                            // 5
+    "reflect yes",                                    // 6
+    "table a.pdb additive 1,2,3",                     // 7
+    "table b.pdb additive 4,5",                       // 8
+    "table c.pdb full 1,2,4",                         // 9
+    "partition a.pdb b.pdb",                          // 10
+    "partition c.pdb",                                // 11
+};
+
+std::string join(const std::vector<std::string>& lines) {
+    std::string s;
+    for (const auto& l : lines) s += l + "\n";
+    return s;
+}
+
+// Parses the manifest with line `lineno` replaced (or, past the end, appended) and expects a
+// FormatError that names the path, the line and contains `word`.
+void expect_bad_line(int lineno, const std::string& line, const std::string& word) {
+    std::vector<std::string> lines = kLines;
+    if (lineno <= static_cast<int>(lines.size())) lines[static_cast<size_t>(lineno - 1)] = line;
+    else lines.push_back(line);
+    const std::string m = error_of<FormatError>([&] { parse_manifest(join(lines), "dir/manifest.txt"); });
+    EXPECT_EQ(m.rfind("dir/manifest.txt:" + std::to_string(lineno) + ": ", 0), 0u)
+        << "line " << lineno << " '" << line << "': " << m;
+    EXPECT_NE(m.find(word), std::string::npos) << "line " << lineno << " '" << line << "': " << m;
+}
+
+TEST(PdbSet, ManifestBaseIsValid) {
+    const PdbSetSpec s = parse_manifest(join(kLines), "dir/manifest.txt");
+    EXPECT_TRUE(s.reflect);
+    EXPECT_EQ(s.tables.size(), 3u);
+}
+
+TEST(PdbSet, ManifestErrorsNameTheLine) {
+    expect_bad_line(1, "loyd-pdb-set 2", "version");
+    expect_bad_line(1, "loyd-pdb-set", "version");
+    expect_bad_line(1, "something-else 1", "not a loyd pdb-set manifest");
+    expect_bad_line(2, "colour blue", "unknown key 'colour'");
+    expect_bad_line(12, "tables x.pdb additive 6", "unknown key");
+    expect_bad_line(3, "board 3by3", "3by3");
+    expect_bad_line(4, "goal 1 2 3 4 5 6 7 8 8", "goal");
+    expect_bad_line(4, "goal 1 2 3", "goal");
+    expect_bad_line(5, "combine sum", "combine");
+    expect_bad_line(6, "reflect maybe", "reflect");
+    expect_bad_line(10, "partition a.pdb z.pdb", "unknown table 'z.pdb'");
+    expect_bad_line(11, "partition b.pdb c.pdb", "full table");
+    expect_bad_line(11, "partition c.pdb a.pdb", "");  // reported as shared tiles or as a full table
+    expect_bad_line(11, "partition a.pdb c.pdb", "full table");
+    expect_bad_line(10, "partition a.pdb b.pdb a.pdb", "share tiles");
+    expect_bad_line(11, "partition", "empty partition");
+    expect_bad_line(7, "table a/b.pdb additive 1,2,3", "plain file name");
+    expect_bad_line(7, "table .. additive 1,2,3", "plain file name");
+    expect_bad_line(7, "table a.pdb additive 1,2,3 xxh3=12345", "xxh3=12345");
+    expect_bad_line(7, "table a.pdb additive 1,2,3 xxh3=0123456789abcdeg", "bad checksum");
+    expect_bad_line(7, "table a.pdb additive 1,2,3 xxh3=-123456789abcdef", "bad checksum");
+    expect_bad_line(7, "table a.pdb additive 1,2,3 xxh3=+123456789abcdef", "bad checksum");
+    expect_bad_line(7, "table a.pdb additive 1,2,3 xxh3=0x23456789abcdef", "bad checksum");
+    expect_bad_line(7, "table a.pdb additive 1,2,3 xxh3=0123456789abcdef1", "xxh3=");
+    expect_bad_line(7, "table a.pdb additive 1,2,3 extra", "unexpected 'extra'");
+    expect_bad_line(7, "table a.pdb additive", "expected: table");
+    expect_bad_line(7, "table a.pdb sideways 1,2,3", "sideways");
+    expect_bad_line(7, "table a.pdb additive 1,0,3", "blank");
+    expect_bad_line(7, "table a.pdb additive 1,2,9", "9");
+    expect_bad_line(7, "table a.pdb additive 1,x,3", "x");
+    expect_bad_line(8, "table a.pdb additive 4,5", "listed twice");
+    expect_bad_line(3, "goal 1 2 3 4 5 6 7 8 0", "'goal' before 'board'");
+}
+
+// Overlapping additive tables are fine until a partition puts them together.
+TEST(PdbSet, ManifestOverlappingAdditiveTablesInAPartition) {
+    std::vector<std::string> lines = kLines;
+    lines[7] = "table b.pdb additive 3,4";  // line 8 overlaps a.pdb (1,2,3)
+    const std::string m = error_of<FormatError>([&] { parse_manifest(join(lines), "m.txt"); });
+    EXPECT_EQ(m.rfind("m.txt:10: ", 0), 0u) << m;
+    EXPECT_NE(m.find("share tiles"), std::string::npos) << m;
+}
+
+TEST(PdbSet, ManifestWholeFileErrors) {
+    // Errors about the file as a whole carry line 0.
+    auto expect_error = [](const std::string& text, const std::string& word) {
+        const std::string m = error_of<FormatError>([&] { parse_manifest(text, "m.txt"); });
+        EXPECT_EQ(m.rfind("m.txt:", 0), 0u) << m;
+        EXPECT_NE(m.find(word), std::string::npos) << m;
+    };
+    expect_error("", "empty manifest");
+    expect_error("# only a comment\n", "empty manifest");
+    std::vector<std::string> lines = kLines;
+    lines.erase(lines.begin() + 5);  // reflect
+    expect_error(join(lines), "missing 'reflect'");
+    lines = kLines;
+    lines.erase(lines.begin() + 9, lines.end());  // partitions
+    expect_error(join(lines), "no partitions");
+    lines = kLines;
+    lines.erase(lines.begin() + 6, lines.end());  // tables and partitions
+    expect_error(join(lines), "no tables");
+    lines = {kLines[0], kLines[1], kLines[5]};
+    expect_error(join(lines), "'board' and 'goal'");
+    lines = kLines;
+    lines[3] = "goal 1 2 3 4 5 6 7 0 8";  // blank off the diagonal, reflect yes
+    expect_error(join(lines), "reflect yes");
+    lines = kLines;
+    lines.erase(lines.begin() + 3);  // no goal: the first table line complains
+    const std::string m = error_of<FormatError>([&] { parse_manifest(join(lines), "m.txt"); });
+    EXPECT_EQ(m.rfind("m.txt:6: ", 0), 0u) << m;
+    EXPECT_NE(m.find("'table' before 'goal'"), std::string::npos) << m;
+}
+
+TEST(PdbSet, ReadManifest) {
+    std::string dir = ::testing::TempDir() + "loyd_pdb_set_XXXXXX";
+    ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+    const std::string path = dir + "/" + kManifestName;
+    EXPECT_THROW(read_manifest(path), IoError);
+    PdbSetSpec s = preset("8-4-4");
+    s.tables[1].xxh3 = 0xdeadbeefcafef00dull;
+    {
+        std::ofstream f(path);
+        f << manifest_text(s);
+    }
+    expect_same(s, read_manifest(path));
+    {
+        std::ofstream f(path);
+        f << "loyd-pdb-set 1\nname x\nbogus\n";
+    }
+    const std::string m = error_of<FormatError>([&] { read_manifest(path); });
+    EXPECT_EQ(m.rfind(path + ":3: ", 0), 0u) << m;
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loyd

@@ -1,0 +1,334 @@
+// Tests of the table verifier: it accepts correct tables (built, and checked against the
+// abstract-BFS oracle in pdb_build_test), and refuses damaged ones: one entry changed by +1,
+// -1, set to 0 or to 255.
+//
+// Full tables: every such change breaks a documented invariant (neighbours differ by exactly
+// one, only the goal is 0, no entry is 255), so every one must be caught; this is checked
+// exhaustively on small tables.
+//
+// Additive tables: an entry is a minimum over blank regions, so the documented invariants are
+// local necessary conditions only. A +1/-1 change of an entry whose neighbours with a lower
+// value all have split free cells (or that no neighbour depends on) can leave every invariant
+// true: such a table is wrong but provably undetectable by those invariants. The test
+// therefore checks, for every single change of small tables, that verify_table refuses it
+// exactly when a reference implementation of the documented invariants (written here, from
+// the header's text) finds one broken, and that the changes that must always be caught (255,
+// a zero off the goal, any change of the goal's entry) are. The number of undetectable +1/-1
+// changes is printed.
+#include "common/pdb_verify.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "common/pdb_build.h"
+#include "test_util.h"
+
+namespace loyd {
+namespace {
+
+using test::error_of;
+
+std::vector<uint8_t> build(const Pattern& p) { return build_table(p, BuildOptions{}).table; }
+
+// Neighbours of every cell, computed from rows and columns.
+std::vector<std::vector<int>> neighbour_lists(int w, int h) {
+    std::vector<std::vector<int>> nb(static_cast<size_t>(w * h));
+    for (int r = 0; r < h; ++r)
+        for (int c = 0; c < w; ++c) {
+            auto& v = nb[static_cast<size_t>(r * w + c)];
+            if (r > 0) v.push_back((r - 1) * w + c);
+            if (r + 1 < h) v.push_back((r + 1) * w + c);
+            if (c > 0) v.push_back(r * w + c - 1);
+            if (c + 1 < w) v.push_back(r * w + c + 1);
+        }
+    return nb;
+}
+
+// True when the cells not in `held` form one connected set (depth-first search).
+bool free_cells_connected(const std::vector<std::vector<int>>& nb, const bool* held) {
+    const int n = static_cast<int>(nb.size());
+    int start = -1, total = 0;
+    for (int c = 0; c < n; ++c)
+        if (!held[c]) {
+            ++total;
+            if (start < 0) start = c;
+        }
+    bool seen[kMaxCells] = {};
+    int stack[kMaxCells], top = 0, reached = 0;
+    stack[top++] = start;
+    seen[start] = true;
+    while (top > 0) {
+        const int c = stack[--top];
+        ++reached;
+        for (int d : nb[static_cast<size_t>(c)])
+            if (!held[d] && !seen[d]) {
+                seen[d] = true;
+                stack[top++] = d;
+            }
+    }
+    return reached == total;
+}
+
+// The invariants of pdb_verify.h, implemented plainly. Returns true when all hold.
+bool invariants_hold(const Pattern& p, const std::vector<uint8_t>& t) {
+    const Ranker rk = pattern_ranker(p);
+    const int w = p.geometry().width(), h = p.geometry().height(), n = w * h, k = p.size();
+    const bool full = p.kind() == PatternKind::Full;
+    const auto nb = neighbour_lists(w, h);
+    uint8_t goal[kMaxCells] = {};
+    for (int c = 0; c < n; ++c) {
+        const int tile = p.goal().at(c);
+        for (int i = 0; i < k; ++i)
+            if (tile == p.tiles()[static_cast<size_t>(i)]) goal[i] = static_cast<uint8_t>(c);
+        if (tile == 0 && full) goal[k] = static_cast<uint8_t>(c);
+    }
+    const uint64_t goal_rank = rk.rank(goal);
+    for (uint64_t r = 0; r < t.size(); ++r) {
+        const int v = t[r];
+        if (v == 255) return false;
+        if ((v == 0) != (r == goal_rank)) return false;
+        uint8_t pc[kMaxCells];
+        rk.unrank(r, pc);
+        bool held[kMaxCells] = {};
+        for (int i = 0; i < k; ++i) held[pc[i]] = true;
+        bool has_lower = false;
+        if (full) {
+            const int blank = pc[k];
+            for (int to : nb[static_cast<size_t>(blank)]) {
+                uint8_t q[kMaxCells];
+                std::copy(pc, pc + k + 1, q);
+                for (int i = 0; i < k; ++i)
+                    if (q[i] == to) q[i] = static_cast<uint8_t>(blank);
+                q[k] = static_cast<uint8_t>(to);
+                const int u = t[rk.rank(q)];
+                if (u != v + 1 && u != v - 1) return false;
+                if (u == v - 1) has_lower = true;
+            }
+        } else {
+            for (int i = 0; i < k; ++i) {
+                const int from = pc[i];
+                for (int to : nb[static_cast<size_t>(from)]) {
+                    if (held[to]) continue;
+                    uint8_t q[kMaxCells];
+                    std::copy(pc, pc + k, q);
+                    q[i] = static_cast<uint8_t>(to);
+                    const int u = t[rk.rank(q)];
+                    if (u <= v - 1) has_lower = true;
+                    held[from] = false;
+                    held[to] = true;
+                    const bool connected = free_cells_connected(nb, held);
+                    held[from] = true;
+                    held[to] = false;
+                    if (v > u + 1 && connected) return false;
+                }
+            }
+        }
+        if (v > 0 && !has_lower) return false;
+    }
+    return true;
+}
+
+bool verify_refuses(const Pattern& p, const std::vector<uint8_t>& t, int threads = 1) {
+    try {
+        verify_table(p, t.data(), t.size(), threads, "t.pdb");
+    } catch (const FormatError& e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.rfind("t.pdb: rank ", 0), 0u) << m;
+        return true;
+    }
+    return false;
+}
+
+enum class Change { Plus1, Minus1, Zero, Unset };
+const Change kChanges[] = {Change::Plus1, Change::Minus1, Change::Zero, Change::Unset};
+const char* name(Change c) {
+    switch (c) {
+        case Change::Plus1: return "+1";
+        case Change::Minus1: return "-1";
+        case Change::Zero: return "set to 0";
+        case Change::Unset: return "set to 255";
+    }
+    return "";
+}
+// The changed value, or -1 when the change leaves the entry as it is.
+int changed(uint8_t v, Change c) {
+    int x = 0;
+    switch (c) {
+        case Change::Plus1: x = v + 1; break;
+        case Change::Minus1: x = (v + 255) % 256; break;  // 0 - 1 wraps to 255
+        case Change::Zero: x = 0; break;
+        case Change::Unset: x = 255; break;
+    }
+    return x == v ? -1 : x;
+}
+
+struct Tally {
+    uint64_t tried = 0, refused = 0, undetectable = 0;
+};
+
+// Applies `c` at each rank of `ranks` and checks the verifier's answer (see the top comment).
+Tally check_changes(const Pattern& p, const std::vector<uint64_t>& ranks, Change c) {
+    std::vector<uint8_t> t = build(p);
+    const uint64_t goal_rank = [&] {
+        for (uint64_t r = 0; r < t.size(); ++r)
+            if (t[r] == 0) return r;
+        return UINT64_MAX;
+    }();
+    Tally tally;
+    for (uint64_t r : ranks) {
+        const uint8_t orig = t[r];
+        const int x = changed(orig, c);
+        if (x < 0) continue;
+        t[r] = static_cast<uint8_t>(x);
+        ++tally.tried;
+        const bool refused = verify_refuses(p, t);
+        tally.refused += refused;
+        const bool must = p.kind() == PatternKind::Full || c == Change::Unset || x == 0 || r == goal_rank;
+        if (must) {
+            EXPECT_TRUE(refused) << to_string(p.kind()) << " " << p.tiles_string() << " rank " << r << " value "
+                                 << int(orig) << " " << name(c) << " was not refused";
+        } else {
+            const bool holds = invariants_hold(p, t);
+            EXPECT_EQ(refused, !holds) << to_string(p.kind()) << " " << p.tiles_string() << " rank " << r
+                                       << " value " << int(orig) << " " << name(c)
+                                       << (refused ? " refused though the documented invariants hold"
+                                                   : " accepted though a documented invariant is broken");
+            tally.undetectable += holds;
+        }
+        t[r] = orig;
+    }
+    return tally;
+}
+
+std::vector<uint64_t> every_rank(const Pattern& p) {
+    std::vector<uint64_t> v(pattern_ranker(p).size());
+    for (uint64_t r = 0; r < v.size(); ++r) v[r] = r;
+    return v;
+}
+
+// The first and last ranks, the goal's, one entry of each value and a stride through the rest.
+std::vector<uint64_t> some_ranks(const Pattern& p, uint64_t stride) {
+    const std::vector<uint8_t> t = build(p);
+    std::vector<uint64_t> v = {0, t.size() - 1};
+    std::vector<bool> value_seen(256, false);
+    for (uint64_t r = 0; r < t.size(); ++r) {
+        if (!value_seen[t[r]]) {
+            value_seen[t[r]] = true;
+            v.push_back(r);
+        }
+        if (r % stride == stride / 2) v.push_back(r);
+    }
+    return v;
+}
+
+TEST(PdbVerify, AcceptsCorrectTables) {
+    struct Case {
+        int w, h;
+        std::vector<int> tiles;
+    };
+    const std::vector<Case> cases = {{3, 3, {1, 2, 3}},    {3, 3, {1, 2, 4, 5}}, {3, 3, {1, 2, 3, 4, 5, 6}},
+                                     {4, 2, {1, 2, 3, 4}}, {2, 4, {1, 3, 5}},    {4, 3, {1, 2, 5}},
+                                     {4, 4, {1, 2, 3}},    {5, 5, {1, 2}},       {2, 2, {1}}};
+    for (const Case& c : cases)
+        for (PatternKind kind : {PatternKind::Additive, PatternKind::Full})
+            for (const Board& goal : {Board::blank_last(Geometry(c.w, c.h)), Board::blank_first(Geometry(c.w, c.h))}) {
+                const Pattern p(goal, c.tiles, kind);
+                const std::vector<uint8_t> t = build(p);
+                for (int threads : {1, 2}) {
+                    EXPECT_NO_THROW(verify_table(p, t.data(), t.size(), threads, "ok.pdb"))
+                        << goal.to_string() << " " << to_string(kind) << " " << p.tiles_string();
+                }
+                EXPECT_TRUE(invariants_hold(p, t)) << "reference invariants: " << p.tiles_string();
+            }
+}
+
+TEST(PdbVerify, RefusesWrongEntryCount) {
+    const Pattern p(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Additive);
+    const std::vector<uint8_t> t = build(p);
+    const std::string m = error_of<FormatError>([&] { verify_table(p, t.data(), t.size() - 1, 1, "short.pdb"); });
+    EXPECT_NE(m.find("short.pdb"), std::string::npos) << m;
+    const Pattern f(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Full);
+    EXPECT_THROW(verify_table(f, t.data(), t.size(), 1, "x"), FormatError);  // additive-sized table
+}
+
+TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
+    for (const Pattern& p : {Pattern(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Full),
+                             Pattern(Board::blank_first(Geometry(4, 2)), {3, 6}, PatternKind::Full),
+                             Pattern(Board::blank_last(Geometry(2, 3)), {1, 2, 3}, PatternKind::Full)}) {
+        for (Change c : kChanges) {
+            const Tally tally = check_changes(p, every_rank(p), c);
+            EXPECT_GT(tally.tried, 0u);
+            EXPECT_EQ(tally.refused, tally.tried) << p.tiles_string() << " " << name(c);
+        }
+    }
+    // Sampled positions of larger tables.
+    for (const Pattern& p : {Pattern(Board::blank_last(Geometry(4, 4)), {1, 2, 3}, PatternKind::Full),
+                             Pattern(Board::blank_last(Geometry(3, 3)), {1, 2, 3, 4, 7}, PatternKind::Full)})
+        for (Change c : kChanges) {
+            const Tally tally = check_changes(p, some_ranks(p, test::kOptimized ? 1500 : 6000), c);
+            EXPECT_EQ(tally.refused, tally.tried) << p.tiles_string() << " " << name(c);
+        }
+}
+
+TEST(PdbVerify, AdditiveTablesRefuseWhatTheInvariantsCatch) {
+    const std::vector<Pattern> small = {
+        Pattern(Board::blank_last(Geometry(3, 3)), {1, 2, 3}, PatternKind::Additive),
+        Pattern(Board::blank_last(Geometry(3, 3)), {2, 4, 6}, PatternKind::Additive),
+        Pattern(Board::blank_last(Geometry(3, 3)), {5}, PatternKind::Additive),
+        Pattern(Board::blank_first(Geometry(3, 3)), {1, 2}, PatternKind::Additive),
+        Pattern(Board::blank_last(Geometry(4, 2)), {1, 2, 3}, PatternKind::Additive),
+        Pattern(Board::blank_last(Geometry(4, 2)), {1, 5, 6}, PatternKind::Additive),
+        Pattern(Board::blank_last(Geometry(2, 2)), {3}, PatternKind::Additive),
+    };
+    Tally pm;  // +1 / -1 changes
+    for (const Pattern& p : small)
+        for (Change c : kChanges) {
+            const Tally tally = check_changes(p, every_rank(p), c);
+            EXPECT_GT(tally.tried, 0u);
+            if (c == Change::Plus1 || c == Change::Minus1) {
+                pm.tried += tally.tried;
+                pm.refused += tally.refused;
+                pm.undetectable += tally.undetectable;
+            } else {
+                EXPECT_EQ(tally.refused, tally.tried) << p.tiles_string() << " " << name(c);
+            }
+        }
+    // Sampled positions of larger tables.
+    for (const Pattern& p : {Pattern(Board::blank_last(Geometry(3, 3)), {1, 2, 4, 5}, PatternKind::Additive),
+                             Pattern(Board::blank_last(Geometry(4, 4)), {1, 2, 5}, PatternKind::Additive)})
+        for (Change c : kChanges) {
+            const Tally tally = check_changes(p, some_ranks(p, test::kOptimized ? 150 : 600), c);
+            if (c == Change::Plus1 || c == Change::Minus1) {
+                pm.tried += tally.tried;
+                pm.refused += tally.refused;
+                pm.undetectable += tally.undetectable;
+            }
+        }
+    // Most +1/-1 changes are caught; report the ones the invariants cannot see.
+    EXPECT_GT(pm.refused, pm.tried / 2);
+    std::cout << "[   INFO   ] additive +1/-1 changes: " << pm.tried << " tried, " << pm.refused << " refused, "
+              << pm.undetectable << " leave every documented invariant true\n";
+}
+
+TEST(PdbVerify, ReportsTheRankAndTheBrokenInvariant) {
+    const Pattern p(Board::blank_last(Geometry(3, 3)), {1, 2, 3, 4, 7}, PatternKind::Full);
+    std::vector<uint8_t> t = build(p);
+    uint64_t r = 0;
+    while (t[r] == 0) ++r;
+    t[r] = 255;
+    std::string m = error_of<FormatError>([&] { verify_table(p, t.data(), t.size(), 2, "fringe.pdb"); });
+    EXPECT_NE(m.find("fringe.pdb: rank " + std::to_string(r)), std::string::npos) << m;
+    EXPECT_NE(m.find("255"), std::string::npos) << m;
+    t[r] = 0;
+    m = error_of<FormatError>([&] { verify_table(p, t.data(), t.size(), 1, "fringe.pdb"); });
+    EXPECT_NE(m.find("zero"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace loyd

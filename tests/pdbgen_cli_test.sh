@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Command-line tests of pdbgen: presets, builds (preset and custom), verify (clean, damaged,
+# truncated, against a reference manifest), info, pack/unpack, exit codes for bad usage and
+# memory limits, rebuilds into a finished folder, and thread-count independence.
+# Only small sets are built (3x3, 2x4 and a few 4x4 tables of at most 4 tiles).
+#
+# Usage: pdbgen_cli_test.sh PDBGEN SCRATCH_DIR
+# SCRATCH_DIR is emptied and reused. Prints one line per failed check; exits 1 if any failed.
+set -u
+if [ $# -ne 2 ]; then
+  echo "usage: $0 PDBGEN SCRATCH_DIR" >&2
+  exit 2
+fi
+pdbgen=$1
+scratch=$2
+rm -rf "$scratch"
+mkdir -p "$scratch" || exit 2
+failures=0
+checks=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# run NAME EXPECTED_STATUS ARGS...: runs pdbgen, keeps stdout/stderr in $out/$err, and checks
+# the exit status.
+out=""
+err=""
+run() {
+  local name=$1 want=$2
+  shift 2
+  checks=$((checks + 1))
+  "$pdbgen" "$@" >"$scratch/out" 2>"$scratch/err"
+  local got=$?
+  out=$(cat "$scratch/out")
+  err=$(cat "$scratch/err")
+  if [ "$got" != "$want" ]; then
+    fail "$name: 'pdbgen $*' exited $got, expected $want"
+    [ -n "$out" ] && echo "  stdout: $(head -c 600 "$scratch/out")" >&2
+    [ -n "$err" ] && echo "  stderr: $(head -c 600 "$scratch/err")" >&2
+    return 1
+  fi
+  return 0
+}
+
+# expect_in NAME TEXT PATTERN: TEXT must match the extended regex PATTERN.
+expect_in() {
+  checks=$((checks + 1))
+  if ! grep -Eq -- "$3" <<<"$2"; then
+    fail "$1: output does not match /$3/"
+    echo "  output: $(head -c 600 <<<"$2")" >&2
+  fi
+}
+
+# flip_byte FILE OFFSET: inverts the bits of one byte in place.
+flip_byte() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+path, off = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    f.seek(off)
+    b = f.read(1)
+    f.seek(off)
+    f.write(bytes([b[0] ^ 0xFF]))
+PY
+}
+
+# ---------------------------------------------------------------------------------------
+# presets
+run presets 0 presets && {
+  for p in 8-fringe 8-4-4 15-5-5-5 15-6-6-3 15-7-8 15-fringe 24-6-6-6-6; do
+    expect_in "presets lists $p" "$out" "^$p "
+  done
+}
+
+# ---------------------------------------------------------------------------------------
+# builds
+fringe=$scratch/fringe
+run "build 8-fringe" 0 build --preset 8-fringe --out "$fringe" -q &&
+  expect_in "build 8-fringe summary" "$out" "built 8-fringe"
+[ -f "$fringe/manifest.txt" ] || fail "build 8-fringe: no manifest.txt"
+[ -f "$fringe/full-1-2-3-4-7.pdb" ] || fail "build 8-fringe: no full-1-2-3-4-7.pdb"
+
+s844=$scratch/s844
+run "build 8-4-4" 0 build --preset 8-4-4 --out "$s844" -q
+[ -f "$s844/manifest.txt" ] || fail "build 8-4-4: no manifest.txt"
+for t in additive-1-2-4-5.pdb additive-3-6-7-8.pdb; do
+  [ -f "$s844/$t" ] || fail "build 8-4-4: no $t"
+done
+expect_in "8-4-4 manifest has checksums" "$(cat "$s844/manifest.txt" 2>/dev/null)" \
+  "^table additive-1-2-4-5.pdb additive 1,2,4,5 xxh3=[0-9a-f]{16}$"
+
+custom=$scratch/custom
+run "build custom 2x4" 0 build --size 2x4 --pattern 1,2 --pattern 3,4 --kind additive --out "$custom" -q
+[ -f "$custom/manifest.txt" ] || fail "build custom: no manifest.txt"
+[ -f "$custom/additive-1-2.pdb" ] || fail "build custom: no additive-1-2.pdb"
+[ -f "$custom/additive-3-4.pdb" ] || fail "build custom: no additive-3-4.pdb"
+expect_in "custom manifest board" "$(cat "$custom/manifest.txt" 2>/dev/null)" "^board 2x4$"
+expect_in "custom manifest partition" "$(cat "$custom/manifest.txt" 2>/dev/null)" \
+  "^partition additive-1-2.pdb additive-3-4.pdb$"
+
+# A custom full set with a non-standard goal.
+fullc=$scratch/fullc
+run "build custom full blank-first" 0 build --size 3x3 --goal blank-first --pattern 1,2,3 --kind full \
+  --out "$fullc" -q
+expect_in "custom full manifest goal" "$(cat "$fullc/manifest.txt" 2>/dev/null)" "^goal 0 1 2 3 4 5 6 7 8$"
+
+# ---------------------------------------------------------------------------------------
+# verify and info on clean sets
+for d in "$fringe" "$s844" "$custom" "$fullc"; do
+  run "verify $(basename "$d")" 0 verify "$d" && expect_in "verify $(basename "$d")" "$out" "all [0-9]+ tables verified"
+done
+run "verify one table file" 0 verify "$s844/additive-1-2-4-5.pdb" && expect_in "verify file" "$out" "^ok "
+run "verify the manifest path" 0 verify "$s844/manifest.txt"
+
+run "info" 0 info "$fringe/full-1-2-3-4-7.pdb" && {
+  expect_in "info entries" "$out" "^entries +60,480$"
+  expect_in "info kind" "$out" "^kind +full$"
+  expect_in "info histogram" "$out" "^histogram"
+  expect_in "info histogram zero" "$out" "^ +0: 1$"
+  expect_in "info encoding" "$out" "^encoding +zstd"
+}
+
+# ---------------------------------------------------------------------------------------
+# damage: a flipped byte in the payload, a flipped byte in the header, truncation
+damaged=$scratch/damaged
+cp -r "$s844" "$damaged"
+victim=$damaged/additive-3-6-7-8.pdb
+size=$(stat -c %s "$victim")
+flip_byte "$victim" $((size - 5))
+run "verify flipped payload byte" 1 verify "$damaged" && expect_in "verify names the damaged file" "$err" "additive-3-6-7-8.pdb"
+run "info flipped payload byte" 1 info "$victim"
+
+cp "$s844/additive-3-6-7-8.pdb" "$victim"
+flip_byte "$victim" 20
+run "verify flipped header byte" 1 verify "$damaged" && expect_in "verify names the damaged file (header)" "$err" "additive-3-6-7-8.pdb"
+
+cp "$s844/additive-3-6-7-8.pdb" "$victim"
+truncate -s $((size - 1)) "$victim"
+run "verify truncated" 1 verify "$damaged" && expect_in "verify names the truncated file" "$err" "additive-3-6-7-8.pdb"
+truncate -s 100 "$victim"
+run "verify truncated into the header" 1 verify "$damaged"
+run "verify truncated file alone" 1 verify "$victim"
+
+cp "$s844/additive-3-6-7-8.pdb" "$victim"
+run "verify repaired" 0 verify "$damaged"
+rm "$victim"
+run "verify missing table" 1 verify "$damaged"
+
+# ---------------------------------------------------------------------------------------
+# pack / unpack
+conv=$scratch/conv
+cp -r "$s844" "$conv"
+run "unpack in place" 0 unpack "$conv"
+run "verify after unpack" 0 verify "$conv"
+run "info after unpack" 0 info "$conv/additive-1-2-4-5.pdb" && expect_in "info raw" "$out" "^encoding +raw"
+raw_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")
+[ "$raw_size" -ge 4096 ] || fail "unpacked table is $raw_size bytes, expected a raw payload at 4096"
+run "pack in place" 0 pack "$conv"
+run "verify after pack" 0 verify "$conv"
+run "info after pack" 0 info "$conv/additive-1-2-4-5.pdb" && expect_in "info zstd" "$out" "^encoding +zstd"
+for t in additive-1-2-4-5.pdb additive-3-6-7-8.pdb; do
+  cmp -s "$conv/$t" "$s844/$t" || fail "unpack + pack of $t does not give back the original file"
+done
+conv2=$scratch/conv2
+run "unpack to another folder" 0 unpack "$s844" "$conv2"
+run "verify the unpacked copy" 0 verify "$conv2"
+run "verify unpacked against the original" 0 verify "$conv2" --against "$s844"
+run "unpack one file" 0 unpack "$s844/additive-1-2-4-5.pdb" "$scratch/one-raw.pdb"
+run "info one raw file" 0 info "$scratch/one-raw.pdb" && expect_in "info one raw" "$out" "^encoding +raw"
+
+# ---------------------------------------------------------------------------------------
+# verify --against
+again=$scratch/again
+run "second 8-4-4 build" 0 build --preset 8-4-4 --out "$again" -q
+run "verify against an identical build" 0 verify "$again" --against "$s844" &&
+  expect_in "verify against" "$out" "match the reference"
+run "verify against a manifest file" 0 verify "$again" --against "$s844/manifest.txt"
+run "verify one file against" 0 verify "$again/additive-1-2-4-5.pdb" --against "$s844"
+doctored=$scratch/doctored
+mkdir -p "$doctored"
+# Change the first hex digit of the first table's checksum.
+python3 - "$s844/manifest.txt" "$doctored/manifest.txt" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+def swap(m):
+    d = m.group(1)
+    return "xxh3=" + ("0" if d != "0" else "1") + m.group(2)
+new, n = re.subn(r"xxh3=([0-9a-f])([0-9a-f]{15})", swap, text, count=1)
+assert n == 1, "no checksum in the manifest"
+open(sys.argv[2], "w").write(new)
+PY
+checks=$((checks + 1))
+"$pdbgen" verify "$again" --against "$doctored" >"$scratch/out" 2>"$scratch/err"
+st=$?
+if [ "$st" = 0 ]; then
+  fail "verify against a doctored manifest exited 0"
+else
+  expect_in "verify against doctored names the file" "$(cat "$scratch/err")" "additive-1-2-4-5.pdb"
+  expect_in "verify against doctored says why" "$(cat "$scratch/err")" "differs from the reference"
+fi
+run "verify one file against doctored" 1 verify "$again/additive-1-2-4-5.pdb" --against "$doctored"
+run "verify against another set" 1 verify "$again" --against "$custom"
+
+# ---------------------------------------------------------------------------------------
+# bad usage: exit 2
+run "no command" 2
+run "unknown command" 2 frobnicate
+run "unknown preset" 2 build --preset 15-9-9 --out "$scratch/x" && expect_in "unknown preset message" "$err" "15-9-9"
+run "overlapping patterns" 2 build --size 3x3 --pattern 1,2 --pattern 2,3 --out "$scratch/x"
+run "bogus kind" 2 build --size 3x3 --pattern 1,2 --kind bogus --out "$scratch/x" &&
+  expect_in "bogus kind message" "$err" "bogus"
+run "missing --out" 2 build --preset 8-4-4 && expect_in "missing --out message" "$err" "--out"
+run "preset and pattern" 2 build --preset 8-4-4 --pattern 1,2 --out "$scratch/x"
+run "pattern without size" 2 build --pattern 1,2 --out "$scratch/x"
+run "pattern with the blank" 2 build --size 3x3 --pattern 0,1 --out "$scratch/x"
+run "pattern off the board" 2 build --size 3x3 --pattern 1,9 --out "$scratch/x"
+run "pattern leaving two free cells" 2 build --size 2x2 --pattern 1,2 --out "$scratch/x"
+run "bad size" 2 build --size 3y3 --pattern 1,2 --out "$scratch/x"
+run "bad encoding" 2 build --preset 8-4-4 --encoding lz4 --out "$scratch/x"
+run "unknown option" 2 build --preset 8-4-4 --out "$scratch/x" --colour red
+run "info without a file" 2 info
+run "verify two paths" 2 verify "$s844" "$fringe"
+run "negative jobs" 2 build --preset 8-4-4 --out "$scratch/x" -j -1
+[ -e "$scratch/x" ] && fail "a refused build created its output folder"
+
+# ---------------------------------------------------------------------------------------
+# memory limit: exit 3
+run "--max-memory 1K" 3 build --preset 8-4-4 --out "$scratch/mem" --max-memory 1K &&
+  expect_in "memory message" "$err" "max-memory"
+[ -e "$scratch/mem/manifest.txt" ] && fail "a build refused for memory wrote a manifest"
+run "--max-memory big enough" 0 build --preset 8-4-4 --out "$scratch/mem" --max-memory 64M -q
+
+# ---------------------------------------------------------------------------------------
+# a second build into a finished folder keeps the tables
+before=$(stat -c %Y.%i "$s844/additive-1-2-4-5.pdb")
+run "rebuild into a finished folder" 0 build --preset 8-4-4 --out "$s844" &&
+  expect_in "rebuild says already built" "$err" "already built"
+after=$(stat -c %Y.%i "$s844/additive-1-2-4-5.pdb")
+[ "$before" = "$after" ] || fail "rebuild replaced an already built table"
+cmp -s "$s844/manifest.txt" "$again/manifest.txt" || fail "rebuild changed the manifest"
+# A damaged table is rebuilt, the good one kept.
+flip_byte "$s844/additive-3-6-7-8.pdb" 300
+run "rebuild a damaged table" 0 build --preset 8-4-4 --out "$s844" &&
+  expect_in "rebuild names the damaged table" "$err" "rebuilding .*additive-3-6-7-8.pdb"
+cmp -s "$s844/additive-3-6-7-8.pdb" "$again/additive-3-6-7-8.pdb" || fail "the rebuilt table differs"
+run "--force rebuild" 0 build --preset 8-4-4 --out "$s844" --force -q
+cmp -s "$s844/additive-1-2-4-5.pdb" "$again/additive-1-2-4-5.pdb" || fail "the forced rebuild differs"
+
+# ---------------------------------------------------------------------------------------
+# thread-count independence: byte-identical files (zstd and raw)
+for enc in zstd raw; do
+  j1=$scratch/j1-$enc
+  j2=$scratch/j2-$enc
+  run "build -j 1 ($enc)" 0 build --size 4x4 --pattern 1,2,5,6 --pattern 3,4,7,8 --pattern 9,10,13 \
+    --pattern 11,12,14,15 --encoding $enc -j 1 --out "$j1" -q
+  run "build -j 2 ($enc)" 0 build --size 4x4 --pattern 1,2,5,6 --pattern 3,4,7,8 --pattern 9,10,13 \
+    --pattern 11,12,14,15 --encoding $enc -j 2 --out "$j2" -q
+  for f in "$j1"/*; do
+    checks=$((checks + 1))
+    cmp -s "$f" "$j2/$(basename "$f")" || fail "-j 1 and -j 2 give different $(basename "$f") ($enc)"
+  done
+  run "verify the -j 2 build ($enc)" 0 verify "$j2" --against "$j1"
+done
+fj1=$scratch/fj1
+fj2=$scratch/fj2
+run "full build -j 1" 0 build --size 4x4 --pattern 1,2,3 --kind full -j 1 --out "$fj1" -q
+run "full build -j 2" 0 build --size 4x4 --pattern 1,2,3 --kind full -j 2 --out "$fj2" -q
+for f in "$fj1"/*; do
+  checks=$((checks + 1))
+  cmp -s "$f" "$fj2/$(basename "$f")" || fail "-j 1 and -j 2 give different $(basename "$f") (full)"
+done
+
+# ---------------------------------------------------------------------------------------
+if [ "$failures" -ne 0 ]; then
+  echo "pdbgen_cli: $failures of $checks checks failed" >&2
+  exit 1
+fi
+rm -rf "$scratch"
+echo "pdbgen_cli: all $checks checks passed"
+exit 0
