@@ -1,0 +1,422 @@
+// PdbH and load_set: the heuristic is admissible and consistent on every 3x3 position, its
+// incremental updates agree with a full evaluation along random walks (with undo), the
+// reflected lookup only raises it, and load_set refuses damaged or mismatched sets with the
+// right error naming the file.
+//
+// Oracles: exact distances by breadth-first search (tests/pdb_test_support.h), Manhattan
+// distance and linear conflict (which PdbH must dominate), and PdbH::init on a fresh object
+// for the incremental path.
+#include "common/pdb_heuristic.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "common/heuristic.h"
+#include "common/search_state.h"
+#include "tests/pdb_test_support.h"
+
+namespace fs = std::filesystem;
+
+namespace loyd {
+namespace {
+
+using test::ExactDistances;
+using test::test_set;
+using test::thrown;
+
+int eval(PdbH& h, const Board& b) {
+    return h.init(SearchState::from(b));
+}
+
+// "8-4-4" -> "8_4_4" (test names allow letters, digits and underscores).
+std::string test_name(std::string set) {
+    for (char& c : set)
+        if (c == '-') c = '_';
+    return set;
+}
+
+// ---------------------------------------------------------------------------------------
+// Every 3x3 position, against exact distances.
+
+class Every3x3State : public testing::TestWithParam<const char*> {};
+
+// Counts violations of one property and keeps the first example, so a broken property fails
+// the test once with a readable case instead of thousands of times.
+struct Property {
+    explicit Property(const char* w) : what(w) {}
+    const char* what;
+    uint64_t failures = 0;
+    std::string example;
+    template <class F>
+    void expect(bool ok, F&& describe) {
+        if (ok) return;
+        if (failures++ == 0) example = describe();
+    }
+};
+
+// True when mirroring the goal about the main diagonal maps every table's tiles onto the tiles
+// of a table of the same kind: the reflected lookup then reads the same values (the abstract
+// problems are images of each other) and can never raise h.
+bool reflection_invariant(const PdbSetSpec& s) {
+    const Geometry& g = s.geometry();
+    const Cells gp = s.goal.positions();
+    for (const auto& t : s.tables) {
+        Mask image = 0;
+        for (int tile : t.pattern.tiles())
+            image |= bit(s.goal.at(g.cell(g.col(gp[tile]), g.row(gp[tile]))));
+        bool found = false;
+        for (const auto& u : s.tables)
+            found |= u.pattern.tile_mask() == image && u.pattern.kind() == t.pattern.kind();
+        if (!found) return false;
+    }
+    return true;
+}
+
+bool has_additive_table(const PdbSetSpec& s) {
+    for (const auto& t : s.tables)
+        if (t.pattern.kind() == PatternKind::Additive) return true;
+    return false;
+}
+
+// Consistency (|h(s) - h(s')| <= 1 for neighbours) is checked for sets of full tables only.
+// An additive entry is the fewest pattern-tile moves minimised over all blank regions
+// (pdb_build.h), which is admissible but not consistent: on 8-4-4, 0 1 2 3 4 5 6 7 8 has
+// h 16 (tables 8 + 8) and after R (tile 1 slides left) h 13 (5 + 8), because tile 1's table
+// value of the new placement comes from a blank region the position's blank is not in.
+// IDA* stays optimal with an admissible h (PdbSolve tests); A* must reopen closed nodes.
+TEST_P(Every3x3State, AgainstExactDistances) {
+    const LoadedSet& set = test_set(GetParam());
+    const Board& goal = set.spec.goal;
+    ASSERT_TRUE(set.spec.reflect) << "these sets all allow the reflected lookup";
+    const ExactDistances exact(goal);
+    ASSERT_EQ(exact.reachable(), 181440u);
+    PdbH with(set, true), without(set, false);
+    const bool additive = has_additive_table(set.spec);
+    const bool invariant = reflection_invariant(set.spec);
+    // Every position is checked in Release; the sanitizer (Debug) build, ~10x slower, checks
+    // every 7th position in rank order (about 26,000, all distances represented).
+    const uint64_t stride = test::kRelease ? 1 : 7;
+    uint64_t checked = 0, raised = 0;
+    Property admissible{"h <= distance"}, admissible0{"h <= distance without reflection"},
+        reflection{"h with reflection >= h without"}, zero{"h == 0 exactly at the goal"},
+        parity{"h has the parity of the distance"},
+        floor{"h >= Manhattan (linear conflict for full-only sets)"},
+        consistent{"|h(s) - h(s')| <= 1 for neighbours"},
+        consistent0{"|h(s) - h(s')| <= 1 without reflection"};
+    exact.for_each(
+        [&](const Board& b, int d) {
+            ++checked;
+            const int h = eval(with, b), h0 = eval(without, b);
+            auto at = [&](int hv) {
+                return b.to_string() + ": h " + std::to_string(hv) + ", distance " +
+                       std::to_string(d);
+            };
+            admissible.expect(h <= d, [&] { return at(h); });
+            admissible0.expect(h0 <= d, [&] { return at(h0); });
+            reflection.expect(h >= h0,
+                              [&] { return at(h) + ", without reflection " + std::to_string(h0); });
+            raised += h > h0;
+            zero.expect((h == 0) == (d == 0), [&] { return at(h); });
+            parity.expect(h % 2 == d % 2, [&] { return at(h); });
+            const int base = additive ? manhattan(b, goal) : linear_conflict(b, goal);
+            floor.expect(h0 >= base, [&] { return at(h0) + ", floor " + std::to_string(base); });
+            for (int dir = 0; dir < kDirs; ++dir) {
+                Board n = b;
+                if (!n.move(static_cast<Dir>(dir))) continue;
+                const int hn = eval(with, n), hn0 = eval(without, n);
+                if (additive) continue;
+                consistent.expect(std::abs(hn - h) <= 1, [&] {
+                    return at(h) + "; after " + dir_char(static_cast<Dir>(dir)) + " h " +
+                           std::to_string(hn);
+                });
+                consistent0.expect(std::abs(hn0 - h0) <= 1, [&] {
+                    return at(h0) + "; after " + dir_char(static_cast<Dir>(dir)) + " h " +
+                           std::to_string(hn0);
+                });
+            }
+        },
+        stride);
+    for (const Property* p : {&admissible, &admissible0, &reflection, &zero, &parity, &floor,
+                              &consistent, &consistent0})
+        EXPECT_EQ(p->failures, 0u) << GetParam() << ": " << p->what << " fails on " << p->failures
+                                   << " of " << checked << " positions, e.g. " << p->example;
+    EXPECT_GT(checked, 25000u);
+    // The reflected lookup must be used where it can help, and never where it cannot.
+    if (invariant)
+        EXPECT_EQ(raised, 0u) << "reflection raised h on a set the mirror maps onto itself";
+    else
+        EXPECT_GT(raised, 0u) << "reflection never raised h";
+    EXPECT_EQ(eval(with, goal), 0);
+    EXPECT_EQ(eval(without, goal), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sets, Every3x3State,
+                         testing::Values("8-fringe", "8-4-4", "full-3x3", "mixed-3x3", "first-3x3",
+                                         "centre-3x3"),
+                         [](const testing::TestParamInfo<const char*>& p) {
+                             return test_name(p.param);
+                         });
+
+// ---------------------------------------------------------------------------------------
+// Incremental updates (moved / undo) against a full evaluation.
+
+struct WalkCase {
+    const char* set;
+    int steps;
+};
+
+class IncrementalWalk : public testing::TestWithParam<WalkCase> {};
+
+TEST_P(IncrementalWalk, MovedAndUndoEqualInit) {
+    const LoadedSet& set = test_set(GetParam().set);
+    const Board& goal = set.spec.goal;
+    const Geometry& g = goal.geometry();
+    // The sanitizer (Debug) build walks a tenth as far.
+    const int steps = test::kRelease ? GetParam().steps : GetParam().steps / 10;
+    std::mt19937_64 rng(42);
+    for (bool reflect : {true, false}) {
+        PdbH h(set, reflect), fresh(set, reflect), plain(set, false);
+        SearchState s = SearchState::from(goal);
+        int hv = h.init(s);
+        ASSERT_EQ(hv, 0);
+        struct Frame {
+            PdbH::Undo u;
+            int from, to, h;
+        };
+        std::vector<Frame> stack;
+        int undos = 0;
+        for (int i = 0; i < steps; ++i) {
+            if (!stack.empty() && rng() % 3 == 0) {
+                // Take back the last move, as IDA* does on its way up.
+                const Frame f = stack.back();
+                stack.pop_back();
+                h.undo(f.u);
+                s.slide(f.to);
+                hv = f.h;
+                ++undos;
+            } else {
+                const int to = s.blank;
+                int from;
+                do from = g.neighbor(to, static_cast<Dir>(rng() % kDirs));
+                while (from == kNoCell);
+                Frame f{};
+                f.from = from;
+                f.to = to;
+                f.h = hv;
+                const int tile = s.slide(from);
+                hv = h.moved(hv, s, tile, from, to, f.u);
+                // Deep walks forget old frames: the heuristic's state must not depend on them.
+                if (stack.size() == 64) stack.erase(stack.begin());
+                stack.push_back(f);
+            }
+            const int want = fresh.init(s);
+            ASSERT_EQ(hv, want) << "step " << i << (reflect ? " with" : " without")
+                                << " reflection";
+            if (reflect) {
+                ASSERT_GE(hv, plain.init(s)) << "step " << i;
+            }
+        }
+        EXPECT_GT(undos, steps / 5);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sets, IncrementalWalk,
+    testing::Values(WalkCase{"8-fringe", 20000}, WalkCase{"8-4-4", 20000},
+                    WalkCase{"full-3x3", 20000}, WalkCase{"mixed-3x3", 20000},
+                    WalkCase{"first-3x3", 20000}, WalkCase{"centre-3x3", 20000},
+                    WalkCase{"small-4x4", 20000}, WalkCase{"small-3x4", 20000}),
+    [](const testing::TestParamInfo<WalkCase>& p) { return test_name(p.param.set); });
+
+// 15-5-5-5 takes about a second to build in Release and ten under the sanitizers, so the
+// Debug build walks the small 4x4 set above instead.
+TEST(IncrementalWalk15, MovedEqualsInitOn15_5_5_5) {
+    if (!test::kRelease)
+        GTEST_SKIP() << "15-5-5-5 is built in Release runs only (small-4x4 covers 4x4 in Debug)";
+    const LoadedSet& set = test_set("15-5-5-5");
+    const Board& goal = set.spec.goal;
+    const Geometry& g = goal.geometry();
+    PdbH h(set), fresh(set), plain(set, false);
+    std::mt19937_64 rng(43);
+    SearchState s = SearchState::from(goal);
+    int hv = h.init(s);
+    ASSERT_EQ(hv, 0);
+    const Cells goal_pos = goal.positions();
+    int raised = 0;
+    for (int i = 0; i < 100000; ++i) {
+        const int to = s.blank;
+        int from;
+        do from = g.neighbor(to, static_cast<Dir>(rng() % kDirs));
+        while (from == kNoCell);
+        const int tile = s.slide(from);
+        PdbH::Undo u;
+        hv = h.moved(hv, s, tile, from, to, u);
+        ASSERT_EQ(hv, fresh.init(s)) << "step " << i;
+        const int h0 = plain.init(s);
+        ASSERT_GE(hv, h0) << "step " << i;
+        raised += hv > h0;
+        // Manhattan is a floor of any additive set.
+        int md = 0;
+        for (int t = 1; t < 16; ++t) md += g.distance(s.pos[t], goal_pos[t]);
+        ASSERT_GE(hv, md) << "step " << i;
+    }
+    EXPECT_GT(raised, 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// load_set refusals.
+
+class LoadRefusal : public testing::Test {
+protected:
+    test::ScratchDir tmp;
+
+    // A fresh copy of a small set in its own folder; returns the folder.
+    std::string make(const std::string& name, PdbEncoding enc, bool checksums = true) {
+        return test::build_set(test::test_spec(name), tmp / (name + "-" + to_string(enc)), enc,
+                               checksums);
+    }
+    static std::string table(const std::string& dir, const LoadedSet& s, size_t i = 0) {
+        return dir + "/" + s.spec.tables[i].file;
+    }
+    static void flip_byte(const std::string& path, uint64_t offset) {
+        std::string bytes = test::read_text(path);
+        ASSERT_LT(offset, bytes.size());
+        bytes[offset] = static_cast<char>(bytes[offset] ^ 0x10);
+        test::write_text(path, bytes);
+    }
+    static void replace_in_file(const std::string& path, const std::string& from,
+                                const std::string& to) {
+        std::string text = test::read_text(path);
+        const size_t at = text.find(from);
+        ASSERT_NE(at, std::string::npos) << from << " not in " << path;
+        text.replace(at, from.size(), to);
+        test::write_text(path, text);
+    }
+};
+
+TEST_F(LoadRefusal, LoadsWhatItBuilt) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        const std::string dir = make("8-4-4", enc);
+        const LoadedSet s = load_set(dir);
+        EXPECT_EQ(s.spec.name, "8-4-4");
+        EXPECT_EQ(s.tables.size(), 2u);
+        // The manifest path works as well as its folder.
+        EXPECT_EQ(load_set(dir + "/manifest.txt").tables.size(), 2u);
+    }
+}
+
+TEST_F(LoadRefusal, FlippedPayloadByte) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        const std::string dir = make("8-4-4", enc);
+        const std::string file = dir + "/additive-3-6-7-8.pdb";
+        const uint64_t offset =
+            enc == PdbEncoding::Raw ? kPdbRawPayloadOffset + 1000 : kPdbHeaderSize + 40;
+        flip_byte(file, offset);
+        const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+        EXPECT_NE(msg.find(file), std::string::npos) << msg;
+    }
+}
+
+TEST_F(LoadRefusal, FlippedHeaderByte) {
+    const std::string dir = make("8-4-4", PdbEncoding::Raw);
+    const std::string file = dir + "/additive-1-2-4-5.pdb";
+    flip_byte(file, 20);
+    const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+    EXPECT_NE(msg.find(file), std::string::npos) << msg;
+}
+
+TEST_F(LoadRefusal, TruncatedTable) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        for (uint64_t keep : {uint64_t{100}, uint64_t{300}, uint64_t{0}}) {
+            const std::string dir = make("8-4-4", enc);
+            const std::string file = dir + "/additive-1-2-4-5.pdb";
+            const uint64_t size = fs::file_size(file);
+            fs::resize_file(file, keep ? keep : size - 1);
+            const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+            EXPECT_NE(msg.find(file), std::string::npos) << msg;
+            fs::remove_all(dir);
+        }
+    }
+}
+
+TEST_F(LoadRefusal, TableOfAnotherBoard) {
+    // A 3x3 table copied over a 4x4 set's file: the manifest's checksum catches it first...
+    const std::string d3 = make("8-4-4", PdbEncoding::Raw);
+    const std::string d4 = make("small-4x4", PdbEncoding::Raw);
+    const std::string victim = d4 + "/additive-1-2-5.pdb";
+    fs::copy_file(d3 + "/additive-1-2-4-5.pdb", victim, fs::copy_options::overwrite_existing);
+    std::string msg = thrown<FormatError>([&] { load_set(d4); });
+    EXPECT_NE(msg.find(victim), std::string::npos) << msg;
+    // ... and without checksums in the manifest, the header's board.
+    const std::string bare = make("small-4x4", PdbEncoding::Raw, false);
+    EXPECT_EQ(test::read_text(bare + "/manifest.txt").find("xxh3="), std::string::npos);
+    const std::string victim2 = bare + "/additive-1-2-5.pdb";
+    fs::copy_file(d3 + "/additive-1-2-4-5.pdb", victim2, fs::copy_options::overwrite_existing);
+    msg = thrown<FormatError>([&] { load_set(bare); });
+    EXPECT_NE(msg.find(victim2), std::string::npos) << msg;
+    EXPECT_NE(msg.find("3x3"), std::string::npos) << msg;
+}
+
+TEST_F(LoadRefusal, TableOfAnotherPattern) {
+    // Same board and goal, other tiles: swap the two 8-4-4 tables (no checksums to catch it).
+    const std::string dir = make("8-4-4", PdbEncoding::Raw, false);
+    const std::string a = dir + "/additive-1-2-4-5.pdb", b = dir + "/additive-3-6-7-8.pdb";
+    fs::rename(a, dir + "/tmp");
+    fs::rename(b, a);
+    fs::rename(dir + "/tmp", b);
+    const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+    EXPECT_TRUE(msg.find(a) != std::string::npos || msg.find(b) != std::string::npos) << msg;
+}
+
+TEST_F(LoadRefusal, ManifestGoalEdited) {
+    const std::string dir = make("8-4-4", PdbEncoding::Raw);
+    replace_in_file(dir + "/manifest.txt", "goal 1 2 3 4 5 6 7 8 0", "goal 0 1 2 3 4 5 6 7 8");
+    const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+    EXPECT_NE(msg.find(dir + "/additive-"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("goal"), std::string::npos) << msg;
+}
+
+TEST_F(LoadRefusal, MissingTable) {
+    const std::string dir = make("8-4-4", PdbEncoding::Zstd);
+    const std::string file = dir + "/additive-3-6-7-8.pdb";
+    fs::remove(file);
+    const std::string msg = thrown<IoError>([&] { load_set(dir); });
+    EXPECT_NE(msg.find(file), std::string::npos) << msg;
+}
+
+TEST_F(LoadRefusal, ChecksumMismatch) {
+    const std::string dir = make("8-4-4", PdbEncoding::Raw);
+    const LoadedSet good = load_set(dir);
+    ASSERT_TRUE(good.spec.tables[1].xxh3);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(*good.spec.tables[1].xxh3));
+    std::string other = hex;
+    other[5] = other[5] == '0' ? '1' : '0';
+    replace_in_file(dir + "/manifest.txt", std::string("xxh3=") + hex, "xxh3=" + other);
+    const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+    EXPECT_NE(msg.find(table(dir, good, 1)), std::string::npos) << msg;
+    EXPECT_NE(msg.find(other), std::string::npos) << msg;
+}
+
+TEST_F(LoadRefusal, MissingOrBrokenManifest) {
+    const std::string empty = tmp / "empty";
+    fs::create_directories(empty);
+    std::string msg = thrown<IoError>([&] { load_set(empty); });
+    EXPECT_NE(msg.find(empty), std::string::npos) << msg;
+    const std::string dir = make("8-4-4", PdbEncoding::Raw);
+    replace_in_file(dir + "/manifest.txt", "combine max-of-sums", "combine sum-of-maxes");
+    msg = thrown<FormatError>([&] { load_set(dir); });
+    EXPECT_NE(msg.find(dir + "/manifest.txt"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace loyd

@@ -1,0 +1,429 @@
+#!/usr/bin/env bash
+# Command-line tests of the solver with pattern databases that pdbgen builds here (15-5-5-5,
+# 8-fringe, 8-4-4; ~1.5 s in all): batches in input order with a summary, -j 2, --json
+# (every solution replayed by an independent checker, python3 standard library only),
+# time and node limits, table discovery through LOYD_PDB_PATH and the fallback to linear
+# conflict, and refusals of damaged or mismatched tables (exit 4, one-line message naming the
+# file). Known lengths come from data/korf100.tsv (Korf 1985) and, for 3x3, from the
+# checker's own breadth-first search.
+#
+# Usage: solver_pdb_cli_test.sh SOLVER PDBGEN REPO_ROOT SCRATCH_DIR
+# SCRATCH_DIR is emptied and reused (and removed when every check passes). HOME,
+# XDG_DATA_HOME and XDG_CACHE_HOME point into it, so nothing is read from or written to the
+# real home. Prints one line per failed check and exits 1 if any check failed.
+set -u
+if [ $# -ne 4 ]; then
+  echo "usage: $0 SOLVER PDBGEN REPO_ROOT SCRATCH_DIR" >&2
+  exit 2
+fi
+solver=$1
+pdbgen=$2
+root=$3
+tmp=$4
+rm -rf "$tmp"
+mkdir -p "$tmp/home" || exit 2
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/data" XDG_CACHE_HOME="$tmp/home/cache"
+unset LOYD_PDB_PATH
+failures=0
+checks=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# run NAME EXPECTED_STATUS COMMAND...: stdout in $tmp/out, stderr in $tmp/err.
+run() {
+  local name=$1 want=$2
+  shift 2
+  checks=$((checks + 1))
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    fail "$name: '$*' exited $got, expected $want"
+    echo "  stdout: $(head -c 600 "$tmp/out")" >&2
+    echo "  stderr: $(head -c 600 "$tmp/err")" >&2
+    return 1
+  fi
+  return 0
+}
+
+# expect_err NAME TEXT...: stderr is one line and contains every TEXT.
+expect_err() {
+  local name=$1
+  shift
+  checks=$((checks + 1))
+  local lines
+  lines=$(wc -l <"$tmp/err")
+  [ "$lines" = 1 ] || fail "$name: expected a one-line message, got $lines lines: $(head -c 600 "$tmp/err")"
+  for t in "$@"; do
+    grep -qF -- "$t" "$tmp/err" || fail "$name: message lacks '$t': $(head -c 600 "$tmp/err")"
+  done
+}
+
+# ---------------------------------------------------------------------------------------
+# The checker: check.py WxH GOAL INSTANCES OUTPUT plain|json [--bfs] [--optimal FILE]
+#   [--heuristic NAME] [--status STATUS]. Records must come in input order, one per instance,
+#   then a summary when there is more than one instance. Solved records are replayed on the
+#   instance as given (U D L R move the blank) and their length compared with the known
+#   optimum ("LABEL LENGTH" lines of FILE) or, with --bfs, with a breadth-first search. JSON records must carry heuristic_start (<= the length) and,
+#   with --heuristic, that heuristic name.
+cat >"$tmp/check.py" <<'PY'
+import json, os, pickle, re, sys
+
+args = sys.argv[1:]
+size, goal_spec, inst_path, out_path, fmt = args[:5]
+opts = args[5:]
+want_bfs = "--bfs" in opts
+want_heur = opts[opts.index("--heuristic") + 1] if "--heuristic" in opts else None
+want_status = opts[opts.index("--status") + 1] if "--status" in opts else "solved"
+optimal = {}
+if "--optimal" in opts:
+    for line in open(opts[opts.index("--optimal") + 1]):
+        label, length = line.split()
+        optimal[label] = int(length)
+w, h = (int(x) for x in size.split("x"))
+n = w * h
+goal = list(range(1, n)) + [0] if goal_spec == "blank-last" else list(range(n))
+errors = []
+
+insts = []
+for line in open(inst_path):
+    line = line.strip()
+    if not line or line.startswith("#"):
+        continue
+    label, rest = line.split(":", 1)
+    insts.append((label.strip(), [int(t) for t in rest.split()], optimal.get(label.strip())))
+
+def replay(start, moves):
+    b = list(start)
+    z = b.index(0)
+    for i, m in enumerate(moves):
+        r, c = divmod(z, w)
+        dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[m]
+        r, c = r + dr, c + dc
+        if not (0 <= r < h and 0 <= c < w):
+            return "move %d (%s) leaves the board" % (i + 1, m)
+        nz = r * w + c
+        b[z], b[nz] = b[nz], b[z]
+        z = nz
+    return None if b == goal else "the moves end at %s, not the goal" % b
+
+def bfs():
+    dist = {tuple(goal): 0}
+    frontier = [tuple(goal)]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            z = s.index(0)
+            r, c = divmod(z, w)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < h and 0 <= cc < w:
+                    t = list(s)
+                    nz = rr * w + cc
+                    t[z], t[nz] = t[nz], t[z]
+                    t = tuple(t)
+                    if t not in dist:
+                        dist[t] = dist[s] + 1
+                        nxt.append(t)
+        frontier = nxt
+    return dist
+
+dist = None
+if want_bfs:
+    # Two seconds per 3x3 search: kept beside the checker for the next call.
+    cache = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bfs-%s-%s.pickle" % (size, goal_spec))
+    if os.path.exists(cache):
+        dist = pickle.load(open(cache, "rb"))
+    else:
+        dist = bfs()
+        pickle.dump(dist, open(cache, "wb"))
+lines = open(out_path).read().splitlines()
+recs = []
+summary = None
+for i, line in enumerate(lines):
+    if fmt == "json":
+        o = json.loads(line)
+        if "summary" in o:
+            summary = (i, o["summary"])
+            continue
+        recs.append(o)
+    else:
+        if line.startswith("summary: "):
+            summary = (i, line)
+            continue
+        m = re.fullmatch(r"(.*): length (\d+) moves ([UDLR]+|-) nodes (\d+) seconds ([0-9.]+)", line)
+        if m:
+            recs.append({"label": m.group(1), "status": "solved", "length": int(m.group(2)),
+                         "moves": "" if m.group(3) == "-" else m.group(3)})
+            continue
+        m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+)", line)
+        if m:
+            recs.append({"label": m.group(1), "status": "limit"})
+            continue
+        errors.append("unrecognised line %r" % line)
+
+if [r["label"] for r in recs] != [x[0] for x in insts]:
+    errors.append("labels %s, expected %s in input order" % ([r["label"] for r in recs], [x[0] for x in insts]))
+if len(insts) > 1:
+    if summary is None or summary[0] != len(lines) - 1:
+        errors.append("no summary line last")
+    elif fmt == "json" and summary[1].get(want_status if want_status != "solved" else "solved") != len(insts):
+        errors.append("summary %r does not count %d %s" % (summary[1], len(insts), want_status))
+    elif fmt == "plain" and ("instances %d," % len(insts)) not in summary[1]:
+        errors.append("summary %r does not count %d instances" % (summary[1], len(insts)))
+elif summary is not None:
+    errors.append("a summary for one instance")
+
+for r, (label, tiles, opt) in zip(recs, insts):
+    if r.get("status") != want_status:
+        errors.append("%s: status %r, expected %s" % (label, r.get("status"), want_status))
+        continue
+    if fmt == "json":
+        if want_heur and r.get("heuristic") != want_heur:
+            errors.append("%s: heuristic %r, expected %s" % (label, r.get("heuristic"), want_heur))
+        if not isinstance(r.get("heuristic_start"), int):
+            errors.append("%s: no heuristic_start" % label)
+    if want_status != "solved":
+        if fmt == "json" and (r.get("length") is not None or r.get("moves") is not None):
+            errors.append("%s: length/moves not null on %s" % (label, want_status))
+        continue
+    moves = r["moves"]
+    if r["length"] != len(moves):
+        errors.append("%s: length %d but %d moves" % (label, r["length"], len(moves)))
+    problem = replay(tiles, moves)
+    if problem:
+        errors.append("%s: %s" % (label, problem))
+    known = dist[tuple(tiles)] if dist is not None else opt
+    if known is not None and len(moves) != known:
+        errors.append("%s: length %d, optimal is %d" % (label, len(moves), known))
+    if fmt == "json" and isinstance(r.get("heuristic_start"), int) and r["heuristic_start"] > len(moves):
+        errors.append("%s: heuristic_start %d exceeds the length %d" % (label, r["heuristic_start"], len(moves)))
+
+for e in errors:
+    print(e)
+sys.exit(1 if errors else 0)
+PY
+
+# check NAME ARGS...: runs the checker on $tmp/out.
+check() {
+  local name=$1 size=$2 goal=$3 input=$4 fmt=$5
+  shift 5
+  checks=$((checks + 1))
+  local msg
+  if ! msg=$(python3 "$tmp/check.py" "$size" "$goal" "$input" "$tmp/out" "$fmt" "$@" 2>&1); then
+    fail "$name: $msg"
+  fi
+}
+
+# Instances from data/korf100.tsv (goal blank first) as "korf-ID: tiles" on stdout; their
+# optimal lengths are appended to $tmp/optimal as "korf-ID LENGTH".
+korf() {
+  for id in "$@"; do
+    awk -F'\t' -v id="$id" '!/^#/ && $1 == id { printf "korf-%s: %s\n", $1, $2 }' "$root/data/korf100.tsv"
+    awk -F'\t' -v id="$id" '!/^#/ && $1 == id { printf "korf-%s %s\n", $1, $4 }' "$root/data/korf100.tsv" \
+      >>"$tmp/optimal"
+  done
+}
+
+# ---------------------------------------------------------------------------------------
+# Tables.
+for set in 15-5-5-5 8-fringe 8-4-4; do
+  run "build $set" 0 "$pdbgen" build --preset "$set" --out "$tmp/sets/$set" -j 1 -q || exit 1
+done
+s15="$tmp/sets/15-5-5-5"
+
+# Five easy Korf instances (under 35,000 nodes each with 15-5-5-5), not in id order.
+korf 55 12 97 79 42 >"$tmp/easy.txt"
+[ "$(wc -l <"$tmp/easy.txt")" = 5 ] || { fail "could not read data/korf100.tsv"; exit 1; }
+
+# ---------------------------------------------------------------------------------------
+# Batches.
+if run "batch" 0 "$solver" --pdb "$s15" --goal blank-first --cache-dir none -j 1 --input "$tmp/easy.txt"; then
+  check "batch" 4x4 blank-first "$tmp/easy.txt" plain --optimal "$tmp/optimal"
+  cut -d' ' -f1-3 "$tmp/out" | head -5 >"$tmp/lengths1"
+fi
+if run "batch -j 2" 0 "$solver" --pdb "$s15" --goal blank-first --cache-dir none -j 2 --input "$tmp/easy.txt"; then
+  check "batch -j 2" 4x4 blank-first "$tmp/easy.txt" plain --optimal "$tmp/optimal"
+  cut -d' ' -f1-3 "$tmp/out" | head -5 >"$tmp/lengths2"
+  checks=$((checks + 1))
+  cmp -s "$tmp/lengths1" "$tmp/lengths2" || fail "-j 2 gave other lengths or order: $(paste -d'|' "$tmp/lengths1" "$tmp/lengths2")"
+  grep -q "threads 2$" "$tmp/out" || fail "-j 2: summary does not say 2 threads: $(tail -1 "$tmp/out")"
+fi
+if run "batch --json" 0 "$solver" --pdb "$s15" --goal blank-first --cache-dir none -j 2 --json --input "$tmp/easy.txt"; then
+  check "batch --json" 4x4 blank-first "$tmp/easy.txt" json --optimal "$tmp/optimal" --heuristic pdb:15-5-5-5
+fi
+# The manifest path works as well as the folder; the table folder may be zstd or raw.
+run "unpack" 0 "$pdbgen" unpack "$s15" "$tmp/sets/raw15" -q
+if run "raw tables" 0 "$solver" --pdb "$tmp/sets/raw15/manifest.txt" --goal blank-first --cache-dir none --json \
+  --input "$tmp/easy.txt"; then
+  check "raw tables" 4x4 blank-first "$tmp/easy.txt" json --optimal "$tmp/optimal" --heuristic pdb:15-5-5-5
+fi
+# Without reflection: same lengths.
+if run "--no-reflect" 0 "$solver" --pdb "$s15" --no-reflect --goal blank-first --cache-dir none --input "$tmp/easy.txt"; then
+  check "--no-reflect" 4x4 blank-first "$tmp/easy.txt" plain --optimal "$tmp/optimal"
+fi
+
+# ---------------------------------------------------------------------------------------
+# Limits: korf 3 (59 moves) takes minutes with Manhattan and far more than 100 nodes with
+# any heuristic.
+korf 3 >"$tmp/hard.txt"
+if run "--time-limit" 3 "$solver" --heuristic manhattan --time-limit 0.001 --goal blank-first --json --input "$tmp/hard.txt"; then
+  check "--time-limit" 4x4 blank-first "$tmp/hard.txt" json --status limit
+  grep -q '"error":"time limit"' "$tmp/out" || fail "--time-limit: no time-limit error: $(cat "$tmp/out")"
+fi
+if run "--node-limit" 3 "$solver" --pdb "$s15" --node-limit 100 --goal blank-first --cache-dir none --json \
+  --input "$tmp/hard.txt"; then
+  check "--node-limit" 4x4 blank-first "$tmp/hard.txt" json --status limit --heuristic pdb:15-5-5-5
+  grep -q '"error":"node limit"' "$tmp/out" || fail "--node-limit: no node-limit error: $(cat "$tmp/out")"
+fi
+if run "--node-limit plain" 3 "$solver" --pdb "$s15" --node-limit 100 --goal blank-first --cache-dir none \
+  --input "$tmp/hard.txt"; then
+  check "--node-limit plain" 4x4 blank-first "$tmp/hard.txt" plain --status limit
+fi
+
+# ---------------------------------------------------------------------------------------
+# 3x3 with the fringe table and the 4-4 partition, lengths from the checker's BFS (two of the
+# three 31-move positions among them).
+cat >"$tmp/eight.txt" <<'EOF'
+a: 8 6 7 2 5 4 3 0 1
+b: 6 4 7 8 5 0 3 2 1
+c: 1 2 3 4 5 6 0 7 8
+d: 0 1 2 3 4 5 6 7 8
+e: 1 2 3 4 5 6 7 8 0
+f: 5 1 8 0 4 6 7 3 2
+EOF
+for set in 8-fringe 8-4-4; do
+  if run "3x3 $set" 0 "$solver" --pdb "$tmp/sets/$set" --cache-dir none --json --input "$tmp/eight.txt"; then
+    check "3x3 $set" 3x3 blank-last "$tmp/eight.txt" json --bfs --heuristic "pdb:$set"
+  fi
+done
+# Blank-first 3x3 instances on the blank-last fringe table, through the goal mapping.
+if run "3x3 blank-first" 0 "$solver" --pdb "$tmp/sets/8-fringe" --goal blank-first --cache-dir none --json \
+  --input "$tmp/eight.txt"; then
+  check "3x3 blank-first" 3x3 blank-first "$tmp/eight.txt" json --bfs --heuristic pdb:8-fringe
+fi
+
+# Tables for another board: a clear one-line usage error.
+run "3x3 set, 4x4 instance" 2 "$solver" --pdb "$tmp/sets/8-fringe" --goal blank-first --cache-dir none \
+  --input "$tmp/easy.txt" && expect_err "3x3 set, 4x4 instance" "3x3" "4x4"
+
+# ---------------------------------------------------------------------------------------
+# Discovery. With LOYD_PDB_PATH pointing at the built set (and HOME empty), it is used.
+korf 12 >"$tmp/one.txt"
+one=$(cut -d: -f2 "$tmp/one.txt" | cut -d'#' -f1)
+# shellcheck disable=SC2086
+if LOYD_PDB_PATH="$s15" run "LOYD_PDB_PATH" 0 "$solver" --goal blank-first --json $one; then
+  checks=$((checks + 1))
+  grep -q '"heuristic":"pdb:15-5-5-5"' "$tmp/out" || fail "LOYD_PDB_PATH: not using pdb:15-5-5-5: $(cat "$tmp/out")"
+  grep -q '"status":"solved","length":45,' "$tmp/out" || fail "LOYD_PDB_PATH: not solved at 45: $(cat "$tmp/out")"
+fi
+# A renamed copy proves the set came from LOYD_PDB_PATH (before any shipped set of equal
+# strength), also when the path names the folder holding sets.
+mkdir -p "$tmp/path/sub"
+cp -r "$s15" "$tmp/path/sub/mine"
+sed -i 's/^name .*/name mine-15/' "$tmp/path/sub/mine/manifest.txt"
+# shellcheck disable=SC2086
+if LOYD_PDB_PATH="$tmp/nowhere:$tmp/path/sub" run "LOYD_PDB_PATH folder of sets" 0 "$solver" --goal blank-first --json $one; then
+  checks=$((checks + 1))
+  grep -q '"heuristic":"pdb:mine-15"' "$tmp/out" || fail "LOYD_PDB_PATH folder of sets: not using mine-15: $(cat "$tmp/out")"
+fi
+# A set in $XDG_DATA_HOME/loyd/pdb is found too.
+mkdir -p "$XDG_DATA_HOME/loyd/pdb"
+cp -r "$tmp/path/sub/mine" "$XDG_DATA_HOME/loyd/pdb/mine"
+# shellcheck disable=SC2086
+if run "XDG_DATA_HOME" 0 "$solver" --goal blank-first --json $one; then
+  checks=$((checks + 1))
+  grep -q '"heuristic":"pdb:mine-15"' "$tmp/out" || fail "XDG_DATA_HOME: not using mine-15: $(cat "$tmp/out")"
+fi
+rm -rf "$XDG_DATA_HOME/loyd"
+# No tables for 3x4: linear conflict, and stderr names the pdbgen command that builds some.
+printf 'r: 1 2 3 4 5 6 0 7 9 10 8 11\n' >"$tmp/rect.txt"
+if run "3x4 fallback" 0 "$solver" --size 3x4 --json --input "$tmp/rect.txt"; then
+  checks=$((checks + 1))
+  grep -q '"heuristic":"linear-conflict"' "$tmp/out" || fail "3x4 fallback: not linear conflict: $(cat "$tmp/out")"
+  grep -q "pdbgen build" "$tmp/err" || fail "3x4 fallback: stderr does not suggest pdbgen build: $(cat "$tmp/err")"
+  python3 - "$tmp/out" <<'PY' || fail "3x4 fallback: bad solution: $(cat "$tmp/out")"
+import json, sys
+o = json.loads(open(sys.argv[1]).readline())
+b, w, h = [1, 2, 3, 4, 5, 6, 0, 7, 9, 10, 8, 11], 3, 4
+z = b.index(0)
+for m in o["moves"]:
+    r, c = divmod(z, w)
+    dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[m]
+    assert 0 <= r + dr < h and 0 <= c + dc < w
+    nz = (r + dr) * w + c + dc
+    b[z], b[nz] = b[nz], b[z]
+    z = nz
+assert b == list(range(1, 12)) + [0], b
+PY
+fi
+# Asking for tables where there are none is an error, not a silent fallback.
+run "3x4 --heuristic pdb" 2 "$solver" --size 3x4 --heuristic pdb --input "$tmp/rect.txt" &&
+  expect_err "3x4 --heuristic pdb" "pdbgen build"
+
+# ---------------------------------------------------------------------------------------
+# Refusals: exit 4 and one line naming the file. Each case damages a fresh copy of 15-5-5-5.
+victim=additive-3-4-7-8-12.pdb
+fresh() {
+  rm -rf "$tmp/bad"
+  cp -r "$s15" "$tmp/bad"
+}
+refuse() {
+  local name=$1
+  shift
+  run "$name" 4 "$solver" --pdb "$tmp/bad" --goal blank-first --cache-dir none --input "$tmp/easy.txt" &&
+    expect_err "$name" "$@"
+}
+fresh
+python3 - "$tmp/bad/$victim" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[len(b) // 2] ^= 0x04
+open(p, "wb").write(b)
+PY
+refuse "flipped byte" "$tmp/bad/$victim"
+fresh
+truncate -s -1 "$tmp/bad/$victim"
+refuse "truncated table" "$tmp/bad/$victim"
+fresh
+truncate -s 100 "$tmp/bad/$victim"
+refuse "table shorter than its header" "$tmp/bad/$victim"
+fresh
+cp "$tmp/sets/8-4-4/additive-1-2-4-5.pdb" "$tmp/bad/$victim"
+refuse "3x3 table under a 4x4 name" "$tmp/bad/$victim"
+fresh
+sed -i 's/ xxh3=[0-9a-f]*//' "$tmp/bad/manifest.txt"
+cp "$tmp/sets/8-4-4/additive-1-2-4-5.pdb" "$tmp/bad/$victim"
+refuse "3x3 table, manifest without checksums" "$tmp/bad/$victim" "3x3"
+fresh
+sed -i 's/^goal .*/goal 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15/' "$tmp/bad/manifest.txt"
+refuse "manifest goal edited" "$tmp/bad/additive-" "goal"
+fresh
+rm "$tmp/bad/$victim"
+refuse "missing table" "$tmp/bad/$victim"
+fresh
+python3 - "$tmp/bad/manifest.txt" "$victim" <<'PY'
+import re, sys
+path, victim = sys.argv[1:]
+lines = open(path).read().splitlines(True)
+for i, line in enumerate(lines):
+    if line.startswith("table " + victim + " "):
+        # Change the checksum's last hex digit.
+        lines[i] = re.sub(r"(xxh3=[0-9a-f]{15})([0-9a-f])",
+                          lambda m: m.group(1) + ("0" if m.group(2) != "0" else "1"), line)
+open(path, "w").write("".join(lines))
+PY
+checks=$((checks + 1))
+cmp -s "$s15/manifest.txt" "$tmp/bad/manifest.txt" && fail "could not edit the manifest's checksum"
+refuse "manifest checksum" "$tmp/bad/$victim" "xxh3"
+run "missing set" 4 "$solver" --pdb "$tmp/no-such-set" --goal blank-first --cache-dir none --input "$tmp/easy.txt" &&
+  expect_err "missing set" "$tmp/no-such-set"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures of $checks checks failed (scratch kept in $tmp)" >&2
+  exit 1
+fi
+rm -rf "$tmp"
+echo "all $checks checks passed"
