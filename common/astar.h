@@ -2,9 +2,10 @@
 //
 // Open list: buckets by f, and inside a bucket by g, popping the largest g first (ties
 // broken toward deeper nodes, which reach the goal sooner on this domain). Each position is
-// stored once with its best g and the move that reached it; stale open entries are skipped.
-// With an admissible and consistent heuristic (all of loyd's are) the first goal popped is
-// optimal. Memory: about 60 bytes per stored position; `max_nodes` (positions stored) stops
+// stored once with its best g and the move that reached it; stale open entries are skipped,
+// and a closed position reached by a shorter path is reopened, so the first goal popped is
+// optimal with any admissible heuristic (additive PDB values are admissible but not
+// consistent: an entry is a minimum over blank regions). Memory: about 60 bytes per stored position; `max_nodes` (positions stored) stops
 // the search with Status::Limit before it exhausts memory.
 // Precondition: start is solvable towards goal.
 #pragma once
@@ -134,9 +135,12 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
             int ng = g + 1;
             auto [it, inserted] = seen.try_emplace(nk, Info{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false});
             if (!inserted) {
-                if (it->second.closed || it->second.g <= ng) continue;
+                // A shorter path to a closed position reopens it: additive PDB values are a
+                // minimum over blank regions, admissible but not consistent.
+                if (it->second.g <= ng) continue;
                 it->second.g = static_cast<uint16_t>(ng);
                 it->second.dir = static_cast<int8_t>(d);
+                it->second.closed = false;
             }
             const int h = heur.init(nx);
             push(ng + h, ng, nk);

@@ -126,7 +126,7 @@ std::string suggest_build_command(const Board& goal) {
     // k tiles with k chosen so that each table stays under ~60 million entries.
     const int n = g.cells();
     int k = 1;
-    while (k + 1 <= n - 2) {
+    while (k + 1 <= n - 3) {  // Pattern keeps at least three non-pattern cells
         double e = 1;
         for (int j = 0; j < k + 1; ++j) e *= n - j;
         if (e > 6e7) break;

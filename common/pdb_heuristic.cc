@@ -108,6 +108,9 @@ PdbH::PdbH(const LoadedSet& set, bool use_reflection)
         const Cells gp = goal.positions();
         for (int c = 0; c < n; ++c) refl_cell_[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
         for (int t = 0; t < n; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+        for (int p = 0; p < nparts_; ++p)
+            for (int t = 1; t < n; ++t)
+                if (uncovered_[p] >> refl_tile_[t] & 1) runcovered_[p] |= 1u << t;
     }
 }
 
@@ -115,9 +118,11 @@ int PdbH::init(const SearchState& s) {
     md_ = 0;
     for (int t = 1; t < s.n; ++t) md_ += goal_.md[t][s.pos[t]];
     for (int p = 0; p < nparts_; ++p) {
-        part_md_[p] = 0;
-        for (int t = 1; t < s.n; ++t)
+        part_md_[p] = rpart_md_[p] = 0;
+        for (int t = 1; t < s.n; ++t) {
             if (uncovered_[p] >> t & 1) part_md_[p] += goal_.md[t][s.pos[t]];
+            if (runcovered_[p] >> t & 1) rpart_md_[p] += goal_.md[t][s.pos[t]];
+        }
     }
     for (size_t i = 0; i < tables_.size(); ++i) val_[i] = lookup(static_cast<int>(i), s.pos.data());
     if (reflect_) {

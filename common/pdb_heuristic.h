@@ -66,8 +66,10 @@ public:
         u.to = static_cast<uint8_t>(to);
         const int dmd = goal_.md[tile][to] - goal_.md[tile][from];
         md_ += dmd;
-        for (int p = 0; p < nparts_; ++p)
+        for (int p = 0; p < nparts_; ++p) {
             if (uncovered_[p] >> tile & 1) part_md_[p] += dmd;
+            if (runcovered_[p] >> tile & 1) rpart_md_[p] += dmd;
+        }
         update_view(0, s.pos.data(), tile, u);
         if (reflect_) {
             const int rt = refl_tile_[tile];
@@ -89,8 +91,10 @@ public:
         for (int i = u.n - 1; i >= 0; --i) val_[u.slot[i]] = u.old[i];
         const int dmd = goal_.md[u.tile][u.to] - goal_.md[u.tile][u.from];
         md_ -= dmd;
-        for (int p = 0; p < nparts_; ++p)
+        for (int p = 0; p < nparts_; ++p) {
             if (uncovered_[p] >> u.tile & 1) part_md_[p] -= dmd;
+            if (runcovered_[p] >> u.tile & 1) rpart_md_[p] -= dmd;
+        }
         if (reflect_) {
             rpos_[refl_tile_[u.tile]] = refl_cell_[u.from];
             rpos_[0] = refl_cell_[u.to];
@@ -130,7 +134,7 @@ private:
         int h = base;
         for (int v = 0; v < (reflect_ ? 2 : 1); ++v)
             for (int p = 0; p < nparts_; ++p) {
-                int sum = part_md_[p];
+                int sum = v ? rpart_md_[p] : part_md_[p];
                 for (int i = 0; i < part_len_[p]; ++i) sum += val_[v * kMaxTables + part_tab_[p][i]];
                 if (sum > h) h = sum;
             }
@@ -147,6 +151,10 @@ private:
     int part_tab_[kMaxParts][kMaxTables]{};
     uint32_t uncovered_[kMaxParts]{};  // additive partitions: tiles whose Manhattan is added
     int part_md_[kMaxParts]{};
+    // The same for the reflected view, in the position's own labels: the tiles whose
+    // reflected label the partition leaves out (a tile's Manhattan is the same in both views).
+    uint32_t runcovered_[kMaxParts]{};
+    int rpart_md_[kMaxParts]{};
     bool reflect_ = false;
     uint8_t refl_tile_[kMaxCells]{};
     uint8_t refl_cell_[kMaxCells]{};

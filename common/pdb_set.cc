@@ -145,7 +145,8 @@ PdbSetSpec parse_manifest(const std::string& text, const std::string& path) {
     std::string line;
     int lineno = 0;
     auto fail = [&](const std::string& msg) -> FormatError {
-        return FormatError(path + ":" + std::to_string(lineno) + ": " + msg);
+        // lineno 0: a problem of the whole file (something missing), not of one line.
+        return FormatError(lineno ? path + ":" + std::to_string(lineno) + ": " + msg : path + ": " + msg);
     };
     bool magic = false, have_reflect = false;
     std::optional<Geometry> geom;

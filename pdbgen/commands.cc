@@ -41,14 +41,20 @@ std::string hex64(uint64_t v) {
 }
 
 std::string with_commas(uint64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+    const std::string digits = std::to_string(v);
+    std::string s;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) s.push_back(',');
+        s.push_back(digits[i]);
+    }
     return s;
 }
 
 std::string mb(uint64_t bytes) {
     std::ostringstream o;
-    o << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1024.0 * 1024.0) << " MiB";
+    o << std::fixed << std::setprecision(1);
+    if (bytes < (1u << 20)) o << static_cast<double>(bytes) / 1024.0 << " KiB";
+    else o << static_cast<double>(bytes) / (1024.0 * 1024.0) << " MiB";
     return o.str();
 }
 

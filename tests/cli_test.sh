@@ -569,8 +569,7 @@ expect_rc "mixed batch --json" 1
 verify "mixed batch --json" json "$tmp/mixed.txt" --size 3x3 \
   --expect ok1=solved:1 --expect count=invalid --expect repeated=invalid \
   --expect range=invalid --expect negative=invalid --expect noblank=invalid \
-  --expect "$tmp/mixed.txt:9=invalid" --expect "$tmp/mixed.txt:10=invalid" \
-  --expect "$tmp/mixed.txt:11=invalid" \
+  --expect word=invalid --expect "$tmp/mixed.txt:10=invalid" --expect empty=invalid \
   --expect ok2=solved:2 --expect "ok3 ,with comma=solved:0"
 
 # The same through stdin; a bad line and a limit: invalid wins (exit 1).
