@@ -1,5 +1,7 @@
 #include "common/heuristic.h"
 
+#include <algorithm>
+
 #include "common/error.h"
 
 namespace loyd {
@@ -104,9 +106,26 @@ LinearConflictH::LinearConflictH(const Board& goal) : t_(goal) {
         key_[t][g.row(c)] = static_cast<int8_t>(g.col(c));
         key_[t][g.height() + g.col(c)] = static_cast<int8_t>(g.row(c));
     }
+    const int longest = std::max(g.width(), g.height());
+    if (longest <= 6) {
+        base_ = static_cast<unsigned>(longest + 1);
+        for (int t = 0; t < goal.cells(); ++t)
+            for (int l = 0; l < g.width() + g.height(); ++l)
+                code_[t][l] = static_cast<uint8_t>(t != 0 && key_[t][l] >= 0 ? key_[t][l] + 1 : 0);
+        size_t size = 1;
+        for (int i = 0; i < longest; ++i) size *= base_;
+        table_.assign(size, 0);
+        int seq[kMaxCells];
+        for (size_t idx = 0; idx < size; ++idx) {
+            int n = 0;
+            for (size_t v = idx; v; v /= base_)
+                if (v % base_) seq[n++] = static_cast<int>(v % base_) - 1;
+            table_[idx] = static_cast<uint8_t>(2 * (n - lis(seq, n)));
+        }
+    }
 }
 
-int LinearConflictH::line_cost(const SearchState& s, int line) const {
+int LinearConflictH::line_cost_lis(const SearchState& s, int line) const {
     int seq[kMaxCells];
     int n = 0;
     const int len = line_len_[line];

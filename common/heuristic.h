@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/board.h"
 #include "common/search_state.h"
@@ -113,9 +114,22 @@ public:
     }
 
     // 2 x (tiles of the line's goal in the line - longest in-order subsequence).
-    int line_cost(const SearchState& s, int line) const;
+    int line_cost(const SearchState& s, int line) const {
+        if (table_.empty()) return line_cost_lis(s, line);
+        // Boards up to 6 wide and high: the line's tiles, as codes (0 = not of this line's
+        // goal, else 1 + order key), index a table of precomputed costs.
+        const uint8_t* cells = line_cells_[line].data();
+        const int len = line_len_[line];
+        unsigned idx = 0;
+        for (int i = len - 1; i >= 0; --i) idx = idx * base_ + code_[s.cell[cells[i]]][line];
+        return table_[idx];
+    }
 
 private:
+    int line_cost_lis(const SearchState& s, int line) const;
+    std::vector<uint8_t> table_;  // cost by line code, when max(W, H) <= 6
+    unsigned base_ = 0;
+    std::array<std::array<uint8_t, 2 * kMaxCells>, kMaxCells> code_{};
     GoalTables t_;
     std::array<uint8_t, 2 * kMaxCells> lc_{};
     // line id -> cells of the line, in order
