@@ -388,16 +388,7 @@ void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
                 const Mask occ = rk.unrank(r, pc);
                 const int blank = pc[k];
                 for (Mask adj = nmask[blank]; adj; adj &= adj - 1) {
-                    const int to = lowest(adj);
-                    int moved = -1;
-                    if (occ & bit(to))
-                        for (int i = 0; i < k; ++i)
-                            if (pc[i] == to) moved = i;
-                    if (moved >= 0) pc[moved] = static_cast<uint8_t>(blank);
-                    pc[k] = static_cast<uint8_t>(to);
-                    const uint64_t r2 = rk.rank(pc);
-                    pc[k] = static_cast<uint8_t>(blank);
-                    if (moved >= 0) pc[moved] = static_cast<uint8_t>(to);
+                    const uint64_t r2 = full_successor_rank(rk, pc, k, occ, lowest(adj));
                     uint8_t expect = kUnset;
                     if (atomic_load(dist + r2) == kUnset &&
                         std::atomic_ref<uint8_t>(dist[r2]).compare_exchange_strong(

@@ -38,6 +38,22 @@ inline void pattern_items(const Pattern& p, const uint8_t* pos, uint8_t* items) 
     if (p.kind() == PatternKind::Full) items[t.size()] = pos[0];
 }
 
+// Full tables: the rank after the blank (item k of `items`) moves to the neighbouring cell
+// `to`, swapping with the pattern tile there if `occupied` holds `to`. `items` is left as it was.
+inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, Mask occupied, int to) {
+    const int blank = items[k];
+    int moved = -1;
+    if (occupied & bit(to))
+        for (int i = 0; i < k; ++i)
+            if (items[i] == to) moved = i;
+    if (moved >= 0) items[moved] = static_cast<uint8_t>(blank);
+    items[k] = static_cast<uint8_t>(to);
+    const uint64_t r = rk.rank(items);
+    items[k] = static_cast<uint8_t>(blank);
+    if (moved >= 0) items[moved] = static_cast<uint8_t>(to);
+    return r;
+}
+
 struct BuildProgress {
     int layer = 0;           // depth being expanded
     uint64_t assigned = 0;   // entries with a value so far

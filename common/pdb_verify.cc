@@ -81,16 +81,7 @@ void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int 
                 if (full) {
                     const int blank = pc[k];
                     for (Mask adj = nmask[blank]; adj; adj &= adj - 1) {
-                        const int to = lowest(adj);
-                        int moved = -1;
-                        if (occ & bit(to))
-                            for (int i = 0; i < k; ++i)
-                                if (pc[i] == to) moved = i;
-                        if (moved >= 0) pc[moved] = static_cast<uint8_t>(blank);
-                        pc[k] = static_cast<uint8_t>(to);
-                        const int w = table[rk.rank(pc)];
-                        pc[k] = static_cast<uint8_t>(blank);
-                        if (moved >= 0) pc[moved] = static_cast<uint8_t>(to);
+                        const int w = table[full_successor_rank(rk, pc, k, occ, lowest(adj))];
                         if (w != v + 1 && w != v - 1)
                             return fail.report(r, "neighbouring entries " + std::to_string(v) + " and " +
                                                       std::to_string(w) + " differ by other than one (" +
