@@ -29,19 +29,6 @@
 namespace loyd {
 namespace {
 
-// Neighbours of every cell of a w x h board, computed here from rows and columns.
-std::vector<std::vector<int>> neighbour_lists(int w, int h) {
-    std::vector<std::vector<int>> nb(static_cast<size_t>(w * h));
-    for (int r = 0; r < h; ++r)
-        for (int c = 0; c < w; ++c) {
-            auto& v = nb[static_cast<size_t>(r * w + c)];
-            if (r > 0) v.push_back((r - 1) * w + c);
-            if (r + 1 < h) v.push_back((r + 1) * w + c);
-            if (c > 0) v.push_back(r * w + c - 1);
-            if (c + 1 < w) v.push_back(r * w + c + 1);
-        }
-    return nb;
-}
 
 // A placement: the cells of the pattern tiles in ascending tile order, then (full) the
 // blank's, 5 bits each.
@@ -65,7 +52,7 @@ std::unordered_map<PlacementCode, int> oracle(const Board& goal, std::vector<int
     const uint64_t mask = (uint64_t{1} << bits) - 1;
     auto get = [&](uint64_t s, int c) { return (s >> (bits * c)) & mask; };
     auto set = [&](uint64_t s, int c, uint64_t v) { return (s & ~(mask << (bits * c))) | (v << (bits * c)); };
-    const auto nb = neighbour_lists(w, h);
+    const auto nb = test::neighbour_lists(w, h);
 
     uint64_t start = 0;
     int start_blank = -1;
@@ -294,7 +281,7 @@ TEST(PdbBuild, MatchesOracleWithTwoThreads) {
 // 4 bits per cell (boards of at most 16 cells).
 std::unordered_map<uint64_t, int> exact_distances(const Board& goal) {
     const int w = goal.geometry().width(), h = goal.geometry().height(), n = w * h;
-    const auto nb = neighbour_lists(w, h);
+    const auto nb = test::neighbour_lists(w, h);
     auto pack = [n](const std::vector<int>& b) {
         uint64_t k = 0;
         for (int c = 0; c < n; ++c) k |= static_cast<uint64_t>(b[static_cast<size_t>(c)]) << (4 * c);

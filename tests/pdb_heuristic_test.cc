@@ -30,7 +30,7 @@ namespace {
 
 using test::ExactDistances;
 using test::test_set;
-using test::thrown;
+using test::error_of;
 
 int eval(PdbH& h, const Board& b) {
     return h.init(SearchState::from(b));
@@ -320,7 +320,7 @@ TEST_F(LoadRefusal, FlippedPayloadByte) {
         const uint64_t offset =
             enc == PdbEncoding::Raw ? kPdbRawPayloadOffset + 1000 : kPdbHeaderSize + 40;
         flip_byte(file, offset);
-        const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+        const std::string msg = error_of<FormatError>([&] { load_set(dir); });
         EXPECT_NE(msg.find(file), std::string::npos) << msg;
     }
 }
@@ -329,7 +329,7 @@ TEST_F(LoadRefusal, FlippedHeaderByte) {
     const std::string dir = make("8-4-4", PdbEncoding::Raw);
     const std::string file = dir + "/additive-1-2-4-5.pdb";
     flip_byte(file, 20);
-    const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+    const std::string msg = error_of<FormatError>([&] { load_set(dir); });
     EXPECT_NE(msg.find(file), std::string::npos) << msg;
 }
 
@@ -340,7 +340,7 @@ TEST_F(LoadRefusal, TruncatedTable) {
             const std::string file = dir + "/additive-1-2-4-5.pdb";
             const uint64_t size = fs::file_size(file);
             fs::resize_file(file, keep ? keep : size - 1);
-            const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+            const std::string msg = error_of<FormatError>([&] { load_set(dir); });
             EXPECT_NE(msg.find(file), std::string::npos) << msg;
             fs::remove_all(dir);
         }
@@ -353,14 +353,14 @@ TEST_F(LoadRefusal, TableOfAnotherBoard) {
     const std::string d4 = make("small-4x4", PdbEncoding::Raw);
     const std::string victim = d4 + "/additive-1-2-5.pdb";
     fs::copy_file(d3 + "/additive-1-2-4-5.pdb", victim, fs::copy_options::overwrite_existing);
-    std::string msg = thrown<FormatError>([&] { load_set(d4); });
+    std::string msg = error_of<FormatError>([&] { load_set(d4); });
     EXPECT_NE(msg.find(victim), std::string::npos) << msg;
     // ... and without checksums in the manifest, the header's board.
     const std::string bare = make("small-4x4", PdbEncoding::Raw, false);
     EXPECT_EQ(test::read_text(bare + "/manifest.txt").find("xxh3="), std::string::npos);
     const std::string victim2 = bare + "/additive-1-2-5.pdb";
     fs::copy_file(d3 + "/additive-1-2-4-5.pdb", victim2, fs::copy_options::overwrite_existing);
-    msg = thrown<FormatError>([&] { load_set(bare); });
+    msg = error_of<FormatError>([&] { load_set(bare); });
     EXPECT_NE(msg.find(victim2), std::string::npos) << msg;
     EXPECT_NE(msg.find("3x3"), std::string::npos) << msg;
 }
@@ -372,14 +372,14 @@ TEST_F(LoadRefusal, TableOfAnotherPattern) {
     fs::rename(a, dir + "/tmp");
     fs::rename(b, a);
     fs::rename(dir + "/tmp", b);
-    const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+    const std::string msg = error_of<FormatError>([&] { load_set(dir); });
     EXPECT_TRUE(msg.find(a) != std::string::npos || msg.find(b) != std::string::npos) << msg;
 }
 
 TEST_F(LoadRefusal, ManifestGoalEdited) {
     const std::string dir = make("8-4-4", PdbEncoding::Raw);
     replace_in_file(dir + "/manifest.txt", "goal 1 2 3 4 5 6 7 8 0", "goal 0 1 2 3 4 5 6 7 8");
-    const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+    const std::string msg = error_of<FormatError>([&] { load_set(dir); });
     EXPECT_NE(msg.find(dir + "/additive-"), std::string::npos) << msg;
     EXPECT_NE(msg.find("goal"), std::string::npos) << msg;
 }
@@ -388,7 +388,7 @@ TEST_F(LoadRefusal, MissingTable) {
     const std::string dir = make("8-4-4", PdbEncoding::Zstd);
     const std::string file = dir + "/additive-3-6-7-8.pdb";
     fs::remove(file);
-    const std::string msg = thrown<IoError>([&] { load_set(dir); });
+    const std::string msg = error_of<IoError>([&] { load_set(dir); });
     EXPECT_NE(msg.find(file), std::string::npos) << msg;
 }
 
@@ -402,7 +402,7 @@ TEST_F(LoadRefusal, ChecksumMismatch) {
     std::string other = hex;
     other[5] = other[5] == '0' ? '1' : '0';
     replace_in_file(dir + "/manifest.txt", std::string("xxh3=") + hex, "xxh3=" + other);
-    const std::string msg = thrown<FormatError>([&] { load_set(dir); });
+    const std::string msg = error_of<FormatError>([&] { load_set(dir); });
     EXPECT_NE(msg.find(table(dir, good, 1)), std::string::npos) << msg;
     EXPECT_NE(msg.find(other), std::string::npos) << msg;
 }
@@ -410,11 +410,11 @@ TEST_F(LoadRefusal, ChecksumMismatch) {
 TEST_F(LoadRefusal, MissingOrBrokenManifest) {
     const std::string empty = tmp / "empty";
     fs::create_directories(empty);
-    std::string msg = thrown<IoError>([&] { load_set(empty); });
+    std::string msg = error_of<IoError>([&] { load_set(empty); });
     EXPECT_NE(msg.find(empty), std::string::npos) << msg;
     const std::string dir = make("8-4-4", PdbEncoding::Raw);
     replace_in_file(dir + "/manifest.txt", "combine max-of-sums", "combine sum-of-maxes");
-    msg = thrown<FormatError>([&] { load_set(dir); });
+    msg = error_of<FormatError>([&] { load_set(dir); });
     EXPECT_NE(msg.find(dir + "/manifest.txt"), std::string::npos) << msg;
 }
 

@@ -177,15 +177,15 @@ TEST(PdbSolve, UnmappableGoalIsAUsageError) {
     const Board centre = Board::make(Geometry(3, 3), {1, 2, 3, 4, 0, 5, 6, 7, 8});
     const Board start = Board::make(Geometry(3, 3), {1, 2, 3, 4, 5, 0, 6, 7, 8});
     const std::string msg =
-        test::thrown<UsageError>([&] { solve(start, centre, pdb_options(set)); });
+        test::error_of<UsageError>([&] { solve(start, centre, pdb_options(set)); });
     EXPECT_NE(msg.find(set.dir), std::string::npos) << msg;
     // A board the tables are not for cannot map either.
     const Board b4 = Board::blank_last(Geometry(4, 4));
-    test::thrown<UsageError>([&] { solve(b4, b4, pdb_options(set)); });
+    test::error_of<UsageError>([&] { solve(b4, b4, pdb_options(set)); });
     // Without a set, the pdb heuristic is refused rather than guessed.
     SolveOptions none;
     none.heuristic = HeuristicKind::Pdb;
-    test::thrown<UsageError>([&] { solve(start, Board::blank_last(Geometry(3, 3)), none); });
+    test::error_of<UsageError>([&] { solve(start, Board::blank_last(Geometry(3, 3)), none); });
 }
 
 TEST(PdbSolve, UnsolvableIsReportedWithTables) {

@@ -34,6 +34,7 @@
 #include "common/pdb_build.h"
 #include "common/pdb_file.h"
 #include "common/pdb_heuristic.h"
+#include "test_util.h"
 #include "common/pdb_set.h"
 #include "common/pdb_table.h"
 
@@ -259,25 +260,7 @@ private:
     uint64_t reachable_ = 0;
 };
 
-// Runs f and returns the message of the E it throws; records a failure for anything else.
-template <class E, class F>
-std::string thrown(F&& f) {
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "threw the wrong type: " << e.what();
-        return "";
-    }
-    ADD_FAILURE() << "did not throw";
-    return "";
-}
-
-#ifdef NDEBUG
-inline constexpr bool kRelease = true;
-#else
-inline constexpr bool kRelease = false;
-#endif
+// Shared with the other suites (test_util.h): error_of<E>(f) and kOptimized.
+inline constexpr bool kRelease = kOptimized;
 
 }  // namespace loyd::test

@@ -36,19 +36,6 @@ using test::error_of;
 
 std::vector<uint8_t> build(const Pattern& p) { return build_table(p, BuildOptions{}).table; }
 
-// Neighbours of every cell, computed from rows and columns.
-std::vector<std::vector<int>> neighbour_lists(int w, int h) {
-    std::vector<std::vector<int>> nb(static_cast<size_t>(w * h));
-    for (int r = 0; r < h; ++r)
-        for (int c = 0; c < w; ++c) {
-            auto& v = nb[static_cast<size_t>(r * w + c)];
-            if (r > 0) v.push_back((r - 1) * w + c);
-            if (r + 1 < h) v.push_back((r + 1) * w + c);
-            if (c > 0) v.push_back(r * w + c - 1);
-            if (c + 1 < w) v.push_back(r * w + c + 1);
-        }
-    return nb;
-}
 
 // True when the cells not in `held` form one connected set (depth-first search).
 bool free_cells_connected(const std::vector<std::vector<int>>& nb, const bool* held) {
@@ -80,7 +67,7 @@ bool invariants_hold(const Pattern& p, const std::vector<uint8_t>& t) {
     const Ranker rk = pattern_ranker(p);
     const int w = p.geometry().width(), h = p.geometry().height(), n = w * h, k = p.size();
     const bool full = p.kind() == PatternKind::Full;
-    const auto nb = neighbour_lists(w, h);
+    const auto nb = test::neighbour_lists(w, h);
     uint8_t goal[kMaxCells] = {};
     for (int c = 0; c < n; ++c) {
         const int tile = p.goal().at(c);

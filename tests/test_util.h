@@ -38,4 +38,19 @@ inline constexpr bool kOptimized = true;
 inline constexpr bool kOptimized = false;
 #endif
 
+// Neighbours of every cell of a w x h board, computed from rows and columns (independently of
+// loyd::Geometry, for oracles).
+inline std::vector<std::vector<int>> neighbour_lists(int w, int h) {
+    std::vector<std::vector<int>> nb(static_cast<size_t>(w * h));
+    for (int r = 0; r < h; ++r)
+        for (int c = 0; c < w; ++c) {
+            auto& v = nb[static_cast<size_t>(r * w + c)];
+            if (r > 0) v.push_back((r - 1) * w + c);
+            if (r + 1 < h) v.push_back((r + 1) * w + c);
+            if (c > 0) v.push_back(r * w + c - 1);
+            if (c + 1 < w) v.push_back(r * w + c + 1);
+        }
+    return nb;
+}
+
 }  // namespace loyd::test
