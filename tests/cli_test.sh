@@ -12,6 +12,7 @@ if [ $# -ne 2 ]; then
 fi
 solver=$1
 root=$2
+export LOYD_TESTS_DIR="$root/tests"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -30,7 +31,8 @@ fail() {
 # "origin:N" label), replays solved moves from the instance to the goal, checks JSON fields,
 # and with --expect requires exactly those records, in that order.
 cat >"$tmp/check.py" <<'PY'
-import argparse, collections, json, re, sys
+import argparse, collections, json, os, re, sys
+sys.path.insert(0, os.environ["LOYD_TESTS_DIR"])
 
 errors = []
 def err(msg):
@@ -43,41 +45,7 @@ def goal_tiles(spec, n):
         return list(range(n))
     return [int(t) for t in re.split(r"[ ,]+", spec.strip())]
 
-def replay(w, h, start, goal, moves):
-    b = list(start)
-    z = b.index(0)
-    for i, m in enumerate(moves):
-        r, c = divmod(z, w)
-        dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}.get(m, (None, None))
-        if dr is None:
-            return "bad move character %r" % m
-        r, c = r + dr, c + dc
-        if not (0 <= r < h and 0 <= c < w):
-            return "move %d (%s) leaves the board" % (i + 1, m)
-        nz = r * w + c
-        b[z], b[nz] = b[nz], b[z]
-        z = nz
-    return None if b == list(goal) else "moves end at %s, not the goal" % b
-
-def bfs(w, h, goal):
-    dist = {tuple(goal): 0}
-    frontier = [tuple(goal)]
-    while frontier:
-        nxt = []
-        for s in frontier:
-            z = s.index(0)
-            r, c = divmod(z, w)
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= rr < h and 0 <= cc < w:
-                    t = list(s)
-                    nz = rr * w + cc
-                    t[z], t[nz] = t[nz], t[z]
-                    t = tuple(t)
-                    if t not in dist:
-                        dist[t] = dist[s] + 1
-                        nxt.append(t)
-        frontier = nxt
-    return dist
+from puzzle_oracle import bfs, replay  # tests/puzzle_oracle.py, shared with solver_pdb_cli_test.sh
 
 def read_instances(path):
     """label -> (line number, tiles or None), in input order; origin labels 'x:N' too."""

@@ -19,6 +19,7 @@ fi
 solver=$1
 pdbgen=$2
 root=$3
+export LOYD_TESTS_DIR="$root/tests"
 tmp=$4
 rm -rf "$tmp"
 mkdir -p "$tmp/home" || exit 2
@@ -70,6 +71,8 @@ expect_err() {
 #   with --heuristic, that heuristic name.
 cat >"$tmp/check.py" <<'PY'
 import json, os, pickle, re, sys
+sys.path.insert(0, os.environ["LOYD_TESTS_DIR"])
+import puzzle_oracle as oracle  # tests/puzzle_oracle.py, shared with cli_test.sh
 
 args = sys.argv[1:]
 size, goal_spec, inst_path, out_path, fmt = args[:5]
@@ -96,38 +99,10 @@ for line in open(inst_path):
     insts.append((label.strip(), [int(t) for t in rest.split()], optimal.get(label.strip())))
 
 def replay(start, moves):
-    b = list(start)
-    z = b.index(0)
-    for i, m in enumerate(moves):
-        r, c = divmod(z, w)
-        dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[m]
-        r, c = r + dr, c + dc
-        if not (0 <= r < h and 0 <= c < w):
-            return "move %d (%s) leaves the board" % (i + 1, m)
-        nz = r * w + c
-        b[z], b[nz] = b[nz], b[z]
-        z = nz
-    return None if b == goal else "the moves end at %s, not the goal" % b
+    return oracle.replay(w, h, start, goal, moves)
 
 def bfs():
-    dist = {tuple(goal): 0}
-    frontier = [tuple(goal)]
-    while frontier:
-        nxt = []
-        for s in frontier:
-            z = s.index(0)
-            r, c = divmod(z, w)
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= rr < h and 0 <= cc < w:
-                    t = list(s)
-                    nz = rr * w + cc
-                    t[z], t[nz] = t[nz], t[z]
-                    t = tuple(t)
-                    if t not in dist:
-                        dist[t] = dist[s] + 1
-                        nxt.append(t)
-        frontier = nxt
-    return dist
+    return oracle.bfs(w, h, goal)
 
 dist = None
 if want_bfs:
