@@ -7,9 +7,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/error.h"
-#include "common/pdb_build.h"
-#include "common/pdb_set.h"
+#include "loyd/base/error.h"
+#include "loyd/tables/build.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/presets.h"
 
 int main(int argc, char** argv) {
     if (argc < 2) {

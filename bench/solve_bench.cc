@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/parse.h"
-#include "common/pdb_heuristic.h"
-#include "common/solve.h"
+#include "loyd/base/error.h"
+#include "loyd/board/parse.h"
+#include "loyd/heuristics/pdb_heuristic.h"
+#include "loyd/search/solve.h"
 
 namespace {
 struct Row {

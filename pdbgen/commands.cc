@@ -13,14 +13,15 @@
 #include <sstream>
 #include <thread>
 
-#include "common/atomic_file.h"
-#include "common/error.h"
-#include "common/parse.h"
-#include "common/pdb_build.h"
-#include "common/pdb_file.h"
-#include "common/pdb_set.h"
-#include "common/pdb_table.h"
-#include "common/pdb_verify.h"
+#include "loyd/base/atomic_file.h"
+#include "loyd/base/error.h"
+#include "loyd/board/parse.h"
+#include "loyd/tables/build.h"
+#include "loyd/tables/table_file.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/presets.h"
+#include "loyd/tables/table.h"
+#include "loyd/tables/verify.h"
 
 namespace fs = std::filesystem;
 

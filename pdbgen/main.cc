@@ -2,8 +2,8 @@
 #include <csignal>
 #include <iostream>
 
-#include "common/error.h"
-#include "common/version.h"
+#include "loyd/base/error.h"
+#include "loyd/base/version.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/options.h"
 

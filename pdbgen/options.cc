@@ -4,7 +4,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 
 namespace po = boost::program_options;
 

@@ -1,8 +1,8 @@
 // solver: optimal sliding-tile puzzle solver. See README.md and `solver --help`.
 #include <iostream>
 
-#include "common/error.h"
-#include "common/version.h"
+#include "loyd/base/error.h"
+#include "loyd/base/version.h"
 #include "solver/options.h"
 #include "solver/run.h"
 

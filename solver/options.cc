@@ -3,7 +3,7 @@
 #include <boost/program_options.hpp>
 #include <sstream>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 
 namespace po = boost::program_options;
 

@@ -13,12 +13,13 @@
 #include <sstream>
 #include <thread>
 
-#include "common/error.h"
-#include "common/moves.h"
-#include "common/parse.h"
-#include "common/pdb_discover.h"
-#include "common/pdb_heuristic.h"
-#include "common/solve.h"
+#include "loyd/base/error.h"
+#include "loyd/base/self_path.h"
+#include "loyd/board/moves.h"
+#include "loyd/board/parse.h"
+#include "loyd/tables/discover.h"
+#include "loyd/heuristics/pdb_heuristic.h"
+#include "loyd/search/solve.h"
 
 namespace loyd::solver {
 
@@ -151,7 +152,7 @@ private:
             return s;  // an unmappable goal is reported by solve() with the build command
         }
         std::vector<std::string> notes;
-        auto found = find_best_set(default_pdb_dirs(), goal, &notes);
+        auto found = find_best_set(default_pdb_dirs(self_executable_path()), goal, &notes);
         for (const auto& n : notes) err_ << "solver: " << n << "\n";
         if (!found) {
             if (required)

@@ -16,7 +16,7 @@
 #include <random>
 #include <vector>
 
-#include "common/board.h"
+#include "loyd/board/board.h"
 
 namespace loyd::test {
 

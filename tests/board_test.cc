@@ -1,11 +1,11 @@
 // Board: construction checks, the two standard goals, moves, printing.
-#include "common/board.h"
+#include "loyd/board/board.h"
 
 #include <gtest/gtest.h>
 
 #include <numeric>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 #include "tests/test_util.h"
 
 namespace loyd {

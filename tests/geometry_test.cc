@@ -1,6 +1,6 @@
 // Geometry: size limits, coordinates, neighbour tables and flood fill, each compared with a
 // direct computation from (row, column) coordinates.
-#include "common/geometry.h"
+#include "loyd/board/geometry.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 #include "tests/test_util.h"
 
 namespace loyd {

@@ -5,7 +5,7 @@
 // Oracles: the symmetries of a W x H grid written out here from coordinates (4 for a
 // rectangle, 8 for a square), Board::move, replay_check, and IDA* + Manhattan run on the
 // original instance for the optimal length.
-#include "common/goal_map.h"
+#include "loyd/board/goal_map.h"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/heuristic.h"
-#include "common/ida_star.h"
-#include "common/moves.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/ida_star.h"
+#include "loyd/board/moves.h"
 #include "tests/pdb_test_support.h"
 
 namespace loyd {

@@ -2,7 +2,7 @@
 // boards, 0 at the goal, equal to simple reference implementations on large boards, the
 // incremental classes equal to a fresh evaluation after every move and undo, and
 // hand-computed linear-conflict values.
-#include "common/heuristic.h"
+#include "loyd/heuristics/classic.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <numeric>
 #include <random>
 
-#include "common/error.h"
-#include "common/search_state.h"
+#include "loyd/base/error.h"
+#include "loyd/board/search_state.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
 #include "tests/test_util.h"

@@ -1,9 +1,9 @@
 // Move strings and the replay check every solution passes before it is printed.
-#include "common/moves.h"
+#include "loyd/board/moves.h"
 
 #include <gtest/gtest.h>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 #include "tests/test_util.h"
 
 namespace loyd {

@@ -1,12 +1,12 @@
 // Text input: sizes, integer lists, instance lines, board inference, goals, and every
 // bad-input case, end to end from a line of text to a Board.
-#include "common/parse.h"
+#include "loyd/board/parse.h"
 
 #include <gtest/gtest.h>
 
 #include <numeric>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 #include "tests/test_util.h"
 
 namespace loyd {

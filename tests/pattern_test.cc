@@ -1,13 +1,13 @@
 // Tests of Pattern: what it accepts, every refusal (UsageError), the sorted tile order that
 // is the table's rank order, and the pattern kind's names.
-#include "common/pattern.h"
+#include "loyd/tables/pattern.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 #include "test_util.h"
 
 namespace loyd {

@@ -7,7 +7,7 @@
 //   a full BFS of the puzzle;
 // - the table does not depend on the thread count;
 // - cancellation, progress reports and the result's histogram.
-#include "common/pdb_build.h"
+#include "loyd/tables/build.h"
 
 #include <gtest/gtest.h>
 
@@ -21,9 +21,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/error.h"
-#include "common/pdb_set.h"
-#include "common/pdb_verify.h"
+#include "loyd/base/error.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/presets.h"
+#include "loyd/tables/verify.h"
 #include "test_util.h"
 
 namespace loyd {

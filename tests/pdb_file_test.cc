@@ -1,7 +1,7 @@
 // Tests of the pattern-database file format: round trips, determinism, and a refusal for
 // every kind of damage (each flipped bit, truncation, trailing bytes, wrong version, non-zero
 // reserved bytes), plus the atomic-write guarantees.
-#include "common/pdb_file.h"
+#include "loyd/tables/table_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 
 namespace loyd {
 namespace {

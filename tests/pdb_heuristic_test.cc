@@ -6,7 +6,7 @@
 // Oracles: exact distances by breadth-first search (tests/pdb_test_support.h), Manhattan
 // distance and linear conflict (which PdbH must dominate), and PdbH::init on a fresh object
 // for the incremental path.
-#include "common/pdb_heuristic.h"
+#include "loyd/heuristics/pdb_heuristic.h"
 
 #include <gtest/gtest.h>
 
@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/heuristic.h"
-#include "common/search_state.h"
+#include "loyd/base/error.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/board/search_state.h"
 #include "tests/pdb_test_support.h"
 
 namespace fs = std::filesystem;

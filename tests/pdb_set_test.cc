@@ -1,6 +1,7 @@
 // Tests of pattern-database sets: presets, custom sets, reflection, file names, and the
 // manifest: round trips and a FormatError naming the line for every kind of bad line.
-#include "common/pdb_set.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/presets.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 #include "test_util.h"
 
 namespace loyd {

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/heuristic.h"
-#include "common/moves.h"
-#include "common/pdb_heuristic.h"
-#include "common/solve.h"
+#include "loyd/base/error.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/board/moves.h"
+#include "loyd/heuristics/pdb_heuristic.h"
+#include "loyd/search/solve.h"
 #include "tests/pdb_test_support.h"
 
 namespace loyd {

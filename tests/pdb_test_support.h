@@ -29,14 +29,15 @@
 #include <string>
 #include <vector>
 
-#include "common/atomic_file.h"
-#include "common/board.h"
-#include "common/pdb_build.h"
-#include "common/pdb_file.h"
-#include "common/pdb_heuristic.h"
+#include "loyd/base/atomic_file.h"
+#include "loyd/board/board.h"
+#include "loyd/tables/build.h"
+#include "loyd/tables/table_file.h"
+#include "loyd/heuristics/pdb_heuristic.h"
 #include "test_util.h"
-#include "common/pdb_set.h"
-#include "common/pdb_table.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/presets.h"
+#include "loyd/tables/table.h"
 
 namespace loyd::test {
 

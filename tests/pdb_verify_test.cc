@@ -15,7 +15,7 @@
 // the header's text) finds one broken, and that the changes that must always be caught (255,
 // a zero off the goal, any change of the goal's entry) are. The number of undetectable +1/-1
 // changes is printed.
-#include "common/pdb_verify.h"
+#include "loyd/tables/verify.h"
 
 #include <gtest/gtest.h>
 
@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/pdb_build.h"
+#include "loyd/base/error.h"
+#include "loyd/tables/build.h"
 #include "test_util.h"
 
 namespace loyd {

@@ -2,7 +2,7 @@
 // comparison with a slow reference (the index of the placement in the lexicographic order of
 // (cell of item 0, cell of item 1, ...), found by sorting every placement in a std::set),
 // place values, sizes, and refusals.
-#include "common/ranker.h"
+#include "loyd/tables/ranker.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 #include "test_util.h"
 
 namespace loyd {

@@ -7,10 +7,10 @@
 #include <atomic>
 #include <random>
 
-#include "common/astar.h"
-#include "common/heuristic.h"
-#include "common/ida_star.h"
-#include "common/moves.h"
+#include "loyd/search/astar.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/ida_star.h"
+#include "loyd/board/moves.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
 #include "tests/test_util.h"

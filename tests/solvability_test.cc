@@ -1,6 +1,6 @@
 // solvable() against reachability found by a full BFS: every permutation of every small board,
 // for the standard goals, a random explicit goal, and (on 2x2, 2x3, 3x2) every goal.
-#include "common/solvability.h"
+#include "loyd/board/solvability.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <numeric>
 #include <random>
 
-#include "common/error.h"
+#include "loyd/base/error.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
 #include "tests/test_util.h"

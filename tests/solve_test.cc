@@ -1,13 +1,13 @@
 // solve(): the run-time choice of search and heuristic, unsolvable starts, limits, and the
 // replayed solutions it returns.
-#include "common/solve.h"
+#include "loyd/search/solve.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "common/error.h"
-#include "common/moves.h"
+#include "loyd/base/error.h"
+#include "loyd/board/moves.h"
 #include "tests/bfs_oracle.h"
 #include "tests/test_util.h"
 

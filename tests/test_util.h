@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "common/board.h"
-#include "common/geometry.h"
+#include "loyd/board/board.h"
+#include "loyd/board/geometry.h"
 
 namespace loyd::test {
 

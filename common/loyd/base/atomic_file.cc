@@ -1,0 +1,85 @@
+#include "loyd/base/atomic_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+[[noreturn]] void fail(const std::string& target, const std::string& what, int err) {
+    throw IoError(target + ": " + what + ": " + std::generic_category().message(err));
+}
+
+std::string folder_of(const std::string& target) {
+    std::string f = std::filesystem::path(target).parent_path().string();
+    return f.empty() ? "." : f;
+}
+}  // namespace
+
+AtomicFile::AtomicFile(const std::string& target) : target_(target) {
+    const std::filesystem::path p(target);
+    std::string name = ".";
+    name += p.filename().string();
+    name += ".tmp.";
+    name += std::to_string(::getpid());
+    temp_ = (std::filesystem::path(folder_of(target)) / name).string();
+    int fd;
+    do fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) fail(target_, "cannot create temporary file " + temp_, errno);
+    fd_ = fd;
+}
+
+AtomicFile::~AtomicFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) ::unlink(temp_.c_str());
+}
+
+void AtomicFile::write_at(const uint8_t* p, uint64_t n, uint64_t offset) {
+    while (n > 0) {
+        const ssize_t r = ::pwrite(fd_, p, n, static_cast<off_t>(offset));
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) fail(target_, "cannot write temporary file " + temp_, errno);
+        p += r;
+        n -= static_cast<uint64_t>(r);
+        offset += static_cast<uint64_t>(r);
+    }
+}
+
+void AtomicFile::append(const uint8_t* p, uint64_t n) {
+    write_at(p, n, end_);
+    end_ += n;
+}
+
+void AtomicFile::commit() {
+    if (::fsync(fd_) != 0) fail(target_, "cannot fsync temporary file " + temp_, errno);
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0) fail(target_, "cannot close temporary file " + temp_, errno);
+    if (::rename(temp_.c_str(), target_.c_str()) != 0) fail(target_, "cannot rename " + temp_ + " over it", errno);
+    committed_ = true;
+    const std::string folder = folder_of(target_);
+    int dfd;
+    do dfd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    while (dfd < 0 && errno == EINTR);
+    if (dfd < 0) fail(target_, "written, but cannot open folder " + folder + " to fsync it", errno);
+    const int rc = ::fsync(dfd);
+    const int err = errno;
+    ::close(dfd);
+    if (rc != 0) fail(target_, "written, but cannot fsync folder " + folder, err);
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+    AtomicFile f(path);
+    f.append(reinterpret_cast<const uint8_t*>(content.data()), content.size());
+    f.commit();
+}
+
+}  // namespace loyd

@@ -1,0 +1,86 @@
+#include "loyd/board/board.h"
+
+#include <algorithm>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+Board Board::make(const Geometry& g, const std::vector<int>& tiles) {
+    const int n = g.cells();
+    if (static_cast<int>(tiles.size()) != n)
+        throw FormatError("expected " + std::to_string(n) + " numbers for a " + g.name() +
+                          " board, got " + std::to_string(tiles.size()));
+    Cells c{};
+    std::array<bool, kMaxCells> seen{};
+    for (int i = 0; i < n; ++i) {
+        int t = tiles[i];
+        if (t < 0 || t >= n)
+            throw FormatError("value " + std::to_string(t) + " is out of range 0.." +
+                              std::to_string(n - 1) + " for a " + g.name() + " board");
+        if (seen[t]) throw FormatError("value " + std::to_string(t) + " appears twice");
+        seen[t] = true;
+        c[i] = static_cast<uint8_t>(t);
+    }
+    // n distinct values in range: a permutation, so the blank (0) is present.
+    return Board(g, c);
+}
+
+Board Board::blank_last(const Geometry& g) {
+    Cells c{};
+    for (int i = 0; i < g.cells() - 1; ++i) c[i] = static_cast<uint8_t>(i + 1);
+    c[g.cells() - 1] = 0;
+    return Board(g, c);
+}
+
+Board Board::blank_first(const Geometry& g) {
+    Cells c{};
+    for (int i = 0; i < g.cells(); ++i) c[i] = static_cast<uint8_t>(i);
+    return Board(g, c);
+}
+
+Cells Board::positions() const {
+    Cells p{};
+    for (int i = 0; i < cells(); ++i) p[cells_[i]] = static_cast<uint8_t>(i);
+    return p;
+}
+
+int Board::blank() const {
+    for (int i = 0; i < cells(); ++i)
+        if (cells_[i] == 0) return i;
+    return kNoCell;  // unreachable: a Board is always a permutation
+}
+
+bool Board::move(Dir d) {
+    int b = blank();
+    int n = g_.neighbor(b, d);
+    if (n == kNoCell) return false;
+    std::swap(cells_[b], cells_[n]);
+    return true;
+}
+
+std::string Board::to_string() const {
+    std::string s;
+    for (int i = 0; i < cells(); ++i) {
+        if (i) s += ' ';
+        s += std::to_string(cells_[i]);
+    }
+    return s;
+}
+
+std::string Board::to_grid() const {
+    const int width = cells() > 10 ? 2 : 1;
+    std::string s;
+    for (int r = 0; r < g_.height(); ++r) {
+        for (int k = 0; k < g_.width(); ++k) {
+            int t = cells_[g_.cell(r, k)];
+            std::string v = t ? std::to_string(t) : std::string(".");
+            if (k) s += ' ';
+            s += std::string(width - static_cast<int>(v.size()) + (k ? 0 : 0), ' ') + v;
+        }
+        s += '\n';
+    }
+    return s;
+}
+
+}  // namespace loyd

@@ -1,0 +1,108 @@
+#include "loyd/board/parse.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+std::string trim(const std::string& s) {
+    size_t a = 0, b = s.size();
+    while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+    return s.substr(a, b - a);
+}
+}  // namespace
+
+Geometry parse_size(const std::string& s) {
+    auto x = s.find_first_of("xX");
+    int w = 0, h = 0;
+    auto ok = [](const std::string& t, int& v) {
+        if (t.empty() || t.size() > 3) return false;
+        for (char c : t)
+            if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+        v = std::stoi(t);
+        return true;
+    };
+    if (x == std::string::npos || !ok(s.substr(0, x), w) || !ok(s.substr(x + 1), h))
+        throw UsageError("bad board size '" + s + "' (expected WxH, e.g. 4x4)");
+    return Geometry(w, h);
+}
+
+std::vector<int> parse_int_list(const std::string& s) {
+    std::vector<int> v;
+    size_t i = 0;
+    const size_t n = s.size();
+    while (i < n) {
+        char c = s[i];
+        if (std::isspace(static_cast<unsigned char>(c)) || c == ',') {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && !std::isspace(static_cast<unsigned char>(s[j])) && s[j] != ',') ++j;
+        std::string tok = s.substr(i, j - i);
+        int value = 0;
+        auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), value);
+        if (ec != std::errc() || p != tok.data() + tok.size())
+            throw FormatError("'" + tok + "' is not an integer");
+        v.push_back(value);
+        i = j;
+    }
+    return v;
+}
+
+std::optional<InstanceText> parse_instance_line(const std::string& raw) {
+    std::string line = trim(raw);
+    if (line.empty() || line[0] == '#') return std::nullopt;
+    InstanceText out;
+    auto colon = line.find(':');
+    if (colon != std::string::npos) {
+        out.label = trim(line.substr(0, colon));
+        if (out.label.empty()) throw FormatError("empty label before ':'");
+        line = line.substr(colon + 1);
+    }
+    out.tiles = parse_int_list(line);
+    if (out.tiles.empty()) throw FormatError("no numbers in the instance");
+    return out;
+}
+
+Geometry infer_geometry(size_t count, const std::optional<Geometry>& size) {
+    if (size) {
+        if (count != static_cast<size_t>(size->cells()))
+            throw FormatError("expected " + std::to_string(size->cells()) + " numbers for a " +
+                              size->name() + " board, got " + std::to_string(count));
+        return *size;
+    }
+    int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(count))));
+    if (side >= 2 && static_cast<size_t>(side * side) == count && count <= kMaxCells)
+        return Geometry(side, side);
+    throw FormatError("cannot infer the board from " + std::to_string(count) +
+                      " numbers (square boards take 4, 9, 16 or 25; give --size WxH)");
+}
+
+bool goal_is_explicit(const std::string& spec) {
+    return spec != "blank-last" && spec != "blank-first";
+}
+
+Board parse_goal(const std::string& spec, const Geometry& g) {
+    if (spec == "blank-last") return Board::blank_last(g);
+    if (spec == "blank-first") return Board::blank_first(g);
+    std::vector<int> v;
+    try {
+        v = parse_int_list(spec);
+    } catch (const FormatError& e) {
+        throw UsageError("bad --goal '" + spec + "': " + e.what() +
+                         " (expected blank-last, blank-first or a permutation)");
+    }
+    try {
+        return Board::make(g, v);
+    } catch (const FormatError& e) {
+        throw UsageError(std::string("bad --goal: ") + e.what());
+    }
+}
+
+}  // namespace loyd

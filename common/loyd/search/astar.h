@@ -1,0 +1,158 @@
+// A* (Hart, Nilsson & Raphael 1968) with a closed set, for small boards and comparisons.
+//
+// Open list: buckets by f, and inside a bucket by g, popping the largest g first (ties
+// broken toward deeper nodes, which reach the goal sooner on this domain). Each position is
+// stored once with its best g and the move that reached it; stale open entries are skipped,
+// and a closed position reached by a shorter path is reopened, so the first goal popped is
+// optimal with any admissible heuristic (additive PDB values are admissible but not
+// consistent: an entry is a minimum over blank regions). Memory: about 60 bytes per stored position; `max_nodes` (positions stored) stops
+// the search with Status::Limit before it exhausts memory.
+// Precondition: start is solvable towards goal.
+#pragma once
+
+#include <chrono>
+#include <unordered_map>
+#include <vector>
+
+#include "loyd/board/board.h"
+#include "loyd/search/result.h"
+#include "loyd/board/search_state.h"
+
+namespace loyd {
+
+namespace astar_detail {
+__extension__ typedef unsigned __int128 Key;
+inline Key pack(const SearchState& s) {
+    Key k = 0;
+    for (int i = 0; i < s.n; ++i) k |= static_cast<Key>(s.cell[i]) << (5 * i);
+    return k;
+}
+inline SearchState unpack(Key k, int n) {
+    SearchState s;
+    s.n = n;
+    for (int i = 0; i < n; ++i) {
+        s.cell[i] = static_cast<uint8_t>((k >> (5 * i)) & 31);
+        s.pos[s.cell[i]] = static_cast<uint8_t>(i);
+    }
+    s.blank = s.pos[0];
+    return s;
+}
+struct KeyHash {
+    size_t operator()(Key k) const {
+        uint64_t a = static_cast<uint64_t>(k), b = static_cast<uint64_t>(k >> 64);
+        uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
+        x ^= x >> 31;
+        x *= 0xBF58476D1CE4E5B9ull;
+        return static_cast<size_t>(x ^ (x >> 29));
+    }
+};
+struct Info {
+    uint16_t g;
+    int8_t dir;  // the blank's move that reached it, -1 at the start
+    bool closed;
+};
+}  // namespace astar_detail
+
+template <class H>
+SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchLimits& limits = {}) {
+    using namespace astar_detail;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Geometry& geom = goal.geometry();
+    const int n = geom.cells();
+    SearchResult res;
+    SearchState s = SearchState::from(start);
+    const Key goal_key = pack(SearchState::from(goal));
+    std::unordered_map<Key, Info, KeyHash> seen;
+    // open[f][g] = keys
+    std::vector<std::vector<std::vector<Key>>> open;
+    auto push = [&](int f, int g, Key k) {
+        if (static_cast<int>(open.size()) <= f) open.resize(f + 1);
+        if (static_cast<int>(open[f].size()) <= g) open[f].resize(g + 1);
+        open[f][g].push_back(k);
+    };
+    const int h0 = heur.init(s);
+    res.heuristic_start = h0;
+    res.nodes_generated = 1;
+    const Key start_key = pack(s);
+    seen.emplace(start_key, Info{0, -1, false});
+    push(h0, 0, start_key);
+    size_t f = static_cast<size_t>(h0);
+    uint64_t check = 0;
+    while (f < open.size()) {
+        // Largest g first within the lowest f.
+        auto& byg = open[f];
+        int g = static_cast<int>(byg.size()) - 1;
+        while (g >= 0 && byg[g].empty()) --g;
+        if (g < 0) {
+            ++f;
+            continue;
+        }
+        Key k = byg[g].back();
+        byg[g].pop_back();
+        Info& info = seen[k];
+        if (info.closed || info.g != g) continue;
+        info.closed = true;
+        if (k == goal_key) {
+            // Walk back to the start through the stored moves.
+            Moves rev;
+            SearchState cur = unpack(k, n);
+            for (;;) {
+                const Info& ci = seen[pack(cur)];
+                if (ci.dir < 0) break;
+                Dir d = static_cast<Dir>(ci.dir);
+                rev.push_back(d);
+                cur.slide(geom.neighbor(cur.blank, opposite(d)));
+            }
+            res.moves.assign(rev.rbegin(), rev.rend());
+            res.status = SearchResult::Status::Solved;
+            return res;
+        }
+        ++res.nodes_expanded;
+        if (++check >= 4096) {
+            check = 0;
+            if (limits.max_seconds > 0) {
+                std::chrono::duration<double> el = std::chrono::steady_clock::now() - t0;
+                if (el.count() >= limits.max_seconds) {
+                    res.limit_reason = "time limit";
+                    return res;
+                }
+            }
+            if (limits.cancel && limits.cancel->load(std::memory_order_relaxed)) {
+                res.limit_reason = "cancelled";
+                return res;
+            }
+        }
+        SearchState cur = unpack(k, n);
+        const int parent_dir = info.dir;
+        for (int d = 0; d < kDirs; ++d) {
+            if (parent_dir >= 0 && (d ^ 1) == parent_dir) continue;
+            int from = geom.neighbor(cur.blank, static_cast<Dir>(d));
+            if (from == kNoCell) continue;
+            SearchState nx = cur;
+            nx.slide(from);
+            ++res.nodes_generated;
+            Key nk = pack(nx);
+            int ng = g + 1;
+            auto [it, inserted] = seen.try_emplace(nk, Info{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false});
+            if (!inserted) {
+                // A shorter path to a closed position reopens it: additive PDB values are a
+                // minimum over blank regions, admissible but not consistent.
+                if (it->second.g <= ng) continue;
+                it->second.g = static_cast<uint16_t>(ng);
+                it->second.dir = static_cast<int8_t>(d);
+                it->second.closed = false;
+            }
+            const int h = heur.init(nx);
+            push(ng + h, ng, nk);
+            if (ng + h < static_cast<int>(f)) f = static_cast<size_t>(ng + h);  // inconsistent h
+            if (limits.max_nodes && seen.size() >= limits.max_nodes) {
+                res.limit_reason = "node limit";
+                return res;
+            }
+        }
+    }
+    res.limit_reason = "no solution (start not solvable)";
+    return res;
+}
+
+}  // namespace loyd

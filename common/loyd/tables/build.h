@@ -1,0 +1,84 @@
+// Builds a pattern database: a backward breadth-first search from the goal over the
+// pattern's abstract space, layer by layer.
+//
+// Additive patterns (Korf & Felner 2002): the abstract state is (placement of the k tiles,
+// region of the blank), the region being the connected set of non-pattern cells holding the
+// blank; blank moves inside a region are free. Each layer d is scanned by rank: every region
+// first reached at depth d is flood-filled, and every pattern tile next to it is slid into
+// it, giving a state at depth d+1 (its blank region is flood-filled again and marked whole).
+// A placement's entry is the depth of the first of its regions reached: the minimum over all
+// blank positions, exactly. Memory: per placement one byte of result plus three masks
+// (seen / this layer / next layer) of n-k bits each: n!/(n-k)! x (1 + 3 x 1, 2 or 4) bytes.
+//
+// Full patterns (Culberson & Schaeffer 1998): a plain BFS over (placement, blank cell),
+// n!/(n-k-1)! one-byte entries, nothing else.
+//
+// Threads take chunks of ranks from an atomic counter; a layer's result is a set, so the
+// table does not depend on the thread count. Cost (this machine, see docs/benchmarks.md):
+// dominated by one rank + one random memory access per generated successor.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "loyd/tables/pattern.h"
+#include "loyd/tables/ranker.h"
+
+namespace loyd {
+
+// The table's ranker: the pattern's tiles in ascending order, then the blank for full tables.
+Ranker pattern_ranker(const Pattern& p);
+// Cells of the ranker's items in a position given tile -> cell (SearchState::pos layout).
+inline void pattern_items(const Pattern& p, const uint8_t* pos, uint8_t* items) {
+    const auto& t = p.tiles();
+    for (size_t i = 0; i < t.size(); ++i) items[i] = pos[t[i]];
+    if (p.kind() == PatternKind::Full) items[t.size()] = pos[0];
+}
+
+// Full tables: the rank after the blank (item k of `items`) moves to the neighbouring cell
+// `to`, swapping with the pattern tile there if `occupied` holds `to`. `items` is left as it was.
+inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, Mask occupied, int to) {
+    const int blank = items[k];
+    int moved = -1;
+    if (occupied & bit(to))
+        for (int i = 0; i < k; ++i)
+            if (items[i] == to) moved = i;
+    if (moved >= 0) items[moved] = static_cast<uint8_t>(blank);
+    items[k] = static_cast<uint8_t>(to);
+    const uint64_t r = rk.rank(items);
+    items[k] = static_cast<uint8_t>(blank);
+    if (moved >= 0) items[moved] = static_cast<uint8_t>(to);
+    return r;
+}
+
+struct BuildProgress {
+    int layer = 0;           // depth being expanded
+    uint64_t assigned = 0;   // entries with a value so far
+    uint64_t total = 0;      // entries in the table
+    double seconds = 0;
+};
+
+struct BuildOptions {
+    int threads = 1;
+    // Called from the calling thread about twice a second and after every layer.
+    std::function<void(const BuildProgress&)> progress;
+    const std::atomic<bool>* cancel = nullptr;  // set from outside: the build throws LimitError
+};
+
+struct BuildResult {
+    std::vector<uint8_t> table;  // one entry per rank
+    uint8_t max_value = 0;
+    int layers = 0;
+    double seconds = 0;
+    std::array<uint64_t, 256> histogram{};
+};
+
+// Peak bytes the build will allocate for this pattern (tables and masks).
+uint64_t estimate_build_bytes(const Pattern& p);
+
+BuildResult build_table(const Pattern& p, const BuildOptions& opt);
+
+}  // namespace loyd

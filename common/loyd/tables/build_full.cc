@@ -1,0 +1,57 @@
+// The full-table builder: a plain BFS over (placement, blank cell) ranks, one byte per entry;
+// a layer scan expands the entries equal to d and claims unset successors with a CAS.
+#include <array>
+
+#include "loyd/tables/build_support.h"
+
+namespace loyd::build_detail {
+
+void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
+    const Geometry& g = p.geometry();
+    const Ranker rk = pattern_ranker(p);
+    const int k = p.size();
+    const uint64_t total = rk.size();
+    std::array<Mask, kMaxCells> nmask{};
+    for (int c = 0; c < g.cells(); ++c) nmask[c] = g.neighbor_mask(c);
+
+    out.table.assign(total, kUnset);
+    uint8_t* dist = out.table.data();
+    const Cells goal_pos = p.goal().positions();
+    uint8_t items[kMaxCells];
+    pattern_items(p, goal_pos.data(), items);
+    dist[rk.rank(items)] = 0;
+
+    std::atomic<uint64_t> assigned{1};
+    const auto t0 = Clock::now();
+    const int threads = std::max(1, opt.threads);
+    for (int d = 0;; ++d) {
+        if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
+        const uint8_t cur_d = static_cast<uint8_t>(d);
+        const uint8_t next_d = static_cast<uint8_t>(d + 1);
+        std::atomic<uint64_t> discovered{0};
+        const ScanContext ctx{opt, BuildProgress{d, 0, total, 0}, assigned, t0};
+        scan_ranks(total, threads, ctx, [&](uint64_t lo, uint64_t hi) {
+            uint64_t found = 0;
+            uint8_t pc[kMaxCells];
+            for (uint64_t r = lo; r < hi; ++r) {
+                if (dist[r] != cur_d) continue;
+                const Mask occ = rk.unrank(r, pc);
+                for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1) {
+                    const uint64_t r2 = full_successor_rank(rk, pc, k, occ, lowest(adj));
+                    uint8_t expect = kUnset;
+                    if (atomic_load(dist + r2) == kUnset &&
+                        std::atomic_ref<uint8_t>(dist[r2]).compare_exchange_strong(expect, next_d,
+                                                                                    std::memory_order_relaxed))
+                        ++found;
+                }
+            }
+            discovered.fetch_add(found, std::memory_order_relaxed);
+            assigned.fetch_add(found, std::memory_order_relaxed);
+        });
+        out.layers = d + 1;
+        report_layer(opt, d, assigned.load(), total, t0);
+        if (discovered.load() == 0) break;
+    }
+}
+
+}  // namespace loyd::build_detail

@@ -1,0 +1,157 @@
+#include "loyd/tables/discover.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "loyd/base/error.h"
+#include "loyd/board/goal_map.h"
+
+namespace fs = std::filesystem;
+
+#ifndef LOYD_BIN_TO_PDB  // set by CMake from the install layout
+#define LOYD_BIN_TO_PDB "../share/loyd/pdb"
+#endif
+
+namespace loyd {
+
+namespace {
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? std::string(v) : std::string();
+}
+std::string home_sub(const char* xdg, const char* fallback) {
+    std::string base = env(xdg);
+    if (base.empty()) {
+        std::string home = env("HOME");
+        if (home.empty()) return "";
+        base = home + "/" + fallback;
+    }
+    return base;
+}
+}  // namespace
+
+std::string user_pdb_dir() {
+    std::string b = home_sub("XDG_DATA_HOME", ".local/share");
+    return b.empty() ? "" : b + "/loyd/pdb";
+}
+
+std::string default_cache_dir() {
+    std::string b = home_sub("XDG_CACHE_HOME", ".cache");
+    return b.empty() ? "" : b + "/loyd";
+}
+
+std::vector<std::string> default_pdb_dirs(const std::string& program) {
+    std::vector<std::string> dirs;
+    std::string path = env("LOYD_PDB_PATH");
+    size_t start = 0;
+    while (start <= path.size() && !path.empty()) {
+        size_t end = path.find(':', start);
+        if (end == std::string::npos) end = path.size();
+        if (end > start) dirs.push_back(path.substr(start, end - start));
+        start = end + 1;
+    }
+    if (std::string u = user_pdb_dir(); !u.empty()) dirs.push_back(u);
+    if (program.empty()) return dirs;
+    const fs::path bin = fs::path(program).parent_path();
+    dirs.push_back((bin / LOYD_BIN_TO_PDB).lexically_normal().string());
+    std::ifstream extra(bin / kBuildTreePathFile);
+    for (std::string line; std::getline(extra, line);)
+        if (!line.empty()) dirs.push_back(line);
+    return dirs;
+}
+
+double set_strength(const PdbSetSpec& s) {
+    double best = 0;
+    for (const auto& part : s.partitions) {
+        double v = 0;
+        for (int i : part) {
+            const Pattern& p = s.tables[i].pattern;
+            double entries = 1;
+            const int n = p.geometry().cells();
+            const int m = p.size() + (p.kind() == PatternKind::Full ? 1 : 0);
+            for (int j = 0; j < m; ++j) entries *= n - j;
+            v += p.kind() == PatternKind::Full ? entries / 16 : entries;
+        }
+        best = std::max(best, v);
+    }
+    return best * (s.reflect ? 1.5 : 1.0);
+}
+
+std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
+                                      std::vector<std::string>* notes) {
+    std::optional<FoundSet> best;
+    auto consider = [&](const fs::path& manifest) {
+        std::optional<PdbSetSpec> read;
+        try {
+            read = read_manifest(manifest.string());
+        } catch (const Error& e) {
+            if (notes) notes->push_back(std::string("skipping ") + e.what());
+            return;
+        }
+        const PdbSetSpec& spec = *read;
+        if (!(spec.geometry() == goal.geometry())) return;
+        if (!GoalMapping::find(goal, spec.goal)) return;
+        std::error_code ec;
+        for (const auto& t : spec.tables)
+            if (!fs::exists(manifest.parent_path() / t.file, ec)) {
+                if (notes) notes->push_back("skipping " + manifest.string() + ": table " + t.file + " is missing");
+                return;
+            }
+        double s = set_strength(spec);
+        if (!best || s > best->strength) best = FoundSet{manifest.string(), spec, s};
+    };
+    for (const auto& d : dirs) {
+        std::error_code ec;
+        fs::path dir(d);
+        if (!fs::is_directory(dir, ec)) continue;
+        if (fs::exists(dir / kManifestName, ec)) {
+            consider(dir / kManifestName);
+            continue;
+        }
+        std::vector<fs::path> subs;
+        for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+            if (it->is_directory(ec) && fs::exists(it->path() / kManifestName, ec)) subs.push_back(it->path());
+        std::sort(subs.begin(), subs.end());
+        for (const auto& s : subs) consider(s / kManifestName);
+    }
+    return best;
+}
+
+std::string suggest_build_command(const Board& goal) {
+    const Geometry& g = goal.geometry();
+    const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
+    const bool standard = goal == Board::blank_last(g) || goal == Board::blank_first(g);
+    if (standard && g.width() == 4 && g.height() == 4) return "pdbgen build --preset 15-7-8 --out " + dir + "/15-7-8";
+    if (standard && g.width() == 5 && g.height() == 5)
+        return "pdbgen build --preset 24-6-6-6-6 --out " + dir + "/24-6-6-6-6";
+    if (standard && g.width() == 3 && g.height() == 3) return "pdbgen build --preset 8-4-4 --out " + dir + "/8-4-4";
+    // Any other board or goal: split the tiles, in goal order, into patterns of at most
+    // k tiles with k chosen so that each table stays under ~60 million entries.
+    const int n = g.cells();
+    int k = 1;
+    while (k + 1 <= n - 3) {  // Pattern keeps at least three non-pattern cells
+        double e = 1;
+        for (int j = 0; j < k + 1; ++j) e *= n - j;
+        if (e > 6e7) break;
+        ++k;
+    }
+    std::string cmd = "pdbgen build --size " + g.name() + " --goal '" + goal.to_string() + "'";
+    std::vector<int> order;
+    for (int c = 0; c < n; ++c)
+        if (goal.at(c)) order.push_back(goal.at(c));
+    const int parts = (static_cast<int>(order.size()) + k - 1) / k;
+    const int per = (static_cast<int>(order.size()) + parts - 1) / parts;
+    for (size_t i = 0; i < order.size(); i += static_cast<size_t>(per)) {
+        cmd += " --pattern ";
+        for (size_t j = i; j < std::min(order.size(), i + static_cast<size_t>(per)); ++j) {
+            if (j > i) cmd += ',';
+            cmd += std::to_string(order[j]);
+        }
+    }
+    std::string name = "custom-" + g.name();
+    return cmd + " --name " + name + " --out " + dir + "/" + name;
+}
+
+}  // namespace loyd

@@ -1,0 +1,50 @@
+// Finding table sets without being told where they are.
+//
+// Search order (first match of equal strength wins): the folders of $LOYD_PDB_PATH
+// (colon-separated), $XDG_DATA_HOME/loyd/pdb (default ~/.local/share/loyd/pdb), the
+// share folder of the installation the program runs from (<prefix>/share/loyd/pdb, found
+// from the program's own path, so a moved prefix still works), and, for a program run from
+// its build tree, the folders listed in the file `loyd-pdb-path` beside it (CMake writes it
+// there with the source tree's data/; it is never installed). No path is compiled in. Each folder may be a set itself (it holds manifest.txt) or hold
+// sets one level down. Among the sets whose board matches and whose goal the instance's goal
+// maps onto (goal_map.h), and whose tables are all present, the strongest is chosen.
+// Strength is an estimate from table sizes: additive partitions count their entries, full
+// tables a sixteenth of theirs (a fringe table alone is weaker than an additive partition of
+// the same size). Only manifests are read here; nothing is loaded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loyd/board/board.h"
+#include "loyd/tables/manifest.h"
+
+namespace loyd {
+
+// `program` is the running program's path (self_executable_path()); empty skips the
+// installation and build-tree folders.
+std::vector<std::string> default_pdb_dirs(const std::string& program);
+// The file beside a build-tree program that lists its extra table folders, one per line.
+inline constexpr const char* kBuildTreePathFile = "loyd-pdb-path";
+// Where `pdbgen build` output is looked for first by default: $XDG_DATA_HOME/loyd/pdb.
+std::string user_pdb_dir();
+// Default folder for decoded copies of zstd tables: $XDG_CACHE_HOME/loyd (~/.cache/loyd).
+std::string default_cache_dir();
+
+struct FoundSet {
+    std::string manifest;
+    PdbSetSpec spec;
+    double strength = 0;
+};
+
+double set_strength(const PdbSetSpec& s);
+
+// notes (may be null) receives one line per set skipped and why.
+std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
+                                      std::vector<std::string>* notes = nullptr);
+
+// The pdbgen command that builds a good set for this board and goal.
+std::string suggest_build_command(const Board& goal);
+
+}  // namespace loyd

@@ -1,0 +1,306 @@
+#include "loyd/tables/header.h"
+
+#include <xxhash.h>
+
+#include <cstring>
+#include <optional>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+
+// Header field offsets (docs/pdb-format.md).
+constexpr size_t kOffMagic = 0;
+constexpr size_t kOffVersion = 8;
+constexpr size_t kOffHeaderSize = 12;
+constexpr size_t kOffWidth = 16;
+constexpr size_t kOffHeight = 17;
+constexpr size_t kOffKind = 18;
+constexpr size_t kOffRanking = 19;
+constexpr size_t kOffGoal = 20;
+constexpr size_t kOffTileCount = 45;
+constexpr size_t kOffTiles = 46;
+constexpr size_t kOffBits = 71;
+constexpr size_t kOffMaxValue = 72;
+constexpr size_t kOffEncoding = 73;
+constexpr size_t kOffReservedA = 74;  // 2 bytes
+constexpr size_t kOffGenerator = 76;
+constexpr size_t kOffEntries = 80;
+constexpr size_t kOffPayloadOffset = 88;
+constexpr size_t kOffStoredSize = 96;
+constexpr size_t kOffDecodedSize = 104;
+constexpr size_t kOffPayloadHash = 112;
+constexpr size_t kOffStoredHash = 120;
+constexpr size_t kOffReservedB = 128;  // 120 bytes
+constexpr size_t kOffHeaderHash = 248;
+constexpr size_t kMaxSlots = 25;  // goal cells and tile slots
+
+constexpr char kMagic[8] = {'L', 'O', 'Y', 'D', 'P', 'D', 'B', '\0'};
+
+
+void put16(uint8_t* p, uint16_t v) {
+    for (int i = 0; i < 2; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void put32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void put64(uint8_t* p, uint64_t v) {
+    for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint32_t get32(const uint8_t* p) {
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+uint64_t get64(const uint8_t* p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+
+std::string hex(uint64_t v) {
+    static const char* digits = "0123456789abcdef";
+    std::string s = "0x";
+    for (int i = 15; i >= 0; --i) s += digits[(v >> (4 * i)) & 15];
+    return s;
+}
+
+[[noreturn]] void bad_format(const std::string& path, const std::string& msg) {
+    throw FormatError(path + ": " + msg);
+}
+
+// n!/(n-m)!, or nullopt on overflow.
+std::optional<uint64_t> falling_factorial(uint64_t n, uint64_t m) {
+    uint64_t r = 1;
+    for (uint64_t i = 0; i < m; ++i)
+        if (__builtin_mul_overflow(r, n - i, &r)) return std::nullopt;
+    return r;
+}
+
+}  // namespace
+
+std::string hex_checksum(uint64_t v) { return hex(v); }
+
+// The first problem with the header's self-description (geometry, goal, kind, ranking,
+// tiles, entry width, encoding, entry count), or "" when there is none. Shared by the writer
+// (which refuses to write such a header) and the reader.
+std::string header_problem(const PdbHeader& h) {
+    const int w = h.width, ht = h.height;
+    if (w < 2 || w > 25) return "width " + std::to_string(w) + " out of range (2..25)";
+    if (ht < 2 || ht > 25) return "height " + std::to_string(ht) + " out of range (2..25)";
+    const int n = w * ht;
+    if (n > 25)
+        return "board " + std::to_string(w) + "x" + std::to_string(ht) + " has more than 25 cells";
+    uint32_t seen = 0;
+    for (int c = 0; c < n; ++c) {
+        const int t = h.goal[c];
+        if (t >= n)
+            return "goal: cell " + std::to_string(c) + " holds tile " + std::to_string(t) +
+                   ", out of range (0.." + std::to_string(n - 1) + ")";
+        if (seen & (1u << t))
+            return "goal: tile " + std::to_string(t) + " appears twice (goal is not a permutation)";
+        seen |= 1u << t;
+    }
+    for (int c = n; c < static_cast<int>(kMaxSlots); ++c)
+        if (h.goal[c] != 0)
+            return "goal: unused cell " + std::to_string(c) + " is not zero (reserved)";
+    if (h.kind != PdbKind::Additive && h.kind != PdbKind::Full)
+        return "kind " + std::to_string(static_cast<int>(h.kind)) + " unknown (1 additive, 2 full)";
+    if (h.ranking != kRankingPartialPermutation)
+        return "ranking scheme " + std::to_string(h.ranking) + " unknown (this build knows " +
+               std::to_string(kRankingPartialPermutation) + ")";
+    const size_t k = h.tiles.size();
+    if (k < 1 || k >= static_cast<size_t>(n))
+        return "tile count " + std::to_string(k) + " out of range (1.." + std::to_string(n - 1) +
+               ")";
+    seen = 0;
+    for (uint8_t t : h.tiles) {
+        if (t == 0) return "tiles: tile 0 (the blank) cannot be a pattern tile";
+        if (t >= n)
+            return "tiles: tile " + std::to_string(t) + " out of range (1.." +
+                   std::to_string(n - 1) + ")";
+        if (seen & (1u << t)) return "tiles: tile " + std::to_string(t) + " appears twice";
+        seen |= 1u << t;
+    }
+    if (h.bits_per_entry != 8)
+        return "bits per entry " + std::to_string(h.bits_per_entry) + " unsupported (must be 8)";
+    if (h.encoding != PdbEncoding::Raw && h.encoding != PdbEncoding::Zstd)
+        return "payload encoding " + std::to_string(static_cast<int>(h.encoding)) +
+               " unknown (0 raw, 1 zstd)";
+    const uint64_t terms = h.kind == PdbKind::Full ? k + 1 : k;
+    const auto expected = falling_factorial(static_cast<uint64_t>(n), terms);
+    if (!expected) return "entry count: the pattern's size does not fit in 64 bits";
+    if (h.entries != *expected)
+        return "entry count " + std::to_string(h.entries) + " does not match the pattern (" +
+               to_string(h.kind) + " " + std::to_string(k) + "-tile pattern on " +
+               std::to_string(n) + " cells has " + std::to_string(*expected) + ")";
+    return "";
+}
+
+PdbHeaderBytes encode_header(const PdbHeader& h) {
+    PdbHeaderBytes b{};
+    std::memcpy(b.data() + kOffMagic, kMagic, sizeof kMagic);
+    put32(b.data() + kOffVersion, kPdbFormatVersion);
+    put32(b.data() + kOffHeaderSize, kPdbHeaderSize);
+    b[kOffWidth] = h.width;
+    b[kOffHeight] = h.height;
+    b[kOffKind] = static_cast<uint8_t>(h.kind);
+    b[kOffRanking] = h.ranking;
+    for (size_t i = 0; i < kMaxSlots; ++i) b[kOffGoal + i] = h.goal[i];
+    b[kOffTileCount] = static_cast<uint8_t>(h.tiles.size());
+    for (size_t i = 0; i < h.tiles.size(); ++i) b[kOffTiles + i] = h.tiles[i];
+    b[kOffBits] = h.bits_per_entry;
+    b[kOffMaxValue] = h.max_value;
+    b[kOffEncoding] = static_cast<uint8_t>(h.encoding);
+    put16(b.data() + kOffReservedA, 0);
+    put32(b.data() + kOffGenerator, h.generator_version);
+    put64(b.data() + kOffEntries, h.entries);
+    put64(b.data() + kOffPayloadOffset, h.payload_offset);
+    put64(b.data() + kOffStoredSize, h.payload_stored_size);
+    put64(b.data() + kOffDecodedSize, h.entries);
+    put64(b.data() + kOffPayloadHash, h.payload_xxh3);
+    put64(b.data() + kOffStoredHash, h.stored_xxh3);
+    put64(b.data() + kOffHeaderHash, pdb_checksum(b.data(), kOffHeaderHash));
+    return b;
+}
+
+uint64_t payload_offset_for(PdbEncoding e) {
+    return e == PdbEncoding::Raw ? kPdbRawPayloadOffset : kPdbHeaderSize;
+}
+
+// Decodes and checks a header. `buf` holds the first `avail` = min(file_size, 4096) bytes.
+PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
+                       const std::string& path) {
+    const uint64_t magic_len = std::min<uint64_t>(avail, sizeof kMagic);
+    if (std::memcmp(buf, kMagic, magic_len) != 0)
+        bad_format(path, "bad magic (not a loyd pattern-database file)");
+    if (file_size < kPdbHeaderSize)
+        bad_format(path, "truncated: file is " + std::to_string(file_size) +
+                             " bytes, shorter than the " + std::to_string(kPdbHeaderSize) +
+                             "-byte header");
+    const uint32_t version = get32(buf + kOffVersion);
+    if (version != kPdbFormatVersion)
+        bad_format(path, "unsupported format version " + std::to_string(version) +
+                             " (this build reads " + std::to_string(kPdbFormatVersion) + ")");
+    const uint32_t header_size = get32(buf + kOffHeaderSize);
+    if (header_size != kPdbHeaderSize)
+        bad_format(path, "header size " + std::to_string(header_size) + " wrong (must be " +
+                             std::to_string(kPdbHeaderSize) + ")");
+    const uint64_t stored_hash = get64(buf + kOffHeaderHash);
+    const uint64_t computed_hash = pdb_checksum(buf, kOffHeaderHash);
+    if (stored_hash != computed_hash)
+        bad_format(path, "header checksum mismatch (recorded " + hex(stored_hash) + ", computed " +
+                             hex(computed_hash) + ")");
+
+    PdbHeader h;
+    h.width = buf[kOffWidth];
+    h.height = buf[kOffHeight];
+    h.kind = static_cast<PdbKind>(buf[kOffKind]);
+    h.ranking = buf[kOffRanking];
+    for (size_t i = 0; i < kMaxSlots; ++i) h.goal[i] = buf[kOffGoal + i];
+    const size_t k = buf[kOffTileCount];
+    if (k < 1 || k > kMaxSlots)
+        bad_format(path, "tile count " + std::to_string(k) + " out of range (1..25)");
+    h.tiles.assign(buf + kOffTiles, buf + kOffTiles + k);
+    for (size_t i = k; i < kMaxSlots; ++i)
+        if (buf[kOffTiles + i] != 0)
+            bad_format(path, "reserved: unused tile slot " + std::to_string(i) + " (offset " +
+                                 std::to_string(kOffTiles + i) + ") is not zero");
+    h.bits_per_entry = buf[kOffBits];
+    h.max_value = buf[kOffMaxValue];
+    h.encoding = static_cast<PdbEncoding>(buf[kOffEncoding]);
+    for (size_t i = kOffReservedA; i < kOffReservedA + 2; ++i)
+        if (buf[i] != 0)
+            bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero");
+    h.generator_version = get32(buf + kOffGenerator);
+    h.entries = get64(buf + kOffEntries);
+    h.payload_offset = get64(buf + kOffPayloadOffset);
+    h.payload_stored_size = get64(buf + kOffStoredSize);
+    const uint64_t decoded_size = get64(buf + kOffDecodedSize);
+    h.payload_xxh3 = get64(buf + kOffPayloadHash);
+    h.stored_xxh3 = get64(buf + kOffStoredHash);
+    for (size_t i = kOffReservedB; i < kOffHeaderHash; ++i)
+        if (buf[i] != 0)
+            bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero");
+
+    if (std::string p = header_problem(h); !p.empty()) bad_format(path, p);
+    if (decoded_size != h.entries)
+        bad_format(path, "payload decoded size " + std::to_string(decoded_size) +
+                             " differs from the entry count " + std::to_string(h.entries));
+    const uint64_t want_offset = payload_offset_for(h.encoding);
+    if (h.payload_offset != want_offset)
+        bad_format(path, "payload offset " + std::to_string(h.payload_offset) + " wrong (" +
+                             to_string(h.encoding) + " payloads start at " +
+                             std::to_string(want_offset) + ")");
+    if (h.encoding == PdbEncoding::Raw && h.payload_stored_size != h.entries)
+        bad_format(path, "payload stored size " + std::to_string(h.payload_stored_size) +
+                             " differs from the entry count " + std::to_string(h.entries) +
+                             " (raw payload)");
+    if (h.encoding == PdbEncoding::Raw && h.stored_xxh3 != h.payload_xxh3)
+        bad_format(path, "stored payload checksum " + hex(h.stored_xxh3) +
+                             " differs from the payload checksum " + hex(h.payload_xxh3) +
+                             " (raw payload: they hash the same bytes)");
+    if (h.encoding == PdbEncoding::Zstd && h.payload_stored_size == 0)
+        bad_format(path, "payload stored size is 0 (zstd payload)");
+    uint64_t want_size = 0;
+    if (__builtin_add_overflow(h.payload_offset, h.payload_stored_size, &want_size))
+        bad_format(path,
+                   "payload stored size " + std::to_string(h.payload_stored_size) + " too large");
+    if (file_size < want_size)
+        bad_format(path, "truncated: file is " + std::to_string(file_size) +
+                             " bytes, header says " + std::to_string(want_size));
+    if (file_size > want_size)
+        bad_format(path, "trailing bytes: file is " + std::to_string(file_size) +
+                             " bytes, header says " + std::to_string(want_size));
+    // Raw payloads: the padding between header and payload is reserved and must be zero.
+    for (uint64_t i = kPdbHeaderSize; i < h.payload_offset; ++i)
+        if (buf[i] != 0)
+            bad_format(path,
+                       "reserved: padding byte at offset " + std::to_string(i) + " is not zero");
+    return h;
+}
+
+uint64_t pdb_checksum(const void* data, uint64_t size) {
+    return XXH3_64bits(data, size);
+}
+
+uint64_t expected_entries(const PdbHeader& h) {
+    const int n = h.width * h.height;
+    if (h.width < 2 || h.height < 2 || n > 25)
+        throw UsageError("board " + std::to_string(h.width) + "x" + std::to_string(h.height) +
+                         " out of range (2 <= W, H and W*H <= 25)");
+    const size_t k = h.tiles.size();
+    if (k < 1 || k >= static_cast<size_t>(n))
+        throw UsageError("pattern of " + std::to_string(k) + " tiles out of range (1.." +
+                         std::to_string(n - 1) + ")");
+    const uint64_t terms = h.kind == PdbKind::Full ? k + 1 : k;
+    const auto r = falling_factorial(static_cast<uint64_t>(n), terms);
+    if (!r)
+        throw UsageError("a " + std::to_string(k) + "-tile " + to_string(h.kind) + " pattern on " +
+                         std::to_string(n) + " cells has more than 2^64 entries");
+    return *r;
+}
+
+std::string to_string(PdbKind k) {
+    switch (k) {
+        case PdbKind::Additive:
+            return "additive";
+        case PdbKind::Full:
+            return "full";
+    }
+    return "unknown kind " + std::to_string(static_cast<int>(k));
+}
+
+std::string to_string(PdbEncoding e) {
+    switch (e) {
+        case PdbEncoding::Raw:
+            return "raw";
+        case PdbEncoding::Zstd:
+            return "zstd";
+    }
+    return "unknown encoding " + std::to_string(static_cast<int>(e));
+}
+
+}  // namespace loyd

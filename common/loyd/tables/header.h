@@ -1,0 +1,83 @@
+// The table file's header: a fixed 256-byte little-endian record, written and read field by
+// field (spec: docs/pdb-format.md).
+//
+// It holds the magic "LOYDPDB\0", the format version, the board and goal, the pattern's kind
+// and tiles, the entry count, the payload encoding, offset and sizes, the XXH3-64 of the
+// decoded and of the stored payload, reserved bytes that must be zero, and the XXH3-64 of the
+// header itself. `parse_header` checks every field and the file size against them; it is pure
+// (no I/O), so the file reader and the fuzzer share it. Errors are FormatError naming the path
+// and the field. Cost: O(header) plus one XXH3 of 248 bytes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loyd {
+
+enum class PdbKind : uint8_t {
+    Additive = 1,  // abstract state: the pattern tiles' cells (n!/(n-k)! entries)
+    Full = 2,      // abstract state: the pattern tiles' and the blank's cells (n!/(n-k-1)!)
+};
+enum class PdbEncoding : uint8_t { Raw = 0, Zstd = 1 };
+
+inline constexpr uint32_t kPdbFormatVersion = 1;
+inline constexpr uint8_t kRankingPartialPermutation = 1;
+inline constexpr uint32_t kPdbHeaderSize = 256;
+inline constexpr uint64_t kPdbRawPayloadOffset = 4096;
+// Default zstd level of write_pdb. On a synthetic PDB-like table (values 0..60, skewed) level 3
+// compressed 50 MB in 0.66 s (ratio 0.52) where level 19 took 99 s (ratio 0.44); write_pdb
+// wrote a 519 MB table at level 3 in 9 s. Measurements: docs/pdb-format.md.
+inline constexpr int kDefaultZstdLevel = 3;
+
+struct PdbHeader {
+    uint8_t width = 0, height = 0;
+    std::array<uint8_t, 25> goal{};  // cell -> tile, first width*height used, rest 0
+    PdbKind kind = PdbKind::Additive;
+    uint8_t ranking = kRankingPartialPermutation;
+    std::vector<uint8_t> tiles;  // pattern tiles in rank order (1..25 items, no 0)
+    uint64_t entries = 0;        // number of one-byte entries
+    uint8_t bits_per_entry = 8;
+    uint8_t max_value = 0;
+    uint32_t generator_version = 0;  // (major<<16)|(minor<<8)|patch
+    PdbEncoding encoding = PdbEncoding::Zstd;
+    uint64_t payload_offset = 0, payload_stored_size = 0;  // filled by the writer
+    uint64_t payload_xxh3 = 0;  // XXH3-64 of the decoded payload, filled by the writer
+    uint64_t stored_xxh3 = 0;   // XXH3-64 of the stored payload bytes, filled by the writer
+};
+
+// The number of entries a table for this header's pattern has, with n = width*height and
+// k = tiles.size(): n!/(n-k)! for Additive, n!/(n-k-1)! for Full. Throws UsageError when
+// the geometry or k is out of range or the count does not fit in 64 bits.
+uint64_t expected_entries(const PdbHeader& h);
+
+// XXH3-64 with seed 0, the checksum used by the format (header bytes 0..247 and payload).
+uint64_t pdb_checksum(const void* data, uint64_t size);
+
+using PdbHeaderBytes = std::array<uint8_t, kPdbHeaderSize>;
+
+
+// The first problem with the header's self-description (geometry, goal, kind, ranking, tiles,
+// entry width, encoding, entry count), or "" when there is none. Shared by the writer (which
+// refuses to write such a header) and the reader.
+std::string header_problem(const PdbHeader& h);
+
+// The 256 header bytes of `h`, with its own checksum in the last 8.
+PdbHeaderBytes encode_header(const PdbHeader& h);
+
+// Where the payload starts: 4096 for raw (page aligned, mmap-able), 256 for zstd.
+uint64_t payload_offset_for(PdbEncoding e);
+
+// Decodes and checks a header. `buf` holds the first `avail` = min(file_size, 4096) bytes of a
+// file of `file_size` bytes (the raw padding up to 4096 must be zero). FormatError naming
+// `path` and the field otherwise.
+PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size, const std::string& path);
+
+// "0x" and 16 hex digits, as checksums appear in messages.
+std::string hex_checksum(uint64_t v);
+
+std::string to_string(PdbKind k);      // "additive", "full"
+std::string to_string(PdbEncoding e);  // "raw", "zstd"
+
+}  // namespace loyd

@@ -1,0 +1,69 @@
+#include "loyd/tables/load.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "loyd/base/error.h"
+
+namespace fs = std::filesystem;
+
+namespace loyd {
+
+namespace {
+std::string hex64(uint64_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions& opt) {
+    std::error_code ec;
+    if (!fs::exists(file, ec))
+        throw IoError("the set's manifest names table '" + t.file + "' but " + file + " does not exist");
+    const PdbHeader h = read_pdb_header(file);
+    if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
+        throw FormatError(file + ": payload xxh3 " + hex64(h.payload_xxh3) + " differs from the manifest's " +
+                          hex64(*t.xxh3));
+    // Small tables decode in milliseconds: only big ones are worth a raw copy in the cache.
+    constexpr uint64_t kCacheMinEntries = 8u << 20;
+    if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= kCacheMinEntries) {
+        const std::string cached = (fs::path(opt.cache_dir) / (hex64(h.payload_xxh3) + ".pdb")).string();
+        if (fs::exists(cached, ec)) {
+            try {
+                PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload);
+                if (c.file().header().payload_xxh3 == h.payload_xxh3 &&
+                    c.file().header().encoding == PdbEncoding::Raw)
+                    return c;
+            } catch (const Error&) {
+                // A damaged cache entry is ignored and rewritten below.
+            }
+        }
+        PdbTable d = PdbTable::load(file, t.pattern, true);
+        try {
+            fs::create_directories(opt.cache_dir, ec);
+            PdbHeader raw = d.file().header();
+            write_pdb(cached, raw, d.data(), d.size(), PdbEncoding::Raw);
+        } catch (const Error&) {
+            // The cache is an optimisation: a read-only or full disk only costs speed.
+        }
+        return d;
+    }
+    return PdbTable::load(file, t.pattern, opt.verify_payload);
+}
+}  // namespace
+
+LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::error_code ec;
+    fs::path p(path);
+    fs::path manifest = fs::is_directory(p, ec) ? p / kManifestName : p;
+    LoadedSet set{manifest.parent_path().empty() ? "." : manifest.parent_path().string(),
+                  read_manifest(manifest.string()), {}, 0};
+    for (const auto& t : set.spec.tables)
+        set.tables.push_back(load_one((fs::path(set.dir) / t.file).string(), t, opt));
+    set.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return set;
+}
+
+}  // namespace loyd

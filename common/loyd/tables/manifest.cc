@@ -1,0 +1,244 @@
+#include "loyd/tables/manifest.h"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "loyd/base/error.h"
+#include "loyd/board/parse.h"
+
+namespace loyd {
+
+
+bool reflectable(const Board& goal) {
+    const Geometry& g = goal.geometry();
+    if (!g.square()) return false;
+    int b = goal.blank();
+    return g.row(b) == g.col(b);
+}
+
+std::string table_file_name(const Pattern& p) {
+    std::string s = to_string(p.kind());
+    for (int t : p.tiles()) {
+        s += '-';
+        s += std::to_string(t);
+    }
+    return s + ".pdb";
+}
+
+PdbSetSpec custom_set(const std::string& name, const Board& goal,
+                      const std::vector<std::vector<int>>& patterns, PatternKind kind) {
+    PdbSetSpec s{name, goal, reflectable(goal), {}, {}};
+    if (patterns.empty()) throw UsageError("no pattern given");
+    std::vector<int> part;
+    Mask used = 0;
+    for (const auto& tiles : patterns) {
+        Pattern p(goal, tiles, kind);
+        if (kind == PatternKind::Additive && (used & p.tile_mask()))
+            throw UsageError("additive patterns of one partition must be disjoint (pattern " +
+                             p.tiles_string() + " repeats a tile)");
+        used |= p.tile_mask();
+        part.push_back(static_cast<int>(s.tables.size()));
+        s.tables.push_back(TableSpec{table_file_name(p), p, std::nullopt});
+    }
+    if (kind == PatternKind::Additive) {
+        s.partitions.push_back(part);
+    } else {
+        // Full tables combine by max: each is a partition of its own.
+        for (int i : part) s.partitions.push_back({i});
+    }
+    return s;
+}
+
+std::string manifest_text(const PdbSetSpec& s) {
+    std::ostringstream o;
+    o << "# loyd pattern-database set (see docs/pdb-format.md)\n";
+    o << "loyd-pdb-set 1\n";
+    o << "name " << s.name << "\n";
+    o << "board " << s.geometry().name() << "\n";
+    o << "goal " << s.goal.to_string() << "\n";
+    o << "combine max-of-sums\n";
+    o << "reflect " << (s.reflect ? "yes" : "no") << "\n";
+    for (size_t i = 0; i < s.tables.size(); ++i) {
+        const auto& t = s.tables[i];
+        o << "table " << t.file << " " << to_string(t.pattern.kind()) << " " << t.pattern.tiles_string();
+        if (t.xxh3) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(*t.xxh3));
+            o << " xxh3=" << buf;
+        }
+        o << "\n";
+    }
+    for (const auto& p : s.partitions) {
+        o << "partition";
+        for (int i : p) o << " " << s.tables[i].file;
+        o << "\n";
+    }
+    return o.str();
+}
+
+namespace {
+
+// One manifest being read, line by line: each key has its own method; errors name the file
+// and the line (or only the file for what is missing at the end).
+class ManifestParser {
+public:
+    explicit ManifestParser(const std::string& path) : path_(path) {}
+
+    PdbSetSpec parse(const std::string& text) {
+        std::istringstream in(text);
+        std::string line;
+        while (std::getline(in, line)) {
+            ++lineno_;
+            if (line.empty() || line[0] == '#') continue;
+            std::istringstream ls(line);
+            std::string key, rest;
+            ls >> key;
+            std::getline(ls, rest);
+            if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+            entry(key, rest);
+        }
+        lineno_ = 0;
+        return finish();
+    }
+
+private:
+    FormatError fail(const std::string& msg) const {
+        // lineno 0: a problem of the whole file (something missing), not of one line.
+        return FormatError(lineno_ ? path_ + ":" + std::to_string(lineno_) + ": " + msg : path_ + ": " + msg);
+    }
+
+    void entry(const std::string& key, const std::string& rest) {
+        if (!magic_) return magic(key, rest);
+        if (key == "name") name_ = rest;
+        else if (key == "board") board(rest);
+        else if (key == "goal") goal(rest);
+        else if (key == "combine") {
+            if (rest != "max-of-sums") throw fail("unknown combine rule '" + rest + "'");
+        } else if (key == "reflect") reflect(rest);
+        else if (key == "table") table(rest);
+        else if (key == "partition") partition(rest);
+        else throw fail("unknown key '" + key + "'");
+    }
+
+    void magic(const std::string& key, const std::string& rest) {
+        if (key != "loyd-pdb-set") throw fail("not a loyd pdb-set manifest (expected 'loyd-pdb-set 1')");
+        if (rest != "1") throw fail("unsupported manifest version '" + rest + "' (this build reads 1)");
+        magic_ = true;
+    }
+
+    void board(const std::string& rest) {
+        try {
+            geom_ = parse_size(rest);
+        } catch (const UsageError& e) {
+            throw fail(e.what());
+        }
+    }
+
+    void goal(const std::string& rest) {
+        if (!geom_) throw fail("'goal' before 'board'");
+        try {
+            goal_ = Board::make(*geom_, parse_int_list(rest));
+        } catch (const FormatError& e) {
+            throw fail(std::string("bad goal: ") + e.what());
+        }
+    }
+
+    void reflect(const std::string& rest) {
+        if (rest != "yes" && rest != "no") throw fail("reflect must be yes or no");
+        reflect_ = rest == "yes";
+        have_reflect_ = true;
+    }
+
+    // table FILE KIND TILES [xxh3=HEX]
+    void table(const std::string& rest) {
+        if (!goal_) throw fail("'table' before 'goal'");
+        std::istringstream ts(rest);
+        std::string file, kind, tiles, extra;
+        ts >> file >> kind >> tiles;
+        if (tiles.empty()) throw fail("expected: table FILE KIND TILES [xxh3=HEX]");
+        if (file.find('/') != std::string::npos || file == "." || file == "..")
+            throw fail("table file '" + file + "' must be a plain file name in the set's folder");
+        std::optional<uint64_t> sum;
+        while (ts >> extra) {
+            if (extra.rfind("xxh3=", 0) != 0 || extra.size() != 21) throw fail("unexpected '" + extra + "'");
+            // Exactly 16 hex digits (stoull alone would accept a sign or "0x").
+            if (extra.find_first_not_of("0123456789abcdefABCDEF", 5) != std::string::npos)
+                throw fail("bad checksum '" + extra + "'");
+            sum = std::stoull(extra.substr(5), nullptr, 16);
+        }
+        if (by_file_.count(file)) throw fail("table '" + file + "' listed twice");
+        try {
+            Pattern p(*goal_, parse_int_list(tiles), parse_pattern_kind(kind));
+            by_file_[file] = static_cast<int>(tables_.size());
+            tables_.push_back(TableSpec{file, p, sum});
+        } catch (const Error& e) {
+            throw fail(e.what());
+        }
+        if (tables_.size() > static_cast<size_t>(kMaxSetTables))
+            throw fail("more than " + std::to_string(kMaxSetTables) + " tables");
+    }
+
+    // partition FILE... (additive tables sharing no tile, or one full table)
+    void partition(const std::string& rest) {
+        std::istringstream ps(rest);
+        std::string file;
+        std::vector<int> part;
+        Mask used = 0;
+        while (ps >> file) {
+            auto it = by_file_.find(file);
+            if (it == by_file_.end()) throw fail("partition names unknown table '" + file + "'");
+            const Pattern& p = tables_[it->second].pattern;
+            if (p.kind() == PatternKind::Additive && (used & p.tile_mask()))
+                throw fail("the additive tables of a partition must not share tiles");
+            used |= p.tile_mask();
+            part.push_back(it->second);
+        }
+        if (part.empty()) throw fail("empty partition");
+        for (int i : part)
+            if (tables_[i].pattern.kind() == PatternKind::Full && part.size() > 1)
+                throw fail("a full table counts every move, so it must be alone in its partition");
+        partitions_.push_back(part);
+        if (partitions_.size() > static_cast<size_t>(kMaxSetPartitions))
+            throw fail("more than " + std::to_string(kMaxSetPartitions) + " partitions");
+    }
+
+    PdbSetSpec finish() const {
+        if (!magic_) throw fail("empty manifest");
+        if (!goal_) throw fail("no 'board' and 'goal'");
+        if (tables_.empty()) throw fail("no tables");
+        if (partitions_.empty()) throw fail("no partitions");
+        if (!have_reflect_) throw fail("missing 'reflect'");
+        if (reflect_ && !reflectable(*goal_))
+            throw fail("reflect yes needs a square board with the goal blank on the main diagonal");
+        return PdbSetSpec{name_, *goal_, reflect_, tables_, partitions_};
+    }
+
+    std::string path_;
+    int lineno_ = 0;
+    bool magic_ = false, have_reflect_ = false, reflect_ = false;
+    std::optional<Geometry> geom_;
+    std::optional<Board> goal_;
+    std::string name_;
+    std::vector<TableSpec> tables_;
+    std::map<std::string, int> by_file_;
+    std::vector<std::vector<int>> partitions_;
+};
+
+}  // namespace
+
+PdbSetSpec parse_manifest(const std::string& text, const std::string& path) {
+    return ManifestParser(path).parse(text);
+}
+
+PdbSetSpec read_manifest(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw IoError("cannot open manifest '" + path + "'");
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    if (f.bad()) throw IoError("error reading manifest '" + path + "'");
+    return parse_manifest(ss.str(), path);
+}
+
+}  // namespace loyd

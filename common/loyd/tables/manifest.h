@@ -1,0 +1,58 @@
+// A pattern-database set: the tables a heuristic combines, and the manifest that names them.
+//
+// Combination rule: the sum of the table values within a partition (the patterns of a
+// partition are disjoint, so the sum is admissible; Korf & Felner 2002), the max across
+// partitions, and - when `reflect` is set - the max of the regular lookup and the lookup of
+// the position mirrored about the main diagonal with its tiles relabeled (Culberson &
+// Schaeffer 1998; Korf & Felner 2002). Reflection needs a square board whose goal blank sits
+// on the main diagonal.
+//
+// The manifest is a small line-based text file (manifest.txt in the set's folder), specified
+// in docs/pdb-format.md. Parse errors are FormatError naming the file and line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loyd/tables/pattern.h"
+
+namespace loyd {
+
+struct TableSpec {
+    std::string file;               // file name inside the set's folder
+    Pattern pattern;
+    std::optional<uint64_t> xxh3;   // XXH3-64 of the decoded payload, when known
+};
+
+struct PdbSetSpec {
+    std::string name;
+    Board goal;
+    bool reflect = false;
+    std::vector<TableSpec> tables;              // each distinct table once
+    std::vector<std::vector<int>> partitions;   // indices into `tables`
+
+    const Geometry& geometry() const { return goal.geometry(); }
+};
+
+// Builds a spec from custom patterns (one partition).
+PdbSetSpec custom_set(const std::string& name, const Board& goal,
+                      const std::vector<std::vector<int>>& patterns, PatternKind kind);
+
+// True when the goal allows the reflected lookup (square board, blank on the main diagonal).
+bool reflectable(const Board& goal);
+
+// The canonical file name of a table: "<kind>-<tiles joined by '-'>.pdb".
+std::string table_file_name(const Pattern& p);
+
+std::string manifest_text(const PdbSetSpec& s);
+PdbSetSpec parse_manifest(const std::string& text, const std::string& path);
+PdbSetSpec read_manifest(const std::string& path);  // IoError / FormatError
+
+inline constexpr const char* kManifestName = "manifest.txt";
+// A set holds at most this many tables and partitions (the heuristic keeps one value per
+// table and view in fixed arrays); parse_manifest refuses more.
+inline constexpr int kMaxSetTables = 16;
+inline constexpr int kMaxSetPartitions = 16;
+
+}  // namespace loyd

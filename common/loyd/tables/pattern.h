@@ -1,0 +1,48 @@
+// A pattern: a set of tiles on a board with a goal, and how its table counts moves.
+//
+// - Additive (Korf & Felner 2002, "Disjoint pattern database heuristics"): only moves of the
+//   pattern's tiles cost 1; the blank moves freely through cells not held by pattern tiles.
+//   The key is the cells of the k tiles; the value is the fewest pattern-tile moves to the
+//   goal over all blank positions. Values of disjoint patterns add up admissibly.
+// - Full (Culberson & Schaeffer 1998, "Pattern databases"; the "fringe"): every move costs 1
+//   and the blank is part of the key. Values of several such tables combine by max.
+// Contract: the constructor checks itself (UsageError): at least one tile, no blank, no tile
+// twice, every tile on the board, and at least three non-pattern cells (the blank and two
+// more: with fewer, parity makes part of the table unreachable). Tiles are kept sorted; that
+// order is the rank order of the table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loyd/board/board.h"
+#include "loyd/base/tileset.h"
+
+namespace loyd {
+
+enum class PatternKind : uint8_t { Additive = 1, Full = 2 };
+std::string to_string(PatternKind k);
+PatternKind parse_pattern_kind(const std::string& s);  // "additive" | "full"
+
+class Pattern {
+public:
+    Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind);
+
+    const Board& goal() const { return goal_; }
+    const Geometry& geometry() const { return goal_.geometry(); }
+    const std::vector<int>& tiles() const { return tiles_; }
+    int size() const { return static_cast<int>(tiles_.size()); }
+    PatternKind kind() const { return kind_; }
+    bool has_tile(int t) const { return (tile_mask_ >> t) & 1; }
+    Mask tile_mask() const { return tile_mask_; }
+    std::string tiles_string() const;  // "1,2,3"
+
+private:
+    Board goal_;
+    std::vector<int> tiles_;
+    PatternKind kind_;
+    Mask tile_mask_ = 0;
+};
+
+}  // namespace loyd

@@ -1,0 +1,70 @@
+#include "loyd/tables/presets.h"
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+
+struct PresetDef {
+    const char* name;
+    int w, h;
+    PatternKind kind;
+    std::vector<std::vector<int>> patterns;
+    const char* about;
+};
+
+const std::vector<PresetDef>& presets() {
+    static const std::vector<PresetDef> defs = {
+        {"8-fringe", 3, 3, PatternKind::Full, {{1, 2, 3, 4, 7}},
+         "3x3 full table of the top row and left column (tiles 1 2 3 4 7) with the blank: the C# "
+         "seed's fringe table; 60,480 entries"},
+        {"8-4-4", 3, 3, PatternKind::Additive, {{1, 2, 4, 5}, {3, 6, 7, 8}},
+         "3x3 additive partition: the top-left 2x2 block and the rest; 2 x 3,024 entries"},
+        {"15-5-5-5", 4, 4, PatternKind::Additive, {{1, 2, 5, 6, 9}, {3, 4, 7, 8, 12}, {10, 11, 13, 14, 15}},
+         "4x4 additive 5-5-5 partition in compact blocks (Korf & Felner 2002's shape); 3 x 524,160 entries"},
+        {"15-6-6-3", 4, 4, PatternKind::Additive, {{1, 2, 5, 6, 9, 13}, {3, 4, 7, 8, 11, 12}, {10, 14, 15}},
+         "4x4 additive 6-6-3 partition (Korf & Felner 2002's shape); 2 x 5,765,760 + 3,360 entries"},
+        {"15-7-8", 4, 4, PatternKind::Additive, {{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15}},
+         "4x4 additive 7-8 partition of Korf & Felner 2002: the two rows holding the blank (7 tiles) "
+         "and the other two rows (8 tiles); 518,918,400 + 57,657,600 entries"},
+        {"15-fringe", 4, 4, PatternKind::Full, {{1, 2, 3, 4, 5, 9, 13}},
+         "4x4 full fringe table of Culberson & Schaeffer 1998: the row and column farthest from "
+         "the blank (tiles 1 2 3 4 5 9 13) with the blank; 518,918,400 entries"},
+        {"24-6-6-6-6", 5, 5, PatternKind::Additive,
+         {{1, 2, 3, 6, 7, 8}, {4, 5, 9, 10, 14, 15}, {11, 12, 16, 17, 21, 22}, {13, 18, 19, 20, 23, 24}},
+         "5x5 additive 6-6-6-6 partition of Korf & Felner 2002, turned 180 degrees for the "
+         "blank-last goal; 4 x 127,512,000 entries"},
+    };
+    return defs;
+}
+
+}  // namespace
+
+std::vector<std::string> preset_names() {
+    std::vector<std::string> v;
+    for (const auto& d : presets()) v.push_back(d.name);
+    return v;
+}
+
+std::string preset_description(const std::string& name) {
+    for (const auto& d : presets())
+        if (name == d.name) return d.about;
+    return "";
+}
+
+PdbSetSpec preset(const std::string& name) {
+    for (const auto& d : presets())
+        if (name == d.name) {
+            Geometry g(d.w, d.h);
+            return custom_set(d.name, Board::blank_last(g), d.patterns, d.kind);
+        }
+    std::string all;
+    for (const auto& n : preset_names()) {
+        if (!all.empty()) all += ", ";
+        all += n;
+    }
+    throw UsageError("unknown preset '" + name + "' (presets: " + all + ")");
+}
+
+}  // namespace loyd

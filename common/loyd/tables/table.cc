@@ -1,0 +1,60 @@
+#include "loyd/tables/table.h"
+
+#include "loyd/base/error.h"
+#include "loyd/tables/build.h"
+#include "loyd/base/version.h"
+
+namespace loyd {
+
+PdbHeader header_for(const Pattern& p, uint8_t max_value) {
+    PdbHeader h;
+    const Geometry& g = p.geometry();
+    h.width = static_cast<uint8_t>(g.width());
+    h.height = static_cast<uint8_t>(g.height());
+    for (int c = 0; c < g.cells(); ++c) h.goal[c] = static_cast<uint8_t>(p.goal().at(c));
+    h.kind = p.kind() == PatternKind::Additive ? PdbKind::Additive : PdbKind::Full;
+    for (int t : p.tiles()) h.tiles.push_back(static_cast<uint8_t>(t));
+    h.entries = pattern_ranker(p).size();
+    h.max_value = max_value;
+    h.generator_version = (kVersionMajor << 16) | (kVersionMinor << 8) | kVersionPatch;
+    return h;
+}
+
+Pattern pattern_of(const PdbHeader& h, const std::string& path) {
+    try {
+        Geometry g(h.width, h.height);
+        std::vector<int> goal(h.goal.begin(), h.goal.begin() + g.cells());
+        std::vector<int> tiles(h.tiles.begin(), h.tiles.end());
+        return Pattern(Board::make(g, goal), tiles,
+                       h.kind == PdbKind::Additive ? PatternKind::Additive : PatternKind::Full);
+    } catch (const Error& e) {
+        throw FormatError(path + ": header describes no valid pattern: " + e.what());
+    }
+}
+
+PdbTable::PdbTable(PdbFile f, Pattern p)
+    : file_(std::move(f)), pattern_(std::move(p)), ranker_(pattern_ranker(pattern_)) {}
+
+PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
+                        bool verify_payload) {
+    PdbFile f = PdbFile::open(path, verify_payload);
+    Pattern p = pattern_of(f.header(), path);
+    if (expected) {
+        const Pattern& e = *expected;
+        if (!(p.geometry() == e.geometry()))
+            throw FormatError(path + ": board is " + p.geometry().name() + ", expected " + e.geometry().name());
+        if (p.goal() != e.goal())
+            throw FormatError(path + ": goal is '" + p.goal().to_string() + "', expected '" +
+                              e.goal().to_string() + "'");
+        if (p.kind() != e.kind())
+            throw FormatError(path + ": kind is " + to_string(p.kind()) + ", expected " + to_string(e.kind()));
+        if (p.tiles() != e.tiles())
+            throw FormatError(path + ": pattern tiles are " + p.tiles_string() + ", expected " +
+                              e.tiles_string());
+    }
+    if (f.header().entries != pattern_ranker(p).size())
+        throw FormatError(path + ": entry count does not match the pattern");
+    return PdbTable(std::move(f), std::move(p));
+}
+
+}  // namespace loyd

@@ -1,0 +1,79 @@
+// Pattern-database table files: the on-disk format (spec: docs/pdb-format.md).
+//
+// A table file is a fixed 256-byte little-endian header (magic "LOYDPDB\0", format version,
+// board size and goal, pattern tiles, entry count, payload encoding, XXH3-64 of the decoded
+// and of the stored payload, XXH3-64 of the header itself) followed by the payload: one byte per
+// entry, stored either raw at offset 4096 (page aligned, so it is mmap'ed and used in place) or as
+// one zstd frame at offset 256 (decoded once into memory on load). Contract: writes are atomic (a
+// temporary file in the target's folder, fsync'ed and renamed over the target), so a reader
+// sees the old file or the new one, never a mix. Reads check every header field, the exact
+// file size and both checksums before handing out data. Failures throw, never print: a file
+// that cannot be opened, read, written, mapped or renamed gives IoError; a file whose content
+// is wrong gives FormatError; a caller passing inconsistent arguments gives UsageError. Every
+// message names the file and the field. Cost: loading a raw table is O(1) plus one checksum
+// pass (skippable); a zstd table costs one decode pass (~1 GB/s).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "loyd/tables/header.h"
+
+namespace loyd {
+
+// Writes header + payload atomically: a temporary file ".NAME.tmp.PID" in the target's
+// folder is written, fsync'ed, renamed over `path`, and the folder is fsync'ed. On failure the
+// temporary file is removed and IoError thrown; an existing target is never left half-written.
+// Sets h.encoding = enc and fills the payload_* fields; max_value and generator_version are
+// written as given. Preconditions (UsageError): size == h.entries == expected_entries(h), the
+// header fields valid (as read_pdb_header checks them), and for zstd 1 <= zstd_level <= 22.
+// Zstd output is deterministic (single-threaded): the same input gives a byte-identical file.
+void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
+               PdbEncoding enc, int zstd_level = kDefaultZstdLevel);
+
+// Reads and checks the header only: magic, version, header size, header checksum, reserved
+// bytes (and the raw padding 256..4095) zero, field sanity, entries == expected_entries, and
+// file size == payload_offset + payload_stored_size. The payload is not read.
+PdbHeader read_pdb_header(const std::string& path);
+
+// A loaded table. Raw payloads are mmap'ed read-only (zero copy); zstd payloads are decoded
+// once into an owned buffer. Unless verify_payload is false, the payload checksums are
+// verified on load: the stored bytes' (which catches damage a zstd decoder ignores) and the
+// decoded payload's. Move-only; the destructor unmaps. A raw mapping reflects the file's inode: the
+// atomic writer replaces files by rename, which a mapping survives, but truncating a mapped
+// file in place would make reads fault.
+class PdbFile {
+public:
+    static PdbFile open(const std::string& path, bool verify_payload = true);
+
+    PdbFile(PdbFile&& o) noexcept;
+    PdbFile& operator=(PdbFile&& o) noexcept;
+    PdbFile(const PdbFile&) = delete;
+    PdbFile& operator=(const PdbFile&) = delete;
+    ~PdbFile();
+
+    const PdbHeader& header() const { return header_; }
+    const uint8_t* data() const { return data_; }
+    uint64_t size() const { return header_.entries; }
+    bool mapped() const { return map_ != nullptr; }  // payload is an mmap of the file
+    const std::string& path() const { return path_; }
+
+private:
+    PdbFile() = default;
+    void release() noexcept;
+
+    std::string path_;
+    PdbHeader header_;
+    void* map_ = nullptr;
+    uint64_t map_size_ = 0;
+    std::unique_ptr<uint8_t[]> owned_;
+    const uint8_t* data_ = nullptr;
+};
+
+// Re-encodes a table (pdbgen pack/unpack): opens `in` (verifying the payload) and writes
+// `out` atomically with `enc`. `in` and `out` may be the same path.
+void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
+                 int zstd_level = kDefaultZstdLevel);
+
+}  // namespace loyd

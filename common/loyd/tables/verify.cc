@@ -1,0 +1,123 @@
+#include "loyd/tables/verify.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "loyd/base/error.h"
+#include "loyd/tables/build.h"
+
+namespace loyd {
+
+namespace {
+
+constexpr uint8_t kUnset = 255;
+
+struct Failure {
+    std::mutex mu;
+    uint64_t rank = UINT64_MAX;
+    std::string why;
+    std::atomic<bool> any{false};
+    void report(uint64_t r, std::string w) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (r < rank) {
+            rank = r;
+            why = std::move(w);
+        }
+        any = true;
+    }
+};
+
+std::string placement(const uint8_t* pc, int m) {
+    std::string s = "cells";
+    for (int i = 0; i < m; ++i) {
+        s += ' ';
+        s += std::to_string(pc[i]);
+    }
+    return s;
+}
+
+}  // namespace
+
+void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int threads,
+                  const std::string& what) {
+    const Ranker rk = pattern_ranker(p);
+    if (entries != rk.size())
+        throw FormatError(what + ": has " + std::to_string(entries) + " entries, pattern " +
+                          p.tiles_string() + " needs " + std::to_string(rk.size()));
+    const Geometry& g = p.geometry();
+    const Mask all = g.all_cells();
+    const int k = p.size();
+    const bool full = p.kind() == PatternKind::Full;
+    const int m = rk.items();
+    std::array<Mask, kMaxCells> nmask{};
+    for (int c = 0; c < g.cells(); ++c) nmask[c] = g.neighbor_mask(c);
+    uint8_t goal_items[kMaxCells];
+    const Cells goal_pos = p.goal().positions();
+    pattern_items(p, goal_pos.data(), goal_items);
+    const uint64_t goal_rank = rk.rank(goal_items);
+
+    Failure fail;
+    std::atomic<uint64_t> next{0};
+    constexpr uint64_t kChunk = 1 << 14;
+    auto work = [&] {
+        uint8_t pc[kMaxCells];
+        for (;;) {
+            const uint64_t lo = next.fetch_add(kChunk);
+            if (lo >= entries || fail.any.load(std::memory_order_relaxed)) return;
+            const uint64_t hi = std::min(entries, lo + kChunk);
+            for (uint64_t r = lo; r < hi; ++r) {
+                const int v = table[r];
+                if (v == kUnset) return fail.report(r, "entry never reached (255)");
+                if ((v == 0) != (r == goal_rank)) {
+                    rk.unrank(r, pc);
+                    return fail.report(r, v == 0 ? "zero entry that is not the goal (" + placement(pc, m) + ")"
+                                                 : "the goal's entry is " + std::to_string(v) + ", not 0");
+                }
+                const Mask occ = rk.unrank(r, pc);
+                bool has_lower = false;
+                if (full) {
+                    const int blank = pc[k];
+                    for (Mask adj = nmask[blank]; adj; adj &= adj - 1) {
+                        const int w = table[full_successor_rank(rk, pc, k, occ, lowest(adj))];
+                        if (w != v + 1 && w != v - 1)
+                            return fail.report(r, "neighbouring entries " + std::to_string(v) + " and " +
+                                                      std::to_string(w) + " differ by other than one (" +
+                                                      placement(pc, m) + ")");
+                        has_lower |= w == v - 1;
+                    }
+                } else {
+                    const Mask fr = all & ~occ;
+                    for (int i = 0; i < k; ++i) {
+                        const int from = pc[i];
+                        for (Mask adj = nmask[from] & fr; adj; adj &= adj - 1) {
+                            const int to = lowest(adj);
+                            pc[i] = static_cast<uint8_t>(to);
+                            const int w = table[rk.rank(pc)];
+                            pc[i] = static_cast<uint8_t>(from);
+                            has_lower |= w <= v - 1;
+                            const Mask fr2 = (fr | bit(from)) & ~bit(to);
+                            if (v > w + 1 && flood(g, bit(from), fr2) == fr2)
+                                return fail.report(r, "entry " + std::to_string(v) + " exceeds by more than one a neighbour of " +
+                                                          std::to_string(w) + " whose free cells are connected (" +
+                                                          placement(pc, m) + ")");
+                        }
+                    }
+                }
+                if (v > 0 && !has_lower)
+                    return fail.report(r, "entry " + std::to_string(v) + " has no neighbour one move closer (" +
+                                              placement(pc, m) + ")");
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(work);
+    work();
+    for (auto& th : pool) th.join();
+    if (fail.any)
+        throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
+}
+
+}  // namespace loyd

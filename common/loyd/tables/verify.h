@@ -1,0 +1,28 @@
+// Checks the invariants a finished table must satisfy, entry by entry (used by
+// `pdbgen verify`, after the file's own header and checksum checks).
+//
+// Full tables (every move costs 1; the key holds the blank): every entry reached; the goal,
+// and only the goal, is 0; every pair of neighbours (one blank move apart) differs by exactly
+// one (the abstract graph is bipartite and BFS distances are 1-Lipschitz); every non-goal
+// entry has a neighbour one lower.
+// Additive tables (an entry is a minimum over blank regions, so neighbours need not differ by
+// at most one): every entry reached; the goal placement, and only it, is 0; every non-goal
+// placement has a neighbour placement (one pattern tile slid onto an adjacent non-pattern
+// cell) at most one lower; and for every such move into a placement whose non-pattern cells
+// are all connected, the entry is at most one more than the neighbour's. The reasons are
+// written out in docs/pdb-format.md.
+// Cost: one unrank and a few ranks per entry, spread over `threads`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "loyd/tables/pattern.h"
+
+namespace loyd {
+
+// Throws FormatError naming `what` (a file name), the rank and the broken invariant.
+void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int threads,
+                  const std::string& what);
+
+}  // namespace loyd
