@@ -72,6 +72,7 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
     };
     const int h0 = heur.init(s);
     res.heuristic_start = h0;
+    res.lower_bound = h0;
     res.nodes_generated = 1;
     const Key start_key = pack(s);
     seen.emplace(start_key, Info{0, -1, false});
@@ -105,6 +106,7 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
             }
             res.moves.assign(rev.rbegin(), rev.rend());
             res.status = SearchResult::Status::Solved;
+            res.lower_bound = static_cast<int>(res.moves.size());
             return res;
         }
         ++res.nodes_expanded;
@@ -114,11 +116,13 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
                 std::chrono::duration<double> el = std::chrono::steady_clock::now() - t0;
                 if (el.count() >= limits.max_seconds) {
                     res.limit_reason = "time limit";
+                    res.lower_bound = static_cast<int>(f);  // some open node on an optimal path has f <= C*
                     return res;
                 }
             }
             if (limits.cancel && limits.cancel->load(std::memory_order_relaxed)) {
                 res.limit_reason = "cancelled";
+                res.lower_bound = static_cast<int>(f);
                 return res;
             }
         }
@@ -147,6 +151,7 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
             if (ng + h < static_cast<int>(f)) f = static_cast<size_t>(ng + h);  // inconsistent h
             if (limits.max_nodes && seen.size() >= limits.max_nodes) {
                 res.limit_reason = "node limit";
+                res.lower_bound = static_cast<int>(f);
                 return res;
             }
         }

@@ -39,6 +39,8 @@ public:
         res_.nodes_generated = 1;
         int h0 = h_.init(s_);
         res_.heuristic_start = h0;
+        res_.lower_bound = h0;
+        last_progress_ = started_;
         if (h0 == 0 && s_.same_cells(goal_)) {
             res_.status = SearchResult::Status::Solved;
             return res_;
@@ -46,11 +48,13 @@ public:
         bound_ = h0;
         for (;;) {
             ++res_.iterations;
+            report_progress(std::chrono::steady_clock::now());
             next_bound_ = kInf;
             depth_ = 0;
             if (dfs(0, h0, s_.blank, -1)) {
                 res_.status = SearchResult::Status::Solved;
                 res_.moves.assign(path_, path_ + depth_);
+                res_.lower_bound = depth_;
                 return res_;
             }
             if (stopped_ || next_bound_ == kInf) {
@@ -58,7 +62,9 @@ public:
                 if (!stopped_) res_.limit_reason = "no solution (start not solvable)";
                 return res_;
             }
+            // Every path with f <= bound is exhausted: no solution is shorter than the next bound.
             bound_ = next_bound_;
+            res_.lower_bound = bound_;
         }
     }
 
@@ -107,8 +113,17 @@ private:
         return limits_.max_nodes && limits_.max_nodes < kCheckEvery ? limits_.max_nodes : kCheckEvery;
     }
 
+    void report_progress(std::chrono::steady_clock::time_point now) {
+        if (!limits_.progress) return;
+        if (std::chrono::duration<double>(now - last_progress_).count() < limits_.progress_every) return;
+        last_progress_ = now;
+        limits_.progress(SearchProgress{bound_, res_.nodes_generated,
+                                        std::chrono::duration<double>(now - started_).count()});
+    }
+
     bool check_limits() {
         next_check_ = res_.nodes_generated + first_check();
+        if (limits_.progress) report_progress(std::chrono::steady_clock::now());
         if (limits_.max_nodes && res_.nodes_generated >= limits_.max_nodes) {
             res_.limit_reason = "node limit";
             stopped_ = true;
@@ -132,7 +147,7 @@ private:
     SearchState s_;
     SearchResult res_;
     SearchLimits limits_;
-    std::chrono::steady_clock::time_point started_;
+    std::chrono::steady_clock::time_point started_, last_progress_;
     uint64_t next_check_ = 0;
     bool stopped_ = false;
     int bound_ = 0, next_bound_ = 0, depth_ = 0;
