@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
             std::string a = argv[i];
             if (a == "--pdb" && i + 1 < argc) pdb = argv[++i];
             else if (a == "--cache-dir" && i + 1 < argc) cache = argv[++i];
-            else if (a == "--no-reflect") so.reflect = false;
+            else if (a == "--no-reflect") so.lookups.reflected = false;
             else if (a == "--easiest" && i + 1 < argc) easiest = std::stoul(argv[++i]);
             else if (a == "--ids" && i + 1 < argc)
                 for (int v : loyd::parse_int_list(argv[++i])) ids.insert(v);

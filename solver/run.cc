@@ -254,7 +254,7 @@ int run(const Options& opt, std::ostream& out, std::ostream& err) {
     base.algorithm = parse_algorithm(opt.algorithm);
     base.limits.max_nodes = opt.node_limit;
     base.limits.max_seconds = opt.time_limit;
-    base.reflect = !opt.no_reflect;
+    base.lookups.reflected = !opt.no_reflect;
     std::optional<HeuristicKind> asked;
     if (opt.heuristic) asked = parse_heuristic(*opt.heuristic);
     if (asked && *asked != HeuristicKind::Pdb && !opt.pdb.empty())

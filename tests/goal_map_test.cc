@@ -67,7 +67,7 @@ std::vector<int> corners(const Geometry& g) {
 
 Moves solve_manhattan(const Board& start, const Board& goal) {
     ManhattanH h(goal);
-    IdaStar<ManhattanH> ida(h, goal);
+    IdaStar<ManhattanH> ida(h, goal, test::default_pruning(goal.geometry()));
     SearchResult r = ida.solve(start);
     EXPECT_EQ(r.status, SearchResult::Status::Solved) << start.to_string();
     return r.moves;

@@ -98,7 +98,7 @@ TEST_P(Every3x3State, AgainstExactDistances) {
     ASSERT_TRUE(set.spec.reflect) << "these sets all allow the reflected lookup";
     const ExactDistances exact(goal);
     ASSERT_EQ(exact.reachable(), 181440u);
-    PdbH with(set, true), without(set, false);
+    PdbH with(set, Lookups{}), without(set, Lookups::regular_only());
     const bool additive = has_additive_table(set.spec);
     const bool invariant = reflection_invariant(set.spec);
     // Every position is checked in Release; the sanitizer (Debug) build, ~10x slower, checks
@@ -183,7 +183,8 @@ TEST_P(IncrementalWalk, MovedAndUndoEqualInit) {
     const int steps = test::kRelease ? GetParam().steps : GetParam().steps / 10;
     std::mt19937_64 rng(42);
     for (bool reflect : {true, false}) {
-        PdbH h(set, reflect), fresh(set, reflect), plain(set, false);
+        const Lookups lk = reflect ? Lookups{} : Lookups::regular_only();
+        PdbH h(set, lk), fresh(set, lk), plain(set, Lookups::regular_only());
         SearchState s = SearchState::from(goal);
         int hv = h.init(s);
         ASSERT_EQ(hv, 0);
@@ -244,7 +245,7 @@ TEST(IncrementalWalk15, MovedEqualsInitOn15_5_5_5) {
     const LoadedSet& set = test_set("15-5-5-5");
     const Board& goal = set.spec.goal;
     const Geometry& g = goal.geometry();
-    PdbH h(set), fresh(set), plain(set, false);
+    PdbH h(set), fresh(set), plain(set, Lookups::regular_only());
     std::mt19937_64 rng(43);
     SearchState s = SearchState::from(goal);
     int hv = h.init(s);

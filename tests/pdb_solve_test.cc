@@ -29,7 +29,7 @@ SolveOptions pdb_options(const LoadedSet& set, Algorithm a = Algorithm::Ida, boo
     o.heuristic = HeuristicKind::Pdb;
     o.algorithm = a;
     o.pdb = &set;
-    o.reflect = reflect;
+    o.lookups.reflected = reflect;
     return o;
 }
 

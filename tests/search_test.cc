@@ -27,7 +27,7 @@ template <class H>
 SearchResult search(Alg alg, const Board& start, const Board& goal, const SearchLimits& lim = {}) {
     H h(goal);
     if (alg == Alg::Astar) return astar(h, start, goal, lim);
-    IdaStar<H> ida(h, goal);
+    IdaStar<H> ida(h, goal, test::default_pruning(goal.geometry()));
     return ida.solve(start, lim);
 }
 
@@ -54,7 +54,7 @@ void check_random(const BfsOracle& oracle, Alg alg, int count, uint64_t seed) {
     std::mt19937_64 rng(seed);
     const Board& goal = oracle.goal();
     H h(goal);
-    IdaStar<H> ida(h, goal);  // reused across solves, as the solver does
+    IdaStar<H> ida(h, goal, test::default_pruning(goal.geometry()));  // reused across solves, as the solver does
     for (int i = 0; i < count; ++i) {
         const Board start = oracle.sample(rng);
         SearchResult r = alg == Alg::Ida ? ida.solve(start) : astar(h, start, goal);
@@ -293,7 +293,7 @@ TEST(Search4x4, KorfTenEasiest) {
     std::sort(korf.begin(), korf.end(), [](auto& a, auto& b) { return a.nodes < b.nodes; });
     const Board goal = Board::blank_first(Geometry(4, 4));
     LinearConflictH h(goal);
-    IdaStar<LinearConflictH> ida(h, goal);
+    IdaStar<LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
     // Release: the ten easiest take about 0.2 s together; the sanitizer build does three.
     const size_t n = test::kOptimized ? 10 : 3;
     for (size_t i = 0; i < n; ++i) {

@@ -3,11 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "loyd/board/board.h"
 #include "loyd/board/geometry.h"
+#include "loyd/search/move_pruning.h"
 
 namespace loyd::test {
 
@@ -51,6 +54,14 @@ inline std::vector<std::vector<int>> neighbour_lists(int w, int h) {
             if (c + 1 < w) v.push_back(r * w + c + 1);
         }
     return nb;
+}
+
+// The default duplicate-move pruning automaton of a board, built once per test process.
+inline const MovePruning& default_pruning(const Geometry& g) {
+    static std::map<std::string, std::unique_ptr<MovePruning>> built;
+    auto& p = built[g.name()];
+    if (!p) p = std::make_unique<MovePruning>(g, MovePruning::default_length(g));
+    return *p;
 }
 
 }  // namespace loyd::test

@@ -1,30 +1,37 @@
 #include "loyd/heuristics/pdb_heuristic.h"
 
+#include <deque>
+
 #include "loyd/base/error.h"
+#include "loyd/tables/build.h"
 
 namespace loyd {
 
-PdbH::PdbH(const LoadedSet& set, bool use_reflection)
+PdbH::PdbH(const LoadedSet& set, const Lookups& want)
     : set_(set), goal_(set.spec.goal), lc_(set.spec.goal) {
     const Board& goal = set.spec.goal;
     const Geometry& g = goal.geometry();
-    const int n = g.cells();
+    n_ = g.cells();
+    width_ = g.width();
     for (size_t i = 0; i < set.tables.size(); ++i) {
         const Pattern& p = set.tables[i].pattern();
-        Table t{set.tables[i].data(), set.tables[i].ranker(), {}, 0};
+        Table t{set.tables[i].data(), set.tables[i].ranker(), {}, {}, {}, 0, p.kind() == PatternKind::Full};
+        for (auto& v : t.item_of) v = -1;
         for (int tile : p.tiles()) {
+            t.item_of[tile] = static_cast<int8_t>(t.nitems);
             t.items[t.nitems++] = static_cast<uint8_t>(tile);
             tables_of_[tile] |= 1u << i;
         }
-        if (p.kind() == PatternKind::Full) {
+        if (t.full) {
             t.items[t.nitems++] = 0;
             full_tables_ |= 1u << i;
         }
+        for (int j = 0; j < t.nitems; ++j) t.weight[j] = t.ranker.weight(j);
         tables_.push_back(t);
     }
     bool any_additive = false;
     uint32_t all_tiles = 0;
-    for (int t = 1; t < n; ++t) all_tiles |= 1u << t;
+    for (int t = 1; t < n_; ++t) all_tiles |= 1u << t;
     for (const auto& part : set.spec.partitions) {
         const int p = nparts_++;
         bool additive = true;
@@ -35,35 +42,146 @@ PdbH::PdbH(const LoadedSet& set, bool use_reflection)
             covered |= set.tables[i].pattern().tile_mask();
         }
         uncovered_[p] = additive ? all_tiles & ~covered : 0;
+        any_uncovered_ |= uncovered_[p] != 0;
         any_additive |= additive;
     }
     use_lc_ = !any_additive;
-    reflect_ = use_reflection && set.spec.reflect && reflectable(goal);
-    if (reflect_) {
+
+    const bool mirror = set.spec.reflect && reflectable(goal);
+    lookups_ = want;
+    if (!mirror) lookups_.reflected = lookups_.dual_reflected = false;
+    on_[kRegular] = true;
+    on_[kReflected] = lookups_.reflected;
+    on_[kDual] = lookups_.dual;
+    on_[kDualReflected] = lookups_.dual_reflected;
+    for (int v = 0; v < kViews; ++v)
+        if (on_[v]) views_[nviews_++] = v;
+    dual_any_ = on_[kDual] || on_[kDualReflected];
+    if (mirror) {
         const Cells gp = goal.positions();
-        for (int c = 0; c < n; ++c) refl_cell_[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
-        for (int t = 0; t < n; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+        for (int c = 0; c < n_; ++c) refl_cell_[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
+        for (int t = 0; t < n_; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
         for (int p = 0; p < nparts_; ++p)
-            for (int t = 1; t < n; ++t)
+            for (int t = 1; t < n_; ++t)
                 if (uncovered_[p] >> refl_tile_[t] & 1) runcovered_[p] |= 1u << t;
     }
+    relabels_.emplace_back();  // index 0: nothing changes
+    if (dual_any_) build_references(goal);
+}
+
+std::array<int, PdbH::kMaxParts> PdbH::view_md(int v) const {
+    std::array<int, kMaxParts> s{};
+    for (int p = 0; p < nparts_; ++p)
+        for (uint32_t m = uncovered_[p]; m; m &= m - 1) {
+            const int t = std::countr_zero(m);
+            s[p] += goal_.md[t][pos_[v][t]];
+        }
+    return s;
+}
+
+// The reference positions G_x (the goal with the blank walked to x along a breadth-first tree
+// rooted at the goal's blank cell), their table entries in both dual views, and for every
+// blank move across a non-tree edge the tiles of the dual that change cell.
+void PdbH::build_references(const Board& goal) {
+    const Geometry& g = goal.geometry();
+    const int z = goal.blank();
+    std::vector<int> parent(n_, -1);
+    std::vector<Board> ref(n_, goal);
+    std::vector<bool> seen(n_, false);
+    std::deque<int> queue{z};
+    seen[z] = true;
+    while (!queue.empty()) {
+        const int c = queue.front();
+        queue.pop_front();
+        for (int d = 0; d < kDirs; ++d) {
+            const int nb = g.neighbor(c, static_cast<Dir>(d));
+            if (nb == kNoCell || seen[nb]) continue;
+            seen[nb] = true;
+            parent[nb] = c;
+            ref[nb] = ref[c];
+            ref[nb].move(static_cast<Dir>(d));
+            queue.push_back(nb);
+        }
+    }
+    for (int x = 0; x < n_; ++x) {
+        const Cells p = ref[x].positions();
+        for (int t = 0; t < n_; ++t) ref_pos_[x][t] = p[t];
+        // View kDual sees G_x itself; view kDualReflected its mirror image.
+        for (int k = 0; k < 2; ++k) {
+            const int v = kDual + k;
+            for (int t = 0; t < n_; ++t) {
+                if (k == 0) pos_[v][t] = p[t];
+                else pos_[v][refl_tile_[t]] = refl_cell_[p[t]];
+            }
+            for (size_t t = 0; t < tables_.size(); ++t)
+                corr_[k][x][t] = tables_[t].data[full_rank(v, static_cast<int>(t))];
+            const auto md = view_md(v);
+            for (int q = 0; q < nparts_; ++q) disp_[k][x][q] = md[q];
+        }
+    }
+    for (int x = 0; x < n_; ++x)
+        for (int d = 0; d < kDirs; ++d) {
+            const int y = g.neighbor(x, static_cast<Dir>(d));
+            if (y == kNoCell || parent[y] == x || parent[x] == y) continue;  // tree edges: no change
+            // New dual position of tile t = old position of sigma(t), sigma(t) = G_x's tile on
+            // the cell where G_y holds t, with x and y swapped (the move just made).
+            Relabel r;
+            const Cells gy = ref[y].positions();
+            for (int t = 0; t < n_; ++t) {
+                int c = gy[t];
+                c = c == x ? y : c == y ? x : c;
+                const int src = ref[x].at(c);
+                if (src == t) continue;
+                r.tile[0][r.n] = static_cast<uint8_t>(t);
+                r.src[0][r.n] = static_cast<uint8_t>(src);
+                r.tile[1][r.n] = refl_tile_[t];
+                r.src[1][r.n] = refl_tile_[src];
+                r.tables[0] |= tables_of_[t];
+                r.tables[1] |= tables_of_[refl_tile_[t]];
+                ++r.n;
+            }
+            if (r.n == 0) continue;
+            edge_[x][y] = static_cast<uint16_t>(relabels_.size());
+            relabels_.push_back(r);
+        }
 }
 
 int PdbH::init(const SearchState& s) {
-    md_ = 0;
-    for (int t = 1; t < s.n; ++t) md_ += goal_.md[t][s.pos[t]];
-    for (int p = 0; p < nparts_; ++p) {
-        part_md_[p] = rpart_md_[p] = 0;
-        for (int t = 1; t < s.n; ++t) {
-            if (uncovered_[p] >> t & 1) part_md_[p] += goal_.md[t][s.pos[t]];
-            if (runcovered_[p] >> t & 1) rpart_md_[p] += goal_.md[t][s.pos[t]];
+    x_ = s.blank;
+    for (int t = 0; t < n_; ++t) {
+        pos_[kRegular][t] = s.pos[t];
+        if (on_[kReflected]) pos_[kReflected][refl_tile_[t]] = refl_cell_[s.pos[t]];
+    }
+    if (dual_any_) {
+        const Cells gp = goal_.goal_pos;
+        for (int t = 0; t < n_; ++t) {
+            const uint8_t c = gp[s.cell[ref_pos_[x_][t]]];  // T = G_x o S^-1
+            pos_[kDual][t] = c;
+            pos_[kDualReflected][refl_tile_[t]] = refl_cell_[c];
         }
     }
-    for (size_t i = 0; i < tables_.size(); ++i) val_[i] = lookup(static_cast<int>(i), s.pos.data());
-    if (reflect_) {
-        for (int t = 0; t < s.n; ++t) rpos_[refl_tile_[t]] = refl_cell_[s.pos[t]];
-        for (size_t i = 0; i < tables_.size(); ++i) val_[kMaxTables + i] = lookup(static_cast<int>(i), rpos_);
+    for (int i = 0; i < nviews_; ++i) {
+        const int v = views_[i];
+        for (int t = 0; t < n_; ++t) cell_[v][pos_[v][t]] = static_cast<uint8_t>(t);
+        for (size_t t = 0; t < tables_.size(); ++t) {
+            const Table& tb = tables_[t];
+            rank_[v][t] = full_rank(v, static_cast<int>(t));
+            val_[v][t] = tb.data[rank_[v][t]];
+            occ_[v][t] = 0;
+            for (int j = 0; j < tb.nitems; ++j)
+                if (tb.items[j]) occ_[v][t] |= bit(pos_[v][tb.items[j]]);
+        }
     }
+    md_ = 0;
+    for (int t = 1; t < n_; ++t) md_ += goal_.md[t][s.pos[t]];
+    for (int p = 0; p < nparts_; ++p) {
+        part_md_[0][p] = part_md_[1][p] = 0;
+        for (int t = 1; t < n_; ++t) {
+            if (uncovered_[p] >> t & 1) part_md_[0][p] += goal_.md[t][s.pos[t]];
+            if (runcovered_[p] >> t & 1) part_md_[1][p] += goal_.md[t][s.pos[t]];
+        }
+    }
+    for (int k = 0; k < 2; ++k) dual_md_[k] = view_md(kDual + k);
     int base = md_;
     if (use_lc_) {
         lc_h_ = lc_.init(s);

@@ -1,23 +1,39 @@
 // The pattern-database heuristic: lookups in a loaded table set, combined admissibly.
 //
-// h = max over the views (the position itself and, when the set allows it, its reflection
-// about the main diagonal with tiles relabeled: Culberson & Schaeffer 1998, Korf & Felner
-// 2002) of the max over partitions of the partition's value, and of Manhattan distance (or
-// linear conflict, for sets without an additive partition). An additive partition's value is
-// the sum of its tables' entries plus the Manhattan distance of the tiles it leaves out (each
-// real move moves one tile, counted once); a full table's value is its entry.
-// Incremental: a move looks up again only the tables holding the moved tile (and, for full
-// tables, the blank) in each view; Manhattan is updated in O(1). No allocation, no virtual
-// call. Interface as in heuristic.h, so IdaStar<PdbH> and astar() inline it.
+// h = max(base, max over the lookups (views) run of the view's value), where base is Manhattan
+// distance (linear conflict for sets without an additive partition) and a view's value is the
+// max over partitions of the partition's value: for an additive partition the sum of its
+// tables' entries plus the Manhattan distance of the tiles it leaves out (each real move moves
+// one tile, counted once: Korf & Felner 2002), for a full table its entry.
+//
+// Views (heuristics/lookups.h): the position S; its reflection about the main diagonal with
+// tiles relabeled; the dual; the dual's reflection. The dual is the inverse permutation
+// (Felner, Zahavi, Schaeffer & Holte 2005), but on this puzzle the inverse is a real
+// position at the same distance only when the blank is on its goal cell (checked on every 3x3
+// state). So loyd takes it relative to a reference position G_x: the goal with the blank
+// walked to S's blank cell x along a fixed breadth-first tree. If a path p of length d solves
+// S, the same blank moves lead from G_x to T = G_x o S^-1, so every pattern's abstract
+// distance from T to G_x is at most its share of d; by the triangle inequality each table
+// gives table(T) - table(G_x) <= share, and a partition's sum of max(0, that) is <= d. The
+// reference's values are per-cell constants. T is unchanged when the blank moves along a tree
+// edge (G_x moves with it); a non-tree edge relabels a few of T's tiles.
+// The combined value is admissible but not consistent, so IDA* propagates it with BPMX.
+//
+// Incremental: a move updates, in each regular/reflected view, only the tables holding the
+// moved tile, adjusting their ranks by the moved item's digit (and the digits of later items
+// between its two cells) instead of ranking from scratch; dual views change only on non-tree
+// edges. No allocation, no virtual call. Interface as in heuristics/classic.h, so the searches
+// inline it.
 #pragma once
 
 #include <bit>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "loyd/base/tileset.h"
 #include "loyd/heuristics/classic.h"
+#include "loyd/heuristics/lookups.h"
 #include "loyd/tables/load.h"
 
 namespace loyd {
@@ -26,17 +42,29 @@ class PdbH {
 public:
     static constexpr int kMaxTables = kMaxSetTables;
     static constexpr int kMaxParts = kMaxSetPartitions;
+    static constexpr int kViews = 4;
+    enum View { kRegular = 0, kReflected = 1, kDual = 2, kDualReflected = 3 };
 
+    struct Saved {
+        uint64_t rank;
+        uint8_t slot;  // view * kMaxTables + table
+        uint8_t val;
+    };
     struct Undo {
         uint8_t n, tile, from, to;
-        uint8_t slot[2 * kMaxTables];
-        uint8_t old[2 * kMaxTables];
+        bool relabeled;
+        Saved saved[kViews * kMaxTables];
+        int16_t dual_md[2][kMaxParts];
         int lc_h;
         LinearConflictH::Undo lc;
     };
 
-    // The set must outlive the heuristic. `use_reflection` false disables the mirrored lookup.
-    explicit PdbH(const LoadedSet& set, bool use_reflection = true);
+    // The set must outlive the heuristic. Lookups the set cannot take (reflections on a goal
+    // that is not mirror-symmetric) are left out: lookups() says what runs.
+    PdbH(const LoadedSet& set, const Lookups& lookups);
+    explicit PdbH(const LoadedSet& set) : PdbH(set, Lookups{}) {}
+
+    const Lookups& lookups() const { return lookups_; }
 
     int init(const SearchState& s);
 
@@ -45,22 +73,18 @@ public:
         u.tile = static_cast<uint8_t>(tile);
         u.from = static_cast<uint8_t>(from);
         u.to = static_cast<uint8_t>(to);
-        const int dmd = goal_.md[tile][to] - goal_.md[tile][from];
-        md_ += dmd;
-        for (int p = 0; p < nparts_; ++p) {
-            if (uncovered_[p] >> tile & 1) part_md_[p] += dmd;
-            if (runcovered_[p] >> tile & 1) rpart_md_[p] += dmd;
-        }
-        update_view(0, s.pos.data(), tile, u);
-        if (reflect_) {
-            const int rt = refl_tile_[tile];
-            rpos_[rt] = refl_cell_[to];
-            rpos_[0] = refl_cell_[from];
-            update_view(1, rpos_, rt, u);
+        update_md(tile, from, to, 1);
+        move_view(kRegular, tile, from, to, u);
+        if (on_[kReflected]) move_view(kReflected, refl_tile_[tile], refl_cell_[from], refl_cell_[to], u);
+        // The blank moved from `to` to `from`.
+        x_ = from;
+        u.relabeled = false;
+        if (dual_any_) {
+            const uint16_t e = edge_[to][from];
+            if (relabels_[e].n) relabel(relabels_[e], u);
         }
         int base = md_;
         u.lc_h = lc_h_;
-        u.lc = LinearConflictH::Undo{};
         if (use_lc_) {
             lc_h_ = lc_.moved(lc_h_, s, tile, from, to, u.lc);
             base = lc_h_;
@@ -69,16 +93,20 @@ public:
     }
 
     void undo(const Undo& u) {
-        for (int i = u.n - 1; i >= 0; --i) val_[u.slot[i]] = u.old[i];
-        const int dmd = goal_.md[u.tile][u.to] - goal_.md[u.tile][u.from];
-        md_ -= dmd;
-        for (int p = 0; p < nparts_; ++p) {
-            if (uncovered_[p] >> u.tile & 1) part_md_[p] -= dmd;
-            if (runcovered_[p] >> u.tile & 1) rpart_md_[p] -= dmd;
+        for (int i = u.n - 1; i >= 0; --i) {
+            const Saved& sv = u.saved[i];
+            const int v = sv.slot / kMaxTables, t = sv.slot % kMaxTables;
+            rank_[v][t] = sv.rank;
+            val_[v][t] = sv.val;
         }
-        if (reflect_) {
-            rpos_[refl_tile_[u.tile]] = refl_cell_[u.from];
-            rpos_[0] = refl_cell_[u.to];
+        unmove_view(kRegular, u.tile, u.from, u.to);
+        if (on_[kReflected]) unmove_view(kReflected, refl_tile_[u.tile], refl_cell_[u.from], refl_cell_[u.to]);
+        update_md(u.tile, u.from, u.to, -1);
+        x_ = u.to;
+        if (u.relabeled) {
+            apply_relabel(relabels_[edge_[u.from][u.to]]);
+            for (int k = 0; k < 2; ++k)
+                for (int p = 0; p < nparts_; ++p) dual_md_[k][p] = u.dual_md[k][p];
         }
         if (use_lc_) {
             lc_.undo(u.lc);
@@ -90,58 +118,172 @@ private:
     struct Table {
         const uint8_t* data;
         Ranker ranker;
-        uint8_t items[kMaxCells];  // tiles in rank order, then 0 (blank) for full tables
+        uint64_t weight[kMaxCells];
+        int8_t item_of[kMaxCells];  // tile -> item index, -1 when not in the table
+        uint8_t items[kMaxCells];   // tiles in rank order, then 0 (blank) for full tables
         int nitems;
+        bool full;
     };
-
-    void update_view(int view, const uint8_t* pos, int tile, Undo& u) {
-        uint32_t mask = tables_of_[tile] | full_tables_;
-        while (mask) {
-            const int t = std::countr_zero(mask);
-            mask &= mask - 1;
-            const int slot = view * kMaxTables + t;
-            u.slot[u.n] = static_cast<uint8_t>(slot);
-            u.old[u.n++] = val_[slot];
-            val_[slot] = lookup(t, pos);
+    // Tiles of a dual view whose cell changes when the blank crosses a non-tree edge:
+    // new pos[tile[i]] = old pos[src[i]] (for both dual views), and the tables they touch.
+    struct Relabel {
+        uint8_t n = 0;
+        uint8_t tile[2][kMaxCells];
+        uint8_t src[2][kMaxCells];
+        uint32_t tables[2] = {0, 0};
+    };
+    void update_md(int tile, int from, int to, int sign) {
+        const int dmd = sign * (goal_.md[tile][to] - goal_.md[tile][from]);
+        md_ += dmd;
+        for (int p = 0; p < nparts_; ++p) {
+            if (uncovered_[p] >> tile & 1) part_md_[0][p] += dmd;
+            if (runcovered_[p] >> tile & 1) part_md_[1][p] += dmd;
         }
     }
-    uint8_t lookup(int t, const uint8_t* pos) const {
+
+    void save(int v, int t, Undo& u) {
+        u.saved[u.n++] = Saved{rank_[v][t], static_cast<uint8_t>(v * kMaxTables + t), val_[v][t]};
+    }
+
+    // Rank of table t after item i moved from cell a to the adjacent cell b (Lehmer digits:
+    // a sideways step changes digit i by one; a vertical step also passes the items between).
+    uint64_t stepped_rank(int v, int t, int i, int a, int b) const {
+        const Table& tb = tables_[t];
+        const uint64_t r = rank_[v][t];
+        if (b == a + 1) return r + tb.weight[i];
+        if (b == a - 1) return r - tb.weight[i];
+        const int lo = a < b ? a : b, hi = a < b ? b : a;
+        uint64_t shift = tb.weight[i] * static_cast<uint64_t>(width_);
+        for (Mask m = occ_[v][t] & (bit(hi) - bit(lo + 1)); m; m &= m - 1) {
+            const int j = tb.item_of[cell_[v][lowest(m)]];
+            if (j < i) shift -= tb.weight[i];
+            else shift += tb.weight[j];
+        }
+        return b > a ? r + shift : r - shift;
+    }
+
+    uint64_t full_rank(int v, int t) const {
         const Table& tb = tables_[t];
         uint8_t cells[kMaxCells];
-        for (int i = 0; i < tb.nitems; ++i) cells[i] = pos[tb.items[i]];
-        return tb.data[tb.ranker.rank(cells)];
+        for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
+        return tb.ranker.rank(cells);
     }
+
+    void move_view(int v, int tile, int a, int b, Undo& u) {
+        uint32_t mask = tables_of_[tile];
+        for (uint32_t m = mask & ~full_tables_; m; m &= m - 1) {
+            const int t = std::countr_zero(m);
+            save(v, t, u);
+            rank_[v][t] = stepped_rank(v, t, tables_[t].item_of[tile], a, b);
+            occ_[v][t] ^= bit(a) | bit(b);
+            val_[v][t] = tables_[t].data[rank_[v][t]];
+        }
+        pos_[v][tile] = static_cast<uint8_t>(b);
+        pos_[v][0] = static_cast<uint8_t>(a);
+        cell_[v][b] = static_cast<uint8_t>(tile);
+        cell_[v][a] = 0;
+        for (uint32_t m = full_tables_; m; m &= m - 1) {  // their key holds the blank
+            const int t = std::countr_zero(m);
+            save(v, t, u);
+            rank_[v][t] = full_rank(v, t);
+            val_[v][t] = tables_[t].data[rank_[v][t]];
+        }
+    }
+
+    void unmove_view(int v, int tile, int a, int b) {
+        for (uint32_t m = tables_of_[tile] & ~full_tables_; m; m &= m - 1) occ_[v][std::countr_zero(m)] ^= bit(a) | bit(b);
+        pos_[v][tile] = static_cast<uint8_t>(a);
+        pos_[v][0] = static_cast<uint8_t>(b);
+        cell_[v][a] = static_cast<uint8_t>(tile);
+        cell_[v][b] = 0;
+    }
+
+    void apply_relabel(const Relabel& r) {
+        for (int k = 0; k < 2; ++k) {
+            if (!on_[kDual + k]) continue;
+            uint8_t old[kMaxCells];
+            for (int i = 0; i < r.n; ++i) old[i] = pos_[kDual + k][r.src[k][i]];
+            for (int i = 0; i < r.n; ++i) pos_[kDual + k][r.tile[k][i]] = old[i];
+        }
+    }
+
+    void relabel(const Relabel& r, Undo& u) {
+        u.relabeled = true;
+        for (int k = 0; k < 2; ++k)
+            for (int p = 0; p < nparts_; ++p) u.dual_md[k][p] = static_cast<int16_t>(dual_md_[k][p]);
+        apply_relabel(r);
+        for (int k = 0; k < 2; ++k) {
+            const int v = kDual + k;
+            if (!on_[v]) continue;
+            for (uint32_t m = r.tables[k]; m; m &= m - 1) {
+                const int t = std::countr_zero(m);
+                save(v, t, u);
+                rank_[v][t] = full_rank(v, t);
+                val_[v][t] = tables_[t].data[rank_[v][t]];
+            }
+            if (any_uncovered_) dual_md_[k] = view_md(v);
+        }
+    }
+
     int combine(int base) const {
         int h = base;
-        for (int v = 0; v < (reflect_ ? 2 : 1); ++v)
+        for (int i = 0; i < nviews_; ++i) {
+            const int v = views_[i];
+            const uint8_t* corr = v >= kDual ? corr_[v - kDual][x_] : zero_;
             for (int p = 0; p < nparts_; ++p) {
-                int sum = v ? rpart_md_[p] : part_md_[p];
-                for (int i = 0; i < part_len_[p]; ++i) sum += val_[v * kMaxTables + part_tab_[p][i]];
+                int sum = v == kRegular     ? part_md_[0][p]
+                          : v == kReflected ? part_md_[1][p]
+                                            : dual_md_[v - kDual][p] - disp_[v - kDual][x_][p];
+                for (int j = 0; j < part_len_[p]; ++j) {
+                    const int t = part_tab_[p][j];
+                    const int e = val_[v][t] - corr[t];
+                    sum += e > 0 ? e : 0;
+                }
                 if (sum > h) h = sum;
             }
+        }
         return h;
     }
 
+    std::array<int, kMaxParts> view_md(int v) const;
+    void build_references(const Board& goal);
+
     const LoadedSet& set_;
+    Lookups lookups_;
     GoalTables goal_;
+    int width_ = 0, n_ = 0;
     std::vector<Table> tables_;
     uint32_t tables_of_[kMaxCells]{};  // tile -> tables whose key holds it
     uint32_t full_tables_ = 0;         // their key holds the blank: every move changes them
     int nparts_ = 0;
     int part_len_[kMaxParts]{};
     int part_tab_[kMaxParts][kMaxTables]{};
-    uint32_t uncovered_[kMaxParts]{};  // additive partitions: tiles whose Manhattan is added
-    int part_md_[kMaxParts]{};
-    // The same for the reflected view, in the position's own labels: the tiles whose
-    // reflected label the partition leaves out (a tile's Manhattan is the same in both views).
-    uint32_t runcovered_[kMaxParts]{};
-    int rpart_md_[kMaxParts]{};
-    bool reflect_ = false;
+    uint32_t uncovered_[kMaxParts]{};   // additive partitions: tiles whose Manhattan is added
+    uint32_t runcovered_[kMaxParts]{};  // the same for mirrored views, in unmirrored labels
+    bool any_uncovered_ = false;
+    bool on_[kViews]{};
+    int views_[kViews]{};
+    int nviews_ = 0;
+    bool dual_any_ = false;
     uint8_t refl_tile_[kMaxCells]{};
     uint8_t refl_cell_[kMaxCells]{};
-    uint8_t rpos_[kMaxCells]{};
-    uint8_t val_[2 * kMaxTables]{};
+    // Per view: tile -> cell, cell -> tile, and per table rank, occupied cells and entry.
+    uint8_t pos_[kViews][kMaxCells]{};
+    uint8_t cell_[kViews][kMaxCells]{};
+    uint64_t rank_[kViews][kMaxTables]{};
+    Mask occ_[kViews][kMaxTables]{};
+    uint8_t val_[kViews][kMaxTables]{};
+    int x_ = 0;  // the blank's cell
+    // The dual views' references: G_x's table entries and uncovered Manhattan, per blank cell.
+    uint8_t corr_[2][kMaxCells][kMaxTables]{};
+    int disp_[2][kMaxCells][kMaxParts]{};
+    uint8_t ref_pos_[kMaxCells][kMaxCells]{};  // G_x: tile -> cell
+    uint16_t edge_[kMaxCells][kMaxCells]{};    // (blank cell, next blank cell) -> relabels_ index
+    std::vector<Relabel> relabels_;           // [0] is empty (tree edges)
+    static constexpr uint8_t zero_[kMaxTables]{};
     int md_ = 0;
+    int part_md_[2][kMaxParts]{};
+    std::array<int, kMaxParts> dual_md_[2]{};
     bool use_lc_ = false;
     LinearConflictH lc_;
     int lc_h_ = 0;

@@ -1,157 +1,406 @@
 // IDA*: iterative-deepening A* (Korf 1985, "Depth-first iterative-deepening: an optimal
-// admissible tree search").
+// admissible tree search"), with duplicate-move pruning, bidirectional pathmax, and one
+// instance split over threads.
 //
 // Depth-first searches with growing cost bounds; each bound is the smallest f = g + h that
 // exceeded the previous one, so with an admissible heuristic the first solution found is
-// optimal. One SearchState is changed and restored in place; the move that undoes the
-// parent's move is never generated; the heuristic H (see heuristic.h for its interface) is a
-// template parameter so its per-move update inlines. No allocation per node.
-// Precondition: start is solvable towards goal (check with solvable() first; an unsolvable
-// start would search until a limit stops it).
+// optimal. One SearchState is changed and restored in place; the heuristic H (interface in
+// heuristics/classic.h) is a template parameter so its per-move update inlines; no allocation
+// per node.
+// - Moves are filtered by a MovePruning automaton (one table lookup per move): the inverse of
+//   the previous move and longer transpositions are never generated, and at least one optimal
+//   path always survives (search/move_pruning.h).
+// - BPMX (Felner, Zahavi, Schaeffer & Holte 2005; Zahavi et al. 2007): with an inconsistent
+//   heuristic a child's h is raised to h(parent) - 1, and a child's h - 1 raises its parent's,
+//   which may then cut off the remaining siblings; a child's final h returns to its parent.
+//   Every raised value is still a lower bound, so the search stays optimal.
+// - Threads (threads > 1): each iteration first collects the nodes at a split depth (with at
+//   least kFrontierPerThread of them per thread); the threads then take those subtrees from an
+//   atomic counter, all under the same bound; the first solution found in an iteration stops
+//   the others (it is optimal: every node with f <= bound - 1 was exhausted before).
+// Precondition: start is solvable towards goal (check with solvable() first); the pruning
+// automaton is built for the goal's geometry.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
-#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
 
-#include "loyd/board/board.h"
 #include "loyd/base/error.h"
-#include "loyd/search/result.h"
+#include "loyd/board/board.h"
 #include "loyd/board/search_state.h"
+#include "loyd/search/move_pruning.h"
+#include "loyd/search/result.h"
 
 namespace loyd {
 
+namespace ida_detail {
+
+inline constexpr int kInf = 1 << 30;
+inline constexpr int kMaxDepth = 1024;
+inline constexpr int kFound = -1;
+inline constexpr int kStopped = -2;
+inline constexpr uint64_t kCheckEvery = 1 << 16;  // ~1 ms of search between clock reads
+inline constexpr size_t kFrontierPerThread = 256;
+
+using Clock = std::chrono::steady_clock;
+
+// What all threads of one search share.
+struct Shared {
+    SearchLimits limits;
+    Clock::time_point started;
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> generated{0};  // flushed by each worker at its checks
+    const char* reason = "";             // why `stop` was set (written once, before it)
+    std::atomic<bool> reason_set{false};
+    std::atomic<int> bound{0};
+
+    void stop_for(const char* why) {
+        bool expected = false;
+        if (reason_set.compare_exchange_strong(expected, true)) reason = why;
+        stop.store(true, std::memory_order_relaxed);
+    }
+};
+
+// A node at the split depth: the moves leading to it, its automaton state and its h.
+struct FrontierNode {
+    Dir path[64];
+    int depth, state, h;
+};
+
 template <class H>
-class IdaStar {
+class Worker {
 public:
-    // The heuristic is copied: the search owns its incremental state.
-    IdaStar(const H& h, const Board& goal) : h_(h), goal_(goal.cell_array()), geom_(goal.geometry()) {
-        for (int c = 0; c < geom_.cells(); ++c)
-            for (int d = 0; d < kDirs; ++d) nbr_[c][d] = static_cast<int8_t>(geom_.neighbor(c, static_cast<Dir>(d)));
+    Worker(const H& h, const Cells& goal, const Geometry& geom, const MovePruning& pruning, bool bpmx,
+           Shared& shared)
+        : h_(h), goal_(goal), fsm_(pruning.table()), bpmx_(bpmx), shared_(shared) {
+        for (int c = 0; c < geom.cells(); ++c)
+            for (int d = 0; d < kDirs; ++d) nbr_[c][d] = static_cast<int8_t>(geom.neighbor(c, static_cast<Dir>(d)));
     }
 
-    SearchResult solve(const Board& start, const SearchLimits& limits = {}) {
-        limits_ = limits;
-        started_ = std::chrono::steady_clock::now();
-        stopped_ = false;
-        next_check_ = first_check();
+    int init(const Board& start) {
         s_ = SearchState::from(start);
-        res_ = SearchResult{};
-        res_.nodes_generated = 1;
-        int h0 = h_.init(s_);
-        res_.heuristic_start = h0;
-        res_.lower_bound = h0;
-        last_progress_ = started_;
-        if (h0 == 0 && s_.same_cells(goal_)) {
-            res_.status = SearchResult::Status::Solved;
-            return res_;
-        }
-        bound_ = h0;
-        for (;;) {
-            ++res_.iterations;
-            report_progress(std::chrono::steady_clock::now());
-            next_bound_ = kInf;
-            depth_ = 0;
-            if (dfs(0, h0, s_.blank, -1)) {
-                res_.status = SearchResult::Status::Solved;
-                res_.moves.assign(path_, path_ + depth_);
-                res_.lower_bound = depth_;
-                return res_;
-            }
-            if (stopped_ || next_bound_ == kInf) {
-                res_.status = SearchResult::Status::Limit;
-                if (!stopped_) res_.limit_reason = "no solution (start not solvable)";
-                return res_;
-            }
-            // Every path with f <= bound is exhausted: no solution is shorter than the next bound.
-            bound_ = next_bound_;
-            res_.lower_bound = bound_;
-        }
+        return h_.init(s_);
     }
+    bool at_goal(int h) const { return h == 0 && s_.same_cells(goal_); }
 
-private:
-    static constexpr int kInf = 1 << 30;
-    static constexpr int kMaxDepth = 1024;
-    static constexpr uint64_t kCheckEvery = 1 << 16;  // ~1 ms of search between clock reads
+    void begin_iteration(int bound) {
+        bound_ = bound;
+        next_bound_ = kInf;
+        if (!next_check_) next_check_ = first_check();
+    }
+    int next_bound() const { return next_bound_; }
+    uint64_t generated() const { return generated_; }
+    uint64_t expanded() const { return expanded_; }
+    int depth() const { return depth_; }
+    const Dir* path() const { return path_; }
 
-    // Hot loop: everything it changes per node is a parameter or a local, so it stays in
-    // registers across the recursion; the board is changed in place and restored.
-    bool dfs(int g, int h, int blank, int prev) {
-        ++res_.nodes_expanded;
-        if (res_.nodes_generated >= next_check_ && check_limits()) return false;
+    // Searches below the current position (g moves from the start, heuristic h, automaton
+    // state `state`). Returns kFound (path_[0..depth_) solves), kStopped, or the node's h after
+    // BPMX. The position is unchanged on return.
+    int dfs(int g, int h, int state) {
+        ++expanded_;
+        if (generated_ >= next_check_ && check()) return kStopped;
         const int bound = bound_;
-        const int8_t* nbr = nbr_[blank];
+        const int blank = s_.blank;
+        const int32_t* tr = fsm_ + static_cast<size_t>(state) * kDirs;
         for (int d = 0; d < kDirs; ++d) {
-            if ((d ^ 1) == prev) continue;
-            const int from = nbr[d];
-            if (from < 0) continue;
+            const int ns = tr[d];
+            if (ns < 0) continue;
+            const int from = nbr_[blank][d];
             const int tile = s_.slide(from);
-            ++res_.nodes_generated;
+            ++generated_;
             typename H::Undo u;
-            const int h2 = h_.moved(h, s_, tile, from, blank, u);
+            int h2 = h_.moved(h, s_, tile, from, blank, u);
+            if (bpmx_ && h2 < h - 1) h2 = h - 1;
             const int f = g + 1 + h2;
-            bool found = false;
+            int r = 0;
             if (f <= bound) {
                 path_[g] = static_cast<Dir>(d);
                 if (h2 == 0 && s_.same_cells(goal_)) {
                     depth_ = g + 1;
-                    found = true;
+                    r = kFound;
                 } else if (g + 1 < kMaxDepth) {
-                    found = dfs(g + 1, h2, from, d);
+                    r = dfs(g + 1, h2, ns);
+                    if (r > h2) h2 = r;
                 }
             } else if (f < next_bound_) {
                 next_bound_ = f;
             }
             h_.undo(u);
             s_.slide(blank);
-            if (found) return true;
-            if (stopped_) return false;
-        }
-        return false;
-    }
-
-    uint64_t first_check() const {
-        return limits_.max_nodes && limits_.max_nodes < kCheckEvery ? limits_.max_nodes : kCheckEvery;
-    }
-
-    void report_progress(std::chrono::steady_clock::time_point now) {
-        if (!limits_.progress) return;
-        if (std::chrono::duration<double>(now - last_progress_).count() < limits_.progress_every) return;
-        last_progress_ = now;
-        limits_.progress(SearchProgress{bound_, res_.nodes_generated,
-                                        std::chrono::duration<double>(now - started_).count()});
-    }
-
-    bool check_limits() {
-        next_check_ = res_.nodes_generated + first_check();
-        if (limits_.progress) report_progress(std::chrono::steady_clock::now());
-        if (limits_.max_nodes && res_.nodes_generated >= limits_.max_nodes) {
-            res_.limit_reason = "node limit";
-            stopped_ = true;
-        } else if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed)) {
-            res_.limit_reason = "cancelled";
-            stopped_ = true;
-        } else if (limits_.max_seconds > 0) {
-            std::chrono::duration<double> el = std::chrono::steady_clock::now() - started_;
-            if (el.count() >= limits_.max_seconds) {
-                res_.limit_reason = "time limit";
-                stopped_ = true;
+            if (r < 0) return r;
+            if (bpmx_ && h2 - 1 > h) {
+                h = h2 - 1;
+                if (g + h > bound) {
+                    if (g + h < next_bound_) next_bound_ = g + h;
+                    return h;
+                }
             }
         }
-        return stopped_;
+        return h;
+    }
+
+    // Collects the nodes at depth `depth` with f <= bound (nothing below them is searched).
+    // Returns kFound when a solution shorter than `depth` turned up, else 0.
+    int collect(int g, int h, int state, int depth, std::vector<FrontierNode>& out) {
+        if (g == depth) {
+            FrontierNode n;
+            std::copy(path_, path_ + g, n.path);
+            n.depth = g;
+            n.state = state;
+            n.h = h;
+            out.push_back(n);
+            return 0;
+        }
+        ++expanded_;
+        const int blank = s_.blank;
+        const int32_t* tr = fsm_ + static_cast<size_t>(state) * kDirs;
+        for (int d = 0; d < kDirs; ++d) {
+            const int ns = tr[d];
+            if (ns < 0) continue;
+            const int from = nbr_[blank][d];
+            const int tile = s_.slide(from);
+            ++generated_;
+            typename H::Undo u;
+            int h2 = h_.moved(h, s_, tile, from, blank, u);
+            if (bpmx_ && h2 < h - 1) h2 = h - 1;
+            const int f = g + 1 + h2;
+            int r = 0;
+            if (f <= bound_) {
+                path_[g] = static_cast<Dir>(d);
+                if (h2 == 0 && s_.same_cells(goal_)) {
+                    depth_ = g + 1;
+                    r = kFound;
+                } else {
+                    r = collect(g + 1, h2, ns, depth, out);
+                }
+            } else if (f < next_bound_) {
+                next_bound_ = f;
+            }
+            h_.undo(u);
+            s_.slide(blank);
+            if (r == kFound) return r;
+        }
+        return 0;
+    }
+
+    // Searches the subtree of a frontier node: replays its path, searches, takes it back.
+    int search_subtree(const FrontierNode& n, int h_root) {
+        std::vector<Step>& steps = replay_;
+        steps.resize(static_cast<size_t>(n.depth));
+        int h = h_root;
+        for (int i = 0; i < n.depth; ++i) {
+            const int blank = s_.blank;
+            const int from = nbr_[blank][static_cast<int>(n.path[i])];
+            const int tile = s_.slide(from);
+            h = h_.moved(h, s_, tile, from, blank, steps[i].u);
+            steps[i].blank = blank;
+            path_[i] = n.path[i];
+        }
+        const int r = dfs(n.depth, std::max(h, n.h), n.state);
+        for (int i = n.depth - 1; i >= 0; --i) {
+            h_.undo(steps[i].u);
+            s_.slide(steps[i].blank);
+        }
+        return r;
+    }
+
+    // Flushes the node count into the shared total; true when the search must stop.
+    bool check() {
+        shared_.generated.fetch_add(generated_ - flushed_, std::memory_order_relaxed);
+        flushed_ = generated_;
+        next_check_ = generated_ + first_check();
+        const SearchLimits& l = shared_.limits;
+        if (shared_.stop.load(std::memory_order_relaxed)) return true;
+        if (l.max_nodes && shared_.generated.load(std::memory_order_relaxed) >= l.max_nodes)
+            shared_.stop_for("node limit");
+        else if (l.cancel && l.cancel->load(std::memory_order_relaxed))
+            shared_.stop_for("cancelled");
+        else if (l.max_seconds > 0 || l.progress) {
+            const auto now = Clock::now();
+            const double el = std::chrono::duration<double>(now - shared_.started).count();
+            if (l.max_seconds > 0 && el >= l.max_seconds) shared_.stop_for("time limit");
+            else if (reporter_ && l.progress && el - last_progress_ >= l.progress_every) {
+                last_progress_ = el;
+                l.progress(SearchProgress{bound_, shared_.generated.load(std::memory_order_relaxed), el});
+            }
+        }
+        return shared_.stop.load(std::memory_order_relaxed);
+    }
+    void flush() { check(); }
+    void set_reporter() { reporter_ = true; }
+
+private:
+    uint64_t first_check() const {
+        const uint64_t m = shared_.limits.max_nodes;
+        return m && m < kCheckEvery ? m : kCheckEvery;
     }
 
     H h_;
     Cells goal_;
-    Geometry geom_;
+    const int32_t* fsm_;
+    bool bpmx_;
+    Shared& shared_;
     int8_t nbr_[kMaxCells][kDirs];
     SearchState s_;
-    SearchResult res_;
-    SearchLimits limits_;
-    std::chrono::steady_clock::time_point started_, last_progress_;
-    uint64_t next_check_ = 0;
-    bool stopped_ = false;
     int bound_ = 0, next_bound_ = 0, depth_ = 0;
+    uint64_t generated_ = 0, expanded_ = 0, flushed_ = 0, next_check_ = 0;
+    bool reporter_ = false;
+    double last_progress_ = 0;
+    struct Step {
+        typename H::Undo u;
+        int blank;
+    };
+    std::vector<Step> replay_;
     Dir path_[kMaxDepth];
+};
+
+}  // namespace ida_detail
+
+template <class H>
+class IdaStar {
+public:
+    // The heuristic is copied (each thread owns a copy). `pruning` must be built for the
+    // goal's geometry and outlive the search.
+    IdaStar(const H& h, const Board& goal, const MovePruning& pruning, bool bpmx = true)
+        : h_(h), goal_(goal), pruning_(pruning), bpmx_(bpmx) {
+        if (!(pruning.geometry() == goal.geometry()))
+            throw UsageError("the move-pruning automaton is for " + pruning.geometry().name() + " boards, the goal is " +
+                             goal.geometry().name());
+    }
+
+    SearchResult solve(const Board& start, const SearchLimits& limits = {}, int threads = 1) {
+        using namespace ida_detail;
+        Shared shared;
+        shared.limits = limits;
+        shared.started = Clock::now();
+        std::vector<std::unique_ptr<Worker<H>>> workers;
+        for (int i = 0; i < std::max(1, threads); ++i)
+            workers.push_back(std::make_unique<Worker<H>>(h_, goal_.cell_array(), goal_.geometry(), pruning_, bpmx_,
+                                                          shared));
+        workers[0]->set_reporter();
+        SearchResult res;
+        int h0 = 0;
+        for (auto& w : workers) h0 = w->init(start);
+        res.heuristic_start = h0;
+        res.lower_bound = h0;
+        res.nodes_generated = 1;
+        if (workers[0]->at_goal(h0)) {
+            res.status = SearchResult::Status::Solved;
+            return res;
+        }
+        const int root_state = pruning_.start(start.blank());
+        Outcome out;
+        for (int bound = h0;;) {
+            ++res.iterations;
+            if (limits.progress) limits.progress(SearchProgress{bound, total(workers), elapsed(shared)});
+            out = workers.size() == 1 ? iterate_one(*workers[0], bound, h0, root_state)
+                                      : iterate_split(workers, shared, bound, h0, root_state);
+            if (out.found || shared.stop.load() || out.next_bound >= kInf) break;
+            bound = out.next_bound;  // every path with f <= the old bound is exhausted
+            res.lower_bound = bound;
+        }
+        for (auto& w : workers) {
+            res.nodes_generated += w->generated();
+            res.nodes_expanded += w->expanded();
+        }
+        if (out.found) {
+            res.status = SearchResult::Status::Solved;
+            res.moves = out.moves;
+            res.lower_bound = static_cast<int>(out.moves.size());
+        } else {
+            res.status = SearchResult::Status::Limit;
+            res.limit_reason = shared.stop.load() ? shared.reason : "no solution (start not solvable)";
+        }
+        return res;
+    }
+
+private:
+    struct Outcome {
+        bool found = false;
+        Moves moves;
+        int next_bound = ida_detail::kInf;
+    };
+
+    static uint64_t total(const std::vector<std::unique_ptr<ida_detail::Worker<H>>>& ws) {
+        uint64_t n = 1;
+        for (const auto& w : ws) n += w->generated();
+        return n;
+    }
+    static double elapsed(const ida_detail::Shared& s) {
+        return std::chrono::duration<double>(ida_detail::Clock::now() - s.started).count();
+    }
+
+    static Outcome iterate_one(ida_detail::Worker<H>& w, int bound, int h0, int root_state) {
+        Outcome o;
+        w.begin_iteration(bound);
+        if (w.dfs(0, h0, root_state) == ida_detail::kFound) {
+            o.found = true;
+            o.moves.assign(w.path(), w.path() + w.depth());
+        }
+        o.next_bound = w.next_bound();
+        return o;
+    }
+
+    // One iteration on several threads: collect the frontier (deep enough to give every thread
+    // many subtrees), then hand its subtrees out dynamically.
+    Outcome iterate_split(std::vector<std::unique_ptr<ida_detail::Worker<H>>>& ws, ida_detail::Shared& shared,
+                          int bound, int h0, int root_state) {
+        using namespace ida_detail;
+        Outcome o;
+        ida_detail::Worker<H>& lead = *ws[0];
+        std::vector<FrontierNode> frontier;
+        const size_t want = kFrontierPerThread * ws.size();
+        for (int depth = std::max(split_depth_, 1);; depth += 2) {
+            frontier.clear();
+            lead.begin_iteration(bound);
+            if (lead.collect(0, h0, root_state, depth, frontier) == kFound) {
+                o.found = true;
+                o.moves.assign(lead.path(), lead.path() + lead.depth());
+                return o;
+            }
+            split_depth_ = depth;
+            if (frontier.size() >= want || depth + 2 > bound || depth + 2 > 60) break;
+        }
+        o.next_bound = lead.next_bound();
+        std::atomic<size_t> next{0};
+        std::atomic<bool> found{false};
+        Moves solution;
+        auto run = [&](ida_detail::Worker<H>& w) {
+            w.begin_iteration(bound);
+            for (;;) {
+                const size_t i = next.fetch_add(1, std::memory_order_relaxed);
+                if (i >= frontier.size() || shared.stop.load(std::memory_order_relaxed)) break;
+                if (w.search_subtree(frontier[i], h0) == kFound && !found.exchange(true)) {
+                    solution.assign(w.path(), w.path() + w.depth());
+                    shared.stop_for("solved");
+                }
+            }
+            w.flush();
+        };
+        std::vector<std::thread> pool;
+        for (size_t t = 1; t < ws.size(); ++t) pool.emplace_back(run, std::ref(*ws[t]));
+        run(lead);
+        for (auto& th : pool) th.join();
+        for (auto& w : ws) o.next_bound = std::min(o.next_bound, w->next_bound());
+        if (found.load()) {
+            o.found = true;
+            o.moves = std::move(solution);
+            shared.stop.store(false);  // a solution, not a limit
+            shared.reason_set.store(false);
+        }
+        return o;
+    }
+
+    H h_;
+    Board goal_;
+    const MovePruning& pruning_;
+    bool bpmx_;
+    int split_depth_ = 0;
 };
 
 }  // namespace loyd

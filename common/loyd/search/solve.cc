@@ -8,6 +8,7 @@
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/base/error.h"
 #include "loyd/search/ida_star.h"
+#include "loyd/search/move_pruning.h"
 #include "loyd/board/moves.h"
 #include "loyd/board/solvability.h"
 
@@ -24,8 +25,12 @@ template <class H>
 SearchResult run(H& h, const Board& start, const Board& goal, const SolveOptions& opt) {
     // A* evaluates positions one by one through init(); IDA* copies h and updates it per move.
     if (opt.algorithm == Algorithm::Astar) return astar(h, start, goal, opt.limits);
-    IdaStar<H> ida(h, goal);
-    return ida.solve(start, opt.limits);
+    const Geometry& g = goal.geometry();
+    const MovePruning* pruning = opt.pruning;
+    if (!pruning || !(pruning->geometry() == g))
+        pruning = &MovePruning::shared(g, opt.prune ? MovePruning::default_length(g) : 2);
+    IdaStar<H> ida(h, goal, *pruning, opt.bpmx);
+    return ida.solve(start, opt.limits, opt.threads);
 }
 }  // namespace
 
@@ -64,7 +69,8 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
                                  "' on " + tgoal.geometry().name() + ", which the instance's goal '" +
                                  goal.to_string() + "' does not map onto; build tables for it with: " +
                                  suggest_build_command(goal));
-            PdbH h(*opt.pdb, opt.reflect);
+            PdbH h(*opt.pdb, opt.lookups);
+            out.lookups = h.lookups().to_string();
             out.search = run(h, map->map(start), tgoal, opt);
             out.search.moves = map->unmap(out.search.moves);
             break;

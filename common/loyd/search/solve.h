@@ -12,11 +12,13 @@
 
 #include "loyd/board/board.h"
 #include "loyd/heuristics/classic.h"
+#include "loyd/heuristics/lookups.h"
 #include "loyd/search/result.h"
 
 namespace loyd {
 
-struct LoadedSet;  // pdb_heuristic.h
+struct LoadedSet;    // tables/load.h
+class MovePruning;   // search/move_pruning.h
 
 enum class Algorithm { Ida, Astar };
 Algorithm parse_algorithm(const std::string& s);  // "ida" | "astar"; UsageError otherwise
@@ -26,7 +28,14 @@ struct SolveOptions {
     Algorithm algorithm = Algorithm::Ida;
     SearchLimits limits;
     const LoadedSet* pdb = nullptr;  // required by HeuristicKind::Pdb
-    bool reflect = true;             // use the set's reflected lookup when it allows one
+    Lookups lookups;                 // PDB lookups to combine (those the set cannot take are left out)
+    // IDA*: duplicate-move pruning. When null (or for another board), solve() uses the
+    // process-wide MovePruning::shared automaton of MovePruning::default_length, or of parent
+    // pruning only when `prune` is false.
+    const MovePruning* pruning = nullptr;
+    bool prune = true;
+    bool bpmx = true;                // IDA*: propagate inconsistent PDB values (BPMX)
+    int threads = 1;                 // IDA*: threads for this one instance
 };
 
 struct SolveOutcome {
@@ -34,6 +43,7 @@ struct SolveOutcome {
     Status status = Status::Limit;
     SearchResult search;
     double seconds = 0;
+    std::string lookups;  // the PDB lookups that ran ("" for the classic heuristics)
 };
 
 SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt);

@@ -1,0 +1,197 @@
+#include "loyd/search/move_pruning.h"
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_set>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+
+// Where every cell's content went: the effect of a move sequence on a board of distinct tokens.
+using Arrangement = std::array<uint8_t, kMaxCells>;
+
+struct ArrangementHash {
+    size_t operator()(const Arrangement& a) const {
+        uint64_t h = 0x9E3779B97F4A7C15ull;
+        for (uint8_t v : a) h = (h ^ v) * 0x100000001B3ull;
+        return static_cast<size_t>(h ^ (h >> 29));
+    }
+};
+
+// A canonical sequence: its moves (move i in bits 2i..2i+1), start and end cell, effect.
+struct Sequence {
+    uint32_t moves;
+    int8_t start, end;
+    Arrangement arrangement;
+};
+
+struct Forbidden {
+    int start;
+    int length;
+    uint32_t moves;
+};
+
+uint64_t key(int start, uint32_t moves) { return static_cast<uint64_t>(moves) << 5 | static_cast<uint64_t>(start); }
+
+// The minimal non-canonical sequences up to max_len, for every start cell, in order of length.
+std::vector<Forbidden> minimal_forbidden(const Geometry& g, int max_len) {
+    const int n = g.cells();
+    std::vector<std::vector<Sequence>> level(static_cast<size_t>(n));
+    std::vector<std::unordered_set<Arrangement, ArrangementHash>> seen(static_cast<size_t>(n));
+    std::unordered_set<uint64_t> canonical;  // the previous level's sequences, by key()
+    Arrangement identity{};
+    for (int c = 0; c < n; ++c) identity[c] = static_cast<uint8_t>(c);
+    for (int b = 0; b < n; ++b) {
+        level[b].push_back(Sequence{0, static_cast<int8_t>(b), static_cast<int8_t>(b), identity});
+        seen[b].insert(identity);
+        canonical.insert(key(b, 0));
+    }
+    std::vector<Forbidden> out;
+    for (int len = 1; len <= max_len; ++len) {
+        std::unordered_set<uint64_t> next_canonical;
+        for (int b = 0; b < n; ++b) {
+            std::vector<Sequence> next;
+            for (const Sequence& p : level[b]) {
+                for (int d = 0; d < kDirs; ++d) {  // p in lexical order, then d: s in lexical order
+                    const int e = g.neighbor(p.end, static_cast<Dir>(d));
+                    if (e == kNoCell) continue;
+                    const uint32_t moves = p.moves | static_cast<uint32_t>(d) << (2 * (len - 1));
+                    // s's suffix (without its first move) must be canonical, or s contains a
+                    // shorter forbidden string already and is not minimal.
+                    const int second_start = g.neighbor(b, static_cast<Dir>(moves & 3));
+                    if (!canonical.count(key(second_start, moves >> 2))) continue;
+                    Sequence s{moves, static_cast<int8_t>(b), static_cast<int8_t>(e), p.arrangement};
+                    std::swap(s.arrangement[p.end], s.arrangement[e]);
+                    if (!seen[b].insert(s.arrangement).second) {
+                        out.push_back(Forbidden{b, len, moves});
+                        continue;
+                    }
+                    next_canonical.insert(key(b, moves));
+                    next.push_back(s);
+                }
+            }
+            level[b] = std::move(next);
+        }
+        canonical = std::move(next_canonical);
+    }
+    return out;
+}
+
+// The Aho-Corasick automaton of the forbidden strings; node i < n is the empty path on cell i.
+class Automaton {
+public:
+    Automaton(const Geometry& g, const std::vector<Forbidden>& strings) : g_(g) {
+        for (int c = 0; c < g.cells(); ++c) nodes_.push_back(Node{c});
+        for (const Forbidden& f : strings) insert(f);
+        link();
+    }
+
+    // Transitions with forbidden and illegal moves as -1, renumbered so that only states
+    // reachable from the roots remain (roots keep numbers 0..n-1).
+    std::vector<int32_t> table() const {
+        const int n = g_.cells();
+        std::vector<int32_t> id(nodes_.size(), -1);
+        std::vector<int> order;
+        for (int c = 0; c < n; ++c) {
+            id[c] = c;
+            order.push_back(c);
+        }
+        for (size_t i = 0; i < order.size(); ++i)
+            for (int d = 0; d < kDirs; ++d) {
+                const int v = delta_[order[i]][d];
+                if (v >= 0 && !nodes_[v].forbidden && id[v] < 0) {
+                    id[v] = static_cast<int32_t>(order.size());
+                    order.push_back(v);
+                }
+            }
+        std::vector<int32_t> t(order.size() * kDirs, -1);
+        for (size_t i = 0; i < order.size(); ++i)
+            for (int d = 0; d < kDirs; ++d) {
+                const int v = delta_[order[i]][d];
+                if (v >= 0 && !nodes_[v].forbidden) t[i * kDirs + d] = id[v];
+            }
+        return t;
+    }
+
+private:
+    struct Node {
+        int cell;
+        std::array<int, kDirs> child{-1, -1, -1, -1};
+        int fail = -1;
+        bool forbidden = false;
+    };
+
+    void insert(const Forbidden& f) {
+        int u = f.start;
+        for (int i = 0; i < f.length; ++i) {
+            const int d = static_cast<int>((f.moves >> (2 * i)) & 3);
+            if (nodes_[u].child[d] < 0) {
+                nodes_[u].child[d] = static_cast<int>(nodes_.size());
+                nodes_.push_back(Node{g_.neighbor(nodes_[u].cell, static_cast<Dir>(d))});
+            }
+            u = nodes_[u].child[d];
+        }
+        nodes_[u].forbidden = true;
+    }
+
+    // Failure links and the full transition function, in breadth-first order (a node's
+    // failure link is shallower, so its transitions are known when needed).
+    void link() {
+        delta_.assign(nodes_.size(), {-1, -1, -1, -1});
+        std::deque<int> queue;
+        for (int c = 0; c < g_.cells(); ++c) queue.push_back(c);
+        while (!queue.empty()) {
+            const int u = queue.front();
+            queue.pop_front();
+            const bool root = u < g_.cells();
+            for (int d = 0; d < kDirs; ++d) {
+                const int to = g_.neighbor(nodes_[u].cell, static_cast<Dir>(d));
+                if (to == kNoCell) continue;
+                const int v = nodes_[u].child[d];
+                if (v >= 0) {
+                    nodes_[v].fail = root ? to : delta_[nodes_[u].fail][d];
+                    nodes_[v].forbidden = nodes_[v].forbidden || nodes_[nodes_[v].fail].forbidden;
+                    delta_[u][d] = v;
+                    queue.push_back(v);
+                } else {
+                    delta_[u][d] = root ? to : delta_[nodes_[u].fail][d];
+                }
+            }
+        }
+    }
+
+    const Geometry& g_;
+    std::vector<Node> nodes_;
+    std::vector<std::array<int, kDirs>> delta_;
+};
+
+}  // namespace
+
+MovePruning::MovePruning(const Geometry& g, int max_len) : geom_(g), max_len_(max_len) {
+    if (max_len < 2 || max_len > 16)
+        throw UsageError("move-pruning length " + std::to_string(max_len) + " out of range (2..16)");
+    const std::vector<Forbidden> strings = minimal_forbidden(g, max_len);
+    forbidden_ = strings.size();
+    next_ = Automaton(g, strings).table();
+}
+
+const MovePruning& MovePruning::shared(const Geometry& g, int max_len) {
+    static std::mutex mutex;
+    static std::vector<std::unique_ptr<MovePruning>> built;
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (const auto& m : built)
+        if (m->max_len() == max_len && m->geometry() == g) return *m;
+    built.push_back(std::make_unique<MovePruning>(g, max_len));
+    return *built.back();
+}
+
+int MovePruning::default_length(const Geometry& g) {
+    return g.cells() <= 9 ? 12 : g.cells() <= 16 ? 10 : 8;
+}
+
+}  // namespace loyd

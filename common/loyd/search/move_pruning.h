@@ -1,0 +1,63 @@
+// Duplicate-move pruning: a finite-state machine over the blank's move sequences that rejects
+// every sequence containing a transposition (Taylor & Korf 1993, "Pruning duplicate nodes in
+// depth-first search").
+//
+// A move sequence s, started with the blank on cell b, permutes the board's cells. s is
+// *canonical* when no other sequence legal from b with the same permutation is shorter, or as
+// long and lexically earlier (move order U < D < L < R). Canonical sequences are closed under
+// substrings, so a path is non-canonical exactly when it contains a *minimal* non-canonical
+// string (one whose longest prefix and suffix are canonical). Those are found by a breadth-
+// first enumeration per start cell up to `max_len` moves and compiled into an Aho-Corasick
+// automaton whose symbols are (blank cell, move): its states remember the blank cell, so one
+// table lookup per move answers "legal, and no forbidden string ends here?".
+//
+// Never removes every optimal path: among the optimal paths, the one first in (length,
+// lexical) order contains no non-canonical substring (replacing it by its canonical form would
+// give a shorter or earlier path to the same position), so it is never pruned. The inverse of
+// the previous move ("UD") is the shortest forbidden string, so this subsumes parent pruning.
+// Not for searches that must see every distinct solution.
+//
+// Cost: built in O(sum over cells of the canonical sequences up to max_len); max_len 2 is
+// parent pruning only. Measured build times and node savings: docs/benchmarks.md. Memory:
+// 16 bytes per automaton state.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "loyd/board/geometry.h"
+
+namespace loyd {
+
+class MovePruning {
+public:
+    // UsageError unless 2 <= max_len <= 16.
+    MovePruning(const Geometry& g, int max_len);
+
+    const Geometry& geometry() const { return geom_; }
+    int max_len() const { return max_len_; }
+    int states() const { return static_cast<int>(next_.size() / kDirs); }
+    uint64_t forbidden_strings() const { return forbidden_; }
+
+    // The state of an empty path with the blank on `cell`.
+    int start(int cell) const { return cell; }
+    // The state after moving the blank in direction d, or -1 when the move leaves the board
+    // or completes a forbidden string.
+    int next(int state, int d) const { return next_[static_cast<size_t>(state) * kDirs + d]; }
+    // The transition table, kDirs entries per state, for hot loops.
+    const int32_t* table() const { return next_.data(); }
+
+    // The default sequence length for a board, chosen by measurement (docs/benchmarks.md).
+    static int default_length(const Geometry& g);
+    // A process-wide automaton for (g, max_len), built on first use and kept for the life of
+    // the process; thread-safe. The solver's many calls on one board share one build.
+    static const MovePruning& shared(const Geometry& g, int max_len);
+
+private:
+    Geometry geom_;
+    int max_len_;
+    uint64_t forbidden_ = 0;
+    std::vector<int32_t> next_;
+};
+
+}  // namespace loyd
