@@ -28,8 +28,15 @@ po::options_description visible() {
         ("cache-dir", po::value<std::string>(),
          "where decoded zstd tables are kept for memory-mapping (default $XDG_CACHE_HOME/loyd; "
          "'none' = no cache)")
-        ("no-reflect", "do not use the reflected (mirrored) table lookup")
-        ("jobs,j", po::value<int>()->default_value(0), "instances solved in parallel (0 = all cores)")
+        ("lookups", po::value<std::string>(),
+         "table lookups combined by max: a comma list of regular, reflected, dual, "
+         "dual-reflected, or 'all' (default: regular,reflected)")
+        ("no-reflect", "leave out the reflected lookups (regular and dual only)")
+        ("no-prune", "IDA*: prune only the parent's inverse move, not the duplicate-move automaton")
+        ("no-bpmx", "IDA*: no bidirectional pathmax of inconsistent (dual) values")
+        ("jobs,j", po::value<int>()->default_value(0),
+         "threads (0 = all cores): instances in parallel, and the search of one instance split "
+         "over the threads left when there are fewer instances than threads")
         ("algorithm,a", po::value<std::string>()->default_value("ida"), "ida | astar")
         ("node-limit", po::value<uint64_t>(),
          "stop an instance after N nodes (IDA*: generated; A*: stored; A* default 20000000)")
@@ -78,7 +85,10 @@ Options parse_options(int argc, char** argv) {
     o.show = vm.count("show") > 0;
     if (vm.count("pdb")) o.pdb = vm["pdb"].as<std::string>();
     if (vm.count("cache-dir")) o.cache_dir = vm["cache-dir"].as<std::string>();
+    if (vm.count("lookups")) o.lookups = vm["lookups"].as<std::string>();
     o.no_reflect = vm.count("no-reflect") > 0;
+    o.no_prune = vm.count("no-prune") > 0;
+    o.no_bpmx = vm.count("no-bpmx") > 0;
     o.jobs = vm["jobs"].as<int>();
     if (o.jobs < 0 || o.jobs > 1024) throw UsageError("--jobs must be between 0 and 1024");
     o.json = vm.count("json") > 0;

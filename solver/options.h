@@ -21,7 +21,10 @@ struct Options {
     double time_limit = 0;       // seconds, 0 = none
     std::string pdb;             // --pdb PATH (set folder or manifest); empty = look for one
     std::string cache_dir;       // --cache-dir; empty = default; "none" = no cache
-    bool no_reflect = false;
+    std::optional<std::string> lookups;  // --lookups LIST; unset = the default (lookups.h)
+    bool no_reflect = false;             // --no-reflect: drop the reflected lookups
+    bool no_prune = false;               // --no-prune: parent pruning only
+    bool no_bpmx = false;                // --no-bpmx
     int jobs = 0;                // 0 = all cores
     bool help = false;
     bool version = false;

@@ -219,6 +219,8 @@ void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostre
         out << ",\"nodes_expanded\":" << s.nodes_expanded << ",\"nodes_generated\":" << s.nodes_generated
             << ",\"heuristic\":\"" << json_escape(heur) << "\",\"heuristic_start\":" << s.heuristic_start
             << ",\"seconds\":" << fixed(r.seconds);
+        if (!r.lookups.empty()) out << ",\"lookups\":\"" << r.lookups << "\"";
+        if (r.threads > 1) out << ",\"threads\":" << r.threads;
         if (r.status == SolveOutcome::Status::Limit) out << ",\"error\":\"" << json_escape(s.limit_reason) << "\"";
         if (r.status == SolveOutcome::Status::Unsolvable)
             out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
@@ -254,7 +256,10 @@ int run(const Options& opt, std::ostream& out, std::ostream& err) {
     base.algorithm = parse_algorithm(opt.algorithm);
     base.limits.max_nodes = opt.node_limit;
     base.limits.max_seconds = opt.time_limit;
-    base.lookups.reflected = !opt.no_reflect;
+    if (opt.lookups) base.lookups = Lookups::parse(*opt.lookups);
+    if (opt.no_reflect) base.lookups.reflected = base.lookups.dual_reflected = false;
+    base.prune = !opt.no_prune;
+    base.bpmx = !opt.no_bpmx;
     std::optional<HeuristicKind> asked;
     if (opt.heuristic) asked = parse_heuristic(*opt.heuristic);
     if (asked && *asked != HeuristicKind::Pdb && !opt.pdb.empty())
@@ -304,8 +309,11 @@ int run(const Options& opt, std::ostream& out, std::ostream& err) {
     }
 
     // Solve, -j at a time; print in input order as results arrive.
-    int threads = opt.jobs > 0 ? opt.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads = std::min<int>(threads, static_cast<int>(tasks.size()));
+    // Instances are the units of work; when there are fewer than threads, each instance's
+    // search is split over the threads left over.
+    const int cores = opt.jobs > 0 ? opt.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = std::min<int>(cores, static_cast<int>(tasks.size()));
+    base.threads = std::max(1, cores / threads);
     std::mutex mu;
     std::condition_variable cv;
     size_t next = 0;
@@ -376,13 +384,13 @@ int run(const Options& opt, std::ostream& out, std::ostream& err) {
                 << ",\"unsolvable\":" << unsolvable << ",\"limit\":" << limit << ",\"invalid\":" << invalid
                 << ",\"total_length\":" << total_len << ",\"mean_length\":" << fixed(mean, 3)
                 << ",\"total_nodes\":" << total_nodes << ",\"search_seconds\":" << fixed(total_secs)
-                << ",\"load_seconds\":" << fixed(tables.load_seconds()) << ",\"threads\":" << threads << "}}\n";
+                << ",\"load_seconds\":" << fixed(tables.load_seconds()) << ",\"threads\":" << cores << "}}\n";
         } else {
             out << "summary: instances " << tasks.size() << ", solved " << solved << ", unsolvable " << unsolvable
                 << ", limit " << limit << ", invalid " << invalid << ", total length " << total_len
                 << ", mean length " << fixed(mean, 3) << ", total nodes " << total_nodes << ", search seconds "
                 << fixed(total_secs, 3) << ", table load seconds " << fixed(tables.load_seconds(), 3) << ", threads "
-                << threads << "\n";
+                << cores << "\n";
         }
     }
     if (internal) return kExitInternal;

@@ -1,5 +1,6 @@
 #include "loyd/search/solve.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "loyd/search/astar.h"
@@ -43,6 +44,7 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
         out.status = SolveOutcome::Status::Unsolvable;
         return out;
     }
+    out.threads = opt.algorithm == Algorithm::Ida ? std::max(1, opt.threads) : 1;
     const auto t0 = std::chrono::steady_clock::now();
     switch (opt.heuristic) {
         case HeuristicKind::Misplaced: {

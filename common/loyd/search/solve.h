@@ -44,6 +44,7 @@ struct SolveOutcome {
     SearchResult search;
     double seconds = 0;
     std::string lookups;  // the PDB lookups that ran ("" for the classic heuristics)
+    int threads = 1;      // threads that searched this instance (A*: always 1)
 };
 
 SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt);
