@@ -4,7 +4,8 @@
 // generated, seconds and nodes per second.
 //
 // Usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | --ids 1,2,3]
-//                    [--cache-dir DIR]
+//                    [--cache-dir DIR] [--lookups LIST] [--no-prune] [--prune-length L]
+//                    [--no-bpmx] [--threads N]
 //   HEURISTIC: misplaced | manhattan | linear-conflict | pdb
 #include <algorithm>
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/heuristics/pdb_heuristic.h"
+#include "loyd/search/move_pruning.h"
 #include "loyd/search/solve.h"
 
 namespace {
@@ -68,12 +70,18 @@ int main(int argc, char** argv) {
         so.heuristic = loyd::parse_heuristic(argv[2]);
         std::string pdb, cache;
         size_t easiest = 0;
+        int prune_length = 0;
         std::set<int> ids;
         for (int i = 3; i < argc; ++i) {
             std::string a = argv[i];
             if (a == "--pdb" && i + 1 < argc) pdb = argv[++i];
             else if (a == "--cache-dir" && i + 1 < argc) cache = argv[++i];
             else if (a == "--no-reflect") so.lookups.reflected = false;
+            else if (a == "--lookups" && i + 1 < argc) so.lookups = loyd::Lookups::parse(argv[++i]);
+            else if (a == "--no-prune") so.prune = false;
+            else if (a == "--prune-length" && i + 1 < argc) prune_length = std::stoi(argv[++i]);
+            else if (a == "--no-bpmx") so.bpmx = false;
+            else if (a == "--threads" && i + 1 < argc) so.threads = std::stoi(argv[++i]);
             else if (a == "--easiest" && i + 1 < argc) easiest = std::stoul(argv[++i]);
             else if (a == "--ids" && i + 1 < argc)
                 for (int v : loyd::parse_int_list(argv[++i])) ids.insert(v);
@@ -95,6 +103,14 @@ int main(int argc, char** argv) {
             set = std::make_unique<loyd::LoadedSet>(loyd::load_set(pdb, lo));
             so.pdb = set.get();
             load = set->load_seconds;
+        }
+        if (prune_length && !rows.empty()) {
+            const int side = rows[0].tiles.size() == 25 ? 5 : 4;
+            const auto t0 = std::chrono::steady_clock::now();
+            so.pruning = &loyd::MovePruning::shared(loyd::Geometry(side, side), prune_length);
+            std::printf("pruning automaton: length %d, %d states, built in %.3f s\n", prune_length,
+                        so.pruning->states(),
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
         uint64_t nodes = 0, wrong = 0;
         double secs = 0;

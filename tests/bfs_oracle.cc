@@ -86,6 +86,11 @@ Board BfsOracle::unrank(uint64_t r) const {
     return Board::make(goal_.geometry(), tiles);
 }
 
+int BfsOracle::distance(const Cells& cells) const {
+    const uint8_t d = dist_[rank(cells)];
+    return d == kUnreached ? -1 : d;
+}
+
 int BfsOracle::distance(const Board& b) const {
     if (!(b.geometry() == goal_.geometry()))
         throw std::invalid_argument("BfsOracle: position on " + b.geometry().name() + ", goal on " +

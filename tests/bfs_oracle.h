@@ -30,6 +30,8 @@ public:
     // Exact number of moves from `b` to the goal, or -1 when `b` cannot reach it.
     // Precondition: b is on the goal's board (std::invalid_argument otherwise).
     int distance(const Board& b) const;
+    // The same for a cell array (cell -> tile) of the goal's board, without building a Board.
+    int distance(const Cells& cells) const;
     // Number of positions that reach the goal (N!/2 on every board with W, H >= 2).
     uint64_t states() const { return states_; }
     // The largest distance of any reachable position.

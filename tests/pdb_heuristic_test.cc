@@ -99,13 +99,19 @@ TEST_P(Every3x3State, AgainstExactDistances) {
     const ExactDistances exact(goal);
     ASSERT_EQ(exact.reachable(), 181440u);
     PdbH with(set, Lookups{}), without(set, Lookups::regular_only());
+    PdbH dual(set, Lookups{false, true, false}), all(set, Lookups::all());
+    ASSERT_EQ(all.lookups(), Lookups::all());
     const bool additive = has_additive_table(set.spec);
     const bool invariant = reflection_invariant(set.spec);
     // Every position is checked in Release; the sanitizer (Debug) build, ~10x slower, checks
     // every 7th position in rank order (about 26,000, all distances represented).
     const uint64_t stride = test::kRelease ? 1 : 7;
-    uint64_t checked = 0, raised = 0;
+    uint64_t checked = 0, raised = 0, raised_dual = 0;
     Property admissible{"h <= distance"}, admissible0{"h <= distance without reflection"},
+        admissible_dual{"h <= distance with the dual lookup"},
+        admissible_all{"h <= distance with all four lookups"},
+        all_max{"h with all lookups >= h with regular and reflected"},
+        zero_all{"h with all lookups == 0 exactly at the goal"},
         reflection{"h with reflection >= h without"}, zero{"h == 0 exactly at the goal"},
         parity{"h has the parity of the distance"},
         floor{"h >= Manhattan (linear conflict for full-only sets)"},
@@ -121,6 +127,12 @@ TEST_P(Every3x3State, AgainstExactDistances) {
             };
             admissible.expect(h <= d, [&] { return at(h); });
             admissible0.expect(h0 <= d, [&] { return at(h0); });
+            const int hd = eval(dual, b), ha = eval(all, b);
+            admissible_dual.expect(hd <= d, [&] { return at(hd); });
+            admissible_all.expect(ha <= d, [&] { return at(ha); });
+            all_max.expect(ha >= h && ha >= hd, [&] { return at(ha) + ", default " + std::to_string(h); });
+            zero_all.expect((ha == 0) == (d == 0), [&] { return at(ha); });
+            raised_dual += hd > h0;
             reflection.expect(h >= h0,
                               [&] { return at(h) + ", without reflection " + std::to_string(h0); });
             raised += h > h0;
@@ -145,7 +157,8 @@ TEST_P(Every3x3State, AgainstExactDistances) {
         },
         stride);
     for (const Property* p : {&admissible, &admissible0, &reflection, &zero, &parity, &floor,
-                              &consistent, &consistent0})
+                              &consistent, &consistent0, &admissible_dual, &admissible_all, &all_max,
+                              &zero_all})
         EXPECT_EQ(p->failures, 0u) << GetParam() << ": " << p->what << " fails on " << p->failures
                                    << " of " << checked << " positions, e.g. " << p->example;
     EXPECT_GT(checked, 25000u);
@@ -154,6 +167,8 @@ TEST_P(Every3x3State, AgainstExactDistances) {
         EXPECT_EQ(raised, 0u) << "reflection raised h on a set the mirror maps onto itself";
     else
         EXPECT_GT(raised, 0u) << "reflection never raised h";
+    // The dual lookup sees positions the regular one does not: it must raise h somewhere.
+    EXPECT_GT(raised_dual, 0u) << "the dual lookup never raised h";
     EXPECT_EQ(eval(with, goal), 0);
     EXPECT_EQ(eval(without, goal), 0);
 }
@@ -182,8 +197,10 @@ TEST_P(IncrementalWalk, MovedAndUndoEqualInit) {
     // The sanitizer (Debug) build walks a tenth as far.
     const int steps = test::kRelease ? GetParam().steps : GetParam().steps / 10;
     std::mt19937_64 rng(42);
-    for (bool reflect : {true, false}) {
-        const Lookups lk = reflect ? Lookups{} : Lookups::regular_only();
+    // Default (regular + reflected), regular only, and all four views: the incremental ranks
+    // of every view, and the dual's relabeling on non-tree edges, against a full evaluation.
+    for (const Lookups lk : {Lookups{}, Lookups::regular_only(), Lookups::all()}) {
+        const bool reflect = lk.reflected;
         PdbH h(set, lk), fresh(set, lk), plain(set, Lookups::regular_only());
         SearchState s = SearchState::from(goal);
         int hv = h.init(s);
@@ -219,8 +236,7 @@ TEST_P(IncrementalWalk, MovedAndUndoEqualInit) {
                 stack.push_back(f);
             }
             const int want = fresh.init(s);
-            ASSERT_EQ(hv, want) << "step " << i << (reflect ? " with" : " without")
-                                << " reflection";
+            ASSERT_EQ(hv, want) << "step " << i << " with lookups " << lk.to_string();
             if (reflect) {
                 ASSERT_GE(hv, plain.init(s)) << "step " << i;
             }

@@ -51,16 +51,33 @@ void expect_optimal(const Board& start, const Board& goal, int distance, const S
 // (1,512 per test, 9,072 in all).
 class Every3x3Position : public testing::TestWithParam<int> {};
 
+// Each shard runs the default options and one other combination of the search features:
+// all four lookups with and without BPMX, split over threads, without the pruning automaton,
+// and everything together.
+SolveOptions shard_variant(const LoadedSet& set, int shard) {
+    SolveOptions o = pdb_options(set);
+    switch (shard) {
+        case 0: o.lookups = Lookups::all(); break;
+        case 1: o.lookups = Lookups::all(), o.bpmx = false; break;
+        case 2: o.lookups = Lookups{false, true, false}, o.threads = 2; break;
+        case 3: o.lookups = Lookups::all(), o.prune = false; break;
+        case 4: o.lookups = Lookups{false, false, true}, o.bpmx = false, o.threads = 3; break;
+        default: o.lookups = Lookups::all(), o.threads = 2; break;
+    }
+    return o;
+}
+
 TEST_P(Every3x3Position, SolvedAtItsDistanceWith8_4_4) {
     const LoadedSet& set = test_set("8-4-4");
     const Board& goal = set.spec.goal;
     const ExactDistances exact(goal);
-    const SolveOptions opt = pdb_options(set);
+    const SolveOptions opt = pdb_options(set), variant = shard_variant(set, GetParam());
     const uint64_t stride = test::kRelease ? 6 : 120, shard = static_cast<uint64_t>(GetParam());
     uint64_t solved = 0;
     exact.for_each(
         [&](const Board& b, int d) {
             expect_optimal(b, goal, d, opt);
+            expect_optimal(b, goal, d, variant);
             ++solved;
         },
         stride, shard);

@@ -423,3 +423,59 @@ TEST(SearchLimits, GenerousLimitsDoNotStopASolvableSearch) {
 
 }  // namespace
 }  // namespace loyd
+
+namespace loyd {
+namespace {
+
+// One instance split over threads: the same optimal lengths as the oracle, every solution
+// replayed, and limits stop every thread.
+SearchResult threaded(const Board& start, const Board& goal, int threads, const SearchLimits& lim = {}) {
+    LinearConflictH h(goal);
+    IdaStar<LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
+    return ida.solve(start, lim, threads);
+}
+
+TEST(IdaThreads, RandomStatesAtTheirDistance) {
+    const BfsOracle& oracle = oracle_3x3();
+    std::mt19937_64 rng(17);
+    for (int i = 0; i < (test::kOptimized ? 300 : 40); ++i) {
+        const Board b = oracle.sample(rng);
+        for (int t : {2, 3}) expect_optimal(threaded(b, oracle.goal(), t), b, oracle);
+    }
+    for (const Board& s : hardest_3x3()) expect_optimal(threaded(s, oracle.goal(), 2), s, oracle);
+}
+
+TEST(IdaThreads, KorfEasiestAtTheirOptimalLength) {
+    auto korf = test::load_korf100();
+    std::sort(korf.begin(), korf.end(), [](auto& a, auto& b) { return a.nodes < b.nodes; });
+    const Board goal = Board::blank_first(Geometry(4, 4));
+    for (size_t i = 0; i < (test::kOptimized ? 4u : 1u); ++i) {
+        const Board start = Board::make(Geometry(4, 4), korf[i].tiles);
+        const SearchResult r = threaded(start, goal, 2);
+        ASSERT_EQ(r.status, SearchResult::Status::Solved) << "korf " << korf[i].id;
+        EXPECT_EQ(static_cast<int>(r.moves.size()), korf[i].optimal) << "korf " << korf[i].id;
+        EXPECT_EQ(r.lower_bound, korf[i].optimal);
+        EXPECT_NO_THROW(replay_check(start, r.moves, goal)) << "korf " << korf[i].id;
+    }
+}
+
+TEST(IdaThreads, LimitsStopEveryThread) {
+    const Board goal = Board::blank_last(Geometry(4, 4));
+    SearchLimits lim;
+    lim.max_nodes = 200'000;
+    SearchResult r = threaded(hard4x4(), goal, 2, lim);
+    EXPECT_EQ(r.status, SearchResult::Status::Limit);
+    EXPECT_STREQ(r.limit_reason, "node limit");
+    EXPECT_GE(r.nodes_generated, 200'000u);
+    EXPECT_LT(r.nodes_generated, 600'000u);  // each thread checks every 65,536 nodes
+    EXPECT_GT(r.lower_bound, r.heuristic_start);
+    std::atomic<bool> cancel{true};
+    SearchLimits c;
+    c.cancel = &cancel;
+    r = threaded(hard4x4(), goal, 2, c);
+    EXPECT_EQ(r.status, SearchResult::Status::Limit);
+    EXPECT_STREQ(r.limit_reason, "cancelled");
+}
+
+}  // namespace
+}  // namespace loyd

@@ -45,6 +45,7 @@ inline constexpr int kFound = -1;
 inline constexpr int kStopped = -2;
 inline constexpr uint64_t kCheckEvery = 1 << 16;  // ~1 ms of search between clock reads
 inline constexpr size_t kFrontierPerThread = 256;
+inline constexpr int kMaxFrontierDepth = 64;  // FrontierNode::path
 
 using Clock = std::chrono::steady_clock;
 
@@ -67,7 +68,7 @@ struct Shared {
 
 // A node at the split depth: the moves leading to it, its automaton state and its h.
 struct FrontierNode {
-    Dir path[64];
+    Dir path[kMaxFrontierDepth];
     int depth, state, h;
 };
 
@@ -355,7 +356,9 @@ private:
         ida_detail::Worker<H>& lead = *ws[0];
         std::vector<FrontierNode> frontier;
         const size_t want = kFrontierPerThread * ws.size();
-        for (int depth = std::max(split_depth_, 1);; depth += 2) {
+        // Deepen the frontier until it holds enough subtrees; an empty one means the collecting
+        // pass itself exhausted every path under the bound.
+        for (int depth = 1;; depth += 2) {
             frontier.clear();
             lead.begin_iteration(bound);
             if (lead.collect(0, h0, root_state, depth, frontier) == kFound) {
@@ -363,8 +366,11 @@ private:
                 o.moves.assign(lead.path(), lead.path() + lead.depth());
                 return o;
             }
-            split_depth_ = depth;
-            if (frontier.size() >= want || depth + 2 > bound || depth + 2 > 60) break;
+            if (frontier.empty()) {
+                o.next_bound = lead.next_bound();
+                return o;
+            }
+            if (frontier.size() >= want || depth + 2 > bound || depth + 2 >= kMaxFrontierDepth) break;
         }
         o.next_bound = lead.next_bound();
         std::atomic<size_t> next{0};
@@ -400,7 +406,6 @@ private:
     Board goal_;
     const MovePruning& pruning_;
     bool bpmx_;
-    int split_depth_ = 0;
 };
 
 }  // namespace loyd

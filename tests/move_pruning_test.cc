@@ -1,0 +1,226 @@
+// Duplicate-move pruning (search/move_pruning.h): the automaton against a brute-force
+// definition of canonical sequences, and the promise that matters — at least one optimal path
+// survives — on whole state spaces: every 3x3, 2x4, 4x2 and 2x5 position solved by IDA* at its
+// BFS distance with the default automaton. The heuristic there is the exact distance itself,
+// so IDA* walks only optimal paths and fails to finish at the BFS distance exactly when the
+// automaton cut every one of them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+
+#include "loyd/base/error.h"
+#include "loyd/board/moves.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/ida_star.h"
+#include "loyd/search/move_pruning.h"
+#include "tests/bfs_oracle.h"
+#include "tests/korf100.h"
+#include "tests/test_util.h"
+
+namespace loyd {
+namespace {
+
+using test::BfsOracle;
+
+// ---------------------------------------------------------------------------------------
+// Brute force: a sequence from cell c is canonical when it is the first, in (length, lexical
+// U<D<L<R) order, of all legal sequences from c with the same effect on the board.
+
+struct BruteForce {
+    BruteForce(const Geometry& g, int max_len) : g_(g) {
+        first_.resize(static_cast<size_t>(g.cells()));
+        for (int c = 0; c < g.cells(); ++c)
+            for (const std::string& s : sequences(c, max_len))
+                first_[static_cast<size_t>(c)].emplace(effect(c, s), s);  // keeps the first
+    }
+
+    // Effect of the moves of `seq` from cell c: where every cell's token ends up.
+    std::string effect(int c, const std::string& seq) const {
+        std::string cells(static_cast<size_t>(g_.cells()), '\0');
+        for (int i = 0; i < g_.cells(); ++i) cells[static_cast<size_t>(i)] = static_cast<char>(i);
+        for (char m : seq) {
+            const int to = g_.neighbor(c, static_cast<Dir>(m));
+            std::swap(cells[static_cast<size_t>(c)], cells[static_cast<size_t>(to)]);
+            c = to;
+        }
+        return cells;
+    }
+    bool canonical(int c, const std::string& seq) const {
+        return first_[static_cast<size_t>(c)].at(effect(c, seq)) == seq;
+    }
+    // Every substring canonical: the definition the automaton compiles.
+    bool accepted(int c, const std::string& seq) const {
+        for (size_t i = 0; i < seq.size(); ++i) {
+            for (size_t j = i + 1; j <= seq.size(); ++j)
+                if (!canonical(c, seq.substr(i, j - i))) return false;
+            c = g_.neighbor(c, static_cast<Dir>(seq[i]));
+        }
+        return true;
+    }
+    // All legal sequences from `start` up to max_len, in (length, lexical) order.
+    std::vector<std::string> sequences(int start, int max_len) const {
+        std::vector<std::string> out{""};
+        std::vector<std::pair<std::string, int>> layer{{"", start}}, next;
+        for (int len = 1; len <= max_len; ++len) {
+            next.clear();
+            for (const auto& [s, cell] : layer)
+                for (int d = 0; d < kDirs; ++d) {
+                    const int to = g_.neighbor(cell, static_cast<Dir>(d));
+                    if (to == kNoCell) continue;
+                    next.emplace_back(s + static_cast<char>(d), to);
+                    out.push_back(next.back().first);
+                }
+            layer.swap(next);
+        }
+        return out;
+    }
+
+private:
+    Geometry g_;
+    std::vector<std::map<std::string, std::string>> first_;
+};
+
+bool automaton_accepts(const MovePruning& p, int c, const std::string& seq) {
+    int q = p.start(c);
+    for (char m : seq) {
+        q = p.next(q, m);
+        if (q < 0) return false;
+    }
+    return true;
+}
+
+TEST(MovePruning, AutomatonEqualsTheBruteForceDefinition) {
+    for (const Geometry g : {Geometry(3, 3), Geometry(2, 3), Geometry(4, 3), Geometry(2, 2)}) {
+        const int len = 6;
+        const MovePruning p(g, len);
+        const BruteForce bf(g, len);
+        uint64_t checked = 0, rejected = 0;
+        for (int c = 0; c < g.cells(); ++c)
+            for (const std::string& s : bf.sequences(c, len)) {
+                const bool want = bf.accepted(c, s);
+                ASSERT_EQ(automaton_accepts(p, c, s), want)
+                    << g.name() << " from cell " << c << " sequence of " << s.size() << " moves";
+                ++checked;
+                rejected += !want;
+            }
+        EXPECT_GT(rejected, checked / 10) << g.name() << ": transpositions must be pruned";
+    }
+}
+
+TEST(MovePruning, LengthTwoIsParentPruning) {
+    const Geometry g(4, 4);
+    const MovePruning p(g, 2);
+    for (int c = 0; c < g.cells(); ++c)
+        for (int d = 0; d < kDirs; ++d) {
+            const int to = g.neighbor(c, static_cast<Dir>(d));
+            const int q = p.next(p.start(c), d);
+            ASSERT_EQ(q < 0, to == kNoCell) << "cell " << c << " move " << d;
+            if (q < 0) continue;
+            for (int e = 0; e < kDirs; ++e) {
+                const bool legal = g.neighbor(to, static_cast<Dir>(e)) != kNoCell;
+                const bool inverse = static_cast<Dir>(e) == opposite(static_cast<Dir>(d));
+                EXPECT_EQ(p.next(q, e) >= 0, legal && !inverse) << "cell " << c << " moves " << d << e;
+            }
+        }
+}
+
+TEST(MovePruning, RefusesBadLengthsAndIsShared) {
+    EXPECT_THROW(MovePruning(Geometry(3, 3), 1), UsageError);
+    EXPECT_THROW(MovePruning(Geometry(3, 3), 17), UsageError);
+    const MovePruning& a = MovePruning::shared(Geometry(3, 3), 8);
+    const MovePruning& b = MovePruning::shared(Geometry(3, 3), 8);
+    EXPECT_EQ(&a, &b);
+    EXPECT_NE(&a, &MovePruning::shared(Geometry(3, 3), 6));
+    EXPECT_THROW(IdaStar<ManhattanH>(ManhattanH(Board::blank_last(Geometry(4, 4))),
+                                     Board::blank_last(Geometry(4, 4)), a),
+                 UsageError);
+}
+
+// ---------------------------------------------------------------------------------------
+// At least one optimal path survives, on whole state spaces.
+
+// The exact distance as the heuristic: IDA* then needs a single iteration at the distance,
+// which succeeds exactly when some optimal path avoids every pruned sequence.
+class OracleH {
+public:
+    struct Undo {};
+    explicit OracleH(const BfsOracle& o) : o_(&o) {}
+    int init(const SearchState& s) const { return o_->distance(s.cell); }
+    int moved(int, const SearchState& s, int, int, int, Undo&) const { return o_->distance(s.cell); }
+    void undo(const Undo&) const {}
+
+private:
+    const BfsOracle* o_;
+};
+
+// Solves every `stride`-th position (from `shard`) and checks the length and the replay.
+void every_position_at_its_distance(const Board& goal, uint64_t stride, uint64_t shard) {
+    const BfsOracle oracle(goal);
+    const MovePruning& p = MovePruning::shared(goal.geometry(), MovePruning::default_length(goal.geometry()));
+    IdaStar<OracleH> ida(OracleH(oracle), goal, p);
+    uint64_t i = 0, solved = 0, wrong = 0;
+    oracle.for_each([&](const Board& b, int d) {
+        if (i++ % stride != shard) return;
+        const SearchResult r = ida.solve(b);
+        const bool ok = r.status == SearchResult::Status::Solved && static_cast<int>(r.moves.size()) == d &&
+                        r.iterations <= 1;
+        if (!ok && wrong++ < 5)
+            ADD_FAILURE() << goal.geometry().name() << " " << b.to_string() << ": distance " << d << ", found "
+                          << r.moves.size() << " after " << r.iterations << " iterations";
+        if (ok) EXPECT_NO_THROW(replay_check(b, r.moves, goal));
+        ++solved;
+    });
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(solved, (oracle.states() + stride - 1 - shard) / stride);
+}
+
+TEST(PruningKeepsAnOptimalPath, Every3x3Position) {
+    const Geometry g(3, 3);
+    const uint64_t stride = test::kOptimized ? 1 : 20;
+    every_position_at_its_distance(Board::blank_last(g), stride, 0);
+    every_position_at_its_distance(Board::make(g, {1, 2, 3, 4, 0, 5, 6, 7, 8}), stride * 4, 1);
+}
+
+TEST(PruningKeepsAnOptimalPath, Every2x4And4x2Position) {
+    every_position_at_its_distance(Board::blank_last(Geometry(4, 2)), 1, 0);
+    every_position_at_its_distance(Board::blank_first(Geometry(2, 4)), 1, 0);
+}
+
+class Every2x5Position : public testing::TestWithParam<int> {};
+
+// 1.8M positions in four shards; the sanitizer build checks every 400th.
+TEST_P(Every2x5Position, SolvedAtItsDistance) {
+    const uint64_t stride = test::kOptimized ? 4 : 400;
+    if (!test::kOptimized && GetParam() > 0) GTEST_SKIP() << "one shard in the sanitizer build";
+    every_position_at_its_distance(Board::blank_last(Geometry(5, 2)), stride, static_cast<uint64_t>(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shards, Every2x5Position, testing::Range(0, 4));
+
+// Pruning must pay: on Korf's three easiest instances it generates far fewer nodes than
+// parent pruning alone, at the same optimal lengths.
+TEST(MovePruning, GeneratesFewerNodesThanParentPruning) {
+    const Geometry g(4, 4);
+    const Board goal = Board::blank_first(g);
+    LinearConflictH h(goal);
+    IdaStar<LinearConflictH> full(h, goal, MovePruning::shared(g, MovePruning::default_length(g)));
+    IdaStar<LinearConflictH> parent(h, goal, MovePruning::shared(g, 2));
+    auto korf = test::load_korf100();
+    std::sort(korf.begin(), korf.end(), [](auto& a, auto& b) { return a.nodes < b.nodes; });
+    uint64_t with = 0, without = 0;
+    for (int i = 0; i < (test::kOptimized ? 3 : 1); ++i) {
+        const Board b = Board::make(g, korf[static_cast<size_t>(i)].tiles);
+        const SearchResult a = full.solve(b), c = parent.solve(b);
+        ASSERT_EQ(static_cast<int>(a.moves.size()), korf[static_cast<size_t>(i)].optimal);
+        ASSERT_EQ(a.moves.size(), c.moves.size()) << b.to_string();
+        with += a.nodes_generated;
+        without += c.nodes_generated;
+    }
+    EXPECT_LT(with * 4, without * 3) << "pruned " << with << " vs parent-only " << without;
+}
+
+}  // namespace
+}  // namespace loyd
