@@ -18,6 +18,8 @@
 // reference's values are per-cell constants. T is unchanged when the blank moves along a tree
 // edge (G_x moves with it); a non-tree edge relabels a few of T's tiles.
 // The combined value is admissible but not consistent, so IDA* propagates it with BPMX.
+// Last, h is rounded up to the parity every solution length has (the blank's checkerboard
+// colour flips on every move), which the dual's differences often miss.
 //
 // Incremental: a move updates, in each regular/reflected view, only the tables holding the
 // moved tile, adjusting their ranks by the moved item's digit (and the digits of later items
@@ -242,7 +244,9 @@ private:
                 if (sum > h) h = sum;
             }
         }
-        return h;
+        // Every move flips the blank's checkerboard colour, so a position's distance has the
+        // parity of its blank's distance to the goal's blank cell: round h up to it.
+        return h + ((h ^ parity_[x_]) & 1);
     }
 
     std::array<int, kMaxParts> view_md(int v) const;
@@ -274,6 +278,7 @@ private:
     Mask occ_[kViews][kMaxTables]{};
     uint8_t val_[kViews][kMaxTables]{};
     int x_ = 0;  // the blank's cell
+    uint8_t parity_[kMaxCells]{};  // cell -> parity of any position's distance with the blank there
     // The dual views' references: G_x's table entries and uncovered Manhattan, per blank cell.
     uint8_t corr_[2][kMaxCells][kMaxTables]{};
     int disp_[2][kMaxCells][kMaxParts]{};

@@ -22,9 +22,11 @@ const std::vector<PresetDef>& presets() {
         {"8-4-4", 3, 3, PatternKind::Additive, {{1, 2, 4, 5}, {3, 6, 7, 8}},
          "3x3 additive partition: the top-left 2x2 block and the rest; 2 x 3,024 entries"},
         {"15-5-5-5", 4, 4, PatternKind::Additive, {{1, 2, 5, 6, 9}, {3, 4, 7, 8, 12}, {10, 11, 13, 14, 15}},
-         "4x4 additive 5-5-5 partition in compact blocks (Korf & Felner 2002's shape); 3 x 524,160 entries"},
-        {"15-6-6-3", 4, 4, PatternKind::Additive, {{1, 2, 5, 6, 9, 13}, {3, 4, 7, 8, 11, 12}, {10, 14, 15}},
-         "4x4 additive 6-6-3 partition (Korf & Felner 2002's shape); 2 x 5,765,760 + 3,360 entries"},
+         "4x4 additive 5-5-5 partition in compact blocks; 3 x 524,160 entries"},
+        {"15-6-6-3", 4, 4, PatternKind::Additive, {{1, 2, 5, 6, 9, 10}, {3, 4, 7, 8, 11, 12}, {13, 14, 15}},
+         "4x4 additive 6-6-3 partition: two 2x3 blocks and the bottom-row triple beside the blank "
+         "(1.6x fewer nodes than 1,2,5,6,9,13 / 3,4,7,8,11,12 / 10,14,15 on Korf's 100); "
+         "2 x 5,765,760 + 3,360 entries"},
         {"15-7-8", 4, 4, PatternKind::Additive, {{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15}},
          "4x4 additive 7-8 partition of Korf & Felner 2002: the two rows holding the blank (7 tiles) "
          "and the other two rows (8 tiles); 518,918,400 + 57,657,600 entries"},
