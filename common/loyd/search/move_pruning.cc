@@ -191,7 +191,7 @@ const MovePruning& MovePruning::shared(const Geometry& g, int max_len) {
 }
 
 int MovePruning::default_length(const Geometry& g) {
-    return g.cells() <= 9 ? 12 : g.cells() <= 16 ? 10 : 8;
+    return g.cells() <= 9 ? 12 : 10;
 }
 
 }  // namespace loyd
