@@ -239,6 +239,34 @@ if run "--no-reflect" 0 "$solver" --pdb "$s15" --no-reflect --goal blank-first -
   check "--no-reflect" 4x4 blank-first "$tmp/easy.txt" plain --optimal "$tmp/optimal"
 fi
 
+# Every lookup combination, with and without the pruning automaton and BPMX: same optimal
+# lengths, every solution replayed; the JSON names the lookups that ran.
+for opts in "--lookups all" "--lookups regular,dual --no-bpmx" "--lookups dual-reflected,regular --no-prune" \
+  "--lookups regular --no-prune --no-bpmx"; do
+  # shellcheck disable=SC2086
+  if run "$opts" 0 "$solver" --pdb "$s15" $opts --goal blank-first --cache-dir none --json -j 1 --input "$tmp/easy.txt"; then
+    check "$opts" 4x4 blank-first "$tmp/easy.txt" json --optimal "$tmp/optimal" --heuristic pdb:15-5-5-5
+  fi
+done
+run "--lookups all json" 0 "$solver" --pdb "$s15" --lookups all --goal blank-first --cache-dir none --json -j 1 \
+  --input "$tmp/easy.txt"
+checks=$((checks + 1))
+[ "$(grep -c '"lookups":"regular,reflected,dual,dual-reflected"' "$tmp/out")" = 5 ] ||
+  fail "--lookups all: JSON does not report the four lookups: $(head -c 600 "$tmp/out")"
+run "default lookups json" 0 "$solver" --pdb "$s15" --goal blank-first --cache-dir none --json -j 1 --input "$tmp/easy.txt"
+checks=$((checks + 1))
+[ "$(grep -c '"lookups":"regular,reflected"' "$tmp/out")" = 5 ] ||
+  fail "default lookups: JSON does not report regular,reflected: $(head -c 600 "$tmp/out")"
+run "--lookups bad" 2 "$solver" --pdb "$s15" --lookups regular,mirror --goal blank-first "$tmp/easy.txt" &&
+  expect_err "--lookups bad" "mirror"
+# One instance and two threads: its search is split, the JSON says so, the length is optimal.
+korf 12 >"$tmp/split.txt"
+if run "one instance -j 2" 0 "$solver" --pdb "$s15" --goal blank-first --cache-dir none --json -j 2 --input "$tmp/split.txt"; then
+  check "one instance -j 2" 4x4 blank-first "$tmp/split.txt" json --optimal "$tmp/optimal"
+  checks=$((checks + 1))
+  grep -q '"threads":2' "$tmp/out" || fail "one instance -j 2: JSON does not say 2 threads: $(cat "$tmp/out")"
+fi
+
 # ---------------------------------------------------------------------------------------
 # Limits: korf 3 (59 moves) takes minutes with Manhattan and far more than 100 nodes with
 # any heuristic.
