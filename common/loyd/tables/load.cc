@@ -1,10 +1,15 @@
 #include "loyd/tables/load.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "loyd/base/error.h"
+#include "loyd/tables/header.h"
 
 namespace fs = std::filesystem;
 
@@ -17,6 +22,32 @@ std::string hex64(uint64_t v) {
     return buf;
 }
 
+// The source file's identity: device, inode, size and modification time. A cache entry is
+// named by the payload checksum the header claims *and* this key, so a source changed in any
+// way (even one whose header still claims the old checksum) misses the cache and is verified
+// again before it is used.
+std::string source_key(const std::string& file) {
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0) throw IoError(file + ": cannot stat: " + std::strerror(errno));
+    const uint64_t fields[] = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+                               static_cast<uint64_t>(st.st_size), static_cast<uint64_t>(st.st_mtim.tv_sec),
+                               static_cast<uint64_t>(st.st_mtim.tv_nsec)};
+    return hex64(pdb_checksum(reinterpret_cast<const uint8_t*>(fields), sizeof fields));
+}
+
+// Removes the cache entries of the same payload checksum from earlier versions of a source.
+void remove_stale(const fs::path& dir, const std::string& prefix, const fs::path& keep) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind(prefix, 0) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".pdb" &&
+            it->path() != keep) {
+            std::error_code rm;
+            fs::remove(it->path(), rm);
+        }
+    }
+}
+
 PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions& opt) {
     std::error_code ec;
     if (!fs::exists(file, ec))
@@ -26,9 +57,9 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         throw FormatError(file + ": payload xxh3 " + hex64(h.payload_xxh3) + " differs from the manifest's " +
                           hex64(*t.xxh3));
     // Small tables decode in milliseconds: only big ones are worth a raw copy in the cache.
-    constexpr uint64_t kCacheMinEntries = 8u << 20;
-    if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= kCacheMinEntries) {
-        const std::string cached = (fs::path(opt.cache_dir) / (hex64(h.payload_xxh3) + ".pdb")).string();
+    if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= opt.cache_min_entries) {
+        const std::string prefix = hex64(h.payload_xxh3) + "-";
+        const std::string cached = (fs::path(opt.cache_dir) / (prefix + source_key(file) + ".pdb")).string();
         if (fs::exists(cached, ec)) {
             try {
                 PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload);
@@ -43,7 +74,8 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         try {
             fs::create_directories(opt.cache_dir, ec);
             PdbHeader raw = d.file().header();
-            write_pdb(cached, raw, d.data(), d.size(), PdbEncoding::Raw);
+            write_pdb(cached, raw, d.data(), d.size(), PdbEncoding::Raw);  // atomic: never torn
+            remove_stale(opt.cache_dir, prefix, cached);
         } catch (const Error&) {
             // The cache is an optimisation: a read-only or full disk only costs speed.
         }

@@ -1,13 +1,18 @@
 // Loading a pattern-database set: its manifest, then every table it names, each checked
 // against the manifest (pattern, checksum) and its own header and payload checksums.
 //
-// Raw tables are memory-mapped; zstd tables are decoded once and, when they hold 8 Mi
-// entries or more and a cache folder is given, kept decoded there (named by their XXH3) so
-// later runs map them. A table that fails any check is never returned: the call throws
+// Raw tables are memory-mapped; zstd tables are decoded once and, when they hold
+// cache_min_entries (8 Mi) or more and a cache folder is given, kept decoded there so later
+// runs map them. A cache entry is named by the payload XXH3 the header claims and by the
+// source file's identity (device, inode, size, modification time): a source changed in any
+// way misses the cache and is verified again, so a corrupted source is refused even with a
+// warm cache. Entries are written atomically (two loaders filling the cache at once each
+// rename a complete file) and verified again when mapped; a damaged one is rewritten. A table that fails any check is never returned: the call throws
 // IoError / FormatError naming the file and the field. Cost: one checksum pass per table
 // (skippable), plus one decode pass per zstd table not found in the cache.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,8 +31,9 @@ struct LoadedSet {
 
 struct LoadOptions {
     bool verify_payload = true;   // XXH3 of every payload (a few GB/s)
-    std::string cache_dir;        // where decoded zstd tables of 8 Mi entries or more are kept
-                                  // raw, named by their XXH3, to be mapped next time; empty = none
+    std::string cache_dir;        // where decoded zstd tables of cache_min_entries or more are
+                                  // kept raw, to be mapped next time; empty = none
+    uint64_t cache_min_entries = uint64_t{8} << 20;
 };
 
 // `path` is a set folder or its manifest. Throws IoError / FormatError naming the file and

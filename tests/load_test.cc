@@ -1,0 +1,141 @@
+// Loading sets through the decoded-table cache (tables/load.h): entries keyed on the source
+// file's identity, a corrupted source refused even with a warm cache, damaged entries
+// rewritten, stale entries removed, and concurrent loaders never tearing a file.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "loyd/base/error.h"
+#include "loyd/tables/load.h"
+#include "tests/pdb_test_support.h"
+
+namespace loyd {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ScratchDir;
+
+std::vector<std::string> cache_files(const std::string& dir) {
+    std::vector<std::string> v;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".pdb") v.push_back(it->path().string());
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+void flip_last_byte(const std::string& path) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(-1, std::ios::end);
+    char c = 0;
+    f.get(c);
+    f.seekp(-1, std::ios::end);
+    f.put(static_cast<char>(c ^ 1));
+}
+
+class CacheTest : public testing::Test {
+protected:
+    CacheTest() {
+        set_ = test::build_set(test::test_spec("8-4-4"), scratch_ / "set", PdbEncoding::Zstd);
+        opt_.cache_dir = scratch_ / "cache";
+        opt_.cache_min_entries = 0;  // the 3x3 tables are small: cache them anyway
+        // An hour in the past, so an edit made within the file system's timestamp tick of the
+        // build still changes the modification time.
+        for (const auto& e : fs::directory_iterator(set_))
+            fs::last_write_time(e.path(), fs::file_time_type::clock::now() - std::chrono::hours(1));
+    }
+    std::string table(int i) const {
+        const PdbSetSpec spec = read_manifest(set_ + "/" + kManifestName);
+        return set_ + "/" + spec.tables[static_cast<size_t>(i)].file;
+    }
+    static bool from_cache(const LoadedSet& s, const std::string& cache) {
+        for (const auto& t : s.tables)
+            if (t.file().path().rfind(cache, 0) != 0) return false;
+        return true;
+    }
+    ScratchDir scratch_;
+    std::string set_;
+    LoadOptions opt_;
+};
+
+TEST_F(CacheTest, SecondLoadMapsTheCachedCopy) {
+    const LoadedSet a = load_set(set_, opt_);
+    EXPECT_FALSE(from_cache(a, opt_.cache_dir));
+    EXPECT_EQ(cache_files(opt_.cache_dir).size(), 2u);
+    const LoadedSet b = load_set(set_, opt_);
+    EXPECT_TRUE(from_cache(b, opt_.cache_dir));
+    for (size_t i = 0; i < a.tables.size(); ++i) {
+        EXPECT_TRUE(b.tables[i].file().mapped());
+        ASSERT_EQ(a.tables[i].size(), b.tables[i].size());
+        EXPECT_TRUE(std::equal(a.tables[i].data(), a.tables[i].data() + a.tables[i].size(), b.tables[i].data()));
+    }
+}
+
+TEST_F(CacheTest, CorruptedSourceRefusedWithAWarmCache) {
+    (void)load_set(set_, opt_);
+    ASSERT_EQ(cache_files(opt_.cache_dir).size(), 2u);
+    flip_last_byte(table(0));  // in place: same inode and size, the header untouched
+    EXPECT_THROW((void)load_set(set_, opt_), FormatError);
+    // Restored: loads again, and the cache holds one entry per table (stale ones removed).
+    flip_last_byte(table(0));
+    const LoadedSet again = load_set(set_, opt_);
+    EXPECT_EQ(again.tables.size(), 2u);
+    EXPECT_EQ(cache_files(opt_.cache_dir).size(), 2u);
+}
+
+TEST_F(CacheTest, ReplacedSourceMissesTheCache) {
+    (void)load_set(set_, opt_);
+    const auto before = cache_files(opt_.cache_dir);
+    // Rewritten through a new inode with the same content: a new key, a new entry, the old one
+    // removed.
+    const std::string t = table(1);
+    fs::copy_file(t, t + ".copy");
+    fs::rename(t + ".copy", t);
+    const LoadedSet s = load_set(set_, opt_);
+    EXPECT_FALSE(from_cache(s, opt_.cache_dir)) << "a changed source must be read and verified";
+    const auto after = cache_files(opt_.cache_dir);
+    EXPECT_EQ(after.size(), 2u);
+    EXPECT_NE(after, before);
+}
+
+TEST_F(CacheTest, DamagedEntryIsRewritten) {
+    (void)load_set(set_, opt_);
+    for (const std::string& f : cache_files(opt_.cache_dir)) flip_last_byte(f);
+    const LoadedSet s = load_set(set_, opt_);
+    EXPECT_FALSE(from_cache(s, opt_.cache_dir));
+    const LoadedSet t = load_set(set_, opt_);
+    EXPECT_TRUE(from_cache(t, opt_.cache_dir));
+}
+
+TEST_F(CacheTest, ConcurrentLoadersNeverTearAnEntry) {
+    std::vector<std::thread> pool;
+    std::atomic<int> ok{0};
+    for (int i = 0; i < 4; ++i)
+        pool.emplace_back([&] {
+            for (int k = 0; k < 5; ++k) {
+                try {
+                    (void)load_set(set_, opt_);
+                    ++ok;
+                } catch (const Error&) {
+                }
+            }
+        });
+    for (auto& th : pool) th.join();
+    EXPECT_EQ(ok.load(), 20);
+    const auto files = cache_files(opt_.cache_dir);
+    EXPECT_EQ(files.size(), 2u);
+    LoadOptions strict = opt_;
+    const LoadedSet s = load_set(set_, strict);
+    EXPECT_TRUE(from_cache(s, opt_.cache_dir));  // every entry is complete and verifies
+    for (const auto& e : fs::directory_iterator(opt_.cache_dir))
+        EXPECT_EQ(e.path().extension(), ".pdb") << "temporary file left behind: " << e.path();
+}
+
+}  // namespace
+}  // namespace loyd
