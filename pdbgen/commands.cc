@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "loyd/base/atomic_file.h"
+#include "loyd/base/dir_lock.h"
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/tables/build.h"
@@ -164,6 +165,13 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
     std::error_code ec;
     fs::create_directories(o.out, ec);
     if (ec || !fs::is_directory(o.out)) throw IoError("cannot create output folder '" + o.out + "': " + ec.message());
+    // One build per folder at a time; the second sees the first's tables as already built.
+    const DirLock lock(
+        o.out, !o.no_wait,
+        [&] {
+            if (!o.quiet) err << "pdbgen: waiting for another build writing into " << o.out << "\n";
+        },
+        &interrupted);
 
     const bool show = !o.quiet && isatty(STDERR_FILENO);
     const auto t0 = std::chrono::steady_clock::now();

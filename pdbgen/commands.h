@@ -16,6 +16,7 @@ enum ExitCode {
     kExitMemory = 3,
     kExitFile = 4,
     kExitInternal = 5,
+    kExitBusy = 6,  // build --no-wait: another build holds the output folder
     kExitInterrupted = 130,
 };
 

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
     } catch (const loyd::IoError& e) {
         std::cerr << "pdbgen: " << e.what() << "\n";
         return kExitFile;
+    } catch (const loyd::BusyError& e) {
+        std::cerr << "pdbgen: " << e.what() << "\n";
+        return kExitBusy;
     } catch (const std::exception& e) {
         std::cerr << "pdbgen: internal error: " << e.what() << "\n";
         return kExitInternal;

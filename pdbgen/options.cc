@@ -29,6 +29,7 @@ po::options_description visible() {
         ("level", po::value<int>()->default_value(0), "build/pack: zstd level 1..22 (0 = default 3)")
         ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G)")
         ("force", "build: rebuild tables already present and valid")
+        ("no-wait", "build: when another build holds the output folder, exit 6 at once instead of waiting")
         ("against", po::value<std::string>(), "verify: reference manifest (file or folder) whose checksums must match")
         ("jobs,j", po::value<int>()->default_value(0), "threads (0 = all cores)")
         ("quiet,q", "no progress on stderr");
@@ -101,6 +102,7 @@ Options parse_options(int argc, char** argv) {
     o.level = vm["level"].as<int>();
     if (vm.count("max-memory")) o.max_memory = parse_bytes(vm["max-memory"].as<std::string>());
     o.force = vm.count("force") > 0;
+    o.no_wait = vm.count("no-wait") > 0;
     if (vm.count("against")) o.against = vm["against"].as<std::string>();
     o.threads = vm["jobs"].as<int>();
     if (o.threads < 0 || o.threads > 1024) throw UsageError("--jobs must be between 0 and 1024");

@@ -23,6 +23,7 @@ struct Options {
     int level = 0;  // 0 = the format's default
     uint64_t max_memory = 0;  // bytes; 0 = what the machine has available
     bool force = false;
+    bool no_wait = false;  // build: fail instead of waiting for the output folder's lock
     // verify
     std::string against;
     // all

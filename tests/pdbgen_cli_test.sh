@@ -13,6 +13,7 @@ if [ $# -ne 2 ]; then
 fi
 pdbgen=$1
 scratch=$2
+root_ref="$(cd "$(dirname "$0")/.." && pwd)/data/reference"
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 2
 failures=0
@@ -271,6 +272,40 @@ for f in "$fj1"/*; do
   checks=$((checks + 1))
   cmp -s "$f" "$fj2/$(basename "$f")" || fail "-j 1 and -j 2 give different $(basename "$f") (full)"
 done
+
+# ---------------------------------------------------------------------------------------
+# One build per output folder: the folder's lock file (held here by util-linux flock, as
+# another build would hold it) makes --no-wait exit 6 at once and a plain build wait.
+lk=$scratch/locked
+mkdir -p "$lk"
+flock -x "$lk/.loyd.lock" -c "sleep 2" &
+holder=$!
+sleep 0.3
+if run "--no-wait on a held folder" 6 build --preset 8-4-4 --out "$lk" --no-wait -q; then
+  expect_in "--no-wait message" "$err" "another build is writing into .*locked"
+  checks=$((checks + 1))
+  [ "$(wc -l <"$scratch/err")" = 1 ] || fail "--no-wait: expected one line on stderr, got: $err"
+  checks=$((checks + 1))
+  [ ! -e "$lk/manifest.txt" ] || fail "--no-wait wrote a manifest"
+fi
+start=$(date +%s.%N)
+if run "build waits for the lock" 0 build --preset 8-4-4 --out "$lk"; then
+  expect_in "waiting message" "$err" "waiting for another build"
+  checks=$((checks + 1))
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) >= 1.2 else 1)" "$start" \
+    "$(date +%s.%N)" || fail "the build did not wait for the lock holder"
+  run "verify after waiting" 0 verify "$lk" --against "$root_ref/8-4-4.manifest.txt"
+fi
+wait "$holder"
+# Two real builds into one folder at once: both succeed, the set matches the reference.
+both=$scratch/both
+"$pdbgen" build --preset 8-4-4 --out "$both" -j 1 -q >/dev/null 2>"$scratch/err1" &
+p1=$!
+"$pdbgen" build --preset 8-4-4 --out "$both" -j 1 -q >/dev/null 2>"$scratch/err2" &
+p2=$!
+checks=$((checks + 1))
+wait "$p1" && wait "$p2" || fail "concurrent builds: $(cat "$scratch/err1" "$scratch/err2")"
+run "verify concurrent builds" 0 verify "$both" --against "$root_ref/8-4-4.manifest.txt"
 
 # ---------------------------------------------------------------------------------------
 if [ "$failures" -ne 0 ]; then

@@ -40,4 +40,10 @@ public:
     explicit LimitError(const std::string& what) : Error(what) {}
 };
 
+// A resource another process holds (a folder another build is writing into).
+class BusyError : public Error {
+public:
+    explicit BusyError(const std::string& what) : Error(what) {}
+};
+
 }  // namespace loyd

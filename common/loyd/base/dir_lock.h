@@ -1,0 +1,35 @@
+// An exclusive lock on a folder, held for the life of the object: flock(2) on a lock file
+// inside it (`.loyd.lock`, created if missing and left in place). Two builds into one
+// folder would otherwise each rewrite the other's tables. The kernel drops the lock when
+// the process exits, however it exits (even SIGKILL), so a stale lock never blocks.
+//
+// Contract: `dir` exists. With wait = true the constructor waits until the lock is free
+// (calling `on_wait` once first, if the lock is taken; polling every 100 ms, and throwing
+// LimitError("interrupted") when `cancel` becomes true); with wait = false it throws
+// BusyError when another process holds it. IoError when the lock file cannot be opened.
+// Advisory: it excludes other DirLock holders, not other writers.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+class DirLock {
+public:
+    static constexpr const char* kFileName = ".loyd.lock";
+
+    DirLock(const std::string& dir, bool wait, const std::function<void()>& on_wait = {},
+            const std::atomic<bool>* cancel = nullptr);
+    DirLock(const DirLock&) = delete;
+    DirLock& operator=(const DirLock&) = delete;
+    ~DirLock();
+
+private:
+    int fd_ = -1;
+};
+
+}  // namespace loyd
