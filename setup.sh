@@ -37,6 +37,12 @@ case "${1:-example}" in
       >/dev/null
     cmake --build build-asan -j "$jobs" --target loyd_tests
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
+    # The tests that run threads (split IDA*, parallel builds and verify, concurrent cache
+    # fills), again under ThreadSanitizer: any data race fails the run.
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF >/dev/null
+    cmake --build build-tsan -j "$jobs" --target loyd_tests
+    TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/tests/loyd_tests --gtest_brief=1 \
+      --gtest_filter="$(cat tests/tsan_tests.txt | grep -v '^#' | paste -sd:)"
     ;;
   *) echo "usage: ./setup.sh [example|build|test]" >&2; exit 2 ;;
 esac

@@ -93,7 +93,7 @@ bool automaton_accepts(const MovePruning& p, int c, const std::string& seq) {
 }
 
 TEST(MovePruning, AutomatonEqualsTheBruteForceDefinition) {
-    for (const Geometry g : {Geometry(3, 3), Geometry(2, 3), Geometry(4, 3), Geometry(2, 2)}) {
+    for (const Geometry& g : {Geometry(3, 3), Geometry(2, 3), Geometry(4, 3), Geometry(2, 2)}) {
         const int len = 6;
         const MovePruning p(g, len);
         const BruteForce bf(g, len);
@@ -170,7 +170,9 @@ void every_position_at_its_distance(const Board& goal, uint64_t stride, uint64_t
         if (!ok && wrong++ < 5)
             ADD_FAILURE() << goal.geometry().name() << " " << b.to_string() << ": distance " << d << ", found "
                           << r.moves.size() << " after " << r.iterations << " iterations";
-        if (ok) EXPECT_NO_THROW(replay_check(b, r.moves, goal));
+        if (ok) {
+            EXPECT_NO_THROW(replay_check(b, r.moves, goal));
+        }
         ++solved;
     });
     EXPECT_EQ(wrong, 0u);
@@ -211,7 +213,7 @@ TEST(MovePruning, GeneratesFewerNodesThanParentPruning) {
     auto korf = test::load_korf100();
     std::sort(korf.begin(), korf.end(), [](auto& a, auto& b) { return a.nodes < b.nodes; });
     uint64_t with = 0, without = 0;
-    for (int i = 0; i < (test::kOptimized ? 3 : 1); ++i) {
+    for (int i = 0; i < 3; ++i) {
         const Board b = Board::make(g, korf[static_cast<size_t>(i)].tiles);
         const SearchResult a = full.solve(b), c = parent.solve(b);
         ASSERT_EQ(static_cast<int>(a.moves.size()), korf[static_cast<size_t>(i)].optimal);

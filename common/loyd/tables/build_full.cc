@@ -34,7 +34,7 @@ void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
             uint64_t found = 0;
             uint8_t pc[kMaxCells];
             for (uint64_t r = lo; r < hi; ++r) {
-                if (dist[r] != cur_d) continue;
+                if (atomic_load(dist + r) != cur_d) continue;  // others CAS entries of this layer
                 const Mask occ = rk.unrank(r, pc);
                 for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1) {
                     const uint64_t r2 = full_successor_rank(rk, pc, k, occ, lowest(adj));
