@@ -3,6 +3,9 @@
 #include <unistd.h>
 
 #include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -43,39 +46,61 @@ struct Task {
     bool done = false;
 };
 
-std::vector<Job> collect_jobs(const Options& opt) {
-    std::vector<Job> jobs;
-    if (!opt.instances.empty()) {
-        // Separate single numbers form one instance; otherwise each argument is one instance.
-        bool all_single = true;
-        for (const auto& a : opt.instances)
-            if (a.find_first_of(" ,\t:") != std::string::npos) all_single = false;
-        if (all_single && opt.instances.size() > 1) {
-            std::string joined;
-            for (const auto& a : opt.instances) joined += a + " ";
-            jobs.push_back({"arguments", joined});
-        } else {
-            for (size_t i = 0; i < opt.instances.size(); ++i)
-                jobs.push_back({"argument " + std::to_string(i + 1), opt.instances[i]});
+// The input's instances, read one line at a time (never the whole input at once), so a batch
+// from a pipe of any length runs in bounded memory. Not thread-safe: the caller serialises.
+class JobSource {
+public:
+    explicit JobSource(const Options& opt) {
+        if (!opt.instances.empty()) {
+            // Separate single numbers form one instance; otherwise each argument is one instance.
+            bool all_single = true;
+            for (const auto& a : opt.instances)
+                if (a.find_first_of(" ,\t:") != std::string::npos) all_single = false;
+            if (all_single && opt.instances.size() > 1) {
+                std::string joined;
+                for (const auto& a : opt.instances) joined += a + " ";
+                args_.push_back({"arguments", joined});
+            } else {
+                for (size_t i = 0; i < opt.instances.size(); ++i)
+                    args_.push_back({"argument " + std::to_string(i + 1), opt.instances[i]});
+            }
+            return;
         }
-        return jobs;
+        if (opt.input.empty() || opt.input == "-") {
+            if (opt.input.empty() && isatty(STDIN_FILENO))
+                throw UsageError("no instance given (pass numbers as arguments, --input FILE, or pipe them in)");
+            in_ = &std::cin;
+            name_ = "stdin";
+        } else {
+            file_.open(opt.input);
+            if (!file_) throw IoError("cannot open input file '" + opt.input + "'");
+            in_ = &file_;
+            name_ = opt.input;
+        }
     }
-    auto read = [&](std::istream& in, const std::string& name) {
+
+    // The next line (or argument), or nullopt at the end. IoError on a read error.
+    std::optional<Job> next() {
+        if (!in_) {
+            if (next_arg_ >= args_.size()) return std::nullopt;
+            return args_[next_arg_++];
+        }
         std::string line;
-        for (int n = 1; std::getline(in, line); ++n) jobs.push_back({name + ":" + std::to_string(n), line});
-    };
-    if (opt.input.empty() || opt.input == "-") {
-        if (opt.input.empty() && isatty(STDIN_FILENO))
-            throw UsageError("no instance given (pass numbers as arguments, --input FILE, or pipe them in)");
-        read(std::cin, "stdin");
-    } else {
-        std::ifstream f(opt.input);
-        if (!f) throw IoError("cannot open input file '" + opt.input + "'");
-        read(f, opt.input);
-        if (f.bad()) throw IoError("error reading input file '" + opt.input + "'");
+        if (!std::getline(*in_, line)) {
+            if (in_->bad()) throw IoError("error reading input " + name_);
+            return std::nullopt;
+        }
+        return Job{name_ + ":" + std::to_string(++line_no_), std::move(line)};
     }
-    return jobs;
-}
+
+private:
+    std::vector<Job> args_;
+    size_t next_arg_ = 0;
+    std::ifstream file_;
+    std::istream* in_ = nullptr;
+    std::string name_;
+    uint64_t line_no_ = 0;
+};
 
 std::string json_escape(const std::string& s) {
     std::string o;
@@ -244,158 +269,254 @@ void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostre
     }
 }
 
+// What every instance shares: the parsed options, the tables, and how to turn a line into a
+// task ready to solve.
+struct Setup {
+    const Options& opt;
+    std::optional<Geometry> size;
+    std::optional<Board> explicit_goal;
+    std::optional<HeuristicKind> asked;
+    SolveOptions base;
+};
+
+// Parses one input line into a task (nullopt for blank lines and comments); a bad line gives a
+// task holding its error.
+std::optional<Task> parse_task(const Setup& su, const Job& job) {
+    Task t;
+    t.origin = job.origin;
+    try {
+        auto it = parse_instance_line(job.text);
+        if (!it) return std::nullopt;
+        t.label = it->label.empty() ? job.origin : it->label;
+        Geometry g = su.explicit_goal ? su.explicit_goal->geometry() : infer_geometry(it->tiles.size(), su.size);
+        if (su.explicit_goal && it->tiles.size() != static_cast<size_t>(g.cells()))
+            throw FormatError("expected " + std::to_string(g.cells()) + " numbers for the " + g.name() +
+                              " goal, got " + std::to_string(it->tiles.size()));
+        t.start = Board::make(g, it->tiles);
+        t.goal = su.explicit_goal ? *su.explicit_goal : parse_goal(su.opt.goal, g);
+    } catch (const FormatError& e) {
+        if (t.label.empty()) {
+            // Keep the line's own label when it has one, even if the rest is bad.
+            const auto colon = job.text.find(':');
+            std::string l = colon == std::string::npos ? "" : job.text.substr(0, colon);
+            l.erase(0, l.find_first_not_of(" \t"));
+            l.erase(l.find_last_not_of(" \t") + 1);
+            t.label = l.empty() ? job.origin : l;
+        }
+        t.error = e.what();
+    }
+    return t;
+}
+
+// Picks the heuristic and the tables of a parsed task (tables load on first use).
+void choose_heuristic(const Setup& su, Tables& tables, Task& t) {
+    if (!t.error.empty()) return;
+    const bool want_pdb = !su.asked || *su.asked == HeuristicKind::Pdb;
+    t.heuristic = su.asked ? *su.asked : HeuristicKind::LinearConflict;
+    if (want_pdb && su.base.algorithm == Algorithm::Astar && !su.asked && su.opt.pdb.empty())
+        return;  // A* defaults to linear conflict unless tables are asked for
+    if (want_pdb) {
+        t.pdb = tables.for_goal(*t.goal, su.asked.has_value() || !su.opt.pdb.empty());
+        t.heuristic = t.pdb ? HeuristicKind::Pdb : HeuristicKind::LinearConflict;
+    }
+}
+
+void solve_task(const SolveOptions& base, Task& t) {
+    if (!t.error.empty()) return;
+    SolveOptions so = base;
+    so.heuristic = t.heuristic;
+    so.pdb = t.pdb;
+    try {
+        t.outcome = solve(*t.start, *t.goal, so);
+    } catch (const UsageError& e) {
+        t.error = e.what();
+    } catch (const std::exception& e) {
+        t.failure = std::string("internal error: ") + e.what();
+    }
+}
+
+// Totals for the summary line and the exit status.
+struct Tally {
+    uint64_t instances = 0, invalid = 0, limit = 0, internal = 0, solved = 0, unsolvable = 0;
+    uint64_t total_len = 0, total_nodes = 0;
+    double total_secs = 0;
+
+    void add(const Task& t) {
+        ++instances;
+        if (!t.error.empty()) return void(++invalid);
+        if (!t.failure.empty()) return void(++internal);
+        const auto& r = t.outcome;
+        total_nodes += r.search.nodes_generated;
+        total_secs += r.seconds;
+        if (r.status == SolveOutcome::Status::Solved) {
+            ++solved;
+            total_len += r.search.moves.size();
+        } else if (r.status == SolveOutcome::Status::Unsolvable) {
+            ++unsolvable;
+        } else {
+            ++limit;
+        }
+    }
+};
+
+void print_summary(const Options& opt, const Tally& n, double load_seconds, int cores, std::ostream& out) {
+    const double mean = n.solved ? static_cast<double>(n.total_len) / static_cast<double>(n.solved) : 0;
+    if (opt.json) {
+        out << "{\"summary\":{\"instances\":" << n.instances << ",\"solved\":" << n.solved
+            << ",\"unsolvable\":" << n.unsolvable << ",\"limit\":" << n.limit << ",\"invalid\":" << n.invalid
+            << ",\"total_length\":" << n.total_len << ",\"mean_length\":" << fixed(mean, 3)
+            << ",\"total_nodes\":" << n.total_nodes << ",\"search_seconds\":" << fixed(n.total_secs)
+            << ",\"load_seconds\":" << fixed(load_seconds) << ",\"threads\":" << cores << "}}\n";
+    } else {
+        out << "summary: instances " << n.instances << ", solved " << n.solved << ", unsolvable " << n.unsolvable
+            << ", limit " << n.limit << ", invalid " << n.invalid << ", total length " << n.total_len
+            << ", mean length " << fixed(mean, 3) << ", total nodes " << n.total_nodes << ", search seconds "
+            << fixed(n.total_secs, 3) << ", table load seconds " << fixed(load_seconds, 3) << ", threads "
+            << cores << "\n";
+    }
+}
+
+// The batch: workers take the next line from the source, solve it and mark it done; the
+// caller prints tasks in input order as they complete. At most kWindowPerThread tasks per
+// worker are in flight or waiting to be printed, so memory does not grow with the input.
+class Batch {
+public:
+    static constexpr size_t kWindowPerThread = 8;
+
+    Batch(const Setup& su, JobSource& src, Tables& tables) : su_(su), src_(src), tables_(tables) {}
+
+    // Reads up to n tasks before any thread starts; false when the input ended before.
+    bool read_ahead(size_t n) {
+        std::lock_guard<std::mutex> lock(mu_);
+        while (window_.size() < n)
+            if (!read_one()) return false;
+        return true;
+    }
+    size_t pending() const { return window_.size(); }
+
+    // Runs `threads` workers with `base` options and prints through `print` in input order.
+    void run(int threads, const SolveOptions& base, const std::function<void(const Task&)>& print) {
+        limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads));
+        std::vector<std::thread> pool;
+        for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(base); });
+        for (;;) {
+            std::unique_ptr<Task> t;
+            bool was_full;
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                done_cv_.wait(lock, [&] { return (!window_.empty() && window_.front()->done) || finished(); });
+                if (window_.empty() || !window_.front()->done) break;
+                was_full = window_.size() >= limit_;
+                t = std::move(window_.front());
+                window_.pop_front();
+                --unclaimed_;  // the front was claimed: it is done
+            }
+            if (was_full) space_cv_.notify_all();  // only then can a worker be waiting for room
+            print(*t);
+        }
+        for (auto& th : pool) th.join();
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    // Under mu_: the next task into the window, its tables chosen; false at the end.
+    bool read_one() {
+        if (eof_) return false;
+        try {
+            for (;;) {
+                std::optional<Job> job = src_.next();
+                if (!job) break;
+                std::optional<Task> t = parse_task(su_, *job);
+                if (!t) continue;
+                choose_heuristic(su_, tables_, *t);
+                window_.push_back(std::make_unique<Task>(std::move(*t)));
+                return true;
+            }
+        } catch (...) {
+            if (!error_) error_ = std::current_exception();
+        }
+        eof_ = true;
+        return false;
+    }
+    bool finished() const { return eof_ && window_.empty(); }
+
+    void work(const SolveOptions& base) {
+        for (;;) {
+            Task* t = nullptr;
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                space_cv_.wait(lock, [&] { return unclaimed_ < window_.size() || eof_ || room(); });
+                if (unclaimed_ == window_.size() && !(room() && read_one())) {
+                    done_cv_.notify_all();
+                    return;
+                }
+                t = window_[unclaimed_++].get();
+            }
+            solve_task(base, *t);
+            bool front;
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                t->done = true;
+                front = window_.front().get() == t;
+            }
+            if (front) done_cv_.notify_all();  // the printer waits only for the front
+        }
+    }
+    bool room() const { return !eof_ && window_.size() < limit_; }
+
+    const Setup& su_;
+    JobSource& src_;
+    Tables& tables_;
+    std::mutex mu_;
+    std::condition_variable done_cv_, space_cv_;
+    std::deque<std::unique_ptr<Task>> window_;  // read, not yet printed, in input order
+    size_t unclaimed_ = 0;                      // window_[unclaimed_..] not yet taken by a worker
+    size_t limit_ = 0;                          // most tasks read and not yet printed
+    bool eof_ = false;
+    std::exception_ptr error_;
+};
+
 }  // namespace
 
 int run(const Options& opt, std::ostream& out, std::ostream& err) {
-    std::optional<Geometry> size;
-    if (opt.size) size = parse_size(*opt.size);
-    const std::optional<Board> explicit_goal = explicit_goal_of(opt, size);
-    if (!explicit_goal && opt.goal != "blank-last" && opt.goal != "blank-first")
+    Setup su{opt, std::nullopt, std::nullopt, std::nullopt, {}};
+    if (opt.size) su.size = parse_size(*opt.size);
+    su.explicit_goal = explicit_goal_of(opt, su.size);
+    if (!su.explicit_goal && opt.goal != "blank-last" && opt.goal != "blank-first")
         throw UsageError("bad --goal '" + opt.goal + "'");
-    SolveOptions base;
-    base.algorithm = parse_algorithm(opt.algorithm);
-    base.limits.max_nodes = opt.node_limit;
-    base.limits.max_seconds = opt.time_limit;
-    if (opt.lookups) base.lookups = Lookups::parse(*opt.lookups);
-    if (opt.no_reflect) base.lookups.reflected = base.lookups.dual_reflected = false;
-    base.prune = !opt.no_prune;
-    base.bpmx = !opt.no_bpmx;
-    std::optional<HeuristicKind> asked;
-    if (opt.heuristic) asked = parse_heuristic(*opt.heuristic);
-    if (asked && *asked != HeuristicKind::Pdb && !opt.pdb.empty())
+    su.base.algorithm = parse_algorithm(opt.algorithm);
+    su.base.limits.max_nodes = opt.node_limit;
+    su.base.limits.max_seconds = opt.time_limit;
+    if (opt.lookups) su.base.lookups = Lookups::parse(*opt.lookups);
+    if (opt.no_reflect) su.base.lookups.reflected = su.base.lookups.dual_reflected = false;
+    su.base.prune = !opt.no_prune;
+    su.base.bpmx = !opt.no_bpmx;
+    if (opt.heuristic) su.asked = parse_heuristic(*opt.heuristic);
+    if (su.asked && *su.asked != HeuristicKind::Pdb && !opt.pdb.empty())
         throw UsageError("--pdb needs --heuristic pdb (the default when --pdb is given)");
 
-    // Parse every instance first, so tables are chosen once per board and goal.
-    std::vector<Task> tasks;
-    for (const Job& job : collect_jobs(opt)) {
-        Task t;
-        t.origin = job.origin;
-        try {
-            auto it = parse_instance_line(job.text);
-            if (!it) continue;
-            t.label = it->label.empty() ? job.origin : it->label;
-            Geometry g = explicit_goal ? explicit_goal->geometry() : infer_geometry(it->tiles.size(), size);
-            if (explicit_goal && it->tiles.size() != static_cast<size_t>(g.cells()))
-                throw FormatError("expected " + std::to_string(g.cells()) + " numbers for the " + g.name() +
-                                  " goal, got " + std::to_string(it->tiles.size()));
-            t.start = Board::make(g, it->tiles);
-            t.goal = explicit_goal ? *explicit_goal : parse_goal(opt.goal, g);
-        } catch (const FormatError& e) {
-            if (t.label.empty()) {
-                // Keep the line's own label when it has one, even if the rest is bad.
-                const auto colon = job.text.find(':');
-                std::string l = colon == std::string::npos ? "" : job.text.substr(0, colon);
-                l.erase(0, l.find_first_not_of(" \t"));
-                l.erase(l.find_last_not_of(" \t") + 1);
-                t.label = l.empty() ? job.origin : l;
-            }
-            t.error = e.what();
-        }
-        tasks.push_back(std::move(t));
-    }
-    if (tasks.empty()) throw UsageError("no instance found in the input");
-
+    JobSource source(opt);
     Tables tables(opt, err);
-    for (Task& t : tasks) {
-        if (!t.error.empty()) continue;
-        const bool want_pdb = !asked || *asked == HeuristicKind::Pdb;
-        t.heuristic = asked ? *asked : HeuristicKind::LinearConflict;
-        if (want_pdb && base.algorithm == Algorithm::Astar && !asked && opt.pdb.empty())
-            continue;  // A* defaults to linear conflict unless tables are asked for
-        if (want_pdb) {
-            t.pdb = tables.for_goal(*t.goal, asked.has_value() || !opt.pdb.empty());
-            t.heuristic = t.pdb ? HeuristicKind::Pdb : HeuristicKind::LinearConflict;
-        }
-    }
-
-    // Solve, -j at a time; print in input order as results arrive.
-    // Instances are the units of work; when there are fewer than threads, each instance's
-    // search is split over the threads left over.
+    Batch batch(su, source, tables);
+    // Instances are the units of work; when the whole input holds fewer than the threads,
+    // each instance's search is split over the threads left over.
     const int cores = opt.jobs > 0 ? opt.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const int threads = std::min<int>(cores, static_cast<int>(tasks.size()));
-    base.threads = std::max(1, cores / threads);
-    std::mutex mu;
-    std::condition_variable cv;
-    size_t next = 0;
-    auto worker = [&] {
-        for (;;) {
-            size_t i;
-            {
-                std::lock_guard<std::mutex> lock(mu);
-                if (next >= tasks.size()) return;
-                i = next++;
-            }
-            Task& t = tasks[i];
-            if (t.error.empty()) {
-                SolveOptions so = base;
-                so.heuristic = t.heuristic;
-                so.pdb = t.pdb;
-                try {
-                    t.outcome = solve(*t.start, *t.goal, so);
-                } catch (const UsageError& e) {
-                    t.error = e.what();
-                } catch (const std::exception& e) {
-                    t.failure = std::string("internal error: ") + e.what();
-                }
-            }
-            {
-                std::lock_guard<std::mutex> lock(mu);
-                t.done = true;
-            }
-            cv.notify_all();
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
+    const bool more = batch.read_ahead(static_cast<size_t>(cores));
+    const int threads = more ? cores : std::max(1, static_cast<int>(batch.pending()));
+    SolveOptions base = su.base;
+    base.threads = more ? 1 : std::max(1, cores / threads);
 
-    int invalid = 0, limit = 0, internal = 0, solved = 0, unsolvable = 0;
-    uint64_t total_len = 0, total_nodes = 0;
-    double total_secs = 0;
-    for (size_t i = 0; i < tasks.size(); ++i) {
-        {
-            std::unique_lock<std::mutex> lock(mu);
-            cv.wait(lock, [&] { return tasks[i].done; });
-        }
-        const Task& t = tasks[i];
+    Tally n;
+    batch.run(threads, base, [&](const Task& t) {
         print_task(opt, t, out, err);
         out.flush();
-        if (!t.error.empty()) ++invalid;
-        else if (!t.failure.empty()) ++internal;
-        else {
-            const auto& r = t.outcome;
-            total_nodes += r.search.nodes_generated;
-            total_secs += r.seconds;
-            if (r.status == SolveOutcome::Status::Solved) {
-                ++solved;
-                total_len += r.search.moves.size();
-            } else if (r.status == SolveOutcome::Status::Unsolvable) {
-                ++unsolvable;
-            } else {
-                ++limit;
-            }
-        }
-    }
-    for (auto& th : pool) th.join();
-
-    if (tasks.size() > 1) {
-        const double mean = solved ? static_cast<double>(total_len) / solved : 0;
-        if (opt.json) {
-            out << "{\"summary\":{\"instances\":" << tasks.size() << ",\"solved\":" << solved
-                << ",\"unsolvable\":" << unsolvable << ",\"limit\":" << limit << ",\"invalid\":" << invalid
-                << ",\"total_length\":" << total_len << ",\"mean_length\":" << fixed(mean, 3)
-                << ",\"total_nodes\":" << total_nodes << ",\"search_seconds\":" << fixed(total_secs)
-                << ",\"load_seconds\":" << fixed(tables.load_seconds()) << ",\"threads\":" << cores << "}}\n";
-        } else {
-            out << "summary: instances " << tasks.size() << ", solved " << solved << ", unsolvable " << unsolvable
-                << ", limit " << limit << ", invalid " << invalid << ", total length " << total_len
-                << ", mean length " << fixed(mean, 3) << ", total nodes " << total_nodes << ", search seconds "
-                << fixed(total_secs, 3) << ", table load seconds " << fixed(tables.load_seconds(), 3) << ", threads "
-                << cores << "\n";
-        }
-    }
-    if (internal) return kExitInternal;
-    if (invalid) return kExitInvalid;
-    if (limit) return kExitLimit;
+        n.add(t);
+    });
+    if (n.instances == 0) throw UsageError("no instance found in the input");
+    if (n.instances > 1) print_summary(opt, n, tables.load_seconds(), cores, out);
+    if (n.internal) return kExitInternal;
+    if (n.invalid) return kExitInvalid;
+    if (n.limit) return kExitLimit;
     return kExitOk;
 }
 

@@ -307,6 +307,34 @@ if run "3x3 blank-first" 0 "$solver" --pdb "$tmp/sets/8-fringe" --goal blank-fir
   check "3x3 blank-first" 3x3 blank-first "$tmp/eight.txt" json --bfs --heuristic pdb:8-fringe
 fi
 
+# A streamed batch longer than the reading window (8 lines per thread): records come out in
+# input order, one per instance line (blank lines and comments skip), invalid lines included.
+python3 - "$tmp/stream.txt" <<'PY'
+import random, sys
+random.seed(3)
+with open(sys.argv[1], "w") as f:
+    for i in range(1, 401):
+        if i % 37 == 0:
+            f.write("# a comment\n\n")
+        if i % 53 == 0:
+            f.write("s%d: 1 2 3 oops\n" % i)
+            continue
+        t = list(range(9)); random.shuffle(t)
+        f.write("s%d: %s\n" % (i, " ".join(map(str, t))))
+PY
+run "streamed batch" 1 "$solver" --pdb "$tmp/sets/8-4-4" --cache-dir none --json -j 3 --input "$tmp/stream.txt"
+checks=$((checks + 1))
+python3 - "$tmp/out" <<'PY' || fail "streamed batch: records out of order or missing"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert "summary" in recs[-1], "no summary last"
+labels = [r["label"] for r in recs[:-1]]
+assert labels == ["s%d" % i for i in range(1, 401)], labels[:10]
+bad = [r["label"] for r in recs[:-1] if r["status"] == "invalid"]
+assert bad == ["s%d" % i for i in range(53, 401, 53)], bad
+assert recs[-1]["summary"]["instances"] == 400
+PY
+
 # Tables for another board: a clear one-line usage error.
 run "3x3 set, 4x4 instance" 2 "$solver" --pdb "$tmp/sets/8-fringe" --goal blank-first --cache-dir none \
   --input "$tmp/easy.txt" && expect_err "3x3 set, 4x4 instance" "3x3" "4x4"
