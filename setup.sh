@@ -21,6 +21,22 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Fuzzing (./setup.sh fuzz, and the smoke run of ./setup.sh test) needs clang's libFuzzer.
+install_fuzz_tools() {
+  local need=()
+  for p in clang libclang-rt-14-dev; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+  if ((${#need[@]})); then
+    echo "setup: installing ${need[*]} (for fuzzing)" >&2
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOYD_FUZZ=ON \
+    -DLOYD_BUILD_TESTS=OFF -DLOYD_BUILD_PROGRAMS=OFF -DLOYD_BUILD_BENCH=OFF -DLOYD_INSTALL=OFF >/dev/null
+  cmake --build build-fuzz -j "$jobs"
+}
+
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs"
@@ -43,6 +59,14 @@ case "${1:-example}" in
     cmake --build build-tsan -j "$jobs" --target loyd_tests
     TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/tests/loyd_tests --gtest_brief=1 \
       --gtest_filter="$(cat tests/tsan_tests.txt | grep -v '^#' | paste -sd:)"
+    # Fuzz smoke run: every libFuzzer target for 10 s under ASan + UBSan.
+    install_fuzz_tools
+    tests/fuzz/run.sh 10 "$PWD/build-fuzz"
     ;;
-  *) echo "usage: ./setup.sh [example|build|test]" >&2; exit 2 ;;
+  fuzz)
+    # A long run: ./setup.sh fuzz SECONDS (per target, default 600).
+    install_fuzz_tools
+    tests/fuzz/run.sh "${2:-600}" "$PWD/build-fuzz"
+    ;;
+  *) echo "usage: ./setup.sh [example|build|test|fuzz [SECONDS]]" >&2; exit 2 ;;
 esac

@@ -10,7 +10,7 @@
 namespace loyd {
 
 PdbH::PdbH(const LoadedSet& set, const Lookups& want)
-    : set_(set), goal_(set.spec.goal), lc_(set.spec.goal) {
+    : goal_(set.spec.goal), lc_(set.spec.goal) {
     const Board& goal = set.spec.goal;
     const Geometry& g = goal.geometry();
     n_ = g.cells();

@@ -252,7 +252,6 @@ private:
     std::array<int, kMaxParts> view_md(int v) const;
     void build_references(const Board& goal);
 
-    const LoadedSet& set_;
     Lookups lookups_;
     GoalTables goal_;
     int width_ = 0, n_ = 0;

@@ -173,6 +173,9 @@ uint64_t payload_offset_for(PdbEncoding e) {
 // Decodes and checks a header. `buf` holds the first `avail` = min(file_size, 4096) bytes.
 PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
                        const std::string& path) {
+    if (avail < std::min<uint64_t>(file_size, kPdbRawPayloadOffset))
+        throw UsageError(path + ": parse_header needs the file's first min(size, " +
+                         std::to_string(kPdbRawPayloadOffset) + ") bytes, got " + std::to_string(avail));
     const uint64_t magic_len = std::min<uint64_t>(avail, sizeof kMagic);
     if (std::memcmp(buf, kMagic, magic_len) != 0)
         bad_format(path, "bad magic (not a loyd pattern-database file)");
