@@ -144,6 +144,24 @@ int cmd_presets(std::ostream& out) {
     return kExitOk;
 }
 
+// Under the folder's lock no other build is writing: temporary files (".NAME.tmp.PID", see
+// base/atomic_file.h) left by a killed build are garbage.
+void remove_stale_temporaries(const std::string& dir, bool quiet, std::ostream& err) {
+    std::error_code ec;
+    int removed = 0;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const auto tmp = name.rfind(".tmp.");
+        if (name.empty() || name[0] != '.' || tmp == std::string::npos || tmp + 5 >= name.size() ||
+            name.find_first_not_of("0123456789", tmp + 5) != std::string::npos)
+            continue;
+        std::error_code rm;
+        if (fs::remove(it->path(), rm)) ++removed;
+    }
+    if (removed && !quiet)
+        err << "pdbgen: removed " << removed << " temporary file(s) of an interrupted build in " << dir << "\n";
+}
+
 int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err) {
     if (o.out.empty()) throw UsageError("build needs --out DIR");
     if (!o.paths.empty()) throw UsageError("unexpected argument '" + o.paths[0] + "' (build takes options only)");
@@ -172,6 +190,7 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
             if (!o.quiet) err << "pdbgen: waiting for another build writing into " << o.out << "\n";
         },
         &interrupted);
+    remove_stale_temporaries(o.out, o.quiet, err);
 
     const bool show = !o.quiet && isatty(STDERR_FILENO);
     const auto t0 = std::chrono::steady_clock::now();

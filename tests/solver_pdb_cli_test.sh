@@ -394,6 +394,43 @@ run "3x4 --heuristic pdb" 2 "$solver" --size 3x4 --heuristic pdb --input "$tmp/r
   expect_err "3x4 --heuristic pdb" "pdbgen build"
 
 # ---------------------------------------------------------------------------------------
+# Kill tests: pdbgen build of 15-5-5-5 killed with SIGKILL at 20 random moments. After each,
+# either the set is complete and matches the reference, or it does not look complete: verify
+# fails and the solver refuses it (exit 4); every table file present is whole. Then a rerun
+# finishes the set with the reference checksums and leaves no temporary file.
+kd="$tmp/killed"
+ref="$root/data/reference/15-5-5-5.manifest.txt"
+RANDOM=7
+for i in $(seq 1 20); do
+  "$pdbgen" build --preset 15-5-5-5 --out "$kd" -j 1 -q >/dev/null 2>&1 &
+  victim_pid=$!
+  sleep "0.$(printf '%03d' $((RANDOM % 450)))"  # an uninterrupted build takes about 0.4 s
+  kill -9 "$victim_pid" 2>/dev/null
+  wait "$victim_pid" 2>/dev/null
+  checks=$((checks + 1))
+  if [ -e "$kd/manifest.txt" ]; then
+    "$pdbgen" verify "$kd" --against "$ref" >/dev/null 2>&1 || fail "kill $i: a manifest but the set does not verify"
+  else
+    "$pdbgen" verify "$kd" >/dev/null 2>&1 && fail "kill $i: verify accepts a set without its manifest"
+    "$solver" --pdb "$kd" --goal blank-first --cache-dir none --input "$tmp/one.txt" >/dev/null 2>&1
+    [ $? = 4 ] || fail "kill $i: the solver did not refuse the incomplete set with exit 4"
+  fi
+  for f in "$kd"/*.pdb; do
+    [ -e "$f" ] || continue
+    "$pdbgen" verify "$f" >/dev/null 2>&1 || fail "kill $i: $(basename "$f") is not whole"
+  done
+  # The next kill starts from a folder that does not look complete: every other time with no
+  # table at all (temporary files of killed builds stay, for the rebuild to clear).
+  rm -f "$kd/manifest.txt"
+  [ $((i % 2)) = 0 ] && rm -f "$kd"/*.pdb
+done
+if run "rebuild after kills" 0 "$pdbgen" build --preset 15-5-5-5 --out "$kd" -j 2 -q; then
+  run "verify after kills" 0 "$pdbgen" verify "$kd" --against "$ref"
+  checks=$((checks + 1))
+  [ -z "$(find "$kd" -name '*.tmp.*')" ] || fail "temporary files left after the rebuild: $(ls -a "$kd")"
+fi
+
+# ---------------------------------------------------------------------------------------
 # Refusals: exit 4 and one line naming the file. Each case damages a fresh copy of 15-5-5-5.
 victim=additive-3-4-7-8-12.pdb
 fresh() {
