@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
     using namespace loyd::pdbgen;
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
+    // A write past the file-size limit then fails with EFBIG (reported with the file's name)
+    // instead of killing the process.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         Options opt = parse_options(argc, argv);
         if (opt.help || (opt.command.empty() && !opt.version)) {

@@ -1,4 +1,5 @@
 // solver: optimal sliding-tile puzzle solver. See README.md and `solver --help`.
+#include <csignal>
 #include <iostream>
 
 #include "loyd/base/error.h"
@@ -8,6 +9,9 @@
 
 int main(int argc, char** argv) {
     using namespace loyd::solver;
+    // A cache write past the file-size limit then fails with EFBIG (and is skipped: the cache
+    // is an optimisation) instead of killing the process.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         Options opt = parse_options(argc, argv);
         if (opt.help) {

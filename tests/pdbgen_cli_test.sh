@@ -307,6 +307,23 @@ checks=$((checks + 1))
 wait "$p1" && wait "$p2" || fail "concurrent builds: $(cat "$scratch/err1" "$scratch/err2")"
 run "verify concurrent builds" 0 verify "$both" --against "$root_ref/8-4-4.manifest.txt"
 
+# A full disk, as a file-size limit (100 KiB) every table exceeds: exit 4, one line naming the
+# file and the error, no temporary file and no manifest left, for both encodings.
+for enc in zstd raw; do
+  fd=$scratch/full-$enc
+  checks=$((checks + 1))
+  (ulimit -f 100; "$pdbgen" build --preset 15-5-5-5 --out "$fd" -j 1 -q --encoding $enc >"$scratch/out" 2>"$scratch/err")
+  got=$?
+  err=$(cat "$scratch/err")
+  [ "$got" = 4 ] || fail "full disk ($enc): exit $got, expected 4: $err"
+  expect_in "full disk ($enc) message" "$err" "additive-1-2-5-6-9.pdb.*File too large"
+  checks=$((checks + 1))
+  [ "$(wc -l <"$scratch/err")" = 1 ] || fail "full disk ($enc): expected one line, got: $err"
+  checks=$((checks + 1))
+  left=$(find "$fd" -name '*.tmp.*' -o -name manifest.txt -o -name '*.pdb')
+  [ -z "$left" ] || fail "full disk ($enc): files left behind: $left"
+done
+
 # ---------------------------------------------------------------------------------------
 if [ "$failures" -ne 0 ]; then
   echo "pdbgen_cli: $failures of $checks checks failed" >&2
