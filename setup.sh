@@ -56,9 +56,15 @@ case "${1:-example}" in
     # The tests that run threads (split IDA*, parallel builds and verify, concurrent cache
     # fills), again under ThreadSanitizer: any data race fails the run.
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF >/dev/null
-    cmake --build build-tsan -j "$jobs" --target loyd_tests
+    cmake --build build-tsan -j "$jobs" --target loyd_tests solver
     TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/tests/loyd_tests --gtest_brief=1 \
       --gtest_filter="$(cat tests/tsan_tests.txt | grep -v '^#' | paste -sd:)"
+    # The solver's streamed batch (three workers and the printer) and a split single instance.
+    python3 -c 'import random; random.seed(5)
+for i in range(600): t = list(range(9)); random.shuffle(t); print(" ".join(map(str, t)))' |
+      TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/solver -j 3 --pdb data/8-4-4 >/dev/null
+    TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/solver -j 2 --pdb data/15-5-5-5 \
+      --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 >/dev/null
     # Fuzz smoke run: every libFuzzer target for 10 s under ASan + UBSan.
     install_fuzz_tools
     tests/fuzz/run.sh 10 "$PWD/build-fuzz"
