@@ -1,0 +1,142 @@
+#include "solver/html_page.h"
+
+#include <algorithm>
+
+#include "loyd/base/error.h"
+#include "loyd/base/version.h"
+#include "loyd/board/geometry.h"
+#include "solver/html_page_assets.h"
+#include "solver/json_text.h"
+
+namespace loyd::solver {
+
+namespace {
+
+bool is_blank(const std::string& label) { return label == kBlankLabel; }
+
+// The board's size, or UsageError naming the instance.
+Geometry geometry_of(const ReplayInstance& in, const std::string& who) {
+    // Range-check first: Geometry multiplies W by H.
+    if (in.width < 2 || in.height < 2 || in.width > kMaxCells || in.height > kMaxCells ||
+        in.width * in.height > kMaxCells)
+        throw UsageError(who + ": board size " + std::to_string(in.width) + "x" +
+                         std::to_string(in.height) +
+                         " is not supported (need 2 <= W, H and W*H <= 25)");
+    return Geometry(in.width, in.height);
+}
+
+// The blank's cell in `labels`, after checking there is one cell per board cell and one blank.
+int blank_cell(const std::vector<std::string>& labels, const Geometry& g, const std::string& what) {
+    if (labels.size() != static_cast<size_t>(g.cells()))
+        throw UsageError(what + " has " + std::to_string(labels.size()) + " labels, the " +
+                         g.name() + " board has " + std::to_string(g.cells()) + " cells");
+    const auto blanks = std::count_if(labels.begin(), labels.end(), is_blank);
+    if (blanks != 1)
+        throw UsageError(what + " has " + std::to_string(blanks) + " blanks, not one");
+    return static_cast<int>(std::find_if(labels.begin(), labels.end(), is_blank) - labels.begin());
+}
+
+// Replays the moves on the labels: every move stays on the board and the end is the goal.
+void check_instance(const ReplayInstance& in, size_t index) {
+    const std::string who = "replay page, instance " + std::to_string(index + 1);
+    const Geometry g = geometry_of(in, who);
+    int blank = blank_cell(in.start, g, who + " start");
+    blank_cell(in.goal, g, who + " goal");
+    std::vector<std::string> board = in.start;
+    for (size_t i = 0; i < in.moves.size(); ++i) {
+        const int next = g.neighbor(blank, in.moves[i]);
+        if (next == kNoCell)
+            throw UsageError(who + ": move " + std::to_string(i + 1) + " (" +
+                             dir_char(in.moves[i]) + ") leaves the board");
+        std::swap(board[blank], board[next]);
+        blank = next;
+    }
+    if (board != in.goal) throw UsageError(who + ": the moves do not end on the goal");
+}
+
+std::string labels_json(const std::vector<std::string>& labels) {
+    std::string o = "[";
+    for (size_t i = 0; i < labels.size(); ++i) {
+        if (i) o += ",";
+        o += is_blank(labels[i]) ? "null" : json_quote(labels[i], true);
+    }
+    return o + "]";
+}
+
+// The page's data: the JSON value of the header's contract, safe inside <script>.
+std::string data_json(const std::vector<ReplayInstance>& instances, const HtmlPageOptions& opt) {
+    std::string o = "{\"format\":\"loyd-replay\",\"version\":1,\"title\":" +
+                    json_quote(opt.title, true) + ",\"notation\":\"" +
+                    (opt.notation == Notation::Tile ? "tile" : "blank") + "\",\"instances\":[";
+    for (size_t i = 0; i < instances.size(); ++i) {
+        const ReplayInstance& in = instances[i];
+        o += i ? ",\n" : "\n";
+        o += "{\"label\":" + json_quote(in.label, true) + ",\"width\":" + std::to_string(in.width) +
+             ",\"height\":" + std::to_string(in.height) + ",\"start\":" + labels_json(in.start) +
+             ",\"goal\":" + labels_json(in.goal) + ",\"moves\":\"" + to_string(in.moves) + "\"}";
+    }
+    return o + "\n]}";
+}
+
+// What a browser without JavaScript shows: each instance's moves as text.
+std::string noscript(const std::vector<ReplayInstance>& instances, Notation notation) {
+    std::string o = "<noscript><div class=\"noscript\"><p>The replay needs JavaScript. The moves (" +
+                    std::string(notation == Notation::Tile ? "tile" : "blank") +
+                    " notation):</p><ul>";
+    for (const ReplayInstance& in : instances)
+        o += "<li>" + html_escape(in.label) + ": <code>" + format_moves(in.moves, notation) +
+             "</code></li>";
+    return o + "</ul></div></noscript>\n";
+}
+
+}  // namespace
+
+std::vector<std::string> tile_labels(const Board& b) {
+    std::vector<std::string> labels;
+    for (int c = 0; c < b.cells(); ++c)
+        labels.push_back(b.at(c) == 0 ? std::string(kBlankLabel) : std::to_string(b.at(c)));
+    return labels;
+}
+
+ReplayInstance replay_instance(const std::string& label, const Board& start, const Board& goal,
+                               const Moves& moves) {
+    return {label, start.geometry().width(), start.geometry().height(), tile_labels(start),
+            tile_labels(goal), moves};
+}
+
+std::string format_moves(const Moves& moves, Notation notation) {
+    std::string o;
+    for (size_t i = 0; i < moves.size();) {
+        size_t run = 1;
+        while (i + run < moves.size() && moves[i + run] == moves[i]) ++run;
+        o += dir_char(notation == Notation::Tile ? opposite(moves[i]) : moves[i]);
+        if (run > 1) o += std::to_string(run);
+        i += run;
+    }
+    return o;
+}
+
+std::string html_page(const std::vector<ReplayInstance>& instances, const HtmlPageOptions& options) {
+    if (instances.empty()) throw UsageError("replay page: no solved instance to show");
+    for (size_t i = 0; i < instances.size(); ++i) check_instance(instances[i], i);
+    std::string page =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        // Nothing may be fetched: the page is self-contained by construction.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+        "<meta name=\"generator\" content=\"loyd ";
+    page += kVersion;
+    page += "\">\n<title>" + html_escape(options.title) + "</title>\n<style>";
+    page += kPageStyle;
+    page += "</style>\n</head>\n<body data-instance=\"0\" data-step=\"0\" data-playing=\"false\">\n";
+    page += kPageBody;
+    page += noscript(instances, options.notation);
+    page += "<script type=\"application/json\" id=\"loyd-data\">" + data_json(instances, options) +
+            "</script>\n<script>";
+    page += kPageScript;
+    page += "</script>\n</body>\n</html>\n";
+    return page;
+}
+
+}  // namespace loyd::solver

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The replay page in a real browser. html_page_demo writes pages of fixed solved instances
+# (3x3 and 4x4 numbers, a 4x3 board of hostile and UTF-8 labels, a batch of five boards from
+# 3x2 to 12x2; both notations); replay_browser.py steps each instance to its end through the
+# page's own controls in headless Chromium and checks the DOM against its own replay, then
+# takes a screenshot. A page whose script is sabotaged must fail the same check.
+#
+# Usage: replay_browser_test.sh HTML_PAGE_DEMO REPO_ROOT SCRATCH_DIR
+# Exit status: 0 passed, 1 a check failed, 77 no browser (ctest: skipped).
+set -u
+if [ $# -ne 3 ]; then
+  echo "usage: $0 HTML_PAGE_DEMO REPO_ROOT SCRATCH_DIR" >&2
+  exit 2
+fi
+demo=$1
+root=$2
+scratch=$3
+check="python3 $root/tests/replay_browser.py"
+rm -rf "$scratch"
+mkdir -p "$scratch"
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# Runs the checker; a missing browser skips the whole test.
+browser_check() {
+  $check "$@"
+  local rc=$?
+  if [ $rc -eq 77 ]; then
+    exit 77
+  fi
+  return $rc
+}
+
+"$demo" "$scratch" || { echo "FAIL: html_page_demo did not write the pages" >&2; exit 1; }
+
+# The oracle's own look at the data: every instance's moves replay from its start to its goal
+# (tests/puzzle_oracle.py on the labels numbered), and the numbered goals are blank-last.
+python3 - "$root/tests" "$scratch"/*.html <<'PY' || fail "the pages' data does not replay"
+import json, re, sys
+sys.path.insert(0, sys.argv[1])
+from puzzle_oracle import replay
+bad = 0
+for page in sys.argv[2:]:
+    text = open(page, encoding="utf-8").read()
+    data = json.loads(re.search(r'id="loyd-data">(.*?)</script>', text, re.S).group(1))
+    for inst in data["instances"]:
+        ids = {None: 0}
+        num = lambda b: [ids.setdefault(x, len(ids)) for x in b]
+        start, goal = num(inst["start"]), num(inst["goal"])
+        why = replay(inst["width"], inst["height"], start, goal, inst["moves"])
+        if why:
+            print("%s: %s: %s" % (page, inst["label"], why), file=sys.stderr)
+            bad += 1
+        if all(x is None or x.isdigit() for x in inst["goal"]):
+            n = inst["width"] * inst["height"]
+            if inst["goal"] != [str(k) for k in range(1, n)] + [None]:
+                print("%s: %s: goal is not blank-last" % (page, inst["label"]), file=sys.stderr)
+                bad += 1
+sys.exit(1 if bad else 0)
+PY
+
+blank_last() {  # blank_last N: "1 2 ... N-1 _"
+  echo "$(seq -s ' ' 1 $(($1 - 1))) _"
+}
+
+browser_check "$scratch/3x3.html" --final 1 "$(blank_last 9)" || fail "3x3 page"
+browser_check "$scratch/4x4.html" --final 1 "$(blank_last 16)" || fail "4x4 page"
+browser_check "$scratch/4x3-labels.html" \
+  --final 1 '["A","</script><b>","é","&amp;","\"q'"'"'","日本","🙂","x  y","<!--","Ω\u2028","loooooong",null]' \
+  || fail "labels page"
+# The batch: every instance picked from the list (the second one first) and stepped to its
+# end; the screenshot shows the 15-puzzle halfway.
+browser_check "$scratch/batch.html" --final 2 '["red","red","blue","blue","gold","gold","teal","teal","plum","plum","ink",null]' \
+  --final 4 "$(blank_last 25)" --screenshot "$scratch/batch.png" --window 1100x700 \
+  --fragment "instance=3&step=17" || fail "batch page"
+
+# The harness must catch a page that draws the wrong board: one whose script shows the
+# position before the last move when the last move is played (an off-by-one).
+sed 's/var cells = st.path.cells\[k\]/var cells = st.path.cells[Math.max(0, k === st.inst.moves.length ? k - 1 : k)]/' \
+  "$scratch/3x3.html" >"$scratch/broken.html"
+if cmp -s "$scratch/3x3.html" "$scratch/broken.html"; then
+  fail "could not sabotage the page's script (the test needs updating)"
+elif $check "$scratch/broken.html" 2>"$scratch/broken.err"; then
+  fail "a page with a broken script passed the browser check"
+elif ! grep -q "after stepping to the end: the board drawn is" "$scratch/broken.err"; then
+  fail "the broken page failed for another reason: $(head -3 "$scratch/broken.err")"
+fi
+
+if [ $failures -ne 0 ]; then
+  echo "replay_browser: $failures failure(s)" >&2
+  exit 1
+fi
+echo "replay_browser: all checks passed"
