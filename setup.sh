@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # loyd's one setup script.
 #   ./setup.sh        install missing Debian packages, build (Release, ./build), solve an example
-#   ./setup.sh test   the same install (and Chromium, for the replay page's browser test) and
-#                     build, then every test (Release), then the unit tests again in an
-#                     AddressSanitizer + UndefinedBehaviorSanitizer build
+#   ./setup.sh test   the same install (and Chromium, for the replay page's browser test, and
+#                     clang, for fuzzing) and build, then every test (Release), the unit tests
+#                     again under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded
+#                     ones under ThreadSanitizer, and a 10 s fuzz run of every fuzz target
 #   ./setup.sh build  install and build only
+#   ./setup.sh fuzz [SECONDS]  a long fuzz run (SECONDS per target, default 600)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -37,15 +39,7 @@ fi
 
 # Fuzzing (./setup.sh fuzz, and the smoke run of ./setup.sh test) needs clang's libFuzzer.
 install_fuzz_tools() {
-  local need=()
-  for p in clang libclang-rt-14-dev; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
-  if ((${#need[@]})); then
-    echo "setup: installing ${need[*]} (for fuzzing)" >&2
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
-  fi
+  apt_install clang libclang-rt-14-dev
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOYD_FUZZ=ON \
     -DLOYD_BUILD_TESTS=OFF -DLOYD_BUILD_PROGRAMS=OFF -DLOYD_BUILD_BENCH=OFF -DLOYD_INSTALL=OFF >/dev/null
   cmake --build build-fuzz -j "$jobs"

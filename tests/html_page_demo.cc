@@ -3,7 +3,8 @@
 //
 // Usage: html_page_demo OUTDIR
 // Writes OUTDIR/3x3.html (numbers, blank notation), 4x4.html (numbers, tile notation),
-// 4x3-labels.html (hostile and UTF-8 labels) and batch.html (five boards, tile notation).
+// 4x3-labels.html (hostile and UTF-8 labels) and batch.html (six boards, one already solved,
+// tile notation).
 // Every solution is optimal (IDA* with an admissible heuristic; the 3x3 one is also the BFS
 // distance, 31) and is replayed by html_page() and again by the browser test's oracle.
 #include <cstdio>
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
                instance("wide 12x2", 12, 2,
                         {1, 2, 3, 4, 5, 6, 19, 9, 10, 21, 23, 11, 13, 14, 15, 16, 17, 18, 20, 0, 8,
                          7, 22, 12},
-                        "RRULDLURDLLURRDRRURD")},
+                        "RRULDLURDLLURRDRRURD"),
+               instance("already solved 2x2", 2, 2, {1, 2, 3, 0}, "")},
               "loyd: a batch", Notation::Tile);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "html_page_demo: %s\n", e.what());

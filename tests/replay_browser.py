@@ -375,10 +375,10 @@ def main():
         text = Path(a.page).read_text(encoding="utf-8")
         data = page_data(text)
         count = len(data["instances"])
-        order = [i - 1 for i in a.instance] or list(range(count))
-        if any(not 0 <= i < count for i in order):
-            raise ValueError("--instance must be between 1 and %d" % count)
         finals = {int(n) - 1: parse_labels(labels) for n, labels in a.final}
+        order = sorted(set(i - 1 for i in a.instance) | set(finals)) if a.instance else list(range(count))
+        if any(not 0 <= i < count for i in order + list(finals)):
+            raise ValueError("--instance and --final take an instance between 1 and %d" % count)
         for inst in data["instances"]:
             positions(inst)
     except (OSError, ValueError) as e:

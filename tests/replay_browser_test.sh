@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The replay page in a real browser. html_page_demo writes pages of fixed solved instances
-# (3x3 and 4x4 numbers, a 4x3 board of hostile and UTF-8 labels, a batch of five boards from
-# 3x2 to 12x2; both notations); replay_browser.py steps each instance to its end through the
-# page's own controls in headless Chromium and checks the DOM against its own replay, then
-# takes a screenshot. A page whose script is sabotaged must fail the same check.
+# (3x3 and 4x4 numbers, a 4x3 board of hostile and UTF-8 labels, a batch of six boards from
+# 2x2 to 12x2, one already solved; both notations); replay_browser.py steps each instance to
+# its end through the page's own controls in headless Chromium and checks the DOM against its
+# own replay, then takes a screenshot. A page whose script is sabotaged must fail the check.
 #
 # Usage: replay_browser_test.sh HTML_PAGE_DEMO REPO_ROOT SCRATCH_DIR
 # Exit status: 0 passed, 1 a check failed, 77 no browser (ctest: skipped).
