@@ -43,6 +43,8 @@ po::options_description visible() {
         ("max-nodes", po::value<uint64_t>(), "same as --node-limit")
         ("time-limit", po::value<double>(), "stop an instance after S seconds")
         ("show", "print the board after every move")
+        ("html", po::value<std::string>(),
+         "also write FILE: one self-contained HTML page replaying the instances solved")
         ("json", "one JSON object per instance");
     return d;
 }
@@ -83,6 +85,10 @@ Options parse_options(int argc, char** argv) {
     if (vm.count("heuristic")) o.heuristic = vm["heuristic"].as<std::string>();
     o.algorithm = vm["algorithm"].as<std::string>();
     o.show = vm.count("show") > 0;
+    if (vm.count("html")) {
+        o.html = vm["html"].as<std::string>();
+        if (o.html.empty()) throw UsageError("--html needs a file name");
+    }
     if (vm.count("pdb")) o.pdb = vm["pdb"].as<std::string>();
     if (vm.count("cache-dir")) o.cache_dir = vm["cache-dir"].as<std::string>();
     if (vm.count("lookups")) o.lookups = vm["lookups"].as<std::string>();

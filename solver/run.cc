@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/base/self_path.h"
 #include "loyd/board/moves.h"
@@ -23,6 +24,7 @@
 #include "loyd/tables/discover.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/search/solve.h"
+#include "solver/html_page.h"
 
 namespace loyd::solver {
 
@@ -476,6 +478,19 @@ private:
     std::exception_ptr error_;
 };
 
+// --html: the page of the instances solved, written atomically; none solved is said, not
+// written.
+void write_replay_page(const std::string& path, const std::vector<ReplayInstance>& replays, std::ostream& err) {
+    if (replays.empty()) {
+        err << "solver: no instance was solved; " << path << " not written\n";
+        return;
+    }
+    HtmlPageOptions po;
+    po.title = replays.size() == 1 ? "loyd: " + replays[0].label
+                                   : "loyd: " + std::to_string(replays.size()) + " instances";
+    write_file_atomic(path, html_page(replays, po));
+}
+
 }  // namespace
 
 int run(const Options& opt, std::ostream& out, std::ostream& err) {
@@ -507,13 +522,18 @@ int run(const Options& opt, std::ostream& out, std::ostream& err) {
     base.threads = more ? 1 : std::max(1, cores / threads);
 
     Tally n;
+    std::vector<ReplayInstance> replays;  // --html: the solved instances (kept: they go on one page)
     batch.run(threads, base, [&](const Task& t) {
         print_task(opt, t, out, err);
         out.flush();
         n.add(t);
+        if (!opt.html.empty() && t.error.empty() && t.failure.empty() &&
+            t.outcome.status == SolveOutcome::Status::Solved)
+            replays.push_back(replay_instance(t.label, *t.start, *t.goal, t.outcome.search.moves));
     });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(opt, n, tables.load_seconds(), cores, out);
+    if (!opt.html.empty()) write_replay_page(opt.html, replays, err);
     if (n.internal) return kExitInternal;
     if (n.invalid) return kExitInvalid;
     if (n.limit) return kExitLimit;

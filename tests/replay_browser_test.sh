@@ -5,16 +5,17 @@
 # its end through the page's own controls in headless Chromium and checks the DOM against its
 # own replay, then takes a screenshot. A page whose script is sabotaged must fail the check.
 #
-# Usage: replay_browser_test.sh HTML_PAGE_DEMO REPO_ROOT SCRATCH_DIR
+# Usage: replay_browser_test.sh HTML_PAGE_DEMO REPO_ROOT SCRATCH_DIR SOLVER
 # Exit status: 0 passed, 1 a check failed, 77 no browser (ctest: skipped).
 set -u
-if [ $# -ne 3 ]; then
-  echo "usage: $0 HTML_PAGE_DEMO REPO_ROOT SCRATCH_DIR" >&2
+if [ $# -ne 4 ]; then
+  echo "usage: $0 HTML_PAGE_DEMO REPO_ROOT SCRATCH_DIR SOLVER" >&2
   exit 2
 fi
 demo=$1
 root=$2
 scratch=$3
+solver=$4
 check="python3 $root/tests/replay_browser.py"
 rm -rf "$scratch"
 mkdir -p "$scratch"
@@ -77,6 +78,25 @@ browser_check "$scratch/4x3-labels.html" \
 browser_check "$scratch/batch.html" --final 2 '["red","red","blue","blue","gold","gold","teal","teal","plum","plum","ink",null]' \
   --final 4 "$(blank_last 25)" --screenshot "$scratch/batch.png" --window 1100x700 \
   --fragment "instance=3&step=17" || fail "batch page"
+
+# The solver's own page (--html): a batch from stdin with an unsolvable line (left out of the
+# page) and a blank-first 4x4 instance; every solved instance ends on its goal in the browser.
+printf 'a: 8 6 7 2 5 4 3 0 1\nodd: 2 1 3 4 5 6 7 8 0\nb: 1 2 3 4 5 6 7 0 8\n' |
+  "$solver" --pdb "$root/data/8-4-4" --cache-dir none --html "$scratch/solved.html" >"$scratch/solved.out" 2>&1 ||
+  fail "solver --html: $(cat "$scratch/solved.out")"
+python3 - "$scratch/solved.html" <<'PY' || fail "solver --html: the page does not hold the two solved instances"
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r'id="loyd-data">(.*?)</script>', text, re.S).group(1))
+labels = [i["label"] for i in data["instances"]]
+assert labels == ["a", "b"], labels
+assert len(data["instances"][0]["moves"]) == 31, data["instances"][0]["moves"]
+PY
+browser_check "$scratch/solved.html" --final 1 "$(blank_last 9)" --final 2 "$(blank_last 9)" || fail "solver --html page"
+"$solver" --pdb "$root/data/15-5-5-5" --cache-dir none --goal blank-first --html "$scratch/korf.html" \
+  14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 >"$scratch/korf.out" 2>&1 || fail "solver --html 4x4: $(cat "$scratch/korf.out")"
+browser_check "$scratch/korf.html" --final 1 '[null,"1","2","3","4","5","6","7","8","9","10","11","12","13","14","15"]' \
+  || fail "solver --html 4x4 page"
 
 # The harness must catch a page that draws the wrong board: one whose script shows the
 # position before the last move when the last move is played (an off-by-one).
