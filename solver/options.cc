@@ -43,6 +43,7 @@ po::options_description visible() {
         ("max-nodes", po::value<uint64_t>(), "same as --node-limit")
         ("time-limit", po::value<double>(), "stop an instance after S seconds")
         ("show", "print the board after every move")
+        ("no-progress", "no progress line on a terminal during a long single solve")
         ("html", po::value<std::string>(),
          "also write FILE: one self-contained HTML page replaying the instances solved")
         ("json", "one JSON object per instance");
@@ -85,6 +86,7 @@ Options parse_options(int argc, char** argv) {
     if (vm.count("heuristic")) o.heuristic = vm["heuristic"].as<std::string>();
     o.algorithm = vm["algorithm"].as<std::string>();
     o.show = vm.count("show") > 0;
+    o.quiet_progress = vm.count("no-progress") > 0;
     if (vm.count("html")) {
         o.html = vm["html"].as<std::string>();
         if (o.html.empty()) throw UsageError("--html needs a file name");

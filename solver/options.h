@@ -16,6 +16,7 @@ struct Options {
     std::optional<std::string> heuristic;  // unset = strongest available
     std::string algorithm = "ida";
     bool show = false;
+    bool quiet_progress = false;  // --no-progress
     std::string html;            // --html FILE: a replay page of the instances solved
     bool json = false;
     uint64_t node_limit = 0;     // 0 = none (IDA*: nodes generated; A*: positions stored)

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -25,6 +26,7 @@
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/search/solve.h"
 #include "solver/html_page.h"
+#include "solver/json_text.h"
 
 namespace loyd::solver {
 
@@ -104,25 +106,11 @@ private:
     uint64_t line_no_ = 0;
 };
 
+// The inside of a JSON string literal of `s`, as valid UTF-8 whatever bytes `s` holds (a
+// label or message may quote any input byte).
 std::string json_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-            case '"': o += "\\\""; break;
-            case '\\': o += "\\\\"; break;
-            case '\n': o += "\\n"; break;
-            case '\t': o += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    o += buf;
-                } else {
-                    o += c;
-                }
-        }
-    }
-    return o;
+    const std::string q = json_quote(valid_utf8(s));
+    return q.substr(1, q.size() - 2);
 }
 
 std::string fixed(double s, int digits = 6) {
@@ -215,6 +203,7 @@ private:
 void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostream& err) {
     if (!t.error.empty()) {
         err << "solver: " << t.origin << ": " << t.error << "\n";
+        if (!opt.json) out << t.label << ": invalid: " << t.error << "\n";  // one line per input line
         if (opt.json)
             out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"invalid\",\"length\":null,"
                 << "\"moves\":null,\"nodes_expanded\":null,\"nodes_generated\":null,\"heuristic\":null,"
@@ -248,7 +237,8 @@ void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostre
             << ",\"seconds\":" << fixed(r.seconds);
         if (!r.lookups.empty()) out << ",\"lookups\":\"" << r.lookups << "\"";
         if (r.threads > 1) out << ",\"threads\":" << r.threads;
-        if (r.status == SolveOutcome::Status::Limit) out << ",\"error\":\"" << json_escape(s.limit_reason) << "\"";
+        if (r.status == SolveOutcome::Status::Limit)
+            out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\"" << json_escape(s.limit_reason) << "\"";
         if (r.status == SolveOutcome::Status::Unsolvable)
             out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
         out << "}\n";
@@ -259,7 +249,7 @@ void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostre
         out << t.label << ": unsolvable\n";
     } else {
         out << t.label << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated << " seconds "
-            << fixed(r.seconds) << "\n";
+            << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
     }
     if (opt.show && r.status == SolveOutcome::Status::Solved) {
         Board b = *t.start;
@@ -516,14 +506,25 @@ int run(const Options& opt, std::ostream& out, std::ostream& err) {
     // Instances are the units of work; when the whole input holds fewer than the threads,
     // each instance's search is split over the threads left over.
     const int cores = opt.jobs > 0 ? opt.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const bool more = batch.read_ahead(static_cast<size_t>(cores));
+    const bool more = batch.read_ahead(static_cast<size_t>(cores) + 1);  // more instances than threads?
     const int threads = more ? cores : std::max(1, static_cast<int>(batch.pending()));
     SolveOptions base = su.base;
     base.threads = more ? 1 : std::max(1, cores / threads);
+    // One instance on a terminal: a one-line progress (bound, nodes, elapsed) on stderr once the
+    // search has run a second, erased before the answer. Never when stderr is not a terminal.
+    std::atomic<bool> shown{false};
+    if (!more && batch.pending() == 1 && isatty(STDERR_FILENO) && !opt.quiet_progress)
+        base.limits.progress = [&err, &shown](const SearchProgress& p) {
+            if (p.seconds < 1.0) return;
+            err << "\rsolver: bound " << p.bound << ", " << p.nodes_generated << " nodes, "
+                << fixed(p.seconds, 1) << " s\033[K" << std::flush;
+            shown = true;
+        };
 
     Tally n;
     std::vector<ReplayInstance> replays;  // --html: the solved instances (kept: they go on one page)
     batch.run(threads, base, [&](const Task& t) {
+        if (shown.exchange(false)) err << "\r\033[K" << std::flush;
         print_task(opt, t, out, err);
         out.flush();
         n.add(t);

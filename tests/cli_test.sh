@@ -89,9 +89,13 @@ def parse_plain(text):
         if m:
             recs.append({"label": m.group(1), "status": "unsolvable"})
             continue
-        m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+)", line)
+        m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+) lower bound (\d+)", line)
         if m:
             recs.append({"label": m.group(1), "status": "limit"})
+            continue
+        m = re.fullmatch(r"(.*): invalid: (.+)", line)
+        if m:
+            recs.append({"label": m.group(1), "status": "invalid"})
             continue
         err("unrecognised output line: %r" % line)
     return recs
@@ -149,8 +153,7 @@ def verify(a):
     text = open(a.output).read()
     recs = parse_plain(text) if a.format == "plain" else parse_json(text)
     dist = bfs(w, h, goal) if a.bfs else None
-    # An optional summary record comes last and counts the records before it (plain output
-    # has no records for invalid lines, so there the total is only bounded).
+    # An optional summary record comes last and counts the records before it.
     at = [i for i, r in enumerate(recs) if "summary" in r]
     summaries = [recs[i] for i in at]
     recs = [r for r in recs if "summary" not in r]
@@ -158,13 +161,13 @@ def verify(a):
         if at != [len(recs)]:
             err("the summary must be the last record, once")
         sm = summaries[0]["summary"]
-        for k in ("solved", "unsolvable", "limit") + (("invalid",) if a.format == "json" else ()):
+        for k in ("solved", "unsolvable", "limit", "invalid"):
             n = sum(1 for r in recs if r["status"] == k)
             if sm[k] != n:
                 err("summary says %s %d, the records %d" % (k, sm[k], n))
         if sm["instances"] != sum(sm[k] for k in SUMMARY_KEYS[1:]):
             err("summary instances %d != solved + unsolvable + limit + invalid" % sm["instances"])
-        if a.format == "json" and sm["instances"] != len(recs):
+        if sm["instances"] != len(recs):
             err("summary instances %d, %d records" % (sm["instances"], len(recs)))
         if a.format == "json" and "total_length" in sm:
             total = sum(r["length"] for r in recs if r["status"] == "solved")
@@ -520,8 +523,12 @@ ok3 ,with comma: 1,2,3,4,5,6,7,8,0
 EOF
 run --input "$tmp/mixed.txt"
 expect_rc "mixed batch" 1
+# Text mode keeps one line per instance line: the invalid ones say so on stdout as well.
 verify "mixed batch" plain "$tmp/mixed.txt" --size 3x3 \
-  --expect ok1=solved:1 --expect ok2=solved:2 --expect "ok3 ,with comma=solved:0"
+  --expect ok1=solved:1 --expect count=invalid --expect repeated=invalid \
+  --expect range=invalid --expect negative=invalid --expect noblank=invalid \
+  --expect word=invalid --expect "$tmp/mixed.txt:10=invalid" --expect empty=invalid \
+  --expect ok2=solved:2 --expect "ok3 ,with comma=solved:0"
 for line in 4 5 6 7 8 9 10 11; do
   expect_err "mixed batch names line $line" "mixed.txt:$line: "
 done
@@ -556,7 +563,7 @@ printf 'a: 1 2 3 4 5 6 0 7\nb: 1 2 3 4 5 6 7 8 0\nc: 1 2 3 4 5 6 7 0\n' >"$tmp/s
 run --size 2x4 --input "$tmp/size.txt"
 expect_rc "--size with a wrong line" 1
 verify "--size with a wrong line" plain "$tmp/size.txt" --size 2x4 --bfs \
-  --expect a=solved:1 --expect c=solved:0
+  --expect a=solved:1 --expect b=invalid --expect c=solved:0
 expect_err "--size wrong line message" "size.txt:2: .*expected 8"
 # An explicit goal fixes the board: a line of another size is invalid.
 run --goal "1 2 3 4 5 6 7 8 0" 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15

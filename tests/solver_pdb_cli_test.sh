@@ -132,7 +132,7 @@ for i, line in enumerate(lines):
             recs.append({"label": m.group(1), "status": "solved", "length": int(m.group(2)),
                          "moves": "" if m.group(3) == "-" else m.group(3)})
             continue
-        m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+)", line)
+        m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+) lower bound (\d+)", line)
         if m:
             recs.append({"label": m.group(1), "status": "limit"})
             continue
@@ -280,6 +280,25 @@ if run "--node-limit" 3 "$solver" --pdb "$s15" --node-limit 100 --goal blank-fir
   check "--node-limit" 4x4 blank-first "$tmp/hard.txt" json --status limit --heuristic pdb:15-5-5-5
   grep -q '"error":"node limit"' "$tmp/out" || fail "--node-limit: no node-limit error: $(cat "$tmp/out")"
 fi
+# A limit reports the lower bound proven (the last bound IDA* exhausted), at least h(start).
+checks=$((checks + 1))
+python3 - "$tmp/out" <<'PY' || fail "--node-limit: no lower_bound >= heuristic_start: $(cat "$tmp/out")"
+import json, sys
+o = json.loads(open(sys.argv[1]).readline())
+assert isinstance(o["lower_bound"], int) and o["lower_bound"] >= o["heuristic_start"] > 0, o
+PY
+# Labels and messages holding bytes that are not UTF-8 still give valid UTF-8 JSON.
+printf 'caf\xe9 \xff\xfe: 1 2 3 4 5 6 7 8 0\nbad\xc3: 1 2 3 x\n' >"$tmp/latin1.txt"
+run "non-UTF-8 labels" 1 "$solver" --pdb "$tmp/sets/8-4-4" --cache-dir none --json --input "$tmp/latin1.txt"
+checks=$((checks + 1))
+python3 - "$tmp/out" <<'PY' || fail "non-UTF-8 labels: JSON is not valid UTF-8: $(head -c 300 "$tmp/out" | od -c | head -5)"
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+lines = raw.decode("utf-8").splitlines()   # strict: raises on any invalid byte
+recs = [json.loads(l) for l in lines]
+assert recs[0]["label"] == "caf\ufffd \ufffd\ufffd" and recs[0]["status"] == "solved", recs[0]
+assert recs[1]["status"] == "invalid" and recs[1]["label"].startswith("bad"), recs[1]
+PY
 if run "--node-limit plain" 3 "$solver" --pdb "$s15" --node-limit 100 --goal blank-first --cache-dir none \
   --input "$tmp/hard.txt"; then
   check "--node-limit plain" 4x4 blank-first "$tmp/hard.txt" plain --status limit
@@ -392,6 +411,26 @@ fi
 # Asking for tables where there are none is an error, not a silent fallback.
 run "3x4 --heuristic pdb" 2 "$solver" --size 3x4 --heuristic pdb --input "$tmp/rect.txt" &&
   expect_err "3x4 --heuristic pdb" "pdbgen build"
+
+# ---------------------------------------------------------------------------------------
+# Progress: one instance solved for over a second on a terminal (util-linux `script` gives it
+# one) shows "bound ..., nodes, s" on a line it erases before the answer; with stderr not a
+# terminal, nothing.
+korf 60 >"$tmp/slow.txt"
+slow=$(cut -d: -f2 "$tmp/slow.txt")
+if command -v script >/dev/null; then
+  script -qc "$solver -j 1 --pdb $s15 --cache-dir none --goal blank-first $slow" /dev/null >"$tmp/tty.out" 2>&1
+  checks=$((checks + 1))
+  python3 - "$tmp/tty.out" <<'PY' || fail "progress on a terminal: $(head -c 400 "$tmp/tty.out" | od -c | head -8)"
+import re, sys
+t = open(sys.argv[1], "rb").read().decode()
+assert re.search(r"\rsolver: bound \d+, \d+ nodes, \d+\.\d s\x1b\[K", t), "no progress line"
+assert "\r\x1b[Karguments: length 66 moves" in t, "the progress line is not erased before the answer"
+PY
+  script -qc "$solver -j 1 --pdb $s15 --cache-dir none --goal blank-first $slow 2>$tmp/notty.err" /dev/null >/dev/null 2>&1
+  checks=$((checks + 1))
+  [ ! -s "$tmp/notty.err" ] || fail "progress written to a stderr that is not a terminal: $(head -c 200 "$tmp/notty.err")"
+fi
 
 # ---------------------------------------------------------------------------------------
 # Kill tests: pdbgen build of 15-5-5-5 killed with SIGKILL at 20 random moments. After each,
