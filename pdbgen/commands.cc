@@ -16,6 +16,7 @@
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/dir_lock.h"
 #include "loyd/base/error.h"
+#include "loyd/tables/load.h"
 #include "loyd/board/parse.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/table_file.h"
@@ -231,9 +232,41 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
     return kExitOk;
 }
 
+// `info DIR` (or its manifest): the set, each table checked and described on one line.
+int info_set(const std::string& path, std::ostream& out) {
+    LoadOptions lo;
+    const LoadedSet set = load_set(path, lo);
+    const PdbSetSpec& s = set.spec;
+    uint64_t entries = 0, bytes = 0;
+    out << "set         " << s.name << " (" << set.dir << ")\n"
+        << "board       " << s.geometry().name() << "\n"
+        << "goal        " << s.goal.to_string() << "\n"
+        << "reflect     " << (s.reflect ? "yes" : "no") << "\n"
+        << "tables      " << s.tables.size() << " (all checked: headers, checksums, manifest)\n";
+    for (size_t i = 0; i < s.tables.size(); ++i) {
+        const PdbHeader& h = set.tables[i].file().header();
+        std::error_code ec;
+        const uint64_t size = fs::file_size(fs::path(set.dir) / s.tables[i].file, ec);
+        entries += h.entries;
+        bytes += ec ? 0 : size;
+        out << "  " << s.tables[i].file << ": " << to_string(s.tables[i].pattern.kind()) << " "
+            << s.tables[i].pattern.tiles_string() << ", " << with_commas(h.entries) << " entries, max "
+            << int(h.max_value) << ", " << to_string(h.encoding) << ", " << with_commas(size) << " bytes\n";
+    }
+    for (size_t p = 0; p < s.partitions.size(); ++p) {
+        out << "partition   ";
+        for (int t : s.partitions[p]) out << s.tables[static_cast<size_t>(t)].file << " ";
+        out << "\n";
+    }
+    out << "total       " << with_commas(entries) << " entries, " << with_commas(bytes) << " bytes on disk\n";
+    return kExitOk;
+}
+
 int cmd_info(const Options& o, std::ostream& out) {
-    if (o.paths.size() != 1) throw UsageError("info takes one table file");
+    if (o.paths.size() != 1) throw UsageError("info takes one table file or set folder");
     const std::string& path = o.paths[0];
+    std::error_code ec;
+    if (fs::is_directory(path, ec) || fs::path(path).filename() == kManifestName) return info_set(path, out);
     PdbTable t = PdbTable::load(path);
     const PdbHeader& h = t.file().header();
     const Pattern& p = t.pattern();

@@ -25,9 +25,13 @@ int main(int argc, char** argv) {
     std::signal(SIGXFSZ, SIG_IGN);
     try {
         Options opt = parse_options(argc, argv);
-        if (opt.help || (opt.command.empty() && !opt.version)) {
+        if (opt.help) {
             std::cout << help_text();
-            return opt.help ? kExitOk : kExitUsage;
+            return kExitOk;
+        }
+        if (opt.command.empty() && !opt.version) {
+            std::cerr << short_usage();
+            return kExitUsage;
         }
         if (opt.version) {
             std::cout << "pdbgen (loyd) " << loyd::kVersion << "\n";

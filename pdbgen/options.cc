@@ -15,7 +15,7 @@ po::options_description visible() {
     po::options_description d("Options");
     d.add_options()
         ("help,h", "print this help and exit")
-        ("version", "print the version and exit")
+        ("version,V", "print the version and exit")
         ("preset,p", po::value<std::string>(), "build: a preset (see `pdbgen presets`)")
         ("size,s", po::value<std::string>(), "build: board size WxH for a custom set")
         ("goal,g", po::value<std::string>()->default_value("blank-last"),
@@ -51,22 +51,34 @@ uint64_t parse_bytes(const std::string& s) {
     throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
 }
 
+std::string short_usage() {
+    return "Usage: pdbgen COMMAND [OPTIONS] [PATH]...  (commands: build, presets, info, verify, pack, unpack)\n"
+           "Try 'pdbgen --help' for more.\n";
+}
+
 std::string help_text() {
     std::ostringstream os;
     os << "Usage: pdbgen COMMAND [OPTIONS] [PATH]...\n"
           "Builds, inspects and checks pattern databases for loyd's solver.\n\n"
+          "Examples:\n"
+          "  pdbgen build --preset 15-7-8 --out ~/.local/share/loyd/pdb/15-7-8\n"
+          "  pdbgen verify ~/.local/share/loyd/pdb/15-7-8 --against data/reference/15-7-8.manifest.txt\n"
+          "  pdbgen info ~/.local/share/loyd/pdb/15-7-8\n\n"
           "Commands:\n"
           "  build --preset NAME --out DIR      build a preset set into DIR\n"
           "  build --size WxH [--goal G] --pattern 1,2,3 [--pattern ...] [--kind K] --out DIR\n"
           "                                     build a custom set\n"
           "  presets                            list the presets\n"
-          "  info FILE                          print a table's header and value histogram\n"
+          "  info FILE|DIR                      a table's header and value histogram, or a set's tables\n"
           "  verify FILE|DIR [--against REF]    check headers, checksums and table invariants\n"
           "  pack FILE|DIR [OUT]                re-encode tables as zstd (in place without OUT)\n"
           "  unpack FILE|DIR [OUT]              re-encode tables as raw (memory-mappable)\n\n"
        << visible()
        << "\nExit status: 0 ok, 1 a table failed verification, 2 usage error, 3 not enough\n"
-          "memory, 4 file error, 5 internal error, 130 interrupted.\n";
+          "memory, 4 file error, 5 internal error, 6 output folder busy (build --no-wait),\n"
+          "130 interrupted.\n"
+          "A set built into $XDG_DATA_HOME/loyd/pdb (default ~/.local/share/loyd/pdb) or a folder\n"
+          "of $LOYD_PDB_PATH is found by the solver without options.\n";
     return os.str();
 }
 

@@ -16,7 +16,7 @@ po::options_description visible() {
     po::options_description d("Options");
     d.add_options()
         ("help,h", "print this help and exit")
-        ("version", "print the version and exit")
+        ("version,V", "print the version and exit")
         ("input,i", po::value<std::string>(), "read instances from FILE, one per line ('-' = stdin)")
         ("size,s", po::value<std::string>(), "board size WxH (default: inferred for 9, 16, 25 numbers)")
         ("goal,g", po::value<std::string>()->default_value("blank-last"),
@@ -54,13 +54,20 @@ po::options_description visible() {
 std::string help_text() {
     std::ostringstream os;
     os << "Usage: solver [OPTIONS] [INSTANCE]...\n"
+          "Examples:\n"
+          "  solver 8 6 7 2 5 4 3 0 1                        a 3x3, goal 1 2 ... 8 0\n"
+          "  solver --goal blank-first --input korf100.txt   one instance per line\n"
+          "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n\n"
           "Solves sliding-tile puzzles optimally. An instance is W*H numbers (0 = blank),\n"
           "row-major, separated by spaces or commas; several numbers given as separate\n"
           "arguments form one instance. Without INSTANCE or --input, reads standard input.\n"
           "Moves are the directions the blank moves: U D L R.\n\n"
        << visible()
        << "\nExit status: 0 all solved or proven unsolvable, 1 an instance line was invalid,\n"
-          "2 usage error, 3 a limit was reached, 4 file error, 5 internal error.\n";
+          "2 usage error, 3 a limit was reached, 4 file error, 5 internal error.\n"
+          "Environment: LOYD_PDB_PATH (colon-separated folders of table sets, searched first),\n"
+          "XDG_DATA_HOME (sets in $XDG_DATA_HOME/loyd/pdb, default ~/.local/share/loyd/pdb),\n"
+          "XDG_CACHE_HOME (decoded tables in $XDG_CACHE_HOME/loyd unless --cache-dir).\n";
     return os.str();
 }
 

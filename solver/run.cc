@@ -305,8 +305,6 @@ void choose_heuristic(const Setup& su, Tables& tables, Task& t) {
     if (!t.error.empty()) return;
     const bool want_pdb = !su.asked || *su.asked == HeuristicKind::Pdb;
     t.heuristic = su.asked ? *su.asked : HeuristicKind::LinearConflict;
-    if (want_pdb && su.base.algorithm == Algorithm::Astar && !su.asked && su.opt.pdb.empty())
-        return;  // A* defaults to linear conflict unless tables are asked for
     if (want_pdb) {
         t.pdb = tables.for_goal(*t.goal, su.asked.has_value() || !su.opt.pdb.empty());
         t.heuristic = t.pdb ? HeuristicKind::Pdb : HeuristicKind::LinearConflict;

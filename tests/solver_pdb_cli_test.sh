@@ -354,6 +354,28 @@ assert bad == ["s%d" % i for i in range(53, 401, 53)], bad
 assert recs[-1]["summary"]["instances"] == 400
 PY
 
+# A* uses the tables it finds, as the help says (the 3x3 sets through LOYD_PDB_PATH).
+if LOYD_PDB_PATH="$tmp/sets/8-4-4" run "astar finds tables" 0 "$solver" --algorithm astar --cache-dir none --json \
+  --input "$tmp/eight.txt"; then
+  check "astar finds tables" 3x3 blank-last "$tmp/eight.txt" json --bfs --heuristic pdb:8-4-4
+fi
+# pdbgen: info on a set folder describes the set; no command is a short usage on stderr; -V.
+run "info on a set" 0 "$pdbgen" info "$tmp/sets/8-4-4"
+checks=$((checks + 1))
+grep -q "^set  *8-4-4" "$tmp/out" && grep -q "additive-1-2-4-5.pdb: additive 1,2,4,5" "$tmp/out" ||
+  fail "pdbgen info DIR: $(head -c 400 "$tmp/out")"
+run "pdbgen without a command" 2 "$pdbgen"
+checks=$((checks + 1))
+[ ! -s "$tmp/out" ] && grep -q "Usage: pdbgen" "$tmp/err" || fail "pdbgen alone: usage not on stderr"
+run "pdbgen -V" 0 "$pdbgen" -V
+run "solver -V" 0 "$solver" -V
+checks=$((checks + 1))
+grep -q "solver (loyd)" "$tmp/out" || fail "solver -V: $(cat "$tmp/out")"
+run "solver --help" 0 "$solver" --help
+checks=$((checks + 1))
+head -3 "$tmp/out" | grep -q "Examples:" && grep -q "LOYD_PDB_PATH" "$tmp/out" && grep -q "Exit status" "$tmp/out" ||
+  fail "solver --help lacks examples, environment or exit codes"
+
 # Tables for another board: a clear one-line usage error.
 run "3x3 set, 4x4 instance" 2 "$solver" --pdb "$tmp/sets/8-fringe" --goal blank-first --cache-dir none \
   --input "$tmp/easy.txt" && expect_err "3x3 set, 4x4 instance" "3x3" "4x4"
