@@ -200,6 +200,30 @@ private:
     double load_seconds_ = 0;
 };
 
+// --show with --json: the boards go into the record, not around it: "states" (the start, then
+// the board after each move, row-major, 0 = blank) and "moved" (the tile each move slid).
+std::string show_json(Board b, const Moves& moves) {
+    std::ostringstream os;
+    auto state = [&] {
+        os << "[";
+        for (int c = 0; c < b.cells(); ++c) os << (c ? "," : "") << b.at(c);
+        os << "]";
+    };
+    os << ",\"states\":[";
+    state();
+    std::string moved;
+    for (Dir d : moves) {
+        const int tile = b.at(b.geometry().neighbor(b.blank(), d));
+        if (!moved.empty()) moved += ',';
+        moved += std::to_string(tile);
+        b.move(d);
+        os << ",";
+        state();
+    }
+    os << "],\"moved\":[" << moved << "]";
+    return os.str();
+}
+
 void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostream& err) {
     if (!t.error.empty()) {
         err << "solver: " << t.origin << ": " << t.error << "\n";
@@ -241,6 +265,7 @@ void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostre
             out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\"" << json_escape(s.limit_reason) << "\"";
         if (r.status == SolveOutcome::Status::Unsolvable)
             out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
+        if (opt.show && r.status == SolveOutcome::Status::Solved) out << show_json(*t.start, s.moves);
         out << "}\n";
     } else if (r.status == SolveOutcome::Status::Solved) {
         out << t.label << ": length " << s.moves.size() << " moves " << (s.moves.empty() ? "-" : to_string(s.moves))
@@ -251,12 +276,13 @@ void print_task(const Options& opt, const Task& t, std::ostream& out, std::ostre
         out << t.label << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated << " seconds "
             << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
     }
-    if (opt.show && r.status == SolveOutcome::Status::Solved) {
+    if (!opt.json && opt.show && r.status == SolveOutcome::Status::Solved) {
         Board b = *t.start;
         out << "start\n" << b.to_grid();
         for (size_t i = 0; i < s.moves.size(); ++i) {
+            const int tile = b.at(b.geometry().neighbor(b.blank(), s.moves[i]));
             b.move(s.moves[i]);
-            out << "move " << (i + 1) << ": " << dir_char(s.moves[i]) << "\n" << b.to_grid();
+            out << "move " << (i + 1) << ": " << dir_char(s.moves[i]) << " (tile " << tile << ")\n" << b.to_grid();
         }
     }
 }

@@ -498,8 +498,20 @@ expect_out "time limit" "^hard: limit \(time limit\)"
 run --show 1 2 3 4 5 6 7 0 8
 expect_rc "--show" 0
 expect_out "--show start" "^start$"
-expect_out "--show move" "^move 1: R$"
+expect_out "--show move" "^move 1: R \(tile 8\)$"
 expect_out "--show end" "^7 8 \.$"
+# With --json the boards go into the record, which stays one valid JSON line.
+run --show --json 1 2 3 4 5 6 7 0 8
+expect_rc "--show --json" 0
+checks=$((checks + 1))
+python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, lines
+o = json.loads(lines[0])
+assert o["states"] == [[1,2,3,4,5,6,7,0,8], [1,2,3,4,5,6,7,8,0]], o["states"]
+assert o["moved"] == [8], o["moved"]
+' "$tmp/out" || { fail "--show --json: $(cat "$tmp/out")"; show; }
 
 # --- Batches with bad lines ----------------------------------------------------------------
 
