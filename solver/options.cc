@@ -44,6 +44,7 @@ po::options_description visible() {
         ("time-limit", po::value<double>(), "stop an instance after S seconds")
         ("show", "print the board after every move")
         ("no-progress", "no progress line on a terminal during a long single solve")
+        ("quiet,q", "no hints on stderr (errors are still reported)")
         ("html", po::value<std::string>(),
          "also write FILE: one self-contained HTML page replaying the instances solved")
         ("json", "one JSON object per instance");
@@ -94,6 +95,7 @@ Options parse_options(int argc, char** argv) {
     o.algorithm = vm["algorithm"].as<std::string>();
     o.show = vm.count("show") > 0;
     o.quiet_progress = vm.count("no-progress") > 0;
+    o.quiet = vm.count("quiet") > 0;
     if (vm.count("html")) {
         o.html = vm["html"].as<std::string>();
         if (o.html.empty()) throw UsageError("--html needs a file name");

@@ -17,6 +17,7 @@ struct Options {
     std::string algorithm = "ida";
     bool show = false;
     bool quiet_progress = false;  // --no-progress
+    bool quiet = false;           // -q: no hints or notes on stderr (errors still)
     std::string html;            // --html FILE: a replay page of the instances solved
     bool json = false;
     uint64_t node_limit = 0;     // 0 = none (IDA*: nodes generated; A*: positions stored)

@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <exception>
 #include <functional>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -29,6 +31,8 @@
 #include "solver/json_text.h"
 
 namespace loyd::solver {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -149,6 +153,15 @@ public:
     }
     double load_seconds() const { return load_seconds_; }
 
+    // The "build better tables" hint, printed once at the end of a run, and only when tables
+    // would have helped: some search took a second or more (or hit a limit) on a board of more
+    // than six cells. The command starts with the pdbgen beside this solver when there is one,
+    // so it runs as printed; -q silences it.
+    void print_hint(double search_seconds, bool limited) const {
+        if (hint_.empty() || opt_.quiet || !(search_seconds >= 1.0 || limited)) return;
+        err_ << "solver: " << hint_ << "\n";
+    }
+
 private:
     const LoadedSet* load(const std::string& path) {
         auto it = loaded_.find(path);
@@ -173,8 +186,7 @@ private:
             if (required)
                 throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
                                  goal.geometry().name() + "; build them with: " + suggest_build_command(goal));
-            err_ << "solver: no pattern databases found for " << goal.geometry().name()
-                 << "; using linear conflict. For faster solving: " << suggest_build_command(goal) << "\n";
+            hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used linear conflict");
             return nullptr;
         }
         try {
@@ -182,8 +194,7 @@ private:
             const std::string better = suggest_build_command(goal);
             if (better.find("--preset " + s->spec.name + " ") == std::string::npos &&
                 better.find("--preset") != std::string::npos)
-                err_ << "solver: using " << s->spec.name << " tables from " << s->dir
-                     << "; for faster solving: " << better << "\n";
+                hint(goal, "used the " + s->spec.name + " tables from " + s->dir);
             return s;
         } catch (const Error& e) {
             if (required) throw;
@@ -192,8 +203,23 @@ private:
         }
     }
 
+    void hint(const Board& goal, const std::string& what) {
+        if (!hint_.empty() || goal.cells() <= 6) return;
+        const BuildCost c = suggest_build_cost(goal);
+        std::string cmd = suggest_build_command(goal);
+        const fs::path sibling = fs::path(self_executable_path()).parent_path() / "pdbgen";
+        std::error_code ec;
+        if (fs::exists(sibling, ec)) cmd = sibling.string() + cmd.substr(std::string("pdbgen").size());
+        std::ostringstream os;
+        os << what << "; for faster solving build tables (about " << std::max(1.0, std::ceil(c.minutes))
+           << " min on 2 cores, " << (c.peak_bytes >> 20) << " MiB of memory, up to " << (c.disk_bytes >> 20)
+           << " MiB on disk): " << cmd;
+        hint_ = os.str();
+    }
+
     const Options& opt_;
     std::ostream& err_;
+    std::string hint_;
     LoadOptions load_;
     std::map<std::string, std::unique_ptr<LoadedSet>> loaded_;
     std::map<std::string, const LoadedSet*> chosen_;
@@ -558,6 +584,7 @@ int run(const Options& opt, std::ostream& out, std::ostream& err) {
     });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(opt, n, tables.load_seconds(), cores, out);
+    tables.print_hint(n.total_secs, n.limit > 0);
     if (!opt.html.empty()) write_replay_page(opt.html, replays, err);
     if (n.internal) return kExitInternal;
     if (n.invalid) return kExitInvalid;

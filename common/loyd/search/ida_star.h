@@ -372,6 +372,7 @@ private:
             }
             if (frontier.size() >= want || depth + 2 > bound || depth + 2 >= kMaxFrontierDepth) break;
         }
+        if (lead.check()) return o;  // the collecting pass counts towards the limits too
         o.next_bound = lead.next_bound();
         std::atomic<size_t> next{0};
         std::atomic<bool> found{false};

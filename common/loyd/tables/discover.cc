@@ -1,5 +1,8 @@
 #include "loyd/tables/discover.h"
 
+#include "loyd/tables/build.h"
+#include "loyd/tables/presets.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -119,39 +122,74 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
     return best;
 }
 
-std::string suggest_build_command(const Board& goal) {
+namespace {
+// The set the hints suggest for a goal: a preset for the standard goals of 3x3, 4x4 and 5x5,
+// otherwise the goal's tiles, in goal order, split into additive patterns of at most k tiles,
+// with k chosen so that each table stays under ~60 million entries.
+PdbSetSpec suggested_set(const Board& goal, std::string* preset_name) {
     const Geometry& g = goal.geometry();
-    const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
     const bool standard = goal == Board::blank_last(g) || goal == Board::blank_first(g);
-    if (standard && g.width() == 4 && g.height() == 4) return "pdbgen build --preset 15-7-8 --out " + dir + "/15-7-8";
-    if (standard && g.width() == 5 && g.height() == 5)
-        return "pdbgen build --preset 24-6-6-6-6 --out " + dir + "/24-6-6-6-6";
-    if (standard && g.width() == 3 && g.height() == 3) return "pdbgen build --preset 8-4-4 --out " + dir + "/8-4-4";
-    // Any other board or goal: split the tiles, in goal order, into patterns of at most
-    // k tiles with k chosen so that each table stays under ~60 million entries.
+    const char* name = !standard                                 ? nullptr
+                       : g.width() == 4 && g.height() == 4 ? "15-7-8"
+                       : g.width() == 5 && g.height() == 5 ? "24-6-6-6-6"
+                       : g.width() == 3 && g.height() == 3 ? "8-4-4"
+                                                           : nullptr;
+    if (name) {
+        *preset_name = name;
+        return preset(name);
+    }
     const int n = g.cells();
     int k = 1;
-    while (k + 1 <= n - 3) {  // Pattern keeps at least three non-pattern cells
+    while (k + 1 <= n - 3) {  // a pattern keeps at least three non-pattern cells
         double e = 1;
         for (int j = 0; j < k + 1; ++j) e *= n - j;
         if (e > 6e7) break;
         ++k;
     }
-    std::string cmd = "pdbgen build --size " + g.name() + " --goal '" + goal.to_string() + "'";
     std::vector<int> order;
     for (int c = 0; c < n; ++c)
         if (goal.at(c)) order.push_back(goal.at(c));
     const int parts = (static_cast<int>(order.size()) + k - 1) / k;
-    const int per = (static_cast<int>(order.size()) + parts - 1) / parts;
-    for (size_t i = 0; i < order.size(); i += static_cast<size_t>(per)) {
+    const size_t per = static_cast<size_t>((static_cast<int>(order.size()) + parts - 1) / parts);
+    std::vector<std::vector<int>> patterns;
+    for (size_t i = 0; i < order.size(); i += per)
+        patterns.emplace_back(order.begin() + static_cast<long>(i),
+                              order.begin() + static_cast<long>(std::min(order.size(), i + per)));
+    preset_name->clear();
+    return custom_set("custom-" + g.name(), goal, patterns, PatternKind::Additive);
+}
+}  // namespace
+
+std::string suggest_build_command(const Board& goal) {
+    const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
+    std::string name;
+    const PdbSetSpec spec = suggested_set(goal, &name);
+    if (!name.empty()) return "pdbgen build --preset " + name + " --out " + dir + "/" + name;
+    std::string cmd = "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
+    for (const auto& t : spec.tables) {
         cmd += " --pattern ";
-        for (size_t j = i; j < std::min(order.size(), i + static_cast<size_t>(per)); ++j) {
-            if (j > i) cmd += ',';
-            cmd += std::to_string(order[j]);
+        bool first = true;
+        for (int tile : t.pattern.tiles()) {
+            if (!first) cmd += ',';
+            cmd += std::to_string(tile);
+            first = false;
         }
     }
-    std::string name = "custom-" + g.name();
-    return cmd + " --name " + name + " --out " + dir + "/" + name;
+    return cmd + " --name " + spec.name + " --out " + dir + "/" + spec.name;
+}
+
+BuildCost suggest_build_cost(const Board& goal) {
+    std::string name;
+    const PdbSetSpec spec = suggested_set(goal, &name);
+    BuildCost c;
+    for (const auto& t : spec.tables) {
+        const uint64_t e = pattern_ranker(t.pattern).size();
+        c.entries += e;
+        c.peak_bytes = std::max(c.peak_bytes, estimate_build_bytes(t.pattern));
+    }
+    c.disk_bytes = c.entries;  // one byte per entry raw; zstd typically stores a quarter or less
+    c.minutes = static_cast<double>(c.entries) * kBuildSecondsPerEntry / 60.0;
+    return c;
 }
 
 }  // namespace loyd

@@ -47,4 +47,15 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
 // The pdbgen command that builds a good set for this board and goal.
 std::string suggest_build_command(const Board& goal);
 
+// What building that suggested set costs, estimated: entries, peak memory of the largest table
+// (estimate_build_bytes), raw bytes on disk, and minutes at kBuildSecondsPerEntry.
+struct BuildCost {
+    uint64_t entries = 0, peak_bytes = 0, disk_bytes = 0;
+    double minutes = 0;
+};
+// Measured on the build machine with two threads: 15-7-8 (576 M entries) in 224 s and
+// 15-6-6-3 (11.5 M) in 4.9 s, about 0.4 microseconds per entry (docs/benchmarks.md).
+inline constexpr double kBuildSecondsPerEntry = 0.4e-6;
+BuildCost suggest_build_cost(const Board& goal);
+
 }  // namespace loyd
