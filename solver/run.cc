@@ -211,8 +211,9 @@ private:
         std::error_code ec;
         if (fs::exists(sibling, ec)) cmd = sibling.string() + cmd.substr(std::string("pdbgen").size());
         std::ostringstream os;
+        auto mib = [](uint64_t b) { return b < (uint64_t{1} << 20) ? std::string("under 1") : std::to_string(b >> 20); };
         os << what << "; for faster solving build tables (about " << std::max(1.0, std::ceil(c.minutes))
-           << " min on 2 cores, " << (c.peak_bytes >> 20) << " MiB of memory, up to " << (c.disk_bytes >> 20)
+           << " min on 2 cores, " << mib(c.peak_bytes) << " MiB of memory, up to " << mib(c.disk_bytes)
            << " MiB on disk): " << cmd;
         hint_ = os.str();
     }
