@@ -67,7 +67,7 @@ public:
             if (all_single && opt.instances.size() > 1) {
                 std::string joined;
                 for (const auto& a : opt.instances) joined += a + " ";
-                args_.push_back({"arguments", joined});
+                args_.push_back({"argument 1", joined});  // one instance, labelled as any other argument
             } else {
                 for (size_t i = 0; i < opt.instances.size(); ++i)
                     args_.push_back({"argument " + std::to_string(i + 1), opt.instances[i]});

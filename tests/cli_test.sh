@@ -289,12 +289,12 @@ verify() {
   fi
 }
 
-# one_instance FILE TILES...: writes "arguments: TILES" so the checker can find the
+# one_instance FILE TILES...: writes "argument 1: TILES" so the checker can find the
 # instance under the label the solver uses for command-line numbers.
 one_instance() {
   local f=$1
   shift
-  echo "arguments: $*" >"$f"
+  echo "argument 1: $*" >"$f"
 }
 
 # --- Help, version, usage errors ---------------------------------------------------------
@@ -368,7 +368,7 @@ for inst in "6 4 7 8 5 0 3 2 1" "8 6 7 2 5 4 3 0 1"; do
   run $inst
   expect_rc "3x3 $inst" 0
   one_instance "$tmp/inst.txt" "$inst"
-  verify "3x3 $inst" plain "$tmp/inst.txt" --size 3x3 --expect "arguments=solved:31"
+  verify "3x3 $inst" plain "$tmp/inst.txt" --size 3x3 --expect "argument 1=solved:31"
   run --json "${inst// /,}"
   expect_rc "3x3 commas $inst" 0
   echo "argument 1: $inst" >"$tmp/inst.txt"
@@ -399,7 +399,7 @@ expect_out "at the goal: no moves" "^goal: length 0 moves - "
 run 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13
 expect_rc "4x4 55 moves" 0
 one_instance "$tmp/inst.txt" 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13
-verify "4x4 55 moves" plain "$tmp/inst.txt" --size 4x4 --expect "arguments=solved:55"
+verify "4x4 55 moves" plain "$tmp/inst.txt" --size 4x4 --expect "argument 1=solved:55"
 
 # Korf's instances with --goal blank-first: the three easiest, at their published lengths.
 grep -v '^#' "$root/data/korf100.tsv" | sort -t$'\t' -k5 -n | head -3 |
@@ -458,21 +458,21 @@ done
 run --size 4x5 --goal blank-first 1 2 6 3 4 5 10 7 8 9 0 11 12 13 14 15 16 17 18 19
 expect_rc "4x5" 0
 one_instance "$tmp/inst.txt" 1 2 6 3 4 5 10 7 8 9 0 11 12 13 14 15 16 17 18 19
-verify "4x5" plain "$tmp/inst.txt" --size 4x5 --goal blank-first --expect "arguments=solved:4"
+verify "4x5" plain "$tmp/inst.txt" --size 4x5 --goal blank-first --expect "argument 1=solved:4"
 
 # 25 numbers: a 5x5 board, inferred; the blank moves right once.
 run 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24
 expect_rc "5x5 inferred" 0
-expect_out "5x5 inferred" "^arguments: length 1 moves R "
+expect_out "5x5 inferred" "^argument 1: length 1 moves R "
 
 # Unsolvable: reported, not an error (exit 0).
 run --json 1 2 3 4 5 6 8 7 0
 expect_rc "unsolvable 3x3" 0
 one_instance "$tmp/inst.txt" 1 2 3 4 5 6 8 7 0
-verify "unsolvable 3x3" json "$tmp/inst.txt" --size 3x3 --expect "arguments=unsolvable"
+verify "unsolvable 3x3" json "$tmp/inst.txt" --size 3x3 --expect "argument 1=unsolvable"
 run 1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0
 expect_rc "Sam Loyd's 14-15" 0
-expect_out "Sam Loyd's 14-15" "^arguments: unsolvable$"
+expect_out "Sam Loyd's 14-15" "^argument 1: unsolvable$"
 
 # Limits: exit 3, status limit, the others in the batch still solved. The heuristic is
 # pinned: with pattern databases installed the default would solve "hard" in under 2^20

@@ -469,7 +469,7 @@ if command -v script >/dev/null; then
 import re, sys
 t = open(sys.argv[1], "rb").read().decode()
 assert re.search(r"\rsolver: bound \d+, \d+ nodes, \d+\.\d s\x1b\[K", t), "no progress line"
-assert "\r\x1b[Karguments: length 66 moves" in t, "the progress line is not erased before the answer"
+assert "\r\x1b[Kargument 1: length 66 moves" in t, "the progress line is not erased before the answer"
 PY
   script -qc "$solver -j 1 --pdb $s15 --cache-dir none --goal blank-first $slow 2>$tmp/notty.err" /dev/null >/dev/null 2>&1
   checks=$((checks + 1))
