@@ -21,6 +21,7 @@
 #include "loyd/tables/build.h"
 #include "loyd/tables/table_file.h"
 #include "loyd/tables/manifest.h"
+#include "loyd/tables/discover.h"
 #include "loyd/tables/presets.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/verify.h"
@@ -141,7 +142,20 @@ private:
 };
 
 int cmd_presets(std::ostream& out) {
-    for (const auto& n : preset_names()) out << std::left << std::setw(12) << n << " " << preset_description(n) << "\n";
+    out << std::left << std::setw(12) << "preset" << std::right << std::setw(14) << "entries" << std::setw(10)
+        << "~build" << std::setw(12) << "peak RAM" << std::setw(11) << "raw disk" << "  about\n";
+    for (const auto& n : preset_names()) {
+        const BuildCost c = estimate_build_cost(preset(n));
+        std::ostringstream t;
+        t << std::fixed << std::setprecision(c.minutes < 1 ? 0 : 1)
+          << (c.minutes < 1 ? c.minutes * 60 : c.minutes) << (c.minutes < 1 ? " s" : " min");
+        out << std::left << std::setw(12) << n << std::right << std::setw(14) << with_commas(c.entries)
+            << std::setw(10) << t.str() << std::setw(12) << mb(c.peak_bytes) << std::setw(11) << mb(c.disk_bytes)
+            << "  " << preset_description(n) << "\n";
+    }
+    out << "~build: estimated at " << kBuildSecondsPerEntry * 1e6
+        << " microseconds per entry, the rate measured on the build machine with 2 threads\n"
+           "(docs/benchmarks.md); zstd files take a quarter of the raw size or less.\n";
     return kExitOk;
 }
 

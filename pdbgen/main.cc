@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     try {
         Options opt = parse_options(argc, argv);
         if (opt.help) {
-            std::cout << help_text();
+            std::cout << (opt.command.empty() ? help_text() : command_help(opt.command));
             return kExitOk;
         }
         if (opt.command.empty() && !opt.version) {

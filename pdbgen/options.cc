@@ -2,6 +2,8 @@
 
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <iomanip>
+#include <map>
 #include <sstream>
 
 #include "loyd/base/error.h"
@@ -49,6 +51,37 @@ uint64_t parse_bytes(const std::string& s) {
     if (unit == "M" || unit == "MB" || unit == "MIB") return v << 20;
     if (unit == "G" || unit == "GB" || unit == "GIB") return v << 30;
     throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
+}
+
+std::string command_help(const std::string& command) {
+    static const std::map<std::string, std::string> usage = {
+        {"build", "pdbgen build --preset NAME --out DIR | --size WxH --pattern 1,2,3 [--pattern ...] --out DIR\n"
+                  "Builds a set of tables (and its manifest) into DIR."},
+        {"presets", "pdbgen presets\nLists the presets with their entries, estimated build time, memory and disk."},
+        {"info", "pdbgen info FILE|DIR\nDescribes a table (header, value histogram) or a set folder."},
+        {"verify", "pdbgen verify FILE|DIR [--against REF]\nChecks headers, checksums and table invariants."},
+        {"pack", "pdbgen pack FILE|DIR [OUT]\nRe-encodes tables as zstd (in place without OUT)."},
+        {"unpack", "pdbgen unpack FILE|DIR [OUT]\nRe-encodes tables as raw, memory-mappable files."}};
+    const auto it = usage.find(command);
+    if (it == usage.end()) throw UsageError("unknown command '" + command + "'");
+    std::ostringstream os;
+    os << "Usage: " << it->second << "\n\nOptions:\n";
+    // The options whose description names this command ("build:", "build/pack:"), and the
+    // ones every command takes (no prefix).
+    const po::options_description all = visible();  // kept alive for the loop
+    for (const auto& o : all.options()) {
+        const std::string& d = o->description();
+        const auto colon = d.find(':');
+        const std::string scope = colon == std::string::npos || colon > 12 ? "" : d.substr(0, colon);
+        bool mine = scope.empty();
+        for (size_t a = 0, b; !scope.empty() && a <= scope.size(); a = b + 1) {
+            b = scope.find('/', a);
+            if (b == std::string::npos) b = scope.size();
+            mine |= scope.substr(a, b - a) == command;
+        }
+        if (mine) os << "  " << std::left << std::setw(26) << o->format_name() << " " << d << "\n";
+    }
+    return os.str();
 }
 
 std::string short_usage() {

@@ -35,7 +35,8 @@ struct Options {
 
 Options parse_options(int argc, char** argv);  // UsageError on bad options
 std::string help_text();
-std::string short_usage();  // for `pdbgen` with no command (on stderr)
+std::string short_usage();
+std::string command_help(const std::string& command);  // `pdbgen COMMAND --help`; UsageError if unknown  // for `pdbgen` with no command (on stderr)
 uint64_t parse_bytes(const std::string& s);   // "4G", "512M", "1000000"; UsageError otherwise
 
 }  // namespace loyd::pdbgen

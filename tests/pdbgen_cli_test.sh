@@ -274,6 +274,23 @@ for f in "$fj1"/*; do
 done
 
 # ---------------------------------------------------------------------------------------
+# Each command's own help; presets with their figures.
+if run "build --help" 0 build --help; then
+  expect_in "build --help names its options" "$out" "--no-wait"
+  checks=$((checks + 1))
+  grep -q -- "--against" <<<"$out" && fail "build --help lists verify's --against"
+fi
+if run "verify --help" 0 verify --help; then
+  expect_in "verify --help names --against" "$out" "--against"
+  checks=$((checks + 1))
+  grep -q -- "--preset" <<<"$out" && fail "verify --help lists build's --preset"
+fi
+run "unknown command --help" 2 frobnicate --help
+if run "presets" 0 presets; then
+  expect_in "presets: 15-7-8 entries" "$out" "15-7-8 +576,576,000 +[0-9.]+ min +[0-9.]+ (MiB|GiB)"
+fi
+
+# ---------------------------------------------------------------------------------------
 # One build per output folder: the folder's lock file (held here by util-linux flock, as
 # another build would hold it) makes --no-wait exit 6 at once and a plain build wait.
 lk=$scratch/locked

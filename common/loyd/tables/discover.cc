@@ -180,7 +180,10 @@ std::string suggest_build_command(const Board& goal) {
 
 BuildCost suggest_build_cost(const Board& goal) {
     std::string name;
-    const PdbSetSpec spec = suggested_set(goal, &name);
+    return estimate_build_cost(suggested_set(goal, &name));
+}
+
+BuildCost estimate_build_cost(const PdbSetSpec& spec) {
     BuildCost c;
     for (const auto& t : spec.tables) {
         const uint64_t e = pattern_ranker(t.pattern).size();

@@ -57,5 +57,6 @@ struct BuildCost {
 // 15-6-6-3 (11.5 M) in 4.9 s, about 0.4 microseconds per entry (docs/benchmarks.md).
 inline constexpr double kBuildSecondsPerEntry = 0.4e-6;
 BuildCost suggest_build_cost(const Board& goal);
+BuildCost estimate_build_cost(const PdbSetSpec& spec);  // the same for any set
 
 }  // namespace loyd
