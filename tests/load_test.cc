@@ -139,3 +139,43 @@ TEST_F(CacheTest, ConcurrentLoadersNeverTearAnEntry) {
 
 }  // namespace
 }  // namespace loyd
+
+namespace loyd {
+namespace {
+
+// A table replaced (by rename, as every loyd writer does) while a set is loaded: the loaded
+// mapping keeps reading the old, verified bytes; loading the folder again refuses the new
+// file, which no longer matches the manifest.
+TEST(LoadFaults, TableReplacedWhileMapped) {
+    test::ScratchDir scratch;
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
+    const LoadedSet set = load_set(dir);
+    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const std::string victim = dir + "/" + spec.tables[0].file, other = dir + "/" + spec.tables[1].file;
+    const uint64_t before = pdb_checksum(set.tables[0].data(), set.tables[0].size());
+    fs::copy_file(other, victim + ".new");
+    fs::rename(victim + ".new", victim);
+    EXPECT_EQ(pdb_checksum(set.tables[0].data(), set.tables[0].size()), before);
+    EXPECT_THROW((void)load_set(dir), FormatError);
+}
+
+// A table that cannot be read (here: a folder where the file should be) is an IoError naming it.
+TEST(LoadFaults, UnreadableTableIsAnIoError) {
+    test::ScratchDir scratch;
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
+    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const std::string victim = dir + "/" + spec.tables[1].file;
+    fs::remove(victim);
+    fs::create_directory(victim);
+    try {
+        (void)load_set(dir);
+        ADD_FAILURE() << "loaded a set whose table is a folder";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find(spec.tables[1].file), std::string::npos) << e.what();
+    } catch (const Error& e) {
+        ADD_FAILURE() << "not an IoError: " << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace loyd
