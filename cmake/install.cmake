@@ -18,6 +18,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/loydConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/loydConfig.cmake ${PROJECT_BINARY_DIR}/loydConfigVersion.cmake
   DESTINATION ${loyd_cmake_dir} COMPONENT dev)
+file(RELATIVE_PATH LOYD_PC_TO_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
 configure_file(cmake/loyd.pc.in ${PROJECT_BINARY_DIR}/loyd.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/loyd.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 

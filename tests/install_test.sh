@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The installation, as a user gets it: `cmake --install` of the built tree into a scratch
+# prefix, the prefix then MOVED elsewhere; the installed solver run with no flags must use the
+# installed tables (no fallback hint), no build-tree path may be compiled into the installed
+# programs, and the example of docs/library.md (tests/consumer) must build and run against the
+# moved prefix with find_package(loyd) and with pkg-config, without the project's own flags.
+#
+# Usage: install_test.sh BUILD_DIR REPO_ROOT SCRATCH_DIR
+set -u
+build=$1
+root=$2
+tmp=$3
+rm -rf "$tmp"
+mkdir -p "$tmp/home" || exit 2
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/data" XDG_CACHE_HOME="$tmp/home/cache"
+unset LOYD_PDB_PATH
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || { fail "cmake --install: $(tail -5 "$tmp/install.log")"; exit 1; }
+mv "$tmp/prefix" "$tmp/moved"
+p="$tmp/moved"
+for f in bin/solver bin/pdbgen include/loyd/search/solve.h include/loyd/base/version.h lib/libloyd.a \
+  lib/cmake/loyd/loydConfig.cmake lib/cmake/loyd/loydConfigVersion.cmake lib/pkgconfig/loyd.pc \
+  share/loyd/pdb/8-4-4/manifest.txt share/loyd/pdb/15-5-5-5/manifest.txt; do
+  [ -e "$p/$f" ] || fail "not installed: $f"
+done
+
+# The moved solver, from another folder, with no flags: the installed 3x3 and 4x4 tables.
+(cd "$tmp" && "$p/bin/solver" --json 8 6 7 2 5 4 3 0 1) >"$tmp/out" 2>"$tmp/err" || fail "installed solver: $(cat "$tmp/err")"
+grep -q '"heuristic":"pdb:8-4-4".*"length":31\|"length":31.*"heuristic":"pdb:8-4-4"' "$tmp/out" ||
+  fail "the moved solver did not use its installed 8-4-4 tables: $(cat "$tmp/out")"
+[ ! -s "$tmp/err" ] || fail "the moved solver printed on stderr: $(cat "$tmp/err")"
+(cd "$tmp" && "$p/bin/solver" --goal blank-first --json 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3) >"$tmp/out" 2>&1
+grep -q '"heuristic":"pdb:15-5-5-5"' "$tmp/out" && grep -q '"length":57' "$tmp/out" ||
+  fail "the moved solver did not solve Korf #1 with its 15-5-5-5 tables: $(cat "$tmp/out")"
+for prog in solver pdbgen; do
+  if strings "$p/bin/$prog" | grep -qF -e "$root" -e "$build"; then
+    fail "$prog holds a build-tree path: $(strings "$p/bin/$prog" | grep -F -e "$root" -e "$build" | head -3)"
+  fi
+done
+
+# find_package(loyd) from the moved prefix; the consumer inherits none of loyd's flags.
+if cmake -S "$root/tests/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$p" >"$tmp/c.log" 2>&1 &&
+  cmake --build "$tmp/consumer" >>"$tmp/c.log" 2>&1; then
+  "$tmp/consumer/consumer" "$p/share/loyd/pdb/15-5-5-5" >"$tmp/out" 2>&1
+  grep -q "^57 moves: " "$tmp/out" || fail "consumer (find_package): $(cat "$tmp/out")"
+  if grep -qE -- "-march=native|-Wconversion|-Wshadow" "$tmp/consumer/CMakeFiles/consumer.dir/flags.make"; then
+    fail "the consumer inherited loyd's private flags: $(grep FLAGS "$tmp/consumer/CMakeFiles/consumer.dir/flags.make")"
+  fi
+else
+  fail "consumer (find_package) did not build: $(tail -15 "$tmp/c.log")"
+fi
+# pkg-config, from the moved prefix.
+if flags=$(PKG_CONFIG_PATH="$p/lib/pkgconfig" pkg-config --cflags --libs --static loyd) &&
+  c++ -std=c++20 "$root/tests/consumer/main.cc" $flags -o "$tmp/consumer-pc" 2>"$tmp/pc.log"; then
+  "$tmp/consumer-pc" "$p/share/loyd/pdb/15-5-5-5" | grep -q "^57 moves: " || fail "consumer (pkg-config) gave a wrong answer"
+else
+  fail "consumer (pkg-config) did not build: $(head -5 "$tmp/pc.log")"
+fi
+
+if [ $failures -ne 0 ]; then
+  echo "install_test: $failures failure(s)" >&2
+  exit 1
+fi
+rm -rf "$tmp"
+echo "install_test: all checks passed"
