@@ -515,4 +515,13 @@ TEST_F(PdbFileTest, ConvertRoundTrip) {
 }
 
 }  // namespace
+// Regression (found by fuzz_header): a buffer shorter than min(file size, 4096) is refused
+// instead of read past its end, whatever the header in it claims.
+TEST(PdbHeaderContract, ShortBufferIsRefused) {
+    const std::vector<uint8_t> buf(300, 0);
+    EXPECT_THROW(parse_header(buf.data(), 100, 300, "short.pdb"), UsageError);
+    EXPECT_THROW(parse_header(buf.data(), 256, 5000, "short.pdb"), UsageError);
+    EXPECT_THROW(parse_header(buf.data(), 300, 300, "zeros.pdb"), FormatError);  // enough bytes: bad magic
+}
+
 }  // namespace loyd

@@ -274,6 +274,18 @@ for f in "$fj1"/*; do
 done
 
 # ---------------------------------------------------------------------------------------
+# Folders the build may not write (sysfs refuses even root, so this runs in a container as
+# root): a clear one-line error naming the folder, exit 4.
+if [ -d /sys/kernel ] && ! touch /sys/kernel/.loyd-probe 2>/dev/null; then
+  if run "read-only output folder" 4 build --preset 8-4-4 --out /sys/kernel -q; then
+    expect_in "read-only folder message" "$err" "/sys/kernel/.loyd.lock: cannot open the folder's lock file"
+  fi
+  if run "output folder that cannot be created" 4 build --preset 8-4-4 --out /sys/kernel/loyd -q; then
+    expect_in "uncreatable folder message" "$err" "cannot create output folder '/sys/kernel/loyd'"
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------
 # Each command's own help; presets with their figures.
 if run "build --help" 0 build --help; then
   expect_in "build --help names its options" "$out" "--no-wait"
