@@ -24,6 +24,31 @@ install(FILES ${PROJECT_BINARY_DIR}/loyd.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/
 
 if(LOYD_BUILD_PROGRAMS)
   install(TARGETS solver pdbgen RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+  install(FILES solver/solver.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+    RENAME solver COMPONENT runtime)
+  install(FILES pdbgen/pdbgen.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+    RENAME pdbgen COMPONENT runtime)
+  # Man pages generated from the programs' own --help and --version (Debian's help2man).
+  find_program(LOYD_HELP2MAN help2man)
+  if(LOYD_HELP2MAN)
+    foreach(prog solver pdbgen)
+      if(prog STREQUAL "solver")
+        set(what "optimal sliding-tile puzzle solver")
+      else()
+        set(what "build, inspect and verify loyd's pattern databases")
+      endif()
+      add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/man/${prog}.1
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+        COMMAND ${LOYD_HELP2MAN} --no-info --name "${what}" --output ${PROJECT_BINARY_DIR}/man/${prog}.1
+                $<TARGET_FILE:${prog}>
+        DEPENDS ${prog} VERBATIM)
+      list(APPEND loyd_man_pages ${PROJECT_BINARY_DIR}/man/${prog}.1)
+    endforeach()
+    add_custom_target(man_pages ALL DEPENDS ${loyd_man_pages})
+    install(FILES ${loyd_man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT runtime)
+  else()
+    message(STATUS "help2man not found: no man pages (./setup.sh installs it)")
+  endif()
   install(DIRECTORY data/8-fringe data/8-4-4 data/15-5-5-5
     DESTINATION ${CMAKE_INSTALL_DATADIR}/loyd/pdb COMPONENT runtime)
 endif()

@@ -29,6 +29,26 @@ for f in bin/solver bin/pdbgen include/loyd/search/solve.h include/loyd/base/ver
   [ -e "$p/$f" ] || fail "not installed: $f"
 done
 
+# Man pages (from --help by help2man) and bash completions.
+for prog in solver pdbgen; do
+  m="$p/share/man/man1/$prog.1"
+  if [ -e "$m" ]; then
+    grep -q "^\.TH $(tr a-z A-Z <<<"$prog")" "$m" || fail "$prog.1 is not a man page"
+  else
+    fail "not installed: share/man/man1/$prog.1"
+  fi
+done
+grep -q 'lookups' "$p/share/man/man1/solver.1" || fail "solver.1 does not document --lookups"
+out=$(bash -c '
+  source "$1/share/bash-completion/completions/pdbgen"
+  COMP_WORDS=("$1/bin/pdbgen" build --preset 15-); COMP_CWORD=3; _loyd_pdbgen; echo "${COMPREPLY[*]}"
+  source "$1/share/bash-completion/completions/solver"
+  COMP_WORDS=(solver --lookups a); COMP_CWORD=2; _loyd_solver; echo "${COMPREPLY[*]}"
+  COMP_WORDS=(solver --no-p); COMP_CWORD=1; _loyd_solver; echo "${COMPREPLY[*]}"' _ "$p" 2>&1)
+[ "$(sed -n 1p <<<"$out")" = "15-5-5-5 15-6-6-3 15-7-8 15-fringe" ] || fail "pdbgen completion of --preset 15-: $out"
+[ "$(sed -n 2p <<<"$out")" = "all" ] || fail "solver completion of --lookups a: $out"
+[ "$(sed -n 3p <<<"$out")" = "--no-prune --no-progress" ] || fail "solver completion of --no-p: $out"
+
 # The moved solver, from another folder, with no flags: the installed 3x3 and 4x4 tables.
 (cd "$tmp" && "$p/bin/solver" --json 8 6 7 2 5 4 3 0 1) >"$tmp/out" 2>"$tmp/err" || fail "installed solver: $(cat "$tmp/err")"
 grep -q '"heuristic":"pdb:8-4-4".*"length":31\|"length":31.*"heuristic":"pdb:8-4-4"' "$tmp/out" ||
