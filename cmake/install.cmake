@@ -52,3 +52,21 @@ if(LOYD_BUILD_PROGRAMS)
   install(DIRECTORY data/8-fringe data/8-4-4 data/15-5-5-5
     DESTINATION ${CMAKE_INSTALL_DATADIR}/loyd/pdb COMPONENT runtime)
 endif()
+
+# Packages (cpack in the build folder): a .deb and a .tar.gz of the programs, the library with
+# its headers and packages, the man pages, completions and the small shipped tables, under /usr.
+set(CPACK_GENERATOR "DEB;TGZ")
+set(CPACK_PACKAGE_NAME loyd)
+set(CPACK_PACKAGE_VENDOR "loyd")
+set(CPACK_PACKAGE_CONTACT "loyd maintainers <maintainers@loyd.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION games)
+# Shared libraries the programs link (Debian 12 names); the static library's users also need
+# the -dev packages of zstd and xxHash, which the .deb recommends.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+  "libc6, libstdc++6, libgcc-s1, libzstd1, libxxhash0, libboost-program-options1.74.0")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libzstd-dev, libxxhash-dev, pkg-config")
+set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
+include(CPack)

@@ -82,6 +82,37 @@ else
   fail "consumer (pkg-config) did not build: $(head -5 "$tmp/pc.log")"
 fi
 
+# Packages: cpack's .deb and .tar.gz; their file lists and the .deb's dependencies; the .deb's
+# content unpacked in a scratch root runs from there with its own tables.
+if cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1; then
+  deb=$(ls "$tmp"/pkg/loyd_*_*.deb 2>/dev/null | head -1)
+  tgz=$(ls "$tmp"/pkg/loyd-*.tar.gz 2>/dev/null | head -1)
+  [ -n "$deb" ] && [ -n "$tgz" ] || fail "cpack did not make a .deb and a .tar.gz: $(ls "$tmp/pkg")"
+  if [ -n "$deb" ]; then
+    dpkg-deb -c "$deb" | awk '{print $6}' >"$tmp/deb.list"
+    for f in ./usr/bin/solver ./usr/bin/pdbgen ./usr/lib/libloyd.a ./usr/include/loyd/search/solve.h \
+      ./usr/lib/cmake/loyd/loydConfig.cmake ./usr/lib/pkgconfig/loyd.pc ./usr/share/man/man1/solver.1 \
+      ./usr/share/bash-completion/completions/pdbgen ./usr/share/loyd/pdb/15-5-5-5/manifest.txt; do
+      grep -qxF "$f" "$tmp/deb.list" || fail ".deb lacks $f"
+    done
+    dpkg-deb -I "$deb" >"$tmp/deb.info"
+    for dep in libzstd1 libxxhash0 libboost-program-options1.74.0; do
+      grep -q "^ Depends:.*$dep" "$tmp/deb.info" || fail ".deb does not depend on $dep: $(grep Depends "$tmp/deb.info")"
+    done
+    dpkg-deb -x "$deb" "$tmp/root"
+    (cd "$tmp" && "$tmp/root/usr/bin/solver" --json 8 6 7 2 5 4 3 0 1) 2>&1 | grep -q '"heuristic":"pdb:8-4-4"' ||
+      fail "the unpacked .deb's solver does not use its tables"
+  fi
+  if [ -n "$tgz" ]; then
+    tar tzf "$tgz" >"$tmp/tgz.list"
+    for f in bin/solver share/loyd/pdb/8-4-4/manifest.txt lib/cmake/loyd/loydConfig.cmake share/man/man1/pdbgen.1; do
+      grep -q "/$f\$" "$tmp/tgz.list" || fail ".tar.gz lacks $f"
+    done
+  fi
+else
+  fail "cpack failed: $(tail -5 "$tmp/cpack.log")"
+fi
+
 if [ $failures -ne 0 ]; then
   echo "install_test: $failures failure(s)" >&2
   exit 1
