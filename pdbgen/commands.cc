@@ -1,4 +1,5 @@
 #include "pdbgen/commands.h"
+#include "pdbgen/package.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -424,7 +425,12 @@ int run(const Options& o, const std::atomic<bool>& interrupted, std::ostream& ou
     if (o.command == "verify") return cmd_verify(o, out, err);
     if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, out);
     if (o.command == "unpack") return cmd_convert(o, PdbEncoding::Raw, out);
-    throw UsageError("unknown command '" + o.command + "' (build, presets, info, verify, pack, unpack)");
+    if (o.command == "package") {
+        if (o.paths.size() != 1 || o.out.empty()) throw UsageError("package takes one set folder and --out DIR");
+        make_table_packages(o.paths[0], o.out, out);
+        return kExitOk;
+    }
+    throw UsageError("unknown command '" + o.command + "' (build, presets, info, verify, pack, unpack, package)");
 }
 
 }  // namespace loyd::pdbgen

@@ -26,7 +26,7 @@ po::options_description visible() {
          "build: tiles of one pattern, e.g. 1,2,3 (repeat for a partition)")
         ("kind", po::value<std::string>()->default_value("additive"), "build: additive | full")
         ("name", po::value<std::string>(), "build: name of a custom set (default: custom)")
-        ("out,o", po::value<std::string>(), "build: output folder")
+        ("out,o", po::value<std::string>(), "build/package: output folder")
         ("encoding", po::value<std::string>()->default_value("zstd"), "build: zstd | raw")
         ("level", po::value<int>()->default_value(0), "build/pack: zstd level 1..22 (0 = default 3)")
         ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G)")
@@ -61,7 +61,10 @@ std::string command_help(const std::string& command) {
         {"info", "pdbgen info FILE|DIR\nDescribes a table (header, value histogram) or a set folder."},
         {"verify", "pdbgen verify FILE|DIR [--against REF]\nChecks headers, checksums and table invariants."},
         {"pack", "pdbgen pack FILE|DIR [OUT]\nRe-encodes tables as zstd (in place without OUT)."},
-        {"unpack", "pdbgen unpack FILE|DIR [OUT]\nRe-encodes tables as raw, memory-mappable files."}};
+        {"unpack", "pdbgen unpack FILE|DIR [OUT]\nRe-encodes tables as raw, memory-mappable files."},
+        {"package", "pdbgen package SET_DIR --out DIR\nMakes DIR/loyd-pdb-NAME_VERSION_all.deb and "
+                    "loyd-pdb-NAME-VERSION.tar.gz:\nthe set checked, its tables zstd-compressed, installing into "
+                    "share/loyd/pdb/NAME."}};
     const auto it = usage.find(command);
     if (it == usage.end()) throw UsageError("unknown command '" + command + "'");
     std::ostringstream os;
@@ -105,7 +108,8 @@ std::string help_text() {
           "  info FILE|DIR                      a table's header and value histogram, or a set's tables\n"
           "  verify FILE|DIR [--against REF]    check headers, checksums and table invariants\n"
           "  pack FILE|DIR [OUT]                re-encode tables as zstd (in place without OUT)\n"
-          "  unpack FILE|DIR [OUT]              re-encode tables as raw (memory-mappable)\n\n"
+          "  unpack FILE|DIR [OUT]              re-encode tables as raw (memory-mappable)\n"
+          "  package DIR --out OUT              a .deb and a .tar.gz installing the set for the solver\n\n"
        << visible()
        << "\nExit status: 0 ok, 1 a table failed verification, 2 usage error, 3 not enough\n"
           "memory, 4 file error, 5 internal error, 6 output folder busy (build --no-wait),\n"

@@ -5,7 +5,7 @@ _loyd_pdbgen() {
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "build presets info verify pack unpack --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "build presets info verify pack unpack package --help --version" -- "$cur"))
         return
     fi
     case $prev in

@@ -102,6 +102,29 @@ if cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" >"$tmp/cpack.log" 2>&
     dpkg-deb -x "$deb" "$tmp/root"
     (cd "$tmp" && "$tmp/root/usr/bin/solver" --json 8 6 7 2 5 4 3 0 1) 2>&1 | grep -q '"heuristic":"pdb:8-4-4"' ||
       fail "the unpacked .deb's solver does not use its tables"
+    # A table package (pdbgen package) of a stronger 3x3 set, unpacked in the same root: the
+    # solver there uses it with no flags.
+    "$p/bin/pdbgen" build --size 3x3 --pattern 1,2,3,4,5,6 --kind full --name fleet-3x3 --out "$tmp/fleet" -q \
+      >/dev/null 2>&1 || fail "could not build the fleet-3x3 set"
+    if "$p/bin/pdbgen" package "$tmp/fleet" --out "$tmp/tpkg" >"$tmp/tpkg.out" 2>&1; then
+      tdeb="$tmp/tpkg/loyd-pdb-fleet-3x3_0.2.0_all.deb"
+      [ "$(cat "$tmp/tpkg.out")" = "$tdeb
+$tmp/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" ] || fail "pdbgen package output: $(cat "$tmp/tpkg.out")"
+      dpkg-deb -c "$tdeb" | awk '{print $6}' | grep -qx "./usr/share/loyd/pdb/fleet-3x3/manifest.txt" ||
+        fail "the table .deb lacks the manifest"
+      dpkg-deb -I "$tdeb" | grep -q "^ Architecture: all" || fail "the table .deb is not Architecture: all"
+      tar tzf "$tmp/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" | grep -qx "usr/share/loyd/pdb/fleet-3x3/full-1-2-3-4-5-6.pdb" ||
+        fail "the table .tar.gz lacks the table"
+      dpkg-deb -x "$tdeb" "$tmp/root"
+      (cd "$tmp" && "$tmp/root/usr/bin/solver" --json 8 6 7 2 5 4 3 0 1) 2>&1 | grep -q '"heuristic":"pdb:fleet-3x3"' ||
+        fail "the solver does not use the installed table package"
+    else
+      fail "pdbgen package: $(cat "$tmp/tpkg.out")"
+    fi
+    # A damaged set is never packaged.
+    printf 'x' | dd of="$tmp/fleet/full-1-2-3-4-5-6.pdb" bs=1 seek=5000 conv=notrunc 2>/dev/null
+    "$p/bin/pdbgen" package "$tmp/fleet" --out "$tmp/tpkg2" >/dev/null 2>&1 && fail "pdbgen package packaged a damaged set"
+    [ ! -e "$tmp/tpkg2/loyd-pdb-fleet-3x3_0.2.0_all.deb" ] || fail "a damaged set left a package"
   fi
   if [ -n "$tgz" ]; then
     tar tzf "$tgz" >"$tmp/tgz.list"

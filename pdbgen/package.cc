@@ -1,0 +1,95 @@
+#include "pdbgen/package.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "loyd/base/atomic_file.h"
+#include "loyd/base/error.h"
+#include "loyd/base/version.h"
+#include "loyd/tables/load.h"
+#include "loyd/tables/table_file.h"
+
+extern char** environ;
+
+namespace loyd::pdbgen {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Runs a program (found on PATH) with `args`; IoError unless it exits 0.
+void run_tool(const std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    // The tools' chatter stays out of pdbgen's output; their errors go to stderr.
+    posix_spawn_file_actions_t fa;
+    ::posix_spawn_file_actions_init(&fa);
+    ::posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    const int rc = ::posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    ::posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) throw IoError("cannot run " + args[0] + ": " + std::strerror(rc));
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) throw IoError("waiting for " + args[0] + ": " + std::strerror(errno));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw IoError(args[0] + " failed (" + (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                                                 : std::string("killed")) + ")");
+}
+
+// A Debian package name from a set name: lower case letters, digits, '+', '-', '.'.
+std::string debian_name(const std::string& set) {
+    std::string n = "loyd-pdb-";
+    for (char c : set) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        n += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : (c == '+' || c == '.' ? c : '-');
+    }
+    return n;
+}
+
+}  // namespace
+
+void make_table_packages(const std::string& set_dir, const std::string& out_dir, std::ostream& out) {
+    const LoadedSet set = load_set(set_dir);  // every check; a broken set is never packaged
+    const std::string name = set.spec.name, pkg = debian_name(name);
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) throw IoError("cannot create output folder '" + out_dir + "': " + ec.message());
+    const fs::path stage = fs::path(out_dir) / (".stage-" + pkg);
+    fs::remove_all(stage, ec);
+    const fs::path dest = stage / "usr/share/loyd/pdb" / name;
+    fs::create_directories(dest, ec);
+    fs::create_directories(stage / "DEBIAN", ec);
+    if (ec) throw IoError("cannot create " + stage.string() + ": " + ec.message());
+    uint64_t bytes = 0;
+    for (const auto& t : set.spec.tables) {
+        convert_pdb((fs::path(set.dir) / t.file).string(), (dest / t.file).string(), PdbEncoding::Zstd);
+        bytes += fs::file_size(dest / t.file);
+    }
+    fs::copy_file(fs::path(set.dir) / kManifestName, dest / kManifestName, fs::copy_options::overwrite_existing, ec);
+    if (ec) throw IoError("cannot copy the manifest of " + set.dir + ": " + ec.message());
+    write_file_atomic((stage / "DEBIAN/control").string(),
+                      "Package: " + pkg + "\nVersion: " + kVersion + "\nArchitecture: all\nSection: games\n"
+                      "Priority: optional\nMaintainer: loyd maintainers <maintainers@loyd.invalid>\n"
+                      "Recommends: loyd\nInstalled-Size: " + std::to_string(bytes / 1024 + 1) +
+                      "\nDescription: loyd pattern databases " + name + " (" + set.spec.geometry().name() +
+                      ")\n Prebuilt, checksummed tables for loyd's solver, which finds them in\n"
+                      " /usr/share/loyd/pdb/" + name + " without options.\n");
+    const std::string deb = (fs::path(out_dir) / (pkg + "_" + kVersion + "_all.deb")).string();
+    const std::string tgz = (fs::path(out_dir) / (pkg + "-" + kVersion + ".tar.gz")).string();
+    run_tool({"dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage.string(), deb});
+    run_tool({"tar", "--owner=0", "--group=0", "-czf", tgz, "-C", stage.string(), "usr"});
+    fs::remove_all(stage, ec);
+    out << deb << "\n" << tgz << "\n";
+}
+
+}  // namespace loyd::pdbgen
