@@ -20,6 +20,10 @@ fail() {
   failures=$((failures + 1))
 }
 
+# The example of docs/library.md is the consumer that is built below, byte for byte.
+sed -n '/^```cpp$/,/^```$/p' "$root/docs/library.md" | sed '1d;$d' | cmp -s - "$root/tests/consumer/main.cc" ||
+  fail "the C++ example of docs/library.md differs from tests/consumer/main.cc"
+
 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || { fail "cmake --install: $(tail -5 "$tmp/install.log")"; exit 1; }
 mv "$tmp/prefix" "$tmp/moved"
 p="$tmp/moved"
