@@ -101,6 +101,9 @@ inline PdbSetSpec mixed_spec(const std::string& name, const Board& goal,
 //   centre-3x3  additive 4-4 for a goal with the blank in the centre
 //   small-4x4   additive 3-3-3 leaving 6 tiles to Manhattan, additive 4, and a full 3-tile table
 //   small-3x4   a non-square board (no reflection): additive 4-4 and a full 3-tile table
+//   part-3x3    one additive table {1,2,4,5}, the other tiles left to Manhattan
+//   part-4x4    additive 4-4 {1,2,5,6} {3,4,7,8}, eight tiles left to Manhattan
+//   add-3x4     a non-square board with one additive partition 4-4 (tiles 9-11 to Manhattan)
 inline PdbSetSpec test_spec(const std::string& name) {
     using K = PatternKind;
     const Geometry g3(3, 3), g4(4, 4), g34(3, 4);
@@ -127,6 +130,11 @@ inline PdbSetSpec test_spec(const std::string& name) {
                            {K::Additive, {6, 7, 10, 11}},
                            {K::Full, {1, 2, 3}}},
                           {{0, 1, 2}, {3}, {4}});
+    if (name == "part-3x3") return custom_set(name, Board::blank_last(g3), {{1, 2, 4, 5}}, K::Additive);
+    if (name == "part-4x4")
+        return custom_set(name, Board::blank_last(g4), {{1, 2, 5, 6}, {3, 4, 7, 8}}, K::Additive);
+    if (name == "add-3x4")
+        return custom_set(name, Board::blank_last(g34), {{1, 2, 3, 4}, {5, 6, 7, 8}}, K::Additive);
     if (name == "small-3x4")
         return mixed_spec(
             name, Board::blank_last(g34),

@@ -14,6 +14,9 @@
 //   heuristic a child's h is raised to h(parent) - 1, and a child's h - 1 raises its parent's,
 //   which may then cut off the remaining siblings; a child's final h returns to its parent.
 //   Every raised value is still a lower bound, so the search stays optimal.
+// - Lazy heuristics (evaluate / apply / undo, heuristics/additive_pdb.h): a child is
+//   evaluated from its parent with a budget (bound - g - 1) and made only when it is inside
+//   the bound; the move loop is unrolled so each copy knows its direction.
 // - Threads (threads > 1): each iteration first collects the nodes at a split depth (with at
 //   least kFrontierPerThread of them per thread); the threads then take those subtrees from an
 //   atomic counter, all under the same bound; the first solution found in an iteration stops
@@ -108,18 +111,30 @@ public:
         const int bound = bound_;
         const int blank = s_.blank;
         const int32_t* tr = fsm_ + static_cast<size_t>(state) * kDirs;
+#pragma GCC unroll 4
         for (int d = 0; d < kDirs; ++d) {
             const int ns = tr[d];
             if (ns < 0) continue;
             const int from = nbr_[blank][d];
-            const int tile = s_.slide(from);
             ++generated_;
             typename H::Undo u;
-            int h2 = h_.moved(h, s_, tile, from, blank, u);
+            // A lazy heuristic evaluates the child from the parent, and the child is made only
+            // when it is inside the bound; the others see the child's position.
+            int h2;
+            if constexpr (kLazy) {
+                h2 = h_.evaluate(s_, from, blank, d, u, bound - g - 1);
+            } else {
+                const int tile = s_.slide(from);
+                h2 = h_.moved(h, s_, tile, from, blank, u);
+            }
             if (bpmx_ && h2 < h - 1) h2 = h - 1;
             const int f = g + 1 + h2;
             int r = 0;
             if (f <= bound) {
+                if constexpr (kLazy) {
+                    h_.apply(u);
+                    s_.slide(from);
+                }
                 path_[g] = static_cast<Dir>(d);
                 if (h2 == 0 && s_.same_cells(goal_)) {
                     depth_ = g + 1;
@@ -128,11 +143,17 @@ public:
                     r = dfs(g + 1, h2, ns);
                     if (r > h2) h2 = r;
                 }
+                if constexpr (kLazy) {
+                    s_.slide(blank);
+                    h_.undo(u);
+                }
             } else if (f < next_bound_) {
                 next_bound_ = f;
             }
-            h_.undo(u);
-            s_.slide(blank);
+            if constexpr (!kLazy) {
+                h_.undo(u);
+                s_.slide(blank);
+            }
             if (r < 0) return r;
             if (bpmx_ && h2 - 1 > h) {
                 h = h2 - 1;
@@ -236,6 +257,12 @@ public:
     void set_reporter() { reporter_ = true; }
 
 private:
+    // Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h) are lazy.
+    static constexpr bool kLazy = requires(H& h, const SearchState& s, typename H::Undo& u) {
+        h.evaluate(s, 0, 0, 0, u, 0);
+        h.apply(u);
+    };
+
     uint64_t first_check() const {
         const uint64_t m = shared_.limits.max_nodes;
         return m && m < kCheckEvery ? m : kCheckEvery;

@@ -6,6 +6,7 @@
 #include "loyd/search/astar.h"
 #include "loyd/board/goal_map.h"
 #include "loyd/tables/discover.h"
+#include "loyd/heuristics/additive_pdb.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/base/error.h"
 #include "loyd/search/ida_star.h"
@@ -71,9 +72,15 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
                                  "' on " + tgoal.geometry().name() + ", which the instance's goal '" +
                                  goal.to_string() + "' does not map onto; build tables for it with: " +
                                  suggest_build_command(goal));
-            PdbH h(*opt.pdb, opt.lookups);
-            out.lookups = h.lookups().to_string();
-            out.search = run(h, map->map(start), tgoal, opt);
+            if (AdditivePdbH::supports(*opt.pdb, opt.lookups)) {
+                AdditivePdbH h(*opt.pdb, opt.lookups);
+                out.lookups = h.lookups().to_string();
+                out.search = run(h, map->map(start), tgoal, opt);
+            } else {
+                PdbH h(*opt.pdb, opt.lookups);
+                out.lookups = h.lookups().to_string();
+                out.search = run(h, map->map(start), tgoal, opt);
+            }
             out.search.moves = map->unmap(out.search.moves);
             break;
         }

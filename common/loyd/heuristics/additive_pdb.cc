@@ -1,0 +1,70 @@
+#include "loyd/heuristics/additive_pdb.h"
+
+#include <cstdlib>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+bool AdditivePdbH::supports(const LoadedSet& set, const Lookups& lookups) {
+    if (lookups.dual || lookups.dual_reflected || set.spec.partitions.size() != 1) return false;
+    if (set.tables.size() > static_cast<size_t>(kMaxTables)) return false;
+    for (const auto& t : set.tables)
+        if (t.pattern().kind() != PatternKind::Additive) return false;
+    return true;
+}
+
+AdditivePdbH::AdditivePdbH(const LoadedSet& set, const Lookups& want) : goal_(set.spec.goal) {
+    if (!supports(set, want))
+        throw UsageError("the additive fast path needs one partition of additive tables and no dual lookup");
+    const Board& goal = set.spec.goal;
+    const Geometry& g = goal.geometry();
+    n_ = g.cells();
+    width_ = g.width();
+    const int gb = goal.blank();
+    for (int c = 0; c < n_; ++c)
+        parity_[c] = static_cast<uint8_t>((std::abs(g.row(c) - g.row(gb)) + std::abs(g.col(c) - g.col(gb))) & 1);
+    for (auto& t : tab_) t = -1;
+    // Only the partition's tables count; a table of the set outside it is never looked up.
+    for (int i : set.spec.partitions[0]) {
+        const PdbTable& table = set.tables[static_cast<size_t>(i)];
+        const int t = ntables_++;
+        data_[t] = table.data();
+        ranker_[t] = &table.ranker();
+        for (int tile : table.pattern().tiles()) {
+            tab_[tile] = static_cast<int8_t>(t);
+            item_[tile] = static_cast<int8_t>(nitems_[t]);
+            items_[t][nitems_[t]++] = static_cast<uint8_t>(tile);
+        }
+        for (int j = 0; j < nitems_[t]; ++j) weight_[items_[t][j]] = table.ranker().weight(j);
+    }
+    lookups_ = Lookups::regular_only();
+    reflect_ = want.reflected && set.spec.reflect && reflectable(goal);
+    lookups_.reflected = reflect_;
+    const Cells gp = goal.positions();
+    for (int c = 0; c < n_; ++c) refl_cell_[c] = static_cast<uint8_t>(reflect_ ? g.cell(g.col(c), g.row(c)) : c);
+    for (int t = 0; t < n_; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+}
+
+int AdditivePdbH::init(const SearchState& s) {
+    for (int v = 0; v < (reflect_ ? 2 : 1); ++v) {
+        // View 1 sees tile refl_tile(t) on cell refl_cell(c) wherever tile t is on cell c.
+        Cells pos{};
+        for (int t = 0; t < n_; ++t) pos[v ? refl_tile_[t] : t] = v ? refl_cell_[s.pos[t]] : s.pos[t];
+        int sum = 0;
+        for (int t = 1; t < n_; ++t)
+            if (tab_[t] < 0) sum += goal_.md[t][pos[t]];
+        for (int t = 0; t < ntables_; ++t) {
+            uint8_t cells[kMaxCells];
+            for (int j = 0; j < nitems_[t]; ++j) cells[j] = pos[items_[t][j]];
+            rank_[v][t] = ranker_[t]->rank(cells);
+            val_[v][t] = data_[t][rank_[v][t]];
+            sum += val_[v][t];
+        }
+        sum_[v] = sum;
+    }
+    const int h = reflect_ && sum_[1] > sum_[0] ? sum_[1] : sum_[0];
+    return h + ((h ^ parity_[s.blank]) & 1);
+}
+
+}  // namespace loyd

@@ -1,0 +1,182 @@
+// The fast path of the pattern-database heuristic: one additive partition, looked up in the
+// regular view and (when the goal allows it) the view reflected about the main diagonal.
+//
+// It computes exactly PdbH's value for such sets (heuristics/pdb_heuristic.h): the larger of
+// the two views' sums of table entries (plus the Manhattan distance of tiles no table holds;
+// Korf & Felner 2002), rounded up to the parity every solution length has. Every preset is
+// such a set; this class makes that common case cheap per node:
+// - Each tile lives in one table per view, so a move changes one rank and one entry per view.
+//   A sideways step changes the moved tile's Lehmer digit by one (rank +- its weight); a
+//   vertical step also passes the W-1 cells between, read from the search position itself
+//   (a view keeps no board of its own) in a fixed-length loop with masks instead of branches.
+//   Reflection swaps rows and columns, so a move is sideways in one view and vertical in the
+//   other; with the direction a compile-time constant (IDA* unrolls its move loop) neither the
+//   kind of step nor its sign costs a branch. Unpredictable branches, not table reads, were
+//   the main cost per node (docs/benchmarks.md).
+// - Lazy evaluation, in IDA*'s protocol: evaluate() computes a child's value from the parent
+//   without changing anything and stops after the regular view when that alone exceeds the
+//   budget (the largest h inside the bound): a lower bound, still admissible, which cuts the
+//   child off without the second table read. apply() makes an evaluated child current and
+//   undo() takes it back (two ranks, two entries, two sums exchanged). moved() offers the
+//   classic interface (heuristics/classic.h) for the other callers.
+// The table entries are minima over the blank's regions, so the value is not consistent and
+// BPMX still helps; a lazily cut child's lower bound takes part in BPMX like any value.
+// Sets with full tables, several partitions, more than kMaxTables tables or dual lookups use
+// PdbH; supports() tells which. No allocation, no virtual call.
+#pragma once
+
+#include <climits>
+#include <cstdint>
+
+#include "loyd/heuristics/classic.h"
+#include "loyd/heuristics/lookups.h"
+#include "loyd/tables/load.h"
+
+namespace loyd {
+
+class AdditivePdbH {
+public:
+    static constexpr int kMaxTables = kMaxSetTables;
+
+    // One child's values in each view, computed by evaluate(); apply() exchanges them with
+    // the current ones and undo() exchanges them back.
+    struct Undo {
+        uint64_t rank[2];
+        int sum[2];
+        int8_t table[2];  // -1: no table of that view holds the tile
+        uint8_t val[2];
+        uint8_t views;    // views evaluated: 1 (cut off by the regular view) or 2
+    };
+
+    // True when the set is one partition of additive tables and no dual lookup is asked.
+    static bool supports(const LoadedSet& set, const Lookups& lookups);
+
+    // The set must outlive the heuristic; UsageError unless supports(set, lookups). The
+    // reflected lookup runs when asked and the set's goal allows it: lookups() says what runs.
+    AdditivePdbH(const LoadedSet& set, const Lookups& lookups);
+
+    const Lookups& lookups() const { return lookups_; }
+
+    int init(const SearchState& s);
+
+    // The child's h, when the tile on `from` slides into the blank on `to`, the blank moving
+    // in direction d; s is the parent position (unchanged). Returns a value > budget as soon
+    // as the regular view shows one (a lower bound); otherwise the full value. Nothing changes
+    // until apply(u). (With d a constant, as in IDA*'s unrolled move loop, which view steps
+    // vertically is known at compile time.)
+    [[gnu::always_inline]] int evaluate(const SearchState& s, int from, int to, int d, Undo& u, int budget) const {
+        const int tile = s.cell[from];
+        const uint8_t par = parity_[from];  // the blank will be on `from`
+        const bool vertical = d == static_cast<int>(Dir::Up) || d == static_cast<int>(Dir::Down);
+        // The tile moves to a higher cell when the blank moves up or left, in both views.
+        const bool forward = d == static_cast<int>(Dir::Up) || d == static_cast<int>(Dir::Left);
+        const int s0 = view_step(0, tile, from, to, vertical, forward, s.cell.data(), u);
+        u.views = 1;
+        const int h0 = s0 + ((s0 ^ par) & 1);
+        if (h0 > budget || !reflect_) return h0;
+        const int s1 =
+            view_step(1, refl_tile_[tile], refl_cell_[from], refl_cell_[to], !vertical, forward, s.cell.data(), u);
+        u.views = 2;
+        const int h = s0 > s1 ? s0 : s1;
+        return h + ((h ^ par) & 1);
+    }
+
+    // Makes the child evaluated in u (fully: its value was <= budget) the current position.
+    [[gnu::always_inline]] void apply(Undo& u) { exchange(u); }
+    // Returns to the parent after apply(u).
+    [[gnu::always_inline]] void undo(Undo& u) { exchange(u); }
+
+    // The classic interface (heuristics/classic.h): h after `tile` slid from `from` to `to`,
+    // s holding the new position.
+    int moved(int, const SearchState& s, int tile, int from, int to, Undo& u) {
+        SearchState parent = s;
+        parent.cell[to] = 0;
+        parent.cell[from] = static_cast<uint8_t>(tile);
+        const int d = to == from + width_ ? 0 : to == from - width_ ? 1 : to == from + 1 ? 2 : 3;
+        const int h = evaluate(parent, from, to, d, u, INT_MAX);
+        apply(u);
+        return h;
+    }
+
+private:
+    // View v's sum after its tile `tile` (in the view's labels) stepped from view cell a to
+    // the adjacent view cell b; the new rank and entry go to u. `cells` is the parent's
+    // cell -> tile array (the cells between a and b are the same in the child).
+    [[gnu::always_inline]] int view_step(int v, int tile, int a, int b, bool vertical, bool forward,
+                                         const uint8_t* cells, Undo& u) const {
+        const int t = tab_[tile];
+        u.table[v] = static_cast<int8_t>(t);
+        if (t < 0) [[unlikely]] {  // Manhattan; the goal is its own mirror image, so view labels and cells do
+            u.rank[v] = 0;
+            u.val[v] = 0;
+            return u.sum[v] = sum_[v] + goal_.md[tile][b] - goal_.md[tile][a];
+        }
+        const uint64_t delta = vertical ? vertical_shift(v, t, tile, a < b ? a : b, cells) : weight_[tile];
+        const uint64_t r = forward ? rank_[v][t] + delta : rank_[v][t] - delta;
+        const uint8_t e = data_[t][r];
+        u.rank[v] = r;
+        u.val[v] = e;
+        return u.sum[v] = sum_[v] + e - val_[v][t];
+    }
+
+    // How much a vertical step between lo and lo + W changes table t's rank in view v
+    // (unsigned; the caller applies the sign). A sideways step changes the tile's Lehmer digit by one; a
+    // vertical one passes the W-1 cells between: the digit grows by W less the earlier items
+    // among them, and each later item passed gains one in its own digit. A fixed-length loop
+    // without branches (their outcome would be unpredictable).
+    [[gnu::always_inline]] uint64_t vertical_shift(int v, int t, int tile, int lo, const uint8_t* cells) const {
+        const int i = item_[tile];
+        const uint64_t w = weight_[tile];
+        uint64_t shift = w * static_cast<uint64_t>(width_);
+        for (int k = 1; k < width_; ++k) {
+            const int o = v ? refl_tile_[cells[refl_cell_[lo + k]]] : cells[lo + k];
+            // All-ones masks instead of branches: is o in table t, is it an earlier item.
+            const uint64_t in = 0 - static_cast<uint64_t>(tab_[o] == t);
+            const uint64_t earlier = 0 - static_cast<uint64_t>(item_[o] < i);
+            shift += in & ((earlier & (0 - w)) | (~earlier & weight_[o]));
+        }
+        return shift;
+    }
+
+    [[gnu::always_inline]] void exchange(Undo& u) {
+        exchange_view(0, u);
+        if (u.views == 2) exchange_view(1, u);
+    }
+    // (GCC cannot see that exchange_view(1) runs only after evaluate filled view 1.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    [[gnu::always_inline]] void exchange_view(int v, Undo& u) {
+        const int s = sum_[v];
+        sum_[v] = u.sum[v];
+        u.sum[v] = s;
+        const int t = u.table[v];
+        if (t < 0) [[unlikely]] return;
+        const uint64_t r = rank_[v][t];
+        rank_[v][t] = u.rank[v];
+        u.rank[v] = r;
+        const uint8_t e = val_[v][t];
+        val_[v][t] = u.val[v];
+        u.val[v] = e;
+    }
+#pragma GCC diagnostic pop
+
+    Lookups lookups_;
+    GoalTables goal_;
+    int width_ = 0, n_ = 0, ntables_ = 0;
+    bool reflect_ = false;
+    const uint8_t* data_[kMaxTables]{};
+    const Ranker* ranker_[kMaxTables]{};
+    uint8_t items_[kMaxTables][kMaxCells]{};  // table -> its tiles in rank order
+    int nitems_[kMaxTables]{};
+    int8_t tab_[kMaxCells]{};       // tile -> its table, -1 when no table holds it
+    int8_t item_[kMaxCells]{};      // tile -> its item index in that table
+    uint64_t weight_[kMaxCells]{};  // tile -> the place value of its Lehmer digit
+    uint8_t refl_tile_[kMaxCells]{};
+    uint8_t refl_cell_[kMaxCells]{};
+    uint8_t parity_[kMaxCells]{};   // blank cell -> parity of every solution length
+    uint64_t rank_[2][kMaxTables]{};
+    uint8_t val_[2][kMaxTables]{};
+    int sum_[2]{};
+};
+
+}  // namespace loyd

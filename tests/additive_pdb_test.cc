@@ -1,0 +1,186 @@
+// AdditivePdbH, the fast path of the pattern-database heuristic: it must give exactly PdbH's
+// value (the slow, general implementation) wherever it applies, its lazy evaluation must only
+// ever return the full value or a lower bound above the budget, apply/undo must leave it as a
+// fresh evaluation would, and solving through it (one thread and split over threads) must stay
+// optimal.
+//
+// Oracles: PdbH::init on the position (a full evaluation by the general code), exact distances
+// by breadth-first search (tests/pdb_test_support.h), and Board::move for the moves.
+#include "loyd/heuristics/additive_pdb.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "loyd/base/error.h"
+#include "loyd/board/moves.h"
+#include "loyd/heuristics/pdb_heuristic.h"
+#include "loyd/search/solve.h"
+#include "tests/pdb_test_support.h"
+
+namespace loyd {
+namespace {
+
+using test::test_set;
+
+std::string test_name(std::string set) {
+    for (char& c : set)
+        if (c == '-') c = '_';
+    return set;
+}
+
+// The sets the fast path takes: presets, other goals, tiles left to Manhattan, a board the
+// mirror does not apply to.
+const char* const kFastSets[] = {"8-4-4", "first-3x3", "centre-3x3", "part-3x3", "part-4x4", "add-3x4"};
+
+class AdditiveWalk : public testing::TestWithParam<const char*> {};
+
+// A random walk in IDA*'s protocol: at every position each child is evaluated from the
+// parent (with no budget, and with a random one), then one child is applied or the last move
+// is undone. Every value is checked against PdbH's full evaluation of the child.
+TEST_P(AdditiveWalk, EqualsTheGeneralHeuristic) {
+    const LoadedSet& set = test_set(GetParam());
+    const Board& goal = set.spec.goal;
+    const Geometry& g = goal.geometry();
+    const int steps = test::kRelease ? 20000 : 2000;
+    std::mt19937_64 rng(7);
+    for (const Lookups lk : {Lookups{}, Lookups::regular_only()}) {
+        ASSERT_TRUE(AdditivePdbH::supports(set, lk));
+        AdditivePdbH h(set, lk);
+        PdbH slow(set, lk), regular(set, Lookups::regular_only());
+        EXPECT_EQ(h.lookups(), slow.lookups());
+        SearchState s = SearchState::from(goal);
+        ASSERT_EQ(h.init(s), 0);
+        struct Step {
+            AdditivePdbH::Undo u;
+            int to;
+        };
+        std::vector<Step> path;
+        int lower_bounds = 0, mirror_higher = 0;
+        for (int i = 0; i < steps; ++i) {
+            const int blank = s.blank;
+            for (int d = 0; d < kDirs; ++d) {
+                const int from = g.neighbor(blank, static_cast<Dir>(d));
+                if (from == kNoCell) continue;
+                SearchState child = s;
+                child.slide(from);
+                const int want = slow.init(child);
+                mirror_higher += regular.init(child) < want;
+                AdditivePdbH::Undo u;
+                ASSERT_EQ(h.evaluate(s, from, blank, d, u, INT_MAX), want) << "step " << i << " dir " << d;
+                const int budget = static_cast<int>(rng() % static_cast<uint64_t>(want + 3)) - 1;
+                const int v = h.evaluate(s, from, blank, d, u, budget);
+                if (v <= budget) {
+                    ASSERT_EQ(v, want) << "step " << i;
+                } else {
+                    ASSERT_LE(v, want) << "step " << i;
+                    lower_bounds += v < want;
+                }
+            }
+            if (!path.empty() && rng() % 3 == 0) {
+                h.undo(path.back().u);
+                s.slide(path.back().to);
+                path.pop_back();
+            } else {
+                int d, from;
+                do from = g.neighbor(blank, static_cast<Dir>(d = static_cast<int>(rng() % kDirs)));
+                while (from == kNoCell);
+                Step st{{}, blank};
+                h.evaluate(s, from, blank, d, st.u, INT_MAX);
+                h.apply(st.u);
+                s.slide(from);
+                path.push_back(st);
+            }
+            // The state after apply/undo is what a fresh evaluation gives.
+            AdditivePdbH fresh(set, lk);
+            ASSERT_EQ(fresh.init(s), slow.init(s)) << "step " << i;
+        }
+        // Where the mirror view is sometimes higher, some budgets stop at the regular view.
+        if (mirror_higher > 100) {
+            EXPECT_GT(lower_bounds, 0);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sets, AdditiveWalk, testing::ValuesIn(kFastSets),
+                         [](const testing::TestParamInfo<const char*>& p) { return test_name(p.param); });
+
+// The classic interface (moved after the slide, then undo), used by the threaded split's
+// frontier, agrees with PdbH along a walk.
+TEST(AdditivePdb, MovedAndUndoEqualThePdbH) {
+    const LoadedSet& set = test_set("part-4x4");
+    const Geometry& g = set.spec.goal.geometry();
+    AdditivePdbH h(set, Lookups{});
+    PdbH slow(set, Lookups{});
+    SearchState s = SearchState::from(set.spec.goal);
+    int hv = h.init(s);
+    std::mt19937_64 rng(11);
+    std::vector<std::pair<AdditivePdbH::Undo, int>> path;
+    for (int i = 0; i < 5000; ++i) {
+        if (!path.empty() && rng() % 3 == 0) {
+            h.undo(path.back().first);
+            s.slide(path.back().second);
+            path.pop_back();
+            hv = slow.init(s);
+        } else {
+            const int to = s.blank;
+            int from;
+            do from = g.neighbor(to, static_cast<Dir>(rng() % kDirs));
+            while (from == kNoCell);
+            const int tile = s.slide(from);
+            path.emplace_back(AdditivePdbH::Undo{}, to);
+            hv = h.moved(hv, s, tile, from, to, path.back().first);
+            ASSERT_EQ(hv, slow.init(s)) << "step " << i;
+        }
+    }
+}
+
+TEST(AdditivePdb, RefusesWhatItDoesNotCover) {
+    // A full table, several partitions, dual lookups: the general heuristic's job.
+    EXPECT_FALSE(AdditivePdbH::supports(test_set("8-fringe"), Lookups{}));
+    EXPECT_FALSE(AdditivePdbH::supports(test_set("mixed-3x3"), Lookups{}));
+    EXPECT_FALSE(AdditivePdbH::supports(test_set("small-3x4"), Lookups{}));
+    EXPECT_FALSE(AdditivePdbH::supports(test_set("8-4-4"), Lookups::all()));
+    EXPECT_FALSE(AdditivePdbH::supports(test_set("8-4-4"), Lookups{false, true, false}));
+    test::error_of<UsageError>([] { AdditivePdbH h(test_set("8-fringe"), Lookups{}); });
+}
+
+SolveOptions pdb_options(const LoadedSet& set, int threads) {
+    SolveOptions o;
+    o.heuristic = HeuristicKind::Pdb;
+    o.pdb = &set;
+    o.threads = threads;
+    return o;
+}
+
+// Solving through the fast path, on one thread and split over two (whose frontier uses the
+// classic interface), at the exact distance of a sample of positions.
+TEST(AdditivePdb, SolvesAtTheExactDistance) {
+    for (const char* name : {"part-3x3", "centre-3x3"}) {
+        const LoadedSet& set = test_set(name);
+        const Board& goal = set.spec.goal;
+        const test::ExactDistances exact(goal);
+        uint64_t solved = 0;
+        exact.for_each(
+            [&](const Board& b, int dist) {
+                for (int threads : {1, 2}) {
+                    const SolveOutcome r = solve(b, goal, pdb_options(set, threads));
+                    ASSERT_EQ(r.status, SolveOutcome::Status::Solved) << b.to_string();
+                    ASSERT_EQ(static_cast<int>(r.search.moves.size()), dist) << name << " " << b.to_string();
+                    ASSERT_EQ(r.lookups, AdditivePdbH(set, Lookups{}).lookups().to_string());
+                    Board e = b;
+                    for (Dir d : r.search.moves) ASSERT_TRUE(e.move(d));
+                    ASSERT_EQ(e, goal);
+                }
+                ++solved;
+            },
+            test::kRelease ? 331 : 3331, 0);
+        EXPECT_GT(solved, 100u);
+    }
+}
+
+}  // namespace
+}  // namespace loyd
