@@ -13,19 +13,18 @@
 //   other; with the direction a compile-time constant (IDA* unrolls its move loop) neither the
 //   kind of step nor its sign costs a branch. Unpredictable branches, not table reads, were
 //   the main cost per node (docs/benchmarks.md).
-// - Lazy evaluation, in IDA*'s protocol: evaluate() computes a child's value from the parent
-//   without changing anything and stops after the regular view when that alone exceeds the
-//   budget (the largest h inside the bound): a lower bound, still admissible, which cuts the
-//   child off without the second table read. apply() makes an evaluated child current and
-//   undo() takes it back (two ranks, two entries, two sums exchanged). moved() offers the
-//   classic interface (heuristics/classic.h) for the other callers.
+// - In IDA*'s protocol: evaluate() computes a child's value from the parent without changing
+//   anything, apply() makes an evaluated child current and undo() takes it back (two ranks,
+//   two entries, two sums exchanged). IDA* evaluates all children of a node before making
+//   any, so their table reads overlap. (Stopping after the regular view when it alone cuts
+//   the child off saved a read but cost an unpredictable branch: slower, docs/benchmarks.md.)
+//   moved() offers the classic interface (heuristics/classic.h) for the other callers.
 // The table entries are minima over the blank's regions, so the value is not consistent and
-// BPMX still helps; a lazily cut child's lower bound takes part in BPMX like any value.
+// BPMX still helps.
 // Sets with full tables, several partitions, more than kMaxTables tables or dual lookups use
 // PdbH; supports() tells which. No allocation, no virtual call.
 #pragma once
 
-#include <climits>
 #include <cstdint>
 
 #include "loyd/heuristics/classic.h"
@@ -45,7 +44,6 @@ public:
         int sum[2];
         int8_t table[2];  // -1: no table of that view holds the tile
         uint8_t val[2];
-        uint8_t views;    // views evaluated: 1 (cut off by the regular view) or 2
     };
 
     // True when the set is one partition of additive tables and no dual lookup is asked.
@@ -60,28 +58,24 @@ public:
     int init(const SearchState& s);
 
     // The child's h, when the tile on `from` slides into the blank on `to`, the blank moving
-    // in direction d; s is the parent position (unchanged). Returns a value > budget as soon
-    // as the regular view shows one (a lower bound); otherwise the full value. Nothing changes
-    // until apply(u). (With d a constant, as in IDA*'s unrolled move loop, which view steps
-    // vertically is known at compile time.)
-    [[gnu::always_inline]] int evaluate(const SearchState& s, int from, int to, int d, Undo& u, int budget) const {
+    // in direction d; s is the parent position (unchanged). Nothing changes until apply(u).
+    // (With d a constant, as in IDA*'s unrolled move loop, which view steps vertically and in
+    // which sense is known at compile time.)
+    [[gnu::always_inline]] int evaluate(const SearchState& s, int from, int to, int d, Undo& u) const {
         const int tile = s.cell[from];
-        const uint8_t par = parity_[from];  // the blank will be on `from`
         const bool vertical = d == static_cast<int>(Dir::Up) || d == static_cast<int>(Dir::Down);
         // The tile moves to a higher cell when the blank moves up or left, in both views.
         const bool forward = d == static_cast<int>(Dir::Up) || d == static_cast<int>(Dir::Left);
-        const int s0 = view_step(0, tile, from, to, vertical, forward, s.cell.data(), u);
-        u.views = 1;
-        const int h0 = s0 + ((s0 ^ par) & 1);
-        if (h0 > budget || !reflect_) return h0;
-        const int s1 =
-            view_step(1, refl_tile_[tile], refl_cell_[from], refl_cell_[to], !vertical, forward, s.cell.data(), u);
-        u.views = 2;
-        const int h = s0 > s1 ? s0 : s1;
-        return h + ((h ^ par) & 1);
+        int h = view_step(0, tile, from, to, vertical, forward, s.cell.data(), u);
+        if (reflect_) {
+            const int h1 =
+                view_step(1, refl_tile_[tile], refl_cell_[from], refl_cell_[to], !vertical, forward, s.cell.data(), u);
+            h = h > h1 ? h : h1;
+        }
+        return h + ((h ^ parity_[from]) & 1);  // the blank will be on `from`
     }
 
-    // Makes the child evaluated in u (fully: its value was <= budget) the current position.
+    // Makes the child evaluated in u the current position.
     [[gnu::always_inline]] void apply(Undo& u) { exchange(u); }
     // Returns to the parent after apply(u).
     [[gnu::always_inline]] void undo(Undo& u) { exchange(u); }
@@ -93,7 +87,7 @@ public:
         parent.cell[to] = 0;
         parent.cell[from] = static_cast<uint8_t>(tile);
         const int d = to == from + width_ ? 0 : to == from - width_ ? 1 : to == from + 1 ? 2 : 3;
-        const int h = evaluate(parent, from, to, d, u, INT_MAX);
+        const int h = evaluate(parent, from, to, d, u);
         apply(u);
         return h;
     }
@@ -140,9 +134,9 @@ private:
 
     [[gnu::always_inline]] void exchange(Undo& u) {
         exchange_view(0, u);
-        if (u.views == 2) exchange_view(1, u);
+        if (reflect_) exchange_view(1, u);
     }
-    // (GCC cannot see that exchange_view(1) runs only after evaluate filled view 1.)
+    // (GCC cannot see that view 1 is exchanged only when evaluate() filled it: reflect_.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
     [[gnu::always_inline]] void exchange_view(int v, Undo& u) {

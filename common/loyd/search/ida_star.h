@@ -14,9 +14,9 @@
 //   heuristic a child's h is raised to h(parent) - 1, and a child's h - 1 raises its parent's,
 //   which may then cut off the remaining siblings; a child's final h returns to its parent.
 //   Every raised value is still a lower bound, so the search stays optimal.
-// - Lazy heuristics (evaluate / apply / undo, heuristics/additive_pdb.h): a child is
-//   evaluated from its parent with a budget (bound - g - 1) and made only when it is inside
-//   the bound; the move loop is unrolled so each copy knows its direction.
+// - Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h): all children of a
+//   node are evaluated from the node first (their table reads overlap), and only those inside
+//   the bound are made; the move loops are unrolled so each copy knows its direction.
 // - Threads (threads > 1): each iteration first collects the nodes at a split depth (with at
 //   least kFrontierPerThread of them per thread); the threads then take those subtrees from an
 //   atomic counter, all under the same bound; the first solution found in an iteration stops
@@ -111,18 +111,27 @@ public:
         const int bound = bound_;
         const int blank = s_.blank;
         const int32_t* tr = fsm_ + static_cast<size_t>(state) * kDirs;
+        int next[kDirs];
+        [[maybe_unused]] int hs[kDirs];
+        [[maybe_unused]] typename H::Undo us[kEvaluates ? kDirs : 1];
+        // A heuristic that evaluates children from their parent: all of them first, so that
+        // their table reads overlap; then only those inside the bound are made.
 #pragma GCC unroll 4
         for (int d = 0; d < kDirs; ++d) {
-            const int ns = tr[d];
+            next[d] = tr[d];
+            if constexpr (kEvaluates)
+                if (next[d] >= 0) hs[d] = h_.evaluate(s_, nbr_[blank][d], blank, d, us[d]);
+        }
+#pragma GCC unroll 4
+        for (int d = 0; d < kDirs; ++d) {
+            const int ns = next[d];
             if (ns < 0) continue;
             const int from = nbr_[blank][d];
             ++generated_;
-            typename H::Undo u;
-            // A lazy heuristic evaluates the child from the parent, and the child is made only
-            // when it is inside the bound; the others see the child's position.
+            typename H::Undo& u = us[kEvaluates ? d : 0];
             int h2;
-            if constexpr (kLazy) {
-                h2 = h_.evaluate(s_, from, blank, d, u, bound - g - 1);
+            if constexpr (kEvaluates) {
+                h2 = hs[d];
             } else {
                 const int tile = s_.slide(from);
                 h2 = h_.moved(h, s_, tile, from, blank, u);
@@ -131,7 +140,7 @@ public:
             const int f = g + 1 + h2;
             int r = 0;
             if (f <= bound) {
-                if constexpr (kLazy) {
+                if constexpr (kEvaluates) {
                     h_.apply(u);
                     s_.slide(from);
                 }
@@ -143,14 +152,14 @@ public:
                     r = dfs(g + 1, h2, ns);
                     if (r > h2) h2 = r;
                 }
-                if constexpr (kLazy) {
+                if constexpr (kEvaluates) {
                     s_.slide(blank);
                     h_.undo(u);
                 }
             } else if (f < next_bound_) {
                 next_bound_ = f;
             }
-            if constexpr (!kLazy) {
+            if constexpr (!kEvaluates) {
                 h_.undo(u);
                 s_.slide(blank);
             }
@@ -257,9 +266,10 @@ public:
     void set_reporter() { reporter_ = true; }
 
 private:
-    // Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h) are lazy.
-    static constexpr bool kLazy = requires(H& h, const SearchState& s, typename H::Undo& u) {
-        h.evaluate(s, 0, 0, 0, u, 0);
+    // Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h) evaluate a child
+    // from its parent, before it is made.
+    static constexpr bool kEvaluates = requires(H& h, const SearchState& s, typename H::Undo& u) {
+        h.evaluate(s, 0, 0, 0, u);
         h.apply(u);
     };
 
