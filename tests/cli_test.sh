@@ -331,7 +331,8 @@ for size in 4 4x 1x4 6x5 axb 4x4x4 0x0; do
   expect_no_out "bad --size $size"
 done
 
-for goal in nonsense "1 2 3" "1 2 3 4 5 6 7 8 8" "1 2 3 4 5 6 7 8 9" "1 2 x 4 5 6 7 8 0"; do
+for goal in nonsense "1 2 3" "1 2 3 4 5 6 7 8 8" "1 2 3 4 5 6 7 8 9" "1 2 x 4 5 6 7 8" "1 2 x 4 5 6 7 8 8" \
+    "1 2 3/4 5 6/7 8" "1 2 3/4 5 6/7 8 0/"; do
   run --goal "$goal" 6 4 7 8 5 0 3 2 1
   expect_rc "bad --goal '$goal'" 2
   expect_err "bad --goal '$goal' message" "goal"
@@ -339,6 +340,11 @@ for goal in nonsense "1 2 3" "1 2 3 4 5 6 7 8 8" "1 2 3 4 5 6 7 8 9" "1 2 x 4 5 
 done
 run --size 2x4 --goal "1 2 3 4 5 6 7 8 0" 1 2 3 4 5 6 7 0
 expect_rc "--goal of 9 numbers with --size 2x4" 2
+# A goal holding a token that is not a number is a goal in labels (README: Boards): the board
+# must then use the same labels, and one that does not is an invalid instance, named.
+run --goal "1 2 x 4 5 6 7 8 0" 6 4 7 8 5 0 3 2 1
+expect_rc "board in numbers, goal in labels" 1
+expect_err "board in numbers, goal in labels names the token" "'3' is not one of the goal's labels"
 
 # No instance at all: empty stdin, only comments, empty file.
 : >"$tmp/stdin"
