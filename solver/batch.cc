@@ -7,7 +7,6 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
-#include <iomanip>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -16,6 +15,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
+#include "solver/report.h"
 #include "solver/tables.h"
 
 namespace loyd::solver {
@@ -179,8 +179,8 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     if (!more && batch.pending() == 1 && isatty(STDERR_FILENO) && req.progress)
         base.limits.progress = [&err, &shown](const SearchProgress& p) {
             if (p.seconds < 1.0) return;
-            err << "\rsolver: bound " << p.bound << ", " << p.nodes_generated << " nodes, " << std::fixed
-                << std::setprecision(1) << p.seconds << " s\033[K" << std::defaultfloat << std::flush;
+            err << "\rsolver: bound " << p.bound << ", " << p.nodes_generated << " nodes, " << fixed(p.seconds, 1)
+                << " s\033[K" << std::flush;
             shown = true;
         };
     double search_seconds = 0;
