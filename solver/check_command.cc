@@ -130,7 +130,7 @@ void print_json(const Request& req, const Task& t, const Verdict& v, std::ostrea
     if (!v.message.empty()) {
         if (v.status == "illegal") {
             const size_t i = *t.claim->replay.illegal;
-            out << ",\"illegal_move\":" << i + 1 << ",\"character\":" << t.claim->moves.letter_at[i] + 1;
+            out << ",\"illegal_move\":" << i + 1 << ",\"illegal_character\":" << t.claim->moves.letter_at[i] + 1;
         }
         out << ",\"error\":\"" << json_escape(v.message) << "\"}\n";
         return;
