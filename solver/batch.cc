@@ -73,7 +73,9 @@ public:
             bool was_full;
             {
                 std::unique_lock<std::mutex> lock(mu_);
-                done_cv_.wait(lock, [&] { return (!window_.empty() && window_.front()->done) || finished(); });
+                done_cv_.wait(lock, [&] {
+                    return (!window_.empty() && window_.front()->done) || finished();
+                });
                 if (window_.empty() || !window_.front()->done) break;
                 was_full = window_.size() >= limit_;
                 t = std::move(window_.front());
@@ -148,7 +150,8 @@ private:
 
 }  // namespace
 
-std::optional<Task> read_task(const Job& job, const std::function<void(Task&, const std::string&)>& fill) {
+std::optional<Task> read_task(const Job& job,
+                              const std::function<void(Task&, const std::string&)>& fill) {
     Task t;
     t.origin = job.origin;
     try {
@@ -168,8 +171,11 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     Tables tables(req, err);
     Batch batch(req, source, read, tables);
     BatchTotals totals;
-    const int cores = req.jobs > 0 ? req.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const bool more = batch.read_ahead(static_cast<size_t>(cores) + 1);  // more instances than threads?
+    const int cores = req.jobs > 0
+                          ? req.jobs
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const bool more =
+        batch.read_ahead(static_cast<size_t>(cores) + 1);  // more instances than threads?
     const int threads = more ? cores : std::max(1, static_cast<int>(batch.pending()));
     SolveOptions base = req.search;
     base.threads = more ? 1 : std::max(1, cores / threads);
@@ -179,8 +185,8 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     if (!more && batch.pending() == 1 && isatty(STDERR_FILENO) && req.progress)
         base.limits.progress = [&err, &shown](const SearchProgress& p) {
             if (p.seconds < 1.0) return;
-            err << "\rsolver: bound " << p.bound << ", " << p.nodes_generated << " nodes, " << fixed(p.seconds, 1)
-                << " s\033[K" << std::flush;
+            err << "\rsolver: bound " << p.bound << ", " << p.nodes_generated << " nodes, "
+                << fixed(p.seconds, 1) << " s\033[K" << std::flush;
             shown = true;
         };
     double search_seconds = 0;

@@ -44,17 +44,18 @@ struct Task {
     bool search = true;              // false: nothing to search (check: illegal, --no-optimal)
     const LoadedSet* pdb = nullptr;  // tables to use, when the heuristic is pdb
     HeuristicKind heuristic = HeuristicKind::LinearConflict;
-    std::optional<Claim> claim;      // check only
+    std::optional<Claim> claim;  // check only
     // results
     SolveOutcome outcome;
-    std::string failure;             // an error while solving (e.g. internal)
+    std::string failure;  // an error while solving (e.g. internal)
     bool done = false;
 };
 
 // A job's task: `fill(task, body)` reads the line's body (after its label) into the task. Blank
 // and comment lines give nullopt; a FormatError from the line or from `fill` gives a task
 // holding its message, labelled with the line's own label when it has one.
-std::optional<Task> read_task(const Job& job, const std::function<void(Task&, const std::string&)>& fill);
+std::optional<Task> read_task(const Job& job,
+                              const std::function<void(Task&, const std::string&)>& fill);
 
 using TaskReader = std::function<std::optional<Task>(const Job&)>;
 using TaskPrinter = std::function<void(const Task&)>;

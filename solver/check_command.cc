@@ -35,7 +35,8 @@ std::optional<Task> read_check(const Request& req, const Job& job) {
         try {
             parsed = parse_move_text(moves, req.style.notation);
         } catch (const FormatError& e) {
-            throw FormatError("moves '" + moves.substr(0, 40) + (moves.size() > 40 ? "..." : "") + "': " + e.what());
+            throw FormatError("moves '" + moves.substr(0, 40) + (moves.size() > 40 ? "..." : "") +
+                              "': " + e.what());
         }
         t.start = req.format.read(board);
         t.goal = req.format.goal(t.start->geometry());
@@ -51,7 +52,8 @@ struct Verdict {
     std::string message;      // invalid, error, illegal: why
     size_t stm = 0, mtm = 0;  // the moves' lengths
     std::optional<size_t> optimal;
-    std::string unknown;      // why the optimal length is not known: "not searched", a limit, "unsolvable"
+    std::string
+        unknown;  // why the optimal length is not known: "not searched", a limit, "unsolvable"
 };
 
 Verdict failed(const std::string& status, const std::string& message) {
@@ -72,9 +74,11 @@ Verdict judge(const Task& t, Notation notation) {
         const bool tile = notation == Notation::Tile;
         const Dir d = tile ? opposite(c.moves.moves[i]) : c.moves.moves[i];
         v.status = "illegal";
-        v.message = "move " + std::to_string(i + 1) + " (" + std::string(1, c.text[c.moves.letter_at[i]]) +
-                    " at character " + std::to_string(c.moves.letter_at[i] + 1) + ") leaves the board: " +
-                    (tile ? "no tile can slide " : "the blank cannot move ") + names[static_cast<int>(d)];
+        v.message =
+            "move " + std::to_string(i + 1) + " (" + std::string(1, c.text[c.moves.letter_at[i]]) +
+            " at character " + std::to_string(c.moves.letter_at[i] + 1) +
+            ") leaves the board: " + (tile ? "no tile can slide " : "the blank cannot move ") +
+            names[static_cast<int>(d)];
         return v;
     }
     v.stm = c.moves.moves.size();
@@ -94,7 +98,8 @@ Verdict judge(const Task& t, Notation notation) {
     else if (!v.optimal)
         v.status = "solves";
     else if (v.stm < *v.optimal)  // a search bug, never a verdict
-        return failed("error", "internal error: the moves are shorter than the optimal length found");
+        return failed("error",
+                      "internal error: the moves are shorter than the optimal length found");
     else
         v.status = v.stm == *v.optimal ? "optimal" : "suboptimal";
     return v;
@@ -125,24 +130,27 @@ void print_text(const Request& req, const Task& t, const Verdict& v, std::ostrea
 void print_json(const Request& req, const Task& t, const Verdict& v, std::ostream& out) {
     out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << v.status << "\"";
     if (t.claim)
-        out << ",\"moves\":\"" << format_moves(t.claim->moves.moves, req.style) << "\",\"notation\":\""
-            << notation_name(req.style.notation) << "\",\"runs\":" << (req.style.runs ? "true" : "false");
+        out << ",\"moves\":\"" << format_moves(t.claim->moves.moves, req.style)
+            << "\",\"notation\":\"" << notation_name(req.style.notation)
+            << "\",\"runs\":" << (req.style.runs ? "true" : "false");
     if (!v.message.empty()) {
         if (v.status == "illegal") {
             const size_t i = *t.claim->replay.illegal;
-            out << ",\"illegal_move\":" << i + 1 << ",\"illegal_character\":" << t.claim->moves.letter_at[i] + 1;
+            out << ",\"illegal_move\":" << i + 1
+                << ",\"illegal_character\":" << t.claim->moves.letter_at[i] + 1;
         }
         out << ",\"error\":\"" << json_escape(v.message) << "\"}\n";
         return;
     }
-    out << ",\"length\":" << v.stm << ",\"length_mtm\":" << v.mtm << ",\"optimal\":"
-        << (v.optimal ? std::to_string(*v.optimal) : "null");
+    out << ",\"length\":" << v.stm << ",\"length_mtm\":" << v.mtm
+        << ",\"optimal\":" << (v.optimal ? std::to_string(*v.optimal) : "null");
     if (v.optimal && v.status != "misses-goal") out << ",\"difference\":" << v.stm - *v.optimal;
     if (!v.optimal) out << ",\"optimal_unknown\":\"" << json_escape(v.unknown) << "\"";
     if (t.search && t.outcome.status == SolveOutcome::Status::Limit)
         out << ",\"lower_bound\":" << t.outcome.search.lower_bound;
     if (v.status == "misses-goal")
-        out << ",\"end\":\"" << json_escape(req.format.write(t.claim->replay.end, req.layout)) << "\"";
+        out << ",\"end\":\"" << json_escape(req.format.write(t.claim->replay.end, req.layout))
+            << "\"";
     if (t.search) {
         const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
         out << ",\"nodes_generated\":" << t.outcome.search.nodes_generated << ",\"heuristic\":\""
@@ -153,8 +161,8 @@ void print_json(const Request& req, const Task& t, const Verdict& v, std::ostrea
 
 // Counts of each verdict, for the summary and the exit status.
 struct Tally {
-    uint64_t instances = 0, optimal = 0, suboptimal = 0, solves = 0, misses = 0, illegal = 0, invalid = 0,
-             internal = 0, limit = 0;
+    uint64_t instances = 0, optimal = 0, suboptimal = 0, solves = 0, misses = 0, illegal = 0,
+             invalid = 0, internal = 0, limit = 0;
     void add(const Task& t, const Verdict& v) {
         ++instances;
         if (v.status == "optimal") ++optimal;
@@ -164,7 +172,8 @@ struct Tally {
         if (v.status == "illegal") ++illegal;
         if (v.status == "invalid") ++invalid;
         if (v.status == "error") ++internal;
-        if (t.search && t.error.empty() && t.failure.empty() && t.outcome.status == SolveOutcome::Status::Limit)
+        if (t.search && t.error.empty() && t.failure.empty() &&
+            t.outcome.status == SolveOutcome::Status::Limit)
             ++limit;
     }
     int exit_code() const {
@@ -180,12 +189,13 @@ struct Tally {
 void print_summary(const Request& req, const Tally& n, std::ostream& out) {
     if (req.json)
         out << "{\"summary\":{\"instances\":" << n.instances << ",\"optimal\":" << n.optimal
-            << ",\"suboptimal\":" << n.suboptimal << ",\"solves\":" << n.solves << ",\"misses_goal\":" << n.misses
-            << ",\"illegal\":" << n.illegal << ",\"invalid\":" << n.invalid << "}}\n";
+            << ",\"suboptimal\":" << n.suboptimal << ",\"solves\":" << n.solves
+            << ",\"misses_goal\":" << n.misses << ",\"illegal\":" << n.illegal
+            << ",\"invalid\":" << n.invalid << "}}\n";
     else
-        out << "summary: instances " << n.instances << ", optimal " << n.optimal << ", suboptimal " << n.suboptimal
-            << ", solves " << n.solves << ", misses-goal " << n.misses << ", illegal " << n.illegal << ", invalid "
-            << n.invalid << "\n";
+        out << "summary: instances " << n.instances << ", optimal " << n.optimal << ", suboptimal "
+            << n.suboptimal << ", solves " << n.solves << ", misses-goal " << n.misses
+            << ", illegal " << n.illegal << ", invalid " << n.invalid << "\n";
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
     }
     if (input.empty() || input == "-") {
         if (input.empty() && isatty(STDIN_FILENO))
-            throw UsageError("no instance given (pass numbers as arguments, --input FILE, or pipe them in)");
+            throw UsageError(
+                "no instance given (pass numbers as arguments, --input FILE, or pipe them in)");
         in_ = &std::cin;
         name_ = "stdin";
     } else {

@@ -42,7 +42,9 @@ void set_search(const Options& o, Request& r) {
     if (r.heuristic && *r.heuristic != HeuristicKind::Pdb && !o.pdb.empty())
         throw UsageError("--pdb needs --heuristic pdb (the default when --pdb is given)");
     r.pdb = o.pdb;
-    r.cache_dir = o.cache_dir == "none" ? "" : o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
+    r.cache_dir = o.cache_dir == "none" ? ""
+                  : o.cache_dir.empty() ? default_cache_dir()
+                                        : o.cache_dir;
     if (o.jobs < 0 || o.jobs > 1024) throw UsageError("--jobs must be between 0 and 1024");
     r.jobs = o.jobs;
 }

@@ -34,33 +34,33 @@ struct Request {
     std::string input;
 
     // Conventions.
-    BoardFormat format;                          // size, goal, labels (--size, --goal)
-    BoardLayout layout = BoardLayout::Rows;      // boards printed by check and scramble
-    MoveStyle style;                             // moves printed (--notation, --runs)
-    bool style_given = false;                    // not the default style: solve's JSON names it
+    BoardFormat format;                      // size, goal, labels (--size, --goal)
+    BoardLayout layout = BoardLayout::Rows;  // boards printed by check and scramble
+    MoveStyle style;                         // moves printed (--notation, --runs)
+    bool style_given = false;                // not the default style: solve's JSON names it
     Metric metric = Metric::Stm;
 
     // Search (solve and check).
-    std::optional<HeuristicKind> heuristic;      // unset = tables when found, else linear conflict
-    std::string pdb;                             // --pdb; empty = look for tables
-    std::string cache_dir;                       // decoded-table cache; empty = none
-    SolveOptions search;                         // algorithm, limits, lookups, pruning, BPMX
-    int jobs = 0;                                // 0 = all cores
+    std::optional<HeuristicKind> heuristic;  // unset = tables when found, else linear conflict
+    std::string pdb;                         // --pdb; empty = look for tables
+    std::string cache_dir;                   // decoded-table cache; empty = none
+    SolveOptions search;                     // algorithm, limits, lookups, pruning, BPMX
+    int jobs = 0;                            // 0 = all cores
 
     // Output.
     bool json = false;
     bool show = false;
     bool quiet = false;
-    bool progress = true;                        // the progress line on a terminal
-    std::string html;                            // --html FILE; empty = none
+    bool progress = true;  // the progress line on a terminal
+    std::string html;      // --html FILE; empty = none
 
     // check
-    std::optional<std::string> moves;            // the moves for every board; unset = per line
-    bool optimal = true;                         // search for the optimal length
+    std::optional<std::string> moves;  // the moves for every board; unset = per line
+    bool optimal = true;               // search for the optimal length
 
     // scramble
     uint64_t count = 1;
-    std::optional<uint64_t> seed;                // unset = a fresh one
+    std::optional<uint64_t> seed;  // unset = a fresh one
 };
 
 // UsageError naming the option on any bad value or combination.

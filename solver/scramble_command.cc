@@ -17,7 +17,8 @@ int run_scramble(const Request& req, std::ostream& out, std::ostream& err) {
     } else {
         std::random_device dev;
         seed = (static_cast<uint64_t>(dev()) << 32) ^ dev();
-        if (!req.quiet) err << "solver: scramble seed " << seed << " (--seed " << seed << " repeats it)\n";
+        if (!req.quiet)
+            err << "solver: scramble seed " << seed << " (--seed " << seed << " repeats it)\n";
     }
     std::mt19937_64 rng(seed);
     for (uint64_t i = 0; i < req.count; ++i) {

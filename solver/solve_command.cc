@@ -52,10 +52,13 @@ void show_text(const Request& req, Board b, const Moves& moves, std::ostream& ou
     }
 }
 
-void print_error(const Task& t, const std::string& status, const std::string& message, std::ostream& out) {
-    out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << status << "\",\"length\":null,"
+void print_error(const Task& t, const std::string& status, const std::string& message,
+                 std::ostream& out) {
+    out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << status
+        << "\",\"length\":null,"
         << "\"moves\":null,\"nodes_expanded\":null,\"nodes_generated\":null,\"heuristic\":null,"
-        << "\"heuristic_start\":null,\"seconds\":null,\"error\":\"" << json_escape(message) << "\"}\n";
+        << "\"heuristic_start\":null,\"seconds\":null,\"error\":\"" << json_escape(message)
+        << "\"}\n";
 }
 
 void print_json(const Request& req, const Task& t, std::ostream& out) {
@@ -63,22 +66,26 @@ void print_json(const Request& req, const Task& t, std::ostream& out) {
     const SearchResult& s = r.search;
     const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
     const bool solved = r.status == SolveOutcome::Status::Solved;
-    const char* status = solved ? "solved" : r.status == SolveOutcome::Status::Unsolvable ? "unsolvable" : "limit";
+    const char* status = solved                                         ? "solved"
+                         : r.status == SolveOutcome::Status::Unsolvable ? "unsolvable"
+                                                                        : "limit";
     out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << status << "\"";
     if (solved)
-        out << ",\"length\":" << s.moves.size() << ",\"moves\":\"" << format_moves(s.moves, req.style) << "\"";
+        out << ",\"length\":" << s.moves.size() << ",\"moves\":\""
+            << format_moves(s.moves, req.style) << "\"";
     else
         out << ",\"length\":null,\"moves\":null";
     if (req.style_given)
-        out << ",\"notation\":\"" << notation_name(req.style.notation) << "\",\"runs\":"
-            << (req.style.runs ? "true" : "false");
-    out << ",\"nodes_expanded\":" << s.nodes_expanded << ",\"nodes_generated\":" << s.nodes_generated
-        << ",\"heuristic\":\"" << json_escape(heur) << "\",\"heuristic_start\":" << s.heuristic_start
-        << ",\"seconds\":" << fixed(r.seconds);
+        out << ",\"notation\":\"" << notation_name(req.style.notation)
+            << "\",\"runs\":" << (req.style.runs ? "true" : "false");
+    out << ",\"nodes_expanded\":" << s.nodes_expanded
+        << ",\"nodes_generated\":" << s.nodes_generated << ",\"heuristic\":\"" << json_escape(heur)
+        << "\",\"heuristic_start\":" << s.heuristic_start << ",\"seconds\":" << fixed(r.seconds);
     if (!r.lookups.empty()) out << ",\"lookups\":\"" << r.lookups << "\"";
     if (r.threads > 1) out << ",\"threads\":" << r.threads;
     if (r.status == SolveOutcome::Status::Limit)
-        out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\"" << json_escape(s.limit_reason) << "\"";
+        out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\""
+            << json_escape(s.limit_reason) << "\"";
     if (r.status == SolveOutcome::Status::Unsolvable)
         out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
     if (req.show && solved) out << show_json(req, *t.start, s.moves);
@@ -102,17 +109,19 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     const SolveOutcome& r = t.outcome;
     const SearchResult& s = r.search;
     if (r.status == SolveOutcome::Status::Limit)
-        err << "solver: " << t.label << ": " << s.limit_reason << " reached after " << s.nodes_generated << " nodes\n";
+        err << "solver: " << t.label << ": " << s.limit_reason << " reached after "
+            << s.nodes_generated << " nodes\n";
     if (req.json) return print_json(req, t, out);
     if (r.status == SolveOutcome::Status::Solved) {
-        out << t.label << ": length " << s.moves.size() << " moves " << moves_word(s.moves, req.style)
-            << " nodes " << s.nodes_generated << " seconds " << fixed(r.seconds) << "\n";
+        out << t.label << ": length " << s.moves.size() << " moves "
+            << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated << " seconds "
+            << fixed(r.seconds) << "\n";
         if (req.show) show_text(req, *t.start, s.moves, out);
     } else if (r.status == SolveOutcome::Status::Unsolvable) {
         out << t.label << ": unsolvable\n";
     } else {
-        out << t.label << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated << " seconds "
-            << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
+        out << t.label << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated
+            << " seconds " << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
     }
 }
 
@@ -141,25 +150,30 @@ struct Tally {
 };
 
 void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std::ostream& out) {
-    const double mean = n.solved ? static_cast<double>(n.total_len) / static_cast<double>(n.solved) : 0;
+    const double mean =
+        n.solved ? static_cast<double>(n.total_len) / static_cast<double>(n.solved) : 0;
     if (req.json) {
         out << "{\"summary\":{\"instances\":" << n.instances << ",\"solved\":" << n.solved
-            << ",\"unsolvable\":" << n.unsolvable << ",\"limit\":" << n.limit << ",\"invalid\":" << n.invalid
-            << ",\"total_length\":" << n.total_len << ",\"mean_length\":" << fixed(mean, 3)
-            << ",\"total_nodes\":" << n.total_nodes << ",\"search_seconds\":" << fixed(n.total_secs)
-            << ",\"load_seconds\":" << fixed(b.load_seconds) << ",\"threads\":" << b.threads << "}}\n";
+            << ",\"unsolvable\":" << n.unsolvable << ",\"limit\":" << n.limit
+            << ",\"invalid\":" << n.invalid << ",\"total_length\":" << n.total_len
+            << ",\"mean_length\":" << fixed(mean, 3) << ",\"total_nodes\":" << n.total_nodes
+            << ",\"search_seconds\":" << fixed(n.total_secs)
+            << ",\"load_seconds\":" << fixed(b.load_seconds) << ",\"threads\":" << b.threads
+            << "}}\n";
     } else {
-        out << "summary: instances " << n.instances << ", solved " << n.solved << ", unsolvable " << n.unsolvable
-            << ", limit " << n.limit << ", invalid " << n.invalid << ", total length " << n.total_len
-            << ", mean length " << fixed(mean, 3) << ", total nodes " << n.total_nodes << ", search seconds "
-            << fixed(n.total_secs, 3) << ", table load seconds " << fixed(b.load_seconds, 3) << ", threads "
-            << b.threads << "\n";
+        out << "summary: instances " << n.instances << ", solved " << n.solved << ", unsolvable "
+            << n.unsolvable << ", limit " << n.limit << ", invalid " << n.invalid
+            << ", total length " << n.total_len << ", mean length " << fixed(mean, 3)
+            << ", total nodes " << n.total_nodes << ", search seconds " << fixed(n.total_secs, 3)
+            << ", table load seconds " << fixed(b.load_seconds, 3) << ", threads " << b.threads
+            << "\n";
     }
 }
 
 // --html: the page of the instances solved, written atomically; none solved is said, not
 // written.
-void write_replay_page(const Request& req, const std::vector<ReplayInstance>& replays, std::ostream& err) {
+void write_replay_page(const Request& req, const std::vector<ReplayInstance>& replays,
+                       std::ostream& err) {
     if (replays.empty()) {
         err << "solver: no instance was solved; " << req.html << " not written\n";
         return;
@@ -176,7 +190,8 @@ void write_replay_page(const Request& req, const std::vector<ReplayInstance>& re
 int run_solve(const Request& req, std::ostream& out, std::ostream& err) {
     JobSource source(req.boards, req.input);
     Tally n;
-    std::vector<ReplayInstance> replays;  // --html: the solved instances (kept: they go on one page)
+    std::vector<ReplayInstance>
+        replays;  // --html: the solved instances (kept: they go on one page)
     const BatchTotals totals = run_batch(
         req, source, [&](const Job& job) { return read_board(req, job); },
         [&](const Task& t) {
@@ -185,8 +200,8 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err) {
             n.add(t);
             if (!req.html.empty() && t.error.empty() && t.failure.empty() &&
                 t.outcome.status == SolveOutcome::Status::Solved)
-                replays.push_back(replay_instance(t.label, *t.start, *t.goal, t.outcome.search.moves,
-                                                  req.format.labels()));
+                replays.push_back(replay_instance(t.label, *t.start, *t.goal,
+                                                  t.outcome.search.moves, req.format.labels()));
         },
         err);
     if (n.instances == 0) throw UsageError("no instance found in the input");

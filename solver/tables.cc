@@ -52,8 +52,10 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
     if (!found) {
         if (required)
             throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
-                             goal.geometry().name() + "; build them with: " + suggest_build_command(goal));
-        hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used linear conflict");
+                             goal.geometry().name() +
+                             "; build them with: " + suggest_build_command(goal));
+        hint(goal,
+             "no pattern databases found for " + goal.geometry().name() + "; used linear conflict");
         return nullptr;
     }
     try {
@@ -65,7 +67,8 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
         return s;
     } catch (const Error& e) {
         if (required) throw;
-        err_ << "solver: not using " << found->manifest << ": " << e.what() << "; using linear conflict\n";
+        err_ << "solver: not using " << found->manifest << ": " << e.what()
+             << "; using linear conflict\n";
         return nullptr;
     }
 }
@@ -78,7 +81,9 @@ void Tables::hint(const Board& goal, const std::string& what) {
     std::error_code ec;
     if (fs::exists(sibling, ec)) cmd = sibling.string() + cmd.substr(std::string("pdbgen").size());
     std::ostringstream os;
-    auto mib = [](uint64_t b) { return b < (uint64_t{1} << 20) ? std::string("under 1") : std::to_string(b >> 20); };
+    auto mib = [](uint64_t b) {
+        return b < (uint64_t{1} << 20) ? std::string("under 1") : std::to_string(b >> 20);
+    };
     os << what << "; for faster solving build tables (about " << std::max(1.0, std::ceil(c.minutes))
        << " min on 2 cores, " << mib(c.peak_bytes) << " MiB of memory, up to " << mib(c.disk_bytes)
        << " MiB on disk): " << cmd;

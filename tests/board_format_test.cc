@@ -19,7 +19,9 @@ namespace {
 using test::board;
 using test::error_of;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
 
 // Every supported board: 2 <= W, H and W*H <= 25.
 std::vector<Geometry> all_geometries() {
@@ -100,21 +102,28 @@ TEST(BoardFormat, SizeAndRowsMustAgree) {
     EXPECT_EQ(f.read("1 2/3 4/5 6/7 0"), board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4/5 6 7 0"); }),
                          "the rows make a 4x2 board, --size is 2x4"));
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4 5 6 7 8 0"); }), "expected 8 tiles"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { f.read("1 2 3 4 5 6 7 8 0"); }), "expected 8 tiles"));
 }
 
 TEST(BoardFormat, RefusesBadNumberBoards) {
     const BoardFormat f;
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 1 3 4 5 6 7 8 0"); }), "twice"));
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3/4 5 6/7 8 9"); }), "out of range"));
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 _/4 5 6/7 8 0"); }), "0 appears twice"));
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("A B C/D E F/G H _"); }),
-                         "'A' is not a tile number (a board in labels needs --goal in the same labels)"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { f.read("1 2 3/4 5 6/7 8 9"); }), "out of range"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { f.read("1 2 _/4 5 6/7 8 0"); }), "0 appears twice"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { f.read("A B C/D E F/G H _"); }),
+                 "'A' is not a tile number (a board in labels needs --goal in the same labels)"));
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4 5 6 7 0"); }), "--size"));
     // A board of rows the library does not support is a bad line, not a usage error.
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1/2/0"); }), "not supported"));
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4 5 6 7 8 9 10 11 12 13/14 15 16 17 "
-                                                             "18 19 20 21 22 23 24 25 0"); }),
+    EXPECT_TRUE(contains(error_of<FormatError>([&] {
+                             f.read(
+                                 "1 2 3 4 5 6 7 8 9 10 11 12 13/14 15 16 17 "
+                                 "18 19 20 21 22 23 24 25 0");
+                         }),
                          "more than 25 tiles"));
 }
 
@@ -143,8 +152,10 @@ TEST(BoardFormat, LabelGoalsNumberTilesInReadingOrder) {
     EXPECT_EQ(f.labels().name(0), "_");
     EXPECT_EQ(f.read("A B C/D E F/G _ H"), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8}));
     EXPECT_EQ(f.read("A,B,C,D,E,F,G,0,H"), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8}));
-    EXPECT_EQ(f.write(board(3, 3, {8, 7, 6, 5, 4, 3, 2, 1, 0}), BoardLayout::Rows), "H G F/E D C/B A _");
-    EXPECT_EQ(f.write(board(3, 3, {8, 7, 6, 5, 4, 3, 2, 1, 0}), BoardLayout::Flat), "H G F E D C B A _");
+    EXPECT_EQ(f.write(board(3, 3, {8, 7, 6, 5, 4, 3, 2, 1, 0}), BoardLayout::Rows),
+              "H G F/E D C/B A _");
+    EXPECT_EQ(f.write(board(3, 3, {8, 7, 6, 5, 4, 3, 2, 1, 0}), BoardLayout::Flat),
+              "H G F E D C B A _");
     // The blank first: Korf's goal in labels.
     f = BoardFormat(std::nullopt, ". a b c");
     EXPECT_EQ(f.goal(Geometry(2, 2)), Board::blank_first(Geometry(2, 2)));
@@ -164,19 +175,22 @@ TEST(BoardFormat, RefusesBadLabelledBoards) {
         const char* text;
         const char* says;
     };
-    for (const Case& c : {Case{"A B C/D E F/G H Q", "'Q' is not one of the goal's labels (A B C D E F G H; blank _ . or 0)"},
-                          Case{"a b c/d e f/g h _", "'a' is not one of the goal's labels"},  // other labels
-                          Case{"1 2 3/4 5 6/7 8 0", "'1' is not one of the goal's labels"},  // numbers
-                          Case{"A A C/D E F/G H _", "label 'A' appears twice"},
-                          Case{"A B C/D E F/G _ .", "two blanks"},
-                          Case{"A B C D/E F G H", "the rows make a 4x2 board, the goal is 3x3"},
-                          Case{"A B C D E F G H", "expected 9 tiles for the 3x3 board of the goal, got 8"},
-                          Case{"A B C/D E/F G H _", "ragged rows"}}) {
+    for (const Case& c :
+         {Case{"A B C/D E F/G H Q",
+               "'Q' is not one of the goal's labels (A B C D E F G H; blank _ . or 0)"},
+          Case{"a b c/d e f/g h _", "'a' is not one of the goal's labels"},  // other labels
+          Case{"1 2 3/4 5 6/7 8 0", "'1' is not one of the goal's labels"},  // numbers
+          Case{"A A C/D E F/G H _", "label 'A' appears twice"},
+          Case{"A B C/D E F/G _ .", "two blanks"},
+          Case{"A B C D/E F G H", "the rows make a 4x2 board, the goal is 3x3"},
+          Case{"A B C D E F G H", "expected 9 tiles for the 3x3 board of the goal, got 8"},
+          Case{"A B C/D E/F G H _", "ragged rows"}}) {
         const std::string m = error_of<FormatError>([&] { f.read(c.text); });
         EXPECT_TRUE(contains(m, c.says)) << c.text << ": " << m;
     }
     // Missing blank: the count is right only if a label takes the blank's place, i.e. twice.
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("A B C/D E F/G H H"); }), "appears twice"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { f.read("A B C/D E F/G H H"); }), "appears twice"));
 }
 
 TEST(BoardFormat, RefusesBadGoals) {
@@ -222,9 +236,9 @@ TEST(BoardFormat, NumbersRoundTripOnEveryBoard) {
 
 TEST(BoardFormat, LabelsRoundTripOnEveryBoard) {
     std::mt19937_64 rng(2);
-    const std::vector<std::string> pool = {"A",  "B",   "C",  "x1", "x2", "é",  "🐱", "Z", "10", "11", "12",  "q",
-                                           "r",  "s",   "t",  "u",  "v",  "w",  "long-label", "42", "-3", "@", "#",
-                                           "ü"};
+    const std::vector<std::string> pool = {"A",  "B",  "C",          "x1", "x2", "é", "🐱", "Z",
+                                           "10", "11", "12",         "q",  "r",  "s", "t", "u",
+                                           "v",  "w",  "long-label", "42", "-3", "@", "#", "ü"};
     for (const Geometry& g : all_geometries()) {
         for (int trial = 0; trial < 20; ++trial) {
             std::vector<std::string> names = pool;
@@ -240,7 +254,8 @@ TEST(BoardFormat, LabelsRoundTripOnEveryBoard) {
             ASSERT_EQ(f.geometry(), g);
             const Board goal = f.goal(g);
             ASSERT_EQ(goal.at(blank), 0);
-            ASSERT_EQ(f.write(goal, BoardLayout::Rows), labelled_goal(g, names, blank, blank_token));
+            ASSERT_EQ(f.write(goal, BoardLayout::Rows),
+                      labelled_goal(g, names, blank, blank_token));
             for (int k = 0; k < 5; ++k) {
                 const Board b = random_board(g, rng);
                 ASSERT_EQ(f.read(f.write(b, BoardLayout::Rows)), b);
@@ -253,7 +268,8 @@ TEST(BoardFormat, LabelsRoundTripOnEveryBoard) {
 TEST(BoardFormat, GridRightAlignsAndShowsTheBlank) {
     const BoardFormat f;
     EXPECT_EQ(f.grid(Board::blank_last(Geometry(3, 3))), "1 2 3\n4 5 6\n7 8 .\n");
-    EXPECT_EQ(f.grid(Board::blank_last(Geometry(4, 4))), " 1  2  3  4\n 5  6  7  8\n 9 10 11 12\n13 14 15  .\n");
+    EXPECT_EQ(f.grid(Board::blank_last(Geometry(4, 4))),
+              " 1  2  3  4\n 5  6  7  8\n 9 10 11 12\n13 14 15  .\n");
     EXPECT_EQ(f.grid(Board::blank_first(Geometry(4, 2))), ". 1 2 3\n4 5 6 7\n");
     EXPECT_EQ(f.grid(Board::blank_last(Geometry(5, 2))), "1 2 3 4 5\n6 7 8 9 .\n");
     const BoardFormat labels(std::nullopt, "A BB/é _");

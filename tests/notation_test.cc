@@ -15,14 +15,17 @@ namespace {
 
 using test::error_of;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
 
 const MoveStyle kBlank{Notation::Blank, false}, kBlankRuns{Notation::Blank, true},
     kTile{Notation::Tile, false}, kTileRuns{Notation::Tile, true};
 
 Moves blank_moves(const std::string& letters) {
     Moves m;
-    for (char c : letters) m.push_back(c == 'U' ? Dir::Up : c == 'D' ? Dir::Down : c == 'L' ? Dir::Left : Dir::Right);
+    for (char c : letters)
+        m.push_back(c == 'U' ? Dir::Up : c == 'D' ? Dir::Down : c == 'L' ? Dir::Left : Dir::Right);
     return m;
 }
 
@@ -34,7 +37,8 @@ TEST(Notation, WritesEveryStyle) {
     EXPECT_EQ(format_moves(m, kTileRuns), "L2D2R");
     EXPECT_EQ(format_moves(blank_moves("UDUD"), kBlankRuns), "UDUD");
     EXPECT_EQ(format_moves(blank_moves("LLLLLLLLLLLL"), kTileRuns), "R12");
-    for (const MoveStyle& s : {kBlank, kBlankRuns, kTile, kTileRuns}) EXPECT_EQ(format_moves({}, s), "");
+    for (const MoveStyle& s : {kBlank, kBlankRuns, kTile, kTileRuns})
+        EXPECT_EQ(format_moves({}, s), "");
     EXPECT_EQ(move_char(Dir::Up, Notation::Blank), 'U');
     EXPECT_EQ(move_char(Dir::Up, Notation::Tile), 'D');
     EXPECT_EQ(move_char(Dir::Left, Notation::Tile), 'R');
@@ -50,7 +54,8 @@ TEST(Notation, ReadsBothNotationsWithAndWithoutRuns) {
     EXPECT_EQ(parse_move_text(" L2 D2\tR\n", Notation::Tile).moves, m);
     EXPECT_EQ(parse_move_text("R12", Notation::Tile).moves, blank_moves("LLLLLLLLLLLL"));
     EXPECT_EQ(parse_move_text("D99", Notation::Blank).moves.size(), 99u);
-    for (const char* none : {"", "-", "  "}) EXPECT_TRUE(parse_move_text(none, Notation::Tile).moves.empty());
+    for (const char* none : {"", "-", "  "})
+        EXPECT_TRUE(parse_move_text(none, Notation::Tile).moves.empty());
 }
 
 TEST(Notation, RecordsWhereEachMoveWasWritten) {
@@ -94,17 +99,19 @@ TEST(Notation, RefusesBadTextNamingTheCharacter) {
         const char* text;
         const char* says;
     };
-    for (const Case& c : {Case{"R0", "run length 0 at character 2"}, Case{"UR0L", "run length 0 at character 3"},
-                          Case{"R05", "'05' at character 2 starts with 0"},
-                          Case{"R100", "run length 100 at character 2 is more than 99"},
-                          Case{"R99999999999999999999", "is more than 99"},
-                          Case{"2R", "run length without a move letter at character 1"},
-                          Case{"RX", "bad move character 'X' at character 2"},
-                          Case{"r", "bad move character 'r' at character 1"},
-                          Case{"R,U", "bad move character ',' at character 2"},
-                          Case{"--", "bad move character '-' at character 1"},
-                          Case{"R-", "bad move character '-' at character 2"}}) {
-        const std::string m = error_of<FormatError>([&] { parse_move_text(c.text, Notation::Blank); });
+    for (const Case& c :
+         {Case{"R0", "run length 0 at character 2"}, Case{"UR0L", "run length 0 at character 3"},
+          Case{"R05", "'05' at character 2 starts with 0"},
+          Case{"R100", "run length 100 at character 2 is more than 99"},
+          Case{"R99999999999999999999", "is more than 99"},
+          Case{"2R", "run length without a move letter at character 1"},
+          Case{"RX", "bad move character 'X' at character 2"},
+          Case{"r", "bad move character 'r' at character 1"},
+          Case{"R,U", "bad move character ',' at character 2"},
+          Case{"--", "bad move character '-' at character 1"},
+          Case{"R-", "bad move character '-' at character 2"}}) {
+        const std::string m =
+            error_of<FormatError>([&] { parse_move_text(c.text, Notation::Blank); });
         EXPECT_TRUE(contains(m, c.says)) << c.text << ": " << m;
     }
 }
@@ -115,7 +122,8 @@ TEST(Notation, RefusesAbsurdlyLongSequences) {
     const std::string m = error_of<FormatError>([&] { parse_move_text(text, Notation::Blank); });
     EXPECT_TRUE(contains(m, "more than 1000000 moves")) << m;
     // Exactly at the bound is fine.
-    EXPECT_EQ(parse_move_text(std::string(kMaxMoves, 'U'), Notation::Blank).moves.size(), kMaxMoves);
+    EXPECT_EQ(parse_move_text(std::string(kMaxMoves, 'U'), Notation::Blank).moves.size(),
+              kMaxMoves);
 }
 
 TEST(Notation, RandomTextEitherReadsOrThrowsFormatError) {
@@ -127,8 +135,10 @@ TEST(Notation, RandomTextEitherReadsOrThrowsFormatError) {
         try {
             const MoveText t = parse_move_text(text, Notation::Tile);
             ASSERT_EQ(t.moves.size(), t.letter_at.size());
-            for (size_t i = 0; i < t.moves.size(); ++i) ASSERT_TRUE(std::string("UDLR").find(text[t.letter_at[i]]) != std::string::npos);
-            ASSERT_EQ(parse_move_text(format_moves(t.moves, kTileRuns), Notation::Tile).moves, t.moves);
+            for (size_t i = 0; i < t.moves.size(); ++i)
+                ASSERT_TRUE(std::string("UDLR").find(text[t.letter_at[i]]) != std::string::npos);
+            ASSERT_EQ(parse_move_text(format_moves(t.moves, kTileRuns), Notation::Tile).moves,
+                      t.moves);
         } catch (const FormatError&) {
         }
     }

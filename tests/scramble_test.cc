@@ -22,7 +22,8 @@ using test::BfsOracle;
 
 // Pearson's statistic of `counts` against `draws` spread evenly over the states of `oracle`;
 // fails the test if a drawn position is not one of them (unsolvable).
-double chi_square(const BfsOracle& oracle, const std::map<std::string, uint64_t>& counts, uint64_t draws) {
+double chi_square(const BfsOracle& oracle, const std::map<std::string, uint64_t>& counts,
+                  uint64_t draws) {
     std::map<std::string, uint64_t> all;
     oracle.for_each([&](const Board& b, int) { all[b.to_string()] = 0; });
     for (const auto& [s, n] : counts) {
@@ -31,7 +32,8 @@ double chi_square(const BfsOracle& oracle, const std::map<std::string, uint64_t>
     }
     const double expected = static_cast<double>(draws) / static_cast<double>(all.size());
     double x2 = 0;
-    for (const auto& [s, n] : all) x2 += (static_cast<double>(n) - expected) * (static_cast<double>(n) - expected) / expected;
+    for (const auto& [s, n] : all)
+        x2 += (static_cast<double>(n) - expected) * (static_cast<double>(n) - expected) / expected;
     return x2;
 }
 
@@ -59,7 +61,8 @@ TEST(Scramble, UniformOverTheTwelveSolvable2x2States) {
 }
 
 TEST(Scramble, UniformOverThe360Solvable3x2States) {
-    for (const Board& goal : {Board::blank_last(Geometry(3, 2)), Board::blank_first(Geometry(2, 3))}) {
+    for (const Board& goal :
+         {Board::blank_last(Geometry(3, 2)), Board::blank_first(Geometry(2, 3))}) {
         const BfsOracle oracle(goal);
         ASSERT_EQ(oracle.states(), 360u);
         const uint64_t draws = 36'000;
@@ -91,8 +94,10 @@ TEST(Scramble, NeverUnsolvableOnAnyBoardOrGoal) {
     for (int w = 2; w <= 12; ++w)
         for (int h = 2; w * h <= kMaxCells; ++h) {
             const Geometry g(w, h);
-            for (const Board& goal : {Board::blank_last(g), Board::blank_first(g), random_position(Board::blank_last(g), rng)}) {
-                for (int i = 0; i < 300; ++i) ASSERT_TRUE(solvable(random_position(goal, rng), goal)) << g.name();
+            for (const Board& goal : {Board::blank_last(g), Board::blank_first(g),
+                                      random_position(Board::blank_last(g), rng)}) {
+                for (int i = 0; i < 300; ++i)
+                    ASSERT_TRUE(solvable(random_position(goal, rng), goal)) << g.name();
             }
         }
 }
@@ -101,10 +106,13 @@ TEST(Scramble, EverySmallBoardPositionIsReachableFromTheGoal) {
     // The BFS oracle, independent of solvable(), agrees on 2x2, 2x3, 3x2, 2x4 and 3x3 goals
     // other than the standard ones.
     std::mt19937_64 rng(4);
-    for (const Geometry& g : {Geometry(2, 2), Geometry(2, 3), Geometry(3, 2), Geometry(2, 4), Geometry(3, 3)}) {
-        const Board goal = BoardFormat(std::nullopt, g.cells() == 9 ? "a b c/d _ e/f g h" : "blank-last").goal(g);
+    for (const Geometry& g :
+         {Geometry(2, 2), Geometry(2, 3), Geometry(3, 2), Geometry(2, 4), Geometry(3, 3)}) {
+        const Board goal =
+            BoardFormat(std::nullopt, g.cells() == 9 ? "a b c/d _ e/f g h" : "blank-last").goal(g);
         const BfsOracle oracle(goal);
-        for (int i = 0; i < 2000; ++i) ASSERT_GE(oracle.distance(random_position(goal, rng)), 0) << g.name();
+        for (int i = 0; i < 2000; ++i)
+            ASSERT_GE(oracle.distance(random_position(goal, rng)), 0) << g.name();
     }
 }
 
@@ -117,7 +125,8 @@ TEST(Scramble, UniformBelowStaysInRangeAndIsUnbiased) {
     std::vector<uint64_t> c(6);
     for (int i = 0; i < 60'000; ++i) ++c[uniform_below(rng, 6)];
     double x2 = 0;
-    for (uint64_t n : c) x2 += (static_cast<double>(n) - 10'000.0) * (static_cast<double>(n) - 10'000.0) / 10'000.0;
+    for (uint64_t n : c)
+        x2 += (static_cast<double>(n) - 10'000.0) * (static_cast<double>(n) - 10'000.0) / 10'000.0;
     EXPECT_LT(x2, 35.89);
 }
 
@@ -132,8 +141,10 @@ TEST(Scramble, ReproducibleFromASeed) {
     const BoardFormat f;
     std::mt19937_64 rng(1);
     const Board goal = Board::blank_last(Geometry(4, 4));
-    EXPECT_EQ(f.write(random_position(goal, rng), BoardLayout::Rows), "14 7 6 1/11 3 8 10/12 15 4 2/0 5 13 9");
-    EXPECT_EQ(f.write(random_position(goal, rng), BoardLayout::Rows), "7 12 14 2/15 1 0 4/6 13 3 9/8 11 5 10");
+    EXPECT_EQ(f.write(random_position(goal, rng), BoardLayout::Rows),
+              "14 7 6 1/11 3 8 10/12 15 4 2/0 5 13 9");
+    EXPECT_EQ(f.write(random_position(goal, rng), BoardLayout::Rows),
+              "7 12 14 2/15 1 0 4/6 13 3 9/8 11 5 10");
     // The same seed twice gives the same sequence.
     std::mt19937_64 a(77), b(77);
     for (int i = 0; i < 100; ++i) ASSERT_EQ(random_position(goal, a), random_position(goal, b));

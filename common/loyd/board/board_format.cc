@@ -11,7 +11,9 @@ namespace loyd {
 
 namespace {
 
-bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
+bool is_separator(char c) {
+    return c == ',' || std::isspace(static_cast<unsigned char>(c));
+}
 
 // The integer written as `token`, if the whole token is one.
 std::optional<int> integer(std::string_view token) {
@@ -21,7 +23,9 @@ std::optional<int> integer(std::string_view token) {
     return v;
 }
 
-bool numeric_token(const std::string& t) { return is_blank_token(t) || integer(t).has_value(); }
+bool numeric_token(const std::string& t) {
+    return is_blank_token(t) || integer(t).has_value();
+}
 
 // A board of W x H from rows: FormatError (not UsageError) when the library cannot take it,
 // since it comes from a line of input.
@@ -51,9 +55,8 @@ Geometry geometry_of(const BoardText& t, const std::optional<Geometry>& fixed,
 
 // Display width of UTF-8 text: its code points (not its bytes).
 size_t columns(const std::string& s) {
-    return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
+    return static_cast<size_t>(std::count_if(
+        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 }  // namespace
@@ -136,8 +139,9 @@ int TileLabels::tile(std::string_view token) const {
     if (is_blank_token(token)) return 0;
     if (are_numbers()) {
         if (auto v = integer(token)) return *v;
-        throw FormatError("'" + std::string(token) +
-                          "' is not a tile number (a board in labels needs --goal in the same labels)");
+        throw FormatError(
+            "'" + std::string(token) +
+            "' is not a tile number (a board in labels needs --goal in the same labels)");
     }
     const auto it = std::find(names_.begin(), names_.end(), token);
     if (it != names_.end()) return static_cast<int>(it - names_.begin()) + 1;
@@ -185,9 +189,12 @@ std::optional<Geometry> BoardFormat::geometry() const {
 
 Board BoardFormat::goal(const Geometry& g) const {
     switch (kind_) {
-        case Goal::BlankFirst: return Board::blank_first(g);
-        case Goal::Written: return *goal_;
-        case Goal::BlankLast: break;
+        case Goal::BlankFirst:
+            return Board::blank_first(g);
+        case Goal::Written:
+            return *goal_;
+        case Goal::BlankLast:
+            break;
     }
     return Board::blank_last(g);
 }
@@ -228,7 +235,8 @@ std::string BoardFormat::grid(const Board& b) const {
     std::string s;
     for (int c = 0; c < b.cells(); ++c) {
         if (b.geometry().col(c)) s += ' ';
-        s += std::string(width - columns(names[static_cast<size_t>(c)]), ' ') + names[static_cast<size_t>(c)];
+        s += std::string(width - columns(names[static_cast<size_t>(c)]), ' ') +
+             names[static_cast<size_t>(c)];
         if (b.geometry().col(c) + 1 == b.geometry().width()) s += '\n';
     }
     return s;

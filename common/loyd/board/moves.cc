@@ -5,9 +5,13 @@
 
 namespace loyd {
 
-std::string to_string(const Moves& m) { return format_moves(m, MoveStyle{}); }
+std::string to_string(const Moves& m) {
+    return format_moves(m, MoveStyle{});
+}
 
-Moves parse_moves(const std::string& s) { return parse_move_text(s, Notation::Blank).moves; }
+Moves parse_moves(const std::string& s) {
+    return parse_move_text(s, Notation::Blank).moves;
+}
 
 Replay replay(const Board& start, const Moves& m) {
     Replay r{start, std::nullopt};

@@ -9,23 +9,38 @@ namespace loyd {
 
 namespace {
 
-bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // The blank move written as `c` in notation `n`, or false for a character that is no move.
 bool letter_move(char c, Notation n, Dir& d) {
     switch (c) {
-        case 'U': d = Dir::Up; break;
-        case 'D': d = Dir::Down; break;
-        case 'L': d = Dir::Left; break;
-        case 'R': d = Dir::Right; break;
-        default: return false;
+        case 'U':
+            d = Dir::Up;
+            break;
+        case 'D':
+            d = Dir::Down;
+            break;
+        case 'L':
+            d = Dir::Left;
+            break;
+        case 'R':
+            d = Dir::Right;
+            break;
+        default:
+            return false;
     }
     if (n == Notation::Tile) d = opposite(d);
     return true;
 }
 
-std::string where(size_t pos) { return "at character " + std::to_string(pos + 1); }
+std::string where(size_t pos) {
+    return "at character " + std::to_string(pos + 1);
+}
 
 // The run length written at text[i..] (i at a digit); advances i past its digits.
 int read_run_length(std::string_view text, size_t& i) {
@@ -52,7 +67,9 @@ Notation parse_notation(std::string_view name) {
     throw UsageError("bad notation '" + std::string(name) + "' (expected blank or tile)");
 }
 
-const char* notation_name(Notation n) { return n == Notation::Tile ? "tile" : "blank"; }
+const char* notation_name(Notation n) {
+    return n == Notation::Tile ? "tile" : "blank";
+}
 
 std::string format_moves(const Moves& moves, const MoveStyle& style) {
     std::string o;
@@ -79,8 +96,7 @@ MoveText parse_move_text(std::string_view text, Notation n) {
         }
         Dir d;
         if (!letter_move(c, n, d)) {
-            if (is_digit(c))
-                throw FormatError("run length without a move letter " + where(i));
+            if (is_digit(c)) throw FormatError("run length without a move letter " + where(i));
             throw FormatError(std::string("bad move character '") + c + "' " + where(i) +
                               " (moves are U D L R, each optionally followed by a run length)");
         }

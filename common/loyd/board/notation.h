@@ -47,7 +47,9 @@ Notation parse_notation(std::string_view name);
 const char* notation_name(Notation n);
 
 // The letter of blank move `d` in notation `n`.
-constexpr char move_char(Dir d, Notation n) { return dir_char(n == Notation::Tile ? opposite(d) : d); }
+constexpr char move_char(Dir d, Notation n) {
+    return dir_char(n == Notation::Tile ? opposite(d) : d);
+}
 
 // `moves` written in `style`: "RRUUL" (blank), "R2U2L" (blank, runs), "LLDDR" (tile),
 // "L2D2R" (tile, runs). "" for no moves.
