@@ -52,8 +52,8 @@ struct Verdict {
     std::string message;      // invalid, error, illegal: why
     size_t stm = 0, mtm = 0;  // the moves' lengths
     std::optional<size_t> optimal;
-    std::string
-        unknown;  // why the optimal length is not known: "not searched", a limit, "unsolvable"
+    // Why the optimal length is not known: "not searched", a limit's reason, or "unsolvable".
+    std::string unknown;
 };
 
 Verdict failed(const std::string& status, const std::string& message) {
