@@ -17,11 +17,8 @@ namespace loyd {
 namespace {
 
 using test::board;
+using test::contains;
 using test::error_of;
-
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 // Every supported board: 2 <= W, H and W*H <= 25.
 std::vector<Geometry> all_geometries() {

@@ -15,13 +15,6 @@ root=$2
 export LOYD_TESTS_DIR="$root/tests"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-checks=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
 
 # ---------------------------------------------------------------------------------------
 # The checker. Subcommands:
@@ -229,52 +222,8 @@ sys.exit(1 if errors else 0)
 PY
 
 # ---------------------------------------------------------------------------------------
-# run [ARGS...]: runs the solver with stdin from $tmp/stdin (empty unless written), and
-# sets $rc; stdout in $tmp/out, stderr in $tmp/err.
-: >"$tmp/stdin"
-run() {
-  "$solver" "$@" <"$tmp/stdin" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  last_cmd="solver $*"
-}
-
-show() {
-  echo "  command: $last_cmd" >&2
-  sed 's/^/  stdout: /' "$tmp/out" | head -20 >&2
-  sed 's/^/  stderr: /' "$tmp/err" | head -20 >&2
-}
-
-# expect_rc NAME CODE: the last run exited with CODE.
-expect_rc() {
-  checks=$((checks + 1))
-  if [ "$rc" -ne "$2" ]; then
-    fail "$1: exit status $rc, expected $2"
-    show
-  fi
-}
-
-# expect_out NAME REGEX / expect_err NAME REGEX: stdout / stderr matches the extended regex.
-expect_out() {
-  checks=$((checks + 1))
-  if ! grep -Eq -- "$2" "$tmp/out"; then
-    fail "$1: stdout does not match /$2/"
-    show
-  fi
-}
-expect_err() {
-  checks=$((checks + 1))
-  if ! grep -Eq -- "$2" "$tmp/err"; then
-    fail "$1: stderr does not match /$2/"
-    show
-  fi
-}
-expect_no_out() {
-  checks=$((checks + 1))
-  if [ -s "$tmp/out" ]; then
-    fail "$1: unexpected stdout"
-    show
-  fi
-}
+# run, show, expect_rc, expect_out, expect_err, expect_no_out, fail.
+. "$root/tests/solver_cli_support.sh"
 
 # verify NAME FORMAT INPUTFILE CHECKER-ARGS...: the last run's stdout passes the checker.
 verify() {

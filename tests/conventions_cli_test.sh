@@ -19,16 +19,9 @@ root=$2
 export LOYD_TESTS_DIR="$root/tests"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-checks=0
 # The shipped 3x3 tables keep the 3x3 searches instant; nothing else is looked up.
 export LOYD_PDB_PATH="$root/data"
 pdb=(--pdb "$root/data/8-4-4" --cache-dir none)
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
 
 # ---------------------------------------------------------------------------------------
 # The oracle. Subcommands (boards are written as the solver reads them; "blank-last" and
@@ -252,34 +245,8 @@ sys.exit(1 if errors else 0)
 PY
 
 # ---------------------------------------------------------------------------------------
-# run [ARGS...]: the solver with stdin from $tmp/stdin; $rc, $tmp/out, $tmp/err.
-: >"$tmp/stdin"
-run() {
-  "$solver" "$@" <"$tmp/stdin" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  last_cmd="solver $*"
-}
-show() {
-  echo "  command: $last_cmd" >&2
-  sed 's/^/  stdout: /' "$tmp/out" | head -20 >&2
-  sed 's/^/  stderr: /' "$tmp/err" | head -20 >&2
-}
-expect_rc() {
-  checks=$((checks + 1))
-  if [ "$rc" -ne "$2" ]; then fail "$1: exit status $rc, expected $2"; show; fi
-}
-expect_out() {
-  checks=$((checks + 1))
-  if ! grep -Eq -- "$2" "$tmp/out"; then fail "$1: stdout does not match /$2/"; show; fi
-}
-expect_err() {
-  checks=$((checks + 1))
-  if ! grep -Eq -- "$2" "$tmp/err"; then fail "$1: stderr does not match /$2/"; show; fi
-}
-expect_no_out() {
-  checks=$((checks + 1))
-  if [ -s "$tmp/out" ]; then fail "$1: unexpected stdout"; show; fi
-}
+# run, show, expect_rc, expect_out, expect_err, expect_no_out, fail.
+. "$root/tests/solver_cli_support.sh"
 # oracle NAME SUBCOMMAND ARGS...: the last run's stdout passes the oracle.
 oracle() {
   local name=$1

@@ -13,11 +13,8 @@
 namespace loyd {
 namespace {
 
+using test::contains;
 using test::error_of;
-
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 const MoveStyle kBlank{Notation::Blank, false}, kBlankRuns{Notation::Blank, true},
     kTile{Notation::Tile, false}, kTileRuns{Notation::Tile, true};

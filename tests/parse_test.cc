@@ -14,11 +14,8 @@ namespace loyd {
 namespace {
 
 using test::board;
+using test::contains;
 using test::error_of;
-
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
 
 // The path the solver takes for one line: split off the label, read the board.
 Board board_from_line(const std::string& line, const std::optional<Geometry>& size = {}) {
