@@ -18,22 +18,9 @@ bool is_digit(char c) {
 
 // The blank move written as `c` in notation `n`, or false for a character that is no move.
 bool letter_move(char c, Notation n, Dir& d) {
-    switch (c) {
-        case 'U':
-            d = Dir::Up;
-            break;
-        case 'D':
-            d = Dir::Down;
-            break;
-        case 'L':
-            d = Dir::Left;
-            break;
-        case 'R':
-            d = Dir::Right;
-            break;
-        default:
-            return false;
-    }
+    const size_t k = std::string_view("UDLR").find(c);  // the order of Dir
+    if (k == std::string_view::npos) return false;
+    d = static_cast<Dir>(k);
     if (n == Notation::Tile) d = opposite(d);
     return true;
 }
