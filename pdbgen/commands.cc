@@ -18,6 +18,7 @@
 #include "loyd/base/dir_lock.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/load.h"
+#include "loyd/board/board_format.h"
 #include "loyd/board/parse.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/table_file.h"
@@ -107,8 +108,9 @@ PdbSetSpec spec_from_options(const Options& o) {
         }
     }
     Geometry g = o.size ? parse_size(*o.size) : [&]() -> Geometry {
-        if (!goal_is_explicit(o.goal)) throw UsageError("a custom set needs --size WxH");
-        return infer_geometry(parse_int_list(o.goal).size(), std::nullopt);
+        const std::optional<Geometry> written = BoardFormat(std::nullopt, o.goal).geometry();
+        if (!written) throw UsageError("a custom set needs --size WxH");
+        return *written;
     }();
     return custom_set(o.name.empty() ? "custom" : o.name, parse_goal(o.goal, g), pats,
                       parse_pattern_kind(o.kind));

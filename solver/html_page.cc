@@ -67,7 +67,7 @@ std::string labels_json(const std::vector<std::string>& labels) {
 std::string data_json(const std::vector<ReplayInstance>& instances, const HtmlPageOptions& opt) {
     std::string o = "{\"format\":\"loyd-replay\",\"version\":1,\"title\":" +
                     json_quote(opt.title, true) + ",\"notation\":\"" +
-                    (opt.notation == Notation::Tile ? "tile" : "blank") + "\",\"instances\":[";
+                    notation_name(opt.notation) + "\",\"instances\":[";
     for (size_t i = 0; i < instances.size(); ++i) {
         const ReplayInstance& in = instances[i];
         o += i ? ",\n" : "\n";
@@ -81,39 +81,27 @@ std::string data_json(const std::vector<ReplayInstance>& instances, const HtmlPa
 // What a browser without JavaScript shows: each instance's moves as text.
 std::string noscript(const std::vector<ReplayInstance>& instances, Notation notation) {
     std::string o = "<noscript><div class=\"noscript\"><p>The replay needs JavaScript. The moves (" +
-                    std::string(notation == Notation::Tile ? "tile" : "blank") +
+                    std::string(notation_name(notation)) +
                     " notation):</p><ul>";
     for (const ReplayInstance& in : instances)
-        o += "<li>" + html_escape(in.label) + ": <code>" + format_moves(in.moves, notation) +
+        o += "<li>" + html_escape(in.label) + ": <code>" + format_moves(in.moves, {notation, true}) +
              "</code></li>";
     return o + "</ul></div></noscript>\n";
 }
 
 }  // namespace
 
-std::vector<std::string> tile_labels(const Board& b) {
-    std::vector<std::string> labels;
+std::vector<std::string> tile_labels(const Board& b, const TileLabels& labels) {
+    std::vector<std::string> names;
     for (int c = 0; c < b.cells(); ++c)
-        labels.push_back(b.at(c) == 0 ? std::string(kBlankLabel) : std::to_string(b.at(c)));
-    return labels;
+        names.push_back(b.at(c) == 0 ? std::string(kBlankLabel) : labels.name(b.at(c)));
+    return names;
 }
 
 ReplayInstance replay_instance(const std::string& label, const Board& start, const Board& goal,
-                               const Moves& moves) {
-    return {label, start.geometry().width(), start.geometry().height(), tile_labels(start),
-            tile_labels(goal), moves};
-}
-
-std::string format_moves(const Moves& moves, Notation notation) {
-    std::string o;
-    for (size_t i = 0; i < moves.size();) {
-        size_t run = 1;
-        while (i + run < moves.size() && moves[i + run] == moves[i]) ++run;
-        o += dir_char(notation == Notation::Tile ? opposite(moves[i]) : moves[i]);
-        if (run > 1) o += std::to_string(run);
-        i += run;
-    }
-    return o;
+                               const Moves& moves, const TileLabels& labels) {
+    return {label, start.geometry().width(), start.geometry().height(), tile_labels(start, labels),
+            tile_labels(goal, labels), moves};
 }
 
 std::string html_page(const std::vector<ReplayInstance>& instances, const HtmlPageOptions& options) {

@@ -18,10 +18,10 @@
 // the goal; there must be at least one instance. Invalid UTF-8 in any text is replaced by
 // U+FFFD. Cost: linear in the size of the data.
 //
-// Notation (display only; the data always holds blank moves): `Blank` writes the direction
-// the blank moves; `Tile` writes the direction the moved tile slides (the speedsolving
-// convention), i.e. the opposite letter. Either way runs of one letter are written with their
-// length: blank moves "RRUUL" are shown as R2U2L, or L2D2R in tile notation.
+// Notation (display only; the data always holds blank moves; loyd/board/notation.h): `Blank`
+// writes the direction the blank moves; `Tile` writes the direction the moved tile slides (the
+// speedsolving convention), i.e. the opposite letter. Either way runs of one letter are written
+// with their length: blank moves "RRUUL" are shown as R2U2L, or L2D2R in tile notation.
 //
 // What a test (or a script) can rely on in the page:
 // - the data: <script type="application/json" id="loyd-data"> holding
@@ -46,13 +46,13 @@
 #include <vector>
 
 #include "loyd/board/board.h"
+#include "loyd/board/board_format.h"
 #include "loyd/board/moves.h"
+#include "loyd/board/notation.h"
 
 namespace loyd::solver {
 
 inline constexpr std::string_view kBlankLabel = "";  // the empty label marks the blank
-
-enum class Notation { Blank, Tile };
 
 // One solved instance to replay.
 struct ReplayInstance {
@@ -67,18 +67,16 @@ struct HtmlPageOptions {
     Notation notation = Notation::Blank;  // the notation shown first
 };
 
-// The labels of a numbered board: "1", "2", ..., with tile 0 as the blank.
-std::vector<std::string> tile_labels(const Board& b);
+// The labels of a board's cells: each tile's name in `labels` ("1", "2", ... for numbers),
+// with tile 0 as the blank.
+std::vector<std::string> tile_labels(const Board& b, const TileLabels& labels = {});
 
-// The instance `label`: `moves` from `start` to `goal` with the boards' numbers as labels.
+// The instance `label`: `moves` from `start` to `goal`, the tiles named by `labels`.
 ReplayInstance replay_instance(const std::string& label, const Board& start, const Board& goal,
-                               const Moves& moves);
+                               const Moves& moves, const TileLabels& labels = {});
 
 // The page, as described above. Throws UsageError for data that breaks the contract.
 std::string html_page(const std::vector<ReplayInstance>& instances,
                       const HtmlPageOptions& options = {});
-
-// `moves` written in `notation` with run lengths ("R2U2L"); "" for no moves.
-std::string format_moves(const Moves& moves, Notation notation);
 
 }  // namespace loyd::solver

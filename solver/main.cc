@@ -4,8 +4,9 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/version.h"
+#include "solver/commands.h"
 #include "solver/options.h"
-#include "solver/run.h"
+#include "solver/request.h"
 
 int main(int argc, char** argv) {
     using namespace loyd::solver;
@@ -13,16 +14,22 @@ int main(int argc, char** argv) {
     // is an optimisation) instead of killing the process.
     std::signal(SIGXFSZ, SIG_IGN);
     try {
-        Options opt = parse_options(argc, argv);
+        const Options opt = parse_options(argc, argv);
         if (opt.help) {
-            std::cout << help_text();
+            std::cout << (opt.command.empty() ? help_text() : command_help(opt.command));
             return kExitOk;
         }
         if (opt.version) {
             std::cout << "solver (loyd) " << loyd::kVersion << "\n";
             return kExitOk;
         }
-        return run(opt, std::cout, std::cerr);
+        const Request req = make_request(opt);
+        switch (req.command) {
+            case Command::Check: return run_check(req, std::cout, std::cerr);
+            case Command::Scramble: return run_scramble(req, std::cout, std::cerr);
+            case Command::Solve: break;
+        }
+        return run_solve(req, std::cout, std::cerr);
     } catch (const loyd::UsageError& e) {
         std::cerr << "solver: " << e.what() << " (see solver --help)\n";
         return kExitUsage;

@@ -1,6 +1,7 @@
 #include "solver/options.h"
 
 #include <boost/program_options.hpp>
+#include <map>
 #include <sstream>
 
 #include "loyd/base/error.h"
@@ -10,17 +11,39 @@ namespace po = boost::program_options;
 namespace loyd::solver {
 
 namespace {
-constexpr uint64_t kDefaultAstarNodes = 20'000'000;
 
-po::options_description visible() {
+// The commands an option group applies to.
+enum Scope : unsigned { kSolve = 1, kCheck = 2, kScramble = 4, kEvery = 7 };
+
+struct Group {
+    unsigned scope;
+    po::options_description options;
+};
+
+po::options_description every_command() {
     po::options_description d("Options");
     d.add_options()
-        ("help,h", "print this help and exit")
+        ("help,h", "print this help and exit (COMMAND --help: that command's)")
         ("version,V", "print the version and exit")
-        ("input,i", po::value<std::string>(), "read instances from FILE, one per line ('-' = stdin)")
-        ("size,s", po::value<std::string>(), "board size WxH (default: inferred for 9, 16, 25 numbers)")
+        ("size,s", po::value<std::string>(),
+         "board size WxH (default: from the rows of a board written with '/', from the goal, "
+         "or inferred for 4, 9, 16, 25 tiles)")
         ("goal,g", po::value<std::string>()->default_value("blank-last"),
-         "goal: blank-last (1 2 ... 0), blank-first (0 1 2 ...), or a permutation")
+         "goal: blank-last (1 2 ... 0), blank-first (0 1 2 ...), or a board in numbers or "
+         "labels, e.g. \"1 2 3/4 5 6/7 8 0\" or \"A B C/D E F/G H _\" (labels: boards and "
+         "answers then use them)")
+        ("quiet,q", "no hints or notes on stderr (errors are still reported)");
+    return d;
+}
+
+po::options_description solving() {
+    po::options_description d("Solving (solve and check)");
+    d.add_options()
+        ("input,i", po::value<std::string>(), "read instances from FILE, one per line ('-' = stdin)")
+        ("notation", po::value<std::string>()->default_value("blank"),
+         "moves written as the direction the blank moves (blank) or the moved tile slides (tile)")
+        ("runs", "write runs with their length (R2U2L); the default for --notation tile")
+        ("no-runs", "write every move as its own letter (RRUUL); the default for --notation blank")
         ("heuristic", po::value<std::string>(),
          "misplaced | manhattan | linear-conflict | pdb (default: pdb when tables are found, "
          "else linear-conflict)")
@@ -42,41 +65,158 @@ po::options_description visible() {
          "stop an instance after N nodes (IDA*: generated; A*: stored; A* default 20000000)")
         ("max-nodes", po::value<uint64_t>(), "same as --node-limit")
         ("time-limit", po::value<double>(), "stop an instance after S seconds")
-        ("show", "print the board after every move")
         ("no-progress", "no progress line on a terminal during a long single solve")
-        ("quiet,q", "no hints on stderr (errors are still reported)")
-        ("html", po::value<std::string>(),
-         "also write FILE: one self-contained HTML page replaying the instances solved")
         ("json", "one JSON object per instance");
     return d;
 }
+
+po::options_description solve_only() {
+    po::options_description d("Solve only");
+    d.add_options()
+        ("show", "print the board after every move")
+        ("html", po::value<std::string>(),
+         "also write FILE: one self-contained HTML page replaying the instances solved");
+    return d;
+}
+
+po::options_description boards_printed() {
+    po::options_description d("Boards printed (check and scramble)");
+    d.add_options()
+        ("board-format", po::value<std::string>(),
+         "rows (\"8 2 0/4 6 1/3 7 5\", the default) or flat (\"8 2 0 4 6 1 3 7 5\")");
+    return d;
+}
+
+po::options_description check_only() {
+    po::options_description d("Check only");
+    d.add_options()
+        ("moves,m", po::value<std::string>(),
+         "the moves to check for every board (default: the last argument, or the last word of "
+         "each input line)")
+        ("no-optimal", "do not search for the optimal length (only replay the moves)");
+    return d;
+}
+
+po::options_description scramble_only() {
+    po::options_description d("Scramble only");
+    d.add_options()
+        ("count,n", po::value<std::string>(), "how many positions (default 1)")
+        ("seed", po::value<std::string>(),
+         "seed (0 .. 2^64-1) of the random positions; the same seed gives the same positions on "
+         "every machine (default: a fresh one, printed on stderr)");
+    return d;
+}
+
+std::vector<Group> groups() {
+    return {{kEvery, every_command()}, {kSolve | kCheck, solving()}, {kSolve, solve_only()},
+            {kCheck | kScramble, boards_printed()}, {kCheck, check_only()},
+            {kScramble, scramble_only()}};
+}
+
+unsigned scope_of(const std::string& command) {
+    if (command.empty() || command == "solve") return kSolve;
+    if (command == "check") return kCheck;
+    if (command == "scramble") return kScramble;
+    throw UsageError("unknown command '" + command + "' (expected solve, check or scramble)");
+}
+
+// What a command does and how it is called, for its --help.
+std::string command_usage(const std::string& command) {
+    if (command == "check")
+        return "Usage: solver check [OPTIONS] BOARD... MOVES\n"
+               "       solver check [OPTIONS] --input FILE      (lines: [LABEL:] BOARD MOVES)\n"
+               "Replays MOVES (in --notation, with or without run lengths) on BOARD and reports\n"
+               "whether they reach the goal, their length in single-tile moves (stm) and in\n"
+               "multi-tile moves (mtm: a run of one direction is one move), the optimal length\n"
+               "(stm) and the difference; an illegal move is named by its position.\n"
+               "Examples:\n"
+               "  solver check \"8 6 7/2 5 4/3 0 1\" UULDDRRUULDLDRRUULDLDRRUULLDDRR\n"
+               "  solver check --notation tile \"1 2 3/4 5 6/7 0 8\" L\n"
+               "  solver check --goal \"A B C/D E F/G H _\" \"A B C/D E F/G _ H\" R\n"
+               "Output: LABEL: STATUS stm N mtm M optimal K difference D, where STATUS is\n"
+               "optimal, suboptimal, solves (the optimal length not known: --no-optimal or a\n"
+               "limit), misses-goal (ends elsewhere: 'ends BOARD' follows), illegal (the move\n"
+               "and the character it is written at) or invalid. Input lines (--input, stdin):\n"
+               "[LABEL:] BOARD MOVES, the moves being the last word; with --moves, boards only.\n"
+               "Exit status: 0 every sequence optimal (or solving, with --no-optimal),\n"
+               "7 a sequence solves but is longer than optimal, 8 a sequence does not solve\n"
+               "(illegal move or another end), 1 an invalid line, 2 usage error, 3 a limit hid\n"
+               "the optimal length, 4 file error, 5 internal error.\n";
+    if (command == "scramble")
+        return "Usage: solver scramble [--size WxH] [--goal GOAL] [--count N] [--seed S]\n"
+               "Prints N random positions, drawn uniformly from all the positions that can reach\n"
+               "the goal (a random permutation, its parity repaired without bias), one per line,\n"
+               "in the goal's numbers or labels, ready to pipe into the solver. The board is\n"
+               "--size, else the goal's, else 4x4.\n"
+               "Examples:\n"
+               "  solver scramble --size 4x4 --count 5 --seed 42\n"
+               "  solver scramble --size 3x2 --board-format flat\n"
+               "  solver scramble --goal \"A B C/D E F/G H _\" | solver --goal \"A B C/D E F/G H _\"\n"
+               "Exit status: 0 ok, 2 usage error.\n";
+    return "Usage: solver [solve] [OPTIONS] [BOARD]...\n"
+           "Solves sliding-tile puzzles optimally. A board is W*H tiles in reading order,\n"
+           "separated by spaces or commas, rows optionally ended by '/'; tiles are numbers\n"
+           "(0 = blank; also _ or .) or the labels of --goal. Several tiles given as separate\n"
+           "arguments form one board. Without BOARD or --input, reads standard input.\n"
+           "Examples:\n"
+           "  solver 8 6 7 2 5 4 3 0 1                        a 3x3, goal 1 2 ... 8 0\n"
+           "  solver \"8 2 0/4 6 1/3 7 5\" --notation tile       rows; tile notation, run lengths\n"
+           "  solver --goal blank-first --input korf100.txt   one instance per line\n"
+           "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n";
+}
+
 }  // namespace
 
 std::string help_text() {
     std::ostringstream os;
-    os << "Usage: solver [OPTIONS] [INSTANCE]...\n"
+    os << "Usage: solver [solve | check | scramble] [OPTIONS] [BOARD]... [MOVES]\n"
           "Examples:\n"
           "  solver 8 6 7 2 5 4 3 0 1                        a 3x3, goal 1 2 ... 8 0\n"
+          "  solver \"8 2 0/4 6 1/3 7 5\" --notation tile       rows; tile notation, run lengths\n"
           "  solver --goal blank-first --input korf100.txt   one instance per line\n"
-          "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n\n"
-          "Solves sliding-tile puzzles optimally. An instance is W*H numbers (0 = blank),\n"
-          "row-major, separated by spaces or commas; several numbers given as separate\n"
-          "arguments form one instance. Without INSTANCE or --input, reads standard input.\n"
-          "Moves are the directions the blank moves: U D L R.\n\n"
-       << visible()
-       << "\nExit status: 0 all solved or proven unsolvable, 1 an instance line was invalid,\n"
-          "2 usage error, 3 a limit was reached, 4 file error, 5 internal error.\n"
+          "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n"
+          "  solver check \"1 2 3/4 5 6/7 0 8\" R              does R solve it, optimally?\n"
+          "  solver scramble --size 4x4 --count 3 --seed 7 | solver\n\n"
+          "Commands:\n"
+          "  solve [BOARD]...       (the default) solve each board optimally\n"
+          "  check BOARD... MOVES   replay moves on a board: legal? solved? how far from optimal?\n"
+          "  scramble               random positions, uniform over the solvable ones\n"
+          "'solver COMMAND --help' describes one command.\n\n"
+          "A board is W*H tiles in reading order, separated by spaces or commas, rows optionally\n"
+          "ended by '/' (then W and H follow from the rows). Tiles are numbers (0 = blank; also\n"
+          "_ or .) or, with --goal written in labels, those labels. Several tiles given as\n"
+          "separate arguments form one board. Without BOARD or --input, reads standard input.\n"
+          "Moves are the directions the blank moves (U D L R); --notation tile writes the\n"
+          "direction the moved tile slides (the opposite letter) with run lengths (R2U2L).\n\n";
+    for (const Group& g : groups()) os << g.options << "\n";
+    os << "Exit status: 0 all solved or proven unsolvable, 1 an instance line was invalid,\n"
+          "2 usage error, 3 a limit was reached, 4 file error, 5 internal error; check also\n"
+          "7 a sequence solves but not optimally, 8 a sequence does not solve.\n"
           "Environment: LOYD_PDB_PATH (colon-separated folders of table sets, searched first),\n"
           "XDG_DATA_HOME (sets in $XDG_DATA_HOME/loyd/pdb, default ~/.local/share/loyd/pdb),\n"
           "XDG_CACHE_HOME (decoded tables in $XDG_CACHE_HOME/loyd unless --cache-dir).\n";
     return os.str();
 }
 
+std::string command_help(const std::string& command) {
+    const unsigned scope = scope_of(command);
+    std::ostringstream os;
+    os << command_usage(command) << "\n";
+    for (const Group& g : groups())
+        if (g.scope & scope) os << g.options << "\n";
+    return os.str();
+}
+
 Options parse_options(int argc, char** argv) {
-    po::options_description all = visible();
-    all.add_options()("instance", po::value<std::vector<std::string>>(), "instance");
+    po::options_description all;
+    std::map<std::string, unsigned> scope;  // option name -> the commands that take it
+    for (const Group& g : groups()) {
+        all.add(g.options);
+        for (const auto& o : g.options.options()) scope[o->long_name()] = g.scope;
+    }
+    all.add_options()("args", po::value<std::vector<std::string>>(), "args");
     po::positional_options_description pos;
-    pos.add("instance", -1);
+    pos.add("args", -1);
     po::variables_map vm;
     try {
         po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
@@ -85,41 +225,58 @@ Options parse_options(int argc, char** argv) {
         throw UsageError(e.what());
     }
     Options o;
+    if (vm.count("args")) o.arguments = vm["args"].as<std::vector<std::string>>();
+    if (!o.arguments.empty() && (o.arguments[0] == "solve" || o.arguments[0] == "check" ||
+                                 o.arguments[0] == "scramble")) {
+        o.command = o.arguments[0];
+        o.arguments.erase(o.arguments.begin());
+    }
+    const unsigned mine = scope_of(o.command);
+    for (const auto& [name, value] : vm)
+        if (name != "args" && !value.defaulted() && !(scope.at(name) & mine))
+            throw UsageError("--" + name + " does not apply to " + (o.command.empty() ? "solve" : o.command));
+    auto str = [&](const char* name) { return vm[name].as<std::string>(); };
+    auto opt = [&](const char* name) {
+        return vm.count(name) ? std::optional<std::string>(str(name)) : std::nullopt;
+    };
     o.help = vm.count("help") > 0;
     o.version = vm.count("version") > 0;
-    if (vm.count("instance")) o.instances = vm["instance"].as<std::vector<std::string>>();
-    if (vm.count("input")) o.input = vm["input"].as<std::string>();
-    if (vm.count("size")) o.size = vm["size"].as<std::string>();
-    o.goal = vm["goal"].as<std::string>();
-    if (vm.count("heuristic")) o.heuristic = vm["heuristic"].as<std::string>();
-    o.algorithm = vm["algorithm"].as<std::string>();
-    o.show = vm.count("show") > 0;
-    o.quiet_progress = vm.count("no-progress") > 0;
+    o.size = opt("size");
+    o.goal = str("goal");
     o.quiet = vm.count("quiet") > 0;
-    if (vm.count("html")) {
-        o.html = vm["html"].as<std::string>();
-        if (o.html.empty()) throw UsageError("--html needs a file name");
-    }
-    if (vm.count("pdb")) o.pdb = vm["pdb"].as<std::string>();
-    if (vm.count("cache-dir")) o.cache_dir = vm["cache-dir"].as<std::string>();
-    if (vm.count("lookups")) o.lookups = vm["lookups"].as<std::string>();
-    o.no_reflect = vm.count("no-reflect") > 0;
-    o.no_prune = vm.count("no-prune") > 0;
-    o.no_bpmx = vm.count("no-bpmx") > 0;
-    o.jobs = vm["jobs"].as<int>();
-    if (o.jobs < 0 || o.jobs > 1024) throw UsageError("--jobs must be between 0 and 1024");
+    if (vm.count("input")) o.input = str("input");
+    o.heuristic = opt("heuristic");
+    o.algorithm = str("algorithm");
+    o.quiet_progress = vm.count("no-progress") > 0;
     o.json = vm.count("json") > 0;
     if (vm.count("node-limit") && vm.count("max-nodes"))
         throw UsageError("give only one of --node-limit and --max-nodes");
     if (vm.count("node-limit")) o.node_limit = vm["node-limit"].as<uint64_t>();
     if (vm.count("max-nodes")) o.node_limit = vm["max-nodes"].as<uint64_t>();
-    if (!o.node_limit && o.algorithm == "astar") o.node_limit = kDefaultAstarNodes;
     if (vm.count("time-limit")) {
         o.time_limit = vm["time-limit"].as<double>();
         if (!(o.time_limit > 0)) throw UsageError("--time-limit must be a positive number of seconds");
     }
-    if (!o.input.empty() && !o.instances.empty())
-        throw UsageError("give instances as arguments or with --input, not both");
+    if (vm.count("pdb")) o.pdb = str("pdb");
+    if (vm.count("cache-dir")) o.cache_dir = str("cache-dir");
+    o.lookups = opt("lookups");
+    o.no_reflect = vm.count("no-reflect") > 0;
+    o.no_prune = vm.count("no-prune") > 0;
+    o.no_bpmx = vm.count("no-bpmx") > 0;
+    o.jobs = vm["jobs"].as<int>();
+    o.notation = str("notation");
+    if (vm.count("runs") && vm.count("no-runs")) throw UsageError("give only one of --runs and --no-runs");
+    if (vm.count("runs") || vm.count("no-runs")) o.runs = vm.count("runs") > 0;
+    o.show = vm.count("show") > 0;
+    if (vm.count("html")) {
+        o.html = str("html");
+        if (o.html.empty()) throw UsageError("--html needs a file name");
+    }
+    o.board_format = opt("board-format");
+    o.moves = opt("moves");
+    o.no_optimal = vm.count("no-optimal") > 0;
+    o.count = opt("count");
+    o.seed = opt("seed");
     return o;
 }
 

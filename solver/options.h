@@ -1,4 +1,8 @@
-// Command-line options of `solver`, declared once with help text and defaults.
+// Command-line options of `solver`, declared once with help text and defaults, for its three
+// commands: `solve` (the default: `solver BOARD...` solves), `check` and `scramble`.
+//
+// `parse_options` only reads the command line into strings and flags and refuses an option the
+// command does not take; request.h turns the result into one validated request.
 #pragma once
 
 #include <cstdint>
@@ -9,32 +13,50 @@
 namespace loyd::solver {
 
 struct Options {
-    std::vector<std::string> instances;  // positional arguments
-    std::string input;                   // --input FILE ("-" = stdin); empty = none
+    std::string command;                 // "" (solve) | solve | check | scramble: the first argument
+    std::vector<std::string> arguments;  // the other positional arguments
+    // every command
     std::optional<std::string> size;     // --size WxH
     std::string goal = "blank-last";
+    bool quiet = false;                  // -q: no hints or notes on stderr (errors still)
+    // solve and check
+    std::string input;                   // --input FILE ("-" = stdin); empty = none
     std::optional<std::string> heuristic;  // unset = strongest available
     std::string algorithm = "ida";
-    bool show = false;
-    bool quiet_progress = false;  // --no-progress
-    bool quiet = false;           // -q: no hints or notes on stderr (errors still)
-    std::string html;            // --html FILE: a replay page of the instances solved
+    bool quiet_progress = false;         // --no-progress
     bool json = false;
-    uint64_t node_limit = 0;     // 0 = none (IDA*: nodes generated; A*: positions stored)
-    double time_limit = 0;       // seconds, 0 = none
-    std::string pdb;             // --pdb PATH (set folder or manifest); empty = look for one
-    std::string cache_dir;       // --cache-dir; empty = default; "none" = no cache
+    uint64_t node_limit = 0;             // 0 = none (IDA*: nodes generated; A*: positions stored)
+    double time_limit = 0;               // seconds, 0 = none
+    std::string pdb;                     // --pdb PATH (set folder or manifest); empty = look for one
+    std::string cache_dir;               // --cache-dir; empty = default; "none" = no cache
     std::optional<std::string> lookups;  // --lookups LIST; unset = the default (lookups.h)
     bool no_reflect = false;             // --no-reflect: drop the reflected lookups
     bool no_prune = false;               // --no-prune: parent pruning only
     bool no_bpmx = false;                // --no-bpmx
-    int jobs = 0;                // 0 = all cores
+    int jobs = 0;                        // 0 = all cores
+    std::string notation = "blank";      // --notation blank|tile
+    std::optional<bool> runs;            // --runs / --no-runs; unset = runs for tile notation
+    // solve
+    bool show = false;
+    std::string html;                    // --html FILE: a replay page of the instances solved
+    // check and scramble
+    std::optional<std::string> board_format;  // --board-format rows|flat
+    // check
+    std::optional<std::string> moves;    // --moves MOVES
+    bool no_optimal = false;             // --no-optimal: no search for the optimal length
+    // scramble
+    std::optional<std::string> count;    // --count N
+    std::optional<std::string> seed;     // --seed S
     bool help = false;
     bool version = false;
 };
 
-// Throws UsageError with a one-line message on a bad option or value.
+// Throws UsageError with a one-line message on a bad option or value, or an option the
+// command does not take.
 Options parse_options(int argc, char** argv);
+// `solver --help`: every command and option (the man page is made from it).
 std::string help_text();
+// `solver COMMAND --help`: that command's usage, examples and options.
+std::string command_help(const std::string& command);
 
 }  // namespace loyd::solver

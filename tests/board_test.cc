@@ -137,12 +137,5 @@ TEST(Board, ToString) {
     EXPECT_EQ(Board::blank_first(Geometry(2, 2)).to_string(), "0 1 2 3");
 }
 
-TEST(Board, ToGridRightAlignsAndShowsTheBlankAsADot) {
-    EXPECT_EQ(Board::blank_last(Geometry(3, 3)).to_grid(), "1 2 3\n4 5 6\n7 8 .\n");
-    EXPECT_EQ(Board::blank_last(Geometry(4, 4)).to_grid(),
-              " 1  2  3  4\n 5  6  7  8\n 9 10 11 12\n13 14 15  .\n");
-    EXPECT_EQ(Board::blank_first(Geometry(4, 2)).to_grid(), ". 1 2 3\n4 5 6 7\n");
-}
-
 }  // namespace
 }  // namespace loyd

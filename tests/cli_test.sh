@@ -15,13 +15,6 @@ root=$2
 export LOYD_TESTS_DIR="$root/tests"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-checks=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
 
 # ---------------------------------------------------------------------------------------
 # The checker. Subcommands:
@@ -229,52 +222,8 @@ sys.exit(1 if errors else 0)
 PY
 
 # ---------------------------------------------------------------------------------------
-# run [ARGS...]: runs the solver with stdin from $tmp/stdin (empty unless written), and
-# sets $rc; stdout in $tmp/out, stderr in $tmp/err.
-: >"$tmp/stdin"
-run() {
-  "$solver" "$@" <"$tmp/stdin" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  last_cmd="solver $*"
-}
-
-show() {
-  echo "  command: $last_cmd" >&2
-  sed 's/^/  stdout: /' "$tmp/out" | head -20 >&2
-  sed 's/^/  stderr: /' "$tmp/err" | head -20 >&2
-}
-
-# expect_rc NAME CODE: the last run exited with CODE.
-expect_rc() {
-  checks=$((checks + 1))
-  if [ "$rc" -ne "$2" ]; then
-    fail "$1: exit status $rc, expected $2"
-    show
-  fi
-}
-
-# expect_out NAME REGEX / expect_err NAME REGEX: stdout / stderr matches the extended regex.
-expect_out() {
-  checks=$((checks + 1))
-  if ! grep -Eq -- "$2" "$tmp/out"; then
-    fail "$1: stdout does not match /$2/"
-    show
-  fi
-}
-expect_err() {
-  checks=$((checks + 1))
-  if ! grep -Eq -- "$2" "$tmp/err"; then
-    fail "$1: stderr does not match /$2/"
-    show
-  fi
-}
-expect_no_out() {
-  checks=$((checks + 1))
-  if [ -s "$tmp/out" ]; then
-    fail "$1: unexpected stdout"
-    show
-  fi
-}
+# run, show, expect_rc, expect_out, expect_err, expect_no_out, fail.
+. "$root/tests/solver_cli_support.sh"
 
 # verify NAME FORMAT INPUTFILE CHECKER-ARGS...: the last run's stdout passes the checker.
 verify() {
@@ -331,7 +280,8 @@ for size in 4 4x 1x4 6x5 axb 4x4x4 0x0; do
   expect_no_out "bad --size $size"
 done
 
-for goal in nonsense "1 2 3" "1 2 3 4 5 6 7 8 8" "1 2 3 4 5 6 7 8 9" "1 2 x 4 5 6 7 8 0"; do
+for goal in nonsense "1 2 3" "1 2 3 4 5 6 7 8 8" "1 2 3 4 5 6 7 8 9" "1 2 x 4 5 6 7 8" "1 2 x 4 5 6 7 8 8" \
+    "1 2 3/4 5 6/7 8" "1 2 3/4 5 6/7 8 0/"; do
   run --goal "$goal" 6 4 7 8 5 0 3 2 1
   expect_rc "bad --goal '$goal'" 2
   expect_err "bad --goal '$goal' message" "goal"
@@ -339,6 +289,11 @@ for goal in nonsense "1 2 3" "1 2 3 4 5 6 7 8 8" "1 2 3 4 5 6 7 8 9" "1 2 x 4 5 
 done
 run --size 2x4 --goal "1 2 3 4 5 6 7 8 0" 1 2 3 4 5 6 7 0
 expect_rc "--goal of 9 numbers with --size 2x4" 2
+# A goal holding a token that is not a number is a goal in labels (README: Boards): the board
+# must then use the same labels, and one that does not is an invalid instance, named.
+run --goal "1 2 x 4 5 6 7 8 0" 6 4 7 8 5 0 3 2 1
+expect_rc "board in numbers, goal in labels" 1
+expect_err "board in numbers, goal in labels names the token" "'3' is not one of the goal's labels"
 
 # No instance at all: empty stdin, only comments, empty file.
 : >"$tmp/stdin"

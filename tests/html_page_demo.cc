@@ -35,7 +35,7 @@ ReplayInstance instance(const std::string& label, int w, int h, const std::vecto
 }
 
 void write(const std::string& dir, const std::string& name, const std::vector<ReplayInstance>& v,
-           const std::string& title, loyd::solver::Notation notation) {
+           const std::string& title, loyd::Notation notation) {
     loyd::write_file_atomic(dir + "/" + name, loyd::solver::html_page(v, {title, notation}));
 }
 
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string dir = argv[1];
-    using loyd::solver::Notation;
+    using loyd::Notation;
     try {
         write(dir, "3x3.html",
               {instance("8-puzzle, 31 moves", 3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1},

@@ -33,14 +33,6 @@ ReplayInstance tiny(const std::string& label = "tiny") {
     return {label, 2, 2, {"1", "2", "", "3"}, {"1", "2", "3", ""}, parse_moves("R")};
 }
 
-TEST(FormatMoves, WritesRunsInEitherNotation) {
-    EXPECT_EQ(format_moves(parse_moves("RRUUL"), Notation::Blank), "R2U2L");
-    EXPECT_EQ(format_moves(parse_moves("RRUUL"), Notation::Tile), "L2D2R");
-    EXPECT_EQ(format_moves(parse_moves("UDUD"), Notation::Blank), "UDUD");
-    EXPECT_EQ(format_moves(parse_moves("LLLLLLLLLLLL"), Notation::Tile), "R12");
-    EXPECT_EQ(format_moves({}, Notation::Blank), "");
-}
-
 TEST(TileLabels, NumbersWithTheBlankEmpty) {
     const Board b = test::board(3, 2, {4, 0, 1, 5, 2, 3});
     EXPECT_EQ(tile_labels(b), (std::vector<std::string>{"4", "", "1", "5", "2", "3"}));
@@ -48,6 +40,17 @@ TEST(TileLabels, NumbersWithTheBlankEmpty) {
     EXPECT_EQ(in.width, 3);
     EXPECT_EQ(in.height, 2);
     EXPECT_EQ(in.goal, (std::vector<std::string>{"1", "2", "3", "4", "5", ""}));
+}
+
+TEST(TileLabels, TheLabelsOfAGoalInLabels) {
+    const BoardFormat f(std::nullopt, "A B C/D E _");
+    const Board start = f.read("A B _/D E C");
+    const ReplayInstance in =
+        replay_instance("x", start, f.goal(start.geometry()), parse_moves("D"), f.labels());
+    EXPECT_EQ(in.start, (std::vector<std::string>{"A", "B", "", "D", "E", "C"}));
+    EXPECT_EQ(in.goal, (std::vector<std::string>{"A", "B", "C", "D", "E", ""}));
+    const std::string data = data_of(html_page({in}));
+    EXPECT_NE(data.find("\"start\":[\"A\",\"B\",null,\"D\",\"E\",\"C\"]"), std::string::npos) << data;
 }
 
 TEST(HtmlPage, OneInstanceIsASelfContainedPage) {

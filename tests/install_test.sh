@@ -48,10 +48,17 @@ out=$(bash -c '
   COMP_WORDS=("$1/bin/pdbgen" build --preset 15-); COMP_CWORD=3; _loyd_pdbgen; echo "${COMPREPLY[*]}"
   source "$1/share/bash-completion/completions/solver"
   COMP_WORDS=(solver --lookups a); COMP_CWORD=2; _loyd_solver; echo "${COMPREPLY[*]}"
-  COMP_WORDS=(solver --no-p); COMP_CWORD=1; _loyd_solver; echo "${COMPREPLY[*]}"' _ "$p" 2>&1)
+  COMP_WORDS=(solver --no-p); COMP_CWORD=1; _loyd_solver; echo "${COMPREPLY[*]}"
+  COMP_WORDS=(solver sc); COMP_CWORD=1; _loyd_solver; echo "${COMPREPLY[*]}"
+  COMP_WORDS=(solver scramble --s); COMP_CWORD=2; _loyd_solver; echo "${COMPREPLY[*]}"
+  COMP_WORDS=(solver check --notation ""); COMP_CWORD=3; _loyd_solver; echo "${COMPREPLY[*]}"' _ "$p" 2>&1)
 [ "$(sed -n 1p <<<"$out")" = "15-5-5-5 15-6-6-3 15-7-8 15-fringe" ] || fail "pdbgen completion of --preset 15-: $out"
 [ "$(sed -n 2p <<<"$out")" = "all" ] || fail "solver completion of --lookups a: $out"
 [ "$(sed -n 3p <<<"$out")" = "--no-prune --no-progress" ] || fail "solver completion of --no-p: $out"
+[ "$(sed -n 4p <<<"$out")" = "scramble" ] || fail "solver completion of the command sc: $out"
+[ "$(sed -n 5p <<<"$out")" = "--size --seed" ] || fail "solver completion of scramble --s: $out"
+[ "$(sed -n 6p <<<"$out")" = "blank tile" ] || fail "solver completion of check --notation: $out"
+grep -q 'scramble' "$p/share/man/man1/solver.1" || fail "solver.1 does not document scramble"
 
 # The moved solver, from another folder, with no flags: the installed 3x3 and 4x4 tables.
 (cd "$tmp" && "$p/bin/solver" --json 8 6 7 2 5 4 3 0 1) >"$tmp/out" 2>"$tmp/err" || fail "installed solver: $(cat "$tmp/err")"

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "loyd/base/error.h"
 #include "tests/test_util.h"
 
@@ -21,9 +23,52 @@ TEST(Moves, ToStringAndParseRoundTrip) {
 }
 
 TEST(Moves, ParseRejectsOtherCharacters) {
-    for (const char* s : {"u", "UDX", "U D", "N", "UD\n"}) {
+    for (const char* s : {"u", "UDX", "N", "U;D", "U-D"}) {
         std::string m = error_of<FormatError>([&] { parse_moves(s); });
         EXPECT_NE(m.find("bad move"), std::string::npos) << m;
+    }
+}
+
+TEST(Moves, ParseTakesRunLengthsAndSpaces) {
+    // parse_moves is the blank notation of notation.h: runs and white space are read too.
+    EXPECT_EQ(parse_moves("R2U2L"), parse_moves("RRUUL"));
+    EXPECT_EQ(parse_moves("U D\n"), parse_moves("UD"));
+    EXPECT_TRUE(parse_moves("-").empty());
+}
+
+TEST(Moves, ReplayStopsAtTheFirstIllegalMove) {
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    Replay r = replay(goal, parse_moves("UULU"));
+    ASSERT_TRUE(r.illegal.has_value());
+    EXPECT_EQ(*r.illegal, 3u);  // the fourth move: the blank is on the top row
+    EXPECT_EQ(r.end, board(3, 3, {1, 0, 2, 4, 5, 3, 7, 8, 6}));
+    r = replay(goal, parse_moves("UL"));
+    EXPECT_FALSE(r.illegal.has_value());
+    EXPECT_EQ(r.end, board(3, 3, {1, 2, 3, 4, 0, 5, 7, 8, 6}));
+    r = replay(goal, {});
+    EXPECT_FALSE(r.illegal.has_value());
+    EXPECT_EQ(r.end, goal);
+    // Every prefix of a random walk is legal, and one step off the edge is named.
+    r = replay(goal, parse_moves("R"));
+    EXPECT_EQ(r.illegal, std::optional<size_t>(0));
+    EXPECT_EQ(r.end, goal);
+}
+
+TEST(Moves, MultiTileLengthCountsRunsOfOneDirection) {
+    EXPECT_EQ(mtm_length({}), 0u);
+    EXPECT_EQ(mtm_length(parse_moves("R")), 1u);
+    EXPECT_EQ(mtm_length(parse_moves("RR")), 1u);
+    EXPECT_EQ(mtm_length(parse_moves("RRUUL")), 3u);
+    EXPECT_EQ(mtm_length(parse_moves("RLRL")), 4u);
+    EXPECT_EQ(mtm_length(parse_moves("R2R")), 1u);  // one run, however it was written
+    // Against a slow count: a run ends where the next move differs.
+    std::mt19937_64 rng(3);
+    for (int trial = 0; trial < 200; ++trial) {
+        Moves m;
+        for (uint64_t i = rng() % 30; i > 0; --i) m.push_back(static_cast<Dir>(rng() % 3));
+        size_t runs = 0;
+        for (size_t i = 0; i < m.size(); ++i) runs += (i + 1 == m.size() || m[i + 1] != m[i]) ? 1 : 0;
+        EXPECT_EQ(mtm_length(m), runs);
     }
 }
 

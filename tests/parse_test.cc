@@ -7,23 +7,21 @@
 #include <numeric>
 
 #include "loyd/base/error.h"
+#include "loyd/board/board_format.h"
 #include "tests/test_util.h"
 
 namespace loyd {
 namespace {
 
 using test::board;
+using test::contains;
 using test::error_of;
 
-bool contains(const std::string& s, const std::string& part) {
-    return s.find(part) != std::string::npos;
-}
-
-// The path the solver takes for one line: parse, infer the board, check the permutation.
+// The path the solver takes for one line: split off the label, read the board.
 Board board_from_line(const std::string& line, const std::optional<Geometry>& size = {}) {
-    auto it = parse_instance_line(line);
+    auto it = split_instance_line(line);
     if (!it) throw std::logic_error("no instance on the line");
-    return Board::make(infer_geometry(it->tiles.size(), size), it->tiles);
+    return BoardFormat(size, "blank-last").read(it->body);
 }
 
 TEST(ParseSize, AcceptsWxH) {
@@ -67,42 +65,41 @@ TEST(ParseIntList, RejectsNonIntegers) {
     EXPECT_TRUE(contains(error_of<FormatError>([] { parse_int_list("1 two 3"); }), "'two'"));
 }
 
-TEST(ParseInstanceLine, SkipsBlankAndCommentLines) {
+TEST(SplitInstanceLine, SkipsBlankAndCommentLines) {
     for (const char* s :
          {"", "   ", "\t", "\r", "# a comment", "   # indented comment", "#1 2 3 4 5 6 7 8 0"})
-        EXPECT_FALSE(parse_instance_line(s).has_value()) << "'" << s << "'";
+        EXPECT_FALSE(split_instance_line(s).has_value()) << "'" << s << "'";
 }
 
-TEST(ParseInstanceLine, NumbersWithoutLabel) {
-    auto it = parse_instance_line("  6 4 7 8 5 0 3 2 1\r");
+TEST(SplitInstanceLine, BodyWithoutLabel) {
+    auto it = split_instance_line("  6 4 7 8 5 0 3 2 1\r");
     ASSERT_TRUE(it.has_value());
     EXPECT_EQ(it->label, "");
-    EXPECT_EQ(it->tiles, (std::vector<int>{6, 4, 7, 8, 5, 0, 3, 2, 1}));
-    it = parse_instance_line("6,4,7,8,5,0,3,2,1");
+    EXPECT_EQ(it->body, "6 4 7 8 5 0 3 2 1");
+    it = split_instance_line("6,4,7/8,5,0/3,2,1");
     ASSERT_TRUE(it.has_value());
-    EXPECT_EQ(it->tiles, (std::vector<int>{6, 4, 7, 8, 5, 0, 3, 2, 1}));
+    EXPECT_EQ(it->body, "6,4,7/8,5,0/3,2,1");
 }
 
-TEST(ParseInstanceLine, LabelAndColon) {
-    auto it = parse_instance_line("korf-1: 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
+TEST(SplitInstanceLine, LabelAndColon) {
+    auto it = split_instance_line("korf-1: 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
     ASSERT_TRUE(it.has_value());
     EXPECT_EQ(it->label, "korf-1");
-    EXPECT_EQ(it->tiles.size(), 16u);
-    EXPECT_EQ(it->tiles.front(), 14);
-    it = parse_instance_line("  two words :1,2,3,0");
+    EXPECT_EQ(it->body, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
+    it = split_instance_line("  two words :1,2,3,0");
     ASSERT_TRUE(it.has_value());
     EXPECT_EQ(it->label, "two words");
-    EXPECT_EQ(it->tiles, (std::vector<int>{1, 2, 3, 0}));
+    EXPECT_EQ(it->body, "1,2,3,0");
+    // An empty body is the board reader's to refuse (the label is kept for the message).
+    it = split_instance_line("lab:");
+    ASSERT_TRUE(it.has_value());
+    EXPECT_EQ(it->label, "lab");
+    EXPECT_EQ(it->body, "");
 }
 
-TEST(ParseInstanceLine, RejectsBadLines) {
-    EXPECT_TRUE(contains(error_of<FormatError>([] { parse_instance_line(": 1 2 3 0"); }), "label"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { parse_instance_line("lab:"); }), "no numbers"));
-    EXPECT_TRUE(
-        contains(error_of<FormatError>([] { parse_instance_line("lab: ,, "); }), "no numbers"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { parse_instance_line("1 2 x 0"); }), "'x'"));
-    // A second colon is part of the numbers, not of the label.
-    error_of<FormatError>([] { parse_instance_line("a: b: 1 2 3 0"); });
+TEST(SplitInstanceLine, RejectsAnEmptyLabel) {
+    EXPECT_TRUE(contains(error_of<FormatError>([] { split_instance_line(": 1 2 3 0"); }), "label"));
+    EXPECT_TRUE(contains(error_of<FormatError>([] { split_instance_line("  :"); }), "label"));
 }
 
 TEST(InferGeometry, SquareBoardsFromTheCount) {
@@ -144,12 +141,16 @@ TEST(ParseGoal, ExplicitPermutation) {
     EXPECT_EQ(parse_goal("1 2 3 8 0 4 7 6 5", Geometry(3, 3)),
               board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}));
     EXPECT_EQ(parse_goal("7,6,5,4,3,2,1,0", Geometry(2, 4)), board(2, 4, {7, 6, 5, 4, 3, 2, 1, 0}));
+    // In rows too, with the blank written _.
+    EXPECT_EQ(parse_goal("1 2 3/8 _ 4/7 6 5", Geometry(3, 3)),
+              board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}));
 }
 
 TEST(ParseGoal, RejectsBadGoals) {
     Geometry g(3, 3);
     for (const char* s : {"", "blank", "Blank-Last", "last", "1 2 3", "1 2 3 4 5 6 7 8 9",
-                          "1 2 3 4 5 6 7 8 8", "1 2 3 4 5 6 7 8 0 1", "1 2 3 4 x 6 7 8 0"}) {
+                          "1 2 3 4 5 6 7 8 8", "1 2 3 4 5 6 7 8 0 1", "1 2 3 4 x 6 7 8 0",
+                          "1 2 3 4/5 6 7 0", "A B C/D E F/G H _"}) {
         std::string m = error_of<UsageError>([&] { parse_goal(s, g); });
         EXPECT_TRUE(contains(m, "goal")) << "'" << s << "': " << m;
     }
@@ -190,6 +191,12 @@ TEST(ParseEndToEnd, EveryBadLine) {
         "16"));
     // Not a number.
     error_of<FormatError>([] { board_from_line("1 2 3 4 5 6 7 8 zero"); });
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("1 2 x 0"); }), "'x'"));
+    // No tiles after the label.
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("lab:"); }), "no tiles"));
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("lab: ,, "); }), "no tiles"));
+    // A second colon is part of the board, not of the label.
+    error_of<FormatError>([] { board_from_line("a: b: 1 2 3 0"); });
 }
 
 }  // namespace

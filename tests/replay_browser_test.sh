@@ -98,6 +98,14 @@ browser_check "$scratch/solved.html" --final 1 "$(blank_last 9)" --final 2 "$(bl
 browser_check "$scratch/korf.html" --final 1 '[null,"1","2","3","4","5","6","7","8","9","10","11","12","13","14","15"]' \
   || fail "solver --html 4x4 page"
 
+# A run in labels and tile notation: the page draws the goal's labels and opens in tile notation.
+"$solver" --pdb "$root/data/8-4-4" --cache-dir none --goal "A B C/D E F/G H _" --notation tile \
+  --html "$scratch/labels.html" "H G F/E D C/B A _" >"$scratch/labels.out" 2>&1 ||
+  fail "solver --html in labels: $(cat "$scratch/labels.out")"
+grep -q '"notation":"tile"' "$scratch/labels.html" || fail "solver --html in labels: not in tile notation"
+browser_check "$scratch/labels.html" --final 1 '["A","B","C","D","E","F","G","H",null]' \
+  || fail "solver --html page in labels"
+
 # The harness must catch a page that draws the wrong board: one whose script shows the
 # position before the last move when the last move is played (an off-by-one).
 sed 's/var cells = st.path.cells\[k\]/var cells = st.path.cells[Math.max(0, k === st.inst.moves.length ? k - 1 : k)]/' \

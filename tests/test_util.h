@@ -30,6 +30,11 @@ std::string error_of(F&& f) {
     return "";
 }
 
+// True when `part` occurs in `s` (for checking error messages).
+inline bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
+
 inline Board board(int w, int h, const std::vector<int>& tiles) {
     return Board::make(Geometry(w, h), tiles);
 }

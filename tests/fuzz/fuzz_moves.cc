@@ -1,16 +1,28 @@
-// libFuzzer target: the move-sequence parser. What parses must print back to text that parses
-// to the same moves.
+// libFuzzer target: the move notations (notation.h). The first byte picks the notation the rest
+// is read in. What reads must write back, in each of the four styles (either notation, with or
+// without run lengths), to text that reads to the same moves, and every move must point at the
+// letter it was written with.
 #include <cstdint>
 #include <string>
 
 #include "loyd/base/error.h"
-#include "loyd/board/moves.h"
+#include "loyd/board/notation.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const std::string text(reinterpret_cast<const char*>(data), size);
+    if (size < 1) return 0;
+    const loyd::Notation n = data[0] % 2 ? loyd::Notation::Tile : loyd::Notation::Blank;
+    const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
     try {
-        const loyd::Moves m = loyd::parse_moves(text);
-        if (loyd::parse_moves(loyd::to_string(m)) != m) __builtin_trap();
+        const loyd::MoveText m = loyd::parse_move_text(text, n);
+        if (m.letter_at.size() != m.moves.size()) __builtin_trap();
+        for (size_t i = 0; i < m.moves.size(); ++i)
+            if (m.letter_at[i] >= text.size() || loyd::move_char(m.moves[i], n) != text[m.letter_at[i]])
+                __builtin_trap();
+        for (auto notation : {loyd::Notation::Blank, loyd::Notation::Tile})
+            for (bool runs : {false, true})
+                if (loyd::parse_move_text(loyd::format_moves(m.moves, {notation, runs}), notation).moves != m.moves)
+                    __builtin_trap();
+        if (n == loyd::Notation::Blank && loyd::parse_moves(loyd::to_string(m.moves)) != m.moves) __builtin_trap();
     } catch (const loyd::Error&) {
     }
     return 0;

@@ -9,7 +9,7 @@ secs=${1:?usage: tests/fuzz/run.sh SECONDS BUILD_DIR}
 build=${2:?usage: tests/fuzz/run.sh SECONDS BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/loyd-fuzz.XXXXXX)
-for t in instance goal moves manifest header table; do
+for t in instance board goal moves manifest header table; do
   mkdir -p "$work/$t"
   cp "$here/corpus/$t"/* "$work/$t/" 2>/dev/null || true
   extra=()

@@ -68,19 +68,4 @@ std::string Board::to_string() const {
     return s;
 }
 
-std::string Board::to_grid() const {
-    const int width = cells() > 10 ? 2 : 1;
-    std::string s;
-    for (int r = 0; r < g_.height(); ++r) {
-        for (int k = 0; k < g_.width(); ++k) {
-            int t = cells_[g_.cell(r, k)];
-            std::string v = t ? std::to_string(t) : std::string(".");
-            if (k) s += ' ';
-            s += std::string(width - static_cast<int>(v.size()) + (k ? 0 : 0), ' ') + v;
-        }
-        s += '\n';
-    }
-    return s;
-}
-
 }  // namespace loyd

@@ -36,10 +36,8 @@ public:
     // Moves the blank in direction d; returns false (and changes nothing) at the border.
     bool move(Dir d);
 
-    // "1 2 3 ... 0"
+    // "1 2 3 ... 0" (the other text forms, rows and labels, are in board_format.h)
     std::string to_string() const;
-    // Rows on separate lines, right-aligned columns.
-    std::string to_grid() const;
 
     bool operator==(const Board& o) const { return g_ == o.g_ && cells_ == o.cells_; }
     bool operator!=(const Board& o) const { return !(*this == o); }

@@ -1,37 +1,41 @@
 #include "loyd/board/moves.h"
 
 #include "loyd/base/error.h"
+#include "loyd/board/notation.h"
 
 namespace loyd {
 
 std::string to_string(const Moves& m) {
-    std::string s;
-    s.reserve(m.size());
-    for (Dir d : m) s += dir_char(d);
-    return s;
+    return format_moves(m, MoveStyle{});
 }
 
 Moves parse_moves(const std::string& s) {
-    Moves m;
-    for (char c : s) {
-        switch (c) {
-            case 'U': m.push_back(Dir::Up); break;
-            case 'D': m.push_back(Dir::Down); break;
-            case 'L': m.push_back(Dir::Left); break;
-            case 'R': m.push_back(Dir::Right); break;
-            default: throw FormatError(std::string("bad move character '") + c + "'");
+    return parse_move_text(s, Notation::Blank).moves;
+}
+
+Replay replay(const Board& start, const Moves& m) {
+    Replay r{start, std::nullopt};
+    for (size_t i = 0; i < m.size(); ++i)
+        if (!r.end.move(m[i])) {
+            r.illegal = i;
+            break;
         }
-    }
-    return m;
+    return r;
 }
 
 void replay_check(const Board& start, const Moves& m, const Board& goal) {
-    Board b = start;
+    const Replay r = replay(start, m);
+    if (r.illegal)
+        throw Error("solution check failed: move " + std::to_string(*r.illegal + 1) + " (" +
+                    dir_char(m[*r.illegal]) + ") leaves the board");
+    if (r.end != goal) throw Error("solution check failed: the moves do not reach the goal");
+}
+
+size_t mtm_length(const Moves& m) {
+    size_t runs = 0;
     for (size_t i = 0; i < m.size(); ++i)
-        if (!b.move(m[i]))
-            throw Error("solution check failed: move " + std::to_string(i + 1) + " (" +
-                        dir_char(m[i]) + ") leaves the board");
-    if (b != goal) throw Error("solution check failed: the moves do not reach the goal");
+        if (i == 0 || m[i] != m[i - 1]) ++runs;
+    return runs;
 }
 
 }  // namespace loyd

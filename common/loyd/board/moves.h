@@ -1,9 +1,14 @@
 // Move sequences: the directions the blank moves, written U D L R.
 //
-// `replay` is the independent check every solution passes before it is printed: it applies
-// the moves one by one to the start position and compares the result with the goal.
+// `replay_check` is the independent check every solution passes before it is printed: it
+// applies the moves one by one to the start position and compares the result with the goal.
+// `replay` applies a sequence that may be wrong (a user's) and says where it stops.
+// The text forms of move sequences (both notations, run lengths) are in notation.h;
+// `to_string` and `parse_moves` here are its plain blank notation.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,11 +18,24 @@ namespace loyd {
 
 using Moves = std::vector<Dir>;
 
+// "UDLR...": the blank notation without run lengths (notation.h).
 std::string to_string(const Moves& m);
-// Parses "UDLR..." (FormatError on any other character).
+// Reads the blank notation, with or without run lengths (notation.h); FormatError otherwise.
 Moves parse_moves(const std::string& s);
 
 // Applies `m` to `start`. Throws Error if a move leaves the board or the end is not `goal`.
 void replay_check(const Board& start, const Moves& m, const Board& goal);
+
+// Where a move sequence leads: the position after the moves that stay on the board, and the
+// 0-based index of the first move that would leave it (nullopt when every move is legal).
+struct Replay {
+    Board end;
+    std::optional<size_t> illegal;
+};
+Replay replay(const Board& start, const Moves& m);
+
+// The length of `m` in the multi-tile metric: the number of maximal runs of one direction
+// (k blank moves in one direction slide k tiles of one line, which is one multi-tile move).
+size_t mtm_length(const Moves& m);
 
 }  // namespace loyd

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "loyd/base/error.h"
+#include "loyd/board/board_format.h"
 
 namespace loyd {
 
@@ -55,18 +56,17 @@ std::vector<int> parse_int_list(const std::string& s) {
     return v;
 }
 
-std::optional<InstanceText> parse_instance_line(const std::string& raw) {
+std::optional<InstanceLine> split_instance_line(const std::string& raw) {
     std::string line = trim(raw);
     if (line.empty() || line[0] == '#') return std::nullopt;
-    InstanceText out;
+    InstanceLine out;
     auto colon = line.find(':');
     if (colon != std::string::npos) {
         out.label = trim(line.substr(0, colon));
         if (out.label.empty()) throw FormatError("empty label before ':'");
-        line = line.substr(colon + 1);
+        line = trim(line.substr(colon + 1));
     }
-    out.tiles = parse_int_list(line);
-    if (out.tiles.empty()) throw FormatError("no numbers in the instance");
+    out.body = std::move(line);
     return out;
 }
 
@@ -81,7 +81,8 @@ Geometry infer_geometry(size_t count, const std::optional<Geometry>& size) {
     if (side >= 2 && static_cast<size_t>(side * side) == count && count <= kMaxCells)
         return Geometry(side, side);
     throw FormatError("cannot infer the board from " + std::to_string(count) +
-                      " numbers (square boards take 4, 9, 16 or 25; give --size WxH)");
+                      " numbers (square boards take 4, 9, 16 or 25; give --size WxH or write the rows "
+                      "separated by /)");
 }
 
 bool goal_is_explicit(const std::string& spec) {
@@ -89,20 +90,10 @@ bool goal_is_explicit(const std::string& spec) {
 }
 
 Board parse_goal(const std::string& spec, const Geometry& g) {
-    if (spec == "blank-last") return Board::blank_last(g);
-    if (spec == "blank-first") return Board::blank_first(g);
-    std::vector<int> v;
-    try {
-        v = parse_int_list(spec);
-    } catch (const FormatError& e) {
-        throw UsageError("bad --goal '" + spec + "': " + e.what() +
-                         " (expected blank-last, blank-first or a permutation)");
-    }
-    try {
-        return Board::make(g, v);
-    } catch (const FormatError& e) {
-        throw UsageError(std::string("bad --goal: ") + e.what());
-    }
+    const BoardFormat f(g, spec);
+    if (!f.labels().are_numbers())
+        throw UsageError("bad --goal '" + spec + "': tile numbers are needed here, not labels");
+    return f.goal(g);
 }
 
 }  // namespace loyd

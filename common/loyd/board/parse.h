@@ -1,6 +1,6 @@
-// Text input: board sizes, goals and instance lines.
+// Text input: board sizes, integer lists, goals and instance lines.
 //
-// An instance line is W*H integers separated by spaces and/or commas, row-major, optionally
+// An instance line is a board (board_format.h: numbers or labels, flat or in rows), optionally
 // preceded by a label and a colon ("korf-1: 14 13 15 ..."). Blank lines and lines starting
 // with '#' carry no instance. Errors are FormatError (bad line content) or UsageError (bad
 // --size / --goal words), each message naming the offending token.
@@ -14,16 +14,17 @@
 
 namespace loyd {
 
-struct InstanceText {
-    std::string label;       // empty when the line has none
-    std::vector<int> tiles;  // row-major, as written
+struct InstanceLine {
+    std::string label;  // empty when the line has none
+    std::string body;   // the rest of the line, trimmed: the board (and, for `check`, moves)
 };
 
 // "WxH" (also "WXH"); UsageError otherwise or when the size is unsupported.
 Geometry parse_size(const std::string& s);
 
-// nullopt for blank and comment lines. FormatError for a token that is not an integer.
-std::optional<InstanceText> parse_instance_line(const std::string& line);
+// Splits a line into its label and body (which may be empty); nullopt for blank and comment
+// lines. FormatError for an empty label before ':'.
+std::optional<InstanceLine> split_instance_line(const std::string& line);
 
 // Splits a list of integers separated by spaces/commas (FormatError on any other token).
 std::vector<int> parse_int_list(const std::string& s);
@@ -32,8 +33,9 @@ std::vector<int> parse_int_list(const std::string& s);
 // square board with that many cells (4, 9, 16, 25), else FormatError asking for --size.
 Geometry infer_geometry(size_t count, const std::optional<Geometry>& size);
 
-// A goal specification: "blank-last" (default), "blank-first", or an explicit permutation of
-// the board's W*H values. UsageError naming the problem otherwise.
+// A goal of tile numbers: "blank-last" (default), "blank-first", or a permutation of the board's
+// W*H values, flat or in rows (board_format.h). UsageError naming the problem otherwise,
+// including a goal written in labels.
 Board parse_goal(const std::string& spec, const Geometry& g);
 
 // True when `spec` is an explicit permutation rather than a named goal.

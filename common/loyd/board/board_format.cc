@@ -1,0 +1,245 @@
+#include "loyd/board/board_format.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "loyd/base/error.h"
+#include "loyd/board/parse.h"
+
+namespace loyd {
+
+namespace {
+
+bool is_separator(char c) {
+    return c == ',' || std::isspace(static_cast<unsigned char>(c));
+}
+
+// The integer written as `token`, if the whole token is one.
+std::optional<int> integer(std::string_view token) {
+    int v = 0;
+    auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (ec != std::errc() || p != token.data() + token.size()) return std::nullopt;
+    return v;
+}
+
+bool numeric_token(const std::string& t) {
+    return is_blank_token(t) || integer(t).has_value();
+}
+
+// A board of W x H from rows: FormatError (not UsageError) when the library cannot take it,
+// since it comes from a line of input.
+Geometry rows_geometry(int w, int h) {
+    if (w < 2 || h < 2 || w * h > kMaxCells)
+        throw FormatError("a board of " + std::to_string(w) + " columns and " + std::to_string(h) +
+                          " rows is not supported (need 2 <= W, H and W*H <= 25)");
+    return Geometry(w, h);
+}
+
+// The board of `t`: its rows, else `fixed` (named by `fixed_by`), else inferred from the count.
+Geometry geometry_of(const BoardText& t, const std::optional<Geometry>& fixed,
+                     const std::string& fixed_by) {
+    const size_t n = t.tokens.size();
+    if (t.has_rows()) {
+        const Geometry g = rows_geometry(t.width, t.height);
+        if (fixed && !(g == *fixed))
+            throw FormatError("the rows make a " + g.name() + " board, " + fixed_by + " is " +
+                              fixed->name());
+        return g;
+    }
+    if (fixed && n != static_cast<size_t>(fixed->cells()))
+        throw FormatError("expected " + std::to_string(fixed->cells()) + " tiles for the " +
+                          fixed->name() + " board of " + fixed_by + ", got " + std::to_string(n));
+    return infer_geometry(n, fixed);
+}
+
+// Display width of UTF-8 text: its code points (not its bytes).
+size_t columns(const std::string& s) {
+    return static_cast<size_t>(std::count_if(
+        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+BoardLayout parse_board_layout(std::string_view name) {
+    if (name == "flat") return BoardLayout::Flat;
+    if (name == "rows") return BoardLayout::Rows;
+    throw UsageError("bad board format '" + std::string(name) + "' (expected rows or flat)");
+}
+
+bool is_blank_token(std::string_view token) {
+    return token == "_" || token == "." || token == "0";
+}
+
+BoardText split_board(std::string_view text) {
+    BoardText t;
+    std::vector<size_t> row_ends;  // token count at the end of each row
+    for (size_t i = 0; i < text.size();) {
+        if (text[i] == '/') {
+            row_ends.push_back(t.tokens.size());
+            ++i;
+        } else if (is_separator(text[i])) {
+            ++i;
+        } else {
+            size_t j = i;
+            while (j < text.size() && !is_separator(text[j]) && text[j] != '/') ++j;
+            if (t.tokens.size() == static_cast<size_t>(kMaxCells))
+                throw FormatError("more than " + std::to_string(kMaxCells) +
+                                  " tiles (no supported board has more)");
+            t.tokens.emplace_back(text.substr(i, j - i));
+            i = j;
+        }
+    }
+    if (t.tokens.empty()) throw FormatError("no tiles");
+    if (row_ends.empty()) return t;
+    row_ends.push_back(t.tokens.size());
+    for (size_t r = 0; r < row_ends.size(); ++r) {
+        const size_t len = row_ends[r] - (r ? row_ends[r - 1] : 0);
+        if (len == 0) throw FormatError("row " + std::to_string(r + 1) + " is empty");
+        if (len != row_ends[0])
+            throw FormatError("ragged rows: row " + std::to_string(r + 1) + " has " +
+                              std::to_string(len) + " tiles, row 1 has " +
+                              std::to_string(row_ends[0]));
+    }
+    t.width = static_cast<int>(row_ends[0]);
+    t.height = static_cast<int>(row_ends.size());
+    return t;
+}
+
+TileLabels TileLabels::numbers(std::string blank) {
+    if (!is_blank_token(blank)) throw UsageError("'" + blank + "' is not a blank (_, . or 0)");
+    TileLabels l;
+    l.blank_ = std::move(blank);
+    return l;
+}
+
+TileLabels TileLabels::of_goal(const std::vector<std::string>& tokens) {
+    TileLabels l;
+    int blanks = 0;
+    for (const std::string& t : tokens) {
+        if (is_blank_token(t)) {
+            if (++blanks > 1) throw FormatError("two blanks (write one of _, . or 0)");
+            l.blank_ = t;
+            continue;
+        }
+        if (std::find(l.names_.begin(), l.names_.end(), t) != l.names_.end())
+            throw FormatError("label '" + t + "' appears twice");
+        l.names_.push_back(t);
+    }
+    if (blanks == 0) throw FormatError("no blank (write it _, . or 0)");
+    return l;
+}
+
+std::string TileLabels::name(int t) const {
+    if (t == 0) return blank_;
+    return are_numbers() ? std::to_string(t) : names_.at(static_cast<size_t>(t - 1));
+}
+
+int TileLabels::tile(std::string_view token) const {
+    if (is_blank_token(token)) return 0;
+    if (are_numbers()) {
+        if (auto v = integer(token)) return *v;
+        throw FormatError(
+            "'" + std::string(token) +
+            "' is not a tile number (a board in labels needs --goal in the same labels)");
+    }
+    const auto it = std::find(names_.begin(), names_.end(), token);
+    if (it != names_.end()) return static_cast<int>(it - names_.begin()) + 1;
+    std::string all;
+    for (const auto& n : names_) all += (all.empty() ? "" : " ") + n;
+    throw FormatError("'" + std::string(token) + "' is not one of the goal's labels (" + all +
+                      "; blank _ . or 0)");
+}
+
+BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal) : size_(size) {
+    if (goal == "blank-last") return;
+    if (goal == "blank-first") {
+        kind_ = Goal::BlankFirst;
+        return;
+    }
+    const std::string quoted = "bad --goal '" + std::string(goal) + "'";
+    if (std::none_of(goal.begin(), goal.end(), [](char c) { return c == '/' || is_separator(c); }))
+        throw UsageError(quoted +
+                         " (expected blank-last, blank-first, or a board in numbers or labels)");
+    try {
+        const BoardText t = split_board(goal);
+        const Geometry g = geometry_of(t, size, "--size");
+        std::vector<int> tiles;
+        if (std::all_of(t.tokens.begin(), t.tokens.end(), numeric_token)) {
+            for (const std::string& s : t.tokens) {
+                tiles.push_back(is_blank_token(s) ? 0 : *integer(s));
+                if (s == "_" || s == ".") labels_ = TileLabels::numbers(s);
+            }
+        } else {
+            labels_ = TileLabels::of_goal(t.tokens);
+            int next = 1;
+            for (const std::string& s : t.tokens) tiles.push_back(is_blank_token(s) ? 0 : next++);
+        }
+        goal_ = Board::make(g, tiles);
+        kind_ = Goal::Written;
+    } catch (const FormatError& e) {
+        throw UsageError(quoted + ": " + e.what());
+    }
+}
+
+std::optional<Geometry> BoardFormat::geometry() const {
+    if (goal_) return goal_->geometry();
+    return size_;
+}
+
+Board BoardFormat::goal(const Geometry& g) const {
+    switch (kind_) {
+        case Goal::BlankFirst:
+            return Board::blank_first(g);
+        case Goal::Written:
+            return *goal_;
+        case Goal::BlankLast:
+            break;
+    }
+    return Board::blank_last(g);
+}
+
+Board BoardFormat::read(std::string_view text) const {
+    const BoardText t = split_board(text);
+    const Geometry g = geometry_of(t, geometry(), goal_ ? "the goal" : "--size");
+    std::vector<int> tiles;
+    tiles.reserve(t.tokens.size());
+    for (const std::string& s : t.tokens) {
+        const int tile = labels_.tile(s);
+        if (!labels_.are_numbers() && std::find(tiles.begin(), tiles.end(), tile) != tiles.end())
+            throw FormatError(tile == 0 ? std::string("two blanks")
+                                        : "label '" + s + "' appears twice");
+        tiles.push_back(tile);
+    }
+    return Board::make(g, tiles);
+}
+
+std::string BoardFormat::write(const Board& b, BoardLayout layout) const {
+    const Geometry& g = b.geometry();
+    std::string s;
+    for (int c = 0; c < b.cells(); ++c) {
+        if (c) s += layout == BoardLayout::Rows && g.col(c) == 0 ? "/" : " ";
+        s += labels_.name(b.at(c));
+    }
+    return s;
+}
+
+std::string BoardFormat::grid(const Board& b) const {
+    const std::string blank = labels_.blank() == "0" ? "." : labels_.blank();
+    std::vector<std::string> names;
+    size_t width = 0;
+    for (int c = 0; c < b.cells(); ++c) {
+        names.push_back(b.at(c) ? labels_.name(b.at(c)) : blank);
+        width = std::max(width, columns(names.back()));
+    }
+    std::string s;
+    for (int c = 0; c < b.cells(); ++c) {
+        if (b.geometry().col(c)) s += ' ';
+        s += std::string(width - columns(names[static_cast<size_t>(c)]), ' ') +
+             names[static_cast<size_t>(c)];
+        if (b.geometry().col(c) + 1 == b.geometry().width()) s += '\n';
+    }
+    return s;
+}
+
+}  // namespace loyd

@@ -1,0 +1,209 @@
+#include "solver/batch.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "loyd/base/error.h"
+#include "loyd/board/parse.h"
+#include "solver/report.h"
+#include "solver/tables.h"
+
+namespace loyd::solver {
+
+namespace {
+
+// Picks the heuristic and the tables of a task to search (tables load on first use).
+void choose_heuristic(const Request& req, Tables& tables, Task& t) {
+    if (!t.error.empty() || !t.search) return;
+    const bool want_pdb = !req.heuristic || *req.heuristic == HeuristicKind::Pdb;
+    t.heuristic = req.heuristic ? *req.heuristic : HeuristicKind::LinearConflict;
+    if (want_pdb) {
+        t.pdb = tables.for_goal(*t.goal, req.heuristic.has_value() || !req.pdb.empty());
+        t.heuristic = t.pdb ? HeuristicKind::Pdb : HeuristicKind::LinearConflict;
+    }
+}
+
+void solve_task(const SolveOptions& base, Task& t) {
+    if (!t.error.empty() || !t.search) return;
+    SolveOptions so = base;
+    so.heuristic = t.heuristic;
+    so.pdb = t.pdb;
+    try {
+        t.outcome = solve(*t.start, *t.goal, so);
+    } catch (const UsageError& e) {
+        t.error = e.what();
+    } catch (const std::exception& e) {
+        t.failure = std::string("internal error: ") + e.what();
+    }
+}
+
+class Batch {
+public:
+    static constexpr size_t kWindowPerThread = 8;
+
+    Batch(const Request& req, JobSource& src, const TaskReader& read, Tables& tables)
+        : req_(req), src_(src), read_(read), tables_(tables) {}
+
+    // Reads up to n tasks before any thread starts; false when the input ended before.
+    bool read_ahead(size_t n) {
+        std::lock_guard<std::mutex> lock(mu_);
+        while (window_.size() < n)
+            if (!read_one()) return false;
+        return true;
+    }
+    size_t pending() const { return window_.size(); }
+
+    // Runs `threads` workers with `base` options and prints through `print` in input order.
+    void run(int threads, const SolveOptions& base, const std::function<void(const Task&)>& print) {
+        limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads));
+        std::vector<std::thread> pool;
+        for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(base); });
+        for (;;) {
+            std::unique_ptr<Task> t;
+            bool was_full;
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                done_cv_.wait(lock, [&] {
+                    return (!window_.empty() && window_.front()->done) || finished();
+                });
+                if (window_.empty() || !window_.front()->done) break;
+                was_full = window_.size() >= limit_;
+                t = std::move(window_.front());
+                window_.pop_front();
+                --unclaimed_;  // the front was claimed: it is done
+            }
+            if (was_full) space_cv_.notify_all();  // only then can a worker be waiting for room
+            print(*t);
+        }
+        for (auto& th : pool) th.join();
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    // Under mu_: the next task into the window, its tables chosen; false at the end.
+    bool read_one() {
+        if (eof_) return false;
+        try {
+            for (;;) {
+                std::optional<Job> job = src_.next();
+                if (!job) break;
+                std::optional<Task> t = read_(*job);
+                if (!t) continue;
+                choose_heuristic(req_, tables_, *t);
+                window_.push_back(std::make_unique<Task>(std::move(*t)));
+                return true;
+            }
+        } catch (...) {
+            if (!error_) error_ = std::current_exception();
+        }
+        eof_ = true;
+        return false;
+    }
+    bool finished() const { return eof_ && window_.empty(); }
+
+    void work(const SolveOptions& base) {
+        for (;;) {
+            Task* t = nullptr;
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                space_cv_.wait(lock, [&] { return unclaimed_ < window_.size() || eof_ || room(); });
+                if (unclaimed_ == window_.size() && !(room() && read_one())) {
+                    done_cv_.notify_all();
+                    return;
+                }
+                t = window_[unclaimed_++].get();
+            }
+            solve_task(base, *t);
+            bool front;
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                t->done = true;
+                front = window_.front().get() == t;
+            }
+            if (front) done_cv_.notify_all();  // the printer waits only for the front
+        }
+    }
+    bool room() const { return !eof_ && window_.size() < limit_; }
+
+    const Request& req_;
+    JobSource& src_;
+    const TaskReader& read_;
+    Tables& tables_;
+    std::mutex mu_;
+    std::condition_variable done_cv_, space_cv_;
+    std::deque<std::unique_ptr<Task>> window_;  // read, not yet printed, in input order
+    size_t unclaimed_ = 0;                      // window_[unclaimed_..] not yet taken by a worker
+    size_t limit_ = 0;                          // most tasks read and not yet printed
+    bool eof_ = false;
+    std::exception_ptr error_;
+};
+
+}  // namespace
+
+std::optional<Task> read_task(const Job& job,
+                              const std::function<void(Task&, const std::string&)>& fill) {
+    Task t;
+    t.origin = job.origin;
+    try {
+        const std::optional<InstanceLine> line = split_instance_line(job.text);
+        if (!line) return std::nullopt;
+        t.label = line->label.empty() ? job.origin : line->label;
+        fill(t, line->body);
+    } catch (const FormatError& e) {
+        if (t.label.empty()) t.label = job.origin;
+        t.error = e.what();
+    }
+    return t;
+}
+
+BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
+                      const TaskPrinter& print, std::ostream& err) {
+    Tables tables(req, err);
+    Batch batch(req, source, read, tables);
+    BatchTotals totals;
+    const int cores = req.jobs > 0
+                          ? req.jobs
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const bool more =
+        batch.read_ahead(static_cast<size_t>(cores) + 1);  // more instances than threads?
+    const int threads = more ? cores : std::max(1, static_cast<int>(batch.pending()));
+    SolveOptions base = req.search;
+    base.threads = more ? 1 : std::max(1, cores / threads);
+    // One instance on a terminal: a one-line progress (bound, nodes, elapsed) on stderr once the
+    // search has run a second, erased before the answer. Never when stderr is not a terminal.
+    std::atomic<bool> shown{false};
+    if (!more && batch.pending() == 1 && isatty(STDERR_FILENO) && req.progress)
+        base.limits.progress = [&err, &shown](const SearchProgress& p) {
+            if (p.seconds < 1.0) return;
+            err << "\rsolver: bound " << p.bound << ", " << p.nodes_generated << " nodes, "
+                << fixed(p.seconds, 1) << " s\033[K" << std::flush;
+            shown = true;
+        };
+    double search_seconds = 0;
+    bool limited = false;
+    batch.run(threads, base, [&](const Task& t) {
+        if (shown.exchange(false)) err << "\r\033[K" << std::flush;
+        ++totals.tasks;
+        if (t.error.empty() && t.failure.empty() && t.search) {
+            search_seconds += t.outcome.seconds;
+            limited |= t.outcome.status == SolveOutcome::Status::Limit;
+        }
+        print(t);
+    });
+    tables.print_hint(search_seconds, limited);
+    totals.load_seconds = tables.load_seconds();
+    totals.threads = cores;
+    return totals;
+}
+
+}  // namespace loyd::solver

@@ -1,0 +1,74 @@
+// The solver's batch: instances read one at a time, searched in parallel, printed in input
+// order. `solve` and `check` differ only in how a line becomes a task and how a task is
+// printed; this file holds what they share.
+//
+// Workers take the next line from the source, search it and mark it done; the caller's thread
+// prints tasks in input order as they complete. At most 8 tasks per worker are in flight or
+// waiting to be printed, so memory does not grow with the input. Instances are the units of
+// work; when the whole input holds fewer instances than threads, each instance's IDA* search is
+// split over the threads left over. A single instance searched for over a second on a terminal
+// shows a progress line on stderr, erased before its answer.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "loyd/board/board.h"
+#include "loyd/board/notation.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/solve.h"
+#include "solver/input.h"
+#include "solver/request.h"
+
+namespace loyd {
+struct LoadedSet;
+}
+
+namespace loyd::solver {
+
+// What `check` is given: the moves as written and read, and where they lead.
+struct Claim {
+    std::string text;  // as written
+    MoveText moves;    // the blank moves and where each letter stands in `text`
+    Replay replay;     // the end position, and the first move that leaves the board
+};
+
+// One instance, read and ready to search (or with the reason it cannot be).
+struct Task {
+    std::string origin, label;
+    std::optional<Board> start, goal;
+    std::string error;               // invalid input
+    bool search = true;              // false: nothing to search (check: illegal, --no-optimal)
+    const LoadedSet* pdb = nullptr;  // tables to use, when the heuristic is pdb
+    HeuristicKind heuristic = HeuristicKind::LinearConflict;
+    std::optional<Claim> claim;  // check only
+    // results
+    SolveOutcome outcome;
+    std::string failure;  // an error while solving (e.g. internal)
+    bool done = false;
+};
+
+// A job's task: `fill(task, body)` reads the line's body (after its label) into the task. Blank
+// and comment lines give nullopt; a FormatError from the line or from `fill` gives a task
+// holding its message, labelled with the line's own label when it has one.
+std::optional<Task> read_task(const Job& job,
+                              const std::function<void(Task&, const std::string&)>& fill);
+
+using TaskReader = std::function<std::optional<Task>(const Job&)>;
+using TaskPrinter = std::function<void(const Task&)>;
+
+struct BatchTotals {
+    uint64_t tasks = 0;
+    double load_seconds = 0;  // tables
+    int threads = 1;          // the cores used
+};
+
+// Reads every job of `source` through `read`, searches the tasks that ask for it, hands every
+// task to `print` in input order, and prints the tables hint (tables.h) at the end.
+BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
+                      const TaskPrinter& print, std::ostream& err);
+
+}  // namespace loyd::solver

@@ -1,0 +1,225 @@
+// `solver check BOARD MOVES`: replays a move sequence (either notation, with or without run
+// lengths) and compares it with the optimum, one line (or JSON object) per board in input
+// order. A verdict per board:
+//   optimal      the moves reach the goal in the optimal number of single-tile moves
+//   suboptimal   they reach it in more
+//   solves       they reach it; the optimal length is not known (--no-optimal, or a limit)
+//   misses-goal  every move is legal but the end is not the goal (the end is printed)
+//   illegal      a move leaves the board (named by its number and its place in the text)
+//   invalid      the line cannot be read
+#include <algorithm>
+#include <ostream>
+
+#include "loyd/base/error.h"
+#include "loyd/tables/load.h"
+#include "solver/batch.h"
+#include "solver/commands.h"
+#include "solver/report.h"
+
+namespace loyd::solver {
+
+namespace {
+
+// The moves of a line: its last word (after white space or a comma); the rest is the board.
+std::pair<std::string, std::string> split_moves(const std::string& body) {
+    const size_t cut = body.find_last_of(" \t,");
+    if (cut == std::string::npos)
+        throw FormatError("expected a board and then the moves ([LABEL:] BOARD MOVES, or --moves)");
+    return {body.substr(0, cut), body.substr(cut + 1)};
+}
+
+std::optional<Task> read_check(const Request& req, const Job& job) {
+    return read_task(job, [&](Task& t, const std::string& body) {
+        auto [board, moves] = req.moves ? std::make_pair(body, *req.moves) : split_moves(body);
+        MoveText parsed;
+        try {
+            parsed = parse_move_text(moves, req.style.notation);
+        } catch (const FormatError& e) {
+            throw FormatError("moves '" + moves.substr(0, 40) + (moves.size() > 40 ? "..." : "") +
+                              "': " + e.what());
+        }
+        t.start = req.format.read(board);
+        t.goal = req.format.goal(t.start->geometry());
+        Replay r = replay(*t.start, parsed.moves);
+        t.search = req.optimal && !r.illegal;
+        t.claim = Claim{moves, std::move(parsed), std::move(r)};
+    });
+}
+
+// What a task's check found.
+struct Verdict {
+    std::string status;       // see the file's comment; "invalid" and "error" for failures
+    std::string message;      // invalid, error, illegal: why
+    size_t stm = 0, mtm = 0;  // the moves' lengths
+    std::optional<size_t> optimal;
+    // Why the optimal length is not known: "not searched", a limit's reason, or "unsolvable".
+    std::string unknown;
+};
+
+Verdict failed(const std::string& status, const std::string& message) {
+    Verdict v;
+    v.status = status;
+    v.message = message;
+    return v;
+}
+
+Verdict judge(const Task& t, Notation notation) {
+    Verdict v;
+    if (!t.error.empty()) return failed("invalid", t.error);
+    if (!t.failure.empty()) return failed("error", t.failure);
+    const Claim& c = *t.claim;
+    if (c.replay.illegal) {
+        const size_t i = *c.replay.illegal;
+        const char* const names[] = {"up", "down", "left", "right"};
+        const bool tile = notation == Notation::Tile;
+        const Dir d = tile ? opposite(c.moves.moves[i]) : c.moves.moves[i];
+        v.status = "illegal";
+        v.message =
+            "move " + std::to_string(i + 1) + " (" + std::string(1, c.text[c.moves.letter_at[i]]) +
+            " at character " + std::to_string(c.moves.letter_at[i] + 1) +
+            ") leaves the board: " + (tile ? "no tile can slide " : "the blank cannot move ") +
+            names[static_cast<int>(d)];
+        return v;
+    }
+    v.stm = c.moves.moves.size();
+    v.mtm = mtm_length(c.moves.moves);
+    const SolveOutcome& o = t.outcome;
+    if (!t.search)
+        v.unknown = "not searched";
+    else if (o.status == SolveOutcome::Status::Solved)
+        v.optimal = o.search.moves.size();
+    else if (o.status == SolveOutcome::Status::Unsolvable)
+        v.unknown = "unsolvable";
+    else
+        v.unknown = o.search.limit_reason;
+    const bool reached = c.replay.end == *t.goal;
+    if (!reached)
+        v.status = "misses-goal";
+    else if (!v.optimal)
+        v.status = "solves";
+    else if (v.stm < *v.optimal)  // a search bug, never a verdict
+        return failed("error",
+                      "internal error: the moves are shorter than the optimal length found");
+    else
+        v.status = v.stm == *v.optimal ? "optimal" : "suboptimal";
+    return v;
+}
+
+void print_text(const Request& req, const Task& t, const Verdict& v, std::ostream& out) {
+    out << t.label << ": " << v.status;
+    if (!v.message.empty()) {
+        out << ": " << v.message << "\n";
+        return;
+    }
+    out << " stm " << v.stm << " mtm " << v.mtm << " optimal ";
+    if (v.optimal)
+        out << *v.optimal;
+    else
+        out << "unknown (" << v.unknown
+            << (v.unknown != "not searched" && v.unknown != "unsolvable"
+                    ? ", at least " + std::to_string(t.outcome.search.lower_bound)
+                    : "")
+            << ")";
+    if (v.status == "misses-goal")
+        out << " ends " << req.format.write(t.claim->replay.end, req.layout);
+    else if (v.optimal)
+        out << " difference " << v.stm - *v.optimal;
+    out << "\n";
+}
+
+void print_json(const Request& req, const Task& t, const Verdict& v, std::ostream& out) {
+    out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << v.status << "\"";
+    if (t.claim)
+        out << ",\"moves\":\"" << format_moves(t.claim->moves.moves, req.style)
+            << "\",\"notation\":\"" << notation_name(req.style.notation)
+            << "\",\"runs\":" << (req.style.runs ? "true" : "false");
+    if (!v.message.empty()) {
+        if (v.status == "illegal") {
+            const size_t i = *t.claim->replay.illegal;
+            out << ",\"illegal_move\":" << i + 1
+                << ",\"illegal_character\":" << t.claim->moves.letter_at[i] + 1;
+        }
+        out << ",\"error\":\"" << json_escape(v.message) << "\"}\n";
+        return;
+    }
+    out << ",\"length\":" << v.stm << ",\"length_mtm\":" << v.mtm
+        << ",\"optimal\":" << (v.optimal ? std::to_string(*v.optimal) : "null");
+    if (v.optimal && v.status != "misses-goal") out << ",\"difference\":" << v.stm - *v.optimal;
+    if (!v.optimal) out << ",\"optimal_unknown\":\"" << json_escape(v.unknown) << "\"";
+    if (t.search && t.outcome.status == SolveOutcome::Status::Limit)
+        out << ",\"lower_bound\":" << t.outcome.search.lower_bound;
+    if (v.status == "misses-goal")
+        out << ",\"end\":\"" << json_escape(req.format.write(t.claim->replay.end, req.layout))
+            << "\"";
+    if (t.search) {
+        const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
+        out << ",\"nodes_generated\":" << t.outcome.search.nodes_generated << ",\"heuristic\":\""
+            << json_escape(heur) << "\",\"seconds\":" << fixed(t.outcome.seconds);
+    }
+    out << "}\n";
+}
+
+// Counts of each verdict, for the summary and the exit status.
+struct Tally {
+    uint64_t instances = 0, optimal = 0, suboptimal = 0, solves = 0, misses = 0, illegal = 0,
+             invalid = 0, internal = 0, limit = 0;
+    void add(const Task& t, const Verdict& v) {
+        ++instances;
+        if (v.status == "optimal") ++optimal;
+        if (v.status == "suboptimal") ++suboptimal;
+        if (v.status == "solves") ++solves;
+        if (v.status == "misses-goal") ++misses;
+        if (v.status == "illegal") ++illegal;
+        if (v.status == "invalid") ++invalid;
+        if (v.status == "error") ++internal;
+        if (t.search && t.error.empty() && t.failure.empty() &&
+            t.outcome.status == SolveOutcome::Status::Limit)
+            ++limit;
+    }
+    int exit_code() const {
+        if (internal) return kExitInternal;
+        if (invalid) return kExitInvalid;
+        if (misses || illegal) return kExitNotSolved;
+        if (suboptimal) return kExitNotOptimal;
+        if (limit) return kExitLimit;
+        return kExitOk;
+    }
+};
+
+void print_summary(const Request& req, const Tally& n, std::ostream& out) {
+    if (req.json)
+        out << "{\"summary\":{\"instances\":" << n.instances << ",\"optimal\":" << n.optimal
+            << ",\"suboptimal\":" << n.suboptimal << ",\"solves\":" << n.solves
+            << ",\"misses_goal\":" << n.misses << ",\"illegal\":" << n.illegal
+            << ",\"invalid\":" << n.invalid << "}}\n";
+    else
+        out << "summary: instances " << n.instances << ", optimal " << n.optimal << ", suboptimal "
+            << n.suboptimal << ", solves " << n.solves << ", misses-goal " << n.misses
+            << ", illegal " << n.illegal << ", invalid " << n.invalid << "\n";
+}
+
+}  // namespace
+
+int run_check(const Request& req, std::ostream& out, std::ostream& err) {
+    JobSource source(req.boards, req.input);
+    Tally n;
+    run_batch(
+        req, source, [&](const Job& job) { return read_check(req, job); },
+        [&](const Task& t) {
+            const Verdict v = judge(t, req.style.notation);
+            if (v.status == "invalid") err << "solver: " << t.origin << ": " << v.message << "\n";
+            if (v.status == "error") err << "solver: " << t.label << ": " << v.message << "\n";
+            if (req.json)
+                print_json(req, t, v, out);
+            else
+                print_text(req, t, v, out);
+            out.flush();
+            n.add(t, v);
+        },
+        err);
+    if (n.instances == 0) throw UsageError("no instance found in the input");
+    if (n.instances > 1) print_summary(req, n, out);
+    return n.exit_code();
+}
+
+}  // namespace loyd::solver

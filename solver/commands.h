@@ -1,0 +1,27 @@
+// The solver's commands, one file each: solve (solve_command.cc), check (check_command.cc) and
+// scramble (scramble_command.cc). Each reads only the validated request, prints its records on
+// `out` and its messages on `err`, and returns the exit status (README, `solver --help`).
+#pragma once
+
+#include <ostream>
+
+#include "solver/request.h"
+
+namespace loyd::solver {
+
+enum ExitCode {
+    kExitOk = 0,
+    kExitInvalid = 1,
+    kExitUsage = 2,
+    kExitLimit = 3,
+    kExitFile = 4,
+    kExitInternal = 5,
+    kExitNotOptimal = 7,  // check: a sequence solves, but is longer than optimal
+    kExitNotSolved = 8,   // check: a sequence leaves the board or ends off the goal
+};
+
+int run_solve(const Request& req, std::ostream& out, std::ostream& err);
+int run_check(const Request& req, std::ostream& out, std::ostream& err);
+int run_scramble(const Request& req, std::ostream& out, std::ostream& err);
+
+}  // namespace loyd::solver

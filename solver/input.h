@@ -1,0 +1,42 @@
+// Where the solver's boards come from: its arguments, an input file or standard input.
+//
+// Arguments: tiles given as separate single-token arguments form one board (`solver 8 6 7 2 5
+// 4 3 0 1`); otherwise each argument is one board. Every one is labelled "argument N". Files
+// and stdin are read one line at a time, never whole, so a pipe of any length runs in bounded
+// memory; their lines are labelled "FILE:LINE" (or "stdin:LINE") unless they carry a label.
+// Not thread-safe: the caller serialises `next`.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <istream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loyd::solver {
+
+struct Job {
+    std::string origin;  // where it came from, for messages: "argument 1", "file.txt:3"
+    std::string text;
+};
+
+class JobSource {
+public:
+    // `args` (arguments) or `input` (a file, "-" = stdin; both empty = stdin, refused with
+    // UsageError when stdin is a terminal). IoError when the file cannot be opened.
+    JobSource(const std::vector<std::string>& args, const std::string& input);
+
+    // The next line (or argument), or nullopt at the end. IoError on a read error.
+    std::optional<Job> next();
+
+private:
+    std::vector<Job> args_;
+    size_t next_arg_ = 0;
+    std::ifstream file_;
+    std::istream* in_ = nullptr;
+    std::string name_;
+    uint64_t line_no_ = 0;
+};
+
+}  // namespace loyd::solver

@@ -1,0 +1,97 @@
+#include "solver/request.h"
+
+#include <charconv>
+
+#include "loyd/base/error.h"
+#include "loyd/board/parse.h"
+#include "loyd/heuristics/lookups.h"
+#include "loyd/tables/discover.h"
+
+namespace loyd::solver {
+
+namespace {
+
+constexpr uint64_t kDefaultAstarNodes = 20'000'000;
+
+// A decimal 0 .. 2^64-1 (no sign, no other character); UsageError naming `option`.
+uint64_t unsigned_value(const std::string& text, const std::string& option) {
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || p != text.data() + text.size())
+        throw UsageError("bad " + option + " '" + text + "' (expected a number 0 to 2^64-1)");
+    return v;
+}
+
+Command command_of(const std::string& name) {
+    if (name == "check") return Command::Check;
+    if (name == "scramble") return Command::Scramble;
+    return Command::Solve;
+}
+
+void set_search(const Options& o, Request& r) {
+    r.search.algorithm = parse_algorithm(o.algorithm);
+    r.search.limits.max_nodes = o.node_limit;
+    if (!o.node_limit && r.search.algorithm == Algorithm::Astar)
+        r.search.limits.max_nodes = kDefaultAstarNodes;
+    r.search.limits.max_seconds = o.time_limit;
+    if (o.lookups) r.search.lookups = Lookups::parse(*o.lookups);
+    if (o.no_reflect) r.search.lookups.reflected = r.search.lookups.dual_reflected = false;
+    r.search.prune = !o.no_prune;
+    r.search.bpmx = !o.no_bpmx;
+    if (o.heuristic) r.heuristic = parse_heuristic(*o.heuristic);
+    if (r.heuristic && *r.heuristic != HeuristicKind::Pdb && !o.pdb.empty())
+        throw UsageError("--pdb needs --heuristic pdb (the default when --pdb is given)");
+    r.pdb = o.pdb;
+    r.cache_dir = o.cache_dir == "none" ? ""
+                  : o.cache_dir.empty() ? default_cache_dir()
+                                        : o.cache_dir;
+    if (o.jobs < 0 || o.jobs > 1024) throw UsageError("--jobs must be between 0 and 1024");
+    r.jobs = o.jobs;
+}
+
+// check: the moves are --moves, else the last argument (the others form the board).
+void set_check(const Options& o, Request& r) {
+    r.optimal = !o.no_optimal;
+    r.moves = o.moves;
+    if (r.moves || r.boards.empty()) return;
+    if (r.boards.size() == 1)
+        throw UsageError("check needs a board and moves (solver check BOARD MOVES, or --moves)");
+    r.moves = r.boards.back();
+    r.boards.pop_back();
+}
+
+void set_scramble(const Options& o, Request& r) {
+    if (!r.boards.empty())
+        throw UsageError("scramble takes no board ('" + r.boards[0] + "'): give --size or --goal");
+    if (o.count) r.count = unsigned_value(*o.count, "--count");
+    if (o.seed) r.seed = unsigned_value(*o.seed, "--seed");
+}
+
+}  // namespace
+
+Request make_request(const Options& o) {
+    Request r;
+    r.command = command_of(o.command);
+    r.boards = o.arguments;
+    r.input = o.input;
+    if (!r.input.empty() && !r.boards.empty())
+        throw UsageError("give boards as arguments or with --input, not both");
+    std::optional<Geometry> size;
+    if (o.size) size = parse_size(*o.size);
+    r.format = BoardFormat(size, o.goal);
+    if (o.board_format) r.layout = parse_board_layout(*o.board_format);
+    r.style.notation = parse_notation(o.notation);
+    r.style.runs = o.runs.value_or(r.style.notation == Notation::Tile);
+    r.style_given = !(r.style == MoveStyle{});
+    r.json = o.json;
+    r.show = o.show;
+    r.quiet = o.quiet;
+    r.progress = !o.quiet_progress;
+    r.html = o.html;
+    if (r.command != Command::Scramble) set_search(o, r);
+    if (r.command == Command::Check) set_check(o, r);
+    if (r.command == Command::Scramble) set_scramble(o, r);
+    return r;
+}
+
+}  // namespace loyd::solver

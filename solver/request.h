@@ -1,0 +1,69 @@
+// The solver's request: the command line turned, once, into validated values.
+//
+// `make_request` checks every option value and combination (board size, goal and labels,
+// notation, board format, heuristic, algorithm, lookups, limits, the command's own options)
+// and throws UsageError with a one-line message naming the option on the first problem. The
+// commands (commands.h) then read only the request, never the raw options.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loyd/board/board_format.h"
+#include "loyd/board/notation.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/solve.h"
+#include "solver/options.h"
+
+namespace loyd::solver {
+
+enum class Command { Solve, Check, Scramble };
+
+// The metric lengths are counted and optimised in. Single-tile moves only for now; the
+// multi-tile metric (--metric mtm) joins here with the library's MTM search.
+enum class Metric { Stm };
+
+struct Request {
+    Command command = Command::Solve;
+
+    // Where the boards come from: arguments (each may hold one board or one tile, see
+    // input.h) or an input file / stdin ("-"); neither = stdin, refused on a terminal.
+    std::vector<std::string> boards;
+    std::string input;
+
+    // Conventions.
+    BoardFormat format;                      // size, goal, labels (--size, --goal)
+    BoardLayout layout = BoardLayout::Rows;  // boards printed by check and scramble
+    MoveStyle style;                         // moves printed (--notation, --runs)
+    bool style_given = false;                // not the default style: solve's JSON names it
+    Metric metric = Metric::Stm;
+
+    // Search (solve and check).
+    std::optional<HeuristicKind> heuristic;  // unset = tables when found, else linear conflict
+    std::string pdb;                         // --pdb; empty = look for tables
+    std::string cache_dir;                   // decoded-table cache; empty = none
+    SolveOptions search;                     // algorithm, limits, lookups, pruning, BPMX
+    int jobs = 0;                            // 0 = all cores
+
+    // Output.
+    bool json = false;
+    bool show = false;
+    bool quiet = false;
+    bool progress = true;  // the progress line on a terminal
+    std::string html;      // --html FILE; empty = none
+
+    // check
+    std::optional<std::string> moves;  // the moves for every board; unset = per line
+    bool optimal = true;               // search for the optimal length
+
+    // scramble
+    uint64_t count = 1;
+    std::optional<uint64_t> seed;  // unset = a fresh one
+};
+
+// UsageError naming the option on any bad value or combination.
+Request make_request(const Options& opt);
+
+}  // namespace loyd::solver

@@ -1,0 +1,32 @@
+// `solver scramble`: random positions, uniform over those that reach the goal (board/scramble.h),
+// one per line in the run's board format, so the output pipes straight into `solver`.
+#include <ostream>
+#include <random>
+
+#include "loyd/board/scramble.h"
+#include "solver/commands.h"
+
+namespace loyd::solver {
+
+int run_scramble(const Request& req, std::ostream& out, std::ostream& err) {
+    const Geometry g = req.format.geometry().value_or(Geometry(4, 4));
+    const Board goal = req.format.goal(g);
+    uint64_t seed = 0;
+    if (req.seed) {
+        seed = *req.seed;
+    } else {
+        std::random_device dev;
+        seed = (static_cast<uint64_t>(dev()) << 32) ^ dev();
+        if (!req.quiet)
+            err << "solver: scramble seed " << seed << " (--seed " << seed << " repeats it)\n";
+    }
+    std::mt19937_64 rng(seed);
+    for (uint64_t i = 0; i < req.count; ++i) {
+        out << req.format.write(random_position(goal, rng), req.layout) << '\n';
+        if (!out) break;  // a closed pipe (e.g. `| head`): stop drawing
+    }
+    out.flush();
+    return kExitOk;
+}
+
+}  // namespace loyd::solver

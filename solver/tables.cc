@@ -1,0 +1,93 @@
+#include "solver/tables.h"
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "loyd/base/error.h"
+#include "loyd/base/self_path.h"
+#include "loyd/tables/discover.h"
+
+namespace loyd::solver {
+
+namespace fs = std::filesystem;
+
+Tables::Tables(const Request& req, std::ostream& err) : req_(req), err_(err) {
+    load_.cache_dir = req.cache_dir;
+}
+
+const LoadedSet* Tables::for_goal(const Board& goal, bool required) {
+    const std::string key = goal.geometry().name() + ":" + goal.to_string();
+    auto it = chosen_.find(key);
+    if (it != chosen_.end()) return it->second;
+    const LoadedSet* s = choose(goal, required);
+    chosen_[key] = s;
+    return s;
+}
+
+void Tables::print_hint(double search_seconds, bool limited) const {
+    if (hint_.empty() || req_.quiet || !(search_seconds >= 1.0 || limited)) return;
+    err_ << "solver: " << hint_ << "\n";
+}
+
+const LoadedSet* Tables::load(const std::string& path) {
+    auto it = loaded_.find(path);
+    if (it != loaded_.end()) return it->second.get();
+    auto s = std::make_unique<LoadedSet>(load_set(path, load_));
+    load_seconds_ += s->load_seconds;
+    return (loaded_[path] = std::move(s)).get();
+}
+
+const LoadedSet* Tables::choose(const Board& goal, bool required) {
+    if (!req_.pdb.empty()) {
+        const LoadedSet* s = load(req_.pdb);
+        if (!(s->spec.geometry() == goal.geometry()))
+            throw UsageError("the tables in " + req_.pdb + " are for " + s->spec.geometry().name() +
+                             " boards, the instance is " + goal.geometry().name());
+        return s;  // an unmappable goal is reported by solve() with the build command
+    }
+    std::vector<std::string> notes;
+    auto found = find_best_set(default_pdb_dirs(self_executable_path()), goal, &notes);
+    for (const auto& n : notes) err_ << "solver: " << n << "\n";
+    if (!found) {
+        if (required)
+            throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
+                             goal.geometry().name() +
+                             "; build them with: " + suggest_build_command(goal));
+        hint(goal,
+             "no pattern databases found for " + goal.geometry().name() + "; used linear conflict");
+        return nullptr;
+    }
+    try {
+        const LoadedSet* s = load(found->manifest);
+        const std::string better = suggest_build_command(goal);
+        if (better.find("--preset " + s->spec.name + " ") == std::string::npos &&
+            better.find("--preset") != std::string::npos)
+            hint(goal, "used the " + s->spec.name + " tables from " + s->dir);
+        return s;
+    } catch (const Error& e) {
+        if (required) throw;
+        err_ << "solver: not using " << found->manifest << ": " << e.what()
+             << "; using linear conflict\n";
+        return nullptr;
+    }
+}
+
+void Tables::hint(const Board& goal, const std::string& what) {
+    if (!hint_.empty() || goal.cells() <= 6) return;
+    const BuildCost c = suggest_build_cost(goal);
+    std::string cmd = suggest_build_command(goal);
+    const fs::path sibling = fs::path(self_executable_path()).parent_path() / "pdbgen";
+    std::error_code ec;
+    if (fs::exists(sibling, ec)) cmd = sibling.string() + cmd.substr(std::string("pdbgen").size());
+    std::ostringstream os;
+    auto mib = [](uint64_t b) {
+        return b < (uint64_t{1} << 20) ? std::string("under 1") : std::to_string(b >> 20);
+    };
+    os << what << "; for faster solving build tables (about " << std::max(1.0, std::ceil(c.minutes))
+       << " min on 2 cores, " << mib(c.peak_bytes) << " MiB of memory, up to " << mib(c.disk_bytes)
+       << " MiB on disk): " << cmd;
+    hint_ = os.str();
+}
+
+}  // namespace loyd::solver

@@ -1,0 +1,45 @@
+// The solver's pattern-database sets: chosen and loaded once per board and goal, shared by
+// every instance of a run, and the "build better tables" hint printed once at its end.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "loyd/board/board.h"
+#include "loyd/tables/load.h"
+#include "solver/request.h"
+
+namespace loyd::solver {
+
+class Tables {
+public:
+    Tables(const Request& req, std::ostream& err);
+
+    // The set to use for this goal, or null (classic heuristic). Throws for an explicit --pdb
+    // that cannot be loaded or does not fit, and, when `required`, when none is found.
+    const LoadedSet* for_goal(const Board& goal, bool required);
+    double load_seconds() const { return load_seconds_; }
+
+    // The hint, printed once at the end of a run, and only when tables would have helped: some
+    // search took a second or more (or hit a limit) on a board of more than six cells. The
+    // command starts with the pdbgen beside this solver when there is one, so it runs as
+    // printed; -q silences it.
+    void print_hint(double search_seconds, bool limited) const;
+
+private:
+    const LoadedSet* load(const std::string& path);
+    const LoadedSet* choose(const Board& goal, bool required);
+    void hint(const Board& goal, const std::string& what);
+
+    const Request& req_;
+    std::ostream& err_;
+    std::string hint_;
+    LoadOptions load_;
+    std::map<std::string, std::unique_ptr<LoadedSet>> loaded_;
+    std::map<std::string, const LoadedSet*> chosen_;
+    double load_seconds_ = 0;
+};
+
+}  // namespace loyd::solver
