@@ -4,7 +4,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <unordered_set>
+#include <vector>
 
 #include "loyd/base/error.h"
 
@@ -12,15 +12,66 @@ namespace loyd {
 
 namespace {
 
-// Where every cell's content went: the effect of a move sequence on a board of distinct tokens.
-using Arrangement = std::array<uint8_t, kMaxCells>;
+// Where every cell's content went (the effect of a move sequence on a board of distinct
+// tokens), packed 5 bits per cell: 25 cells fit in 125 bits, so the key is exact.
+__extension__ typedef unsigned __int128 Arrangement;
 
-struct ArrangementHash {
-    size_t operator()(const Arrangement& a) const {
-        uint64_t h = 0x9E3779B97F4A7C15ull;
-        for (uint8_t v : a) h = (h ^ v) * 0x100000001B3ull;
-        return static_cast<size_t>(h ^ (h >> 29));
+constexpr int kCellBits = 5;
+constexpr Arrangement kCellMask = 31;
+
+int token_at(Arrangement a, int cell) { return static_cast<int>((a >> (kCellBits * cell)) & kCellMask); }
+
+// `a` with the contents of cells x and y exchanged.
+Arrangement swapped(Arrangement a, int x, int y) {
+    const Arrangement tx = static_cast<Arrangement>(token_at(a, x)), ty = static_cast<Arrangement>(token_at(a, y));
+    a &= ~(kCellMask << (kCellBits * x) | kCellMask << (kCellBits * y));
+    return a | ty << (kCellBits * x) | tx << (kCellBits * y);
+}
+
+// An open-addressing hash set of keys below 2^125 (the empty slot is all ones); far faster
+// than node-based sets for the millions of small keys of a long automaton.
+template <class Key>
+class FlatSet {
+public:
+    explicit FlatSet(size_t expected = 16) { rehash(expected * 2); }
+    // True when the key was not there yet.
+    bool insert(Key k) {
+        if ((size_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
+        for (size_t i = index(k);; i = (i + 1) & mask_) {
+            if (slots_[i] == k) return false;
+            if (slots_[i] == kEmpty) {
+                slots_[i] = k;
+                ++size_;
+                return true;
+            }
+        }
     }
+    bool contains(Key k) const {
+        for (size_t i = index(k);; i = (i + 1) & mask_) {
+            if (slots_[i] == k) return true;
+            if (slots_[i] == kEmpty) return false;
+        }
+    }
+
+private:
+    static constexpr Key kEmpty = ~Key{0};
+    size_t index(Key k) const {
+        uint64_t h = static_cast<uint64_t>(k) * 0x9E3779B97F4A7C15ull;
+        if constexpr (sizeof(Key) > 8) h ^= static_cast<uint64_t>(k >> 64) * 0xC2B2AE3D27D4EB4Full;
+        return static_cast<size_t>(h ^ (h >> 31)) & mask_;
+    }
+    void rehash(size_t n) {
+        size_t cap = 16;
+        while (cap < n) cap *= 2;
+        std::vector<Key> old(cap, kEmpty);
+        old.swap(slots_);
+        mask_ = cap - 1;
+        size_ = 0;
+        for (Key k : old)
+            if (k != kEmpty) insert(k);
+    }
+    std::vector<Key> slots_;
+    size_t mask_ = 0, size_ = 0;
 };
 
 // A canonical sequence: its moves (move i in bits 2i..2i+1), start and end cell, effect.
@@ -42,10 +93,10 @@ uint64_t key(int start, uint32_t moves) { return static_cast<uint64_t>(moves) <<
 std::vector<Forbidden> minimal_forbidden(const Geometry& g, int max_len) {
     const int n = g.cells();
     std::vector<std::vector<Sequence>> level(static_cast<size_t>(n));
-    std::vector<std::unordered_set<Arrangement, ArrangementHash>> seen(static_cast<size_t>(n));
-    std::unordered_set<uint64_t> canonical;  // the previous level's sequences, by key()
-    Arrangement identity{};
-    for (int c = 0; c < n; ++c) identity[c] = static_cast<uint8_t>(c);
+    std::vector<FlatSet<Arrangement>> seen(static_cast<size_t>(n));
+    FlatSet<uint64_t> canonical;  // the previous level's sequences, by key()
+    Arrangement identity = 0;
+    for (int c = 0; c < n; ++c) identity |= static_cast<Arrangement>(c) << (kCellBits * c);
     for (int b = 0; b < n; ++b) {
         level[b].push_back(Sequence{0, static_cast<int8_t>(b), static_cast<int8_t>(b), identity});
         seen[b].insert(identity);
@@ -53,7 +104,9 @@ std::vector<Forbidden> minimal_forbidden(const Geometry& g, int max_len) {
     }
     std::vector<Forbidden> out;
     for (int len = 1; len <= max_len; ++len) {
-        std::unordered_set<uint64_t> next_canonical;
+        size_t total = 0;
+        for (const auto& l : level) total += l.size();
+        FlatSet<uint64_t> next_canonical(total * 3);
         for (int b = 0; b < n; ++b) {
             std::vector<Sequence> next;
             for (const Sequence& p : level[b]) {
@@ -64,10 +117,10 @@ std::vector<Forbidden> minimal_forbidden(const Geometry& g, int max_len) {
                     // s's suffix (without its first move) must be canonical, or s contains a
                     // shorter forbidden string already and is not minimal.
                     const int second_start = g.neighbor(b, static_cast<Dir>(moves & 3));
-                    if (!canonical.count(key(second_start, moves >> 2))) continue;
-                    Sequence s{moves, static_cast<int8_t>(b), static_cast<int8_t>(e), p.arrangement};
-                    std::swap(s.arrangement[p.end], s.arrangement[e]);
-                    if (!seen[b].insert(s.arrangement).second) {
+                    if (!canonical.contains(key(second_start, moves >> 2))) continue;
+                    const Sequence s{moves, static_cast<int8_t>(b), static_cast<int8_t>(e),
+                                     swapped(p.arrangement, p.end, e)};
+                    if (!seen[b].insert(s.arrangement)) {
                         out.push_back(Forbidden{b, len, moves});
                         continue;
                     }
