@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 
 mode=${1:-example}
 packages=(cmake make g++ pkg-config libboost-program-options-dev libzstd-dev libxxhash-dev
-          libgtest-dev help2man)
+          libgtest-dev help2man openmpi-bin libopenmpi-dev)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 updated=""

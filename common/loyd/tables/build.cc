@@ -34,6 +34,25 @@ Mask Regions::flood(Mask seed, Mask open) const {
     }
 }
 
+AdditiveMoves::AdditiveMoves(const Pattern& p)
+    : g_(p.geometry()),
+      rk_(pattern_ranker(p)),
+      k_(p.size()),
+      total_(rk_.size()),
+      all_(g_.all_cells()),
+      regions_(g_) {
+    for (int c = 0; c < g_.cells(); ++c) nmask_[c] = g_.neighbor_mask(c);
+    for (int i = 0; i < k_; ++i) weight_[i] = rk_.weight(i);
+    const Cells goal_pos = p.goal().positions();
+    uint8_t items[kMaxCells];
+    pattern_items(p, goal_pos.data(), items);
+    Mask occ = 0;
+    for (int i = 0; i < k_; ++i) occ |= bit(items[i]);
+    goal_.rank = rk_.rank(items);
+    goal_.free = all_ & ~occ;
+    goal_.region = regions_(goal_pos[0], goal_.free);
+}
+
 }  // namespace build_detail
 
 uint64_t estimate_build_bytes(const Pattern& p) {
