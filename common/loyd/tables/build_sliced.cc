@@ -48,9 +48,10 @@ public:
         if (b.size() >= cap_) full_ = true;
     }
     // One round: every rank sends its buckets and says whether it has more to send. Calls
-    // apply(msg) for every message received; returns true when no rank has more.
-    template <class Apply>
-    bool round(bool done, const std::atomic<bool>* cancel, Apply&& apply) {
+    // apply(msg) for every message received (prefetch(msg) a few messages ahead); returns true
+    // when no rank has more.
+    template <class Apply, class Prefetch>
+    bool round(bool done, const std::atomic<bool>* cancel, Apply&& apply, Prefetch&& prefetch) {
         std::vector<std::span<const uint8_t>> send;
         for (const auto& b : buckets_)
             send.emplace_back(reinterpret_cast<const uint8_t*>(b.data()), b.size() * sizeof(uint64_t));
@@ -59,7 +60,10 @@ public:
         full_ = false;
         const size_t n = recv_.size() / sizeof(uint64_t);
         const auto* m = reinterpret_cast<const uint64_t*>(recv_.data());
-        apply_all(m, n, apply);
+        for (size_t i = 0; i < n; ++i) {
+            if (i + 8 < n) prefetch(load(m + i + 8));
+            apply(load(m + i));
+        }
         uint64_t flags[2] = {done ? 0u : 1u, cancel && cancel->load(std::memory_order_relaxed) ? 1u : 0u};
         g_.all_reduce(flags, 2, ReduceOp::Sum);
         if (flags[1]) g_.agree(std::make_exception_ptr(LimitError("table build cancelled")));
@@ -67,13 +71,10 @@ public:
     }
 
 private:
-    template <class Apply>
-    static void apply_all(const uint64_t* m, size_t n, Apply& apply) {
-        for (size_t i = 0; i < n; ++i) {
-            uint64_t v;
-            std::memcpy(&v, m + i, sizeof v);
-            apply(v);
-        }
+    static uint64_t load(const uint64_t* p) {
+        uint64_t v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
     }
     Collective& g_;
     const RankSlices& slices_;
@@ -86,16 +87,16 @@ private:
 };
 
 // Additive patterns: one RegionEntry per placement of the slice. A message is the successor's
-// rank and its blank region over the free cells: (rank << free_cells) | region.
+// rank and the index of its blank cell among its free cells: (rank << 5) | index. The owner
+// tests that cell's seen bit first, and computes the blank's region (an unrank and a flood
+// fill or table lookup) only for a state not seen yet, as the one-process builder does.
 template <class M>
 class AdditiveKind {
 public:
     using Entry = build_detail::RegionEntry<M>;
     static constexpr int kMaskBytes = sizeof(M);
 
-    AdditiveKind(const Pattern& p, uint64_t lo, uint64_t hi) : mv_(p), lo_(lo), n_(hi - lo), fbits_(mv_.free_cells()) {
-        if (std::bit_width(mv_.total()) + fbits_ > 64)
-            throw LimitError("pattern " + p.tiles_string() + " has too many entries for the distributed builder");
+    AdditiveKind(const Pattern& p, uint64_t lo, uint64_t hi) : mv_(p), lo_(lo), n_(hi - lo) {
         try {
             entries_ = HugeBuffer<Entry>(n_);
         } catch (const std::bad_alloc&) {
@@ -137,21 +138,24 @@ public:
                     const int to = lowest(adj);
                     const uint64_t r2 = mv_.successor_rank(r, t, from, to, pl);
                     const Mask free2 = (pl.free | bit(from)) & ~bit(to);
-                    const M rm = AdditiveMoves::region_bits<M>(mv_.region(from, free2), free2);
-                    emit(r2, (r2 << fbits_) | rm);
+                    emit(r2, (r2 << kIndexBits) | static_cast<uint64_t>(count_below(free2, from)));
                 }
             }
         }
         return true;
     }
-    void prefetch(uint64_t msg) const { __builtin_prefetch(&entries_[(msg >> fbits_) - lo_], 1); }
+    void prefetch(uint64_t msg) const { __builtin_prefetch(&entries_[(msg >> kIndexBits) - lo_], 1); }
     // Applies a successor owned here; returns 1 if it was new, and counts placements reached.
     int apply(uint64_t msg, int nxt, uint8_t next_d, ChunkBits& active, uint64_t& newly) {
-        const uint64_t i = (msg >> fbits_) - lo_;
-        const M rm = static_cast<M>(msg & ((uint64_t{1} << fbits_) - 1));
-        Entry& x = entries_[i];
+        const uint64_t r = msg >> kIndexBits;
+        const int index = static_cast<int>(msg & ((1u << kIndexBits) - 1));
+        Entry& x = entries_[r - lo_];
         const M prev = x.seen;
-        if (prev & rm) return 0;
+        if ((prev >> index) & 1) return 0;
+        uint8_t cells[kMaxCells];
+        const Mask free = mv_.all() & ~mv_.ranker().unrank(r, cells);
+        const M rm = AdditiveMoves::region_bits<M>(mv_.region(select_bit(free, index), free), free);
+        const uint64_t i = r - lo_;
         x.seen = static_cast<M>(prev | rm);
         x.layer[nxt] = static_cast<M>(x.layer[nxt] | rm);
         active.mark(i);
@@ -182,9 +186,9 @@ public:
 private:
     M goal_bits() const { return AdditiveMoves::region_bits<M>(mv_.goal().region, mv_.goal().free); }
 
+    static constexpr int kIndexBits = 5;  // a cell index (< 25); ranks are < 2^59 (ranker.h)
     const AdditiveMoves mv_;
     const uint64_t lo_, n_;
-    const int fbits_;
     HugeBuffer<Entry> entries_;
 };
 
@@ -330,6 +334,7 @@ uint64_t SlicedBfs<Kind>::layer(int d, Exchange& ex) {
         }
     };
     auto apply_remote = [&](uint64_t msg) { found += static_cast<uint64_t>(kind_->apply(msg, nxt, next_d, active_[nxt], newly)); };
+    auto prefetch = [&](uint64_t msg) { kind_->prefetch(msg); };
     const uint64_t n = kind_->size();
     uint64_t i = 0;
     for (;;) {
@@ -345,7 +350,7 @@ uint64_t SlicedBfs<Kind>::layer(int d, Exchange& ex) {
             }
         }
         flush();
-        if (ex.round(i >= n, opt_.cancel, apply_remote)) break;
+        if (ex.round(i >= n, opt_.cancel, apply_remote, prefetch)) break;
     }
     if (kSlots) active_[cur].clear();
     assigned_ += newly;
