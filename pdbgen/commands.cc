@@ -290,8 +290,12 @@ int cmd_build_sliced(const Options& o, PdbSetSpec spec, const std::atomic<bool>&
 
 int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err,
               Collective& world) {
-    check_build_args(o);
-    PdbSetSpec spec = spec_from_options(o);
+    std::optional<PdbSetSpec> checked;
+    world.agree_on([&] {  // the same on every rank, so agreed without a doubt
+        check_build_args(o);
+        checked = spec_from_options(o);
+    });
+    PdbSetSpec spec = std::move(*checked);
     if (world.size() > 1 || !o.checkpoint.empty())
         return cmd_build_sliced(o, std::move(spec), interrupted, out, err, world);
     const PdbEncoding enc = encoding_of(o);

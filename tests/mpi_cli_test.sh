@@ -78,17 +78,18 @@ checks=$((checks + 1))
 
 # One-process references.
 s15=(--preset 15-6-6-3)
-s24=(--size 5x5 --pattern 1,2,3,6,7 --name p24)
+s24=(--size 5x5 --pattern 1,2,3,6,7 --name p24 --encoding raw)
 run "one process 15-6-6-3" 0 "$pdbgen" build "${s15[@]}" --out "$scratch/one15" -q -j 2
 expect_in "one process says threads" "$out" "3 tables, 11,534,880 entries, .* 2 threads$"
 run "one process 24-5" 0 "$pdbgen" build "${s24[@]}" --out "$scratch/one24" -q -j 2
 
 # One rank under mpirun is the one-process build (same path, same output, same files).
-run "mpirun -np 1" 0 "${mpi[@]}" -np 1 "$pdbgen" build "${s15[@]}" --out "$scratch/np1" -q -j 2
-expect_in "one rank says threads" "$out" "3 tables, 11,534,880 entries, .* 2 threads$"
-same_set "mpirun -np 1" "$scratch/one15" "$scratch/np1"
+run "one process 15-5-5-5" 0 "$pdbgen" build --preset 15-5-5-5 --out "$scratch/one5" -q -j 2
+run "mpirun -np 1" 0 "${mpi[@]}" -np 1 "$pdbgen" build --preset 15-5-5-5 --out "$scratch/np1" -q -j 2
+expect_in "one rank says threads" "$out" "3 tables, 1,572,480 entries, .* 2 threads$"
+same_set "mpirun -np 1" "$scratch/one5" "$scratch/np1"
 
-# 2 and 3 ranks: byte-identical files (zstd tables, and raw for the 24-puzzle pattern).
+# 2 and 3 ranks: byte-identical files (zstd for 15-6-6-3, raw for the 24-puzzle pattern).
 for n in 2 3; do
   run "15-6-6-3 on $n ranks" 0 "${mpi[@]}" -np $n "$pdbgen" build "${s15[@]}" --out "$scratch/r15-$n" -q
   expect_in "$n ranks reported" "$out" "11,534,880 entries, .* per rank, $n ranks$"
@@ -96,9 +97,6 @@ for n in 2 3; do
   run "24-5 on $n ranks" 0 "${mpi[@]}" -np $n "$pdbgen" build "${s24[@]}" --out "$scratch/r24-$n" -q
   same_set "24-5 on $n ranks" "$scratch/one24" "$scratch/r24-$n"
 done
-run "raw on 3 ranks" 0 "${mpi[@]}" -np 3 "$pdbgen" build "${s24[@]}" --out "$scratch/raw3" -q --encoding raw
-run "raw one process" 0 "$pdbgen" build "${s24[@]}" --out "$scratch/raw1" -q --encoding raw
-same_set "raw on 3 ranks" "$scratch/raw1" "$scratch/raw3"
 run "verify the 3-rank set" 0 "$pdbgen" verify "$scratch/r15-3" --against "$(dirname "$0")/../data/reference/15-6-6-3.manifest.txt"
 
 # A set already built is skipped on every rank.
