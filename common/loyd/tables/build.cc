@@ -53,6 +53,19 @@ AdditiveMoves::AdditiveMoves(const Pattern& p)
     goal_.region = regions_(goal_pos[0], goal_.free);
 }
 
+uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p) {
+    if (histogram[kUnset]) {
+        uint64_t total = 0;
+        for (uint64_t n : histogram) total += n;
+        throw UsageError(std::to_string(histogram[kUnset]) + " of " + std::to_string(total) + " entries of pattern " +
+                         p.tiles_string() + " cannot be reached from the goal on the " + p.geometry().name() +
+                         " board (the pattern leaves too few free cells)");
+    }
+    for (int v = 254; v > 0; --v)
+        if (histogram[v]) return static_cast<uint8_t>(v);
+    return 0;
+}
+
 }  // namespace build_detail
 
 uint64_t estimate_build_bytes(const Pattern& p) {
@@ -70,15 +83,7 @@ BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
     if (p.kind() == PatternKind::Full) build_full(p, opt, out);
     else build_additive(p, opt, out);
     for (uint8_t v : out.table) ++out.histogram[v];
-    if (out.histogram[kUnset])
-        throw UsageError(std::to_string(out.histogram[kUnset]) + " of " + std::to_string(out.table.size()) +
-                         " entries of pattern " + p.tiles_string() + " cannot be reached from the goal on the " +
-                         p.geometry().name() + " board (the pattern leaves too few free cells)");
-    for (int v = 254; v >= 0; --v)
-        if (out.histogram[v]) {
-            out.max_value = static_cast<uint8_t>(v);
-            break;
-        }
+    out.max_value = max_reached(out.histogram, p);
     out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return out;
 }

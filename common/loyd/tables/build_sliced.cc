@@ -492,16 +492,7 @@ SlicedTable SlicedBfs<Kind>::run() {
     kind_->release();
     for (uint8_t v : out.entries) ++out.histogram[v];
     g_.all_reduce(out.histogram.data(), out.histogram.size(), ReduceOp::Sum);
-    if (out.histogram[kUnset])
-        g_.agree(std::make_exception_ptr(UsageError(
-            std::to_string(out.histogram[kUnset]) + " of " + std::to_string(slices_.total()) + " entries of pattern " +
-            p_.tiles_string() + " cannot be reached from the goal on the " + p_.geometry().name() +
-            " board (the pattern leaves too few free cells)")));
-    for (int v = 254; v >= 0; --v)
-        if (out.histogram[v]) {
-            out.max_value = static_cast<uint8_t>(v);
-            break;
-        }
+    g_.agree_on([&] { out.max_value = build_detail::max_reached(out.histogram, p_); });
     out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return out;
 }

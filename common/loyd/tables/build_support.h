@@ -202,6 +202,10 @@ inline void report_layer(const BuildOptions& opt, int d, uint64_t assigned, uint
         opt.progress(BuildProgress{d, assigned, total, std::chrono::duration<double>(Clock::now() - t0).count()});
 }
 
+// The largest entry of a finished table given its value histogram; UsageError when some
+// entries were never reached (the pattern leaves too few free cells).
+uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p);
+
 void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out);
 void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out);
 
