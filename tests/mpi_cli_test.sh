@@ -172,6 +172,14 @@ expect_in "another table: named" "$err" "another table \(board '4x4', this build
 sed -i 's/^layers 0/layers 1/' "$scratch/other/additive-1-2-3-6-7/manifest.txt"
 run "damaged checkpoint manifest" 1 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
 expect_in "damaged manifest: named" "$err" "manifest.txt: the parts of layer 1"
+# A failure on one rank only (rank 1 cannot rename its part: a folder has the name) ends every
+# rank with the same status, reported once by rank 0, and no table is written.
+mkdir -p "$scratch/ck2/additive-1-2-3-6-7/layer-0001.part-001-of-002.ckpt"
+run "one rank fails" 4 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o5" -q --checkpoint "$scratch/ck2"
+expect_in "one rank fails: named" "$err" "layer-0001.part-001-of-002.ckpt: cannot rename .* Is a directory"
+checks=$((checks + 1))
+[ "$(grep -c '^pdbgen: ' <<<"$err")" = 1 ] && [ ! -e "$scratch/o5/additive-1-2-3-6-7.pdb" ] ||
+  fail "one rank fails: want one message and no table, got: $err"
 run "empty --checkpoint" 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o4" --checkpoint ""
 
 if [ $failures -gt 0 ]; then
