@@ -138,7 +138,7 @@ public:
                     const int to = lowest(adj);
                     const uint64_t r2 = mv_.successor_rank(r, t, from, to, pl);
                     const Mask free2 = (pl.free | bit(from)) & ~bit(to);
-                    emit(r2, (r2 << kIndexBits) | static_cast<uint64_t>(count_below(free2, from)));
+                    emit(r2, (r2 << kIndexBits) | static_cast<uint64_t>(count_below(free2, from)), free2);
                 }
             }
         }
@@ -146,14 +146,17 @@ public:
     }
     void prefetch(uint64_t msg) const { __builtin_prefetch(&entries_[(msg >> kIndexBits) - lo_], 1); }
     // Applies a successor owned here; returns 1 if it was new, and counts placements reached.
-    int apply(uint64_t msg, int nxt, uint8_t next_d, ChunkBits& active, uint64_t& newly) {
+    // `free`: the successor's free cells when the caller knows them (a local successor), else 0.
+    int apply(uint64_t msg, Mask free, int nxt, uint8_t next_d, ChunkBits& active, uint64_t& newly) {
         const uint64_t r = msg >> kIndexBits;
         const int index = static_cast<int>(msg & ((1u << kIndexBits) - 1));
         Entry& x = entries_[r - lo_];
         const M prev = x.seen;
         if ((prev >> index) & 1) return 0;
-        uint8_t cells[kMaxCells];
-        const Mask free = mv_.all() & ~mv_.ranker().unrank(r, cells);
+        if (!free) {
+            uint8_t cells[kMaxCells];
+            free = mv_.all() & ~mv_.ranker().unrank(r, cells);
+        }
         const M rm = AdditiveMoves::region_bits<M>(mv_.region(select_bit(free, index), free), free);
         const uint64_t i = r - lo_;
         x.seen = static_cast<M>(prev | rm);
@@ -229,12 +232,12 @@ public:
         const Mask occ = rk_.unrank(lo_ + i, pc);
         for (Mask adj = nmask_[pc[k_]]; adj; adj &= adj - 1) {
             const uint64_t r2 = full_successor_rank(rk_, pc, k_, occ, lowest(adj));
-            emit(r2, r2);
+            emit(r2, r2, Mask{0});
         }
         return true;
     }
     void prefetch(uint64_t msg) const { __builtin_prefetch(&dist_[msg - lo_], 1); }
-    int apply(uint64_t msg, int, uint8_t next_d, ChunkBits&, uint64_t& newly) {
+    int apply(uint64_t msg, Mask, int, uint8_t next_d, ChunkBits&, uint64_t& newly) {
         uint8_t& d = dist_[msg - lo_];
         if (d != kUnset) return 0;
         d = next_d;
@@ -318,22 +321,28 @@ uint64_t SlicedBfs<Kind>::layer(int d, Exchange& ex) {
     uint64_t found = 0, newly = 0;
     // Local successors are applied in prefetched batches, as in the one-process builder.
     constexpr int kBatch = 64;
-    uint64_t batch[kBatch + 128];
+    struct Local {
+        uint64_t msg;
+        Mask free;
+    };
+    Local batch[kBatch + 128];
     int nb = 0;
     auto flush = [&] {
-        for (int j = 0; j < nb; ++j) found += static_cast<uint64_t>(kind_->apply(batch[j], nxt, next_d, active_[nxt], newly));
+        for (int j = 0; j < nb; ++j)
+            found += static_cast<uint64_t>(kind_->apply(batch[j].msg, batch[j].free, nxt, next_d, active_[nxt], newly));
         nb = 0;
     };
-    auto emit = [&](uint64_t r2, uint64_t msg) {
-        const int o = ex.owner(r2);
-        if (o == g_.rank()) {
+    auto emit = [&](uint64_t r2, uint64_t msg, Mask free) {
+        if (r2 - lo_ < hi_ - lo_) {
             kind_->prefetch(msg);
-            batch[nb++] = msg;
+            batch[nb++] = Local{msg, free};
         } else {
-            ex.push(o, msg);
+            ex.push(ex.owner(r2), msg);
         }
     };
-    auto apply_remote = [&](uint64_t msg) { found += static_cast<uint64_t>(kind_->apply(msg, nxt, next_d, active_[nxt], newly)); };
+    auto apply_remote = [&](uint64_t msg) {
+        found += static_cast<uint64_t>(kind_->apply(msg, Mask{0}, nxt, next_d, active_[nxt], newly));
+    };
     auto prefetch = [&](uint64_t msg) { kind_->prefetch(msg); };
     const uint64_t n = kind_->size();
     uint64_t i = 0;
