@@ -222,13 +222,20 @@ int cmd_build_sliced(const Options& o, PdbSetSpec spec, const std::atomic<bool>&
         uint64_t peak = 0;
         for (const auto& t : spec.tables)
             peak = std::max(peak, estimate_sliced_build_bytes(t.pattern, world.size(), so.exchange_bytes));
-        const uint64_t limit = o.max_memory ? o.max_memory : available_memory();
+        // --max-memory is per rank; the machine's available memory is shared by its ranks.
+        const uint64_t local = static_cast<uint64_t>(world.node_size());
+        const uint64_t limit = o.max_memory ? o.max_memory : available_memory() / local;
         if (limit && peak > limit)
             throw LimitError("building " + spec.name + " on " + std::to_string(world.size()) + " rank(s) needs about " +
                              mb(peak) + " of memory per rank, more than " +
-                             (o.max_memory ? "--max-memory (" : "is available (") + mb(limit) + ")" +
-                             (world.size() > 1 ? " on rank " + std::to_string(world.rank()) : ""));
+                             (o.max_memory ? "--max-memory (" + mb(limit) + ")"
+                                           : "is available (" + mb(limit) + " per rank for the " +
+                                                 std::to_string(local) + " rank(s) on rank " +
+                                                 std::to_string(world.rank()) + "'s machine)"));
     });
+    if (root && !o.quiet && o.threads > 1 && world.size() > 1)
+        err << "pdbgen: note: a distributed build runs one thread per rank (-j " << o.threads
+            << " is not used); start one rank per core\n";
     std::optional<DirLock> lock;
     world.agree_on([&] {
         if (!root) return;

@@ -180,6 +180,9 @@ expect_in "one rank fails: named" "$err" "layer-0001.part-001-of-002.ckpt: canno
 checks=$((checks + 1))
 [ "$(grep -c '^pdbgen: ' <<<"$err")" = 1 ] && [ ! -e "$scratch/o5/additive-1-2-3-6-7.pdb" ] ||
   fail "one rank fails: want one message and no table, got: $err"
+# Memory: --max-memory is per rank; the estimate is of one rank's slice.
+run "memory limit per rank" 3 "${mpi[@]}" -np 2 "$pdbgen" build "${s15[@]}" --out "$scratch/o6" --max-memory 20M
+expect_in "memory limit per rank: said" "$err" "on 2 rank\(s\) needs about .* per rank, more than --max-memory \(20.0 MiB\)"
 run "empty --checkpoint" 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o4" --checkpoint ""
 
 if [ $failures -gt 0 ]; then

@@ -29,6 +29,7 @@ public:
         Rank(ThreadGroup& g, int r) : g_(g), r_(r) {}
         int rank() const override { return r_; }
         int size() const override { return g_.n_; }
+        int node_size() const override { return g_.n_; }
         void all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
                         std::vector<uint64_t>& recv_bytes) override {
             g_.sends_[static_cast<size_t>(r_)] = &send;

@@ -30,6 +30,9 @@ public:
     virtual ~Collective() = default;
     virtual int rank() const = 0;
     virtual int size() const = 0;
+    // How many ranks of the group share this rank's machine (and so its memory), this one
+    // included: a rank's share of the machine is 1 / node_size().
+    virtual int node_size() const { return 1; }
 
     // send[i] goes to rank i (send.size() == size()). On return `recv` holds what every rank
     // sent to this one, concatenated in rank order, and recv_bytes[i] the bytes from rank i.

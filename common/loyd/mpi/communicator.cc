@@ -29,6 +29,11 @@ Communicator::Communicator(MPI_Comm comm) {
     check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+    MPI_Comm node = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+    const int rc = MPI_Comm_size(node, &node_size_);
+    MPI_Comm_free(&node);
+    check(rc, "MPI_Comm_size");
 }
 
 Communicator::~Communicator() {

@@ -31,6 +31,7 @@ public:
 
     int rank() const override { return rank_; }
     int size() const override { return size_; }
+    int node_size() const override { return node_size_; }  // MPI_Comm_split_type(SHARED)
     void all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
                     std::vector<uint64_t>& recv_bytes) override;
     void all_reduce(uint64_t* values, size_t n, ReduceOp op) override;
@@ -53,7 +54,7 @@ public:
 
 private:
     MPI_Comm comm_ = MPI_COMM_NULL;
-    int rank_ = 0, size_ = 1;
+    int rank_ = 0, size_ = 1, node_size_ = 1;
 };
 
 }  // namespace loyd::mpi
