@@ -93,6 +93,8 @@ TEST(SlicedBuild, EqualsTheOneProcessBuild) {
         {4, 3, {1, 2, 5, 6, 9}, PatternKind::Additive},   {4, 4, {1, 2, 3, 4}, PatternKind::Additive},
         {4, 4, {13, 14, 15}, PatternKind::Full},          {5, 5, {1, 2, 3}, PatternKind::Additive},
         {3, 3, {1, 2, 3, 4, 5, 6}, PatternKind::Additive},
+        {2, 3, {1}, PatternKind::Additive},  // 6 entries: on 7 ranks the last slice is empty
+        {2, 3, {5}, PatternKind::Full},
     };
     for (const auto& c : cases) {
         const Pattern p = pattern(c.w, c.h, c.tiles, c.kind);
