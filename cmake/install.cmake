@@ -5,8 +5,10 @@ include(CMakePackageConfigHelpers)
 install(TARGETS loyd EXPORT loydTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+# The optional mpi family (loyd_mpi) is the programs' business, not the library's: its headers
+# are not installed, so no consumer of loyd::loyd needs MPI.
 install(DIRECTORY common/loyd/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/loyd COMPONENT dev
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "mpi" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/generated/loyd/base/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/loyd/base COMPONENT dev)
 
@@ -67,6 +69,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION games)
 # the -dev packages of zstd and xxHash, which the .deb recommends.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "libc6, libstdc++6, libgcc-s1, libzstd1, libxxhash0, libboost-program-options1.74.0")
+if(TARGET loyd_mpi)  # pdbgen links Open MPI's runtime (Debian 12: libopenmpi3; mpirun: openmpi-bin)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libopenmpi3")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openmpi-bin")
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libzstd-dev, libxxhash-dev, pkg-config")
 set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
 include(CPack)

@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -21,6 +22,7 @@
 #include "loyd/board/board_format.h"
 #include "loyd/board/parse.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/build_sliced.h"
 #include "loyd/tables/table_file.h"
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/discover.h"
@@ -180,13 +182,132 @@ void remove_stale_temporaries(const std::string& dir, bool quiet, std::ostream& 
         err << "pdbgen: removed " << removed << " temporary file(s) of an interrupted build in " << dir << "\n";
 }
 
-int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err) {
+PdbEncoding encoding_of(const Options& o) {
+    return o.encoding == "zstd" ? PdbEncoding::Zstd
+           : o.encoding == "raw" ? PdbEncoding::Raw
+                                 : throw UsageError("--encoding must be zstd or raw");
+}
+
+void check_build_args(const Options& o) {
     if (o.out.empty()) throw UsageError("build needs --out DIR");
     if (!o.paths.empty()) throw UsageError("unexpected argument '" + o.paths[0] + "' (build takes options only)");
-    PdbSetSpec spec = spec_from_options(o);
-    const PdbEncoding enc = o.encoding == "zstd" ? PdbEncoding::Zstd
-                            : o.encoding == "raw" ? PdbEncoding::Raw
-                                                  : throw UsageError("--encoding must be zstd or raw");
+}
+
+// The table at `path`, if it is already built and valid for `t` (and --force is not given):
+// its payload checksum. Says so, or why it is rebuilt, on `err`.
+std::optional<uint64_t> already_built(const Options& o, const TableSpec& t, const std::string& path, std::ostream& err) {
+    std::error_code ec;
+    if (o.force || !fs::exists(path, ec)) return std::nullopt;
+    try {
+        PdbTable existing = PdbTable::load(path, t.pattern);
+        if (!o.quiet) err << "pdbgen: " << path << " is already built and valid (use --force to rebuild)\n";
+        return existing.file().header().payload_xxh3;
+    } catch (const Error& e) {
+        if (!o.quiet) err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
+    }
+    return std::nullopt;
+}
+
+// A build split over the ranks of `world` (mpirun -np N), or any build with --checkpoint:
+// each rank builds its slice of every table (build_sliced.h), rank 0 holds the output
+// folder's lock, writes the tables and the manifest, and reports; every failure is agreed,
+// so all ranks exit with the same status.
+int cmd_build_sliced(const Options& o, PdbSetSpec spec, const std::atomic<bool>& interrupted, std::ostream& out,
+                     std::ostream& err, Collective& world) {
+    const PdbEncoding enc = encoding_of(o);
+    const int level = o.level ? o.level : kDefaultZstdLevel;
+    const bool root = world.rank() == 0;
+    SlicedBuildOptions so;
+    so.cancel = &interrupted;
+    so.checkpoint_dir = o.checkpoint;
+    world.agree_on([&] {
+        uint64_t peak = 0;
+        for (const auto& t : spec.tables)
+            peak = std::max(peak, estimate_sliced_build_bytes(t.pattern, world.size(), so.exchange_bytes));
+        // --max-memory is per rank; the machine's available memory is shared by its ranks.
+        const uint64_t local = static_cast<uint64_t>(world.node_size());
+        const uint64_t limit = o.max_memory ? o.max_memory : available_memory() / local;
+        if (limit && peak > limit)
+            throw LimitError("building " + spec.name + " on " + std::to_string(world.size()) + " rank(s) needs about " +
+                             mb(peak) + " of memory per rank, more than " +
+                             (o.max_memory ? "--max-memory (" + mb(limit) + ")"
+                                           : "is available (" + mb(limit) + " per rank for the " +
+                                                 std::to_string(local) + " rank(s) on rank " +
+                                                 std::to_string(world.rank()) + "'s machine)"));
+    });
+    if (root && !o.quiet && o.threads > 1 && world.size() > 1)
+        err << "pdbgen: note: a distributed build runs one thread per rank (-j " << o.threads
+            << " is not used); start one rank per core\n";
+    std::optional<DirLock> lock;
+    world.agree_on([&] {
+        if (!root) return;
+        std::error_code ec;
+        fs::create_directories(o.out, ec);
+        if (ec || !fs::is_directory(o.out))
+            throw IoError("cannot create output folder '" + o.out + "': " + ec.message());
+        lock.emplace(
+            o.out, !o.no_wait,
+            [&] {
+                if (!o.quiet) err << "pdbgen: waiting for another build writing into " << o.out << "\n";
+            },
+            &interrupted);
+        remove_stale_temporaries(o.out, o.quiet, err);
+    });
+    const bool show = root && !o.quiet && isatty(STDERR_FILENO);
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t total_entries = 0;
+    for (auto& t : spec.tables) {
+        const std::string path = (fs::path(o.out) / t.file).string();
+        total_entries += pattern_ranker(t.pattern).size();
+        std::string built;  // rank 0's verdict, for every rank: "" = build it
+        if (root)
+            if (const auto sum = already_built(o, t, path, err)) built = std::to_string(*sum);
+        world.broadcast(built, 0);
+        if (!built.empty()) {
+            t.xxh3 = std::stoull(built);
+            continue;
+        }
+        Progress progress(err, show, t.file);
+        so.table_file = t.file;
+        so.progress = [&](const BuildProgress& p) { progress(p); };
+        so.note = [&](const std::string& s) {
+            progress.done();
+            if (!o.quiet) err << "pdbgen: " << s << "\n";
+        };
+        SlicedTable r = build_table_sliced(t.pattern, so, world);
+        progress.done();
+        write_sliced_table(path, header_for(t.pattern, r.max_value), r, world, enc, level);
+        world.agree_on([&] {
+            if (root) t.xxh3 = read_pdb_header(path).payload_xxh3;
+        });
+        if (!o.checkpoint.empty()) remove_checkpoint(o.checkpoint, t.file, world);
+        if (root && !o.quiet)
+            err << "pdbgen: " << path << ": " << with_commas(r.slices.total()) << " entries, max " << int(r.max_value)
+                << ", " << std::fixed << std::setprecision(1) << r.seconds << " s"
+                << (r.resumed_layers ? ", resumed after layer " + std::to_string(r.resumed_layers) : "") << "\n";
+    }
+    world.agree_on([&] {
+        if (root) write_file_atomic((fs::path(o.out) / kManifestName).string(), manifest_text(spec));
+    });
+    const uint64_t peak = world.max(peak_rss_bytes());
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out << "built " << spec.name << " in " << o.out << ": " << spec.tables.size() << " tables, "
+        << with_commas(total_entries) << " entries, " << std::fixed << std::setprecision(1) << secs << " s, peak "
+        << mb(peak) << " per rank, " << world.size() << " rank" << (world.size() > 1 ? "s" : "") << "\n";
+    return kExitOk;
+}
+
+int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err,
+              Collective& world) {
+    std::optional<PdbSetSpec> checked;
+    world.agree_on([&] {  // the same on every rank, so agreed without a doubt
+        check_build_args(o);
+        checked = spec_from_options(o);
+    });
+    PdbSetSpec spec = std::move(*checked);
+    if (world.size() > 1 || !o.checkpoint.empty())
+        return cmd_build_sliced(o, std::move(spec), interrupted, out, err, world);
+    const PdbEncoding enc = encoding_of(o);
     const int level = o.level ? o.level : kDefaultZstdLevel;
     const int threads = thread_count(o);
 
@@ -216,15 +337,9 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
     for (auto& t : spec.tables) {
         const std::string path = (fs::path(o.out) / t.file).string();
         total_entries += pattern_ranker(t.pattern).size();
-        if (!o.force && fs::exists(path)) {
-            try {
-                PdbTable existing = PdbTable::load(path, t.pattern);
-                t.xxh3 = existing.file().header().payload_xxh3;
-                if (!o.quiet) err << "pdbgen: " << path << " is already built and valid (use --force to rebuild)\n";
-                continue;
-            } catch (const Error& e) {
-                if (!o.quiet) err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
-            }
+        if (const auto sum = already_built(o, t, path, err)) {
+            t.xxh3 = *sum;
+            continue;
         }
         Progress progress(err, show, t.file);
         BuildOptions bo;
@@ -420,8 +535,9 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
 
 }  // namespace
 
-int run(const Options& o, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err) {
-    if (o.command == "build") return cmd_build(o, interrupted, out, err);
+int run(const Options& o, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err,
+        Collective& world) {
+    if (o.command == "build") return cmd_build(o, interrupted, out, err, world);
     if (o.command == "presets") return cmd_presets(out);
     if (o.command == "info") return cmd_info(o, out);
     if (o.command == "verify") return cmd_verify(o, out, err);

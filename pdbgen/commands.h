@@ -5,6 +5,7 @@
 #include <atomic>
 #include <iosfwd>
 
+#include "loyd/base/collective.h"
 #include "pdbgen/options.h"
 
 namespace loyd::pdbgen {
@@ -20,6 +21,9 @@ enum ExitCode {
     kExitInterrupted = 130,
 };
 
-int run(const Options& opt, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err);
+// Runs the command. `world` is the group of ranks pdbgen runs as (one without mpirun): `build`
+// is collective (every rank calls it); the other commands are run by rank 0 alone.
+int run(const Options& opt, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err,
+        Collective& world);
 
 }  // namespace loyd::pdbgen

@@ -32,6 +32,8 @@ po::options_description visible() {
         ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G)")
         ("force", "build: rebuild tables already present and valid")
         ("no-wait", "build: when another build holds the output folder, exit 6 at once instead of waiting")
+        ("checkpoint", po::value<std::string>(),
+         "build: save each finished BFS layer in DIR; the same command resumes from it (any rank count)")
         ("against", po::value<std::string>(), "verify: reference manifest (file or folder) whose checksums must match")
         ("jobs,j", po::value<int>()->default_value(0), "threads (0 = all cores)")
         ("quiet,q", "no progress on stderr");
@@ -99,7 +101,8 @@ std::string help_text() {
           "Examples:\n"
           "  pdbgen build --preset 15-7-8 --out ~/.local/share/loyd/pdb/15-7-8\n"
           "  pdbgen verify ~/.local/share/loyd/pdb/15-7-8 --against data/reference/15-7-8.manifest.txt\n"
-          "  pdbgen info ~/.local/share/loyd/pdb/15-7-8\n\n"
+          "  pdbgen info ~/.local/share/loyd/pdb/15-7-8\n"
+          "  mpirun -np 4 pdbgen build --preset 15-7-8 --out tables/15-7-8 --checkpoint ckpt\n\n"
           "Commands:\n"
           "  build --preset NAME --out DIR      build a preset set into DIR\n"
           "  build --size WxH [--goal G] --pattern 1,2,3 [--pattern ...] [--kind K] --out DIR\n"
@@ -115,7 +118,10 @@ std::string help_text() {
           "memory, 4 file error, 5 internal error, 6 output folder busy (build --no-wait),\n"
           "130 interrupted.\n"
           "A set built into $XDG_DATA_HOME/loyd/pdb (default ~/.local/share/loyd/pdb) or a folder\n"
-          "of $LOYD_PDB_PATH is found by the solver without options.\n";
+          "of $LOYD_PDB_PATH is found by the solver without options.\n"
+          "Under mpirun (-np N, N > 1) `build` splits each table over the ranks, one thread each\n"
+          "(start one rank per core); rank 0 writes the files, byte-identical to a one-process\n"
+          "build. `pdbgen --version` says whether MPI is built in.\n";
     return os.str();
 }
 
@@ -152,6 +158,10 @@ Options parse_options(int argc, char** argv) {
     if (vm.count("max-memory")) o.max_memory = parse_bytes(vm["max-memory"].as<std::string>());
     o.force = vm.count("force") > 0;
     o.no_wait = vm.count("no-wait") > 0;
+    if (vm.count("checkpoint")) {
+        o.checkpoint = vm["checkpoint"].as<std::string>();
+        if (o.checkpoint.empty()) throw UsageError("--checkpoint needs a folder");
+    }
     if (vm.count("against")) o.against = vm["against"].as<std::string>();
     o.threads = vm["jobs"].as<int>();
     if (o.threads < 0 || o.threads > 1024) throw UsageError("--jobs must be between 0 and 1024");

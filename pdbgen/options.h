@@ -24,6 +24,7 @@ struct Options {
     uint64_t max_memory = 0;  // bytes; 0 = what the machine has available
     bool force = false;
     bool no_wait = false;  // build: fail instead of waiting for the output folder's lock
+    std::string checkpoint;  // build: folder of per-layer checkpoints ("" = none)
     // verify
     std::string against;
     // all

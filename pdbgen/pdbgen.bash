@@ -13,12 +13,12 @@ _loyd_pdbgen() {
         --kind) COMPREPLY=($(compgen -W "additive full" -- "$cur")); return ;;
         --encoding) COMPREPLY=($(compgen -W "zstd raw" -- "$cur")); return ;;
         -g|--goal) COMPREPLY=($(compgen -W "blank-last blank-first" -- "$cur")); return ;;
-        -o|--out|--against) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        -o|--out|--against|--checkpoint) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
         case $cmd in
             build) COMPREPLY=($(compgen -W "--preset --size --goal --pattern --kind --name --out --encoding
-                --level --max-memory --force --no-wait --jobs --quiet --help" -- "$cur")) ;;
+                --level --max-memory --force --no-wait --checkpoint --jobs --quiet --help" -- "$cur")) ;;
             verify) COMPREPLY=($(compgen -W "--against --jobs --quiet --help" -- "$cur")) ;;
             pack) COMPREPLY=($(compgen -W "--level --quiet --help" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help --quiet" -- "$cur")) ;;

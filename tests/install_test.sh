@@ -110,6 +110,9 @@ if cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" >"$tmp/cpack.log" 2>&
     for dep in libzstd1 libxxhash0 libboost-program-options1.74.0; do
       grep -q "^ Depends:.*$dep" "$tmp/deb.info" || fail ".deb does not depend on $dep: $(grep Depends "$tmp/deb.info")"
     done
+    if ! "$build/pdbgen" --version | grep -q "MPI: not built in"; then
+      grep -q "^ Depends:.*libopenmpi3" "$tmp/deb.info" || fail ".deb of an MPI build does not depend on libopenmpi3"
+    fi
     dpkg-deb -x "$deb" "$tmp/root"
     (cd "$tmp" && "$tmp/root/usr/bin/solver" --json 8 6 7 2 5 4 3 0 1) 2>&1 | grep -q '"heuristic":"pdb:8-4-4"' ||
       fail "the unpacked .deb's solver does not use its tables"

@@ -34,6 +34,38 @@ Mask Regions::flood(Mask seed, Mask open) const {
     }
 }
 
+AdditiveMoves::AdditiveMoves(const Pattern& p)
+    : g_(p.geometry()),
+      rk_(pattern_ranker(p)),
+      k_(p.size()),
+      total_(rk_.size()),
+      all_(g_.all_cells()),
+      regions_(g_) {
+    for (int c = 0; c < g_.cells(); ++c) nmask_[c] = g_.neighbor_mask(c);
+    for (int i = 0; i < k_; ++i) weight_[i] = rk_.weight(i);
+    const Cells goal_pos = p.goal().positions();
+    uint8_t items[kMaxCells];
+    pattern_items(p, goal_pos.data(), items);
+    Mask occ = 0;
+    for (int i = 0; i < k_; ++i) occ |= bit(items[i]);
+    goal_.rank = rk_.rank(items);
+    goal_.free = all_ & ~occ;
+    goal_.region = regions_(goal_pos[0], goal_.free);
+}
+
+uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p) {
+    if (histogram[kUnset]) {
+        uint64_t total = 0;
+        for (uint64_t n : histogram) total += n;
+        throw UsageError(std::to_string(histogram[kUnset]) + " of " + std::to_string(total) + " entries of pattern " +
+                         p.tiles_string() + " cannot be reached from the goal on the " + p.geometry().name() +
+                         " board (the pattern leaves too few free cells)");
+    }
+    for (int v = 254; v > 0; --v)
+        if (histogram[v]) return static_cast<uint8_t>(v);
+    return 0;
+}
+
 }  // namespace build_detail
 
 uint64_t estimate_build_bytes(const Pattern& p) {
@@ -51,15 +83,7 @@ BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
     if (p.kind() == PatternKind::Full) build_full(p, opt, out);
     else build_additive(p, opt, out);
     for (uint8_t v : out.table) ++out.histogram[v];
-    if (out.histogram[kUnset])
-        throw UsageError(std::to_string(out.histogram[kUnset]) + " of " + std::to_string(out.table.size()) +
-                         " entries of pattern " + p.tiles_string() + " cannot be reached from the goal on the " +
-                         p.geometry().name() + " board (the pattern leaves too few free cells)");
-    for (int v = 254; v >= 0; --v)
-        if (out.histogram[v]) {
-            out.max_value = static_cast<uint8_t>(v);
-            break;
-        }
+    out.max_value = max_reached(out.histogram, p);
     out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return out;
 }

@@ -10,24 +10,6 @@ namespace loyd::build_detail {
 
 namespace {
 
-// Per placement: the regions seen so far, the regions of the layer being expanded and of the
-// next one (two slots used alternately), and the distance. Keeping them in one small record
-// makes every random visit one cache miss instead of four. A region is stored as the mask of
-// its cells among the placement's free cells (pext), so M has one bit per free cell.
-template <class M>
-struct alignas(4 * sizeof(M)) RegionEntry {
-    M seen;
-    M layer[2];
-    uint8_t dist;
-};
-
-// A placement being expanded: the items' cells, cell -> item, and the occupied/free masks.
-struct Placement {
-    uint8_t cells[kMaxCells];
-    int8_t item_at[kMaxCells];  // valid for the cells in `occ`
-    Mask occ = 0, free = 0;
-};
-
 template <class M>
 class AdditiveBuild {
 public:
@@ -37,30 +19,26 @@ public:
 private:
     using Entry = RegionEntry<M>;
 
-    void load(uint64_t r, Placement& pl) const {
-        pl.occ = rk_.unrank(r, pl.cells);
-        pl.free = all_ & ~pl.occ;
-        for (int i = 0; i < k_; ++i) pl.item_at[pl.cells[i]] = static_cast<int8_t>(i);
+    void load(uint64_t r, Placement& pl) const { mv_.load(r, pl); }
+    static M region_bits(Mask region, Mask free) { return AdditiveMoves::region_bits<M>(region, free); }
+    uint64_t successor_rank(uint64_t r, int i, int from, int to, const Placement& pl) const {
+        return mv_.successor_rank(r, i, from, to, pl);
     }
-    M region_bits(Mask region, Mask free) const { return static_cast<M>(extract_bits(region, free)); }
-    uint64_t successor_rank(uint64_t r, int i, int from, int to, const Placement& pl) const;
+    Mask regions_(int cell, Mask free) const { return mv_.region(cell, free); }
     void seed_goal();
     double estimate_states() const;
     uint64_t push_layer(int d, const ScanContext& ctx);
     uint64_t pull_layer(int d, const ScanContext& ctx);
 
-    const Pattern& p_;
     const BuildOptions& opt_;
-    const Geometry& g_;
-    const Ranker rk_;
+    const AdditiveMoves mv_;
+    const Ranker& rk_;
     const int k_;
     const uint64_t total_;
     const Mask all_;
-    const Regions regions_;
     const M full_;  // every free cell
     const int threads_;
     std::array<Mask, kMaxCells> nmask_{};
-    uint64_t weight_[kMaxCells]{};
     HugeBuffer<Entry> entries_;
     Entry* e_ = nullptr;
     ChunkBits active_[2];
@@ -69,19 +47,16 @@ private:
 
 template <class M>
 AdditiveBuild<M>::AdditiveBuild(const Pattern& p, const BuildOptions& opt)
-    : p_(p),
-      opt_(opt),
-      g_(p.geometry()),
-      rk_(pattern_ranker(p)),
-      k_(p.size()),
-      total_(rk_.size()),
-      all_(g_.all_cells()),
-      regions_(g_),
-      full_(static_cast<M>(g_.cells() - k_ >= 32 ? ~0u : (1u << (g_.cells() - k_)) - 1)),
+    : opt_(opt),
+      mv_(p),
+      rk_(mv_.ranker()),
+      k_(mv_.k()),
+      total_(mv_.total()),
+      all_(mv_.all()),
+      full_(static_cast<M>(mv_.free_cells() >= 32 ? ~0u : (1u << mv_.free_cells()) - 1)),
       threads_(std::max(1, opt.threads)),
       active_{ChunkBits(total_), ChunkBits(total_)} {
-    for (int c = 0; c < g_.cells(); ++c) nmask_[c] = g_.neighbor_mask(c);
-    for (int i = 0; i < k_; ++i) weight_[i] = rk_.weight(i);
+    for (int c = 0; c < p.geometry().cells(); ++c) nmask_[c] = mv_.neighbors(c);
     try {
         entries_ = HugeBuffer<Entry>(total_);
     } catch (const std::bad_alloc&) {
@@ -91,37 +66,14 @@ AdditiveBuild<M>::AdditiveBuild(const Pattern& p, const BuildOptions& opt)
     for (uint64_t r = 0; r < total_; ++r) e_[r].dist = kUnset;
 }
 
-// Rank of the placement after item i slides from `from` to `to`. Only item i moves, so the
-// rank changes incrementally: a sideways step changes digit i by one; a vertical step also
-// shifts the digits of later items on the W-1 cells in between.
-template <class M>
-uint64_t AdditiveBuild<M>::successor_rank(uint64_t r, int i, int from, int to, const Placement& pl) const {
-    if (to == from + 1) return r + weight_[i];
-    if (to == from - 1) return r - weight_[i];
-    const int lo_c = std::min(from, to), hi_c = std::max(from, to);
-    uint64_t shift = weight_[i] * static_cast<uint64_t>(g_.width());
-    for (Mask bm = pl.occ & (bit(hi_c) - bit(lo_c + 1)); bm; bm &= bm - 1) {
-        const int j = pl.item_at[lowest(bm)];
-        if (j < i) shift -= weight_[i];
-        else shift += weight_[j];
-    }
-    return to > from ? r + shift : r - shift;
-}
-
 template <class M>
 void AdditiveBuild<M>::seed_goal() {
-    const Cells goal_pos = p_.goal().positions();
-    uint8_t items[kMaxCells];
-    pattern_items(p_, goal_pos.data(), items);
-    const uint64_t r0 = rk_.rank(items);
-    Mask occ = 0;
-    for (int i = 0; i < k_; ++i) occ |= bit(items[i]);
-    const Mask free = all_ & ~occ;
-    const M m0 = region_bits(regions_(goal_pos[0], free), free);
-    e_[r0].seen = m0;
-    e_[r0].layer[0] = m0;
-    e_[r0].dist = 0;
-    active_[0].mark(r0);
+    const AdditiveMoves::Goal& g = mv_.goal();
+    const M m0 = region_bits(g.region, g.free);
+    e_[g.rank].seen = m0;
+    e_[g.rank].layer[0] = m0;
+    e_[g.rank].dist = 0;
+    active_[0].mark(g.rank);
 }
 
 // Number of (placement, region) states, estimated from a sample of placements.

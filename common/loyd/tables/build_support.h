@@ -6,12 +6,16 @@
 //   once (2 MiB), which replaces a loop with an unpredictable exit by one L2-resident load.
 // - ChunkBits: one bit per chunk of kChunk ranks that holds work for a layer, so a scan skips
 //   the chunks nobody reached (the first and last layers cost almost nothing).
+// - AdditiveMoves: the moves of an additive pattern's abstract space (unrank a placement, the
+//   incremental rank of a successor, the goal state), shared by the one-process builder and
+//   the sliced one (build_sliced.h).
 // - scan_ranks: runs fn(lo, hi) over [0, total) in chunks taken from an atomic counter by
 //   `threads` threads (the caller is one of them; one thread runs inline), reports progress
 //   from the calling thread about twice a second, and throws LimitError when cancelled.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -22,6 +26,8 @@
 #include "loyd/base/tileset.h"
 #include "loyd/board/geometry.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/pattern.h"
+#include "loyd/tables/ranker.h"
 
 namespace loyd::build_detail {
 
@@ -43,6 +49,84 @@ private:
     int w_, n_;
     Mask not_left_, not_right_;
     std::vector<uint16_t> table_;
+};
+
+// Per placement of an additive build: the regions seen so far, the regions of the layer being
+// expanded and of the next one (two slots used alternately), and the distance. Keeping them in
+// one small record makes every random visit one cache miss instead of four. A region is stored
+// as the mask of its cells among the placement's free cells (pext), so M has one bit per free
+// cell.
+template <class M>
+struct alignas(4 * sizeof(M)) RegionEntry {
+    M seen;
+    M layer[2];
+    uint8_t dist;
+};
+
+// A placement being expanded: the items' cells, cell -> item, and the occupied/free masks.
+struct Placement {
+    uint8_t cells[kMaxCells];
+    int8_t item_at[kMaxCells];  // valid for the cells in `occ`
+    Mask occ = 0, free = 0;
+};
+
+class AdditiveMoves {
+public:
+    explicit AdditiveMoves(const Pattern& p);
+
+    const Ranker& ranker() const { return rk_; }
+    int k() const { return k_; }
+    uint64_t total() const { return total_; }
+    Mask all() const { return all_; }
+    Mask neighbors(int cell) const { return nmask_[cell]; }
+    int free_cells() const { return g_.cells() - k_; }
+    // The connected free cells around `cell` (precondition: cell is in `free`).
+    Mask region(int cell, Mask free) const { return regions_(cell, free); }
+    // A region as a mask over the placement's free cells.
+    template <class M>
+    static M region_bits(Mask region, Mask free) {
+        return static_cast<M>(extract_bits(region, free));
+    }
+
+    void load(uint64_t r, Placement& pl) const {
+        pl.occ = rk_.unrank(r, pl.cells);
+        pl.free = all_ & ~pl.occ;
+        for (int i = 0; i < k_; ++i) pl.item_at[pl.cells[i]] = static_cast<int8_t>(i);
+    }
+    // Rank of the placement after item i slides from `from` to `to`. Only item i moves, so the
+    // rank changes incrementally: a sideways step changes digit i by one; a vertical step also
+    // shifts the digits of later items on the W-1 cells in between.
+    uint64_t successor_rank(uint64_t r, int i, int from, int to, const Placement& pl) const {
+        if (to == from + 1) return r + weight_[i];
+        if (to == from - 1) return r - weight_[i];
+        const int lo_c = std::min(from, to), hi_c = std::max(from, to);
+        uint64_t shift = weight_[i] * static_cast<uint64_t>(g_.width());
+        for (Mask bm = pl.occ & (bit(hi_c) - bit(lo_c + 1)); bm; bm &= bm - 1) {
+            const int j = pl.item_at[lowest(bm)];
+            if (j < i) shift -= weight_[i];
+            else shift += weight_[j];
+        }
+        return to > from ? r + shift : r - shift;
+    }
+
+    // The goal state: its placement's rank and its blank region over the free cells.
+    struct Goal {
+        uint64_t rank;
+        Mask free;
+        Mask region;
+    };
+    const Goal& goal() const { return goal_; }
+
+private:
+    const Geometry& g_;
+    Ranker rk_;
+    int k_;
+    uint64_t total_;
+    Mask all_;
+    Regions regions_;
+    std::array<Mask, kMaxCells> nmask_{};
+    uint64_t weight_[kMaxCells]{};
+    Goal goal_{};
 };
 
 template <class T>
@@ -117,6 +201,10 @@ inline void report_layer(const BuildOptions& opt, int d, uint64_t assigned, uint
     if (opt.progress)
         opt.progress(BuildProgress{d, assigned, total, std::chrono::duration<double>(Clock::now() - t0).count()});
 }
+
+// The largest entry of a finished table given its value histogram; UsageError when some
+// entries were never reached (the pattern leaves too few free cells).
+uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p);
 
 void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out);
 void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out);

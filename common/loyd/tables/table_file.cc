@@ -96,84 +96,130 @@ struct CCtxDeleter {
 struct Xxh3Deleter {
     void operator()(XXH3_state_t* s) const { XXH3_freeState(s); }
 };
+using Xxh3State = std::unique_ptr<XXH3_state_t, Xxh3Deleter>;
 
-struct Frame {
-    uint64_t size;
-    uint64_t xxh3;  // of the frame's bytes
-};
-
-// Compresses `data` as one zstd frame (content size and content checksum recorded,
-// single-threaded so the bytes depend only on the input and level) appended to `out`.
-Frame append_zstd(AtomicFile& out, const uint8_t* data, uint64_t size, int level,
-                  const std::string& path) {
-    std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx(ZSTD_createCCtx());
-    std::unique_ptr<XXH3_state_t, Xxh3Deleter> hash(XXH3_createState());
-    if (!cctx || !hash || XXH3_64bits_reset(hash.get()) != XXH_OK) throw std::bad_alloc();
-    auto check = [&](size_t r) {
-        if (ZSTD_isError(r)) throw IoError(path + ": cannot write: zstd: " + ZSTD_getErrorName(r));
-    };
-    check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level));
-    check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, 1));
-    check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1));
-    check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_nbWorkers, 0));
-    check(ZSTD_CCtx_setPledgedSrcSize(cctx.get(), size));
-    std::vector<uint8_t> chunk(ZSTD_CStreamOutSize());
-    ZSTD_inBuffer in{data, size, 0};
-    const uint64_t start = out.end();
-    for (;;) {
-        ZSTD_outBuffer ob{chunk.data(), chunk.size(), 0};
-        const size_t remaining = ZSTD_compressStream2(cctx.get(), &ob, &in, ZSTD_e_end);
-        check(remaining);
-        out.append(chunk.data(), ob.pos);
-        XXH3_64bits_update(hash.get(), chunk.data(), ob.pos);
-        if (remaining == 0) break;
-    }
-    return {out.end() - start, XXH3_64bits_digest(hash.get())};
+Xxh3State new_xxh3() {
+    Xxh3State s(XXH3_createState());
+    if (!s || XXH3_64bits_reset(s.get()) != XXH_OK) throw std::bad_alloc();
+    return s;
 }
+
+constexpr uint64_t kZstdFeed = 1 << 20;  // the frame is always fed in pieces of this size
 
 }  // namespace
 
-void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
-               PdbEncoding enc, int zstd_level) {
+// Raw: the header's page is written as zeros first and overwritten at the end; zstd: a zero
+// header, then the frame (content size and checksum flags set, single-threaded so the bytes
+// depend only on the input and level), then the real header over the placeholder.
+struct PdbWriter::Impl {
+    PdbHeader h;
+    PdbEncoding enc;
+    AtomicFile out;
+    Xxh3State payload_hash = new_xxh3();
+    Xxh3State stored_hash = new_xxh3();
+    uint64_t appended = 0;
+    std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx;
+    std::vector<uint8_t> staged, chunk;
+
+    Impl(const std::string& path, const PdbHeader& header, PdbEncoding e) : h(header), enc(e), out(path) {}
+
+    void check(size_t r) const {
+        if (ZSTD_isError(r)) throw IoError(out.target() + ": cannot write: zstd: " + ZSTD_getErrorName(r));
+    }
+    // Compresses `staged` (ZSTD_e_end at the end of the payload) and appends the output.
+    void feed(bool last) {
+        ZSTD_inBuffer in{staged.data(), staged.size(), 0};
+        for (;;) {
+            ZSTD_outBuffer ob{chunk.data(), chunk.size(), 0};
+            const size_t remaining =
+                ZSTD_compressStream2(cctx.get(), &ob, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+            check(remaining);
+            out.append(chunk.data(), ob.pos);
+            XXH3_64bits_update(stored_hash.get(), chunk.data(), ob.pos);
+            if (last ? remaining == 0 : in.pos == in.size) break;
+        }
+        staged.clear();
+    }
+};
+
+PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level) {
     h.encoding = enc;
-    if (size != h.entries)
-        throw UsageError(path + ": payload has " + std::to_string(size) +
-                         " bytes but the header says " + std::to_string(h.entries) + " entries");
-    if (data == nullptr && size > 0) throw UsageError(path + ": payload pointer is null");
     if (std::string p = header_problem(h); !p.empty()) throw UsageError(path + ": " + p);
     if (enc == PdbEncoding::Zstd && (zstd_level < 1 || zstd_level > ZSTD_maxCLevel()))
         throw UsageError(path + ": zstd level " + std::to_string(zstd_level) +
                          " out of range (1.." + std::to_string(ZSTD_maxCLevel()) + ")");
-
     const size_t slash = path.rfind('/');
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     if (name.empty() || name == "." || name == "..")
         throw UsageError("'" + path + "' does not name a file");
-
     h.payload_offset = payload_offset_for(enc);
-    h.payload_xxh3 = pdb_checksum(data, size);
-
-    AtomicFile out(path);
-    if (enc == PdbEncoding::Raw) {
-        h.payload_stored_size = size;
-        h.stored_xxh3 = h.payload_xxh3;
-        std::vector<uint8_t> head(kPdbRawPayloadOffset, 0);
-        const PdbHeaderBytes b = encode_header(h);
-        std::copy(b.begin(), b.end(), head.begin());
-        out.append(head.data(), head.size());
-        out.append(data, size);
-    } else {
-        // The header records the stored size, known only after compressing: write a zero
-        // placeholder, the frame, then the header over the placeholder.
-        const PdbHeaderBytes zero{};
-        out.append(zero.data(), zero.size());
-        const Frame frame = append_zstd(out, data, size, zstd_level, path);
-        h.payload_stored_size = frame.size;
-        h.stored_xxh3 = frame.xxh3;
-        const PdbHeaderBytes b = encode_header(h);
-        out.write_at(b.data(), b.size(), 0);
+    impl_ = std::make_unique<Impl>(path, h, enc);
+    const std::vector<uint8_t> head(h.payload_offset, 0);
+    impl_->out.append(head.data(), head.size());
+    if (enc == PdbEncoding::Zstd) {
+        impl_->cctx.reset(ZSTD_createCCtx());
+        if (!impl_->cctx) throw std::bad_alloc();
+        ZSTD_CCtx* c = impl_->cctx.get();
+        impl_->check(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, zstd_level));
+        impl_->check(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1));
+        impl_->check(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1));
+        impl_->check(ZSTD_CCtx_setParameter(c, ZSTD_c_nbWorkers, 0));
+        impl_->check(ZSTD_CCtx_setPledgedSrcSize(c, h.entries));
+        impl_->staged.reserve(kZstdFeed);
+        impl_->chunk.resize(ZSTD_CStreamOutSize());
     }
-    out.commit();
+}
+
+PdbWriter::~PdbWriter() = default;
+
+void PdbWriter::append(const uint8_t* data, uint64_t n) {
+    Impl& w = *impl_;
+    if (n > w.h.entries - w.appended)
+        throw UsageError(w.out.target() + ": more entries appended than the header's " + std::to_string(w.h.entries));
+    w.appended += n;
+    XXH3_64bits_update(w.payload_hash.get(), data, n);
+    if (w.enc == PdbEncoding::Raw) {
+        w.out.append(data, n);
+        return;
+    }
+    while (n > 0) {
+        const uint64_t take = std::min<uint64_t>(n, kZstdFeed - w.staged.size());
+        w.staged.insert(w.staged.end(), data, data + take);
+        data += take;
+        n -= take;
+        if (w.staged.size() == kZstdFeed && w.appended - n < w.h.entries) w.feed(false);
+    }
+}
+
+void PdbWriter::finish() {
+    Impl& w = *impl_;
+    if (w.appended != w.h.entries)
+        throw UsageError(w.out.target() + ": payload has " + std::to_string(w.appended) +
+                         " bytes but the header says " + std::to_string(w.h.entries) + " entries");
+    PdbHeader& h = w.h;
+    h.payload_xxh3 = XXH3_64bits_digest(w.payload_hash.get());
+    if (w.enc == PdbEncoding::Raw) {
+        h.payload_stored_size = h.entries;
+        h.stored_xxh3 = h.payload_xxh3;
+    } else {
+        w.feed(true);
+        h.payload_stored_size = w.out.end() - h.payload_offset;
+        h.stored_xxh3 = XXH3_64bits_digest(w.stored_hash.get());
+    }
+    const PdbHeaderBytes b = encode_header(h);
+    w.out.write_at(b.data(), b.size(), 0);
+    w.out.commit();
+}
+
+void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
+               PdbEncoding enc, int zstd_level) {
+    if (size != h.entries)
+        throw UsageError(path + ": payload has " + std::to_string(size) +
+                         " bytes but the header says " + std::to_string(h.entries) + " entries");
+    if (data == nullptr && size > 0) throw UsageError(path + ": payload pointer is null");
+    PdbWriter w(path, h, enc, zstd_level);
+    w.append(data, size);
+    w.finish();
 }
 
 PdbHeader read_pdb_header(const std::string& path) {

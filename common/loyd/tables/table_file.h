@@ -32,6 +32,28 @@ namespace loyd {
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
                PdbEncoding enc, int zstd_level = kDefaultZstdLevel);
 
+// Streams a table file: entries are appended in rank order, in pieces of any size, and
+// finish() commits the file atomically (as write_pdb does). The payload checksums are computed
+// on the way and the zstd frame is fed in fixed 1 MiB pieces, so the file is byte-identical to
+// write_pdb's for the same entries however they arrive (the distributed build writes a table
+// that no process holds whole this way). Memory: O(1 MiB). `h.max_value` must be final.
+// Preconditions as write_pdb's (UsageError); finish() throws UsageError when the entries
+// appended differ in number from h.entries. Destroying an unfinished writer removes the
+// temporary file.
+class PdbWriter {
+public:
+    PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level = kDefaultZstdLevel);
+    PdbWriter(const PdbWriter&) = delete;
+    PdbWriter& operator=(const PdbWriter&) = delete;
+    ~PdbWriter();
+    void append(const uint8_t* data, uint64_t n);
+    void finish();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 // Reads and checks the header only: magic, version, header size, header checksum, reserved
 // bytes (and the raw padding 256..4095) zero, field sanity, entries == expected_entries, and
 // file size == payload_offset + payload_stored_size. The payload is not read.

@@ -1,0 +1,90 @@
+#include "loyd/base/collective.h"
+
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+enum Code : int { kNone = 0, kIo, kFormat, kUsage, kLimit, kBusy, kOther };
+}  // namespace
+
+int error_code_of(std::exception_ptr e, std::string& message) {
+    if (!e) return kNone;
+    try {
+        std::rethrow_exception(e);
+    } catch (const IoError& x) {
+        message = x.what();
+        return kIo;
+    } catch (const FormatError& x) {
+        message = x.what();
+        return kFormat;
+    } catch (const UsageError& x) {
+        message = x.what();
+        return kUsage;
+    } catch (const LimitError& x) {
+        message = x.what();
+        return kLimit;
+    } catch (const BusyError& x) {
+        message = x.what();
+        return kBusy;
+    } catch (const std::bad_alloc&) {
+        message = "out of memory";
+        return kLimit;
+    } catch (const std::exception& x) {
+        message = x.what();
+        return kOther;
+    } catch (...) {
+        message = "unknown error";
+        return kOther;
+    }
+}
+
+void throw_error_code(int code, const std::string& message) {
+    switch (code) {
+        case kIo: throw IoError(message);
+        case kFormat: throw FormatError(message);
+        case kUsage: throw UsageError(message);
+        case kLimit: throw LimitError(message);
+        case kBusy: throw BusyError(message);
+        default: throw std::runtime_error(message);
+    }
+}
+
+void Collective::agree(std::exception_ptr local) {
+    std::string message;
+    const int code = error_code_of(local, message);
+    // The lowest failing rank: min over ranks of (rank if failed, else size).
+    uint64_t first = code ? static_cast<uint64_t>(rank()) : static_cast<uint64_t>(size());
+    all_reduce(&first, 1, ReduceOp::Min);
+    if (first == static_cast<uint64_t>(size())) return;
+    std::string packet = std::to_string(code) + ":" + message;
+    broadcast(packet, static_cast<int>(first));
+    const size_t colon = packet.find(':');
+    failure_agreed_ = true;
+    throw_error_code(std::stoi(packet.substr(0, colon)), packet.substr(colon + 1));
+}
+
+void SingleProcess::all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
+                               std::vector<uint64_t>& recv_bytes) {
+    if (send.size() != 1) throw UsageError("all_to_all: one buffer per rank expected");
+    recv.assign(send[0].begin(), send[0].end());
+    recv_bytes.assign(1, send[0].size());
+}
+
+void SingleProcess::send(int dest, const uint8_t* data, size_t n) {
+    if (dest != 0) throw UsageError("send: no rank " + std::to_string(dest) + " in a single process");
+    mailbox_.insert(mailbox_.end(), data, data + n);
+}
+
+void SingleProcess::recv(int source, uint8_t* data, size_t n) {
+    if (source != 0 || n > mailbox_.size())
+        throw UsageError("recv: nothing was sent (single process)");
+    std::memcpy(data, mailbox_.data(), n);
+    mailbox_.erase(mailbox_.begin(), mailbox_.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+}  // namespace loyd

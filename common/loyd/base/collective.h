@@ -1,0 +1,102 @@
+// A group of cooperating processes ("ranks") and the few collective operations loyd's
+// distributed algorithms need, as an interface: the library stays free of MPI (the optional
+// `mpi` family implements it with MPI; `SingleProcess` is the group of one).
+//
+// Contract: every member of the group calls the collective operations (all_to_all,
+// all_reduce, broadcast, agree) in the same order, like MPI collectives; send/recv are
+// point-to-point and matched in order per (source, destination) pair. Implementations throw
+// IoError (or a subclass) when the transport fails. Cost: that of the transport; the group of
+// one copies at most.
+//
+// Errors and agreement: a rank that fails on its own (a full disk, a bad checkpoint part)
+// must not leave the others waiting in the next collective. `agree(local_error)` is a
+// collective: if any rank passes an error, every rank rethrows the error of the lowest such
+// rank (same type, same message), so all ranks leave the algorithm at the same point.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace loyd {
+
+enum class ReduceOp { Sum, Max, Min };
+
+class Collective {
+public:
+    virtual ~Collective() = default;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    // How many ranks of the group share this rank's machine (and so its memory), this one
+    // included: a rank's share of the machine is 1 / node_size().
+    virtual int node_size() const { return 1; }
+
+    // send[i] goes to rank i (send.size() == size()). On return `recv` holds what every rank
+    // sent to this one, concatenated in rank order, and recv_bytes[i] the bytes from rank i.
+    virtual void all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
+                            std::vector<uint64_t>& recv_bytes) = 0;
+    // Element-wise reduction of `n` values over all ranks, in place.
+    virtual void all_reduce(uint64_t* values, size_t n, ReduceOp op) = 0;
+    // `bytes` of rank `root` replaces `bytes` on every rank.
+    virtual void broadcast(std::string& bytes, int root) = 0;
+    // Point-to-point: `n` bytes to or from one rank (in order per pair of ranks).
+    virtual void send(int dest, const uint8_t* data, size_t n) = 0;
+    virtual void recv(int source, uint8_t* data, size_t n) = 0;
+
+    // Collective. Rethrows on every rank the error of the lowest rank whose `local` is set
+    // (loyd::Error subclasses keep their type; anything else becomes std::runtime_error);
+    // returns normally when no rank has an error.
+    void agree(std::exception_ptr local);
+    // Runs fn() and agrees on its outcome: what fn throws on any rank is thrown on all.
+    template <class Fn>
+    void agree_on(Fn&& fn) {
+        std::exception_ptr e;
+        try {
+            fn();
+        } catch (...) {
+            e = std::current_exception();
+        }
+        agree(e);
+    }
+    // True once agree() has rethrown an error: every rank then holds the same failure, so a
+    // program may exit normally (rank 0 reporting it) instead of aborting the whole job.
+    bool failure_agreed() const { return failure_agreed_; }
+
+    // The sum / max of one value over all ranks.
+    uint64_t sum(uint64_t v) {
+        all_reduce(&v, 1, ReduceOp::Sum);
+        return v;
+    }
+    uint64_t max(uint64_t v) {
+        all_reduce(&v, 1, ReduceOp::Max);
+        return v;
+    }
+
+private:
+    bool failure_agreed_ = false;
+};
+
+// The group of one process: today's behaviour without MPI.
+class SingleProcess final : public Collective {
+public:
+    int rank() const override { return 0; }
+    int size() const override { return 1; }
+    void all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
+                    std::vector<uint64_t>& recv_bytes) override;
+    void all_reduce(uint64_t*, size_t, ReduceOp) override {}
+    void broadcast(std::string&, int) override {}
+    void send(int dest, const uint8_t* data, size_t n) override;
+    void recv(int source, uint8_t* data, size_t n) override;
+
+private:
+    std::vector<uint8_t> mailbox_;  // send to self, then recv
+};
+
+// The error kinds agree() transports, and back (for implementations and tests).
+int error_code_of(std::exception_ptr e, std::string& message);
+[[noreturn]] void throw_error_code(int code, const std::string& message);
+
+}  // namespace loyd

@@ -1,0 +1,373 @@
+#include "loyd/tables/checkpoint.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "loyd/base/atomic_file.h"
+#include "loyd/base/error.h"
+#include "loyd/tables/build.h"
+
+namespace loyd {
+
+namespace {
+
+constexpr char kMagic[8] = {'L', 'O', 'Y', 'D', 'C', 'K', 'P', 'T'};
+constexpr uint32_t kPartVersion = 1;
+constexpr size_t kPartHeader = 48;
+constexpr const char* kManifestVersion = "loyd-checkpoint 1";
+
+void put_le(std::vector<uint8_t>& b, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+uint64_t get_le(const uint8_t* p, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
+    return v;
+}
+
+std::string hex16(uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// Reads a file in pieces: an owned descriptor with a 1 MiB buffer.
+class Reader {
+public:
+    explicit Reader(const std::string& path) : path_(path), buf_(1 << 20) {
+        do fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        while (fd_ < 0 && errno == EINTR);
+        if (fd_ < 0)
+            throw IoError(path + ": cannot open checkpoint part: " + std::generic_category().message(errno));
+    }
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+    ~Reader() { ::close(fd_); }
+    // Next bytes, at most buf size; empty at the end of the file.
+    std::pair<const uint8_t*, size_t> next() {
+        for (;;) {
+            const ssize_t r = ::read(fd_, buf_.data(), buf_.size());
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) throw IoError(path_ + ": cannot read: " + std::generic_category().message(errno));
+            return {buf_.data(), static_cast<size_t>(r)};
+        }
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    std::vector<uint8_t> buf_;
+};
+
+uint64_t parse_u64(const std::string& s, const std::string& where) {
+    if (s.empty() || s.size() > 20 || s.find_first_not_of("0123456789") != std::string::npos)
+        throw FormatError(where + ": '" + s + "' is not a number");
+    try {
+        return std::stoull(s);
+    } catch (const std::exception&) {
+        throw FormatError(where + ": '" + s + "' is out of range");
+    }
+}
+
+}  // namespace
+
+std::vector<CheckpointPart> CheckpointManifest::parts_of(int layer) const {
+    std::vector<CheckpointPart> out;
+    for (const auto& p : parts)
+        if (p.layer == layer) out.push_back(p);
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.lo < b.lo; });
+    return out;
+}
+
+CheckpointManifest checkpoint_identity(const Pattern& p, const std::string& table) {
+    CheckpointManifest m;
+    m.table = table;
+    m.board = p.geometry().name();
+    m.goal = p.goal().to_string();
+    m.kind = to_string(p.kind());
+    m.tiles = p.tiles_string();
+    m.entries = pattern_ranker(p).size();
+    const int free_cells = p.geometry().cells() - p.size();
+    m.mask_bytes = p.kind() == PatternKind::Full ? 0 : free_cells <= 8 ? 1 : free_cells <= 16 ? 2 : 4;
+    return m;
+}
+
+std::string checkpoint_folder(const std::string& dir, const std::string& table) {
+    std::string stem = table;
+    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".pdb") == 0) stem.resize(stem.size() - 4);
+    return (std::filesystem::path(dir) / stem).string();
+}
+
+std::string checkpoint_text(const CheckpointManifest& m) {
+    std::ostringstream o;
+    o << "# loyd table-build checkpoint (pdbgen build --checkpoint; docs/scale.md)\n"
+      << kManifestVersion << "\n"
+      << "table " << m.table << "\n"
+      << "board " << m.board << "\n"
+      << "goal " << m.goal << "\n"
+      << "kind " << m.kind << "\n"
+      << "tiles " << m.tiles << "\n"
+      << "entries " << m.entries << "\n"
+      << "mask-bytes " << m.mask_bytes << "\n"
+      << "layers " << m.layers << "\n";
+    for (const auto& p : m.parts)
+        o << "part " << p.layer << " " << p.lo << " " << p.hi << " " << p.file << " " << p.bytes << " xxh3=" << hex16(p.xxh3)
+          << "\n";
+    return o.str();
+}
+
+CheckpointManifest parse_checkpoint(const std::string& text, const std::string& path) {
+    CheckpointManifest m;
+    std::istringstream in(text);
+    std::string line;
+    int lineno = 0;
+    bool versioned = false, have_layers = false;
+    while (std::getline(in, line)) {
+        ++lineno;
+        const std::string where = path + ":" + std::to_string(lineno);
+        if (line.empty() || line[0] == '#') continue;
+        if (!versioned) {
+            if (line != kManifestVersion)
+                throw FormatError(where + ": expected '" + kManifestVersion + "' (not a loyd checkpoint manifest, or another version)");
+            versioned = true;
+            continue;
+        }
+        const size_t sp = line.find(' ');
+        const std::string key = line.substr(0, sp);
+        const std::string value = sp == std::string::npos ? "" : line.substr(sp + 1);
+        if (key == "table") m.table = value;
+        else if (key == "board") m.board = value;
+        else if (key == "goal") m.goal = value;
+        else if (key == "kind") m.kind = value;
+        else if (key == "tiles") m.tiles = value;
+        else if (key == "entries") m.entries = parse_u64(value, where);
+        else if (key == "mask-bytes") {
+            m.mask_bytes = static_cast<int>(parse_u64(value, where));
+            if (m.mask_bytes != 0 && m.mask_bytes != 1 && m.mask_bytes != 2 && m.mask_bytes != 4)
+                throw FormatError(where + ": mask-bytes must be 0, 1, 2 or 4");
+        } else if (key == "layers") {
+            const uint64_t n = parse_u64(value, where);
+            if (n > 254) throw FormatError(where + ": more than 254 layers");
+            m.layers = static_cast<int>(n);
+            have_layers = true;
+        } else if (key == "part") {
+            std::istringstream f(value);
+            std::string layer, lo, hi, file, bytes, sum, extra;
+            if (!(f >> layer >> lo >> hi >> file >> bytes >> sum) || (f >> extra))
+                throw FormatError(where + ": expected 'part LAYER LO HI FILE BYTES xxh3=HEX'");
+            CheckpointPart p;
+            p.layer = static_cast<int>(std::min<uint64_t>(parse_u64(layer, where), 1000));
+            p.lo = parse_u64(lo, where);
+            p.hi = parse_u64(hi, where);
+            p.file = file;
+            p.bytes = parse_u64(bytes, where);
+            if (file.find('/') != std::string::npos || file == "." || file == ".." || file[0] == '.')
+                throw FormatError(where + ": part file must be a plain name");
+            if (sum.size() != 21 || sum.compare(0, 5, "xxh3=") != 0 ||
+                sum.find_first_not_of("0123456789abcdef", 5) != std::string::npos)
+                throw FormatError(where + ": expected xxh3= and 16 lowercase hex digits");
+            p.xxh3 = std::stoull(sum.substr(5), nullptr, 16);
+            if (p.lo > p.hi) throw FormatError(where + ": part range " + lo + ".." + hi + " is reversed");
+            m.parts.push_back(p);
+        } else {
+            throw FormatError(where + ": unknown key '" + key + "'");
+        }
+    }
+    if (!versioned) throw FormatError(path + ": empty checkpoint manifest");
+    const char* missing = m.table.empty() ? "table" : m.board.empty() ? "board" : m.goal.empty() ? "goal"
+                          : m.kind.empty() ? "kind" : m.tiles.empty() ? "tiles" : m.entries == 0 ? "entries"
+                          : !have_layers ? "layers" : nullptr;
+    if (missing) throw FormatError(path + ": missing '" + missing + "'");
+    for (const auto& p : m.parts)
+        if (p.layer < 1 || p.layer > m.layers)
+            throw FormatError(path + ": part " + p.file + " is of layer " + std::to_string(p.layer) +
+                              ", outside the complete layers 1.." + std::to_string(m.layers));
+    for (int l = 1; l <= m.layers; ++l) {
+        uint64_t next = 0;
+        for (const auto& p : m.parts_of(l)) {
+            if (p.lo != next)
+                throw FormatError(path + ": the parts of layer " + std::to_string(l) + " do not cover rank " +
+                                  std::to_string(next) + " exactly once");
+            next = p.hi;
+        }
+        if (next != m.entries)
+            throw FormatError(path + ": the parts of layer " + std::to_string(l) + " end at rank " +
+                              std::to_string(next) + ", not at the table's " + std::to_string(m.entries) + " entries");
+    }
+    return m;
+}
+
+void check_same_table(const CheckpointManifest& found, const CheckpointManifest& expected, const std::string& path) {
+    const std::pair<const char*, std::pair<std::string, std::string>> fields[] = {
+        {"table", {found.table, expected.table}},
+        {"board", {found.board, expected.board}},
+        {"goal", {found.goal, expected.goal}},
+        {"kind", {found.kind, expected.kind}},
+        {"tiles", {found.tiles, expected.tiles}},
+        {"entries", {std::to_string(found.entries), std::to_string(expected.entries)}},
+        {"mask-bytes", {std::to_string(found.mask_bytes), std::to_string(expected.mask_bytes)}},
+    };
+    for (const auto& [name, v] : fields)
+        if (v.first != v.second)
+            throw UsageError(path + ": the checkpoint is of another table (" + name + " '" + v.first +
+                             "', this build's is '" + v.second +
+                             "'); remove the folder or give another --checkpoint folder");
+}
+
+struct CheckpointPartWriter::Impl {
+    AtomicFile out;
+    XXH3_state_t* hash;
+    uint64_t lo, hi, prev;
+    int mask_bytes;
+    bool any = false;
+    std::vector<uint8_t> buf;
+
+    Impl(const std::string& path, uint64_t l, uint64_t h, int mb)
+        : out(path), hash(XXH3_createState()), lo(l), hi(h), prev(l), mask_bytes(mb) {
+        if (!hash || XXH3_64bits_reset(hash) != XXH_OK) throw std::bad_alloc();
+    }
+    ~Impl() { XXH3_freeState(hash); }
+    void flush() {
+        XXH3_64bits_update(hash, buf.data(), buf.size());
+        out.append(buf.data(), buf.size());
+        buf.clear();
+    }
+};
+
+CheckpointPartWriter::CheckpointPartWriter(const std::string& path, int layer, uint64_t lo, uint64_t hi,
+                                           int mask_bytes)
+    : impl_(std::make_unique<Impl>(path, lo, hi, mask_bytes)) {
+    std::vector<uint8_t>& b = impl_->buf;
+    b.reserve(1 << 20);
+    b.insert(b.end(), kMagic, kMagic + 8);
+    put_le(b, kPartVersion, 4);
+    put_le(b, static_cast<uint64_t>(mask_bytes), 4);
+    put_le(b, static_cast<uint64_t>(layer), 8);
+    put_le(b, lo, 8);
+    put_le(b, hi, 8);
+    put_le(b, 0, 8);  // reserved
+}
+
+CheckpointPartWriter::~CheckpointPartWriter() = default;
+
+void CheckpointPartWriter::add(uint64_t rank, uint32_t mask) {
+    Impl& w = *impl_;
+    if (rank < w.prev + (w.any ? 1 : 0) || rank >= w.hi)
+        throw UsageError(w.out.target() + ": checkpoint ranks must increase inside the part's range");
+    uint64_t gap = rank - w.prev - (w.any ? 1 : 0);
+    do {
+        const uint8_t low = gap & 0x7f;
+        gap >>= 7;
+        w.buf.push_back(static_cast<uint8_t>(low | (gap ? 0x80 : 0)));
+    } while (gap);
+    put_le(w.buf, mask, w.mask_bytes);
+    w.prev = rank;
+    w.any = true;
+    if (w.buf.size() >= (1 << 20) - 16) w.flush();
+}
+
+CheckpointPartWriter::Written CheckpointPartWriter::finish() {
+    Impl& w = *impl_;
+    w.flush();
+    const Written r{w.out.end(), XXH3_64bits_digest(w.hash)};
+    w.out.commit();
+    return r;
+}
+
+void verify_checkpoint_part(const std::string& path, const CheckpointPart& part) {
+    Reader in(path);
+    XXH3_state_t* hash = XXH3_createState();
+    if (!hash || XXH3_64bits_reset(hash) != XXH_OK) throw std::bad_alloc();
+    uint64_t bytes = 0;
+    try {
+        for (auto [p, n] = in.next(); n > 0; std::tie(p, n) = in.next()) {
+            XXH3_64bits_update(hash, p, n);
+            bytes += n;
+        }
+    } catch (...) {
+        XXH3_freeState(hash);
+        throw;
+    }
+    const uint64_t sum = XXH3_64bits_digest(hash);
+    XXH3_freeState(hash);
+    if (bytes != part.bytes)
+        throw FormatError(path + ": checkpoint part has " + std::to_string(bytes) + " bytes, the manifest says " +
+                          std::to_string(part.bytes));
+    if (sum != part.xxh3)
+        throw FormatError(path + ": checkpoint part checksum " + hex16(sum) + " differs from the manifest's " +
+                          hex16(part.xxh3));
+}
+
+void replay_checkpoint_part(const std::string& path, const CheckpointPart& part, int mask_bytes, uint64_t lo,
+                            uint64_t hi, const std::function<void(uint64_t, uint32_t)>& fn) {
+    Reader in(path);
+    // The records are decoded from a carry-over buffer so a record may span two reads.
+    std::vector<uint8_t> pending;
+    bool header_done = false, any = false, ended = false;
+    uint64_t prev = part.lo;
+    auto bad = [&](const std::string& what) { throw FormatError(path + ": " + what); };
+    for (auto [p, n] = in.next();; std::tie(p, n) = in.next()) {
+        ended = n == 0;
+        pending.insert(pending.end(), p, p + n);
+        size_t at = 0;
+        if (!header_done) {
+            if (pending.size() < kPartHeader) {
+                if (ended) bad("checkpoint part is truncated (header)");
+                continue;
+            }
+            const uint8_t* h = pending.data();
+            if (!std::equal(kMagic, kMagic + 8, h)) bad("not a loyd checkpoint part (magic)");
+            if (get_le(h + 8, 4) != kPartVersion) bad("unsupported checkpoint part version");
+            if (static_cast<int>(get_le(h + 12, 4)) != mask_bytes) bad("checkpoint part has other mask bytes");
+            if (get_le(h + 16, 8) != static_cast<uint64_t>(part.layer) || get_le(h + 24, 8) != part.lo ||
+                get_le(h + 32, 8) != part.hi)
+                bad("checkpoint part header differs from the manifest (layer or range)");
+            header_done = true;
+            at = kPartHeader;
+        }
+        for (;;) {
+            // One record: a varint (at most 10 bytes) and the mask.
+            size_t q = at;
+            uint64_t gap = 0;
+            int shift = 0;
+            bool complete = false;
+            while (q < pending.size() && shift < 64) {
+                const uint8_t b = pending[q++];
+                gap |= static_cast<uint64_t>(b & 0x7f) << shift;
+                shift += 7;
+                if (!(b & 0x80)) {
+                    complete = true;
+                    break;
+                }
+            }
+            if (!complete && shift >= 64) bad("checkpoint part has a malformed rank gap");
+            if (!complete || pending.size() - q < static_cast<size_t>(mask_bytes)) break;
+            const uint32_t mask = static_cast<uint32_t>(get_le(pending.data() + q, mask_bytes));
+            q += static_cast<size_t>(mask_bytes);
+            const uint64_t base = prev + (any ? 1 : 0);
+            if (gap >= part.hi - base || base >= part.hi) bad("checkpoint part names a rank outside its range");
+            const uint64_t r = base + gap;
+            prev = r;
+            any = true;
+            at = q;
+            if (r >= hi) return;  // past the caller's slice: the rest is not needed
+            if (r >= lo) fn(r, mask);
+        }
+        pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(at));
+        if (ended) {
+            if (!pending.empty()) bad("checkpoint part is truncated (record)");
+            return;
+        }
+    }
+}
+
+}  // namespace loyd

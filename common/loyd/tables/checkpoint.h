@@ -1,0 +1,103 @@
+// Checkpoints of a layered table build (`pdbgen build --checkpoint DIR`): after every finished
+// BFS layer, the states first reached in it are written, so a build killed at any moment
+// resumes from its last complete layer.
+//
+// A layer's new states are its log: for each rank of a slice [lo, hi) that gained states, in
+// rank order, the gap to the previous rank as a LEB128 varint, then the new state bits as
+// `mask_bytes` little-endian bytes (the blank regions of an additive table; none for a full
+// table, whose new states are simply the ranks). Replaying the logs of layers 1..L in order
+// rebuilds the whole build state after layer L: a rank's distance is the first layer that
+// names it, its seen regions the OR of its masks, the frontier the last layer's log. The logs
+// name global ranks, so they can be replayed by any number of ranks (re-slicing).
+//
+// On disk, under DIR/<table file name without .pdb>/:
+//   layer-LLLL.part-III-of-PPP.ckpt  one part per writing rank: a 48-byte header (magic
+//                                    "LOYDCKPT", version 1, mask bytes, layer, lo, hi, all
+//                                    little-endian) and the records; written atomically.
+//   manifest.txt                     the table's identity, the number of complete layers, and
+//                                    every part of those layers (range, file, size, XXH3-64),
+//                                    rewritten atomically after all parts of a layer are durable.
+// A part not named by the manifest (a layer cut short) is never read; a part whose size or
+// checksum differs is refused before any of it is used. Format errors throw FormatError naming
+// the file (and line); a manifest of another table throws UsageError naming the field.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loyd/tables/pattern.h"
+
+namespace loyd {
+
+inline constexpr const char* kCheckpointManifest = "manifest.txt";
+
+struct CheckpointPart {
+    int layer = 0;
+    uint64_t lo = 0, hi = 0;  // the global rank range the part covers
+    std::string file;         // plain name in the checkpoint folder
+    uint64_t bytes = 0;
+    uint64_t xxh3 = 0;
+};
+
+struct CheckpointManifest {
+    // Identity: which table the build makes.
+    std::string table;  // e.g. additive-1-2-3.pdb
+    std::string board;  // e.g. 4x4
+    std::string goal;   // cell -> tile, space separated
+    std::string kind;   // additive | full
+    std::string tiles;  // e.g. 1,2,3
+    uint64_t entries = 0;
+    int mask_bytes = 0;
+    // Progress: layers 1..layers are complete; their parts.
+    int layers = 0;
+    std::vector<CheckpointPart> parts;
+
+    std::vector<CheckpointPart> parts_of(int layer) const;
+};
+
+// The identity of the build of `p` into table file `table` (no layers yet).
+CheckpointManifest checkpoint_identity(const Pattern& p, const std::string& table);
+// The folder of a table's checkpoint under DIR.
+std::string checkpoint_folder(const std::string& dir, const std::string& table);
+
+std::string checkpoint_text(const CheckpointManifest& m);
+// Strict: version line first, every key known, every layer 1..layers covered by parts that
+// tile [0, entries) without gaps or overlaps, no part of another layer. FormatError naming
+// `path` and the line.
+CheckpointManifest parse_checkpoint(const std::string& text, const std::string& path);
+// UsageError naming the first identity field of `found` (read from `path`) that differs
+// from `expected`.
+void check_same_table(const CheckpointManifest& found, const CheckpointManifest& expected, const std::string& path);
+
+// Writes one part atomically: add() ranks in increasing order within [lo, hi), then finish().
+class CheckpointPartWriter {
+public:
+    CheckpointPartWriter(const std::string& path, int layer, uint64_t lo, uint64_t hi, int mask_bytes);
+    CheckpointPartWriter(const CheckpointPartWriter&) = delete;
+    CheckpointPartWriter& operator=(const CheckpointPartWriter&) = delete;
+    ~CheckpointPartWriter();
+    void add(uint64_t rank, uint32_t mask);
+    // fsync + rename; returns the file's size and XXH3-64.
+    struct Written {
+        uint64_t bytes, xxh3;
+    };
+    Written finish();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Reads the whole part and checks its size and checksum against the manifest (FormatError /
+// IoError naming the file).
+void verify_checkpoint_part(const std::string& path, const CheckpointPart& part);
+// Calls fn(rank, mask) for every record of the part whose rank is in [lo, hi), in rank order.
+// Checks the header against `part` and `mask_bytes`, and every record (inside the part's
+// range, increasing, not cut off): FormatError naming the file.
+void replay_checkpoint_part(const std::string& path, const CheckpointPart& part, int mask_bytes, uint64_t lo,
+                            uint64_t hi, const std::function<void(uint64_t, uint32_t)>& fn);
+
+}  // namespace loyd

@@ -1,0 +1,304 @@
+// Tests of the distributed (sliced) table builder, with ranks played by threads
+// (thread_group.h), against the one-process builder (itself checked against a 0-1 BFS oracle
+// in pdb_build_test.cc):
+// - every table, additive and full, on 1..7 ranks and with exchange buffers small enough to
+//   force many rounds per layer, equals build_table's, and the file written from the slices is
+//   byte-identical to write_pdb's;
+// - slice arithmetic (owner of a rank, empty slices);
+// - checkpoints: a build cancelled after a layer resumes (on the same or another number of
+//   ranks) to the same table; a damaged part is not used; a checkpoint of another table is
+//   refused; manifest parsing refuses malformed and inconsistent manifests.
+#include "loyd/tables/build_sliced.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+
+#include "loyd/board/parse.h"
+#include "loyd/tables/checkpoint.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/table.h"
+#include "loyd/tables/table_file.h"
+#include "test_util.h"
+#include "thread_group.h"
+
+namespace fs = std::filesystem;
+
+namespace loyd {
+namespace {
+
+Pattern pattern(int w, int h, const std::vector<int>& tiles, PatternKind kind) {
+    const Geometry g(w, h);
+    return Pattern(parse_goal("blank-last", g), tiles, kind);
+}
+
+// The whole table assembled from the slices of a sliced build on `ranks` threads.
+std::vector<uint8_t> sliced(const Pattern& p, int ranks, SlicedBuildOptions opt = {}) {
+    std::vector<uint8_t> table(pattern_ranker(p).size(), 0);
+    std::mutex m;
+    test::run_group(ranks, [&](Collective& g) {
+        SlicedTable t = build_table_sliced(p, opt, g);
+        EXPECT_EQ(t.lo, t.slices.lo(g.rank()));
+        EXPECT_EQ(t.entries.size(), t.hi - t.lo);
+        std::lock_guard<std::mutex> lock(m);
+        std::copy(t.entries.begin(), t.entries.end(), table.begin() + static_cast<std::ptrdiff_t>(t.lo));
+    });
+    return table;
+}
+
+std::string file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+fs::path scratch(const std::string& name) {
+    const fs::path d = fs::temp_directory_path() / ("loyd_sliced_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+TEST(RankSlices, CoverTheRangeInOrderAndOwnersMatch) {
+    for (uint64_t total : {1u, 2u, 7u, 100u, 16384u, 100003u})
+        for (int parts : {1, 2, 3, 7, 64}) {
+            const RankSlices s(total, parts);
+            EXPECT_EQ(s.lo(0), 0u);
+            EXPECT_EQ(s.hi(parts - 1), total);
+            for (int i = 0; i < parts; ++i) {
+                EXPECT_LE(s.lo(i), s.hi(i));
+                if (i) {
+                    EXPECT_EQ(s.lo(i), s.hi(i - 1));
+                }
+                for (uint64_t r = s.lo(i); r < s.hi(i); r += 1 + (s.size(i) / 50)) EXPECT_EQ(s.owner(r), i);
+                if (s.size(i)) {
+                    EXPECT_EQ(s.owner(s.hi(i) - 1), i);
+                }
+            }
+        }
+    EXPECT_THROW(RankSlices(10, 0), UsageError);
+}
+
+TEST(SlicedBuild, EqualsTheOneProcessBuild) {
+    struct Case {
+        int w, h;
+        std::vector<int> tiles;
+        PatternKind kind;
+    };
+    const std::vector<Case> cases = {
+        {3, 3, {1, 2, 4, 5}, PatternKind::Additive},      {3, 3, {3, 6, 7, 8}, PatternKind::Additive},
+        {3, 3, {1, 2, 3, 4, 7}, PatternKind::Full},       {2, 4, {1, 2, 3}, PatternKind::Additive},
+        {4, 3, {1, 2, 5, 6, 9}, PatternKind::Additive},   {4, 4, {1, 2, 3, 4}, PatternKind::Additive},
+        {4, 4, {13, 14, 15}, PatternKind::Full},          {5, 5, {1, 2, 3}, PatternKind::Additive},
+        {3, 3, {1, 2, 3, 4, 5, 6}, PatternKind::Additive},
+        {2, 3, {1}, PatternKind::Additive},  // 6 entries: on 7 ranks the last slice is empty
+        {2, 3, {5}, PatternKind::Full},
+    };
+    for (const auto& c : cases) {
+        const Pattern p = pattern(c.w, c.h, c.tiles, c.kind);
+        BuildOptions bo;
+        const BuildResult one = build_table(p, bo);
+        for (int ranks : {1, 2, 3, 7}) {
+            SlicedBuildOptions opt;
+            opt.exchange_bytes = ranks == 3 ? 0 : opt.exchange_bytes;  // 3 ranks: many small rounds
+            EXPECT_EQ(sliced(p, ranks, opt), one.table) << c.w << "x" << c.h << " " << p.tiles_string() << " on " << ranks;
+        }
+    }
+}
+
+TEST(SlicedBuild, FileIsByteIdenticalToWritePdb) {
+    const fs::path d = scratch("file");
+    const Pattern p = pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive);
+    const BuildResult one = build_table(p, BuildOptions{});
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        const std::string ref = (d / "one.pdb").string(), dist = (d / "three.pdb").string();
+        write_pdb(ref, header_for(p, one.max_value), one.table.data(), one.table.size(), enc);
+        test::run_group(3, [&](Collective& g) {
+            const SlicedTable t = build_table_sliced(p, SlicedBuildOptions{}, g);
+            EXPECT_EQ(t.max_value, one.max_value);
+            EXPECT_EQ(t.histogram, one.histogram);
+            write_sliced_table(dist, header_for(p, t.max_value), t, g, enc, kDefaultZstdLevel);
+        });
+        EXPECT_EQ(file_bytes(ref), file_bytes(dist)) << to_string(enc);
+    }
+    fs::remove_all(d);
+}
+
+// A build cancelled (on rank 0, as Ctrl-C would) once layer `stop` is written.
+void build_until(const Pattern& p, const std::string& dir, int ranks, int stop) {
+    std::atomic<bool> cancel{false};
+    SlicedBuildOptions opt;
+    opt.checkpoint_dir = dir;
+    opt.table_file = table_file_name(p);
+    opt.cancel = &cancel;
+    opt.progress = [&](const BuildProgress& bp) {
+        if (bp.layer + 1 >= stop) cancel = true;
+    };
+    EXPECT_THROW(test::run_group(ranks, [&](Collective& g) { build_table_sliced(p, opt, g); }), LimitError);
+}
+
+TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
+    const fs::path d = scratch("resume");
+    for (PatternKind kind : {PatternKind::Additive, PatternKind::Full}) {
+        const Pattern p = kind == PatternKind::Additive ? pattern(4, 3, {1, 2, 5, 6, 9}, kind)
+                                                        : pattern(3, 3, {1, 2, 3, 4, 7}, kind);
+        const BuildResult one = build_table(p, BuildOptions{});
+        const std::string folder = checkpoint_folder(d.string(), table_file_name(p));
+        for (auto [first, second] : {std::pair{3, 3}, std::pair{3, 2}, std::pair{1, 4}}) {
+            build_until(p, d.string(), first, 6);
+            const CheckpointManifest m =
+                parse_checkpoint(file_bytes(folder + "/manifest.txt"), folder + "/manifest.txt");
+            EXPECT_GE(m.layers, 6);
+            EXPECT_LT(m.layers, one.layers);
+            SlicedBuildOptions opt;
+            opt.checkpoint_dir = d.string();
+            opt.table_file = table_file_name(p);
+            std::string note;
+            opt.note = [&](const std::string& s) { note += s; };
+            std::vector<uint8_t> table = sliced(p, second, opt);
+            EXPECT_EQ(table, one.table) << to_string(kind) << " " << first << " then " << second << " ranks";
+            EXPECT_NE(note.find("resuming after layer " + std::to_string(m.layers)), std::string::npos) << note;
+            test::run_group(second, [&](Collective& g) { remove_checkpoint(d.string(), opt.table_file, g); });
+            EXPECT_FALSE(fs::exists(folder));
+        }
+    }
+    fs::remove_all(d);
+}
+
+TEST(SlicedBuild, DamagedPartIsNotUsed) {
+    const fs::path d = scratch("damaged");
+    const Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, PatternKind::Additive);
+    const BuildResult one = build_table(p, BuildOptions{});
+    build_until(p, d.string(), 2, 8);
+    const std::string folder = checkpoint_folder(d.string(), table_file_name(p));
+    const CheckpointManifest m = parse_checkpoint(file_bytes(folder + "/manifest.txt"), "manifest");
+    // Flip a byte in a part of layer 4, and leave a stray part of a layer the manifest does not have.
+    const std::string victim = folder + "/" + m.parts_of(4).back().file;
+    std::string bytes = file_bytes(victim);
+    bytes[bytes.size() / 2] ^= 0x40;
+    std::ofstream(victim, std::ios::binary | std::ios::trunc) << bytes;
+    std::ofstream(folder + "/layer-0099.part-000-of-002.ckpt") << "garbage";
+    SlicedBuildOptions opt;
+    opt.checkpoint_dir = d.string();
+    opt.table_file = table_file_name(p);
+    std::string note;
+    opt.note = [&](const std::string& s) { note += s + "\n"; };
+    EXPECT_EQ(sliced(p, 2, opt), one.table);
+    EXPECT_NE(note.find("not using layers 4.." + std::to_string(m.layers)), std::string::npos) << note;
+    EXPECT_NE(note.find("checksum"), std::string::npos) << note;
+    EXPECT_NE(note.find("resuming after layer 3"), std::string::npos) << note;
+    fs::remove_all(d);
+}
+
+TEST(SlicedBuild, CheckpointOfAnotherTableIsRefused) {
+    const fs::path d = scratch("other");
+    const Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, PatternKind::Additive);
+    build_until(p, d.string(), 2, 4);
+    // Same file name, other board: the folder holds a 4x3 build.
+    const Pattern q = pattern(3, 4, {1, 2, 5, 6, 9}, PatternKind::Additive);
+    SlicedBuildOptions opt;
+    opt.checkpoint_dir = d.string();
+    opt.table_file = table_file_name(p);
+    const std::string msg = test::error_of<UsageError>(
+        [&] { test::run_group(2, [&](Collective& g) { build_table_sliced(q, opt, g); }); });
+    EXPECT_NE(msg.find("another table (board '4x3', this build's is '3x4')"), std::string::npos) << msg;
+    fs::remove_all(d);
+}
+
+TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
+    const Pattern p = pattern(3, 3, {1, 2, 3}, PatternKind::Additive);
+    CheckpointManifest m = checkpoint_identity(p, "additive-1-2-3.pdb");
+    EXPECT_EQ(m.entries, 504u);
+    EXPECT_EQ(m.mask_bytes, 1);
+    m.layers = 2;
+    for (int l = 1; l <= 2; ++l) {
+        m.parts.push_back({l, 0, 300, "a" + std::to_string(l), 10, 0x0123456789abcdefULL});
+        m.parts.push_back({l, 300, 504, "b" + std::to_string(l), 11, 42});
+    }
+    const std::string text = checkpoint_text(m);
+    const CheckpointManifest back = parse_checkpoint(text, "m");
+    EXPECT_EQ(checkpoint_text(back), text);
+    EXPECT_NO_THROW(check_same_table(back, checkpoint_identity(p, "additive-1-2-3.pdb"), "m"));
+    auto edited = [&](const std::string& from, const std::string& to) {
+        std::string t = text;
+        t.replace(t.find(from), from.size(), to);
+        return t;
+    };
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {edited("loyd-checkpoint 1", "loyd-checkpoint 2"), "expected 'loyd-checkpoint 1'"},
+        {edited("layers 2", "layers 3"), "parts of layer 3 end at rank 0"},
+        {edited("layers 2", "layers 1"), "outside the complete layers"},
+        {edited("part 2 300 504", "part 2 301 504"), "do not cover rank 300"},
+        {edited("entries 504", "entries 505"), "not at the table's 505"},
+        {edited("xxh3=0123456789abcdef", "xxh3=0123"), "16 lowercase hex"},
+        {edited("table ", "tabel "), "unknown key 'tabel'"},
+        {edited(" a1 ", " ../a1 "), "plain name"},
+        {edited("entries 504", "entries x"), "not a number"},
+        {edited("mask-bytes 1", "mask-bytes 3"), "mask-bytes must be"},
+        {"", "empty checkpoint manifest"},
+    };
+    for (const auto& [t, want] : bad) {
+        const std::string msg = test::error_of<FormatError>([&] { parse_checkpoint(t, "m"); });
+        EXPECT_NE(msg.find(want), std::string::npos) << msg;
+    }
+    CheckpointManifest other = checkpoint_identity(pattern(3, 3, {1, 2, 4}, PatternKind::Additive), "additive-1-2-3.pdb");
+    const std::string msg = test::error_of<UsageError>([&] { check_same_table(back, other, "m"); });
+    EXPECT_NE(msg.find("tiles '1,2,3', this build's is '1,2,4'"), std::string::npos) << msg;
+}
+
+TEST(CheckpointPart, WritesAndReplaysRecordsAndRefusesDamage) {
+    const fs::path d = scratch("part");
+    const std::string path = (d / "p.ckpt").string();
+    CheckpointPartWriter w(path, 5, 1000, 900000, 2);
+    const std::vector<std::pair<uint64_t, uint32_t>> recs = {{1000, 1}, {1001, 0xffff}, {1300, 7}, {899999, 2}};
+    for (auto [r, m] : recs) w.add(r, m);
+    EXPECT_THROW(w.add(899999, 1), UsageError);
+    const auto written = w.finish();
+    CheckpointPart part{5, 1000, 900000, "p.ckpt", written.bytes, written.xxh3};
+    EXPECT_NO_THROW(verify_checkpoint_part(path, part));
+    std::vector<std::pair<uint64_t, uint32_t>> got;
+    replay_checkpoint_part(path, part, 2, 0, UINT64_MAX, [&](uint64_t r, uint32_t m) { got.emplace_back(r, m); });
+    EXPECT_EQ(got, recs);
+    got.clear();
+    replay_checkpoint_part(path, part, 2, 1001, 1301, [&](uint64_t r, uint32_t m) { got.emplace_back(r, m); });
+    EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint32_t>>{{1001, 0xffff}, {1300, 7}}));
+    CheckpointPart other = part;
+    other.layer = 6;
+    EXPECT_THROW(replay_checkpoint_part(path, other, 2, 0, UINT64_MAX, [](uint64_t, uint32_t) {}), FormatError);
+    EXPECT_THROW(replay_checkpoint_part(path, part, 1, 0, UINT64_MAX, [](uint64_t, uint32_t) {}), FormatError);
+    // Truncated by one byte: refused by size and checksum, and by the record decoder.
+    fs::resize_file(path, written.bytes - 1);
+    EXPECT_THROW(verify_checkpoint_part(path, part), FormatError);
+    EXPECT_THROW(replay_checkpoint_part(path, part, 2, 0, UINT64_MAX, [](uint64_t, uint32_t) {}), FormatError);
+    EXPECT_THROW(verify_checkpoint_part((d / "missing").string(), part), IoError);
+    fs::remove_all(d);
+}
+
+TEST(Collective, AgreeRethrowsTheLowestRanksErrorEverywhere) {
+    std::atomic<int> usage{0}, io{0};
+    EXPECT_THROW(test::run_group(3,
+                                 [&](Collective& g) {
+                                     try {
+                                         g.agree_on([&] {
+                                             if (g.rank() == 1) throw UsageError("rank one");
+                                             if (g.rank() == 2) throw IoError("rank two");
+                                         });
+                                     } catch (const UsageError& e) {
+                                         EXPECT_STREQ(e.what(), "rank one");
+                                         EXPECT_TRUE(g.failure_agreed());
+                                         ++usage;
+                                     } catch (const IoError&) {
+                                         ++io;
+                                     }
+                                     g.agree(nullptr);  // nobody fails: returns on every rank
+                                     throw LimitError("done");
+                                 }),
+                 LimitError);
+    EXPECT_EQ(usage.load(), 3);
+    EXPECT_EQ(io.load(), 0);
+}
+
+}  // namespace
+}  // namespace loyd
