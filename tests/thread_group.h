@@ -1,6 +1,7 @@
 // A group of ranks played by threads of one process (for tests of the distributed builder
 // without MPI, also under the sanitizers): every collective meets at a barrier and copies
-// through shared memory; send/recv go through one mailbox per (source, destination) pair.
+// through shared memory; send/recv go through one mailbox per (source, destination) pair, and
+// post/poll through one inbox per rank (any thread of a rank may poll).
 // run_group(n, fn) runs fn(rank) on n threads and rethrows the first exception.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,7 +24,8 @@ class ThreadGroup {
 public:
     explicit ThreadGroup(int n)
         : n_(n), bar_(n), sends_(static_cast<size_t>(n)), values_(static_cast<size_t>(n)),
-          strings_(static_cast<size_t>(n)), boxes_(static_cast<size_t>(n * n)) {}
+          strings_(static_cast<size_t>(n)), boxes_(static_cast<size_t>(n * n)),
+          inboxes_(static_cast<size_t>(n)) {}
 
     class Rank final : public Collective {
     public:
@@ -78,6 +81,21 @@ public:
             b.q.erase(b.q.begin(), b.q.begin() + static_cast<std::ptrdiff_t>(n));
         }
 
+        void post(int dest, int tag, std::vector<uint8_t> data) override {
+            Inbox& in = g_.inboxes_[static_cast<size_t>(dest)];
+            std::lock_guard<std::mutex> lock(in.m);
+            in.by_tag[tag].push_back(Message{r_, std::move(data)});
+        }
+        std::optional<Message> poll(int tag) override {
+            Inbox& in = g_.inboxes_[static_cast<size_t>(r_)];
+            std::lock_guard<std::mutex> lock(in.m);
+            auto& q = in.by_tag[tag];
+            if (q.empty()) return std::nullopt;
+            Message m = std::move(q.front());
+            q.pop_front();
+            return m;
+        }
+
     private:
         ThreadGroup& g_;
         int r_;
@@ -89,6 +107,10 @@ private:
         std::condition_variable cv;
         std::deque<uint8_t> q;
     };
+    struct Inbox {
+        std::mutex m;
+        std::map<int, std::deque<Collective::Message>> by_tag;
+    };
     Box& box(int from, int to) { return boxes_[static_cast<size_t>(from * n_ + to)]; }
 
     int n_;
@@ -97,6 +119,7 @@ private:
     std::vector<uint64_t*> values_;
     std::vector<std::string*> strings_;
     std::vector<Box> boxes_;
+    std::vector<Inbox> inboxes_;
 };
 
 // Runs fn(collective) on n threads, one rank each; rethrows the lowest rank's exception.

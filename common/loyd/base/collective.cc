@@ -87,4 +87,17 @@ void SingleProcess::recv(int source, uint8_t* data, size_t n) {
     mailbox_.erase(mailbox_.begin(), mailbox_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
+void SingleProcess::post(int dest, int tag, std::vector<uint8_t> data) {
+    if (dest != 0) throw UsageError("post: no rank " + std::to_string(dest) + " in a single process");
+    posted_[tag].push_back(std::move(data));
+}
+
+std::optional<Collective::Message> SingleProcess::poll(int tag) {
+    auto it = posted_.find(tag);
+    if (it == posted_.end() || it->second.empty()) return std::nullopt;
+    Message m{0, std::move(it->second.front())};
+    it->second.pop_front();
+    return m;
+}
+
 }  // namespace loyd

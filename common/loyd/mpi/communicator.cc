@@ -94,22 +94,46 @@ void Communicator::recv(int source, uint8_t* data, size_t n) {
                        std::to_string(n));
 }
 
-void Communicator::send_tagged(int dest, int tag, const std::vector<uint8_t>& data) {
-    if (tag < 1 || tag > 32767) throw UsageError("send_tagged: tag " + std::to_string(tag) + " outside 1..32767");
-    check(MPI_Send(data.data(), int_count(data.size(), "MPI_Send"), MPI_BYTE, dest, tag, comm_), "MPI_Send");
+void Communicator::post(int dest, int tag, std::vector<uint8_t> data) {
+    if (tag < 1 || tag > 32767) throw UsageError("post: tag " + std::to_string(tag) + " outside 1..32767");
+    retire_sends();
+    Posted p{MPI_REQUEST_NULL, std::move(data)};
+    check(MPI_Isend(p.data.data(), int_count(p.data.size(), "MPI_Isend"), MPI_BYTE, dest, tag, comm_, &p.request),
+          "MPI_Isend");
+    posted_.push_back(std::move(p));  // the vector's heap buffer does not move with it
 }
 
-Communicator::Message Communicator::recv_any(int tag) {
+std::optional<Collective::Message> Communicator::poll(int tag) {
+    retire_sends();
+    int arrived = 0;
     MPI_Status st;
-    check(MPI_Probe(MPI_ANY_SOURCE, tag, comm_, &st), "MPI_Probe");
+    check(MPI_Iprobe(MPI_ANY_SOURCE, tag, comm_, &arrived, &st), "MPI_Iprobe");
+    if (!arrived) return std::nullopt;
     int n = 0;
     check(MPI_Get_count(&st, MPI_BYTE, &n), "MPI_Get_count");
     Message m;
     m.source = st.MPI_SOURCE;
-    m.tag = st.MPI_TAG;
     m.data.resize(static_cast<size_t>(n));
-    check(MPI_Recv(m.data.data(), n, MPI_BYTE, m.source, m.tag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    check(MPI_Recv(m.data.data(), n, MPI_BYTE, m.source, tag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
     return m;
+}
+
+void Communicator::retire_sends() {
+    for (size_t i = 0; i < posted_.size();) {
+        int done = 0;
+        check(MPI_Test(&posted_[i].request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+        if (done) {
+            posted_[i] = std::move(posted_.back());
+            posted_.pop_back();
+        } else {
+            ++i;
+        }
+    }
+}
+
+void Communicator::flush() {
+    for (auto& p : posted_) check(MPI_Wait(&p.request, MPI_STATUS_IGNORE), "MPI_Wait");
+    posted_.clear();
 }
 
 void Communicator::barrier() {

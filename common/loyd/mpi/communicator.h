@@ -2,9 +2,10 @@
 // the communicator returns errors instead of aborting (MPI_ERRORS_RETURN) and each failure is
 // thrown as MpiError naming the call and MPI's message. Byte counts above MPI's int range are
 // refused (LimitError) rather than truncated; all_to_all and send/recv move bytes.
-// Beyond Collective, tagged point-to-point messages for work distribution (a master handing
-// out work items to whichever rank asks first): send_tagged, and recv_any, which takes the
-// next message of any source with a tag.
+// The tagged messages of Collective (post, poll) are MPI_Isend (the bytes kept until MPI is
+// done with them: a posted message never waits for its receiver, so two ranks posting to each
+// other never deadlock) and MPI_Iprobe + MPI_Recv; each call also retires the sends that
+// completed, and flush() waits for the rest.
 // Contract: as Collective's (every rank calls the collectives in the same order); MPI must be
 // initialised and the calls made from the thread that initialised it.
 #pragma once
@@ -39,22 +40,23 @@ public:
     void send(int dest, const uint8_t* data, size_t n) override;
     void recv(int source, uint8_t* data, size_t n) override;
 
-    // Tagged messages of any length (tags 1..32767; 0 is the Collective's).
-    void send_tagged(int dest, int tag, const std::vector<uint8_t>& data);
-    struct Message {
-        int source = -1;
-        int tag = -1;
-        std::vector<uint8_t> data;
-    };
-    // The next message with `tag` (or any tag, with MPI_ANY_TAG) from any source.
-    Message recv_any(int tag);
+    void post(int dest, int tag, std::vector<uint8_t> data) override;
+    std::optional<Message> poll(int tag) override;
+    void flush() override;
     void barrier();
 
     MPI_Comm handle() const { return comm_; }
 
 private:
+    void retire_sends();  // frees the buffers of the posted messages MPI is done with
+
+    struct Posted {
+        MPI_Request request;
+        std::vector<uint8_t> data;  // kept alive until the send completes
+    };
     MPI_Comm comm_ = MPI_COMM_NULL;
     int rank_ = 0, size_ = 1, node_size_ = 1;
+    std::vector<Posted> posted_;
 };
 
 }  // namespace loyd::mpi

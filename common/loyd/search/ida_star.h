@@ -21,6 +21,10 @@
 //   least kFrontierPerThread of them per thread); the threads then take those subtrees from an
 //   atomic counter, all under the same bound; the first solution found in an iteration stops
 //   the others (it is optimal: every node with f <= bound - 1 was exhausted before).
+// - Ranks (solve(..., ranks), split_ranks.h): the same split over several processes. Every
+//   rank collects the same frontier (sized for the threads of all ranks), its threads take
+//   subtree indices handed out across the ranks, and after each iteration the ranks agree on
+//   the next bound, a solution or a stop; node counts are summed over the ranks.
 // Precondition: start is solvable towards goal (check with solvable() first); the pruning
 // automaton is built for the goal's geometry.
 #pragma once
@@ -37,12 +41,13 @@
 #include "loyd/board/search_state.h"
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/result.h"
+#include "loyd/search/split_ranks.h"
 
 namespace loyd {
 
 namespace ida_detail {
 
-inline constexpr int kInf = 1 << 30;
+inline constexpr int kInf = kNoNextBound;
 inline constexpr int kMaxDepth = 1024;
 inline constexpr int kFound = -1;
 inline constexpr int kStopped = -2;
@@ -311,10 +316,17 @@ public:
                              goal.geometry().name());
     }
 
-    SearchResult solve(const Board& start, const SearchLimits& limits = {}, int threads = 1) {
+    // `ranks`: the search is shared with other processes (every rank calls solve with the same
+    // start); null = this process alone.
+    SearchResult solve(const Board& start, const SearchLimits& limits = {}, int threads = 1,
+                       SplitRanks* ranks = nullptr) {
         using namespace ida_detail;
         Shared shared;
         shared.limits = limits;
+        if (ranks) {  // the ranks enforce the limits together; the threads stop at their flag
+            shared.limits = SearchLimits{};
+            shared.limits.cancel = &ranks->start(limits, shared.generated);
+        }
         shared.started = Clock::now();
         std::vector<std::unique_ptr<Worker<H>>> workers;
         for (int i = 0; i < std::max(1, threads); ++i)
@@ -332,6 +344,10 @@ public:
             return res;
         }
         const int root_state = pruning_.start(start.blank());
+        if (ranks) {
+            search_ranks(workers, shared, h0, root_state, *ranks, res);
+            return res;
+        }
         Outcome out;
         for (int bound = h0;;) {
             ++res.iterations;
@@ -384,6 +400,52 @@ private:
         return o;
     }
 
+    enum class Collected { Found, Exhausted, Ready };
+
+    // Collects the frontier of an iteration: the nodes at the smallest odd depth holding at
+    // least `want` of them. Found: a solution above that depth (the lead's path); Exhausted:
+    // the collecting pass itself searched every path under the bound (the lead's next bound).
+    static Collected collect_frontier(ida_detail::Worker<H>& lead, int bound, int h0, int root_state,
+                                      size_t want, std::vector<ida_detail::FrontierNode>& frontier) {
+        using namespace ida_detail;
+        for (int depth = 1;; depth += 2) {
+            frontier.clear();
+            lead.begin_iteration(bound);
+            if (lead.collect(0, h0, root_state, depth, frontier) == kFound) return Collected::Found;
+            if (frontier.empty()) return Collected::Exhausted;
+            if (frontier.size() >= want || depth + 2 > bound || depth + 2 >= kMaxFrontierDepth)
+                return Collected::Ready;
+        }
+    }
+
+    // Every worker searches subtrees of the frontier under `bound`, taking the next index from
+    // take(i) until it returns false or the search stops. The first solution found goes into
+    // `solution` (and to found(solution), once); returns whether there was one.
+    template <class Take, class Found>
+    static bool search_frontier(std::vector<std::unique_ptr<ida_detail::Worker<H>>>& ws, ida_detail::Shared& shared,
+                                int bound, int h0, const std::vector<ida_detail::FrontierNode>& frontier,
+                                Take take, Moves& solution, Found found) {
+        using namespace ida_detail;
+        std::atomic<bool> any{false};
+        auto run = [&](ida_detail::Worker<H>& w) {
+            w.begin_iteration(bound);
+            size_t i = 0;
+            while (!shared.stop.load(std::memory_order_relaxed) && take(i)) {
+                if (w.search_subtree(frontier[i], h0) == kFound && !any.exchange(true)) {
+                    solution.assign(w.path(), w.path() + w.depth());
+                    shared.stop_for("solved");
+                    found(solution);
+                }
+            }
+            w.flush();
+        };
+        std::vector<std::thread> pool;
+        for (size_t t = 1; t < ws.size(); ++t) pool.emplace_back(run, std::ref(*ws[t]));
+        run(*ws[0]);
+        for (auto& th : pool) th.join();
+        return any.load();
+    }
+
     // One iteration on several threads: collect the frontier (deep enough to give every thread
     // many subtrees), then hand its subtrees out dynamically.
     Outcome iterate_split(std::vector<std::unique_ptr<ida_detail::Worker<H>>>& ws, ida_detail::Shared& shared,
@@ -392,52 +454,110 @@ private:
         Outcome o;
         ida_detail::Worker<H>& lead = *ws[0];
         std::vector<FrontierNode> frontier;
-        const size_t want = kFrontierPerThread * ws.size();
-        // Deepen the frontier until it holds enough subtrees; an empty one means the collecting
-        // pass itself exhausted every path under the bound.
-        for (int depth = 1;; depth += 2) {
-            frontier.clear();
-            lead.begin_iteration(bound);
-            if (lead.collect(0, h0, root_state, depth, frontier) == kFound) {
+        switch (collect_frontier(lead, bound, h0, root_state, kFrontierPerThread * ws.size(), frontier)) {
+            case Collected::Found:
                 o.found = true;
                 o.moves.assign(lead.path(), lead.path() + lead.depth());
                 return o;
-            }
-            if (frontier.empty()) {
-                o.next_bound = lead.next_bound();
-                return o;
-            }
-            if (frontier.size() >= want || depth + 2 > bound || depth + 2 >= kMaxFrontierDepth) break;
+            case Collected::Exhausted: o.next_bound = lead.next_bound(); return o;
+            case Collected::Ready: break;
         }
         if (lead.check()) return o;  // the collecting pass counts towards the limits too
         o.next_bound = lead.next_bound();
         std::atomic<size_t> next{0};
-        std::atomic<bool> found{false};
         Moves solution;
-        auto run = [&](ida_detail::Worker<H>& w) {
-            w.begin_iteration(bound);
-            for (;;) {
-                const size_t i = next.fetch_add(1, std::memory_order_relaxed);
-                if (i >= frontier.size() || shared.stop.load(std::memory_order_relaxed)) break;
-                if (w.search_subtree(frontier[i], h0) == kFound && !found.exchange(true)) {
-                    solution.assign(w.path(), w.path() + w.depth());
-                    shared.stop_for("solved");
-                }
-            }
-            w.flush();
-        };
-        std::vector<std::thread> pool;
-        for (size_t t = 1; t < ws.size(); ++t) pool.emplace_back(run, std::ref(*ws[t]));
-        run(lead);
-        for (auto& th : pool) th.join();
+        const bool found = search_frontier(
+            ws, shared, bound, h0, frontier,
+            [&](size_t& i) {
+                i = next.fetch_add(1, std::memory_order_relaxed);
+                return i < frontier.size();
+            },
+            solution, [](const Moves&) {});
         for (auto& w : ws) o.next_bound = std::min(o.next_bound, w->next_bound());
-        if (found.load()) {
+        if (found) {
             o.found = true;
             o.moves = std::move(solution);
             shared.stop.store(false);  // a solution, not a limit
             shared.reason_set.store(false);
         }
         return o;
+    }
+
+    // A name for the frontier (FNV-1a over every node), the same on every rank that collected
+    // the same nodes.
+    static uint64_t fingerprint(const std::vector<ida_detail::FrontierNode>& frontier) {
+        uint64_t x = 0xcbf29ce484222325ull;
+        auto mix = [&x](uint64_t v) { x = (x ^ v) * 0x100000001b3ull; };
+        mix(frontier.size());
+        for (const auto& n : frontier) {
+            mix(static_cast<uint64_t>(n.depth));
+            mix(static_cast<uint64_t>(n.state));
+            mix(static_cast<uint64_t>(n.h));
+            for (int i = 0; i < n.depth; ++i) mix(static_cast<uint64_t>(n.path[i]));
+        }
+        return x;
+    }
+
+    // The search over ranks (split_ranks.h). Every decision taken without the ranks (a solution
+    // or an exhausted tree found while collecting) is the same on every rank, so all of them
+    // leave the loop at the same iteration; the others come from the ranks' verdict.
+    void search_ranks(std::vector<std::unique_ptr<ida_detail::Worker<H>>>& ws, ida_detail::Shared& shared, int h0,
+                      int root_state, SplitRanks& ranks, SearchResult& res) {
+        using namespace ida_detail;
+        ida_detail::Worker<H>& lead = *ws[0];
+        const size_t want = kFrontierPerThread * static_cast<size_t>(std::max(1, ranks.total_threads()));
+        std::vector<FrontierNode> frontier;
+        uint64_t collect_generated = 0, collect_expanded = 0;  // the same on every rank
+        SplitVerdict agreed;                                   // the last verdict's totals
+        for (int bound = h0;;) {
+            ++res.iterations;
+            const uint64_t g0 = lead.generated(), e0 = lead.expanded();
+            const Collected c = collect_frontier(lead, bound, h0, root_state, want, frontier);
+            collect_generated += lead.generated() - g0;
+            collect_expanded += lead.expanded() - e0;
+            if (c == Collected::Found) {
+                res.status = SearchResult::Status::Solved;
+                res.moves.assign(lead.path(), lead.path() + lead.depth());
+                break;
+            }
+            int next = lead.next_bound();
+            if (c == Collected::Ready) {
+                ranks.begin(bound, frontier.size(), fingerprint(frontier));
+                Moves solution;
+                search_frontier(
+                    ws, shared, bound, h0, frontier, [&](size_t& i) { return ranks.take(i); }, solution,
+                    [&](const Moves& m) { ranks.found(m); });
+                SplitPart part;
+                part.next_bound = next;
+                for (auto& w : ws) {
+                    part.next_bound = std::min(part.next_bound, w->next_bound());
+                    part.generated += w->generated();
+                    part.expanded += w->expanded();
+                }
+                part.generated -= collect_generated;
+                part.expanded -= collect_expanded;
+                agreed = ranks.end(part);
+                if (agreed.kind == SplitVerdict::Kind::Solved) {
+                    res.status = SearchResult::Status::Solved;
+                    res.moves = agreed.moves;
+                    break;
+                }
+                if (agreed.kind == SplitVerdict::Kind::Stopped) {
+                    res.limit_reason = agreed.reason;
+                    break;
+                }
+                next = agreed.next_bound;
+            }
+            if (next >= kInf) {
+                res.limit_reason = "no solution (start not solvable)";
+                break;
+            }
+            bound = next;  // every path with f <= the old bound is exhausted on every rank
+            res.lower_bound = bound;
+        }
+        res.nodes_generated += collect_generated + agreed.generated;
+        res.nodes_expanded += collect_expanded + agreed.expanded;
+        if (res.status == SearchResult::Status::Solved) res.lower_bound = static_cast<int>(res.moves.size());
     }
 
     H h_;

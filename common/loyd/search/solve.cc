@@ -11,6 +11,7 @@
 #include "loyd/base/error.h"
 #include "loyd/search/ida_star.h"
 #include "loyd/search/move_pruning.h"
+#include "loyd/search/split_ranks.h"
 #include "loyd/board/moves.h"
 #include "loyd/board/solvability.h"
 
@@ -32,7 +33,7 @@ SearchResult run(H& h, const Board& start, const Board& goal, const SolveOptions
     if (!pruning || !(pruning->geometry() == g))
         pruning = &MovePruning::shared(g, opt.prune ? MovePruning::default_length(g) : 2);
     IdaStar<H> ida(h, goal, *pruning, opt.bpmx);
-    return ida.solve(start, opt.limits, opt.threads);
+    return ida.solve(start, opt.limits, opt.threads, opt.ranks);
 }
 }  // namespace
 
@@ -45,7 +46,9 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
         out.status = SolveOutcome::Status::Unsolvable;
         return out;
     }
-    out.threads = opt.algorithm == Algorithm::Ida ? std::max(1, opt.threads) : 1;
+    const bool ranks = opt.algorithm == Algorithm::Ida && opt.ranks;
+    out.threads = ranks ? opt.ranks->total_threads() : opt.algorithm == Algorithm::Ida ? std::max(1, opt.threads) : 1;
+    out.ranks = ranks ? opt.ranks->ranks() : 1;
     const auto t0 = std::chrono::steady_clock::now();
     switch (opt.heuristic) {
         case HeuristicKind::Misplaced: {

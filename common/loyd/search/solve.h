@@ -19,6 +19,7 @@ namespace loyd {
 
 struct LoadedSet;    // tables/load.h
 class MovePruning;   // search/move_pruning.h
+class SplitRanks;    // search/split_ranks.h
 
 enum class Algorithm { Ida, Astar };
 Algorithm parse_algorithm(const std::string& s);  // "ida" | "astar"; UsageError otherwise
@@ -36,6 +37,9 @@ struct SolveOptions {
     bool prune = true;
     bool bpmx = true;                // IDA*: propagate inconsistent PDB values (BPMX)
     int threads = 1;                 // IDA*: threads for this one instance
+    // IDA*: the search is shared with other ranks (every rank calls solve() with the same
+    // instance and options); null = this process alone.
+    SplitRanks* ranks = nullptr;
 };
 
 struct SolveOutcome {
@@ -44,7 +48,8 @@ struct SolveOutcome {
     SearchResult search;
     double seconds = 0;
     std::string lookups;  // the PDB lookups that ran ("" for the classic heuristics)
-    int threads = 1;      // threads that searched this instance (A*: always 1)
+    int threads = 1;      // threads that searched this instance, over all ranks (A*: always 1)
+    int ranks = 1;        // ranks (processes) that searched it
 };
 
 SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt);

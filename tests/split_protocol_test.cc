@@ -1,0 +1,220 @@
+// One IDA* search split over ranks played by threads (thread_group.h), through SplitProtocol:
+// - optimal lengths against the BFS oracle (3x3, every move one step closer) and Korf's known
+//   optimal lengths (4x4), on 1 to 4 ranks of 1 or 2 threads; every rank returns the same
+//   result (moves, node counts summed over the ranks, lower bound);
+// - the node limit counted over all ranks, the time limit and a cancel flag stop every rank
+//   with the same reason and lower bound;
+// - ranks that collect different frontiers (as with other tables) all throw the same
+//   FormatError instead of waiting;
+// - the message format: another version, a truncated message, an unknown kind, a message sent
+//   to the wrong rank are refused with FormatError; a message of another search is dropped.
+#include "loyd/search/split_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <random>
+
+#include "loyd/base/wire.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/ida_star.h"
+#include "tests/bfs_oracle.h"
+#include "tests/korf100.h"
+#include "tests/test_util.h"
+#include "tests/thread_group.h"
+
+namespace loyd {
+namespace {
+
+constexpr int kTag = 9;
+
+// The ranks of a SplitProtocol, except that the frontier's fingerprint is changed: a rank that
+// collected another frontier.
+class OtherFrontier final : public SplitRanks {
+public:
+    explicit OtherFrontier(SplitProtocol& p) : p_(p) {}
+    int ranks() const override { return p_.ranks(); }
+    int total_threads() const override { return p_.total_threads(); }
+    const std::atomic<bool>& start(const SearchLimits& l, const std::atomic<uint64_t>& g) override {
+        return p_.start(l, g);
+    }
+    void begin(int bound, size_t n, uint64_t fp) override { p_.begin(bound, n, fp ^ 1); }
+    bool take(size_t& i) override { return p_.take(i); }
+    void found(const Moves& m) override { p_.found(m); }
+    SplitVerdict end(const SplitPart& part) override { return p_.end(part); }
+
+private:
+    SplitProtocol& p_;
+};
+
+// Solves `start` with H on `ranks` thread ranks of `threads` threads each (rank `liar`
+// reporting another frontier); every rank's result.
+template <class H>
+std::vector<SearchResult> split_solve(const Board& start, const Board& goal, int ranks, int threads,
+                                      const SearchLimits& limits = {}, int liar = -1) {
+    std::vector<SearchResult> out(static_cast<size_t>(ranks));
+    test::run_group(ranks, [&](Collective& g) {
+        SplitProtocol p(g, kTag, 42, threads, ranks * threads);
+        OtherFrontier other(p);
+        SplitRanks* r = g.rank() == liar ? static_cast<SplitRanks*>(&other) : &p;
+        IdaStar<H> ida(H(goal), goal, test::default_pruning(goal.geometry()));
+        p.run([&] { out[static_cast<size_t>(g.rank())] = ida.solve(start, limits, threads, r); });
+    });
+    return out;
+}
+
+void expect_same(const std::vector<SearchResult>& rs) {
+    for (size_t i = 1; i < rs.size(); ++i) {
+        EXPECT_EQ(rs[i].status, rs[0].status) << "rank " << i;
+        EXPECT_EQ(rs[i].moves, rs[0].moves) << "rank " << i;
+        EXPECT_EQ(rs[i].nodes_generated, rs[0].nodes_generated) << "rank " << i;
+        EXPECT_EQ(rs[i].nodes_expanded, rs[0].nodes_expanded) << "rank " << i;
+        EXPECT_EQ(rs[i].lower_bound, rs[0].lower_bound) << "rank " << i;
+        EXPECT_EQ(rs[i].iterations, rs[0].iterations) << "rank " << i;
+        EXPECT_STREQ(rs[i].limit_reason, rs[0].limit_reason) << "rank " << i;
+    }
+}
+
+const test::BfsOracle& oracle_3x3() {
+    static const test::BfsOracle o(Board::blank_last(Geometry(3, 3)));
+    return o;
+}
+
+TEST(SplitProtocol, RandomStatesAtTheirDistanceOnEveryRank) {
+    const test::BfsOracle& oracle = oracle_3x3();
+    std::mt19937_64 rng(23);
+    for (int i = 0; i < (test::kOptimized ? 40 : 8); ++i) {
+        const Board start = oracle.sample(rng);
+        for (auto [ranks, threads] : {std::pair{1, 2}, {2, 1}, {3, 2}, {4, 1}}) {
+            const auto rs = split_solve<ManhattanH>(start, oracle.goal(), ranks, threads);
+            ASSERT_EQ(rs[0].status, SearchResult::Status::Solved) << start.to_string();
+            const int d = oracle.distance(start);
+            ASSERT_EQ(static_cast<int>(rs[0].moves.size()), d) << start.to_string();
+            EXPECT_EQ(rs[0].lower_bound, d);
+            Board b = start;
+            for (size_t k = 0; k < rs[0].moves.size(); ++k) {
+                ASSERT_TRUE(b.move(rs[0].moves[k]));
+                ASSERT_EQ(oracle.distance(b), d - static_cast<int>(k) - 1) << start.to_string();
+            }
+            expect_same(rs);
+        }
+    }
+}
+
+TEST(SplitProtocol, KorfInstancesAtTheirOptimalLength) {
+    auto korf = test::load_korf100();
+    std::sort(korf.begin(), korf.end(), [](auto& a, auto& b) { return a.nodes < b.nodes; });
+    const Board goal = Board::blank_first(Geometry(4, 4));
+    for (size_t i = 0; i < (test::kOptimized ? 3u : 1u); ++i) {
+        const Board start = Board::make(Geometry(4, 4), korf[i].tiles);
+        const int threads = test::kOptimized ? 2 : 1;
+        const auto rs = split_solve<LinearConflictH>(start, goal, 3, threads);
+        ASSERT_EQ(rs[0].status, SearchResult::Status::Solved) << "korf " << korf[i].id;
+        EXPECT_EQ(static_cast<int>(rs[0].moves.size()), korf[i].optimal) << "korf " << korf[i].id;
+        EXPECT_NO_THROW(replay_check(start, rs[0].moves, goal));
+        expect_same(rs);
+        // The nodes of the whole search, summed over the ranks: about what one process with as
+        // many threads generates (the same split; only the last iteration depends on timing),
+        // where one rank's count alone would be a third.
+        LinearConflictH h(goal);
+        IdaStar<LinearConflictH> one(h, goal, test::default_pruning(goal.geometry()));
+        const SearchResult r1 = one.solve(start, {}, 3 * threads);
+        EXPECT_GT(rs[0].nodes_generated, r1.nodes_generated * 2 / 3) << "korf " << korf[i].id;
+        EXPECT_LT(rs[0].nodes_generated, r1.nodes_generated * 3 / 2) << "korf " << korf[i].id;
+    }
+}
+
+const Board& hard4x4() {
+    static const Board b = test::board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
+    return b;
+}
+
+TEST(SplitProtocol, NodeLimitCountsEveryRank) {
+    const Board goal = Board::blank_last(Geometry(4, 4));
+    SearchLimits lim;
+    lim.max_nodes = 3'000'000;
+    const auto rs = split_solve<LinearConflictH>(hard4x4(), goal, 3, 1, lim);
+    EXPECT_EQ(rs[0].status, SearchResult::Status::Limit);
+    EXPECT_STREQ(rs[0].limit_reason, "node limit");
+    EXPECT_GE(rs[0].nodes_generated, lim.max_nodes);
+    // Each rank checks every 65,536 nodes and reports every 50 ms: the overshoot is bounded by
+    // what 3 threads search in that time, far below another 3 M nodes of one rank alone.
+    EXPECT_LT(rs[0].nodes_generated, 2 * lim.max_nodes);
+    EXPECT_GT(rs[0].lower_bound, rs[0].heuristic_start);
+    expect_same(rs);
+}
+
+TEST(SplitProtocol, TimeLimitAndCancelStopEveryRank) {
+    const Board goal = Board::blank_last(Geometry(4, 4));
+    SearchLimits t;
+    t.max_seconds = 0.3;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto rs = split_solve<MisplacedH>(hard4x4(), goal, 2, 1, t);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_STREQ(rs[0].limit_reason, "time limit");
+    EXPECT_LT(took, 5.0);
+    expect_same(rs);
+    std::atomic<bool> cancel{true};
+    SearchLimits c;
+    c.cancel = &cancel;
+    rs = split_solve<ManhattanH>(hard4x4(), goal, 2, 2, c);
+    EXPECT_EQ(rs[0].status, SearchResult::Status::Limit);
+    EXPECT_STREQ(rs[0].limit_reason, "cancelled");
+    expect_same(rs);
+}
+
+TEST(SplitProtocol, RanksWithAnotherFrontierAllFail) {
+    const Board goal = Board::blank_last(Geometry(4, 4));
+    for (int liar : {0, 1, 2}) {
+        const std::string m = test::error_of<FormatError>(
+            [&] { split_solve<ManhattanH>(hard4x4(), goal, 3, 1, {}, liar); });
+        EXPECT_TRUE(test::contains(m, "collected another frontier than rank 0 in iteration")) << m;
+        if (liar) {
+            EXPECT_TRUE(test::contains(m, "rank " + std::to_string(liar) + " collected")) << m;
+        }
+    }
+}
+
+TEST(SplitProtocol, SingleRankGroupSolves) {
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    const Board start = test::board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
+    const auto rs = split_solve<LinearConflictH>(start, goal, 1, 3);
+    ASSERT_EQ(rs[0].status, SearchResult::Status::Solved);
+    EXPECT_EQ(rs[0].moves.size(), 31u);
+}
+
+// A message posted to a group of one and read by pump().
+void pump_message(std::vector<uint8_t> bytes, uint64_t search = 7) {
+    SingleProcess one;
+    SplitProtocol p(one, kTag, search, 1, 1);
+    one.post(0, kTag, std::move(bytes));
+    p.pump();
+}
+
+TEST(SplitProtocol, MalformedMessagesAreRefused) {
+    auto msg = [](uint8_t version, uint8_t kind, uint64_t search) {
+        WireWriter w(version, kind);
+        w.u64(search);
+        return w;
+    };
+    // Rank 0 receives a Beat (kind 5): fine when whole, refused when cut or padded.
+    EXPECT_NO_THROW(pump_message(msg(1, 5, 7).u64(10).take()));
+    std::string m = test::error_of<FormatError>([&] { pump_message(msg(1, 5, 7).u32(10).take()); });
+    EXPECT_TRUE(test::contains(m, "split-search message from rank 0 (kind 5): ends inside generated")) << m;
+    m = test::error_of<FormatError>([&] { pump_message(msg(1, 5, 7).u64(10).u8(0).take()); });
+    EXPECT_TRUE(test::contains(m, "1 bytes after the last field")) << m;
+    m = test::error_of<FormatError>([&] { pump_message(msg(2, 5, 7).u64(10).take()); });
+    EXPECT_TRUE(test::contains(m, "version 2, expected 1")) << m;
+    m = test::error_of<FormatError>([&] { pump_message(msg(1, 99, 7).take()); });
+    EXPECT_TRUE(test::contains(m, "not expected on rank 0")) << m;
+    // A verdict (kind 7) is for the other ranks, never rank 0.
+    m = test::error_of<FormatError>([&] { pump_message(msg(1, 7, 7).take()); });
+    EXPECT_TRUE(test::contains(m, "not expected on rank 0")) << m;
+    m = test::error_of<FormatError>([&] { pump_message({1}); });
+    EXPECT_TRUE(test::contains(m, "ends inside header")) << m;
+    // Another search's message is dropped unread.
+    EXPECT_NO_THROW(pump_message(msg(1, 5, 8).u32(1).take()));
+}
+
+}  // namespace
+}  // namespace loyd
