@@ -11,10 +11,12 @@
 #include "loyd/base/version.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/options.h"
-#include "pdbgen/ranks.h"
+#include "loyd/mpi/ranks.h"
 
 namespace {
 using namespace loyd::pdbgen;
+using loyd::mpi::mpi_version_line;
+using loyd::mpi::Ranks;
 
 std::atomic<bool> g_interrupted{false};
 extern "C" void on_signal(int) {

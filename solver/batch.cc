@@ -15,6 +15,9 @@
 
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
+#include "solver/rank_batch.h"
+#include "solver/rank_run.h"
+#include "solver/rank_split.h"
 #include "solver/report.h"
 #include "solver/tables.h"
 
@@ -33,6 +36,8 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
     }
 }
 
+}  // namespace
+
 void solve_task(const SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
     SolveOptions so = base;
@@ -47,7 +52,9 @@ void solve_task(const SolveOptions& base, Task& t) {
     }
 }
 
-class Batch {
+namespace {
+
+class Batch final : public TaskWindow {
 public:
     static constexpr size_t kWindowPerThread = 8;
 
@@ -64,18 +71,25 @@ public:
     size_t pending() const { return window_.size(); }
 
     // Runs `threads` workers with `base` options and prints through `print` in input order.
-    void run(int threads, const SolveOptions& base, const std::function<void(const Task&)>& print) {
-        limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads));
+    // With `pump` (rank 0 of several), calls it between prints and at least every millisecond,
+    // and holds `extra` more tasks for the other ranks.
+    void run(int threads, const SolveOptions& base, const std::function<void(const Task&)>& print,
+             const std::function<bool()>& pump = {}, size_t extra = 0) {
+        limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
         std::vector<std::thread> pool;
         for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(base); });
+        PollBackoff idle;
         for (;;) {
+            if (pump && pump()) idle.reset();
             std::unique_ptr<Task> t;
             bool was_full;
             {
                 std::unique_lock<std::mutex> lock(mu_);
-                done_cv_.wait(lock, [&] {
-                    return (!window_.empty() && window_.front()->done) || finished();
-                });
+                auto ready = [&] { return (!window_.empty() && window_.front()->done) || finished(); };
+                if (!pump)
+                    done_cv_.wait(lock, ready);
+                else if (!done_cv_.wait_for(lock, idle.next(), ready))
+                    continue;
                 if (window_.empty() || !window_.front()->done) break;
                 was_full = window_.size() >= limit_;
                 t = std::move(window_.front());
@@ -84,9 +98,51 @@ public:
             }
             if (was_full) space_cv_.notify_all();  // only then can a worker be waiting for room
             print(*t);
+            idle.reset();
         }
         for (auto& th : pool) th.join();
+        rethrow();
+    }
+    void rethrow() const {
         if (error_) std::rethrow_exception(error_);
+    }
+
+    // The window's first task, taken out (to be searched and printed by the caller); null at the
+    // end of the input. Only when no worker runs.
+    std::unique_ptr<Task> pop() {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (window_.empty() && !read_one()) return nullptr;
+        std::unique_ptr<Task> t = std::move(window_.front());
+        window_.pop_front();
+        return t;
+    }
+
+    std::vector<Task*> claim(size_t n, bool& ended) override {
+        std::lock_guard<std::mutex> lock(mu_);
+        std::vector<Task*> out;
+        ended = false;
+        while (out.size() < n) {
+            if (unclaimed_ == window_.size() && !(room() && read_one())) {
+                ended = eof_;
+                break;
+            }
+            Task* t = window_[unclaimed_++].get();
+            if (t->error.empty() && t->search)
+                out.push_back(t);
+            else
+                t->done = true;  // nothing to search: ready to print
+        }
+        return out;
+    }
+    void complete(Task& t) override {
+        std::lock_guard<std::mutex> lock(mu_);
+        t.done = true;
+    }
+    void stop_reading(std::exception_ptr error) override {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!error_) error_ = error;
+        eof_ = true;
+        space_cv_.notify_all();
     }
 
 private:
@@ -167,16 +223,17 @@ std::optional<Task> read_task(const Job& job,
 }
 
 BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
-                      const TaskPrinter& print, std::ostream& err) {
+                      const TaskPrinter& print, std::ostream& err, RankRun& ranks) {
     Tables tables(req, err);
     Batch batch(req, source, read, tables);
     BatchTotals totals;
-    const int cores = req.jobs > 0
-                          ? req.jobs
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const bool more =
-        batch.read_ahead(static_cast<size_t>(cores) + 1);  // more instances than threads?
-    const int threads = more ? cores : std::max(1, static_cast<int>(batch.pending()));
+    const int cores = ranks.threads();
+    // Several ranks: each instance on one thread of some rank, or, with fewer instances than
+    // ranks, each one in turn on every thread of every rank.
+    const bool together = ranks.size() > 1 && !batch.read_ahead(static_cast<size_t>(ranks.size()));
+    const bool more = ranks.size() > 1 ? !together
+                                       : batch.read_ahead(static_cast<size_t>(cores) + 1);  // more instances than threads?
+    const int threads = more || together ? cores : std::max(1, static_cast<int>(batch.pending()));
     SolveOptions base = req.search;
     base.threads = more ? 1 : std::max(1, cores / threads);
     // One instance on a terminal: a one-line progress (bound, nodes, elapsed) on stderr once the
@@ -191,7 +248,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         };
     double search_seconds = 0;
     bool limited = false;
-    batch.run(threads, base, [&](const Task& t) {
+    auto print_task = [&](const Task& t) {
         if (shown.exchange(false)) err << "\r\033[K" << std::flush;
         ++totals.tasks;
         if (t.error.empty() && t.failure.empty() && t.search) {
@@ -199,10 +256,33 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
             limited |= t.outcome.status == SolveOutcome::Status::Limit;
         }
         print(t);
-    });
+    };
+    if (ranks.size() == 1) {
+        batch.run(threads, base, print_task);
+    } else if (together) {
+        ranks.start(RunMode::Split);
+        while (std::unique_ptr<Task> t = batch.pop()) {
+            split_search(ranks, tables, base, *t);
+            print_task(*t);
+        }
+        ranks.idle();
+        batch.rethrow();
+    } else {
+        ranks.start(RunMode::Batch);
+        BatchServer server(ranks, batch);
+        std::exception_ptr error;  // the input's, or another rank's: the others finish first
+        try {
+            batch.run(threads, base, print_task, [&] { return server.pump(); }, server.window_extra());
+        } catch (...) {
+            error = std::current_exception();
+        }
+        server.finish();
+        ranks.idle();
+        if (error) std::rethrow_exception(error);
+    }
     tables.print_hint(search_seconds, limited);
     totals.load_seconds = tables.load_seconds();
-    totals.threads = cores;
+    totals.threads = ranks.total_threads();
     return totals;
 }
 

@@ -11,10 +11,12 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "loyd/board/board.h"
 #include "loyd/board/notation.h"
@@ -60,6 +62,28 @@ std::optional<Task> read_task(const Job& job,
 using TaskReader = std::function<std::optional<Task>(const Job&)>;
 using TaskPrinter = std::function<void(const Task&)>;
 
+// Searches a task that asks for it: its outcome, or the error that stopped it (a UsageError
+// makes it invalid, anything else a failure).
+void solve_task(const SolveOptions& base, Task& t);
+
+// The tasks read and not yet printed, as rank 0 hands some of them to other ranks
+// (rank_batch.h). Called from the printing thread only.
+class TaskWindow {
+public:
+    // Claims up to `n` tasks that need a search, reading more as the window allows (the tasks
+    // with nothing to search met on the way are marked done). `ended`: none is left to claim
+    // and the input is over.
+    virtual std::vector<Task*> claim(size_t n, bool& ended) = 0;
+    virtual void complete(Task& t) = 0;  // a claimed task's results are in
+    // Reads no more input; the run ends with `error` once the tasks read are printed.
+    virtual void stop_reading(std::exception_ptr error) = 0;
+
+protected:
+    ~TaskWindow() = default;
+};
+
+class RankRun;  // rank_run.h
+
 struct BatchTotals {
     uint64_t tasks = 0;
     double load_seconds = 0;  // tables
@@ -67,8 +91,11 @@ struct BatchTotals {
 };
 
 // Reads every job of `source` through `read`, searches the tasks that ask for it, hands every
-// task to `print` in input order, and prints the tables hint (tables.h) at the end.
+// task to `print` in input order, and prints the tables hint (tables.h) at the end. On rank 0
+// of several (`ranks`, rank_run.h), the other ranks search too: the tasks are handed out to
+// them (rank_batch.h), or, when there are fewer tasks than ranks, each one is searched by all
+// of them together (rank_split.h).
 BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
-                      const TaskPrinter& print, std::ostream& err);
+                      const TaskPrinter& print, std::ostream& err, RankRun& ranks);
 
 }  // namespace loyd::solver

@@ -200,7 +200,7 @@ void print_summary(const Request& req, const Tally& n, std::ostream& out) {
 
 }  // namespace
 
-int run_check(const Request& req, std::ostream& out, std::ostream& err) {
+int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks) {
     JobSource source(req.boards, req.input);
     Tally n;
     run_batch(
@@ -216,7 +216,7 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err) {
             out.flush();
             n.add(t, v);
         },
-        err);
+        err, ranks);
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, out);
     return n.exit_code();

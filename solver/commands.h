@@ -1,6 +1,7 @@
 // The solver's commands, one file each: solve (solve_command.cc), check (check_command.cc) and
 // scramble (scramble_command.cc). Each reads only the validated request, prints its records on
-// `out` and its messages on `err`, and returns the exit status (README, `solver --help`).
+// `out` and its messages on `err`, and returns the exit status (README, `solver --help`); solve
+// and check search with every rank of the run (on rank 0; the others serve, rank_run.h).
 #pragma once
 
 #include <ostream>
@@ -20,8 +21,10 @@ enum ExitCode {
     kExitNotSolved = 8,   // check: a sequence leaves the board or ends off the goal
 };
 
-int run_solve(const Request& req, std::ostream& out, std::ostream& err);
-int run_check(const Request& req, std::ostream& out, std::ostream& err);
+class RankRun;  // rank_run.h: the ranks this run has (one without mpirun)
+
+int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks);
+int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks);
 int run_scramble(const Request& req, std::ostream& out, std::ostream& err);
 
 }  // namespace loyd::solver

@@ -1,46 +1,66 @@
 // solver: optimal sliding-tile puzzle solver. See README.md and `solver --help`.
+// Under mpirun every rank runs this (rank_run.h): rank 0 reads the input, searches with the
+// others and prints; the others serve it; every rank exits with the status rank 0 decides.
 #include <csignal>
 #include <iostream>
+#include <memory>
+#include <sstream>
 
-#include "loyd/base/error.h"
 #include "loyd/base/version.h"
+#include "loyd/mpi/ranks.h"
 #include "solver/commands.h"
 #include "solver/options.h"
+#include "solver/rank_run.h"
 #include "solver/request.h"
 
+namespace {
+using namespace loyd::solver;
+
+int program(int argc, char** argv, loyd::mpi::Ranks& ranks, std::unique_ptr<RankRun>& run,
+            std::ostream& out, std::ostream& err) {
+    const Options opt = parse_options(argc, argv);
+    if (opt.help) {
+        out << (opt.command.empty() ? help_text() : command_help(opt.command));
+        return kExitOk;
+    }
+    if (opt.version) {
+        out << "solver (loyd) " << loyd::kVersion << "\n" << loyd::mpi::mpi_version_line() << "\n";
+        return kExitOk;
+    }
+    const Request req = make_request(opt);
+    run = std::make_unique<RankRun>(ranks.world(), req, [&ranks](int code) { ranks.abort(code); });
+    if (run->rank() != 0) return serve_rank(req, *run, err);
+    switch (req.command) {
+        case Command::Check: return run_check(req, out, err, *run);
+        case Command::Scramble: return run_scramble(req, out, err);
+        case Command::Solve: break;
+    }
+    return run_solve(req, out, err, *run);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
-    using namespace loyd::solver;
     // A cache write past the file-size limit then fails with EFBIG (and is skipped: the cache
     // is an optimisation) instead of killing the process.
     std::signal(SIGXFSZ, SIG_IGN);
+    std::unique_ptr<loyd::mpi::Ranks> ranks;
     try {
-        const Options opt = parse_options(argc, argv);
-        if (opt.help) {
-            std::cout << (opt.command.empty() ? help_text() : command_help(opt.command));
-            return kExitOk;
-        }
-        if (opt.version) {
-            std::cout << "solver (loyd) " << loyd::kVersion << "\n";
-            return kExitOk;
-        }
-        const Request req = make_request(opt);
-        switch (req.command) {
-            case Command::Check: return run_check(req, std::cout, std::cerr);
-            case Command::Scramble: return run_scramble(req, std::cout, std::cerr);
-            case Command::Solve: break;
-        }
-        return run_solve(req, std::cout, std::cerr);
-    } catch (const loyd::UsageError& e) {
-        std::cerr << "solver: " << e.what() << " (see solver --help)\n";
-        return kExitUsage;
-    } catch (const loyd::IoError& e) {
-        std::cerr << "solver: " << e.what() << "\n";
-        return kExitFile;
-    } catch (const loyd::FormatError& e) {
-        std::cerr << "solver: " << e.what() << "\n";
-        return kExitFile;
+        ranks = std::make_unique<loyd::mpi::Ranks>(&argc, &argv);
     } catch (const std::exception& e) {
-        std::cerr << "solver: internal error: " << e.what() << "\n";
-        return kExitInternal;
+        std::cerr << "solver: " << e.what() << "\n";
+        return kExitFile;
     }
+    const bool first = ranks->world().rank() == 0;
+    std::ostringstream muted;  // only rank 0 prints
+    std::unique_ptr<RankRun> run;
+    int status = kExitOk;
+    std::string message;
+    try {
+        status = program(argc, argv, *ranks, run, first ? std::cout : muted, first ? std::cerr : muted);
+    } catch (...) {
+        status = exit_status(std::current_exception(), message);
+    }
+    if (run) return run->finish(status, message);
+    if (first && !message.empty()) std::cerr << "solver: " << message << "\n";  // every rank had it
+    return status;
 }

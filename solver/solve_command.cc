@@ -83,6 +83,7 @@ void print_json(const Request& req, const Task& t, std::ostream& out) {
         << "\",\"heuristic_start\":" << s.heuristic_start << ",\"seconds\":" << fixed(r.seconds);
     if (!r.lookups.empty()) out << ",\"lookups\":\"" << r.lookups << "\"";
     if (r.threads > 1) out << ",\"threads\":" << r.threads;
+    if (r.ranks > 1) out << ",\"ranks\":" << r.ranks;
     if (r.status == SolveOutcome::Status::Limit)
         out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\""
             << json_escape(s.limit_reason) << "\"";
@@ -187,7 +188,7 @@ void write_replay_page(const Request& req, const std::vector<ReplayInstance>& re
 
 }  // namespace
 
-int run_solve(const Request& req, std::ostream& out, std::ostream& err) {
+int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks) {
     JobSource source(req.boards, req.input);
     Tally n;
     std::vector<ReplayInstance>
@@ -203,7 +204,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err) {
                 replays.push_back(replay_instance(t.label, *t.start, *t.goal,
                                                   t.outcome.search.moves, req.format.labels()));
         },
-        err);
+        err, ranks);
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
     if (!req.html.empty()) write_replay_page(req, replays, err);

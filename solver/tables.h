@@ -20,6 +20,8 @@ public:
     // The set to use for this goal, or null (classic heuristic). Throws for an explicit --pdb
     // that cannot be loaded or does not fit, and, when `required`, when none is found.
     const LoadedSet* for_goal(const Board& goal, bool required);
+    // The set in `path` (a folder or manifest), loaded once: what another rank chose.
+    const LoadedSet* at(const std::string& path) { return load(path); }
     double load_seconds() const { return load_seconds_; }
 
     // The hint, printed once at the end of a run, and only when tables would have helped: some

@@ -1,5 +1,7 @@
-// The ranks pdbgen runs as: with MPI built in (LOYD_HAVE_MPI) and started by mpirun or srun,
-// the MPI job's (loyd/mpi/environment.h); otherwise one process, exactly as without MPI.
+// The ranks a program (pdbgen, solver) runs as: with MPI built in (LOYD_HAVE_MPI) and started
+// by mpirun or srun, the MPI job's (loyd/mpi/environment.h); otherwise one process, exactly as
+// without MPI. Unlike the rest of the mpi family this file is always built (target loyd_ranks),
+// so the programs need no #ifdef of their own.
 #pragma once
 
 #include <memory>
@@ -7,7 +9,7 @@
 
 #include "loyd/base/collective.h"
 
-namespace loyd::pdbgen {
+namespace loyd::mpi {
 
 class Ranks {
 public:
@@ -27,4 +29,4 @@ private:
 // "MPI: Open MPI v4.1.4" or "MPI: not built in", for --version.
 std::string mpi_version_line();
 
-}  // namespace loyd::pdbgen
+}  // namespace loyd::mpi

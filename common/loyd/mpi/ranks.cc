@@ -1,4 +1,4 @@
-#include "pdbgen/ranks.h"
+#include "loyd/mpi/ranks.h"
 
 #include <cstdlib>
 
@@ -6,17 +6,17 @@
 #include "loyd/mpi/environment.h"
 #endif
 
-namespace loyd::pdbgen {
+namespace loyd::mpi {
 
 #ifdef LOYD_HAVE_MPI
 struct Ranks::Impl {
-    mpi::Environment env;
+    Environment env;
     Impl(int* argc, char*** argv) : env(argc, argv) {}
     Collective& world() { return env.world(); }
     [[noreturn]] void abort(int code) { env.abort(code); }
 };
 std::string mpi_version_line() {
-    return "MPI: " + mpi::library_version();
+    return "MPI: " + library_version();
 }
 #else
 struct Ranks::Impl {
@@ -39,4 +39,4 @@ void Ranks::abort(int code) {
     impl_->abort(code);
 }
 
-}  // namespace loyd::pdbgen
+}  // namespace loyd::mpi

@@ -1,0 +1,287 @@
+#include "solver/rank_batch.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "loyd/base/error.h"
+#include "loyd/tables/load.h"
+
+namespace loyd::solver {
+
+namespace {
+
+constexpr uint32_t kMaxWant = 256;      // instances per message
+constexpr double kWorkPerThread = 0.02;  // seconds of search asked for per thread
+constexpr double kTaskFloor = 5e-6;      // seconds an instance costs besides its search
+
+// Another rank's side of the batch: worker threads search the queue, the calling thread talks
+// to rank 0.
+class BatchWorker {
+public:
+    BatchWorker(RankRun& run, Tables& tables, const SolveOptions& base)
+        : run_(run), tables_(tables), base_(base), threads_(run.threads()) {}
+
+    void serve() {
+        std::vector<std::thread> pool;
+        for (int i = 0; i < threads_; ++i) pool.emplace_back([&] { work(); });
+        try {
+            talk();
+        } catch (...) {
+            run_.fatal(std::current_exception());
+        }
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            stopping_ = true;
+        }
+        work_cv_.notify_all();
+        for (auto& t : pool) t.join();
+    }
+
+private:
+    void work() {
+        for (;;) {
+            WorkItem item;
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                work_cv_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+                if (queue_.empty()) return;
+                item = std::move(queue_.front());
+                queue_.pop_front();
+                ++busy_;
+            }
+            WorkResult r = search(item);
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                done_.push_back(std::move(r));
+                --busy_;
+                ++events_;
+            }
+            talk_cv_.notify_one();
+        }
+    }
+
+    WorkResult search(const WorkItem& item) {
+        Task t;
+        t.start = item.start;
+        t.goal = item.goal;
+        t.heuristic = item.heuristic;
+        WorkResult r;
+        r.seq = item.seq;
+        try {
+            std::lock_guard<std::mutex> lock(tables_mu_);
+            if (!item.pdb.empty()) t.pdb = tables_.at(item.pdb);
+        } catch (const std::exception& e) {  // this rank cannot use the set rank 0 chose
+            std::lock_guard<std::mutex> lock(mu_);
+            if (!failed_) failed_ = std::current_exception();
+            r.failure = "rank " + std::to_string(run_.rank()) + ": " + e.what();
+            return r;
+        }
+        solve_task(base_, t);
+        r.error = std::move(t.error);
+        r.failure = std::move(t.failure);
+        r.outcome = std::move(t.outcome);
+        return r;
+    }
+
+    // What to ask for: about kWorkPerThread seconds per thread at the speed seen so far.
+    uint32_t want() const {
+        const double each = std::max(kTaskFloor, mean_seconds_);
+        const double per_thread = mean_seconds_ > 0 ? std::clamp(kWorkPerThread / each, 1.0, 256.0) : 2.0;
+        return std::clamp(static_cast<uint32_t>(per_thread * threads_), static_cast<uint32_t>(threads_), kMaxWant);
+    }
+
+    // Receives work, sends results and requests, until rank 0 said the input is over and every
+    // result has gone.
+    void talk() {
+        PollBackoff idle;
+        for (;;) {
+            bool did = false;
+            while (auto m = run_.poll()) {
+                did = true;
+                receive(m->first, m->second);
+            }
+            RankMessage results;
+            results.kind = RankKind::Results;
+            std::exception_ptr failed;
+            size_t queued;
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                results.results.swap(done_);
+                if (!failed_sent_) failed = failed_;
+                queued = queue_.size();
+                events_ = 0;
+            }
+            if (failed) {
+                RankMessage f;
+                f.kind = RankKind::Failed;
+                f.code = error_code_of(failed, f.message);
+                run_.send(0, f);
+                failed_sent_ = true;
+            }
+            if (!results.results.empty()) {
+                for (const auto& r : results.results)
+                    mean_seconds_ = mean_seconds_ > 0 ? 0.9 * mean_seconds_ + 0.1 * r.outcome.seconds : r.outcome.seconds;
+                run_.send(0, results);
+                did = true;
+            }
+            const uint32_t w = want();
+            if (!drained_ && !requested_ && queued < std::max<size_t>(threads_, w / 2)) {
+                RankMessage req;
+                req.kind = RankKind::Request;
+                req.want = w;
+                run_.send(0, req);
+                requested_ = true;
+            }
+            std::unique_lock<std::mutex> lock(mu_);
+            if (drained_ && queue_.empty() && busy_ == 0 && done_.empty()) return;
+            if (did) {
+                idle.reset();
+                continue;
+            }
+            talk_cv_.wait_for(lock, idle.next(), [&] { return events_ > 0; });
+        }
+    }
+
+    void receive(int source, RankMessage& m) {
+        if (source != 0 || (m.kind != RankKind::Work && m.kind != RankKind::Drained))
+            throw FormatError("solver message from rank " + std::to_string(source) + ": kind " +
+                              std::to_string(static_cast<int>(m.kind)) + " not expected during a batch");
+        requested_ = false;
+        if (m.kind == RankKind::Drained) {
+            drained_ = true;
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            for (auto& it : m.items) queue_.push_back(std::move(it));
+        }
+        work_cv_.notify_all();
+    }
+
+    RankRun& run_;
+    Tables& tables_;
+    std::mutex tables_mu_;
+    const SolveOptions& base_;
+    const int threads_;
+    std::mutex mu_;
+    std::condition_variable work_cv_, talk_cv_;
+    std::deque<WorkItem> queue_;    // received, not started
+    std::vector<WorkResult> done_;  // searched, not sent
+    size_t busy_ = 0;
+    uint64_t events_ = 0;
+    bool stopping_ = false;
+    std::exception_ptr failed_;
+    // the talking thread's own
+    bool requested_ = false, drained_ = false, failed_sent_ = false;
+    double mean_seconds_ = 0;
+};
+
+}  // namespace
+
+WorkItem work_item(const Task& t, uint64_t seq) {
+    WorkItem it;
+    it.seq = seq;
+    it.start = *t.start;
+    it.goal = *t.goal;
+    it.heuristic = t.heuristic;
+    if (t.pdb) it.pdb = t.pdb->dir;
+    return it;
+}
+
+void serve_batch(RankRun& run, Tables& tables, const SolveOptions& base) {
+    BatchWorker(run, tables, base).serve();
+}
+
+BatchServer::BatchServer(RankRun& run, TaskWindow& window)
+    : run_(run), window_(window), others_(static_cast<size_t>(run.size())) {}
+
+size_t BatchServer::window_extra() const {
+    return static_cast<size_t>(run_.size() - 1) * 2 * kMaxWant +
+           8 * static_cast<size_t>(std::max(0, run_.total_threads() - run_.threads()));
+}
+
+bool BatchServer::pump() {
+    try {
+        bool did = false;
+        while (auto m = run_.poll()) {
+            handle(m->first, m->second);
+            did = true;
+        }
+        for (int r = 1; r < run_.size(); ++r)
+            if (others_[static_cast<size_t>(r)].waiting) serve(r);
+        return did;
+    } catch (...) {
+        run_.fatal(std::current_exception());
+    }
+}
+
+void BatchServer::finish() {
+    PollBackoff idle;
+    while (!std::all_of(others_.begin() + 1, others_.end(), [](const Other& o) { return o.drained; })) {
+        if (pump())
+            idle.reset();
+        else
+            std::this_thread::sleep_for(idle.next());
+    }
+}
+
+void BatchServer::handle(int source, RankMessage& m) {
+    const std::string from = "solver message from rank " + std::to_string(source);
+    if (source < 1 || source >= run_.size()) throw FormatError(from + ": no such rank");
+    Other& o = others_[static_cast<size_t>(source)];
+    switch (m.kind) {
+        case RankKind::Request:
+            if (o.waiting || o.drained) throw FormatError(from + ": a request while another is unanswered or after the end");
+            o.want = std::clamp<uint32_t>(m.want, 1, kMaxWant);
+            o.waiting = true;
+            break;
+        case RankKind::Results:
+            for (auto& r : m.results) {
+                auto it = out_.find(r.seq);
+                if (it == out_.end())
+                    throw FormatError(from + ": a result for instance " + std::to_string(r.seq) + ", never handed out");
+                Task& t = *it->second;
+                t.error = std::move(r.error);
+                t.failure = std::move(r.failure);
+                t.outcome = std::move(r.outcome);
+                out_.erase(it);
+                window_.complete(t);
+            }
+            break;
+        case RankKind::Failed:
+            try {
+                throw_error_code(m.code, "rank " + std::to_string(source) + ": " + m.message);
+            } catch (...) {
+                window_.stop_reading(std::current_exception());
+            }
+            break;
+        default:
+            throw FormatError(from + ": kind " + std::to_string(static_cast<int>(m.kind)) + " not expected on rank 0");
+    }
+}
+
+void BatchServer::serve(int rank) {
+    Other& o = others_[static_cast<size_t>(rank)];
+    bool ended = false;
+    const std::vector<Task*> tasks = window_.claim(o.want, ended);
+    RankMessage m;
+    if (!tasks.empty()) {
+        m.kind = RankKind::Work;
+        for (Task* t : tasks) {
+            out_[++seq_] = t;
+            m.items.push_back(work_item(*t, seq_));
+        }
+    } else if (ended) {
+        m.kind = RankKind::Drained;
+        o.drained = true;
+    } else {
+        return;  // the window is full: answered once the printer makes room
+    }
+    run_.send(rank, m);
+    o.waiting = false;
+}
+
+}  // namespace loyd::solver

@@ -1,0 +1,61 @@
+// A batch over ranks: rank 0 reads the input and hands instances out to the other ranks as
+// they ask; each rank searches them with its threads (one instance per thread, as one process
+// does with many instances) and sends the results back; rank 0 prints everything in input
+// order through the batch's ordered printer, so the output is the one-process output.
+//
+// Hand-out: a rank asks for more (Request) while it holds fewer instances than half of what
+// it asks for (at least one per thread), so it never runs dry while waiting; what it asks for
+// grows with the speed of its instances to about 20 ms of work per thread (at most 256
+// instances a message), so tiny instances cost few messages and hard ones are not hoarded.
+// Only instances that need a search travel; rank 0 keeps up to 512 of them in flight per
+// other rank beyond its own window (batch.h), so memory stays bounded whatever the input's
+// length. Rank 0 searches too, with its own threads.
+//
+// Threads: BatchServer is called from rank 0's printing thread, serve_batch runs on the
+// thread that may use MPI; the searches run on worker threads.
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "solver/batch.h"
+#include "solver/rank_run.h"
+#include "solver/tables.h"
+
+namespace loyd::solver {
+
+class BatchServer {
+public:
+    BatchServer(RankRun& run, TaskWindow& window);
+    // How many tasks beyond its own the window must hold for the other ranks.
+    size_t window_extra() const;
+    // Answers requests, takes in results; true when something happened. Never throws: a
+    // malformed message or a failed transport ends the job (RankRun::fatal).
+    bool pump();
+    // Once the window is empty: answers every other rank until it knows the input is over.
+    void finish();
+
+private:
+    struct Other {
+        uint32_t want = 0;
+        bool waiting = false;  // a request not answered yet
+        bool drained = false;  // told the input is over
+    };
+    void handle(int source, RankMessage& m);
+    void serve(int rank);
+
+    RankRun& run_;
+    TaskWindow& window_;
+    std::vector<Other> others_;
+    std::unordered_map<uint64_t, Task*> out_;  // handed out, by sequence number
+    uint64_t seq_ = 0;
+};
+
+// Every rank but 0, after Start(Batch): searches what rank 0 hands out until it says the input
+// is over and every result is sent.
+void serve_batch(RankRun& run, Tables& tables, const SolveOptions& base);
+
+// The instance of a task, as sent to another rank.
+WorkItem work_item(const Task& t, uint64_t seq);
+
+}  // namespace loyd::solver

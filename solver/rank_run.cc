@@ -1,0 +1,120 @@
+#include "solver/rank_run.h"
+
+#include <algorithm>
+#include <iostream>
+#include <thread>
+
+#include "loyd/base/error.h"
+#include "solver/commands.h"
+#include "solver/rank_batch.h"
+#include "solver/rank_split.h"
+#include "solver/tables.h"
+
+namespace loyd::solver {
+
+int exit_status(std::exception_ptr e, std::string& message) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const UsageError& x) {
+        message = std::string(x.what()) + " (see solver --help)";
+        return kExitUsage;
+    } catch (const IoError& x) {
+        message = x.what();
+        return kExitFile;
+    } catch (const FormatError& x) {
+        message = x.what();
+        return kExitFile;
+    } catch (const std::exception& x) {
+        message = std::string("internal error: ") + x.what();
+        return kExitInternal;
+    }
+}
+
+RankRun::RankRun(Collective& world, const Request& req, std::function<void(int)> abort)
+    : world_(world), abort_(std::move(abort)) {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads_ = req.jobs > 0 ? req.jobs : std::max(1, cores / std::max(1, world.node_size()));
+    total_threads_ = static_cast<int>(world.sum(static_cast<uint64_t>(threads_)));
+}
+
+void RankRun::start(RunMode mode) {
+    RankMessage m;
+    m.kind = RankKind::Start;
+    m.mode = mode;
+    for (int r = 1; r < size(); ++r) send(r, m);
+    busy_ = true;
+}
+
+void RankRun::send(int dest, const RankMessage& m) {
+    world_.post(dest, kRankTag, encode(m));
+}
+
+std::optional<std::pair<int, RankMessage>> RankRun::poll() {
+    std::optional<Collective::Message> m = world_.poll(kRankTag);
+    if (!m) return std::nullopt;
+    return std::make_pair(m->source, decode(m->data, m->source));
+}
+
+RankMessage RankRun::wait() {
+    PollBackoff idle;
+    for (;;) {
+        if (auto m = poll()) {
+            if (m->first != 0) throw FormatError("solver message from rank " + std::to_string(m->first) + ": not expected on rank " + std::to_string(rank()));
+            return std::move(m->second);
+        }
+        std::this_thread::sleep_for(idle.next());
+    }
+}
+
+void RankRun::fatal(std::exception_ptr e) {
+    std::string message;
+    const int status = exit_status(e, message);
+    std::cerr << "solver: rank " << rank() << ": " << message << std::endl;
+    abort_(status);
+    std::abort();  // abort_ does not return
+}
+
+int RankRun::finish(int status, const std::string& message) {
+    if (rank() != 0) {
+        if (!message.empty()) {  // rank 0 does not know: the job ends here
+            std::cerr << "solver: rank " << rank() << ": " << message << std::endl;
+            abort_(status);
+        }
+        world_.flush();
+        return status;
+    }
+    if (!message.empty()) std::cerr << "solver: " << message << "\n";
+    if (size() > 1) {
+        if (busy_) {  // the others are in the middle of the run: only ending the job stops them
+            std::cerr << "solver: ending every rank (status " << status << ")" << std::endl;
+            abort_(status);
+        }
+        RankMessage end;
+        end.kind = RankKind::End;
+        end.status = status;
+        for (int r = 1; r < size(); ++r) send(r, end);
+    }
+    world_.flush();
+    return status;
+}
+
+int serve_rank(const Request& req, RankRun& run, std::ostream& err) {
+    Tables tables(req, err);
+    SolveOptions base = req.search;
+    base.threads = 1;
+    for (;;) {
+        RankMessage m = run.wait();
+        switch (m.kind) {
+            case RankKind::Start:
+                if (m.mode == RunMode::Batch) serve_batch(run, tables, base);
+                break;
+            case RankKind::Split: follow_split(run, tables, base, m.items.at(0)); break;
+            case RankKind::End: return m.status;
+            default:
+                throw FormatError("solver message from rank 0: kind " + std::to_string(static_cast<int>(m.kind)) +
+                                  " not expected on rank " + std::to_string(run.rank()));
+        }
+    }
+}
+
+}  // namespace loyd::solver
