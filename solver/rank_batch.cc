@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
@@ -99,7 +100,9 @@ private:
         PollBackoff idle;
         for (;;) {
             bool did = false;
-            while (auto m = run_.poll()) {
+            while (!drained_) {  // after Drained comes only End, which serve_rank reads
+                auto m = run_.poll();
+                if (!m) break;
                 did = true;
                 receive(m->first, m->second);
             }
@@ -187,7 +190,7 @@ WorkItem work_item(const Task& t, uint64_t seq) {
     it.start = *t.start;
     it.goal = *t.goal;
     it.heuristic = t.heuristic;
-    if (t.pdb) it.pdb = t.pdb->dir;
+    if (t.pdb) it.pdb = std::filesystem::absolute(t.pdb->dir).string();  // other ranks may run elsewhere
     return it;
 }
 
@@ -252,6 +255,7 @@ void BatchServer::handle(int source, RankMessage& m) {
             }
             break;
         case RankKind::Failed:
+            o.failed = true;  // it gets no more work
             try {
                 throw_error_code(m.code, "rank " + std::to_string(source) + ": " + m.message);
             } catch (...) {
@@ -266,7 +270,7 @@ void BatchServer::handle(int source, RankMessage& m) {
 void BatchServer::serve(int rank) {
     Other& o = others_[static_cast<size_t>(rank)];
     bool ended = false;
-    const std::vector<Task*> tasks = window_.claim(o.want, ended);
+    const std::vector<Task*> tasks = o.failed ? std::vector<Task*>{} : window_.claim(o.want, ended);
     RankMessage m;
     if (!tasks.empty()) {
         m.kind = RankKind::Work;
@@ -274,7 +278,7 @@ void BatchServer::serve(int rank) {
             out_[++seq_] = t;
             m.items.push_back(work_item(*t, seq_));
         }
-    } else if (ended) {
+    } else if (ended || o.failed) {
         m.kind = RankKind::Drained;
         o.drained = true;
     } else {

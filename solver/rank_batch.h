@@ -40,6 +40,7 @@ private:
         uint32_t want = 0;
         bool waiting = false;  // a request not answered yet
         bool drained = false;  // told the input is over
+        bool failed = false;   // cannot search (Failed): told the input is over
     };
     void handle(int source, RankMessage& m);
     void serve(int rank);
@@ -55,7 +56,7 @@ private:
 // is over and every result is sent.
 void serve_batch(RankRun& run, Tables& tables, const SolveOptions& base);
 
-// The instance of a task, as sent to another rank.
+// The instance of a task, as sent to another rank (the table set's folder made absolute).
 WorkItem work_item(const Task& t, uint64_t seq);
 
 }  // namespace loyd::solver

@@ -18,15 +18,21 @@ uint64_t digest(const LoadedSet& set) {
     return x;
 }
 
-// Every rank: the item's tables, loaded and the same on every rank (collectives), then the
-// search over all ranks. `agreed` is set when what it throws was thrown on every rank.
+// Every rank: the item's tables (`set`, or loaded from the item's folder), the same on every
+// rank (collectives), then the search over all ranks. `agreed` is set when what it throws was
+// thrown on every rank.
 SolveOutcome search_together(RankRun& run, Tables& tables, const SolveOptions& base, const WorkItem& item,
-                             bool& agreed) {
+                             const LoadedSet* set, bool& agreed) {
     Collective& world = run.world();
-    const LoadedSet* set = nullptr;
     agreed = true;
     world.agree_on([&] {
-        if (!item.pdb.empty()) set = tables.at(item.pdb);
+        try {
+            if (!set && !item.pdb.empty()) set = tables.at(item.pdb);
+        } catch (...) {  // the same error, naming this rank
+            std::string message;
+            const int code = error_code_of(std::current_exception(), message);
+            throw_error_code(code, "rank " + std::to_string(run.rank()) + ": " + message);
+        }
     });
     const uint64_t mine = set ? digest(*set) : 0;
     uint64_t seen[2] = {mine, ~mine};
@@ -63,7 +69,7 @@ void split_search(RankRun& run, Tables& tables, const SolveOptions& base, Task& 
     for (int r = 1; r < run.size(); ++r) run.send(r, m);
     bool agreed = false;
     try {
-        t.outcome = search_together(run, tables, base, item, agreed);
+        t.outcome = search_together(run, tables, base, item, t.pdb, agreed);
     } catch (const UsageError& e) {
         t.error = e.what();
     } catch (...) {
@@ -75,7 +81,7 @@ void split_search(RankRun& run, Tables& tables, const SolveOptions& base, Task& 
 void follow_split(RankRun& run, Tables& tables, const SolveOptions& base, const WorkItem& item) {
     bool agreed = false;
     try {
-        search_together(run, tables, base, item, agreed);
+        search_together(run, tables, base, item, nullptr, agreed);
     } catch (const UsageError&) {
         // rank 0 makes the line invalid
     } catch (...) {
