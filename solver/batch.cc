@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -15,6 +16,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
+#include "loyd/board/solvability.h"
 #include "solver/rank_batch.h"
 #include "solver/rank_run.h"
 #include "solver/rank_split.h"
@@ -70,26 +72,42 @@ public:
     }
     size_t pending() const { return window_.size(); }
 
-    // Runs `threads` workers with `base` options and prints through `print` in input order.
-    // With `pump` (rank 0 of several), calls it between prints and at least every millisecond,
-    // and holds `extra` more tasks for the other ranks.
+    // Runs `threads` workers with `base` options and prints through `print` in input order,
+    // calling `flush` (when given) whenever the next task is not ready yet. With `pump` (rank 0
+    // of several), calls it between prints and at least every millisecond, and holds `extra`
+    // more tasks for the other ranks.
     void run(int threads, const SolveOptions& base, const std::function<void(const Task&)>& print,
-             const std::function<bool()>& pump = {}, size_t extra = 0) {
+             const std::function<void()>& flush, const std::function<bool()>& pump = {},
+             size_t extra = 0) {
         limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
         std::vector<std::thread> pool;
         for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(base); });
         PollBackoff idle;
+        auto pumped = std::chrono::steady_clock::now();
+        bool unflushed = false;
         for (;;) {
-            if (pump && pump()) idle.reset();
+            // Between prints at most every 250 us: waking to poll costs more than the latency.
+            if (pump && std::chrono::steady_clock::now() - pumped >= std::chrono::microseconds(250)) {
+                if (pump()) idle.reset();
+                pumped = std::chrono::steady_clock::now();
+            }
             std::unique_ptr<Task> t;
             bool was_full;
             {
                 std::unique_lock<std::mutex> lock(mu_);
                 auto ready = [&] { return (!window_.empty() && window_.front()->done) || finished(); };
+                if (unflushed && flush && !ready()) {  // what is printed goes out before a wait
+                    lock.unlock();
+                    flush();
+                    unflushed = false;
+                    lock.lock();
+                }
                 if (!pump)
                     done_cv_.wait(lock, ready);
-                else if (!done_cv_.wait_for(lock, idle.next(), ready))
+                else if (!done_cv_.wait_for(lock, idle.next(), ready)) {
+                    pumped = {};  // waited: poll now
                     continue;
+                }
                 if (window_.empty() || !window_.front()->done) break;
                 was_full = window_.size() >= limit_;
                 t = std::move(window_.front());
@@ -98,8 +116,10 @@ public:
             }
             if (was_full) space_cv_.notify_all();  // only then can a worker be waiting for room
             print(*t);
+            unflushed = true;
             idle.reset();
         }
+        if (flush) flush();
         for (auto& th : pool) th.join();
         rethrow();
     }
@@ -118,19 +138,22 @@ public:
     }
 
     std::vector<Task*> claim(size_t n, bool& ended) override {
-        std::lock_guard<std::mutex> lock(mu_);
         std::vector<Task*> out;
         ended = false;
         while (out.size() < n) {
+            // One task per lock: the workers read and claim in between.
+            std::lock_guard<std::mutex> lock(mu_);
             if (unclaimed_ == window_.size() && !(room() && read_one())) {
                 ended = eof_;
                 break;
             }
             Task* t = window_[unclaimed_++].get();
-            if (t->error.empty() && t->search)
+            if (t->error.empty() && t->search && solvable(*t->start, *t->goal)) {
                 out.push_back(t);
-            else
-                t->done = true;  // nothing to search: ready to print
+            } else {  // nothing to search: ready to print
+                if (t->error.empty() && t->search) t->outcome = solve(*t->start, *t->goal, SolveOptions{});
+                t->done = true;
+            }
         }
         return out;
     }
@@ -223,7 +246,8 @@ std::optional<Task> read_task(const Job& job,
 }
 
 BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
-                      const TaskPrinter& print, std::ostream& err, RankRun& ranks) {
+                      const TaskPrinter& print, std::ostream& err, RankRun& ranks,
+                      const std::function<void()>& flush) {
     Tables tables(req, err);
     Batch batch(req, source, read, tables);
     BatchTotals totals;
@@ -258,12 +282,13 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         print(t);
     };
     if (ranks.size() == 1) {
-        batch.run(threads, base, print_task);
+        batch.run(threads, base, print_task, flush);
     } else if (together) {
         ranks.start(RunMode::Split);
         while (std::unique_ptr<Task> t = batch.pop()) {
             split_search(ranks, tables, base, *t);
             print_task(*t);
+            if (flush) flush();
         }
         ranks.idle();
         batch.rethrow();
@@ -272,7 +297,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         BatchServer server(ranks, batch);
         std::exception_ptr error;  // the input's, or another rank's: the others finish first
         try {
-            batch.run(threads, base, print_task, [&] { return server.pump(); }, server.window_extra());
+            batch.run(threads, base, print_task, flush, [&] { return server.pump(); }, server.window_extra());
         } catch (...) {
             error = std::current_exception();
         }

@@ -71,8 +71,8 @@ void solve_task(const SolveOptions& base, Task& t);
 class TaskWindow {
 public:
     // Claims up to `n` tasks that need a search, reading more as the window allows (the tasks
-    // with nothing to search met on the way are marked done). `ended`: none is left to claim
-    // and the input is over.
+    // with nothing to search met on the way, unsolvable ones included, are settled and marked
+    // done). `ended`: none is left to claim and the input is over.
     virtual std::vector<Task*> claim(size_t n, bool& ended) = 0;
     virtual void complete(Task& t) = 0;  // a claimed task's results are in
     // Reads no more input; the run ends with `error` once the tasks read are printed.
@@ -91,11 +91,14 @@ struct BatchTotals {
 };
 
 // Reads every job of `source` through `read`, searches the tasks that ask for it, hands every
-// task to `print` in input order, and prints the tables hint (tables.h) at the end. On rank 0
+// task to `print` in input order, and prints the tables hint (tables.h) at the end. `flush`
+// (when given) is called whenever the next task is not ready yet and at the end, so records
+// leave in bursts, each as soon as the ones before it are printed. On rank 0
 // of several (`ranks`, rank_run.h), the other ranks search too: the tasks are handed out to
 // them (rank_batch.h), or, when there are fewer tasks than ranks, each one is searched by all
 // of them together (rank_split.h).
 BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
-                      const TaskPrinter& print, std::ostream& err, RankRun& ranks);
+                      const TaskPrinter& print, std::ostream& err, RankRun& ranks,
+                      const std::function<void()>& flush = {});
 
 }  // namespace loyd::solver

@@ -213,10 +213,9 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
                 print_json(req, t, v, out);
             else
                 print_text(req, t, v, out);
-            out.flush();
             n.add(t, v);
         },
-        err, ranks);
+        err, ranks, [&] { out.flush(); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, out);
     return n.exit_code();

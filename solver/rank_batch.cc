@@ -14,7 +14,8 @@ namespace loyd::solver {
 
 namespace {
 
-constexpr uint32_t kMaxWant = 256;      // instances per message
+constexpr uint32_t kMaxWant = 1024;     // instances per message
+constexpr size_t kMaxExtra = 65536;     // instances rank 0 holds for the others
 constexpr double kWorkPerThread = 0.02;  // seconds of search asked for per thread
 constexpr double kTaskFloor = 5e-6;      // seconds an instance costs besides its search
 
@@ -54,13 +55,17 @@ private:
                 ++busy_;
             }
             WorkResult r = search(item);
+            bool wake;
             {
                 std::lock_guard<std::mutex> lock(mu_);
                 done_.push_back(std::move(r));
                 --busy_;
-                ++events_;
+                // The talking thread wakes for a batch of results or when work runs low;
+                // otherwise its own timer (at most 1 ms) sends what is done.
+                wake = done_.size() >= batch_ || queue_.empty() || (queue_.size() < low_ && ask_);
+                if (wake) ++events_;
             }
-            talk_cv_.notify_one();
+            if (wake) talk_cv_.notify_one();
         }
     }
 
@@ -90,7 +95,7 @@ private:
     // What to ask for: about kWorkPerThread seconds per thread at the speed seen so far.
     uint32_t want() const {
         const double each = std::max(kTaskFloor, mean_seconds_);
-        const double per_thread = mean_seconds_ > 0 ? std::clamp(kWorkPerThread / each, 1.0, 256.0) : 2.0;
+        const double per_thread = mean_seconds_ > 0 ? std::clamp(kWorkPerThread / each, 1.0, 1024.0) : 2.0;
         return std::clamp(static_cast<uint32_t>(per_thread * threads_), static_cast<uint32_t>(threads_), kMaxWant);
     }
 
@@ -139,6 +144,9 @@ private:
                 requested_ = true;
             }
             std::unique_lock<std::mutex> lock(mu_);
+            low_ = std::max<size_t>(threads_, w / 2);
+            batch_ = std::max<size_t>(1, w / 4);
+            ask_ = !drained_ && !requested_;
             if (drained_ && queue_.empty() && busy_ == 0 && done_.empty()) return;
             if (did) {
                 idle.reset();
@@ -174,6 +182,8 @@ private:
     std::deque<WorkItem> queue_;    // received, not started
     std::vector<WorkResult> done_;  // searched, not sent
     size_t busy_ = 0;
+    size_t low_ = 1, batch_ = 1;  // ask for more below low_ queued; send results by batch_
+    bool ask_ = true;             // a request would be sent (none is unanswered)
     uint64_t events_ = 0;
     bool stopping_ = false;
     std::exception_ptr failed_;
@@ -202,8 +212,8 @@ BatchServer::BatchServer(RankRun& run, TaskWindow& window)
     : run_(run), window_(window), others_(static_cast<size_t>(run.size())) {}
 
 size_t BatchServer::window_extra() const {
-    return static_cast<size_t>(run_.size() - 1) * 2 * kMaxWant +
-           8 * static_cast<size_t>(std::max(0, run_.total_threads() - run_.threads()));
+    return std::min(kMaxExtra, static_cast<size_t>(run_.size() - 1) * 2 * kMaxWant +
+                                   8 * static_cast<size_t>(std::max(0, run_.total_threads() - run_.threads())));
 }
 
 bool BatchServer::pump() {

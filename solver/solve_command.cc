@@ -197,14 +197,13 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         req, source, [&](const Job& job) { return read_board(req, job); },
         [&](const Task& t) {
             print_task(req, t, out, err);
-            out.flush();
             n.add(t);
             if (!req.html.empty() && t.error.empty() && t.failure.empty() &&
                 t.outcome.status == SolveOutcome::Status::Solved)
                 replays.push_back(replay_instance(t.label, *t.start, *t.goal,
                                                   t.outcome.search.moves, req.format.labels()));
         },
-        err, ranks);
+        err, ranks, [&] { out.flush(); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
     if (!req.html.empty()) write_replay_page(req, replays, err);

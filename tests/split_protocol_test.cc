@@ -38,7 +38,7 @@ public:
     const std::atomic<bool>& start(const SearchLimits& l, const std::atomic<uint64_t>& g) override {
         return p_.start(l, g);
     }
-    void begin(int bound, size_t n, uint64_t fp) override { p_.begin(bound, n, fp ^ 1); }
+    void begin(int bound, size_t n, uint64_t fp, uint64_t c) override { p_.begin(bound, n, fp ^ 1, c); }
     bool take(size_t& i) override { return p_.take(i); }
     void found(const Moves& m) override { p_.found(m); }
     SplitVerdict end(const SplitPart& part) override { return p_.end(part); }

@@ -18,6 +18,7 @@
 // when nothing happens instead of spinning in a blocking receive.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -122,19 +123,23 @@ private:
 };
 
 // How long a thread that polls for messages sleeps when nothing happened: 20 us, doubling up
-// to 1 ms while it stays idle, back to 20 us after any event. Costs well under 1 % of a core
-// when idle, and at most a millisecond of latency.
+// to `longest` (default 1 ms) while it stays idle, back to 20 us after any event. At 1 ms it
+// costs well under 1 % of a core when idle, for at most a millisecond of latency; a thread
+// whose answers others wait for takes a shorter longest wait.
 class PollBackoff {
 public:
+    explicit PollBackoff(std::chrono::microseconds longest = std::chrono::microseconds{1000})
+        : max_(longest) {}
     std::chrono::microseconds next() {
         const auto d = wait_;
-        if (wait_ < kMax) wait_ *= 2;
+        if (wait_ < max_) wait_ = std::min(max_, wait_ * 2);
         return d;
     }
     void reset() { wait_ = kMin; }
 
 private:
-    static constexpr std::chrono::microseconds kMin{20}, kMax{1000};
+    static constexpr std::chrono::microseconds kMin{20};
+    std::chrono::microseconds max_;
     std::chrono::microseconds wait_ = kMin;
 };
 

@@ -522,7 +522,7 @@ private:
             }
             int next = lead.next_bound();
             if (c == Collected::Ready) {
-                ranks.begin(bound, frontier.size(), fingerprint(frontier));
+                ranks.begin(bound, frontier.size(), fingerprint(frontier), collect_generated);
                 Moves solution;
                 search_frontier(
                     ws, shared, bound, h0, frontier, [&](size_t& i) { return ranks.take(i); }, solution,

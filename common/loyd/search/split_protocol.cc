@@ -106,8 +106,9 @@ const std::atomic<bool>& SplitProtocol::start(const SearchLimits& limits, const 
     return stop_;
 }
 
-void SplitProtocol::begin(int bound, size_t frontier, uint64_t fingerprint) {
+void SplitProtocol::begin(int bound, size_t frontier, uint64_t fingerprint, uint64_t collected) {
     std::lock_guard<std::mutex> lock(mu_);
+    collected_ = collected;
     ++iteration_;
     in_iteration_ = true;
     bound_ = bound;
@@ -229,16 +230,21 @@ bool SplitProtocol::pump() {
     }
     if (started_ && in_iteration_ && !done_sent_ && Clock::now() - last_beat_ >= kBeatEvery) {
         last_beat_ = Clock::now();
-        const uint64_t n = generated_->load(std::memory_order_relaxed);
+        const uint64_t n = own_nodes();
         if (n != beat_generated_) send(0, message(kBeat, search_).u64(n).take());
         beat_generated_ = n;
     }
     return did;
 }
 
+uint64_t SplitProtocol::own_nodes() const {
+    const uint64_t n = generated_ ? generated_->load(std::memory_order_relaxed) : 0;
+    return n > collected_ ? n - collected_ : 0;
+}
+
 void SplitProtocol::request_more() {
     if (stop_ || none_left_ || take_sent_ || pool_size_ >= static_cast<size_t>(threads_)) return;
-    const uint64_t n = generated_ ? generated_->load(std::memory_order_relaxed) : 0;
+    const uint64_t n = own_nodes();
     send(0, message(kTake, search_)
                 .u32(iteration_)
                 .u64(fingerprint_)
@@ -379,7 +385,7 @@ void SplitProtocol::stop_all(int reason) {
 void SplitProtocol::check_limits() {
     if (!started_) return;
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0_).count();
-    uint64_t nodes = generated_->load(std::memory_order_relaxed);
+    uint64_t nodes = generated_->load(std::memory_order_relaxed);  // the collections once
     for (const Other& o : others_) nodes += o.generated;
     if (!stop_) {
         if (limits_.max_nodes && nodes >= limits_.max_nodes)

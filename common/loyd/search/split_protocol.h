@@ -10,8 +10,9 @@
 // (Verdict: the next bound = the minimum over ranks, the solution, or a stop) and the next
 // iteration begins. Rank 0 alone enforces the caller's limits, over all ranks: the time since
 // the search started, the nodes of all ranks (its own running count plus the counts the others
-// send with every message and in a heartbeat every 50 ms: so a node limit is approximate, by
-// up to 65,536 nodes per thread and 50 ms of search), the caller's cancel flag; and it calls
+// send with every message and in a heartbeat every 50 ms, each rank's collection passes counted
+// once: so a node limit may be passed by up to 65,536 nodes per thread and 50 ms of search,
+// never missed), the caller's cancel flag; and it calls
 // the caller's progress function. A rank whose frontier differs from rank 0's (another
 // fingerprint: other tables) makes every rank's end() throw FormatError.
 //
@@ -59,15 +60,18 @@ public:
     int total_threads() const override { return total_threads_; }
     const std::atomic<bool>& start(const SearchLimits& limits,
                                    const std::atomic<uint64_t>& generated) override;
-    void begin(int bound, size_t frontier, uint64_t fingerprint) override;
+    void begin(int bound, size_t frontier, uint64_t fingerprint, uint64_t collected) override;
     bool take(size_t& index) override;
     void found(const Moves& moves) override;
     SplitVerdict end(const SplitPart& part) override;
 
 private:
     using Clock = std::chrono::steady_clock;
+    // This rank's nodes in the subtrees it searched (its count less the collection passes).
+    uint64_t own_nodes() const;
+
     struct Other {  // rank 0's view of another rank
-        uint64_t generated = 0;
+        uint64_t generated = 0;  // own_nodes(), as it last said
         bool take_waiting = false;  // asked for subtrees of an iteration rank 0 has not begun
         int take_threads = 1;
         uint32_t take_iteration = 0;
@@ -103,6 +107,7 @@ private:
     bool started_ = false;
     SearchLimits limits_;
     const std::atomic<uint64_t>* generated_ = nullptr;
+    uint64_t collected_ = 0;  // collection nodes, in *generated_ on every rank: counted once
     Clock::time_point t0_;
     double last_progress_ = 0;
 

@@ -55,8 +55,9 @@ public:
     virtual const std::atomic<bool>& start(const SearchLimits& limits,
                                            const std::atomic<uint64_t>& generated) = 0;
     // An iteration under `bound` over a frontier of `frontier` subtrees; `fingerprint` names
-    // the frontier, so a rank that collected another one (other tables) is caught.
-    virtual void begin(int bound, size_t frontier, uint64_t fingerprint) = 0;
+    // the frontier, so a rank that collected another one (other tables) is caught. `collected`:
+    // the nodes of the collection passes so far (the same on every rank, counted once).
+    virtual void begin(int bound, size_t frontier, uint64_t fingerprint, uint64_t collected) = 0;
     // The next subtree this rank searches; false when none is left for it in this iteration
     // (all handed out, or the search stops).
     virtual bool take(size_t& index) = 0;
