@@ -161,7 +161,7 @@ TEST(AdditivePdb, SolvesAtTheExactDistance) {
                 ++solved;
             },
             test::kRelease ? 331 : 3331, 0);
-        EXPECT_GT(solved, 100u);
+        EXPECT_GT(solved, test::kRelease ? 500u : 50u);  // 181,440 positions: 549 or 55 sampled
     }
 }
 
