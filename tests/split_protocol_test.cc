@@ -53,11 +53,12 @@ template <class H>
 std::vector<SearchResult> split_solve(const Board& start, const Board& goal, int ranks, int threads,
                                       const SearchLimits& limits = {}, int liar = -1) {
     std::vector<SearchResult> out(static_cast<size_t>(ranks));
+    const MovePruning& pruning = test::default_pruning(goal.geometry());  // (not thread-safe)
     test::run_group(ranks, [&](Collective& g) {
         SplitProtocol p(g, kTag, 42, threads, ranks * threads);
         OtherFrontier other(p);
         SplitRanks* r = g.rank() == liar ? static_cast<SplitRanks*>(&other) : &p;
-        IdaStar<H> ida(H(goal), goal, test::default_pruning(goal.geometry()));
+        IdaStar<H> ida(H(goal), goal, pruning);
         p.run([&] { out[static_cast<size_t>(g.rank())] = ida.solve(start, limits, threads, r); });
     });
     return out;
