@@ -59,7 +59,8 @@ po::options_description solving() {
         ("no-bpmx", "IDA*: no bidirectional pathmax of inconsistent (dual) values")
         ("jobs,j", po::value<int>()->default_value(0),
          "threads (0 = all cores): instances in parallel, and the search of one instance split "
-         "over the threads left when there are fewer instances than threads")
+         "over the threads left when there are fewer instances than threads; under mpirun, "
+         "per rank (0 = the machine's cores divided among its ranks)")
         ("algorithm,a", po::value<std::string>()->default_value("ida"), "ida | astar")
         ("node-limit", po::value<uint64_t>(),
          "stop an instance after N nodes (IDA*: generated; A*: stored; A* default 20000000)")
@@ -176,7 +177,9 @@ std::string help_text() {
           "  solver --goal blank-first --input korf100.txt   one instance per line\n"
           "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n"
           "  solver check \"1 2 3/4 5 6/7 0 8\" R              does R solve it, optimally?\n"
-          "  solver scramble --size 4x4 --count 3 --seed 7 | solver\n\n"
+          "  solver scramble --size 4x4 --count 3 --seed 7 | solver\n"
+          "  mpirun -np 8 solver --input big.txt             ranks share a batch (or one hard\n"
+          "                                                  instance, when fewer than ranks)\n\n"
           "Commands:\n"
           "  solve [BOARD]...       (the default) solve each board optimally\n"
           "  check BOARD... MOVES   replay moves on a board: legal? solved? how far from optimal?\n"
@@ -189,7 +192,10 @@ std::string help_text() {
           "Moves are the directions the blank moves (U D L R); --notation tile writes the\n"
           "direction the moved tile slides (the opposite letter) with run lengths (R2U2L).\n\n";
     for (const Group& g : groups()) os << g.options << "\n";
-    os << "Exit status: 0 all solved or proven unsolvable, 1 an instance line was invalid,\n"
+    os << "Under mpirun (or srun) rank 0 reads and prints; with at least as many instances as\n"
+          "ranks, instances are handed out to the ranks; with fewer, each instance is searched\n"
+          "by every rank together (same optimal answer; node counts and limits over all ranks).\n"
+          "Exit status: 0 all solved or proven unsolvable, 1 an instance line was invalid,\n"
           "2 usage error, 3 a limit was reached, 4 file error, 5 internal error; check also\n"
           "7 a sequence solves but not optimally, 8 a sequence does not solve.\n"
           "Environment: LOYD_PDB_PATH (colon-separated folders of table sets, searched first),\n"

@@ -53,6 +53,7 @@ inline constexpr int kFound = -1;
 inline constexpr int kStopped = -2;
 inline constexpr uint64_t kCheckEvery = 1 << 16;  // ~1 ms of search between clock reads
 inline constexpr size_t kFrontierPerThread = 256;
+inline constexpr size_t kMaxRanksFrontier = size_t{1} << 20;  // ~80 MB on every rank
 inline constexpr int kMaxFrontierDepth = 64;  // FrontierNode::path
 
 using Clock = std::chrono::steady_clock;
@@ -505,7 +506,8 @@ private:
                       int root_state, SplitRanks& ranks, SearchResult& res) {
         using namespace ida_detail;
         ida_detail::Worker<H>& lead = *ws[0];
-        const size_t want = kFrontierPerThread * static_cast<size_t>(std::max(1, ranks.total_threads()));
+        const size_t want =
+            std::min(kMaxRanksFrontier, kFrontierPerThread * static_cast<size_t>(std::max(1, ranks.total_threads())));
         std::vector<FrontierNode> frontier;
         uint64_t collect_generated = 0, collect_expanded = 0;  // the same on every rank
         SplitVerdict agreed;                                   // the last verdict's totals
