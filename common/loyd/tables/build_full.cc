@@ -1,5 +1,6 @@
 // The full-table builder: a plain BFS over (placement, blank cell) ranks, one byte per entry;
-// a layer scan expands the entries equal to d and claims unset successors with a CAS.
+// a layer scan expands the entries equal to d and claims unset successors with a CAS. The
+// successors are one blank step away (STM) or one blank run along a line (MTM).
 #include <array>
 
 #include "loyd/tables/build_support.h"
@@ -11,6 +12,7 @@ void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
     const Ranker rk = pattern_ranker(p);
     const int k = p.size();
     const uint64_t total = rk.size();
+    const bool mtm = p.metric() == Metric::Mtm;
     std::array<Mask, kMaxCells> nmask{};
     for (int c = 0; c < g.cells(); ++c) nmask[c] = g.neighbor_mask(c);
 
@@ -36,13 +38,18 @@ void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
             for (uint64_t r = lo; r < hi; ++r) {
                 if (atomic_load(dist + r) != cur_d) continue;  // others CAS entries of this layer
                 const Mask occ = rk.unrank(r, pc);
-                for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1) {
-                    const uint64_t r2 = full_successor_rank(rk, pc, k, occ, lowest(adj));
+                auto claim = [&](uint64_t r2) {
                     uint8_t expect = kUnset;
                     if (atomic_load(dist + r2) == kUnset &&
                         std::atomic_ref<uint8_t>(dist[r2]).compare_exchange_strong(expect, next_d,
                                                                                     std::memory_order_relaxed))
                         ++found;
+                };
+                if (mtm) {
+                    for_each_mtm_successor(rk, g, pc, k, occ, claim);
+                } else {
+                    for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1)
+                        claim(full_successor_rank(rk, pc, k, occ, lowest(adj)));
                 }
             }
             discovered.fetch_add(found, std::memory_order_relaxed);

@@ -83,7 +83,7 @@ double set_strength(const PdbSetSpec& s) {
 }
 
 std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
-                                      std::vector<std::string>* notes) {
+                                      std::vector<std::string>* notes, Metric metric) {
     std::optional<FoundSet> best;
     auto consider = [&](const fs::path& manifest) {
         std::optional<PdbSetSpec> read;
@@ -94,7 +94,7 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
             return;
         }
         const PdbSetSpec& spec = *read;
-        if (!(spec.geometry() == goal.geometry())) return;
+        if (!(spec.geometry() == goal.geometry()) || spec.metric != metric) return;
         if (!GoalMapping::find(goal, spec.goal)) return;
         std::error_code ec;
         for (const auto& t : spec.tables)

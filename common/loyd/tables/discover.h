@@ -6,8 +6,9 @@
 // from the program's own path, so a moved prefix still works), and, for a program run from
 // its build tree, the folders listed in the file `loyd-pdb-path` beside it (CMake writes it
 // there with the source tree's data/; it is never installed). No path is compiled in. Each folder may be a set itself (it holds manifest.txt) or hold
-// sets one level down. Among the sets whose board matches and whose goal the instance's goal
-// maps onto (goal_map.h), and whose tables are all present, the strongest is chosen.
+// sets one level down. Among the sets whose board and metric match and whose goal the
+// instance's goal maps onto (goal_map.h), and whose tables are all present, the strongest is
+// chosen.
 // Strength is an estimate from table sizes: additive partitions count their entries, full
 // tables a sixteenth of theirs (a fringe table alone is weaker than an additive partition of
 // the same size). Only manifests are read here; nothing is loaded.
@@ -42,7 +43,7 @@ double set_strength(const PdbSetSpec& s);
 
 // notes (may be null) receives one line per set skipped and why.
 std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
-                                      std::vector<std::string>* notes = nullptr);
+                                      std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
 
 // The pdbgen command that builds a good set for this board and goal.
 std::string suggest_build_command(const Board& goal);
