@@ -104,6 +104,11 @@ TEST(WalkingDistanceTable, FifteenPuzzleSizeAndTooLargeBoards) {
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->states(), 24964);
     EXPECT_EQ(t, WalkingDistanceTable::shared(4, 4, 3, Metric::Mtm));  // built once
+    if (test::kOptimized) {  // the largest kind of table built: the rows of 3x5 (~1 s)
+        const WalkingDistanceTable* big = WalkingDistanceTable::shared(5, 3, 4, Metric::Mtm);
+        ASSERT_NE(big, nullptr);
+        EXPECT_EQ(big->states(), 352560);
+    }
     EXPECT_THROW(WalkingDistanceTable(5, 5, 4, Metric::Stm), UsageError);
     EXPECT_THROW(WalkingDistanceTable(1, 5, 0, Metric::Stm), UsageError);
     // No table for 5x5: both axes fall back to their Manhattan bound.
@@ -159,36 +164,13 @@ TEST(WalkingDistance, AdmissibleOnEveryPositionOfSmallBoards) {
 // --- Incremental updates ---------------------------------------------------------------------
 
 TEST(WalkingDistance, IncrementalEqualsFromScratch) {
-    std::mt19937_64 rng(7);
-    for (const Board& goal : {Board::blank_last(Geometry(4, 4)), Board::blank_first(Geometry(3, 5)),
-                              Board::blank_last(Geometry(5, 3)), Board::blank_last(Geometry(5, 5))})
+    for (const Board& goal : {Board::blank_last(Geometry(4, 4)), Board::blank_first(Geometry(3, 4)),
+                              Board::blank_last(Geometry(4, 3)), Board::blank_last(Geometry(5, 5))})
         for (Metric metric : {Metric::Stm, Metric::Mtm})
             for (bool tables : {true, false}) {
                 WalkingDistanceH h(goal, metric, tables), fresh(goal, metric, tables);
-                SearchState s = SearchState::from(goal);
-                int v = h.init(s);
-                std::vector<WalkingDistanceH::Undo> undo;
-                std::vector<int> values{v}, blanks;
-                for (int i = 0; i < 300; ++i) {
-                    const int from = goal.geometry().neighbor(s.blank, static_cast<Dir>(rng() % 4));
-                    if (from == kNoCell) continue;
-                    const int to = s.blank;
-                    blanks.push_back(to);
-                    const int tile = s.slide(from);
-                    undo.emplace_back();
-                    v = h.moved(v, s, tile, from, to, undo.back());
-                    ASSERT_EQ(v, fresh.init(s)) << goal.geometry().name() << " " << to_string(metric);
-                    values.push_back(v);
-                }
-                // Undo everything in reverse: the values come back.
-                while (!undo.empty()) {
-                    h.undo(undo.back());
-                    undo.pop_back();
-                    s.slide(blanks.back());
-                    blanks.pop_back();
-                    values.pop_back();
-                    ASSERT_EQ(h.vertical() + h.horizontal(), values.back());
-                }
+                test::expect_incremental_walk(h, fresh, goal, 300, 7);
+                EXPECT_EQ(h.vertical() + h.horizontal(), fresh.init(SearchState::from(goal)));
             }
 }
 

@@ -44,8 +44,13 @@ const std::vector<PresetDef>& presets() {
          Metric::Mtm},
         {"15-mtm-6-6", 4, 4, PatternKind::Full, {{1, 2, 3, 4, 5, 6}, {10, 11, 12, 13, 14, 15}},
          "4x4 multi-tile metric: full tables of tiles 1-6 and 10-15 with the blank, counting MTM moves, "
-         "combined by max with reflection and the MTM walking distance; solves each of Korf's 100 in "
-         "about a second; 2 x 57,657,600 entries",
+         "combined by max with reflection and the MTM walking distance; each of Korf's 100 in about a "
+         "second or less; 2 x 57,657,600 entries",
+         Metric::Mtm},
+        {"15-mtm-7-7", 4, 4, PatternKind::Full, {{1, 2, 3, 4, 5, 6, 7}, {9, 10, 11, 12, 13, 14, 15}},
+         "4x4 multi-tile metric: full tables of tiles 1-7 and 9-15 with the blank, counting MTM moves; "
+         "9x fewer nodes than 15-mtm-6-6 on Korf's 100 (each in a tenth of a second or less); "
+         "2 x 518,918,400 entries",
          Metric::Mtm},
     };
     return defs;
