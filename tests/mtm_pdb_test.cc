@@ -114,6 +114,24 @@ TEST(MtmPdb, DiscoveryPicksTheSetOfTheMetric) {
     EXPECT_FALSE(find_best_set({dir / "b-mtm"}, goal));
 }
 
+TEST(MtmPdb, BuildSuggestionsAreForTheMetric) {
+    const Board g4 = Board::blank_first(Geometry(4, 4));
+    EXPECT_NE(suggest_build_command(g4).find("--preset 15-7-8 "), std::string::npos);
+    EXPECT_NE(suggest_build_command(g4, Metric::Mtm).find("--preset 15-mtm-6-6 "), std::string::npos);
+    EXPECT_NE(suggest_build_command(Board::blank_last(Geometry(3, 3)), Metric::Mtm).find("--preset 8-mtm-fringe "),
+              std::string::npos);
+    // Other boards: full patterns of the metric, each table under ~60 M entries.
+    for (const Board& goal : {Board::blank_last(Geometry(3, 4)), Board::blank_last(Geometry(5, 5))}) {
+        const std::string cmd = suggest_build_command(goal, Metric::Mtm);
+        EXPECT_NE(cmd.find("--metric mtm"), std::string::npos) << cmd;
+        EXPECT_EQ(cmd.find("--kind"), std::string::npos) << cmd;  // full is the default in MTM
+        const BuildCost c = suggest_build_cost(goal, Metric::Mtm);
+        EXPECT_GT(c.entries, 0u);
+        EXPECT_LE(c.peak_bytes, uint64_t{60'000'000});
+        EXPECT_EQ(suggest_build_command(goal).find("--metric"), std::string::npos);
+    }
+}
+
 TEST(MtmPdb, SolvesAndCountsOptimallyAlsoThroughAGoalMapping) {
     const LoadedSet& set = mtm_set("two-3x3");
     SolveOptions opt;

@@ -102,7 +102,7 @@ std::optional<GoalMapping> with_heuristic(const Board& start, const Board& goal,
     if (!map)
         throw UsageError("the tables in " + set.dir + " are for goal '" + tgoal.to_string() + "' on " +
                          tgoal.geometry().name() + ", which the instance's goal '" + goal.to_string() +
-                         "' does not map onto; build tables for it with: " + suggest_build_command(goal));
+                         "' does not map onto; build tables for it with: " + suggest_build_command(goal, opt.metric));
     if (mtm) {
         MtmPdbH h(set, opt.lookups);
         lookups = h.lookups().to_string();

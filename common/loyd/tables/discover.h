@@ -45,8 +45,8 @@ double set_strength(const PdbSetSpec& s);
 std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
                                       std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
 
-// The pdbgen command that builds a good set for this board and goal.
-std::string suggest_build_command(const Board& goal);
+// The pdbgen command that builds a good set for this board, goal and metric.
+std::string suggest_build_command(const Board& goal, Metric metric = Metric::Stm);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
 // (estimate_build_bytes), raw bytes on disk, and minutes at kBuildSecondsPerEntry.
@@ -57,7 +57,7 @@ struct BuildCost {
 // Measured on the build machine with two threads: 15-7-8 (576 M entries) in 224 s and
 // 15-6-6-3 (11.5 M) in 4.9 s, about 0.4 microseconds per entry (docs/benchmarks.md).
 inline constexpr double kBuildSecondsPerEntry = 0.4e-6;
-BuildCost suggest_build_cost(const Board& goal);
+BuildCost suggest_build_cost(const Board& goal, Metric metric = Metric::Stm);
 BuildCost estimate_build_cost(const PdbSetSpec& spec);  // the same for any set
 
 }  // namespace loyd
