@@ -2,12 +2,13 @@
 // optimal length, nodes; goal blank first) one at a time on one thread and prints, per
 // instance and in total, the length found (checked against the known optimum in STM; the
 // TSV holds no MTM lengths), nodes generated, seconds and nodes per second. With a time or
-// node limit an instance that hits it is printed as `limit` and counted apart.
+// node limit an instance that hits it is printed as `limit` and counted apart. With --count
+// every optimal solution is counted too (solve_all), and the count printed after the seconds.
 //
 // Usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | --ids 1,2,3]
 //                    [--cache-dir DIR] [--lookups LIST] [--no-prune] [--prune-length L]
 //                    [--no-bpmx] [--threads N] [--metric stm|mtm] [--algorithm ida|astar]
-//                    [--time-limit S] [--node-limit N]
+//                    [--time-limit S] [--node-limit N] [--count]
 //   HEURISTIC: misplaced | manhattan | linear-conflict | walking-distance | pdb
 #include <algorithm>
 #include <chrono>
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
         size_t easiest = 0;
         int prune_length = 0;
         std::set<int> ids;
+        bool count = false;
         for (int i = 3; i < argc; ++i) {
             std::string a = argv[i];
             if (a == "--pdb" && i + 1 < argc) pdb = argv[++i];
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
             else if (a == "--algorithm" && i + 1 < argc) so.algorithm = loyd::parse_algorithm(argv[++i]);
             else if (a == "--time-limit" && i + 1 < argc) so.limits.max_seconds = std::stod(argv[++i]);
             else if (a == "--node-limit" && i + 1 < argc) so.limits.max_nodes = std::stoull(argv[++i]);
+            else if (a == "--count") count = true;
             else if (a == "--easiest" && i + 1 < argc) easiest = std::stoul(argv[++i]);
             else if (a == "--ids" && i + 1 < argc)
                 for (int v : loyd::parse_int_list(argv[++i])) ids.insert(v);
@@ -126,7 +129,20 @@ int main(int argc, char** argv) {
             const int side = r.tiles.size() == 25 ? 5 : 4;
             loyd::Geometry g(side, side);
             loyd::Board start = loyd::Board::make(g, r.tiles);
-            loyd::SolveOutcome o = loyd::solve(start, loyd::Board::blank_first(g), so);
+            loyd::SolveOutcome o;
+            std::string counted;
+            if (count) {
+                loyd::AllSolutionsOptions all;
+                all.count_only = true;
+                const loyd::AllSolutionsOutcome a = loyd::solve_all(start, loyd::Board::blank_first(g), so, all);
+                o.status = a.status;
+                o.search = a.search;
+                o.length = a.length;
+                o.seconds = a.seconds;
+                counted = "  solutions " + std::to_string(a.count) + (a.status == loyd::SolveOutcome::Status::Limit ? "+" : "");
+            } else {
+                o = loyd::solve(start, loyd::Board::blank_first(g), so);
+            }
             const bool solved = o.status == loyd::SolveOutcome::Status::Solved;
             nodes += o.search.nodes_generated;
             secs += o.seconds;
@@ -140,7 +156,7 @@ int main(int argc, char** argv) {
             std::printf("%4d %4s %4d %14llu %10.4f %12.0f%s\n", r.id, len.c_str(), r.optimal,
                         static_cast<unsigned long long>(o.search.nodes_generated), o.seconds,
                         o.seconds > 0 ? static_cast<double>(o.search.nodes_generated) / o.seconds : 0.0,
-                        note.c_str());
+                        (note + counted).c_str());
             std::fflush(stdout);
         }
         std::printf("instances %zu, solved %llu, limits %llu, wrong lengths %llu, total nodes %llu, mean nodes %.0f, "
