@@ -49,7 +49,7 @@ out=$(bash -c '
   source "$1/share/bash-completion/completions/solver"
   COMP_WORDS=(solver --lookups a); COMP_CWORD=2; _loyd_solver; echo "${COMPREPLY[*]}"
   COMP_WORDS=(solver --no-p); COMP_CWORD=1; _loyd_solver; echo "${COMPREPLY[*]}"' _ "$p" 2>&1)
-[ "$(sed -n 1p <<<"$out")" = "15-5-5-5 15-6-6-3 15-7-8 15-fringe 15-mtm-6-6" ] || fail "pdbgen completion of --preset 15-: $out"
+[ "$(sed -n 1p <<<"$out")" = "15-5-5-5 15-6-6-3 15-7-8 15-fringe 15-mtm-6-6 15-mtm-7-7" ] || fail "pdbgen completion of --preset 15-: $out"
 [ "$(sed -n 2p <<<"$out")" = "all" ] || fail "solver completion of --lookups a: $out"
 [ "$(sed -n 3p <<<"$out")" = "--no-prune --no-progress" ] || fail "solver completion of --no-p: $out"
 
