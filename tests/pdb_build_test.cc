@@ -504,7 +504,7 @@ TEST(PdbBuild, FullTableIndependentOfThreadCount) {
     }
 }
 
-TEST(PdbBuild, MtmFullTableIndependentOfThreadCountAndVerified) {
+TEST(PdbBuild, MtmFullTableVerifiedAndIndependentOfThreadCount) {
     const Pattern p(Board::blank_last(Geometry(4, 4)), test::kOptimized ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1, 2, 3},
                     PatternKind::Full, Metric::Mtm);
     const auto one = build_with(p, 1);

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <random>
+#include <thread>
 
 #include "loyd/base/error.h"
 #include "tests/bfs_oracle.h"
@@ -121,6 +122,22 @@ TEST(WalkingDistanceTable, FifteenPuzzleSizeAndTooLargeBoards) {
         for (int s = 0; s < 200; ++s) b.move(static_cast<Dir>(rng() % 4));
         EXPECT_EQ(walking_distance(b, goal, Metric::Mtm), manhattan_bound(b, goal, Metric::Mtm));
     }
+}
+
+TEST(WalkingDistanceTable, SharedFromManyThreads) {
+    // Solver threads build their heuristics at once: each table is built once, under a lock.
+    std::vector<const WalkingDistanceTable*> got(8);
+    std::vector<std::thread> pool;
+    for (int i = 0; i < 8; ++i)
+        pool.emplace_back([&got, i] {
+            got[static_cast<size_t>(i)] = WalkingDistanceTable::shared(3 + i % 2, 4 - i % 2, 1, Metric::Mtm);
+            WalkingDistanceH h(Board::blank_last(Geometry(3, 4)), i % 2 ? Metric::Mtm : Metric::Stm);
+            EXPECT_TRUE(h.has_tables());
+        });
+    for (auto& t : pool) t.join();
+    for (int i = 2; i < 8; ++i) EXPECT_EQ(got[static_cast<size_t>(i)], got[static_cast<size_t>(i % 2)]);
+    EXPECT_NE(got[0], got[1]);
+    EXPECT_NE(got[0], nullptr);
 }
 
 // --- Admissibility, exhaustively -------------------------------------------------------------

@@ -29,7 +29,9 @@ uint64_t WalkingDistanceTable::count_states(int lines, int cap, int goal_blank_l
         for (int r = 0; r < lines; ++r) {
             std::map<std::vector<int>, uint64_t> next;
             const int sum = r == b ? cap - 1 : cap;
-            for (const auto& [rem, ways] : dp) {
+            for (const auto& entry : dp) {
+                const std::vector<int>& rem = entry.first;
+                const uint64_t ways = entry.second;
                 std::vector<int> take(static_cast<size_t>(lines), 0), left = rem;
                 // Every way to take `sum` tiles from the goal lines still open, line by line.
                 auto place = [&](auto&& self, int c, int still) -> void {
