@@ -55,7 +55,8 @@ const BfsOracle& oracle(int w, int h, Metric m) {
 void expect_optimal(const SearchResult& r, const Board& start, const BfsOracle& o) {
     ASSERT_EQ(r.status, SearchResult::Status::Solved) << start.to_string();
     const int d = o.distance(start);
-    ASSERT_EQ(metric_length(r.moves, o.metric()), d) << start.to_string() << " " << to_string(r.moves);
+    ASSERT_EQ(metric_length(r.moves, o.metric()), d)
+        << start.to_string() << " " << to_string(r.moves);
     ASSERT_EQ(r.lower_bound, d);
     ASSERT_NO_THROW(replay_check(start, r.moves, o.goal()));
     Board b = start;
@@ -86,7 +87,8 @@ TEST(MetricIda, MtmDistanceOnEveryPositionOf3x3And2x4) {
         o.for_each([&](const Board& b, int) {
             if (i++ % every == 0) expect_optimal(near.solve(b), b, o);
         });
-        MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), Metric::Mtm), o.goal(), Metric::Mtm);
+        MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), Metric::Mtm), o.goal(),
+                                        Metric::Mtm);
         o.for_each([&](const Board& b, int d) {
             if (d == o.max_distance()) expect_optimal(ida.solve(b), b, o);
         });
@@ -100,7 +102,8 @@ TEST(MetricIda, MtmDistanceOnEveryPositionOf3x3And2x4) {
 
 TEST(MetricIda, MtmManhattanBoundIsOptimalToo) {
     const BfsOracle& o = oracle(3, 3, Metric::Mtm);
-    MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), Metric::Mtm, false), o.goal(), Metric::Mtm);
+    MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), Metric::Mtm, false), o.goal(),
+                                    Metric::Mtm);
     std::mt19937_64 rng(3);
     for (int i = 0; i < (test::kOptimized ? 500 : 50); ++i) {
         const Board b = o.sample(rng);
@@ -131,7 +134,8 @@ TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
         });
         WalkingDistanceH wd(o.goal(), Metric::Mtm);
         o.for_each([&](const Board& b, int d) {
-            if (d == o.max_distance()) expect_optimal(astar(wd, b, o.goal(), {}, Metric::Mtm), b, o);
+            if (d == o.max_distance())
+                expect_optimal(astar(wd, b, o.goal(), {}, Metric::Mtm), b, o);
         });
         std::mt19937_64 rng(6);
         for (int k = 0; k < (test::kOptimized ? 300 : 30); ++k) {

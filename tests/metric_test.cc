@@ -29,7 +29,8 @@ TEST(Metric, RunsAndLengths) {
     EXPECT_TRUE(move_runs({}).empty());
     EXPECT_EQ(metric_length({}, Metric::Mtm), 0);
     const Moves m = parse_moves("RRRULLDDR");
-    const std::vector<MoveRun> want = {{Dir::Right, 3}, {Dir::Up, 1}, {Dir::Left, 2}, {Dir::Down, 2}, {Dir::Right, 1}};
+    const std::vector<MoveRun> want = {
+        {Dir::Right, 3}, {Dir::Up, 1}, {Dir::Left, 2}, {Dir::Down, 2}, {Dir::Right, 1}};
     EXPECT_EQ(move_runs(m), want);
     EXPECT_EQ(metric_length(m, Metric::Stm), 9);
     EXPECT_EQ(metric_length(m, Metric::Mtm), 5);
@@ -91,7 +92,9 @@ TEST(MtmOracle, PathCountsSumOverPredecessors) {
             Cells c = b.cell_array();
             uint64_t sum = 0;
             test::for_each_neighbour(goal.geometry(), metric, c, b.blank(), [&](const Cells& nb) {
-                if (o.distance(nb) == d - 1) sum += o.paths(Board::make(goal.geometry(), std::vector<int>(nb.begin(), nb.begin() + 8)));
+                if (o.distance(nb) == d - 1)
+                    sum += o.paths(
+                        Board::make(goal.geometry(), std::vector<int>(nb.begin(), nb.begin() + 8)));
             });
             ASSERT_EQ(o.paths(b), sum) << b.to_string();
             ASSERT_GE(sum, 1u);

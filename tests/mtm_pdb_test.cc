@@ -27,9 +27,13 @@ const LoadedSet& mtm_set(const std::string& name) {
     auto& s = sets[name];
     if (s) return *s;
     const Geometry g3(3, 3), g24(2, 4);
-    PdbSetSpec spec = name == "fringe-3x3" ? custom_set(name, Board::blank_last(g3), {{1, 2, 3, 4, 7}}, PatternKind::Full, Metric::Mtm)
-                      : name == "two-3x3"  ? custom_set(name, Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6, 7}}, PatternKind::Full, Metric::Mtm)
-                                           : custom_set(name, Board::blank_last(g24), {{1, 2, 3, 4}, {5, 6, 7}}, PatternKind::Full, Metric::Mtm);
+    PdbSetSpec spec =
+        name == "fringe-3x3" ? custom_set(name, Board::blank_last(g3), {{1, 2, 3, 4, 7}},
+                                          PatternKind::Full, Metric::Mtm)
+        : name == "two-3x3"  ? custom_set(name, Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6, 7}},
+                                          PatternKind::Full, Metric::Mtm)
+                             : custom_set(name, Board::blank_last(g24), {{1, 2, 3, 4}, {5, 6, 7}},
+                                          PatternKind::Full, Metric::Mtm);
     s = std::make_unique<LoadedSet>(load_set(test::build_set(spec, dir / name)));
     return *s;
 }
@@ -91,8 +95,8 @@ TEST(MtmPdb, TablesAreNeverUsedInTheOtherMetric) {
     test::build_set(spec, dir.path());
     const Pattern stm_pattern(goal, {1, 2, 3, 4, 7}, PatternKind::Full);
     const BuildResult r = build_table(stm_pattern, {});
-    write_pdb(dir / spec.tables[0].file, header_for(stm_pattern, r.max_value), r.table.data(), r.table.size(),
-              PdbEncoding::Raw);
+    write_pdb(dir / spec.tables[0].file, header_for(stm_pattern, r.max_value), r.table.data(),
+              r.table.size(), PdbEncoding::Raw);
     spec.tables[0].xxh3.reset();
     write_file_atomic(dir / kManifestName, manifest_text(spec));
     m = error_of<FormatError>([&] { load_set(dir.path()); });
@@ -103,11 +107,13 @@ TEST(MtmPdb, DiscoveryPicksTheSetOfTheMetric) {
     test::ScratchDir dir;
     const Board goal = Board::blank_last(Geometry(3, 3));
     test::build_set(custom_set("a-stm", goal, {{1, 2, 3, 4, 7}}, PatternKind::Full), dir / "a-stm");
-    test::build_set(custom_set("b-mtm", goal, {{1, 2, 3}}, PatternKind::Full, Metric::Mtm), dir / "b-mtm");
+    test::build_set(custom_set("b-mtm", goal, {{1, 2, 3}}, PatternKind::Full, Metric::Mtm),
+                    dir / "b-mtm");
     const auto stm = find_best_set({dir.path()}, goal);
     ASSERT_TRUE(stm);
     EXPECT_EQ(stm->spec.name, "a-stm");
-    const auto mtm = find_best_set({dir.path()}, Board::blank_first(Geometry(3, 3)), nullptr, Metric::Mtm);
+    const auto mtm =
+        find_best_set({dir.path()}, Board::blank_first(Geometry(3, 3)), nullptr, Metric::Mtm);
     ASSERT_TRUE(mtm);
     EXPECT_EQ(mtm->spec.name, "b-mtm");
     EXPECT_FALSE(find_best_set({dir / "a-stm"}, goal, nullptr, Metric::Mtm));
@@ -117,11 +123,14 @@ TEST(MtmPdb, DiscoveryPicksTheSetOfTheMetric) {
 TEST(MtmPdb, BuildSuggestionsAreForTheMetric) {
     const Board g4 = Board::blank_first(Geometry(4, 4));
     EXPECT_NE(suggest_build_command(g4).find("--preset 15-7-8 "), std::string::npos);
-    EXPECT_NE(suggest_build_command(g4, Metric::Mtm).find("--preset 15-mtm-6-6 "), std::string::npos);
-    EXPECT_NE(suggest_build_command(Board::blank_last(Geometry(3, 3)), Metric::Mtm).find("--preset 8-mtm-fringe "),
+    EXPECT_NE(suggest_build_command(g4, Metric::Mtm).find("--preset 15-mtm-6-6 "),
+              std::string::npos);
+    EXPECT_NE(suggest_build_command(Board::blank_last(Geometry(3, 3)), Metric::Mtm)
+                  .find("--preset 8-mtm-fringe "),
               std::string::npos);
     // Other boards: full patterns of the metric, each table under ~60 M entries.
-    for (const Board& goal : {Board::blank_last(Geometry(3, 4)), Board::blank_last(Geometry(5, 5))}) {
+    for (const Board& goal :
+         {Board::blank_last(Geometry(3, 4)), Board::blank_last(Geometry(5, 5))}) {
         const std::string cmd = suggest_build_command(goal, Metric::Mtm);
         EXPECT_NE(cmd.find("--metric mtm"), std::string::npos) << cmd;
         EXPECT_EQ(cmd.find("--kind"), std::string::npos) << cmd;  // full is the default in MTM
@@ -138,7 +147,8 @@ TEST(MtmPdb, SolvesAndCountsOptimallyAlsoThroughAGoalMapping) {
     opt.metric = Metric::Mtm;
     opt.heuristic = HeuristicKind::Pdb;
     opt.pdb = &set;
-    for (const Board& goal : {Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(3, 3))}) {
+    for (const Board& goal :
+         {Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(3, 3))}) {
         const BfsOracle o(goal, Metric::Mtm);
         std::mt19937_64 rng(11);
         for (int i = 0; i < (test::kOptimized ? 200 : 30); ++i) {

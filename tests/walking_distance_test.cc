@@ -24,7 +24,9 @@ using test::BfsOracle;
 struct Abstract {
     std::vector<int> counts;  // [line * lines + goal line]
     int blank;
-    bool operator<(const Abstract& o) const { return std::tie(blank, counts) < std::tie(o.blank, o.counts); }
+    bool operator<(const Abstract& o) const {
+        return std::tie(blank, counts) < std::tie(o.blank, o.counts);
+    }
 };
 
 // Every abstract state one move of `metric` away from `a` (lines `lines`).
@@ -53,7 +55,8 @@ void neighbours(const Abstract& a, int lines, Metric metric, std::vector<Abstrac
 
 std::map<Abstract, int> abstract_bfs(int lines, int cap, int goal_blank, Metric metric) {
     Abstract goal{std::vector<int>(static_cast<size_t>(lines * lines), 0), goal_blank};
-    for (int r = 0; r < lines; ++r) goal.counts[static_cast<size_t>(r * lines + r)] = r == goal_blank ? cap - 1 : cap;
+    for (int r = 0; r < lines; ++r)
+        goal.counts[static_cast<size_t>(r * lines + r)] = r == goal_blank ? cap - 1 : cap;
     std::map<Abstract, int> dist{{goal, 0}};
     std::vector<Abstract> layer{goal}, nbrs;
     for (int d = 0; !layer.empty(); ++d) {
@@ -79,10 +82,13 @@ TEST(WalkingDistanceTable, MatchesAnIndependentAbstractBfs) {
         for (Metric metric : {Metric::Stm, Metric::Mtm}) {
             const WalkingDistanceTable t(c.lines, c.cap, c.blank, metric);
             const auto ref = abstract_bfs(c.lines, c.cap, c.blank, metric);
-            const std::string what = std::to_string(c.lines) + " lines of " + std::to_string(c.cap) + ", " + to_string(metric);
+            const std::string what = std::to_string(c.lines) + " lines of " +
+                                     std::to_string(c.cap) + ", " + to_string(metric);
             // Every matrix with the right sums is reached (the abstraction is connected).
             EXPECT_EQ(static_cast<uint64_t>(t.states()), ref.size()) << what;
-            EXPECT_EQ(WalkingDistanceTable::count_states(c.lines, c.cap, c.blank, 1u << 30), ref.size()) << what;
+            EXPECT_EQ(WalkingDistanceTable::count_states(c.lines, c.cap, c.blank, 1u << 30),
+                      ref.size())
+                << what;
             int deepest = 0;
             for (const auto& [a, d] : ref) {
                 std::vector<uint8_t> counts(a.counts.begin(), a.counts.end());
@@ -130,12 +136,15 @@ TEST(WalkingDistanceTable, SharedFromManyThreads) {
     std::vector<std::thread> pool;
     for (int i = 0; i < 8; ++i)
         pool.emplace_back([&got, i] {
-            got[static_cast<size_t>(i)] = WalkingDistanceTable::shared(3 + i % 2, 4 - i % 2, 1, Metric::Mtm);
-            WalkingDistanceH h(Board::blank_last(Geometry(3, 4)), i % 2 ? Metric::Mtm : Metric::Stm);
+            got[static_cast<size_t>(i)] =
+                WalkingDistanceTable::shared(3 + i % 2, 4 - i % 2, 1, Metric::Mtm);
+            WalkingDistanceH h(Board::blank_last(Geometry(3, 4)),
+                               i % 2 ? Metric::Mtm : Metric::Stm);
             EXPECT_TRUE(h.has_tables());
         });
     for (auto& t : pool) t.join();
-    for (int i = 2; i < 8; ++i) EXPECT_EQ(got[static_cast<size_t>(i)], got[static_cast<size_t>(i % 2)]);
+    for (int i = 2; i < 8; ++i)
+        EXPECT_EQ(got[static_cast<size_t>(i)], got[static_cast<size_t>(i % 2)]);
     EXPECT_NE(got[0], got[1]);
     EXPECT_NE(got[0], nullptr);
 }
@@ -157,9 +166,10 @@ int slow_bound(const Board& b, const Board& goal, Metric metric) {
 }
 
 TEST(WalkingDistance, AdmissibleOnEveryPositionOfSmallBoards) {
-    std::vector<Board> goals = {Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(3, 3)),
-                                Board::blank_last(Geometry(2, 4)), Board::blank_first(Geometry(4, 2)),
-                                test::board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5})};
+    std::vector<Board> goals = {
+        Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(3, 3)),
+        Board::blank_last(Geometry(2, 4)), Board::blank_first(Geometry(4, 2)),
+        test::board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5})};
     for (const Board& goal : goals)
         for (Metric metric : {Metric::Stm, Metric::Mtm}) {
             const BfsOracle o(goal, metric);
@@ -170,7 +180,8 @@ TEST(WalkingDistance, AdmissibleOnEveryPositionOfSmallBoards) {
                 const SearchState s = SearchState::from(b);
                 const int w = wd.init(s), m = md.init(s);
                 ASSERT_LE(w, d) << to_string(metric) << " " << b.to_string();
-                ASSERT_LE(m, w) << to_string(metric) << " " << b.to_string();  // the table dominates
+                ASSERT_LE(m, w) << to_string(metric) << " "
+                                << b.to_string();  // the table dominates
                 ASSERT_EQ(m, slow_bound(b, goal, metric)) << b.to_string();
                 exact += w == d;
             });

@@ -12,7 +12,9 @@ Metric parse_metric(const std::string& s) {
     throw UsageError("unknown metric '" + s + "' (expected stm or mtm)");
 }
 
-std::string to_string(Metric m) { return m == Metric::Mtm ? "mtm" : "stm"; }
+std::string to_string(Metric m) {
+    return m == Metric::Mtm ? "mtm" : "stm";
+}
 
 int max_run(const Geometry& g, Metric m) {
     return m == Metric::Mtm ? std::max(g.width(), g.height()) - 1 : 1;
@@ -21,8 +23,10 @@ int max_run(const Geometry& g, Metric m) {
 std::vector<MoveRun> move_runs(const Moves& m) {
     std::vector<MoveRun> runs;
     for (Dir d : m) {
-        if (!runs.empty() && runs.back().dir == d) ++runs.back().length;
-        else runs.push_back(MoveRun{d, 1});
+        if (!runs.empty() && runs.back().dir == d)
+            ++runs.back().length;
+        else
+            runs.push_back(MoveRun{d, 1});
     }
     return runs;
 }

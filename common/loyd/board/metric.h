@@ -25,10 +25,12 @@ namespace loyd {
 enum class Metric : uint8_t { Stm = 0, Mtm = 1 };
 
 Metric parse_metric(const std::string& s);  // "stm" | "mtm"
-std::string to_string(Metric m);             // "stm" | "mtm"
+std::string to_string(Metric m);            // "stm" | "mtm"
 
 // 0 for Up/Down (the blank changes row), 1 for Left/Right (it changes column).
-constexpr int axis(Dir d) { return static_cast<int>(d) >> 1; }
+constexpr int axis(Dir d) {
+    return static_cast<int>(d) >> 1;
+}
 
 // The most cells the blank moves in one move: 1 in STM, max(W, H) - 1 in MTM.
 int max_run(const Geometry& g, Metric m);

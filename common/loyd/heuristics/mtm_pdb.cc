@@ -6,7 +6,8 @@ namespace loyd {
 
 MtmPdbH::MtmPdbH(const LoadedSet& set, const Lookups& want) : wd_(set.spec.goal, Metric::Mtm) {
     if (set.spec.metric != Metric::Mtm)
-        throw UsageError("the tables in " + set.dir + " count single-tile (stm) moves; the multi-tile metric needs "
+        throw UsageError("the tables in " + set.dir +
+                         " count single-tile (stm) moves; the multi-tile metric needs "
                          "tables built with pdbgen build --metric mtm");
     const Board& goal = set.spec.goal;
     const Geometry& g = goal.geometry();
@@ -26,8 +27,10 @@ MtmPdbH::MtmPdbH(const LoadedSet& set, const Lookups& want) : wd_(set.spec.goal,
         lookups_.reflected = true;
         views_ = 2;
         const Cells gp = goal.positions();
-        for (int c = 0; c < n_; ++c) refl_cell_[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
-        for (int t = 0; t < n_; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+        for (int c = 0; c < n_; ++c)
+            refl_cell_[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
+        for (int t = 0; t < n_; ++t)
+            refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
     }
 }
 

@@ -16,7 +16,8 @@ constexpr uint8_t kUnset = 255;
 constexpr int kMaxLines = 6;
 }  // namespace
 
-uint64_t WalkingDistanceTable::count_states(int lines, int cap, int goal_blank_line, uint64_t limit) {
+uint64_t WalkingDistanceTable::count_states(int lines, int cap, int goal_blank_line,
+                                            uint64_t limit) {
     // Matrices with the given line sums (cap, cap - 1 on the blank's line) and goal-line sums
     // (cap, cap - 1 for the goal blank's line), summed over the blank's line: a DP over lines
     // whose state is what every goal line still has to place.
@@ -57,7 +58,8 @@ uint64_t WalkingDistanceTable::count_states(int lines, int cap, int goal_blank_l
     return total;
 }
 
-WalkingDistanceTable::Key WalkingDistanceTable::key_of(const uint8_t* counts, int blank_line) const {
+WalkingDistanceTable::Key WalkingDistanceTable::key_of(const uint8_t* counts,
+                                                       int blank_line) const {
     Key k = static_cast<Key>(blank_line);
     for (int i = 0; i < lines_ * lines_; ++i) k |= static_cast<Key>(counts[i]) << (4 + i * bits_);
     return k;
@@ -81,7 +83,8 @@ void WalkingDistanceTable::expand(int32_t state) {
     const int b = static_cast<int>(k & 15);
     uint8_t counts[kMaxLines * kMaxLines];
     const Key mask = (Key{1} << bits_) - 1;
-    for (int i = 0; i < lines_ * lines_; ++i) counts[i] = static_cast<uint8_t>((k >> (4 + i * bits_)) & mask);
+    for (int i = 0; i < lines_ * lines_; ++i)
+        counts[i] = static_cast<uint8_t>((k >> (4 + i * bits_)) & mask);
     for (int dir = 0; dir < 2; ++dir) {
         const int to = dir ? b + 1 : b - 1;  // the blank's next line; a tile comes from it to b
         if (to < 0 || to >= lines_) continue;
@@ -91,7 +94,8 @@ void WalkingDistanceTable::expand(int32_t state) {
             --*from_cell;
             ++counts[b * lines_ + cls];
             const int32_t id = intern(key_of(counts, to));
-            next_[(static_cast<size_t>(state) * 2 + static_cast<size_t>(dir)) * static_cast<size_t>(lines_) +
+            next_[(static_cast<size_t>(state) * 2 + static_cast<size_t>(dir)) *
+                      static_cast<size_t>(lines_) +
                   static_cast<size_t>(cls)] = id;
             ++*from_cell;
             --counts[b * lines_ + cls];
@@ -101,16 +105,19 @@ void WalkingDistanceTable::expand(int32_t state) {
 
 WalkingDistanceTable::WalkingDistanceTable(int lines, int cap, int goal_blank_line, Metric metric)
     : lines_(lines), bits_(std::bit_width(static_cast<unsigned>(cap))) {
-    if (lines < 2 || lines > kMaxLines || cap < 2 || goal_blank_line < 0 || goal_blank_line >= lines)
-        throw UsageError("walking distance: " + std::to_string(lines) + " lines of " + std::to_string(cap) +
-                         " cells are not supported (2..6 lines)");
+    if (lines < 2 || lines > kMaxLines || cap < 2 || goal_blank_line < 0 ||
+        goal_blank_line >= lines)
+        throw UsageError("walking distance: " + std::to_string(lines) + " lines of " +
+                         std::to_string(cap) + " cells are not supported (2..6 lines)");
     const uint64_t n = count_states(lines, cap, goal_blank_line, kMaxWalkingDistanceStates);
     if (n > kMaxWalkingDistanceStates || lines * lines * bits_ + 4 > 128)
-        throw UsageError("walking distance: " + std::to_string(lines) + " lines of " + std::to_string(cap) +
-                         " cells have more than " + std::to_string(kMaxWalkingDistanceStates) + " abstract states");
+        throw UsageError("walking distance: " + std::to_string(lines) + " lines of " +
+                         std::to_string(cap) + " cells have more than " +
+                         std::to_string(kMaxWalkingDistanceStates) + " abstract states");
     keys_.reserve(n);
     uint8_t goal[kMaxLines * kMaxLines] = {};
-    for (int r = 0; r < lines; ++r) goal[r * lines + r] = static_cast<uint8_t>(r == goal_blank_line ? cap - 1 : cap);
+    for (int r = 0; r < lines; ++r)
+        goal[r * lines + r] = static_cast<uint8_t>(r == goal_blank_line ? cap - 1 : cap);
     dist_.reserve(n);
     const int32_t start = intern(key_of(goal, goal_blank_line));
     dist_[static_cast<size_t>(start)] = 0;
@@ -137,7 +144,8 @@ WalkingDistanceTable::WalkingDistanceTable(int lines, int cap, int goal_blank_li
                         }
                     }
                     std::sort(chain_next.begin(), chain_next.end());
-                    chain_next.erase(std::unique(chain_next.begin(), chain_next.end()), chain_next.end());
+                    chain_next.erase(std::unique(chain_next.begin(), chain_next.end()),
+                                     chain_next.end());
                     chain.swap(chain_next);
                 }
             }
@@ -153,7 +161,8 @@ int32_t WalkingDistanceTable::find(const uint8_t* counts, int blank_line) const 
     return it == index_.end() ? -1 : it->second;
 }
 
-const WalkingDistanceTable* WalkingDistanceTable::shared(int lines, int cap, int goal_blank_line, Metric metric) {
+const WalkingDistanceTable* WalkingDistanceTable::shared(int lines, int cap, int goal_blank_line,
+                                                         Metric metric) {
     struct Entry {
         int lines, cap, blank;
         Metric metric;
@@ -163,17 +172,21 @@ const WalkingDistanceTable* WalkingDistanceTable::shared(int lines, int cap, int
     static std::vector<Entry> built;
     const std::lock_guard<std::mutex> lock(mutex);
     for (const auto& e : built)
-        if (e.lines == lines && e.cap == cap && e.blank == goal_blank_line && e.metric == metric) return e.table.get();
+        if (e.lines == lines && e.cap == cap && e.blank == goal_blank_line && e.metric == metric)
+            return e.table.get();
     std::unique_ptr<WalkingDistanceTable> t;
-    if (lines <= kMaxLines &&
-        count_states(lines, cap, goal_blank_line, kMaxWalkingDistanceStates) <= kMaxWalkingDistanceStates)
+    if (lines <= kMaxLines && count_states(lines, cap, goal_blank_line,
+                                           kMaxWalkingDistanceStates) <= kMaxWalkingDistanceStates)
         t = std::make_unique<WalkingDistanceTable>(lines, cap, goal_blank_line, metric);
     built.push_back(Entry{lines, cap, goal_blank_line, metric, std::move(t)});
     return built.back().table.get();
 }
 
 WalkingDistanceH::WalkingDistanceH(const Board& goal, Metric metric, bool tables)
-    : metric_(metric), width_(goal.geometry().width()), height_(goal.geometry().height()), n_(goal.cells()) {
+    : metric_(metric),
+      width_(goal.geometry().width()),
+      height_(goal.geometry().height()),
+      n_(goal.cells()) {
     const Geometry& g = goal.geometry();
     const Cells gp = goal.positions();
     for (int c = 0; c < n_; ++c) {
@@ -206,7 +219,8 @@ int WalkingDistanceH::init(const SearchState& s) {
     }
     if (rows_) row_ = rows_->find(rows, row_of_[s.blank]);
     if (cols_) col_ = cols_->find(cols, col_of_[s.blank]);
-    if (row_ < 0 || col_ < 0) throw Error("walking distance: a position outside the abstraction (a bug)");
+    if (row_ < 0 || col_ < 0)
+        throw Error("walking distance: a position outside the abstraction (a bug)");
     return value();
 }
 

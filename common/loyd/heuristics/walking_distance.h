@@ -46,7 +46,8 @@ public:
     WalkingDistanceTable(int lines, int cap, int goal_blank_line, Metric metric);
     // The table for these parameters, built on first use and kept for the life of the process,
     // or null when it would be too large.
-    static const WalkingDistanceTable* shared(int lines, int cap, int goal_blank_line, Metric metric);
+    static const WalkingDistanceTable* shared(int lines, int cap, int goal_blank_line,
+                                              Metric metric);
     // The number of abstract states (saturating at `limit` + 1), without building anything.
     static uint64_t count_states(int lines, int cap, int goal_blank_line, uint64_t limit);
 
@@ -57,7 +58,8 @@ public:
     // The state after the blank moves one line down (dir 1) or up (dir 0), the tile of goal
     // line `cls` it meets moving the other way; -1 when that line holds no such tile.
     int32_t step(int32_t state, int dir, int cls) const {
-        return next_[(static_cast<size_t>(state) * 2 + static_cast<size_t>(dir)) * static_cast<size_t>(lines_) +
+        return next_[(static_cast<size_t>(state) * 2 + static_cast<size_t>(dir)) *
+                         static_cast<size_t>(lines_) +
                      static_cast<size_t>(cls)];
     }
     // The state of counts[line * lines + goal line] with the blank on `blank_line`; -1 when
@@ -68,7 +70,8 @@ private:
     __extension__ typedef unsigned __int128 Key;
     struct KeyHash {
         size_t operator()(Key k) const {
-            const uint64_t x = static_cast<uint64_t>(k) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(k >> 64);
+            const uint64_t x =
+                static_cast<uint64_t>(k) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(k >> 64);
             return static_cast<size_t>(x ^ (x >> 29));
         }
     };
@@ -97,7 +100,8 @@ public:
     int init(const SearchState& s);
     int moved(int, const SearchState&, int tile, int from, int to, Undo& u) {
         u = Undo{row_, col_, static_cast<int16_t>(vmd_), static_cast<int16_t>(hmd_)};
-        if (row_of_[from] == row_of_[to]) {  // horizontal: the blank moved from to's column to from's
+        if (row_of_[from] ==
+            row_of_[to]) {  // horizontal: the blank moved from to's column to from's
             hmd_ += hd_[tile][to] - hd_[tile][from];
             if (cols_) col_ = cols_->step(col_, col_of_[from] > col_of_[to], goal_col_[tile]);
         } else {
@@ -119,7 +123,9 @@ public:
     bool has_tables() const { return rows_ || cols_; }
 
 private:
-    int per_move(int md, int most) const { return metric_ == Metric::Mtm ? (md + most - 1) / most : md; }
+    int per_move(int md, int most) const {
+        return metric_ == Metric::Mtm ? (md + most - 1) / most : md;
+    }
     int value() const { return vertical() + horizontal(); }
 
     Metric metric_;

@@ -43,11 +43,11 @@ struct EnumerateOptions {
 };
 
 struct Enumeration {
-    uint64_t count = 0;             // solutions found: all of them when `complete`
-    std::vector<Moves> solutions;   // the first `keep` of them (expanded blank paths)
-    bool complete = false;          // the whole tree was searched, so `count` is exact
-    bool stopped = false;           // stop_after solutions were found before the end
-    SearchResult search;            // nodes; status Limit (with the reason) when a limit hit
+    uint64_t count = 0;            // solutions found: all of them when `complete`
+    std::vector<Moves> solutions;  // the first `keep` of them (expanded blank paths)
+    bool complete = false;         // the whole tree was searched, so `count` is exact
+    bool stopped = false;          // stop_after solutions were found before the end
+    SearchResult search;           // nodes; status Limit (with the reason) when a limit hit
 };
 
 template <class H>
@@ -58,11 +58,14 @@ public:
         : h_(h), goal_(goal), bpmx_(bpmx), max_run_(max_run(goal.geometry(), metric)) {
         const Geometry& g = goal.geometry();
         for (int c = 0; c < g.cells(); ++c)
-            for (int d = 0; d < kDirs; ++d) nbr_[c][d] = static_cast<int8_t>(g.neighbor(c, static_cast<Dir>(d)));
+            for (int d = 0; d < kDirs; ++d)
+                nbr_[c][d] = static_cast<int8_t>(g.neighbor(c, static_cast<Dir>(d)));
         for (int p = -1; p < kDirs; ++p)
             for (int d = 0; d < kDirs; ++d)
-                allowed_[p + 1][d] = p < 0 || (metric == Metric::Mtm ? axis(static_cast<Dir>(p)) != axis(static_cast<Dir>(d))
-                                                                     : static_cast<Dir>(d) != opposite(static_cast<Dir>(p)));
+                allowed_[p + 1][d] =
+                    p < 0 ||
+                    (metric == Metric::Mtm ? axis(static_cast<Dir>(p)) != axis(static_cast<Dir>(d))
+                                           : static_cast<Dir>(d) != opposite(static_cast<Dir>(p)));
     }
 
     SearchResult solve(const Board& start, const SearchLimits& limits = {}) {
@@ -94,15 +97,18 @@ public:
         return res;
     }
 
-    Enumeration enumerate(const Board& start, int length, const EnumerateOptions& opt, const SearchLimits& limits = {}) {
+    Enumeration enumerate(const Board& start, int length, const EnumerateOptions& opt,
+                          const SearchLimits& limits = {}) {
         Enumeration en;
         const int h0 = begin(start, limits, en.search);
         en_ = &en;
         opt_ = opt;
         int r = 0;
         if (s_.same_cells(goal_.cell_array())) {
-            if (length == 0) record(0);
-            else shorter_ = 0;
+            if (length == 0)
+                record(0);
+            else
+                shorter_ = 0;
         } else if (length > 0 && h0 <= length) {
             en.search.iterations = 1;
             report(length);
@@ -111,12 +117,13 @@ public:
         }
         en_ = nullptr;
         if (shorter_ >= 0)
-            throw UsageError("enumerate: a solution of " + std::to_string(shorter_) + " moves is shorter than " +
-                             std::to_string(length));
+            throw UsageError("enumerate: a solution of " + std::to_string(shorter_) +
+                             " moves is shorter than " + std::to_string(length));
         en.stopped = r == kStopped && reason_ == kEnough;
         en.complete = r != kStopped;
         en.search.lower_bound = length;
-        en.search.status = en.complete || en.stopped ? SearchResult::Status::Solved : SearchResult::Status::Limit;
+        en.search.status =
+            en.complete || en.stopped ? SearchResult::Status::Solved : SearchResult::Status::Limit;
         if (en.search.status == SearchResult::Status::Limit) en.search.limit_reason = reason_;
         finish(en.search);
         return en;
@@ -158,7 +165,8 @@ private:
         next_bound_ = kInf;
         const size_t depth = static_cast<size_t>(bound) + 1;
         if (path_.size() < depth) path_.resize(depth);
-        if (undo_.size() < depth * static_cast<size_t>(max_run_)) undo_.resize(depth * static_cast<size_t>(max_run_));
+        if (undo_.size() < depth * static_cast<size_t>(max_run_))
+            undo_.resize(depth * static_cast<size_t>(max_run_));
     }
 
     // Searches below the current position: g moves made, h the heuristic's value there, hv
@@ -185,9 +193,12 @@ private:
                     continue;
                 }
                 path_[static_cast<size_t>(g)] = Step{static_cast<Dir>(d), run};
-                if (hr == 0 && s_.same_cells(goal_.cell_array())) r = at_goal(g + 1);
-                else if (en_ && g + 1 == bound_) continue;  // enumerating: no solution ends below here
-                else r = dfs(g + 1, hr, hc, d);
+                if (hr == 0 && s_.same_cells(goal_.cell_array()))
+                    r = at_goal(g + 1);
+                else if (en_ && g + 1 == bound_)
+                    continue;  // enumerating: no solution ends below here
+                else
+                    r = dfs(g + 1, hr, hc, d);
                 if (r < 0) break;
                 if (bpmx_ && r - 1 > hv) {
                     hv = r - 1;
@@ -233,7 +244,8 @@ private:
 
     Moves expanded_path(int depth) const {
         Moves m;
-        for (int i = 0; i < depth; ++i) m.insert(m.end(), static_cast<size_t>(path_[i].run), path_[i].dir);
+        for (int i = 0; i < depth; ++i)
+            m.insert(m.end(), static_cast<size_t>(path_[i].run), path_[i].dir);
         return m;
     }
 
@@ -245,11 +257,14 @@ private:
     bool check() {
         next_check_ = generated_ + first_check();
         const uint64_t nodes = 1 + generated_;
-        if (limits_.max_nodes && nodes >= limits_.max_nodes) reason_ = "node limit";
-        else if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed)) reason_ = "cancelled";
+        if (limits_.max_nodes && nodes >= limits_.max_nodes)
+            reason_ = "node limit";
+        else if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed))
+            reason_ = "cancelled";
         else if (limits_.max_seconds > 0 || limits_.progress) {
             const double el = std::chrono::duration<double>(Clock::now() - started_).count();
-            if (limits_.max_seconds > 0 && el >= limits_.max_seconds) reason_ = "time limit";
+            if (limits_.max_seconds > 0 && el >= limits_.max_seconds)
+                reason_ = "time limit";
             else if (limits_.progress && el - last_progress_ >= limits_.progress_every) {
                 last_progress_ = el;
                 limits_.progress(SearchProgress{bound_, nodes, el});
@@ -260,7 +275,8 @@ private:
     void report(int bound) {
         if (limits_.progress)
             limits_.progress(
-                SearchProgress{bound, 1 + generated_, std::chrono::duration<double>(Clock::now() - started_).count()});
+                SearchProgress{bound, 1 + generated_,
+                               std::chrono::duration<double>(Clock::now() - started_).count()});
     }
 
     H h_;
