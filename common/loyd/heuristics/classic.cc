@@ -11,8 +11,9 @@ HeuristicKind parse_heuristic(const std::string& s) {
     if (s == "manhattan") return HeuristicKind::Manhattan;
     if (s == "linear-conflict") return HeuristicKind::LinearConflict;
     if (s == "pdb") return HeuristicKind::Pdb;
+    if (s == "walking-distance") return HeuristicKind::WalkingDistance;
     throw UsageError("unknown heuristic '" + s +
-                     "' (expected misplaced, manhattan, linear-conflict or pdb)");
+                     "' (expected misplaced, manhattan, linear-conflict, walking-distance or pdb)");
 }
 
 std::string heuristic_name(HeuristicKind k) {
@@ -21,6 +22,7 @@ std::string heuristic_name(HeuristicKind k) {
         case HeuristicKind::Manhattan: return "manhattan";
         case HeuristicKind::LinearConflict: return "linear-conflict";
         case HeuristicKind::Pdb: return "pdb";
+        case HeuristicKind::WalkingDistance: return "walking-distance";
     }
     return "?";
 }

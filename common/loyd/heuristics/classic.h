@@ -28,8 +28,10 @@
 
 namespace loyd {
 
-enum class HeuristicKind { Misplaced, Manhattan, LinearConflict, Pdb };
-// "misplaced", "manhattan", "linear-conflict", "pdb"; UsageError otherwise.
+// WalkingDistance is heuristics/walking_distance.h; Pdb heuristics/pdb_heuristic.h (STM) and
+// heuristics/mtm_pdb.h (MTM).
+enum class HeuristicKind { Misplaced, Manhattan, LinearConflict, Pdb, WalkingDistance };
+// "misplaced", "manhattan", "linear-conflict", "pdb", "walking-distance"; UsageError otherwise.
 HeuristicKind parse_heuristic(const std::string& s);
 std::string heuristic_name(HeuristicKind k);
 

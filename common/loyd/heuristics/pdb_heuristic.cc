@@ -11,6 +11,9 @@ namespace loyd {
 
 PdbH::PdbH(const LoadedSet& set, const Lookups& want)
     : goal_(set.spec.goal), lc_(set.spec.goal) {
+    if (set.spec.metric != Metric::Stm)
+        throw UsageError("the tables in " + set.dir + " count multi-tile (mtm) moves; single-tile searches need "
+                         "tables built with --metric stm (heuristics/mtm_pdb.h takes these)");
     const Board& goal = set.spec.goal;
     const Geometry& g = goal.geometry();
     n_ = g.cells();

@@ -61,7 +61,7 @@ public:
         LinearConflictH::Undo lc;
     };
 
-    // The set must outlive the heuristic. Lookups the set cannot take (reflections on a goal
+    // The set must outlive the heuristic; an MTM set is refused (UsageError). Lookups the set cannot take (reflections on a goal
     // that is not mirror-symmetric) are left out: lookups() says what runs.
     PdbH(const LoadedSet& set, const Lookups& lookups);
     explicit PdbH(const LoadedSet& set) : PdbH(set, Lookups{}) {}
