@@ -26,20 +26,24 @@ namespace {
 void choose_heuristic(const Request& req, Tables& tables, Task& t) {
     if (!t.error.empty() || !t.search) return;
     const bool want_pdb = !req.heuristic || *req.heuristic == HeuristicKind::Pdb;
-    t.heuristic = req.heuristic ? *req.heuristic : HeuristicKind::LinearConflict;
+    const HeuristicKind classic = default_classic_heuristic(req.metric);
+    t.heuristic = req.heuristic ? *req.heuristic : classic;
     if (want_pdb) {
         t.pdb = tables.for_goal(*t.goal, req.heuristic.has_value() || !req.pdb.empty());
-        t.heuristic = t.pdb ? HeuristicKind::Pdb : HeuristicKind::LinearConflict;
+        t.heuristic = t.pdb ? HeuristicKind::Pdb : classic;
     }
 }
 
-void solve_task(const SolveOptions& base, Task& t) {
+void solve_task(const Request& req, const SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
     SolveOptions so = base;
     so.heuristic = t.heuristic;
     so.pdb = t.pdb;
     try {
-        t.outcome = solve(*t.start, *t.goal, so);
+        if (req.all || req.count_solutions)
+            t.all = solve_all(*t.start, *t.goal, so, AllSolutionsOptions{req.count_solutions, req.max_solutions});
+        else
+            t.outcome = solve(*t.start, *t.goal, so);
     } catch (const UsageError& e) {
         t.error = e.what();
     } catch (const std::exception& e) {
@@ -123,7 +127,7 @@ private:
                 }
                 t = window_[unclaimed_++].get();
             }
-            solve_task(base, *t);
+            solve_task(req_, base, *t);
             bool front;
             {
                 std::lock_guard<std::mutex> lock(mu_);
@@ -195,8 +199,8 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         if (shown.exchange(false)) err << "\r\033[K" << std::flush;
         ++totals.tasks;
         if (t.error.empty() && t.failure.empty() && t.search) {
-            search_seconds += t.outcome.seconds;
-            limited |= t.outcome.status == SolveOutcome::Status::Limit;
+            search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
+            limited |= (t.all ? t.all->status : t.outcome.status) == SolveOutcome::Status::Limit;
         }
         print(t);
     });

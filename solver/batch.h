@@ -47,6 +47,7 @@ struct Task {
     std::optional<Claim> claim;  // check only
     // results
     SolveOutcome outcome;
+    std::optional<AllSolutionsOutcome> all;  // solve --all / --count
     std::string failure;  // an error while solving (e.g. internal)
     bool done = false;
 };

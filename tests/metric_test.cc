@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "loyd/base/error.h"
 #include "tests/bfs_oracle.h"
 #include "tests/test_util.h"
@@ -99,6 +101,24 @@ TEST(MtmOracle, PathCountsSumOverPredecessors) {
             ASSERT_EQ(o.paths(b), sum) << b.to_string();
             ASSERT_GE(sum, 1u);
         });
+    }
+}
+
+TEST(Metric, MultiTileLengthCountsRunsOfOneDirection) {
+    EXPECT_EQ(metric_length({}, Metric::Mtm), 0);
+    EXPECT_EQ(metric_length(parse_moves("R"), Metric::Mtm), 1);
+    EXPECT_EQ(metric_length(parse_moves("RR"), Metric::Mtm), 1);
+    EXPECT_EQ(metric_length(parse_moves("RRUUL"), Metric::Mtm), 3);
+    EXPECT_EQ(metric_length(parse_moves("RLRL"), Metric::Mtm), 4);
+    EXPECT_EQ(metric_length(parse_moves("R2R"), Metric::Mtm), 1);  // one run, however it was written
+    // Against a slow count: a run ends where the next move differs.
+    std::mt19937_64 rng(3);
+    for (int trial = 0; trial < 200; ++trial) {
+        Moves m;
+        for (uint64_t i = rng() % 30; i > 0; --i) m.push_back(static_cast<Dir>(rng() % 3));
+        size_t runs = 0;
+        for (size_t i = 0; i < m.size(); ++i) runs += (i + 1 == m.size() || m[i + 1] != m[i]) ? 1 : 0;
+        EXPECT_EQ(metric_length(m, Metric::Mtm), static_cast<int>(runs));
     }
 }
 
