@@ -109,9 +109,17 @@ std::optional<GoalMapping> with_heuristic(const Board& start, const Board& goal,
         lookups = h.lookups().to_string();
         fn(h, map->map(start), tgoal);
     } else if (AdditivePdbH::supports(set, opt.lookups)) {
-        AdditivePdbH h(set, opt.lookups);  // the fast path: one additive partition
-        lookups = h.lookups().to_string();
-        fn(h, map->map(start), tgoal);
+        // The fast path (one additive partition), with the width a constant on the usual boards.
+        auto run_with = [&](auto&& h) {
+            lookups = h.lookups().to_string();
+            fn(h, map->map(start), tgoal);
+        };
+        switch (tgoal.geometry().width()) {
+            case 3: run_with(BasicAdditivePdbH<3>(set, opt.lookups)); break;
+            case 4: run_with(BasicAdditivePdbH<4>(set, opt.lookups)); break;
+            case 5: run_with(BasicAdditivePdbH<5>(set, opt.lookups)); break;
+            default: run_with(AdditivePdbH(set, opt.lookups)); break;
+        }
     } else {
         PdbH h(set, opt.lookups);
         lookups = h.lookups().to_string();
