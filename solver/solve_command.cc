@@ -46,7 +46,9 @@ std::vector<int> slide(Board& b, const MoveRun& m) {
 std::string show_json(const Request& req, Board b, const Moves& moves) {
     const TileLabels& labels = req.format.labels();
     auto tile_json = [&](int tile) {
-        return labels.are_numbers() ? std::to_string(tile) : "\"" + json_escape(labels.name(tile)) + "\"";
+        if (labels.are_numbers()) return std::to_string(tile);
+        std::string q = "\"";
+        return q.append(json_escape(labels.name(tile))).append("\"");
     };
     std::string states = board_json(b, labels), moved;
     for (const MoveRun& m : metric_moves(req, moves)) {
@@ -54,7 +56,7 @@ std::string show_json(const Request& req, Board b, const Moves& moves) {
         if (!moved.empty()) moved += ',';
         if (req.metric == Metric::Mtm) {
             moved += '[';
-            for (size_t i = 0; i < tiles.size(); ++i) moved += (i ? "," : "") + tile_json(tiles[i]);
+            for (size_t i = 0; i < tiles.size(); ++i) moved.append(i ? "," : "").append(tile_json(tiles[i]));
             moved += ']';
         } else {
             moved += tile_json(tiles[0]);

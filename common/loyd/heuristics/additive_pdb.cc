@@ -9,6 +9,7 @@ namespace loyd {
 
 template <int kWidth>
 bool BasicAdditivePdbH<kWidth>::supports(const LoadedSet& set, const Lookups& lookups) {
+    if (set.spec.metric != Metric::Stm) return false;
     if (lookups.dual || lookups.dual_reflected || set.spec.partitions.size() != 1) return false;
     if (set.tables.size() > static_cast<size_t>(kMaxTables)) return false;
     for (const auto& t : set.tables)
@@ -27,9 +28,6 @@ BasicAdditivePdbH<kWidth>::BasicAdditivePdbH(const LoadedSet& set, const Lookups
     const Geometry& g = goal.geometry();
     n_ = g.cells();
     width_ = g.width();
-    const int gb = goal.blank();
-    for (int c = 0; c < n_; ++c)
-        parity_[c] = static_cast<uint8_t>((std::abs(g.row(c) - g.row(gb)) + std::abs(g.col(c) - g.col(gb))) & 1);
     for (auto& t : tab_) t = -1;
     // Only the partition's tables count; a table of the set outside it is never looked up.
     for (int i : set.spec.partitions[0]) {
@@ -71,7 +69,7 @@ int BasicAdditivePdbH<kWidth>::init(const SearchState& s) {
         sum_[v] = sum;
     }
     const int h = reflect_ && sum_[1] > sum_[0] ? sum_[1] : sum_[0];
-    return h + ((h ^ parity_[s.blank]) & 1);
+    return h + ((h ^ goal_.parity[s.blank]) & 1);
 }
 
 template class BasicAdditivePdbH<0>;

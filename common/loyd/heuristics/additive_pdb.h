@@ -76,7 +76,7 @@ public:
                 view_step(1, refl_tile_[tile], refl_cell_[from], refl_cell_[to], !vertical, forward, s.cell.data(), u);
             h = h > h1 ? h : h1;
         }
-        return h + ((h ^ parity_[from]) & 1);  // the blank will be on `from`
+        return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
     }
 
     // Makes the child evaluated in u the current position.
@@ -173,7 +173,6 @@ private:
     uint64_t weight_[kMaxCells]{};  // tile -> the place value of its Lehmer digit
     uint8_t refl_tile_[kMaxCells]{};
     uint8_t refl_cell_[kMaxCells]{};
-    uint8_t parity_[kMaxCells]{};   // blank cell -> parity of every solution length
     uint64_t rank_[2][kMaxTables]{};
     uint8_t val_[2][kMaxTables]{};
     int sum_[2]{};

@@ -32,6 +32,7 @@ GoalTables::GoalTables(const Board& goal) : geom(goal.geometry()) {
     for (int t = 0; t < goal.cells(); ++t)
         for (int c = 0; c < goal.cells(); ++c)
             md[t][c] = static_cast<int8_t>(t == 0 ? 0 : geom.distance(c, goal_pos[t]));
+    for (int c = 0; c < goal.cells(); ++c) parity[c] = static_cast<uint8_t>(geom.distance(c, goal.blank()) & 1);
 }
 
 int misplaced(const Board& b, const Board& goal) {

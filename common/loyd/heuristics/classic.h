@@ -45,6 +45,9 @@ struct GoalTables {
     Geometry geom;
     Cells goal_pos{};                                      // tile -> goal cell
     std::array<std::array<int8_t, kMaxCells>, kMaxCells> md{};  // [tile][cell]
+    // [blank cell]: the parity every path to the goal has (in single-tile moves) from a
+    // position with the blank there: every move flips the blank's checkerboard colour.
+    std::array<uint8_t, kMaxCells> parity{};
 };
 
 class MisplacedH {
