@@ -1,12 +1,15 @@
 // Benchmark harness: solves instances from a TSV of Korf's format (id, tiles, Manhattan,
 // optimal length, nodes; goal blank first) one at a time on one thread and prints, per
-// instance and in total, the length found (checked against the known optimum), nodes
-// generated, seconds and nodes per second.
+// instance and in total, the length found (checked against the known optimum in STM; the
+// TSV holds no MTM lengths), nodes generated, seconds and nodes per second. With a time or
+// node limit an instance that hits it is printed as `limit` and counted apart. With --count
+// every optimal solution is counted too (solve_all), and the count printed after the seconds.
 //
 // Usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | --ids 1,2,3]
 //                    [--cache-dir DIR] [--lookups LIST] [--no-prune] [--prune-length L]
-//                    [--no-bpmx] [--threads N]
-//   HEURISTIC: misplaced | manhattan | linear-conflict | pdb
+//                    [--no-bpmx] [--threads N] [--metric stm|mtm] [--algorithm ida|astar]
+//                    [--time-limit S] [--node-limit N] [--count]
+//   HEURISTIC: misplaced | manhattan | linear-conflict | walking-distance | pdb
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -72,6 +75,7 @@ int main(int argc, char** argv) {
         size_t easiest = 0;
         int prune_length = 0;
         std::set<int> ids;
+        bool count = false;
         for (int i = 3; i < argc; ++i) {
             std::string a = argv[i];
             if (a == "--pdb" && i + 1 < argc) pdb = argv[++i];
@@ -82,6 +86,11 @@ int main(int argc, char** argv) {
             else if (a == "--prune-length" && i + 1 < argc) prune_length = std::stoi(argv[++i]);
             else if (a == "--no-bpmx") so.bpmx = false;
             else if (a == "--threads" && i + 1 < argc) so.threads = std::stoi(argv[++i]);
+            else if (a == "--metric" && i + 1 < argc) so.metric = loyd::parse_metric(argv[++i]);
+            else if (a == "--algorithm" && i + 1 < argc) so.algorithm = loyd::parse_algorithm(argv[++i]);
+            else if (a == "--time-limit" && i + 1 < argc) so.limits.max_seconds = std::stod(argv[++i]);
+            else if (a == "--node-limit" && i + 1 < argc) so.limits.max_nodes = std::stoull(argv[++i]);
+            else if (a == "--count") count = true;
             else if (a == "--easiest" && i + 1 < argc) easiest = std::stoul(argv[++i]);
             else if (a == "--ids" && i + 1 < argc)
                 for (int v : loyd::parse_int_list(argv[++i])) ids.insert(v);
@@ -112,27 +121,49 @@ int main(int argc, char** argv) {
                         so.pruning->states(),
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
-        uint64_t nodes = 0, wrong = 0;
+        const bool stm = so.metric == loyd::Metric::Stm;
+        uint64_t nodes = 0, wrong = 0, limited = 0;
         double secs = 0;
-        std::printf("%4s %4s %4s %14s %10s %12s\n", "id", "len", "opt", "nodes", "seconds", "nodes/s");
+        std::printf("%4s %4s %4s %14s %10s %12s\n", "id", "len", stm ? "opt" : "stm", "nodes", "seconds", "nodes/s");
         for (const Row& r : rows) {
             const int side = r.tiles.size() == 25 ? 5 : 4;
             loyd::Geometry g(side, side);
             loyd::Board start = loyd::Board::make(g, r.tiles);
-            loyd::SolveOutcome o = loyd::solve(start, loyd::Board::blank_first(g), so);
-            const int len = static_cast<int>(o.search.moves.size());
+            loyd::SolveOutcome o;
+            std::string counted;
+            if (count) {
+                loyd::AllSolutionsOptions all;
+                all.count_only = true;
+                const loyd::AllSolutionsOutcome a = loyd::solve_all(start, loyd::Board::blank_first(g), so, all);
+                o.status = a.status;
+                o.search = a.search;
+                o.length = a.length;
+                o.seconds = a.seconds;
+                counted = "  solutions " + std::to_string(a.count) + (a.status == loyd::SolveOutcome::Status::Limit ? "+" : "");
+            } else {
+                o = loyd::solve(start, loyd::Board::blank_first(g), so);
+            }
+            const bool solved = o.status == loyd::SolveOutcome::Status::Solved;
             nodes += o.search.nodes_generated;
             secs += o.seconds;
-            if (len != r.optimal) ++wrong;
-            std::printf("%4d %4d %4d %14llu %10.4f %12.0f%s\n", r.id, len, r.optimal,
+            limited += !solved;
+            const bool bad = solved && stm && o.length != r.optimal;
+            wrong += bad;
+            const std::string len = solved ? std::to_string(o.length) : "limit";
+            const std::string note = bad      ? "  WRONG LENGTH"
+                                     : solved ? ""
+                                              : "  lower bound " + std::to_string(o.search.lower_bound);
+            std::printf("%4d %4s %4d %14llu %10.4f %12.0f%s\n", r.id, len.c_str(), r.optimal,
                         static_cast<unsigned long long>(o.search.nodes_generated), o.seconds,
                         o.seconds > 0 ? static_cast<double>(o.search.nodes_generated) / o.seconds : 0.0,
-                        len == r.optimal ? "" : "  WRONG LENGTH");
+                        (note + counted).c_str());
             std::fflush(stdout);
         }
-        std::printf("instances %zu, wrong lengths %llu, total nodes %llu, mean nodes %.0f, search seconds %.3f, "
-                    "mean seconds %.4f, nodes/s %.0f, table load seconds %.3f\n",
-                    rows.size(), static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(nodes),
+        std::printf("instances %zu, solved %llu, limits %llu, wrong lengths %llu, total nodes %llu, mean nodes %.0f, "
+                    "search seconds %.3f, mean seconds %.4f, nodes/s %.0f, table load seconds %.3f\n",
+                    rows.size(), static_cast<unsigned long long>(rows.size() - limited),
+                    static_cast<unsigned long long>(limited), static_cast<unsigned long long>(wrong),
+                    static_cast<unsigned long long>(nodes),
                     rows.empty() ? 0.0 : static_cast<double>(nodes) / static_cast<double>(rows.size()), secs,
                     rows.empty() ? 0.0 : secs / static_cast<double>(rows.size()),
                     secs > 0 ? static_cast<double>(nodes) / secs : 0.0, load);

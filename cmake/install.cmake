@@ -51,7 +51,7 @@ if(LOYD_BUILD_PROGRAMS)
   else()
     message(STATUS "help2man not found: no man pages (./setup.sh installs it)")
   endif()
-  install(DIRECTORY data/8-fringe data/8-4-4 data/15-5-5-5
+  install(DIRECTORY data/8-fringe data/8-4-4 data/8-mtm-fringe data/15-5-5-5
     DESTINATION ${CMAKE_INSTALL_DATADIR}/loyd/pdb COMPONENT runtime)
 endif()
 

@@ -95,10 +95,15 @@ SetPath set_path(const std::string& p) {
 }
 
 PdbSetSpec spec_from_options(const Options& o) {
+    const Metric m = o.metric ? parse_metric(*o.metric) : Metric::Stm;
     if (!o.preset.empty()) {
         if (o.size || !o.patterns.empty())
             throw UsageError("give either --preset or --size/--pattern, not both");
-        return preset(o.preset);
+        PdbSetSpec s = preset(o.preset);
+        if (o.metric && m != s.metric)
+            throw UsageError("preset " + o.preset + " is for the " + to_string(s.metric) + " metric, not " +
+                             to_string(m) + " (see pdbgen presets)");
+        return s;
     }
     if (o.patterns.empty()) throw UsageError("build needs --preset NAME or --pattern TILES (with --size)");
     std::vector<std::vector<int>> pats;
@@ -114,8 +119,8 @@ PdbSetSpec spec_from_options(const Options& o) {
         if (!written) throw UsageError("a custom set needs --size WxH");
         return *written;
     }();
-    return custom_set(o.name.empty() ? "custom" : o.name, parse_goal(o.goal, g), pats,
-                      parse_pattern_kind(o.kind));
+    const PatternKind kind = o.kind ? parse_pattern_kind(*o.kind) : m == Metric::Mtm ? PatternKind::Full : PatternKind::Additive;
+    return custom_set(o.name.empty() ? "custom" : o.name, parse_goal(o.goal, g), pats, kind, m);
 }
 
 class Progress {
@@ -373,6 +378,7 @@ int info_set(const std::string& path, std::ostream& out) {
     out << "set         " << s.name << " (" << set.dir << ")\n"
         << "board       " << s.geometry().name() << "\n"
         << "goal        " << s.goal.to_string() << "\n"
+        << "metric      " << to_string(s.metric) << "\n"
         << "reflect     " << (s.reflect ? "yes" : "no") << "\n"
         << "tables      " << s.tables.size() << " (all checked: headers, checksums, manifest)\n";
     for (size_t i = 0; i < s.tables.size(); ++i) {
@@ -403,10 +409,11 @@ int cmd_info(const Options& o, std::ostream& out) {
     const PdbHeader& h = t.file().header();
     const Pattern& p = t.pattern();
     out << "file        " << path << "\n"
-        << "format      loyd pdb version " << kPdbFormatVersion << "\n"
+        << "format      loyd pdb version " << format_version(h) << "\n"
         << "board       " << p.geometry().name() << "\n"
         << "goal        " << p.goal().to_string() << "\n"
         << "kind        " << to_string(p.kind()) << "\n"
+        << "metric      " << to_string(p.metric()) << "\n"
         << "tiles       " << p.tiles_string() << "\n"
         << "ranking     partial permutation (tiles ascending" << (p.kind() == PatternKind::Full ? ", then the blank" : "")
         << ")\n"

@@ -24,7 +24,9 @@ po::options_description visible() {
          "build: goal: blank-last, blank-first or a permutation")
         ("pattern", po::value<std::vector<std::string>>()->composing(),
          "build: tiles of one pattern, e.g. 1,2,3 (repeat for a partition)")
-        ("kind", po::value<std::string>()->default_value("additive"), "build: additive | full")
+        ("kind", po::value<std::string>(), "build: additive | full (default: additive; full with --metric mtm)")
+        ("metric", po::value<std::string>(),
+         "build: stm | mtm: what one move is (mtm: 1..k tiles of a row or column; full tables only)")
         ("name", po::value<std::string>(), "build: name of a custom set (default: custom)")
         ("out,o", po::value<std::string>(), "build/package: output folder")
         ("encoding", po::value<std::string>()->default_value("zstd"), "build: zstd | raw")
@@ -58,7 +60,8 @@ uint64_t parse_bytes(const std::string& s) {
 std::string command_help(const std::string& command) {
     static const std::map<std::string, std::string> usage = {
         {"build", "pdbgen build --preset NAME --out DIR | --size WxH --pattern 1,2,3 [--pattern ...] --out DIR\n"
-                  "Builds a set of tables (and its manifest) into DIR."},
+                  "Builds a set of tables (and its manifest) into DIR. --metric mtm builds full tables that count\n"
+                  "multi-tile moves (for the multi-tile metric; additive tables do not add up there)."},
         {"presets", "pdbgen presets\nLists the presets with their entries, estimated build time, memory and disk."},
         {"info", "pdbgen info FILE|DIR\nDescribes a table (header, value histogram) or a set folder."},
         {"verify", "pdbgen verify FILE|DIR [--against REF]\nChecks headers, checksums and table invariants."},
@@ -102,10 +105,11 @@ std::string help_text() {
           "  pdbgen build --preset 15-7-8 --out ~/.local/share/loyd/pdb/15-7-8\n"
           "  pdbgen verify ~/.local/share/loyd/pdb/15-7-8 --against data/reference/15-7-8.manifest.txt\n"
           "  pdbgen info ~/.local/share/loyd/pdb/15-7-8\n"
-          "  mpirun -np 4 pdbgen build --preset 15-7-8 --out tables/15-7-8 --checkpoint ckpt\n\n"
+          "  mpirun -np 4 pdbgen build --preset 15-7-8 --out tables/15-7-8 --checkpoint ckpt\n"
+          "  pdbgen build --preset 15-mtm-6-6 --out ~/.local/share/loyd/pdb/15-mtm-6-6   # multi-tile metric\n\n"
           "Commands:\n"
           "  build --preset NAME --out DIR      build a preset set into DIR\n"
-          "  build --size WxH [--goal G] --pattern 1,2,3 [--pattern ...] [--kind K] --out DIR\n"
+          "  build --size WxH [--goal G] --pattern 1,2,3 [--pattern ...] [--kind K] [--metric M] --out DIR\n"
           "                                     build a custom set\n"
           "  presets                            list the presets\n"
           "  info FILE|DIR                      a table's header and value histogram, or a set's tables\n"
@@ -150,7 +154,8 @@ Options parse_options(int argc, char** argv) {
     if (vm.count("size")) o.size = vm["size"].as<std::string>();
     o.goal = vm["goal"].as<std::string>();
     if (vm.count("pattern")) o.patterns = vm["pattern"].as<std::vector<std::string>>();
-    o.kind = vm["kind"].as<std::string>();
+    if (vm.count("kind")) o.kind = vm["kind"].as<std::string>();
+    if (vm.count("metric")) o.metric = vm["metric"].as<std::string>();
     if (vm.count("name")) o.name = vm["name"].as<std::string>();
     if (vm.count("out")) o.out = vm["out"].as<std::string>();
     o.encoding = vm["encoding"].as<std::string>();

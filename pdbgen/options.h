@@ -16,7 +16,8 @@ struct Options {
     std::optional<std::string> size;
     std::string goal = "blank-last";
     std::vector<std::string> patterns;
-    std::string kind = "additive";
+    std::optional<std::string> kind;    // default: additive (STM), full (MTM)
+    std::optional<std::string> metric;  // default: the preset's, else stm
     std::string name;
     std::string out;
     std::string encoding = "zstd";

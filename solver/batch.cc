@@ -31,28 +31,34 @@ namespace {
 void choose_heuristic(const Request& req, Tables& tables, Task& t) {
     if (!t.error.empty() || !t.search) return;
     const bool want_pdb = !req.heuristic || *req.heuristic == HeuristicKind::Pdb;
-    t.heuristic = req.heuristic ? *req.heuristic : HeuristicKind::LinearConflict;
+    const HeuristicKind classic = default_classic_heuristic(req.metric);
+    t.heuristic = req.heuristic ? *req.heuristic : classic;
     if (want_pdb) {
         t.pdb = tables.for_goal(*t.goal, req.heuristic.has_value() || !req.pdb.empty());
-        t.heuristic = t.pdb ? HeuristicKind::Pdb : HeuristicKind::LinearConflict;
+        t.heuristic = t.pdb ? HeuristicKind::Pdb : classic;
     }
 }
 
 }  // namespace
 
-void solve_task(const SolveOptions& base, Task& t) {
+void solve_task(const Request& req, const SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
     SolveOptions so = base;
     so.heuristic = t.heuristic;
     so.pdb = t.pdb;
     try {
-        t.outcome = solve(*t.start, *t.goal, so);
+        if (req.all || req.count_solutions)
+            t.all = solve_all(*t.start, *t.goal, so, AllSolutionsOptions{req.count_solutions, req.max_solutions});
+        else
+            t.outcome = solve(*t.start, *t.goal, so);
     } catch (const UsageError& e) {
         t.error = e.what();
     } catch (const std::exception& e) {
         t.failure = std::string("internal error: ") + e.what();
     }
 }
+
+void solve_task(const SolveOptions& base, Task& t) { solve_task(Request{}, base, t); }
 
 namespace {
 
@@ -202,7 +208,7 @@ private:
                 }
                 t = window_[unclaimed_++].get();
             }
-            solve_task(base, *t);
+            solve_task(req_, base, *t);
             bool front;
             {
                 std::lock_guard<std::mutex> lock(mu_);
@@ -253,9 +259,11 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     BatchTotals totals;
     const int cores = ranks.threads();
     // Several ranks: each instance on one thread of some rank, or, with fewer instances than
-    // ranks, each one in turn on every thread of every rank.
-    const bool together = ranks.size() > 1 && !batch.read_ahead(static_cast<size_t>(ranks.size()));
-    const bool more = ranks.size() > 1 ? !together
+    // ranks, each one in turn on every thread of every rank. Every optimal solution (--all,
+    // --count) is searched on rank 0 alone (its solutions are not part of the messages).
+    const bool alone = ranks.size() == 1 || req.all || req.count_solutions;
+    const bool together = !alone && !batch.read_ahead(static_cast<size_t>(ranks.size()));
+    const bool more = !alone ? !together
                                        : batch.read_ahead(static_cast<size_t>(cores) + 1);  // more instances than threads?
     const int threads = more || together ? cores : std::max(1, static_cast<int>(batch.pending()));
     SolveOptions base = req.search;
@@ -276,12 +284,12 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         if (shown.exchange(false)) err << "\r\033[K" << std::flush;
         ++totals.tasks;
         if (t.error.empty() && t.failure.empty() && t.search) {
-            search_seconds += t.outcome.seconds;
-            limited |= t.outcome.status == SolveOutcome::Status::Limit;
+            search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
+            limited |= (t.all ? t.all->status : t.outcome.status) == SolveOutcome::Status::Limit;
         }
         print(t);
     };
-    if (ranks.size() == 1) {
+    if (alone) {
         batch.run(threads, base, print_task, flush);
     } else if (together) {
         ranks.start(RunMode::Split);
@@ -307,7 +315,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     }
     tables.print_hint(search_seconds, limited);
     totals.load_seconds = tables.load_seconds();
-    totals.threads = ranks.total_threads();
+    totals.threads = alone ? cores : ranks.total_threads();
     return totals;
 }
 

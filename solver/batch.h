@@ -49,6 +49,7 @@ struct Task {
     std::optional<Claim> claim;  // check only
     // results
     SolveOutcome outcome;
+    std::optional<AllSolutionsOutcome> all;  // solve --all / --count
     std::string failure;  // an error while solving (e.g. internal)
     bool done = false;
 };
@@ -62,8 +63,10 @@ std::optional<Task> read_task(const Job& job,
 using TaskReader = std::function<std::optional<Task>(const Job&)>;
 using TaskPrinter = std::function<void(const Task&)>;
 
-// Searches a task that asks for it: its outcome, or the error that stopped it (a UsageError
-// makes it invalid, anything else a failure).
+// Searches a task that asks for it: its outcome (every optimal solution, listed or counted, when
+// `req` asks for them: --all, --count), or the error that stopped it (a UsageError makes it
+// invalid, anything else a failure). Without `req`: one optimal solution.
+void solve_task(const Request& req, const SolveOptions& base, Task& t);
 void solve_task(const SolveOptions& base, Task& t);
 
 // The tasks read and not yet printed, as rank 0 hands some of them to other ranks

@@ -1,7 +1,8 @@
 // `solver check BOARD MOVES`: replays a move sequence (either notation, with or without run
 // lengths) and compares it with the optimum, one line (or JSON object) per board in input
 // order. A verdict per board:
-//   optimal      the moves reach the goal in the optimal number of single-tile moves
+//   optimal      the moves reach the goal in the optimal number of moves (single-tile moves,
+//                or multi-tile moves with --metric mtm)
 //   suboptimal   they reach it in more
 //   solves       they reach it; the optimal length is not known (--no-optimal, or a limit)
 //   misses-goal  every move is legal but the end is not the goal (the end is printed)
@@ -11,6 +12,7 @@
 #include <ostream>
 
 #include "loyd/base/error.h"
+#include "loyd/board/metric.h"
 #include "loyd/tables/load.h"
 #include "solver/batch.h"
 #include "solver/commands.h"
@@ -51,7 +53,8 @@ struct Verdict {
     std::string status;       // see the file's comment; "invalid" and "error" for failures
     std::string message;      // invalid, error, illegal: why
     size_t stm = 0, mtm = 0;  // the moves' lengths
-    std::optional<size_t> optimal;
+    size_t length = 0;        // in the request's metric
+    std::optional<size_t> optimal;  // in the request's metric
     // Why the optimal length is not known: "not searched", a limit's reason, or "unsolvable".
     std::string unknown;
 };
@@ -63,7 +66,7 @@ Verdict failed(const std::string& status, const std::string& message) {
     return v;
 }
 
-Verdict judge(const Task& t, Notation notation) {
+Verdict judge(const Task& t, Notation notation, Metric metric) {
     Verdict v;
     if (!t.error.empty()) return failed("invalid", t.error);
     if (!t.failure.empty()) return failed("error", t.failure);
@@ -82,26 +85,27 @@ Verdict judge(const Task& t, Notation notation) {
         return v;
     }
     v.stm = c.moves.moves.size();
-    v.mtm = mtm_length(c.moves.moves);
+    v.mtm = static_cast<size_t>(metric_length(c.moves.moves, loyd::Metric::Mtm));
     const SolveOutcome& o = t.outcome;
     if (!t.search)
         v.unknown = "not searched";
     else if (o.status == SolveOutcome::Status::Solved)
-        v.optimal = o.search.moves.size();
+        v.optimal = static_cast<size_t>(o.length);
     else if (o.status == SolveOutcome::Status::Unsolvable)
         v.unknown = "unsolvable";
     else
         v.unknown = o.search.limit_reason;
     const bool reached = c.replay.end == *t.goal;
+    v.length = metric == Metric::Mtm ? v.mtm : v.stm;
     if (!reached)
         v.status = "misses-goal";
     else if (!v.optimal)
         v.status = "solves";
-    else if (v.stm < *v.optimal)  // a search bug, never a verdict
+    else if (v.length < *v.optimal)  // a search bug, never a verdict
         return failed("error",
                       "internal error: the moves are shorter than the optimal length found");
     else
-        v.status = v.stm == *v.optimal ? "optimal" : "suboptimal";
+        v.status = v.length == *v.optimal ? "optimal" : "suboptimal";
     return v;
 }
 
@@ -113,7 +117,7 @@ void print_text(const Request& req, const Task& t, const Verdict& v, std::ostrea
     }
     out << " stm " << v.stm << " mtm " << v.mtm << " optimal ";
     if (v.optimal)
-        out << *v.optimal;
+        out << *v.optimal << (req.metric == Metric::Mtm ? " (mtm)" : "");
     else
         out << "unknown (" << v.unknown
             << (v.unknown != "not searched" && v.unknown != "unsolvable"
@@ -123,7 +127,7 @@ void print_text(const Request& req, const Task& t, const Verdict& v, std::ostrea
     if (v.status == "misses-goal")
         out << " ends " << req.format.write(t.claim->replay.end, req.layout);
     else if (v.optimal)
-        out << " difference " << v.stm - *v.optimal;
+        out << " difference " << v.length - *v.optimal;
     out << "\n";
 }
 
@@ -142,9 +146,10 @@ void print_json(const Request& req, const Task& t, const Verdict& v, std::ostrea
         out << ",\"error\":\"" << json_escape(v.message) << "\"}\n";
         return;
     }
-    out << ",\"length\":" << v.stm << ",\"length_mtm\":" << v.mtm
-        << ",\"optimal\":" << (v.optimal ? std::to_string(*v.optimal) : "null");
-    if (v.optimal && v.status != "misses-goal") out << ",\"difference\":" << v.stm - *v.optimal;
+    out << ",\"length\":" << v.stm << ",\"length_mtm\":" << v.mtm;
+    if (req.metric == Metric::Mtm) out << ",\"metric\":\"mtm\"";
+    out << ",\"optimal\":" << (v.optimal ? std::to_string(*v.optimal) : "null");
+    if (v.optimal && v.status != "misses-goal") out << ",\"difference\":" << v.length - *v.optimal;
     if (!v.optimal) out << ",\"optimal_unknown\":\"" << json_escape(v.unknown) << "\"";
     if (t.search && t.outcome.status == SolveOutcome::Status::Limit)
         out << ",\"lower_bound\":" << t.outcome.search.lower_bound;
@@ -206,7 +211,7 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
     run_batch(
         req, source, [&](const Job& job) { return read_check(req, job); },
         [&](const Task& t) {
-            const Verdict v = judge(t, req.style.notation);
+            const Verdict v = judge(t, req.style.notation, req.metric);
             if (v.status == "invalid") err << "solver: " << t.origin << ": " << v.message << "\n";
             if (v.status == "error") err << "solver: " << t.label << ": " << v.message << "\n";
             if (req.json)

@@ -40,13 +40,17 @@ po::options_description solving() {
     po::options_description d("Solving (solve and check)");
     d.add_options()
         ("input,i", po::value<std::string>(), "read instances from FILE, one per line ('-' = stdin)")
+        ("metric", po::value<std::string>()->default_value("stm"),
+         "what one move is: stm (one tile) or mtm (the multi-tile metric: 1..k tiles of the "
+         "blank's row or column slide one cell, one move; answers then use run lengths)")
         ("notation", po::value<std::string>()->default_value("blank"),
          "moves written as the direction the blank moves (blank) or the moved tile slides (tile)")
         ("runs", "write runs with their length (R2U2L); the default for --notation tile")
         ("no-runs", "write every move as its own letter (RRUUL); the default for --notation blank")
         ("heuristic", po::value<std::string>(),
-         "misplaced | manhattan | linear-conflict | pdb (default: pdb when tables are found, "
-         "else linear-conflict)")
+         "misplaced | manhattan | linear-conflict | walking-distance | pdb (default: pdb when "
+         "tables are found, else linear-conflict; in mtm walking-distance, and manhattan is the "
+         "per-axis bound; misplaced and linear-conflict are not admissible in mtm)")
         ("pdb", po::value<std::string>(), "pattern-database set to use (its folder or manifest)")
         ("cache-dir", po::value<std::string>(),
          "where decoded zstd tables are kept for memory-mapping (default $XDG_CACHE_HOME/loyd; "
@@ -74,6 +78,10 @@ po::options_description solving() {
 po::options_description solve_only() {
     po::options_description d("Solve only");
     d.add_options()
+        ("all", "list every distinct optimal solution (up to --max-solutions)")
+        ("max-solutions", po::value<std::string>(),
+         "with --all: list at most N solutions (default 1000; saying so when there are more)")
+        ("count", "count the distinct optimal solutions (exactly), list none")
         ("show", "print the board after every move")
         ("html", po::value<std::string>(),
          "also write FILE: one self-contained HTML page replaying the instances solved");
@@ -114,6 +122,32 @@ std::vector<Group> groups() {
             {kScramble, scramble_only()}};
 }
 
+// True when `token` (--name or -x, with no attached value) names an option that takes a value.
+bool takes_value(const std::string& token) {
+    for (const Group& g : groups())
+        for (const auto& o : g.options.options()) {
+            if (o->semantic()->max_tokens() == 0) continue;
+            if (token == "--" + o->long_name() ||
+                token == o->canonical_display_name(po::command_line_style::allow_dash_for_short))
+                return true;
+        }
+    return false;
+}
+
+// The command word: the first argument that is neither an option nor an option's value.
+std::string command_word(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--") return i + 1 < argc ? argv[i + 1] : "";
+        if (a.size() > 1 && a[0] == '-') {
+            if (a.find('=') == std::string::npos && takes_value(a)) ++i;
+            continue;
+        }
+        return a == "solve" || a == "check" || a == "scramble" ? a : "";
+    }
+    return "";
+}
+
 unsigned scope_of(const std::string& command) {
     if (command.empty() || command == "solve") return kSolve;
     if (command == "check") return kCheck;
@@ -129,7 +163,8 @@ std::string command_usage(const std::string& command) {
                "Replays MOVES (in --notation, with or without run lengths) on BOARD and reports\n"
                "whether they reach the goal, their length in single-tile moves (stm) and in\n"
                "multi-tile moves (mtm: a run of one direction is one move), the optimal length\n"
-               "(stm) and the difference; an illegal move is named by its position.\n"
+               "and the difference (in --metric: stm, or mtm); an illegal move is named by its\n"
+               "position.\n"
                "Examples:\n"
                "  solver check \"8 6 7/2 5 4/3 0 1\" UULDDRRUULDLDRRUULDLDRRUULLDDRR\n"
                "  solver check --notation tile \"1 2 3/4 5 6/7 0 8\" L\n"
@@ -163,7 +198,9 @@ std::string command_usage(const std::string& command) {
            "  solver 8 6 7 2 5 4 3 0 1                        a 3x3, goal 1 2 ... 8 0\n"
            "  solver \"8 2 0/4 6 1/3 7 5\" --notation tile       rows; tile notation, run lengths\n"
            "  solver --goal blank-first --input korf100.txt   one instance per line\n"
-           "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n";
+           "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n"
+           "  solver --metric mtm \"8 2 0/4 6 1/3 7 5\"          the multi-tile metric: R3 is one move\n"
+           "  solver --all \"8 2 0/4 6 1/3 7 5\"                 every optimal solution (--count: how many)\n";
 }
 
 }  // namespace
@@ -176,6 +213,7 @@ std::string help_text() {
           "  solver \"8 2 0/4 6 1/3 7 5\" --notation tile       rows; tile notation, run lengths\n"
           "  solver --goal blank-first --input korf100.txt   one instance per line\n"
           "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n"
+          "  solver --metric mtm --all \"8 2 0/4 6 1/3 7 5\"    every optimal multi-tile solution\n"
           "  solver check \"1 2 3/4 5 6/7 0 8\" R              does R solve it, optimally?\n"
           "  solver scramble --size 4x4 --count 3 --seed 7 | solver\n"
           "  mpirun -np 8 solver --input big.txt             ranks share a batch (or one hard\n"
@@ -190,7 +228,9 @@ std::string help_text() {
           "_ or .) or, with --goal written in labels, those labels. Several tiles given as\n"
           "separate arguments form one board. Without BOARD or --input, reads standard input.\n"
           "Moves are the directions the blank moves (U D L R); --notation tile writes the\n"
-          "direction the moved tile slides (the opposite letter) with run lengths (R2U2L).\n\n";
+          "direction the moved tile slides (the opposite letter) with run lengths (R2U2L).\n"
+          "--metric mtm counts a run of one direction as one move (R3: three tiles slid at once)\n"
+          "and always writes run lengths.\n\n";
     for (const Group& g : groups()) os << g.options << "\n";
     os << "Under mpirun (or srun) rank 0 reads and prints; with at least as many instances as\n"
           "ranks, instances are handed out to the ranks; with fewer, each instance is searched\n"
@@ -214,12 +254,21 @@ std::string command_help(const std::string& command) {
 }
 
 Options parse_options(int argc, char** argv) {
+    // Options of the command first; then the others under names not taken yet, so that using
+    // one is refused by name below ("--show does not apply to check"). `--count` is solve's
+    // flag (count the optimal solutions) and scramble's number of positions.
+    const unsigned mine = scope_of(command_word(argc, argv));
     po::options_description all;
     std::map<std::string, unsigned> scope;  // option name -> the commands that take it
-    for (const Group& g : groups()) {
-        all.add(g.options);
-        for (const auto& o : g.options.options()) scope[o->long_name()] = g.scope;
-    }
+    for (const bool in_scope : {true, false})
+        for (const Group& g : groups()) {
+            if (static_cast<bool>(g.scope & mine) != in_scope) continue;
+            for (const auto& o : g.options.options()) {
+                if (scope.count(o->long_name())) continue;
+                all.add(o);
+                scope[o->long_name()] = g.scope;
+            }
+        }
     all.add_options()("args", po::value<std::vector<std::string>>(), "args");
     po::positional_options_description pos;
     pos.add("args", -1);
@@ -237,7 +286,7 @@ Options parse_options(int argc, char** argv) {
         o.command = o.arguments[0];
         o.arguments.erase(o.arguments.begin());
     }
-    const unsigned mine = scope_of(o.command);
+    if (scope_of(o.command) != mine) throw UsageError("the command '" + o.command + "' must come first");
     for (const auto& [name, value] : vm)
         if (name != "args" && !value.defaulted() && !(scope.at(name) & mine))
             throw UsageError("--" + name + " does not apply to " + (o.command.empty() ? "solve" : o.command));
@@ -270,9 +319,12 @@ Options parse_options(int argc, char** argv) {
     o.no_prune = vm.count("no-prune") > 0;
     o.no_bpmx = vm.count("no-bpmx") > 0;
     o.jobs = vm["jobs"].as<int>();
+    o.metric = str("metric");
     o.notation = str("notation");
     if (vm.count("runs") && vm.count("no-runs")) throw UsageError("give only one of --runs and --no-runs");
     if (vm.count("runs") || vm.count("no-runs")) o.runs = vm.count("runs") > 0;
+    o.all = vm.count("all") > 0;
+    o.max_solutions = opt("max-solutions");
     o.show = vm.count("show") > 0;
     if (vm.count("html")) {
         o.html = str("html");
@@ -281,7 +333,10 @@ Options parse_options(int argc, char** argv) {
     o.board_format = opt("board-format");
     o.moves = opt("moves");
     o.no_optimal = vm.count("no-optimal") > 0;
-    o.count = opt("count");
+    if (mine == kSolve)
+        o.count_solutions = vm.count("count") > 0;
+    else
+        o.count = opt("count");
     o.seed = opt("seed");
     return o;
 }

@@ -34,9 +34,13 @@ struct Options {
     bool no_prune = false;               // --no-prune: parent pruning only
     bool no_bpmx = false;                // --no-bpmx
     int jobs = 0;                        // 0 = all cores
+    std::string metric = "stm";          // --metric stm|mtm
     std::string notation = "blank";      // --notation blank|tile
     std::optional<bool> runs;            // --runs / --no-runs; unset = runs for tile notation
     // solve
+    bool all = false;                    // --all: list every optimal solution
+    bool count_solutions = false;        // --count (solve): count them
+    std::optional<std::string> max_solutions;  // --max-solutions N
     bool show = false;
     std::string html;                    // --html FILE: a replay page of the instances solved
     // check and scramble
@@ -45,7 +49,7 @@ struct Options {
     std::optional<std::string> moves;    // --moves MOVES
     bool no_optimal = false;             // --no-optimal: no search for the optimal length
     // scramble
-    std::optional<std::string> count;    // --count N
+    std::optional<std::string> count;    // --count N (solve's --count is count_solutions)
     std::optional<std::string> seed;     // --seed S
     bool help = false;
     bool version = false;

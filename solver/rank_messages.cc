@@ -53,7 +53,7 @@ WorkItem get_item(WireReader& r) {
     it.goal = get_board(r);
     if (!(it.start.geometry() == it.goal.geometry())) r.fail("the start and goal boards differ in size");
     const uint8_t h = r.u8("heuristic");
-    if (h > static_cast<uint8_t>(HeuristicKind::Pdb)) r.fail("heuristic " + std::to_string(h));
+    if (h > static_cast<uint8_t>(HeuristicKind::WalkingDistance)) r.fail("heuristic " + std::to_string(h));
     it.heuristic = static_cast<HeuristicKind>(h);
     it.pdb = r.str("table set", kMaxText);
     return it;
@@ -64,7 +64,7 @@ void put_result(WireWriter& w, const WorkResult& res) {
     const SearchResult& s = o.search;
     w.u64(res.seq).str(res.error).str(res.failure);
     w.u8(static_cast<uint8_t>(o.status)).f64(o.seconds).str(o.lookups).u32(static_cast<uint32_t>(o.threads));
-    w.u32(static_cast<uint32_t>(o.ranks));
+    w.u32(static_cast<uint32_t>(o.ranks)).i32(o.length);
     w.u8(static_cast<uint8_t>(s.status)).u32(static_cast<uint32_t>(s.moves.size()));
     for (Dir d : s.moves) w.u8(static_cast<uint8_t>(d));
     w.u64(s.nodes_expanded).u64(s.nodes_generated).i32(s.heuristic_start).i32(s.iterations);
@@ -85,6 +85,8 @@ WorkResult get_result(WireReader& r) {
     o.lookups = r.str("lookups", kMaxText);
     o.threads = static_cast<int>(r.u32("threads"));
     o.ranks = static_cast<int>(r.u32("ranks"));
+    o.length = r.i32("length");
+    if (o.length < 0 || o.length > static_cast<int>(kMaxMoves)) r.fail("length " + std::to_string(o.length));
     const uint8_t search = r.u8("search status");
     if (search > static_cast<uint8_t>(SearchResult::Status::Limit)) r.fail("search status " + std::to_string(search));
     s.status = static_cast<SearchResult::Status>(search);

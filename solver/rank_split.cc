@@ -60,7 +60,7 @@ SolveOutcome search_together(RankRun& run, Tables& tables, const SolveOptions& b
 }  // namespace
 
 void split_search(RankRun& run, Tables& tables, const SolveOptions& base, Task& t) {
-    if (!t.error.empty() || !t.search || base.algorithm != Algorithm::Ida || !solvable(*t.start, *t.goal))
+    if (!t.error.empty() || !t.search || base.algorithm != Algorithm::Ida || base.metric != Metric::Stm || !solvable(*t.start, *t.goal))
         return solve_task(base, t);
     const WorkItem item = work_item(t, run.next_seq());
     RankMessage m;

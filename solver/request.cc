@@ -29,6 +29,8 @@ Command command_of(const std::string& name) {
 }
 
 void set_search(const Options& o, Request& r) {
+    r.metric = parse_metric(o.metric);
+    r.search.metric = r.metric;
     r.search.algorithm = parse_algorithm(o.algorithm);
     r.search.limits.max_nodes = o.node_limit;
     if (!o.node_limit && r.search.algorithm == Algorithm::Astar)
@@ -39,6 +41,11 @@ void set_search(const Options& o, Request& r) {
     r.search.prune = !o.no_prune;
     r.search.bpmx = !o.no_bpmx;
     if (o.heuristic) r.heuristic = parse_heuristic(*o.heuristic);
+    if (r.metric == Metric::Mtm && r.heuristic &&
+        (*r.heuristic == HeuristicKind::Misplaced || *r.heuristic == HeuristicKind::LinearConflict))
+        throw UsageError("--heuristic " + heuristic_name(*r.heuristic) +
+                         " is not admissible in the multi-tile metric (one move can bring several tiles "
+                         "home); use walking-distance, manhattan or pdb");
     if (r.heuristic && *r.heuristic != HeuristicKind::Pdb && !o.pdb.empty())
         throw UsageError("--pdb needs --heuristic pdb (the default when --pdb is given)");
     r.pdb = o.pdb;
@@ -58,6 +65,21 @@ void set_check(const Options& o, Request& r) {
         throw UsageError("check needs a board and moves (solver check BOARD MOVES, or --moves)");
     r.moves = r.boards.back();
     r.boards.pop_back();
+}
+
+// solve: --all / --count, and what they cannot be combined with.
+void set_solutions(const Options& o, Request& r) {
+    r.all = o.all;
+    r.count_solutions = o.count_solutions;
+    if (r.all && r.count_solutions) throw UsageError("give --all (list the solutions) or --count (count them), not both");
+    if (o.max_solutions) {
+        if (!r.all) throw UsageError("--max-solutions needs --all");
+        r.max_solutions = unsigned_value(*o.max_solutions, "--max-solutions");
+        if (r.max_solutions == 0) throw UsageError("--max-solutions must be at least 1");
+    }
+    if ((r.all || r.count_solutions) && r.show)
+        throw UsageError(std::string("--show does not apply to ") + (r.all ? "--all" : "--count"));
+    if (r.count_solutions && !r.html.empty()) throw UsageError("--html does not apply to --count (no solution is listed)");
 }
 
 void set_scramble(const Options& o, Request& r) {
@@ -81,7 +103,11 @@ Request make_request(const Options& o) {
     r.format = BoardFormat(size, o.goal);
     if (o.board_format) r.layout = parse_board_layout(*o.board_format);
     r.style.notation = parse_notation(o.notation);
-    r.style.runs = o.runs.value_or(r.style.notation == Notation::Tile);
+    // In the multi-tile metric a run is one move: answers are always written with run lengths.
+    const bool mtm = r.command != Command::Scramble && parse_metric(o.metric) == Metric::Mtm;
+    if (mtm && o.runs == false)
+        throw UsageError("--no-runs does not apply to --metric mtm (a run of one direction is one move, written R3)");
+    r.style.runs = o.runs.value_or(r.style.notation == Notation::Tile || mtm);
     r.style_given = !(r.style == MoveStyle{});
     r.json = o.json;
     r.show = o.show;
@@ -89,6 +115,7 @@ Request make_request(const Options& o) {
     r.progress = !o.quiet_progress;
     r.html = o.html;
     if (r.command != Command::Scramble) set_search(o, r);
+    if (r.command == Command::Solve) set_solutions(o, r);
     if (r.command == Command::Check) set_check(o, r);
     if (r.command == Command::Scramble) set_scramble(o, r);
     return r;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "loyd/board/board_format.h"
+#include "loyd/board/metric.h"
 #include "loyd/board/notation.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/search/solve.h"
@@ -20,10 +21,6 @@
 namespace loyd::solver {
 
 enum class Command { Solve, Check, Scramble };
-
-// The metric lengths are counted and optimised in. Single-tile moves only for now; the
-// multi-tile metric (--metric mtm) joins here with the library's MTM search.
-enum class Metric { Stm };
 
 struct Request {
     Command command = Command::Solve;
@@ -38,7 +35,7 @@ struct Request {
     BoardLayout layout = BoardLayout::Rows;  // boards printed by check and scramble
     MoveStyle style;                         // moves printed (--notation, --runs)
     bool style_given = false;                // not the default style: solve's JSON names it
-    Metric metric = Metric::Stm;
+    Metric metric = Metric::Stm;             // --metric; also in search.metric
 
     // Search (solve and check).
     std::optional<HeuristicKind> heuristic;  // unset = tables when found, else linear conflict
@@ -46,6 +43,11 @@ struct Request {
     std::string cache_dir;                   // decoded-table cache; empty = none
     SolveOptions search;                     // algorithm, limits, lookups, pruning, BPMX
     int jobs = 0;                            // 0 = all cores
+
+    // solve: every optimal solution listed (--all, at most max_solutions) or counted (--count).
+    bool all = false;
+    bool count_solutions = false;
+    uint64_t max_solutions = 1000;
 
     // Output.
     bool json = false;

@@ -22,33 +22,60 @@ std::optional<Task> read_board(const Request& req, const Job& job) {
     });
 }
 
+// The moves of the metric: each step (stm), or each run of one direction (mtm).
+std::vector<MoveRun> metric_moves(const Request& req, const Moves& moves) {
+    if (req.metric == Metric::Mtm) return move_runs(moves);
+    std::vector<MoveRun> steps;
+    for (Dir d : moves) steps.push_back(MoveRun{d, 1});
+    return steps;
+}
+
+// The tiles one move slides (in the order they move), the board updated.
+std::vector<int> slide(Board& b, const MoveRun& m) {
+    std::vector<int> tiles;
+    for (int k = 0; k < m.length; ++k) {
+        tiles.push_back(b.at(b.geometry().neighbor(b.blank(), m.dir)));
+        b.move(m.dir);
+    }
+    return tiles;
+}
+
 // --show with --json: the boards go into the record, not around it: "states" (the start, then
-// the board after each move) and "moved" (the tile each move slid), in numbers or labels.
+// the board after each move) and "moved" (the tile each move slid; in mtm, the list of tiles),
+// in numbers or labels.
 std::string show_json(const Request& req, Board b, const Moves& moves) {
     const TileLabels& labels = req.format.labels();
+    auto tile_json = [&](int tile) {
+        if (labels.are_numbers()) return std::to_string(tile);
+        std::string q = "\"";
+        return q.append(json_escape(labels.name(tile))).append("\"");
+    };
     std::string states = board_json(b, labels), moved;
-    for (Dir d : moves) {
-        const int tile = b.at(b.geometry().neighbor(b.blank(), d));
+    for (const MoveRun& m : metric_moves(req, moves)) {
+        const std::vector<int> tiles = slide(b, m);
         if (!moved.empty()) moved += ',';
-        if (labels.are_numbers())
-            moved += std::to_string(tile);
-        else
-            moved.append("\"").append(json_escape(labels.name(tile))).append("\"");
-        b.move(d);
+        if (req.metric == Metric::Mtm) {
+            moved += '[';
+            for (size_t i = 0; i < tiles.size(); ++i) moved.append(i ? "," : "").append(tile_json(tiles[i]));
+            moved += ']';
+        } else {
+            moved += tile_json(tiles[0]);
+        }
         states.append(",").append(board_json(b, labels));
     }
     return ",\"states\":[" + states + "],\"moved\":[" + moved + "]";
 }
 
-// --show without --json: the start and the board after every move, naming the tile it slid.
+// --show without --json: the start and the board after every move, naming the tiles it slid.
 void show_text(const Request& req, Board b, const Moves& moves, std::ostream& out) {
     out << "start\n" << req.format.grid(b);
-    for (size_t i = 0; i < moves.size(); ++i) {
-        const int tile = b.at(b.geometry().neighbor(b.blank(), moves[i]));
-        b.move(moves[i]);
-        out << "move " << (i + 1) << ": " << move_char(moves[i], req.style.notation) << " (tile "
-            << req.format.labels().name(tile) << ")\n"
-            << req.format.grid(b);
+    size_t i = 0;
+    for (const MoveRun& m : metric_moves(req, moves)) {
+        const std::vector<int> tiles = slide(b, m);
+        out << "move " << ++i << ": " << format_moves(Moves(static_cast<size_t>(m.length), m.dir), req.style)
+            << (tiles.size() > 1 ? " (tiles" : " (tile");
+        for (int t : tiles) out << " " << req.format.labels().name(t);
+        out << ")\n" << req.format.grid(b);
     }
 }
 
@@ -71,10 +98,14 @@ void print_json(const Request& req, const Task& t, std::ostream& out) {
                                                                         : "limit";
     out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << status << "\"";
     if (solved)
-        out << ",\"length\":" << s.moves.size() << ",\"moves\":\""
-            << format_moves(s.moves, req.style) << "\"";
+        out << ",\"length\":" << r.length << ",\"moves\":\"" << format_moves(s.moves, req.style)
+            << "\"";
     else
         out << ",\"length\":null,\"moves\":null";
+    if (req.metric == Metric::Mtm) {
+        out << ",\"metric\":\"mtm\"";
+        if (solved) out << ",\"length_stm\":" << s.moves.size();
+    }
     if (req.style_given)
         out << ",\"notation\":\"" << notation_name(req.style.notation)
             << "\",\"runs\":" << (req.style.runs ? "true" : "false");
@@ -93,6 +124,61 @@ void print_json(const Request& req, const Task& t, std::ostream& out) {
     out << "}\n";
 }
 
+// --all / --count: the optimal length, the number of solutions, and (--all) each solution on
+// its own line or in the record's "solutions".
+void print_all(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
+    const AllSolutionsOutcome& a = *t.all;
+    const SearchResult& s = a.search;
+    const bool solved = a.status == SolveOutcome::Status::Solved;
+    const bool limit = a.status == SolveOutcome::Status::Limit;
+    if (limit)
+        err << "solver: " << t.label << ": " << s.limit_reason << " reached after " << s.nodes_generated
+            << " nodes\n";
+    if (req.json) {
+        const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
+        out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\""
+            << (solved ? "solved" : limit ? "limit" : "unsolvable") << "\",\"length\":";
+        if (solved || (limit && a.length > 0)) out << a.length; else out << "null";
+        if (req.metric == Metric::Mtm) out << ",\"metric\":\"mtm\"";
+        if (a.status != SolveOutcome::Status::Unsolvable) {
+            out << ",\"count\":" << a.count << ",\"count_exact\":"
+                << (solved && (req.count_solutions || !a.capped) ? "true" : "false");
+            if (req.all) {
+                out << ",\"capped\":" << (a.capped ? "true" : "false") << ",\"solutions\":[";
+                for (size_t i = 0; i < a.solutions.size(); ++i)
+                    out << (i ? "," : "") << "\"" << format_moves(a.solutions[i], req.style) << "\"";
+                out << "]";
+            }
+        }
+        out << ",\"nodes_generated\":" << s.nodes_generated << ",\"heuristic\":\"" << json_escape(heur)
+            << "\",\"seconds\":" << fixed(a.seconds);
+        if (!a.lookups.empty()) out << ",\"lookups\":\"" << a.lookups << "\"";
+        if (limit)
+            out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\"" << json_escape(s.limit_reason) << "\"";
+        if (a.status == SolveOutcome::Status::Unsolvable)
+            out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
+        out << "}\n";
+        return;
+    }
+    if (a.status == SolveOutcome::Status::Unsolvable) {
+        out << t.label << ": unsolvable\n";
+        return;
+    }
+    if (limit) {
+        out << t.label << ": limit (" << s.limit_reason << ")";
+        if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
+        out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
+            << s.lower_bound << "\n";
+    } else {
+        out << t.label << ": length " << a.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
+            << " solutions " << a.count;
+        if (a.capped) out << " (the first " << a.count << " listed; there are more)";
+        out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << "\n";
+    }
+    for (size_t i = 0; i < a.solutions.size(); ++i)
+        out << t.label << ": solution " << i + 1 << " " << moves_word(a.solutions[i], req.style) << "\n";
+}
+
 void print_task(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
     if (!t.error.empty()) {
         err << "solver: " << t.origin << ": " << t.error << "\n";
@@ -107,6 +193,7 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
         if (req.json) print_error(t, "error", t.failure, out);
         return;
     }
+    if (t.all) return print_all(req, t, out, err);
     const SolveOutcome& r = t.outcome;
     const SearchResult& s = r.search;
     if (r.status == SolveOutcome::Status::Limit)
@@ -114,9 +201,9 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
             << s.nodes_generated << " nodes\n";
     if (req.json) return print_json(req, t, out);
     if (r.status == SolveOutcome::Status::Solved) {
-        out << t.label << ": length " << s.moves.size() << " moves "
-            << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated << " seconds "
-            << fixed(r.seconds) << "\n";
+        out << t.label << ": length " << r.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
+            << " moves " << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated
+            << " seconds " << fixed(r.seconds) << "\n";
         if (req.show) show_text(req, *t.start, s.moves, out);
     } else if (r.status == SolveOutcome::Status::Unsolvable) {
         out << t.label << ": unsolvable\n";
@@ -132,17 +219,33 @@ struct Tally {
     uint64_t total_len = 0, total_nodes = 0;
     double total_secs = 0;
 
+    uint64_t solutions = 0;  // --all / --count
+
     void add(const Task& t) {
         ++instances;
         if (!t.error.empty()) return void(++invalid);
         if (!t.failure.empty()) return void(++internal);
+        if (t.all) return add_all(*t.all);
         const auto& r = t.outcome;
         total_nodes += r.search.nodes_generated;
         total_secs += r.seconds;
         if (r.status == SolveOutcome::Status::Solved) {
             ++solved;
-            total_len += r.search.moves.size();
+            total_len += static_cast<uint64_t>(r.length);
         } else if (r.status == SolveOutcome::Status::Unsolvable) {
+            ++unsolvable;
+        } else {
+            ++limit;
+        }
+    }
+    void add_all(const AllSolutionsOutcome& a) {
+        total_nodes += a.search.nodes_generated;
+        total_secs += a.seconds;
+        if (a.status == SolveOutcome::Status::Solved) {
+            ++solved;
+            total_len += static_cast<uint64_t>(a.length);
+            solutions += a.count;
+        } else if (a.status == SolveOutcome::Status::Unsolvable) {
             ++unsolvable;
         } else {
             ++limit;
@@ -159,15 +262,17 @@ void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std
             << ",\"invalid\":" << n.invalid << ",\"total_length\":" << n.total_len
             << ",\"mean_length\":" << fixed(mean, 3) << ",\"total_nodes\":" << n.total_nodes
             << ",\"search_seconds\":" << fixed(n.total_secs)
-            << ",\"load_seconds\":" << fixed(b.load_seconds) << ",\"threads\":" << b.threads
-            << "}}\n";
+            << ",\"load_seconds\":" << fixed(b.load_seconds) << ",\"threads\":" << b.threads;
+        if (req.all || req.count_solutions) out << ",\"solutions\":" << n.solutions;
+        out << "}}\n";
     } else {
         out << "summary: instances " << n.instances << ", solved " << n.solved << ", unsolvable "
             << n.unsolvable << ", limit " << n.limit << ", invalid " << n.invalid
             << ", total length " << n.total_len << ", mean length " << fixed(mean, 3)
             << ", total nodes " << n.total_nodes << ", search seconds " << fixed(n.total_secs, 3)
-            << ", table load seconds " << fixed(b.load_seconds, 3) << ", threads " << b.threads
-            << "\n";
+            << ", table load seconds " << fixed(b.load_seconds, 3) << ", threads " << b.threads;
+        if (req.all || req.count_solutions) out << ", solutions " << n.solutions;
+        out << "\n";
     }
 }
 
@@ -198,10 +303,15 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         [&](const Task& t) {
             print_task(req, t, out, err);
             n.add(t);
-            if (!req.html.empty() && t.error.empty() && t.failure.empty() &&
-                t.outcome.status == SolveOutcome::Status::Solved)
-                replays.push_back(replay_instance(t.label, *t.start, *t.goal,
-                                                  t.outcome.search.moves, req.format.labels()));
+            if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
+            if (t.all) {  // --all: every listed solution, numbered
+                for (size_t i = 0; i < t.all->solutions.size(); ++i)
+                    replays.push_back(replay_instance(t.label + " #" + std::to_string(i + 1), *t.start, *t.goal,
+                                                      t.all->solutions[i], req.format.labels()));
+            } else if (t.outcome.status == SolveOutcome::Status::Solved) {
+                replays.push_back(replay_instance(t.label, *t.start, *t.goal, t.outcome.search.moves,
+                                                  req.format.labels()));
+            }
         },
         err, ranks, [&] { out.flush(); });
     if (n.instances == 0) throw UsageError("no instance found in the input");

@@ -10,7 +10,8 @@ _loyd_solver() {
         esac
     done
     case $prev in
-        --heuristic) COMPREPLY=($(compgen -W "misplaced manhattan linear-conflict pdb" -- "$cur")); return ;;
+        --heuristic) COMPREPLY=($(compgen -W "misplaced manhattan linear-conflict walking-distance pdb" -- "$cur")); return ;;
+        --metric) COMPREPLY=($(compgen -W "stm mtm" -- "$cur")); return ;;
         -a|--algorithm) COMPREPLY=($(compgen -W "ida astar" -- "$cur")); return ;;
         -g|--goal) COMPREPLY=($(compgen -W "blank-last blank-first" -- "$cur")); return ;;
         --notation) COMPREPLY=($(compgen -W "blank tile" -- "$cur")); return ;;
@@ -19,16 +20,17 @@ _loyd_solver() {
         -i|--input|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdb|--cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         -s|--size) COMPREPLY=($(compgen -W "3x3 4x4 5x5 2x3 3x4 4x3 2x4 4x2 2x5 5x2" -- "$cur")); return ;;
-        -j|--jobs|--node-limit|--max-nodes|--time-limit|-m|--moves|-n|--count|--seed) return ;;
+        -j|--jobs|--node-limit|--max-nodes|--time-limit|-m|--moves|-n|--seed|--max-solutions) return ;;
+        --count) [ "$cmd" = scramble ] && return ;;
     esac
     if [[ $cur == -* ]]; then
         common="--help --version --size --goal --quiet"
-        search="--input --notation --runs --no-runs --heuristic --pdb --cache-dir --lookups --no-reflect
+        search="--input --metric --notation --runs --no-runs --heuristic --pdb --cache-dir --lookups --no-reflect
             --no-prune --no-bpmx --jobs --algorithm --node-limit --max-nodes --time-limit --no-progress --json"
         case $cmd in
             check) COMPREPLY=($(compgen -W "$common $search --board-format --moves --no-optimal" -- "$cur")) ;;
             scramble) COMPREPLY=($(compgen -W "$common --board-format --count --seed" -- "$cur")) ;;
-            *) COMPREPLY=($(compgen -W "$common $search --show --html" -- "$cur")) ;;
+            *) COMPREPLY=($(compgen -W "$common $search --all --max-solutions --count --show --html" -- "$cur")) ;;
         esac
     elif [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "solve check scramble" -- "$cur"))

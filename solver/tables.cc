@@ -12,6 +12,13 @@ namespace loyd::solver {
 
 namespace fs = std::filesystem;
 
+namespace {
+// The heuristic used without tables, in words.
+std::string classic_words(Metric m) {
+    return m == Metric::Mtm ? "walking distance" : "linear conflict";
+}
+}  // namespace
+
 Tables::Tables(const Request& req, std::ostream& err) : req_(req), err_(err) {
     load_.cache_dir = req.cache_dir;
 }
@@ -47,36 +54,35 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
         return s;  // an unmappable goal is reported by solve() with the build command
     }
     std::vector<std::string> notes;
-    auto found = find_best_set(default_pdb_dirs(self_executable_path()), goal, &notes);
+    auto found = find_best_set(default_pdb_dirs(self_executable_path()), goal, &notes, req_.metric);
     for (const auto& n : notes) err_ << "solver: " << n << "\n";
     if (!found) {
         if (required)
             throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
                              goal.geometry().name() +
-                             "; build them with: " + suggest_build_command(goal));
-        hint(goal,
-             "no pattern databases found for " + goal.geometry().name() + "; used linear conflict");
+                             "; build them with: " + suggest_build_command(goal, req_.metric));
+        hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used " + classic_words(req_.metric));
         return nullptr;
     }
     try {
         const LoadedSet* s = load(found->manifest);
-        const std::string better = suggest_build_command(goal);
+        const std::string better = suggest_build_command(goal, req_.metric);
         if (better.find("--preset " + s->spec.name + " ") == std::string::npos &&
             better.find("--preset") != std::string::npos)
             hint(goal, "used the " + s->spec.name + " tables from " + s->dir);
         return s;
     } catch (const Error& e) {
         if (required) throw;
-        err_ << "solver: not using " << found->manifest << ": " << e.what()
-             << "; using linear conflict\n";
+        err_ << "solver: not using " << found->manifest << ": " << e.what() << "; using "
+             << classic_words(req_.metric) << "\n";
         return nullptr;
     }
 }
 
 void Tables::hint(const Board& goal, const std::string& what) {
     if (!hint_.empty() || goal.cells() <= 6) return;
-    const BuildCost c = suggest_build_cost(goal);
-    std::string cmd = suggest_build_command(goal);
+    const BuildCost c = suggest_build_cost(goal, req_.metric);
+    std::string cmd = suggest_build_command(goal, req_.metric);
     const fs::path sibling = fs::path(self_executable_path()).parent_path() / "pdbgen";
     std::error_code ec;
     if (fs::exists(sibling, ec)) cmd = sibling.string() + cmd.substr(std::string("pdbgen").size());

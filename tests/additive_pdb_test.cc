@@ -38,54 +38,65 @@ class AdditiveWalk : public testing::TestWithParam<const char*> {};
 
 // A random walk in IDA*'s protocol: at every position each child is evaluated from the
 // parent, then one child is applied or the last move is undone. Every value is checked
-// against PdbH's full evaluation of the child.
-TEST_P(AdditiveWalk, EqualsTheGeneralHeuristic) {
-    const LoadedSet& set = test_set(GetParam());
+// against PdbH's full evaluation of the child (so the state apply/undo leave is checked by the
+// next evaluations).
+template <class H>
+void walk(const LoadedSet& set, const Lookups& lk, int steps) {
     const Board& goal = set.spec.goal;
     const Geometry& g = goal.geometry();
-    const int steps = test::kRelease ? 20000 : 2000;
     std::mt19937_64 rng(7);
-    for (const Lookups lk : {Lookups{}, Lookups::regular_only()}) {
-        ASSERT_TRUE(AdditivePdbH::supports(set, lk));
-        AdditivePdbH h(set, lk);
-        PdbH slow(set, lk);
-        EXPECT_EQ(h.lookups(), slow.lookups());
-        SearchState s = SearchState::from(goal);
-        ASSERT_EQ(h.init(s), 0);
-        struct Step {
-            AdditivePdbH::Undo u;
-            int to;
-        };
-        std::vector<Step> path;
-        for (int i = 0; i < steps; ++i) {
-            const int blank = s.blank;
-            for (int d = 0; d < kDirs; ++d) {
-                const int from = g.neighbor(blank, static_cast<Dir>(d));
-                if (from == kNoCell) continue;
-                SearchState child = s;
-                child.slide(from);
-                AdditivePdbH::Undo u;
-                ASSERT_EQ(h.evaluate(s, from, blank, d, u), slow.init(child)) << "step " << i << " dir " << d;
-            }
-            if (!path.empty() && rng() % 3 == 0) {
-                h.undo(path.back().u);
-                s.slide(path.back().to);
-                path.pop_back();
-            } else {
-                int d, from;
-                do from = g.neighbor(blank, static_cast<Dir>(d = static_cast<int>(rng() % kDirs)));
-                while (from == kNoCell);
-                Step st{{}, blank};
-                h.evaluate(s, from, blank, d, st.u);
-                h.apply(st.u);
-                s.slide(from);
-                path.push_back(st);
-            }
-            // The state after apply/undo is what a fresh evaluation gives.
-            AdditivePdbH fresh(set, lk);
-            ASSERT_EQ(fresh.init(s), slow.init(s)) << "step " << i;
+    ASSERT_TRUE(H::supports(set, lk));
+    H h(set, lk);
+    PdbH slow(set, lk);
+    EXPECT_EQ(h.lookups(), slow.lookups());
+    SearchState s = SearchState::from(goal);
+    ASSERT_EQ(h.init(s), 0);
+    struct Step {
+        typename H::Undo u;
+        int to;
+    };
+    std::vector<Step> path;
+    for (int i = 0; i < steps; ++i) {
+        const int blank = s.blank;
+        for (int d = 0; d < kDirs; ++d) {
+            const int from = g.neighbor(blank, static_cast<Dir>(d));
+            if (from == kNoCell) continue;
+            SearchState child = s;
+            child.slide(from);
+            typename H::Undo u;
+            ASSERT_EQ(h.evaluate(s, from, blank, d, u), slow.init(child)) << "step " << i << " dir " << d;
+        }
+        if (!path.empty() && rng() % 3 == 0) {
+            h.undo(path.back().u);
+            s.slide(path.back().to);
+            path.pop_back();
+        } else {
+            int d, from;
+            do from = g.neighbor(blank, static_cast<Dir>(d = static_cast<int>(rng() % kDirs)));
+            while (from == kNoCell);
+            Step st{{}, blank};
+            h.evaluate(s, from, blank, d, st.u);
+            h.apply(st.u);
+            s.slide(from);
+            path.push_back(st);
         }
     }
+}
+
+TEST_P(AdditiveWalk, EqualsTheGeneralHeuristic) {
+    const LoadedSet& set = test_set(GetParam());
+    const int steps = test::kRelease ? 20000 : 2000;
+    const int width = set.spec.goal.geometry().width();
+    for (const Lookups lk : {Lookups{}, Lookups::regular_only()}) {
+        walk<AdditivePdbH>(set, lk, steps);
+        // The instances with the width a constant, which the solver uses on these boards.
+        if (width == 3) walk<BasicAdditivePdbH<3>>(set, lk, steps);
+        if (width == 4) walk<BasicAdditivePdbH<4>>(set, lk, steps);
+    }
+}
+
+TEST(AdditivePdb, ConstantWidthRefusesAnotherBoard) {
+    test::error_of<UsageError>([] { BasicAdditivePdbH<4> h(test_set("8-4-4"), Lookups{}); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Sets, AdditiveWalk, testing::ValuesIn(kFastSets),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace loyd::test {
 
@@ -20,36 +21,59 @@ Cells unpack(uint64_t k, int n) {
 }
 }  // namespace
 
-BfsOracle::BfsOracle(const Board& goal) : goal_(goal), n_(goal.cells()) {
+void for_each_neighbour(const Geometry& g, Metric metric, Cells& c, int blank,
+                        const std::function<void(const Cells&)>& f) {
+    for (int dir = 0; dir < kDirs; ++dir) {
+        // The blank walks along its line, one cell per step; in MTM every step is a position
+        // one move away, in STM only the first.
+        int at = blank, steps = 0;
+        for (int to; (to = g.neighbor(at, static_cast<Dir>(dir))) != kNoCell;) {
+            std::swap(c[at], c[to]);
+            at = to;
+            ++steps;
+            f(c);
+            if (metric == Metric::Stm) break;
+        }
+        for (; steps > 0; --steps) {
+            const int back = g.neighbor(at, opposite(static_cast<Dir>(dir)));
+            std::swap(c[at], c[back]);
+            at = back;
+        }
+    }
+}
+
+BfsOracle::BfsOracle(const Board& goal, Metric metric) : goal_(goal), metric_(metric), n_(goal.cells()) {
     if (n_ > kMaxCells)
         throw std::invalid_argument("BfsOracle: " + goal.geometry().name() +
                                     " has too many cells for a full BFS");
     fact_.assign(n_ + 1, 1);
     for (int i = 1; i <= n_; ++i) fact_[i] = fact_[i - 1] * static_cast<uint64_t>(i);
     dist_.assign(fact_[n_], kUnreached);
+    paths_.assign(fact_[n_], 0);
 
     const Geometry& g = goal.geometry();
     std::vector<uint64_t> queue;
     queue.reserve(fact_[n_] / 2);
     dist_[rank(goal.cell_array())] = 0;
+    paths_[rank(goal.cell_array())] = 1;
     queue.push_back(pack(goal.cell_array(), n_));
     for (size_t head = 0; head < queue.size(); ++head) {
         Cells c = unpack(queue[head], n_);
-        const int d = dist_[rank(c)];
+        const uint64_t r0 = rank(c);
+        const int d = dist_[r0];
+        const uint64_t p = paths_[r0];
         if (d + 1 >= kUnreached) throw std::logic_error("BfsOracle: distance overflows uint8");
         int blank = 0;
         while (c[blank] != 0) ++blank;
-        for (int dir = 0; dir < kDirs; ++dir) {
-            const int to = g.neighbor(blank, static_cast<Dir>(dir));
-            if (to == kNoCell) continue;
-            std::swap(c[blank], c[to]);
-            const uint64_t r = rank(c);
+        for_each_neighbour(g, metric_, c, blank, [&](const Cells& next) {
+            const uint64_t r = rank(next);
             if (dist_[r] == kUnreached) {
                 dist_[r] = static_cast<uint8_t>(d + 1);
-                queue.push_back(pack(c, n_));
+                queue.push_back(pack(next, n_));
             }
-            std::swap(c[blank], c[to]);
-        }
+            if (dist_[r] == d + 1 && __builtin_add_overflow(paths_[r], p, &paths_[r]))
+                throw std::logic_error("BfsOracle: path count overflows uint64");
+        });
     }
     states_ = queue.size();
     for (uint8_t d : dist_) {
@@ -91,6 +115,13 @@ int BfsOracle::distance(const Cells& cells) const {
     return d == kUnreached ? -1 : d;
 }
 
+uint64_t BfsOracle::paths(const Board& b) const {
+    if (!(b.geometry() == goal_.geometry()))
+        throw std::invalid_argument("BfsOracle: position on " + b.geometry().name() + ", goal on " +
+                                    goal_.geometry().name());
+    return paths_[rank(b.cell_array())];
+}
+
 int BfsOracle::distance(const Board& b) const {
     if (!(b.geometry() == goal_.geometry()))
         throw std::invalid_argument("BfsOracle: position on " + b.geometry().name() + ", goal on " +
@@ -116,6 +147,30 @@ Board BfsOracle::sample(std::mt19937_64& rng) const {
         const uint64_t r = pick(rng);
         if (dist_[r] != kUnreached) return unrank(r);
     }
+}
+
+std::vector<uint64_t> layer_counts(const Board& goal, Metric metric, int max_depth) {
+    const Geometry& g = goal.geometry();
+    const int n = g.cells();
+    if (n > 16) throw std::invalid_argument("layer_counts: at most 16 cells (4 bits per cell)");
+    std::unordered_set<uint64_t> seen{pack(goal.cell_array(), n)};
+    std::vector<uint64_t> layer{pack(goal.cell_array(), n)}, next;
+    std::vector<uint64_t> counts{1};
+    for (int d = 1; d <= max_depth; ++d) {
+        next.clear();
+        for (uint64_t k : layer) {
+            Cells c = unpack(k, n);
+            int blank = 0;
+            while (c[blank] != 0) ++blank;
+            for_each_neighbour(g, metric, c, blank, [&](const Cells& nb) {
+                const uint64_t key = pack(nb, n);
+                if (seen.insert(key).second) next.push_back(key);
+            });
+        }
+        counts.push_back(next.size());
+        layer.swap(next);
+    }
+    return counts;
 }
 
 }  // namespace loyd::test

@@ -29,7 +29,7 @@ mv "$tmp/prefix" "$tmp/moved"
 p="$tmp/moved"
 for f in bin/solver bin/pdbgen include/loyd/search/solve.h include/loyd/base/version.h lib/libloyd.a \
   lib/cmake/loyd/loydConfig.cmake lib/cmake/loyd/loydConfigVersion.cmake lib/pkgconfig/loyd.pc \
-  share/loyd/pdb/8-4-4/manifest.txt share/loyd/pdb/15-5-5-5/manifest.txt; do
+  share/loyd/pdb/8-4-4/manifest.txt share/loyd/pdb/8-mtm-fringe/manifest.txt share/loyd/pdb/15-5-5-5/manifest.txt; do
   [ -e "$p/$f" ] || fail "not installed: $f"
 done
 
@@ -52,7 +52,7 @@ out=$(bash -c '
   COMP_WORDS=(solver sc); COMP_CWORD=1; _loyd_solver; echo "${COMPREPLY[*]}"
   COMP_WORDS=(solver scramble --s); COMP_CWORD=2; _loyd_solver; echo "${COMPREPLY[*]}"
   COMP_WORDS=(solver check --notation ""); COMP_CWORD=3; _loyd_solver; echo "${COMPREPLY[*]}"' _ "$p" 2>&1)
-[ "$(sed -n 1p <<<"$out")" = "15-5-5-5 15-6-6-3 15-7-8 15-fringe" ] || fail "pdbgen completion of --preset 15-: $out"
+[ "$(sed -n 1p <<<"$out")" = "15-5-5-5 15-6-6-3 15-7-8 15-fringe 15-mtm-6-6 15-mtm-7-7" ] || fail "pdbgen completion of --preset 15-: $out"
 [ "$(sed -n 2p <<<"$out")" = "all" ] || fail "solver completion of --lookups a: $out"
 [ "$(sed -n 3p <<<"$out")" = "--no-prune --no-progress" ] || fail "solver completion of --no-p: $out"
 [ "$(sed -n 4p <<<"$out")" = "scramble" ] || fail "solver completion of the command sc: $out"

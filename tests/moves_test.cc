@@ -54,24 +54,6 @@ TEST(Moves, ReplayStopsAtTheFirstIllegalMove) {
     EXPECT_EQ(r.end, goal);
 }
 
-TEST(Moves, MultiTileLengthCountsRunsOfOneDirection) {
-    EXPECT_EQ(mtm_length({}), 0u);
-    EXPECT_EQ(mtm_length(parse_moves("R")), 1u);
-    EXPECT_EQ(mtm_length(parse_moves("RR")), 1u);
-    EXPECT_EQ(mtm_length(parse_moves("RRUUL")), 3u);
-    EXPECT_EQ(mtm_length(parse_moves("RLRL")), 4u);
-    EXPECT_EQ(mtm_length(parse_moves("R2R")), 1u);  // one run, however it was written
-    // Against a slow count: a run ends where the next move differs.
-    std::mt19937_64 rng(3);
-    for (int trial = 0; trial < 200; ++trial) {
-        Moves m;
-        for (uint64_t i = rng() % 30; i > 0; --i) m.push_back(static_cast<Dir>(rng() % 3));
-        size_t runs = 0;
-        for (size_t i = 0; i < m.size(); ++i) runs += (i + 1 == m.size() || m[i + 1] != m[i]) ? 1 : 0;
-        EXPECT_EQ(mtm_length(m), runs);
-    }
-}
-
 TEST(Moves, ReplayCheckAcceptsASolution) {
     // 1 2 3 / 4 5 6 / 7 0 8: the blank moves right once.
     const Board goal = Board::blank_last(Geometry(3, 3));

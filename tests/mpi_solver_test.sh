@@ -4,6 +4,8 @@
 #   lines) on 3 ranks prints what one process prints, byte for byte apart from the seconds, in
 #   text and JSON, with the same exit status; `check` too; a per-instance node limit too;
 # - mpirun -np 1 is the one-process run;
+# - the multi-tile metric (a batch handed out, one instance) and --all/--count: the one-process
+#   records;
 # - one 15-puzzle instance (Korf #60, 66 moves) split over 3 ranks: its optimal length, the
 #   moves replayed by an independent checker (tests/puzzle_oracle.py), node counts of all ranks;
 #   a node limit counted over the ranks stops all of them (exit 3);
@@ -148,6 +150,29 @@ run check_one 8 "$solver" check -j 2 --goal blank-first --cache-dir none --input
 run check_two 8 "${mpi[@]}" -np 2 "$solver" check -j 1 --goal blank-first --cache-dir none --input "$scratch/claims.txt"
 same "check on 2 ranks" check_one check_two
 expect_in "check on 2 ranks: optimal" "$scratch/check_two.out" "^korf-93: optimal stm 46 "
+
+# The multi-tile metric and every optimal solution: the same records as one process (MTM
+# batches are handed out; --all and --count run on rank 0 alone).
+head -40 "$scratch/batch.txt" | grep -v korf >"$scratch/small3.txt"
+mtm=(--metric mtm --goal blank-first --cache-dir none --input "$scratch/small3.txt")
+run mtm_one 1 "$solver" -j 3 "${mtm[@]}"
+run mtm_three 1 "${mpi[@]}" -np 3 "$solver" -j 1 "${mtm[@]}"
+same "MTM batch on 3 ranks" mtm_one mtm_three
+expect_in "MTM batch: metric named" "$scratch/mtm_three.out" ": length [0-9]+ metric mtm "
+run mtm_single_one 0 "$solver" -j 1 --metric mtm --goal blank-first "8 6 7 2 5 4 3 0 1"
+run mtm_single 0 "${mpi[@]}" -np 3 "$solver" -j 1 --metric mtm --goal blank-first "8 6 7 2 5 4 3 0 1"
+same "MTM instance on 3 ranks" mtm_single_one mtm_single
+expect_in "MTM instance on 3 ranks: solved" "$scratch/mtm_single.out" "^argument 1: length 21 metric mtm "
+for mode in "--all --max-solutions 5" --count; do
+  name=all_${mode%% *}
+  name=${name//-/}
+  # shellcheck disable=SC2086
+  run "${name}_one" 0 "$solver" -j 1 $mode --goal blank-first "8 6 7 2 5 4 3 0 1" "6 4 7 8 5 0 3 2 1"
+  # shellcheck disable=SC2086
+  run "${name}_three" 0 "${mpi[@]}" -np 3 "$solver" -j 1 $mode --goal blank-first "8 6 7 2 5 4 3 0 1" "6 4 7 8 5 0 3 2 1"
+  same "$mode on 3 ranks" "${name}_one" "${name}_three"
+done
+expect_in "--count on 3 ranks: counted" "$scratch/all_count_three.out" "^argument 1: length 27 solutions 1 "
 
 # --------------------------------------------------------------------------------------
 # One instance over 3 ranks: Korf #60, 66 moves with 15-5-5-5.

@@ -5,6 +5,8 @@
 // - on every 3x3 and 2x4 position, the sum over a partition of additive tables (and a full
 //   table's entry) lies between the Manhattan distance of its tiles and the exact distance from
 //   a full BFS of the puzzle;
+// - MTM full tables against the same oracle with the blank running along lines, and admissible
+//   on every 3x3 and 2x4 position against the MTM BFS;
 // - the table does not depend on the thread count;
 // - cancellation, progress reports and the result's histogram.
 #include "loyd/tables/build.h"
@@ -25,6 +27,7 @@
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/presets.h"
 #include "loyd/tables/verify.h"
+#include "tests/bfs_oracle.h"
 #include "test_util.h"
 
 namespace loyd {
@@ -41,8 +44,10 @@ using PlacementCode = uint64_t;
 // costs 1 if the neighbour is a pattern tile or if the kind is full, else 0. Moves are
 // reversible with equal costs, so the distance from the goal is the distance to it. The
 // answer is indexed by placement: for full, the state itself; for additive, the minimum over
-// the states with that placement of the pattern tiles.
-std::unordered_map<PlacementCode, int> oracle(const Board& goal, std::vector<int> tiles, bool full) {
+// the states with that placement of the pattern tiles. In MTM (full only) the blank also runs
+// 2.. cells along its row or column, every cell it passes shifting back one, at cost 1.
+std::unordered_map<PlacementCode, int> oracle(const Board& goal, std::vector<int> tiles, bool full,
+                                              Metric metric = Metric::Stm) {
     std::sort(tiles.begin(), tiles.end());
     const int w = goal.geometry().width(), h = goal.geometry().height(), n = w * h;
     const int k = static_cast<int>(tiles.size());
@@ -76,15 +81,24 @@ std::unordered_map<PlacementCode, int> oracle(const Board& goal, std::vector<int
         for (int c : nb[static_cast<size_t>(x.blank)]) {
             const uint64_t v = get(x.state, c);
             const int cost = (full || v != erased) ? 1 : 0;
-            const uint64_t t = set(set(x.state, c, 0), x.blank, v);
+            uint64_t t = set(set(x.state, c, 0), x.blank, v);
             const int d = x.d + cost;
-            auto [it, fresh] = dist.emplace(t, d);
-            if (!fresh) {
-                if (it->second <= d) continue;
-                it->second = d;
+            // MTM: the run goes on in the same direction, each further cell one more child.
+            for (int at = c, prev = x.blank;;) {
+                auto [it, fresh] = dist.emplace(t, d);
+                if (fresh || it->second > d) {
+                    it->second = d;
+                    if (cost == 0) dq.push_front({t, at, d});
+                    else dq.push_back({t, at, d});
+                }
+                const int next = 2 * at - prev;  // the cell beyond `at`, seen from `prev`
+                const bool same_line = next >= 0 && next < n &&
+                                       (at - prev == w || at - prev == -w || next / w == at / w);
+                if (metric == Metric::Stm || !same_line) break;
+                t = set(set(t, next, 0), at, get(t, next));
+                prev = at;
+                at = next;
             }
-            if (cost == 0) dq.push_front({t, c, d});
-            else dq.push_back({t, c, d});
         }
     }
     std::unordered_map<PlacementCode, int> by_placement;
@@ -115,16 +129,17 @@ std::string describe(const Board& goal, const std::vector<int>& tiles, PatternKi
 
 // Builds the table and compares it entry for entry with the oracle; checks that every entry
 // is covered by exactly one abstract placement, and the result's histogram and maximum.
-void check_against_oracle(const Board& goal, const std::vector<int>& tiles, PatternKind kind, int threads = 1) {
-    SCOPED_TRACE(describe(goal, tiles, kind));
-    const Pattern p(goal, tiles, kind);
+void check_against_oracle(const Board& goal, const std::vector<int>& tiles, PatternKind kind, int threads = 1,
+                          Metric metric = Metric::Stm) {
+    SCOPED_TRACE(describe(goal, tiles, kind) + " " + to_string(metric));
+    const Pattern p(goal, tiles, kind, metric);
     BuildOptions opt;
     opt.threads = threads;
     const BuildResult res = build_table(p, opt);
     const Ranker rk = pattern_ranker(p);
     ASSERT_EQ(res.table.size(), rk.size());
 
-    const auto want = oracle(goal, tiles, kind == PatternKind::Full);
+    const auto want = oracle(goal, tiles, kind == PatternKind::Full, metric);
     ASSERT_EQ(want.size(), res.table.size()) << "the oracle reaches a different number of placements";
     std::vector<bool> covered(res.table.size(), false);
     int mismatches = 0;
@@ -367,6 +382,65 @@ uint64_t check_admissible(const Board& goal, const std::vector<std::vector<int>>
     return above_manhattan;
 }
 
+// --- The multi-tile metric (full tables only) ---------------------------------------------
+
+TEST(PdbBuild, MtmMatchesOracle) {
+    const Board g33 = Board::blank_last(Geometry(3, 3));
+    for (const auto& tiles : std::vector<std::vector<int>>{
+             {1}, {5}, {1, 2}, {3, 7}, {2, 4, 6}, {1, 2, 3}, {1, 2, 4, 5}, {1, 2, 3, 4, 7}, {2, 3, 4, 5, 6, 8}})
+        check_against_oracle(g33, tiles, PatternKind::Full, 1, Metric::Mtm);
+    check_against_oracle(Board::blank_first(Geometry(3, 3)), {1, 5, 8}, PatternKind::Full, 2, Metric::Mtm);
+    for (const auto& tiles : std::vector<std::vector<int>>{{1}, {1, 2}, {3, 5}, {1, 3, 5, 7}, {2, 3, 4, 6, 7}}) {
+        check_against_oracle(Board::blank_last(Geometry(2, 4)), tiles, PatternKind::Full, 1, Metric::Mtm);
+        check_against_oracle(Board::blank_last(Geometry(4, 2)), tiles, PatternKind::Full, 1, Metric::Mtm);
+    }
+    check_against_oracle(Board::blank_last(Geometry(4, 3)), {1, 6, 11}, PatternKind::Full, 1, Metric::Mtm);
+    check_against_oracle(Board::blank_last(Geometry(2, 5)), {1, 2, 9}, PatternKind::Full, 1, Metric::Mtm);
+    if (test::kOptimized)
+        check_against_oracle(Board::blank_last(Geometry(4, 4)), {1, 2, 3}, PatternKind::Full, 2, Metric::Mtm);
+}
+
+// Every position of the board: the entry of each table is at most its MTM distance, and the
+// max over the tables beats the MTM walking distance somewhere.
+void check_mtm_admissible(const Board& goal, const std::vector<std::vector<int>>& patterns) {
+    const test::BfsOracle o(goal, Metric::Mtm);
+    std::vector<Pattern> ps;
+    std::vector<BuildResult> tables;
+    for (const auto& tiles : patterns) {
+        ps.emplace_back(goal, tiles, PatternKind::Full, Metric::Mtm);
+        tables.push_back(build_table(ps.back(), {}));
+    }
+    uint64_t exact = 0;
+    o.for_each([&](const Board& b, int d) {
+        const Cells pos = b.positions();
+        int h = 0;
+        for (size_t i = 0; i < ps.size(); ++i) {
+            uint8_t items[kMaxCells];
+            pattern_items(ps[i], pos.data(), items);
+            h = std::max<int>(h, tables[i].table[pattern_ranker(ps[i]).rank(items)]);
+        }
+        ASSERT_LE(h, d) << b.to_string();
+        if (d == 0) {
+            ASSERT_EQ(h, 0);
+        }
+        exact += h == d;
+    });
+    EXPECT_GT(exact, o.states() / 20);
+}
+
+TEST(PdbBuild, MtmAdmissibleOnEvery3x3And2x4Position) {
+    check_mtm_admissible(Board::blank_last(Geometry(3, 3)), {{1, 2, 3, 4, 7}, {2, 3, 5, 6, 8}});
+    check_mtm_admissible(Board::blank_first(Geometry(3, 3)), {{1, 2, 3, 4, 5, 6}});
+    check_mtm_admissible(Board::blank_last(Geometry(2, 4)), {{1, 2, 3, 4, 5}, {3, 4, 5, 6, 7}});
+}
+
+TEST(PdbBuild, MtmAdditiveIsRefused) {
+    const std::string m = test::error_of<UsageError>(
+        [] { Pattern(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Additive, Metric::Mtm); });
+    EXPECT_NE(m.find("additive tables do not add up in the multi-tile metric"), std::string::npos) << m;
+    EXPECT_NE(m.find("--kind full"), std::string::npos) << m;
+}
+
 TEST(PdbBuild, AdditivePartitionsAdmissibleOnEvery3x3Position) {
     const Board goal = Board::blank_last(Geometry(3, 3));
     const PdbSetSpec s = preset("8-4-4");
@@ -428,6 +502,18 @@ TEST(PdbBuild, FullTableIndependentOfThreadCount) {
         EXPECT_TRUE(one == two) << p.tiles_string();
         EXPECT_NO_THROW(verify_table(p, one.data(), one.size(), 2, "4x4 full"));
     }
+}
+
+TEST(PdbBuild, MtmFullTableVerifiedAndIndependentOfThreadCount) {
+    const Pattern p(Board::blank_last(Geometry(4, 4)), test::kOptimized ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1, 2, 3},
+                    PatternKind::Full, Metric::Mtm);
+    const auto one = build_with(p, 1);
+    EXPECT_TRUE(one == build_with(p, 2));
+    EXPECT_TRUE(one == build_with(p, 3));
+    EXPECT_NO_THROW(verify_table(p, one.data(), one.size(), 2, "4x4 full mtm"));
+    // The same tiles in STM give another table: farther from the goal.
+    const auto stm = build_with(Pattern(p.goal(), p.tiles(), PatternKind::Full), 1);
+    EXPECT_GT(*std::max_element(stm.begin(), stm.end()), *std::max_element(one.begin(), one.end()));
 }
 
 TEST(PdbBuild, CancelThrowsLimitError) {

@@ -136,6 +136,7 @@ void expect_same_header(const PdbHeader& a, const PdbHeader& b) {
     EXPECT_EQ(a.bits_per_entry, b.bits_per_entry);
     EXPECT_EQ(a.max_value, b.max_value);
     EXPECT_EQ(a.generator_version, b.generator_version);
+    EXPECT_EQ(a.metric, b.metric);
 }
 
 TEST(PdbFileEntries, ExpectedEntries) {
@@ -338,14 +339,73 @@ TEST_F(PdbFileTest, TrailingBytesAreRefused) {
 TEST_F(PdbFileTest, OtherVersionIsRefused) {
     write_table(file("good.pdb"), PdbEncoding::Zstd);
     Bytes b = read_bytes(file("good.pdb"));
-    b[8] = 2;  // format version
-    reseal(b);
-    write_bytes(file("v2.pdb"), b);
-    const std::string msg = format_error_of([&] { read_pdb_header(file("v2.pdb")); });
-    EXPECT_NE(msg.find(file("v2.pdb")), std::string::npos) << msg;
-    EXPECT_NE(msg.find("unsupported format version 2 (this build reads 1)"), std::string::npos)
-        << msg;
-    EXPECT_THROW(PdbFile::open(file("v2.pdb")), FormatError);
+    for (int v : {0, 3, 255}) {
+        b[8] = static_cast<uint8_t>(v);  // format version
+        reseal(b);
+        write_bytes(file("v3.pdb"), b);
+        const std::string msg = format_error_of([&] { read_pdb_header(file("v3.pdb")); });
+        EXPECT_NE(msg.find(file("v3.pdb")), std::string::npos) << msg;
+        EXPECT_NE(msg.find("unsupported format version " + std::to_string(v) + " (this build reads versions 1 to 2)"),
+                  std::string::npos)
+            << msg;
+        EXPECT_THROW(PdbFile::open(file("v3.pdb")), FormatError);
+    }
+}
+
+TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        // STM: version 1, byte 74 zero, as before the metric existed.
+        write_table(file("stm.pdb"), enc, PdbKind::Full);
+        const Bytes stm = read_bytes(file("stm.pdb"));
+        EXPECT_EQ(stm[8], 1);
+        EXPECT_EQ(stm[74], 0);
+        EXPECT_EQ(read_pdb_header(file("stm.pdb")).metric, Metric::Stm);
+        // MTM: version 2, byte 74 = 1; otherwise the same bytes up to the checksums.
+        Table t{make_header(3, 3, PdbKind::Full, {1, 2}), {}};
+        t.header.metric = Metric::Mtm;
+        t.payload = make_payload(t.header.entries);
+        t.header.max_value = max_of(t.payload);
+        write_pdb(file("mtm.pdb"), t.header, t.payload.data(), t.payload.size(), enc);
+        const Bytes mtm = read_bytes(file("mtm.pdb"));
+        EXPECT_EQ(mtm[8], 2);
+        EXPECT_EQ(mtm[74], 1);
+        EXPECT_EQ(format_version(t.header), 2u);
+        const PdbFile f = PdbFile::open(file("mtm.pdb"));
+        expect_same_header(f.header(), t.header);
+        EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
+        // Version 2 also describes an STM table (byte 74 = 0); it reads as STM.
+        Bytes v2 = stm;
+        v2[8] = 2;
+        reseal(v2);
+        write_bytes(file("v2stm.pdb"), v2);
+        EXPECT_EQ(read_pdb_header(file("v2stm.pdb")).metric, Metric::Stm);
+        // A metric byte in a version 1 file is a non-zero reserved byte.
+        Bytes v1 = mtm;
+        v1[8] = 1;
+        reseal(v1);
+        write_bytes(file("v1mtm.pdb"), v1);
+        std::string msg = format_error_of([&] { read_pdb_header(file("v1mtm.pdb")); });
+        EXPECT_NE(msg.find("reserved: byte at offset 74 is not zero (version 1)"), std::string::npos) << msg;
+        // Unknown metrics, and additive MTM tables, are refused.
+        Bytes bad = mtm;
+        bad[74] = 2;
+        reseal(bad);
+        write_bytes(file("bad.pdb"), bad);
+        msg = format_error_of([&] { read_pdb_header(file("bad.pdb")); });
+        EXPECT_NE(msg.find("metric 2 unknown (0 stm, 1 mtm)"), std::string::npos) << msg;
+        write_table(file("add.pdb"), enc, PdbKind::Additive);
+        bad = read_bytes(file("add.pdb"));
+        bad[8] = 2;
+        bad[74] = 1;
+        reseal(bad);
+        write_bytes(file("bad.pdb"), bad);
+        msg = format_error_of([&] { read_pdb_header(file("bad.pdb")); });
+        EXPECT_NE(msg.find("additive table in the multi-tile metric"), std::string::npos) << msg;
+    }
+    PdbHeader h = make_header(3, 3, PdbKind::Additive, {1, 2});
+    h.metric = Metric::Mtm;
+    const Bytes payload = make_payload(h.entries);
+    EXPECT_THROW(write_pdb(file("w.pdb"), h, payload.data(), payload.size(), PdbEncoding::Raw), UsageError);
 }
 
 TEST_F(PdbFileTest, NonZeroReservedIsRefused) {

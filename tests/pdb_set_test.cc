@@ -33,8 +33,10 @@ void expect_same(const PdbSetSpec& a, const PdbSetSpec& b) {
         EXPECT_EQ(a.tables[i].pattern.kind(), b.tables[i].pattern.kind());
         EXPECT_EQ(a.tables[i].pattern.goal(), b.tables[i].pattern.goal());
         EXPECT_EQ(a.tables[i].xxh3, b.tables[i].xxh3);
+        EXPECT_EQ(a.tables[i].pattern.metric(), b.tables[i].pattern.metric());
     }
     EXPECT_EQ(a.partitions, b.partitions);
+    EXPECT_EQ(a.metric, b.metric);
 }
 
 TEST(PdbSet, PresetNames) {
@@ -236,7 +238,7 @@ TEST(PdbSet, ManifestBaseIsValid) {
 }
 
 TEST(PdbSet, ManifestErrorsNameTheLine) {
-    expect_bad_line(1, "loyd-pdb-set 2", "version");
+    expect_bad_line(1, "loyd-pdb-set 3", "version");
     expect_bad_line(1, "loyd-pdb-set", "version");
     expect_bad_line(1, "something-else 1", "not a loyd pdb-set manifest");
     expect_bad_line(2, "colour blue", "unknown key 'colour'");
@@ -268,6 +270,69 @@ TEST(PdbSet, ManifestErrorsNameTheLine) {
     expect_bad_line(7, "table a.pdb additive 1,x,3", "x");
     expect_bad_line(8, "table a.pdb additive 4,5", "listed twice");
     expect_bad_line(3, "goal 1 2 3 4 5 6 7 8 0", "'goal' before 'board'");
+}
+
+// --- MTM sets: manifest version 2 with a `metric` line -----------------------------------------
+
+TEST(PdbSet, MtmManifestRoundTrip) {
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    PdbSetSpec s = custom_set("m", goal, {{1, 2, 3}, {4, 7}}, PatternKind::Full, Metric::Mtm);
+    EXPECT_EQ(s.metric, Metric::Mtm);
+    ASSERT_EQ(s.tables.size(), 2u);
+    EXPECT_EQ(s.tables[0].file, "full-mtm-1-2-3.pdb");
+    EXPECT_EQ(s.tables[0].pattern.metric(), Metric::Mtm);
+    EXPECT_EQ(s.partitions, (std::vector<std::vector<int>>{{0}, {1}}));
+    s.tables[1].xxh3 = 0x0123456789abcdefULL;
+    const std::string text = manifest_text(s);
+    EXPECT_NE(text.find("loyd-pdb-set 2\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nmetric mtm\n"), std::string::npos) << text;
+    expect_same(parse_manifest(text, "m.txt"), s);
+    // STM sets keep version 1 and no metric line: their manifests are unchanged.
+    const std::string stm = manifest_text(custom_set("m", goal, {{1, 2, 3}}, PatternKind::Full));
+    EXPECT_EQ(stm.find("metric"), std::string::npos);
+    EXPECT_NE(stm.find("loyd-pdb-set 1\n"), std::string::npos);
+    // Additive tables cannot be MTM tables.
+    error_of<UsageError>([&] { custom_set("m", goal, {{1, 2}, {3, 4}}, PatternKind::Additive, Metric::Mtm); });
+    // A version 2 manifest may say `metric stm`; it prints as version 1.
+    std::string v2stm = stm;
+    v2stm.replace(v2stm.find("loyd-pdb-set 1"), 14, "loyd-pdb-set 2");
+    v2stm.replace(v2stm.find("combine"), 0, "metric stm\n");
+    const PdbSetSpec back = parse_manifest(v2stm, "m.txt");
+    EXPECT_EQ(back.metric, Metric::Stm);
+    EXPECT_EQ(manifest_text(back), stm);
+}
+
+TEST(PdbSet, MtmManifestErrorsNameTheLine) {
+    const std::vector<std::string> mtm = {
+        "loyd-pdb-set 2",          // 1
+        "board 3x3",               // 2
+        "goal 1 2 3 4 5 6 7 8 0",  // 3
+        "metric mtm",              // 4
+        "reflect yes",             // 5
+        "table a.pdb full 1,2,3",  // 6
+        "partition a.pdb",         // 7
+    };
+    EXPECT_EQ(parse_manifest(join(mtm), "m.txt").metric, Metric::Mtm);
+    // Line `lineno` replaced by (or `line` inserted before it), reported at line `at`.
+    auto bad = [&](int lineno, const std::string& line, int at, const std::string& word, bool insert = false) {
+        std::vector<std::string> lines = mtm;
+        if (insert) lines.insert(lines.begin() + lineno - 1, line);
+        else lines[static_cast<size_t>(lineno - 1)] = line;
+        const std::string m = error_of<FormatError>([&] { parse_manifest(join(lines), "m.txt"); });
+        EXPECT_EQ(m.rfind("m.txt:" + std::to_string(at) + ": ", 0), 0u) << m;
+        EXPECT_NE(m.find(word), std::string::npos) << m;
+    };
+    bad(1, "loyd-pdb-set 1", 4, "'metric' needs manifest version 2");
+    bad(4, "metric fast", 4, "unknown metric 'fast'");
+    bad(5, "metric mtm", 5, "'metric' given twice");
+    bad(6, "table a.pdb additive 1,2,3", 6, "additive tables do not add up");
+    bad(4, "reflect yes", 6, "'table' before 'metric'");
+    bad(7, "metric stm", 7, "'metric' must come before the tables", true);
+    std::vector<std::string> none = mtm;
+    none.erase(none.begin() + 3);
+    none.erase(none.begin() + 4, none.end());
+    const std::string m = error_of<FormatError>([&] { parse_manifest(join(none), "m.txt"); });
+    EXPECT_NE(m.find("no tables"), std::string::npos) << m;
 }
 
 // Overlapping additive tables are fine until a partition puts them together.

@@ -16,6 +16,7 @@
 #include "loyd/board/moves.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/search/solve.h"
+#include "tests/bfs_oracle.h"
 #include "tests/pdb_test_support.h"
 
 namespace loyd {
@@ -186,6 +187,28 @@ TEST(PdbSolve, OtherGoalThroughMapping3x3) {
                 expect_optimal(b, c.goal, exact.distance(b), opt);
             }
         }
+    }
+}
+
+// Every optimal solution with tables (STM), through the goal mapping and with every lookup
+// (inconsistent dual values, BPMX), against the BFS count of shortest paths.
+TEST(PdbSolve, AllSolutionsWithTablesThroughTheMapping) {
+    const LoadedSet& set = test_set("8-4-4");
+    const Board goal = Board::blank_first(Geometry(3, 3));
+    const test::BfsOracle o(goal);
+    std::mt19937_64 rng(15);
+    SolveOptions opt = pdb_options(set);
+    opt.lookups = Lookups::all();
+    for (int i = 0; i < (test::kRelease ? 200 : 20); ++i) {
+        const Board b = o.sample(rng);
+        AllSolutionsOptions all;
+        all.count_only = i % 2;
+        const AllSolutionsOutcome r = solve_all(b, goal, opt, all);
+        ASSERT_EQ(r.status, SolveOutcome::Status::Solved);
+        EXPECT_EQ(r.length, o.distance(b));
+        EXPECT_EQ(r.count, o.paths(b)) << b.to_string();
+        EXPECT_EQ(r.solutions.size(), all.count_only ? 0u : o.paths(b));
+        for (const Moves& m : r.solutions) EXPECT_NO_THROW(replay_check(b, m, goal));
     }
 }
 

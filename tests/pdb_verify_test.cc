@@ -263,6 +263,34 @@ TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
         }
 }
 
+// MTM full tables: neighbours (one run of the blank apart) differ by at most one, and every
+// non-goal entry has a neighbour one lower; so every single change is refused here too (+1
+// leaves the lower neighbour two below, -1 leaves no neighbour one below).
+TEST(PdbVerify, MtmFullTablesAcceptedAndRefuseEverySingleChange) {
+    for (const Board& goal : {Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(4, 3))})
+        for (const std::vector<int>& tiles : {std::vector<int>{1, 2}, std::vector<int>{1, 2, 3, 4}}) {
+            const Pattern p(goal, tiles, PatternKind::Full, Metric::Mtm);
+            const std::vector<uint8_t> t = build(p);
+            EXPECT_NO_THROW(verify_table(p, t.data(), t.size(), 2, "mtm.pdb")) << p.tiles_string();
+            // The STM verifier's rule (differ by exactly one) would not hold: an even run keeps
+            // the blank's colour, so some neighbours are equal.
+            const Pattern stm(goal, tiles, PatternKind::Full);
+            EXPECT_THROW(verify_table(stm, t.data(), t.size(), 1, "mtm.pdb"), FormatError);
+        }
+    for (const Pattern& p : {Pattern(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Full, Metric::Mtm),
+                             Pattern(Board::blank_first(Geometry(4, 2)), {3, 6}, PatternKind::Full, Metric::Mtm)})
+        for (Change c : kChanges) {
+            const Tally tally = check_changes(p, every_rank(p), c);
+            EXPECT_GT(tally.tried, 0u);
+            EXPECT_EQ(tally.refused, tally.tried) << p.tiles_string() << " " << name(c);
+        }
+    const Pattern big(Board::blank_last(Geometry(3, 3)), {1, 2, 3, 4, 7}, PatternKind::Full, Metric::Mtm);
+    for (Change c : kChanges) {
+        const Tally tally = check_changes(big, some_ranks(big, test::kOptimized ? 1500 : 6000), c);
+        EXPECT_EQ(tally.refused, tally.tried) << name(c);
+    }
+}
+
 TEST(PdbVerify, AdditiveTablesRefuseWhatTheInvariantsCatch) {
     const std::vector<Pattern> small = {
         Pattern(Board::blank_last(Geometry(3, 3)), {1, 2, 3}, PatternKind::Additive),

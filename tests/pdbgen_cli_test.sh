@@ -70,7 +70,7 @@ PY
 # ---------------------------------------------------------------------------------------
 # presets
 run presets 0 presets && {
-  for p in 8-fringe 8-4-4 15-5-5-5 15-6-6-3 15-7-8 15-fringe 24-6-6-6-6; do
+  for p in 8-fringe 8-4-4 15-5-5-5 15-6-6-3 15-7-8 15-fringe 24-6-6-6-6 8-mtm-fringe 15-mtm-6-6; do
     expect_in "presets lists $p" "$out" "^$p "
   done
 }
@@ -106,6 +106,39 @@ fullc=$scratch/fullc
 run "build custom full blank-first" 0 build --size 3x3 --goal blank-first --pattern 1,2,3 --kind full \
   --out "$fullc" -q
 expect_in "custom full manifest goal" "$(cat "$fullc/manifest.txt" 2>/dev/null)" "^goal 0 1 2 3 4 5 6 7 8$"
+
+# The multi-tile metric: full tables only (the default kind), version 2 files and manifests.
+mtm=$scratch/mtm
+run "build 8-mtm-fringe" 0 build --preset 8-mtm-fringe --out "$mtm" -q
+[ -f "$mtm/full-mtm-1-2-3-4-7.pdb" ] || fail "build 8-mtm-fringe: no full-mtm-1-2-3-4-7.pdb"
+expect_in "mtm manifest version" "$(cat "$mtm/manifest.txt" 2>/dev/null)" "^loyd-pdb-set 2$"
+expect_in "mtm manifest metric" "$(cat "$mtm/manifest.txt" 2>/dev/null)" "^metric mtm$"
+run "verify 8-mtm-fringe against the reference" 0 verify "$mtm" --against "$root_ref/8-mtm-fringe.manifest.txt"
+run "verify the shipped 8-mtm-fringe" 0 verify "$root_ref/../8-mtm-fringe" --against "$root_ref/8-mtm-fringe.manifest.txt"
+run "info mtm table" 0 info "$mtm/full-mtm-1-2-3-4-7.pdb" && {
+  expect_in "info mtm metric" "$out" "^metric +mtm$"
+  expect_in "info mtm version" "$out" "^format +loyd pdb version 2$"
+  expect_in "info mtm max" "$out" "^max value +22$"
+}
+run "info mtm set" 0 info "$mtm" && expect_in "info mtm set metric" "$out" "^metric +mtm$"
+run "info stm table" 0 info "$fringe/full-1-2-3-4-7.pdb" && expect_in "info stm version" "$out" "^format +loyd pdb version 1$"
+mtmc=$scratch/mtmc
+run "build custom mtm 2x4" 0 build --size 2x4 --pattern 1,2,3 --pattern 5,6 --metric mtm --out "$mtmc" -q
+[ -f "$mtmc/full-mtm-1-2-3.pdb" ] || fail "build custom mtm: no full-mtm-1-2-3.pdb"
+run "verify custom mtm" 0 verify "$mtmc"
+run "build mtm additive" 2 build --size 3x3 --pattern 1,2 --metric mtm --kind additive --out "$scratch/mtma" &&
+  expect_in "mtm additive says why" "$err" "additive tables do not add up in the multi-tile metric"
+run "build stm preset as mtm" 2 build --preset 8-fringe --metric mtm --out "$scratch/x" &&
+  expect_in "stm preset as mtm says why" "$err" "preset 8-fringe is for the stm metric"
+run "build mtm preset as stm" 2 build --preset 8-mtm-fringe --metric stm --out "$scratch/x"
+run "build unknown metric" 2 build --size 3x3 --pattern 1,2 --metric fast --out "$scratch/x" &&
+  expect_in "unknown metric" "$err" "unknown metric 'fast'"
+# A table of one metric copied over the other's: the set is refused.
+swapped=$scratch/swapped
+cp -r "$mtm" "$swapped"
+cp "$fringe/full-1-2-3-4-7.pdb" "$swapped/full-mtm-1-2-3-4-7.pdb"
+run "verify a set holding a table of the other metric" 1 verify "$swapped" &&
+  expect_in "other metric named" "$err" "counts stm moves, expected mtm"
 
 # ---------------------------------------------------------------------------------------
 # verify and info on clean sets

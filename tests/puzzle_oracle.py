@@ -43,3 +43,47 @@ def bfs(w, h, goal):
                         nxt.append(t)
         frontier = nxt
     return dist
+
+
+def neighbours(w, h, s, metric="stm"):
+    """(position, move text) of every position one move from `s`: in stm the blank steps one
+    cell; in mtm it runs k cells along its row or column (k tiles slide), written e.g. "RRR"."""
+    z = s.index(0)
+    r, c = divmod(z, w)
+    out = []
+    for m, dr, dc in (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1)):
+        t = list(s)
+        rr, cc, k, zz = r, c, 0, z
+        while True:
+            rr, cc = rr + dr, cc + dc
+            if not (0 <= rr < h and 0 <= cc < w):
+                break
+            nz = rr * w + cc
+            t[zz], t[nz] = t[nz], t[zz]
+            zz = nz
+            k += 1
+            out.append((tuple(t), m * k))
+            if metric == "stm":
+                break
+    return out
+
+
+def bfs_counts(w, h, goal, metric="stm"):
+    """(distance, number of distinct shortest move sequences) to `goal` of every reachable
+    position: each position's count is the sum of the counts of its neighbours one move
+    closer (a move between two positions is unique in either metric)."""
+    goal = tuple(goal)
+    dist, count = {goal: 0}, {goal: 1}
+    frontier = [goal]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            for t, _ in neighbours(w, h, s, metric):
+                if t not in dist:
+                    dist[t] = dist[s] + 1
+                    count[t] = 0
+                    nxt.append(t)
+                if dist[t] == dist[s] + 1:
+                    count[t] += count[s]
+        frontier = nxt
+    return dist, count

@@ -76,8 +76,8 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
         JobSource source({}, req.input);
         auto read = [&](const Job& job) {
             if (on_read) on_read();
-            return read_task(job, [&](Task& t, const std::string& body) {
-                t.start = req.format.read(body);
+            return read_task(job, [&](Task& t, const std::string& text) {
+                t.start = req.format.read(text);
                 t.goal = req.format.goal(t.start->geometry());
             });
         };

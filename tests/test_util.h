@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <random>
+
 #include "loyd/board/board.h"
 #include "loyd/board/geometry.h"
+#include "loyd/board/search_state.h"
 #include "loyd/search/move_pruning.h"
 
 namespace loyd::test {
@@ -67,6 +70,52 @@ inline const MovePruning& default_pruning(const Geometry& g) {
     auto& p = built[g.name()];
     if (!p) p = std::make_unique<MovePruning>(g, MovePruning::default_length(g));
     return *p;
+}
+
+// An incremental heuristic (interface of heuristics/classic.h) along a random walk of `steps`
+// blank moves from `start`: after every move its value equals a fresh evaluation (`fresh.init`)
+// of the position; then the moves are undone in reverse, and after every undo a probe move from
+// there (made and undone) again agrees with a fresh evaluation.
+template <class H>
+void expect_incremental_walk(H& h, H& fresh, const Board& start, int steps, uint64_t seed) {
+    const Geometry& g = start.geometry();
+    std::mt19937_64 rng(seed);
+    SearchState s = SearchState::from(start);
+    std::vector<int> values{h.init(s)}, blanks;
+    std::vector<typename H::Undo> undo;
+    auto probe = [&](int v) {
+        for (int d = 0; d < kDirs; ++d) {
+            const int from = g.neighbor(s.blank, static_cast<Dir>(d));
+            if (from == kNoCell) continue;
+            const int to = s.blank;
+            typename H::Undo u;
+            const int tile = s.slide(from);
+            const int w = h.moved(v, s, tile, from, to, u);
+            ASSERT_EQ(w, fresh.init(s)) << g.name() << " probe after undo";
+            h.undo(u);
+            s.slide(to);
+            return;
+        }
+    };
+    for (int i = 0; i < steps; ++i) {
+        const int from = g.neighbor(s.blank, static_cast<Dir>(rng() % kDirs));
+        if (from == kNoCell) continue;
+        const int to = s.blank;
+        const int tile = s.slide(from);
+        undo.emplace_back();
+        values.push_back(h.moved(values.back(), s, tile, from, to, undo.back()));
+        blanks.push_back(to);
+        ASSERT_EQ(values.back(), fresh.init(s)) << g.name() << " step " << i;
+    }
+    while (!undo.empty()) {
+        h.undo(undo.back());
+        undo.pop_back();
+        s.slide(blanks.back());
+        blanks.pop_back();
+        values.pop_back();
+        probe(values.back());
+        if (testing::Test::HasFatalFailure()) return;
+    }
 }
 
 }  // namespace loyd::test

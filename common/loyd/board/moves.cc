@@ -31,11 +31,4 @@ void replay_check(const Board& start, const Moves& m, const Board& goal) {
     if (r.end != goal) throw Error("solution check failed: the moves do not reach the goal");
 }
 
-size_t mtm_length(const Moves& m) {
-    size_t runs = 0;
-    for (size_t i = 0; i < m.size(); ++i)
-        if (i == 0 || m[i] != m[i - 1]) ++runs;
-    return runs;
-}
-
 }  // namespace loyd

@@ -34,8 +34,4 @@ struct Replay {
 };
 Replay replay(const Board& start, const Moves& m);
 
-// The length of `m` in the multi-tile metric: the number of maximal runs of one direction
-// (k blank moves in one direction slide k tiles of one line, which is one multi-tile move).
-size_t mtm_length(const Moves& m);
-
 }  // namespace loyd

@@ -1,12 +1,15 @@
 #include "loyd/heuristics/additive_pdb.h"
 
 #include <cstdlib>
+#include <string>
 
 #include "loyd/base/error.h"
 
 namespace loyd {
 
-bool AdditivePdbH::supports(const LoadedSet& set, const Lookups& lookups) {
+template <int kWidth>
+bool BasicAdditivePdbH<kWidth>::supports(const LoadedSet& set, const Lookups& lookups) {
+    if (set.spec.metric != Metric::Stm) return false;
     if (lookups.dual || lookups.dual_reflected || set.spec.partitions.size() != 1) return false;
     if (set.tables.size() > static_cast<size_t>(kMaxTables)) return false;
     for (const auto& t : set.tables)
@@ -14,16 +17,17 @@ bool AdditivePdbH::supports(const LoadedSet& set, const Lookups& lookups) {
     return true;
 }
 
-AdditivePdbH::AdditivePdbH(const LoadedSet& set, const Lookups& want) : goal_(set.spec.goal) {
+template <int kWidth>
+BasicAdditivePdbH<kWidth>::BasicAdditivePdbH(const LoadedSet& set, const Lookups& want) : goal_(set.spec.goal) {
     if (!supports(set, want))
         throw UsageError("the additive fast path needs one partition of additive tables and no dual lookup");
+    if (kWidth && set.spec.goal.geometry().width() != kWidth)
+        throw UsageError("this additive fast path is for boards " + std::to_string(kWidth) + " wide, not " +
+                         set.spec.goal.geometry().name());
     const Board& goal = set.spec.goal;
     const Geometry& g = goal.geometry();
     n_ = g.cells();
     width_ = g.width();
-    const int gb = goal.blank();
-    for (int c = 0; c < n_; ++c)
-        parity_[c] = static_cast<uint8_t>((std::abs(g.row(c) - g.row(gb)) + std::abs(g.col(c) - g.col(gb))) & 1);
     for (auto& t : tab_) t = -1;
     // Only the partition's tables count; a table of the set outside it is never looked up.
     for (int i : set.spec.partitions[0]) {
@@ -46,7 +50,8 @@ AdditivePdbH::AdditivePdbH(const LoadedSet& set, const Lookups& want) : goal_(se
     for (int t = 0; t < n_; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
 }
 
-int AdditivePdbH::init(const SearchState& s) {
+template <int kWidth>
+int BasicAdditivePdbH<kWidth>::init(const SearchState& s) {
     for (int v = 0; v < (reflect_ ? 2 : 1); ++v) {
         // View 1 sees tile refl_tile(t) on cell refl_cell(c) wherever tile t is on cell c.
         Cells pos{};
@@ -64,7 +69,12 @@ int AdditivePdbH::init(const SearchState& s) {
         sum_[v] = sum;
     }
     const int h = reflect_ && sum_[1] > sum_[0] ? sum_[1] : sum_[0];
-    return h + ((h ^ parity_[s.blank]) & 1);
+    return h + ((h ^ goal_.parity[s.blank]) & 1);
 }
+
+template class BasicAdditivePdbH<0>;
+template class BasicAdditivePdbH<3>;
+template class BasicAdditivePdbH<4>;
+template class BasicAdditivePdbH<5>;
 
 }  // namespace loyd

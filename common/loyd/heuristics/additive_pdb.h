@@ -33,7 +33,10 @@
 
 namespace loyd {
 
-class AdditivePdbH {
+// kWidth: the board's width when known at compile time (the solver instantiates 3, 4 and 5,
+// whose vertical steps then run a fixed, unrolled loop), or 0 for any width.
+template <int kWidth>
+class BasicAdditivePdbH {
 public:
     static constexpr int kMaxTables = kMaxSetTables;
 
@@ -49,9 +52,10 @@ public:
     // True when the set is one partition of additive tables and no dual lookup is asked.
     static bool supports(const LoadedSet& set, const Lookups& lookups);
 
-    // The set must outlive the heuristic; UsageError unless supports(set, lookups). The
+    // The set must outlive the heuristic; UsageError unless supports(set, lookups) and the
+    // board is kWidth wide (when kWidth is not 0). The
     // reflected lookup runs when asked and the set's goal allows it: lookups() says what runs.
-    AdditivePdbH(const LoadedSet& set, const Lookups& lookups);
+    BasicAdditivePdbH(const LoadedSet& set, const Lookups& lookups);
 
     const Lookups& lookups() const { return lookups_; }
 
@@ -72,7 +76,7 @@ public:
                 view_step(1, refl_tile_[tile], refl_cell_[from], refl_cell_[to], !vertical, forward, s.cell.data(), u);
             h = h > h1 ? h : h1;
         }
-        return h + ((h ^ parity_[from]) & 1);  // the blank will be on `from`
+        return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
     }
 
     // Makes the child evaluated in u the current position.
@@ -86,7 +90,7 @@ public:
         SearchState parent = s;
         parent.cell[to] = 0;
         parent.cell[from] = static_cast<uint8_t>(tile);
-        const int d = to == from + width_ ? 0 : to == from - width_ ? 1 : to == from + 1 ? 2 : 3;
+        const int d = to == from + width() ? 0 : to == from - width() ? 1 : to == from + 1 ? 2 : 3;
         const int h = evaluate(parent, from, to, d, u);
         apply(u);
         return h;
@@ -121,8 +125,8 @@ private:
     [[gnu::always_inline]] uint64_t vertical_shift(int v, int t, int tile, int lo, const uint8_t* cells) const {
         const int i = item_[tile];
         const uint64_t w = weight_[tile];
-        uint64_t shift = w * static_cast<uint64_t>(width_);
-        for (int k = 1; k < width_; ++k) {
+        uint64_t shift = w * static_cast<uint64_t>(width());
+        for (int k = 1; k < width(); ++k) {
             const int o = v ? refl_tile_[cells[refl_cell_[lo + k]]] : cells[lo + k];
             // All-ones masks instead of branches: is o in table t, is it an earlier item.
             const uint64_t in = 0 - static_cast<uint64_t>(tab_[o] == t);
@@ -154,6 +158,8 @@ private:
     }
 #pragma GCC diagnostic pop
 
+    int width() const { return kWidth ? kWidth : width_; }
+
     Lookups lookups_;
     GoalTables goal_;
     int width_ = 0, n_ = 0, ntables_ = 0;
@@ -167,10 +173,16 @@ private:
     uint64_t weight_[kMaxCells]{};  // tile -> the place value of its Lehmer digit
     uint8_t refl_tile_[kMaxCells]{};
     uint8_t refl_cell_[kMaxCells]{};
-    uint8_t parity_[kMaxCells]{};   // blank cell -> parity of every solution length
     uint64_t rank_[2][kMaxTables]{};
     uint8_t val_[2][kMaxTables]{};
     int sum_[2]{};
 };
+
+using AdditivePdbH = BasicAdditivePdbH<0>;
+
+extern template class BasicAdditivePdbH<0>;
+extern template class BasicAdditivePdbH<3>;
+extern template class BasicAdditivePdbH<4>;
+extern template class BasicAdditivePdbH<5>;
 
 }  // namespace loyd

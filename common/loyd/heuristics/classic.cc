@@ -11,8 +11,9 @@ HeuristicKind parse_heuristic(const std::string& s) {
     if (s == "manhattan") return HeuristicKind::Manhattan;
     if (s == "linear-conflict") return HeuristicKind::LinearConflict;
     if (s == "pdb") return HeuristicKind::Pdb;
+    if (s == "walking-distance") return HeuristicKind::WalkingDistance;
     throw UsageError("unknown heuristic '" + s +
-                     "' (expected misplaced, manhattan, linear-conflict or pdb)");
+                     "' (expected misplaced, manhattan, linear-conflict, walking-distance or pdb)");
 }
 
 std::string heuristic_name(HeuristicKind k) {
@@ -21,6 +22,7 @@ std::string heuristic_name(HeuristicKind k) {
         case HeuristicKind::Manhattan: return "manhattan";
         case HeuristicKind::LinearConflict: return "linear-conflict";
         case HeuristicKind::Pdb: return "pdb";
+        case HeuristicKind::WalkingDistance: return "walking-distance";
     }
     return "?";
 }
@@ -30,6 +32,7 @@ GoalTables::GoalTables(const Board& goal) : geom(goal.geometry()) {
     for (int t = 0; t < goal.cells(); ++t)
         for (int c = 0; c < goal.cells(); ++c)
             md[t][c] = static_cast<int8_t>(t == 0 ? 0 : geom.distance(c, goal_pos[t]));
+    for (int c = 0; c < goal.cells(); ++c) parity[c] = static_cast<uint8_t>(geom.distance(c, goal.blank()) & 1);
 }
 
 int misplaced(const Board& b, const Board& goal) {

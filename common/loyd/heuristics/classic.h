@@ -28,8 +28,10 @@
 
 namespace loyd {
 
-enum class HeuristicKind { Misplaced, Manhattan, LinearConflict, Pdb };
-// "misplaced", "manhattan", "linear-conflict", "pdb"; UsageError otherwise.
+// WalkingDistance is heuristics/walking_distance.h; Pdb heuristics/pdb_heuristic.h (STM) and
+// heuristics/mtm_pdb.h (MTM).
+enum class HeuristicKind { Misplaced, Manhattan, LinearConflict, Pdb, WalkingDistance };
+// "misplaced", "manhattan", "linear-conflict", "pdb", "walking-distance"; UsageError otherwise.
 HeuristicKind parse_heuristic(const std::string& s);
 std::string heuristic_name(HeuristicKind k);
 
@@ -43,6 +45,9 @@ struct GoalTables {
     Geometry geom;
     Cells goal_pos{};                                      // tile -> goal cell
     std::array<std::array<int8_t, kMaxCells>, kMaxCells> md{};  // [tile][cell]
+    // [blank cell]: the parity every path to the goal has (in single-tile moves) from a
+    // position with the blank there: every move flips the blank's checkerboard colour.
+    std::array<uint8_t, kMaxCells> parity{};
 };
 
 class MisplacedH {

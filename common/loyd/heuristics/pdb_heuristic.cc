@@ -11,13 +11,13 @@ namespace loyd {
 
 PdbH::PdbH(const LoadedSet& set, const Lookups& want)
     : goal_(set.spec.goal), lc_(set.spec.goal) {
+    if (set.spec.metric != Metric::Stm)
+        throw UsageError("the tables in " + set.dir + " count multi-tile (mtm) moves; single-tile searches need "
+                         "tables built with --metric stm (heuristics/mtm_pdb.h takes these)");
     const Board& goal = set.spec.goal;
     const Geometry& g = goal.geometry();
     n_ = g.cells();
     width_ = g.width();
-    const int gb = goal.blank();
-    for (int c = 0; c < n_; ++c)
-        parity_[c] = static_cast<uint8_t>((std::abs(g.row(c) - g.row(gb)) + std::abs(g.col(c) - g.col(gb))) & 1);
     for (size_t i = 0; i < set.tables.size(); ++i) {
         const Pattern& p = set.tables[i].pattern();
         Table t{set.tables[i].data(), set.tables[i].ranker(), {}, {}, {}, 0, p.kind() == PatternKind::Full};

@@ -61,7 +61,7 @@ public:
         LinearConflictH::Undo lc;
     };
 
-    // The set must outlive the heuristic. Lookups the set cannot take (reflections on a goal
+    // The set must outlive the heuristic; an MTM set is refused (UsageError). Lookups the set cannot take (reflections on a goal
     // that is not mirror-symmetric) are left out: lookups() says what runs.
     PdbH(const LoadedSet& set, const Lookups& lookups);
     explicit PdbH(const LoadedSet& set) : PdbH(set, Lookups{}) {}
@@ -246,7 +246,7 @@ private:
         }
         // Every move flips the blank's checkerboard colour, so a position's distance has the
         // parity of its blank's distance to the goal's blank cell: round h up to it.
-        return h + ((h ^ parity_[x_]) & 1);
+        return h + ((h ^ goal_.parity[x_]) & 1);
     }
 
     std::array<int, kMaxParts> view_md(int v) const;
@@ -277,7 +277,6 @@ private:
     Mask occ_[kViews][kMaxTables]{};
     uint8_t val_[kViews][kMaxTables]{};
     int x_ = 0;  // the blank's cell
-    uint8_t parity_[kMaxCells]{};  // cell -> parity of any position's distance with the blank there
     // The dual views' references: G_x's table entries and uncovered Manhattan, per blank cell.
     uint8_t corr_[2][kMaxCells][kMaxTables]{};
     int disp_[2][kMaxCells][kMaxParts]{};

@@ -5,7 +5,10 @@
 // stored once with its best g and the move that reached it; stale open entries are skipped,
 // and a closed position reached by a shorter path is reopened, so the first goal popped is
 // optimal with any admissible heuristic (additive PDB values are admissible but not
-// consistent: an entry is a minimum over blank regions). Memory: about 60 bytes per stored position; `max_nodes` (positions stored) stops
+// consistent: an entry is a minimum over blank regions). `metric` chooses the moves (MTM: the
+// blank moves 1..k cells along a line, cost 1, and a move on the axis of the move that reached
+// a position is not generated, as it composes with that move into at most one move; STM: the
+// inverse of that move is not generated); the heuristic must be admissible in it. Memory: about 60 bytes per stored position; `max_nodes` (positions stored) stops
 // the search with Status::Limit before it exhausts memory.
 // Precondition: start is solvable towards goal.
 #pragma once
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "loyd/board/board.h"
+#include "loyd/board/metric.h"
 #include "loyd/search/result.h"
 #include "loyd/board/search_state.h"
 
@@ -50,11 +54,13 @@ struct Info {
     uint16_t g;
     int8_t dir;  // the blank's move that reached it, -1 at the start
     bool closed;
+    uint8_t run;  // the cells the blank moved in that move
 };
 }  // namespace astar_detail
 
 template <class H>
-SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchLimits& limits = {}) {
+SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchLimits& limits = {},
+                   Metric metric = Metric::Stm) {
     using namespace astar_detail;
     const auto t0 = std::chrono::steady_clock::now();
     const Geometry& geom = goal.geometry();
@@ -75,7 +81,8 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
     res.lower_bound = h0;
     res.nodes_generated = 1;
     const Key start_key = pack(s);
-    seen.emplace(start_key, Info{0, -1, false});
+    seen.emplace(start_key, Info{0, -1, false, 0});
+    const int longest = max_run(geom, metric);
     push(h0, 0, start_key);
     size_t f = static_cast<size_t>(h0);
     uint64_t check = 0;
@@ -101,12 +108,14 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
                 const Info& ci = seen[pack(cur)];
                 if (ci.dir < 0) break;
                 Dir d = static_cast<Dir>(ci.dir);
-                rev.push_back(d);
-                cur.slide(geom.neighbor(cur.blank, opposite(d)));
+                for (int i = 0; i < ci.run; ++i) {
+                    rev.push_back(d);
+                    cur.slide(geom.neighbor(cur.blank, opposite(d)));
+                }
             }
             res.moves.assign(rev.rbegin(), rev.rend());
             res.status = SearchResult::Status::Solved;
-            res.lower_bound = static_cast<int>(res.moves.size());
+            res.lower_bound = g;
             return res;
         }
         ++res.nodes_expanded;
@@ -129,30 +138,31 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
         SearchState cur = unpack(k, n);
         const int parent_dir = info.dir;
         for (int d = 0; d < kDirs; ++d) {
-            if (parent_dir >= 0 && (d ^ 1) == parent_dir) continue;
-            int from = geom.neighbor(cur.blank, static_cast<Dir>(d));
-            if (from == kNoCell) continue;
+            if (parent_dir >= 0 && (metric == Metric::Mtm ? (d >> 1) == (parent_dir >> 1) : (d ^ 1) == parent_dir))
+                continue;
             SearchState nx = cur;
-            nx.slide(from);
-            ++res.nodes_generated;
-            Key nk = pack(nx);
-            int ng = g + 1;
-            auto [it, inserted] = seen.try_emplace(nk, Info{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false});
-            if (!inserted) {
-                // A shorter path to a closed position reopens it: additive PDB values are a
-                // minimum over blank regions, admissible but not consistent.
-                if (it->second.g <= ng) continue;
-                it->second.g = static_cast<uint16_t>(ng);
-                it->second.dir = static_cast<int8_t>(d);
-                it->second.closed = false;
-            }
-            const int h = heur.init(nx);
-            push(ng + h, ng, nk);
-            if (ng + h < static_cast<int>(f)) f = static_cast<size_t>(ng + h);  // inconsistent h
-            if (limits.max_nodes && seen.size() >= limits.max_nodes) {
-                res.limit_reason = "node limit";
-                res.lower_bound = static_cast<int>(f);
-                return res;
+            for (int run = 1, from; run <= longest && (from = geom.neighbor(nx.blank, static_cast<Dir>(d))) != kNoCell;
+                 ++run) {
+                nx.slide(from);
+                ++res.nodes_generated;
+                Key nk = pack(nx);
+                int ng = g + 1;
+                auto [it, inserted] = seen.try_emplace(
+                    nk, Info{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false, static_cast<uint8_t>(run)});
+                if (!inserted) {
+                    // A shorter path to a closed position reopens it: additive PDB values are a
+                    // minimum over blank regions, admissible but not consistent.
+                    if (it->second.g <= ng) continue;
+                    it->second = Info{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false, static_cast<uint8_t>(run)};
+                }
+                const int h = heur.init(nx);
+                push(ng + h, ng, nk);
+                if (ng + h < static_cast<int>(f)) f = static_cast<size_t>(ng + h);  // inconsistent h
+                if (limits.max_nodes && seen.size() >= limits.max_nodes) {
+                    res.limit_reason = "node limit";
+                    res.lower_bound = static_cast<int>(f);
+                    return res;
+                }
             }
         }
     }

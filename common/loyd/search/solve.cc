@@ -2,14 +2,20 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <set>
+#include <type_traits>
 
 #include "loyd/search/astar.h"
 #include "loyd/board/goal_map.h"
 #include "loyd/tables/discover.h"
 #include "loyd/heuristics/additive_pdb.h"
+#include "loyd/heuristics/mtm_pdb.h"
 #include "loyd/heuristics/pdb_heuristic.h"
+#include "loyd/heuristics/walking_distance.h"
 #include "loyd/base/error.h"
 #include "loyd/search/ida_star.h"
+#include "loyd/search/metric_ida.h"
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/split_ranks.h"
 #include "loyd/board/moves.h"
@@ -23,11 +29,19 @@ Algorithm parse_algorithm(const std::string& s) {
     throw UsageError("unknown algorithm '" + s + "' (expected ida or astar)");
 }
 
+HeuristicKind default_classic_heuristic(Metric m) {
+    return m == Metric::Mtm ? HeuristicKind::WalkingDistance : HeuristicKind::LinearConflict;
+}
+
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
 template <class H>
 SearchResult run(H& h, const Board& start, const Board& goal, const SolveOptions& opt) {
     // A* evaluates positions one by one through init(); IDA* copies h and updates it per move.
-    if (opt.algorithm == Algorithm::Astar) return astar(h, start, goal, opt.limits);
+    if (opt.algorithm == Algorithm::Astar) return astar(h, start, goal, opt.limits, opt.metric);
+    if (opt.metric == Metric::Mtm) return MetricIda<H>(h, goal, Metric::Mtm, opt.bpmx).solve(start, opt.limits);
     const Geometry& g = goal.geometry();
     const MovePruning* pruning = opt.pruning;
     if (!pruning || !(pruning->geometry() == g))
@@ -35,6 +49,106 @@ SearchResult run(H& h, const Board& start, const Board& goal, const SolveOptions
     IdaStar<H> ida(h, goal, *pruning, opt.bpmx);
     return ida.solve(start, opt.limits, opt.threads, opt.ranks);
 }
+
+UsageError not_admissible(HeuristicKind k) {
+    return UsageError(heuristic_name(k) +
+                      " is not admissible in the multi-tile metric (one move can bring several tiles home); "
+                      "use walking-distance, manhattan or pdb");
+}
+
+// Builds the heuristic `opt` asks for and calls fn(h, start, goal) with the instance in the
+// frame the heuristic works in (the tables' goal for PDBs, else the instance's own); returns the
+// mapping that takes moves back from that frame (identity when nothing was mapped).
+template <class Fn>
+std::optional<GoalMapping> with_heuristic(const Board& start, const Board& goal, const SolveOptions& opt,
+                                          std::string& lookups, Fn&& fn) {
+    const bool mtm = opt.metric == Metric::Mtm;
+    switch (opt.heuristic) {
+        case HeuristicKind::Misplaced: {
+            if (mtm) throw not_admissible(opt.heuristic);
+            MisplacedH h(goal);
+            fn(h, start, goal);
+            return std::nullopt;
+        }
+        case HeuristicKind::Manhattan: {
+            if (mtm) {
+                WalkingDistanceH h(goal, Metric::Mtm, false);
+                fn(h, start, goal);
+            } else {
+                ManhattanH h(goal);
+                fn(h, start, goal);
+            }
+            return std::nullopt;
+        }
+        case HeuristicKind::LinearConflict: {
+            if (mtm) throw not_admissible(opt.heuristic);
+            LinearConflictH h(goal);
+            fn(h, start, goal);
+            return std::nullopt;
+        }
+        case HeuristicKind::WalkingDistance: {
+            WalkingDistanceH h(goal, opt.metric);
+            fn(h, start, goal);
+            return std::nullopt;
+        }
+        case HeuristicKind::Pdb: break;
+    }
+    if (!opt.pdb) throw UsageError("the pdb heuristic needs a table set (see --pdb)");
+    const LoadedSet& set = *opt.pdb;
+    const Board& tgoal = set.spec.goal;
+    if (set.spec.metric != opt.metric)
+        throw UsageError("the tables in " + set.dir + " count " + to_string(set.spec.metric) + " moves, the search " +
+                         to_string(opt.metric) + " moves; build tables for it with pdbgen build --metric " +
+                         to_string(opt.metric));
+    auto map = GoalMapping::find(goal, tgoal);
+    if (!map)
+        throw UsageError("the tables in " + set.dir + " are for goal '" + tgoal.to_string() + "' on " +
+                         tgoal.geometry().name() + ", which the instance's goal '" + goal.to_string() +
+                         "' does not map onto; build tables for it with: " + suggest_build_command(goal, opt.metric));
+    if (mtm) {
+        MtmPdbH h(set, opt.lookups);
+        lookups = h.lookups().to_string();
+        fn(h, map->map(start), tgoal);
+    } else if (AdditivePdbH::supports(set, opt.lookups)) {
+        // The fast path (one additive partition), with the width a constant on the usual boards.
+        auto run_with = [&](auto&& h) {
+            lookups = h.lookups().to_string();
+            fn(h, map->map(start), tgoal);
+        };
+        switch (tgoal.geometry().width()) {
+            case 3: run_with(BasicAdditivePdbH<3>(set, opt.lookups)); break;
+            case 4: run_with(BasicAdditivePdbH<4>(set, opt.lookups)); break;
+            case 5: run_with(BasicAdditivePdbH<5>(set, opt.lookups)); break;
+            default: run_with(AdditivePdbH(set, opt.lookups)); break;
+        }
+    } else {
+        PdbH h(set, opt.lookups);
+        lookups = h.lookups().to_string();
+        fn(h, map->map(start), tgoal);
+    }
+    return map;
+}
+
+// The independent check of a returned solution: it replays from start to goal and has the
+// length the search claims, in the metric's moves.
+void check_solution(const Board& start, const Moves& m, const Board& goal, Metric metric, int length) {
+    replay_check(start, m, goal);
+    const int got = metric_length(m, metric);
+    if (got != length)
+        throw Error("solution check failed: the moves are " + std::to_string(got) + " " + to_string(metric) +
+                    " moves, the search found " + std::to_string(length));
+}
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// What is left of `limits` after a first phase that took `seconds` and `nodes`.
+SearchLimits remaining(const SearchLimits& limits, double seconds, uint64_t nodes) {
+    SearchLimits l = limits;
+    if (l.max_seconds > 0) l.max_seconds = std::max(1e-9, l.max_seconds - seconds);
+    if (l.max_nodes) l.max_nodes = l.max_nodes > nodes ? l.max_nodes - nodes : 1;
+    return l;
+}
+
 }  // namespace
 
 SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt) {
@@ -46,55 +160,72 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
         out.status = SolveOutcome::Status::Unsolvable;
         return out;
     }
-    const bool ranks = opt.algorithm == Algorithm::Ida && opt.ranks;
-    out.threads = ranks ? opt.ranks->total_threads() : opt.algorithm == Algorithm::Ida ? std::max(1, opt.threads) : 1;
-    out.ranks = ranks ? opt.ranks->ranks() : 1;
-    const auto t0 = std::chrono::steady_clock::now();
-    switch (opt.heuristic) {
-        case HeuristicKind::Misplaced: {
-            MisplacedH h(goal);
-            out.search = run(h, start, goal, opt);
-            break;
-        }
-        case HeuristicKind::Manhattan: {
-            ManhattanH h(goal);
-            out.search = run(h, start, goal, opt);
-            break;
-        }
-        case HeuristicKind::LinearConflict: {
-            LinearConflictH h(goal);
-            out.search = run(h, start, goal, opt);
-            break;
-        }
-        case HeuristicKind::Pdb: {
-            if (!opt.pdb) throw UsageError("the pdb heuristic needs a table set (see --pdb)");
-            const Board& tgoal = opt.pdb->spec.goal;
-            auto map = GoalMapping::find(goal, tgoal);
-            if (!map)
-                throw UsageError("the tables in " + opt.pdb->dir + " are for goal '" + tgoal.to_string() +
-                                 "' on " + tgoal.geometry().name() + ", which the instance's goal '" +
-                                 goal.to_string() + "' does not map onto; build tables for it with: " +
-                                 suggest_build_command(goal));
-            if (AdditivePdbH::supports(*opt.pdb, opt.lookups)) {
-                AdditivePdbH h(*opt.pdb, opt.lookups);
-                out.lookups = h.lookups().to_string();
-                out.search = run(h, map->map(start), tgoal, opt);
-            } else {
-                PdbH h(*opt.pdb, opt.lookups);
-                out.lookups = h.lookups().to_string();
-                out.search = run(h, map->map(start), tgoal, opt);
-            }
-            out.search.moves = map->unmap(out.search.moves);
-            break;
-        }
-    }
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const bool ida = opt.algorithm == Algorithm::Ida && opt.metric == Metric::Stm;
+    out.threads = ida && opt.ranks ? opt.ranks->total_threads() : ida ? std::max(1, opt.threads) : 1;
+    out.ranks = ida && opt.ranks ? opt.ranks->ranks() : 1;
+    const auto t0 = Clock::now();
+    const auto map = with_heuristic(start, goal, opt, out.lookups, [&](auto& h, const Board& s, const Board& g) {
+        out.search = run(h, s, g, opt);
+    });
+    if (map) out.search.moves = map->unmap(out.search.moves);
+    out.seconds = since(t0);
     if (out.search.status == SearchResult::Status::Solved) {
-        replay_check(start, out.search.moves, goal);
+        check_solution(start, out.search.moves, goal, opt.metric, out.search.lower_bound);
+        out.length = out.search.lower_bound;
         out.status = SolveOutcome::Status::Solved;
     } else {
         out.status = SolveOutcome::Status::Limit;
     }
+    return out;
+}
+
+AllSolutionsOutcome solve_all(const Board& start, const Board& goal, const SolveOptions& opt,
+                              const AllSolutionsOptions& all) {
+    if (!all.count_only && all.max_solutions == 0) throw UsageError("the number of solutions to list must be at least 1");
+    AllSolutionsOutcome out;
+    const auto t0 = Clock::now();
+    const SolveOutcome first = solve(start, goal, opt);
+    out.status = first.status;
+    out.search = first.search;
+    out.lookups = first.lookups;
+    out.seconds = first.seconds;
+    if (first.status != SolveOutcome::Status::Solved) return out;
+    out.length = first.length;
+
+    EnumerateOptions eo;
+    if (!all.count_only) {
+        eo.keep = all.max_solutions;
+        eo.stop_after = all.max_solutions == UINT64_MAX ? 0 : all.max_solutions + 1;
+    }
+    const SearchLimits left = remaining(opt.limits, first.seconds, first.search.nodes_generated);
+    Enumeration en;
+    std::string unused;
+    const auto map = with_heuristic(start, goal, opt, unused, [&](auto& h, const Board& s, const Board& g) {
+        using H = std::decay_t<decltype(h)>;
+        en = MetricIda<H>(h, g, opt.metric, opt.bpmx).enumerate(s, first.length, eo, left);
+    });
+    out.search.nodes_generated += en.search.nodes_generated;
+    out.search.nodes_expanded += en.search.nodes_expanded;
+    out.search.iterations += en.search.iterations;
+    out.search.lower_bound = first.length;
+    out.search.moves.clear();
+    out.solutions = std::move(en.solutions);
+    std::set<Moves> seen;
+    for (Moves& m : out.solutions) {
+        if (map) m = map->unmap(m);
+        check_solution(start, m, goal, opt.metric, first.length);
+        if (!seen.insert(m).second) throw Error("solution check failed: a solution was listed twice");
+    }
+    out.seconds = since(t0);
+    if (en.search.status != SearchResult::Status::Solved) {
+        out.status = SolveOutcome::Status::Limit;
+        out.search.status = SearchResult::Status::Limit;
+        out.search.limit_reason = en.search.limit_reason;
+        out.count = en.count;
+        return out;
+    }
+    out.capped = en.stopped;
+    out.count = all.count_only ? en.count : out.solutions.size();
     return out;
 }
 

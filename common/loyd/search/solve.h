@@ -1,16 +1,29 @@
 // One entry point for solving an instance: picks the search and the heuristic at run time,
-// runs the template instantiated for them, and replays the solution before returning it.
+// runs the template instantiated for them, and replays the solution before returning it; and
+// one for listing or counting every optimal solution.
 //
 // Contract: start and goal are on the same board. An unsolvable start is reported as such
 // without searching. With the PDB heuristic, an instance whose goal differs from the set's
 // is mapped onto it (goal_map.h) and its moves mapped back; when no mapping exists the call
 // throws UsageError. A solution that fails its replay check throws Error (a bug, never
 // printed as an answer).
+// Metrics (board/metric.h): in STM, IDA* runs IdaStar (transposition automaton, threads); in
+// MTM, MetricIda (axis alternation, one thread). The heuristic must be admissible in the
+// metric: in MTM `manhattan` is the Manhattan bound (heuristics/walking_distance.h),
+// `walking-distance` and `pdb` (an MTM set, heuristics/mtm_pdb.h) work as named, and
+// misplaced tiles and linear conflict are refused (UsageError: one MTM move can place several
+// tiles, so neither is a lower bound). A set of the other metric is refused too.
+// solve_all: first solve() for the optimal length d, then enumerate every path of exactly d
+// moves (search/metric_ida.h: parent pruning or axis alternation only, which keep every
+// optimal solution) under the limits that are left; every listed solution is replayed, its
+// length checked, and the list checked free of repeats.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "loyd/board/board.h"
+#include "loyd/board/metric.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/heuristics/lookups.h"
 #include "loyd/search/result.h"
@@ -24,34 +37,64 @@ class SplitRanks;    // search/split_ranks.h
 enum class Algorithm { Ida, Astar };
 Algorithm parse_algorithm(const std::string& s);  // "ida" | "astar"; UsageError otherwise
 
+// The heuristic to use when neither tables nor a choice are given: linear conflict in STM,
+// walking distance in MTM.
+HeuristicKind default_classic_heuristic(Metric m);
+
 struct SolveOptions {
     HeuristicKind heuristic = HeuristicKind::LinearConflict;
     Algorithm algorithm = Algorithm::Ida;
+    Metric metric = Metric::Stm;     // what one move is
     SearchLimits limits;
-    const LoadedSet* pdb = nullptr;  // required by HeuristicKind::Pdb
+    const LoadedSet* pdb = nullptr;  // required by HeuristicKind::Pdb; its metric must be `metric`
     Lookups lookups;                 // PDB lookups to combine (those the set cannot take are left out)
-    // IDA*: duplicate-move pruning. When null (or for another board), solve() uses the
+    // IDA* in STM: duplicate-move pruning. When null (or for another board), solve() uses the
     // process-wide MovePruning::shared automaton of MovePruning::default_length, or of parent
     // pruning only when `prune` is false.
     const MovePruning* pruning = nullptr;
     bool prune = true;
     bool bpmx = true;                // IDA*: propagate inconsistent PDB values (BPMX)
-    int threads = 1;                 // IDA*: threads for this one instance
-    // IDA*: the search is shared with other ranks (every rank calls solve() with the same
-    // instance and options); null = this process alone.
+    int threads = 1;                 // IDA* in STM: threads for this one instance
+    // IDA* in STM: the search is shared with other ranks (every rank calls solve() with the
+    // same instance and options); null = this process alone.
     SplitRanks* ranks = nullptr;
 };
 
 struct SolveOutcome {
     enum class Status { Solved, Unsolvable, Limit };
     Status status = Status::Limit;
-    SearchResult search;
+    SearchResult search;  // search.moves: the expanded blank path (board/metric.h)
+    int length = 0;       // when Solved: the solution's length in the metric's moves
     double seconds = 0;
     std::string lookups;  // the PDB lookups that ran ("" for the classic heuristics)
-    int threads = 1;      // threads that searched this instance, over all ranks (A*: always 1)
+    int threads = 1;      // threads that searched this instance, over all ranks (A* and MTM: always 1)
     int ranks = 1;        // ranks (processes) that searched it
 };
 
 SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt);
+
+struct AllSolutionsOptions {
+    bool count_only = false;        // count them, list none
+    uint64_t max_solutions = 1000;  // list at most this many (>= 1)
+};
+
+struct AllSolutionsOutcome {
+    SolveOutcome::Status status = SolveOutcome::Status::Limit;
+    int length = 0;                 // the optimal length in the metric's moves (once known)
+    std::vector<Moves> solutions;   // listed, each replayed: distinct expanded blank paths
+    // Solved: the number of optimal solutions (count_only), or of those listed. Limit: those
+    // found before the limit, a lower bound.
+    uint64_t count = 0;
+    bool capped = false;            // listing: more than max_solutions exist; the first are listed
+    SearchResult search;            // nodes of both phases; on a limit its reason, lower_bound
+    double seconds = 0;
+    std::string lookups;
+};
+
+// The limits of `opt` cover the whole call: the seconds, and the nodes generated by both
+// phases (an A* first phase counts its generated nodes; its own node limit is on positions
+// stored). UsageError when max_solutions is 0 in listing mode.
+AllSolutionsOutcome solve_all(const Board& start, const Board& goal, const SolveOptions& opt,
+                              const AllSolutionsOptions& all);
 
 }  // namespace loyd

@@ -11,7 +11,10 @@
 // (seen / this layer / next layer) of n-k bits each: n!/(n-k)! x (1 + 3 x 1, 2 or 4) bytes.
 //
 // Full patterns (Culberson & Schaeffer 1998): a plain BFS over (placement, blank cell),
-// n!/(n-k-1)! one-byte entries, nothing else.
+// n!/(n-k-1)! one-byte entries, nothing else. In the multi-tile metric a move takes the blank
+// 1..k cells along its row or column, the pattern tiles it passes each shifting one cell
+// back, at cost 1 (non-pattern tiles are not in the key), so the entries are MTM distances
+// in the abstract space, and each is at most the MTM distance of every position it abstracts.
 //
 // Threads take chunks of ranks from an atomic counter; a layer's result is a set, so the
 // table does not depend on the thread count. Cost (this machine, see docs/benchmarks.md):
@@ -52,6 +55,31 @@ inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, Mas
     items[k] = static_cast<uint8_t>(blank);
     if (moved >= 0) items[moved] = static_cast<uint8_t>(to);
     return r;
+}
+
+// Full tables in MTM: calls fn(rank) for every key one MTM move from `items` (the blank, item k,
+// moving 1..k cells in each direction; each pattern tile it passes shifts one cell back).
+// `occupied` holds the items' cells; `items` is left as it was. Cost: O(W + H) ranks.
+template <class Fn>
+void for_each_mtm_successor(const Ranker& rk, const Geometry& g, uint8_t* items, int k, Mask occupied, Fn&& fn) {
+    const int blank = items[k];
+    for (int d = 0; d < kDirs; ++d) {
+        int shifted[kMaxCells], n = 0;  // items the blank passed, back one cell each
+        int at = blank;
+        for (int to; (to = g.neighbor(at, static_cast<Dir>(d))) != kNoCell; at = to) {
+            if (occupied & bit(to))
+                for (int i = 0; i < k; ++i)
+                    if (items[i] == to) {
+                        items[i] = static_cast<uint8_t>(at);
+                        shifted[n++] = i;
+                    }
+            items[k] = static_cast<uint8_t>(to);
+            fn(rk.rank(items));
+        }
+        for (int j = 0; j < n; ++j)
+            items[shifted[j]] = static_cast<uint8_t>(g.neighbor(items[shifted[j]], static_cast<Dir>(d)));
+        items[k] = static_cast<uint8_t>(blank);
+    }
 }
 
 struct BuildProgress {

@@ -1,12 +1,24 @@
 // The full-table builder: a plain BFS over (placement, blank cell) ranks, one byte per entry;
-// a layer scan expands the entries equal to d and claims unset successors with a CAS.
+// a layer scan expands the entries equal to d and claims unset successors with a CAS. The
+// successors are one blank step away (STM) or one blank run along a line (MTM).
 #include <array>
 
 #include "loyd/tables/build_support.h"
 
 namespace loyd::build_detail {
 
-void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
+namespace {
+
+// Claims rank r2 for the next layer; true when this thread set it.
+inline bool claim(uint8_t* dist, uint64_t r2, uint8_t next_d) {
+    uint8_t expect = kUnset;
+    return atomic_load(dist + r2) == kUnset &&
+           std::atomic_ref<uint8_t>(dist[r2]).compare_exchange_strong(expect, next_d, std::memory_order_relaxed);
+}
+
+// One instantiation per metric keeps the STM scan's inner loop as tight as it was.
+template <bool kMtm>
+void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
     const Geometry& g = p.geometry();
     const Ranker rk = pattern_ranker(p);
     const int k = p.size();
@@ -36,13 +48,11 @@ void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
             for (uint64_t r = lo; r < hi; ++r) {
                 if (atomic_load(dist + r) != cur_d) continue;  // others CAS entries of this layer
                 const Mask occ = rk.unrank(r, pc);
-                for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1) {
-                    const uint64_t r2 = full_successor_rank(rk, pc, k, occ, lowest(adj));
-                    uint8_t expect = kUnset;
-                    if (atomic_load(dist + r2) == kUnset &&
-                        std::atomic_ref<uint8_t>(dist[r2]).compare_exchange_strong(expect, next_d,
-                                                                                    std::memory_order_relaxed))
-                        ++found;
+                if constexpr (kMtm) {
+                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2) { found += claim(dist, r2, next_d); });
+                } else {
+                    for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1)
+                        found += claim(dist, full_successor_rank(rk, pc, k, occ, lowest(adj)), next_d);
                 }
             }
             discovered.fetch_add(found, std::memory_order_relaxed);
@@ -52,6 +62,13 @@ void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
         report_layer(opt, d, assigned.load(), total, t0);
         if (discovered.load() == 0) break;
     }
+}
+
+}  // namespace
+
+void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
+    if (p.metric() == Metric::Mtm) build_full_in<true>(p, opt, out);
+    else build_full_in<false>(p, opt, out);
 }
 
 }  // namespace loyd::build_detail

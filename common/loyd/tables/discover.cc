@@ -83,7 +83,7 @@ double set_strength(const PdbSetSpec& s) {
 }
 
 std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
-                                      std::vector<std::string>* notes) {
+                                      std::vector<std::string>* notes, Metric metric) {
     std::optional<FoundSet> best;
     auto consider = [&](const fs::path& manifest) {
         std::optional<PdbSetSpec> read;
@@ -94,7 +94,7 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
             return;
         }
         const PdbSetSpec& spec = *read;
-        if (!(spec.geometry() == goal.geometry())) return;
+        if (!(spec.geometry() == goal.geometry()) || spec.metric != metric) return;
         if (!GoalMapping::find(goal, spec.goal)) return;
         std::error_code ec;
         for (const auto& t : spec.tables)
@@ -124,25 +124,27 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
 
 namespace {
 // The set the hints suggest for a goal: a preset for the standard goals of 3x3, 4x4 and 5x5,
-// otherwise the goal's tiles, in goal order, split into additive patterns of at most k tiles,
-// with k chosen so that each table stays under ~60 million entries.
-PdbSetSpec suggested_set(const Board& goal, std::string* preset_name) {
+// otherwise the goal's tiles, in goal order, split into patterns of at most k tiles (additive
+// in STM, full in MTM), with k chosen so that each table stays under ~60 million entries.
+PdbSetSpec suggested_set(const Board& goal, Metric metric, std::string* preset_name) {
     const Geometry& g = goal.geometry();
     const bool standard = goal == Board::blank_last(g) || goal == Board::blank_first(g);
+    const bool mtm = metric == Metric::Mtm;
     const char* name = !standard                                 ? nullptr
-                       : g.width() == 4 && g.height() == 4 ? "15-7-8"
-                       : g.width() == 5 && g.height() == 5 ? "24-6-6-6-6"
-                       : g.width() == 3 && g.height() == 3 ? "8-4-4"
+                       : g.width() == 4 && g.height() == 4 ? (mtm ? "15-mtm-6-6" : "15-7-8")
+                       : g.width() == 5 && g.height() == 5 ? (mtm ? nullptr : "24-6-6-6-6")
+                       : g.width() == 3 && g.height() == 3 ? (mtm ? "8-mtm-fringe" : "8-4-4")
                                                            : nullptr;
     if (name) {
         *preset_name = name;
         return preset(name);
     }
     const int n = g.cells();
+    const int keyed = mtm ? 2 : 1;  // items in the key beyond k - 1: the blank too for full tables
     int k = 1;
     while (k + 1 <= n - 3) {  // a pattern keeps at least three non-pattern cells
         double e = 1;
-        for (int j = 0; j < k + 1; ++j) e *= n - j;
+        for (int j = 0; j < k + keyed; ++j) e *= n - j;
         if (e > 6e7) break;
         ++k;
     }
@@ -156,16 +158,18 @@ PdbSetSpec suggested_set(const Board& goal, std::string* preset_name) {
         patterns.emplace_back(order.begin() + static_cast<long>(i),
                               order.begin() + static_cast<long>(std::min(order.size(), i + per)));
     preset_name->clear();
-    return custom_set("custom-" + g.name(), goal, patterns, PatternKind::Additive);
+    return custom_set(std::string(mtm ? "custom-mtm-" : "custom-") + g.name(), goal, patterns,
+                      mtm ? PatternKind::Full : PatternKind::Additive, metric);
 }
 }  // namespace
 
-std::string suggest_build_command(const Board& goal) {
+std::string suggest_build_command(const Board& goal, Metric metric) {
     const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
     std::string name;
-    const PdbSetSpec spec = suggested_set(goal, &name);
+    const PdbSetSpec spec = suggested_set(goal, metric, &name);
     if (!name.empty()) return "pdbgen build --preset " + name + " --out " + dir + "/" + name;
     std::string cmd = "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
+    if (metric == Metric::Mtm) cmd += " --metric mtm";
     for (const auto& t : spec.tables) {
         cmd += " --pattern ";
         bool first = true;
@@ -178,9 +182,9 @@ std::string suggest_build_command(const Board& goal) {
     return cmd + " --name " + spec.name + " --out " + dir + "/" + spec.name;
 }
 
-BuildCost suggest_build_cost(const Board& goal) {
+BuildCost suggest_build_cost(const Board& goal, Metric metric) {
     std::string name;
-    return estimate_build_cost(suggested_set(goal, &name));
+    return estimate_build_cost(suggested_set(goal, metric, &name));
 }
 
 BuildCost estimate_build_cost(const PdbSetSpec& spec) {

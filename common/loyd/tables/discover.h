@@ -6,8 +6,9 @@
 // from the program's own path, so a moved prefix still works), and, for a program run from
 // its build tree, the folders listed in the file `loyd-pdb-path` beside it (CMake writes it
 // there with the source tree's data/; it is never installed). No path is compiled in. Each folder may be a set itself (it holds manifest.txt) or hold
-// sets one level down. Among the sets whose board matches and whose goal the instance's goal
-// maps onto (goal_map.h), and whose tables are all present, the strongest is chosen.
+// sets one level down. Among the sets whose board and metric match and whose goal the
+// instance's goal maps onto (goal_map.h), and whose tables are all present, the strongest is
+// chosen.
 // Strength is an estimate from table sizes: additive partitions count their entries, full
 // tables a sixteenth of theirs (a fringe table alone is weaker than an additive partition of
 // the same size). Only manifests are read here; nothing is loaded.
@@ -42,10 +43,10 @@ double set_strength(const PdbSetSpec& s);
 
 // notes (may be null) receives one line per set skipped and why.
 std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
-                                      std::vector<std::string>* notes = nullptr);
+                                      std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
 
-// The pdbgen command that builds a good set for this board and goal.
-std::string suggest_build_command(const Board& goal);
+// The pdbgen command that builds a good set for this board, goal and metric.
+std::string suggest_build_command(const Board& goal, Metric metric = Metric::Stm);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
 // (estimate_build_bytes), raw bytes on disk, and minutes at kBuildSecondsPerEntry.
@@ -56,7 +57,7 @@ struct BuildCost {
 // Measured on the build machine with two threads: 15-7-8 (576 M entries) in 224 s and
 // 15-6-6-3 (11.5 M) in 4.9 s, about 0.4 microseconds per entry (docs/benchmarks.md).
 inline constexpr double kBuildSecondsPerEntry = 0.4e-6;
-BuildCost suggest_build_cost(const Board& goal);
+BuildCost suggest_build_cost(const Board& goal, Metric metric = Metric::Stm);
 BuildCost estimate_build_cost(const PdbSetSpec& spec);  // the same for any set
 
 }  // namespace loyd

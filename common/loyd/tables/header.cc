@@ -25,7 +25,8 @@ constexpr size_t kOffTiles = 46;
 constexpr size_t kOffBits = 71;
 constexpr size_t kOffMaxValue = 72;
 constexpr size_t kOffEncoding = 73;
-constexpr size_t kOffReservedA = 74;  // 2 bytes
+constexpr size_t kOffMetric = 74;     // version 2; reserved (zero) in version 1
+constexpr size_t kOffReservedA = 75;  // 1 byte
 constexpr size_t kOffGenerator = 76;
 constexpr size_t kOffEntries = 80;
 constexpr size_t kOffPayloadOffset = 88;
@@ -40,9 +41,6 @@ constexpr size_t kMaxSlots = 25;  // goal cells and tile slots
 constexpr char kMagic[8] = {'L', 'O', 'Y', 'D', 'P', 'D', 'B', '\0'};
 
 
-void put16(uint8_t* p, uint16_t v) {
-    for (int i = 0; i < 2; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
 void put32(uint8_t* p, uint32_t v) {
     for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
@@ -108,6 +106,10 @@ std::string header_problem(const PdbHeader& h) {
             return "goal: unused cell " + std::to_string(c) + " is not zero (reserved)";
     if (h.kind != PdbKind::Additive && h.kind != PdbKind::Full)
         return "kind " + std::to_string(static_cast<int>(h.kind)) + " unknown (1 additive, 2 full)";
+    if (h.metric != Metric::Stm && h.metric != Metric::Mtm)
+        return "metric " + std::to_string(static_cast<int>(h.metric)) + " unknown (0 stm, 1 mtm)";
+    if (h.metric == Metric::Mtm && h.kind != PdbKind::Full)
+        return "an additive table in the multi-tile metric (MTM tables are full only)";
     if (h.ranking != kRankingPartialPermutation)
         return "ranking scheme " + std::to_string(h.ranking) + " unknown (this build knows " +
                std::to_string(kRankingPartialPermutation) + ")";
@@ -142,7 +144,7 @@ std::string header_problem(const PdbHeader& h) {
 PdbHeaderBytes encode_header(const PdbHeader& h) {
     PdbHeaderBytes b{};
     std::memcpy(b.data() + kOffMagic, kMagic, sizeof kMagic);
-    put32(b.data() + kOffVersion, kPdbFormatVersion);
+    put32(b.data() + kOffVersion, format_version(h));
     put32(b.data() + kOffHeaderSize, kPdbHeaderSize);
     b[kOffWidth] = h.width;
     b[kOffHeight] = h.height;
@@ -154,7 +156,8 @@ PdbHeaderBytes encode_header(const PdbHeader& h) {
     b[kOffBits] = h.bits_per_entry;
     b[kOffMaxValue] = h.max_value;
     b[kOffEncoding] = static_cast<uint8_t>(h.encoding);
-    put16(b.data() + kOffReservedA, 0);
+    b[kOffMetric] = static_cast<uint8_t>(h.metric);
+    b[kOffReservedA] = 0;
     put32(b.data() + kOffGenerator, h.generator_version);
     put64(b.data() + kOffEntries, h.entries);
     put64(b.data() + kOffPayloadOffset, h.payload_offset);
@@ -184,9 +187,9 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
                              " bytes, shorter than the " + std::to_string(kPdbHeaderSize) +
                              "-byte header");
     const uint32_t version = get32(buf + kOffVersion);
-    if (version != kPdbFormatVersion)
+    if (version < 1 || version > kPdbFormatVersion)
         bad_format(path, "unsupported format version " + std::to_string(version) +
-                             " (this build reads " + std::to_string(kPdbFormatVersion) + ")");
+                             " (this build reads versions 1 to " + std::to_string(kPdbFormatVersion) + ")");
     const uint32_t header_size = get32(buf + kOffHeaderSize);
     if (header_size != kPdbHeaderSize)
         bad_format(path, "header size " + std::to_string(header_size) + " wrong (must be " +
@@ -214,9 +217,11 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     h.bits_per_entry = buf[kOffBits];
     h.max_value = buf[kOffMaxValue];
     h.encoding = static_cast<PdbEncoding>(buf[kOffEncoding]);
-    for (size_t i = kOffReservedA; i < kOffReservedA + 2; ++i)
-        if (buf[i] != 0)
-            bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero");
+    if (version == 1 && buf[kOffMetric] != 0)
+        bad_format(path, "reserved: byte at offset " + std::to_string(kOffMetric) + " is not zero (version 1)");
+    h.metric = static_cast<Metric>(buf[kOffMetric]);
+    if (buf[kOffReservedA] != 0)
+        bad_format(path, "reserved: byte at offset " + std::to_string(kOffReservedA) + " is not zero");
     h.generator_version = get32(buf + kOffGenerator);
     h.entries = get64(buf + kOffEntries);
     h.payload_offset = get64(buf + kOffPayloadOffset);
@@ -264,6 +269,8 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
                        "reserved: padding byte at offset " + std::to_string(i) + " is not zero");
     return h;
 }
+
+uint32_t format_version(const PdbHeader& h) { return h.metric == Metric::Stm ? 1 : 2; }
 
 uint64_t pdb_checksum(const void* data, uint64_t size) {
     return XXH3_64bits(data, size);

@@ -2,7 +2,7 @@
 // field (spec: docs/pdb-format.md).
 //
 // It holds the magic "LOYDPDB\0", the format version, the board and goal, the pattern's kind
-// and tiles, the entry count, the payload encoding, offset and sizes, the XXH3-64 of the
+// and tiles, the metric its distances count (version 2), the entry count, the payload encoding, offset and sizes, the XXH3-64 of the
 // decoded and of the stored payload, reserved bytes that must be zero, and the XXH3-64 of the
 // header itself. `parse_header` checks every field and the file size against them; it is pure
 // (no I/O), so the file reader and the fuzzer share it. Errors are FormatError naming the path
@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "loyd/board/metric.h"
+
 namespace loyd {
 
 enum class PdbKind : uint8_t {
@@ -22,7 +24,11 @@ enum class PdbKind : uint8_t {
 };
 enum class PdbEncoding : uint8_t { Raw = 0, Zstd = 1 };
 
-inline constexpr uint32_t kPdbFormatVersion = 1;
+// Version 1: single-tile-metric tables. Version 2 gives byte 74 a meaning, the metric (0 STM,
+// 1 MTM). The writer uses the lowest version that describes the table (format_version), so STM
+// tables stay version 1, byte for byte, and builds that read only version 1 refuse MTM tables
+// by their version. Readers accept both.
+inline constexpr uint32_t kPdbFormatVersion = 2;  // the newest version this build reads
 inline constexpr uint8_t kRankingPartialPermutation = 1;
 inline constexpr uint32_t kPdbHeaderSize = 256;
 inline constexpr uint64_t kPdbRawPayloadOffset = 4096;
@@ -35,6 +41,7 @@ struct PdbHeader {
     uint8_t width = 0, height = 0;
     std::array<uint8_t, 25> goal{};  // cell -> tile, first width*height used, rest 0
     PdbKind kind = PdbKind::Additive;
+    Metric metric = Metric::Stm;  // what one move is; MTM tables are full only
     uint8_t ranking = kRankingPartialPermutation;
     std::vector<uint8_t> tiles;  // pattern tiles in rank order (1..25 items, no 0)
     uint64_t entries = 0;        // number of one-byte entries
@@ -51,6 +58,9 @@ struct PdbHeader {
 // k = tiles.size(): n!/(n-k)! for Additive, n!/(n-k-1)! for Full. Throws UsageError when
 // the geometry or k is out of range or the count does not fit in 64 bits.
 uint64_t expected_entries(const PdbHeader& h);
+
+// The version a file holding this header is written with: 1 for STM, 2 for MTM.
+uint32_t format_version(const PdbHeader& h);
 
 // XXH3-64 with seed 0, the checksum used by the format (header bytes 0..247 and payload).
 uint64_t pdb_checksum(const void* data, uint64_t size);

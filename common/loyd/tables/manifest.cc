@@ -20,6 +20,7 @@ bool reflectable(const Board& goal) {
 
 std::string table_file_name(const Pattern& p) {
     std::string s = to_string(p.kind());
+    if (p.metric() == Metric::Mtm) s += "-mtm";
     for (int t : p.tiles()) {
         s += '-';
         s += std::to_string(t);
@@ -28,13 +29,13 @@ std::string table_file_name(const Pattern& p) {
 }
 
 PdbSetSpec custom_set(const std::string& name, const Board& goal,
-                      const std::vector<std::vector<int>>& patterns, PatternKind kind) {
-    PdbSetSpec s{name, goal, reflectable(goal), {}, {}};
+                      const std::vector<std::vector<int>>& patterns, PatternKind kind, Metric metric) {
+    PdbSetSpec s{name, goal, reflectable(goal), {}, {}, metric};
     if (patterns.empty()) throw UsageError("no pattern given");
     std::vector<int> part;
     Mask used = 0;
     for (const auto& tiles : patterns) {
-        Pattern p(goal, tiles, kind);
+        Pattern p(goal, tiles, kind, metric);
         if (kind == PatternKind::Additive && (used & p.tile_mask()))
             throw UsageError("additive patterns of one partition must be disjoint (pattern " +
                              p.tiles_string() + " repeats a tile)");
@@ -54,10 +55,12 @@ PdbSetSpec custom_set(const std::string& name, const Board& goal,
 std::string manifest_text(const PdbSetSpec& s) {
     std::ostringstream o;
     o << "# loyd pattern-database set (see docs/pdb-format.md)\n";
-    o << "loyd-pdb-set 1\n";
+    const bool mtm = s.metric == Metric::Mtm;
+    o << "loyd-pdb-set " << (mtm ? 2 : 1) << "\n";
     o << "name " << s.name << "\n";
     o << "board " << s.geometry().name() << "\n";
     o << "goal " << s.goal.to_string() << "\n";
+    if (mtm) o << "metric mtm\n";
     o << "combine max-of-sums\n";
     o << "reflect " << (s.reflect ? "yes" : "no") << "\n";
     for (size_t i = 0; i < s.tables.size(); ++i) {
@@ -117,6 +120,7 @@ private:
         else if (key == "combine") {
             if (rest != "max-of-sums") throw fail("unknown combine rule '" + rest + "'");
         } else if (key == "reflect") reflect(rest);
+        else if (key == "metric") metric(rest);
         else if (key == "table") table(rest);
         else if (key == "partition") partition(rest);
         else throw fail("unknown key '" + key + "'");
@@ -124,8 +128,22 @@ private:
 
     void magic(const std::string& key, const std::string& rest) {
         if (key != "loyd-pdb-set") throw fail("not a loyd pdb-set manifest (expected 'loyd-pdb-set 1')");
-        if (rest != "1") throw fail("unsupported manifest version '" + rest + "' (this build reads 1)");
+        if (rest != "1" && rest != "2") throw fail("unsupported manifest version '" + rest + "' (this build reads 1 and 2)");
+        version_ = rest[0] - '0';
         magic_ = true;
+    }
+
+    // metric stm|mtm (version 2), before the tables it applies to
+    void metric(const std::string& rest) {
+        if (version_ < 2) throw fail("'metric' needs manifest version 2 ('loyd-pdb-set 2')");
+        if (!tables_.empty()) throw fail("'metric' must come before the tables");
+        if (have_metric_) throw fail("'metric' given twice");
+        try {
+            metric_ = parse_metric(rest);
+        } catch (const UsageError& e) {
+            throw fail(e.what());
+        }
+        have_metric_ = true;
     }
 
     void board(const std::string& rest) {
@@ -169,8 +187,9 @@ private:
             sum = std::stoull(extra.substr(5), nullptr, 16);
         }
         if (by_file_.count(file)) throw fail("table '" + file + "' listed twice");
+        if (version_ >= 2 && !have_metric_) throw fail("'table' before 'metric' (manifest version 2)");
         try {
-            Pattern p(*goal_, parse_int_list(tiles), parse_pattern_kind(kind));
+            Pattern p(*goal_, parse_int_list(tiles), parse_pattern_kind(kind), metric_);
             by_file_[file] = static_cast<int>(tables_.size());
             tables_.push_back(TableSpec{file, p, sum});
         } catch (const Error& e) {
@@ -210,14 +229,17 @@ private:
         if (tables_.empty()) throw fail("no tables");
         if (partitions_.empty()) throw fail("no partitions");
         if (!have_reflect_) throw fail("missing 'reflect'");
+        if (version_ >= 2 && !have_metric_) throw fail("missing 'metric' (manifest version 2)");
         if (reflect_ && !reflectable(*goal_))
             throw fail("reflect yes needs a square board with the goal blank on the main diagonal");
-        return PdbSetSpec{name_, *goal_, reflect_, tables_, partitions_};
+        return PdbSetSpec{name_, *goal_, reflect_, tables_, partitions_, metric_};
     }
 
     std::string path_;
     int lineno_ = 0;
-    bool magic_ = false, have_reflect_ = false, reflect_ = false;
+    bool magic_ = false, have_reflect_ = false, reflect_ = false, have_metric_ = false;
+    int version_ = 1;
+    Metric metric_ = Metric::Stm;
     std::optional<Geometry> geom_;
     std::optional<Board> goal_;
     std::string name_;

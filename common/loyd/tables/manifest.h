@@ -7,8 +7,12 @@
 // Schaeffer 1998; Korf & Felner 2002). Reflection needs a square board whose goal blank sits
 // on the main diagonal.
 //
+// Every table of a set counts moves of the set's metric (board/metric.h); an MTM set holds
+// full tables only, combined by max.
+//
 // The manifest is a small line-based text file (manifest.txt in the set's folder), specified
-// in docs/pdb-format.md. Parse errors are FormatError naming the file and line.
+// in docs/pdb-format.md: version 1 for STM sets, version 2 (with a `metric` line) for MTM
+// sets, so STM manifests are unchanged. Parse errors are FormatError naming the file and line.
 #pragma once
 
 #include <optional>
@@ -31,18 +35,21 @@ struct PdbSetSpec {
     bool reflect = false;
     std::vector<TableSpec> tables;              // each distinct table once
     std::vector<std::vector<int>> partitions;   // indices into `tables`
+    Metric metric = Metric::Stm;                // the metric of every table
 
     const Geometry& geometry() const { return goal.geometry(); }
 };
 
-// Builds a spec from custom patterns (one partition).
+// Builds a spec from custom patterns (one partition; full tables each their own).
 PdbSetSpec custom_set(const std::string& name, const Board& goal,
-                      const std::vector<std::vector<int>>& patterns, PatternKind kind);
+                      const std::vector<std::vector<int>>& patterns, PatternKind kind,
+                      Metric metric = Metric::Stm);
 
 // True when the goal allows the reflected lookup (square board, blank on the main diagonal).
 bool reflectable(const Board& goal);
 
-// The canonical file name of a table: "<kind>-<tiles joined by '-'>.pdb".
+// The canonical file name of a table: "<kind>-<tiles joined by '-'>.pdb", with "-mtm" after
+// the kind for MTM tables.
 std::string table_file_name(const Pattern& p);
 
 std::string manifest_text(const PdbSetSpec& s);

@@ -14,9 +14,12 @@ PatternKind parse_pattern_kind(const std::string& s) {
     throw UsageError("unknown pattern kind '" + s + "' (expected additive or full)");
 }
 
-Pattern::Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind)
-    : goal_(goal), tiles_(std::move(tiles)), kind_(kind) {
+Pattern::Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind, Metric metric)
+    : goal_(goal), tiles_(std::move(tiles)), kind_(kind), metric_(metric) {
     const int n = goal.cells();
+    if (kind == PatternKind::Additive && metric == Metric::Mtm)
+        throw UsageError("additive tables do not add up in the multi-tile metric (one move can slide the tiles of "
+                         "several patterns): build full tables (--kind full) for --metric mtm");
     if (tiles_.empty()) throw UsageError("a pattern needs at least one tile");
     std::sort(tiles_.begin(), tiles_.end());
     for (size_t i = 0; i < tiles_.size(); ++i) {

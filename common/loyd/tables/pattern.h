@@ -6,6 +6,9 @@
 //   goal over all blank positions. Values of disjoint patterns add up admissibly.
 // - Full (Culberson & Schaeffer 1998, "Pattern databases"; the "fringe"): every move costs 1
 //   and the blank is part of the key. Values of several such tables combine by max.
+// The metric (board/metric.h) says what a move is: in MTM one move slides 1..k tiles of the
+// blank's line, pattern and non-pattern tiles alike, so a move can move the tiles of several
+// patterns and additive values would not add up: MTM patterns are full only (UsageError).
 // Contract: the constructor checks itself (UsageError): at least one tile, no blank, no tile
 // twice, every tile on the board, and at least three non-pattern cells (the blank and two
 // more: with fewer, parity makes part of the table unreachable). Tiles are kept sorted; that
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "loyd/board/board.h"
+#include "loyd/board/metric.h"
 #include "loyd/base/tileset.h"
 
 namespace loyd {
@@ -27,13 +31,14 @@ PatternKind parse_pattern_kind(const std::string& s);  // "additive" | "full"
 
 class Pattern {
 public:
-    Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind);
+    Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind, Metric metric = Metric::Stm);
 
     const Board& goal() const { return goal_; }
     const Geometry& geometry() const { return goal_.geometry(); }
     const std::vector<int>& tiles() const { return tiles_; }
     int size() const { return static_cast<int>(tiles_.size()); }
     PatternKind kind() const { return kind_; }
+    Metric metric() const { return metric_; }
     bool has_tile(int t) const { return (tile_mask_ >> t) & 1; }
     Mask tile_mask() const { return tile_mask_; }
     std::string tiles_string() const;  // "1,2,3"
@@ -42,6 +47,7 @@ private:
     Board goal_;
     std::vector<int> tiles_;
     PatternKind kind_;
+    Metric metric_;
     Mask tile_mask_ = 0;
 };
 

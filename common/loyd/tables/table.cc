@@ -13,6 +13,7 @@ PdbHeader header_for(const Pattern& p, uint8_t max_value) {
     h.height = static_cast<uint8_t>(g.height());
     for (int c = 0; c < g.cells(); ++c) h.goal[c] = static_cast<uint8_t>(p.goal().at(c));
     h.kind = p.kind() == PatternKind::Additive ? PdbKind::Additive : PdbKind::Full;
+    h.metric = p.metric();
     for (int t : p.tiles()) h.tiles.push_back(static_cast<uint8_t>(t));
     h.entries = pattern_ranker(p).size();
     h.max_value = max_value;
@@ -26,7 +27,7 @@ Pattern pattern_of(const PdbHeader& h, const std::string& path) {
         std::vector<int> goal(h.goal.begin(), h.goal.begin() + g.cells());
         std::vector<int> tiles(h.tiles.begin(), h.tiles.end());
         return Pattern(Board::make(g, goal), tiles,
-                       h.kind == PdbKind::Additive ? PatternKind::Additive : PatternKind::Full);
+                       h.kind == PdbKind::Additive ? PatternKind::Additive : PatternKind::Full, h.metric);
     } catch (const Error& e) {
         throw FormatError(path + ": header describes no valid pattern: " + e.what());
     }
@@ -48,6 +49,9 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
                               e.goal().to_string() + "'");
         if (p.kind() != e.kind())
             throw FormatError(path + ": kind is " + to_string(p.kind()) + ", expected " + to_string(e.kind()));
+        if (p.metric() != e.metric())
+            throw FormatError(path + ": the table counts " + to_string(p.metric()) + " moves, expected " +
+                              to_string(e.metric()) + " (a table is never used in another metric)");
         if (p.tiles() != e.tiles())
             throw FormatError(path + ": pattern tiles are " + p.tiles_string() + ", expected " +
                               e.tiles_string());

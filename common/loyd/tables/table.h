@@ -3,7 +3,7 @@
 //
 // This is the one place where the file format (pdb_file.h) meets patterns (pattern.h): it
 // turns a pattern into a header and a header back into a pattern, and refuses a file whose
-// board, goal, tiles or kind differ from what the caller expects (FormatError naming the file
+// board, goal, tiles, kind or metric differ from what the caller expects (FormatError naming the file
 // and the field).
 #pragma once
 

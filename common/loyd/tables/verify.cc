@@ -78,7 +78,19 @@ void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int 
                 }
                 const Mask occ = rk.unrank(r, pc);
                 bool has_lower = false;
-                if (full) {
+                if (full && p.metric() == Metric::Mtm) {
+                    // One MTM move can keep the blank's colour (an even run): neighbours differ
+                    // by at most one, not exactly one.
+                    int far = -1;
+                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2) {
+                        const int w = table[r2];
+                        if (w > v + 1 || w < v - 1) far = w;
+                        has_lower |= w == v - 1;
+                    });
+                    if (far >= 0)
+                        return fail.report(r, "entries " + std::to_string(v) + " and " + std::to_string(far) +
+                                                  " one move apart differ by more than one (" + placement(pc, m) + ")");
+                } else if (full) {
                     const int blank = pc[k];
                     for (Mask adj = nmask[blank]; adj; adj &= adj - 1) {
                         const int w = table[full_successor_rank(rk, pc, k, occ, lowest(adj))];

@@ -4,7 +4,8 @@
 // Full tables (every move costs 1; the key holds the blank): every entry reached; the goal,
 // and only the goal, is 0; every pair of neighbours (one blank move apart) differs by exactly
 // one (the abstract graph is bipartite and BFS distances are 1-Lipschitz); every non-goal
-// entry has a neighbour one lower.
+// entry has a neighbour one lower. MTM full tables: the same with neighbours one MTM move
+// apart differing by at most one (a run of an even length keeps the blank's colour).
 // Additive tables (an entry is a minimum over blank regions, so neighbours need not differ by
 // at most one): every entry reached; the goal placement, and only it, is 0; every non-goal
 // placement has a neighbour placement (one pattern tile slid onto an adjacent non-pattern

@@ -1,0 +1,47 @@
+#include "loyd/heuristics/mtm_pdb.h"
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+MtmPdbH::MtmPdbH(const LoadedSet& set, const Lookups& want) : wd_(set.spec.goal, Metric::Mtm) {
+    if (set.spec.metric != Metric::Mtm)
+        throw UsageError("the tables in " + set.dir +
+                         " count single-tile (stm) moves; the multi-tile metric needs "
+                         "tables built with pdbgen build --metric mtm");
+    const Board& goal = set.spec.goal;
+    const Geometry& g = goal.geometry();
+    n_ = g.cells();
+    for (const PdbTable& pt : set.tables) {
+        const Pattern& p = pt.pattern();
+        if (p.kind() != PatternKind::Full || p.metric() != Metric::Mtm)
+            throw UsageError(set.dir + ": an MTM set holds full MTM tables only");
+        Table t{pt.data(), pt.ranker(), {}, 0};
+        for (int tile : p.tiles()) t.items[t.nitems++] = static_cast<uint8_t>(tile);
+        t.items[t.nitems++] = 0;
+        tables_.push_back(t);
+    }
+    ntables_ = static_cast<int>(tables_.size());
+    lookups_ = Lookups::regular_only();
+    if (want.reflected && set.spec.reflect && reflectable(goal)) {
+        lookups_.reflected = true;
+        views_ = 2;
+        const Cells gp = goal.positions();
+        for (int c = 0; c < n_; ++c)
+            refl_cell_[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
+        for (int t = 0; t < n_; ++t)
+            refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+    }
+}
+
+int MtmPdbH::init(const SearchState& s) {
+    for (int t = 0; t < n_; ++t) {
+        pos_[0][t] = s.pos[t];
+        pos_[1][refl_tile_[t]] = refl_cell_[s.pos[t]];
+    }
+    for (int v = 0; v < views_; ++v)
+        for (int t = 0; t < ntables_; ++t) val_[v][t] = lookup(v, t);
+    return combine(wd_.init(s));
+}
+
+}  // namespace loyd

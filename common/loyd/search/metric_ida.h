@@ -1,0 +1,303 @@
+// IDA* (Korf 1985) over the moves of either metric, and the enumeration of every optimal
+// solution.
+//
+// Moves: in STM the blank moves one cell, and the inverse of the previous move is never
+// generated (parent pruning); in MTM the blank moves 1..k cells along a line, and a move on the
+// axis of the previous move is never generated: two consecutive moves on one axis compose into
+// at most one move, so no optimal MTM solution has them. Both prunings remove only paths that
+// are not optimal, so they keep every optimal solution: this is the search for `enumerate`, and
+// (MTM) for solving; STM solving uses the faster IdaStar with its transposition automaton
+// (search/ida_star.h), which removes optimal paths too and so cannot enumerate.
+// An MTM move of k cells is k single-tile slides, each given to the heuristic H (interface of
+// heuristics/classic.h; it must be admissible in the metric searched) and undone in reverse
+// order; each prefix of the run is a child. One SearchState is changed in place; per-slide undo
+// records live in a buffer sized per iteration, so nothing is allocated per node. BPMX
+// (Felner et al. 2005) as in IdaStar: a move costs 1 in both metrics, so a child's h is at least
+// its parent's - 1 and a parent's at least its child's - 1; the heuristic's own incremental
+// value is kept apart from the raised one.
+// - solve(): the first solution under the smallest bound that has one: optimal in the metric.
+// - enumerate(start, d): every path of exactly d moves to the goal, in search order (direction
+//   U D L R, then run length), each once; precondition: no solution is shorter than d (a
+//   shorter one found is a UsageError). Stored up to `keep`, stopped after `stop_after`, and
+//   counted exactly (uint64) otherwise. Both honour the limits (nodes generated, seconds,
+//   cancel), checked every 65,536 nodes, and report `limit` with the reason.
+// Solutions are expanded blank paths (board/metric.h); one thread per search.
+// Precondition: start is solvable towards goal.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "loyd/base/error.h"
+#include "loyd/board/board.h"
+#include "loyd/board/metric.h"
+#include "loyd/board/search_state.h"
+#include "loyd/search/result.h"
+
+namespace loyd {
+
+struct EnumerateOptions {
+    uint64_t keep = 0;        // solutions to store, in the order found
+    uint64_t stop_after = 0;  // stop once this many are found (0 = count them all)
+};
+
+struct Enumeration {
+    uint64_t count = 0;            // solutions found: all of them when `complete`
+    std::vector<Moves> solutions;  // the first `keep` of them (expanded blank paths)
+    bool complete = false;         // the whole tree was searched, so `count` is exact
+    bool stopped = false;          // stop_after solutions were found before the end
+    SearchResult search;           // nodes; status Limit (with the reason) when a limit hit
+};
+
+template <class H>
+class MetricIda {
+public:
+    // The heuristic is copied. `goal` fixes the board.
+    MetricIda(const H& h, const Board& goal, Metric metric, bool bpmx = true)
+        : h_(h), goal_(goal), bpmx_(bpmx), max_run_(max_run(goal.geometry(), metric)) {
+        const Geometry& g = goal.geometry();
+        for (int c = 0; c < g.cells(); ++c)
+            for (int d = 0; d < kDirs; ++d)
+                nbr_[c][d] = static_cast<int8_t>(g.neighbor(c, static_cast<Dir>(d)));
+        for (int p = -1; p < kDirs; ++p)
+            for (int d = 0; d < kDirs; ++d)
+                allowed_[p + 1][d] =
+                    p < 0 ||
+                    (metric == Metric::Mtm ? axis(static_cast<Dir>(p)) != axis(static_cast<Dir>(d))
+                                           : static_cast<Dir>(d) != opposite(static_cast<Dir>(p)));
+    }
+
+    SearchResult solve(const Board& start, const SearchLimits& limits = {}) {
+        SearchResult res;
+        const int h0 = begin(start, limits, res);
+        if (h0 == 0 && s_.same_cells(goal_.cell_array())) {
+            res.status = SearchResult::Status::Solved;
+            return res;
+        }
+        for (int bound = h0;;) {
+            ++res.iterations;
+            report(bound);
+            start_iteration(bound);
+            const int r = dfs(0, h0, h0, -1);
+            if (r == kFound) {
+                res.status = SearchResult::Status::Solved;
+                res.moves = expanded_path(depth_);
+                res.lower_bound = depth_;
+                break;
+            }
+            if (r == kStopped || next_bound_ >= kInf) {
+                res.limit_reason = r == kStopped ? reason_ : "no solution (start not solvable)";
+                break;
+            }
+            bound = next_bound_;  // every path with f <= the old bound is exhausted
+            res.lower_bound = bound;
+        }
+        finish(res);
+        return res;
+    }
+
+    Enumeration enumerate(const Board& start, int length, const EnumerateOptions& opt,
+                          const SearchLimits& limits = {}) {
+        Enumeration en;
+        const int h0 = begin(start, limits, en.search);
+        en_ = &en;
+        opt_ = opt;
+        int r = 0;
+        if (s_.same_cells(goal_.cell_array())) {
+            if (length == 0)
+                record(0);
+            else
+                shorter_ = 0;
+        } else if (length > 0 && h0 <= length) {
+            en.search.iterations = 1;
+            report(length);
+            start_iteration(length);
+            r = dfs(0, h0, h0, -1);
+        }
+        en_ = nullptr;
+        if (shorter_ >= 0)
+            throw UsageError("enumerate: a solution of " + std::to_string(shorter_) +
+                             " moves is shorter than " + std::to_string(length));
+        en.stopped = r == kStopped && reason_ == kEnough;
+        en.complete = r != kStopped;
+        en.search.lower_bound = length;
+        en.search.status =
+            en.complete || en.stopped ? SearchResult::Status::Solved : SearchResult::Status::Limit;
+        if (en.search.status == SearchResult::Status::Limit) en.search.limit_reason = reason_;
+        finish(en.search);
+        return en;
+    }
+
+private:
+    static constexpr int kInf = 1 << 30;
+    static constexpr int kFound = -1;
+    static constexpr int kStopped = -2;
+    static constexpr uint64_t kCheckEvery = 1 << 16;
+    static constexpr const char* kEnough = "enough solutions";
+    using Clock = std::chrono::steady_clock;
+    struct Step {
+        Dir dir;
+        int run;
+    };
+
+    // Resets the per-search state; returns h of the start.
+    int begin(const Board& start, const SearchLimits& limits, SearchResult& res) {
+        limits_ = limits;
+        started_ = Clock::now();
+        generated_ = expanded_ = 0;
+        next_check_ = first_check();
+        last_progress_ = 0;
+        reason_ = "";
+        shorter_ = -1;
+        s_ = SearchState::from(start);
+        const int h0 = h_.init(s_);
+        res.heuristic_start = h0;
+        res.lower_bound = h0;
+        return h0;
+    }
+    void finish(SearchResult& res) const {
+        res.nodes_generated = 1 + generated_;
+        res.nodes_expanded = expanded_;
+    }
+    void start_iteration(int bound) {
+        bound_ = bound;
+        next_bound_ = kInf;
+        const size_t depth = static_cast<size_t>(bound) + 1;
+        if (path_.size() < depth) path_.resize(depth);
+        if (undo_.size() < depth * static_cast<size_t>(max_run_))
+            undo_.resize(depth * static_cast<size_t>(max_run_));
+    }
+
+    // Searches below the current position: g moves made, h the heuristic's value there, hv
+    // that value after BPMX, prev the last move's direction (-1 at the start). Returns kFound,
+    // kStopped, or the position's h after BPMX. The position is unchanged on return.
+    int dfs(int g, int h, int hv, int prev) {
+        ++expanded_;
+        if (generated_ >= next_check_ && check()) return kStopped;
+        for (int d = 0; d < kDirs; ++d) {
+            if (!allowed_[prev + 1][d]) continue;
+            typename H::Undo* u = &undo_[static_cast<size_t>(g) * static_cast<size_t>(max_run_)];
+            int run = 0, hr = h, r = 0;
+            bool cut = false;
+            for (int from; run < max_run_ && (from = nbr_[s_.blank][d]) != kNoCell;) {
+                const int to = s_.blank;
+                const int tile = s_.slide(from);
+                hr = h_.moved(hr, s_, tile, from, to, u[run]);
+                ++run;
+                ++generated_;
+                const int hc = bpmx_ && hr < hv - 1 ? hv - 1 : hr;
+                const int f = g + 1 + hc;
+                if (f > bound_) {
+                    if (f < next_bound_) next_bound_ = f;
+                    continue;
+                }
+                path_[static_cast<size_t>(g)] = Step{static_cast<Dir>(d), run};
+                if (hr == 0 && s_.same_cells(goal_.cell_array()))
+                    r = at_goal(g + 1);
+                else if (en_ && g + 1 == bound_)
+                    continue;  // enumerating: no solution ends below here
+                else
+                    r = dfs(g + 1, hr, hc, d);
+                if (r < 0) break;
+                if (bpmx_ && r - 1 > hv) {
+                    hv = r - 1;
+                    if (g + hv > bound_) {
+                        if (g + hv < next_bound_) next_bound_ = g + hv;
+                        cut = true;
+                        break;
+                    }
+                }
+            }
+            const int back = static_cast<int>(opposite(static_cast<Dir>(d)));
+            for (int i = run - 1; i >= 0; --i) {
+                h_.undo(u[i]);
+                s_.slide(nbr_[s_.blank][back]);
+            }
+            if (r < 0) return r;
+            if (cut) return hv;
+        }
+        return hv;
+    }
+
+    // The goal, reached after `depth` moves: the end of solve(), or one more solution.
+    int at_goal(int depth) {
+        if (!en_) {
+            depth_ = depth;
+            return kFound;
+        }
+        if (depth < bound_) {
+            shorter_ = depth;
+            return kStopped;
+        }
+        record(depth);
+        if (opt_.stop_after && en_->count >= opt_.stop_after) {
+            reason_ = kEnough;
+            return kStopped;
+        }
+        return 0;
+    }
+    void record(int depth) {
+        ++en_->count;
+        if (en_->solutions.size() < opt_.keep) en_->solutions.push_back(expanded_path(depth));
+    }
+
+    Moves expanded_path(int depth) const {
+        Moves m;
+        for (int i = 0; i < depth; ++i)
+            m.insert(m.end(), static_cast<size_t>(path_[i].run), path_[i].dir);
+        return m;
+    }
+
+    uint64_t first_check() const {
+        const uint64_t m = limits_.max_nodes;
+        return m && m < kCheckEvery ? m : kCheckEvery;
+    }
+    // True when a limit stops the search (reason_ says which).
+    bool check() {
+        next_check_ = generated_ + first_check();
+        const uint64_t nodes = 1 + generated_;
+        if (limits_.max_nodes && nodes >= limits_.max_nodes)
+            reason_ = "node limit";
+        else if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed))
+            reason_ = "cancelled";
+        else if (limits_.max_seconds > 0 || limits_.progress) {
+            const double el = std::chrono::duration<double>(Clock::now() - started_).count();
+            if (limits_.max_seconds > 0 && el >= limits_.max_seconds)
+                reason_ = "time limit";
+            else if (limits_.progress && el - last_progress_ >= limits_.progress_every) {
+                last_progress_ = el;
+                limits_.progress(SearchProgress{bound_, nodes, el});
+            }
+        }
+        return *reason_ != '\0';
+    }
+    void report(int bound) {
+        if (limits_.progress)
+            limits_.progress(
+                SearchProgress{bound, 1 + generated_,
+                               std::chrono::duration<double>(Clock::now() - started_).count()});
+    }
+
+    H h_;
+    Board goal_;
+    bool bpmx_;
+    int max_run_;
+    int8_t nbr_[kMaxCells][kDirs];
+    bool allowed_[kDirs + 1][kDirs];  // [previous direction + 1][direction]
+    // The search under way.
+    SearchLimits limits_;
+    Clock::time_point started_;
+    SearchState s_;
+    int bound_ = 0, next_bound_ = 0, depth_ = 0;
+    int shorter_ = -1;  // enumerate: the length of a shorter solution found, -1 when none
+    uint64_t generated_ = 0, expanded_ = 0, next_check_ = 0;
+    double last_progress_ = 0;
+    const char* reason_ = "";
+    std::vector<Step> path_;
+    std::vector<typename H::Undo> undo_;  // max_run_ per depth
+    Enumeration* en_ = nullptr;
+    EnumerateOptions opt_;
+};
+
+}  // namespace loyd

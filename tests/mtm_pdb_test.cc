@@ -1,0 +1,174 @@
+// The multi-tile-metric pattern-database heuristic and MTM sets: admissibility on every 3x3
+// and 2x4 position against the MTM BFS, incremental updates against evaluation from scratch,
+// tables never used in the other metric (load, heuristics, solve, discovery), and optimal
+// solving and counting with MTM tables, also through a goal mapping.
+#include "loyd/heuristics/mtm_pdb.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "loyd/base/error.h"
+#include "loyd/search/solve.h"
+#include "loyd/tables/discover.h"
+#include "tests/bfs_oracle.h"
+#include "tests/pdb_test_support.h"
+
+namespace loyd {
+namespace {
+
+using test::BfsOracle;
+using test::error_of;
+
+// MTM sets built once per process: name -> loaded set.
+const LoadedSet& mtm_set(const std::string& name) {
+    static test::ScratchDir dir;
+    static std::map<std::string, std::unique_ptr<LoadedSet>> sets;
+    auto& s = sets[name];
+    if (s) return *s;
+    const Geometry g3(3, 3), g24(2, 4);
+    PdbSetSpec spec =
+        name == "fringe-3x3" ? custom_set(name, Board::blank_last(g3), {{1, 2, 3, 4, 7}},
+                                          PatternKind::Full, Metric::Mtm)
+        : name == "two-3x3"  ? custom_set(name, Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6, 7}},
+                                          PatternKind::Full, Metric::Mtm)
+                             : custom_set(name, Board::blank_last(g24), {{1, 2, 3, 4}, {5, 6, 7}},
+                                          PatternKind::Full, Metric::Mtm);
+    s = std::make_unique<LoadedSet>(load_set(test::build_set(spec, dir / name)));
+    return *s;
+}
+
+TEST(MtmPdb, AdmissibleOnEveryPositionAndAtLeastTheWalkingDistance) {
+    for (const std::string name : {"fringe-3x3", "two-3x3", "two-2x4"}) {
+        const LoadedSet& set = mtm_set(name);
+        EXPECT_EQ(set.spec.metric, Metric::Mtm);
+        const BfsOracle o(set.spec.goal, Metric::Mtm);
+        for (const Lookups& want : {Lookups::regular_only(), Lookups::all()}) {
+            MtmPdbH h(set, want);
+            EXPECT_FALSE(h.lookups().dual);
+            EXPECT_EQ(h.lookups().reflected, want.reflected && set.spec.reflect);
+            WalkingDistanceH wd(set.spec.goal, Metric::Mtm);
+            uint64_t above = 0;
+            o.for_each([&](const Board& b, int d) {
+                const SearchState s = SearchState::from(b);
+                const int v = h.init(s), w = wd.init(s);
+                ASSERT_LE(v, d) << name << " " << b.to_string();
+                ASSERT_GE(v, w) << name << " " << b.to_string();
+                above += v > w;
+            });
+            EXPECT_GT(above, 0u) << name << ": the tables never beat the walking distance";
+        }
+    }
+}
+
+TEST(MtmPdb, IncrementalEqualsFromScratch) {
+    for (const std::string name : {"two-3x3", "two-2x4"}) {
+        const LoadedSet& set = mtm_set(name);
+        MtmPdbH h(set, Lookups{}), fresh(set, Lookups{});
+        test::expect_incremental_walk(h, fresh, set.spec.goal, 400, 3);
+    }
+}
+
+TEST(MtmPdb, TablesAreNeverUsedInTheOtherMetric) {
+    const LoadedSet& mtm = mtm_set("fringe-3x3");
+    const LoadedSet& stm = test::test_set("8-fringe");
+    std::string m = error_of<UsageError>([&] { MtmPdbH h(stm, Lookups{}); });
+    EXPECT_NE(m.find("pdbgen build --metric mtm"), std::string::npos) << m;
+    m = error_of<UsageError>([&] { PdbH h(mtm, Lookups{}); });
+    EXPECT_NE(m.find("multi-tile"), std::string::npos) << m;
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    const Board start = test::board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
+    SolveOptions opt;
+    opt.heuristic = HeuristicKind::Pdb;
+    opt.pdb = &mtm;
+    m = error_of<UsageError>([&] { solve(start, goal, opt); });
+    EXPECT_NE(m.find("count mtm moves, the search stm moves"), std::string::npos) << m;
+    opt.metric = Metric::Mtm;
+    opt.pdb = &stm;
+    m = error_of<UsageError>([&] { solve(start, goal, opt); });
+    EXPECT_NE(m.find("count stm moves, the search mtm moves"), std::string::npos) << m;
+    EXPECT_NE(m.find("--metric mtm"), std::string::npos) << m;
+
+    // A manifest that says MTM over a table file that holds the STM table of the same tiles.
+    test::ScratchDir dir;
+    PdbSetSpec spec = custom_set("x", goal, {{1, 2, 3, 4, 7}}, PatternKind::Full, Metric::Mtm);
+    test::build_set(spec, dir.path());
+    const Pattern stm_pattern(goal, {1, 2, 3, 4, 7}, PatternKind::Full);
+    const BuildResult r = build_table(stm_pattern, {});
+    write_pdb(dir / spec.tables[0].file, header_for(stm_pattern, r.max_value), r.table.data(),
+              r.table.size(), PdbEncoding::Raw);
+    spec.tables[0].xxh3.reset();
+    write_file_atomic(dir / kManifestName, manifest_text(spec));
+    m = error_of<FormatError>([&] { load_set(dir.path()); });
+    EXPECT_NE(m.find("the table counts stm moves, expected mtm"), std::string::npos) << m;
+}
+
+TEST(MtmPdb, DiscoveryPicksTheSetOfTheMetric) {
+    test::ScratchDir dir;
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    test::build_set(custom_set("a-stm", goal, {{1, 2, 3, 4, 7}}, PatternKind::Full), dir / "a-stm");
+    test::build_set(custom_set("b-mtm", goal, {{1, 2, 3}}, PatternKind::Full, Metric::Mtm),
+                    dir / "b-mtm");
+    const auto stm = find_best_set({dir.path()}, goal);
+    ASSERT_TRUE(stm);
+    EXPECT_EQ(stm->spec.name, "a-stm");
+    const auto mtm =
+        find_best_set({dir.path()}, Board::blank_first(Geometry(3, 3)), nullptr, Metric::Mtm);
+    ASSERT_TRUE(mtm);
+    EXPECT_EQ(mtm->spec.name, "b-mtm");
+    EXPECT_FALSE(find_best_set({dir / "a-stm"}, goal, nullptr, Metric::Mtm));
+    EXPECT_FALSE(find_best_set({dir / "b-mtm"}, goal));
+}
+
+TEST(MtmPdb, BuildSuggestionsAreForTheMetric) {
+    const Board g4 = Board::blank_first(Geometry(4, 4));
+    EXPECT_NE(suggest_build_command(g4).find("--preset 15-7-8 "), std::string::npos);
+    EXPECT_NE(suggest_build_command(g4, Metric::Mtm).find("--preset 15-mtm-6-6 "),
+              std::string::npos);
+    EXPECT_NE(suggest_build_command(Board::blank_last(Geometry(3, 3)), Metric::Mtm)
+                  .find("--preset 8-mtm-fringe "),
+              std::string::npos);
+    // Other boards: full patterns of the metric, each table under ~60 M entries.
+    for (const Board& goal :
+         {Board::blank_last(Geometry(3, 4)), Board::blank_last(Geometry(5, 5))}) {
+        const std::string cmd = suggest_build_command(goal, Metric::Mtm);
+        EXPECT_NE(cmd.find("--metric mtm"), std::string::npos) << cmd;
+        EXPECT_EQ(cmd.find("--kind"), std::string::npos) << cmd;  // full is the default in MTM
+        const BuildCost c = suggest_build_cost(goal, Metric::Mtm);
+        EXPECT_GT(c.entries, 0u);
+        EXPECT_LE(c.peak_bytes, uint64_t{60'000'000});
+        EXPECT_EQ(suggest_build_command(goal).find("--metric"), std::string::npos);
+    }
+}
+
+TEST(MtmPdb, SolvesAndCountsOptimallyAlsoThroughAGoalMapping) {
+    const LoadedSet& set = mtm_set("two-3x3");
+    SolveOptions opt;
+    opt.metric = Metric::Mtm;
+    opt.heuristic = HeuristicKind::Pdb;
+    opt.pdb = &set;
+    for (const Board& goal :
+         {Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(3, 3))}) {
+        const BfsOracle o(goal, Metric::Mtm);
+        std::mt19937_64 rng(11);
+        for (int i = 0; i < (test::kOptimized ? 200 : 30); ++i) {
+            const Board start = o.sample(rng);
+            opt.algorithm = i % 3 ? Algorithm::Ida : Algorithm::Astar;
+            const SolveOutcome r = solve(start, goal, opt);
+            ASSERT_EQ(r.status, SolveOutcome::Status::Solved);
+            EXPECT_EQ(r.length, o.distance(start)) << goal.to_string() << " " << start.to_string();
+            EXPECT_EQ(r.lookups, "regular,reflected");
+            if (i % 10) continue;
+            AllSolutionsOptions all;
+            all.count_only = true;
+            EXPECT_EQ(solve_all(start, goal, opt, all).count, o.paths(start)) << start.to_string();
+            all.count_only = false;
+            const AllSolutionsOutcome listed = solve_all(start, goal, opt, all);
+            EXPECT_EQ(listed.solutions.size(), o.paths(start));
+            for (const Moves& m : listed.solutions) EXPECT_NO_THROW(replay_check(start, m, goal));
+        }
+    }
+}
+
+}  // namespace
+}  // namespace loyd
