@@ -74,6 +74,7 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     solved.outcome.lookups = "regular,reflected";
     solved.outcome.threads = 6;
     solved.outcome.ranks = 3;
+    solved.outcome.length = 9;
     SearchResult& s = solved.outcome.search;
     s.status = SearchResult::Status::Solved;
     s.moves = {Dir::Up, Dir::Left, Dir::Down, Dir::Right};
@@ -99,6 +100,7 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     EXPECT_EQ(o.lookups, "regular,reflected");
     EXPECT_EQ(o.threads, 6);
     EXPECT_EQ(o.ranks, 3);
+    EXPECT_EQ(o.length, 9);
     EXPECT_EQ(o.search.moves, s.moves);
     EXPECT_EQ(o.search.nodes_expanded, s.nodes_expanded);
     EXPECT_EQ(o.search.nodes_generated, s.nodes_generated);
