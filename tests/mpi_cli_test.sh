@@ -14,17 +14,9 @@ if [ $# -ne 2 ]; then
 fi
 pdbgen=$1
 scratch=$2
-if "$pdbgen" --version | grep -q "MPI: not built in"; then
-  echo "mpi_cli: pdbgen is built without MPI: skipped" >&2
-  exit 77
-fi
-if ! command -v mpirun >/dev/null; then
-  echo "mpi_cli: no mpirun: skipped" >&2
-  exit 77
-fi
-# CI runs as root, which Open MPI refuses unless told; ranks may outnumber the cores here.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpi=(mpirun --oversubscribe --bind-to none)
+# shellcheck source=tests/mpi_lib.sh
+source "$(dirname "$0")/mpi_lib.sh"
+mpi_ready mpi_cli "$pdbgen"
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 2
 failures=0

@@ -23,19 +23,11 @@ fi
 solver=$1
 src=$2
 scratch=$3
-if "$solver" --version | grep -q "MPI: not built in"; then
-  echo "mpi_solver: the solver is built without MPI: skipped" >&2
-  exit 77
-fi
-if ! command -v mpirun >/dev/null; then
-  echo "mpi_solver: no mpirun: skipped" >&2
-  exit 77
-fi
-# CI runs as root, which Open MPI refuses unless told; ranks may outnumber the cores here.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# shellcheck source=tests/mpi_lib.sh
+source "$(dirname "$0")/mpi_lib.sh"
+mpi_ready mpi_solver "$solver"
 # The shipped tables only (8-fringe, 8-4-4, 15-5-5-5), found the same way on every rank.
 export LOYD_PDB_PATH=$src/data XDG_DATA_HOME=$scratch/xdg
-mpi=(mpirun --oversubscribe --bind-to none)
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 2
 failures=0
