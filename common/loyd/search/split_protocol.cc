@@ -264,101 +264,107 @@ void SplitProtocol::handle(const Collective::Message& m) {
         r.fail("not expected on rank " + std::to_string(rank_));
     Other& o = others_[static_cast<size_t>(m.source)];
     switch (kind) {
-        case kTake: {
-            const uint32_t it = r.u32("iteration");
-            const uint64_t fp = r.u64("fingerprint");
-            const uint32_t threads = r.u32("threads");
-            o.generated = std::max(o.generated, r.u64("generated"));
-            r.finish();
-            if (it == iteration_ && in_iteration_ && fp != fingerprint_ && error_.empty()) {
-                error_ = mismatch(m.source, it);
-                stop_ = true;
-            }
-            o.take_waiting = true;
-            o.take_iteration = it;
-            o.take_threads = static_cast<int>(std::clamp<uint32_t>(threads, 1, 1 << 16));
-            break;
-        }
-        case kFound: {
-            r.u32("iteration");
-            Moves moves = get_moves(r);
-            r.finish();
-            if (!solved_) solution_ = std::move(moves);
-            solved_ = true;
-            stop_ = true;
-            break;
-        }
+        case kTake: on_take(r, m.source, o); break;
+        case kFound: on_found(r); break;
         case kBeat:
             o.generated = std::max(o.generated, r.u64("generated"));
             r.finish();
             break;
-        case kDone: {
-            const uint32_t it = r.u32("iteration");
-            const uint64_t fp = r.u64("fingerprint");
-            o.part.next_bound = r.i32("next bound");
-            o.part.generated = r.u64("generated");
-            o.part.expanded = r.u64("expanded");
-            r.finish();
-            if (it != iteration_ || !in_iteration_) r.fail("reports iteration " + std::to_string(it));
-            if (fp != fingerprint_ && error_.empty()) {
-                error_ = mismatch(m.source, it);
-                stop_ = true;
-            }
-            o.done_iteration = it;
-            o.generated = std::max(o.generated, o.part.generated);
-            break;
-        }
-        case kGive: {
-            const uint32_t it = r.u32("iteration");
-            const uint64_t first = r.u64("first"), last = r.u64("last");
-            r.finish();
-            if (it != iteration_ || !in_iteration_) break;  // the answer to a request of a past iteration
-            if (first > last || last > frontier_) r.fail("subtrees " + std::to_string(first) + ".." + std::to_string(last));
-            take_sent_ = false;
-            if (first == last) {
-                none_left_ = true;
-            } else {
-                pool_.emplace_back(first, last);
-                pool_size_ += last - first;
-            }
-            work_cv_.notify_all();
-            break;
-        }
-        case kStop: {
-            const uint32_t it = r.u32("iteration");
-            r.finish();
-            stop_iteration_ = std::max(stop_iteration_, it);
-            if (in_iteration_ && it == iteration_ && !verdict_ready_) {
-                stop_ = true;
-                work_cv_.notify_all();
-            }
-            break;
-        }
-        case kVerdict: {
-            const uint32_t it = r.u32("iteration");
-            const uint8_t kind_v = r.u8("verdict");
-            SplitVerdict v;
-            v.next_bound = r.i32("next bound");
-            const uint8_t reason = r.u8("reason");
-            v.generated = r.u64("generated");
-            v.expanded = r.u64("expanded");
-            v.moves = get_moves(r);
-            std::string error = r.str("error", kMaxError);
-            r.finish();
-            if (it != iteration_ || !part_ready_ || verdict_ready_) r.fail("verdict of iteration " + std::to_string(it));
-            if (kind_v > kFailed || reason >= std::size(kReasons)) r.fail("verdict " + std::to_string(kind_v));
-            v.kind = kind_v == kSolved    ? SplitVerdict::Kind::Solved
-                     : kind_v == kStopped ? SplitVerdict::Kind::Stopped
-                                          : SplitVerdict::Kind::Continue;
-            v.reason = kReasons[reason];
-            if (kind_v == kFailed && error.empty()) error = "a split search failed on rank 0";
-            verdict_ = std::move(v);
-            verdict_error_ = kind_v == kFailed ? error : "";
-            verdict_ready_ = true;
-            work_cv_.notify_all();
-            break;
-        }
+        case kDone: on_done(r, m.source, o); break;
+        case kGive: on_give(r); break;
+        case kStop: on_stop(r); break;
+        case kVerdict: on_verdict(r); break;
     }
+}
+
+void SplitProtocol::on_take(WireReader& r, int source, Other& o) {
+    const uint32_t it = r.u32("iteration");
+    const uint64_t fp = r.u64("fingerprint");
+    const uint32_t threads = r.u32("threads");
+    o.generated = std::max(o.generated, r.u64("generated"));
+    r.finish();
+    if (it == iteration_ && in_iteration_ && fp != fingerprint_ && error_.empty()) {
+        error_ = mismatch(source, it);
+        stop_ = true;
+    }
+    o.take_waiting = true;
+    o.take_iteration = it;
+    o.take_threads = static_cast<int>(std::clamp<uint32_t>(threads, 1, 1 << 16));
+}
+
+void SplitProtocol::on_found(WireReader& r) {
+    r.u32("iteration");
+    Moves moves = get_moves(r);
+    r.finish();
+    if (!solved_) solution_ = std::move(moves);
+    solved_ = true;
+    stop_ = true;
+}
+
+void SplitProtocol::on_done(WireReader& r, int source, Other& o) {
+    const uint32_t it = r.u32("iteration");
+    const uint64_t fp = r.u64("fingerprint");
+    o.part.next_bound = r.i32("next bound");
+    o.part.generated = r.u64("generated");
+    o.part.expanded = r.u64("expanded");
+    r.finish();
+    if (it != iteration_ || !in_iteration_) r.fail("reports iteration " + std::to_string(it));
+    if (fp != fingerprint_ && error_.empty()) {
+        error_ = mismatch(source, it);
+        stop_ = true;
+    }
+    o.done_iteration = it;
+    o.generated = std::max(o.generated, o.part.generated);
+}
+
+void SplitProtocol::on_give(WireReader& r) {
+    const uint32_t it = r.u32("iteration");
+    const uint64_t first = r.u64("first"), last = r.u64("last");
+    r.finish();
+    if (it != iteration_ || !in_iteration_) return;  // the answer to a request of a past iteration
+    if (first > last || last > frontier_) r.fail("subtrees " + std::to_string(first) + ".." + std::to_string(last));
+    take_sent_ = false;
+    if (first == last) {
+        none_left_ = true;
+    } else {
+        pool_.emplace_back(first, last);
+        pool_size_ += last - first;
+    }
+    work_cv_.notify_all();
+}
+
+void SplitProtocol::on_stop(WireReader& r) {
+    const uint32_t it = r.u32("iteration");
+    r.finish();
+    stop_iteration_ = std::max(stop_iteration_, it);
+    if (in_iteration_ && it == iteration_ && !verdict_ready_) {
+        stop_ = true;
+        work_cv_.notify_all();
+    }
+}
+
+void SplitProtocol::on_verdict(WireReader& r) {
+    const uint32_t it = r.u32("iteration");
+    const uint8_t kind_v = r.u8("verdict");
+    SplitVerdict v;
+    v.next_bound = r.i32("next bound");
+    const uint8_t reason = r.u8("reason");
+    v.generated = r.u64("generated");
+    v.expanded = r.u64("expanded");
+    v.moves = get_moves(r);
+    std::string error = r.str("error", kMaxError);
+    r.finish();
+    if (it != iteration_ || !part_ready_ || verdict_ready_) r.fail("verdict of iteration " + std::to_string(it));
+    if (kind_v > kFailed || reason >= std::size(kReasons)) r.fail("verdict " + std::to_string(kind_v));
+    v.kind = kind_v == kSolved    ? SplitVerdict::Kind::Solved
+             : kind_v == kStopped ? SplitVerdict::Kind::Stopped
+                                  : SplitVerdict::Kind::Continue;
+    v.reason = kReasons[reason];
+    if (kind_v == kFailed && error.empty()) error = "a split search failed on rank 0";
+    verdict_ = std::move(v);
+    verdict_error_ = kind_v == kFailed ? error : "";
+    verdict_ready_ = true;
+    work_cv_.notify_all();
 }
 
 void SplitProtocol::serve_take(int rank) {

@@ -40,6 +40,8 @@
 
 namespace loyd {
 
+class WireReader;  // base/wire.h
+
 class SplitProtocol final : public SplitRanks {
 public:
     // `threads`: this rank's search threads; `total_threads`: the sum over every rank (each
@@ -83,7 +85,13 @@ private:
     void send(int dest, std::vector<uint8_t> bytes);
     // The pump failed here (the other ranks do not know): this rank's search stops and throws.
     void fail_here(const std::string& message);
-    void handle(const Collective::Message& m);
+    void handle(const Collective::Message& m);  // checks the header, then one of:
+    void on_take(WireReader& r, int source, Other& o);  // rank 0
+    void on_found(WireReader& r);
+    void on_done(WireReader& r, int source, Other& o);
+    void on_give(WireReader& r);                        // other ranks
+    void on_stop(WireReader& r);
+    void on_verdict(WireReader& r);
     // rank 0
     void serve_take(int rank);
     void stop_all(int reason);
