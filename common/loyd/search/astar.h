@@ -56,6 +56,55 @@ struct Info {
     bool closed;
     uint8_t run;  // the cells the blank moved in that move
 };
+using Seen = std::unordered_map<Key, Info, KeyHash>;
+
+// Open list: open[f][g] holds keys; pop() takes the largest g of the lowest f from `f` up.
+struct Open {
+    std::vector<std::vector<std::vector<Key>>> byf;
+    void push(int f, int g, Key k) {
+        if (static_cast<int>(byf.size()) <= f) byf.resize(f + 1);
+        if (static_cast<int>(byf[f].size()) <= g) byf[f].resize(g + 1);
+        byf[f][g].push_back(k);
+    }
+    // False when empty; else sets f (never lowered here), g and k.
+    bool pop(size_t& f, int& g, Key& k) {
+        for (; f < byf.size(); ++f) {
+            auto& byg = byf[f];
+            for (g = static_cast<int>(byg.size()) - 1; g >= 0; --g)
+                if (!byg[g].empty()) {
+                    k = byg[g].back();
+                    byg[g].pop_back();
+                    return true;
+                }
+        }
+        return false;
+    }
+};
+
+// The moves from the start to the position `k`, through the moves stored with each position.
+inline Moves walk_back(const Seen& seen, Key k, const Geometry& geom) {
+    Moves rev;
+    SearchState cur = unpack(k, geom.cells());
+    for (;;) {
+        const Info& ci = seen.at(pack(cur));
+        if (ci.dir < 0) break;
+        const Dir d = static_cast<Dir>(ci.dir);
+        for (int i = 0; i < ci.run; ++i) {
+            rev.push_back(d);
+            cur.slide(geom.neighbor(cur.blank, opposite(d)));
+        }
+    }
+    return Moves(rev.rbegin(), rev.rend());
+}
+
+// Why the search must stop now (the time limit or a cancel), or null.
+inline const char* interrupted(const SearchLimits& limits, std::chrono::steady_clock::time_point t0) {
+    if (limits.max_seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= limits.max_seconds)
+        return "time limit";
+    if (limits.cancel && limits.cancel->load(std::memory_order_relaxed)) return "cancelled";
+    return nullptr;
+}
 }  // namespace astar_detail
 
 template <class H>
@@ -68,14 +117,8 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
     SearchResult res;
     SearchState s = SearchState::from(start);
     const Key goal_key = pack(SearchState::from(goal));
-    std::unordered_map<Key, Info, KeyHash> seen;
-    // open[f][g] = keys
-    std::vector<std::vector<std::vector<Key>>> open;
-    auto push = [&](int f, int g, Key k) {
-        if (static_cast<int>(open.size()) <= f) open.resize(f + 1);
-        if (static_cast<int>(open[f].size()) <= g) open[f].resize(g + 1);
-        open[f][g].push_back(k);
-    };
+    Seen seen;
+    Open open;
     const int h0 = heur.init(s);
     res.heuristic_start = h0;
     res.lower_bound = h0;
@@ -83,37 +126,17 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
     const Key start_key = pack(s);
     seen.emplace(start_key, Info{0, -1, false, 0});
     const int longest = max_run(geom, metric);
-    push(h0, 0, start_key);
+    open.push(h0, 0, start_key);
     size_t f = static_cast<size_t>(h0);
     uint64_t check = 0;
-    while (f < open.size()) {
-        // Largest g first within the lowest f.
-        auto& byg = open[f];
-        int g = static_cast<int>(byg.size()) - 1;
-        while (g >= 0 && byg[g].empty()) --g;
-        if (g < 0) {
-            ++f;
-            continue;
-        }
-        Key k = byg[g].back();
-        byg[g].pop_back();
+    int g = 0;
+    Key k = 0;
+    while (open.pop(f, g, k)) {
         Info& info = seen[k];
         if (info.closed || info.g != g) continue;
         info.closed = true;
         if (k == goal_key) {
-            // Walk back to the start through the stored moves.
-            Moves rev;
-            SearchState cur = unpack(k, n);
-            for (;;) {
-                const Info& ci = seen[pack(cur)];
-                if (ci.dir < 0) break;
-                Dir d = static_cast<Dir>(ci.dir);
-                for (int i = 0; i < ci.run; ++i) {
-                    rev.push_back(d);
-                    cur.slide(geom.neighbor(cur.blank, opposite(d)));
-                }
-            }
-            res.moves.assign(rev.rbegin(), rev.rend());
+            res.moves = walk_back(seen, k, geom);
             res.status = SearchResult::Status::Solved;
             res.lower_bound = g;
             return res;
@@ -121,21 +144,13 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
         ++res.nodes_expanded;
         if (++check >= 4096) {
             check = 0;
-            if (limits.max_seconds > 0) {
-                std::chrono::duration<double> el = std::chrono::steady_clock::now() - t0;
-                if (el.count() >= limits.max_seconds) {
-                    res.limit_reason = "time limit";
-                    res.lower_bound = static_cast<int>(f);  // some open node on an optimal path has f <= C*
-                    return res;
-                }
-            }
-            if (limits.cancel && limits.cancel->load(std::memory_order_relaxed)) {
-                res.limit_reason = "cancelled";
-                res.lower_bound = static_cast<int>(f);
+            if (const char* why = interrupted(limits, t0)) {
+                res.limit_reason = why;
+                res.lower_bound = static_cast<int>(f);  // some open node on an optimal path has f <= C*
                 return res;
             }
         }
-        SearchState cur = unpack(k, n);
+        const SearchState cur = unpack(k, n);
         const int parent_dir = info.dir;
         for (int d = 0; d < kDirs; ++d) {
             if (parent_dir >= 0 && (metric == Metric::Mtm ? (d >> 1) == (parent_dir >> 1) : (d ^ 1) == parent_dir))
@@ -145,18 +160,18 @@ SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchL
                  ++run) {
                 nx.slide(from);
                 ++res.nodes_generated;
-                Key nk = pack(nx);
-                int ng = g + 1;
-                auto [it, inserted] = seen.try_emplace(
-                    nk, Info{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false, static_cast<uint8_t>(run)});
+                const Key nk = pack(nx);
+                const int ng = g + 1;
+                const Info mine{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false, static_cast<uint8_t>(run)};
+                auto [it, inserted] = seen.try_emplace(nk, mine);
                 if (!inserted) {
                     // A shorter path to a closed position reopens it: additive PDB values are a
                     // minimum over blank regions, admissible but not consistent.
                     if (it->second.g <= ng) continue;
-                    it->second = Info{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false, static_cast<uint8_t>(run)};
+                    it->second = mine;
                 }
                 const int h = heur.init(nx);
-                push(ng + h, ng, nk);
+                open.push(ng + h, ng, nk);
                 if (ng + h < static_cast<int>(f)) f = static_cast<size_t>(ng + h);  // inconsistent h
                 if (limits.max_nodes && seen.size() >= limits.max_nodes) {
                     res.limit_reason = "node limit";
