@@ -253,44 +253,11 @@ std::string command_help(const std::string& command) {
     return os.str();
 }
 
-Options parse_options(int argc, char** argv) {
-    // Options of the command first; then the others under names not taken yet, so that using
-    // one is refused by name below ("--show does not apply to check"). `--count` is solve's
-    // flag (count the optimal solutions) and scramble's number of positions.
-    const unsigned mine = scope_of(command_word(argc, argv));
-    po::options_description all;
-    std::map<std::string, unsigned> scope;  // option name -> the commands that take it
-    for (const bool in_scope : {true, false})
-        for (const Group& g : groups()) {
-            if (static_cast<bool>(g.scope & mine) != in_scope) continue;
-            for (const auto& o : g.options.options()) {
-                if (scope.count(o->long_name())) continue;
-                all.add(o);
-                scope[o->long_name()] = g.scope;
-            }
-        }
-    all.add_options()("args", po::value<std::vector<std::string>>(), "args");
-    po::positional_options_description pos;
-    pos.add("args", -1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
-    Options o;
-    if (vm.count("args")) o.arguments = vm["args"].as<std::vector<std::string>>();
-    if (!o.arguments.empty() && (o.arguments[0] == "solve" || o.arguments[0] == "check" ||
-                                 o.arguments[0] == "scramble")) {
-        o.command = o.arguments[0];
-        o.arguments.erase(o.arguments.begin());
-    }
-    if (scope_of(o.command) != mine) throw UsageError("the command '" + o.command + "' must come first");
-    for (const auto& [name, value] : vm)
-        if (name != "args" && !value.defaulted() && !(scope.at(name) & mine))
-            throw UsageError("--" + name + " does not apply to " + (o.command.empty() ? "solve" : o.command));
-    auto str = [&](const char* name) { return vm[name].as<std::string>(); };
+namespace {
+
+// The option values of a parsed command line (`mine`: its command's scope) into `o`.
+void read_values(const po::variables_map& vm, unsigned mine, Options& o) {
+    auto str = [&vm](const char* name) { return vm[name].as<std::string>(); };
     auto opt = [&](const char* name) {
         return vm.count(name) ? std::optional<std::string>(str(name)) : std::nullopt;
     };
@@ -338,6 +305,48 @@ Options parse_options(int argc, char** argv) {
     else
         o.count = opt("count");
     o.seed = opt("seed");
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv) {
+    // Options of the command first; then the others under names not taken yet, so that using
+    // one is refused by name below ("--show does not apply to check"). `--count` is solve's
+    // flag (count the optimal solutions) and scramble's number of positions.
+    const unsigned mine = scope_of(command_word(argc, argv));
+    po::options_description all;
+    std::map<std::string, unsigned> scope;  // option name -> the commands that take it
+    for (const bool in_scope : {true, false})
+        for (const Group& g : groups()) {
+            if (static_cast<bool>(g.scope & mine) != in_scope) continue;
+            for (const auto& o : g.options.options()) {
+                if (scope.count(o->long_name())) continue;
+                all.add(o);
+                scope[o->long_name()] = g.scope;
+            }
+        }
+    all.add_options()("args", po::value<std::vector<std::string>>(), "args");
+    po::positional_options_description pos;
+    pos.add("args", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(e.what());
+    }
+    Options o;
+    if (vm.count("args")) o.arguments = vm["args"].as<std::vector<std::string>>();
+    if (!o.arguments.empty() && (o.arguments[0] == "solve" || o.arguments[0] == "check" ||
+                                 o.arguments[0] == "scramble")) {
+        o.command = o.arguments[0];
+        o.arguments.erase(o.arguments.begin());
+    }
+    if (scope_of(o.command) != mine) throw UsageError("the command '" + o.command + "' must come first");
+    for (const auto& [name, value] : vm)
+        if (name != "args" && !value.defaulted() && !(scope.at(name) & mine))
+            throw UsageError("--" + name + " does not apply to " + (o.command.empty() ? "solve" : o.command));
+    read_values(vm, mine, o);
     return o;
 }
 
