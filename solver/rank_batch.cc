@@ -96,7 +96,8 @@ private:
     uint32_t want() const {
         const double each = std::max(kTaskFloor, mean_seconds_);
         const double per_thread = mean_seconds_ > 0 ? std::clamp(kWorkPerThread / each, 1.0, 1024.0) : 2.0;
-        return std::clamp(static_cast<uint32_t>(per_thread * threads_), static_cast<uint32_t>(threads_), kMaxWant);
+        const uint32_t least = std::min(static_cast<uint32_t>(threads_), kMaxWant);  // (a rank may have more threads)
+        return std::clamp(static_cast<uint32_t>(std::min(per_thread * threads_, double{kMaxWant})), least, kMaxWant);
     }
 
     // Receives work, sends results and requests, until rank 0 said the input is over and every

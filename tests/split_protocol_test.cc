@@ -42,6 +42,7 @@ public:
     bool take(size_t& i) override { return p_.take(i); }
     void found(const Moves& m) override { p_.found(m); }
     SplitVerdict end(const SplitPart& part) override { return p_.end(part); }
+    void finish() override { p_.finish(); }
 
 private:
     SplitProtocol& p_;
@@ -173,6 +174,31 @@ TEST(SplitProtocol, RanksWithAnotherFrontierAllFail) {
         if (liar) {
             EXPECT_TRUE(test::contains(m, "rank " + std::to_string(liar) + " collected")) << m;
         }
+    }
+}
+
+// A rank whose search is settled while collecting (here: it was given a position two moves
+// from the goal) while the others collect a frontier: every rank fails with the mismatch; none
+// waits for the others forever.
+TEST(SplitProtocol, RankSettlingAnIterationAloneFailsEveryRank) {
+    const Board goal = Board::blank_last(Geometry(4, 4));
+    const Board near = test::board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15});
+    for (int odd : {0, 1}) {
+        std::vector<std::string> errors(3);
+        const MovePruning& pruning = test::default_pruning(goal.geometry());
+        test::run_group(3, [&](Collective& g) {
+            SplitProtocol p(g, kTag, 42, 1, 3);
+            IdaStar<ManhattanH> ida(ManhattanH(goal), goal, pruning);
+            const Board& start = g.rank() == odd ? near : hard4x4();
+            try {
+                p.run([&] { ida.solve(start, {}, 1, &p); });
+            } catch (const FormatError& e) {
+                errors[static_cast<size_t>(g.rank())] = e.what();
+            }
+        });
+        for (int r = 0; r < 3; ++r)
+            EXPECT_TRUE(test::contains(errors[static_cast<size_t>(r)], "collected another frontier than rank 0"))
+                << "odd rank " << odd << ", rank " << r << ": " << errors[static_cast<size_t>(r)];
     }
 }
 

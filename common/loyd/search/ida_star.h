@@ -323,6 +323,13 @@ public:
                        SplitRanks* ranks = nullptr) {
         using namespace ida_detail;
         Shared shared;
+        // Declared after `shared`, so the ranks stop reading its node count before it goes.
+        struct Finish {
+            SplitRanks* ranks;
+            ~Finish() {
+                if (ranks) ranks->finish();
+            }
+        } finish{ranks};
         shared.limits = limits;
         if (ranks) {  // the ranks enforce the limits together; the threads stop at their flag
             shared.limits = SearchLimits{};
@@ -499,6 +506,18 @@ private:
         return x;
     }
 
+    // A name for an iteration settled while collecting: a solution (its moves) or a tree that
+    // ends below the split depth (the next bound).
+    static uint64_t settled_fingerprint(Collected c, const ida_detail::Worker<H>& lead, int next) {
+        uint64_t x = 0x84222325cbf29ce4ull;
+        auto mix = [&x](uint64_t v) { x = (x ^ v) * 0x100000001b3ull; };
+        mix(static_cast<uint64_t>(c));
+        mix(static_cast<uint64_t>(next));
+        if (c == Collected::Found)
+            for (int i = 0; i < lead.depth(); ++i) mix(static_cast<uint64_t>(lead.path()[i]));
+        return x;
+    }
+
     // The search over ranks (split_ranks.h). Every decision taken without the ranks (a solution
     // or an exhausted tree found while collecting) is the same on every rank, so all of them
     // leave the loop at the same iteration; the others come from the ranks' verdict.
@@ -517,39 +536,49 @@ private:
             const Collected c = collect_frontier(lead, bound, h0, root_state, want, frontier);
             collect_generated += lead.generated() - g0;
             collect_expanded += lead.expanded() - e0;
-            if (c == Collected::Found) {
-                res.status = SearchResult::Status::Solved;
-                res.moves.assign(lead.path(), lead.path() + lead.depth());
-                break;
-            }
+            // Every rank takes part in every iteration, one settled while collecting too (with no
+            // subtree and a fingerprint of how it was settled), so that ranks that settled it
+            // otherwise fail together instead of waiting for each other.
+            const bool ready = c == Collected::Ready;
             int next = lead.next_bound();
-            if (c == Collected::Ready) {
-                ranks.begin(bound, frontier.size(), fingerprint(frontier), collect_generated);
+            ranks.begin(bound, ready ? frontier.size() : 0,
+                        ready ? fingerprint(frontier) : settled_fingerprint(c, lead, next), collect_generated);
+            if (ready) {
                 Moves solution;
                 search_frontier(
                     ws, shared, bound, h0, frontier, [&](size_t& i) { return ranks.take(i); }, solution,
                     [&](const Moves& m) { ranks.found(m); });
-                SplitPart part;
-                part.next_bound = next;
-                for (auto& w : ws) {
-                    part.next_bound = std::min(part.next_bound, w->next_bound());
-                    part.generated += w->generated();
-                    part.expanded += w->expanded();
+            } else {
+                // Nothing to search; asking meets rank 0 in this iteration (it answers once it
+                // is there, and compares the fingerprints).
+                for (size_t i = 0; ranks.take(i);) {
                 }
-                part.generated -= collect_generated;
-                part.expanded -= collect_expanded;
-                agreed = ranks.end(part);
-                if (agreed.kind == SplitVerdict::Kind::Solved) {
-                    res.status = SearchResult::Status::Solved;
-                    res.moves = agreed.moves;
-                    break;
-                }
-                if (agreed.kind == SplitVerdict::Kind::Stopped) {
-                    res.limit_reason = agreed.reason;
-                    break;
-                }
-                next = agreed.next_bound;
             }
+            SplitPart part;
+            part.next_bound = next;
+            for (auto& w : ws) {
+                if (ready) part.next_bound = std::min(part.next_bound, w->next_bound());
+                part.generated += w->generated();
+                part.expanded += w->expanded();
+            }
+            part.generated -= collect_generated;
+            part.expanded -= collect_expanded;
+            agreed = ranks.end(part);
+            if (c == Collected::Found) {  // the same on every rank (its fingerprint says so)
+                res.status = SearchResult::Status::Solved;
+                res.moves.assign(lead.path(), lead.path() + lead.depth());
+                break;
+            }
+            if (agreed.kind == SplitVerdict::Kind::Solved) {
+                res.status = SearchResult::Status::Solved;
+                res.moves = agreed.moves;
+                break;
+            }
+            if (agreed.kind == SplitVerdict::Kind::Stopped) {
+                res.limit_reason = agreed.reason;
+                break;
+            }
+            next = agreed.next_bound;
             if (next >= kInf) {
                 res.limit_reason = "no solution (start not solvable)";
                 break;

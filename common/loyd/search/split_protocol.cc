@@ -106,6 +106,12 @@ const std::atomic<bool>& SplitProtocol::start(const SearchLimits& limits, const 
     return stop_;
 }
 
+void SplitProtocol::finish() {
+    std::lock_guard<std::mutex> lock(mu_);
+    started_ = false;
+    generated_ = nullptr;
+}
+
 void SplitProtocol::begin(int bound, size_t frontier, uint64_t fingerprint, uint64_t collected) {
     std::lock_guard<std::mutex> lock(mu_);
     collected_ = collected;
@@ -183,6 +189,13 @@ void SplitProtocol::send(int dest, std::vector<uint8_t> bytes) {
 }
 
 bool SplitProtocol::pump() {
+    std::optional<SearchProgress> progress;
+    const bool did = pump_locked(progress);
+    if (progress) limits_.progress(*progress);  // (limits_ is set before the search starts)
+    return did;
+}
+
+bool SplitProtocol::pump_locked(std::optional<SearchProgress>& progress) {
     std::lock_guard<std::mutex> lock(mu_);
     bool did = events_ > 0;
     events_ = 0;
@@ -191,7 +204,7 @@ bool SplitProtocol::pump() {
         did = true;
     }
     if (rank_ == 0) {
-        check_limits();
+        progress = check_limits();
         if (in_iteration_) {
             for (int r = 1; r < size_; ++r) {
                 Other& o = others_[static_cast<size_t>(r)];
@@ -289,6 +302,7 @@ void SplitProtocol::on_take(WireReader& r, int source, Other& o) {
     }
     o.take_waiting = true;
     o.take_iteration = it;
+    o.take_fingerprint = fp;
     o.take_threads = static_cast<int>(std::clamp<uint32_t>(threads, 1, 1 << 16));
 }
 
@@ -322,7 +336,10 @@ void SplitProtocol::on_give(WireReader& r) {
     const uint64_t first = r.u64("first"), last = r.u64("last");
     r.finish();
     if (it != iteration_ || !in_iteration_) return;  // the answer to a request of a past iteration
-    if (first > last || last > frontier_) r.fail("subtrees " + std::to_string(first) + ".." + std::to_string(last));
+    // (an empty range says "none left" wherever it starts: a rank that collected another
+    // frontier may be told so before the verdict)
+    if (first > last || (first < last && last > frontier_))
+        r.fail("subtrees " + std::to_string(first) + ".." + std::to_string(last));
     take_sent_ = false;
     if (first == last) {
         none_left_ = true;
@@ -370,6 +387,10 @@ void SplitProtocol::on_verdict(WireReader& r) {
 void SplitProtocol::serve_take(int rank) {
     Other& o = others_[static_cast<size_t>(rank)];
     if (o.take_iteration == iteration_) {
+        if (o.take_fingerprint != fingerprint_ && error_.empty()) {  // asked before rank 0 began
+            error_ = mismatch(rank, iteration_);
+            stop_ = true;
+        }
         size_t first = next_, last = next_;
         if (!stop_ && next_ < frontier_) {
             const size_t left = frontier_ - next_;
@@ -388,8 +409,8 @@ void SplitProtocol::stop_all(int reason) {
     stop_ = true;
 }
 
-void SplitProtocol::check_limits() {
-    if (!started_) return;
+std::optional<SearchProgress> SplitProtocol::check_limits() {
+    if (!started_) return std::nullopt;
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0_).count();
     uint64_t nodes = generated_->load(std::memory_order_relaxed);  // the collections once
     for (const Other& o : others_) nodes += o.generated;
@@ -401,10 +422,9 @@ void SplitProtocol::check_limits() {
         else if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed))
             stop_all(3);
     }
-    if (limits_.progress && elapsed - last_progress_ >= limits_.progress_every) {
-        last_progress_ = elapsed;
-        limits_.progress(SearchProgress{bound_, nodes, elapsed});
-    }
+    if (!limits_.progress || elapsed - last_progress_ < limits_.progress_every) return std::nullopt;
+    last_progress_ = elapsed;
+    return SearchProgress{bound_, nodes, elapsed};
 }
 
 void SplitProtocol::close_iteration() {

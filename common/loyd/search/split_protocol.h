@@ -31,6 +31,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +67,7 @@ public:
     bool take(size_t& index) override;
     void found(const Moves& moves) override;
     SplitVerdict end(const SplitPart& part) override;
+    void finish() override;
 
 private:
     using Clock = std::chrono::steady_clock;
@@ -77,6 +79,7 @@ private:
         bool take_waiting = false;  // asked for subtrees of an iteration rank 0 has not begun
         int take_threads = 1;
         uint32_t take_iteration = 0;
+        uint64_t take_fingerprint = 0;  // of the frontier it asked from
         uint32_t done_iteration = 0;  // the last iteration it reported
         SplitPart part;
         uint32_t stop_sent = 0;  // the iteration it was last told to stop in
@@ -85,6 +88,7 @@ private:
     void send(int dest, std::vector<uint8_t> bytes);
     // The pump failed here (the other ranks do not know): this rank's search stops and throws.
     void fail_here(const std::string& message);
+    bool pump_locked(std::optional<SearchProgress>& progress);
     void handle(const Collective::Message& m);  // checks the header, then one of:
     void on_take(WireReader& r, int source, Other& o);  // rank 0
     void on_found(WireReader& r);
@@ -95,7 +99,9 @@ private:
     // rank 0
     void serve_take(int rank);
     void stop_all(int reason);
-    void check_limits();
+    // Stops every rank at a limit; returns the progress to report, if it is time to (the
+    // caller reports it without the lock).
+    std::optional<SearchProgress> check_limits();
     void close_iteration();
     // other ranks
     void request_more();

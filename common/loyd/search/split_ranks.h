@@ -8,8 +8,10 @@
 // ranks — and search them under the same bound. After the iteration every rank reports its
 // part and `end` returns what all of them agree: the next bound (the minimum over ranks), a
 // solution (the first one found anywhere, which is optimal: every shorter bound was exhausted
-// on every rank), or a stop (a limit counted over all ranks). Every rank calls start, begin
-// and end in the same order; take and found may be called from any search thread.
+// on every rank), or a stop (a limit counted over all ranks). Every rank calls start, then
+// begin and end for every iteration (one settled while collecting too, with no subtree: the
+// ranks check that they settled it alike), then finish, in the same order; take and found may
+// be called from any search thread.
 #pragma once
 
 #include <atomic>
@@ -66,6 +68,9 @@ public:
     // After this rank's threads are done: its part; returns the verdict of all ranks. Throws
     // FormatError on every rank when the ranks collected different frontiers.
     virtual SplitVerdict end(const SplitPart& part) = 0;
+    // The search is over on this rank (start's `generated` is about to go away): nothing of
+    // the search is read after this.
+    virtual void finish() = 0;
 };
 
 }  // namespace loyd
