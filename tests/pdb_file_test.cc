@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -492,6 +493,32 @@ TEST_F(PdbFileTest, WriteIntoMissingFolderIsAnIoError) {
         }
     }
     EXPECT_EQ(listing(), std::vector<std::string>{"good.pdb"});
+}
+
+// Writing through a symbolic link replaces the file it points at and keeps the link; a FIFO
+// or a device is refused and left as it was.
+TEST_F(PdbFileTest, WritesThroughLinksAndRefusesOtherFiles) {
+    const std::string real = file("real.pdb"), link = file("link.pdb");
+    write_bytes(real, Bytes{9});
+    fs::create_symlink("real.pdb", link);
+    const Table t = write_table(link, PdbEncoding::Raw);
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(link)));
+    EXPECT_EQ(read_bytes(real), read_bytes(link));
+    EXPECT_GT(read_bytes(real).size(), 1u);
+    const std::string fifo = file("fifo.pdb");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    try {
+        write_pdb(fifo, t.header, t.payload.data(), t.payload.size(), PdbEncoding::Raw);
+        ADD_FAILURE() << "expected IoError";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+    fs::create_symlink("/dev/null", file("null.pdb"));
+    EXPECT_THROW(write_pdb(file("null.pdb"), t.header, t.payload.data(), t.payload.size(), PdbEncoding::Raw),
+                 IoError);
+    EXPECT_TRUE(fs::is_character_file(fs::status("/dev/null")));
+    EXPECT_EQ(listing(), (std::vector<std::string>{"fifo.pdb", "link.pdb", "null.pdb", "real.pdb"}));
 }
 
 TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {

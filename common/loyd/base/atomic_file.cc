@@ -22,15 +22,32 @@ std::string folder_of(const std::string& target) {
     std::string f = std::filesystem::path(target).parent_path().string();
     return f.empty() ? "." : f;
 }
+
+// The file a target names: through symbolic links (renaming over a link would replace the
+// link and leave the file it points at as it was); it must be a regular file or not exist yet
+// (a device, a FIFO or a folder is never replaced by a file).
+std::string resolve(const std::string& target) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p(target);
+    if (fs::is_symlink(fs::symlink_status(p, ec))) {
+        p = fs::weakly_canonical(p, ec);
+        if (ec) fail(target, "cannot follow the symbolic link", ec.value());
+    }
+    const fs::file_status st = fs::status(p, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st))
+        throw IoError(target + ": not a regular file (only a regular file is replaced)");
+    return p.string();
+}
 }  // namespace
 
-AtomicFile::AtomicFile(const std::string& target) : target_(target) {
-    const std::filesystem::path p(target);
+AtomicFile::AtomicFile(const std::string& target) : target_(target), path_(resolve(target)) {
+    const std::filesystem::path p(path_);
     std::string name = ".";
     name += p.filename().string();
     name += ".tmp.";
     name += std::to_string(::getpid());
-    temp_ = (std::filesystem::path(folder_of(target)) / name).string();
+    temp_ = (std::filesystem::path(folder_of(path_)) / name).string();
     int fd;
     do fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     while (fd < 0 && errno == EINTR);
@@ -63,9 +80,9 @@ void AtomicFile::commit() {
     if (::fsync(fd_) != 0) fail(target_, "cannot fsync temporary file " + temp_, errno);
     const int fd = std::exchange(fd_, -1);
     if (::close(fd) != 0) fail(target_, "cannot close temporary file " + temp_, errno);
-    if (::rename(temp_.c_str(), target_.c_str()) != 0) fail(target_, "cannot rename " + temp_ + " over it", errno);
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) fail(target_, "cannot rename " + temp_ + " over it", errno);
     committed_ = true;
-    const std::string folder = folder_of(target_);
+    const std::string folder = folder_of(path_);
     int dfd;
     do dfd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     while (dfd < 0 && errno == EINTR);

@@ -25,7 +25,7 @@ public:
     void commit();
 
 private:
-    std::string target_, temp_;
+    std::string target_, path_, temp_;  // as given; the file it names; the temporary
     int fd_ = -1;
     uint64_t end_ = 0;
     bool committed_ = false;
