@@ -27,7 +27,7 @@ po::options_description visible() {
         ("kind", po::value<std::string>(), "build: additive | full (default: additive; full with --metric mtm)")
         ("metric", po::value<std::string>(),
          "build: stm | mtm: what one move is (mtm: 1..k tiles of a row or column; full tables only)")
-        ("name", po::value<std::string>(), "build: name of a custom set (default: custom)")
+        ("name", po::value<std::string>(), "build: name of a custom set (default: custom): 1-64 letters, digits, spaces, . _ + -")
         ("out,o", po::value<std::string>(), "build/package: output folder")
         ("encoding", po::value<std::string>()->default_value("zstd"), "build: zstd | raw")
         ("level", po::value<int>()->default_value(0), "build/pack: zstd level 1..22 (0 = default 3)")

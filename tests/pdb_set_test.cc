@@ -270,6 +270,21 @@ TEST(PdbSet, ManifestErrorsNameTheLine) {
     expect_bad_line(7, "table a.pdb additive 1,x,3", "x");
     expect_bad_line(8, "table a.pdb additive 4,5", "listed twice");
     expect_bad_line(3, "goal 1 2 3 4 5 6 7 8 0", "'goal' before 'board'");
+    expect_bad_line(2, "name ../../escaped", "invalid set name '../../escaped'");
+    expect_bad_line(2, "name a/b", "invalid set name");
+    expect_bad_line(2, "name", "invalid set name");
+}
+
+TEST(PdbSet, SetNames) {
+    for (const char* ok : {"15-7-8", "8-mtm-fringe", "my_set.v2", "a+b", "x", "odd goal"}) EXPECT_EQ(set_name_problem(ok), "") << ok;
+    for (const std::string& bad : std::vector<std::string>{"", ".", "..", "../x", "a/b", "-x", ".hidden", " a", "a ", "a\nb", "tab\tx",
+                                  std::string(65, 'a'), std::string("nul\0x", 5), "\xc3\xa9t\xc3\xa9"})
+        EXPECT_NE(set_name_problem(bad), "") << bad;
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    const std::string m = error_of<UsageError>([&] { custom_set("../x", goal, {{1, 2}}, PatternKind::Additive); });
+    EXPECT_NE(m.find("invalid set name '../x'"), std::string::npos) << m;
+    const std::string n = error_of<UsageError>([&] { custom_set("a\nboard 4x4", goal, {{1, 2}}, PatternKind::Additive); });
+    EXPECT_NE(n.find("'a?board 4x4'"), std::string::npos) << n;
 }
 
 // --- MTM sets: manifest version 2 with a `metric` line -----------------------------------------

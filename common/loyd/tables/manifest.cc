@@ -1,5 +1,6 @@
 #include "loyd/tables/manifest.h"
 
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -10,6 +11,15 @@
 
 namespace loyd {
 
+namespace {
+// `text` as it may be quoted in a one-line message: control bytes and bytes above 126 as '?',
+// at most 40 characters.
+std::string printable(const std::string& text) {
+    std::string out;
+    for (const char c : text.substr(0, 40)) out += c >= 32 && c < 127 ? c : '?';
+    return text.size() > 40 ? out + "..." : out;
+}
+}  // namespace
 
 bool reflectable(const Board& goal) {
     const Geometry& g = goal.geometry();
@@ -28,8 +38,20 @@ std::string table_file_name(const Pattern& p) {
     return s + ".pdb";
 }
 
+std::string set_name_problem(const std::string& name) {
+    if (name.empty() || name.size() > 64) return "a set name has 1 to 64 characters";
+    if (name[0] == '.' || name[0] == '-' || name[0] == ' ' || name.back() == ' ')
+        return "a set name does not start with '.', '-' or a space, nor end with a space";
+    for (const char c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '+' && c != '-' && c != ' ')
+            return "a set name holds only letters, digits, spaces and . _ + -";
+    return "";
+}
+
 PdbSetSpec custom_set(const std::string& name, const Board& goal,
                       const std::vector<std::vector<int>>& patterns, PatternKind kind, Metric metric) {
+    if (const std::string why = set_name_problem(name); !why.empty())
+        throw UsageError("invalid set name '" + printable(name) + "': " + why);
     PdbSetSpec s{name, goal, reflectable(goal), {}, {}, metric};
     if (patterns.empty()) throw UsageError("no pattern given");
     std::vector<int> part;
@@ -114,7 +136,11 @@ private:
 
     void entry(const std::string& key, const std::string& rest) {
         if (!magic_) return magic(key, rest);
-        if (key == "name") name_ = rest;
+        if (key == "name") {
+            if (const std::string why = set_name_problem(rest); !why.empty())
+                throw fail("invalid set name '" + printable(rest) + "': " + why);
+            name_ = rest;
+        }
         else if (key == "board") board(rest);
         else if (key == "goal") goal(rest);
         else if (key == "combine") {

@@ -40,7 +40,13 @@ struct PdbSetSpec {
     const Geometry& geometry() const { return goal.geometry(); }
 };
 
-// Builds a spec from custom patterns (one partition; full tables each their own).
+// A set's name is 1 to 64 of A-Z a-z 0-9 space . _ + -, not starting with '.', '-' or a
+// space nor ending with a space: it names folders and packages (pdbgen package), so it never
+// holds a path or a control character. Returns why not, or "" when valid.
+std::string set_name_problem(const std::string& name);
+
+// Builds a spec from custom patterns (one partition; full tables each their own). UsageError
+// on an invalid name.
 PdbSetSpec custom_set(const std::string& name, const Board& goal,
                       const std::vector<std::vector<int>>& patterns, PatternKind kind,
                       Metric metric = Metric::Stm);
