@@ -66,9 +66,9 @@ po::options_description solving() {
          "over the threads left when there are fewer instances than threads; under mpirun, "
          "per rank (0 = the machine's cores divided among its ranks)")
         ("algorithm,a", po::value<std::string>()->default_value("ida"), "ida | astar")
-        ("node-limit", po::value<uint64_t>(),
+        ("node-limit", po::value<std::string>(),
          "stop an instance after N nodes (IDA*: generated; A*: stored; A* default 20000000)")
-        ("max-nodes", po::value<uint64_t>(), "same as --node-limit")
+        ("max-nodes", po::value<std::string>(), "same as --node-limit")
         ("time-limit", po::value<double>(), "stop an instance after S seconds")
         ("no-progress", "no progress line on a terminal during a long single solve")
         ("json", "one JSON object per instance");
@@ -273,8 +273,8 @@ void read_values(const po::variables_map& vm, unsigned mine, Options& o) {
     o.json = vm.count("json") > 0;
     if (vm.count("node-limit") && vm.count("max-nodes"))
         throw UsageError("give only one of --node-limit and --max-nodes");
-    if (vm.count("node-limit")) o.node_limit = vm["node-limit"].as<uint64_t>();
-    if (vm.count("max-nodes")) o.node_limit = vm["max-nodes"].as<uint64_t>();
+    if (vm.count("node-limit")) o.node_limit = str("node-limit");
+    if (vm.count("max-nodes")) o.node_limit = str("max-nodes");
     if (vm.count("time-limit")) {
         o.time_limit = vm["time-limit"].as<double>();
         if (!(o.time_limit > 0)) throw UsageError("--time-limit must be a positive number of seconds");

@@ -25,7 +25,7 @@ struct Options {
     std::string algorithm = "ida";
     bool quiet_progress = false;         // --no-progress
     bool json = false;
-    uint64_t node_limit = 0;             // 0 = none (IDA*: nodes generated; A*: positions stored)
+    std::optional<std::string> node_limit;  // IDA*: nodes generated; A*: positions stored
     double time_limit = 0;               // seconds, 0 = none
     std::string pdb;                     // --pdb PATH (set folder or manifest); empty = look for one
     std::string cache_dir;               // --cache-dir; empty = default; "none" = no cache

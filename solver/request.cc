@@ -32,7 +32,10 @@ void set_search(const Options& o, Request& r) {
     r.metric = parse_metric(o.metric);
     r.search.metric = r.metric;
     r.search.algorithm = parse_algorithm(o.algorithm);
-    r.search.limits.max_nodes = o.node_limit;
+    if (o.node_limit) {
+        r.search.limits.max_nodes = unsigned_value(*o.node_limit, "--node-limit");
+        if (r.search.limits.max_nodes == 0) throw UsageError("--node-limit must be at least 1");
+    }
     if (!o.node_limit && r.search.algorithm == Algorithm::Astar)
         r.search.limits.max_nodes = kDefaultAstarNodes;
     r.search.limits.max_seconds = o.time_limit;

@@ -467,10 +467,13 @@ private:
                 o.found = true;
                 o.moves.assign(lead.path(), lead.path() + lead.depth());
                 return o;
-            case Collected::Exhausted: o.next_bound = lead.next_bound(); return o;
+            case Collected::Exhausted:
+                o.next_bound = lead.next_bound();
+                lead.check();  // the collecting pass counts towards the limits too
+                return o;
             case Collected::Ready: break;
         }
-        if (lead.check()) return o;  // the collecting pass counts towards the limits too
+        if (lead.check()) return o;
         o.next_bound = lead.next_bound();
         std::atomic<size_t> next{0};
         Moves solution;
