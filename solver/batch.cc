@@ -239,6 +239,11 @@ std::optional<Task> read_task(const Job& job,
                               const std::function<void(Task&, const std::string&)>& fill) {
     Task t;
     t.origin = job.origin;
+    if (!job.error.empty()) {
+        t.label = job.origin;
+        t.error = job.error;
+        return t;
+    }
     try {
         const std::optional<InstanceLine> line = split_instance_line(job.text);
         if (!line) return std::nullopt;

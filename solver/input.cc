@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <limits>
 
 #include "loyd/base/error.h"
 
@@ -17,10 +18,10 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
         if (all_single && args.size() > 1) {
             std::string joined;
             for (const auto& a : args) joined += a + " ";
-            args_.push_back({"argument 1", joined});  // one board, labelled as any other argument
+            args_.push_back({"argument 1", joined, ""});  // one board, labelled as any other argument
         } else {
             for (size_t i = 0; i < args.size(); ++i)
-                args_.push_back({"argument " + std::to_string(i + 1), args[i]});
+                args_.push_back({"argument " + std::to_string(i + 1), args[i], ""});
         }
         return;
     }
@@ -43,12 +44,26 @@ std::optional<Job> JobSource::next() {
         if (next_arg_ >= args_.size()) return std::nullopt;
         return args_[next_arg_++];
     }
-    std::string line;
-    if (!std::getline(*in_, line)) {
+    std::string line(kMaxLine + 1, '\0');
+    in_->getline(line.data(), static_cast<std::streamsize>(line.size()));
+    const auto got = static_cast<size_t>(in_->gcount());
+    if (in_->bad()) throw IoError("error reading input " + name_);
+    Job job{name_ + ":" + std::to_string(line_no_ + 1), "", ""};
+    if (in_->fail() && !in_->eof() && got == kMaxLine) {  // no newline within kMaxLine bytes
+        in_->clear();
+        in_->ignore(std::numeric_limits<std::streamsize>::max(), '\n');
         if (in_->bad()) throw IoError("error reading input " + name_);
-        return std::nullopt;
+        job.error = "line longer than " + std::to_string(kMaxLine) + " bytes";
+    } else if (got == 0 && in_->eof()) {
+        return std::nullopt;  // (a last line without a newline still counts)
+    } else {
+        const bool newline = !in_->eof();
+        line.resize(newline ? got - 1 : got);
+        in_->clear(in_->rdstate() & ~std::ios::failbit);
+        job.text = std::move(line);
     }
-    return Job{name_ + ":" + std::to_string(++line_no_), std::move(line)};
+    ++line_no_;
+    return job;
 }
 
 }  // namespace loyd::solver

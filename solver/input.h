@@ -16,9 +16,14 @@
 
 namespace loyd::solver {
 
+// The longest input line read (a 5x5 board with labels takes far less): a longer one is an
+// invalid line, skipped without being held in memory.
+inline constexpr size_t kMaxLine = 64 * 1024;
+
 struct Job {
     std::string origin;  // where it came from, for messages: "argument 1", "file.txt:3"
     std::string text;
+    std::string error;   // set when the line cannot be an instance (too long)
 };
 
 class JobSource {

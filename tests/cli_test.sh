@@ -269,6 +269,20 @@ run --time-limit abc 6 4 7 8 5 0 3 2 1
 expect_rc "non-numeric --time-limit" 2
 run --node-limit 5 --max-nodes 5 6 4 7 8 5 0 3 2 1
 expect_rc "--node-limit with --max-nodes" 2
+for bad in -1 0 +5 1e3; do
+  run --node-limit "$bad" 6 4 7 8 5 0 3 2 1
+  expect_rc "--node-limit $bad" 2
+  expect_err "--node-limit $bad" "node-limit"
+done
+# --node-limit 1 stops one instance however many threads search it.
+run -j 2 --node-limit 1 8 6 7 2 5 4 3 0 1
+expect_rc "--node-limit 1 on two threads" 3
+# A line too long to be an instance is invalid and skipped; the lines around it are solved.
+python3 -c 'print("1 2 3 4 5 6 7 0 8"); print("1 " * 40000); print("8 6 7 2 5 4 3 0 1")' >"$tmp/long.txt"
+run -j 1 --input "$tmp/long.txt"
+expect_rc "a 80 kB line" 1
+expect_out "a 80 kB line: invalid" "long.txt:2: invalid: line longer than 65536 bytes"
+expect_out "a 80 kB line: the next one" "long.txt:3: length 31 "
 echo "6 4 7 8 5 0 3 2 1" >"$tmp/one.txt"
 run --input "$tmp/one.txt" 6 4 7 8 5 0 3 2 1
 expect_rc "--input and arguments" 2

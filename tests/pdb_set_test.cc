@@ -407,6 +407,19 @@ TEST(PdbSet, ReadManifest) {
     }
     const std::string m = error_of<FormatError>([&] { read_manifest(path); });
     EXPECT_EQ(m.rfind(path + ":3: ", 0), 0u) << m;
+    {  // CR LF line ends
+        std::string text = manifest_text(s), crlf;
+        for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        std::ofstream f(path, std::ios::binary);
+        f << crlf;
+    }
+    expect_same(s, read_manifest(path));
+    {  // too long to be a manifest: refused without being read whole
+        std::ofstream f(path, std::ios::binary);
+        f << manifest_text(s) << std::string(kMaxManifestBytes, '#');
+    }
+    const std::string big = error_of<FormatError>([&] { read_manifest(path); });
+    EXPECT_NE(big.find("not a manifest"), std::string::npos) << big;
     std::filesystem::remove_all(dir);
 }
 

@@ -116,6 +116,7 @@ public:
         std::string line;
         while (std::getline(in, line)) {
             ++lineno_;
+            if (!line.empty() && line.back() == '\r') line.pop_back();  // written on Windows
             if (line.empty() || line[0] == '#') continue;
             std::istringstream ls(line);
             std::string key, rest;
@@ -281,12 +282,15 @@ PdbSetSpec parse_manifest(const std::string& text, const std::string& path) {
 }
 
 PdbSetSpec read_manifest(const std::string& path) {
-    std::ifstream f(path);
+    std::ifstream f(path, std::ios::binary);
     if (!f) throw IoError("cannot open manifest '" + path + "'");
-    std::ostringstream ss;
-    ss << f.rdbuf();
+    std::string text(kMaxManifestBytes + 1, '\0');
+    f.read(text.data(), static_cast<std::streamsize>(text.size()));
     if (f.bad()) throw IoError("error reading manifest '" + path + "'");
-    return parse_manifest(ss.str(), path);
+    text.resize(static_cast<size_t>(f.gcount()));
+    if (text.size() > kMaxManifestBytes)
+        throw FormatError(path + ": longer than " + std::to_string(kMaxManifestBytes) + " bytes: not a manifest");
+    return parse_manifest(text, path);
 }
 
 }  // namespace loyd

@@ -60,7 +60,10 @@ std::string table_file_name(const Pattern& p);
 
 std::string manifest_text(const PdbSetSpec& s);
 PdbSetSpec parse_manifest(const std::string& text, const std::string& path);
-PdbSetSpec read_manifest(const std::string& path);  // IoError / FormatError
+// IoError / FormatError; a file above kMaxManifestBytes is refused unread (a set of the
+// largest board lists a few dozen lines). Lines may end in CR LF.
+inline constexpr size_t kMaxManifestBytes = 1 << 20;
+PdbSetSpec read_manifest(const std::string& path);
 
 inline constexpr const char* kManifestName = "manifest.txt";
 // A set holds at most this many tables and partitions (the heuristic keeps one value per
