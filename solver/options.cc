@@ -138,7 +138,10 @@ bool takes_value(const std::string& token) {
 std::string command_word(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--") return i + 1 < argc ? argv[i + 1] : "";
+        if (a == "--") {  // what follows is positional: a command, or the boards
+            const std::string next = i + 1 < argc ? argv[i + 1] : "";
+            return next == "solve" || next == "check" || next == "scramble" ? next : "";
+        }
         if (a.size() > 1 && a[0] == '-') {
             if (a.find('=') == std::string::npos && takes_value(a)) ++i;
             continue;

@@ -63,12 +63,17 @@ TEST(SplitBoard, FlatRowsAndCommas) {
     EXPECT_EQ(t.height, 2);
     t = split_board("A,B/C,_");
     EXPECT_EQ(t.tokens, (std::vector<std::string>{"A", "B", "C", "_"}));
+    for (const char* ended : {"1 2/3 0/", "1 2/ 3 0/ ", "1,2/3,0 /"}) {  // each row ended by '/'
+        t = split_board(ended);
+        EXPECT_EQ(t.width, 2) << ended;
+        EXPECT_EQ(t.height, 2) << ended;
+    }
 }
 
 TEST(SplitBoard, RefusesRaggedAndEmptyRows) {
     EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("8 2 0/4 6/1 3 7 5"); }),
                          "ragged rows: row 2 has 2 tiles, row 1 has 3"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("1 2/3 0/"); }), "row 3 is empty"));
+    EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("1 2/3 0//"); }), "row 3 is empty"));
     EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("/1 2/3 0"); }), "row 1 is empty"));
     EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("1 2//3 0"); }), "row 2 is empty"));
     for (const char* none : {"", "  ", ",", " , "})

@@ -274,6 +274,10 @@ for bad in -1 0 +5 1e3; do
   expect_rc "--node-limit $bad" 2
   expect_err "--node-limit $bad" "node-limit"
 done
+# After --, the boards (or a command) follow.
+run -j 1 -- 8 6 7 2 5 4 3 0 1
+expect_rc "-- then a board" 0
+expect_out "-- then a board" "^argument 1: length 31 "
 # --node-limit 1 stops one instance however many threads search it.
 run -j 2 --node-limit 1 8 6 7 2 5 4 3 0 1
 expect_rc "--node-limit 1 on two threads" 3
@@ -295,7 +299,7 @@ for size in 4 4x 1x4 6x5 axb 4x4x4 0x0; do
 done
 
 for goal in nonsense "1 2 3" "1 2 3 4 5 6 7 8 8" "1 2 3 4 5 6 7 8 9" "1 2 x 4 5 6 7 8" "1 2 x 4 5 6 7 8 8" \
-    "1 2 3/4 5 6/7 8" "1 2 3/4 5 6/7 8 0/"; do
+    "1 2 3/4 5 6/7 8" "1 2 3/4 5 6/7 8 0//"; do
   run --goal "$goal" 6 4 7 8 5 0 3 2 1
   expect_rc "bad --goal '$goal'" 2
   expect_err "bad --goal '$goal' message" "goal"

@@ -295,7 +295,7 @@ done
 cat >"$tmp/bad-rows" <<'EOF'
 ok: 1 2 3/4 5 6/7 0 8
 ragged: 1 2 3/4 5/6 7 8 0
-empty-row: 1 2 3/4 5 6/7 8 0/
+empty-row: 1 2 3/4 5 6/7 8 0//
 one-column: 1/2/0
 too-big: 1 2 3 4 5 6 7 8 9 10 11 12 13/14 15 16 17 18 19 20 21 22 23 24 25 0
 EOF

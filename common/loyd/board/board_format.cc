@@ -92,7 +92,8 @@ BoardText split_board(std::string_view text) {
     }
     if (t.tokens.empty()) throw FormatError("no tiles");
     if (row_ends.empty()) return t;
-    row_ends.push_back(t.tokens.size());
+    if (row_ends.back() != t.tokens.size()) row_ends.push_back(t.tokens.size());  // else: ended by '/'
+
     for (size_t r = 0; r < row_ends.size(); ++r) {
         const size_t len = row_ends[r] - (r ? row_ends[r - 1] : 0);
         if (len == 0) throw FormatError("row " + std::to_string(r + 1) + " is empty");
