@@ -269,7 +269,10 @@ void read_values(const po::variables_map& vm, unsigned mine, Options& o) {
     o.size = opt("size");
     o.goal = str("goal");
     o.quiet = vm.count("quiet") > 0;
-    if (vm.count("input")) o.input = str("input");
+    if (vm.count("input")) {
+        o.input = str("input");
+        if (o.input.empty()) throw UsageError("--input needs a file name (- for standard input)");
+    }
     o.heuristic = opt("heuristic");
     o.algorithm = str("algorithm");
     o.quiet_progress = vm.count("no-progress") > 0;
@@ -282,8 +285,14 @@ void read_values(const po::variables_map& vm, unsigned mine, Options& o) {
         o.time_limit = vm["time-limit"].as<double>();
         if (!(o.time_limit > 0)) throw UsageError("--time-limit must be a positive number of seconds");
     }
-    if (vm.count("pdb")) o.pdb = str("pdb");
-    if (vm.count("cache-dir")) o.cache_dir = str("cache-dir");
+    if (vm.count("pdb")) {
+        o.pdb = str("pdb");
+        if (o.pdb.empty()) throw UsageError("--pdb needs a table set's folder");
+    }
+    if (vm.count("cache-dir")) {
+        o.cache_dir = str("cache-dir");
+        if (o.cache_dir.empty()) throw UsageError("--cache-dir needs a folder (or none)");
+    }
     o.lookups = opt("lookups");
     o.no_reflect = vm.count("no-reflect") > 0;
     o.no_prune = vm.count("no-prune") > 0;

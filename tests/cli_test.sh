@@ -274,6 +274,11 @@ for bad in -1 0 +5 1e3; do
   expect_rc "--node-limit $bad" 2
   expect_err "--node-limit $bad" "node-limit"
 done
+for empty in --input --pdb --cache-dir; do
+  run "$empty" "" 6 4 7 8 5 0 3 2 1
+  expect_rc "$empty ''" 2
+  expect_err "$empty ''" "^solver: $empty needs"
+done
 # After --, the boards (or a command) follow.
 run -j 1 -- 8 6 7 2 5 4 3 0 1
 expect_rc "-- then a board" 0
