@@ -70,6 +70,15 @@ TEST(SplitBoard, FlatRowsAndCommas) {
     }
 }
 
+// A message quoting input with control characters stays whole and on one line.
+TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
+    const std::string m = error_of<FormatError>(
+        [] { BoardFormat(std::nullopt, "blank-last").read(std::string("1 2 3 4 5 6 7 \0x\n 8", 20)); });
+    EXPECT_TRUE(contains(m, "'\\0x' is not a tile number")) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    EXPECT_EQ(std::string(m.c_str()), m);  // no NUL cuts it short
+}
+
 TEST(SplitBoard, RefusesRaggedAndEmptyRows) {
     EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("8 2 0/4 6/1 3 7 5"); }),
                          "ragged rows: row 2 has 2 tiles, row 1 has 3"));

@@ -10,10 +10,28 @@
 
 namespace loyd {
 
-// Base of every error the library throws on purpose.
+// `text` on one printable line: control characters (a NUL, a line break, ...) written as
+// \0, \n, \r, \t or \xHH, so a message quoting hostile input is neither cut short nor split.
+inline std::string one_line(const std::string& text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c != 0x7f) out += ch;
+        else if (c == 0) out += "\\0";
+        else if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else out += std::string{'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+    }
+    return out;
+}
+
+// Base of every error the library throws on purpose; its message is one line (one_line).
 class Error : public std::runtime_error {
 public:
-    explicit Error(const std::string& what) : std::runtime_error(what) {}
+    explicit Error(const std::string& what) : std::runtime_error(one_line(what)) {}
 };
 
 // A file could not be opened, read, written, mapped or renamed.
