@@ -66,6 +66,13 @@ Verdict failed(const std::string& status, const std::string& message) {
     return v;
 }
 
+// The number of the move holding single move `i` (0-based) of `m`, counted in `metric`'s
+// moves (in MTM a run like R3 is one move).
+size_t move_number(const Moves& m, size_t i, Metric metric) {
+    if (metric == Metric::Stm) return i + 1;
+    return static_cast<size_t>(metric_length(Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
+}
+
 Verdict judge(const Task& t, Notation notation, Metric metric) {
     Verdict v;
     if (!t.error.empty()) return failed("invalid", t.error);
@@ -78,7 +85,8 @@ Verdict judge(const Task& t, Notation notation, Metric metric) {
         const Dir d = tile ? opposite(c.moves.moves[i]) : c.moves.moves[i];
         v.status = "illegal";
         v.message =
-            "move " + std::to_string(i + 1) + " (" + std::string(1, c.text[c.moves.letter_at[i]]) +
+            "move " + std::to_string(move_number(c.moves.moves, i, metric)) + " (" +
+            std::string(1, c.text[c.moves.letter_at[i]]) +
             " at character " + std::to_string(c.moves.letter_at[i] + 1) +
             ") leaves the board: " + (tile ? "no tile can slide " : "the blank cannot move ") +
             names[static_cast<int>(d)];
@@ -140,7 +148,7 @@ void print_json(const Request& req, const Task& t, const Verdict& v, std::ostrea
     if (!v.message.empty()) {
         if (v.status == "illegal") {
             const size_t i = *t.claim->replay.illegal;
-            out << ",\"illegal_move\":" << i + 1
+            out << ",\"illegal_move\":" << move_number(t.claim->moves.moves, i, req.metric)
                 << ",\"illegal_character\":" << t.claim->moves.letter_at[i] + 1;
         }
         out << ",\"error\":\"" << json_escape(v.message) << "\"}\n";

@@ -206,6 +206,12 @@ expect_rc "check mtm suboptimal" 7
 expect_out "check mtm suboptimal" '^argument 1: suboptimal stm 26 mtm 20 optimal 18 \(mtm\) difference 2$'
 run check "8 2 0/4 6 1/3 7 5" DLULD2RU2RDL2URD2RU2LD2R
 expect_out "check stm of the same moves" '^argument 1: optimal stm 24 mtm 18 optimal 24 difference 0$'
+# An illegal move is numbered in the metric's moves: R5 is the second MTM move (the fourth STM).
+run check --metric mtm "1 2 3/4 5 6/0 7 8" UR5
+expect_rc "check mtm illegal" 8
+expect_out "check mtm illegal: its MTM number" '^argument 1: illegal: move 2 \(R at character 2\) leaves the board'
+run check "1 2 3/4 5 6/0 7 8" UR5
+expect_out "check stm illegal: its STM number" '^argument 1: illegal: move 4 \(R at character 2\) leaves the board'
 
 # ---------------------------------------------------------------------------------------
 # Refusals: one line, exit 2.
