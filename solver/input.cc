@@ -60,6 +60,7 @@ std::optional<Job> JobSource::next() {
         const bool newline = !in_->eof();
         line.resize(newline ? got - 1 : got);
         in_->clear(in_->rdstate() & ~std::ios::failbit);
+        if (line_no_ == 0 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
         job.text = std::move(line);
     }
     ++line_no_;

@@ -279,6 +279,11 @@ for empty in --input --pdb --cache-dir; do
   expect_rc "$empty ''" 2
   expect_err "$empty ''" "^solver: $empty needs"
 done
+# A file saved with a UTF-8 byte order mark.
+printf '\xef\xbb\xbf8 6 7 2 5 4 3 0 1\n' >"$tmp/bom.txt"
+run -j 1 --input "$tmp/bom.txt"
+expect_rc "a byte order mark" 0
+expect_out "a byte order mark" "bom.txt:1: length 31 "
 # After --, the boards (or a command) follow.
 run -j 1 -- 8 6 7 2 5 4 3 0 1
 expect_rc "-- then a board" 0
