@@ -44,8 +44,8 @@ std::optional<Job> JobSource::next() {
         if (next_arg_ >= args_.size()) return std::nullopt;
         return args_[next_arg_++];
     }
-    std::string line(kMaxLine + 1, '\0');
-    in_->getline(line.data(), static_cast<std::streamsize>(line.size()));
+    if (buffer_.empty()) buffer_.resize(kMaxLine + 1);  // once: the longest line and its NUL
+    in_->getline(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
     const auto got = static_cast<size_t>(in_->gcount());
     if (in_->bad()) throw IoError("error reading input " + name_);
     Job job{name_ + ":" + std::to_string(line_no_ + 1), "", ""};
@@ -58,10 +58,9 @@ std::optional<Job> JobSource::next() {
         return std::nullopt;  // (a last line without a newline still counts)
     } else {
         const bool newline = !in_->eof();
-        line.resize(newline ? got - 1 : got);
+        job.text.assign(buffer_.data(), newline ? got - 1 : got);
         in_->clear(in_->rdstate() & ~std::ios::failbit);
-        if (line_no_ == 0 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
-        job.text = std::move(line);
+        if (line_no_ == 0 && job.text.rfind("\xEF\xBB\xBF", 0) == 0) job.text.erase(0, 3);  // a UTF-8 byte order mark
     }
     ++line_no_;
     return job;

@@ -42,6 +42,7 @@ private:
     std::istream* in_ = nullptr;
     std::string name_;
     uint64_t line_no_ = 0;
+    std::vector<char> buffer_;  // a line being read (kMaxLine + 1 bytes once a file is read)
 };
 
 }  // namespace loyd::solver
