@@ -16,6 +16,7 @@
 #include "loyd/heuristics/classic.h"
 #include "loyd/search/ida_star.h"
 #include "loyd/search/move_pruning.h"
+#include "loyd/search/prebuilt_pruning.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
 #include "tests/test_util.h"
@@ -137,6 +138,46 @@ TEST(MovePruning, RefusesBadLengthsAndIsShared) {
     EXPECT_THROW(IdaStar<ManhattanH>(ManhattanH(Board::blank_last(Geometry(4, 4))),
                                      Board::blank_last(Geometry(4, 4)), a),
                  UsageError);
+}
+
+// The compiled-in automata (search/prebuilt_pruning.h) are the ones the code builds now.
+TEST(MovePruning, CompiledInAutomataEqualFreshBuilds) {
+    int found = 0;
+    for (int side = 3; side <= 5; ++side) {
+        const Geometry g(side, side);
+        const int len = MovePruning::default_length(g);
+        const PrebuiltPruning* p = find_prebuilt_pruning(side, side, len);
+        ASSERT_NE(p, nullptr) << g.name();
+        ++found;
+        const MovePruning fresh(g, len);
+        ASSERT_EQ(p->states, fresh.states()) << g.name();
+        EXPECT_EQ(p->forbidden, fresh.forbidden_strings()) << g.name();
+        EXPECT_TRUE(std::equal(p->next, p->next + p->states * kDirs, fresh.table())) << g.name();
+        const MovePruning& shared = MovePruning::shared(g, len);
+        EXPECT_EQ(shared.states(), fresh.states());
+        EXPECT_TRUE(std::equal(fresh.table(), fresh.table() + fresh.states() * kDirs, shared.table()));
+    }
+    EXPECT_EQ(found, 3);
+    EXPECT_EQ(find_prebuilt_pruning(4, 4, 7), nullptr);
+    EXPECT_EQ(find_prebuilt_pruning(3, 4, MovePruning::default_length(Geometry(3, 4))), nullptr);
+}
+
+TEST(MovePruning, RefusesTablesThatDoNotFitTheBoard) {
+    const Geometry g(3, 3);
+    const MovePruning m(g, 6);
+    const std::vector<int32_t> good(m.table(), m.table() + m.states() * kDirs);
+    EXPECT_NO_THROW(MovePruning(g, 6, m.forbidden_strings(), good));
+    EXPECT_THROW(MovePruning(Geometry(4, 4), 6, 0, good), UsageError);  // 3x3 edges inside 4x4
+    std::vector<int32_t> odd = good;
+    odd.pop_back();
+    EXPECT_THROW(MovePruning(g, 6, 0, odd), UsageError);
+    std::vector<int32_t> off = good;
+    off[0 * kDirs + static_cast<int>(Dir::Up)] = 1;  // cell 0 has no cell above
+    EXPECT_THROW(MovePruning(g, 6, 0, off), UsageError);
+    std::vector<int32_t> far = good;
+    far[4 * kDirs + 0] = m.states();
+    EXPECT_THROW(MovePruning(g, 6, 0, far), UsageError);
+    EXPECT_THROW(MovePruning(g, 1, 0, good), UsageError);
 }
 
 // ---------------------------------------------------------------------------------------

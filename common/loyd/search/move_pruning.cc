@@ -2,8 +2,8 @@
 
 #include <array>
 #include <deque>
-#include <memory>
-#include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "loyd/base/error.h"
@@ -233,14 +233,21 @@ MovePruning::MovePruning(const Geometry& g, int max_len) : geom_(g), max_len_(ma
     next_ = Automaton(g, strings).table();
 }
 
-const MovePruning& MovePruning::shared(const Geometry& g, int max_len) {
-    static std::mutex mutex;
-    static std::vector<std::unique_ptr<MovePruning>> built;
-    const std::lock_guard<std::mutex> lock(mutex);
-    for (const auto& m : built)
-        if (m->max_len() == max_len && m->geometry() == g) return *m;
-    built.push_back(std::make_unique<MovePruning>(g, max_len));
-    return *built.back();
+MovePruning::MovePruning(const Geometry& g, int max_len, uint64_t forbidden, std::vector<int32_t> transitions)
+    : geom_(g), max_len_(max_len), forbidden_(forbidden), next_(std::move(transitions)) {
+    if (max_len < 2 || max_len > 16)
+        throw UsageError("move-pruning length " + std::to_string(max_len) + " out of range (2..16)");
+    const size_t states = next_.size() / kDirs;
+    if (next_.size() % kDirs != 0 || states < static_cast<size_t>(g.cells()) || states > (size_t{1} << 30))
+        throw UsageError("move-pruning table of " + std::to_string(next_.size()) + " entries does not fit " +
+                         g.name());
+    for (int c = 0; c < g.cells(); ++c)
+        for (int d = 0; d < kDirs; ++d)
+            if ((g.neighbor(c, static_cast<Dir>(d)) == kNoCell) != (next(c, d) < 0))
+                throw UsageError("move-pruning table: cell " + std::to_string(c) + " does not match " + g.name());
+    for (int32_t v : next_)
+        if (v < -1 || v >= static_cast<int32_t>(states))
+            throw UsageError("move-pruning table: state " + std::to_string(v) + " out of range");
 }
 
 int MovePruning::default_length(const Geometry& g) {

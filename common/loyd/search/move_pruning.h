@@ -18,7 +18,8 @@
 // Not for searches that must see every distinct solution.
 //
 // Cost: built in O(sum over cells of the canonical sequences up to max_len); max_len 2 is
-// parent pruning only. Measured build times and node savings: docs/benchmarks.md. Memory:
+// parent pruning only. The common boards' automata are built with the library and compiled
+// in (shared()). Measured build times and node savings: docs/benchmarks.md. Memory:
 // 16 bytes per automaton state.
 #pragma once
 
@@ -33,6 +34,10 @@ class MovePruning {
 public:
     // UsageError unless 2 <= max_len <= 16.
     MovePruning(const Geometry& g, int max_len);
+    // An automaton built earlier by the constructor above for (g, max_len): its
+    // forbidden_strings() and table() (search/prebuilt_pruning.h). UsageError when the table
+    // cannot be one for g: its size, a root's moves off the board, a state out of range.
+    MovePruning(const Geometry& g, int max_len, uint64_t forbidden, std::vector<int32_t> transitions);
 
     const Geometry& geometry() const { return geom_; }
     int max_len() const { return max_len_; }
@@ -50,7 +55,9 @@ public:
     // The default sequence length for a board, chosen by measurement (docs/benchmarks.md).
     static int default_length(const Geometry& g);
     // A process-wide automaton for (g, max_len), built on first use and kept for the life of
-    // the process; thread-safe. The solver's many calls on one board share one build.
+    // the process; thread-safe. The solver's many calls on one board share one build. 3x3,
+    // 4x4 and 5x5 at default_length are compiled in (search/prebuilt_pruning.h) and cost
+    // nothing to build.
     static const MovePruning& shared(const Geometry& g, int max_len);
 
 private:
