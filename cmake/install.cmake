@@ -8,7 +8,7 @@ install(TARGETS loyd EXPORT loydTargets
 # The optional mpi family (loyd_mpi) is the programs' business, not the library's: its headers
 # are not installed, so no consumer of loyd::loyd needs MPI.
 install(DIRECTORY common/loyd/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/loyd COMPONENT dev
-  FILES_MATCHING PATTERN "*.h" PATTERN "mpi" EXCLUDE)
+  FILES_MATCHING PATTERN "*.h" PATTERN "mpi" EXCLUDE PATTERN "prebuilt_pruning.h" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/generated/loyd/base/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/loyd/base COMPONENT dev)
 
