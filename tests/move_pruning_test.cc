@@ -146,6 +146,7 @@ TEST(MovePruning, CompiledInAutomataEqualFreshBuilds) {
     for (int side = 3; side <= 5; ++side) {
         const Geometry g(side, side);
         const int len = MovePruning::default_length(g);
+        EXPECT_EQ(len, 12) << g.name();
         const PrebuiltPruning* p = find_prebuilt_pruning(side, side, len);
         ASSERT_NE(p, nullptr) << g.name();
         ++found;

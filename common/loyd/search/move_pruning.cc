@@ -250,8 +250,4 @@ MovePruning::MovePruning(const Geometry& g, int max_len, uint64_t forbidden, std
             throw UsageError("move-pruning table: state " + std::to_string(v) + " out of range");
 }
 
-int MovePruning::default_length(const Geometry& g) {
-    return g.cells() <= 9 ? 12 : 10;
-}
-
 }  // namespace loyd

@@ -52,7 +52,9 @@ public:
     // The transition table, kDirs entries per state, for hot loops.
     const int32_t* table() const { return next_.data(); }
 
-    // The default sequence length for a board, chosen by measurement (docs/benchmarks.md).
+    // The default sequence length for a board, chosen by measurement (docs/benchmarks.md):
+    // the compiled-in automaton's (12 for 3x3, 4x4 and 5x5), else 12 up to 9 cells and 10
+    // above (where the build costs the process time).
     static int default_length(const Geometry& g);
     // A process-wide automaton for (g, max_len), built on first use and kept for the life of
     // the process; thread-safe. The solver's many calls on one board share one build. 3x3,

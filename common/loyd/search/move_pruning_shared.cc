@@ -1,4 +1,4 @@
-// MovePruning::shared: the process-wide automata, compiled in (search/prebuilt_pruning.h) or
+// MovePruning::shared and default_length: the process-wide automata, compiled in (search/prebuilt_pruning.h) or
 // built on first use. Apart from move_pruning.cc so that the build tool that writes the
 // compiled-in automata (common/tools/embed_pruning.cc) links without them.
 #include <memory>
@@ -23,6 +23,12 @@ const MovePruning& MovePruning::shared(const Geometry& g, int max_len) {
         built.push_back(std::make_unique<MovePruning>(g, max_len));
     }
     return *built.back();
+}
+
+int MovePruning::default_length(const Geometry& g) {
+    for (int len : {12, 10})
+        if (find_prebuilt_pruning(g.width(), g.height(), len)) return len;
+    return g.cells() <= 9 ? 12 : 10;
 }
 
 }  // namespace loyd

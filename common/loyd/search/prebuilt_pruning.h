@@ -2,10 +2,9 @@
 // solved never pay for building one when a process starts.
 //
 // The build runs common/tools/embed_pruning, which builds MovePruning for 3x3, 4x4 and 5x5 at
-// MovePruning::default_length with the library's own code and writes the transition tables as
+// length 12 (their MovePruning::default_length) with the library's own code and writes the transition tables as
 // arrays (generated/loyd/search/prebuilt_pruning.cc); a test checks that each equals a fresh
-// build. Building one costs 5 ms (3x3), 12 ms (4x4) and 45 ms (5x5) per process otherwise
-// (docs/benchmarks.md). Internal to the library: not installed.
+// build. Building them costs 2, 50 and 470 ms otherwise (docs/benchmarks.md). Internal to the library: not installed.
 #pragma once
 
 #include <cstdint>
