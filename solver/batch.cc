@@ -11,7 +11,9 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "loyd/base/error.h"
@@ -34,6 +36,10 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
     const HeuristicKind classic = default_classic_heuristic(req.metric);
     t.heuristic = req.heuristic ? *req.heuristic : classic;
     if (want_pdb) {
+        if (std::string why = tables.misfit(*t.goal); !why.empty()) {
+            t.error = std::move(why);
+            return;
+        }
         t.pdb = tables.for_goal(*t.goal, req.heuristic.has_value() || !req.pdb.empty());
         t.heuristic = t.pdb ? HeuristicKind::Pdb : classic;
     }

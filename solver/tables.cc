@@ -45,13 +45,23 @@ const LoadedSet* Tables::load(const std::string& path) {
     return (loaded_[path] = std::move(s)).get();
 }
 
+std::string Tables::misfit(const Board& goal) {
+    if (req_.pdb.empty()) return "";
+    const LoadedSet* s = load(req_.pdb);
+    if (s->spec.metric != req_.metric)
+        throw UsageError("the tables in " + req_.pdb + " count " + to_string(s->spec.metric) + " moves, the search " +
+                         to_string(req_.metric) + " moves; build tables for it with pdbgen build --metric " +
+                         to_string(req_.metric));
+    if (!(s->spec.geometry() == goal.geometry()))
+        return "the tables in " + req_.pdb + " are for " + s->spec.geometry().name() + " boards, the instance is " +
+               goal.geometry().name();
+    return "";  // an unmappable goal is reported by solve() with the build command
+}
+
 const LoadedSet* Tables::choose(const Board& goal, bool required) {
     if (!req_.pdb.empty()) {
-        const LoadedSet* s = load(req_.pdb);
-        if (!(s->spec.geometry() == goal.geometry()))
-            throw UsageError("the tables in " + req_.pdb + " are for " + s->spec.geometry().name() +
-                             " boards, the instance is " + goal.geometry().name());
-        return s;  // an unmappable goal is reported by solve() with the build command
+        if (const std::string why = misfit(goal); !why.empty()) throw UsageError(why);
+        return load(req_.pdb);
     }
     std::vector<std::string> notes;
     auto found = find_best_set(default_pdb_dirs(self_executable_path()), goal, &notes, req_.metric);

@@ -20,6 +20,11 @@ public:
     // The set to use for this goal, or null (classic heuristic). Throws for an explicit --pdb
     // that cannot be loaded or does not fit, and, when `required`, when none is found.
     const LoadedSet* for_goal(const Board& goal, bool required);
+    // Why the explicit --pdb set cannot serve this goal's board ("the tables in ... are for
+    // 3x3 boards, ..."), or "" when it can or there is no --pdb: a line the set does not fit
+    // is an invalid line, like a goal the set cannot map. Throws UsageError when the set
+    // counts another metric than the run (no line could use it), and what loading throws.
+    std::string misfit(const Board& goal);
     // The set in `path` (a folder or manifest), loaded once: what another rank chose.
     const LoadedSet* at(const std::string& path) { return load(path); }
     double load_seconds() const { return load_seconds_; }

@@ -297,6 +297,13 @@ run -j 1 --input "$tmp/long.txt"
 expect_rc "a 80 kB line" 1
 expect_out "a 80 kB line: invalid" "long.txt:2: invalid: line longer than 65536 bytes"
 expect_out "a 80 kB line: the next one" "long.txt:3: length 31 "
+# A line the --pdb set does not fit (another board) is invalid, like one whose goal it cannot
+# map; the lines around it are solved. Tables counting another metric fit no line: usage.
+printf '1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n8 6 7 2 5 4 3 0 1\n' >"$tmp/mixed.txt"
+run -j 1 --pdb "$root/data/8-4-4" --input "$tmp/mixed.txt"
+expect_rc "a 4x4 line with 3x3 tables" 1
+expect_out "a 4x4 line with 3x3 tables: invalid" "mixed.txt:2: invalid: the tables in .*8-4-4 are for 3x3 boards, the instance is 4x4"
+expect_out "a 4x4 line with 3x3 tables: the next one" "mixed.txt:3: length 31 "
 echo "6 4 7 8 5 0 3 2 1" >"$tmp/one.txt"
 run --input "$tmp/one.txt" 6 4 7 8 5 0 3 2 1
 expect_rc "--input and arguments" 2
