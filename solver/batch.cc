@@ -266,6 +266,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
                       const TaskPrinter& print, std::ostream& err, RankRun& ranks,
                       const std::function<void()>& flush) {
     Tables tables(req, err);
+    tables.check_metric();  // tables counting another metric fit no line
     Batch batch(req, source, read, tables);
     BatchTotals totals;
     const int cores = ranks.threads();

@@ -45,13 +45,19 @@ const LoadedSet* Tables::load(const std::string& path) {
     return (loaded_[path] = std::move(s)).get();
 }
 
-std::string Tables::misfit(const Board& goal) {
-    if (req_.pdb.empty()) return "";
+void Tables::check_metric() {
+    if (req_.pdb.empty()) return;
     const LoadedSet* s = load(req_.pdb);
     if (s->spec.metric != req_.metric)
         throw UsageError("the tables in " + req_.pdb + " count " + to_string(s->spec.metric) + " moves, the search " +
                          to_string(req_.metric) + " moves; build tables for it with pdbgen build --metric " +
                          to_string(req_.metric));
+}
+
+std::string Tables::misfit(const Board& goal) {
+    if (req_.pdb.empty()) return "";
+    check_metric();
+    const LoadedSet* s = load(req_.pdb);
     if (!(s->spec.geometry() == goal.geometry()))
         return "the tables in " + req_.pdb + " are for " + s->spec.geometry().name() + " boards, the instance is " +
                goal.geometry().name();

@@ -25,6 +25,9 @@ public:
     // is an invalid line, like a goal the set cannot map. Throws UsageError when the set
     // counts another metric than the run (no line could use it), and what loading throws.
     std::string misfit(const Board& goal);
+    // With --pdb: loads the set and throws UsageError when it counts another metric than the
+    // run (a batch calls it before reading any line). Without --pdb: nothing.
+    void check_metric();
     // The set in `path` (a folder or manifest), loaded once: what another rank chose.
     const LoadedSet* at(const std::string& path) { return load(path); }
     double load_seconds() const { return load_seconds_; }
