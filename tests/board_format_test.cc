@@ -128,6 +128,11 @@ TEST(BoardFormat, RefusesBadNumberBoards) {
         contains(error_of<FormatError>([&] { f.read("A B C/D E F/G H _"); }),
                  "'A' is not a tile number (a board in labels needs --goal in the same labels)"));
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4 5 6 7 0"); }), "--size"));
+    // Tile numbers have no sign; leading zeros are fine.
+    for (const char* signed_board : {"1 2 3 4 5 6 7 -0 8", "1 2 3 4 5 6 7 0 +8", "-1 2 3 4 5 6 7 0 8"})
+        EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read(signed_board); }), "is not a tile number"))
+            << signed_board;
+    EXPECT_EQ(f.read("01 02 03/04 05 06/07 00 08"), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8}));
     // A board of rows the library does not support is a bad line, not a usage error.
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1/2/0"); }), "not supported"));
     EXPECT_TRUE(contains(error_of<FormatError>([&] {

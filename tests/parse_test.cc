@@ -184,7 +184,7 @@ TEST(ParseEndToEnd, EveryBadLine) {
     EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("1 2 3 4 5 6 7 8 9"); }),
                          "out of range"));
     EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("1 2 3 4 5 6 7 -8 0"); }),
-                         "out of range"));
+                         "'-8' is not a tile number"));
     // Missing blank: 1..16.
     EXPECT_TRUE(contains(
         error_of<FormatError>([] { board_from_line("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"); }),

@@ -16,7 +16,10 @@ bool is_separator(char c) {
 }
 
 // The integer written as `token`, if the whole token is one.
+// A tile number: digits only (leading zeros allowed, as in "01"; no sign: "-0" and "+1" are
+// not tile numbers).
 std::optional<int> integer(std::string_view token) {
+    if (token.empty() || token[0] == '-') return std::nullopt;
     int v = 0;
     auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
     if (ec != std::errc() || p != token.data() + token.size()) return std::nullopt;
