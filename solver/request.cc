@@ -14,11 +14,13 @@ namespace {
 constexpr uint64_t kDefaultAstarNodes = 20'000'000;
 
 // A decimal 0 .. 2^64-1 (no sign, no other character); UsageError naming `option`.
-uint64_t unsigned_value(const std::string& text, const std::string& option) {
+// A whole number from `least` to 2^64-1 (digits only), or a UsageError naming the option.
+uint64_t unsigned_value(const std::string& text, const std::string& option, uint64_t least = 0) {
     uint64_t v = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || p != text.data() + text.size())
-        throw UsageError("bad " + option + " '" + text + "' (expected a number 0 to 2^64-1)");
+    if (text.empty() || ec != std::errc() || p != text.data() + text.size() || v < least)
+        throw UsageError("bad " + option + " '" + text + "' (expected a number " + std::to_string(least) +
+                         " to 2^64-1)");
     return v;
 }
 
@@ -33,8 +35,7 @@ void set_search(const Options& o, Request& r) {
     r.search.metric = r.metric;
     r.search.algorithm = parse_algorithm(o.algorithm);
     if (o.node_limit) {
-        r.search.limits.max_nodes = unsigned_value(*o.node_limit, "--node-limit");
-        if (r.search.limits.max_nodes == 0) throw UsageError("--node-limit must be at least 1");
+        r.search.limits.max_nodes = unsigned_value(*o.node_limit, "--node-limit", 1);
     }
     if (!o.node_limit && r.search.algorithm == Algorithm::Astar)
         r.search.limits.max_nodes = kDefaultAstarNodes;
@@ -77,8 +78,7 @@ void set_solutions(const Options& o, Request& r) {
     if (r.all && r.count_solutions) throw UsageError("give --all (list the solutions) or --count (count them), not both");
     if (o.max_solutions) {
         if (!r.all) throw UsageError("--max-solutions needs --all");
-        r.max_solutions = unsigned_value(*o.max_solutions, "--max-solutions");
-        if (r.max_solutions == 0) throw UsageError("--max-solutions must be at least 1");
+        r.max_solutions = unsigned_value(*o.max_solutions, "--max-solutions", 1);
     }
     if ((r.all || r.count_solutions) && r.show)
         throw UsageError(std::string("--show does not apply to ") + (r.all ? "--all" : "--count"));
