@@ -64,12 +64,10 @@ inline std::vector<std::vector<int>> neighbour_lists(int w, int h) {
     return nb;
 }
 
-// The default duplicate-move pruning automaton of a board, built once per test process.
+// The default duplicate-move pruning automaton of a board, as the solver uses it (compiled in
+// for 3x3, 4x4 and 5x5, else built once per test process).
 inline const MovePruning& default_pruning(const Geometry& g) {
-    static std::map<std::string, std::unique_ptr<MovePruning>> built;
-    auto& p = built[g.name()];
-    if (!p) p = std::make_unique<MovePruning>(g, MovePruning::default_length(g));
-    return *p;
+    return MovePruning::shared(g, MovePruning::default_length(g));
 }
 
 // An incremental heuristic (interface of heuristics/classic.h) along a random walk of `steps`
