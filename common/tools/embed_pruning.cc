@@ -29,17 +29,20 @@ void write(std::ostream& out) {
         const int len = wh[2];
         const loyd::MovePruning m(g, len);
         out << "const int32_t kNext" << i << "[] = {";
-        for (int k = 0; k < m.states() * loyd::kDirs; ++k) out << (k % 16 ? " " : "\n    ") << m.table()[k] << ",";
+        for (int k = 0; k < m.states() * loyd::kDirs; ++k)
+            out << (k % 16 ? " " : "\n    ") << m.table()[k] << ",";
         out << "\n};\n\n";
-        entries += "    {" + std::to_string(wh[0]) + ", " + std::to_string(wh[1]) + ", " + std::to_string(len) + ", " +
-                   std::to_string(m.forbidden_strings()) + "u, " + std::to_string(m.states()) + ", kNext" +
-                   std::to_string(i) + "},\n";
+        entries += "    {" + std::to_string(wh[0]) + ", " + std::to_string(wh[1]) + ", " +
+                   std::to_string(len) + ", " + std::to_string(m.forbidden_strings()) + "u, " +
+                   std::to_string(m.states()) + ", kNext" + std::to_string(i) + "},\n";
         ++i;
     }
-    out << "const PrebuiltPruning kPrebuilt[] = {\n" << entries << "};\n\n}  // namespace\n\n"
+    out << "const PrebuiltPruning kPrebuilt[] = {\n"
+        << entries << "};\n\n}  // namespace\n\n"
         << "const PrebuiltPruning* find_prebuilt_pruning(int width, int height, int max_len) {\n"
            "    for (const PrebuiltPruning& p : kPrebuilt)\n"
-           "        if (p.width == width && p.height == height && p.max_len == max_len) return &p;\n"
+           "        if (p.width == width && p.height == height && p.max_len == max_len)\n"
+           "            return &p;\n"
            "    return nullptr;\n}\n\n}  // namespace loyd\n";
 }
 
@@ -58,7 +61,8 @@ int main(int argc, char** argv) {
             out.close();
             if (!out) throw std::runtime_error("cannot write " + tmp);
         }
-        if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp);
+        if (std::rename(tmp.c_str(), path.c_str()) != 0)
+            throw std::runtime_error("cannot rename " + tmp);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "embed_pruning: %s\n", e.what());
         return 1;

@@ -1,6 +1,6 @@
-// MovePruning::shared and default_length: the process-wide automata, compiled in (search/prebuilt_pruning.h) or
-// built on first use. Apart from move_pruning.cc so that the build tool that writes the
-// compiled-in automata (common/tools/embed_pruning.cc) links without them.
+// MovePruning::shared and default_length: the process-wide automata, compiled in
+// (search/prebuilt_pruning.h) or built on first use. Apart from move_pruning.cc so that the build
+// tool that writes the compiled-in automata (common/tools/embed_pruning.cc) links without them.
 #include <memory>
 #include <mutex>
 #include <vector>
