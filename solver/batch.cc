@@ -266,7 +266,8 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
                       const TaskPrinter& print, std::ostream& err, RankRun& ranks,
                       const std::function<void()>& flush) {
     Tables tables(req, err);
-    tables.check_metric();  // tables counting another metric fit no line
+    // Tables counting another metric fit no line (only a run that searches loads them).
+    if (req.command == Command::Solve || req.optimal) tables.check_metric();
     Batch batch(req, source, read, tables);
     BatchTotals totals;
     const int cores = ranks.threads();

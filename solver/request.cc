@@ -13,7 +13,6 @@ namespace {
 
 constexpr uint64_t kDefaultAstarNodes = 20'000'000;
 
-// A decimal 0 .. 2^64-1 (no sign, no other character); UsageError naming `option`.
 // A whole number from `least` to 2^64-1 (digits only), or a UsageError naming the option.
 uint64_t unsigned_value(const std::string& text, const std::string& option, uint64_t least = 0) {
     uint64_t v = 0;

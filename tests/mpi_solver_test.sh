@@ -104,6 +104,14 @@ expect_in "batch: the summary" "$scratch/three.out" "^summary: instances 55, sol
 checks=$((checks + 1))
 diff <(grep -c . "$scratch/one.err") <(grep -c '^solver: ' "$scratch/three.err") >/dev/null ||
   fail "batch on 3 ranks: messages differ: $(cat "$scratch/three.err")"
+# With 3x3 tables given by --pdb, each 15-puzzle line is an invalid line; the rest solved.
+run pdb33_one 1 "$solver" -j 3 --pdb "$src/data/8-4-4" "${common[@]}"
+run pdb33_three 1 "${mpi[@]}" -np 3 "$solver" -j 1 --pdb "$src/data/8-4-4" "${common[@]}"
+same "batch with 3x3 tables on 3 ranks" pdb33_one pdb33_three
+expect_in "batch with 3x3 tables: a 15-puzzle line" "$scratch/pdb33_three.out" \
+  "^korf-93: invalid: the tables in .*8-4-4 are for 3x3 boards, the instance is 4x4$"
+expect_in "batch with 3x3 tables: the summary" "$scratch/pdb33_three.out" \
+  "^summary: instances 55, solved 19, unsolvable 22, limit 0, invalid 14, "
 run one_json 1 "$solver" -j 3 --json "${common[@]}"
 run three_json 1 "${mpi[@]}" -np 3 "$solver" -j 1 --json "${common[@]}"
 same "JSON batch on 3 ranks" one_json three_json

@@ -14,9 +14,10 @@
 
 namespace {
 
-// Width, height, length. Length 12 against 10 on 4x4 and 5x5 (docs/benchmarks.md): 4-12 %
-// fewer nodes and 3-8 % less search time with 15-6-6-3, 15-5-5-5 and 24-6-6-6-6; the
-// automata (13,486 and 48,335 states) would take 0.05 and 0.47 s to build at run time.
+// Width, height, length. Length 12 against 10 on 4x4 and 5x5 (docs/benchmarks.md): 4-13 %
+// fewer nodes; 5-10 % less search time with 15-6-6-3 and 15-5-5-5, about the same per
+// 24-puzzle instance (11 % less over the ten easiest); the automata (13,486 and 48,335
+// states) would take 0.05 and 0.47 s to build at run time.
 constexpr int kBoards[][3] = {{3, 3, 12}, {4, 4, 12}, {5, 5, 12}};
 
 void write(std::ostream& out) {
