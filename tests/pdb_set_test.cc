@@ -284,7 +284,7 @@ TEST(PdbSet, SetNames) {
     const std::string m = error_of<UsageError>([&] { custom_set("../x", goal, {{1, 2}}, PatternKind::Additive); });
     EXPECT_NE(m.find("invalid set name '../x'"), std::string::npos) << m;
     const std::string n = error_of<UsageError>([&] { custom_set("a\nboard 4x4", goal, {{1, 2}}, PatternKind::Additive); });
-    EXPECT_NE(n.find("'a?board 4x4'"), std::string::npos) << n;
+    EXPECT_NE(n.find("'a\\nboard 4x4'"), std::string::npos) << n;
 }
 
 // --- MTM sets: manifest version 2 with a `metric` line -----------------------------------------

@@ -12,12 +12,10 @@
 namespace loyd {
 
 namespace {
-// `text` as it may be quoted in a one-line message: control bytes and bytes above 126 as '?',
-// at most 40 characters.
+// `text` as it may be quoted in a message: its first 40 bytes (control characters escaped
+// by one_line, error.h).
 std::string printable(const std::string& text) {
-    std::string out;
-    for (const char c : text.substr(0, 40)) out += c >= 32 && c < 127 ? c : '?';
-    return text.size() > 40 ? out + "..." : out;
+    return one_line(text.substr(0, 40)) + (text.size() > 40 ? "..." : "");
 }
 }  // namespace
 
