@@ -15,7 +15,10 @@
 //                                        h after `tile` slid from `from` to `to` (state updated)
 //   void undo(const Undo&)               restores internal state saved by `moved`
 // Incremental costs: misplaced and Manhattan O(1); linear conflict O(line length) for the two
-// lines the tile leaves and enters.
+// lines the tile leaves and enters. A heuristic may also evaluate a child from its parent
+// without changing anything (EvaluatesChildren below; heuristics/additive_pdb.h):
+//   int evaluate(const SearchState& parent, int from, int to, int d, Undo&)  the child's h
+//   void apply(Undo&) / void undo(Undo&)  make that child current / return to the parent
 #pragma once
 
 #include <array>
@@ -27,6 +30,13 @@
 #include "loyd/board/search_state.h"
 
 namespace loyd {
+
+// Heuristics with evaluate / apply / undo (see above); the searches use them when offered.
+template <class H>
+concept EvaluatesChildren = requires(H& h, const SearchState& s, typename H::Undo& u) {
+    h.evaluate(s, 0, 0, 0, u);
+    h.apply(u);
+};
 
 // WalkingDistance is heuristics/walking_distance.h; Pdb heuristics/pdb_heuristic.h (STM) and
 // heuristics/mtm_pdb.h (MTM).

@@ -2,91 +2,83 @@
 //
 // Open list: buckets by f, and inside a bucket by g, popping the largest g first (ties
 // broken toward deeper nodes, which reach the goal sooner on this domain). Each position is
-// stored once with its best g and the move that reached it; stale open entries are skipped,
-// and a closed position reached by a shorter path is reopened, so the first goal popped is
-// optimal with any admissible heuristic (additive PDB values are admissible but not
-// consistent: an entry is a minimum over blank regions). `metric` chooses the moves (MTM: the
-// blank moves 1..k cells along a line, cost 1, and a move on the axis of the move that reached
-// a position is not generated, as it composes with that move into at most one move; STM: the
-// inverse of that move is not generated); the heuristic must be admissible in it. Memory: about 60 bytes per stored position; `max_nodes` (positions stored) stops
-// the search with Status::Limit before it exhausts memory.
+// stored once (search/position_table.h) with its best g and the move that reached it; stale
+// open entries are skipped, and a closed position reached by a shorter path is reopened, so
+// the first goal popped is optimal with any admissible heuristic (additive PDB values are
+// admissible but not consistent: an entry is a minimum over blank regions). `metric` chooses
+// the moves (MTM: the blank moves 1..k cells along a line, cost 1, and a move on the axis of
+// the move that reached a position is not generated, as it composes with that move into at
+// most one move; STM: the inverse of that move is not generated); the heuristic must be
+// admissible in it.
+// Per expansion the heuristic is initialised once on the position; its children are then
+// evaluated incrementally from it: with evaluate() when the heuristic offers it (STM; a child
+// already stored with a g as small is not evaluated at all), else with moved() and undo() along
+// each run of slides. Memory: 50 to 100 bytes per stored position (the table's 24-byte slots,
+// 35 to 70 % full, and the open list's keys), half as much again while the table doubles;
+// `max_nodes` (positions stored) stops the search with Status::Limit before it exhausts memory.
 // Precondition: start is solvable towards goal.
 #pragma once
 
 #include <chrono>
-#include <unordered_map>
 #include <vector>
 
 #include "loyd/board/board.h"
 #include "loyd/board/metric.h"
-#include "loyd/search/result.h"
 #include "loyd/board/search_state.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/position_table.h"
+#include "loyd/search/result.h"
 
 namespace loyd {
 
 namespace astar_detail {
-__extension__ typedef unsigned __int128 Key;
-inline Key pack(const SearchState& s) {
-    Key k = 0;
-    for (int i = 0; i < s.n; ++i) k |= static_cast<Key>(s.cell[i]) << (5 * i);
-    return k;
-}
-inline SearchState unpack(Key k, int n) {
-    SearchState s;
-    s.n = n;
-    for (int i = 0; i < n; ++i) {
-        s.cell[i] = static_cast<uint8_t>((k >> (5 * i)) & 31);
-        s.pos[s.cell[i]] = static_cast<uint8_t>(i);
-    }
-    s.blank = s.pos[0];
-    return s;
-}
-struct KeyHash {
-    size_t operator()(Key k) const {
-        uint64_t a = static_cast<uint64_t>(k), b = static_cast<uint64_t>(k >> 64);
-        uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
-        x ^= x >> 31;
-        x *= 0xBF58476D1CE4E5B9ull;
-        return static_cast<size_t>(x ^ (x >> 29));
-    }
-};
+using Key = PackedPosition;
 struct Info {
     uint16_t g;
     int8_t dir;  // the blank's move that reached it, -1 at the start
     bool closed;
     uint8_t run;  // the cells the blank moved in that move
 };
-using Seen = std::unordered_map<Key, Info, KeyHash>;
+using Seen = PositionTable<Info>;
 
-// Open list: open[f][g] holds keys; pop() takes the largest g of the lowest f from `f` up.
+// Open list: byf[f].byg[g] holds keys; pop() takes the largest g of the lowest f from `f` up.
+// Each f bucket keeps the highest g that may hold keys, so a pop scans each g once.
 struct Open {
-    std::vector<std::vector<std::vector<Key>>> byf;
+    struct Bucket {
+        std::vector<std::vector<Key>> byg;
+        int top = -1;
+    };
+    std::vector<Bucket> byf;
     void push(int f, int g, Key k) {
-        if (static_cast<int>(byf.size()) <= f) byf.resize(f + 1);
-        if (static_cast<int>(byf[f].size()) <= g) byf[f].resize(g + 1);
-        byf[f][g].push_back(k);
+        if (static_cast<int>(byf.size()) <= f) byf.resize(static_cast<size_t>(f) + 1);
+        Bucket& b = byf[static_cast<size_t>(f)];
+        if (static_cast<int>(b.byg.size()) <= g) b.byg.resize(static_cast<size_t>(g) + 1);
+        b.byg[static_cast<size_t>(g)].push_back(k);
+        if (g > b.top) b.top = g;
     }
     // False when empty; else sets f (never lowered here), g and k.
     bool pop(size_t& f, int& g, Key& k) {
         for (; f < byf.size(); ++f) {
-            auto& byg = byf[f];
-            for (g = static_cast<int>(byg.size()) - 1; g >= 0; --g)
-                if (!byg[g].empty()) {
-                    k = byg[g].back();
-                    byg[g].pop_back();
-                    return true;
-                }
+            Bucket& b = byf[f];
+            for (; b.top >= 0; --b.top) {
+                auto& keys = b.byg[static_cast<size_t>(b.top)];
+                if (keys.empty()) continue;
+                g = b.top;
+                k = keys.back();
+                keys.pop_back();
+                return true;
+            }
         }
         return false;
     }
 };
 
 // The moves from the start to the position `k`, through the moves stored with each position.
-inline Moves walk_back(const Seen& seen, Key k, const Geometry& geom) {
+inline Moves walk_back(Seen& seen, Key k, const Geometry& geom) {
     Moves rev;
-    SearchState cur = unpack(k, geom.cells());
+    SearchState cur = unpack_position(k, geom.cells());
     for (;;) {
-        const Info& ci = seen.at(pack(cur));
+        const Info& ci = *seen.find(pack_position(cur));
         if (ci.dir < 0) break;
         const Dir d = static_cast<Dir>(ci.dir);
         for (int i = 0; i < ci.run; ++i) {
@@ -98,91 +90,175 @@ inline Moves walk_back(const Seen& seen, Key k, const Geometry& geom) {
 }
 
 // Why the search must stop now (the time limit or a cancel), or null.
-inline const char* interrupted(const SearchLimits& limits, std::chrono::steady_clock::time_point t0) {
+inline const char* interrupted(const SearchLimits& limits,
+                               std::chrono::steady_clock::time_point t0) {
     if (limits.max_seconds > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= limits.max_seconds)
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
+            limits.max_seconds)
         return "time limit";
     if (limits.cancel && limits.cancel->load(std::memory_order_relaxed)) return "cancelled";
     return nullptr;
 }
+
+// One search: the table, the open list and the counters, with the two ways of generating a
+// position's children.
+template <class H>
+class Search {
+public:
+    Search(H& heur, const Board& goal, const SearchLimits& limits, Metric metric)
+        : heur_(heur),
+          geom_(goal.geometry()),
+          limits_(limits),
+          metric_(metric),
+          goal_key_(pack_position(SearchState::from(goal))),
+          longest_(max_run(geom_, metric)),
+          undo_(static_cast<size_t>(longest_)) {}
+
+    SearchResult run(const Board& start) {
+        const auto t0 = std::chrono::steady_clock::now();
+        SearchState s = SearchState::from(start);
+        const int h0 = heur_.init(s);
+        res_.heuristic_start = h0;
+        res_.lower_bound = h0;
+        res_.nodes_generated = 1;
+        const Key start_key = pack_position(s);
+        seen_.insert(start_key, Info{0, -1, false, 0});
+        open_.push(h0, 0, start_key);
+        f_ = static_cast<size_t>(h0);
+        uint64_t check = 0;
+        int g = 0;
+        Key k = 0;
+        while (open_.pop(f_, g, k)) {
+            Info& info = *seen_.find(k);
+            if (info.closed || info.g != g) continue;
+            info.closed = true;
+            const int parent_dir = info.dir;  // `info` is not used past the next insert
+            if (k == goal_key_) {
+                res_.moves = walk_back(seen_, k, geom_);
+                res_.status = SearchResult::Status::Solved;
+                res_.lower_bound = g;
+                return res_;
+            }
+            ++res_.nodes_expanded;
+            if (++check >= 4096) {
+                check = 0;
+                if (const char* why = interrupted(limits_, t0)) return stop(why);
+            }
+            const SearchState cur = unpack_position(k, geom_.cells());
+            const int h = heur_.init(cur);
+            const bool full = metric_ == Metric::Stm && EvaluatesChildren<H>
+                                  ? expand_evaluated(cur, k, g, parent_dir)
+                                  : expand_runs(cur, k, g, h, parent_dir);
+            if (!full) return stop("node limit");
+        }
+        res_.limit_reason = "no solution (start not solvable)";
+        return res_;
+    }
+
+private:
+    bool skipped(int d, int parent_dir) const {
+        return parent_dir >= 0 &&
+               (metric_ == Metric::Mtm ? (d >> 1) == (parent_dir >> 1) : (d ^ 1) == parent_dir);
+    }
+
+    // STM with evaluate(): the children of `cur` (packed `k`, g moves from the start) from the
+    // heuristic's state at cur, without changing it; first every child's table slot is
+    // prefetched, then the new ones are evaluated, then opened, so that the memory reads of
+    // siblings overlap. False at the node limit.
+    bool expand_evaluated(const SearchState& cur, Key k, int g, int parent_dir) {
+        if constexpr (EvaluatesChildren<H>) {
+            Key nk[kDirs];
+            int from[kDirs], h[kDirs];
+            for (int d = 0; d < kDirs; ++d) {
+                from[d] = skipped(d, parent_dir) ? kNoCell
+                                                 : geom_.neighbor(cur.blank, static_cast<Dir>(d));
+                if (from[d] == kNoCell) continue;
+                ++res_.nodes_generated;
+                nk[d] = packed_slide(k, cur.cell[from[d]], from[d], cur.blank);
+                seen_.prefetch(nk[d]);
+            }
+            bool fresh[kDirs];
+            for (int d = 0; d < kDirs; ++d)
+                fresh[d] =
+                    from[d] != kNoCell && record(nk[d], Info{static_cast<uint16_t>(g + 1),
+                                                             static_cast<int8_t>(d), false, 1});
+            for (int d = 0; d < kDirs; ++d) {
+                typename H::Undo u;
+                h[d] = fresh[d] ? heur_.evaluate(cur, from[d], cur.blank, d, u) : -1;
+            }
+            for (int d = 0; d < kDirs; ++d)
+                if (fresh[d] && !push(nk[d], g + 1, h[d])) return false;
+        }
+        return true;
+    }
+
+    // Any metric and heuristic: each run of slides along a direction, with moved() per slide
+    // and undo() after the run. False at the node limit.
+    bool expand_runs(const SearchState& cur, Key k, int g, int h, int parent_dir) {
+        for (int d = 0; d < kDirs; ++d) {
+            if (skipped(d, parent_dir)) continue;
+            SearchState nx = cur;
+            Key nk = k;
+            int hr = h, run = 0;
+            for (int from; run < longest_ &&
+                           (from = geom_.neighbor(nx.blank, static_cast<Dir>(d))) != kNoCell;) {
+                const int to = nx.blank;
+                const int tile = nx.slide(from);
+                hr = heur_.moved(hr, nx, tile, from, to, undo_[static_cast<size_t>(run)]);
+                nk = packed_slide(nk, tile, from, to);
+                ++run;
+                ++res_.nodes_generated;
+                const Info mine{static_cast<uint16_t>(g + 1), static_cast<int8_t>(d), false,
+                                static_cast<uint8_t>(run)};
+                if (record(nk, mine) && !push(nk, g + 1, hr)) return false;
+            }
+            while (run > 0) heur_.undo(undo_[static_cast<size_t>(--run)]);
+        }
+        return true;
+    }
+
+    // Stores the child `mine` at nk unless a path as short is stored; true when it is new or
+    // shorter (a closed position reached by a shorter path is reopened: additive PDB values are
+    // a minimum over blank regions, admissible but not consistent).
+    bool record(Key nk, const Info& mine) {
+        auto [info, inserted] = seen_.insert(nk, mine);
+        if (inserted) return true;
+        if (info->g <= mine.g) return false;
+        *info = mine;
+        return true;
+    }
+
+    // Opens a recorded child; false when the table holds max_nodes positions.
+    bool push(Key nk, int g, int h) {
+        open_.push(g + h, g, nk);
+        if (g + h < static_cast<int>(f_)) f_ = static_cast<size_t>(g + h);  // inconsistent h
+        return !(limits_.max_nodes && seen_.size() >= limits_.max_nodes);
+    }
+
+    const SearchResult& stop(const char* why) {
+        res_.limit_reason = why;
+        res_.lower_bound = static_cast<int>(f_);  // some open node on an optimal path has f <= C*
+        return res_;
+    }
+
+    H& heur_;
+    const Geometry& geom_;
+    SearchLimits limits_;
+    Metric metric_;
+    Key goal_key_;
+    int longest_;
+    std::vector<typename H::Undo> undo_;  // one per slide of a run
+    Seen seen_;
+    Open open_;
+    size_t f_ = 0;
+    SearchResult res_;
+};
 }  // namespace astar_detail
 
 template <class H>
 SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchLimits& limits = {},
                    Metric metric = Metric::Stm) {
-    using namespace astar_detail;
-    const auto t0 = std::chrono::steady_clock::now();
-    const Geometry& geom = goal.geometry();
-    const int n = geom.cells();
-    SearchResult res;
-    SearchState s = SearchState::from(start);
-    const Key goal_key = pack(SearchState::from(goal));
-    Seen seen;
-    Open open;
-    const int h0 = heur.init(s);
-    res.heuristic_start = h0;
-    res.lower_bound = h0;
-    res.nodes_generated = 1;
-    const Key start_key = pack(s);
-    seen.emplace(start_key, Info{0, -1, false, 0});
-    const int longest = max_run(geom, metric);
-    open.push(h0, 0, start_key);
-    size_t f = static_cast<size_t>(h0);
-    uint64_t check = 0;
-    int g = 0;
-    Key k = 0;
-    while (open.pop(f, g, k)) {
-        Info& info = seen[k];
-        if (info.closed || info.g != g) continue;
-        info.closed = true;
-        if (k == goal_key) {
-            res.moves = walk_back(seen, k, geom);
-            res.status = SearchResult::Status::Solved;
-            res.lower_bound = g;
-            return res;
-        }
-        ++res.nodes_expanded;
-        if (++check >= 4096) {
-            check = 0;
-            if (const char* why = interrupted(limits, t0)) {
-                res.limit_reason = why;
-                res.lower_bound = static_cast<int>(f);  // some open node on an optimal path has f <= C*
-                return res;
-            }
-        }
-        const SearchState cur = unpack(k, n);
-        const int parent_dir = info.dir;
-        for (int d = 0; d < kDirs; ++d) {
-            if (parent_dir >= 0 && (metric == Metric::Mtm ? (d >> 1) == (parent_dir >> 1) : (d ^ 1) == parent_dir))
-                continue;
-            SearchState nx = cur;
-            for (int run = 1, from; run <= longest && (from = geom.neighbor(nx.blank, static_cast<Dir>(d))) != kNoCell;
-                 ++run) {
-                nx.slide(from);
-                ++res.nodes_generated;
-                const Key nk = pack(nx);
-                const int ng = g + 1;
-                const Info mine{static_cast<uint16_t>(ng), static_cast<int8_t>(d), false, static_cast<uint8_t>(run)};
-                auto [it, inserted] = seen.try_emplace(nk, mine);
-                if (!inserted) {
-                    // A shorter path to a closed position reopens it: additive PDB values are a
-                    // minimum over blank regions, admissible but not consistent.
-                    if (it->second.g <= ng) continue;
-                    it->second = mine;
-                }
-                const int h = heur.init(nx);
-                open.push(ng + h, ng, nk);
-                if (ng + h < static_cast<int>(f)) f = static_cast<size_t>(ng + h);  // inconsistent h
-                if (limits.max_nodes && seen.size() >= limits.max_nodes) {
-                    res.limit_reason = "node limit";
-                    res.lower_bound = static_cast<int>(f);
-                    return res;
-                }
-            }
-        }
-    }
-    res.limit_reason = "no solution (start not solvable)";
-    return res;
+    return astar_detail::Search<H>(heur, goal, limits, metric).run(start);
 }
 
 }  // namespace loyd

@@ -39,6 +39,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/board.h"
 #include "loyd/board/search_state.h"
+#include "loyd/heuristics/classic.h"
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/result.h"
 #include "loyd/search/split_ranks.h"
@@ -274,10 +275,7 @@ public:
 private:
     // Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h) evaluate a child
     // from its parent, before it is made.
-    static constexpr bool kEvaluates = requires(H& h, const SearchState& s, typename H::Undo& u) {
-        h.evaluate(s, 0, 0, 0, u);
-        h.apply(u);
-    };
+    static constexpr bool kEvaluates = EvaluatesChildren<H>;
 
     uint64_t first_check() const {
         const uint64_t m = shared_.limits.max_nodes;

@@ -1,0 +1,81 @@
+// A*'s position table (search/position_table.h) against std::map, the obviously correct
+// container, over random keys of 5x5 positions (both 64-bit halves in use) with the table
+// doubling many times; and the packed positions: pack/unpack round trips and a slide on the
+// packed form equal to packing the slid position.
+#include "loyd/search/position_table.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+#include "loyd/board/board.h"
+#include "loyd/board/search_state.h"
+
+namespace loyd {
+namespace {
+
+SearchState random_position(const Geometry& g, std::mt19937_64& rng) {
+    std::vector<int> tiles(static_cast<size_t>(g.cells()));
+    for (int i = 0; i < g.cells(); ++i) tiles[static_cast<size_t>(i)] = i;
+    std::shuffle(tiles.begin(), tiles.end(), rng);
+    return SearchState::from(Board::make(g, tiles));
+}
+
+TEST(PositionTable, MatchesStdMapThroughGrowth) {
+    const Geometry g(5, 5);
+    std::mt19937_64 rng(7);
+    PositionTable<int> table;
+    std::map<PackedPosition, int> oracle;
+    std::vector<PackedPosition> keys;
+    for (int i = 0; i < 20000; ++i) {
+        // Every third insertion repeats a key already stored.
+        const PackedPosition k =
+            i % 3 == 2 ? keys[rng() % keys.size()] : pack_position(random_position(g, rng));
+        keys.push_back(k);
+        const int fresh = static_cast<int>(rng() % 1000);
+        auto [value, inserted] = table.insert(k, fresh);
+        const auto [it, expected] = oracle.try_emplace(k, fresh);
+        ASSERT_EQ(inserted, expected);
+        ASSERT_EQ(*value, it->second);
+        if (i % 5 == 0)
+            *value = it->second = static_cast<int>(rng() % 1000);  // values stay writable
+        ASSERT_EQ(table.size(), oracle.size());
+    }
+    ASSERT_GT(static_cast<uint64_t>(keys.back() >> 64), 0u);  // the high half is in use
+    for (const auto& [k, v] : oracle) {
+        const int* found = table.find(k);
+        ASSERT_NE(found, nullptr);
+        EXPECT_EQ(*found, v);
+    }
+    for (int i = 0; i < 1000; ++i) {
+        const PackedPosition k = pack_position(random_position(g, rng));
+        EXPECT_EQ(table.find(k) != nullptr, oracle.count(k) == 1);
+    }
+}
+
+TEST(PackedPosition, RoundTripsAndSlides) {
+    std::mt19937_64 rng(8);
+    for (const Geometry& g : {Geometry(3, 3), Geometry(4, 4), Geometry(5, 5), Geometry(2, 5)}) {
+        for (int i = 0; i < 200; ++i) {
+            SearchState s = random_position(g, rng);
+            const PackedPosition k = pack_position(s);
+            const SearchState u = unpack_position(k, g.cells());
+            ASSERT_EQ(u.blank, s.blank);
+            for (int c = 0; c < g.cells(); ++c) ASSERT_EQ(u.cell[c], s.cell[c]);
+            for (int t = 0; t < g.cells(); ++t) ASSERT_EQ(u.pos[t], s.pos[t]);
+            for (int d = 0; d < kDirs; ++d) {
+                const int from = g.neighbor(s.blank, static_cast<Dir>(d));
+                if (from == kNoCell) continue;
+                SearchState moved = s;
+                const int to = moved.blank;
+                const int tile = moved.slide(from);
+                EXPECT_EQ(packed_slide(k, tile, from, to), pack_position(moved));
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace loyd
