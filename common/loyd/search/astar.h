@@ -162,9 +162,9 @@ private:
     }
 
     // STM with evaluate(): the children of `cur` (packed `k`, g moves from the start) from the
-    // heuristic's state at cur, without changing it; first every child's table slot is
-    // prefetched, then the new ones are evaluated, then opened, so that the memory reads of
-    // siblings overlap. False at the node limit.
+    // heuristic's state at cur, without changing it: every child's slot in the position table
+    // is prefetched, then the children are recorded, the new ones evaluated, then opened, so
+    // that the memory reads of siblings overlap. False at the node limit.
     bool expand_evaluated(const SearchState& cur, Key k, int g, int parent_dir) {
         if constexpr (EvaluatesChildren<H>) {
             Key nk[kDirs];
