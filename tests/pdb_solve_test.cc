@@ -150,6 +150,24 @@ TEST(PdbSolve, AstarSample3x3WithAdditiveTables) {
     }
 }
 
+// A* evaluates children from their parent with moved()/undo() when the heuristic has no
+// evaluate() (search/astar.h): with all four lookups (PdbH, the dual views relabeled on
+// non-tree blank moves) every sampled position must still be solved at its BFS distance.
+TEST(PdbSolve, AstarSample3x3WithAllLookups) {
+    std::mt19937_64 rng(14);
+    for (const char* name : {"8-4-4", "mixed-3x3"}) {
+        const LoadedSet& set = test_set(name);
+        const Board& goal = set.spec.goal;
+        const ExactDistances exact(goal);
+        SolveOptions opt = pdb_options(set, Algorithm::Astar);
+        opt.lookups = Lookups::all();
+        for (int i = 0; i < (test::kRelease ? 500 : 50); ++i) {
+            const Board b = exact.sample(rng);
+            expect_optimal(b, goal, exact.distance(b), opt);
+        }
+    }
+}
+
 // Full tables give a consistent h: A* is optimal with them today.
 TEST(PdbSolve, AstarSample3x3WithFullTables) {
     std::mt19937_64 rng(13);
