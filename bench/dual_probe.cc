@@ -146,11 +146,18 @@ int main(int argc, char** argv) {
     try {
         const LoadedSet set = load_set(argv[1]);
         const Geometry g(4, 4);
+        bool additive = true;
+        for (const PdbTable& t : set.tables)
+            additive = additive && t.pattern().kind() == PatternKind::Additive;
+        if (!(set.spec.goal == Board::blank_last(g)) || !additive)
+            throw UsageError(std::string(argv[1]) +
+                             ": the probe takes additive 4x4 tables for the blank-last goal");
         SolveOptions so;
         so.heuristic = HeuristicKind::Pdb;
         so.pdb = &set;
         Probe probe(set);
         std::ifstream f(argv[2]);
+        if (!f) throw IoError(std::string("cannot open ") + argv[2]);
         std::string line;
         while (std::getline(f, line)) {
             if (line.empty() || line[0] == '#') continue;
@@ -169,6 +176,8 @@ int main(int argc, char** argv) {
                 if (k < o.length) b.move(o.search.moves[static_cast<size_t>(k)]);
             }
         }
+        if (probe.states == 0)
+            throw FormatError(std::string(argv[2]) + ": no instance (id TAB tiles per line)");
         const double n = static_cast<double>(probe.states);
         std::printf("positions on optimal paths: %ld (blank home: %ld)\n", probe.states,
                     probe.home);

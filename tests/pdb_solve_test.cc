@@ -7,6 +7,7 @@
 // moves, always on the instance as given.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -136,51 +137,37 @@ TEST(PdbSolve, AstarOptimalWithAdditiveTables) {
     }
 }
 
-TEST(PdbSolve, AstarSample3x3WithAdditiveTables) {
-    std::mt19937_64 rng(13);
-    for (const char* name : {"8-4-4", "mixed-3x3"}) {
+// A* on `samples` random positions of each named 3x3 set, with `lookups`, at their BFS distance.
+void expect_astar_sample_optimal(std::initializer_list<const char*> names, uint64_t seed, int samples,
+                                 const Lookups& lookups = Lookups{}) {
+    std::mt19937_64 rng(seed);
+    for (const char* name : names) {
         const LoadedSet& set = test_set(name);
         const Board& goal = set.spec.goal;
         const ExactDistances exact(goal);
-        const SolveOptions opt = pdb_options(set, Algorithm::Astar);
-        for (int i = 0; i < (test::kRelease ? 500 : 50); ++i) {
+        SolveOptions opt = pdb_options(set, Algorithm::Astar);
+        opt.lookups = lookups;
+        for (int i = 0; i < samples; ++i) {
             const Board b = exact.sample(rng);
             expect_optimal(b, goal, exact.distance(b), opt);
         }
     }
+}
+
+TEST(PdbSolve, AstarSample3x3WithAdditiveTables) {
+    expect_astar_sample_optimal({"8-4-4", "mixed-3x3"}, 13, test::kRelease ? 500 : 50);
 }
 
 // A* evaluates children from their parent with moved()/undo() when the heuristic has no
 // evaluate() (search/astar.h): with all four lookups (PdbH, the dual views relabeled on
 // non-tree blank moves) every sampled position must still be solved at its BFS distance.
 TEST(PdbSolve, AstarSample3x3WithAllLookups) {
-    std::mt19937_64 rng(14);
-    for (const char* name : {"8-4-4", "mixed-3x3"}) {
-        const LoadedSet& set = test_set(name);
-        const Board& goal = set.spec.goal;
-        const ExactDistances exact(goal);
-        SolveOptions opt = pdb_options(set, Algorithm::Astar);
-        opt.lookups = Lookups::all();
-        for (int i = 0; i < (test::kRelease ? 500 : 50); ++i) {
-            const Board b = exact.sample(rng);
-            expect_optimal(b, goal, exact.distance(b), opt);
-        }
-    }
+    expect_astar_sample_optimal({"8-4-4", "mixed-3x3"}, 14, test::kRelease ? 500 : 50, Lookups::all());
 }
 
 // Full tables give a consistent h: A* is optimal with them today.
 TEST(PdbSolve, AstarSample3x3WithFullTables) {
-    std::mt19937_64 rng(13);
-    for (const char* name : {"8-fringe", "full-3x3"}) {
-        const LoadedSet& set = test_set(name);
-        const Board& goal = set.spec.goal;
-        const ExactDistances exact(goal);
-        const SolveOptions opt = pdb_options(set, Algorithm::Astar);
-        for (int i = 0; i < (test::kRelease ? 500 : 20); ++i) {
-            const Board b = exact.sample(rng);
-            expect_optimal(b, goal, exact.distance(b), opt);
-        }
-    }
+    expect_astar_sample_optimal({"8-fringe", "full-3x3"}, 13, test::kRelease ? 500 : 20);
 }
 
 // Blank-first 3x3 instances on the blank-last tables, against distances to the blank-first
