@@ -354,10 +354,10 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
         BuildResult r = build_table(t.pattern, bo);
         progress.done();
         if (interrupted) throw LimitError("interrupted");
-        write_pdb(path, header_for(t.pattern, r.max_value), r.table.data(), r.table.size(), enc, level);
-        t.xxh3 = pdb_checksum(r.table.data(), r.table.size());
+        write_pdb(path, header_for(t.pattern, r.max_value), r.entries.bytes.data(), r.entries.bytes.size(), enc, level);
+        t.xxh3 = pdb_checksum(r.entries.bytes.data(), r.entries.bytes.size());
         if (!o.quiet)
-            err << "pdbgen: " << path << ": " << with_commas(r.table.size()) << " entries, max "
+            err << "pdbgen: " << path << ": " << with_commas(r.entries.bytes.size()) << " entries, max "
                 << int(r.max_value) << ", " << std::fixed << std::setprecision(1) << r.seconds << " s\n";
     }
     const fs::path manifest = fs::path(o.out) / kManifestName;

@@ -103,7 +103,7 @@ TEST(SlicedBuild, EqualsTheOneProcessBuild) {
         for (int ranks : {1, 2, 3, 7}) {
             SlicedBuildOptions opt;
             opt.exchange_bytes = ranks == 3 ? 0 : opt.exchange_bytes;  // 3 ranks: many small rounds
-            EXPECT_EQ(sliced(p, ranks, opt), one.table) << c.w << "x" << c.h << " " << p.tiles_string() << " on " << ranks;
+            EXPECT_EQ(sliced(p, ranks, opt), test::as_vector(one.entries.bytes)) << c.w << "x" << c.h << " " << p.tiles_string() << " on " << ranks;
         }
     }
 }
@@ -114,7 +114,7 @@ TEST(SlicedBuild, FileIsByteIdenticalToWritePdb) {
     const BuildResult one = build_table(p, BuildOptions{});
     for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
         const std::string ref = (d / "one.pdb").string(), dist = (d / "three.pdb").string();
-        write_pdb(ref, header_for(p, one.max_value), one.table.data(), one.table.size(), enc);
+        write_pdb(ref, header_for(p, one.max_value), one.entries.bytes.data(), one.entries.bytes.size(), enc);
         test::run_group(3, [&](Collective& g) {
             const SlicedTable t = build_table_sliced(p, SlicedBuildOptions{}, g);
             EXPECT_EQ(t.max_value, one.max_value);
@@ -158,7 +158,7 @@ TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
             std::string note;
             opt.note = [&](const std::string& s) { note += s; };
             std::vector<uint8_t> table = sliced(p, second, opt);
-            EXPECT_EQ(table, one.table) << to_string(kind) << " " << first << " then " << second << " ranks";
+            EXPECT_EQ(table, test::as_vector(one.entries.bytes)) << to_string(kind) << " " << first << " then " << second << " ranks";
             EXPECT_NE(note.find("resuming after layer " + std::to_string(m.layers)), std::string::npos) << note;
             test::run_group(second, [&](Collective& g) { remove_checkpoint(d.string(), opt.table_file, g); });
             EXPECT_FALSE(fs::exists(folder));
@@ -185,7 +185,7 @@ TEST(SlicedBuild, DamagedPartIsNotUsed) {
     opt.table_file = table_file_name(p);
     std::string note;
     opt.note = [&](const std::string& s) { note += s + "\n"; };
-    EXPECT_EQ(sliced(p, 2, opt), one.table);
+    EXPECT_EQ(sliced(p, 2, opt), test::as_vector(one.entries.bytes));
     EXPECT_NE(note.find("not using layers 4.." + std::to_string(m.layers)), std::string::npos) << note;
     EXPECT_NE(note.find("checksum"), std::string::npos) << note;
     EXPECT_NE(note.find("resuming after layer 3"), std::string::npos) << note;

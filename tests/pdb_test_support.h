@@ -72,9 +72,9 @@ inline std::string build_set(PdbSetSpec spec, const std::string& dir,
         BuildOptions bo;
         bo.threads = 1;
         const BuildResult r = build_table(t.pattern, bo);
-        write_pdb(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.table.data(),
-                  r.table.size(), enc);
-        if (with_checksums) t.xxh3 = pdb_checksum(r.table.data(), r.table.size());
+        write_pdb(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.entries.bytes.data(),
+                  r.entries.bytes.size(), enc);
+        if (with_checksums) t.xxh3 = pdb_checksum(r.entries.bytes.data(), r.entries.bytes.size());
     }
     write_file_atomic(dir + "/" + kManifestName, manifest_text(spec));
     return dir;

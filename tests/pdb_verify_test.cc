@@ -34,7 +34,7 @@ namespace {
 
 using test::error_of;
 
-std::vector<uint8_t> build(const Pattern& p) { return build_table(p, BuildOptions{}).table; }
+std::vector<uint8_t> build(const Pattern& p) { return test::as_vector(build_table(p, BuildOptions{}).entries.bytes); }
 
 
 // True when the cells not in `held` form one connected set (depth-first search).

@@ -26,8 +26,10 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
     std::array<Mask, kMaxCells> nmask{};
     for (int c = 0; c < g.cells(); ++c) nmask[c] = g.neighbor_mask(c);
 
-    out.table.assign(total, kUnset);
-    uint8_t* dist = out.table.data();
+    out.entries.coding = EntryCoding::Byte;
+    out.entries.count = total;
+    out.entries.bytes.assign(total, kUnset);
+    uint8_t* dist = out.entries.bytes.data();
     const Cells goal_pos = p.goal().positions();
     uint8_t items[kMaxCells];
     pattern_items(p, goal_pos.data(), items);
