@@ -486,7 +486,7 @@ TEST(PdbBuild, AdditiveTableIndependentOfThreadCount) {
         ASSERT_EQ(many.size(), one.size());
         EXPECT_TRUE(many == one) << threads << " threads give a different table";
     }
-    EXPECT_NO_THROW(verify_table(p, one.data(), one.size(), 2, "4x4 additive"));
+    EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 additive"));
 }
 
 TEST(PdbBuild, FullTableIndependentOfThreadCount) {
@@ -500,7 +500,7 @@ TEST(PdbBuild, FullTableIndependentOfThreadCount) {
         const auto two = build_with(p, 2);
         ASSERT_EQ(one.size(), pattern_ranker(p).size());
         EXPECT_TRUE(one == two) << p.tiles_string();
-        EXPECT_NO_THROW(verify_table(p, one.data(), one.size(), 2, "4x4 full"));
+        EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 full"));
     }
 }
 
@@ -510,7 +510,7 @@ TEST(PdbBuild, MtmFullTableVerifiedAndIndependentOfThreadCount) {
     const auto one = build_with(p, 1);
     EXPECT_TRUE(one == build_with(p, 2));
     EXPECT_TRUE(one == build_with(p, 3));
-    EXPECT_NO_THROW(verify_table(p, one.data(), one.size(), 2, "4x4 full mtm"));
+    EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 full mtm"));
     // The same tiles in STM give another table: farther from the goal.
     const auto stm = build_with(Pattern(p.goal(), p.tiles(), PatternKind::Full), 1);
     EXPECT_GT(*std::max_element(stm.begin(), stm.end()), *std::max_element(one.begin(), one.end()));

@@ -94,6 +94,8 @@ void finish_bytes(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
 
 BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
     using namespace build_detail;
+    if (opt.coding == EntryCoding::Compact && p.metric() == Metric::Mtm)
+        throw UsageError("compact entries are for single-tile-metric tables; MTM tables keep one byte per entry");
     BuildResult out;
     const auto t0 = Clock::now();
     if (p.kind() == PatternKind::Full) {

@@ -65,9 +65,10 @@ inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, Mas
     return r;
 }
 
-// Full tables in MTM: calls fn(rank) for every key one MTM move from `items` (the blank, item k,
-// moving 1..k cells in each direction; each pattern tile it passes shifts one cell back).
-// `occupied` holds the items' cells; `items` is left as it was. Cost: O(W + H) ranks.
+// Full tables in MTM: calls fn(rank, key) for every key one MTM move from `items` (the blank,
+// item k, moving 1..k cells in each direction; each pattern tile it passes shifts one cell
+// back), `key` being the successor's items. `occupied` holds the items' cells; `items` is left
+// as it was. Cost: O(W + H) ranks.
 template <class Fn>
 void for_each_mtm_successor(const Ranker& rk, const Geometry& g, uint8_t* items, int k, Mask occupied, Fn&& fn) {
     const int blank = items[k];
@@ -82,7 +83,7 @@ void for_each_mtm_successor(const Ranker& rk, const Geometry& g, uint8_t* items,
                         shifted[n++] = i;
                     }
             items[k] = static_cast<uint8_t>(to);
-            fn(rk.rank(items));
+            fn(rk.rank(items), static_cast<const uint8_t*>(items));
         }
         for (int j = 0; j < n; ++j)
             items[shifted[j]] = static_cast<uint8_t>(g.neighbor(items[shifted[j]], static_cast<Dir>(d)));

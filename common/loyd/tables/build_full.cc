@@ -51,7 +51,7 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
                 if (atomic_load(dist + r) != cur_d) continue;  // others CAS entries of this layer
                 const Mask occ = rk.unrank(r, pc);
                 if constexpr (kMtm) {
-                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2) { found += claim(dist, r2, next_d); });
+                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2, const uint8_t*) { found += claim(dist, r2, next_d); });
                 } else {
                     for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1)
                         found += claim(dist, full_successor_rank(rk, pc, k, occ, lowest(adj)), next_d);

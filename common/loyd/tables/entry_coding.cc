@@ -11,44 +11,15 @@
 
 namespace loyd {
 
-std::string to_string(EntryCoding c) { return c == EntryCoding::Compact ? "compact" : "byte"; }
-
-EntryCoding parse_entry_coding(const std::string& s) {
-    if (s == "compact") return EntryCoding::Compact;
-    if (s == "byte") return EntryCoding::Byte;
-    throw UsageError("entry coding must be compact (4 bits per entry) or byte, not '" + s + "'");
-}
-
-EntryBound::EntryBound(const Pattern& p)
-    : k_(p.size()),
-      step_(p.metric() == Metric::Mtm ? 1 : 2),
-      w1_(p.geometry().width() - 1),
-      h1_(p.geometry().height() - 1),
-      full_(p.kind() == PatternKind::Full),
-      mtm_(p.metric() == Metric::Mtm) {
+EntryBound::EntryBound(const Pattern& p) : k_(p.size()), full_(p.kind() == PatternKind::Full) {
     const Geometry& g = p.geometry();
     const Cells goal = p.goal().positions();
     for (int i = 0; i < k_; ++i) {
         const int home = goal[p.tiles()[static_cast<size_t>(i)]];
-        for (int c = 0; c < g.cells(); ++c) {
-            md_[i][c] = static_cast<uint8_t>(g.distance(c, home));
-            dx_[i][c] = static_cast<uint8_t>(std::abs(g.col(c) - g.col(home)));
-            dy_[i][c] = static_cast<uint8_t>(std::abs(g.row(c) - g.row(home)));
-        }
+        for (int c = 0; c < g.cells(); ++c) md_[i][c] = static_cast<uint8_t>(g.distance(c, home));
     }
     for (int c = 0; c < g.cells(); ++c) blank_md_[c] = static_cast<uint8_t>(g.distance(c, goal[0]));
 }
-
-uint64_t exception_slots(uint64_t n) {
-    if (n == 0) return 0;
-    uint64_t s = 8;
-    while (s < 2 * n) s *= 2;
-    return s;
-}
-
-uint64_t nibble_bytes(uint64_t entries) { return ((entries + 1) / 2 + 7) / 8 * 8; }
-
-uint64_t compact_payload_bytes(uint64_t entries, uint64_t slots) { return nibble_bytes(entries) + 8 * slots; }
 
 std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& exceptions) {
     const uint64_t slots = exception_slots(exceptions.size());
@@ -85,7 +56,54 @@ unsigned EntryReader::escaped(uint64_t r) const {
     return kEscapeNibble;
 }
 
+std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
+    const uint64_t used = (h.entries + 1) / 2, padded = nibble_bytes(h.entries);
+    if ((h.entries & 1) && (payload[used - 1] >> 4))
+        return "compact payload: the unused high nibble after the last entry is not zero";
+    for (uint64_t i = used; i < padded; ++i)
+        if (payload[i]) return "compact payload: padding byte " + std::to_string(i) + " is not zero";
+    uint64_t escapes = 0;
+    for (uint64_t i = 0; i < used; ++i) {
+        const unsigned b = payload[i];
+        escapes += ((b & 15u) == 15u) + ((b >> 4) == 15u);
+    }
+    if (escapes != h.exceptions)
+        return "compact payload: " + std::to_string(escapes) + " entries escape (nibble 15) but the header counts " +
+               std::to_string(h.exceptions) + " exceptions";
+    const uint8_t* slots = payload + padded;
+    const uint64_t n = h.exception_slots;
+    auto slot = [&](uint64_t i) {
+        uint64_t v;
+        std::memcpy(&v, slots + 8 * i, 8);
+        return v;
+    };
+    uint64_t filled = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t v = slot(i);
+        if (v == UINT64_MAX) continue;
+        const uint64_t r = v >> 8;
+        const std::string at = "compact payload: exception slot " + std::to_string(i);
+        if (r >= h.entries) return at + " names rank " + std::to_string(r) + ", beyond the table";
+        if ((v & 255) < kEscapeNibble) return at + " holds an excess below 15 (it fits its nibble)";
+        if (((payload[r >> 1] >> ((r & 1) << 2)) & 15u) != kEscapeNibble)
+            return at + ": the nibble of rank " + std::to_string(r) + " is not 15";
+        // A lookup of r must reach this slot: no empty slot and no other slot of r on the way.
+        for (uint64_t j = exception_home(r, n); j != i; j = (j + 1) & (n - 1)) {
+            if (slot(j) == UINT64_MAX) return at + ": rank " + std::to_string(r) + " is not reachable from its home slot";
+            if ((slot(j) >> 8) == r) return at + ": rank " + std::to_string(r) + " appears twice";
+        }
+        ++filled;
+    }
+    if (filled != h.exceptions)
+        return "compact payload: " + std::to_string(filled) + " exception slots in use, header counts " +
+               std::to_string(h.exceptions);
+    return "";
+}
+
 TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries, EntryCoding to, int threads) {
+    if (to == EntryCoding::Compact && p.metric() == Metric::Mtm)
+        throw UsageError("compact entries are for single-tile-metric tables; pattern " + p.tiles_string() +
+                         " counts multi-tile moves (its tables keep one byte per entry)");
     const Ranker rk = pattern_ranker(p);
     const EntryBound bound(p);
     TableEntries out;
@@ -109,7 +127,7 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
                     continue;
                 }
                 const int l = bound(cells);
-                if (v < l || (v - l) % bound.step() != 0 || v == 255) {
+                if (v < l || (v - l) % 2 != 0 || v == 255) {
                     std::lock_guard<std::mutex> lock(mu);
                     if (problem.empty())
                         problem = "entry " + std::to_string(v) + " at rank " + std::to_string(r) +
@@ -117,7 +135,7 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
                                                                           " or of the other parity");
                     return;
                 }
-                const unsigned e = static_cast<unsigned>((v - l) / bound.step());
+                const unsigned e = static_cast<unsigned>((v - l) / 2);
                 if (e >= kEscapeNibble) local.push_back({r, static_cast<uint8_t>(e)});
                 out.bytes[r >> 1] |= static_cast<uint8_t>(std::min(e, kEscapeNibble) << ((r & 1) << 2));
             }

@@ -1,23 +1,23 @@
 // How a table stores its entries: one byte each, or compact, four bits each.
 //
 // Compact entries (format version 3, docs/pdb-format.md) store an entry h as its excess over
-// an admissible lower bound L of the same parity, halved: e = (h - L) / step, in a nibble
-// (two entries per byte, the even rank in the low nibble). The bound depends only on the key,
-// so a lookup decodes in O(1) without knowing any other entry:
+// an admissible lower bound L of the same parity, halved: e = (h - L) / 2, in a nibble (two
+// entries per byte, the even rank in the low nibble). The bound depends only on the key, so a
+// lookup decodes in O(1) without knowing any other entry:
 //   - additive tables: L = the Manhattan distance of the pattern's tiles. Every move of a
 //     pattern tile changes that tile's distance by one, so h and L have the same parity and
-//     h >= L: step 2.
-//   - full tables, single-tile metric: L = the tiles' Manhattan distance, plus one when it
-//     has the other parity than the blank's distance to its goal cell (every move moves the
-//     blank one cell, so h has the blank's parity; every pattern-tile move is a move): step 2.
-//   - full tables, multi-tile metric: L = ceil(horizontal distance / (W-1)) + ceil(vertical
-//     distance / (H-1)) of the tiles (a move slides at most W-1 tiles one column, or H-1 one
-//     row); no parity: step 1.
+//     h >= L.
+//   - full tables: L = the tiles' Manhattan distance, plus one when it has the other parity
+//     than the blank's distance to its goal cell (every move moves the blank one cell, so h
+//     has the blank's parity; every pattern-tile move is a move).
 // Excesses of 15 or more are escapes: the nibble holds 15 and the excess itself sits in an
 // exception table, an open-addressing hash of 64-bit slots (rank << 8 | excess; all ones =
 // empty) with linear probing, written in the file after the nibbles, so a mapped file is used
-// in place. Escapes are rare (docs/benchmarks.md counts them), so the nibble array dominates:
-// half the bytes of the byte coding.
+// in place. Escapes are rare (none in 15-7-8; docs/benchmarks.md), so the nibble array
+// dominates: half the bytes of the byte coding.
+// Single-tile-metric tables only: a multi-tile move can keep the blank's colour, so an MTM
+// entry has no bound of its parity, and the best bound found (the axis bound) leaves four in
+// five entries of 15-mtm-6-6 escaping; MTM tables keep one byte per entry (UsageError).
 #pragma once
 
 #include <bit>
@@ -27,13 +27,10 @@
 #include <vector>
 
 #include "loyd/base/huge_buffer.h"
+#include "loyd/tables/header.h"
 #include "loyd/tables/pattern.h"
 
 namespace loyd {
-
-enum class EntryCoding : uint8_t { Byte = 0, Compact = 1 };
-std::string to_string(EntryCoding c);             // "byte", "compact"
-EntryCoding parse_entry_coding(const std::string& s);  // UsageError naming the choices
 
 inline constexpr unsigned kEscapeNibble = 15;
 
@@ -41,16 +38,11 @@ inline constexpr unsigned kEscapeNibble = 15;
 // pattern tiles in ascending tile order, then (full tables) the blank's cell.
 class EntryBound {
 public:
+    // Any pattern; the bound of an MTM pattern is its STM one (not used: see above).
     explicit EntryBound(const Pattern& p);
-    int step() const { return step_; }
     int operator()(const uint8_t* cells) const {
-        int sum = 0, sh = 0, sv = 0;
-        for (int i = 0; i < k_; ++i) {
-            sum += md_[i][cells[i]];
-            sh += dx_[i][cells[i]];
-            sv += dy_[i][cells[i]];
-        }
-        if (mtm_) return (sh + w1_ - 1) / w1_ + (sv + h1_ - 1) / h1_;
+        int sum = 0;
+        for (int i = 0; i < k_; ++i) sum += md_[i][cells[i]];
         if (full_) return sum + ((sum ^ blank_md_[cells[k_]]) & 1);
         return sum;
     }
@@ -58,9 +50,9 @@ public:
     int md(int item, int cell) const { return md_[item][cell]; }
 
 private:
-    int k_, step_, w1_, h1_;
-    bool full_, mtm_;
-    uint8_t md_[kMaxCells][kMaxCells]{}, dx_[kMaxCells][kMaxCells]{}, dy_[kMaxCells][kMaxCells]{};
+    int k_;
+    bool full_;
+    uint8_t md_[kMaxCells][kMaxCells]{};
     uint8_t blank_md_[kMaxCells]{};
 };
 
@@ -82,13 +74,6 @@ struct TableEntries {
     std::vector<EntryException> exceptions;   // Compact: in ascending rank order
 };
 
-// The exception table's slots for n exceptions: 0 when n = 0, else the smallest power of two
-// >= 2n (so a probe sequence is short), at least 8.
-uint64_t exception_slots(uint64_t n);
-// The payload bytes of a compact table: the nibbles, zero-padded to a multiple of 8 bytes,
-// then `slots` 8-byte little-endian slots.
-uint64_t nibble_bytes(uint64_t entries);  // padded
-uint64_t compact_payload_bytes(uint64_t entries, uint64_t slots);
 // The exception table's slots as stored (little-endian bytes), for exceptions sorted by rank.
 // Insertion in rank order makes the layout a function of the set of exceptions.
 std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& exceptions);
@@ -103,9 +88,11 @@ inline uint64_t exception_home(uint64_t rank, uint64_t slots) {
 class EntryReader {
 public:
     EntryReader() = default;
-    // `payload` holds `entries` entries in `coding`; for Compact it is compact_payload_bytes
-    // long with `slots` exception slots (a power of two, or 0).
+    // `payload` holds `entries` entries in `coding`; for Compact, the nibbles (nibble_bytes
+    // long) then `slots` exception slots (a power of two, or 0).
     EntryReader(EntryCoding coding, const uint8_t* payload, uint64_t entries, uint64_t slots);
+    // Byte entries at `data`.
+    static EntryReader bytes(const uint8_t* data) { return EntryReader(EntryCoding::Byte, data, 0, 0); }
 
     EntryCoding coding() const { return coding_; }
     bool compact() const { return coding_ == EntryCoding::Compact; }
@@ -118,7 +105,7 @@ public:
     }
     int value(uint64_t r, const uint8_t* cells, const EntryBound& bound) const {
         const int e = static_cast<int>(excess(r));
-        return compact() ? bound(cells) + bound.step() * e : e;
+        return compact() ? bound(cells) + 2 * e : e;
     }
     const uint8_t* data() const { return data_; }
 
@@ -130,9 +117,13 @@ private:
     uint64_t nslots_ = 0;
 };
 
+// The first problem with a compact payload of header h (its nibble padding, its exception
+// table against the nibbles that escape), or "". Cost: one pass over the nibbles.
+std::string compact_problem(const PdbHeader& h, const uint8_t* payload);
+
 // Re-encodes entries of `p`'s table. Cost: one unrank per entry, spread over `threads`.
 // Throws FormatError when a byte entry is below its bound or of the other parity (a damaged
-// table: such an entry cannot be a distance).
+// table: such an entry cannot be a distance), UsageError for compact entries of an MTM table.
 TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries, EntryCoding to, int threads);
 
 }  // namespace loyd
