@@ -185,8 +185,8 @@ class Browser:
         code = self.KEYS.get(key, ord(key.upper()) if len(key) == 1 else 0)
         base = {"key": key, "code": key if len(key) > 1 else "Key" + key.upper(), "windowsVirtualKeyCode": code}
         self.cmd("Input.dispatchKeyEvent", dict(base, type="rawKeyDown"))
-        if len(key) == 1:
-            self.cmd("Input.dispatchKeyEvent", dict(base, type="char", text=key))
+        if len(key) == 1 or key == "Enter":
+            self.cmd("Input.dispatchKeyEvent", dict(base, type="char", text="\r" if key == "Enter" else key))
         self.cmd("Input.dispatchKeyEvent", dict(base, type="keyUp"))
 
     def set_files(self, selector, paths):

@@ -103,7 +103,11 @@
     var jobs = (this.current ? [this.current] : []).concat(why ? this.queue : []);
     this.current = null;
     if (why) this.queue = [];
-    jobs.forEach(function (j) { j.reject(new Error(why || "the engine was restarted")); });
+    jobs.forEach(function (j) {
+      var err = new Error(why || "the engine was restarted");
+      err.kind = why ? "cancelled" : "internal";
+      j.reject(err);
+    });
     this.start();
   };
 
@@ -498,6 +502,7 @@
       if (r.status === "solved") startReplay(text, expandRuns(r.moves));
       return r;
     }, function (err) {
+      if (err.kind === "cancelled") return;
       setBusy(false);
       showMessage(err.message);
       setStatus("No search result.");
@@ -528,6 +533,7 @@
       setBusy(false);
       setStatus("Compared " + done + " heuristics: the stronger the heuristic (a higher value at the start, never above the optimum), the fewer nodes.");
     }, function (err) {
+      if (err.kind === "cancelled") return;
       setBusy(false);
       showMessage(err.message);
     });
@@ -555,6 +561,7 @@
       setStatus(txt);
       return { move: d, tile: tile, length: r.length };
     }, function (err) {
+      if (err.kind === "cancelled") return null;
       setBusy(false);
       showMessage(err.message);
       return null;
