@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # loyd's one setup script.
-#   ./setup.sh        install missing Debian packages, build (Release, ./build), solve an example
+#   ./setup.sh        install missing Debian packages (emscripten too, for the play page),
+#                     build (Release, ./build), solve an example
 #   ./setup.sh test   the same install (and Chromium, for the replay page's browser test, and
 #                     clang, for fuzzing) and build, then every test (Release), the unit tests
 #                     again under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded
@@ -31,10 +32,15 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 apt_install "${packages[@]}"
-# The replay page's browser test runs headless Chromium; only the test run installs it, and
-# without it that one test is skipped.
+# The play page (`solver play`, docs/play.md) is the engine compiled to WebAssembly by Debian's
+# emscripten; without it the solver is built without the page (and its browser test skipped).
+if ! apt_install emscripten; then
+  echo "setup: could not install emscripten; the solver is built without the play page" >&2
+fi
+# The replay and play pages' browser tests run headless Chromium; only the test run installs
+# it, and without it those tests are skipped.
 if [ "$mode" = test ] && ! apt_install chromium; then
-  echo "setup: could not install chromium; the browser test (replay_browser) will be skipped" >&2
+  echo "setup: could not install chromium; the browser tests (replay_browser, play_browser) will be skipped" >&2
 fi
 
 # Fuzzing (./setup.sh fuzz, and the smoke run of ./setup.sh test) needs clang's libFuzzer.
