@@ -35,8 +35,10 @@ if(NOT LOYD_HAVE_PLAY_PAGE)
 endif()
 message(STATUS "emscripten found: building the play page (${LOYD_EMCMAKE})")
 
-# 1. The engine. NODE_PATH: Debian's emscripten finds its node modules (acorn) there.
+# 1. The engine. NODE_PATH: Debian's emscripten finds its node modules (acorn) there. The inner
+# build gets its own parallelism (a custom build step does not share make's job server).
 include(ExternalProject)
+cmake_host_system_information(RESULT loyd_play_jobs QUERY NUMBER_OF_LOGICAL_CORES)
 set(loyd_wasm_dir ${PROJECT_BINARY_DIR}/play-wasm)
 set(loyd_emenv ${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs)
 ExternalProject_Add(loyd_play_wasm
@@ -44,7 +46,7 @@ ExternalProject_Add(loyd_play_wasm
   BINARY_DIR ${loyd_wasm_dir}
   CONFIGURE_COMMAND ${loyd_emenv} ${LOYD_EMCMAKE} ${CMAKE_COMMAND} -S <SOURCE_DIR> -B <BINARY_DIR>
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR=${LOYD_NODE_FOR_EMSCRIPTEN}
-  BUILD_COMMAND ${loyd_emenv} ${CMAKE_COMMAND} --build <BINARY_DIR> --target loyd_play_engine
+  BUILD_COMMAND ${loyd_emenv} ${CMAKE_COMMAND} --build <BINARY_DIR> --target loyd_play_engine --parallel ${loyd_play_jobs}
   INSTALL_COMMAND ""
   BUILD_ALWAYS ON
   BUILD_BYPRODUCTS ${loyd_wasm_dir}/loyd_play_engine.js ${loyd_wasm_dir}/loyd_play_engine.wasm

@@ -539,9 +539,12 @@
     });
   }
   function hint() {
-    if (st.busy) return;
+    if (st.busy) return Promise.resolve(null);
     clearMessage();
-    if (isSolved()) return setStatus("The board is solved: no hint needed.");
+    if (isSolved()) {
+      setStatus("The board is solved: no hint needed.");
+      return Promise.resolve(null);
+    }
     var text = rowsText(st.tiles, st.w), options = searchOptions({ metric: "stm" });
     if (!$("heuristic").value || $("heuristic").value === "pdb") delete options.heuristic;
     setBusy(true, "Looking for the next move of an optimal solution");
