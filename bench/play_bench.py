@@ -51,7 +51,9 @@ def main():
         try:
             b.open(Path(page).resolve().as_uri())
             b.wait_for("window.loyd !== undefined", 60)
-            b.js("loyd.ready", 120)
+            ready = b.js("loyd.ready.then(function(r){return r.seconds;})", 120)
+            print("page ready (engine compiled, %d sets loaded and checked) %.2f s after it started loading" %
+                  (len(b.js("loyd.ready.then(function(r){return r.sets;})")), ready))
             for set_name in a.sets.split(","):
                 page_secs, waits, native_secs, ratios = [], [], [], []
                 # Native: one process for the batch (warm, as the page is), one thread.

@@ -55,8 +55,10 @@ int run_play(const Request& req, std::ostream& out, std::ostream& err) {
     }
     std::string html(page);
     const size_t at = html.find(kPlayStartElement);
-    if (at == std::string::npos) throw Error("the compiled-in play page has no start element (a build error)");
-    const std::string start = std::string(kPlayStartElement).replace(kPlayStartElement.find("{}"), 2, start_data);
+    if (at == std::string::npos)
+        throw Error("the compiled-in play page has no start element (a build error)");
+    const std::string start =
+        std::string(kPlayStartElement).replace(kPlayStartElement.find("{}"), 2, start_data);
     html.replace(at, kPlayStartElement.size(), start);
     if (req.out == "-") {
         out << html;

@@ -10,7 +10,8 @@ asm(".section .rodata.loyd_play_page,\"a\",@progbits\n"
     ".hidden loyd_play_page_begin\n"
     ".hidden loyd_play_page_end\n"
     "loyd_play_page_begin:\n"
-    ".incbin \"" LOYD_PLAY_PAGE_FILE "\"\n"
+    ".incbin \"" LOYD_PLAY_PAGE_FILE
+    "\"\n"
     "loyd_play_page_end:\n"
     ".byte 0\n"
     ".previous\n");

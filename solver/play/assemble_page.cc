@@ -32,7 +32,8 @@ std::string read_file(const std::string& path) {
 }
 
 std::string base64(const std::string& bytes) {
-    static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static constexpr char kDigits[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     out.reserve((bytes.size() + 2) / 3 * 4);
     for (size_t i = 0; i < bytes.size(); i += 3) {
@@ -48,10 +49,12 @@ std::string base64(const std::string& bytes) {
 // `text` from `path`, checked to stay inside its element (no "</" + tag letter, no "<!--").
 std::string inline_text(const std::string& text, const std::string& path) {
     std::string lower = text;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     for (size_t at = lower.find("</"); at != std::string::npos; at = lower.find("</", at + 1))
         if (at + 2 < lower.size() && std::isalpha(static_cast<unsigned char>(lower[at + 2])))
-            throw std::runtime_error(path + ": holds '</' before a tag name, which would end its element");
+            throw std::runtime_error(path +
+                                     ": holds '</' before a tag name, which would end its element");
     if (lower.find("<!--") != std::string::npos) throw std::runtime_error(path + ": holds '<!--'");
     return text;
 }
@@ -64,9 +67,10 @@ void replace_marker(std::string& page, const std::string& marker, const std::str
 
 std::string set_elements(const fs::path& dir) {
     const std::string name = dir.filename().string();
-    std::string out = "<script type=\"text/plain\" class=\"loyd-set\" data-set=\"" + name + "\">" +
-                      inline_text(read_file((dir / "manifest.txt").string()), (dir / "manifest.txt").string()) +
-                      "</script>\n";
+    std::string out =
+        "<script type=\"text/plain\" class=\"loyd-set\" data-set=\"" + name + "\">" +
+        inline_text(read_file((dir / "manifest.txt").string()), (dir / "manifest.txt").string()) +
+        "</script>\n";
     std::vector<fs::path> tables;
     for (const auto& e : fs::directory_iterator(dir))
         if (e.path().extension() == ".gz") tables.push_back(e.path());
@@ -80,18 +84,25 @@ std::string set_elements(const fs::path& dir) {
 }
 
 void assemble(int argc, char** argv) {
-    if (argc < 9) throw std::runtime_error("usage: assemble_page OUT VERSION PAGE.html PAGE.css PAGE.js WORKER.js ENGINE.js ENGINE.wasm SET_DIR...");
+    if (argc < 9)
+        throw std::runtime_error(
+            "usage: assemble_page OUT VERSION PAGE.html PAGE.css PAGE.js WORKER.js ENGINE.js "
+            "ENGINE.wasm SET_DIR...");
     const std::string out = argv[1];
     std::string page = read_file(argv[3]);
-    for (size_t at; (at = page.find("{{VERSION}}")) != std::string::npos;) page.replace(at, 11, argv[2]);
-    replace_marker(page, "<!--LOYD:STYLE-->", "<style>" + inline_text(read_file(argv[4]), argv[4]) + "</style>");
+    for (size_t at; (at = page.find("{{VERSION}}")) != std::string::npos;)
+        page.replace(at, 11, argv[2]);
+    replace_marker(page, "<!--LOYD:STYLE-->",
+                   "<style>" + inline_text(read_file(argv[4]), argv[4]) + "</style>");
     std::string data = "<script type=\"text/plain\" id=\"loyd-worker\">" +
-                       inline_text(read_file(argv[7]), argv[7]) + "\n" + inline_text(read_file(argv[6]), argv[6]) +
+                       inline_text(read_file(argv[7]), argv[7]) + "\n" +
+                       inline_text(read_file(argv[6]), argv[6]) +
                        "</script>\n<script type=\"application/octet-stream\" id=\"loyd-wasm\">" +
                        base64(read_file(argv[8])) + "</script>\n";
     for (int i = 9; i < argc; ++i) data += set_elements(argv[i]);
     replace_marker(page, "<!--LOYD:DATA-->", data);
-    replace_marker(page, "<!--LOYD:SCRIPT-->", "<script>" + inline_text(read_file(argv[5]), argv[5]) + "</script>");
+    replace_marker(page, "<!--LOYD:SCRIPT-->",
+                   "<script>" + inline_text(read_file(argv[5]), argv[5]) + "</script>");
     const std::string tmp = out + ".tmp";
     fs::create_directories(fs::path(out).parent_path());
     std::ofstream o(tmp, std::ios::binary);

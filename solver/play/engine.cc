@@ -35,8 +35,8 @@ const char* reply(std::string text) {
 }
 
 const char* failure(const char* kind, const std::string& message) {
-    return reply("{\"error\":" + loyd::solver::json_quote(loyd::solver::valid_utf8(message)) + ",\"kind\":\"" +
-                 kind + "\"}");
+    return reply("{\"error\":" + loyd::solver::json_quote(loyd::solver::valid_utf8(message)) +
+                 ",\"kind\":\"" + kind + "\"}");
 }
 
 // {"ok": what()} or the error `what` threw.
@@ -55,8 +55,9 @@ const char* guarded(F&& what) {
     } catch (const loyd::Error& e) {
         return failure("usage", e.what());
     } catch (const std::bad_alloc&) {
-        return failure("memory", "the page ran out of memory (the browser gives a page at most 4 GB; "
-                                 "lower the node limit, or use IDA*, which needs almost none)");
+        return failure("memory",
+                       "the page ran out of memory (the browser gives a page at most 4 GB; "
+                       "lower the node limit, or use IDA*, which needs almost none)");
     } catch (const std::exception& e) {
         return failure("internal", std::string("internal error: ") + e.what());
     }
@@ -98,7 +99,8 @@ EMSCRIPTEN_KEEPALIVE const char* loyd_version() {
 }
 
 EMSCRIPTEN_KEEPALIVE const char* loyd_solve(const char* text, const char* options) {
-    return guarded([&] { return loyd::play::solve_json(sets(), text ? text : "", options_of(options)); });
+    return guarded(
+        [&] { return loyd::play::solve_json(sets(), text ? text : "", options_of(options)); });
 }
 
 EMSCRIPTEN_KEEPALIVE const char* loyd_board(const char* text, const char* options) {
@@ -110,7 +112,8 @@ EMSCRIPTEN_KEEPALIVE const char* loyd_scramble(const char* options, const char* 
 }
 
 EMSCRIPTEN_KEEPALIVE const char* loyd_load_embedded(const char* dir) {
-    return guarded([&] { return loyd::play::set_json(sets().load_embedded(dir ? dir : ""), true); });
+    return guarded(
+        [&] { return loyd::play::set_json(sets().load_embedded(dir ? dir : ""), true); });
 }
 
 EMSCRIPTEN_KEEPALIVE const char* loyd_load_upload(const char* dir) {

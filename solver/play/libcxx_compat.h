@@ -11,8 +11,7 @@
 namespace std {
 // C++20 [unique.ptr.create]: an array of default-initialised elements (libc++ 16).
 template <class T>
-    requires is_unbounded_array_v<T>
-unique_ptr<T> make_unique_for_overwrite(size_t n) {
+requires is_unbounded_array_v<T> unique_ptr<T> make_unique_for_overwrite(size_t n) {
     return unique_ptr<T>(new remove_extent_t<T>[n]);
 }
 }  // namespace std

@@ -131,7 +131,7 @@
       readyDone = true;
       body.dataset.state = "ready";
       setStatus("Ready: " + st.sets.length + " table sets in the page. Play, shuffle, or press Solve.");
-      readyResolve({ version: m.version, sets: st.sets });
+      readyResolve({ version: m.version, sets: st.sets, seconds: performance.now() / 1000 });
     }
   }
 

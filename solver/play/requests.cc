@@ -1,7 +1,7 @@
 #include "solver/play/requests.h"
 
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -30,8 +30,9 @@ std::string get(const Options& o, const std::string& key, const std::string& fal
 }
 
 void check_names(const Options& o) {
-    static const char* const known[] = {"goal",      "size",     "heuristic", "algorithm", "metric", "node-limit",
-                                        "time-limit", "notation", "runs",      "lookups",   "pdb"};
+    static const char* const known[] = {"goal",   "size",       "heuristic",  "algorithm",
+                                        "metric", "node-limit", "time-limit", "notation",
+                                        "runs",   "lookups",    "pdb"};
     for (const auto& [k, v] : o)
         if (std::find(std::begin(known), std::end(known), k) == std::end(known))
             throw UsageError("unknown option '" + k + "'");
@@ -54,7 +55,9 @@ uint64_t node_limit(const std::string& text) {
 
 double time_limit(const std::string& text) {
     char* end = nullptr;
-    const double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? 0 : std::strtod(text.c_str(), &end);
+    const double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0]))
+                         ? 0
+                         : std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !(v > 0) || !std::isfinite(v))
         throw UsageError("--time-limit must be a positive number of seconds");
     return v;
@@ -65,16 +68,20 @@ SolveOptions search_options(const Options& o) {
     SolveOptions so;
     so.metric = parse_metric(get(o, "metric", "stm"));
     so.algorithm = parse_algorithm(get(o, "algorithm", "ida"));
-    if (const std::string n = get(o, "node-limit"); !n.empty()) so.limits.max_nodes = node_limit(n);
-    else if (so.algorithm == Algorithm::Astar) so.limits.max_nodes = kDefaultAstarNodes;
-    if (const std::string t = get(o, "time-limit"); !t.empty()) so.limits.max_seconds = time_limit(t);
+    if (const std::string n = get(o, "node-limit"); !n.empty())
+        so.limits.max_nodes = node_limit(n);
+    else if (so.algorithm == Algorithm::Astar)
+        so.limits.max_nodes = kDefaultAstarNodes;
+    if (const std::string t = get(o, "time-limit"); !t.empty())
+        so.limits.max_seconds = time_limit(t);
     if (const std::string l = get(o, "lookups"); !l.empty()) so.lookups = Lookups::parse(l);
     return so;
 }
 
 // The heuristic and tables, as the batch's choose_heuristic picks them: tables when asked for
 // or not told otherwise, else the metric's classic heuristic.
-void choose_heuristic(const TableSets& sets, const Options& o, const Board& goal, SolveOptions& so) {
+void choose_heuristic(const TableSets& sets, const Options& o, const Board& goal,
+                      SolveOptions& so) {
     const std::string name = get(o, "heuristic");
     const std::string set = get(o, "pdb");
     const HeuristicKind classic = default_classic_heuristic(so.metric);
@@ -93,8 +100,8 @@ void choose_heuristic(const TableSets& sets, const Options& o, const Board& goal
     }
     if (!so.pdb && !name.empty())
         throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
-                         goal.geometry().name() + "; build them with: " + suggest_build_command(goal, so.metric) +
-                         " (then load them here)");
+                         goal.geometry().name() + "; build them with: " +
+                         suggest_build_command(goal, so.metric) + " (then load them here)");
     so.heuristic = so.pdb ? HeuristicKind::Pdb : classic;
 }
 
@@ -102,35 +109,50 @@ MoveStyle style_of(const Options& o, Metric metric) {
     MoveStyle style;
     style.notation = parse_notation(get(o, "notation", "blank"));
     const std::string runs = get(o, "runs");
-    if (runs.empty()) style.runs = style.notation == Notation::Tile || metric == Metric::Mtm;
-    else if (runs == "true" || runs == "false") style.runs = runs == "true";
-    else throw UsageError("runs must be true or false");
+    if (runs.empty())
+        style.runs = style.notation == Notation::Tile || metric == Metric::Mtm;
+    else if (runs == "true" || runs == "false")
+        style.runs = runs == "true";
+    else
+        throw UsageError("runs must be true or false");
     if (metric == Metric::Mtm && !style.runs)
-        throw UsageError("--no-runs does not apply to --metric mtm (a run of one direction is one move, written R3)");
+        throw UsageError(
+            "--no-runs does not apply to --metric mtm (a run of one direction is one move, written "
+            "R3)");
     return style;
 }
 
 // solve_command.cc's print_json, field for field.
-std::string record(const std::string& label, const SolveOutcome& r, const SolveOptions& so, const MoveStyle& style) {
+std::string record(const std::string& label, const SolveOutcome& r, const SolveOptions& so,
+                   const MoveStyle& style) {
     const SearchResult& s = r.search;
     const std::string heur = so.pdb ? "pdb:" + so.pdb->spec.name : heuristic_name(so.heuristic);
     const bool solved = r.status == SolveOutcome::Status::Solved;
-    const char* status = solved ? "solved" : r.status == SolveOutcome::Status::Unsolvable ? "unsolvable" : "limit";
-    std::string o = "{\"label\":\"" + solver::json_escape(label) + "\",\"status\":\"" + status + "\"";
-    if (solved) o += ",\"length\":" + std::to_string(r.length) + ",\"moves\":\"" + format_moves(s.moves, style) + "\"";
-    else o += ",\"length\":null,\"moves\":null";
+    const char* status = solved                                         ? "solved"
+                         : r.status == SolveOutcome::Status::Unsolvable ? "unsolvable"
+                                                                        : "limit";
+    std::string o =
+        "{\"label\":\"" + solver::json_escape(label) + "\",\"status\":\"" + status + "\"";
+    if (solved)
+        o += ",\"length\":" + std::to_string(r.length) + ",\"moves\":\"" +
+             format_moves(s.moves, style) + "\"";
+    else
+        o += ",\"length\":null,\"moves\":null";
     if (so.metric == Metric::Mtm) {
         o += ",\"metric\":\"mtm\"";
         if (solved) o += ",\"length_stm\":" + std::to_string(s.moves.size());
     }
     if (!(style == MoveStyle{}))
-        o += std::string(",\"notation\":\"") + notation_name(style.notation) + "\",\"runs\":" + (style.runs ? "true" : "false");
-    o += ",\"nodes_expanded\":" + std::to_string(s.nodes_expanded) + ",\"nodes_generated\":" +
-         std::to_string(s.nodes_generated) + ",\"heuristic\":\"" + solver::json_escape(heur) +
-         "\",\"heuristic_start\":" + std::to_string(s.heuristic_start) + ",\"seconds\":" + solver::fixed(r.seconds);
+        o += std::string(",\"notation\":\"") + notation_name(style.notation) +
+             "\",\"runs\":" + (style.runs ? "true" : "false");
+    o += ",\"nodes_expanded\":" + std::to_string(s.nodes_expanded) +
+         ",\"nodes_generated\":" + std::to_string(s.nodes_generated) + ",\"heuristic\":\"" +
+         solver::json_escape(heur) + "\",\"heuristic_start\":" + std::to_string(s.heuristic_start) +
+         ",\"seconds\":" + solver::fixed(r.seconds);
     if (!r.lookups.empty()) o += ",\"lookups\":\"" + r.lookups + "\"";
     if (r.status == SolveOutcome::Status::Limit)
-        o += ",\"lower_bound\":" + std::to_string(s.lower_bound) + ",\"error\":\"" + solver::json_escape(s.limit_reason) + "\"";
+        o += ",\"lower_bound\":" + std::to_string(s.lower_bound) + ",\"error\":\"" +
+             solver::json_escape(s.limit_reason) + "\"";
     if (r.status == SolveOutcome::Status::Unsolvable)
         o += ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
     return o + "}";
@@ -168,10 +190,12 @@ std::string board_json(const std::string& text, const Options& opt) {
     const InstanceLine line = instance_of(text);
     const Board b = fmt.read(line.body);
     const Board goal = fmt.goal(b.geometry());
-    return "{\"label\":\"" + solver::json_escape(line.label) + "\",\"width\":" + std::to_string(b.geometry().width()) +
+    return "{\"label\":\"" + solver::json_escape(line.label) +
+           "\",\"width\":" + std::to_string(b.geometry().width()) +
            ",\"height\":" + std::to_string(b.geometry().height()) + ",\"tiles\":" + tiles_json(b) +
-           ",\"goal\":" + tiles_json(goal) + ",\"solvable\":" + (solvable(b, goal) ? "true" : "false") +
-           ",\"rows\":\"" + solver::json_escape(fmt.write(b, BoardLayout::Rows)) + "\"}";
+           ",\"goal\":" + tiles_json(goal) +
+           ",\"solvable\":" + (solvable(b, goal) ? "true" : "false") + ",\"rows\":\"" +
+           solver::json_escape(fmt.write(b, BoardLayout::Rows)) + "\"}";
 }
 
 std::string scramble_json(const Options& opt, uint64_t seed) {
@@ -180,8 +204,8 @@ std::string scramble_json(const Options& opt, uint64_t seed) {
     std::mt19937_64 rng(seed);
     const Board b = random_position(fmt.goal(g), rng);
     return "{\"seed\":\"" + std::to_string(seed) + "\",\"width\":" + std::to_string(g.width()) +
-           ",\"height\":" + std::to_string(g.height()) + ",\"tiles\":" + tiles_json(b) + ",\"rows\":\"" +
-           solver::json_escape(fmt.write(b, BoardLayout::Rows)) + "\"}";
+           ",\"height\":" + std::to_string(g.height()) + ",\"tiles\":" + tiles_json(b) +
+           ",\"rows\":\"" + solver::json_escape(fmt.write(b, BoardLayout::Rows)) + "\"}";
 }
 
 std::string set_json(const LoadedSet& s, bool embedded) {
@@ -190,15 +214,17 @@ std::string set_json(const LoadedSet& s, bool embedded) {
     uint64_t entries = 0;
     for (size_t i = 0; i < spec.tables.size(); ++i) {
         const Pattern& p = spec.tables[i].pattern;
-        tables += std::string(i ? "," : "") + "{\"file\":\"" + solver::json_escape(spec.tables[i].file) +
-                  "\",\"kind\":\"" + to_string(p.kind()) + "\",\"tiles\":[" + p.tiles_string() +
+        tables += std::string(i ? "," : "") + "{\"file\":\"" +
+                  solver::json_escape(spec.tables[i].file) + "\",\"kind\":\"" +
+                  to_string(p.kind()) + "\",\"tiles\":[" + p.tiles_string() +
                   "],\"entries\":" + std::to_string(s.tables[i].size()) + "}";
         entries += s.tables[i].size();
     }
-    return "{\"name\":\"" + solver::json_escape(spec.name) + "\",\"board\":\"" + spec.geometry().name() +
-           "\",\"goal\":" + tiles_json(spec.goal) + ",\"metric\":\"" + to_string(spec.metric) +
-           "\",\"reflect\":" + (spec.reflect ? "true" : "false") + ",\"embedded\":" + (embedded ? "true" : "false") +
-           ",\"tables\":[" + tables + "],\"entries\":" + std::to_string(entries) +
+    return "{\"name\":\"" + solver::json_escape(spec.name) + "\",\"board\":\"" +
+           spec.geometry().name() + "\",\"goal\":" + tiles_json(spec.goal) + ",\"metric\":\"" +
+           to_string(spec.metric) + "\",\"reflect\":" + (spec.reflect ? "true" : "false") +
+           ",\"embedded\":" + (embedded ? "true" : "false") + ",\"tables\":[" + tables +
+           "],\"entries\":" + std::to_string(entries) +
            ",\"strength\":" + std::to_string(set_strength(spec)) + "}";
 }
 

@@ -67,10 +67,13 @@ std::vector<Given> classify(const std::string& dir, std::optional<std::string>& 
                                   "first with pdbgen unpack DIR (then load the unpacked files)");
             tables.push_back({name, name, h, pattern_of(h, name)});
         } else if (looks_like_manifest(head)) {
-            if (manifest) throw UsageError("two manifests given (" + *manifest + " and " + name + "): load one set at a time");
+            if (manifest)
+                throw UsageError("two manifests given (" + *manifest + " and " + name +
+                                 "): load one set at a time");
             manifest = name;
         } else {
-            throw FormatError(name + ": not a loyd table (no LOYDPDB header) nor a set's manifest.txt");
+            throw FormatError(name +
+                              ": not a loyd table (no LOYDPDB header) nor a set's manifest.txt");
         }
     }
     if (tables.empty()) throw UsageError("no table file given (pick the .pdb files of a set)");
@@ -84,16 +87,20 @@ bool same_pattern(const Pattern& a, const Pattern& b) {
 
 // The preset whose tables are exactly these patterns, or whose tables include them all (then
 // `missing` lists the tables not given).
-std::optional<PdbSetSpec> matching_preset(const std::vector<Given>& given, std::vector<std::string>& missing) {
+std::optional<PdbSetSpec> matching_preset(const std::vector<Given>& given,
+                                          std::vector<std::string>& missing) {
     for (const std::string& name : preset_names()) {
         const PdbSetSpec s = preset(name);
         std::vector<std::string> absent;
         size_t found = 0;
         for (const TableSpec& t : s.tables) {
-            const bool have = std::any_of(given.begin(), given.end(),
-                                          [&](const Given& g) { return same_pattern(*g.pattern, t.pattern); });
-            if (have) ++found;
-            else absent.push_back(t.file);
+            const bool have = std::any_of(given.begin(), given.end(), [&](const Given& g) {
+                return same_pattern(*g.pattern, t.pattern);
+            });
+            if (have)
+                ++found;
+            else
+                absent.push_back(t.file);
         }
         if (found != given.size()) continue;  // some table given is not this preset's
         missing = absent;
@@ -110,13 +117,18 @@ PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std:
     std::string sizes;
     for (const Given& g : given) {
         const Pattern& p = *g.pattern;
-        if (!(p.geometry() == first.geometry()) || p.goal() != first.goal() || p.metric() != first.metric())
-            throw UsageError(g.name + " and " + given[0].name + " are tables of different boards, goals or metrics: load one set at a time");
+        if (!(p.geometry() == first.geometry()) || p.goal() != first.goal() ||
+            p.metric() != first.metric())
+            throw UsageError(
+                g.name + " and " + given[0].name +
+                " are tables of different boards, goals or metrics: load one set at a time");
         if (p.kind() != first.kind())
             throw UsageError(g.name + " is " + to_string(p.kind()) + " and " + given[0].name + " " +
-                             to_string(first.kind()) + ": without the set's manifest.txt the tables must be of one kind");
+                             to_string(first.kind()) +
+                             ": without the set's manifest.txt the tables must be of one kind");
         if (p.kind() == PatternKind::Additive && (used & p.tile_mask()))
-            throw UsageError(g.name + " shares tiles with another table given: load one set at a time");
+            throw UsageError(g.name +
+                             " shares tiles with another table given: load one set at a time");
         used |= p.tile_mask();
         patterns.push_back(p.tiles());
         sizes += "-" + std::to_string(p.size());
@@ -131,10 +143,12 @@ PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std:
     }
     std::string name = "loaded-" + std::to_string(first.geometry().cells() - 1) + sizes;
     for (int k = 2; std::find(held.begin(), held.end(), name) != held.end(); ++k)
-        name = "loaded-" + std::to_string(first.geometry().cells() - 1) + sizes + "." + std::to_string(k);
-    return custom_set(name, first.goal(), patterns,
-                      first.kind() == PatternKind::Additive ? PatternKind::Additive : PatternKind::Full,
-                      first.metric());
+        name = "loaded-" + std::to_string(first.geometry().cells() - 1) + sizes + "." +
+               std::to_string(k);
+    return custom_set(
+        name, first.goal(), patterns,
+        first.kind() == PatternKind::Additive ? PatternKind::Additive : PatternKind::Full,
+        first.metric());
 }
 
 // Renames the given tables to the file names `spec` gives their patterns; a table the spec
@@ -148,9 +162,8 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const PdbSe
     }
     std::vector<std::string> absent;
     for (const TableSpec& t : spec.tables) {
-        auto it = std::find_if(given.begin(), given.end(), [&](const Given& g) {
-            return same_pattern(*g.pattern, t.pattern);
-        });
+        auto it = std::find_if(given.begin(), given.end(),
+                               [&](const Given& g) { return same_pattern(*g.pattern, t.pattern); });
         if (it == given.end()) {
             absent.push_back(t.file);
             continue;
@@ -161,16 +174,19 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const PdbSe
     if (!absent.empty()) {
         std::string list;
         for (const auto& a : absent) list += (list.empty() ? "" : ", ") + a;
-        throw UsageError("incomplete set: " + manifest + " names " + list + ", which no file given holds");
+        throw UsageError("incomplete set: " + manifest + " names " + list +
+                         ", which no file given holds");
     }
     if (!given.empty())
-        throw UsageError(given[0].name + " is not a table of the set in " + manifest + " (load one set at a time)");
+        throw UsageError(given[0].name + " is not a table of the set in " + manifest +
+                         " (load one set at a time)");
 }
 
 }  // namespace
 
 const LoadedSet& TableSets::hold(std::unique_ptr<LoadedSet> s, bool embedded) {
-    auto same = std::find_if(sets_.begin(), sets_.end(), [&](const HeldSet& h) { return h.set->spec.name == s->spec.name; });
+    auto same = std::find_if(sets_.begin(), sets_.end(),
+                             [&](const HeldSet& h) { return h.set->spec.name == s->spec.name; });
     if (same != sets_.end()) sets_.erase(same);
     sets_.push_back({std::move(s), embedded});
     return *sets_.back().set;
@@ -186,7 +202,8 @@ PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
     std::vector<Given> given = classify(dir, manifest);
     if (manifest) {
         PdbSetSpec spec = read_manifest((fs::path(dir) / *manifest).string());
-        if (*manifest != kManifestName) fs::rename(fs::path(dir) / *manifest, fs::path(dir) / kManifestName);
+        if (*manifest != kManifestName)
+            fs::rename(fs::path(dir) / *manifest, fs::path(dir) / kManifestName);
         place_tables(dir, given, spec, *manifest);
         return spec;
     }
@@ -195,7 +212,8 @@ PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
     if (spec && !missing.empty()) {
         std::string list;
         for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-        throw UsageError("incomplete set: these tables are part of " + spec->name + ", which also needs " + list);
+        throw UsageError("incomplete set: these tables are part of " + spec->name +
+                         ", which also needs " + list);
     }
     if (!spec) {
         std::vector<std::string> held;
@@ -232,7 +250,8 @@ const LoadedSet& TableSets::named(const std::string& name) const {
         if (h.set->spec.name == name) return *h.set;
         all += (all.empty() ? "" : ", ") + h.set->spec.name;
     }
-    throw UsageError("no table set named '" + name + "' (held: " + (all.empty() ? "none" : all) + ")");
+    throw UsageError("no table set named '" + name + "' (held: " + (all.empty() ? "none" : all) +
+                     ")");
 }
 
 }  // namespace loyd::play

@@ -17,7 +17,9 @@ namespace loyd::no_zstd {
 inline const char* const kMessage =
     "zstd-compressed table: this build of loyd reads raw tables only (unpack the set with "
     "pdbgen unpack DIR)";
-[[noreturn]] inline void refuse_read() { throw FormatError(kMessage); }
+[[noreturn]] inline void refuse_read() {
+    throw FormatError(kMessage);
+}
 [[noreturn]] inline void refuse_write() {
     throw UsageError("this build of loyd writes raw tables only (zstd is not built in)");
 }
@@ -33,21 +35,48 @@ struct ZSTD_outBuffer {
     size_t size, pos;
 };
 enum ZSTD_EndDirective { ZSTD_e_continue, ZSTD_e_flush, ZSTD_e_end };
-enum ZSTD_cParameter { ZSTD_c_compressionLevel, ZSTD_c_checksumFlag, ZSTD_c_contentSizeFlag, ZSTD_c_nbWorkers };
+enum ZSTD_cParameter {
+    ZSTD_c_compressionLevel,
+    ZSTD_c_checksumFlag,
+    ZSTD_c_contentSizeFlag,
+    ZSTD_c_nbWorkers
+};
 #define ZSTD_CONTENTSIZE_UNKNOWN (0ULL - 1)
 #define ZSTD_CONTENTSIZE_ERROR (0ULL - 2)
 
-inline unsigned ZSTD_isError(size_t) { return 0; }
-inline const char* ZSTD_getErrorName(size_t) { return loyd::no_zstd::kMessage; }
-inline int ZSTD_maxCLevel() { loyd::no_zstd::refuse_write(); }
-inline ZSTD_CCtx* ZSTD_createCCtx() { loyd::no_zstd::refuse_write(); }
-inline size_t ZSTD_freeCCtx(ZSTD_CCtx*) { return 0; }
-inline size_t ZSTD_CCtx_setParameter(ZSTD_CCtx*, ZSTD_cParameter, int) { loyd::no_zstd::refuse_write(); }
-inline size_t ZSTD_CCtx_setPledgedSrcSize(ZSTD_CCtx*, unsigned long long) { loyd::no_zstd::refuse_write(); }
-inline size_t ZSTD_CStreamOutSize() { loyd::no_zstd::refuse_write(); }
+inline unsigned ZSTD_isError(size_t) {
+    return 0;
+}
+inline const char* ZSTD_getErrorName(size_t) {
+    return loyd::no_zstd::kMessage;
+}
+inline int ZSTD_maxCLevel() {
+    loyd::no_zstd::refuse_write();
+}
+inline ZSTD_CCtx* ZSTD_createCCtx() {
+    loyd::no_zstd::refuse_write();
+}
+inline size_t ZSTD_freeCCtx(ZSTD_CCtx*) {
+    return 0;
+}
+inline size_t ZSTD_CCtx_setParameter(ZSTD_CCtx*, ZSTD_cParameter, int) {
+    loyd::no_zstd::refuse_write();
+}
+inline size_t ZSTD_CCtx_setPledgedSrcSize(ZSTD_CCtx*, unsigned long long) {
+    loyd::no_zstd::refuse_write();
+}
+inline size_t ZSTD_CStreamOutSize() {
+    loyd::no_zstd::refuse_write();
+}
 inline size_t ZSTD_compressStream2(ZSTD_CCtx*, ZSTD_outBuffer*, ZSTD_inBuffer*, ZSTD_EndDirective) {
     loyd::no_zstd::refuse_write();
 }
-inline unsigned long long ZSTD_getFrameContentSize(const void*, size_t) { loyd::no_zstd::refuse_read(); }
-inline size_t ZSTD_findFrameCompressedSize(const void*, size_t) { loyd::no_zstd::refuse_read(); }
-inline size_t ZSTD_decompress(void*, size_t, const void*, size_t) { loyd::no_zstd::refuse_read(); }
+inline unsigned long long ZSTD_getFrameContentSize(const void*, size_t) {
+    loyd::no_zstd::refuse_read();
+}
+inline size_t ZSTD_findFrameCompressedSize(const void*, size_t) {
+    loyd::no_zstd::refuse_read();
+}
+inline size_t ZSTD_decompress(void*, size_t, const void*, size_t) {
+    loyd::no_zstd::refuse_read();
+}
