@@ -168,7 +168,10 @@ InstanceLine instance_of(const std::string& text) {
 
 std::string tiles_json(const Board& b) {
     std::string o = "[";
-    for (int c = 0; c < b.cells(); ++c) o += (c ? "," : "") + std::to_string(b.at(c));
+    for (int c = 0; c < b.cells(); ++c) {
+        if (c) o += ',';
+        o += std::to_string(b.at(c));
+    }
     return o + "]";
 }
 
@@ -214,7 +217,8 @@ std::string set_json(const LoadedSet& s, bool embedded) {
     uint64_t entries = 0;
     for (size_t i = 0; i < spec.tables.size(); ++i) {
         const Pattern& p = spec.tables[i].pattern;
-        tables += std::string(i ? "," : "") + "{\"file\":\"" +
+        tables.append(i ? "," : "");
+        tables += "{\"file\":\"" +
                   solver::json_escape(spec.tables[i].file) + "\",\"kind\":\"" +
                   to_string(p.kind()) + "\",\"tiles\":[" + p.tiles_string() +
                   "],\"entries\":" + std::to_string(s.tables[i].size()) + "}";
@@ -231,7 +235,7 @@ std::string set_json(const LoadedSet& s, bool embedded) {
 std::string sets_json(const TableSets& sets) {
     std::string o = "[";
     for (size_t i = 0; i < sets.sets().size(); ++i)
-        o += (i ? "," : "") + set_json(*sets.sets()[i].set, sets.sets()[i].embedded);
+        o.append(i ? "," : "").append(set_json(*sets.sets()[i].set, sets.sets()[i].embedded));
     return o + "]";
 }
 

@@ -131,12 +131,12 @@ PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std:
                              " shares tiles with another table given: load one set at a time");
         used |= p.tile_mask();
         patterns.push_back(p.tiles());
-        sizes += "-" + std::to_string(p.size());
+        sizes.append("-").append(std::to_string(p.size()));
     }
     if (first.kind() == PatternKind::Additive) {
         std::string absent;
         for (int t = 1; t < first.geometry().cells(); ++t)
-            if (!((used >> t) & 1)) absent += " " + std::to_string(t);
+            if (!((used >> t) & 1)) absent.append(" ").append(std::to_string(t));
         if (!absent.empty())
             throw UsageError("incomplete set: no table given holds tiles" + absent +
                              " (pick every table of the set, or its manifest.txt too)");
@@ -156,7 +156,7 @@ PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std:
 void place_tables(const std::string& dir, std::vector<Given>& given, const PdbSetSpec& spec,
                   const std::string& manifest) {
     for (size_t i = 0; i < given.size(); ++i) {  // out of the way first: names may be swapped
-        const std::string tmp = ".given-" + std::to_string(i);
+        const std::string tmp = std::string(".given-").append(std::to_string(i));
         fs::rename(fs::path(dir) / given[i].file, fs::path(dir) / tmp);
         given[i].file = tmp;
     }
@@ -173,7 +173,7 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const PdbSe
     }
     if (!absent.empty()) {
         std::string list;
-        for (const auto& a : absent) list += (list.empty() ? "" : ", ") + a;
+        for (const auto& a : absent) list.append(list.empty() ? "" : ", ").append(a);
         throw UsageError("incomplete set: " + manifest + " names " + list +
                          ", which no file given holds");
     }
@@ -211,7 +211,7 @@ PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
     std::optional<PdbSetSpec> spec = matching_preset(given, missing);
     if (spec && !missing.empty()) {
         std::string list;
-        for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+        for (const auto& m : missing) list.append(list.empty() ? "" : ", ").append(m);
         throw UsageError("incomplete set: these tables are part of " + spec->name +
                          ", which also needs " + list);
     }
@@ -248,7 +248,7 @@ const LoadedSet& TableSets::named(const std::string& name) const {
     std::string all;
     for (const HeldSet& h : sets_) {
         if (h.set->spec.name == name) return *h.set;
-        all += (all.empty() ? "" : ", ") + h.set->spec.name;
+        all.append(all.empty() ? "" : ", ").append(h.set->spec.name);
     }
     throw UsageError("no table set named '" + name + "' (held: " + (all.empty() ? "none" : all) +
                      ")");

@@ -8,7 +8,10 @@
 # reports every refusal by throwing).
 
 add_library(loyd_flags INTERFACE)
-target_compile_options(loyd_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+# (The library assumes a 64-bit size_t in a few conversions of sizes no page reaches, 4 GB at
+# most: clang's -Wshorten-64-to-32 is off here.)
+target_compile_options(loyd_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+  -Wno-shorten-64-to-32)
 add_compile_options(-fexceptions "SHELL:-include ${PROJECT_SOURCE_DIR}/solver/play/libcxx_compat.h")
 add_link_options(-fexceptions)
 
