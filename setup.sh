@@ -67,12 +67,13 @@ case "$mode" in
     # of their own under ASan/TSan); the distributed build is tested there with ranks played by
     # threads (tests/thread_group.h), and with real mpirun ranks in the Release run above.
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLOYD_SANITIZE=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
-      >/dev/null
+      -DLOYD_PLAY_PAGE=OFF >/dev/null
     cmake --build build-asan -j "$jobs" --target loyd_tests
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
     # The tests that run threads (split IDA*, parallel builds and verify, concurrent cache
     # fills, the sliced build on thread ranks), again under ThreadSanitizer: any data race fails the run.
-    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF >/dev/null
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
+      -DLOYD_PLAY_PAGE=OFF >/dev/null  # (the play page is built and tested once, in ./build)
     cmake --build build-tsan -j "$jobs" --target loyd_tests solver
     TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/tests/loyd_tests --gtest_brief=1 \
       --gtest_filter="$(cat tests/tsan_tests.txt | grep -v '^#' | paste -sd:)"
