@@ -498,6 +498,10 @@
     return runSearch(text, options).then(function (r) {
       setBusy(false);
       addRun(r, options.algorithm);
+      if (!samePosition(text)) {
+        setStatus(describe(r) + " The board changed during the search: its solution is not shown.");
+        return r;
+      }
       setStatus(describe(r));
       if (r.status === "solved") startReplay(text, expandRuns(r.moves));
       return r;
@@ -508,6 +512,8 @@
       setStatus("No search result.");
     });
   }
+  // True while the board shown is still `text` (the position a search was asked about).
+  function samePosition(text) { return !st.replay && rowsText(st.tiles, st.w) === text; }
   function expandRuns(moves) {
     return String(moves || "").replace(/([UDLR])(\d+)/g, function (m, d, n) { return d.repeat(Number(n)); });
   }
@@ -552,6 +558,10 @@
       setBusy(false);
       if (r.status !== "solved") {
         setStatus(describe(r));
+        return null;
+      }
+      if (!samePosition(text)) {
+        setStatus("The board changed while the hint was searched; press Hint again.");
         return null;
       }
       var d = r.moves[0], tile = st.tiles[neighbor(blankCell(), d)];
