@@ -37,6 +37,8 @@
     this.current = null;
     this.nextId = 1;
     this.readyInfo = null;
+    this.dead = null;      // why the engine cannot start here: every request rejects with it
+    this.failures = 0;     // failed starts in a row
     this.start();
   }
   Engine.prototype.start = function () {
@@ -59,6 +61,8 @@
     if (m.op === "ready") {
       this.ready = !m.error;
       this.readyInfo = m;
+      if (m.error) return this.fail(m.error);
+      this.failures = 0;
       engineReady(this, m);
       return this.pump();
     }
@@ -75,10 +79,17 @@
     if (m.broken) this.restart();
     else this.pump();
   };
+  // The worker stopped or could not start: a running request fails; a worker that fails to
+  // start twice in a row is given up (this browser cannot run the engine), so no request waits.
   Engine.prototype.fail = function (why) {
     if (this.current) { this.current.reject(new Error(why)); this.current = null; }
-    if (!this.ready) engineReady(this, { error: why });
-    this.restart();
+    if (this.ready) return this.restart();
+    if (++this.failures < 2) return this.restart();
+    this.dead = why;
+    try { this.worker.terminate(); } catch (e) { /* already gone */ }
+    this.queue.forEach(function (j) { j.reject(new Error(why)); });
+    this.queue = [];
+    engineReady(this, { error: why });
   };
   Engine.prototype.pump = function () {
     if (!this.ready || this.current || !this.queue.length) return;
@@ -91,6 +102,7 @@
   Engine.prototype.request = function (msg) {
     var self = this;
     return new Promise(function (resolve, reject) {
+      if (self.dead) return reject(new Error(self.dead));
       self.queue.push({ msg: msg, resolve: resolve, reject: reject });
       self.pump();
     });
@@ -667,6 +679,12 @@
     });
     if (!rp.runs.length) list.textContent = "none: the position is the goal";
   }
+  function setNotation(n) {
+    st.notation = n;
+    if (!st.replay) return;
+    drawMoveList();
+    markMoves();
+  }
   function markMoves() {
     var rp = st.replay, k = rp.step;
     rp.runs.forEach(function (run, j) {
@@ -890,13 +908,13 @@
     $("btn-compare").addEventListener("click", compare);
     $("btn-cancel").addEventListener("click", cancel);
     $("btn-first").addEventListener("click", function () { pause(); go(0); });
-    $("btn-back").addEventListener("click", function () { pause(); go(st.replay.step - 1); });
-    $("btn-forward").addEventListener("click", function () { pause(); go(st.replay.step + 1); });
-    $("btn-last").addEventListener("click", function () { pause(); go(st.replay.moves.length); });
+    $("btn-back").addEventListener("click", function () { if (st.replay) { pause(); go(st.replay.step - 1); } });
+    $("btn-forward").addEventListener("click", function () { if (st.replay) { pause(); go(st.replay.step + 1); } });
+    $("btn-last").addEventListener("click", function () { if (st.replay) { pause(); go(st.replay.moves.length); } });
     $("btn-play").addEventListener("click", togglePlay);
     $("slider").addEventListener("input", function () { pause(); go(Number($("slider").value)); });
-    $("notation-blank").addEventListener("click", function () { st.notation = "blank"; drawMoveList(); markMoves(); });
-    $("notation-tile").addEventListener("click", function () { st.notation = "tile"; drawMoveList(); markMoves(); });
+    $("notation-blank").addEventListener("click", function () { setNotation("blank"); });
+    $("notation-tile").addEventListener("click", function () { setNotation("tile"); });
     $("tiles").addEventListener("change", onTilesChange);
     $("image-file").addEventListener("change", onImage);
     $("overlay").addEventListener("change", function () { st.overlay = $("overlay").checked; layout(true); });
