@@ -61,7 +61,7 @@ std::vector<Given> classify(const std::string& dir, std::optional<std::string>& 
         const std::string head = first_bytes(p.string(), 32);
         if (head.rfind(std::string("LOYDPDB\0", 8), 0) == 0) {
             const PdbHeader h = read_pdb_header(p.string());
-            if (h.encoding != PdbEncoding::Raw)
+            if (h.encoding == PdbEncoding::Zstd)
                 throw FormatError(name + ": the table is " + to_string(h.encoding) +
                                   "-compressed; the page reads raw tables only: unpack the set "
                                   "first with pdbgen unpack DIR (then load the unpacked files)");
