@@ -6,10 +6,6 @@
 
 namespace loyd {
 
-Ranker pattern_ranker(const Pattern& p) {
-    return Ranker(p.geometry().cells(), p.size() + (p.kind() == PatternKind::Full ? 1 : 0));
-}
-
 namespace build_detail {
 
 Regions::Regions(const Geometry& g) : w_(g.width()), n_(g.cells()) {

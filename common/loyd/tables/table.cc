@@ -6,6 +6,12 @@
 
 namespace loyd {
 
+// (Here rather than in build.cc, so a reader of tables links without the builders: the play
+// page's WebAssembly engine has no builders.)
+Ranker pattern_ranker(const Pattern& p) {
+    return Ranker(p.geometry().cells(), p.size() + (p.kind() == PatternKind::Full ? 1 : 0));
+}
+
 PdbHeader header_for(const Pattern& p, uint8_t max_value) {
     PdbHeader h;
     const Geometry& g = p.geometry();
