@@ -451,7 +451,7 @@ def check_tables(p, cli, data, tables, work):
     bad.mkdir()
     flipped = bad / Path(pdbs[0]).name
     raw = bytearray(Path(pdbs[0]).read_bytes())
-    raw[4096 + 100] ^= 0x01
+    raw[len(raw) - 100] ^= 0x01  # in the payload, whatever the coding
     flipped.write_bytes(bytes(raw))
     truncated = bad / ("cut-" + Path(pdbs[1]).name)
     truncated.write_bytes(Path(pdbs[1]).read_bytes()[:3000])

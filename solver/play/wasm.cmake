@@ -71,6 +71,7 @@ add_library(loyd STATIC
   ${loyd_dir}/board/scramble.cc
   ${loyd_dir}/board/solvability.cc
   ${loyd_dir}/tables/discover.cc
+  ${loyd_dir}/tables/entry_coding.cc
   ${loyd_dir}/tables/header.cc
   ${loyd_dir}/tables/load.cc
   ${loyd_dir}/tables/manifest.cc
