@@ -292,6 +292,7 @@ int cmd_build_sliced(const Options& o, PdbSetSpec spec, const std::atomic<bool>&
         }
         Progress progress(err, show, t.file);
         so.table_file = t.file;
+        so.coding = coding_of(o, t.pattern.metric());
         so.progress = [&](const BuildProgress& p) { progress(p); };
         so.note = [&](const std::string& s) {
             progress.done();
@@ -301,9 +302,7 @@ int cmd_build_sliced(const Options& o, PdbSetSpec spec, const std::atomic<bool>&
         progress.done();
         write_sliced_table(path, header_for(t.pattern, r.max_value), r, world, enc, level);
         world.agree_on([&] {
-            if (!root) return;
-            if (coding_of(o, t.pattern.metric()) != EntryCoding::Byte) convert_table(path, path, enc, level, coding_of(o, t.pattern.metric()), 1);
-            t.xxh3 = read_pdb_header(path).payload_xxh3;
+            if (root) t.xxh3 = read_pdb_header(path).payload_xxh3;
         });
         if (!o.checkpoint.empty()) remove_checkpoint(o.checkpoint, t.file, world);
         if (root && !o.quiet)
