@@ -163,9 +163,10 @@ int cmd_presets(std::ostream& out) {
             << std::setw(10) << t.str() << std::setw(12) << mb(c.peak_bytes) << std::setw(11) << mb(c.disk_bytes)
             << "  " << preset_description(n) << "\n";
     }
-    out << "~build: estimated at " << kBuildSecondsPerEntry * 1e6
-        << " microseconds per entry, the rate measured on the build machine with 2 threads\n"
-           "(docs/benchmarks.md); zstd files take a quarter of the raw size or less.\n";
+    out << "~build: estimated at " << kBuildSecondsPerEntry * 1e6 << " microseconds per entry ("
+        << kBuildSecondsPerEntryLarge * 1e6 << " for tables above " << (kLargeTableEntries >> 20)
+        << " Mi entries), the rates measured\non the build machine with 2 threads (docs/benchmarks.md); "
+           "raw disk: compact entries (STM) or one byte each (MTM);\nzstd files take a quarter of the raw size or less.\n";
     return kExitOk;
 }
 

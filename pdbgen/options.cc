@@ -31,8 +31,8 @@ po::options_description visible() {
         ("out,o", po::value<std::string>(), "build/package: output folder")
         ("encoding", po::value<std::string>()->default_value("zstd"), "build: zstd | raw")
         ("entries", po::value<std::string>(),
-         "build/pack/unpack: compact (4 bits per entry; the presets' default) | byte (pack/unpack: "
-         "keep the tables' own when not given)")
+         "build/pack/unpack: compact (4 bits per entry; the default for STM tables) | byte (the default "
+         "and the only coding for MTM tables; pack/unpack: keep the tables' own when not given)")
         ("level", po::value<int>()->default_value(0), "build/pack: zstd level 1..22 (0 = default 3)")
         ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G)")
         ("force", "build: rebuild tables already present and valid")

@@ -278,6 +278,14 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
                      break;
                  }
          }},
+        {"above 127",
+         [&](Bytes& b) {
+             for (size_t s = slots; s < b.size(); s += 8)
+                 if (b[s + 7] != 0xff) {
+                     b[s] = 200;
+                     break;
+                 }
+         }},
         {"not reachable",
          [&](Bytes& b) {
              // Move the first exception to the slot just before its home, past empty slots.

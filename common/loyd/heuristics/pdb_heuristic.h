@@ -28,6 +28,7 @@
 // inline it.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -178,7 +179,7 @@ private:
         if (!tb.reader.compact()) return tb.reader.data()[r];
         uint8_t cells[kMaxCells];
         for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
-        return static_cast<uint8_t>(tb.reader.value(r, cells, *tb.bound));
+        return static_cast<uint8_t>(std::min(255, tb.reader.value(r, cells, *tb.bound)));  // never wraps
     }
 
     void move_view(int v, int tile, int a, int b, Undo& u) {

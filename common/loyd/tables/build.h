@@ -10,9 +10,8 @@
 // the first of its regions reached (the minimum over all blank positions, exactly); it is
 // stored, at the placement's rank, when that layer is expanded: the entry itself, or for
 // compact tables its excess over the Manhattan bound, halved (tables/entry_coding.h), packed
-// two per byte at the end. Each layer pushes (every state of the layer offers its successors)
-// or pulls (every unseen state looks for a neighbour in the layer), whichever touches fewer
-// states (Beamer, Asanovic & Patterson 2012). Memory: 2 bits per state (about 2.75 states
+// two per byte at the end. Each layer pushes: every state of the layer offers its successors
+// (pulling, after Beamer, Asanovic & Patterson 2012, was measured and was not faster). Memory: 2 bits per state (about 2.75 states
 // per placement for 8 tiles on 4x4, 1.7 for 7 tiles on 5x5) plus a byte per entry; for
 // 15-7-8's 8-tile table about 0.9 GB where a byte per entry plus region masks took 2.6 GB.
 //

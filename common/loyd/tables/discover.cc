@@ -132,7 +132,7 @@ PdbSetSpec suggested_set(const Board& goal, Metric metric, std::string* preset_n
     const bool mtm = metric == Metric::Mtm;
     const char* name = !standard                                 ? nullptr
                        : g.width() == 4 && g.height() == 4 ? (mtm ? "15-mtm-6-6" : "15-7-8")
-                       : g.width() == 5 && g.height() == 5 ? (mtm ? nullptr : "24-6-6-6-6")
+                       : g.width() == 5 && g.height() == 5 ? (mtm ? nullptr : "24-7-7-7-3")
                        : g.width() == 3 && g.height() == 3 ? (mtm ? "8-mtm-fringe" : "8-4-4")
                                                            : nullptr;
     if (name) {
@@ -187,15 +187,22 @@ BuildCost suggest_build_cost(const Board& goal, Metric metric) {
     return estimate_build_cost(suggested_set(goal, metric, &name));
 }
 
+double estimate_build_seconds(uint64_t entries) {
+    return static_cast<double>(entries) *
+           (entries > kLargeTableEntries ? kBuildSecondsPerEntryLarge : kBuildSecondsPerEntry);
+}
+
 BuildCost estimate_build_cost(const PdbSetSpec& spec) {
     BuildCost c;
     for (const auto& t : spec.tables) {
         const uint64_t e = pattern_ranker(t.pattern).size();
+        const bool compact = t.pattern.metric() == Metric::Stm;  // the default coding (--entries)
         c.entries += e;
-        c.peak_bytes = std::max(c.peak_bytes, estimate_build_bytes(t.pattern));
+        c.peak_bytes = std::max(c.peak_bytes, estimate_build_bytes(t.pattern, compact ? EntryCoding::Compact
+                                                                                       : EntryCoding::Byte));
+        c.disk_bytes += compact ? e / 2 + 256 : e + 4096;  // raw; zstd typically stores a quarter or less
+        c.minutes += estimate_build_seconds(e) / 60.0;
     }
-    c.disk_bytes = c.entries;  // one byte per entry raw; zstd typically stores a quarter or less
-    c.minutes = static_cast<double>(c.entries) * kBuildSecondsPerEntry / 60.0;
     return c;
 }
 

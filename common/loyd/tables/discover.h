@@ -49,14 +49,20 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
 std::string suggest_build_command(const Board& goal, Metric metric = Metric::Stm);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
-// (estimate_build_bytes), raw bytes on disk, and minutes at kBuildSecondsPerEntry.
+// (estimate_build_bytes), raw bytes on disk (half a byte per entry in the compact coding the
+// STM presets use, one in MTM), and minutes at the measured rates below.
 struct BuildCost {
     uint64_t entries = 0, peak_bytes = 0, disk_bytes = 0;
     double minutes = 0;
 };
-// Measured on the build machine with two threads: 15-7-8 (576 M entries) in 224 s and
-// 15-6-6-3 (11.5 M) in 4.9 s, about 0.4 microseconds per entry (docs/benchmarks.md).
-inline constexpr double kBuildSecondsPerEntry = 0.4e-6;
+// Measured with two threads on the build machine (docs/benchmarks.md, 2026-11-25): tables up to
+// kLargeTableEntries build at about kBuildSecondsPerEntry (15-7-8: 576 M entries in about
+// 100 s); larger ones, whose arrays no cache or TLB reach covers, at kBuildSecondsPerEntryLarge
+// (a 7-tile 24-puzzle table, 2.42 G entries, in 721 s).
+inline constexpr double kBuildSecondsPerEntry = 0.18e-6;
+inline constexpr double kBuildSecondsPerEntryLarge = 0.30e-6;
+inline constexpr uint64_t kLargeTableEntries = uint64_t{1} << 30;
+double estimate_build_seconds(uint64_t entries);
 BuildCost suggest_build_cost(const Board& goal, Metric metric = Metric::Stm);
 BuildCost estimate_build_cost(const PdbSetSpec& spec);  // the same for any set
 

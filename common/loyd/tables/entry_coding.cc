@@ -85,6 +85,7 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
         const std::string at = "compact payload: exception slot " + std::to_string(i);
         if (r >= h.entries) return at + " names rank " + std::to_string(r) + ", beyond the table";
         if ((v & 255) < kEscapeNibble) return at + " holds an excess below 15 (it fits its nibble)";
+        if ((v & 255) > 127) return at + " holds an excess above 127 (no byte entry has one)";
         if (((payload[r >> 1] >> ((r & 1) << 2)) & 15u) != kEscapeNibble)
             return at + ": the nibble of rank " + std::to_string(r) + " is not 15";
         // A lookup of r must reach this slot: no empty slot and no other slot of r on the way.

@@ -36,8 +36,13 @@ const std::vector<PresetDef>& presets() {
          "the blank (tiles 1 2 3 4 5 9 13) with the blank; 518,918,400 entries"},
         {"24-6-6-6-6", 5, 5, PatternKind::Additive,
          {{1, 2, 3, 6, 7, 8}, {4, 5, 9, 10, 14, 15}, {11, 12, 16, 17, 21, 22}, {13, 18, 19, 20, 23, 24}},
-         "5x5 additive 6-6-6-6 partition of Korf & Felner 2002, turned 180 degrees for the "
-         "blank-last goal; 4 x 127,512,000 entries"},
+         "5x5 additive 6-6-6-6 partition (the strength of Korf & Felner 2002's 6-6-6-6 on their "
+         "instances, not their exact partition); 4 x 127,512,000 entries"},
+        {"24-7-7-7-3", 5, 5, PatternKind::Additive,
+         {{1, 2, 6, 7, 11, 12, 13}, {3, 4, 5, 8, 9, 10, 14}, {16, 17, 18, 19, 21, 22, 23}, {15, 20, 24}},
+         "5x5 additive 7-7-7-3 partition: Korf & Felner 2002's 6-6-6-6 blocks (turned 180 degrees "
+         "for blank-last) with tiles 13, 14 and 19 moved into the three 7-tile tables and 15 20 24 "
+         "left beside the blank; 3 x 2,422,728,000 + 13,800 entries"},
         {"8-mtm-fringe", 3, 3, PatternKind::Full, {{1, 2, 3, 4, 7}},
          "3x3 multi-tile metric: full table of the top row and left column (tiles 1 2 3 4 7) with the "
          "blank, counting MTM moves; 60,480 entries",

@@ -3,8 +3,10 @@
 // A table file is a fixed 256-byte little-endian header (magic "LOYDPDB\0", format version,
 // board size and goal, pattern tiles, entry count, payload encoding, XXH3-64 of the decoded
 // and of the stored payload, XXH3-64 of the header itself) followed by the payload: one byte per
-// entry, stored either raw at offset 4096 (page aligned, so it is mmap'ed and used in place) or as
-// one zstd frame at offset 256 (decoded once into memory on load). Contract: writes are atomic (a
+// entry, or (format 3) compact entries, 4 bits each plus an exception hash (tables/entry_coding.h),
+// stored either raw (byte entries at offset 4096, page aligned; compact ones at 256, which keeps
+// the file under half the byte table's size; mmap'ed and used in place either way) or as one zstd
+// frame at offset 256 (decoded once into memory on load). Contract: writes are atomic (a
 // temporary file in the target's folder, fsync'ed and renamed over the target), so a reader
 // sees the old file or the new one, never a mix. Reads check every header field, the exact
 // file size and both checksums before handing out data. Failures throw, never print: a file

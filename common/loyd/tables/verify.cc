@@ -170,7 +170,8 @@ ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64
                 for (uint64_t i = lo; i < std::min(n, lo + (1 << 14)); ++i) {
                     if (table.compact()) {
                         rk.unrank(base + i, cells);
-                        values[i] = static_cast<uint8_t>(table.value(base + i, cells, bound));
+                        // Saturated, never wrapped: a value above 255 then fails the max check.
+                        values[i] = static_cast<uint8_t>(std::min(255, table.value(base + i, cells, bound)));
                     }
                     ++hist[piece[i]];
                 }
