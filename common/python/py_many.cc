@@ -55,6 +55,8 @@ void read_rows(const py::array& a, const Geometry& g, Positions& out) {
     const int n = g.cells();
     out.cells.resize(static_cast<size_t>(v.shape(0)));
     for (py::ssize_t i = 0; i < v.shape(0); ++i) {
+        // Millions of rows take a while: Ctrl-C is served meanwhile (the GIL is held here).
+        if (i % (1 << 20) == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
         uint32_t seen = 0;
         bool ok = true;
         for (int c = 0; c < n; ++c) {
@@ -231,7 +233,9 @@ py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& 
     std::atomic<bool> cancel{false};
     const int threads = static_cast<int>(
         std::min<size_t>(std::max<size_t>(n, 1), batch_threads(s.options.threads)));
-    const size_t chunk = std::max<size_t>(1024, n / (static_cast<size_t>(threads) * 8) + 1);
+    // Chunks of at most 65,536 positions: a few milliseconds each, so a cancel is seen soon.
+    const size_t chunk =
+        std::clamp<size_t>(n / (static_cast<size_t>(threads) * 8) + 1, 1024, 65536);
     auto work = [&] {
         std::atomic<size_t> next{0};
         std::exception_ptr error;
@@ -288,14 +292,16 @@ py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const 
     const auto cells = static_cast<size_t>(g.cells());
     py::array_t<uint8_t> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(cells)});
     uint8_t* p = out.mutable_data();
-    {
-        py::gil_scoped_release release;
-        std::mt19937_64 rng(s);
-        for (long long i = 0; i < n; ++i) {
-            const Board b = random_position(goal, rng);
-            std::copy_n(b.cell_array().begin(), cells, p + static_cast<size_t>(i) * cells);
-        }
-    }
+    std::atomic<bool> cancel{false};
+    run_interruptible(
+        [&] {
+            std::mt19937_64 rng(s);
+            for (long long i = 0; i < n && !(i % 65536 == 0 && cancel); ++i) {
+                const Board b = random_position(goal, rng);
+                std::copy_n(b.cell_array().begin(), cells, p + static_cast<size_t>(i) * cells);
+            }
+        },
+        cancel);
     return out;
 }
 

@@ -275,6 +275,15 @@ tables) are reported as RuntimeWarning.)doc")
             "load_seconds", [](const Tables& t) { return t.set->load_seconds; },
             "Seconds the load took (checks included).")
         .def("__repr__", &tables_repr)
+        .def(
+            "__eq__",
+            [](const Tables& a, const py::object& o) -> py::object {
+                if (!py::isinstance<Tables>(o))
+                    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                return py::bool_(a.set == o.cast<const Tables&>().set);
+            },
+            "True for the same loaded set (opening a set again gives the one already loaded).")
+        .def("__hash__", [](const Tables& t) { return std::hash<const void*>()(t.set.get()); })
         .def(py::pickle([](const Tables& t) { return py::make_tuple(t.manifest); },
                         [](const py::tuple& state) {
                             if (state.size() != 1) throw FileProblem("bad pickled loyd.Tables");
