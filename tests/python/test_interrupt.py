@@ -18,6 +18,7 @@ PRELUDE = textwrap.dedent("""
         with open("/proc/self/status") as f:
             return int(next(l for l in f if l.startswith("Threads:")).split()[1])
     SETUP
+    loyd.solve("1 2 3/4 5 6/7 0 8")  # the call's runner thread exists from now on (it is kept)
     before = threads()
     print("ready", flush=True)
     t0 = time.monotonic()
