@@ -113,6 +113,7 @@ Positions read_positions(const py::handle& boards, const BoardFormat& f) {
     Positions p;
     size_t i = 0;
     for (const py::handle item : boards) {
+        if (i % 65536 == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
         Board b = [&] {
             try {
                 return board_arg(item, f);
