@@ -271,9 +271,10 @@ py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& 
 }
 
 py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const py::handle& seed) {
-    const long long n = count.cast<long long>();
-    if (n < 0)
-        throw UsageError("the number of positions must be at least 0, not " + std::to_string(n));
+    const uint64_t asked = whole(count, "n", 0);
+    if (asked > (uint64_t{1} << 40))
+        throw UsageError("n must be at most 2^40, not " + std::to_string(asked));
+    const auto n = static_cast<long long>(asked);
     const BoardFormat f = format_of(o);
     const Geometry g = f.geometry().value_or(Geometry(4, 4));
     const Board goal = f.goal(g);
@@ -282,13 +283,7 @@ py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const 
         std::random_device dev;
         s = (static_cast<uint64_t>(dev()) << 32) ^ dev();
     } else {
-        const py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(seed.ptr()));
-        if (!v) throw py::error_already_set();
-        s = PyLong_AsUnsignedLongLong(v.ptr());
-        if (PyErr_Occurred()) {
-            PyErr_Clear();
-            throw UsageError("seed must be from 0 to 2^64-1, not " + std::string(py::repr(seed)));
-        }
+        s = whole(seed, "seed", 0);
     }
     const auto cells = static_cast<size_t>(g.cells());
     py::array_t<uint8_t> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(cells)});

@@ -24,7 +24,18 @@ std::string text(const py::dict& o, const char* key, const char* fallback) {
     return v.cast<std::string>();
 }
 
-// A whole number >= least, or UsageError naming the argument.
+// A truth value given as True or False (None: the default).
+bool flag(const py::dict& o, const char* key, bool fallback) {
+    const py::object v = get(o, key);
+    if (v.is_none()) return fallback;
+    if (!py::isinstance<py::bool_>(v))
+        throw UsageError(std::string(key) + " must be True or False, not " +
+                         std::string(py::repr(v)));
+    return v.cast<bool>();
+}
+
+}  // namespace
+
 uint64_t whole(const py::handle& v, const char* name, uint64_t least) {
     if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))
         throw UsageError(std::string(name) + " must be a whole number, not " +
@@ -38,8 +49,6 @@ uint64_t whole(const py::handle& v, const char* name, uint64_t least) {
     }
     return x;
 }
-
-}  // namespace
 
 BoardFormat format_of(const py::dict& o) {
     return format_arg(get(o, "goal"), get(o, "size"));
@@ -71,8 +80,8 @@ Search search_for(const Geometry& g, const BoardFormat& format, const py::dict& 
     }
     if (const py::object l = get(o, "lookups"); !l.is_none())
         opt.lookups = Lookups::parse(text(o, "lookups", ""));
-    if (const py::object p = get(o, "prune"); !p.is_none()) opt.prune = p.cast<bool>();
-    if (const py::object b = get(o, "bpmx"); !b.is_none()) opt.bpmx = b.cast<bool>();
+    opt.prune = flag(o, "prune", true);
+    opt.bpmx = flag(o, "bpmx", true);
     opt.threads = threads_arg(get(o, "threads"));
     const py::object heuristic = get(o, "heuristic");
     if (opt.metric == Metric::Mtm && !heuristic.is_none()) {

@@ -114,9 +114,7 @@ py::dict all_solutions(const py::handle& board, const py::dict& o, bool count_on
     AllSolutionsOptions all;
     all.count_only = count_only;
     if (!max.is_none()) {
-        const long long v = max.cast<long long>();
-        if (v < 1) throw UsageError("max_solutions must be at least 1, not " + std::to_string(v));
-        all.max_solutions = static_cast<uint64_t>(v);
+        all.max_solutions = whole(max, "max_solutions", 1);
     }
     AllSolutionsOutcome r;
     run_search(s, py::none(),

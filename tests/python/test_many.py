@@ -150,3 +150,20 @@ def test_progress_and_its_errors():
     with pytest.raises(ValueError, match="enough"):
         loyd.solve_many(hard, heuristic="manhattan", progress=boom, progress_every=0)
     assert loyd.solve("1 2 3/4 5 6/7 0 8").length == 1  # usable afterwards
+
+
+@pytest.mark.parametrize("call", [
+    lambda: loyd.scramble("x", (3, 3)), lambda: loyd.scramble(2.0, (3, 3)), lambda: loyd.scramble(2**50, (3, 3)),
+    lambda: loyd.scramble(2, (3, 3), seed=2**64), lambda: loyd.scramble(2, (3, 3), seed=True),
+    lambda: loyd.all_solutions("1 2 3/4 5 6/7 0 8", max_solutions="many"),
+    lambda: loyd.solve("1 2 3/4 5 6/7 0 8", prune="yes"), lambda: loyd.solve("1 2 3/4 5 6/7 0 8", lookups=5),
+    lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], threads=2.5),
+])
+def test_wrong_argument_types_are_usage_errors(call):
+    with pytest.raises(loyd.UsageError):
+        call()
+
+
+def test_check_wants_a_text():
+    with pytest.raises(TypeError, match="moves must be a str"):
+        loyd.check("1 2 3/4 5 6/7 0 8", 5)

@@ -329,6 +329,8 @@ def check(board: BoardLike, moves: str, *, goal: GoalLike = "blank-last",
     "R2U2L") on `board` and compares them with the optimal length, found by the same search as
     solve() (skipped with optimal=False): `solver check`'s verdicts, in a CheckResult. Raises
     InvalidInputError for a board or move text that cannot be read."""
+    if not isinstance(moves, str):
+        raise TypeError(f"moves must be a str such as 'R2U', not {type(moves).__name__}")
     d = _loyd._check(board, moves, _options(goal, size, tables, heuristic, metric, algorithm,
                                              lookups, node_limit, time_limit, threads),
                      notation, optimal)
