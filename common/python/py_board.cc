@@ -17,6 +17,8 @@ using namespace pybind11::literals;
 
 namespace {
 
+constexpr size_t kMaxBoardText = 64 * 1024;  // the solver's longest input line (solver/input.h)
+
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
     for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
         s.replace(at, from.size(), to);
@@ -51,6 +53,8 @@ int to_tile(long long v) {
 // Tiles from a list of rows; `fixed` the size the call fixes, if any.
 Board from_rows(const py::sequence& rows, const std::optional<Geometry>& fixed) {
     const size_t h = rows.size();
+    if (h > static_cast<size_t>(kMaxCells))
+        throw InvalidInput(std::to_string(h) + " rows: a board holds at most 25 tiles");
     std::vector<int> tiles;
     size_t w = 0;
     for (size_t r = 0; r < h; ++r) {
@@ -60,6 +64,9 @@ Board from_rows(const py::sequence& rows, const std::optional<Geometry>& fixed) 
                                " is not a sequence of tile numbers");
         const py::sequence cells = py::reinterpret_borrow<py::sequence>(row);
         if (r == 0) w = cells.size();
+        if (w > static_cast<size_t>(kMaxCells))
+            throw InvalidInput("rows of " + std::to_string(w) +
+                               " tiles: a board holds at most 25 tiles");
         if (cells.size() != w)
             throw InvalidInput("rows of different lengths (row 1 has " + std::to_string(w) +
                                " tiles, row " + std::to_string(r + 1) + " has " +
@@ -78,6 +85,8 @@ Board from_rows(const py::sequence& rows, const std::optional<Geometry>& fixed) 
 Board from_sequence(const py::sequence& seq, const std::optional<Geometry>& fixed) {
     if (seq.size() > 0 && !is_text(seq[0]) && py::isinstance<py::sequence>(seq[0]))
         return from_rows(seq, fixed);
+    if (seq.size() > static_cast<size_t>(kMaxCells))
+        throw InvalidInput(std::to_string(seq.size()) + " tiles: a board holds at most 25");
     std::vector<int> tiles;
     tiles.reserve(seq.size());
     for (const py::handle v : seq) tiles.push_back(to_tile(index_value(v, "tiles")));
@@ -180,7 +189,13 @@ BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
 Board board_arg(const py::handle& board, const BoardFormat& format) {
     if (py::isinstance<Board>(board)) return board.cast<Board>();
     try {
-        if (py::isinstance<py::str>(board)) return format.read(board.cast<std::string>());
+        if (py::isinstance<py::str>(board)) {
+            const std::string text = board.cast<std::string>();
+            if (text.size() > kMaxBoardText)  // as the solver's longest line: never read whole
+                throw InvalidInput("a board text of " + std::to_string(text.size()) +
+                                   " bytes (at most " + std::to_string(kMaxBoardText) + ")");
+            return format.read(text);
+        }
         if (!is_text(board) && py::isinstance<py::sequence>(board))
             return from_sequence(py::reinterpret_borrow<py::sequence>(board), format.geometry());
     } catch (const FormatError& e) {

@@ -40,9 +40,16 @@ def solver():
     return path
 
 
+def plain_env():
+    """The environment for programs other than Python: without the sanitizer runtime a run under
+    AddressSanitizer preloads for the module (docs/python.md)."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
 def run_solver(solver, args, stdin=None, check=True):
     """The solver's --json records (a list of dicts) and its exit status."""
-    p = subprocess.run([solver, *args], input=stdin, capture_output=True, text=True, timeout=300)
+    p = subprocess.run([solver, *args], input=stdin, capture_output=True, text=True, timeout=300,
+                       env=plain_env())
     if check and p.returncode not in (0, 1, 3):
         raise AssertionError(f"solver {args} exited {p.returncode}: {p.stderr}")
     records = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]

@@ -5,6 +5,7 @@ script using the API type-checks."""
 
 import ast
 import inspect
+import os
 import pathlib
 import shutil
 import subprocess
@@ -80,8 +81,8 @@ def test_stubs_with_mypy(tmp_path):
     allow = tmp_path / "allow.txt"
     allow.write_text("loyd._loyd.Board\nloyd._loyd.Tables\nloyd._loyd.Tables.__init__\n")
     p = subprocess.run([sys.executable, "-m", "mypy.stubtest", "loyd._loyd", "--allowlist", str(allow)],
-                       capture_output=True, text=True, cwd=pkg, env={"PYTHONPATH": pkg, "PATH": "/usr/bin:/bin",
-                                                                   "HOME": str(tmp_path)})
+                       capture_output=True, text=True, cwd=pkg, env=dict(os.environ, PYTHONPATH=pkg,
+                                                                        HOME=str(tmp_path)))
     assert p.returncode == 0, p.stdout + p.stderr
     script = tmp_path / "use.py"
     script.write_text(
@@ -93,6 +94,6 @@ def test_stubs_with_mypy(tmp_path):
         "t = loyd.Tables.find(b)\n"
         "name: str = t.name if t is not None else ''\n")
     p = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(script)], capture_output=True, text=True,
-                       env={"PYTHONPATH": pkg, "PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-                            "MYPY_CACHE_DIR": str(tmp_path / "cache")})
+                       env=dict(os.environ, PYTHONPATH=pkg, HOME=str(tmp_path),
+                                MYPY_CACHE_DIR=str(tmp_path / "cache")))
     assert p.returncode == 0, p.stdout + p.stderr

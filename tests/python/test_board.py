@@ -152,3 +152,14 @@ def test_bad_sizes_and_goals_raise_usage_errors():
         loyd.Board("1 2 3 0", goal=42)
     with pytest.raises(loyd.UsageError):
         loyd.Board.from_list([1, 2, 3, 0], width=2)
+
+
+def test_huge_inputs_are_refused_without_reading_them_whole():
+    with pytest.raises(loyd.InvalidInputError, match="at most 25"):
+        loyd.Board(range(10**9))
+    with pytest.raises(loyd.InvalidInputError, match="at most 25"):
+        loyd.Board([range(3)] * 10**6)
+    with pytest.raises(loyd.InvalidInputError, match="at most 25"):
+        loyd.Board([range(10**8), range(10**8)])
+    with pytest.raises(loyd.InvalidInputError, match="at most 65536"):
+        loyd.Board("1 " * 10**6)

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 import loyd
+from conftest import plain_env
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +23,7 @@ def moved(tmp_path_factory, root):
     tmp = tmp_path_factory.mktemp("install")
     for component in ("python", "runtime"):
         subprocess.run(["cmake", "--install", build, "--prefix", str(tmp / "prefix"), "--component", component],
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, env=plain_env())
     shutil.move(tmp / "prefix", tmp / "moved")
     return tmp / "moved"
 

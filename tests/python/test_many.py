@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import loyd
-from conftest import run_solver
+from conftest import plain_env, run_solver
 
 
 def cli_batch(solver, lines, args):
@@ -19,7 +19,7 @@ def test_scramble_is_the_solvers(solver):
         assert a.shape == (25, size[0] * size[1]) and a.dtype == np.uint8
         p = __import__("subprocess").run(
             [solver, "scramble", "--size", f"{size[0]}x{size[1]}", "--count", "25", "--seed", str(seed),
-             "--goal", goal, "--board-format", "flat"], capture_output=True, text=True, check=True)
+             "--goal", goal, "--board-format", "flat"], capture_output=True, text=True, check=True, env=plain_env())
         assert [" ".join(map(str, r)) for r in a] == p.stdout.splitlines()
         assert all(loyd.is_solvable(list(r), goal, size=size) for r in a)
     assert loyd.scramble(0, (3, 3), 1).shape == (0, 9)
