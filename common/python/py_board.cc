@@ -97,35 +97,11 @@ std::string board_repr(const Board& b) {
     return "loyd.Board('" + rows_text(b) + "')";
 }
 
-// The name of blank move `d` in words, as the solver's check says it.
-const char* direction_name(Dir d) {
-    static const char* const names[] = {"up", "down", "left", "right"};
-    return names[static_cast<int>(d)];
-}
-
-// The moves read from `text` in `notation`; InvalidInput naming the text on a bad character.
-MoveText read_moves(const std::string& text, Notation notation) {
-    try {
-        return parse_move_text(text, notation);
-    } catch (const FormatError& e) {
-        throw InvalidInput("moves '" + text.substr(0, 40) + (text.size() > 40 ? "..." : "") +
-                           "': " + e.what());
-    }
-}
-
 Board apply_moves(const Board& b, const std::string& text, const std::string& notation_name) {
     const Notation n = parse_notation(notation_name);
     const MoveText m = read_moves(text, n);
     const Replay r = replay(b, m.moves);
-    if (r.illegal) {
-        const size_t i = *r.illegal;
-        const bool tile = n == Notation::Tile;
-        throw InvalidInput(
-            "move " + std::to_string(i + 1) + " (" + std::string(1, text[m.letter_at[i]]) +
-            " at character " + std::to_string(m.letter_at[i] + 1) +
-            ") leaves the board: " + (tile ? "no tile can slide " : "the blank cannot move ") +
-            direction_name(tile ? opposite(m.moves[i]) : m.moves[i]));
-    }
+    if (r.illegal) throw InvalidInput(illegal_move_message(m, text, *r.illegal, n, *r.illegal + 1));
     return r.end;
 }
 
@@ -205,6 +181,26 @@ Board board_arg(const py::handle& board, const BoardFormat& format) {
     }
     throw py::type_error("a board is a loyd.Board, a text or a sequence of tile numbers, not " +
                          std::string(py::str(py::type::of(board).attr("__name__"))));
+}
+
+MoveText read_moves(const std::string& text, Notation n) {
+    try {
+        return parse_move_text(text, n);
+    } catch (const FormatError& e) {
+        throw InvalidInput("moves '" + text.substr(0, 40) + (text.size() > 40 ? "..." : "") +
+                           "': " + e.what());
+    }
+}
+
+std::string illegal_move_message(const MoveText& m, const std::string& text, size_t i, Notation n,
+                                 size_t number) {
+    static const char* const names[] = {"up", "down", "left", "right"};
+    const bool tile = n == Notation::Tile;
+    const Dir d = tile ? opposite(m.moves[i]) : m.moves[i];
+    return "move " + std::to_string(number) + " (" + std::string(1, text[m.letter_at[i]]) +
+           " at character " + std::to_string(m.letter_at[i] + 1) +
+           ") leaves the board: " + (tile ? "no tile can slide " : "the blank cannot move ") +
+           names[static_cast<int>(d)];
 }
 
 Board goal_for(const BoardFormat& format, const Geometry& g) {

@@ -16,6 +16,7 @@
 
 #include "loyd/board/board.h"
 #include "loyd/board/board_format.h"
+#include "loyd/board/notation.h"
 
 namespace loyd::python {
 
@@ -41,6 +42,15 @@ std::string rows_text(const Board& b);
 
 // Raises InvalidInput naming `what` when `b` is not on the goal's board.
 void check_same_board(const Board& b, const Board& goal, const std::string& what);
+
+// Moves read from `text` in notation `n`; InvalidInput naming the text on a bad character.
+MoveText read_moves(const std::string& text, Notation n);
+
+// The solver's check message for move i of `m` (read from `text`), which leaves the board;
+// `number` is its number in the metric's moves: "move 3 (L at character 3) leaves the board:
+// no tile can slide left".
+std::string illegal_move_message(const MoveText& m, const std::string& text, size_t i, Notation n,
+                                 size_t number);
 
 void bind_board(py::module_& m);
 

@@ -148,44 +148,81 @@ py::array_t<T> filled(size_t n, T value) {
     return a;
 }
 
+// solve_many's results, filled by the workers (each index by one of them) with the GIL released.
+class BatchArrays {
+public:
+    BatchArrays(size_t n, bool want_moves, MoveStyle style)
+        : lengths_(filled<int32_t>(n, -1)),
+          starts_(filled<int32_t>(n, -1)),
+          bounds_(filled<int32_t>(n, -1)),
+          status_(filled<uint8_t>(n, 0)),
+          nodes_(filled<uint64_t>(n, 0)),
+          expanded_(filled<uint64_t>(n, 0)),
+          seconds_(filled<double>(n, 0)),
+          len_(lengths_.mutable_data()),
+          start_(starts_.mutable_data()),
+          bound_(bounds_.mutable_data()),
+          stat_(status_.mutable_data()),
+          node_(nodes_.mutable_data()),
+          exp_(expanded_.mutable_data()),
+          sec_(seconds_.mutable_data()),
+          moves_(want_moves ? n : 0),
+          style_(style) {}
+
+    void finish(size_t i, const SolveOutcome& r) {
+        using S = SolveOutcome::Status;
+        stat_[i] = r.status == S::Solved ? 0 : r.status == S::Unsolvable ? 1 : 2;
+        if (r.status != S::Unsolvable) {
+            start_[i] = r.search.heuristic_start;
+            bound_[i] = r.status == S::Solved ? r.length : r.search.lower_bound;
+        }
+        if (r.status == S::Solved) {
+            len_[i] = r.length;
+            if (!moves_.empty()) moves_[i] = format_moves(r.search.moves, style_);
+        }
+        node_[i] = r.search.nodes_generated;
+        exp_[i] = r.search.nodes_expanded;
+        sec_[i] = r.seconds;
+        done_.fetch_add(1, std::memory_order_relaxed);
+    }
+    size_t done() const { return done_.load(); }
+
+    // The arrays and the moves (None unless asked for) for the result's dict. GIL held.
+    py::dict fields() const {
+        py::object moves = py::none();
+        if (!moves_.empty()) {
+            py::list l(moves_.size());
+            for (size_t i = 0; i < moves_.size(); ++i)
+                l[i] = len_[i] >= 0 ? py::object(py::str(moves_[i])) : py::none();
+            moves = l;
+        }
+        return py::dict("lengths"_a = lengths_, "status"_a = status_, "nodes"_a = nodes_,
+                        "nodes_expanded"_a = expanded_, "heuristic_start"_a = starts_,
+                        "lower_bounds"_a = bounds_, "seconds"_a = seconds_, "moves"_a = moves);
+    }
+
+private:
+    py::array_t<int32_t> lengths_, starts_, bounds_;
+    py::array_t<uint8_t> status_;
+    py::array_t<uint64_t> nodes_, expanded_;
+    py::array_t<double> seconds_;
+    int32_t *len_, *start_, *bound_;
+    uint8_t* stat_;
+    uint64_t *node_, *exp_;
+    double* sec_;
+    std::vector<std::string> moves_;
+    MoveStyle style_;
+    std::atomic<size_t> done_{0};
+};
+
 py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves,
                     const std::string& notation, const py::object& progress,
                     double progress_every) {
     auto [pos, s] = prepare(boards, o);
     const size_t n = pos.size();
-    const MoveStyle style{parse_notation(notation), parse_notation(notation) == Notation::Tile ||
-                                                        s.options.metric == Metric::Mtm};
-    auto lengths = filled<int32_t>(n, -1), starts = filled<int32_t>(n, -1),
-         bounds = filled<int32_t>(n, -1);
-    auto status = filled<uint8_t>(n, 0);
-    auto nodes = filled<uint64_t>(n, 0), expanded = filled<uint64_t>(n, 0);
-    auto seconds = filled<double>(n, 0);
-    int32_t* len_p = lengths.mutable_data();
-    int32_t* start_p = starts.mutable_data();
-    int32_t* bound_p = bounds.mutable_data();
-    uint8_t* status_p = status.mutable_data();
-    uint64_t* nodes_p = nodes.mutable_data();
-    uint64_t* exp_p = expanded.mutable_data();
-    double* sec_p = seconds.mutable_data();
-    std::vector<std::string> moves(want_moves ? n : 0);
-    std::atomic<size_t> done{0};
-    const auto finish = [&](size_t i, const SolveOutcome& r) {
-        status_p[i] = static_cast<uint8_t>(r.status == SolveOutcome::Status::Solved       ? 0
-                                           : r.status == SolveOutcome::Status::Unsolvable ? 1
-                                                                                          : 2);
-        if (r.status != SolveOutcome::Status::Unsolvable) {
-            start_p[i] = r.search.heuristic_start;
-            bound_p[i] = r.status == SolveOutcome::Status::Solved ? r.length : r.search.lower_bound;
-        }
-        if (r.status == SolveOutcome::Status::Solved) {
-            len_p[i] = r.length;
-            if (want_moves) moves[i] = format_moves(r.search.moves, style);
-        }
-        nodes_p[i] = r.search.nodes_generated;
-        exp_p[i] = r.search.nodes_expanded;
-        sec_p[i] = r.seconds;
-        done.fetch_add(1, std::memory_order_relaxed);
-    };
+    const Notation nt = parse_notation(notation);
+    BatchArrays out(n, want_moves,
+                    MoveStyle{nt, nt == Notation::Tile || s.options.metric == Metric::Mtm});
     std::atomic<bool> cancel{false};
     BatchOptions batch;
     batch.threads = s.options.threads;
@@ -198,32 +235,23 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
             const auto now = std::chrono::steady_clock::now();
             if (std::chrono::duration<double>(now - last).count() < progress_every) return;
             last = now;
-            progress(done.load(), n);
+            progress(out.done(), n);
         };
-    run_interruptible(
-        [&] {
-            solve_batch(
-                n, [&](size_t i) { return pos.at(i); }, s.goal, s.options, finish, batch);
-        },
-        cancel, poll);
+    const auto start = [&](size_t i) { return pos.at(i); };
+    const auto finish = [&](size_t i, const SolveOutcome& r) { out.finish(i, r); };
+    run_interruptible([&] { solve_batch(n, start, s.goal, s.options, finish, batch); }, cancel,
+                      poll);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!progress.is_none()) progress(done.load(), n);
-    py::object move_list = py::none();
-    if (want_moves) {
-        py::list l(n);
-        for (size_t i = 0; i < n; ++i)
-            l[i] = len_p[i] >= 0 ? py::object(py::str(moves[i])) : py::none();
-        move_list = l;
-    }
-    return py::dict("lengths"_a = lengths, "status"_a = status, "nodes"_a = nodes,
-                    "nodes_expanded"_a = expanded, "heuristic_start"_a = starts,
-                    "lower_bounds"_a = bounds, "seconds"_a = seconds, "moves"_a = move_list,
-                    "goal"_a = s.goal, "metric"_a = to_string(s.options.metric),
-                    "heuristic"_a = s.choice.name(),
-                    "threads"_a = static_cast<int>(
-                        std::min<size_t>(std::max<size_t>(n, 1), batch_threads(batch.threads))),
-                    "wall_seconds"_a = wall);
+    if (!progress.is_none()) progress(out.done(), n);
+    py::dict d = out.fields();
+    d["goal"] = s.goal;
+    d["metric"] = to_string(s.options.metric);
+    d["heuristic"] = s.choice.name();
+    d["threads"] =
+        std::min<size_t>(std::max<size_t>(n, 1), static_cast<size_t>(batch_threads(batch.threads)));
+    d["wall_seconds"] = wall;
+    return d;
 }
 
 py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& o) {

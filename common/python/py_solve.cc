@@ -138,65 +138,56 @@ size_t move_number(const Moves& m, size_t i, Metric metric) {
         metric_length(Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
 }
 
+// The optimal length in `d` ("optimal"), or why it is unknown ("optimal_unknown", and after a
+// limit its "lower_bound").
+void optimal_length(Search& s, const Board& start, bool search, py::dict& d) {
+    if (!search) {
+        d["optimal_unknown"] = "not searched";
+        return;
+    }
+    SolveOutcome r;
+    run_search(s, py::none(), [&](const SolveOptions& opt) { r = solve(start, s.goal, opt); });
+    if (r.status == SolveOutcome::Status::Solved) {
+        d["optimal"] = r.length;
+    } else if (r.status == SolveOutcome::Status::Unsolvable) {
+        d["optimal_unknown"] = "unsolvable";
+    } else {
+        d["optimal_unknown"] = r.search.limit_reason;
+        d["lower_bound"] = r.search.lower_bound;
+    }
+}
+
 // `solver check`'s verdict on one board and move text (solver/check_command.cc).
 py::dict check(const py::handle& board, const std::string& text, const py::dict& o,
                const std::string& notation, bool optimal) {
     const Notation n = parse_notation(notation);
     const BoardFormat f = format_of(o);
     const Board start = board_arg(board, f);
-    MoveText mt;
-    try {
-        mt = parse_move_text(text, n);
-    } catch (const FormatError& e) {
-        throw InvalidInput("moves '" + text.substr(0, 40) + (text.size() > 40 ? "..." : "") +
-                           "': " + e.what());
-    }
+    const MoveText mt = read_moves(text, n);
     Search s = search_for(start.geometry(), f, o);
     const Metric metric = s.options.metric;
     const Replay rp = replay(start, mt.moves);
-    py::dict d("verdict"_a = "", "metric"_a = to_string(metric), "moves"_a = text);
+    py::dict d("verdict"_a = "illegal", "metric"_a = to_string(metric), "moves"_a = text);
     if (rp.illegal) {
-        const size_t i = *rp.illegal;
-        const bool tile = n == Notation::Tile;
-        static const char* const names[] = {"up", "down", "left", "right"};
-        const Dir dir = tile ? opposite(mt.moves[i]) : mt.moves[i];
-        d["verdict"] = "illegal";
-        d["illegal_move"] = move_number(mt.moves, i, metric);
-        d["illegal_character"] = mt.letter_at[i] + 1;
-        d["message"] = "move " + std::to_string(move_number(mt.moves, i, metric)) + " (" +
-                       std::string(1, text[mt.letter_at[i]]) + " at character " +
-                       std::to_string(mt.letter_at[i] + 1) + ") leaves the board: " +
-                       (tile ? "no tile can slide " : "the blank cannot move ") +
-                       names[static_cast<int>(dir)];
+        const size_t number = move_number(mt.moves, *rp.illegal, metric);
+        d["illegal_move"] = number;
+        d["illegal_character"] = mt.letter_at[*rp.illegal] + 1;
+        d["message"] = illegal_move_message(mt, text, *rp.illegal, n, number);
         return d;
     }
-    const size_t stm = mt.moves.size(),
-                 mtm = static_cast<size_t>(metric_length(mt.moves, Metric::Mtm));
-    const size_t length = metric == Metric::Mtm ? mtm : stm;
+    const size_t stm = mt.moves.size();
+    const auto mtm = static_cast<size_t>(metric_length(mt.moves, Metric::Mtm));
     d["length"] = stm;
     d["length_mtm"] = mtm;
     d["end"] = rp.end;
-    if (optimal) {
-        SolveOutcome r;
-        run_search(s, py::none(), [&](const SolveOptions& opt) { r = solve(start, s.goal, opt); });
-        if (r.status == SolveOutcome::Status::Solved) {
-            d["optimal"] = r.length;
-        } else if (r.status == SolveOutcome::Status::Unsolvable) {
-            d["optimal_unknown"] = "unsolvable";
-        } else {
-            d["optimal_unknown"] = r.search.limit_reason;
-            d["lower_bound"] = r.search.lower_bound;
-        }
-    } else {
-        d["optimal_unknown"] = "not searched";
-    }
-    const bool reached = rp.end == s.goal;
-    if (!reached) {
+    optimal_length(s, start, optimal, d);
+    if (!(rp.end == s.goal)) {
         d["verdict"] = "misses-goal";
     } else if (!d.contains("optimal")) {
         d["verdict"] = "solves";
     } else {
-        const size_t best = d["optimal"].cast<size_t>();
+        const size_t length = metric == Metric::Mtm ? mtm : stm;
+        const auto best = d["optimal"].cast<size_t>();
         if (length < best) throw Error("the moves are shorter than the optimal length found");
         d["verdict"] = length == best ? "optimal" : "suboptimal";
         d["difference"] = length - best;
