@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # loyd's one setup script.
-#   ./setup.sh        install missing Debian packages, build (Release, ./build), solve an example
+#   ./setup.sh        install missing Debian packages (emscripten too, for the play page),
+#                     build (Release, ./build), solve an example
 #   ./setup.sh test   the same install (and Chromium, for the replay page's browser test, and
 #                     clang, for fuzzing) and build, then every test (Release), the unit tests
 #                     again under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded
@@ -32,10 +33,15 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 apt_install "${packages[@]}"
-# The replay page's browser test runs headless Chromium; only the test run installs it, and
-# without it that one test is skipped.
+# The play page (`solver play`, docs/play.md) is the engine compiled to WebAssembly by Debian's
+# emscripten; without it the solver is built without the page (and its browser test skipped).
+if ! apt_install emscripten; then
+  echo "setup: could not install emscripten; the solver is built without the play page" >&2
+fi
+# The replay and play pages' browser tests run headless Chromium; only the test run installs
+# it, and without it those tests are skipped.
 if [ "$mode" = test ] && ! apt_install chromium; then
-  echo "setup: could not install chromium; the browser test (replay_browser) will be skipped" >&2
+  echo "setup: could not install chromium; the browser tests (replay_browser, play_browser) will be skipped" >&2
 fi
 
 # Fuzzing (./setup.sh fuzz, and the smoke run of ./setup.sh test) needs clang's libFuzzer.
@@ -62,12 +68,13 @@ case "$mode" in
     # of their own under ASan/TSan); the distributed build is tested there with ranks played by
     # threads (tests/thread_group.h), and with real mpirun ranks in the Release run above.
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLOYD_SANITIZE=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
-      >/dev/null
+      -DLOYD_PLAY_PAGE=OFF >/dev/null
     cmake --build build-asan -j "$jobs" --target loyd_tests
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
     # The tests that run threads (split IDA*, parallel builds and verify, concurrent cache
     # fills, the sliced build on thread ranks), again under ThreadSanitizer: any data race fails the run.
-    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF >/dev/null
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
+      -DLOYD_PLAY_PAGE=OFF >/dev/null  # (the play page is built and tested once, in ./build)
     cmake --build build-tsan -j "$jobs" --target loyd_tests solver
     TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/tests/loyd_tests --gtest_brief=1 \
       --gtest_filter="$(cat tests/tsan_tests.txt | grep -v '^#' | paste -sd:)"

@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
             loyd::BuildResult r = loyd::build_table(t.pattern, opt);
             total += r.seconds;
             std::printf("%-40s entries %12zu layers %3d max %3d seconds %8.2f xxh3 %016llx\n",
-                        t.file.c_str(), r.table.size(), r.layers, r.max_value, r.seconds,
-                        static_cast<unsigned long long>(XXH3_64bits(r.table.data(), r.table.size())));
+                        t.file.c_str(), r.entries.bytes.size(), r.layers, r.max_value, r.seconds,
+                        static_cast<unsigned long long>(XXH3_64bits(r.entries.bytes.data(), r.entries.bytes.size())));
             std::fflush(stdout);
         }
         std::printf("total seconds %.2f threads %d\n", total, opt.threads);

@@ -193,6 +193,14 @@ PdbEncoding encoding_of(const Options& o) {
                                  : throw UsageError("--encoding must be zstd or raw");
 }
 
+// The entry coding a build writes: --entries, else compact for single-tile-metric sets (the
+// presets' default: docs/benchmarks.md measures what it costs the search) and bytes for MTM
+// sets (compact entries are for STM tables only).
+EntryCoding coding_of(const Options& o, Metric metric) {
+    if (o.entries) return parse_entry_coding(*o.entries);
+    return metric == Metric::Stm ? EntryCoding::Compact : EntryCoding::Byte;
+}
+
 void check_build_args(const Options& o) {
     if (o.out.empty()) throw UsageError("build needs --out DIR");
     if (!o.paths.empty()) throw UsageError("unexpected argument '" + o.paths[0] + "' (build takes options only)");
@@ -200,13 +208,23 @@ void check_build_args(const Options& o) {
 
 // The table at `path`, if it is already built and valid for `t` (and --force is not given):
 // its payload checksum. Says so, or why it is rebuilt, on `err`.
+// A valid table in the other entry coding or payload encoding is re-encoded, not rebuilt.
 std::optional<uint64_t> already_built(const Options& o, const TableSpec& t, const std::string& path, std::ostream& err) {
     std::error_code ec;
     if (o.force || !fs::exists(path, ec)) return std::nullopt;
     try {
         PdbTable existing = PdbTable::load(path, t.pattern);
+        const PdbHeader& h = existing.file().header();
+        if (h.coding != coding_of(o, t.pattern.metric()) || h.encoding != encoding_of(o)) {
+            if (!o.quiet)
+                err << "pdbgen: " << path << " is built and valid; re-encoding it (" << to_string(coding_of(o, t.pattern.metric()))
+                    << " entries, " << o.encoding << ")\n";
+            convert_table(path, path, encoding_of(o), o.level ? o.level : kDefaultZstdLevel, coding_of(o, t.pattern.metric()),
+                          thread_count(o));
+            return read_pdb_header(path).payload_xxh3;
+        }
         if (!o.quiet) err << "pdbgen: " << path << " is already built and valid (use --force to rebuild)\n";
-        return existing.file().header().payload_xxh3;
+        return h.payload_xxh3;
     } catch (const Error& e) {
         if (!o.quiet) err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
     }
@@ -274,6 +292,7 @@ int cmd_build_sliced(const Options& o, PdbSetSpec spec, const std::atomic<bool>&
         }
         Progress progress(err, show, t.file);
         so.table_file = t.file;
+        so.coding = coding_of(o, t.pattern.metric());
         so.progress = [&](const BuildProgress& p) { progress(p); };
         so.note = [&](const std::string& s) {
             progress.done();
@@ -316,9 +335,10 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
     const int level = o.level ? o.level : kDefaultZstdLevel;
     const int threads = thread_count(o);
 
+    const EntryCoding coding = coding_of(o, spec.metric);
     // Peak memory: the largest table's build arrays (the zstd writer streams).
     uint64_t peak = 0;
-    for (const auto& t : spec.tables) peak = std::max(peak, estimate_build_bytes(t.pattern));
+    for (const auto& t : spec.tables) peak = std::max(peak, estimate_build_bytes(t.pattern, coding));
     const uint64_t limit = o.max_memory ? o.max_memory : available_memory();
     if (limit && peak > limit)
         throw LimitError("building " + spec.name + " needs about " + mb(peak) + " of memory, more than " +
@@ -349,16 +369,17 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
         Progress progress(err, show, t.file);
         BuildOptions bo;
         bo.threads = threads;
+        bo.coding = coding;
         bo.cancel = &interrupted;
         bo.progress = [&](const BuildProgress& p) { progress(p); };
         BuildResult r = build_table(t.pattern, bo);
         progress.done();
         if (interrupted) throw LimitError("interrupted");
-        write_pdb(path, header_for(t.pattern, r.max_value), r.table.data(), r.table.size(), enc, level);
-        t.xxh3 = pdb_checksum(r.table.data(), r.table.size());
+        t.xxh3 = write_table(path, header_for(t.pattern, r.max_value), r.entries, enc, level).payload_xxh3;
         if (!o.quiet)
-            err << "pdbgen: " << path << ": " << with_commas(r.table.size()) << " entries, max "
-                << int(r.max_value) << ", " << std::fixed << std::setprecision(1) << r.seconds << " s\n";
+            err << "pdbgen: " << path << ": " << with_commas(r.entries.count) << " " << to_string(coding)
+                << " entries, max " << int(r.max_value) << ", " << std::fixed << std::setprecision(1) << r.seconds
+                << " s\n";
     }
     const fs::path manifest = fs::path(o.out) / kManifestName;
     write_file_atomic(manifest.string(), manifest_text(spec));
@@ -388,8 +409,9 @@ int info_set(const std::string& path, std::ostream& out) {
         entries += h.entries;
         bytes += ec ? 0 : size;
         out << "  " << s.tables[i].file << ": " << to_string(s.tables[i].pattern.kind()) << " "
-            << s.tables[i].pattern.tiles_string() << ", " << with_commas(h.entries) << " entries, max "
-            << int(h.max_value) << ", " << to_string(h.encoding) << ", " << with_commas(size) << " bytes\n";
+            << s.tables[i].pattern.tiles_string() << ", " << with_commas(h.entries) << " " << to_string(h.coding)
+            << " entries, max " << int(h.max_value) << ", " << to_string(h.encoding) << ", " << with_commas(size)
+            << " bytes\n";
     }
     for (size_t p = 0; p < s.partitions.size(); ++p) {
         out << "partition   ";
@@ -418,40 +440,72 @@ int cmd_info(const Options& o, std::ostream& out) {
         << "ranking     partial permutation (tiles ascending" << (p.kind() == PatternKind::Full ? ", then the blank" : "")
         << ")\n"
         << "entries     " << with_commas(h.entries) << "\n"
-        << "bits        " << int(h.bits_per_entry) << "\n"
+        << "coding      " << to_string(h.coding) << " (" << int(h.bits_per_entry) << " bits per entry"
+        << (h.coding == EntryCoding::Compact
+                ? "; (entry - Manhattan bound) / 2, " + with_commas(h.exceptions) +
+                      " exceptions"
+                : std::string())
+        << ")\n"
         << "max value   " << int(h.max_value) << "\n"
         << "encoding    " << to_string(h.encoding) << " (" << with_commas(h.payload_stored_size) << " bytes stored)\n"
-        << "xxh3        " << hex64(h.payload_xxh3) << "\n"
-        << "generator   " << (h.generator_version >> 16) << "." << ((h.generator_version >> 8) & 255) << "."
+        << "xxh3        " << hex64(h.payload_xxh3) << "\n";
+    const ValueSummary values = summarize_values(p, t.entries(), t.size(), thread_count(o));
+    if (h.coding != EntryCoding::Byte) out << "values xxh3 " << hex64(values.xxh3) << " (the entries as bytes)\n";
+    out << "generator   " << (h.generator_version >> 16) << "." << ((h.generator_version >> 8) & 255) << "."
         << (h.generator_version & 255) << "\n"
         << "histogram   value: entries\n";
-    std::array<uint64_t, 256> hist{};
-    const uint8_t* d = t.data();
-    for (uint64_t i = 0; i < t.size(); ++i) ++hist[d[i]];
     double sum = 0;
     for (int v = 0; v < 256; ++v)
-        if (hist[v]) {
-            out << std::setw(11) << v << ": " << with_commas(hist[v]) << "\n";
-            sum += static_cast<double>(v) * static_cast<double>(hist[v]);
+        if (values.histogram[static_cast<size_t>(v)]) {
+            out << std::setw(11) << v << ": " << with_commas(values.histogram[static_cast<size_t>(v)]) << "\n";
+            sum += static_cast<double>(v) * static_cast<double>(values.histogram[static_cast<size_t>(v)]);
         }
     out << "mean        " << std::fixed << std::setprecision(3) << sum / static_cast<double>(t.size()) << "\n";
     return kExitOk;
 }
 
-// Verifies one table file fully; returns its payload checksum.
-uint64_t verify_file(const std::string& path, const std::optional<Pattern>& expected, int threads,
-                     std::ostream& out) {
+// A verified table's checksums: of its payload (what its set's manifest records) and of its
+// entries as bytes (what a reference manifest records, whatever the coding).
+struct Verified {
+    uint64_t payload, values;
+};
+
+// Verifies one table file fully.
+Verified verify_file(const std::string& path, const std::optional<Pattern>& expected, int threads, std::ostream& out) {
     PdbTable t = PdbTable::load(path, expected);
     const PdbHeader& h = t.file().header();
-    uint8_t maxv = 0;
-    for (uint64_t i = 0; i < t.size(); ++i) maxv = std::max(maxv, t.data()[i]);
-    if (maxv != h.max_value)
+    const ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    if (values.max_value() != h.max_value)
         throw FormatError(path + ": header max value " + std::to_string(h.max_value) + " but the largest entry is " +
-                          std::to_string(maxv));
-    verify_table(t.pattern(), t.data(), t.size(), threads, path);
+                          std::to_string(values.max_value()));
+    verify_table(t.pattern(), t.entries(), t.size(), threads, path);
     out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " " << t.pattern().tiles_string() << ", "
-        << with_commas(t.size()) << " entries, xxh3 " << hex64(h.payload_xxh3) << ")\n";
-    return h.payload_xxh3;
+        << with_commas(t.size()) << " " << to_string(h.coding) << " entries, xxh3 " << hex64(h.payload_xxh3);
+    if (h.coding != EntryCoding::Byte) out << ", values xxh3 " << hex64(values.xxh3);
+    out << ")\n";
+    return Verified{h.payload_xxh3, values.xxh3};
+}
+
+// A verified table against the reference's line for `file`: the reference's checksum is a
+// payload's (of a byte table, which is its values', or of a compact one), so either of the
+// table's checksums may match it; a compact reference of the same values in another coding is
+// decoded when its file is beside its manifest.
+void match_reference(const PdbSetSpec& ref, const fs::path& ref_dir, const std::string& file, const std::string& path,
+                     const Verified& sum, int threads) {
+    for (const auto& rt : ref.tables) {
+        if (rt.file != file || !rt.xxh3) continue;
+        if (*rt.xxh3 == sum.payload || *rt.xxh3 == sum.values) return;
+        std::error_code ec;
+        if (fs::exists(ref_dir / file, ec)) {
+            const PdbTable other = PdbTable::load((ref_dir / file).string(), rt.pattern);
+            if (other.file().header().payload_xxh3 == *rt.xxh3 && other.coding() == EntryCoding::Compact &&
+                summarize_values(other.pattern(), other.entries(), other.size(), threads).xxh3 == sum.values)
+                return;
+        }
+        throw FormatError(path + ": xxh3 " + hex64(sum.payload) + " (values " + hex64(sum.values) +
+                          ") differs from the reference " + hex64(*rt.xxh3));
+    }
+    throw FormatError(path + ": the reference manifest has no checksum for " + file);
 }
 
 int cmd_verify(const Options& o, std::ostream& out, std::ostream& err) {
@@ -461,19 +515,12 @@ int cmd_verify(const Options& o, std::ostream& out, std::ostream& err) {
     std::error_code ec;
     const bool is_set = fs::is_directory(p, ec) || fs::path(p).filename() == kManifestName;
     std::optional<PdbSetSpec> ref;
-    if (!o.against.empty()) ref = read_manifest(set_path(o.against).manifest.string());
+    const SetPath ref_path = set_path(o.against);
+    if (!o.against.empty()) ref = read_manifest(ref_path.manifest.string());
     if (!is_set) {
-        uint64_t sum = verify_file(p, std::nullopt, threads, out);
+        const Verified sum = verify_file(p, std::nullopt, threads, out);
         if (ref) {
-            const std::string name = fs::path(p).filename().string();
-            bool found = false;
-            for (const auto& t : ref->tables)
-                if (t.file == name && t.xxh3) {
-                    found = true;
-                    if (*t.xxh3 != sum)
-                        throw FormatError(p + ": xxh3 " + hex64(sum) + " differs from the reference " + hex64(*t.xxh3));
-                }
-            if (!found) throw FormatError(p + ": the reference manifest has no checksum for " + name);
+            match_reference(*ref, ref_path.dir, fs::path(p).filename().string(), p, sum, threads);
             out << "matches the reference " << o.against << "\n";
         }
         return kExitOk;
@@ -484,20 +531,10 @@ int cmd_verify(const Options& o, std::ostream& out, std::ostream& err) {
     for (const auto& t : spec.tables) {
         const std::string path = (sp.dir / t.file).string();
         try {
-            uint64_t sum = verify_file(path, t.pattern, threads, out);
-            if (t.xxh3 && *t.xxh3 != sum)
-                throw FormatError(path + ": xxh3 " + hex64(sum) + " differs from the manifest's " + hex64(*t.xxh3));
-            if (ref) {
-                bool found = false;
-                for (const auto& rt : ref->tables)
-                    if (rt.file == t.file && rt.xxh3) {
-                        found = true;
-                        if (*rt.xxh3 != sum)
-                            throw FormatError(path + ": xxh3 " + hex64(sum) + " differs from the reference " +
-                                              hex64(*rt.xxh3));
-                    }
-                if (!found) throw FormatError(path + ": the reference manifest has no checksum for it");
-            }
+            const Verified sum = verify_file(path, t.pattern, threads, out);
+            if (t.xxh3 && *t.xxh3 != sum.payload)
+                throw FormatError(path + ": xxh3 " + hex64(sum.payload) + " differs from the manifest's " + hex64(*t.xxh3));
+            if (ref) match_reference(*ref, ref_path.dir, t.file, path, sum, threads);
         } catch (const Error& e) {
             ++failures;
             err << "pdbgen: FAILED " << e.what() << "\n";
@@ -521,10 +558,16 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
     const std::string& in = o.paths[0];
     std::error_code ec;
     const bool is_set = fs::is_directory(in, ec) || fs::path(in).filename() == kManifestName;
+    const std::optional<EntryCoding> coding =
+        o.entries ? std::optional<EntryCoding>(parse_entry_coding(*o.entries)) : std::nullopt;
+    const int threads = thread_count(o);
+    auto convert = [&](const std::string& from, const std::string& to) {
+        convert_table(from, to, enc, level, coding, threads);
+        out << "wrote " << to << " (" << to_string(enc) << ", " << to_string(read_pdb_header(to).coding)
+            << " entries)\n";
+    };
     if (!is_set) {
-        const std::string dst = o.paths.size() == 2 ? o.paths[1] : in;
-        convert_pdb(in, dst, enc, level);
-        out << "wrote " << dst << " (" << to_string(enc) << ")\n";
+        convert(in, o.paths.size() == 2 ? o.paths[1] : in);
         return kExitOk;
     }
     SetPath sp = set_path(in);
@@ -532,11 +575,15 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
     fs::path dst_dir = o.paths.size() == 2 ? fs::path(o.paths[1]) : sp.dir;
     fs::create_directories(dst_dir, ec);
     if (!fs::is_directory(dst_dir)) throw IoError("cannot create folder '" + dst_dir.string() + "'");
-    for (const auto& t : spec.tables) {
-        convert_pdb((sp.dir / t.file).string(), (dst_dir / t.file).string(), enc, level);
-        out << "wrote " << (dst_dir / t.file).string() << " (" << to_string(enc) << ")\n";
+    bool recoded = false;
+    for (auto& t : spec.tables) {
+        const std::string to = (dst_dir / t.file).string();
+        convert((sp.dir / t.file).string(), to);
+        const uint64_t sum = read_pdb_header(to).payload_xxh3;
+        recoded |= t.xxh3 && *t.xxh3 != sum;
+        if (t.xxh3) t.xxh3 = sum;  // a change of entry coding changes the payload
     }
-    if (dst_dir != sp.dir) write_file_atomic((dst_dir / kManifestName).string(), manifest_text(spec));
+    if (dst_dir != sp.dir || recoded) write_file_atomic((dst_dir / kManifestName).string(), manifest_text(spec));
     return kExitOk;
 }
 

@@ -30,6 +30,9 @@ po::options_description visible() {
         ("name", po::value<std::string>(), "build: name of a custom set (default: custom): 1-64 letters, digits, spaces, . _ + -")
         ("out,o", po::value<std::string>(), "build/package: output folder")
         ("encoding", po::value<std::string>()->default_value("zstd"), "build: zstd | raw")
+        ("entries", po::value<std::string>(),
+         "build/pack/unpack: compact (4 bits per entry; the presets' default) | byte (pack/unpack: "
+         "keep the tables' own when not given)")
         ("level", po::value<int>()->default_value(0), "build/pack: zstd level 1..22 (0 = default 3)")
         ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G)")
         ("force", "build: rebuild tables already present and valid")
@@ -159,6 +162,7 @@ Options parse_options(int argc, char** argv) {
     if (vm.count("name")) o.name = vm["name"].as<std::string>();
     if (vm.count("out")) o.out = vm["out"].as<std::string>();
     o.encoding = vm["encoding"].as<std::string>();
+    if (vm.count("entries")) o.entries = vm["entries"].as<std::string>();
     o.level = vm["level"].as<int>();
     if (vm.count("max-memory")) o.max_memory = parse_bytes(vm["max-memory"].as<std::string>());
     o.force = vm.count("force") > 0;

@@ -21,6 +21,7 @@ struct Options {
     std::string name;
     std::string out;
     std::string encoding = "zstd";
+    std::optional<std::string> entries;  // compact | byte; default: the preset's (build), the table's (pack)
     int level = 0;  // 0 = the format's default
     uint64_t max_memory = 0;  // bytes; 0 = what the machine has available
     bool force = false;

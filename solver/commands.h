@@ -1,5 +1,5 @@
-// The solver's commands, one file each: solve (solve_command.cc), check (check_command.cc) and
-// scramble (scramble_command.cc). Each reads only the validated request, prints its records on
+// The solver's commands, one file each: solve (solve_command.cc), check (check_command.cc),
+// scramble (scramble_command.cc) and play (play_command.cc). Each reads only the validated request, prints its records on
 // `out` and its messages on `err`, and returns the exit status (README, `solver --help`); solve
 // and check search with every rank of the run (on rank 0; the others serve, rank_run.h).
 #pragma once
@@ -17,6 +17,7 @@ enum ExitCode {
     kExitLimit = 3,
     kExitFile = 4,
     kExitInternal = 5,
+    kExitUnavailable = 6,  // play: this build has no page (no emscripten when it was built)
     kExitNotOptimal = 7,  // check: a sequence solves, but is longer than optimal
     kExitNotSolved = 8,   // check: a sequence leaves the board or ends off the goal
 };
@@ -26,5 +27,6 @@ class RankRun;  // rank_run.h: the ranks this run has (one without mpirun)
 int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks);
 int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks);
 int run_scramble(const Request& req, std::ostream& out, std::ostream& err);
+int run_play(const Request& req, std::ostream& out, std::ostream& err);  // play_command.cc
 
 }  // namespace loyd::solver

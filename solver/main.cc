@@ -33,6 +33,7 @@ int program(int argc, char** argv, loyd::mpi::Ranks& ranks, std::unique_ptr<Rank
     switch (req.command) {
         case Command::Check: return run_check(req, out, err, *run);
         case Command::Scramble: return run_scramble(req, out, err);
+        case Command::Play: return run_play(req, out, err);
         case Command::Solve: break;
     }
     return run_solve(req, out, err, *run);

@@ -13,7 +13,7 @@ namespace loyd::solver {
 namespace {
 
 // The commands an option group applies to.
-enum Scope : unsigned { kSolve = 1, kCheck = 2, kScramble = 4, kEvery = 7 };
+enum Scope : unsigned { kSolve = 1, kCheck = 2, kScramble = 4, kPlay = 8, kEvery = 15 };
 
 struct Group {
     unsigned scope;
@@ -116,10 +116,17 @@ po::options_description scramble_only() {
     return d;
 }
 
+po::options_description play_only() {
+    po::options_description d("Play only");
+    d.add_options()
+        ("out,o", po::value<std::string>(), "write the play page to FILE ('-' = standard output)");
+    return d;
+}
+
 std::vector<Group> groups() {
     return {{kEvery, every_command()}, {kSolve | kCheck, solving()}, {kSolve, solve_only()},
             {kCheck | kScramble, boards_printed()}, {kCheck, check_only()},
-            {kScramble, scramble_only()}};
+            {kScramble, scramble_only()}, {kPlay, play_only()}};
 }
 
 // True when `token` (--name or -x, with no attached value) names an option that takes a value.
@@ -140,13 +147,13 @@ std::string command_word(int argc, char** argv) {
         const std::string a = argv[i];
         if (a == "--") {  // what follows is positional: a command, or the boards
             const std::string next = i + 1 < argc ? argv[i + 1] : "";
-            return next == "solve" || next == "check" || next == "scramble" ? next : "";
+            return next == "solve" || next == "check" || next == "scramble" || next == "play" ? next : "";
         }
         if (a.size() > 1 && a[0] == '-') {
             if (a.find('=') == std::string::npos && takes_value(a)) ++i;
             continue;
         }
-        return a == "solve" || a == "check" || a == "scramble" ? a : "";
+        return a == "solve" || a == "check" || a == "scramble" || a == "play" ? a : "";
     }
     return "";
 }
@@ -155,7 +162,8 @@ unsigned scope_of(const std::string& command) {
     if (command.empty() || command == "solve") return kSolve;
     if (command == "check") return kCheck;
     if (command == "scramble") return kScramble;
-    throw UsageError("unknown command '" + command + "' (expected solve, check or scramble)");
+    if (command == "play") return kPlay;
+    throw UsageError("unknown command '" + command + "' (expected solve, check, scramble or play)");
 }
 
 // What a command does and how it is called, for its --help.
@@ -192,6 +200,17 @@ std::string command_usage(const std::string& command) {
                "  solver scramble --size 3x2 --board-format flat\n"
                "  solver scramble --goal \"A B C/D E F/G H _\" | solver --goal \"A B C/D E F/G H _\"\n"
                "Exit status: 0 ok, 2 usage error.\n";
+    if (command == "play")
+        return "Usage: solver play --out FILE [--size WxH] [--goal GOAL] [BOARD]\n"
+               "Writes the play page: one self-contained HTML file (the solver's engine compiled to\n"
+               "WebAssembly, small table sets, no network) to play, shuffle, get hints and solve\n"
+               "optimally in a browser, offline. With BOARD (and --goal blank-last, blank-first or\n"
+               "a goal in numbers) the page opens on that position. docs/play.md.\n"
+               "Examples:\n"
+               "  solver play --out loyd-play.html                    then open it in a browser\n"
+               "  solver play --out p.html --goal blank-first \"1 2 3/4 0 5/6 7 8\"\n"
+               "Exit status: 0 written, 1 invalid board, 2 usage error, 4 file error, 6 this build\n"
+               "has no page (emscripten was not found when it was built).\n";
     return "Usage: solver [solve] [OPTIONS] [BOARD]...\n"
            "Solves sliding-tile puzzles optimally. A board is W*H tiles in reading order,\n"
            "separated by spaces or commas, rows optionally ended by '/'; tiles are numbers\n"
@@ -225,6 +244,7 @@ std::string help_text() {
           "  solve [BOARD]...       (the default) solve each board optimally\n"
           "  check BOARD... MOVES   replay moves on a board: legal? solved? how far from optimal?\n"
           "  scramble               random positions, uniform over the solvable ones\n"
+          "  play --out FILE        write the play page (play, hint and solve in a browser)\n"
           "'solver COMMAND --help' describes one command.\n\n"
           "A board is W*H tiles in reading order, separated by spaces or commas, rows optionally\n"
           "ended by '/' (then W and H follow from the rows). Tiles are numbers (0 = blank; also\n"
@@ -240,7 +260,8 @@ std::string help_text() {
           "by every rank together (same optimal answer; node counts and limits over all ranks).\n"
           "Exit status: 0 all solved or proven unsolvable, 1 an instance line was invalid,\n"
           "2 usage error, 3 a limit was reached, 4 file error, 5 internal error; check also\n"
-          "7 a sequence solves but not optimally, 8 a sequence does not solve.\n"
+          "7 a sequence solves but not optimally, 8 a sequence does not solve; play also\n"
+          "6 this build has no play page.\n"
           "Environment: LOYD_PDB_PATH (colon-separated folders of table sets, searched first),\n"
           "XDG_DATA_HOME (sets in $XDG_DATA_HOME/loyd/pdb, default ~/.local/share/loyd/pdb),\n"
           "XDG_CACHE_HOME (decoded tables in $XDG_CACHE_HOME/loyd unless --cache-dir).\n";
@@ -317,6 +338,10 @@ void read_values(const po::variables_map& vm, unsigned mine, Options& o) {
     else
         o.count = opt("count");
     o.seed = opt("seed");
+    if (vm.count("out")) {
+        o.out = str("out");
+        if (o.out.empty()) throw UsageError("--out needs a file name (- for standard output)");
+    }
 }
 
 }  // namespace
@@ -350,7 +375,7 @@ Options parse_options(int argc, char** argv) {
     Options o;
     if (vm.count("args")) o.arguments = vm["args"].as<std::vector<std::string>>();
     if (!o.arguments.empty() && (o.arguments[0] == "solve" || o.arguments[0] == "check" ||
-                                 o.arguments[0] == "scramble")) {
+                                 o.arguments[0] == "scramble" || o.arguments[0] == "play")) {
         o.command = o.arguments[0];
         o.arguments.erase(o.arguments.begin());
     }

@@ -1,5 +1,5 @@
-// Command-line options of `solver`, declared once with help text and defaults, for its three
-// commands: `solve` (the default: `solver BOARD...` solves), `check` and `scramble`.
+// Command-line options of `solver`, declared once with help text and defaults, for its
+// commands: `solve` (the default: `solver BOARD...` solves), `check`, `scramble` and `play`.
 //
 // `parse_options` only reads the command line into strings and flags and refuses an option the
 // command does not take; request.h turns the result into one validated request.
@@ -13,7 +13,7 @@
 namespace loyd::solver {
 
 struct Options {
-    std::string command;                 // "" (solve) | solve | check | scramble: the first argument
+    std::string command;                 // "" (solve) | solve | check | scramble | play: the first argument
     std::vector<std::string> arguments;  // the other positional arguments
     // every command
     std::optional<std::string> size;     // --size WxH
@@ -51,6 +51,8 @@ struct Options {
     // scramble
     std::optional<std::string> count;    // --count N (solve's --count is count_solutions)
     std::optional<std::string> seed;     // --seed S
+    // play
+    std::string out;                     // --out FILE ("-" = stdout)
     bool help = false;
     bool version = false;
 };

@@ -26,6 +26,7 @@ uint64_t unsigned_value(const std::string& text, const std::string& option, uint
 Command command_of(const std::string& name) {
     if (name == "check") return Command::Check;
     if (name == "scramble") return Command::Scramble;
+    if (name == "play") return Command::Play;
     return Command::Solve;
 }
 
@@ -116,6 +117,13 @@ Request make_request(const Options& o) {
     r.quiet = o.quiet;
     r.progress = !o.quiet_progress;
     r.html = o.html;
+    if (r.command == Command::Play) {  // the page: its file, and where it starts
+        if (o.out.empty()) throw UsageError("play needs --out FILE (- for standard output)");
+        if (r.format.goal_written() && !r.format.labels().are_numbers())
+            throw UsageError("the play page plays numbered tiles: give --goal in numbers, blank-last or blank-first");
+        r.out = o.out;
+        return r;
+    }
     if (r.command != Command::Scramble) set_search(o, r);
     if (r.command == Command::Solve) set_solutions(o, r);
     if (r.command == Command::Check) set_check(o, r);

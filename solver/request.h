@@ -20,7 +20,7 @@
 
 namespace loyd::solver {
 
-enum class Command { Solve, Check, Scramble };
+enum class Command { Solve, Check, Scramble, Play };
 
 struct Request {
     Command command = Command::Solve;
@@ -63,6 +63,9 @@ struct Request {
     // scramble
     uint64_t count = 1;
     std::optional<uint64_t> seed;  // unset = a fresh one
+
+    // play
+    std::string out;  // the page's file, "-" = stdout
 };
 
 // UsageError naming the option on any bad value or combination.

@@ -6,7 +6,7 @@ _loyd_solver() {
     cmd=solve
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            solve|check|scramble) cmd=${COMP_WORDS[i]}; break ;;
+            solve|check|scramble|play) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
     case $prev in
@@ -17,7 +17,7 @@ _loyd_solver() {
         --notation) COMPREPLY=($(compgen -W "blank tile" -- "$cur")); return ;;
         --board-format) COMPREPLY=($(compgen -W "rows flat" -- "$cur")); return ;;
         --lookups) COMPREPLY=($(compgen -W "all regular,reflected regular,reflected,dual,dual-reflected regular" -- "$cur")); return ;;
-        -i|--input|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -i|--input|--html|-o|--out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdb|--cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         -s|--size) COMPREPLY=($(compgen -W "3x3 4x4 5x5 2x3 3x4 4x3 2x4 4x2 2x5 5x2" -- "$cur")); return ;;
         -j|--jobs|--node-limit|--max-nodes|--time-limit|-m|--moves|-n|--seed|--max-solutions) return ;;
@@ -30,10 +30,11 @@ _loyd_solver() {
         case $cmd in
             check) COMPREPLY=($(compgen -W "$common $search --board-format --moves --no-optimal" -- "$cur")) ;;
             scramble) COMPREPLY=($(compgen -W "$common --board-format --count --seed" -- "$cur")) ;;
+            play) COMPREPLY=($(compgen -W "$common --out" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "$common $search --all --max-solutions --count --show --html" -- "$cur")) ;;
         esac
     elif [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "solve check scramble" -- "$cur"))
+        COMPREPLY=($(compgen -W "solve check scramble play" -- "$cur"))
     fi
 }
 complete -F _loyd_solver solver

@@ -26,13 +26,15 @@ using test::test_set;
 
 std::string test_name(std::string set) {
     for (char& c : set)
-        if (c == '-') c = '_';
+        if (c == '-' || c == '/') c = '_';
     return set;
 }
 
 // The sets the fast path takes: presets, other goals, tiles left to Manhattan, a board the
 // mirror does not apply to.
-const char* const kFastSets[] = {"8-4-4", "first-3x3", "centre-3x3", "part-3x3", "part-4x4", "add-3x4"};
+const char* const kFastSets[] = {"8-4-4",           "first-3x3",         "centre-3x3",      "part-3x3",
+                                 "part-4x4",        "add-3x4",           "8-4-4/compact",   "centre-3x3/compact",
+                                 "part-4x4/compact", "add-3x4/compact"};
 
 class AdditiveWalk : public testing::TestWithParam<const char*> {};
 
@@ -88,11 +90,43 @@ TEST_P(AdditiveWalk, EqualsTheGeneralHeuristic) {
     const int steps = test::kRelease ? 20000 : 2000;
     const int width = set.spec.goal.geometry().width();
     for (const Lookups lk : {Lookups{}, Lookups::regular_only()}) {
+        if (AdditivePdbH::compact(set)) {
+            walk<CompactAdditivePdbH>(set, lk, steps);
+            if (width == 3) walk<BasicAdditivePdbH<3, true>>(set, lk, steps);
+            if (width == 4) walk<BasicAdditivePdbH<4, true>>(set, lk, steps);
+            continue;
+        }
         walk<AdditivePdbH>(set, lk, steps);
         // The instances with the width a constant, which the solver uses on these boards.
         if (width == 3) walk<BasicAdditivePdbH<3>>(set, lk, steps);
         if (width == 4) walk<BasicAdditivePdbH<4>>(set, lk, steps);
     }
+}
+
+// The compact tables' fast path gives the byte tables' values: the same walk, evaluated on both.
+TEST(AdditivePdb, CompactEqualsBytes) {
+    for (const char* name : {"8-4-4", "part-4x4", "add-3x4"}) {
+        const LoadedSet& bytes = test_set(name);
+        const LoadedSet& compact = test_set(std::string(name) + "/compact");
+        ASSERT_TRUE(AdditivePdbH::compact(compact));
+        ASSERT_FALSE(AdditivePdbH::compact(bytes));
+        CompactAdditivePdbH hc(compact, Lookups{});
+        PdbH hb(bytes, Lookups{});
+        const Board& goal = bytes.spec.goal;
+        const Geometry& g = goal.geometry();
+        SearchState s = SearchState::from(goal);
+        std::mt19937_64 rng(7);
+        for (int i = 0; i < 5000; ++i) {
+            int from;
+            do from = g.neighbor(s.blank, static_cast<Dir>(rng() % kDirs));
+            while (from == kNoCell);
+            s.slide(from);
+            ASSERT_EQ(hc.init(s), hb.init(s)) << name << " step " << i;
+        }
+    }
+    // A fast path of one coding refuses a set of the other.
+    test::error_of<UsageError>([] { CompactAdditivePdbH h(test_set("8-4-4"), Lookups{}); });
+    test::error_of<UsageError>([] { AdditivePdbH h(test_set("8-4-4/compact"), Lookups{}); });
 }
 
 TEST(AdditivePdb, ConstantWidthRefusesAnotherBoard) {

@@ -20,6 +20,7 @@
 #include "loyd/board/parse.h"
 #include "loyd/tables/checkpoint.h"
 #include "loyd/tables/manifest.h"
+#include "loyd/tables/region_space.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
 #include "test_util.h"
@@ -103,26 +104,36 @@ TEST(SlicedBuild, EqualsTheOneProcessBuild) {
         for (int ranks : {1, 2, 3, 7}) {
             SlicedBuildOptions opt;
             opt.exchange_bytes = ranks == 3 ? 0 : opt.exchange_bytes;  // 3 ranks: many small rounds
-            EXPECT_EQ(sliced(p, ranks, opt), one.table) << c.w << "x" << c.h << " " << p.tiles_string() << " on " << ranks;
+            EXPECT_EQ(sliced(p, ranks, opt), test::as_vector(one.entries.bytes)) << c.w << "x" << c.h << " " << p.tiles_string() << " on " << ranks;
         }
     }
 }
 
-TEST(SlicedBuild, FileIsByteIdenticalToWritePdb) {
+TEST(SlicedBuild, FileIsByteIdenticalToTheOneProcessFile) {
     const fs::path d = scratch("file");
-    const Pattern p = pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive);
-    const BuildResult one = build_table(p, BuildOptions{});
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
-        const std::string ref = (d / "one.pdb").string(), dist = (d / "three.pdb").string();
-        write_pdb(ref, header_for(p, one.max_value), one.table.data(), one.table.size(), enc);
-        test::run_group(3, [&](Collective& g) {
-            const SlicedTable t = build_table_sliced(p, SlicedBuildOptions{}, g);
-            EXPECT_EQ(t.max_value, one.max_value);
-            EXPECT_EQ(t.histogram, one.histogram);
-            write_sliced_table(dist, header_for(p, t.max_value), t, g, enc, kDefaultZstdLevel);
-        });
-        EXPECT_EQ(file_bytes(ref), file_bytes(dist)) << to_string(enc);
-    }
+    for (const Pattern& p : {pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive),
+                             pattern(3, 3, {1, 2, 3, 4, 7}, PatternKind::Full),
+                             pattern(2, 3, {1}, PatternKind::Additive)})  // an odd entry count
+        for (EntryCoding coding : {EntryCoding::Byte, EntryCoding::Compact}) {
+            BuildOptions bo;
+            bo.coding = coding;
+            const BuildResult one = build_table(p, bo);
+            for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+                const std::string ref = (d / "one.pdb").string(), dist = (d / "three.pdb").string();
+                write_table(ref, header_for(p, one.max_value), one.entries, enc);
+                test::run_group(3, [&](Collective& g) {
+                    SlicedBuildOptions so;
+                    so.coding = coding;
+                    so.exchange_bytes = 0;  // many rounds, also in the end's delivery of entries
+                    const SlicedTable t = build_table_sliced(p, so, g);
+                    EXPECT_EQ(t.max_value, one.max_value);
+                    EXPECT_EQ(t.histogram, one.histogram);
+                    write_sliced_table(dist, header_for(p, t.max_value), t, g, enc, kDefaultZstdLevel);
+                });
+                EXPECT_EQ(file_bytes(ref), file_bytes(dist))
+                    << p.tiles_string() << " " << to_string(coding) << " " << to_string(enc);
+            }
+        }
     fs::remove_all(d);
 }
 
@@ -158,7 +169,7 @@ TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
             std::string note;
             opt.note = [&](const std::string& s) { note += s; };
             std::vector<uint8_t> table = sliced(p, second, opt);
-            EXPECT_EQ(table, one.table) << to_string(kind) << " " << first << " then " << second << " ranks";
+            EXPECT_EQ(table, test::as_vector(one.entries.bytes)) << to_string(kind) << " " << first << " then " << second << " ranks";
             EXPECT_NE(note.find("resuming after layer " + std::to_string(m.layers)), std::string::npos) << note;
             test::run_group(second, [&](Collective& g) { remove_checkpoint(d.string(), opt.table_file, g); });
             EXPECT_FALSE(fs::exists(folder));
@@ -185,7 +196,7 @@ TEST(SlicedBuild, DamagedPartIsNotUsed) {
     opt.table_file = table_file_name(p);
     std::string note;
     opt.note = [&](const std::string& s) { note += s + "\n"; };
-    EXPECT_EQ(sliced(p, 2, opt), one.table);
+    EXPECT_EQ(sliced(p, 2, opt), test::as_vector(one.entries.bytes));
     EXPECT_NE(note.find("not using layers 4.." + std::to_string(m.layers)), std::string::npos) << note;
     EXPECT_NE(note.find("checksum"), std::string::npos) << note;
     EXPECT_NE(note.find("resuming after layer 3"), std::string::npos) << note;
@@ -210,12 +221,17 @@ TEST(SlicedBuild, CheckpointOfAnotherTableIsRefused) {
 TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
     const Pattern p = pattern(3, 3, {1, 2, 3}, PatternKind::Additive);
     CheckpointManifest m = checkpoint_identity(p, "additive-1-2-3.pdb");
-    EXPECT_EQ(m.entries, 504u);
-    EXPECT_EQ(m.mask_bytes, 1);
+    // The keys of an additive search are its (placement, blank region) states: 504 placements
+    // of 3 tiles on 3x3, most with one region, the corner-walling ones with two.
+    EXPECT_EQ(m.keys, RegionSpace::size_of(p).states);
+    EXPECT_GT(m.keys, 504u);
+    EXPECT_EQ(m.mask_bytes, 0);
+    EXPECT_EQ(checkpoint_identity(pattern(3, 3, {1, 2, 3}, PatternKind::Full), "full-1-2-3.pdb").keys, 3024u);
+    const std::string keys = std::to_string(m.keys);
     m.layers = 2;
     for (int l = 1; l <= 2; ++l) {
         m.parts.push_back({l, 0, 300, "a" + std::to_string(l), 10, 0x0123456789abcdefULL});
-        m.parts.push_back({l, 300, 504, "b" + std::to_string(l), 11, 42});
+        m.parts.push_back({l, 300, m.keys, "b" + std::to_string(l), 11, 42});
     }
     const std::string text = checkpoint_text(m);
     const CheckpointManifest back = parse_checkpoint(text, "m");
@@ -227,16 +243,17 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
         return t;
     };
     const std::vector<std::pair<std::string, std::string>> bad = {
-        {edited("loyd-checkpoint 1", "loyd-checkpoint 2"), "expected 'loyd-checkpoint 1'"},
-        {edited("layers 2", "layers 3"), "parts of layer 3 end at rank 0"},
+        {edited("loyd-checkpoint 2", "loyd-checkpoint 3"), "expected 'loyd-checkpoint 2'"},
+        {edited("loyd-checkpoint 2", "loyd-checkpoint 1"), "an older loyd (version 1"},
+        {edited("layers 2", "layers 3"), "parts of layer 3 end at key 0"},
         {edited("layers 2", "layers 1"), "outside the complete layers"},
-        {edited("part 2 300 504", "part 2 301 504"), "do not cover rank 300"},
-        {edited("entries 504", "entries 505"), "not at the table's 505"},
+        {edited("part 2 300 " + keys, "part 2 301 " + keys), "do not cover key 300"},
+        {edited("keys " + keys, "keys 9999"), "not at the search's 9999 keys"},
         {edited("xxh3=0123456789abcdef", "xxh3=0123"), "16 lowercase hex"},
         {edited("table ", "tabel "), "unknown key 'tabel'"},
         {edited(" a1 ", " ../a1 "), "plain name"},
-        {edited("entries 504", "entries x"), "not a number"},
-        {edited("mask-bytes 1", "mask-bytes 3"), "mask-bytes must be"},
+        {edited("keys " + keys, "keys x"), "not a number"},
+        {edited("mask-bytes 0", "mask-bytes 3"), "mask-bytes must be"},
         {"", "empty checkpoint manifest"},
     };
     for (const auto& [t, want] : bad) {

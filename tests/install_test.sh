@@ -51,13 +51,15 @@ out=$(bash -c '
   COMP_WORDS=(solver --no-p); COMP_CWORD=1; _loyd_solver; echo "${COMPREPLY[*]}"
   COMP_WORDS=(solver sc); COMP_CWORD=1; _loyd_solver; echo "${COMPREPLY[*]}"
   COMP_WORDS=(solver scramble --s); COMP_CWORD=2; _loyd_solver; echo "${COMPREPLY[*]}"
-  COMP_WORDS=(solver check --notation ""); COMP_CWORD=3; _loyd_solver; echo "${COMPREPLY[*]}"' _ "$p" 2>&1)
+  COMP_WORDS=(solver check --notation ""); COMP_CWORD=3; _loyd_solver; echo "${COMPREPLY[*]}"
+  COMP_WORDS=(solver play --o); COMP_CWORD=2; _loyd_solver; echo "${COMPREPLY[*]}"' _ "$p" 2>&1)
 [ "$(sed -n 1p <<<"$out")" = "15-5-5-5 15-6-6-3 15-7-8 15-fringe 15-mtm-6-6 15-mtm-7-7" ] || fail "pdbgen completion of --preset 15-: $out"
 [ "$(sed -n 2p <<<"$out")" = "all" ] || fail "solver completion of --lookups a: $out"
 [ "$(sed -n 3p <<<"$out")" = "--no-prune --no-progress" ] || fail "solver completion of --no-p: $out"
 [ "$(sed -n 4p <<<"$out")" = "scramble" ] || fail "solver completion of the command sc: $out"
 [ "$(sed -n 5p <<<"$out")" = "--size --seed" ] || fail "solver completion of scramble --s: $out"
 [ "$(sed -n 6p <<<"$out")" = "blank tile" ] || fail "solver completion of check --notation: $out"
+[ "$(sed -n 7p <<<"$out")" = "--out" ] || fail "solver completion of play --o: $out"
 grep -q 'scramble' "$p/share/man/man1/solver.1" || fail "solver.1 does not document scramble"
 
 # The moved solver, from another folder, with no flags: the installed 3x3 and 4x4 tables.
@@ -68,6 +70,14 @@ grep -q '"heuristic":"pdb:8-4-4".*"length":31\|"length":31.*"heuristic":"pdb:8-4
 (cd "$tmp" && "$p/bin/solver" --goal blank-first --json 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3) >"$tmp/out" 2>&1
 grep -q '"heuristic":"pdb:15-5-5-5"' "$tmp/out" && grep -q '"length":57' "$tmp/out" ||
   fail "the moved solver did not solve Korf #1 with its 15-5-5-5 tables: $(cat "$tmp/out")"
+# The play page travels inside the installed solver (exit 6: this build has none).
+(cd "$tmp" && "$p/bin/solver" play -q --out page.html) 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ]; then
+  grep -q "default-src 'none'" "$tmp/page.html" || fail "the installed solver's play page is not the page"
+elif [ $rc -ne 6 ]; then
+  fail "installed solver play: exit $rc: $(cat "$tmp/err")"
+fi
 for prog in solver pdbgen; do
   if strings "$p/bin/$prog" | grep -qF -e "$root" -e "$build"; then
     fail "$prog holds a build-tree path: $(strings "$p/bin/$prog" | grep -F -e "$root" -e "$build" | head -3)"

@@ -149,14 +149,14 @@ run "checkpoint is a file" 4 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out
 expect_in "checkpoint is a file: named" "$err" "checkpoint folder '$scratch/afile/additive-1-2-3-6-7'"
 mkdir -p "$scratch/other/additive-1-2-3-6-7"
 cat >"$scratch/other/additive-1-2-3-6-7/manifest.txt" <<EOF
-loyd-checkpoint 1
+loyd-checkpoint 2
 table additive-1-2-3-6-7.pdb
 board 4x4
 goal 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0
 kind additive
 tiles 1,2,3,6,7
-entries 524160
-mask-bytes 2
+keys 524160
+mask-bytes 0
 layers 0
 EOF
 run "checkpoint of another table" 2 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o2" -q --checkpoint "$scratch/other"
@@ -164,6 +164,10 @@ expect_in "another table: named" "$err" "another table \(board '4x4', this build
 sed -i 's/^layers 0/layers 1/' "$scratch/other/additive-1-2-3-6-7/manifest.txt"
 run "damaged checkpoint manifest" 1 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
 expect_in "damaged manifest: named" "$err" "manifest.txt: the parts of layer 1"
+# A checkpoint an older loyd left (version 1 kept other records): refused with what to do.
+sed -i 's/^loyd-checkpoint 2/loyd-checkpoint 1/' "$scratch/other/additive-1-2-3-6-7/manifest.txt"
+run "version 1 checkpoint" 1 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
+expect_in "version 1 checkpoint: named" "$err" "manifest.txt:1: a checkpoint of an older loyd .*remove its folder"
 # A failure on one rank only (rank 1 cannot rename its part: a folder has the name) ends every
 # rank with the same status, reported once by rank 0, and no table is written.
 mkdir -p "$scratch/ck2/additive-1-2-3-6-7/layer-0001.part-001-of-002.ckpt"

@@ -95,8 +95,8 @@ TEST(MtmPdb, TablesAreNeverUsedInTheOtherMetric) {
     test::build_set(spec, dir.path());
     const Pattern stm_pattern(goal, {1, 2, 3, 4, 7}, PatternKind::Full);
     const BuildResult r = build_table(stm_pattern, {});
-    write_pdb(dir / spec.tables[0].file, header_for(stm_pattern, r.max_value), r.table.data(),
-              r.table.size(), PdbEncoding::Raw);
+    write_pdb(dir / spec.tables[0].file, header_for(stm_pattern, r.max_value), r.entries.bytes.data(),
+              r.entries.bytes.size(), PdbEncoding::Raw);
     spec.tables[0].xxh3.reset();
     write_file_atomic(dir / kManifestName, manifest_text(spec));
     m = error_of<FormatError>([&] { load_set(dir.path()); });

@@ -137,35 +137,35 @@ void check_against_oracle(const Board& goal, const std::vector<int>& tiles, Patt
     opt.threads = threads;
     const BuildResult res = build_table(p, opt);
     const Ranker rk = pattern_ranker(p);
-    ASSERT_EQ(res.table.size(), rk.size());
+    ASSERT_EQ(res.entries.bytes.size(), rk.size());
 
     const auto want = oracle(goal, tiles, kind == PatternKind::Full, metric);
-    ASSERT_EQ(want.size(), res.table.size()) << "the oracle reaches a different number of placements";
-    std::vector<bool> covered(res.table.size(), false);
+    ASSERT_EQ(want.size(), res.entries.bytes.size()) << "the oracle reaches a different number of placements";
+    std::vector<bool> covered(res.entries.bytes.size(), false);
     int mismatches = 0;
     for (const auto& [code, d] : want) {
         uint8_t cells[kMaxCells];
         for (int i = 0; i < rk.items(); ++i) cells[i] = static_cast<uint8_t>((code >> (5 * i)) & 31);
         const uint64_t r = rk.rank(cells);
-        ASSERT_LT(r, res.table.size());
+        ASSERT_LT(r, res.entries.bytes.size());
         ASSERT_FALSE(covered[r]) << "two placements share rank " << r;
         covered[r] = true;
-        if (res.table[r] != d && ++mismatches <= 5) {
+        if (res.entries.bytes[r] != d && ++mismatches <= 5) {
             std::string where;
             for (int i = 0; i < rk.items(); ++i) {
                 where += ' ';
                 where += std::to_string(cells[i]);
             }
-            ADD_FAILURE() << "rank " << r << " (cells" << where << "): table " << int(res.table[r]) << ", oracle " << d;
+            ADD_FAILURE() << "rank " << r << " (cells" << where << "): table " << int(res.entries.bytes[r]) << ", oracle " << d;
         }
     }
     EXPECT_EQ(mismatches, 0);
     EXPECT_EQ(std::count(covered.begin(), covered.end(), true), static_cast<long>(covered.size()));
 
     std::array<uint64_t, 256> hist{};
-    for (uint8_t v : res.table) ++hist[v];
+    for (uint8_t v : res.entries.bytes) ++hist[v];
     EXPECT_EQ(hist, res.histogram);
-    EXPECT_EQ(res.max_value, *std::max_element(res.table.begin(), res.table.end()));
+    EXPECT_EQ(res.max_value, *std::max_element(res.entries.bytes.begin(), res.entries.bytes.end()));
     EXPECT_GE(res.layers, res.max_value);
 }
 
@@ -326,7 +326,7 @@ struct Table {
     Pattern pattern;
     std::vector<uint8_t> data;
     Ranker ranker;
-    explicit Table(const Pattern& p) : pattern(p), data(build_table(p, BuildOptions{}).table), ranker(pattern_ranker(p)) {}
+    explicit Table(const Pattern& p) : pattern(p), data(test::as_vector(build_table(p, BuildOptions{}).entries.bytes)), ranker(pattern_ranker(p)) {}
     int lookup(const uint8_t* pos) const {
         uint8_t items[kMaxCells];
         pattern_items(pattern, pos, items);
@@ -417,7 +417,7 @@ void check_mtm_admissible(const Board& goal, const std::vector<std::vector<int>>
         for (size_t i = 0; i < ps.size(); ++i) {
             uint8_t items[kMaxCells];
             pattern_items(ps[i], pos.data(), items);
-            h = std::max<int>(h, tables[i].table[pattern_ranker(ps[i]).rank(items)]);
+            h = std::max<int>(h, tables[i].entries.bytes[pattern_ranker(ps[i]).rank(items)]);
         }
         ASSERT_LE(h, d) << b.to_string();
         if (d == 0) {
@@ -472,7 +472,7 @@ TEST(PdbBuild, AdmissibleOnEvery2x4Position) {
 std::vector<uint8_t> build_with(const Pattern& p, int threads) {
     BuildOptions opt;
     opt.threads = threads;
-    return build_table(p, opt).table;
+    return test::as_vector(build_table(p, opt).entries.bytes);
 }
 
 TEST(PdbBuild, AdditiveTableIndependentOfThreadCount) {
@@ -486,7 +486,7 @@ TEST(PdbBuild, AdditiveTableIndependentOfThreadCount) {
         ASSERT_EQ(many.size(), one.size());
         EXPECT_TRUE(many == one) << threads << " threads give a different table";
     }
-    EXPECT_NO_THROW(verify_table(p, one.data(), one.size(), 2, "4x4 additive"));
+    EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 additive"));
 }
 
 TEST(PdbBuild, FullTableIndependentOfThreadCount) {
@@ -500,7 +500,7 @@ TEST(PdbBuild, FullTableIndependentOfThreadCount) {
         const auto two = build_with(p, 2);
         ASSERT_EQ(one.size(), pattern_ranker(p).size());
         EXPECT_TRUE(one == two) << p.tiles_string();
-        EXPECT_NO_THROW(verify_table(p, one.data(), one.size(), 2, "4x4 full"));
+        EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 full"));
     }
 }
 
@@ -510,7 +510,7 @@ TEST(PdbBuild, MtmFullTableVerifiedAndIndependentOfThreadCount) {
     const auto one = build_with(p, 1);
     EXPECT_TRUE(one == build_with(p, 2));
     EXPECT_TRUE(one == build_with(p, 3));
-    EXPECT_NO_THROW(verify_table(p, one.data(), one.size(), 2, "4x4 full mtm"));
+    EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 full mtm"));
     // The same tiles in STM give another table: farther from the goal.
     const auto stm = build_with(Pattern(p.goal(), p.tiles(), PatternKind::Full), 1);
     EXPECT_GT(*std::max_element(stm.begin(), stm.end()), *std::max_element(one.begin(), one.end()));
@@ -534,8 +534,8 @@ TEST(PdbBuild, ProgressReachesTotal) {
         opt.progress = [&](const BuildProgress& pr) { seen.push_back(pr); };
         const BuildResult r = build_table(p, opt);
         ASSERT_FALSE(seen.empty());
-        EXPECT_EQ(seen.back().total, r.table.size());
-        EXPECT_EQ(seen.back().assigned, r.table.size());
+        EXPECT_EQ(seen.back().total, r.entries.bytes.size());
+        EXPECT_EQ(seen.back().assigned, r.entries.bytes.size());
         for (size_t i = 1; i < seen.size(); ++i) EXPECT_LE(seen[i - 1].assigned, seen[i].assigned);
     }
 }

@@ -340,17 +340,23 @@ TEST_F(PdbFileTest, TrailingBytesAreRefused) {
 TEST_F(PdbFileTest, OtherVersionIsRefused) {
     write_table(file("good.pdb"), PdbEncoding::Zstd);
     Bytes b = read_bytes(file("good.pdb"));
-    for (int v : {0, 3, 255}) {
+    for (int v : {0, 4, 255}) {
         b[8] = static_cast<uint8_t>(v);  // format version
         reseal(b);
-        write_bytes(file("v3.pdb"), b);
-        const std::string msg = format_error_of([&] { read_pdb_header(file("v3.pdb")); });
-        EXPECT_NE(msg.find(file("v3.pdb")), std::string::npos) << msg;
-        EXPECT_NE(msg.find("unsupported format version " + std::to_string(v) + " (this build reads versions 1 to 2)"),
+        write_bytes(file("v4.pdb"), b);
+        const std::string msg = format_error_of([&] { read_pdb_header(file("v4.pdb")); });
+        EXPECT_NE(msg.find(file("v4.pdb")), std::string::npos) << msg;
+        EXPECT_NE(msg.find("unsupported format version " + std::to_string(v) + " (this build reads versions 1 to 3)"),
                   std::string::npos)
             << msg;
-        EXPECT_THROW(PdbFile::open(file("v3.pdb")), FormatError);
+        EXPECT_THROW(PdbFile::open(file("v4.pdb")), FormatError);
     }
+    // Version 3 is for compact entries only: a byte table claiming it is refused.
+    b[8] = 3;
+    reseal(b);
+    write_bytes(file("v3.pdb"), b);
+    EXPECT_NE(format_error_of([&] { read_pdb_header(file("v3.pdb")); }).find("version 3 with byte entries"),
+              std::string::npos);
 }
 
 TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {

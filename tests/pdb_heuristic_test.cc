@@ -39,7 +39,7 @@ int eval(PdbH& h, const Board& b) {
 // "8-4-4" -> "8_4_4" (test names allow letters, digits and underscores).
 std::string test_name(std::string set) {
     for (char& c : set)
-        if (c == '-') c = '_';
+        if (c == '-' || c == '/') c = '_';
     return set;
 }
 
@@ -175,7 +175,8 @@ TEST_P(Every3x3State, AgainstExactDistances) {
 
 INSTANTIATE_TEST_SUITE_P(Sets, Every3x3State,
                          testing::Values("8-fringe", "8-4-4", "full-3x3", "mixed-3x3", "first-3x3",
-                                         "centre-3x3"),
+                                         "centre-3x3", "8-fringe/compact", "mixed-3x3/compact",
+                                         "first-3x3/compact"),
                          [](const testing::TestParamInfo<const char*>& p) {
                              return test_name(p.param);
                          });
@@ -250,7 +251,9 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(WalkCase{"8-fringe", 20000}, WalkCase{"8-4-4", 20000},
                     WalkCase{"full-3x3", 20000}, WalkCase{"mixed-3x3", 20000},
                     WalkCase{"first-3x3", 20000}, WalkCase{"centre-3x3", 20000},
-                    WalkCase{"small-4x4", 20000}, WalkCase{"small-3x4", 20000}),
+                    WalkCase{"small-4x4", 20000}, WalkCase{"small-3x4", 20000},
+                    WalkCase{"mixed-3x3/compact", 20000}, WalkCase{"small-4x4/compact", 20000},
+                    WalkCase{"small-3x4/compact", 20000}),
     [](const testing::TestParamInfo<WalkCase>& p) { return test_name(p.param.set); });
 
 // 15-5-5-5 takes about a second to build in Release and ten under the sanitizers, so the

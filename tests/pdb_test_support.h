@@ -8,8 +8,9 @@
 // sanitizers.
 //
 // build_set builds every table of a spec with the library's builder (the code these tests
-// use, not test), writes them with write_pdb and the manifest with write_file_atomic, and
+// use, not test), writes them with write_table and the manifest with write_file_atomic, and
 // returns the folder. Tiny sets (3x3) take milliseconds; 15-5-5-5 about a second in Release.
+// test_set("NAME/compact") is the set NAME with compact entries (tables/entry_coding.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -66,15 +67,16 @@ private:
 // Builds `spec`'s tables into `dir` (created if needed) and writes its manifest, with the
 // tables' checksums unless `with_checksums` is false. Returns `dir`.
 inline std::string build_set(PdbSetSpec spec, const std::string& dir,
-                             PdbEncoding enc = PdbEncoding::Raw, bool with_checksums = true) {
+                             PdbEncoding enc = PdbEncoding::Raw, bool with_checksums = true,
+                             EntryCoding coding = EntryCoding::Byte) {
     std::filesystem::create_directories(dir);
     for (auto& t : spec.tables) {
         BuildOptions bo;
         bo.threads = 1;
+        bo.coding = coding;
         const BuildResult r = build_table(t.pattern, bo);
-        write_pdb(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.table.data(),
-                  r.table.size(), enc);
-        if (with_checksums) t.xxh3 = pdb_checksum(r.table.data(), r.table.size());
+        const PdbHeader h = write_table(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.entries, enc);
+        if (with_checksums) t.xxh3 = h.payload_xxh3;
     }
     write_file_atomic(dir + "/" + kManifestName, manifest_text(spec));
     return dir;
@@ -143,12 +145,19 @@ inline PdbSetSpec test_spec(const std::string& name) {
     return preset(name);
 }
 
-// The named set, built into a scratch folder and loaded once per test process.
+// The named set, built into a scratch folder and loaded once per test process; a "/compact"
+// suffix builds it with compact entries.
 inline const LoadedSet& test_set(const std::string& name) {
     static ScratchDir dir;
     static std::map<std::string, std::unique_ptr<LoadedSet>> sets;
     auto& s = sets[name];
-    if (!s) s = std::make_unique<LoadedSet>(load_set(build_set(test_spec(name), dir / name)));
+    if (!s) {
+        const size_t slash = name.find('/');
+        const std::string base = name.substr(0, slash);
+        const EntryCoding coding = slash == std::string::npos ? EntryCoding::Byte : parse_entry_coding(name.substr(slash + 1));
+        const std::string folder = dir / (base + "-" + to_string(coding));
+        s = std::make_unique<LoadedSet>(load_set(build_set(test_spec(base), folder, PdbEncoding::Raw, true, coding)));
+    }
     return *s;
 }
 

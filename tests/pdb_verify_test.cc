@@ -34,7 +34,7 @@ namespace {
 
 using test::error_of;
 
-std::vector<uint8_t> build(const Pattern& p) { return build_table(p, BuildOptions{}).table; }
+std::vector<uint8_t> build(const Pattern& p) { return test::as_vector(build_table(p, BuildOptions{}).entries.bytes); }
 
 
 // True when the cells not in `held` form one connected set (depth-first search).
@@ -123,7 +123,7 @@ bool invariants_hold(const Pattern& p, const std::vector<uint8_t>& t) {
 
 bool verify_refuses(const Pattern& p, const std::vector<uint8_t>& t, int threads = 1) {
     try {
-        verify_table(p, t.data(), t.size(), threads, "t.pdb");
+        verify_table(p, EntryReader::bytes(t.data()), t.size(), threads, "t.pdb");
     } catch (const FormatError& e) {
         const std::string m = e.what();
         EXPECT_EQ(m.rfind("t.pdb: rank ", 0), 0u) << m;
@@ -228,7 +228,7 @@ TEST(PdbVerify, AcceptsCorrectTables) {
                 const Pattern p(goal, c.tiles, kind);
                 const std::vector<uint8_t> t = build(p);
                 for (int threads : {1, 2}) {
-                    EXPECT_NO_THROW(verify_table(p, t.data(), t.size(), threads, "ok.pdb"))
+                    EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(t.data()), t.size(), threads, "ok.pdb"))
                         << goal.to_string() << " " << to_string(kind) << " " << p.tiles_string();
                 }
                 EXPECT_TRUE(invariants_hold(p, t)) << "reference invariants: " << p.tiles_string();
@@ -238,10 +238,10 @@ TEST(PdbVerify, AcceptsCorrectTables) {
 TEST(PdbVerify, RefusesWrongEntryCount) {
     const Pattern p(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Additive);
     const std::vector<uint8_t> t = build(p);
-    const std::string m = error_of<FormatError>([&] { verify_table(p, t.data(), t.size() - 1, 1, "short.pdb"); });
+    const std::string m = error_of<FormatError>([&] { verify_table(p, EntryReader::bytes(t.data()), t.size() - 1, 1, "short.pdb"); });
     EXPECT_NE(m.find("short.pdb"), std::string::npos) << m;
     const Pattern f(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Full);
-    EXPECT_THROW(verify_table(f, t.data(), t.size(), 1, "x"), FormatError);  // additive-sized table
+    EXPECT_THROW(verify_table(f, EntryReader::bytes(t.data()), t.size(), 1, "x"), FormatError);  // additive-sized table
 }
 
 TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
@@ -271,11 +271,11 @@ TEST(PdbVerify, MtmFullTablesAcceptedAndRefuseEverySingleChange) {
         for (const std::vector<int>& tiles : {std::vector<int>{1, 2}, std::vector<int>{1, 2, 3, 4}}) {
             const Pattern p(goal, tiles, PatternKind::Full, Metric::Mtm);
             const std::vector<uint8_t> t = build(p);
-            EXPECT_NO_THROW(verify_table(p, t.data(), t.size(), 2, "mtm.pdb")) << p.tiles_string();
+            EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(t.data()), t.size(), 2, "mtm.pdb")) << p.tiles_string();
             // The STM verifier's rule (differ by exactly one) would not hold: an even run keeps
             // the blank's colour, so some neighbours are equal.
             const Pattern stm(goal, tiles, PatternKind::Full);
-            EXPECT_THROW(verify_table(stm, t.data(), t.size(), 1, "mtm.pdb"), FormatError);
+            EXPECT_THROW(verify_table(stm, EntryReader::bytes(t.data()), t.size(), 1, "mtm.pdb"), FormatError);
         }
     for (const Pattern& p : {Pattern(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Full, Metric::Mtm),
                              Pattern(Board::blank_first(Geometry(4, 2)), {3, 6}, PatternKind::Full, Metric::Mtm)})
@@ -337,11 +337,11 @@ TEST(PdbVerify, ReportsTheRankAndTheBrokenInvariant) {
     uint64_t r = 0;
     while (t[r] == 0) ++r;
     t[r] = 255;
-    std::string m = error_of<FormatError>([&] { verify_table(p, t.data(), t.size(), 2, "fringe.pdb"); });
+    std::string m = error_of<FormatError>([&] { verify_table(p, EntryReader::bytes(t.data()), t.size(), 2, "fringe.pdb"); });
     EXPECT_NE(m.find("fringe.pdb: rank " + std::to_string(r)), std::string::npos) << m;
     EXPECT_NE(m.find("255"), std::string::npos) << m;
     t[r] = 0;
-    m = error_of<FormatError>([&] { verify_table(p, t.data(), t.size(), 1, "fringe.pdb"); });
+    m = error_of<FormatError>([&] { verify_table(p, EntryReader::bytes(t.data()), t.size(), 1, "fringe.pdb"); });
     EXPECT_NE(m.find("zero"), std::string::npos) << m;
 }
 

@@ -121,7 +121,20 @@ run "info mtm table" 0 info "$mtm/full-mtm-1-2-3-4-7.pdb" && {
   expect_in "info mtm max" "$out" "^max value +22$"
 }
 run "info mtm set" 0 info "$mtm" && expect_in "info mtm set metric" "$out" "^metric +mtm$"
-run "info stm table" 0 info "$fringe/full-1-2-3-4-7.pdb" && expect_in "info stm version" "$out" "^format +loyd pdb version 1$"
+# STM tables are compact by default (format version 3); with --entries byte they are the
+# version 1 files they always were.
+run "info stm table" 0 info "$fringe/full-1-2-3-4-7.pdb" && {
+  expect_in "info stm version" "$out" "^format +loyd pdb version 3$"
+  expect_in "info stm coding" "$out" "^coding +compact \(4 bits per entry"
+}
+run "build 8-fringe with byte entries" 0 build --preset 8-fringe --entries byte --out "$scratch/fringe-bytes" -q
+run "info stm byte table" 0 info "$scratch/fringe-bytes/full-1-2-3-4-7.pdb" && {
+  expect_in "info stm byte version" "$out" "^format +loyd pdb version 1$"
+  expect_in "info stm byte coding" "$out" "^coding +byte \(8 bits per entry\)$"
+}
+run "verify the byte 8-fringe against the compact one" 0 verify "$scratch/fringe-bytes" --against "$fringe"
+run "verify the compact 8-fringe against the byte one" 0 verify "$fringe" --against "$scratch/fringe-bytes"
+run "verify the compact 8-fringe against the reference" 0 verify "$fringe" --against "$root_ref/8-fringe.manifest.txt"
 mtmc=$scratch/mtmc
 run "build custom mtm 2x4" 0 build --size 2x4 --pattern 1,2,3 --pattern 5,6 --metric mtm --out "$mtmc" -q
 [ -f "$mtmc/full-mtm-1-2-3.pdb" ] || fail "build custom mtm: no full-mtm-1-2-3.pdb"
@@ -186,11 +199,29 @@ run "verify missing table" 1 verify "$damaged"
 # pack / unpack
 conv=$scratch/conv
 cp -r "$s844" "$conv"
+zstd_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")
 run "unpack in place" 0 unpack "$conv"
 run "verify after unpack" 0 verify "$conv"
 run "info after unpack" 0 info "$conv/additive-1-2-4-5.pdb" && expect_in "info raw" "$out" "^encoding +raw"
 raw_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")
-[ "$raw_size" -ge 4096 ] || fail "unpacked table is $raw_size bytes, expected a raw payload at 4096"
+checks=$((checks + 1))
+[ "$raw_size" -gt "$zstd_size" ] || fail "unpacked table is $raw_size bytes, not more than the zstd one ($zstd_size)"
+# Entry codings: unpack and pack change them on request, and keep them otherwise.
+run "unpack to byte entries" 0 unpack "$conv" "$scratch/conv-bytes" --entries byte &&
+  expect_in "unpack to byte entries says so" "$out" "raw, byte entries"
+run "info of byte entries" 0 info "$scratch/conv-bytes/additive-1-2-4-5.pdb" &&
+  expect_in "info byte coding" "$out" "^coding +byte"
+[ "$(stat -c %s "$scratch/conv-bytes/additive-1-2-4-5.pdb")" = $((4096 + 3024)) ] ||
+  fail "byte raw table is not its 4096-byte page and 3024 entries"
+run "verify byte entries against the compact set" 0 verify "$scratch/conv-bytes" --against "$conv"
+run "pack keeps byte entries" 0 pack "$scratch/conv-bytes" && expect_in "pack keeps byte entries says so" "$out" "zstd, byte entries"
+run "pack back to compact entries" 0 pack "$scratch/conv-bytes" --entries compact &&
+  expect_in "pack to compact says so" "$out" "zstd, compact entries"
+run "verify after re-encoding in place" 0 verify "$scratch/conv-bytes" --against "$root_ref/8-4-4.manifest.txt"
+run "bad --entries" 2 build --preset 8-4-4 --entries nibble --out "$scratch/bad-entries"
+expect_in "bad --entries message" "$err" "compact .4 bits each. or byte"
+run "compact MTM refused" 2 build --preset 8-mtm-fringe --entries compact --out "$scratch/mtm-compact"
+expect_in "compact MTM message" "$err" "single-tile-metric"
 run "pack in place" 0 pack "$conv"
 run "verify after pack" 0 verify "$conv"
 run "info after pack" 0 info "$conv/additive-1-2-4-5.pdb" && expect_in "info zstd" "$out" "^encoding +zstd"
@@ -369,12 +400,12 @@ checks=$((checks + 1))
 wait "$p1" && wait "$p2" || fail "concurrent builds: $(cat "$scratch/err1" "$scratch/err2")"
 run "verify concurrent builds" 0 verify "$both" --against "$root_ref/8-4-4.manifest.txt"
 
-# A full disk, as a file-size limit (100 KiB) every table exceeds: exit 4, one line naming the
+# A full disk, as a file-size limit (30 KiB) every table exceeds: exit 4, one line naming the
 # file and the error, no temporary file and no manifest left, for both encodings.
 for enc in zstd raw; do
   fd=$scratch/full-$enc
   checks=$((checks + 1))
-  (ulimit -f 100; "$pdbgen" build --preset 15-5-5-5 --out "$fd" -j 1 -q --encoding $enc >"$scratch/out" 2>"$scratch/err")
+  (ulimit -f 30; "$pdbgen" build --preset 15-5-5-5 --out "$fd" -j 1 -q --encoding $enc >"$scratch/out" 2>"$scratch/err")
   got=$?
   err=$(cat "$scratch/err")
   [ "$got" = 4 ] || fail "full disk ($enc): exit $got, expected 4: $err"

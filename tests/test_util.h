@@ -33,6 +33,12 @@ std::string error_of(F&& f) {
     return "";
 }
 
+// Any container of bytes as a std::vector (to compare entry arrays of other allocators).
+template <class C>
+std::vector<uint8_t> as_vector(const C& c) {
+    return std::vector<uint8_t>(c.begin(), c.end());
+}
+
 // True when `part` occurs in `s` (for checking error messages).
 inline bool contains(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;

@@ -7,20 +7,33 @@
 
 namespace loyd {
 
-template <int kWidth>
-bool BasicAdditivePdbH<kWidth>::supports(const LoadedSet& set, const Lookups& lookups) {
+template <int kWidth, bool kCompact>
+bool BasicAdditivePdbH<kWidth, kCompact>::supports(const LoadedSet& set, const Lookups& lookups) {
     if (set.spec.metric != Metric::Stm) return false;
     if (lookups.dual || lookups.dual_reflected || set.spec.partitions.size() != 1) return false;
     if (set.tables.size() > static_cast<size_t>(kMaxTables)) return false;
     for (const auto& t : set.tables)
         if (t.pattern().kind() != PatternKind::Additive) return false;
+    for (int i : set.spec.partitions[0])
+        if (set.tables[static_cast<size_t>(i)].coding() != set.tables[static_cast<size_t>(set.spec.partitions[0][0])].coding())
+            return false;
     return true;
 }
 
-template <int kWidth>
-BasicAdditivePdbH<kWidth>::BasicAdditivePdbH(const LoadedSet& set, const Lookups& want) : goal_(set.spec.goal) {
+template <int kWidth, bool kCompact>
+bool BasicAdditivePdbH<kWidth, kCompact>::compact(const LoadedSet& set) {
+    return set.spec.partitions.size() == 1 && !set.spec.partitions[0].empty() &&
+           set.tables[static_cast<size_t>(set.spec.partitions[0][0])].coding() == EntryCoding::Compact;
+}
+
+template <int kWidth, bool kCompact>
+BasicAdditivePdbH<kWidth, kCompact>::BasicAdditivePdbH(const LoadedSet& set, const Lookups& want) : goal_(set.spec.goal) {
     if (!supports(set, want))
-        throw UsageError("the additive fast path needs one partition of additive tables and no dual lookup");
+        throw UsageError("the additive fast path needs one partition of additive tables of one entry coding and no "
+                         "dual lookup");
+    if (compact(set) != kCompact)
+        throw UsageError(std::string("this additive fast path is for ") + (kCompact ? "compact" : "byte") +
+                         " entries, the set's are " + (kCompact ? "bytes" : "compact"));
     if (kWidth && set.spec.goal.geometry().width() != kWidth)
         throw UsageError("this additive fast path is for boards " + std::to_string(kWidth) + " wide, not " +
                          set.spec.goal.geometry().name());
@@ -34,6 +47,7 @@ BasicAdditivePdbH<kWidth>::BasicAdditivePdbH(const LoadedSet& set, const Lookups
         const PdbTable& table = set.tables[static_cast<size_t>(i)];
         const int t = ntables_++;
         data_[t] = table.data();
+        readers_[t] = table.entries();
         ranker_[t] = &table.ranker();
         for (int tile : table.pattern().tiles()) {
             tab_[tile] = static_cast<int8_t>(t);
@@ -50,20 +64,22 @@ BasicAdditivePdbH<kWidth>::BasicAdditivePdbH(const LoadedSet& set, const Lookups
     for (int t = 0; t < n_; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
 }
 
-template <int kWidth>
-int BasicAdditivePdbH<kWidth>::init(const SearchState& s) {
+template <int kWidth, bool kCompact>
+int BasicAdditivePdbH<kWidth, kCompact>::init(const SearchState& s) {
     for (int v = 0; v < (reflect_ ? 2 : 1); ++v) {
         // View 1 sees tile refl_tile(t) on cell refl_cell(c) wherever tile t is on cell c.
         Cells pos{};
         for (int t = 0; t < n_; ++t) pos[v ? refl_tile_[t] : t] = v ? refl_cell_[s.pos[t]] : s.pos[t];
+        // The Manhattan distance of the tiles no table holds (kCompact: of every tile), and the
+        // tables' entries.
         int sum = 0;
         for (int t = 1; t < n_; ++t)
-            if (tab_[t] < 0) sum += goal_.md[t][pos[t]];
+            if (kCompact || tab_[t] < 0) sum += goal_.md[t][pos[t]];
         for (int t = 0; t < ntables_; ++t) {
             uint8_t cells[kMaxCells];
             for (int j = 0; j < nitems_[t]; ++j) cells[j] = pos[items_[t][j]];
             rank_[v][t] = ranker_[t]->rank(cells);
-            val_[v][t] = data_[t][rank_[v][t]];
+            val_[v][t] = entry(t, rank_[v][t]);
             sum += val_[v][t];
         }
         sum_[v] = sum;
@@ -76,5 +92,9 @@ template class BasicAdditivePdbH<0>;
 template class BasicAdditivePdbH<3>;
 template class BasicAdditivePdbH<4>;
 template class BasicAdditivePdbH<5>;
+template class BasicAdditivePdbH<0, true>;
+template class BasicAdditivePdbH<3, true>;
+template class BasicAdditivePdbH<4, true>;
+template class BasicAdditivePdbH<5, true>;
 
 }  // namespace loyd

@@ -19,6 +19,12 @@
 //   any, so their table reads overlap. (Stopping after the regular view when it alone cuts
 //   the child off saved a read but cost an unpredictable branch: slower, docs/benchmarks.md.)
 //   moved() offers the classic interface (heuristics/classic.h) for the other callers.
+// - Compact tables (tables/entry_coding.h) store an entry as its excess over the Manhattan
+//   distance of the table's tiles, halved. With kCompact the sums are kept as the Manhattan
+//   distance of every tile plus twice each table's excess, so a move adds the moved tile's
+//   Manhattan change (as for a tile no table holds) and the change of one excess: no bound is
+//   computed per lookup, and a nibble is read instead of a byte (an escaped entry, rare, is
+//   looked up in the table's exception hash).
 // The table entries are minima over the blank's regions, so the value is not consistent and
 // BPMX still helps.
 // Sets with full tables, several partitions, more than kMaxTables tables or dual lookups use
@@ -34,8 +40,9 @@
 namespace loyd {
 
 // kWidth: the board's width when known at compile time (the solver instantiates 3, 4 and 5,
-// whose vertical steps then run a fixed, unrolled loop), or 0 for any width.
-template <int kWidth>
+// whose vertical steps then run a fixed, unrolled loop), or 0 for any width. kCompact: the
+// set's tables all hold compact entries (else all bytes).
+template <int kWidth, bool kCompact = false>
 class BasicAdditivePdbH {
 public:
     static constexpr int kMaxTables = kMaxSetTables;
@@ -49,11 +56,15 @@ public:
         uint8_t val[2];
     };
 
-    // True when the set is one partition of additive tables and no dual lookup is asked.
+    // True when the set is one partition of additive tables of one entry coding and no dual
+    // lookup is asked.
     static bool supports(const LoadedSet& set, const Lookups& lookups);
+    // True when supports() and the partition's tables hold compact entries.
+    static bool compact(const LoadedSet& set);
 
-    // The set must outlive the heuristic; UsageError unless supports(set, lookups) and the
-    // board is kWidth wide (when kWidth is not 0). The
+    // The set must outlive the heuristic; UsageError unless supports(set, lookups), the
+    // tables are compact exactly when kCompact, and the board is kWidth wide (when kWidth is
+    // not 0). The
     // reflected lookup runs when asked and the set's goal allows it: lookups() says what runs.
     BasicAdditivePdbH(const LoadedSet& set, const Lookups& lookups);
 
@@ -104,17 +115,25 @@ private:
                                          const uint8_t* cells, Undo& u) const {
         const int t = tab_[tile];
         u.table[v] = static_cast<int8_t>(t);
-        if (t < 0) [[unlikely]] {  // Manhattan; the goal is its own mirror image, so view labels and cells do
+        // Manhattan change; the goal is its own mirror image, so view labels and cells do.
+        const int dmd = goal_.md[tile][b] - goal_.md[tile][a];
+        if (t < 0) [[unlikely]] {
             u.rank[v] = 0;
             u.val[v] = 0;
-            return u.sum[v] = sum_[v] + goal_.md[tile][b] - goal_.md[tile][a];
+            return u.sum[v] = sum_[v] + dmd;
         }
         const uint64_t delta = vertical ? vertical_shift(v, t, tile, a < b ? a : b, cells) : weight_[tile];
         const uint64_t r = forward ? rank_[v][t] + delta : rank_[v][t] - delta;
-        const uint8_t e = data_[t][r];
+        const uint8_t e = entry(t, r);
         u.rank[v] = r;
         u.val[v] = e;
-        return u.sum[v] = sum_[v] + e - val_[v][t];
+        return u.sum[v] = sum_[v] + e - val_[v][t] + (kCompact ? dmd : 0);
+    }
+
+    // Table t's entry at rank r: the byte, or twice the compact excess.
+    [[gnu::always_inline]] uint8_t entry(int t, uint64_t r) const {
+        if constexpr (kCompact) return static_cast<uint8_t>(2 * readers_[t].excess(r));
+        else return data_[t][r];
     }
 
     // How much a vertical step between lo and lo + W changes table t's rank in view v
@@ -165,6 +184,7 @@ private:
     int width_ = 0, n_ = 0, ntables_ = 0;
     bool reflect_ = false;
     const uint8_t* data_[kMaxTables]{};
+    EntryReader readers_[kMaxTables]{};
     const Ranker* ranker_[kMaxTables]{};
     uint8_t items_[kMaxTables][kMaxCells]{};  // table -> its tiles in rank order
     int nitems_[kMaxTables]{};
@@ -174,15 +194,20 @@ private:
     uint8_t refl_tile_[kMaxCells]{};
     uint8_t refl_cell_[kMaxCells]{};
     uint64_t rank_[2][kMaxTables]{};
-    uint8_t val_[2][kMaxTables]{};
+    uint8_t val_[2][kMaxTables]{};  // the entry (kCompact: twice the excess)
     int sum_[2]{};
 };
 
 using AdditivePdbH = BasicAdditivePdbH<0>;
+using CompactAdditivePdbH = BasicAdditivePdbH<0, true>;
 
 extern template class BasicAdditivePdbH<0>;
 extern template class BasicAdditivePdbH<3>;
 extern template class BasicAdditivePdbH<4>;
 extern template class BasicAdditivePdbH<5>;
+extern template class BasicAdditivePdbH<0, true>;
+extern template class BasicAdditivePdbH<3, true>;
+extern template class BasicAdditivePdbH<4, true>;
+extern template class BasicAdditivePdbH<5, true>;
 
 }  // namespace loyd

@@ -16,7 +16,7 @@ MtmPdbH::MtmPdbH(const LoadedSet& set, const Lookups& want) : wd_(set.spec.goal,
         const Pattern& p = pt.pattern();
         if (p.kind() != PatternKind::Full || p.metric() != Metric::Mtm)
             throw UsageError(set.dir + ": an MTM set holds full MTM tables only");
-        Table t{pt.data(), pt.ranker(), {}, 0};
+        Table t{pt.entries(), &pt.bound(), pt.ranker(), {}, 0};
         for (int tile : p.tiles()) t.items[t.nitems++] = static_cast<uint8_t>(tile);
         t.items[t.nitems++] = 0;
         tables_.push_back(t);

@@ -18,6 +18,7 @@
 // items, O(k)); a k-cell MTM move is k slides. No allocation, no virtual call.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -49,24 +50,25 @@ public:
         u.from = static_cast<uint8_t>(from);
         u.to = static_cast<uint8_t>(to);
         const int wd = wd_.moved(0, s, tile, from, to, u.wd);
-        for (int v = 0; v < views_; ++v) {
+        for (int v = 0; v < views_ && v < 2; ++v) {
             place(v, tile, to, from);
-            std::memcpy(u.val[v], val_[v], kMaxTables);
+            std::copy_n(val_[v], kMaxTables, u.val[v]);
             for (int t = 0; t < ntables_; ++t) val_[v][t] = lookup(v, t);
         }
         return combine(wd);
     }
     void undo(const Undo& u) {
         wd_.undo(u.wd);
-        for (int v = 0; v < views_; ++v) {
+        for (int v = 0; v < views_ && v < 2; ++v) {
             place(v, u.tile, u.from, u.to);
-            std::memcpy(val_[v], u.val[v], kMaxTables);
+            std::copy_n(u.val[v], kMaxTables, val_[v]);
         }
     }
 
 private:
     struct Table {
-        const uint8_t* data;
+        EntryReader reader;
+        const EntryBound* bound;
         Ranker ranker;
         uint8_t items[kMaxCells];  // tiles in rank order, then 0 (the blank)
         int nitems;
@@ -85,10 +87,10 @@ private:
         const Table& tb = tables_[static_cast<size_t>(t)];
         uint8_t cells[kMaxCells];
         for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
-        return tb.data[tb.ranker.rank(cells)];
+        return static_cast<uint8_t>(tb.reader.value(tb.ranker.rank(cells), cells, *tb.bound));
     }
     int combine(int h) const {
-        for (int v = 0; v < views_; ++v)
+        for (int v = 0; v < views_ && v < 2; ++v)
             for (int t = 0; t < ntables_; ++t)
                 if (val_[v][t] > h) h = val_[v][t];
         return h;

@@ -20,7 +20,8 @@ PdbH::PdbH(const LoadedSet& set, const Lookups& want)
     width_ = g.width();
     for (size_t i = 0; i < set.tables.size(); ++i) {
         const Pattern& p = set.tables[i].pattern();
-        Table t{set.tables[i].data(), set.tables[i].ranker(), {}, {}, {}, 0, p.kind() == PatternKind::Full};
+        Table t{set.tables[i].entries(), &set.tables[i].bound(), set.tables[i].ranker(), {}, {}, {}, 0,
+                p.kind() == PatternKind::Full};
         for (auto& v : t.item_of) v = -1;
         for (int tile : p.tiles()) {
             t.item_of[tile] = static_cast<int8_t>(t.nitems);
@@ -119,7 +120,7 @@ void PdbH::build_references(const Board& goal) {
                 else pos_[v][refl_tile_[t]] = refl_cell_[p[t]];
             }
             for (size_t t = 0; t < tables_.size(); ++t)
-                corr_[k][x][t] = tables_[t].data[full_rank(v, static_cast<int>(t))];
+                corr_[k][x][t] = entry(v, static_cast<int>(t), full_rank(v, static_cast<int>(t)));
             const auto md = view_md(v);
             for (int q = 0; q < nparts_; ++q) disp_[k][x][q] = md[q];
         }
@@ -171,7 +172,7 @@ int PdbH::init(const SearchState& s) {
         for (size_t t = 0; t < tables_.size(); ++t) {
             const Table& tb = tables_[t];
             rank_[v][t] = full_rank(v, static_cast<int>(t));
-            val_[v][t] = tb.data[rank_[v][t]];
+            val_[v][t] = entry(v, static_cast<int>(t), rank_[v][t]);
             occ_[v][t] = 0;
             for (int j = 0; j < tb.nitems; ++j)
                 if (tb.items[j]) occ_[v][t] |= bit(pos_[v][tb.items[j]]);

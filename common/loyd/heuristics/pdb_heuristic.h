@@ -118,7 +118,8 @@ public:
 
 private:
     struct Table {
-        const uint8_t* data;
+        EntryReader reader;
+        const EntryBound* bound;
         Ranker ranker;
         uint64_t weight[kMaxCells];
         int8_t item_of[kMaxCells];  // tile -> item index, -1 when not in the table
@@ -171,24 +172,34 @@ private:
         return tb.ranker.rank(cells);
     }
 
+    // Table t's entry at rank r in view v (whose positions, pos_[v], hold the key).
+    uint8_t entry(int v, int t, uint64_t r) const {
+        const Table& tb = tables_[t];
+        if (!tb.reader.compact()) return tb.reader.data()[r];
+        uint8_t cells[kMaxCells];
+        for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
+        return static_cast<uint8_t>(tb.reader.value(r, cells, *tb.bound));
+    }
+
     void move_view(int v, int tile, int a, int b, Undo& u) {
         uint32_t mask = tables_of_[tile];
+        // The cells between a and b, which the stepped ranks read, are the same before and after.
+        pos_[v][tile] = static_cast<uint8_t>(b);
+        pos_[v][0] = static_cast<uint8_t>(a);
+        cell_[v][b] = static_cast<uint8_t>(tile);
+        cell_[v][a] = 0;
         for (uint32_t m = mask & ~full_tables_; m; m &= m - 1) {
             const int t = std::countr_zero(m);
             save(v, t, u);
             rank_[v][t] = stepped_rank(v, t, tables_[t].item_of[tile], a, b);
             occ_[v][t] ^= bit(a) | bit(b);
-            val_[v][t] = tables_[t].data[rank_[v][t]];
+            val_[v][t] = entry(v, t, rank_[v][t]);
         }
-        pos_[v][tile] = static_cast<uint8_t>(b);
-        pos_[v][0] = static_cast<uint8_t>(a);
-        cell_[v][b] = static_cast<uint8_t>(tile);
-        cell_[v][a] = 0;
         for (uint32_t m = full_tables_; m; m &= m - 1) {  // their key holds the blank
             const int t = std::countr_zero(m);
             save(v, t, u);
             rank_[v][t] = full_rank(v, t);
-            val_[v][t] = tables_[t].data[rank_[v][t]];
+            val_[v][t] = entry(v, t, rank_[v][t]);
         }
     }
 
@@ -221,7 +232,7 @@ private:
                 const int t = std::countr_zero(m);
                 save(v, t, u);
                 rank_[v][t] = full_rank(v, t);
-                val_[v][t] = tables_[t].data[rank_[v][t]];
+                val_[v][t] = entry(v, t, rank_[v][t]);
             }
             if (any_uncovered_) dual_md_[k] = view_md(v);
         }

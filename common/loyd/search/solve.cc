@@ -116,11 +116,18 @@ std::optional<GoalMapping> with_heuristic(const Board& start, const Board& goal,
             lookups = h.lookups().to_string();
             fn(h, map->map(start), tgoal);
         };
-        switch (tgoal.geometry().width()) {
-            case 3: run_with(BasicAdditivePdbH<3>(set, opt.lookups)); break;
-            case 4: run_with(BasicAdditivePdbH<4>(set, opt.lookups)); break;
-            case 5: run_with(BasicAdditivePdbH<5>(set, opt.lookups)); break;
-            default: run_with(AdditivePdbH(set, opt.lookups)); break;
+        const bool compact = AdditivePdbH::compact(set);
+        switch (tgoal.geometry().width() * 2 + (compact ? 1 : 0)) {
+            case 6: run_with(BasicAdditivePdbH<3>(set, opt.lookups)); break;
+            case 7: run_with(BasicAdditivePdbH<3, true>(set, opt.lookups)); break;
+            case 8: run_with(BasicAdditivePdbH<4>(set, opt.lookups)); break;
+            case 9: run_with(BasicAdditivePdbH<4, true>(set, opt.lookups)); break;
+            case 10: run_with(BasicAdditivePdbH<5>(set, opt.lookups)); break;
+            case 11: run_with(BasicAdditivePdbH<5, true>(set, opt.lookups)); break;
+            default:
+                if (compact) run_with(CompactAdditivePdbH(set, opt.lookups));
+                else run_with(AdditivePdbH(set, opt.lookups));
+                break;
         }
     } else {
         PdbH h(set, opt.lookups);

@@ -1,12 +1,10 @@
 #include "loyd/tables/build.h"
 
 #include "loyd/tables/build_support.h"
+#include "loyd/tables/header.h"
+#include "loyd/tables/region_space.h"
 
 namespace loyd {
-
-Ranker pattern_ranker(const Pattern& p) {
-    return Ranker(p.geometry().cells(), p.size() + (p.kind() == PatternKind::Full ? 1 : 0));
-}
 
 namespace build_detail {
 
@@ -68,21 +66,40 @@ uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p
 
 }  // namespace build_detail
 
-uint64_t estimate_build_bytes(const Pattern& p) {
+uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding) {
     const uint64_t entries = pattern_ranker(p).size();
-    if (p.kind() == PatternKind::Full) return entries;
-    const int free_cells = p.geometry().cells() - p.size();
-    const uint64_t mask_bytes = free_cells <= 8 ? 1 : free_cells <= 16 ? 2 : 4;
-    return entries * (1 + 4 * mask_bytes);  // the result plus one RegionEntry per placement
+    const bool compact = coding == EntryCoding::Compact;
+    if (p.kind() == PatternKind::Full) return entries + (compact ? entries / 2 : 0);  // bytes, then re-encoded
+    // The search: two bits per state and a byte per entry; then, compact, the nibbles beside
+    // the bytes.
+    const RegionSpace::Size s = RegionSpace::size_of(p);
+    return s.bytes + std::max(s.states / 4 + entries, compact ? entries + entries / 2 : 0);
 }
+
+namespace {
+// Byte entries straight from a BFS: their histogram and checksum, then the coding asked for.
+void finish_bytes(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
+    const EntryBytes& bytes = out.entries.bytes;
+    for (uint8_t v : bytes) ++out.histogram[v];
+    build_detail::max_reached(out.histogram, p);  // refuses unreached entries before encoding
+    if (opt.coding == EntryCoding::Compact)
+        out.entries = encode_entries(p, EntryReader(EntryCoding::Byte, bytes.data(), bytes.size(), 0), bytes.size(),
+                                     EntryCoding::Compact, std::max(1, opt.threads));
+}
+}  // namespace
 
 BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
     using namespace build_detail;
+    if (opt.coding == EntryCoding::Compact && p.metric() == Metric::Mtm)
+        throw UsageError("compact entries are for single-tile-metric tables; MTM tables keep one byte per entry");
     BuildResult out;
     const auto t0 = Clock::now();
-    if (p.kind() == PatternKind::Full) build_full(p, opt, out);
-    else build_additive(p, opt, out);
-    for (uint8_t v : out.table) ++out.histogram[v];
+    if (p.kind() == PatternKind::Full) {
+        build_full(p, opt, out);
+        finish_bytes(p, opt, out);
+    } else {
+        build_additive(p, opt, out);
+    }
     out.max_value = max_reached(out.histogram, p);
     out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return out;

@@ -3,22 +3,29 @@
 //
 // Additive patterns (Korf & Felner 2002): the abstract state is (placement of the k tiles,
 // region of the blank), the region being the connected set of non-pattern cells holding the
-// blank; blank moves inside a region are free. Each layer d is scanned by rank: every region
-// first reached at depth d is flood-filled, and every pattern tile next to it is slid into
-// it, giving a state at depth d+1 (its blank region is flood-filled again and marked whole).
-// A placement's entry is the depth of the first of its regions reached: the minimum over all
-// blank positions, exactly. Memory: per placement one byte of result plus three masks
-// (seen / this layer / next layer) of n-k bits each: n!/(n-k)! x (1 + 3 x 1, 2 or 4) bytes.
+// blank; blank moves inside a region are free. The states are numbered without gaps, cell set
+// first (tables/region_space.h), and the search keeps two bits per state: not seen, in the
+// layer being expanded, in the next layer, expanded (Korf's two-bit breadth-first search,
+// with the two layer codes swapping roles every layer). A placement's entry is the depth of
+// the first of its regions reached (the minimum over all blank positions, exactly); it is
+// stored, at the placement's rank, when that layer is expanded: the entry itself, or for
+// compact tables its excess over the Manhattan bound, halved (tables/entry_coding.h), packed
+// two per byte at the end. Each layer pushes (every state of the layer offers its successors)
+// or pulls (every unseen state looks for a neighbour in the layer), whichever touches fewer
+// states (Beamer, Asanovic & Patterson 2012). Memory: 2 bits per state (about 2.75 states
+// per placement for 8 tiles on 4x4, 1.7 for 7 tiles on 5x5) plus a byte per entry; for
+// 15-7-8's 8-tile table about 0.9 GB where a byte per entry plus region masks took 2.6 GB.
 //
 // Full patterns (Culberson & Schaeffer 1998): a plain BFS over (placement, blank cell),
-// n!/(n-k-1)! one-byte entries, nothing else. In the multi-tile metric a move takes the blank
-// 1..k cells along its row or column, the pattern tiles it passes each shifting one cell
-// back, at cost 1 (non-pattern tiles are not in the key), so the entries are MTM distances
-// in the abstract space, and each is at most the MTM distance of every position it abstracts.
+// n!/(n-k-1)! one-byte entries, nothing else, re-encoded at the end when compact entries are
+// asked for. In the multi-tile metric a move takes the blank 1..k cells along its row or
+// column, the pattern tiles it passes each shifting one cell back, at cost 1 (non-pattern
+// tiles are not in the key), so the entries are MTM distances in the abstract space, and each
+// is at most the MTM distance of every position it abstracts.
 //
-// Threads take chunks of ranks from an atomic counter; a layer's result is a set, so the
-// table does not depend on the thread count. Cost (this machine, see docs/benchmarks.md):
-// dominated by one rank + one random memory access per generated successor.
+// Threads take chunks from an atomic counter; a layer's result is a set, so the table does not
+// depend on the thread count. Cost (this machine, see docs/benchmarks.md): dominated by one
+// random memory access per generated successor.
 #pragma once
 
 #include <array>
@@ -27,6 +34,7 @@
 #include <functional>
 #include <vector>
 
+#include "loyd/tables/entry_coding.h"
 #include "loyd/tables/pattern.h"
 #include "loyd/tables/ranker.h"
 
@@ -57,9 +65,10 @@ inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, Mas
     return r;
 }
 
-// Full tables in MTM: calls fn(rank) for every key one MTM move from `items` (the blank, item k,
-// moving 1..k cells in each direction; each pattern tile it passes shifts one cell back).
-// `occupied` holds the items' cells; `items` is left as it was. Cost: O(W + H) ranks.
+// Full tables in MTM: calls fn(rank, key) for every key one MTM move from `items` (the blank,
+// item k, moving 1..k cells in each direction; each pattern tile it passes shifts one cell
+// back), `key` being the successor's items. `occupied` holds the items' cells; `items` is left
+// as it was. Cost: O(W + H) ranks.
 template <class Fn>
 void for_each_mtm_successor(const Ranker& rk, const Geometry& g, uint8_t* items, int k, Mask occupied, Fn&& fn) {
     const int blank = items[k];
@@ -74,7 +83,7 @@ void for_each_mtm_successor(const Ranker& rk, const Geometry& g, uint8_t* items,
                         shifted[n++] = i;
                     }
             items[k] = static_cast<uint8_t>(to);
-            fn(rk.rank(items));
+            fn(rk.rank(items), static_cast<const uint8_t*>(items));
         }
         for (int j = 0; j < n; ++j)
             items[shifted[j]] = static_cast<uint8_t>(g.neighbor(items[shifted[j]], static_cast<Dir>(d)));
@@ -91,21 +100,23 @@ struct BuildProgress {
 
 struct BuildOptions {
     int threads = 1;
+    EntryCoding coding = EntryCoding::Byte;  // of BuildResult::entries
     // Called from the calling thread about twice a second and after every layer.
     std::function<void(const BuildProgress&)> progress;
     const std::atomic<bool>* cancel = nullptr;  // set from outside: the build throws LimitError
 };
 
 struct BuildResult {
-    std::vector<uint8_t> table;  // one entry per rank
+    TableEntries entries;        // one entry per rank, in BuildOptions::coding
     uint8_t max_value = 0;
     int layers = 0;
     double seconds = 0;
     std::array<uint64_t, 256> histogram{};
 };
 
-// Peak bytes the build will allocate for this pattern (tables and masks).
-uint64_t estimate_build_bytes(const Pattern& p);
+// Peak bytes the build will allocate for this pattern, with entries in `coding`. For additive
+// patterns this counts the states (a pass over the C(n, k) cell sets).
+uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding = EntryCoding::Compact);
 
 BuildResult build_table(const Pattern& p, const BuildOptions& opt);
 

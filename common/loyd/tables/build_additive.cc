@@ -1,248 +1,229 @@
-// The additive builder: BFS over (placement, blank region), layer by layer with rank-ordered
-// scans (see build.h for the algorithm and docs/design.md for why it is shaped this way).
-#include <array>
+// The additive builder: a two-bit breadth-first search over the numbered (placement, blank
+// region) states of tables/region_space.h, layer by layer with set-ordered scans (build.h
+// describes the algorithm; docs/design.md why it is shaped this way).
+#include <algorithm>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "loyd/base/huge_buffer.h"
 #include "loyd/tables/build_support.h"
+#include "loyd/tables/region_space.h"
+#include "loyd/tables/state_codes.h"
 
 namespace loyd::build_detail {
 
 namespace {
 
-template <class M>
+// A push scan skips blocks of this many states (2^9: 128 bytes of codes) that hold no state
+// of the layer: sets hold up to 8! placements, far too many to scan for a few states.
+constexpr int kActiveShift = 9;
+
 class AdditiveBuild {
 public:
     AdditiveBuild(const Pattern& p, const BuildOptions& opt);
     void run(BuildResult& out);
 
 private:
-    using Entry = RegionEntry<M>;
+    struct Succ {
+        uint64_t state;
+    };
+    // What one thread found while scanning a chunk of sets.
+    struct Tally {
+        uint64_t found = 0, newly = 0;
+        // Entries waiting to be stored: their lines are prefetched first (a store that misses
+        // stalls the atomic ORs of the claims behind it).
+        static constexpr int kPending = 32;
+        uint64_t rank[kPending];
+        uint8_t value[kPending];
+        int pending = 0;
+    };
 
-    void load(uint64_t r, Placement& pl) const { mv_.load(r, pl); }
-    static M region_bits(Mask region, Mask free) { return AdditiveMoves::region_bits<M>(region, free); }
-    uint64_t successor_rank(uint64_t r, int i, int from, int to, const Placement& pl) const {
-        return mv_.successor_rank(r, i, from, to, pl);
-    }
-    Mask regions_(int cell, Mask free) const { return mv_.region(cell, free); }
-    void seed_goal();
-    double estimate_states() const;
     uint64_t push_layer(int d, const ScanContext& ctx);
-    uint64_t pull_layer(int d, const ScanContext& ctx);
+    void expand(uint64_t set, uint64_t arrangement, uint64_t cur_regions, Succ* batch, int& nb);
+    void flush(Succ* batch, int& nb, unsigned next, Tally& t);
+    void first_seen(uint64_t set, uint64_t arrangement, int d, Tally& t);
+    void store_pending(Tally& t);
+    void merge(Tally& t, std::atomic<uint64_t>& found);
+    void pack_nibbles(BuildResult& out);
 
+    const Pattern& p_;
     const BuildOptions& opt_;
-    const AdditiveMoves mv_;
-    const Ranker& rk_;
-    const int k_;
-    const uint64_t total_;
-    const Mask all_;
-    const M full_;  // every free cell
+    const RegionSpace sp_;
+    const EntryBound bound_;
+    const Ranker rk_;
+    const bool compact_;
     const int threads_;
-    std::array<Mask, kMaxCells> nmask_{};
-    HugeBuffer<Entry> entries_;
-    Entry* e_ = nullptr;
-    ChunkBits active_[2];
-    std::atomic<uint64_t> assigned_{1};
+    StateCodes codes_;
+    ChunkBits active_[2];          // per block of 2^kActiveShift states: holds states of the layer
+    EntryBytes entries_;            // in rank order: the entry, or (compact) its excess (h - L) / 2
+    std::atomic<uint64_t> assigned_{0};  // placements with an entry
 };
 
-template <class M>
-AdditiveBuild<M>::AdditiveBuild(const Pattern& p, const BuildOptions& opt)
-    : opt_(opt),
-      mv_(p),
-      rk_(mv_.ranker()),
-      k_(mv_.k()),
-      total_(mv_.total()),
-      all_(mv_.all()),
-      full_(static_cast<M>(mv_.free_cells() >= 32 ? ~0u : (1u << mv_.free_cells()) - 1)),
+AdditiveBuild::AdditiveBuild(const Pattern& p, const BuildOptions& opt)
+    : p_(p),
+      opt_(opt),
+      sp_(p),
+      bound_(p),
+      rk_(pattern_ranker(p)),
+      compact_(opt.coding == EntryCoding::Compact),
       threads_(std::max(1, opt.threads)),
-      active_{ChunkBits(total_), ChunkBits(total_)} {
-    for (int c = 0; c < p.geometry().cells(); ++c) nmask_[c] = mv_.neighbors(c);
+      codes_(sp_.states()),
+      active_{ChunkBits(sp_.states(), kActiveShift), ChunkBits(sp_.states(), kActiveShift)} {
     try {
-        entries_ = HugeBuffer<Entry>(total_);
+        entries_.assign(sp_.placements(), 0);
     } catch (const std::bad_alloc&) {
         throw LimitError("out of memory allocating the table build arrays");
     }
-    e_ = entries_.data();
-    for (uint64_t r = 0; r < total_; ++r) e_[r].dist = kUnset;
 }
 
-template <class M>
-void AdditiveBuild<M>::seed_goal() {
-    const AdditiveMoves::Goal& g = mv_.goal();
-    const M m0 = region_bits(g.region, g.free);
-    e_[g.rank].seen = m0;
-    e_[g.rank].layer[0] = m0;
-    e_[g.rank].dist = 0;
-    active_[0].mark(g.rank);
-}
-
-// Number of (placement, region) states, estimated from a sample of placements.
-template <class M>
-double AdditiveBuild<M>::estimate_states() const {
-    const uint64_t samples = std::min<uint64_t>(total_, 1 << 14);
-    uint64_t regions_seen = 0;
+// The placement's first region was reached in layer d: its entry is d, stored at its rank
+// (one plain store: every placement is written once, by one thread).
+void AdditiveBuild::first_seen(uint64_t set, uint64_t arrangement, int d, Tally& t) {
     uint8_t cells[kMaxCells];
-    for (uint64_t s = 0; s < samples; ++s) {
-        const Mask fr = all_ & ~rk_.unrank(s * (total_ / samples), cells);
-        for (Mask m = fr; m; ++regions_seen) m &= ~regions_(lowest(m), fr);
+    sp_.cells_of(set, arrangement, cells);
+    const uint64_t r = rk_.rank(cells);
+    int v = d;
+    if (compact_) {
+        const int over = d - bound_(cells);
+        if (over < 0 || over % 2 != 0)
+            throw std::logic_error("additive build: distance " + std::to_string(d) + " below its Manhattan bound");
+        v = over / 2;
     }
-    return static_cast<double>(regions_seen) / static_cast<double>(samples) * static_cast<double>(total_);
+    __builtin_prefetch(&entries_[r], 1);
+    if (t.pending == Tally::kPending) store_pending(t);
+    t.rank[t.pending] = r;
+    t.value[t.pending++] = static_cast<uint8_t>(v);
+    ++t.newly;
 }
 
-// Push: every region of layer d offers its successors; a successor region not yet seen joins
-// layer d+1. Successors are generated into a batch and their records prefetched, so the
-// random accesses of a whole batch overlap instead of stalling one by one.
-template <class M>
-uint64_t AdditiveBuild<M>::push_layer(int d, const ScanContext& ctx) {
-    const int cur = d & 1, nxt = cur ^ 1;
-    const uint8_t next_d = static_cast<uint8_t>(d + 1);
-    std::atomic<uint64_t> discovered{0};
-    scan_ranks(total_, threads_, ctx, [&](uint64_t lo, uint64_t hi) {
-        uint64_t found = 0, newly = 0;
-        struct Succ {
-            uint64_t rank;
-            Mask free_cells;
-            int blank;
-        };
+void AdditiveBuild::store_pending(Tally& t) {
+    for (int i = 0; i < t.pending; ++i) entries_[t.rank[i]] = t.value[i];
+    t.pending = 0;
+}
+
+void AdditiveBuild::expand(uint64_t set, uint64_t arrangement, uint64_t cur_regions, Succ* batch, int& nb) {
+    for (uint64_t m = cur_regions; m; m &= m - 1) {
+        const int region = std::countr_zero(m) / 2;
+        for (const auto& mv : sp_.moves(set, region)) {
+            const uint64_t s2 = sp_.successor(arrangement, mv);
+            codes_.prefetch(s2);
+            batch[nb++] = Succ{s2};
+        }
+    }
+}
+
+void AdditiveBuild::flush(Succ* batch, int& nb, unsigned next, Tally& t) {
+    const int nxt = static_cast<int>(next) - 1;  // the active bits of the next layer's code
+    for (int j = 0; j < nb; ++j)
+        if (codes_.claim(batch[j].state, next) == StateCodes::kUnseen) {
+            ++t.found;
+            active_[nxt].mark(batch[j].state);
+        }
+    nb = 0;
+}
+
+void AdditiveBuild::merge(Tally& t, std::atomic<uint64_t>& found) {
+    store_pending(t);
+    found.fetch_add(t.found, std::memory_order_relaxed);
+    assigned_.fetch_add(t.newly, std::memory_order_relaxed);
+}
+
+// Push: every state of layer d (code `cur`) offers its successors; an unseen one joins layer
+// d + 1. Successors are batched and prefetched so the random accesses of a batch overlap.
+// Layer d's codes stay until the layer is done, then turn into "expanded" in one sweep.
+uint64_t AdditiveBuild::push_layer(int d, const ScanContext& ctx) {
+    const unsigned cur = StateCodes::layer_code(d), next = cur ^ 3u;
+    ChunkBits& active = active_[cur - 1];
+    std::atomic<uint64_t> found{0};
+    const uint64_t sets = sp_.sets();
+    scan_ranks(sp_.placements(), threads_, ctx, [&](uint64_t lo, uint64_t hi) {
+        Tally t;
         constexpr int kBatch = 64;
         Succ batch[kBatch + 4 * kMaxCells];
         int nb = 0;
-        auto flush = [&] {
-            for (int j = 0; j < nb; ++j) {
-                const Succ& sc = batch[j];
-                Entry& x = e_[sc.rank];
-                if ((atomic_load(&x.seen) >> count_below(sc.free_cells, sc.blank)) & 1) continue;
-                const M rm = region_bits(regions_(sc.blank, sc.free_cells), sc.free_cells);
-                const M prev = atomic_or(&x.seen, rm);
-                if (prev & rm) continue;
-                atomic_or(&x.layer[nxt], rm);
-                active_[nxt].mark(sc.rank);
-                ++found;
-                if (prev == 0) {
-                    std::atomic_ref<uint8_t>(x.dist).store(next_d, std::memory_order_relaxed);
-                    ++newly;
-                }
+        uint64_t a = lo / sets, set = lo % sets;  // placement p = a * sets + set
+        for (uint64_t p = lo; p < hi;) {
+            const int r = sp_.regions(set);
+            const uint64_t first = sp_.state(set, a, 0), last = first + static_cast<uint64_t>(r) - 1;
+            if (!active.marked(first) && !active.marked(last)) {
+                // Every state up to the next marked block is idle: on to the placement holding
+                // that block's first state.
+                const uint64_t b = active.next_marked_chunk((last >> kActiveShift) + 1);
+                if (b == UINT64_MAX) break;
+                const RegionSpace::Where w = sp_.where(b << kActiveShift);
+                p = w.arrangement * sets + w.set;
+                a = w.arrangement;
+                set = w.set;
+                continue;
             }
-            nb = 0;
-        };
-        Placement pl;
-        for (uint64_t r = lo; r < hi; ++r) {
-            M m = e_[r].layer[cur];
-            if (!m) continue;
-            e_[r].layer[cur] = 0;
-            load(r, pl);
-            while (m) {
-                const Mask region = regions_(select_bit(pl.free, lowest(m)), pl.free);
-                m = static_cast<M>(m & ~region_bits(region, pl.free));
-                for (int i = 0; i < k_; ++i) {
-                    const int from = pl.cells[i];
-                    for (Mask adj = nmask_[from] & region; adj; adj &= adj - 1) {
-                        const int to = lowest(adj);
-                        const uint64_t r2 = successor_rank(r, i, from, to, pl);
-                        __builtin_prefetch(e_ + r2, 1);
-                        batch[nb++] = Succ{r2, (pl.free | bit(from)) & ~bit(to), from};
-                    }
-                }
-                if (nb >= kBatch) flush();
+            const uint64_t v = codes_.run(first, r);
+            if (const uint64_t curm = StateCodes::with_code(v, cur)) {
+                if (!StateCodes::with_code(v, StateCodes::kOld)) first_seen(set, a, d, t);
+                expand(set, a, curm, batch, nb);
+                if (nb >= kBatch) flush(batch, nb, next, t);
+            }
+            ++p;
+            if (++set == sets) {
+                set = 0;
+                ++a;
             }
         }
-        flush();
-        discovered.fetch_add(found, std::memory_order_relaxed);
-        assigned_.fetch_add(newly, std::memory_order_relaxed);
-    }, &active_[cur]);
-    return discovered.load();
+        flush(batch, nb, next, t);
+        merge(t, found);
+    }, nullptr, 1 << 16);
+    // The layer's codes stayed while it was expanded (an atomic OR per state cost more than
+    // this sweep of the blocks that hold them).
+    codes_.retire(cur, threads_, &active, kActiveShift);
+    return found.load();
 }
 
-// Pull: every region not yet seen looks for a neighbour in layer d (cheaper than pushing when
-// the frontier is large against the unseen states). The current layer is read by everyone
-// during the pass, so it is cleared in a second pass.
-template <class M>
-uint64_t AdditiveBuild<M>::pull_layer(int d, const ScanContext& ctx) {
-    const int cur = d & 1, nxt = cur ^ 1;
-    const uint8_t next_d = static_cast<uint8_t>(d + 1);
-    std::atomic<uint64_t> discovered{0};
-    scan_ranks(total_, threads_, ctx, [&](uint64_t lo, uint64_t hi) {
-        uint64_t found = 0, newly = 0;
-        uint64_t nbr_rank[4 * kMaxCells];
-        int nbr_bit[4 * kMaxCells];
-        Placement pl;
-        for (uint64_t r = lo; r < hi; ++r) {
-            Entry& x = e_[r];
-            M unseen = static_cast<M>(full_ & ~x.seen);
-            if (!unseen) continue;
-            load(r, pl);
-            M add = 0;
-            while (unseen) {
-                const Mask region = regions_(select_bit(pl.free, lowest(unseen)), pl.free);
-                const M rm = region_bits(region, pl.free);
-                unseen = static_cast<M>(unseen & ~rm);
-                int nn = 0;
-                for (int i = 0; i < k_; ++i) {
-                    const int from = pl.cells[i];
-                    for (Mask adj = nmask_[from] & region; adj; adj &= adj - 1) {
-                        const int to = lowest(adj);
-                        nbr_rank[nn] = successor_rank(r, i, from, to, pl);
-                        nbr_bit[nn] = count_below((pl.free | bit(from)) & ~bit(to), from);
-                        __builtin_prefetch(e_ + nbr_rank[nn]);
-                        ++nn;
-                    }
-                }
-                for (int j = 0; j < nn; ++j)
-                    if ((e_[nbr_rank[j]].layer[cur] >> nbr_bit[j]) & 1) {
-                        add = static_cast<M>(add | rm);
-                        ++found;
-                        break;
-                    }
-            }
-            if (!add) continue;
-            if (x.seen == 0) {
-                x.dist = next_d;
-                ++newly;
-            }
-            x.seen = static_cast<M>(x.seen | add);
-            x.layer[nxt] = static_cast<M>(x.layer[nxt] | add);
-            active_[nxt].mark(r);
-        }
-        discovered.fetch_add(found, std::memory_order_relaxed);
-        assigned_.fetch_add(newly, std::memory_order_relaxed);
-    });
-    scan_ranks(total_, threads_, ctx, [&](uint64_t lo, uint64_t hi) {
-        for (uint64_t r = lo; r < hi; ++r) e_[r].layer[cur] = 0;
-    }, &active_[cur]);
-    return discovered.load();
-}
-
-// Layers until one discovers nothing. Each layer pushes or pulls, whichever touches fewer
-// states: the direction-optimizing BFS of Beamer, Asanovic & Patterson (2012).
-template <class M>
-void AdditiveBuild<M>::run(BuildResult& out) {
-    seed_goal();
-    const double states_est = estimate_states();
-    double states_done = 1;
+void AdditiveBuild::run(BuildResult& out) {
+    const uint64_t goal = sp_.goal_state();
+    codes_.claim(goal, StateCodes::layer_code(0));
+    active_[StateCodes::layer_code(0) - 1].mark(goal);
     uint64_t frontier = 1;
     const auto t0 = Clock::now();
     for (int d = 0;; ++d) {
         if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
-        const ScanContext ctx{opt_, BuildProgress{d, 0, total_, 0}, assigned_, t0};
-        const bool pull = static_cast<double>(frontier) > 0.5 * (states_est - states_done);
-        frontier = pull ? pull_layer(d, ctx) : push_layer(d, ctx);
-        active_[d & 1].clear();
-        states_done += static_cast<double>(frontier);
+        const ScanContext ctx{opt_, BuildProgress{d, 0, sp_.placements(), 0}, assigned_, t0};
+        const uint64_t before = assigned_.load();
+        frontier = push_layer(d, ctx);
+        out.histogram[static_cast<size_t>(d)] = assigned_.load() - before;  // entries first seen in layer d
+        active_[StateCodes::layer_code(d) - 1].clear();
         out.layers = d + 1;
-        report_layer(opt_, d, assigned_.load(), total_, t0);
+        report_layer(opt_, d, assigned_.load(), sp_.placements(), t0);
         if (frontier == 0) break;
     }
-    out.table.resize(total_);
-    for (uint64_t r = 0; r < total_; ++r) out.table[r] = e_[r].dist;
+    if (assigned_.load() != sp_.placements())
+        throw UsageError(std::to_string(sp_.placements() - assigned_.load()) + " of " +
+                         std::to_string(sp_.placements()) + " entries of pattern " + p_.tiles_string() +
+                         " cannot be reached from the goal on the " + p_.geometry().name() +
+                         " board (the pattern leaves too few free cells)");
+    codes_ = StateCodes();
+    out.entries.coding = opt_.coding;
+    out.entries.count = sp_.placements();
+    if (compact_) pack_nibbles(out);
+    else out.entries.bytes = std::move(entries_);
+}
+
+// The excesses, one per byte in rank order, packed two per byte; those of 15 or more escape.
+void AdditiveBuild::pack_nibbles(BuildResult& out) {
+    const uint64_t n = entries_.size();
+    EntryBytes& nib = out.entries.bytes;
+    nib.assign((n + 1) / 2, 0);
+    for (uint64_t r = 0; r < n; ++r) {
+        const unsigned e = entries_[r];
+        if (e >= kEscapeNibble) out.entries.exceptions.push_back({r, static_cast<uint8_t>(e)});
+        nib[r >> 1] |= static_cast<uint8_t>(std::min(e, kEscapeNibble) << ((r & 1) << 2));
+    }
+    entries_ = EntryBytes();
 }
 
 }  // namespace
 
 void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
-    const int free_cells = p.geometry().cells() - p.size();
-    if (free_cells <= 8) AdditiveBuild<uint8_t>(p, opt).run(out);
-    else if (free_cells <= 16) AdditiveBuild<uint16_t>(p, opt).run(out);
-    else AdditiveBuild<uint32_t>(p, opt).run(out);
+    AdditiveBuild(p, opt).run(out);
 }
 
 }  // namespace loyd::build_detail

@@ -26,8 +26,10 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
     std::array<Mask, kMaxCells> nmask{};
     for (int c = 0; c < g.cells(); ++c) nmask[c] = g.neighbor_mask(c);
 
-    out.table.assign(total, kUnset);
-    uint8_t* dist = out.table.data();
+    out.entries.coding = EntryCoding::Byte;
+    out.entries.count = total;
+    out.entries.bytes.assign(total, kUnset);
+    uint8_t* dist = out.entries.bytes.data();
     const Cells goal_pos = p.goal().positions();
     uint8_t items[kMaxCells];
     pattern_items(p, goal_pos.data(), items);
@@ -49,7 +51,7 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
                 if (atomic_load(dist + r) != cur_d) continue;  // others CAS entries of this layer
                 const Mask occ = rk.unrank(r, pc);
                 if constexpr (kMtm) {
-                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2) { found += claim(dist, r2, next_d); });
+                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2, const uint8_t*) { found += claim(dist, r2, next_d); });
                 } else {
                     for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1)
                         found += claim(dist, full_successor_rank(rk, pc, k, occ, lowest(adj)), next_d);

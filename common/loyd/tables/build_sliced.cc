@@ -1,8 +1,9 @@
 // The sliced (distributed) table builder; the algorithm is described in build_sliced.h.
 //
-// SlicedBfs<Kind> drives the layers, the exchange rounds, the checkpoints and the resume;
-// the kind (AdditiveKind, FullKind) holds the slice's records and knows how to expand a rank,
-// apply a successor and log or replay a layer.
+// SlicedBfs<Kind> drives the layers, the exchange rounds, the checkpoints and the resume; the
+// kind (RegionKind for additive patterns, FullKind for full ones) holds the slice's keys and
+// knows how to expand a layer, claim a successor, log or replay a layer, and hand over its
+// slice of the finished table.
 #include "loyd/tables/build_sliced.h"
 
 #include <bit>
@@ -14,9 +15,11 @@
 #include <sstream>
 
 #include "loyd/base/atomic_file.h"
-#include "loyd/base/huge_buffer.h"
 #include "loyd/tables/build_support.h"
 #include "loyd/tables/checkpoint.h"
+#include "loyd/tables/entry_coding.h"
+#include "loyd/tables/region_space.h"
+#include "loyd/tables/state_codes.h"
 #include "loyd/tables/table_file.h"
 
 namespace fs = std::filesystem;
@@ -25,22 +28,18 @@ namespace loyd {
 
 namespace {
 
-using build_detail::AdditiveMoves;
 using build_detail::ChunkBits;
-using build_detail::Placement;
 using build_detail::Clock;
-using build_detail::kChunk;
 using build_detail::kUnset;
 
 // Buckets of messages (uint64) by owner, exchanged in rounds.
 class Exchange {
 public:
-    Exchange(Collective& g, const RankSlices& s, uint64_t budget_bytes, int headroom)
-        : g_(g), slices_(s), buckets_(static_cast<size_t>(g.size())), headroom_(static_cast<size_t>(headroom)) {
+    Exchange(Collective& g, uint64_t budget_bytes, int headroom)
+        : g_(g), buckets_(static_cast<size_t>(g.size())), headroom_(static_cast<size_t>(headroom)) {
         cap_ = std::max<uint64_t>(256, budget_bytes / 8 / static_cast<uint64_t>(g.size()));
         for (auto& b : buckets_) b.reserve(cap_ + headroom_);
     }
-    int owner(uint64_t r) const { return slices_.owner(r); }
     bool room() const { return !full_; }
     void push(int owner, uint64_t msg) {
         auto& b = buckets_[static_cast<size_t>(owner)];
@@ -77,7 +76,6 @@ private:
         return v;
     }
     Collective& g_;
-    const RankSlices& slices_;
     std::vector<std::vector<uint64_t>> buckets_;
     std::vector<uint8_t> recv_;
     std::vector<uint64_t> recv_bytes_;
@@ -86,181 +84,283 @@ private:
     bool full_ = false;
 };
 
-// Additive patterns: one RegionEntry per placement of the slice. A message is the successor's
-// rank and the index of its blank cell among its free cells: (rank << 5) | index. The owner
-// tests that cell's seen bit first, and computes the blank's region (an unrank and a flood
-// fill or table lookup) only for a state not seen yet, as the one-process builder does.
-template <class M>
-class AdditiveKind {
-public:
-    using Entry = build_detail::RegionEntry<M>;
-    static constexpr int kMaskBytes = sizeof(M);
+// The entry byte a table of `coding` stores for value v of key `cells`.
+uint8_t coded(EntryCoding coding, const EntryBound& bound, const uint8_t* cells, int v) {
+    return static_cast<uint8_t>(coding == EntryCoding::Compact ? (v - bound(cells)) / 2 : v);
+}
 
-    AdditiveKind(const Pattern& p, uint64_t lo, uint64_t hi) : mv_(p), lo_(lo), n_(hi - lo) {
+// Additive patterns: the (placement, blank region) states of tables/region_space.h, two bits
+// each (state_codes.h). A rank owns a contiguous range of placements and all their states
+// (slices end between placements, so a placement's regions are together), and records the
+// entry of each of its placements, in placement order, when the first of its states is
+// expanded. A message is a state's number. At the end the entries are sent to the owners of
+// their ranks in the table (an even slice of the rank range each): the table's order.
+class RegionKind {
+public:
+    static constexpr int kShift = 9;  // activity bits per 512 states, as the one-process build
+
+    RegionKind(const Pattern& p, const Collective& g, EntryCoding coding)
+        : sp_(p),
+          bound_(p),
+          rk_(pattern_ranker(p)),
+          coding_(coding),
+          places_(sp_.placements(), g.size()),
+          keys_(state_bounds()),
+          me_(g.rank()),
+          p_lo_(places_.lo(me_)),
+          lo_(keys_.lo(me_)),
+          n_(keys_.size(me_)),
+          codes_(n_),
+          active_{ChunkBits(n_, kShift), ChunkBits(n_, kShift)} {
         try {
-            entries_ = HugeBuffer<Entry>(n_);
+            entries_.assign(places_.size(me_), kUnset);
         } catch (const std::bad_alloc&) {
             throw LimitError("out of memory allocating the table build arrays of this rank's slice");
         }
-        for (uint64_t i = 0; i < n_; ++i) entries_[i].dist = kUnset;
     }
-    int headroom() const { return 4 * mv_.k(); }
-    uint64_t size() const { return n_; }
-    uint8_t dist(uint64_t i) const { return entries_[i].dist; }
-    bool in_slice(uint64_t r) const { return r - lo_ < n_; }
+    const RankSlices& keys() const { return keys_; }
+    int headroom() const { return 4 * kMaxCells; }
+    uint64_t assigned() const { return assigned_; }
+    const std::array<uint64_t, 256>& histogram() const { return hist_; }
 
-    // The goal: seen at distance 0. Returns its local index, or size() when another rank owns it.
-    uint64_t seed() {
-        const auto& g = mv_.goal();
-        if (!in_slice(g.rank)) return n_;
-        Entry& x = entries_[g.rank - lo_];
-        x.seen = goal_bits();
-        x.dist = 0;
-        return g.rank - lo_;
+    void seed(bool fresh) {
+        const uint64_t goal = sp_.goal_state();
+        if (goal - lo_ >= n_) return;
+        codes_.or_run(goal - lo_, 1, fresh ? StateCodes::layer_code(0) : StateCodes::kOld);
+        if (fresh) active_[StateCodes::layer_code(0) - 1].mark(goal - lo_);
+        else first_seen(sp_.where(goal), 0);
     }
-    // The goal as layer 0's frontier.
-    void seed_frontier(uint64_t i) { entries_[i].layer[0] = goal_bits(); }
-    // Expands local rank i of layer slot `cur`; emit(rank, msg) for every successor.
-    template <class Emit>
-    bool expand(uint64_t i, int cur, Emit&& emit) {
-        M m = entries_[i].layer[cur];
-        if (!m) return false;
-        entries_[i].layer[cur] = 0;
-        const uint64_t r = lo_ + i;
-        Placement pl;
-        mv_.load(r, pl);
-        while (m) {
-            const Mask region = mv_.region(select_bit(pl.free, lowest(m)), pl.free);
-            m = static_cast<M>(m & ~AdditiveMoves::region_bits<M>(region, pl.free));
-            for (int t = 0; t < mv_.k(); ++t) {
-                const int from = pl.cells[t];
-                for (Mask adj = mv_.neighbors(from) & region; adj; adj &= adj - 1) {
-                    const int to = lowest(adj);
-                    const uint64_t r2 = mv_.successor_rank(r, t, from, to, pl);
-                    const Mask free2 = (pl.free | bit(from)) & ~bit(to);
-                    emit(r2, (r2 << kIndexBits) | static_cast<uint64_t>(count_below(free2, from)), free2);
+    // Expands the states of layer d of placements [pos, end) of the slice while room() holds;
+    // true when the slice is done.
+    template <class Emit, class Room>
+    bool expand(int d, uint64_t& pos, Emit&& emit, Room&& room) {
+        const unsigned cur = StateCodes::layer_code(d);
+        const ChunkBits& active = active_[cur - 1];
+        const uint64_t sets = sp_.sets(), end = entries_.size();
+        uint64_t a = (p_lo_ + pos) / sets, set = (p_lo_ + pos) % sets;
+        while (pos < end && room()) {
+            const int r = sp_.regions(set);
+            const uint64_t first = sp_.state(set, a, 0) - lo_, last = first + static_cast<uint64_t>(r) - 1;
+            if (!active.marked(first) && !active.marked(last)) {
+                const uint64_t b = active.next_marked_chunk((last >> kShift) + 1);
+                if (b == UINT64_MAX || (b << kShift) >= n_) {
+                    pos = end;
+                    break;
                 }
+                const RegionSpace::Where w = sp_.where(lo_ + (b << kShift));
+                pos = w.arrangement * sets + w.set - p_lo_;
+                a = w.arrangement;
+                set = w.set;
+                continue;
+            }
+            const uint64_t v = codes_.run(first, r);
+            if (const uint64_t curm = StateCodes::with_code(v, cur)) {
+                if (!StateCodes::with_code(v, StateCodes::kOld)) first_seen({set, a, 0}, d);
+                for (uint64_t m = curm; m; m &= m - 1)
+                    for (const auto& mv : sp_.moves(set, std::countr_zero(m) / 2)) emit(sp_.successor(a, mv));
+            }
+            ++pos;
+            if (++set == sets) {
+                set = 0;
+                ++a;
             }
         }
-        return true;
+        return pos >= end;
     }
-    void prefetch(uint64_t msg) const { __builtin_prefetch(&entries_[(msg >> kIndexBits) - lo_], 1); }
-    // Applies a successor owned here; returns 1 if it was new, and counts placements reached.
-    // `free`: the successor's free cells when the caller knows them (a local successor), else 0.
-    int apply(uint64_t msg, Mask free, int nxt, uint8_t next_d, ChunkBits& active, uint64_t& newly) {
-        const uint64_t r = msg >> kIndexBits;
-        const int index = static_cast<int>(msg & ((1u << kIndexBits) - 1));
-        Entry& x = entries_[r - lo_];
-        const M prev = x.seen;
-        if ((prev >> index) & 1) return 0;
-        if (!free) {
-            uint8_t cells[kMaxCells];
-            free = mv_.all() & ~mv_.ranker().unrank(r, cells);
-        }
-        const M rm = AdditiveMoves::region_bits<M>(mv_.region(select_bit(free, index), free), free);
-        const uint64_t i = r - lo_;
-        x.seen = static_cast<M>(prev | rm);
-        x.layer[nxt] = static_cast<M>(x.layer[nxt] | rm);
-        active.mark(i);
-        if (prev == 0) {
-            x.dist = next_d;
-            ++newly;
-        }
+    void prefetch(uint64_t key) const { codes_.prefetch(key - lo_); }
+    // A successor of layer d owned here: it joins layer d + 1 unless seen. Returns 1 if new.
+    int claim(uint64_t key, int d) {
+        const unsigned next = StateCodes::layer_code(d + 1);
+        if (codes_.claim(key - lo_, next) != StateCodes::kUnseen) return 0;
+        active_[next - 1].mark(key - lo_);
         return 1;
     }
-    // The states first reached in the layer now in slot `slot` (for the checkpoint).
-    uint32_t logged(uint64_t i, int slot) const { return entries_[i].layer[slot]; }
-    // Replays one record of layer `layer`; `frontier`: it is the last layer replayed.
-    void replay(uint64_t r, uint32_t mask, int layer, bool frontier, ChunkBits& active, uint64_t& newly) {
-        const uint64_t i = r - lo_;
-        Entry& x = entries_[i];
-        if (x.seen == 0) {
-            x.dist = static_cast<uint8_t>(layer);
-            ++newly;
-        }
-        x.seen = static_cast<M>(x.seen | mask);
-        if (frontier) {
-            x.layer[layer & 1] = static_cast<M>(mask);
-            active.mark(i);
-        }
+    void end_layer(int d) {
+        const unsigned cur = StateCodes::layer_code(d);
+        codes_.retire(cur, 1, &active_[cur - 1], kShift);
+        active_[cur - 1].clear();
     }
-    void release() { entries_ = HugeBuffer<Entry>(); }
+    // The states first reached in `layer` (the next layer's code, after end_layer).
+    template <class Add>
+    void log(int layer, Add&& add) const {
+        const unsigned code = StateCodes::layer_code(layer);
+        const ChunkBits& active = active_[code - 1];
+        for (uint64_t b = active.next_marked_chunk(0); b != UINT64_MAX && (b << kShift) < n_;
+             b = active.next_marked_chunk(b + 1))
+            for (uint64_t s = b << kShift; s < std::min(n_, (b + 1) << kShift); ++s)
+                if (codes_.get(s) == code) add(lo_ + s);
+    }
+    // A state of `layer` from a checkpoint; the frontier's states join the layer to expand.
+    void replay(uint64_t key, int layer, bool frontier) {
+        const uint64_t s = key - lo_;
+        codes_.or_run(s, 1, frontier ? StateCodes::layer_code(layer) : StateCodes::kOld);
+        if (frontier) active_[StateCodes::layer_code(layer) - 1].mark(s);
+        else first_seen(sp_.where(key), layer);
+    }
+    // Collective: the slice of the table (in rank order) this rank holds at the end.
+    SlicedTable finish(Collective& g, uint64_t exchange_bytes, const std::atomic<bool>* cancel);
 
 private:
-    M goal_bits() const { return AdditiveMoves::region_bits<M>(mv_.goal().region, mv_.goal().free); }
+    RankSlices state_bounds() const {
+        std::vector<uint64_t> b;
+        for (int i = 0; i <= places_.parts(); ++i) {
+            const uint64_t pl = places_.lo(i);
+            b.push_back(pl == sp_.placements() ? sp_.states() : sp_.state(pl % sp_.sets(), pl / sp_.sets(), 0));
+        }
+        return RankSlices(std::move(b));
+    }
+    // The placement's first state was reached in layer d: its entry.
+    void first_seen(const RegionSpace::Where& w, int d) {
+        uint8_t& e = entries_[w.arrangement * sp_.sets() + w.set - p_lo_];
+        if (e != kUnset) return;
+        uint8_t cells[kMaxCells];
+        sp_.cells_of(w.set, w.arrangement, cells);
+        e = coded(coding_, bound_, cells, d);
+        ++assigned_;
+        ++hist_[static_cast<size_t>(d)];
+    }
 
-    static constexpr int kIndexBits = 5;  // a cell index (< 25); ranks are < 2^59 (ranker.h)
-    const AdditiveMoves mv_;
-    const uint64_t lo_, n_;
-    HugeBuffer<Entry> entries_;
+    const RegionSpace sp_;
+    const EntryBound bound_;
+    const Ranker rk_;
+    const EntryCoding coding_;
+    const RankSlices places_, keys_;
+    const int me_;
+    const uint64_t p_lo_, lo_, n_;
+    StateCodes codes_;
+    ChunkBits active_[2];
+    std::vector<uint8_t> entries_;  // per placement of the slice, placement order
+    uint64_t assigned_ = 0;
+    std::array<uint64_t, 256> hist_{};
 };
+
+SlicedTable RegionKind::finish(Collective& g, uint64_t exchange_bytes, const std::atomic<bool>* cancel) {
+    codes_ = StateCodes();
+    SlicedTable out;
+    out.slices = RankSlices(rk_.size(), g.size());
+    out.lo = out.slices.lo(me_);
+    out.hi = out.slices.hi(me_);
+    out.coding = coding_;
+    out.entries.assign(out.hi - out.lo, 0);
+    Exchange ex(g, exchange_bytes, 1);
+    const uint64_t sets = sp_.sets(), end = entries_.size();
+    uint64_t pos = 0, a = p_lo_ / sets, set = p_lo_ % sets;
+    auto store = [&](uint64_t msg) { out.entries[(msg >> 8) - out.lo] = static_cast<uint8_t>(msg & 255); };
+    auto prefetch = [&](uint64_t msg) { __builtin_prefetch(out.entries.data() + ((msg >> 8) - out.lo), 1); };
+    for (;;) {
+        for (; pos < end && ex.room(); ++pos) {
+            uint8_t cells[kMaxCells];
+            sp_.cells_of(set, a, cells);
+            const uint64_t r = rk_.rank(cells);
+            const int owner = out.slices.owner(r);
+            if (owner == me_) out.entries[r - out.lo] = entries_[pos];
+            else ex.push(owner, (r << 8) | entries_[pos]);
+            if (++set == sets) {
+                set = 0;
+                ++a;
+            }
+        }
+        if (ex.round(pos >= end, cancel, store, prefetch)) break;
+    }
+    entries_ = std::vector<uint8_t>();
+    return out;
+}
 
 // Full patterns: one distance byte per (placement, blank cell) of the slice; a message is the
 // successor's rank. Every layer scans the whole slice (as the one-process builder does).
 class FullKind {
 public:
-    static constexpr int kMaskBytes = 0;
-
-    FullKind(const Pattern& p, uint64_t lo, uint64_t hi)
-        : p_(p), rk_(pattern_ranker(p)), k_(p.size()), lo_(lo), n_(hi - lo) {
+    FullKind(const Pattern& p, const Collective& g, EntryCoding coding)
+        : p_(p),
+          rk_(pattern_ranker(p)),
+          k_(p.size()),
+          coding_(coding),
+          keys_(rk_.size(), g.size()),
+          me_(g.rank()),
+          lo_(keys_.lo(me_)),
+          n_(keys_.size(me_)) {
         for (int c = 0; c < p.geometry().cells(); ++c) nmask_[c] = p.geometry().neighbor_mask(c);
         try {
-            dist_ = HugeBuffer<uint8_t>(n_);
+            dist_.assign(n_, kUnset);
         } catch (const std::bad_alloc&) {
             throw LimitError("out of memory allocating the table build arrays of this rank's slice");
         }
-        std::fill(dist_.data(), dist_.data() + n_, kUnset);
     }
+    const RankSlices& keys() const { return keys_; }
     int headroom() const { return 4; }
-    uint64_t size() const { return n_; }
-    uint8_t dist(uint64_t i) const { return dist_[i]; }
+    uint64_t assigned() const { return assigned_; }
 
-    uint64_t seed() {
+    void seed(bool) {
         const Cells goal_pos = p_.goal().positions();
         uint8_t items[kMaxCells];
         pattern_items(p_, goal_pos.data(), items);
         const uint64_t r0 = rk_.rank(items);
-        if (r0 - lo_ >= n_) return n_;
+        if (r0 - lo_ >= n_ || dist_[r0 - lo_] != kUnset) return;
         dist_[r0 - lo_] = 0;
-        return r0 - lo_;
+        ++assigned_;
     }
-    void seed_frontier(uint64_t) {}  // the frontier is the entries at the layer's distance
-    template <class Emit>
-    bool expand(uint64_t i, int layer, Emit&& emit) {
-        if (dist_[i] != static_cast<uint8_t>(layer)) return false;
-        uint8_t pc[kMaxCells];
-        const Mask occ = rk_.unrank(lo_ + i, pc);
-        for (Mask adj = nmask_[pc[k_]]; adj; adj &= adj - 1) {
-            const uint64_t r2 = full_successor_rank(rk_, pc, k_, occ, lowest(adj));
-            emit(r2, r2, Mask{0});
+    template <class Emit, class Room>
+    bool expand(int d, uint64_t& pos, Emit&& emit, Room&& room) {
+        for (; pos < n_ && room(); ++pos) {
+            if (dist_[pos] != static_cast<uint8_t>(d)) continue;
+            uint8_t pc[kMaxCells];
+            const Mask occ = rk_.unrank(lo_ + pos, pc);
+            for (Mask adj = nmask_[pc[k_]]; adj; adj &= adj - 1) emit(full_successor_rank(rk_, pc, k_, occ, lowest(adj)));
         }
-        return true;
+        return pos >= n_;
     }
-    void prefetch(uint64_t msg) const { __builtin_prefetch(&dist_[msg - lo_], 1); }
-    int apply(uint64_t msg, Mask, int, uint8_t next_d, ChunkBits&, uint64_t& newly) {
-        uint8_t& d = dist_[msg - lo_];
-        if (d != kUnset) return 0;
-        d = next_d;
-        ++newly;
+    void prefetch(uint64_t key) const { __builtin_prefetch(&dist_[key - lo_], 1); }
+    int claim(uint64_t key, int d) {
+        uint8_t& v = dist_[key - lo_];
+        if (v != kUnset) return 0;
+        v = static_cast<uint8_t>(d + 1);
+        ++assigned_;
         return 1;
     }
-    uint32_t logged(uint64_t i, int layer) const { return dist_[i] == static_cast<uint8_t>(layer) ? 1 : 0; }
-    void replay(uint64_t r, uint32_t, int layer, bool, ChunkBits&, uint64_t& newly) {
-        uint8_t& d = dist_[r - lo_];
-        if (d == kUnset) {
-            d = static_cast<uint8_t>(layer);
-            ++newly;
-        }
+    void end_layer(int) {}
+    template <class Add>
+    void log(int layer, Add&& add) const {
+        for (uint64_t i = 0; i < n_; ++i)
+            if (dist_[i] == static_cast<uint8_t>(layer)) add(lo_ + i);
     }
-    void release() { dist_ = HugeBuffer<uint8_t>(); }
+    void replay(uint64_t key, int layer, bool) {
+        uint8_t& v = dist_[key - lo_];
+        if (v != kUnset) return;
+        v = static_cast<uint8_t>(layer);
+        ++assigned_;
+    }
+    SlicedTable finish(Collective&, uint64_t, const std::atomic<bool>*) {
+        SlicedTable out;
+        out.slices = keys_;
+        out.lo = lo_;
+        out.hi = lo_ + n_;
+        out.coding = coding_;
+        for (uint8_t v : dist_) ++out.histogram[v];
+        if (coding_ == EntryCoding::Compact && !out.histogram[kUnset]) {
+            const EntryBound bound(p_);
+            uint8_t cells[kMaxCells];
+            for (uint64_t i = 0; i < n_; ++i) {
+                rk_.unrank(lo_ + i, cells);
+                dist_[i] = coded(coding_, bound, cells, dist_[i]);
+            }
+        }
+        out.entries.assign(dist_.begin(), dist_.end());
+        dist_ = std::vector<uint8_t>();
+        return out;
+    }
+    std::array<uint64_t, 256> histogram() const { return {}; }  // computed by finish
 
 private:
     const Pattern& p_;
     const Ranker rk_;
     const int k_;
+    const EntryCoding coding_;
+    const RankSlices keys_;
+    const int me_;
     const uint64_t lo_, n_;
     std::array<Mask, kMaxCells> nmask_{};
-    HugeBuffer<uint8_t> dist_;
+    std::vector<uint8_t> dist_;
+    uint64_t assigned_ = 0;
 };
 
 // The part file a rank writes for a layer.
@@ -273,29 +373,16 @@ std::string part_name(int layer, int rank, int size) {
 template <class Kind>
 class SlicedBfs {
 public:
-    // Additive kinds keep the frontier in two alternating slots (slot = layer & 1) and mark
-    // active chunks; the full kind finds the frontier by its distance (slot = layer).
-    static constexpr bool kSlots = Kind::kMaskBytes > 0;
-
-    SlicedBfs(const Pattern& p, const SlicedBuildOptions& opt, Collective& g)
-        : p_(p),
-          opt_(opt),
-          g_(g),
-          slices_(pattern_ranker(p).size(), g.size()),
-          lo_(slices_.lo(g.rank())),
-          hi_(slices_.hi(g.rank())),
-          kind_(make_kind(p)),
-          active_{ChunkBits(hi_ - lo_), ChunkBits(hi_ - lo_)} {}
+    SlicedBfs(const Pattern& p, const SlicedBuildOptions& opt, Collective& g) : p_(p), opt_(opt), g_(g) {
+        g_.agree_on([&] { kind_ = std::make_unique<Kind>(p, g, opt.coding); });
+    }
 
     SlicedTable run();
 
 private:
-    std::unique_ptr<Kind> make_kind(const Pattern& p) {
-        std::unique_ptr<Kind> k;
-        g_.agree_on([&] { k = std::make_unique<Kind>(p, lo_, hi_); });
-        return k;
-    }
-    int slot(int layer) const { return kSlots ? (layer & 1) : layer; }
+    const RankSlices& keys() const { return kind_->keys(); }
+    uint64_t lo() const { return keys().lo(g_.rank()); }
+    uint64_t hi() const { return keys().hi(g_.rank()); }
     uint64_t layer(int d, Exchange& ex);
     int resume();
     void write_checkpoint(int layer);
@@ -303,11 +390,7 @@ private:
     const Pattern& p_;
     const SlicedBuildOptions& opt_;
     Collective& g_;
-    const RankSlices slices_;
-    const uint64_t lo_, hi_;
     std::unique_ptr<Kind> kind_;
-    ChunkBits active_[2];
-    uint64_t assigned_ = 0;  // entries of this slice with a distance
     std::string ck_dir_;
     CheckpointManifest manifest_;  // rank 0's record of the complete layers
 };
@@ -316,53 +399,35 @@ private:
 // new states over all ranks.
 template <class Kind>
 uint64_t SlicedBfs<Kind>::layer(int d, Exchange& ex) {
-    const int cur = d & 1, nxt = cur ^ 1;
-    const uint8_t next_d = static_cast<uint8_t>(d + 1);
-    uint64_t found = 0, newly = 0;
+    uint64_t found = 0;
     // Local successors are applied in prefetched batches, as in the one-process builder.
     constexpr int kBatch = 64;
-    struct Local {
-        uint64_t msg;
-        Mask free;
-    };
-    Local batch[kBatch + 128];
+    uint64_t batch[kBatch];
     int nb = 0;
     auto flush = [&] {
-        for (int j = 0; j < nb; ++j)
-            found += static_cast<uint64_t>(kind_->apply(batch[j].msg, batch[j].free, nxt, next_d, active_[nxt], newly));
+        for (int j = 0; j < nb; ++j) found += static_cast<uint64_t>(kind_->claim(batch[j], d));
         nb = 0;
     };
-    auto emit = [&](uint64_t r2, uint64_t msg, Mask free) {
-        if (r2 - lo_ < hi_ - lo_) {
-            kind_->prefetch(msg);
-            batch[nb++] = Local{msg, free};
+    const uint64_t lo = this->lo(), n = hi() - lo;
+    auto emit = [&](uint64_t key) {
+        if (key - lo < n) {
+            kind_->prefetch(key);
+            batch[nb++] = key;
+            if (nb == kBatch) flush();
         } else {
-            ex.push(ex.owner(r2), msg);
+            ex.push(keys().owner(key), key);
         }
     };
-    auto apply_remote = [&](uint64_t msg) {
-        found += static_cast<uint64_t>(kind_->apply(msg, Mask{0}, nxt, next_d, active_[nxt], newly));
-    };
-    auto prefetch = [&](uint64_t msg) { kind_->prefetch(msg); };
-    const uint64_t n = kind_->size();
-    uint64_t i = 0;
+    auto apply_remote = [&](uint64_t key) { found += static_cast<uint64_t>(kind_->claim(key, d)); };
+    auto prefetch = [&](uint64_t key) { kind_->prefetch(key); };
+    uint64_t pos = 0;
+    bool done = false;
     for (;;) {
-        while (i < n && ex.room()) {
-            if (kSlots && i % kChunk == 0 && !active_[cur].marked_chunk(i / kChunk)) {
-                i += kChunk;
-                continue;
-            }
-            const uint64_t end = std::min(n, (i / kChunk + 1) * kChunk);
-            for (; i < end && ex.room(); ++i) {
-                kind_->expand(i, slot(d), emit);
-                if (nb >= kBatch) flush();
-            }
-        }
+        if (!done) done = kind_->expand(d, pos, emit, [&] { return ex.room(); });
         flush();
-        if (ex.round(i >= n, opt_.cancel, apply_remote, prefetch)) break;
+        if (ex.round(done, opt_.cancel, apply_remote, prefetch)) break;
     }
-    if (kSlots) active_[cur].clear();
-    assigned_ += newly;
+    kind_->end_layer(d);
     return g_.sum(found);
 }
 
@@ -397,7 +462,7 @@ int SlicedBfs<Kind>::resume() {
     std::string problem;
     for (int l = 1; l <= found.layers && bad_layer > static_cast<uint64_t>(found.layers); ++l)
         for (const auto& part : found.parts_of(l)) {
-            if (part.hi <= lo_ || part.lo >= hi_) continue;
+            if (part.hi <= lo() || part.lo >= hi()) continue;
             try {
                 verify_checkpoint_part((fs::path(ck_dir_) / part.file).string(), part);
             } catch (const Error& e) {
@@ -418,11 +483,9 @@ int SlicedBfs<Kind>::resume() {
     g_.agree_on([&] {
         for (int l = 1; l <= layers; ++l)
             for (const auto& part : found.parts_of(l)) {
-                if (part.hi <= lo_ || part.lo >= hi_) continue;
-                replay_checkpoint_part((fs::path(ck_dir_) / part.file).string(), part, Kind::kMaskBytes, lo_, hi_,
-                                       [&](uint64_t r, uint32_t mask) {
-                                           kind_->replay(r, mask, l, l == layers, active_[l & 1], assigned_);
-                                       });
+                if (part.hi <= lo() || part.lo >= hi()) continue;
+                replay_checkpoint_part((fs::path(ck_dir_) / part.file).string(), part, 0, lo(), hi(),
+                                       [&](uint64_t key, uint32_t) { kind_->replay(key, l, l == layers); });
             }
     });
     for (const auto& part : found.parts)
@@ -441,15 +504,8 @@ void SlicedBfs<Kind>::write_checkpoint(int layer) {
     const std::string name = part_name(layer, g_.rank(), g_.size());
     std::vector<uint64_t> written(2 * static_cast<size_t>(g_.size()), 0);
     g_.agree_on([&] {
-        CheckpointPartWriter w((fs::path(ck_dir_) / name).string(), layer, lo_, hi_, Kind::kMaskBytes);
-        const uint64_t n = kind_->size();
-        for (uint64_t i = 0; i < n; ++i) {
-            if (kSlots && i % kChunk == 0 && !active_[layer & 1].marked_chunk(i / kChunk)) {
-                i += kChunk - 1;
-                continue;
-            }
-            if (const uint32_t m = kind_->logged(i, slot(layer))) w.add(lo_ + i, m);
-        }
+        CheckpointPartWriter w((fs::path(ck_dir_) / name).string(), layer, lo(), hi(), 0);
+        kind_->log(layer, [&](uint64_t key) { w.add(key, 0); });
         const auto r = w.finish();
         written[2 * static_cast<size_t>(g_.rank())] = r.bytes;
         written[2 * static_cast<size_t>(g_.rank()) + 1] = r.xxh3;
@@ -458,7 +514,7 @@ void SlicedBfs<Kind>::write_checkpoint(int layer) {
     g_.agree_on([&] {
         if (g_.rank() != 0) return;
         for (int q = 0; q < g_.size(); ++q)
-            manifest_.parts.push_back(CheckpointPart{layer, slices_.lo(q), slices_.hi(q), part_name(layer, q, g_.size()),
+            manifest_.parts.push_back(CheckpointPart{layer, keys().lo(q), keys().hi(q), part_name(layer, q, g_.size()),
                                                      written[2 * static_cast<size_t>(q)],
                                                      written[2 * static_cast<size_t>(q) + 1]});
         manifest_.layers = layer;
@@ -469,39 +525,32 @@ void SlicedBfs<Kind>::write_checkpoint(int layer) {
 template <class Kind>
 SlicedTable SlicedBfs<Kind>::run() {
     const auto t0 = Clock::now();
-    SlicedTable out;
-    out.slices = slices_;
-    out.lo = lo_;
-    out.hi = hi_;
-    // The goal first (distance 0), then what the checkpoint holds, then the goal as the
-    // frontier when starting afresh.
-    const uint64_t goal = kind_->seed();
-    if (goal < kind_->size()) ++assigned_;
     const int start = opt_.checkpoint_dir.empty() ? 0 : resume();
-    if (start == 0 && goal < kind_->size()) {
-        kind_->seed_frontier(goal);
-        active_[0].mark(goal);
-    }
-    out.resumed_layers = start;
-    Exchange ex(g_, slices_, opt_.exchange_bytes, kind_->headroom());
+    kind_->seed(start == 0);
+    Exchange ex(g_, opt_.exchange_bytes, kind_->headroom());
+    int layers = start;
     for (int d = start;; ++d) {
         if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
         const uint64_t frontier = layer(d, ex);
-        out.layers = d + 1;
+        layers = d + 1;
         if (frontier && !opt_.checkpoint_dir.empty()) write_checkpoint(d + 1);
-        const uint64_t assigned = g_.sum(assigned_);
+        const uint64_t assigned = g_.sum(kind_->assigned());
         if (g_.rank() == 0 && opt_.progress)
-            opt_.progress(BuildProgress{d, assigned, slices_.total(),
+            opt_.progress(BuildProgress{d, assigned, pattern_ranker(p_).size(),
                                         std::chrono::duration<double>(Clock::now() - t0).count()});
         if (frontier == 0) break;
     }
-    const uint64_t n = kind_->size();
-    out.entries.resize(n);
-    for (uint64_t i = 0; i < n; ++i) out.entries[i] = kind_->dist(i);
-    kind_->release();
-    for (uint8_t v : out.entries) ++out.histogram[v];
+    const uint64_t assigned = g_.sum(kind_->assigned()), total = pattern_ranker(p_).size();
+    std::array<uint64_t, 256> hist = kind_->histogram();
+    SlicedTable out = kind_->finish(g_, opt_.exchange_bytes, opt_.cancel);
+    for (size_t v = 0; v < 256; ++v) out.histogram[v] += hist[v];
+    out.layers = layers;
+    out.resumed_layers = start;
     g_.all_reduce(out.histogram.data(), out.histogram.size(), ReduceOp::Sum);
-    g_.agree_on([&] { out.max_value = build_detail::max_reached(out.histogram, p_); });
+    g_.agree_on([&] {
+        if (assigned < total) out.histogram[kUnset] += total - assigned - out.histogram[kUnset];
+        out.max_value = build_detail::max_reached(out.histogram, p_);
+    });
     out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return out;
 }
@@ -509,27 +558,36 @@ SlicedTable SlicedBfs<Kind>::run() {
 }  // namespace
 
 uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t exchange_bytes) {
-    const RankSlices s(pattern_ranker(p).size(), ranks);
-    const uint64_t slice = s.size(0);
-    uint64_t record = 1;
-    if (p.kind() == PatternKind::Additive) {
-        const int free_cells = p.geometry().cells() - p.size();
-        record = 4 * (free_cells <= 8 ? 1 : free_cells <= 16 ? 2 : 4);
-    }
-    return slice * (record + 1) + 2 * exchange_bytes;
+    const uint64_t entries = pattern_ranker(p).size(), n = static_cast<uint64_t>(std::max(1, ranks));
+    if (p.kind() == PatternKind::Full) return (entries + n - 1) / n + 2 * exchange_bytes;
+    // Two bits per state and a byte per placement of the slice; then that byte and the
+    // slice of the table.
+    const RegionSpace::Size s = RegionSpace::size_of(p);
+    return s.bytes + (s.states / 4 + 2 * entries + n - 1) / n + 2 * exchange_bytes;
 }
 
 SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, Collective& group) {
+    if (opt.coding == EntryCoding::Compact && p.metric() == Metric::Mtm)
+        throw UsageError("compact entries are for single-tile-metric tables; MTM tables keep one byte per entry");
     if (p.kind() == PatternKind::Full) return SlicedBfs<FullKind>(p, opt, group).run();
-    const int free_cells = p.geometry().cells() - p.size();
-    if (free_cells <= 8) return SlicedBfs<AdditiveKind<uint8_t>>(p, opt, group).run();
-    if (free_cells <= 16) return SlicedBfs<AdditiveKind<uint16_t>>(p, opt, group).run();
-    return SlicedBfs<AdditiveKind<uint32_t>>(p, opt, group).run();
+    return SlicedBfs<RegionKind>(p, opt, group).run();
 }
 
-void write_sliced_table(const std::string& path, const PdbHeader& h, const SlicedTable& t, Collective& group,
+// Rank 0 streams the slices; compact entries (excesses, a byte each in the slices) are packed
+// two per byte on the way, the escaped ones kept for the exception table, which follows the
+// nibbles (the header counts them first: a sum over the ranks).
+void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t, Collective& group,
                         PdbEncoding enc, int zstd_level) {
     constexpr uint64_t kPiece = uint64_t{8} << 20;
+    const bool compact = t.coding == EntryCoding::Compact;
+    uint64_t escapes = 0;
+    if (compact)
+        for (uint8_t e : t.entries) escapes += e >= kEscapeNibble;
+    escapes = group.sum(escapes);
+    h.coding = t.coding;
+    h.bits_per_entry = compact ? 4 : 8;
+    h.exceptions = compact ? escapes : 0;
+    h.exception_slots = exception_slots(h.exceptions);
     std::exception_ptr err;
     if (group.rank() == 0) {
         std::unique_ptr<PdbWriter> w;
@@ -541,17 +599,45 @@ void write_sliced_table(const std::string& path, const PdbHeader& h, const Slice
                 err = std::current_exception();
             }
         };
+        uint64_t rank = 0;
+        std::vector<EntryException> exceptions;
+        std::vector<uint8_t> packed;
+        int carry = -1;  // a low nibble waiting for its high one
+        auto append = [&](const uint8_t* d, uint64_t n) {
+            if (!compact) return w->append(d, n);
+            packed.clear();
+            for (uint64_t i = 0; i < n; ++i, ++rank) {
+                const unsigned e = d[i];
+                if (e >= kEscapeNibble) exceptions.push_back({rank, static_cast<uint8_t>(e)});
+                const unsigned nib = std::min(e, kEscapeNibble);
+                if (carry < 0) carry = static_cast<int>(nib);
+                else {
+                    packed.push_back(static_cast<uint8_t>(static_cast<unsigned>(carry) | (nib << 4)));
+                    carry = -1;
+                }
+            }
+            w->append(packed.data(), packed.size());
+        };
         guarded([&] { w = std::make_unique<PdbWriter>(path, h, enc, zstd_level); });
-        guarded([&] { w->append(t.entries.data(), t.entries.size()); });
+        guarded([&] { append(t.entries.data(), t.entries.size()); });
         std::vector<uint8_t> piece;
         for (int q = 1; q < group.size(); ++q)
             for (uint64_t left = t.slices.size(q); left > 0;) {
                 const uint64_t n = std::min(left, kPiece);
                 piece.resize(n);
                 group.recv(q, piece.data(), n);  // received even after a failure, so no sender waits forever
-                guarded([&] { w->append(piece.data(), n); });
+                guarded([&] { append(piece.data(), n); });
                 left -= n;
             }
+        if (compact)
+            guarded([&] {
+                std::vector<uint8_t> tail;
+                if (carry >= 0) tail.push_back(static_cast<uint8_t>(carry));
+                tail.resize(nibble_bytes(h.entries) - (h.entries / 2), 0);
+                const std::vector<uint8_t> slots = exception_table_bytes(exceptions);
+                tail.insert(tail.end(), slots.begin(), slots.end());
+                w->append(tail.data(), tail.size());
+            });
         guarded([&] { w->finish(); });
     } else {
         for (uint64_t at = 0; at < t.entries.size(); at += kPiece)

@@ -1,27 +1,30 @@
 // A table build split over a group of ranks (processes, e.g. MPI ranks; base/collective.h):
-// each rank owns one contiguous slice of the table's rank range (tables/slices.h) and keeps
-// only that slice's build state in memory, so a table larger than one machine's memory can be
-// built by several.
+// each rank owns one contiguous slice of the search's keys and keeps only that slice's build
+// state in memory, so a table larger than one machine's memory can be built by several.
 //
-// The search is the one-process builder's (build.h): a backward BFS layer by layer, over
-// (placement, blank region) for additive patterns and over (placement, blank cell) for full
-// ones, expanding by "push" only. Each layer every rank scans its slice's frontier, applies
-// the successors it owns at once and buckets the others by owner; whenever a bucket is nearly
-// full, all ranks exchange their buckets (one all-to-all: `exchange_bytes` bounds the send
-// buffers of a rank, so its receive buffer is bounded by as much) and apply what they
+// The search is the one-process builder's (build.h): a backward BFS layer by layer, over the
+// numbered (placement, blank region) states of tables/region_space.h with two bits each for
+// additive patterns (a rank owns a range of placements and all their states, and records
+// their entries in placement order), and over (placement, blank cell) ranks with a byte each
+// for full ones, expanding by "push" only. Each layer every rank scans its slice's frontier,
+// applies the successors it owns at once and buckets the others by owner; whenever a bucket is
+// nearly full, all ranks exchange their buckets (one all-to-all: `exchange_bytes` bounds the
+// send buffers of a rank, so its receive buffer is bounded by as much) and apply what they
 // received. A layer ends when every rank has scanned its slice and delivered its last bucket;
-// the build ends with the first empty layer (a global sum). The states of a layer are a set,
-// decided layer by layer, so the table does not depend on the number of ranks: the file
-// written by write_sliced_table is byte-identical to the one-process build's.
+// the build ends with the first empty layer (a global sum). Additive entries are then sent to
+// the owners of their ranks in the table (even slices of the rank range) in more rounds of the
+// same exchange. The states of a layer are a set, decided layer by layer, so the table does not
+// depend on the number of ranks: the file written by write_sliced_table is byte-identical to
+// the one-process build's, in either entry coding.
 //
 // Checkpoints (checkpoint.h): with a checkpoint folder, every finished layer's new states are
 // written by each rank (its part) and recorded in a manifest by rank 0, atomically; a build
 // started again with the same folder, by any number of ranks, replays the complete layers and
 // goes on from the last one.
 //
-// Cost per rank: slice x (record + 1) bytes (record: 4, 8 or 16 bytes for additive patterns
-// with <= 8, <= 16, > 16 free cells; 1 byte for full ones) plus 2 x exchange_bytes. Time: one
-// successor rank per generated state, as in the one-process build, plus 8 bytes sent for each
+// Cost per rank (slice = 1/N of the keys): additive, 2 bits per state and 2 bytes per placement
+// (its entries, then the table's slice); full, a byte per key; plus 2 x exchange_bytes. Time:
+// one successor per generated state, as in the one-process build, plus 8 bytes sent for each
 // successor owned by another rank. One thread per rank: start one rank per core.
 // Errors: every rank throws the same error at the same point (Collective::agree).
 #pragma once
@@ -35,12 +38,14 @@
 
 #include "loyd/base/collective.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/entry_coding.h"
 #include "loyd/tables/header.h"
 #include "loyd/tables/slices.h"
 
 namespace loyd {
 
 struct SlicedBuildOptions {
+    EntryCoding coding = EntryCoding::Byte;     // of SlicedTable::entries and the file
     // Rank 0 only: called after every layer with the global counts.
     std::function<void(const BuildProgress&)> progress;
     const std::atomic<bool>* cancel = nullptr;  // any rank's: every rank throws LimitError
@@ -52,9 +57,11 @@ struct SlicedBuildOptions {
 };
 
 struct SlicedTable {
-    RankSlices slices{1, 1};
+    RankSlices slices{1, 1};  // of the table's rank range
     uint64_t lo = 0, hi = 0;
-    std::vector<uint8_t> entries;  // this rank's slice of the table: entries[r - lo]
+    EntryCoding coding = EntryCoding::Byte;
+    std::vector<uint8_t> entries;  // this rank's slice of the table: entries[r - lo], the entry or
+                                   // (compact) its excess over its bound, halved
     uint8_t max_value = 0;
     int layers = 0;
     int resumed_layers = 0;  // layers replayed from the checkpoint
@@ -72,8 +79,9 @@ uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t excha
 SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, Collective& group);
 
 // Collective: rank 0 writes the table file atomically (PdbWriter), receiving the other ranks'
-// slices in rank order, in pieces of at most 8 MiB. Every rank throws the writer's error.
-void write_sliced_table(const std::string& path, const PdbHeader& h, const SlicedTable& t, Collective& group,
+// slices in rank order, in pieces of at most 8 MiB; h's coding fields are set from t. Every
+// rank throws the writer's error.
+void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t, Collective& group,
                         PdbEncoding enc, int zstd_level);
 
 // Collective: removes the table's checkpoint folder (its manifest first, so a half-removed

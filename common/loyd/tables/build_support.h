@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -138,20 +139,36 @@ T atomic_load(T* p) {
     return std::atomic_ref<T>(*p).load(std::memory_order_relaxed);
 }
 
+// One bit per group of 2^shift indices (kChunk ranks by default, or single sets of a
+// RegionSpace) that holds work for a layer; marked with atomic ORs by any thread.
 class ChunkBits {
 public:
-    explicit ChunkBits(uint64_t total) : words_((total / kChunk + 64) / 64, 0) {}
-    void mark(uint64_t rank) {
-        const uint64_t c = rank / kChunk;
+    explicit ChunkBits(uint64_t total, int shift = std::countr_zero(kChunk))
+        : shift_(shift), words_(((total >> shift) + 64) / 64, 0) {}
+    void mark(uint64_t index) {
+        const uint64_t c = index >> shift_;
         uint64_t& w = words_[c / 64];
         const uint64_t b = uint64_t{1} << (c % 64);
         if (!(std::atomic_ref<uint64_t>(w).load(std::memory_order_relaxed) & b))
             std::atomic_ref<uint64_t>(w).fetch_or(b, std::memory_order_relaxed);
     }
     bool marked_chunk(uint64_t chunk) const { return words_[chunk / 64] >> (chunk % 64) & 1; }
+    bool marked(uint64_t index) const { return marked_chunk(index >> shift_); }
+    // The first marked chunk at or after `chunk`, or UINT64_MAX when there is none.
+    uint64_t next_marked_chunk(uint64_t chunk) const {
+        uint64_t w = chunk / 64;
+        if (w >= words_.size()) return UINT64_MAX;
+        uint64_t bits = words_[w] & (~uint64_t{0} << (chunk % 64));
+        while (!bits) {
+            if (++w == words_.size()) return UINT64_MAX;
+            bits = words_[w];
+        }
+        return w * 64 + static_cast<uint64_t>(std::countr_zero(bits));
+    }
     void clear() { std::fill(words_.begin(), words_.end(), 0); }
 
 private:
+    int shift_;
     std::vector<uint64_t> words_;
 };
 
@@ -163,8 +180,11 @@ struct ScanContext {
     Clock::time_point t0;
 };
 
+// `chunk`: how many indices a thread takes at a time; `active` (optional, kChunk granularity)
+// skips chunks with no work.
 template <class Fn>
-void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn, const ChunkBits* active = nullptr) {
+void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn, const ChunkBits* active = nullptr,
+                uint64_t chunk = kChunk) {
     std::atomic<uint64_t> next{0};
     std::atomic<bool> cancelled{false};
     auto work = [&](bool reporter) {
@@ -174,10 +194,10 @@ void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn, cons
                 cancelled = true;
                 return;
             }
-            const uint64_t lo = next.fetch_add(kChunk, std::memory_order_relaxed);
+            const uint64_t lo = next.fetch_add(chunk, std::memory_order_relaxed);
             if (lo >= total) return;
             if (active && !active->marked_chunk(lo / kChunk)) continue;
-            fn(lo, std::min(total, lo + kChunk));
+            fn(lo, std::min(total, lo + chunk));
             if (!reporter || !ctx.opt.progress) continue;
             const auto now = Clock::now();
             if (now - last > std::chrono::milliseconds(500)) {

@@ -15,6 +15,7 @@
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/region_space.h"
 
 namespace loyd {
 
@@ -23,7 +24,7 @@ namespace {
 constexpr char kMagic[8] = {'L', 'O', 'Y', 'D', 'C', 'K', 'P', 'T'};
 constexpr uint32_t kPartVersion = 1;
 constexpr size_t kPartHeader = 48;
-constexpr const char* kManifestVersion = "loyd-checkpoint 1";
+constexpr const char* kManifestVersion = "loyd-checkpoint 2";
 
 void put_le(std::vector<uint8_t>& b, uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
@@ -95,9 +96,10 @@ CheckpointManifest checkpoint_identity(const Pattern& p, const std::string& tabl
     m.goal = p.goal().to_string();
     m.kind = to_string(p.kind());
     m.tiles = p.tiles_string();
-    m.entries = pattern_ranker(p).size();
-    const int free_cells = p.geometry().cells() - p.size();
-    m.mask_bytes = p.kind() == PatternKind::Full ? 0 : free_cells <= 8 ? 1 : free_cells <= 16 ? 2 : 4;
+    // The keys the search numbers: (placement, blank cell) ranks for full tables, the states of
+    // tables/region_space.h for additive ones; a log names keys only (no masks).
+    m.keys = p.kind() == PatternKind::Full ? pattern_ranker(p).size() : RegionSpace::size_of(p).states;
+    m.mask_bytes = 0;
     return m;
 }
 
@@ -116,7 +118,7 @@ std::string checkpoint_text(const CheckpointManifest& m) {
       << "goal " << m.goal << "\n"
       << "kind " << m.kind << "\n"
       << "tiles " << m.tiles << "\n"
-      << "entries " << m.entries << "\n"
+      << "keys " << m.keys << "\n"
       << "mask-bytes " << m.mask_bytes << "\n"
       << "layers " << m.layers << "\n";
     for (const auto& p : m.parts)
@@ -136,6 +138,9 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
         const std::string where = path + ":" + std::to_string(lineno);
         if (line.empty() || line[0] == '#') continue;
         if (!versioned) {
+            if (line == "loyd-checkpoint 1")
+                throw FormatError(where + ": a checkpoint of an older loyd (version 1, whose additive builds kept "
+                                          "other records); remove its folder to build afresh");
             if (line != kManifestVersion)
                 throw FormatError(where + ": expected '" + kManifestVersion + "' (not a loyd checkpoint manifest, or another version)");
             versioned = true;
@@ -149,7 +154,7 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
         else if (key == "goal") m.goal = value;
         else if (key == "kind") m.kind = value;
         else if (key == "tiles") m.tiles = value;
-        else if (key == "entries") m.entries = parse_u64(value, where);
+        else if (key == "keys") m.keys = parse_u64(value, where);
         else if (key == "mask-bytes") {
             m.mask_bytes = static_cast<int>(parse_u64(value, where));
             if (m.mask_bytes != 0 && m.mask_bytes != 1 && m.mask_bytes != 2 && m.mask_bytes != 4)
@@ -184,7 +189,7 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
     }
     if (!versioned) throw FormatError(path + ": empty checkpoint manifest");
     const char* missing = m.table.empty() ? "table" : m.board.empty() ? "board" : m.goal.empty() ? "goal"
-                          : m.kind.empty() ? "kind" : m.tiles.empty() ? "tiles" : m.entries == 0 ? "entries"
+                          : m.kind.empty() ? "kind" : m.tiles.empty() ? "tiles" : m.keys == 0 ? "keys"
                           : !have_layers ? "layers" : nullptr;
     if (missing) throw FormatError(path + ": missing '" + missing + "'");
     for (const auto& p : m.parts)
@@ -195,13 +200,13 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
         uint64_t next = 0;
         for (const auto& p : m.parts_of(l)) {
             if (p.lo != next)
-                throw FormatError(path + ": the parts of layer " + std::to_string(l) + " do not cover rank " +
+                throw FormatError(path + ": the parts of layer " + std::to_string(l) + " do not cover key " +
                                   std::to_string(next) + " exactly once");
             next = p.hi;
         }
-        if (next != m.entries)
-            throw FormatError(path + ": the parts of layer " + std::to_string(l) + " end at rank " +
-                              std::to_string(next) + ", not at the table's " + std::to_string(m.entries) + " entries");
+        if (next != m.keys)
+            throw FormatError(path + ": the parts of layer " + std::to_string(l) + " end at key " +
+                              std::to_string(next) + ", not at the search's " + std::to_string(m.keys) + " keys");
     }
     return m;
 }
@@ -213,7 +218,7 @@ void check_same_table(const CheckpointManifest& found, const CheckpointManifest&
         {"goal", {found.goal, expected.goal}},
         {"kind", {found.kind, expected.kind}},
         {"tiles", {found.tiles, expected.tiles}},
-        {"entries", {std::to_string(found.entries), std::to_string(expected.entries)}},
+        {"keys", {std::to_string(found.keys), std::to_string(expected.keys)}},
         {"mask-bytes", {std::to_string(found.mask_bytes), std::to_string(expected.mask_bytes)}},
     };
     for (const auto& [name, v] : fields)

@@ -2,18 +2,21 @@
 // BFS layer, the states first reached in it are written, so a build killed at any moment
 // resumes from its last complete layer.
 //
-// A layer's new states are its log: for each rank of a slice [lo, hi) that gained states, in
-// rank order, the gap to the previous rank as a LEB128 varint, then the new state bits as
-// `mask_bytes` little-endian bytes (the blank regions of an additive table; none for a full
-// table, whose new states are simply the ranks). Replaying the logs of layers 1..L in order
-// rebuilds the whole build state after layer L: a rank's distance is the first layer that
-// names it, its seen regions the OR of its masks, the frontier the last layer's log. The logs
-// name global ranks, so they can be replayed by any number of ranks (re-slicing).
+// A layer's new states are its log: for each key of a slice [lo, hi) first reached in that
+// layer, in key order, the gap to the previous key as a LEB128 varint (and `mask_bytes`
+// little-endian bytes of state bits, 0 in this version). Keys are what the search numbers:
+// (placement, blank cell) ranks for full tables, the (placement, blank region) states of
+// tables/region_space.h for additive ones. Replaying the logs of layers 1..L in order rebuilds
+// the whole build state after layer L: a key's layer is the one that names it, a placement's
+// entry the first layer naming one of its keys, the frontier the last layer's log. The logs
+// name global keys, so they can be replayed by any number of ranks (re-slicing).
 //
 // On disk, under DIR/<table file name without .pdb>/:
 //   layer-LLLL.part-III-of-PPP.ckpt  one part per writing rank: a 48-byte header (magic
 //                                    "LOYDCKPT", version 1, mask bytes, layer, lo, hi, all
 //                                    little-endian) and the records; written atomically.
+//   (The manifest's version is 2: version 1 numbered additive states by rank and blank-region
+//   mask, and is refused with a message saying to remove it.)
 //   manifest.txt                     the table's identity, the number of complete layers, and
 //                                    every part of those layers (range, file, size, XXH3-64),
 //                                    rewritten atomically after all parts of a layer are durable.
@@ -36,7 +39,7 @@ inline constexpr const char* kCheckpointManifest = "manifest.txt";
 
 struct CheckpointPart {
     int layer = 0;
-    uint64_t lo = 0, hi = 0;  // the global rank range the part covers
+    uint64_t lo = 0, hi = 0;  // the global key range the part covers
     std::string file;         // plain name in the checkpoint folder
     uint64_t bytes = 0;
     uint64_t xxh3 = 0;
@@ -49,7 +52,7 @@ struct CheckpointManifest {
     std::string goal;   // cell -> tile, space separated
     std::string kind;   // additive | full
     std::string tiles;  // e.g. 1,2,3
-    uint64_t entries = 0;
+    uint64_t keys = 0;  // the keys the search numbers
     int mask_bytes = 0;
     // Progress: layers 1..layers are complete; their parts.
     int layers = 0;

@@ -25,8 +25,8 @@ constexpr size_t kOffTiles = 46;
 constexpr size_t kOffBits = 71;
 constexpr size_t kOffMaxValue = 72;
 constexpr size_t kOffEncoding = 73;
-constexpr size_t kOffMetric = 74;     // version 2; reserved (zero) in version 1
-constexpr size_t kOffReservedA = 75;  // 1 byte
+constexpr size_t kOffMetric = 74;     // versions 2, 3; reserved (zero) in version 1
+constexpr size_t kOffCoding = 75;     // version 3; reserved (zero) before
 constexpr size_t kOffGenerator = 76;
 constexpr size_t kOffEntries = 80;
 constexpr size_t kOffPayloadOffset = 88;
@@ -34,7 +34,9 @@ constexpr size_t kOffStoredSize = 96;
 constexpr size_t kOffDecodedSize = 104;
 constexpr size_t kOffPayloadHash = 112;
 constexpr size_t kOffStoredHash = 120;
-constexpr size_t kOffReservedB = 128;  // 120 bytes
+constexpr size_t kOffExceptions = 128;      // version 3; reserved (zero) before
+constexpr size_t kOffExceptionSlots = 136;  // version 3; reserved (zero) before
+constexpr size_t kOffReservedB = 144;       // 104 bytes
 constexpr size_t kOffHeaderHash = 248;
 constexpr size_t kMaxSlots = 25;  // goal cells and tile slots
 
@@ -126,8 +128,15 @@ std::string header_problem(const PdbHeader& h) {
         if (seen & (1u << t)) return "tiles: tile " + std::to_string(t) + " appears twice";
         seen |= 1u << t;
     }
-    if (h.bits_per_entry != 8)
-        return "bits per entry " + std::to_string(h.bits_per_entry) + " unsupported (must be 8)";
+    if (h.coding != EntryCoding::Byte && h.coding != EntryCoding::Compact)
+        return "entry coding " + std::to_string(static_cast<int>(h.coding)) + " unknown (0 byte, 1 compact)";
+    const int want_bits = h.coding == EntryCoding::Compact ? 4 : 8;
+    if (h.bits_per_entry != want_bits)
+        return "bits per entry " + std::to_string(h.bits_per_entry) + " wrong for " + to_string(h.coding) +
+               " entries (must be " + std::to_string(want_bits) + ")";
+    if (h.coding == EntryCoding::Byte && (h.exceptions || h.exception_slots))
+        return "exception count " + std::to_string(h.exceptions) + " and slots " + std::to_string(h.exception_slots) +
+               " must be zero for byte entries";
     if (h.encoding != PdbEncoding::Raw && h.encoding != PdbEncoding::Zstd)
         return "payload encoding " + std::to_string(static_cast<int>(h.encoding)) +
                " unknown (0 raw, 1 zstd)";
@@ -138,7 +147,29 @@ std::string header_problem(const PdbHeader& h) {
         return "entry count " + std::to_string(h.entries) + " does not match the pattern (" +
                to_string(h.kind) + " " + std::to_string(k) + "-tile pattern on " +
                std::to_string(n) + " cells has " + std::to_string(*expected) + ")";
+    if (h.coding == EntryCoding::Compact) {
+        if (h.metric != Metric::Stm) return "compact entries in a multi-tile-metric table (MTM tables use bytes)";
+        if (h.exceptions > h.entries)
+            return "exception count " + std::to_string(h.exceptions) + " exceeds the entry count";
+        if (h.exception_slots != exception_slots(h.exceptions))
+            return "exception slots " + std::to_string(h.exception_slots) + " wrong for " +
+                   std::to_string(h.exceptions) + " exceptions (must be " + std::to_string(exception_slots(h.exceptions)) +
+                   ")";
+    }
     return "";
+}
+
+uint64_t exception_slots(uint64_t n) {
+    if (n == 0) return 0;
+    uint64_t s = 8;
+    while (s < 2 * n) s *= 2;
+    return s;
+}
+
+uint64_t nibble_bytes(uint64_t entries) { return ((entries + 1) / 2 + 7) / 8 * 8; }
+
+uint64_t payload_bytes(const PdbHeader& h) {
+    return h.coding == EntryCoding::Compact ? nibble_bytes(h.entries) + 8 * h.exception_slots : h.entries;
 }
 
 PdbHeaderBytes encode_header(const PdbHeader& h) {
@@ -157,20 +188,22 @@ PdbHeaderBytes encode_header(const PdbHeader& h) {
     b[kOffMaxValue] = h.max_value;
     b[kOffEncoding] = static_cast<uint8_t>(h.encoding);
     b[kOffMetric] = static_cast<uint8_t>(h.metric);
-    b[kOffReservedA] = 0;
+    b[kOffCoding] = static_cast<uint8_t>(h.coding);
     put32(b.data() + kOffGenerator, h.generator_version);
     put64(b.data() + kOffEntries, h.entries);
     put64(b.data() + kOffPayloadOffset, h.payload_offset);
     put64(b.data() + kOffStoredSize, h.payload_stored_size);
-    put64(b.data() + kOffDecodedSize, h.entries);
+    put64(b.data() + kOffDecodedSize, payload_bytes(h));
     put64(b.data() + kOffPayloadHash, h.payload_xxh3);
     put64(b.data() + kOffStoredHash, h.stored_xxh3);
+    put64(b.data() + kOffExceptions, h.exceptions);
+    put64(b.data() + kOffExceptionSlots, h.exception_slots);
     put64(b.data() + kOffHeaderHash, pdb_checksum(b.data(), kOffHeaderHash));
     return b;
 }
 
-uint64_t payload_offset_for(PdbEncoding e) {
-    return e == PdbEncoding::Raw ? kPdbRawPayloadOffset : kPdbHeaderSize;
+uint64_t payload_offset_for(PdbEncoding e, EntryCoding c) {
+    return e == PdbEncoding::Raw && c == EntryCoding::Byte ? kPdbRawPayloadOffset : kPdbHeaderSize;
 }
 
 // Decodes and checks a header. `buf` holds the first `avail` = min(file_size, 4096) bytes.
@@ -220,8 +253,14 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     if (version == 1 && buf[kOffMetric] != 0)
         bad_format(path, "reserved: byte at offset " + std::to_string(kOffMetric) + " is not zero (version 1)");
     h.metric = static_cast<Metric>(buf[kOffMetric]);
-    if (buf[kOffReservedA] != 0)
-        bad_format(path, "reserved: byte at offset " + std::to_string(kOffReservedA) + " is not zero");
+    if (version < 3)
+        for (size_t i = kOffCoding; i < kOffReservedB; i = i == kOffCoding ? kOffExceptions : i + 1)
+            if (buf[i] != 0)
+                bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero (version " +
+                                     std::to_string(version) + ")");
+    h.coding = static_cast<EntryCoding>(buf[kOffCoding]);
+    h.exceptions = get64(buf + kOffExceptions);
+    h.exception_slots = get64(buf + kOffExceptionSlots);
     h.generator_version = get32(buf + kOffGenerator);
     h.entries = get64(buf + kOffEntries);
     h.payload_offset = get64(buf + kOffPayloadOffset);
@@ -234,17 +273,23 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
             bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero");
 
     if (std::string p = header_problem(h); !p.empty()) bad_format(path, p);
-    if (decoded_size != h.entries)
-        bad_format(path, "payload decoded size " + std::to_string(decoded_size) +
-                             " differs from the entry count " + std::to_string(h.entries));
-    const uint64_t want_offset = payload_offset_for(h.encoding);
+    if (version == 3 && h.coding != EntryCoding::Compact)
+        bad_format(path, "version 3 with byte entries (a byte table is written as version 1 or 2)");
+    if (version < 3 && h.coding != EntryCoding::Byte)
+        bad_format(path, "compact entries in a version " + std::to_string(version) + " file");
+    if (decoded_size != payload_bytes(h))
+        bad_format(path, "payload decoded size " + std::to_string(decoded_size) + " wrong (" +
+                             std::to_string(h.entries) + " " + to_string(h.coding) + " entries and " +
+                             std::to_string(h.exception_slots) + " exception slots take " +
+                             std::to_string(payload_bytes(h)) + " bytes)");
+    const uint64_t want_offset = payload_offset_for(h.encoding, h.coding);
     if (h.payload_offset != want_offset)
         bad_format(path, "payload offset " + std::to_string(h.payload_offset) + " wrong (" +
                              to_string(h.encoding) + " payloads start at " +
                              std::to_string(want_offset) + ")");
-    if (h.encoding == PdbEncoding::Raw && h.payload_stored_size != h.entries)
+    if (h.encoding == PdbEncoding::Raw && h.payload_stored_size != decoded_size)
         bad_format(path, "payload stored size " + std::to_string(h.payload_stored_size) +
-                             " differs from the entry count " + std::to_string(h.entries) +
+                             " differs from the decoded size " + std::to_string(decoded_size) +
                              " (raw payload)");
     if (h.encoding == PdbEncoding::Raw && h.stored_xxh3 != h.payload_xxh3)
         bad_format(path, "stored payload checksum " + hex(h.stored_xxh3) +
@@ -270,7 +315,10 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     return h;
 }
 
-uint32_t format_version(const PdbHeader& h) { return h.metric == Metric::Stm ? 1 : 2; }
+uint32_t format_version(const PdbHeader& h) {
+    if (h.coding == EntryCoding::Compact) return 3;
+    return h.metric == Metric::Stm ? 1 : 2;
+}
 
 uint64_t pdb_checksum(const void* data, uint64_t size) {
     return XXH3_64bits(data, size);
@@ -301,6 +349,22 @@ std::string to_string(PdbKind k) {
             return "full";
     }
     return "unknown kind " + std::to_string(static_cast<int>(k));
+}
+
+std::string to_string(EntryCoding c) {
+    switch (c) {
+        case EntryCoding::Byte:
+            return "byte";
+        case EntryCoding::Compact:
+            return "compact";
+    }
+    return "unknown entry coding " + std::to_string(static_cast<int>(c));
+}
+
+EntryCoding parse_entry_coding(const std::string& s) {
+    if (s == "compact") return EntryCoding::Compact;
+    if (s == "byte") return EntryCoding::Byte;
+    throw UsageError("entries must be compact (4 bits each) or byte, not '" + s + "'");
 }
 
 std::string to_string(PdbEncoding e) {

@@ -2,9 +2,10 @@
 // field (spec: docs/pdb-format.md).
 //
 // It holds the magic "LOYDPDB\0", the format version, the board and goal, the pattern's kind
-// and tiles, the metric its distances count (version 2), the entry count, the payload encoding, offset and sizes, the XXH3-64 of the
-// decoded and of the stored payload, reserved bytes that must be zero, and the XXH3-64 of the
-// header itself. `parse_header` checks every field and the file size against them; it is pure
+// and tiles, the metric its distances count (versions 2 and 3), how entries are coded (version
+// 3: one byte each, or four bits with an exception table; tables/entry_coding.h), the entry
+// count, the payload encoding, offset and sizes, the XXH3-64 of the decoded and of the stored
+// payload, reserved bytes that must be zero, and the XXH3-64 of the header itself. `parse_header` checks every field and the file size against them; it is pure
 // (no I/O), so the file reader and the fuzzer share it. Errors are FormatError naming the path
 // and the field. Cost: O(header) plus one XXH3 of 248 bytes.
 #pragma once
@@ -23,12 +24,16 @@ enum class PdbKind : uint8_t {
     Full = 2,      // abstract state: the pattern tiles' and the blank's cells (n!/(n-k-1)!)
 };
 enum class PdbEncoding : uint8_t { Raw = 0, Zstd = 1 };
+// How the entries are stored in the payload (tables/entry_coding.h): a byte each, or compact
+// (4 bits each, relative to a Manhattan bound, with an exception table). Version 3 only.
+enum class EntryCoding : uint8_t { Byte = 0, Compact = 1 };
 
 // Version 1: single-tile-metric tables. Version 2 gives byte 74 a meaning, the metric (0 STM,
-// 1 MTM). The writer uses the lowest version that describes the table (format_version), so STM
-// tables stay version 1, byte for byte, and builds that read only version 1 refuse MTM tables
-// by their version. Readers accept both.
-inline constexpr uint32_t kPdbFormatVersion = 2;  // the newest version this build reads
+// 1 MTM). Version 3 gives byte 75 one, the entry coding, and bytes 128..143 the exception
+// table's size; it is written only for compact tables. The writer uses the lowest version that
+// describes the table (format_version), so byte tables stay versions 1 and 2, byte for byte,
+// and builds that read only older versions refuse newer tables by their version.
+inline constexpr uint32_t kPdbFormatVersion = 3;  // the newest version this build reads
 inline constexpr uint8_t kRankingPartialPermutation = 1;
 inline constexpr uint32_t kPdbHeaderSize = 256;
 inline constexpr uint64_t kPdbRawPayloadOffset = 4096;
@@ -44,8 +49,11 @@ struct PdbHeader {
     Metric metric = Metric::Stm;  // what one move is; MTM tables are full only
     uint8_t ranking = kRankingPartialPermutation;
     std::vector<uint8_t> tiles;  // pattern tiles in rank order (1..25 items, no 0)
-    uint64_t entries = 0;        // number of one-byte entries
-    uint8_t bits_per_entry = 8;
+    uint64_t entries = 0;        // number of entries
+    EntryCoding coding = EntryCoding::Byte;
+    uint8_t bits_per_entry = 8;  // 8 (byte coding) or 4 (compact)
+    uint64_t exceptions = 0;       // compact: escaped entries
+    uint64_t exception_slots = 0;  // compact: slots of their hash table (exception_slots(exceptions))
     uint8_t max_value = 0;
     uint32_t generator_version = 0;  // (major<<16)|(minor<<8)|patch
     PdbEncoding encoding = PdbEncoding::Zstd;
@@ -59,8 +67,13 @@ struct PdbHeader {
 // the geometry or k is out of range or the count does not fit in 64 bits.
 uint64_t expected_entries(const PdbHeader& h);
 
-// The version a file holding this header is written with: 1 for STM, 2 for MTM.
+// The version a file holding this header is written with: 3 for compact entries, else 1 for
+// STM and 2 for MTM.
 uint32_t format_version(const PdbHeader& h);
+
+// Bytes of the decoded payload: the entry count for byte entries; for compact ones the
+// nibbles (padded to a multiple of 8) and the exception slots (8 bytes each).
+uint64_t payload_bytes(const PdbHeader& h);
 
 // XXH3-64 with seed 0, the checksum used by the format (header bytes 0..247 and payload).
 uint64_t pdb_checksum(const void* data, uint64_t size);
@@ -76,8 +89,10 @@ std::string header_problem(const PdbHeader& h);
 // The 256 header bytes of `h`, with its own checksum in the last 8.
 PdbHeaderBytes encode_header(const PdbHeader& h);
 
-// Where the payload starts: 4096 for raw (page aligned, mmap-able), 256 for zstd.
-uint64_t payload_offset_for(PdbEncoding e);
+// Where the payload starts: 4096 for raw byte entries (page aligned, mmap-able), 256 (right
+// after the header, cache-line aligned) for zstd and for compact entries, whose raw files are
+// then at most half the size of the byte table's.
+uint64_t payload_offset_for(PdbEncoding e, EntryCoding c = EntryCoding::Byte);
 
 // Decodes and checks a header. `buf` holds the first `avail` = min(file_size, 4096) bytes of a
 // file of `file_size` bytes (the raw padding up to 4096 must be zero). FormatError naming
@@ -89,5 +104,13 @@ std::string hex_checksum(uint64_t v);
 
 std::string to_string(PdbKind k);      // "additive", "full"
 std::string to_string(PdbEncoding e);  // "raw", "zstd"
+std::string to_string(EntryCoding c);  // "byte", "compact"
+EntryCoding parse_entry_coding(const std::string& s);  // UsageError naming the choices
+
+// The exception table's slots for n exceptions: 0 when n = 0, else the smallest power of two
+// >= 2n (so a probe sequence is short), at least 8.
+uint64_t exception_slots(uint64_t n);
+// Bytes of the nibbles of `entries` compact entries, zero-padded to a multiple of 8.
+uint64_t nibble_bytes(uint64_t entries);
 
 }  // namespace loyd

@@ -74,7 +74,7 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         try {
             fs::create_directories(opt.cache_dir, ec);
             PdbHeader raw = d.file().header();
-            write_pdb(cached, raw, d.data(), d.size(), PdbEncoding::Raw);  // atomic: never torn
+            write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw);  // atomic: never torn
             remove_stale(opt.cache_dir, prefix, cached);
         } catch (const Error&) {
             // The cache is an optimisation: a read-only or full disk only costs speed.

@@ -6,6 +6,12 @@
 
 namespace loyd {
 
+// (Here rather than in build.cc, so a reader of tables links without the builders: the play
+// page's WebAssembly engine has no builders.)
+Ranker pattern_ranker(const Pattern& p) {
+    return Ranker(p.geometry().cells(), p.size() + (p.kind() == PatternKind::Full ? 1 : 0));
+}
+
 PdbHeader header_for(const Pattern& p, uint8_t max_value) {
     PdbHeader h;
     const Geometry& g = p.geometry();
@@ -34,7 +40,11 @@ Pattern pattern_of(const PdbHeader& h, const std::string& path) {
 }
 
 PdbTable::PdbTable(PdbFile f, Pattern p)
-    : file_(std::move(f)), pattern_(std::move(p)), ranker_(pattern_ranker(pattern_)) {}
+    : file_(std::move(f)),
+      pattern_(std::move(p)),
+      ranker_(pattern_ranker(pattern_)),
+      bound_(pattern_),
+      reader_(file_.header().coding, file_.data(), file_.header().entries, file_.header().exception_slots) {}
 
 PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
                         bool verify_payload) {
@@ -59,6 +69,14 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
     if (f.header().entries != pattern_ranker(p).size())
         throw FormatError(path + ": entry count does not match the pattern");
     return PdbTable(std::move(f), std::move(p));
+}
+
+void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
+                   std::optional<EntryCoding> coding, int threads) {
+    if (!coding || *coding == read_pdb_header(in).coding) return convert_pdb(in, out, enc, zstd_level);
+    const PdbTable t = PdbTable::load(in);
+    const TableEntries e = encode_entries(t.pattern(), t.entries(), t.size(), *coding, threads);
+    write_table(out, t.file().header(), e, enc, zstd_level);
 }
 
 }  // namespace loyd

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "loyd/tables/entry_coding.h"
 #include "loyd/tables/pattern.h"
 #include "loyd/tables/table_file.h"
 #include "loyd/tables/ranker.h"
@@ -29,14 +30,28 @@ public:
     const Pattern& pattern() const { return pattern_; }
     const Ranker& ranker() const { return ranker_; }
     const PdbFile& file() const { return file_; }
-    const uint8_t* data() const { return file_.data(); }
-    uint64_t size() const { return file_.size(); }
+    const uint8_t* data() const { return file_.data(); }  // the payload as stored (decoded)
+    uint64_t size() const { return file_.size(); }        // entries
+    EntryCoding coding() const { return file_.header().coding; }
+    // Read access to the entries in either coding (tables/entry_coding.h).
+    const EntryReader& entries() const { return reader_; }
+    const EntryBound& bound() const { return bound_; }
+    // The entry at rank r, whose key (the ranker's items' cells) is `cells`.
+    int value(uint64_t r, const uint8_t* cells) const { return reader_.value(r, cells, bound_); }
 
 private:
     PdbTable(PdbFile f, Pattern p);
     PdbFile file_;
     Pattern pattern_;
     Ranker ranker_;
+    EntryBound bound_;
+    EntryReader reader_;
 };
+
+// Re-encodes a table file (pdbgen pack/unpack): the payload as `enc`, the entries as `coding`
+// (unchanged when not given; a change costs one unrank per entry, on `threads`). The input is
+// verified first; `in` and `out` may be the same path (written atomically).
+void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
+                   std::optional<EntryCoding> coding = std::nullopt, int threads = 1);
 
 }  // namespace loyd

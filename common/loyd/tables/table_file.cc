@@ -17,6 +17,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/tables/entry_coding.h"
 
 namespace loyd {
 
@@ -152,7 +153,7 @@ PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int 
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     if (name.empty() || name == "." || name == "..")
         throw UsageError("'" + path + "' does not name a file");
-    h.payload_offset = payload_offset_for(enc);
+    h.payload_offset = payload_offset_for(enc, h.coding);
     impl_ = std::make_unique<Impl>(path, h, enc);
     const std::vector<uint8_t> head(h.payload_offset, 0);
     impl_->out.append(head.data(), head.size());
@@ -164,7 +165,7 @@ PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int 
         impl_->check(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1));
         impl_->check(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1));
         impl_->check(ZSTD_CCtx_setParameter(c, ZSTD_c_nbWorkers, 0));
-        impl_->check(ZSTD_CCtx_setPledgedSrcSize(c, h.entries));
+        impl_->check(ZSTD_CCtx_setPledgedSrcSize(c, payload_bytes(h)));
         impl_->staged.reserve(kZstdFeed);
         impl_->chunk.resize(ZSTD_CStreamOutSize());
     }
@@ -174,8 +175,9 @@ PdbWriter::~PdbWriter() = default;
 
 void PdbWriter::append(const uint8_t* data, uint64_t n) {
     Impl& w = *impl_;
-    if (n > w.h.entries - w.appended)
-        throw UsageError(w.out.target() + ": more entries appended than the header's " + std::to_string(w.h.entries));
+    const uint64_t total = payload_bytes(w.h);
+    if (n > total - w.appended)
+        throw UsageError(w.out.target() + ": more payload appended than the header's " + std::to_string(total) + " bytes");
     w.appended += n;
     XXH3_64bits_update(w.payload_hash.get(), data, n);
     if (w.enc == PdbEncoding::Raw) {
@@ -187,19 +189,19 @@ void PdbWriter::append(const uint8_t* data, uint64_t n) {
         w.staged.insert(w.staged.end(), data, data + take);
         data += take;
         n -= take;
-        if (w.staged.size() == kZstdFeed && w.appended - n < w.h.entries) w.feed(false);
+        if (w.staged.size() == kZstdFeed && w.appended - n < total) w.feed(false);
     }
 }
 
-void PdbWriter::finish() {
+PdbHeader PdbWriter::finish() {
     Impl& w = *impl_;
-    if (w.appended != w.h.entries)
+    if (w.appended != payload_bytes(w.h))
         throw UsageError(w.out.target() + ": payload has " + std::to_string(w.appended) +
-                         " bytes but the header says " + std::to_string(w.h.entries) + " entries");
+                         " bytes but the header says " + std::to_string(payload_bytes(w.h)));
     PdbHeader& h = w.h;
     h.payload_xxh3 = XXH3_64bits_digest(w.payload_hash.get());
     if (w.enc == PdbEncoding::Raw) {
-        h.payload_stored_size = h.entries;
+        h.payload_stored_size = payload_bytes(h);
         h.stored_xxh3 = h.payload_xxh3;
     } else {
         w.feed(true);
@@ -209,13 +211,14 @@ void PdbWriter::finish() {
     const PdbHeaderBytes b = encode_header(h);
     w.out.write_at(b.data(), b.size(), 0);
     w.out.commit();
+    return h;
 }
 
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
                PdbEncoding enc, int zstd_level) {
-    if (size != h.entries)
-        throw UsageError(path + ": payload has " + std::to_string(size) +
-                         " bytes but the header says " + std::to_string(h.entries) + " entries");
+    if (size != payload_bytes(h))
+        throw UsageError(path + ": payload has " + std::to_string(size) + " bytes but the header says " +
+                         std::to_string(payload_bytes(h)));
     if (data == nullptr && size > 0) throw UsageError(path + ": payload pointer is null");
     PdbWriter w(path, h, enc, zstd_level);
     w.append(data, size);
@@ -255,34 +258,37 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload) {
                 bad_format(path, "stored payload checksum mismatch (header says " +
                                      hex_checksum(h.stored_xxh3) + ", computed " + hex_checksum(computed) + ")");
         }
+        const uint64_t decoded = payload_bytes(h);
         const unsigned long long content = ZSTD_getFrameContentSize(frame.data(), frame.size());
         if (content == ZSTD_CONTENTSIZE_ERROR)
             bad_format(path, "zstd payload: not a valid zstd frame header");
         if (content == ZSTD_CONTENTSIZE_UNKNOWN)
             bad_format(path, "zstd payload: frame does not record its content size");
-        if (content != h.entries)
+        if (content != decoded)
             bad_format(path, "zstd payload: frame content size " + std::to_string(content) +
-                                 " differs from the entry count " + std::to_string(h.entries));
+                                 " differs from the decoded size " + std::to_string(decoded));
         const size_t frame_size = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
         if (ZSTD_isError(frame_size))
             bad_format(path, std::string("zstd payload: ") + ZSTD_getErrorName(frame_size));
         if (frame_size != frame.size())
             bad_format(path, "zstd payload: frame is " + std::to_string(frame_size) +
                                  " bytes, header says " + std::to_string(frame.size()));
-        f.owned_ = std::make_unique_for_overwrite<uint8_t[]>(h.entries);
-        const size_t got = ZSTD_decompress(f.owned_.get(), h.entries, frame.data(), frame.size());
+        f.owned_ = std::make_unique_for_overwrite<uint8_t[]>(decoded);
+        const size_t got = ZSTD_decompress(f.owned_.get(), decoded, frame.data(), frame.size());
         if (ZSTD_isError(got))
             bad_format(path, std::string("zstd payload: ") + ZSTD_getErrorName(got));
-        if (got != h.entries)
+        if (got != decoded)
             bad_format(path, "zstd payload: decoded " + std::to_string(got) + " bytes, expected " +
-                                 std::to_string(h.entries));
+                                 std::to_string(decoded));
         f.data_ = f.owned_.get();
     }
     if (verify_payload) {
-        const uint64_t computed = pdb_checksum(f.data_, h.entries);
+        const uint64_t computed = pdb_checksum(f.data_, payload_bytes(h));
         if (computed != h.payload_xxh3)
             bad_format(path, "payload checksum mismatch (header says " + hex_checksum(h.payload_xxh3) +
                                  ", computed " + hex_checksum(computed) + ")");
+        if (h.coding == EntryCoding::Compact)
+            if (std::string p = compact_problem(h, f.data_); !p.empty()) bad_format(path, p);
     }
     return f;
 }
@@ -322,7 +328,28 @@ void PdbFile::release() noexcept {
 
 void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level) {
     const PdbFile f = PdbFile::open(in, true);
-    write_pdb(out, f.header(), f.data(), f.size(), enc, zstd_level);
+    write_pdb(out, f.header(), f.data(), f.payload_size(), enc, zstd_level);
+}
+
+PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc, int zstd_level) {
+    if (e.count != h.entries)
+        throw UsageError(path + ": " + std::to_string(e.count) + " entries but the header says " + std::to_string(h.entries));
+    h.coding = e.coding;
+    h.bits_per_entry = e.coding == EntryCoding::Compact ? 4 : 8;
+    h.exceptions = e.coding == EntryCoding::Compact ? e.exceptions.size() : 0;
+    h.exception_slots = exception_slots(h.exceptions);
+    const uint64_t want = e.coding == EntryCoding::Compact ? (e.count + 1) / 2 : e.count;
+    if (e.bytes.size() != want)
+        throw UsageError(path + ": " + std::to_string(e.bytes.size()) + " entry bytes, expected " + std::to_string(want));
+    PdbWriter w(path, h, enc, zstd_level);
+    w.append(e.bytes.data(), e.bytes.size());
+    if (e.coding == EntryCoding::Compact) {
+        const std::vector<uint8_t> pad(nibble_bytes(e.count) - want, 0);
+        w.append(pad.data(), pad.size());
+        const std::vector<uint8_t> slots = exception_table_bytes(e.exceptions);
+        w.append(slots.data(), slots.size());
+    }
+    return w.finish();
 }
 
 }  // namespace loyd

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "loyd/tables/entry_coding.h"
 #include "loyd/tables/header.h"
 
 namespace loyd {
@@ -26,7 +27,8 @@ namespace loyd {
 // folder is written, fsync'ed, renamed over `path`, and the folder is fsync'ed. On failure the
 // temporary file is removed and IoError thrown; an existing target is never left half-written.
 // Sets h.encoding = enc and fills the payload_* fields; max_value and generator_version are
-// written as given. Preconditions (UsageError): size == h.entries == expected_entries(h), the
+// written as given. Preconditions (UsageError): size == payload_bytes(h), h.entries ==
+// expected_entries(h), the
 // header fields valid (as read_pdb_header checks them), and for zstd 1 <= zstd_level <= 22.
 // Zstd output is deterministic (single-threaded): the same input gives a byte-identical file.
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
@@ -47,7 +49,8 @@ public:
     PdbWriter& operator=(const PdbWriter&) = delete;
     ~PdbWriter();
     void append(const uint8_t* data, uint64_t n);
-    void finish();
+    // Commits the file; returns the header written (with the payload checksums).
+    PdbHeader finish();
 
 private:
     struct Impl;
@@ -76,8 +79,9 @@ public:
     ~PdbFile();
 
     const PdbHeader& header() const { return header_; }
-    const uint8_t* data() const { return data_; }
+    const uint8_t* data() const { return data_; }  // the decoded payload
     uint64_t size() const { return header_.entries; }
+    uint64_t payload_size() const { return payload_bytes(header_); }
     bool mapped() const { return map_ != nullptr; }  // payload is an mmap of the file
     const std::string& path() const { return path_; }
 
@@ -93,9 +97,16 @@ private:
     const uint8_t* data_ = nullptr;
 };
 
-// Re-encodes a table (pdbgen pack/unpack): opens `in` (verifying the payload) and writes
-// `out` atomically with `enc`. `in` and `out` may be the same path.
+// Re-encodes a table's payload (pdbgen pack/unpack): opens `in` (verifying the payload) and
+// writes `out` atomically with `enc`; the entries keep their coding. `in` and `out` may be the
+// same path.
 void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
                  int zstd_level = kDefaultZstdLevel);
+
+// Writes entries in memory as a table file (write_pdb's contract): h's coding fields are set
+// from `e` (compact entries: version 3, the nibbles, padding and the exception table).
+// Returns the header written (with its checksums).
+PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,
+                      int zstd_level = kDefaultZstdLevel);
 
 }  // namespace loyd

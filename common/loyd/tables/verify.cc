@@ -1,6 +1,9 @@
 #include "loyd/tables/verify.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
+#include <memory>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -8,6 +11,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/header.h"
 
 namespace loyd {
 
@@ -41,8 +45,9 @@ std::string placement(const uint8_t* pc, int m) {
 
 }  // namespace
 
-void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int threads,
+void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, int threads,
                   const std::string& what) {
+    const EntryBound bound(p);
     const Ranker rk = pattern_ranker(p);
     if (entries != rk.size())
         throw FormatError(what + ": has " + std::to_string(entries) + " entries, pattern " +
@@ -69,21 +74,20 @@ void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int 
             if (lo >= entries || fail.any.load(std::memory_order_relaxed)) return;
             const uint64_t hi = std::min(entries, lo + kChunk);
             for (uint64_t r = lo; r < hi; ++r) {
-                const int v = table[r];
+                const Mask occ = rk.unrank(r, pc);
+                const int v = table.value(r, pc, bound);
                 if (v == kUnset) return fail.report(r, "entry never reached (255)");
                 if ((v == 0) != (r == goal_rank)) {
-                    rk.unrank(r, pc);
                     return fail.report(r, v == 0 ? "zero entry that is not the goal (" + placement(pc, m) + ")"
                                                  : "the goal's entry is " + std::to_string(v) + ", not 0");
                 }
-                const Mask occ = rk.unrank(r, pc);
                 bool has_lower = false;
                 if (full && p.metric() == Metric::Mtm) {
                     // One MTM move can keep the blank's colour (an even run): neighbours differ
                     // by at most one, not exactly one.
                     int far = -1;
-                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2) {
-                        const int w = table[r2];
+                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2, const uint8_t* key) {
+                        const int w = table.value(r2, key, bound);
                         if (w > v + 1 || w < v - 1) far = w;
                         has_lower |= w == v - 1;
                     });
@@ -93,7 +97,14 @@ void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int 
                 } else if (full) {
                     const int blank = pc[k];
                     for (Mask adj = nmask[blank]; adj; adj &= adj - 1) {
-                        const int w = table[full_successor_rank(rk, pc, k, occ, lowest(adj))];
+                        // The successor's key: the blank on `to`, a pattern tile there on `blank`.
+                        uint8_t key[kMaxCells];
+                        std::copy(pc, pc + m, key);
+                        const int to = lowest(adj);
+                        for (int i = 0; i < k; ++i)
+                            if (key[i] == to) key[i] = static_cast<uint8_t>(blank);
+                        key[k] = static_cast<uint8_t>(to);
+                        const int w = table.value(full_successor_rank(rk, pc, k, occ, to), key, bound);
                         if (w != v + 1 && w != v - 1)
                             return fail.report(r, "neighbouring entries " + std::to_string(v) + " and " +
                                                       std::to_string(w) + " differ by other than one (" +
@@ -107,7 +118,7 @@ void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int 
                         for (Mask adj = nmask[from] & fr; adj; adj &= adj - 1) {
                             const int to = lowest(adj);
                             pc[i] = static_cast<uint8_t>(to);
-                            const int w = table[rk.rank(pc)];
+                            const int w = table.value(rk.rank(pc), pc, bound);
                             pc[i] = static_cast<uint8_t>(from);
                             has_lower |= w <= v - 1;
                             const Mask fr2 = (fr | bit(from)) & ~bit(to);
@@ -130,6 +141,50 @@ void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int 
     for (auto& th : pool) th.join();
     if (fail.any)
         throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
+}
+
+int ValueSummary::max_value() const {
+    for (int v = 255; v > 0; --v)
+        if (histogram[static_cast<size_t>(v)]) return v;
+    return 0;
+}
+
+ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64_t entries, int threads) {
+    const Ranker rk = pattern_ranker(p);
+    const EntryBound bound(p);
+    ValueSummary out;
+    constexpr uint64_t kPiece = uint64_t{1} << 24;
+    std::vector<uint8_t> values(table.compact() ? std::min(entries, kPiece) : 0);
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> hash(XXH3_createState(), &XXH3_freeState);
+    if (!hash || XXH3_64bits_reset(hash.get()) != XXH_OK) throw std::bad_alloc();
+    std::mutex mu;
+    for (uint64_t base = 0; base < entries; base += kPiece) {
+        const uint64_t n = std::min(kPiece, entries - base);
+        // Byte entries are their own values; compact ones are decoded into `values`.
+        const uint8_t* piece = table.compact() ? values.data() : table.data() + base;
+        std::atomic<uint64_t> next{0};
+        auto work = [&] {
+            std::array<uint64_t, 256> hist{};
+            uint8_t cells[kMaxCells];
+            for (uint64_t lo; (lo = next.fetch_add(1 << 14)) < n;)
+                for (uint64_t i = lo; i < std::min(n, lo + (1 << 14)); ++i) {
+                    if (table.compact()) {
+                        rk.unrank(base + i, cells);
+                        values[i] = static_cast<uint8_t>(table.value(base + i, cells, bound));
+                    }
+                    ++hist[piece[i]];
+                }
+            std::lock_guard<std::mutex> lock(mu);
+            for (size_t v = 0; v < 256; ++v) out.histogram[v] += hist[v];
+        };
+        std::vector<std::thread> pool;
+        for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(work);
+        work();
+        for (auto& th : pool) th.join();
+        XXH3_64bits_update(hash.get(), piece, n);
+    }
+    out.xxh3 = XXH3_64bits_digest(hash.get());
+    return out;
 }
 
 }  // namespace loyd

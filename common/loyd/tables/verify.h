@@ -13,17 +13,32 @@
 // are all connected, the entry is at most one more than the neighbour's. The reasons are
 // written out in docs/pdb-format.md.
 // Cost: one unrank and a few ranks per entry, spread over `threads`.
+//
+// summarize_values: the entries' histogram and the XXH3-64 of the entries as bytes in rank
+// order, whatever their coding (for a byte table, its payload checksum): what a reference
+// manifest records, so a compact table is checked against the same reference as a byte one.
+// Decoded in pieces on `threads`; one unrank per entry for compact tables.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
+#include "loyd/tables/entry_coding.h"
 #include "loyd/tables/pattern.h"
 
 namespace loyd {
 
-// Throws FormatError naming `what` (a file name), the rank and the broken invariant.
-void verify_table(const Pattern& p, const uint8_t* table, uint64_t entries, int threads,
+// Throws FormatError naming `what` (a file name), the rank and the broken invariant. The
+// entries are read in either coding (compact ones decoded against their bound).
+void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, int threads,
                   const std::string& what);
+
+struct ValueSummary {
+    uint64_t xxh3 = 0;
+    std::array<uint64_t, 256> histogram{};
+    int max_value() const;  // the largest entry
+};
+ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64_t entries, int threads);
 
 }  // namespace loyd

@@ -1,0 +1,209 @@
+#include "loyd/tables/region_space.h"
+
+#include <algorithm>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+constexpr uint64_t kMaxSets = uint64_t{1} << 26;
+constexpr int kMaxTableItems = 8;  // moved-arrangement table up to 8! * 8 * 8 entries
+}  // namespace
+
+RegionSpace::RegionSpace(const Pattern& p) : g_(p.geometry()), n_(g_.cells()), k_(p.size()), all_(g_.all_cells()) {
+    if (p.kind() != PatternKind::Additive)
+        throw UsageError("the region state space is for additive patterns, not " + to_string(p.kind()) + " ones");
+    for (int i = 0; i <= kMaxCells; ++i) {
+        binom_[i][0] = 1;
+        for (int j = 1; j <= i; ++j) binom_[i][j] = binom_[i - 1][j - 1] + (j < i ? binom_[i - 1][j] : 0);
+    }
+    fact_[0] = 1;
+    for (int i = 1; i <= kMaxCells; ++i) fact_[i] = fact_[i - 1] * static_cast<uint64_t>(i);
+    if (binom_[n_][k_] > kMaxSets)
+        throw UsageError("pattern " + p.tiles_string() + " on " + g_.name() + " has " +
+                         std::to_string(binom_[n_][k_]) + " cell sets, more than the builder's limit of " +
+                         std::to_string(kMaxSets));
+    arrangements_ = fact_[k_];
+    build_sets(p);
+    build_moves(p);
+    if (k_ <= kMaxTableItems) {
+        const uint64_t kk = static_cast<uint64_t>(k_);
+        perms_.resize(arrangements_ * kk);
+        for (uint64_t a = 0; a < arrangements_; ++a) unrank_arrangement(a, perms_.data() + a * kk);
+        moved_.resize(arrangements_ * kk * kk);
+        for (uint64_t a = 0; a < arrangements_; ++a)
+            for (int f = 0; f < k_; ++f)
+                for (int t = 0; t < k_; ++t)
+                    moved_[(a * kk + static_cast<uint64_t>(f)) * kk + static_cast<uint64_t>(t)] =
+                        static_cast<uint16_t>(moved_slow(a, f, t));
+    }
+    // The goal: every pattern tile on its goal cell, the blank in its region.
+    const Cells goal_pos = p.goal().positions();
+    uint8_t cells[kMaxCells];
+    Mask occ = 0;
+    for (int i = 0; i < k_; ++i) {
+        cells[i] = goal_pos[p.tiles()[static_cast<size_t>(i)]];
+        occ |= bit(cells[i]);
+    }
+    const uint64_t placement = placement_of(cells);
+    goal_state_ = state(placement % sets(), placement / sets(), region_ordinal(all_ & ~occ, goal_pos[0]));
+}
+
+// Sets in colex order (increasing masks: Gosper's next-combination step), their regions, and
+// where each set's regions start in an arrangement's block.
+void RegionSpace::build_sets(const Pattern& p) {
+    const uint64_t count = binom_[n_][k_];
+    occ_.reserve(count);
+    nregions_.reserve(count);
+    region_index_.reserve(count);
+    uint64_t regions_total = 0;
+    for (Mask m = bit(k_) - 1;;) {
+        const Mask free = all_ & ~m;
+        int r = 0;
+        for (Mask f = free; f; ++r) f &= ~flood(g_, bit(lowest(f)), free);
+        occ_.push_back(m);
+        nregions_.push_back(static_cast<uint8_t>(r));
+        region_index_.push_back(static_cast<uint32_t>(regions_total));
+        regions_total += static_cast<uint64_t>(r);
+        const Mask low = m & (0 - m), ripple = m + low;
+        const Mask next = ripple | (((m ^ ripple) >> 2) / low);
+        if (ripple == 0 || next > all_) break;
+        m = next;
+    }
+    if (occ_.size() != count) throw UsageError("internal: enumerated " + std::to_string(occ_.size()) + " cell sets");
+    if (regions_total > UINT32_MAX || regions_total > UINT64_MAX / arrangements_)
+        throw UsageError("pattern " + p.tiles_string() + " has too many states to number in 64 bits");
+    block_ = regions_total;
+    states_ = regions_total * arrangements_;
+}
+
+int RegionSpace::region_ordinal(Mask free, int cell) const {
+    const Mask region = flood(g_, bit(cell), free);
+    int ordinal = 0;
+    for (Mask f = free & (bit(lowest(region)) - 1); f; ++ordinal) f &= ~flood(g_, bit(lowest(f)), free);
+    return ordinal;
+}
+
+void RegionSpace::build_moves(const Pattern& p) {
+    uint64_t regions_total = region_index_.empty() ? 0 : region_index_.back() + nregions_.back();
+    move_start_.reserve(regions_total + 1);
+    for (uint64_t s = 0; s < occ_.size(); ++s) {
+        const Mask occ = occ_[s], free = all_ & ~occ;
+        uint8_t cells[kMaxCells];
+        int j = 0;
+        for (Mask m = occ; m; m &= m - 1) cells[j++] = static_cast<uint8_t>(lowest(m));
+        for (Mask f = free; f;) {
+            const Mask region = flood(g_, bit(lowest(f)), free);
+            f &= ~region;
+            move_start_.push_back(static_cast<uint32_t>(moves_.size()));
+            for (int slot = 0; slot < k_; ++slot) {
+                const int a = cells[slot];
+                for (Mask adj = g_.neighbor_mask(a) & region; adj; adj &= adj - 1) {
+                    const int b = lowest(adj);
+                    const Mask occ2 = (occ & ~bit(a)) | bit(b);
+                    const uint64_t set2 = set_of(occ2);
+                    const int region2 = region_ordinal(all_ & ~occ2, a);
+                    moves_.push_back(Move{static_cast<uint32_t>(set2), region_index_[set2] + static_cast<uint32_t>(region2),
+                                          static_cast<uint8_t>(slot), static_cast<uint8_t>(count_below(occ2, b)),
+                                          static_cast<uint8_t>(region2), 0});
+                }
+            }
+            if (moves_.size() > UINT32_MAX)
+                throw UsageError("pattern " + p.tiles_string() + " has too many moves to precompute");
+        }
+    }
+    move_start_.push_back(static_cast<uint32_t>(moves_.size()));
+}
+
+RegionSpace::Size RegionSpace::size_of(const Pattern& p) {
+    const Geometry& g = p.geometry();
+    const int n = g.cells(), k = p.size();
+    const Mask all = g.all_cells();
+    Size out;
+    uint64_t sets = 0, regions = 0, arrangements = 1;
+    for (int i = 2; i <= k; ++i) arrangements *= static_cast<uint64_t>(i);
+    for (Mask m = bit(k) - 1;;) {
+        const Mask free = all & ~m;
+        for (Mask f = free; f; ++regions) f &= ~flood(g, bit(lowest(f)), free);
+        ++sets;
+        const Mask low = m & (0 - m), ripple = m + low;
+        const Mask next = ripple | (((m ^ ripple) >> 2) / low);
+        if (ripple == 0 || next > all || sets > kMaxSets) break;
+        m = next;
+    }
+    out.states = regions * arrangements;
+    // Per set 9 bytes, per region 4, per move (at most 4 per tile) 12; the moved-arrangement table.
+    out.bytes = sets * 9 + regions * 4 + regions * static_cast<uint64_t>(4 * k) * 12 +
+                (k <= kMaxTableItems ? arrangements * static_cast<uint64_t>(k * k) * 2 : 0);
+    (void)n;
+    return out;
+}
+
+uint64_t RegionSpace::set_of(Mask occupied) const {
+    uint64_t r = 0;
+    int j = 0;
+    for (Mask m = occupied; m; m &= m - 1) r += binom_[lowest(m)][++j];
+    return r;
+}
+
+void RegionSpace::unrank_arrangement(uint64_t a, uint8_t* item_of_slot) const {
+    Mask unused = bit(k_) - 1;
+    for (int j = 0; j < k_; ++j) {
+        const uint64_t f = fact_[k_ - 1 - j];
+        const int digit = static_cast<int>(a / f);
+        a -= static_cast<uint64_t>(digit) * f;
+        const int item = select_bit(unused, digit);
+        item_of_slot[j] = static_cast<uint8_t>(item);
+        unused &= ~bit(item);
+    }
+}
+
+uint64_t RegionSpace::rank_arrangement(const uint8_t* item_of_slot) const {
+    Mask unused = bit(k_) - 1;
+    uint64_t r = 0;
+    for (int j = 0; j < k_; ++j) {
+        const int item = item_of_slot[j];
+        r += static_cast<uint64_t>(count_below(unused, item)) * fact_[k_ - 1 - j];
+        unused &= ~bit(item);
+    }
+    return r;
+}
+
+uint64_t RegionSpace::moved_slow(uint64_t a, int from, int to) const {
+    uint8_t perm[kMaxCells]{};
+    unrank_arrangement(a, perm);
+    const uint8_t item = perm[from];
+    if (from < to)
+        for (int j = from; j < to; ++j) perm[j] = perm[j + 1];
+    else
+        for (int j = from; j > to; --j) perm[j] = perm[j - 1];
+    perm[to] = item;
+    return rank_arrangement(perm);
+}
+
+uint64_t RegionSpace::placement_of(const uint8_t* cells_of_items) const {
+    Mask occ = 0;
+    for (int i = 0; i < k_; ++i) occ |= bit(cells_of_items[i]);
+    uint8_t perm[kMaxCells]{};
+    for (int i = 0; i < k_; ++i) perm[count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
+    return rank_arrangement(perm) * sets() + set_of(occ);
+}
+
+void RegionSpace::cells_of(uint64_t set, uint64_t arrangement, uint8_t* cells_of_items) const {
+    uint8_t buf[kMaxCells];
+    const uint8_t* perm = buf;
+    if (!perms_.empty()) perm = perms_.data() + arrangement * static_cast<uint64_t>(k_);
+    else unrank_arrangement(arrangement, buf);
+    int j = 0;
+    for (Mask m = occ_[set]; m; m &= m - 1) cells_of_items[perm[j++]] = static_cast<uint8_t>(lowest(m));
+}
+
+RegionSpace::Where RegionSpace::where(uint64_t state) const {
+    const uint64_t a = state / block_, in_block = state % block_;
+    const auto it = std::upper_bound(region_index_.begin(), region_index_.end(), in_block);
+    const uint64_t set = static_cast<uint64_t>(it - region_index_.begin()) - 1;
+    return Where{set, a, static_cast<int>(in_block - region_index_[set])};
+}
+
+}  // namespace loyd

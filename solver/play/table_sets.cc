@@ -1,0 +1,257 @@
+#include "solver/play/table_sets.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "loyd/base/error.h"
+#include "loyd/board/goal_map.h"
+#include "loyd/tables/discover.h"
+#include "loyd/tables/header.h"
+#include "loyd/tables/presets.h"
+#include "loyd/tables/table.h"
+#include "loyd/tables/table_file.h"
+
+namespace loyd::play {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A file the user gave: its name and, for a table, its header and pattern.
+struct Given {
+    std::string name;  // as the user named it
+    std::string file;  // its name in the folder now
+    std::optional<PdbHeader> header;
+    std::optional<Pattern> pattern;
+};
+
+// Removes every file of `dir` (and the folder) when it goes out of scope.
+struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+};
+
+std::string first_bytes(const std::string& path, size_t n) {
+    std::ifstream in(path, std::ios::binary);
+    std::string s(n, '\0');
+    in.read(s.data(), static_cast<std::streamsize>(n));
+    s.resize(static_cast<size_t>(in.gcount()));
+    return s;
+}
+
+bool looks_like_manifest(const std::string& head) {
+    return head.rfind("# loyd pattern-database set", 0) == 0 || head.rfind("loyd-pdb-set", 0) == 0;
+}
+
+// The files of `dir`, each a table (header read and checked) or the manifest; anything else
+// is refused by name.
+std::vector<Given> classify(const std::string& dir, std::optional<std::string>& manifest) {
+    std::vector<Given> tables;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& p : files) {
+        const std::string name = p.filename().string();
+        const std::string head = first_bytes(p.string(), 32);
+        if (head.rfind(std::string("LOYDPDB\0", 8), 0) == 0) {
+            const PdbHeader h = read_pdb_header(p.string());
+            if (h.encoding == PdbEncoding::Zstd)
+                throw FormatError(name + ": the table is " + to_string(h.encoding) +
+                                  "-compressed; the page reads raw tables only: unpack the set "
+                                  "first with pdbgen unpack DIR (then load the unpacked files)");
+            tables.push_back({name, name, h, pattern_of(h, name)});
+        } else if (looks_like_manifest(head)) {
+            if (manifest)
+                throw UsageError("two manifests given (" + *manifest + " and " + name +
+                                 "): load one set at a time");
+            manifest = name;
+        } else {
+            throw FormatError(name +
+                              ": not a loyd table (no LOYDPDB header) nor a set's manifest.txt");
+        }
+    }
+    if (tables.empty()) throw UsageError("no table file given (pick the .pdb files of a set)");
+    return tables;
+}
+
+bool same_pattern(const Pattern& a, const Pattern& b) {
+    return a.geometry() == b.geometry() && a.goal() == b.goal() && a.kind() == b.kind() &&
+           a.metric() == b.metric() && a.tiles() == b.tiles();
+}
+
+// The preset whose tables are exactly these patterns, or whose tables include them all (then
+// `missing` lists the tables not given).
+std::optional<PdbSetSpec> matching_preset(const std::vector<Given>& given,
+                                          std::vector<std::string>& missing) {
+    for (const std::string& name : preset_names()) {
+        const PdbSetSpec s = preset(name);
+        std::vector<std::string> absent;
+        size_t found = 0;
+        for (const TableSpec& t : s.tables) {
+            const bool have = std::any_of(given.begin(), given.end(), [&](const Given& g) {
+                return same_pattern(*g.pattern, t.pattern);
+            });
+            if (have)
+                ++found;
+            else
+                absent.push_back(t.file);
+        }
+        if (found != given.size()) continue;  // some table given is not this preset's
+        missing = absent;
+        return s;
+    }
+    return std::nullopt;
+}
+
+// A set of the given tables alone: one additive partition covering every tile, or full tables.
+PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std::string>& held) {
+    const Pattern& first = *given[0].pattern;
+    std::vector<std::vector<int>> patterns;
+    Mask used = 0;
+    std::string sizes;
+    for (const Given& g : given) {
+        const Pattern& p = *g.pattern;
+        if (!(p.geometry() == first.geometry()) || p.goal() != first.goal() ||
+            p.metric() != first.metric())
+            throw UsageError(
+                g.name + " and " + given[0].name +
+                " are tables of different boards, goals or metrics: load one set at a time");
+        if (p.kind() != first.kind())
+            throw UsageError(g.name + " is " + to_string(p.kind()) + " and " + given[0].name + " " +
+                             to_string(first.kind()) +
+                             ": without the set's manifest.txt the tables must be of one kind");
+        if (p.kind() == PatternKind::Additive && (used & p.tile_mask()))
+            throw UsageError(g.name +
+                             " shares tiles with another table given: load one set at a time");
+        used |= p.tile_mask();
+        patterns.push_back(p.tiles());
+        sizes.append("-").append(std::to_string(p.size()));
+    }
+    if (first.kind() == PatternKind::Additive) {
+        std::string absent;
+        for (int t = 1; t < first.geometry().cells(); ++t)
+            if (!((used >> t) & 1)) absent.append(" ").append(std::to_string(t));
+        if (!absent.empty())
+            throw UsageError("incomplete set: no table given holds tiles" + absent +
+                             " (pick every table of the set, or its manifest.txt too)");
+    }
+    std::string name = "loaded-" + std::to_string(first.geometry().cells() - 1) + sizes;
+    for (int k = 2; std::find(held.begin(), held.end(), name) != held.end(); ++k)
+        name = "loaded-" + std::to_string(first.geometry().cells() - 1) + sizes + "." +
+               std::to_string(k);
+    return custom_set(
+        name, first.goal(), patterns,
+        first.kind() == PatternKind::Additive ? PatternKind::Additive : PatternKind::Full,
+        first.metric());
+}
+
+// Renames the given tables to the file names `spec` gives their patterns; a table the spec
+// names but no file holds is missing.
+void place_tables(const std::string& dir, std::vector<Given>& given, const PdbSetSpec& spec,
+                  const std::string& manifest) {
+    for (size_t i = 0; i < given.size(); ++i) {  // out of the way first: names may be swapped
+        const std::string tmp = std::string(".given-").append(std::to_string(i));
+        fs::rename(fs::path(dir) / given[i].file, fs::path(dir) / tmp);
+        given[i].file = tmp;
+    }
+    std::vector<std::string> absent;
+    for (const TableSpec& t : spec.tables) {
+        auto it = std::find_if(given.begin(), given.end(),
+                               [&](const Given& g) { return same_pattern(*g.pattern, t.pattern); });
+        if (it == given.end()) {
+            absent.push_back(t.file);
+            continue;
+        }
+        fs::rename(fs::path(dir) / it->file, fs::path(dir) / t.file);
+        given.erase(it);
+    }
+    if (!absent.empty()) {
+        std::string list;
+        for (const auto& a : absent) list.append(list.empty() ? "" : ", ").append(a);
+        throw UsageError("incomplete set: " + manifest + " names " + list +
+                         ", which no file given holds");
+    }
+    if (!given.empty())
+        throw UsageError(given[0].name + " is not a table of the set in " + manifest +
+                         " (load one set at a time)");
+}
+
+}  // namespace
+
+const LoadedSet& TableSets::hold(std::unique_ptr<LoadedSet> s, bool embedded) {
+    auto same = std::find_if(sets_.begin(), sets_.end(),
+                             [&](const HeldSet& h) { return h.set->spec.name == s->spec.name; });
+    if (same != sets_.end()) sets_.erase(same);
+    sets_.push_back({std::move(s), embedded});
+    return *sets_.back().set;
+}
+
+const LoadedSet& TableSets::load_embedded(const std::string& dir) {
+    Cleanup gone{dir};
+    return hold(std::make_unique<LoadedSet>(load_set(dir)), true);
+}
+
+PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
+    std::optional<std::string> manifest;
+    std::vector<Given> given = classify(dir, manifest);
+    if (manifest) {
+        PdbSetSpec spec = read_manifest((fs::path(dir) / *manifest).string());
+        if (*manifest != kManifestName)
+            fs::rename(fs::path(dir) / *manifest, fs::path(dir) / kManifestName);
+        place_tables(dir, given, spec, *manifest);
+        return spec;
+    }
+    std::vector<std::string> missing;
+    std::optional<PdbSetSpec> spec = matching_preset(given, missing);
+    if (spec && !missing.empty()) {
+        std::string list;
+        for (const auto& m : missing) list.append(list.empty() ? "" : ", ").append(m);
+        throw UsageError("incomplete set: these tables are part of " + spec->name +
+                         ", which also needs " + list);
+    }
+    if (!spec) {
+        std::vector<std::string> held;
+        for (const HeldSet& h : sets_) held.push_back(h.set->spec.name);
+        spec = set_of_tables(given, held);
+    }
+    place_tables(dir, given, *spec, "the set");
+    std::ofstream(fs::path(dir) / kManifestName) << manifest_text(*spec);
+    return *spec;
+}
+
+const LoadedSet& TableSets::load_upload(const std::string& dir) {
+    Cleanup gone{dir};
+    upload_spec(dir);
+    return hold(std::make_unique<LoadedSet>(load_set(dir)), false);
+}
+
+const LoadedSet* TableSets::best_for(const Board& goal, Metric metric) const {
+    const LoadedSet* best = nullptr;
+    double strength = 0;
+    for (const HeldSet& h : sets_) {
+        const PdbSetSpec& spec = h.set->spec;
+        if (!(spec.geometry() == goal.geometry()) || spec.metric != metric) continue;
+        if (!GoalMapping::find(goal, spec.goal)) continue;
+        const double s = set_strength(spec);
+        if (!best || s > strength) best = h.set.get(), strength = s;
+    }
+    return best;
+}
+
+const LoadedSet& TableSets::named(const std::string& name) const {
+    std::string all;
+    for (const HeldSet& h : sets_) {
+        if (h.set->spec.name == name) return *h.set;
+        all.append(all.empty() ? "" : ", ").append(h.set->spec.name);
+    }
+    throw UsageError("no table set named '" + name + "' (held: " + (all.empty() ? "none" : all) +
+                     ")");
+}
+
+}  // namespace loyd::play

@@ -1,0 +1,347 @@
+// Tests of compact entries (tables/entry_coding.h, format version 3):
+// - a compact table decodes to the byte table entry for entry, on every entry of small
+//   additive, full and multi-tile-metric tables (the byte tables are checked against oracles
+//   in pdb_build_test), built compact directly or re-encoded either way;
+// - tables of the multi-tile metric keep bytes (refused otherwise);
+// - escaped entries (excess 15 and more) round-trip through the exception table, in memory
+//   and in raw and zstd files;
+// - the bound is admissible with the parity of the entries (an entry below it is refused);
+// - every flipped bit of a compact file is refused, and so is every crafted payload whose
+//   checksums are consistent but whose nibbles and exception table disagree.
+#include "loyd/tables/entry_coding.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "loyd/base/error.h"
+#include "loyd/board/board.h"
+#include "loyd/tables/build.h"
+#include "loyd/tables/table.h"
+#include "loyd/tables/table_file.h"
+#include "loyd/tables/verify.h"
+#include "tests/pdb_test_support.h"
+#include "test_util.h"
+
+namespace loyd {
+namespace {
+
+namespace fs = std::filesystem;
+using Bytes = std::vector<uint8_t>;
+
+Pattern pattern(int w, int h, std::vector<int> tiles, PatternKind kind, Metric metric = Metric::Stm) {
+    return Pattern(Board::blank_last(Geometry(w, h)), std::move(tiles), kind, metric);
+}
+
+BuildResult build(const Pattern& p, EntryCoding coding) {
+    BuildOptions o;
+    o.threads = 2;
+    o.coding = coding;
+    return build_table(p, o);
+}
+
+EntryReader reader_of(const TableEntries& e, std::vector<uint8_t>& payload) {
+    payload.assign(e.bytes.begin(), e.bytes.end());
+    if (e.coding == EntryCoding::Byte) return EntryReader::bytes(payload.data());
+    payload.resize(nibble_bytes(e.count), 0);
+    const Bytes slots = exception_table_bytes(e.exceptions);
+    payload.insert(payload.end(), slots.begin(), slots.end());
+    return EntryReader(EntryCoding::Compact, payload.data(), e.count, exception_slots(e.exceptions.size()));
+}
+
+// Every entry of `compact`, decoded against its bound, equals the byte table's.
+void expect_same_values(const Pattern& p, const TableEntries& bytes, const TableEntries& compact) {
+    ASSERT_EQ(bytes.count, compact.count);
+    Bytes pb, pc;
+    const EntryReader b = reader_of(bytes, pb), c = reader_of(compact, pc);
+    const Ranker rk = pattern_ranker(p);
+    const EntryBound bound(p);
+    uint8_t cells[kMaxCells];
+    int mismatches = 0;
+    for (uint64_t r = 0; r < bytes.count && mismatches < 5; ++r) {
+        rk.unrank(r, cells);
+        if (c.value(r, cells, bound) != b.value(r, cells, bound) && ++mismatches)
+            ADD_FAILURE() << p.tiles_string() << " rank " << r << ": compact " << c.value(r, cells, bound) << ", byte "
+                          << b.value(r, cells, bound);
+    }
+}
+
+TEST(EntryCoding, CompactTablesDecodeToTheByteTables) {
+    const Pattern patterns[] = {
+        pattern(3, 3, {1, 2, 4, 5}, PatternKind::Additive),
+        pattern(3, 3, {2, 4, 6, 8}, PatternKind::Additive),
+        pattern(3, 3, {1, 2, 3, 4, 7}, PatternKind::Full),
+        pattern(4, 3, {1, 2, 3, 5, 6}, PatternKind::Additive),
+        pattern(4, 3, {1, 2, 5}, PatternKind::Full),
+        pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive),
+        pattern(5, 5, {1, 2, 3}, PatternKind::Additive),
+    };
+    for (const Pattern& p : patterns) {
+        SCOPED_TRACE(p.geometry().name() + " " + to_string(p.kind()) + " " + to_string(p.metric()) + " " +
+                     p.tiles_string());
+        const BuildResult b = build(p, EntryCoding::Byte), c = build(p, EntryCoding::Compact);
+        EXPECT_EQ(c.entries.coding, EntryCoding::Compact);
+        EXPECT_EQ(c.entries.bytes.size(), (b.entries.count + 1) / 2);
+        EXPECT_EQ(c.max_value, b.max_value);
+        EXPECT_EQ(c.histogram, b.histogram);
+        expect_same_values(p, b.entries, c.entries);
+        // Re-encoding either way gives the other build exactly.
+        Bytes pb, pc;
+        const TableEntries enc = encode_entries(p, reader_of(b.entries, pb), b.entries.count, EntryCoding::Compact, 2);
+        EXPECT_EQ(test::as_vector(enc.bytes), test::as_vector(c.entries.bytes));
+        EXPECT_EQ(enc.exceptions, c.entries.exceptions);
+        const TableEntries dec = encode_entries(p, reader_of(c.entries, pc), c.entries.count, EntryCoding::Byte, 1);
+        EXPECT_EQ(test::as_vector(dec.bytes), test::as_vector(b.entries.bytes));
+        // And the decoded values' checksum is the byte table's.
+        EXPECT_EQ(summarize_values(p, reader_of(c.entries, pc), c.entries.count, 2).xxh3,
+                  pdb_checksum(b.entries.bytes.data(), b.entries.bytes.size()));
+    }
+}
+
+// Entries far above their bound (not a real table: the coding does not care) escape into the
+// exception table and come back.
+TableEntries synthetic(const Pattern& p, int escapes_every, Bytes& values) {
+    const Ranker rk = pattern_ranker(p);
+    const EntryBound bound(p);
+    values.resize(rk.size());
+    std::mt19937_64 rng(11);
+    uint8_t cells[kMaxCells];
+    for (uint64_t r = 0; r < rk.size(); ++r) {
+        rk.unrank(r, cells);
+        const int e = r % static_cast<uint64_t>(escapes_every) == 0 ? 15 + static_cast<int>(rng() % 90) : static_cast<int>(rng() % 15);
+        values[r] = static_cast<uint8_t>(bound(cells) + 2 * e);
+    }
+    return encode_entries(p, EntryReader::bytes(values.data()), rk.size(), EntryCoding::Compact, 2);
+}
+
+TEST(EntryCoding, EscapedEntriesRoundTripThroughTheExceptionTable) {
+    test::ScratchDir dir;
+    const Pattern p = pattern(3, 3, {1, 2, 4, 5}, PatternKind::Additive);
+    Bytes values;
+    const TableEntries c = synthetic(p, 7, values);
+    EXPECT_EQ(c.exceptions.size(), (values.size() + 6) / 7);
+    for (size_t i = 1; i < c.exceptions.size(); ++i) EXPECT_LT(c.exceptions[i - 1].rank, c.exceptions[i].rank);
+    TableEntries b;
+    b.count = values.size();
+    b.bytes.assign(values.begin(), values.end());
+    expect_same_values(p, b, c);
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        const std::string path = dir / ("t-" + to_string(enc) + ".pdb");
+        PdbHeader h = header_for(p, 255);
+        const PdbHeader written = write_table(path, h, c, enc);
+        EXPECT_EQ(written.exceptions, c.exceptions.size());
+        EXPECT_EQ(written.exception_slots, exception_slots(c.exceptions.size()));
+        const PdbTable t = PdbTable::load(path, p);
+        EXPECT_EQ(t.coding(), EntryCoding::Compact);
+        EXPECT_EQ(t.file().header().bits_per_entry, 4);
+        const Ranker rk = pattern_ranker(p);
+        uint8_t cells[kMaxCells];
+        for (uint64_t r = 0; r < rk.size(); ++r) {
+            rk.unrank(r, cells);
+            ASSERT_EQ(t.value(r, cells), values[r]) << to_string(enc) << " rank " << r;
+        }
+    }
+}
+
+TEST(EntryCoding, MultiTileMetricTablesKeepBytes) {
+    const Pattern p = pattern(3, 3, {1, 2, 3, 4, 7}, PatternKind::Full, Metric::Mtm);
+    EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] { build(p, EntryCoding::Compact); }), "single-tile"));
+    const BuildResult b = build(p, EntryCoding::Byte);
+    Bytes pb;
+    EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] {
+                                   encode_entries(p, reader_of(b.entries, pb), b.entries.count, EntryCoding::Compact, 1);
+                               }),
+                               "single-tile"));
+}
+
+TEST(EntryCoding, SlotsAndSizes) {
+    EXPECT_EQ(exception_slots(0), 0u);
+    EXPECT_EQ(exception_slots(1), 8u);
+    EXPECT_EQ(exception_slots(4), 8u);
+    EXPECT_EQ(exception_slots(5), 16u);
+    EXPECT_EQ(nibble_bytes(1), 8u);
+    EXPECT_EQ(nibble_bytes(16), 8u);
+    EXPECT_EQ(nibble_bytes(17), 16u);
+    EXPECT_EQ(parse_entry_coding("compact"), EntryCoding::Compact);
+    EXPECT_EQ(parse_entry_coding("byte"), EntryCoding::Byte);
+    EXPECT_TRUE(test::contains(test::error_of<UsageError>([] { parse_entry_coding("nibble"); }), "compact"));
+}
+
+TEST(EntryCoding, AnEntryBelowItsBoundOrOfTheOtherParityIsRefused) {
+    const Pattern p = pattern(3, 3, {1, 2, 4, 5}, PatternKind::Additive);
+    BuildResult b = build(p, EntryCoding::Byte);
+    const Ranker rk = pattern_ranker(p);
+    const EntryBound bound(p);
+    uint8_t cells[kMaxCells];
+    // The placement with every tile on the cell farthest from home: its bound is large.
+    uint64_t far = 0;
+    for (uint64_t r = 0, best = 0; r < rk.size(); ++r) {
+        rk.unrank(r, cells);
+        if (static_cast<uint64_t>(bound(cells)) > best) best = static_cast<uint64_t>(bound(cells)), far = r;
+    }
+    for (int delta : {-2, 1}) {
+        EntryBytes bytes = b.entries.bytes;
+        rk.unrank(far, cells);
+        bytes[far] = static_cast<uint8_t>(delta < 0 ? bound(cells) - 2 : bytes[far] + 1);
+        const std::string m = test::error_of<FormatError>(
+            [&] { encode_entries(p, EntryReader::bytes(bytes.data()), bytes.size(), EntryCoding::Compact, 1); });
+        EXPECT_TRUE(test::contains(m, "rank " + std::to_string(far))) << m;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Damaged and crafted compact files.
+
+Bytes read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::string& path, const Bytes& b) {
+    fs::remove(path);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+void put64(Bytes& b, size_t at, uint64_t v) {
+    for (int i = 0; i < 8; ++i) b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// A raw compact file whose payload was edited: both payload checksums and the header checksum
+// made consistent again, so only the structure checks can refuse it.
+void reseal_raw(Bytes& b) {
+    const uint64_t sum = pdb_checksum(b.data() + 256, b.size() - 256);
+    put64(b, 112, sum);
+    put64(b, 120, sum);
+    put64(b, 248, pdb_checksum(b.data(), 248));
+}
+
+TEST(CompactFile, EveryFlippedBitIsRefused) {
+    test::ScratchDir dir;
+    const Pattern p = pattern(3, 3, {1, 2, 4}, PatternKind::Additive);
+    Bytes values;
+    const TableEntries c = synthetic(p, 5, values);
+    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+        const std::string good = dir / "good.pdb", bad = dir / "bad.pdb";
+        write_table(good, header_for(p, 255), c, enc);
+        ASSERT_NO_THROW(PdbFile::open(good));
+        const Bytes orig = read_bytes(good);
+        for (size_t pos = 0; pos < orig.size(); ++pos)
+            for (int bit = 0; bit < 8; ++bit) {
+                Bytes b = orig;
+                b[pos] ^= static_cast<uint8_t>(1u << bit);
+                write_bytes(bad, b);
+                EXPECT_THROW(PdbFile::open(bad), FormatError) << to_string(enc) << " byte " << pos << " bit " << bit;
+            }
+    }
+}
+
+TEST(CompactFile, CraftedPayloadsAreRefused) {
+    test::ScratchDir dir;
+    const Pattern p = pattern(3, 3, {1, 2, 4}, PatternKind::Additive);
+    Bytes values;
+    const TableEntries c = synthetic(p, 5, values);
+    const std::string good = dir / "good.pdb", bad = dir / "bad.pdb";
+    const PdbHeader h = write_table(good, header_for(p, 255), c, PdbEncoding::Raw);
+    const Bytes orig = read_bytes(good);
+    const size_t nib = 256, slots = 256 + nibble_bytes(h.entries);
+    const uint64_t r0 = c.exceptions[0].rank;  // an escaped entry
+    // The rank of an entry that does not escape.
+    uint64_t plain = 0;
+    while (((orig[nib + plain / 2] >> ((plain & 1) * 4)) & 15) == 15) ++plain;
+    struct Case {
+        const char* why;
+        std::function<void(Bytes&)> edit;
+    };
+    const Case cases[] = {
+        {"escape", [&](Bytes& b) { b[nib + plain / 2] |= static_cast<uint8_t>(15 << ((plain & 1) * 4)); }},
+        {"escape", [&](Bytes& b) { b[nib + r0 / 2] &= static_cast<uint8_t>(~(15 << ((r0 & 1) * 4))); }},
+        {"padding byte", [&](Bytes& b) { b[slots - 1] = 1; }},
+        {"beyond the table",
+         [&](Bytes& b) {
+             for (size_t s = slots; s < b.size(); s += 8)
+                 if (b[s] != 0xff || b[s + 7] != 0xff) {
+                     put64(b, s, (uint64_t{h.entries} << 8) | 20);
+                     break;
+                 }
+         }},
+        {"below 15",
+         [&](Bytes& b) {
+             for (size_t s = slots; s < b.size(); s += 8)
+                 if (b[s + 7] != 0xff) {
+                     b[s] = 3;
+                     break;
+                 }
+         }},
+        {"not reachable",
+         [&](Bytes& b) {
+             // Move the first exception to the slot just before its home, past empty slots.
+             const uint64_t n = h.exception_slots;
+             for (uint64_t i = 0; i < n; ++i) {
+                 uint64_t v = 0;
+                 for (int k = 7; k >= 0; --k) v = (v << 8) | b[slots + 8 * i + static_cast<size_t>(k)];
+                 if (v == UINT64_MAX) continue;
+                 const uint64_t home = exception_home(v >> 8, n), to = (home + n - 1) & (n - 1);
+                 uint64_t at = 0;
+                 for (int k = 7; k >= 0; --k) at = (at << 8) | b[slots + 8 * to + static_cast<size_t>(k)];
+                 if (at != UINT64_MAX) continue;
+                 put64(b, slots + 8 * to, v);
+                 put64(b, slots + 8 * i, UINT64_MAX);
+                 return;
+             }
+             FAIL() << "no exception to move";
+         }},
+    };
+    for (const Case& k : cases) {
+        Bytes b = orig;
+        k.edit(b);
+        reseal_raw(b);
+        write_bytes(bad, b);
+        const std::string m = test::error_of<FormatError>([&] { PdbFile::open(bad); });
+        EXPECT_TRUE(test::contains(m, k.why)) << m;
+        EXPECT_TRUE(test::contains(m, bad)) << m;
+    }
+    // A table of an odd number of entries (one tile on 3x3: 9) leaves the last high nibble unused.
+    {
+        const Pattern one = pattern(3, 3, {5}, PatternKind::Additive);
+        const TableEntries c1 = build(one, EntryCoding::Compact).entries;
+        write_table(good, header_for(one, 4), c1, PdbEncoding::Raw);
+        Bytes b = read_bytes(good);
+        b[256 + 4] |= 0x10;
+        reseal_raw(b);
+        write_bytes(bad, b);
+        const std::string m = test::error_of<FormatError>([&] { PdbFile::open(bad); });
+        EXPECT_TRUE(test::contains(m, "unused high nibble")) << m;
+    }
+    // Header fields of version 3: the bits per entry must fit the coding, the slots the count.
+    for (auto [at, v, why] : {std::tuple<size_t, uint64_t, const char*>{71, 8, "bits per entry"},
+                              {75, 2, "entry coding 2 unknown"},
+                              {136, 64, "exception slots"}}) {
+        Bytes b = orig;
+        if (at == 136) put64(b, at, v);
+        else b[at] = static_cast<uint8_t>(v);
+        put64(b, 248, pdb_checksum(b.data(), 248));
+        write_bytes(bad, b);
+        const std::string m = test::error_of<FormatError>([&] { read_pdb_header(bad); });
+        EXPECT_TRUE(test::contains(m, why)) << m;
+    }
+}
+
+TEST(CompactFile, RawCompactFilesAreHalfTheByteFile) {
+    test::ScratchDir dir;
+    const Pattern p = pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive);
+    const BuildResult b = build(p, EntryCoding::Byte), c = build(p, EntryCoding::Compact);
+    write_table(dir / "b.pdb", header_for(p, b.max_value), b.entries, PdbEncoding::Raw);
+    write_table(dir / "c.pdb", header_for(p, c.max_value), c.entries, PdbEncoding::Raw);
+    ASSERT_TRUE(c.entries.exceptions.empty());
+    EXPECT_LE(2 * fs::file_size(dir / "c.pdb"), fs::file_size(dir / "b.pdb"));
+    EXPECT_EQ(read_pdb_header(dir / "c.pdb").payload_offset, 256u);
+}
+
+}  // namespace
+}  // namespace loyd
