@@ -7,9 +7,11 @@ before loyd is imported, so the module and the solver it is compared with discov
 tables (the repository's data/, through the build tree's loyd-pdb-path) and nothing of the user's.
 """
 
+import atexit
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,6 +22,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))  # puzzle_oracle: the independent BFS oracle
 
 _scratch = tempfile.mkdtemp(prefix="loyd-pytest-")
+atexit.register(shutil.rmtree, _scratch, ignore_errors=True)  # the scratch folders, caches included
 for var, sub in (("HOME", "home"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")):
     os.environ[var] = os.path.join(_scratch, sub)
 os.environ.pop("LOYD_PDB_PATH", None)
