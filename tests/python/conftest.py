@@ -1,6 +1,6 @@
 """Shared set-up of the Python module's tests (run by ctest as `python`, or by hand:
 PYTHONPATH=build/python/lib/python3/dist-packages LOYD_SOLVER=build/solver \
-    /usr/bin/python3 -m pytest tests/python).
+    LOYD_PDBGEN=build/pdbgen /usr/bin/python3 -m pytest tests/python).
 
 Every test runs with a scratch HOME, XDG_DATA_HOME and XDG_CACHE_HOME and no LOYD_PDB_PATH, set
 before loyd is imported, so the module and the solver it is compared with discover the same

@@ -16,10 +16,10 @@ from test_solve import KORF_EASY, cli_records, record
 
 @pytest.fixture(scope="module")
 def pdbgen():
-    build = os.environ.get("LOYD_BUILD_DIR", "")
-    path = os.path.join(build, "pdbgen")
-    if not build or not os.access(path, os.X_OK):
-        pytest.skip("LOYD_BUILD_DIR does not name a build tree with pdbgen")
+    """The pdbgen that converts the tables (LOYD_PDBGEN); skips without it."""
+    path = os.environ.get("LOYD_PDBGEN", "")
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip("LOYD_PDBGEN does not name the pdbgen program")
     return path
 
 

@@ -2,6 +2,7 @@
 example runs (with 8 positions and the shipped 15-5-5-5 tables instead of 100,000 and 15-7-8)
 and writes the positions with their optimal distances, which the solver confirms."""
 
+import os
 import re
 import subprocess
 import sys
@@ -31,8 +32,10 @@ def test_dataset_example(root, tmp_path, solver):
     assert "N = 100_000" in code
     script = tmp_path / "make_dataset.py"
     script.write_text(code.replace("N = 100_000", "N = 8"))
+    env = dict(os.environ)  # the script runs elsewhere: a relative PYTHONPATH made absolute
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(d) for d in env.get("PYTHONPATH", "").split(os.pathsep) if d)
     p = subprocess.run([sys.executable, str(script), str(root / "data/15-5-5-5")], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=600, env=env)
     assert p.returncode == 0, p.stderr
     assert "tables 15-5-5-5" in p.stderr and "8 positions, mean distance" in p.stderr
     d = np.load(tmp_path / "dataset.npz")
