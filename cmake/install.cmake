@@ -74,5 +74,9 @@ if(TARGET loyd_mpi)  # pdbgen links Open MPI's runtime (Debian 12: libopenmpi3; 
   set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openmpi-bin")
 endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libzstd-dev, libxxhash-dev, pkg-config")
+if(TARGET loyd_python)  # the Python module (common/python): built for this CPython, uses NumPy
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS
+    ", python3 (>= ${LOYD_PYTHON_VERSION}), python3-numpy")
+endif()
 set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
 include(CPack)

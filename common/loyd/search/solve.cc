@@ -19,6 +19,7 @@
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/split_ranks.h"
 #include "loyd/board/moves.h"
+#include "loyd/board/search_state.h"
 #include "loyd/board/solvability.h"
 
 namespace loyd {
@@ -184,6 +185,22 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
         out.status = SolveOutcome::Status::Limit;
     }
     return out;
+}
+
+void start_heuristics(size_t n, const std::function<Board(size_t)>& start, const Board& goal,
+                      const SolveOptions& opt, int* out) {
+    std::optional<GoalMapping> map;  // as with_heuristic maps the instance (it throws without one)
+    if (opt.heuristic == HeuristicKind::Pdb && opt.pdb) map = GoalMapping::find(goal, opt.pdb->spec.goal);
+    std::string unused;
+    with_heuristic(goal, goal, opt, unused, [&](auto& h, const Board&, const Board&) {
+        for (size_t i = 0; i < n; ++i) {
+            const Board b = start(i);
+            if (!(b.geometry() == goal.geometry()))
+                throw UsageError("the position is " + b.geometry().name() + " but the goal is " +
+                                 goal.geometry().name());
+            out[i] = h.init(SearchState::from(map ? map->map(b) : b));
+        }
+    });
 }
 
 AllSolutionsOutcome solve_all(const Board& start, const Board& goal, const SolveOptions& opt,

@@ -19,6 +19,8 @@
 // length checked, and the list checked free of repeats.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -72,6 +74,15 @@ struct SolveOutcome {
 };
 
 SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt);
+
+// The value solve() starts its search from for each of n positions (SearchResult::
+// heuristic_start: an admissible lower bound on the distance to `goal` in opt.metric, from opt's
+// heuristic, tables and lookups), without searching; the heuristic is built once for all of
+// them. `start(i)` gives position i, which must be on the goal's board (else UsageError);
+// out[i] receives its value. An unsolvable position gets a value too, which bounds nothing.
+// Errors as solve(). Cost: one heuristic evaluation per position.
+void start_heuristics(size_t n, const std::function<Board(size_t)>& start, const Board& goal,
+                      const SolveOptions& opt, int* out);
 
 struct AllSolutionsOptions {
     bool count_only = false;        // count them, list none

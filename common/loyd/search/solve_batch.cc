@@ -1,0 +1,63 @@
+#include "loyd/search/solve_batch.h"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace loyd {
+
+int batch_threads(int threads) {
+    if (threads > 0) return threads;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+size_t solve_batch(size_t n, const std::function<Board(size_t)>& start, const Board& goal,
+                   const SolveOptions& opt,
+                   const std::function<void(size_t, const SolveOutcome&)>& finish,
+                   const BatchOptions& batch) {
+    if (n == 0) return 0;
+    const int cores = batch_threads(batch.threads);
+    std::atomic<bool> own{false};
+    std::atomic<bool>& stop = batch.cancel ? *batch.cancel : own;
+    const int workers = static_cast<int>(std::min<size_t>(n, static_cast<size_t>(cores)));
+    SolveOptions o = opt;
+    // Fewer instances than threads: each search is split over the threads left over.
+    o.threads = workers < cores ? std::max(1, cores / workers) : 1;
+    o.limits.cancel = &stop;
+    std::atomic<size_t> next{0}, finished{0};
+    std::mutex mu;
+    std::exception_ptr error;
+    auto work = [&] {
+        try {
+            while (!stop.load(std::memory_order_relaxed)) {
+                const size_t i = next.fetch_add(1);
+                if (i >= n) return;
+                const SolveOutcome out = solve(start(i), goal, o);
+                finish(i, out);
+                finished.fetch_add(1);
+            }
+        } catch (...) {
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                if (!error) error = std::current_exception();
+            }
+            stop = true;
+        }
+    };
+    std::vector<std::thread> pool;
+    try {
+        for (int t = 1; t < workers; ++t) pool.emplace_back(work);
+    } catch (...) {  // no thread could be started: stop the ones that were
+        stop = true;
+        for (auto& t : pool) t.join();
+        throw;
+    }
+    work();  // the calling thread is one of the workers
+    for (auto& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+    return finished.load();
+}
+
+}  // namespace loyd

@@ -1,0 +1,43 @@
+// Solving many instances on every core: the solver's batch policy as one library call, for
+// programs that hold their instances in memory (the Python module's solve_many).
+//
+// Instances are the units of work: `threads` workers take the next index from a shared counter
+// and solve it with solve() on one thread each, so the outcome of every instance is the one a
+// one-instance call gives. When there are fewer instances than threads, each instance's IDA*
+// search is split over threads / n threads instead (SolveOptions::threads), as the solver does
+// for a short input. Every instance gets `opt` as given: its limits are per instance.
+//
+// Contract: `start(i)` and `finish(i, outcome)` are called from the workers, concurrently for
+// different i, each exactly once per instance that runs; instances run in any order.
+// `cancel` (may be null) stops the batch from outside: no new instance starts and the running
+// searches stop ("cancelled", status Limit, still handed to `finish`); it is also what the
+// searches poll (opt.limits.cancel is replaced by it), and the batch sets it itself when
+// something throws. The first exception thrown by `start`, solve() or `finish` stops the batch
+// that way and is rethrown once every worker has stopped. Returns the number of instances
+// handed to `finish`. Cost: n solve() calls on min(threads, n) threads; no allocation per
+// instance beyond solve()'s.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+
+#include "loyd/board/board.h"
+#include "loyd/search/solve.h"
+
+namespace loyd {
+
+struct BatchOptions {
+    int threads = 0;                      // 0: every core (std::thread::hardware_concurrency)
+    std::atomic<bool>* cancel = nullptr;  // see above; null: the batch uses its own flag
+};
+
+// The threads `threads` asks for: itself when positive, else the machine's cores (at least 1).
+int batch_threads(int threads);
+
+size_t solve_batch(size_t n, const std::function<Board(size_t)>& start, const Board& goal,
+                   const SolveOptions& opt,
+                   const std::function<void(size_t, const SolveOutcome&)>& finish,
+                   const BatchOptions& batch = {});
+
+}  // namespace loyd

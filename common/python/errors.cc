@@ -1,0 +1,112 @@
+#include "errors.h"
+
+#include <exception>
+#include <new>
+
+#include "loyd/base/error.h"
+
+namespace loyd::python {
+
+namespace {
+
+struct Types {
+    PyObject* error = nullptr;
+    PyObject* invalid = nullptr;
+    PyObject* usage = nullptr;
+    PyObject* limit = nullptr;
+    PyObject* file = nullptr;
+    PyObject* internal = nullptr;
+    PyObject* unsolvable = nullptr;
+};
+Types types;  // created once at import and never released (the module lives as long as Python)
+
+// A new class loyd.NAME deriving from `bases`, added to `m`.
+PyObject* make(py::module_& m, const char* name, const char* doc, py::tuple bases) {
+    const std::string qualified = std::string("loyd.") + name;
+    PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
+    if (!type) throw py::error_already_set();
+    m.add_object(name, py::reinterpret_borrow<py::object>(type));
+    return type;
+}
+
+void raise(PyObject* type, const char* what) {
+    PyErr_SetString(type, what);
+}
+
+void raise_limit(const LimitReached& e) {
+    py::object exc = py::reinterpret_borrow<py::object>(types.limit)(e.what());
+    exc.attr("reason") = e.reason;
+    exc.attr("nodes") = e.nodes;
+    exc.attr("seconds") = e.seconds;
+    exc.attr("lower_bound") = e.lower_bound;
+    if (e.count >= 0) exc.attr("count") = e.count;
+    PyErr_SetObject(types.limit, exc.ptr());
+}
+
+void translate(std::exception_ptr p) {
+    try {
+        std::rethrow_exception(p);
+    } catch (const InvalidInput& e) {
+        raise(types.invalid, e.what());
+    } catch (const FileProblem& e) {
+        raise(types.file, e.what());
+    } catch (const Unsolvable& e) {
+        raise(types.unsolvable, e.what());
+    } catch (const LimitReached& e) {
+        raise_limit(e);
+    } catch (const loyd::UsageError& e) {
+        raise(types.usage, e.what());
+    } catch (const loyd::IoError& e) {
+        raise(types.file, e.what());
+    } catch (const loyd::BusyError& e) {
+        raise(types.file, e.what());
+    } catch (const loyd::FormatError& e) {
+        raise(types.invalid, e.what());
+    } catch (const loyd::LimitError& e) {
+        raise(types.limit, e.what());
+    } catch (const loyd::Error& e) {
+        raise(types.internal, (std::string("internal error: ") + e.what()).c_str());
+    }
+    // anything else: pybind11's own translation (MemoryError for bad_alloc, ...)
+}
+
+}  // namespace
+
+void bind_errors(py::module_& m) {
+    py::handle exception(PyExc_Exception), value(PyExc_ValueError), os(PyExc_OSError);
+    types.error =
+        make(m, "Error", "Base of every error loyd raises on purpose.", py::make_tuple(exception));
+    py::handle base(types.error);
+    types.invalid =
+        make(m, "InvalidInputError",
+             "A board or move text that cannot be read, or a board that the goal or the "
+             "tables do not fit (the solver's exit status 1: an invalid line).",
+             py::make_tuple(base, value));
+    types.usage = make(m, "UsageError",
+                       "An argument value or combination that makes no sense: a metric, heuristic, "
+                       "lookup, goal or size (the solver's exit status 2).",
+                       py::make_tuple(base, value));
+    types.limit = make(m, "LimitError",
+                       "A node or time limit stopped the search before it finished (the solver's "
+                       "exit status 3). Attributes: reason ('node limit', 'time limit'), nodes "
+                       "(generated), seconds, lower_bound (no solution is shorter) and, from "
+                       "count_solutions, count (the solutions found before the limit).",
+                       py::make_tuple(base));
+    for (const char* attr : {"reason", "nodes", "seconds", "lower_bound", "count"})
+        PyObject_SetAttrString(types.limit, attr, Py_None);
+    types.file = make(m, "FileError",
+                      "A table set or another file cannot be read, or its content is damaged: "
+                      "a table that fails any check is never used (the solver's exit status 4).",
+                      py::make_tuple(base, os));
+    types.internal = make(m, "InternalError",
+                          "A bug in loyd, e.g. a solution that failed its replay check (the "
+                          "solver's exit status 5). Please report it.",
+                          py::make_tuple(base));
+    types.unsolvable = make(m, "UnsolvableError",
+                            "The position cannot reach the goal (its permutation parity differs); "
+                            "the solver answers 'unsolvable'.",
+                            py::make_tuple(base, value));
+    py::register_exception_translator(translate);
+}
+
+}  // namespace loyd::python

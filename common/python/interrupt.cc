@@ -1,0 +1,132 @@
+#include "interrupt.h"
+
+#include <pthread.h>
+#include <pybind11/pybind11.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace loyd::python {
+
+namespace py = pybind11;
+
+namespace {
+
+// One call's work, handed to a runner thread.
+struct Job {
+    const std::function<void()>* work = nullptr;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    std::exception_ptr failed;
+};
+
+// Threads that run the work of interruptible calls, kept between calls: starting a thread costs
+// 0.1-0.3 ms on the build machine, more than a small search. A runner waits for a job, runs it,
+// and goes back to the idle list; there are as many as calls ever ran at once. They never end
+// (they hold nothing but their wait) and are never destroyed, so the process can exit while
+// they wait. After fork() the child has none of them: the list is started afresh.
+class Runners {
+public:
+    static Runners& get() {
+        static Runners* r = [] {
+            // The list is locked across fork(); the child (the forking thread alone) unlocks it
+            // and forgets the parent's runners, whose threads it does not have.
+            pthread_atfork([] { get().mu_.lock(); }, [] { get().mu_.unlock(); },
+                           [] {
+                               get().idle_.clear();
+                               get().mu_.unlock();
+                           });
+            return new Runners();
+        }();
+        return *r;
+    }
+
+    void run(Job& job) {
+        Runner* r = nullptr;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (!idle_.empty()) {
+                r = idle_.back();
+                idle_.pop_back();
+            }
+        }
+        if (!r) {
+            r = new Runner;
+            std::thread([this, r] { serve(*r); }).detach();
+        }
+        std::lock_guard<std::mutex> lock(r->mu);
+        r->job = &job;
+        r->cv.notify_one();
+    }
+
+private:
+    struct Runner {
+        std::mutex mu;
+        std::condition_variable cv;
+        Job* job = nullptr;
+    };
+
+    void serve(Runner& r) {
+        for (;;) {
+            Job* job;
+            {
+                std::unique_lock<std::mutex> lock(r.mu);
+                r.cv.wait(lock, [&] { return r.job != nullptr; });
+                job = r.job;
+                r.job = nullptr;
+            }
+            try {
+                (*job->work)();
+            } catch (...) {
+                job->failed = std::current_exception();
+            }
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                idle_.push_back(&r);  // before `done`: the caller may post its next call at once
+            }
+            std::lock_guard<std::mutex> lock(job->mu);
+            job->done = true;
+            job->cv.notify_all();
+        }
+    }
+
+    std::mutex mu_;
+    std::vector<Runner*> idle_;
+};
+
+}  // namespace
+
+void run_interruptible(const std::function<void()>& work, std::atomic<bool>& cancel,
+                       const std::function<void()>& poll, double poll_seconds) {
+    Job job;
+    job.work = &work;
+    Runners::get().run(job);
+    const auto every = std::chrono::duration<double>(poll_seconds);
+    std::exception_ptr raised;  // the caller's side: a signal or the poll
+    auto wait = [&](bool forever) {
+        py::gil_scoped_release release;
+        std::unique_lock<std::mutex> lock(job.mu);
+        if (forever) job.cv.wait(lock, [&] { return job.done; });
+        return forever || job.cv.wait_for(lock, every, [&] { return job.done; });
+    };
+    while (!wait(false)) {
+        try {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (poll) poll();
+        } catch (...) {
+            raised = std::current_exception();
+            cancel = true;
+            wait(true);  // the searches stop within about a millisecond
+            break;
+        }
+    }
+    if (raised) std::rethrow_exception(raised);
+    if (job.failed) std::rethrow_exception(job.failed);
+}
+
+}  // namespace loyd::python

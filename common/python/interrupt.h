@@ -1,0 +1,24 @@
+// Long calls that Ctrl-C interrupts cleanly.
+//
+// Python runs its signal handlers only in the main thread, between bytecodes: a C++ search
+// holding the calling thread would leave Ctrl-C pending until it ended. So the work runs on a
+// thread of its own (a runner kept between calls: starting a thread costs more than a small
+// search; a forked child starts its own) while the calling thread waits with the GIL released
+// (other Python threads run meanwhile) and, every `poll_seconds`, takes the GIL back to run
+// PyErr_CheckSignals (the handler of SIGINT raises KeyboardInterrupt) and `poll` (a progress
+// callback). When either raises, `cancel` is set, the work is waited for (every search polls the
+// flag at least every 65,536 nodes, about a millisecond), and the Python exception is raised:
+// nothing is leaked and the interpreter is usable afterwards. An exception thrown by the work is
+// rethrown in the calling thread. Precondition: the GIL is held; the work never touches Python
+// objects.
+#pragma once
+
+#include <atomic>
+#include <functional>
+
+namespace loyd::python {
+
+void run_interruptible(const std::function<void()>& work, std::atomic<bool>& cancel,
+                       const std::function<void()>& poll = {}, double poll_seconds = 0.02);
+
+}  // namespace loyd::python

@@ -1,0 +1,382 @@
+#include "py_board.h"
+
+#include <pybind11/stl.h>
+
+#include <vector>
+
+#include "errors.h"
+#include "loyd/base/error.h"
+#include "loyd/board/moves.h"
+#include "loyd/board/notation.h"
+#include "loyd/board/parse.h"
+#include "loyd/board/solvability.h"
+
+namespace loyd::python {
+
+using namespace pybind11::literals;
+
+namespace {
+
+constexpr size_t kMaxBoardText = 64 * 1024;  // the solver's longest input line (solver/input.h)
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+}
+
+// A whole number from a Python object (int, NumPy integer, anything with __index__).
+long long index_value(const py::handle& v, const char* what) {
+    PyObject* i = PyNumber_Index(v.ptr());
+    if (!i) {
+        PyErr_Clear();
+        throw py::type_error(std::string(what) + " must be whole numbers, not " +
+                             std::string(py::str(py::type::of(v).attr("__name__"))));
+    }
+    const long long x = PyLong_AsLongLong(i);
+    Py_DECREF(i);
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;  // out of any range: Board::make names it
+    }
+    return x;
+}
+
+bool is_text(const py::handle& h) {
+    return py::isinstance<py::str>(h) || py::isinstance<py::bytes>(h);
+}
+
+int to_tile(long long v) {
+    // Out-of-range values become -1, which Board::make refuses, naming the range.
+    return v < 0 || v > 1000 ? -1 : static_cast<int>(v);
+}
+
+// Tiles from a list of rows; `fixed` the size the call fixes, if any.
+Board from_rows(const py::sequence& rows, const std::optional<Geometry>& fixed) {
+    const size_t h = rows.size();
+    if (h > static_cast<size_t>(kMaxCells))
+        throw InvalidInput(std::to_string(h) + " rows: a board holds at most 25 tiles");
+    std::vector<int> tiles;
+    size_t w = 0;
+    for (size_t r = 0; r < h; ++r) {
+        const py::handle row = rows[r];
+        if (is_text(row) || !py::isinstance<py::sequence>(row))
+            throw InvalidInput("row " + std::to_string(r + 1) +
+                               " is not a sequence of tile numbers");
+        const py::sequence cells = py::reinterpret_borrow<py::sequence>(row);
+        if (r == 0) w = cells.size();
+        if (w > static_cast<size_t>(kMaxCells))
+            throw InvalidInput("rows of " + std::to_string(w) +
+                               " tiles: a board holds at most 25 tiles");
+        if (cells.size() != w)
+            throw InvalidInput("rows of different lengths (row 1 has " + std::to_string(w) +
+                               " tiles, row " + std::to_string(r + 1) + " has " +
+                               std::to_string(cells.size()) + ")");
+        for (size_t c = 0; c < w; ++c) tiles.push_back(to_tile(index_value(cells[c], "tiles")));
+    }
+    if (w < 2 || h < 2 || w * h > kMaxCells)
+        throw InvalidInput("a board of " + std::to_string(w) + " columns and " + std::to_string(h) +
+                           " rows is not supported (need 2 <= W, H and W*H <= 25)");
+    const Geometry g(static_cast<int>(w), static_cast<int>(h));
+    if (fixed && !(g == *fixed))
+        throw InvalidInput("the rows make a " + g.name() + " board, the size is " + fixed->name());
+    return Board::make(g, tiles);
+}
+
+Board from_sequence(const py::sequence& seq, const std::optional<Geometry>& fixed) {
+    if (seq.size() > 0 && !is_text(seq[0]) && py::isinstance<py::sequence>(seq[0]))
+        return from_rows(seq, fixed);
+    if (seq.size() > static_cast<size_t>(kMaxCells))
+        throw InvalidInput(std::to_string(seq.size()) + " tiles: a board holds at most 25");
+    std::vector<int> tiles;
+    tiles.reserve(seq.size());
+    for (const py::handle v : seq) tiles.push_back(to_tile(index_value(v, "tiles")));
+    return Board::make(infer_geometry(tiles.size(), fixed), tiles);
+}
+
+std::string board_repr(const Board& b) {
+    return "loyd.Board('" + rows_text(b) + "')";
+}
+
+Board apply_moves(const Board& b, const std::string& text, const std::string& notation_name) {
+    const Notation n = parse_notation(notation_name);
+    const MoveText m = read_moves(text, n);
+    const Replay r = replay(b, m.moves);
+    if (r.illegal) throw InvalidInput(illegal_move_message(m, text, *r.illegal, n, *r.illegal + 1));
+    return r.end;
+}
+
+py::list tile_list(const Board& b) {
+    py::list out(static_cast<size_t>(b.cells()));
+    for (int c = 0; c < b.cells(); ++c) out[static_cast<size_t>(c)] = b.at(c);
+    return out;
+}
+
+}  // namespace
+
+std::string python_words(std::string message) {
+    replace_all(message, "--size WxH", "size=(W, H)");
+    replace_all(message, "--goal", "goal");
+    replace_all(message, "--size", "size");
+    return message;
+}
+
+std::optional<Geometry> size_arg(const py::handle& size) {
+    if (size.is_none()) return std::nullopt;
+    if (py::isinstance<py::str>(size)) {
+        try {
+            return parse_size(size.cast<std::string>());
+        } catch (const UsageError& e) {
+            throw UsageError(python_words(e.what()));
+        }
+    }
+    if (py::isinstance<py::sequence>(size) && py::len(size) == 2) {
+        const py::sequence s = py::reinterpret_borrow<py::sequence>(size);
+        const long long w = index_value(s[0], "a size"), h = index_value(s[1], "a size");
+        if (w < 2 || h < 2 || w * h > kMaxCells)
+            throw UsageError("board size " + std::to_string(w) + "x" + std::to_string(h) +
+                             " is not supported (need 2 <= W, H and W*H <= 25)");
+        return Geometry(static_cast<int>(w), static_cast<int>(h));
+    }
+    throw UsageError("a size is 'WxH' or (W, H), not " + std::string(py::repr(size)));
+}
+
+BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
+    const std::optional<Geometry> g = size_arg(size);
+    std::string text = "blank-last";
+    if (py::isinstance<Board>(goal)) {
+        const Board& b = goal.cast<const Board&>();
+        if (g && !(b.geometry() == *g))
+            throw UsageError("the goal is " + b.geometry().name() + ", the size " + g->name());
+        text = rows_text(b);
+    } else if (py::isinstance<py::str>(goal)) {
+        text = goal.cast<std::string>();
+    } else if (!goal.is_none()) {
+        throw UsageError(
+            "a goal is 'blank-last', 'blank-first', a board written out or a loyd.Board, not " +
+            std::string(py::repr(goal)));
+    }
+    try {
+        return BoardFormat(g, text);
+    } catch (const Error& e) {
+        throw UsageError(python_words(e.what()));
+    }
+}
+
+Board board_arg(const py::handle& board, const BoardFormat& format) {
+    if (py::isinstance<Board>(board)) return board.cast<Board>();
+    try {
+        if (py::isinstance<py::str>(board)) {
+            const std::string text = board.cast<std::string>();
+            if (text.size() > kMaxBoardText)  // as the solver's longest line: never read whole
+                throw InvalidInput("a board text of " + std::to_string(text.size()) +
+                                   " bytes (at most " + std::to_string(kMaxBoardText) + ")");
+            return format.read(text);
+        }
+        if (!is_text(board) && py::isinstance<py::sequence>(board))
+            return from_sequence(py::reinterpret_borrow<py::sequence>(board), format.geometry());
+    } catch (const FormatError& e) {
+        throw InvalidInput(python_words(e.what()));
+    } catch (const UsageError& e) {
+        throw InvalidInput(python_words(e.what()));
+    }
+    throw py::type_error("a board is a loyd.Board, a text or a sequence of tile numbers, not " +
+                         std::string(py::str(py::type::of(board).attr("__name__"))));
+}
+
+MoveText read_moves(const std::string& text, Notation n) {
+    try {
+        return parse_move_text(text, n);
+    } catch (const FormatError& e) {
+        throw InvalidInput("moves '" + text.substr(0, 40) + (text.size() > 40 ? "..." : "") +
+                           "': " + e.what());
+    }
+}
+
+std::string illegal_move_message(const MoveText& m, const std::string& text, size_t i, Notation n,
+                                 size_t number) {
+    static const char* const names[] = {"up", "down", "left", "right"};
+    const bool tile = n == Notation::Tile;
+    const Dir d = tile ? opposite(m.moves[i]) : m.moves[i];
+    return "move " + std::to_string(number) + " (" + std::string(1, text[m.letter_at[i]]) +
+           " at character " + std::to_string(m.letter_at[i] + 1) +
+           ") leaves the board: " + (tile ? "no tile can slide " : "the blank cannot move ") +
+           names[static_cast<int>(d)];
+}
+
+Board goal_for(const BoardFormat& format, const Geometry& g) {
+    if (const auto fixed = format.geometry(); fixed && !(*fixed == g))
+        throw InvalidInput("the board is " + g.name() + ", the goal is " + fixed->name());
+    return format.goal(g);
+}
+
+std::string rows_text(const Board& b) {
+    return BoardFormat().write(b, BoardLayout::Rows);
+}
+
+void check_same_board(const Board& b, const Board& goal, const std::string& what) {
+    if (!(b.geometry() == goal.geometry()))
+        throw InvalidInput(what + " is " + b.geometry().name() + ", the goal is " +
+                           goal.geometry().name());
+}
+
+void bind_board(py::module_& m) {
+    py::class_<Board>(
+        m, "Board", R"doc(A sliding-tile position: W x H cells (2 <= W, H; W*H <= 25), 0 the blank.
+
+Board(board, *, size=None, goal=None) reads any form the solver reads: a text in
+numbers or labels, flat or in rows ("8 2 0/4 6 1/3 7 5", "8,2,0,4,6,1,3,7,5"; the
+blank written 0, _ or .), a sequence of tile numbers (flat, or a list of rows),
+or another Board. A flat board takes its size from `size` ("WxH" or (W, H)), else
+from the goal, else from its count (4, 9, 16 or 25 tiles: square). Labels need a
+goal written in the same labels: Board("H G F/E D C/B A _", goal="A B C/D E F/G H _");
+inside loyd a board is numeric (the goal's k-th labelled cell is tile k).
+Boards are immutable, compare equal by size and tiles, hash, and pickle.
+Raises InvalidInputError for a board that cannot be read (naming the token),
+UsageError for a bad size or goal.)doc")
+        .def(py::init([](const py::object& board, const py::object& size, const py::object& goal) {
+                 return board_arg(board, format_arg(goal, size));
+             }),
+             "board"_a, py::kw_only(), "size"_a = py::none(), "goal"_a = py::none())
+        .def_static(
+            "from_list",
+            [](const py::object& tiles, const py::object& width, const py::object& height) {
+                py::object size = py::none();
+                if (!width.is_none() || !height.is_none()) {
+                    if (width.is_none() || height.is_none())
+                        throw UsageError("give both width and height, or neither");
+                    size = py::make_tuple(width, height);
+                }
+                return board_arg(tiles, BoardFormat(size_arg(size), "blank-last"));
+            },
+            "tiles"_a, "width"_a = py::none(), "height"_a = py::none(),
+            R"doc(The board of `tiles`: a flat sequence in reading order (row-major; its size from
+width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list of rows.
+0 is the blank. Raises InvalidInputError when the tiles are not a permutation of 0..W*H-1.)doc")
+        .def_static(
+            "blank_last", [](const py::object& size) { return Board::blank_last(*size_arg(size)); },
+            "size"_a,
+            "The goal 1 2 ... N-1 0 of a board of `size` ('WxH' or (W, H)): the blank in the last "
+            "cell.")
+        .def_static(
+            "blank_first",
+            [](const py::object& size) { return Board::blank_first(*size_arg(size)); }, "size"_a,
+            "The goal 0 1 ... N-1 of a board of `size`: the blank in the first cell (Korf's "
+            "instances).")
+        .def("to_list", &tile_list, "The tiles in reading order (row-major), 0 the blank.")
+        .def(
+            "rows",
+            [](const Board& b) {
+                py::list rows;
+                const Geometry& g = b.geometry();
+                for (int r = 0; r < g.height(); ++r) {
+                    py::list row;
+                    for (int c = 0; c < g.width(); ++c) row.append(b.at(g.cell(r, c)));
+                    rows.append(row);
+                }
+                return rows;
+            },
+            "The tiles as a list of rows, top to bottom.")
+        .def_property_readonly(
+            "width", [](const Board& b) { return b.geometry().width(); }, "Columns.")
+        .def_property_readonly(
+            "height", [](const Board& b) { return b.geometry().height(); }, "Rows.")
+        .def_property_readonly(
+            "size",
+            [](const Board& b) {
+                return py::make_tuple(b.geometry().width(), b.geometry().height());
+            },
+            "(width, height).")
+        .def_property_readonly("cells", &Board::cells, "width * height.")
+        .def_property_readonly("blank", &Board::blank, "The cell of the blank (row-major index).")
+        .def(
+            "position",
+            [](const Board& b, int tile) {
+                if (tile < 0 || tile >= b.cells())
+                    throw py::index_error("no tile " + std::to_string(tile));
+                return static_cast<int>(b.positions()[static_cast<size_t>(tile)]);
+            },
+            "tile"_a, "The cell (row-major index) of `tile`; 0 is the blank.")
+        .def("__len__", &Board::cells)
+        .def("__getitem__",
+             [](const Board& b, long long cell) {
+                 if (cell < 0) cell += b.cells();
+                 if (cell < 0 || cell >= b.cells()) throw py::index_error("cell out of range");
+                 return b.at(static_cast<int>(cell));
+             })
+        .def("__iter__", [](const Board& b) { return py::iter(tile_list(b)); })
+        .def("__eq__",
+             [](const Board& a, const py::object& o) -> py::object {
+                 if (!py::isinstance<Board>(o))
+                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                 return py::bool_(a == o.cast<const Board&>());
+             })
+        .def("__ne__",
+             [](const Board& a, const py::object& o) -> py::object {
+                 if (!py::isinstance<Board>(o))
+                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                 return py::bool_(a != o.cast<const Board&>());
+             })
+        .def("__hash__",
+             [](const Board& b) {
+                 const auto& c = b.cell_array();
+                 return py::hash(py::make_tuple(b.geometry().width(), b.geometry().height(),
+                                                py::bytes(reinterpret_cast<const char*>(c.data()),
+                                                          static_cast<size_t>(b.cells()))));
+             })
+        .def("__str__", &rows_text,
+             "The board in rows, as the solver writes it: '1 2 3/4 5 6/7 8 0'.")
+        .def("__repr__", &board_repr)
+        .def(
+            "to_text",
+            [](const Board& b, const std::string& layout, const py::object& goal) {
+                const BoardFormat f = format_arg(goal, py::none());
+                goal_for(f, b.geometry());
+                return f.write(b, parse_board_layout(layout));
+            },
+            py::kw_only(), "layout"_a = "rows", "goal"_a = py::none(),
+            R"doc(The board as text: layout "rows" ("1 2 3/4 5 6/7 8 0") or "flat"; in the labels of
+`goal` when it is written in labels.)doc")
+        .def(
+            "grid",
+            [](const Board& b, const py::object& goal) {
+                const BoardFormat f = format_arg(goal, py::none());
+                goal_for(f, b.geometry());
+                return f.grid(b);
+            },
+            py::kw_only(), "goal"_a = py::none(),
+            "The board as a picture: one line per row, the blank shown as '.' (or as the goal "
+            "writes it).")
+        .def(
+            "moves",
+            [](const Board& b) {
+                std::string out;
+                for (int d = 0; d < kDirs; ++d)
+                    if (b.geometry().neighbor(b.blank(), static_cast<Dir>(d)) != kNoCell)
+                        out += dir_char(static_cast<Dir>(d));
+                return out;
+            },
+            "The legal moves, as the directions the blank can move (a subset of 'UDLR').")
+        .def(
+            "apply", &apply_moves, "moves"_a, py::kw_only(), "notation"_a = "blank",
+            R"doc(The board after `moves`: letters U D L R, each optionally followed by a run length
+("R2U2L"), in notation "blank" (the direction the blank moves, loyd's) or "tile" (the
+direction the tile slides, the speedsolvers'). Raises InvalidInputError for a bad
+character or a move that leaves the board (naming it).)doc")
+        .def(
+            "is_solvable",
+            [](const Board& b, const py::object& goal) {
+                return solvable(b, goal_for(format_arg(goal, py::none()), b.geometry()));
+            },
+            "goal"_a = "blank-last", "True when the board can reach `goal` (permutation parity).")
+        .def(py::pickle(
+            [](const Board& b) {
+                return py::make_tuple(b.geometry().width(), b.geometry().height(), tile_list(b));
+            },
+            [](const py::tuple& t) {
+                if (t.size() != 3) throw InvalidInput("bad pickled loyd.Board");
+                return board_arg(t[2],
+                                 BoardFormat(size_arg(py::make_tuple(t[0], t[1])), "blank-last"));
+            }));
+}
+
+}  // namespace loyd::python

@@ -1,0 +1,57 @@
+// Boards, sizes and goals as the module's functions take them.
+//
+// A board argument is a loyd.Board, a text in any of the solver's forms (numbers or labels,
+// flat or in rows: "8 2 0/4 6 1/3 7 5", "8,2,0,4,6,1,3,7,5"; 0, _ or . the blank), or a
+// sequence of tile numbers (flat, or a list of rows). A size is "WxH" or (W, H). A goal is
+// "blank-last", "blank-first", a board written out in numbers or labels, or a loyd.Board. Text
+// is read with the library's BoardFormat, so every form the solver reads is read here the same
+// way; its messages name the Python arguments (goal, size) instead of the solver's options.
+// Errors: InvalidInput for a board that cannot be read, UsageError for a bad goal or size.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <string>
+
+#include "loyd/board/board.h"
+#include "loyd/board/board_format.h"
+#include "loyd/board/notation.h"
+
+namespace loyd::python {
+
+namespace py = pybind11;
+
+// The library's message with the solver's option names replaced by the module's arguments.
+std::string python_words(std::string message);
+
+// None -> nullopt; "WxH" or (W, H) -> the board; UsageError otherwise.
+std::optional<Geometry> size_arg(const py::handle& size);
+
+// The conventions of a call: the goal (a name, a text, or a Board) and the size, if given.
+BoardFormat format_arg(const py::handle& goal, const py::handle& size);
+
+// The goal of `format` on board `g`; InvalidInput when the goal (or size) fixes another board.
+Board goal_for(const BoardFormat& format, const Geometry& g);
+
+// A board argument read in `format` (see above).
+Board board_arg(const py::handle& board, const BoardFormat& format);
+
+// `b` as the solver writes it in rows: "1 2 3/4 5 6/7 8 0".
+std::string rows_text(const Board& b);
+
+// Raises InvalidInput naming `what` when `b` is not on the goal's board.
+void check_same_board(const Board& b, const Board& goal, const std::string& what);
+
+// Moves read from `text` in notation `n`; InvalidInput naming the text on a bad character.
+MoveText read_moves(const std::string& text, Notation n);
+
+// The solver's check message for move i of `m` (read from `text`), which leaves the board;
+// `number` is its number in the metric's moves: "move 3 (L at character 3) leaves the board:
+// no tile can slide left".
+std::string illegal_move_message(const MoveText& m, const std::string& text, size_t i, Notation n,
+                                 size_t number);
+
+void bind_board(py::module_& m);
+
+}  // namespace loyd::python

@@ -1,0 +1,341 @@
+// Many positions at once: solve_many (solve_batch on every core, the GIL released, Ctrl-C and a
+// progress callback served from the calling thread), heuristic_values, and scramble. Positions
+// come as a NumPy array of shape (n, W*H) or as a sequence of boards; they are read and checked
+// before any search starts, so a bad one raises InvalidInputError naming its index and nothing
+// runs.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "errors.h"
+#include "interrupt.h"
+#include "loyd/base/error.h"
+#include "loyd/board/notation.h"
+#include "loyd/board/parse.h"
+#include "loyd/board/scramble.h"
+#include "loyd/board/solvability.h"
+#include "loyd/search/solve_batch.h"
+#include "py_board.h"
+#include "py_search.h"
+
+namespace loyd::python {
+
+using namespace pybind11::literals;
+
+namespace {
+
+// The positions of a call, 25 bytes each, all on one board.
+struct Positions {
+    std::optional<Geometry> geometry;  // unset only when there are none
+    std::vector<Cells> cells;
+
+    size_t size() const { return cells.size(); }
+    Board at(size_t i) const {
+        const Cells& c = cells[i];
+        return Board::make(*geometry, std::vector<int>(c.begin(), c.begin() + geometry->cells()));
+    }
+};
+
+std::string shape_text(const py::array& a) {
+    std::string s = "(";
+    for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
+    return s + (a.ndim() == 1 ? ",)" : ")");
+}
+
+// Rows of an integer array: each a permutation of 0..W*H-1, else InvalidInput naming the row.
+template <class T>
+void read_rows(const py::array& a, const Geometry& g, Positions& out) {
+    const auto rows = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
+    if (!rows) throw py::error_already_set();
+    const auto v = rows.template unchecked<2>();
+    const int n = g.cells();
+    out.cells.resize(static_cast<size_t>(v.shape(0)));
+    for (py::ssize_t i = 0; i < v.shape(0); ++i) {
+        // Millions of rows take a while: Ctrl-C is served meanwhile (the GIL is held here).
+        if (i % (1 << 20) == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
+        uint32_t seen = 0;
+        bool ok = true;
+        for (int c = 0; c < n; ++c) {
+            const T x = v(i, c);
+            const auto tile = static_cast<int64_t>(x);
+            ok = ok && tile >= 0 && tile < n && !(seen >> tile & 1u);
+            if (ok) seen |= 1u << tile;
+            out.cells[static_cast<size_t>(i)][static_cast<size_t>(c)] = static_cast<uint8_t>(x);
+        }
+        if (ok) continue;
+        std::vector<int> tiles;
+        for (int c = 0; c < n; ++c) {
+            const auto tile = static_cast<int64_t>(v(i, c));
+            tiles.push_back(tile >= 0 && tile < 1000 ? static_cast<int>(tile) : -1);
+        }
+        try {
+            Board::make(g, tiles);
+        } catch (const Error& e) {
+            throw InvalidInput("boards[" + std::to_string(i) + "]: " + e.what());
+        }
+    }
+}
+
+Positions from_array(const py::array& a, const BoardFormat& f) {
+    if (a.ndim() != 2)
+        throw InvalidInput("expected an array of shape (n, W*H), one board per row; got shape " +
+                           shape_text(a));
+    const char kind = a.dtype().kind();
+    if (kind != 'u' && kind != 'i')
+        throw py::type_error("boards must be an array of integers (uint8), not " +
+                             std::string(py::str(a.dtype())));
+    Positions p;
+    try {
+        p.geometry = infer_geometry(static_cast<size_t>(a.shape(1)), f.geometry());
+    } catch (const Error& e) {
+        throw InvalidInput("rows of " + std::to_string(a.shape(1)) +
+                           " tiles: " + python_words(e.what()));
+    }
+    if (a.dtype().is(py::dtype::of<uint8_t>()))
+        read_rows<uint8_t>(a, *p.geometry, p);
+    else
+        read_rows<int64_t>(a, *p.geometry, p);
+    return p;
+}
+
+Positions read_positions(const py::handle& boards, const BoardFormat& f) {
+    if (py::isinstance<py::array>(boards))
+        return from_array(py::reinterpret_borrow<py::array>(boards), f);
+    if (py::isinstance<Board>(boards) || py::isinstance<py::str>(boards) ||
+        !py::isinstance<py::sequence>(boards))
+        throw py::type_error(
+            "boards must be a sequence of boards or an array of shape (n, W*H), not " +
+            std::string(py::str(py::type::of(boards).attr("__name__"))));
+    Positions p;
+    size_t i = 0;
+    for (const py::handle item : boards) {
+        if (i % 65536 == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
+        Board b = [&] {
+            try {
+                return board_arg(item, f);
+            } catch (const InvalidInput& e) {
+                throw InvalidInput("boards[" + std::to_string(i) + "]: " + e.what());
+            }
+        }();
+        if (!p.geometry) p.geometry = b.geometry();
+        if (!(b.geometry() == *p.geometry))
+            throw InvalidInput("boards[" + std::to_string(i) + "] is " + b.geometry().name() +
+                               ", boards[0] is " + p.geometry->name() +
+                               "; one call takes boards of one size");
+        p.cells.push_back(b.cell_array());
+        ++i;
+    }
+    return p;
+}
+
+// The positions and the search for them (none: on the goal's board, or 4x4).
+std::pair<Positions, Search> prepare(const py::handle& boards, const py::dict& o) {
+    const BoardFormat f = format_of(o);
+    Positions p = read_positions(boards, f);
+    const Geometry g = p.geometry ? *p.geometry : f.geometry().value_or(Geometry(4, 4));
+    Search s = search_for(g, f, o);
+    return {std::move(p), std::move(s)};
+}
+
+template <class T>
+py::array_t<T> filled(size_t n, T value) {
+    py::array_t<T> a(static_cast<py::ssize_t>(n));
+    std::fill_n(a.mutable_data(), n, value);
+    return a;
+}
+
+// solve_many's results, filled by the workers (each index by one of them) with the GIL released.
+class BatchArrays {
+public:
+    BatchArrays(size_t n, bool want_moves, MoveStyle style)
+        : lengths_(filled<int32_t>(n, -1)),
+          starts_(filled<int32_t>(n, -1)),
+          bounds_(filled<int32_t>(n, -1)),
+          status_(filled<uint8_t>(n, 0)),
+          nodes_(filled<uint64_t>(n, 0)),
+          expanded_(filled<uint64_t>(n, 0)),
+          seconds_(filled<double>(n, 0)),
+          len_(lengths_.mutable_data()),
+          start_(starts_.mutable_data()),
+          bound_(bounds_.mutable_data()),
+          stat_(status_.mutable_data()),
+          node_(nodes_.mutable_data()),
+          exp_(expanded_.mutable_data()),
+          sec_(seconds_.mutable_data()),
+          moves_(want_moves ? n : 0),
+          style_(style) {}
+
+    void finish(size_t i, const SolveOutcome& r) {
+        using S = SolveOutcome::Status;
+        stat_[i] = r.status == S::Solved ? 0 : r.status == S::Unsolvable ? 1 : 2;
+        if (r.status != S::Unsolvable) {
+            start_[i] = r.search.heuristic_start;
+            bound_[i] = r.status == S::Solved ? r.length : r.search.lower_bound;
+        }
+        if (r.status == S::Solved) {
+            len_[i] = r.length;
+            if (!moves_.empty()) moves_[i] = format_moves(r.search.moves, style_);
+        }
+        node_[i] = r.search.nodes_generated;
+        exp_[i] = r.search.nodes_expanded;
+        sec_[i] = r.seconds;
+        done_.fetch_add(1, std::memory_order_relaxed);
+    }
+    size_t done() const { return done_.load(); }
+
+    // The arrays and the moves (None unless asked for) for the result's dict. GIL held.
+    py::dict fields() const {
+        py::object moves = py::none();
+        if (!moves_.empty()) {
+            py::list l(moves_.size());
+            for (size_t i = 0; i < moves_.size(); ++i)
+                l[i] = len_[i] >= 0 ? py::object(py::str(moves_[i])) : py::none();
+            moves = l;
+        }
+        return py::dict("lengths"_a = lengths_, "status"_a = status_, "nodes"_a = nodes_,
+                        "nodes_expanded"_a = expanded_, "heuristic_start"_a = starts_,
+                        "lower_bounds"_a = bounds_, "seconds"_a = seconds_, "moves"_a = moves);
+    }
+
+private:
+    py::array_t<int32_t> lengths_, starts_, bounds_;
+    py::array_t<uint8_t> status_;
+    py::array_t<uint64_t> nodes_, expanded_;
+    py::array_t<double> seconds_;
+    int32_t *len_, *start_, *bound_;
+    uint8_t* stat_;
+    uint64_t *node_, *exp_;
+    double* sec_;
+    std::vector<std::string> moves_;
+    MoveStyle style_;
+    std::atomic<size_t> done_{0};
+};
+
+py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves,
+                    const std::string& notation, const py::object& progress,
+                    double progress_every) {
+    auto [pos, s] = prepare(boards, o);
+    const size_t n = pos.size();
+    const Notation nt = parse_notation(notation);
+    BatchArrays out(n, want_moves,
+                    MoveStyle{nt, nt == Notation::Tile || s.options.metric == Metric::Mtm});
+    std::atomic<bool> cancel{false};
+    BatchOptions batch;
+    batch.threads = s.options.threads;
+    batch.cancel = &cancel;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto last = t0;
+    std::function<void()> poll;
+    if (!progress.is_none())
+        poll = [&] {
+            const auto now = std::chrono::steady_clock::now();
+            if (std::chrono::duration<double>(now - last).count() < progress_every) return;
+            last = now;
+            progress(out.done(), n);
+        };
+    const auto start = [&](size_t i) { return pos.at(i); };
+    const auto finish = [&](size_t i, const SolveOutcome& r) { out.finish(i, r); };
+    run_interruptible([&] { solve_batch(n, start, s.goal, s.options, finish, batch); }, cancel,
+                      poll);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!progress.is_none()) progress(out.done(), n);
+    py::dict d = out.fields();
+    d["goal"] = s.goal;
+    d["metric"] = to_string(s.options.metric);
+    d["heuristic"] = s.choice.name();
+    d["threads"] =
+        std::min<size_t>(std::max<size_t>(n, 1), static_cast<size_t>(batch_threads(batch.threads)));
+    d["wall_seconds"] = wall;
+    return d;
+}
+
+py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& o) {
+    auto [pos, s] = prepare(boards, o);
+    const size_t n = pos.size();
+    auto out = filled<int32_t>(n, -1);
+    int32_t* outp = out.mutable_data();
+    std::atomic<bool> cancel{false};
+    const int threads = static_cast<int>(
+        std::min<size_t>(std::max<size_t>(n, 1), batch_threads(s.options.threads)));
+    // Chunks of at most 65,536 positions: a few milliseconds each, so a cancel is seen soon.
+    const size_t chunk =
+        std::clamp<size_t>(n / (static_cast<size_t>(threads) * 8) + 1, 1024, 65536);
+    auto work = [&] {
+        std::atomic<size_t> next{0};
+        std::exception_ptr error;
+        std::mutex mu;
+        auto one = [&] {
+            try {
+                std::vector<int> h;
+                for (size_t lo; !cancel && (lo = next.fetch_add(chunk)) < n;) {
+                    const size_t hi = std::min(n, lo + chunk);
+                    h.resize(hi - lo);
+                    start_heuristics(
+                        hi - lo, [&](size_t k) { return pos.at(lo + k); }, s.goal, s.options,
+                        h.data());
+                    for (size_t k = lo; k < hi; ++k)
+                        outp[k] =
+                            solvable(pos.at(k), s.goal) ? static_cast<int32_t>(h[k - lo]) : -1;
+                }
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(mu);
+                if (!error) error = std::current_exception();
+                cancel = true;
+            }
+        };
+        std::vector<std::thread> pool;
+        for (int t = 1; t < threads; ++t) pool.emplace_back(one);
+        one();
+        for (auto& t : pool) t.join();
+        if (error) std::rethrow_exception(error);
+    };
+    run_interruptible(work, cancel);
+    return out;
+}
+
+py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const py::handle& seed) {
+    const uint64_t asked = whole(count, "n", 0);
+    if (asked > (uint64_t{1} << 40))
+        throw UsageError("n must be at most 2^40, not " + std::to_string(asked));
+    const auto n = static_cast<long long>(asked);
+    const BoardFormat f = format_of(o);
+    const Geometry g = f.geometry().value_or(Geometry(4, 4));
+    const Board goal = f.goal(g);
+    uint64_t s = 0;
+    if (seed.is_none()) {
+        std::random_device dev;
+        s = (static_cast<uint64_t>(dev()) << 32) ^ dev();
+    } else {
+        s = whole(seed, "seed", 0);
+    }
+    const auto cells = static_cast<size_t>(g.cells());
+    py::array_t<uint8_t> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(cells)});
+    uint8_t* p = out.mutable_data();
+    std::atomic<bool> cancel{false};
+    run_interruptible(
+        [&] {
+            std::mt19937_64 rng(s);
+            for (long long i = 0; i < n && !(i % 65536 == 0 && cancel); ++i) {
+                const Board b = random_position(goal, rng);
+                std::copy_n(b.cell_array().begin(), cells, p + static_cast<size_t>(i) * cells);
+            }
+        },
+        cancel);
+    return out;
+}
+
+}  // namespace
+
+void bind_many(py::module_& m) {
+    m.def("_solve_many", &solve_many, "boards"_a, "options"_a, "moves"_a, "notation"_a,
+          "progress"_a, "progress_every"_a);
+    m.def("_heuristic_values", &heuristic_values, "boards"_a, "options"_a);
+    m.def("_scramble", &scramble, "n"_a, "options"_a, "seed"_a);
+}
+
+}  // namespace loyd::python

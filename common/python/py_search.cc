@@ -1,0 +1,102 @@
+#include "py_search.h"
+
+#include <cmath>
+
+#include "loyd/base/error.h"
+#include "loyd/search/solve_batch.h"
+#include "py_board.h"
+
+namespace loyd::python {
+
+namespace {
+
+constexpr uint64_t kDefaultAstarNodes = 20'000'000;  // as the solver's (solver/request.cc)
+
+py::object get(const py::dict& o, const char* key) {
+    return o.contains(key) ? py::reinterpret_borrow<py::object>(o[key]) : py::none();
+}
+
+std::string text(const py::dict& o, const char* key, const char* fallback) {
+    const py::object v = get(o, key);
+    if (v.is_none()) return fallback;
+    if (!py::isinstance<py::str>(v))
+        throw UsageError(std::string(key) + " must be a string, not " + std::string(py::repr(v)));
+    return v.cast<std::string>();
+}
+
+// A truth value given as True or False (None: the default).
+bool flag(const py::dict& o, const char* key, bool fallback) {
+    const py::object v = get(o, key);
+    if (v.is_none()) return fallback;
+    if (!py::isinstance<py::bool_>(v))
+        throw UsageError(std::string(key) + " must be True or False, not " +
+                         std::string(py::repr(v)));
+    return v.cast<bool>();
+}
+
+}  // namespace
+
+uint64_t whole(const py::handle& v, const char* name, uint64_t least) {
+    if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))
+        throw UsageError(std::string(name) + " must be a whole number, not " +
+                         std::string(py::repr(v)));
+    const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
+    const unsigned long long x = PyLong_AsUnsignedLongLong(i.ptr());
+    if (PyErr_Occurred() || x < least) {
+        PyErr_Clear();
+        throw UsageError(std::string(name) + " must be from " + std::to_string(least) +
+                         " to 2^64-1, not " + std::string(py::repr(v)));
+    }
+    return x;
+}
+
+BoardFormat format_of(const py::dict& o) {
+    return format_arg(get(o, "goal"), get(o, "size"));
+}
+
+int threads_arg(const py::handle& threads) {
+    if (threads.is_none()) return batch_threads(0);
+    const uint64_t t = whole(threads, "threads", 1);
+    if (t > 1024) throw UsageError("threads must be from 1 to 1024, not " + std::to_string(t));
+    return static_cast<int>(t);
+}
+
+Search search_for(const Geometry& g, const BoardFormat& format, const py::dict& o) {
+    SolveOptions opt;
+    opt.metric = parse_metric(text(o, "metric", "stm"));
+    opt.algorithm = parse_algorithm(text(o, "algorithm", "ida"));
+    const py::object nodes = get(o, "node_limit");
+    if (!nodes.is_none())
+        opt.limits.max_nodes = whole(nodes, "node_limit", 1);
+    else if (opt.algorithm == Algorithm::Astar)
+        opt.limits.max_nodes = kDefaultAstarNodes;
+    const py::object secs = get(o, "time_limit");
+    if (!secs.is_none()) {
+        const double s = py::float_(secs).cast<double>();
+        if (!(s > 0) || !std::isfinite(s))
+            throw UsageError("time_limit must be a number of seconds above 0, not " +
+                             std::string(py::repr(secs)));
+        opt.limits.max_seconds = s;
+    }
+    if (const py::object l = get(o, "lookups"); !l.is_none())
+        opt.lookups = Lookups::parse(text(o, "lookups", ""));
+    opt.prune = flag(o, "prune", true);
+    opt.bpmx = flag(o, "bpmx", true);
+    opt.threads = threads_arg(get(o, "threads"));
+    const py::object heuristic = get(o, "heuristic");
+    if (opt.metric == Metric::Mtm && !heuristic.is_none()) {
+        const HeuristicKind k = parse_heuristic(py::str(heuristic).cast<std::string>());
+        if (k == HeuristicKind::Misplaced || k == HeuristicKind::LinearConflict)
+            throw UsageError(
+                "heuristic '" + heuristic_name(k) +
+                "' is not admissible in the multi-tile metric (one move can bring several tiles "
+                "home); use walking-distance, manhattan or pdb");
+    }
+    Board goal = goal_for(format, g);
+    Choice choice = choose(goal, get(o, "tables"), heuristic, opt.metric);
+    opt.heuristic = choice.heuristic;
+    opt.pdb = choice.set.get();
+    return Search{std::move(goal), std::move(choice), opt};
+}
+
+}  // namespace loyd::python

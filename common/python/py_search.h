@@ -1,0 +1,44 @@
+// The search options every solving call of the module takes, read once into the library's
+// SolveOptions, as the solver's request reads its command line (solver/request.h).
+//
+// The Python wrappers (loyd/__init__.py) pass them as a dict with the keys goal, size, tables,
+// heuristic, metric, algorithm, lookups, node_limit, time_limit, prune, bpmx and threads (any
+// may be missing: the solver's defaults). Each value is checked here, with the solver's rules:
+// node_limit a whole number >= 1 (A* stores at most 20,000,000 positions unless told), time_limit
+// seconds > 0, lookups as --lookups, threads 1..1024 (None: every core). UsageError naming the
+// argument otherwise.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include "loyd/board/board_format.h"
+#include "loyd/search/solve.h"
+#include "py_tables.h"
+
+namespace loyd::python {
+
+namespace py = pybind11;
+
+// A search towards one goal: the goal, the heuristic and tables chosen for it, and the options
+// (opt.heuristic and opt.pdb set from the choice; the tables stay alive with `choice`).
+struct Search {
+    Board goal;
+    Choice choice;
+    SolveOptions options;
+};
+
+// The board conventions of the call: its goal and size.
+BoardFormat format_of(const py::dict& o);
+
+// A whole number from `least` to 2^64-1 (an int or anything with __index__, not a bool), or
+// UsageError naming the argument `name`.
+uint64_t whole(const py::handle& v, const char* name, uint64_t least);
+
+// The threads of `threads` (None: every core).
+int threads_arg(const py::handle& threads);
+
+// Everything for boards on `g`: the goal (InvalidInput when the goal or size fixes another
+// board), the heuristic and tables (choose()), and the options.
+Search search_for(const Geometry& g, const BoardFormat& format, const py::dict& o);
+
+}  // namespace loyd::python

@@ -1,0 +1,246 @@
+// One position at a time: solve, all_solutions / count_solutions, check, distance, and the
+// move text and states of a solution. The public signatures and docstrings are the Python
+// wrappers' (loyd/__init__.py); these take the board and the option dict (py_search.h).
+#include <pybind11/stl.h>
+
+#include <mutex>
+
+#include "errors.h"
+#include "interrupt.h"
+#include "loyd/base/error.h"
+#include "loyd/board/metric.h"
+#include "loyd/board/moves.h"
+#include "loyd/board/notation.h"
+#include "loyd/board/solvability.h"
+#include "py_board.h"
+#include "py_search.h"
+
+namespace loyd::python {
+
+using namespace pybind11::literals;
+
+namespace {
+
+const char* const kUnsolvable = "the position cannot reach the goal (permutation parity)";
+
+// The moves in the solver's default style for the metric: blank notation, run lengths in MTM.
+MoveStyle default_style(Metric m) {
+    return MoveStyle{Notation::Blank, m == Metric::Mtm};
+}
+
+// A search's progress, handed from the searching thread to the polling Python thread.
+class ProgressBox {
+public:
+    void put(const SearchProgress& p) {
+        std::lock_guard<std::mutex> lock(mu_);
+        latest_ = p;
+        fresh_ = true;
+    }
+    bool take(SearchProgress& p) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!fresh_) return false;
+        p = latest_;
+        fresh_ = false;
+        return true;
+    }
+
+private:
+    std::mutex mu_;
+    SearchProgress latest_;
+    bool fresh_ = false;
+};
+
+// Runs `fn(options)` interruptibly, with `progress(bound, nodes, seconds)` called from the
+// calling thread (when not None) as the search reports.
+template <class Fn>
+void run_search(Search& s, const py::object& progress, Fn&& fn) {
+    std::atomic<bool> cancel{false};
+    SolveOptions opt = s.options;
+    opt.limits.cancel = &cancel;
+    ProgressBox box;
+    std::function<void()> poll;
+    if (!progress.is_none()) {
+        opt.limits.progress = [&box](const SearchProgress& p) { box.put(p); };
+        poll = [&box, &progress] {
+            SearchProgress p;
+            if (box.take(p)) progress(p.bound, p.nodes_generated, p.seconds);
+        };
+    }
+    run_interruptible([&] { fn(opt); }, cancel, poll);
+    if (poll) poll();  // the last report
+}
+
+[[noreturn]] void limit_reached(const SearchResult& r, double seconds, int64_t count = -1) {
+    throw LimitReached(
+        std::string(r.limit_reason) + " reached after " + std::to_string(r.nodes_generated) +
+            " nodes (no solution is shorter than " + std::to_string(r.lower_bound) + ")",
+        r.limit_reason, r.nodes_generated, seconds, r.lower_bound, count);
+}
+
+py::dict solution_dict(const Board& start, const Search& s, const SolveOutcome& r) {
+    const Metric m = s.options.metric;
+    py::dict d("start"_a = start, "goal"_a = s.goal, "length"_a = r.length,
+               "metric"_a = to_string(m),
+               "moves"_a = format_moves(r.search.moves, default_style(m)),
+               "tile_moves"_a = format_moves(r.search.moves, MoveStyle{Notation::Tile, true}),
+               "path"_a = to_string(r.search.moves), "length_stm"_a = r.search.moves.size(),
+               "nodes"_a = r.search.nodes_generated, "nodes_expanded"_a = r.search.nodes_expanded,
+               "seconds"_a = r.seconds, "heuristic"_a = s.choice.name(),
+               "heuristic_start"_a = r.search.heuristic_start, "lookups"_a = r.lookups,
+               "threads"_a = r.threads);
+    return d;
+}
+
+// The board argument and the search for it.
+std::pair<Board, Search> prepare(const py::handle& board, const py::dict& o) {
+    const BoardFormat f = format_of(o);
+    Board start = board_arg(board, f);
+    Search s = search_for(start.geometry(), f, o);
+    return {std::move(start), std::move(s)};
+}
+
+py::dict solve_one(const py::handle& board, const py::dict& o, const py::object& progress) {
+    auto [start, s] = prepare(board, o);
+    SolveOutcome r;
+    run_search(s, progress, [&](const SolveOptions& opt) { r = solve(start, s.goal, opt); });
+    if (r.status == SolveOutcome::Status::Unsolvable) throw Unsolvable(kUnsolvable);
+    if (r.status == SolveOutcome::Status::Limit) limit_reached(r.search, r.seconds);
+    return solution_dict(start, s, r);
+}
+
+py::dict all_solutions(const py::handle& board, const py::dict& o, bool count_only,
+                       const py::handle& max) {
+    auto [start, s] = prepare(board, o);
+    AllSolutionsOptions all;
+    all.count_only = count_only;
+    if (!max.is_none()) {
+        all.max_solutions = whole(max, "max_solutions", 1);
+    }
+    AllSolutionsOutcome r;
+    run_search(s, py::none(),
+               [&](const SolveOptions& opt) { r = solve_all(start, s.goal, opt, all); });
+    if (r.status == SolveOutcome::Status::Unsolvable) throw Unsolvable(kUnsolvable);
+    if (r.status == SolveOutcome::Status::Limit)
+        limit_reached(r.search, r.seconds, r.length > 0 ? static_cast<int64_t>(r.count) : -1);
+    py::list moves;
+    for (const Moves& m : r.solutions)
+        moves.append(format_moves(m, default_style(s.options.metric)));
+    return py::dict("length"_a = r.length, "metric"_a = to_string(s.options.metric),
+                    "moves"_a = moves, "count"_a = r.count, "capped"_a = r.capped,
+                    "nodes"_a = r.search.nodes_generated, "seconds"_a = r.seconds,
+                    "heuristic"_a = s.choice.name(), "lookups"_a = r.lookups);
+}
+
+// The number of the move holding single move i (0-based), counted in the metric's moves.
+size_t move_number(const Moves& m, size_t i, Metric metric) {
+    if (metric == Metric::Stm) return i + 1;
+    return static_cast<size_t>(
+        metric_length(Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
+}
+
+// The optimal length in `d` ("optimal"), or why it is unknown ("optimal_unknown", and after a
+// limit its "lower_bound").
+void optimal_length(Search& s, const Board& start, bool search, py::dict& d) {
+    if (!search) {
+        d["optimal_unknown"] = "not searched";
+        return;
+    }
+    SolveOutcome r;
+    run_search(s, py::none(), [&](const SolveOptions& opt) { r = solve(start, s.goal, opt); });
+    if (r.status == SolveOutcome::Status::Solved) {
+        d["optimal"] = r.length;
+    } else if (r.status == SolveOutcome::Status::Unsolvable) {
+        d["optimal_unknown"] = "unsolvable";
+    } else {
+        d["optimal_unknown"] = r.search.limit_reason;
+        d["lower_bound"] = r.search.lower_bound;
+    }
+}
+
+// `solver check`'s verdict on one board and move text (solver/check_command.cc).
+py::dict check(const py::handle& board, const std::string& text, const py::dict& o,
+               const std::string& notation, bool optimal) {
+    const Notation n = parse_notation(notation);
+    const BoardFormat f = format_of(o);
+    const Board start = board_arg(board, f);
+    const MoveText mt = read_moves(text, n);
+    Search s = search_for(start.geometry(), f, o);
+    const Metric metric = s.options.metric;
+    const Replay rp = replay(start, mt.moves);
+    py::dict d("verdict"_a = "illegal", "metric"_a = to_string(metric), "moves"_a = text);
+    if (rp.illegal) {
+        const size_t number = move_number(mt.moves, *rp.illegal, metric);
+        d["illegal_move"] = number;
+        d["illegal_character"] = mt.letter_at[*rp.illegal] + 1;
+        d["message"] = illegal_move_message(mt, text, *rp.illegal, n, number);
+        return d;
+    }
+    const size_t stm = mt.moves.size();
+    const auto mtm = static_cast<size_t>(metric_length(mt.moves, Metric::Mtm));
+    d["length"] = stm;
+    d["length_mtm"] = mtm;
+    d["end"] = rp.end;
+    optimal_length(s, start, optimal, d);
+    if (!(rp.end == s.goal)) {
+        d["verdict"] = "misses-goal";
+    } else if (!d.contains("optimal")) {
+        d["verdict"] = "solves";
+    } else {
+        const size_t length = metric == Metric::Mtm ? mtm : stm;
+        const auto best = d["optimal"].cast<size_t>();
+        if (length < best) throw Error("the moves are shorter than the optimal length found");
+        d["verdict"] = length == best ? "optimal" : "suboptimal";
+        d["difference"] = length - best;
+    }
+    return d;
+}
+
+int distance(const py::handle& board, const py::dict& o) {
+    auto [start, s] = prepare(board, o);
+    if (!solvable(start, s.goal)) throw Unsolvable(kUnsolvable);
+    int h = 0;
+    start_heuristics(
+        1, [&](size_t) { return start; }, s.goal, s.options, &h);
+    return h;
+}
+
+std::string format_path(const std::string& path, const std::string& notation,
+                        const py::handle& runs) {
+    MoveStyle style;
+    style.notation = parse_notation(notation);
+    style.runs = runs.is_none() ? style.notation == Notation::Tile : runs.cast<bool>();
+    return format_moves(parse_moves(path), style);
+}
+
+// The start and the board after each move of the metric (a run of one direction in MTM).
+py::list states(const Board& start, const std::string& path, const std::string& metric) {
+    const Moves m = parse_moves(path);
+    py::list out;
+    Board b = start;
+    out.append(b);
+    std::vector<MoveRun> runs;
+    if (parse_metric(metric) == Metric::Mtm)
+        runs = move_runs(m);
+    else
+        for (Dir d : m) runs.push_back(MoveRun{d, 1});
+    for (const MoveRun& run : runs) {
+        for (int k = 0; k < run.length; ++k)
+            if (!b.move(run.dir)) throw Error("a solution's move leaves the board");
+        out.append(b);
+    }
+    return out;
+}
+
+}  // namespace
+
+void bind_solve(py::module_& m) {
+    m.def("_solve", &solve_one, "board"_a, "options"_a, "progress"_a);
+    m.def("_all_solutions", &all_solutions, "board"_a, "options"_a, "count_only"_a,
+          "max_solutions"_a);
+    m.def("_check", &check, "board"_a, "moves"_a, "options"_a, "notation"_a, "optimal"_a);
+    m.def("_distance", &distance, "board"_a, "options"_a);
+    m.def("_format_moves", &format_path, "path"_a, "notation"_a, "runs"_a);
+    m.def("_states", &states, "start"_a, "path"_a, "metric"_a);
+}
+
+}  // namespace loyd::python

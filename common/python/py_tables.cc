@@ -1,0 +1,294 @@
+#include "py_tables.h"
+
+#include <dlfcn.h>
+#include <pybind11/stl.h>
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "errors.h"
+#include "loyd/base/error.h"
+#include "loyd/search/solve.h"
+#include "loyd/tables/discover.h"
+#include "py_board.h"
+
+#ifndef LOYD_PY_TO_BIN  // set by CMake: the module's folder -> <prefix>/bin, in the install layout
+#define LOYD_PY_TO_BIN "../../../../bin"
+#endif
+
+namespace loyd::python {
+
+using namespace pybind11::literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A path inside <prefix>/bin of the installation (or build tree) the module belongs to: what
+// tables/discover.h takes as the running program, so a moved prefix still finds its tables.
+const char kAnchor = 0;  // an object of this module, for dladdr
+
+std::string module_program() {
+    Dl_info info{};
+    if (!dladdr(&kAnchor, &info) || !info.dli_fname) return "";
+    std::error_code ec;
+    const fs::path self = fs::canonical(info.dli_fname, ec);
+    if (ec) return "";
+    return (self.parent_path() / LOYD_PY_TO_BIN / "python").lexically_normal().string();
+}
+
+// Every set opened and still held somewhere (by path, cache folder and checks), and every set
+// discovery chose (held for the process, as a solver run holds its sets).
+std::mutex mu;
+std::map<std::string, std::weak_ptr<const LoadedSet>> opened;
+std::map<std::string, std::shared_ptr<const LoadedSet>> discovered;
+std::map<std::string, std::optional<std::string>> found_manifests;  // discovery key -> manifest
+
+std::string fspath(const py::handle& path) {
+    py::object p = py::module_::import("os").attr("fspath")(path);
+    if (py::isinstance<py::bytes>(p)) return p.cast<std::string>();
+    return p.cast<std::string>();
+}
+
+std::string default_cache() {
+    return default_cache_dir();
+}
+
+Tables open_tables(const std::string& path, const std::optional<std::string>& cache_dir,
+                   bool verify) {
+    std::error_code ec;
+    fs::path manifest(path);
+    if (fs::is_directory(manifest, ec)) manifest /= kManifestName;
+    const fs::path canonical = fs::weakly_canonical(manifest, ec);
+    LoadOptions lo;
+    lo.verify_payload = verify;
+    lo.cache_dir = cache_dir.value_or(default_cache());
+    const std::string key =
+        (ec ? manifest : canonical).string() + '\n' + lo.cache_dir + '\n' + (verify ? "1" : "0");
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        if (auto it = opened.find(key); it != opened.end())
+            if (auto held = it->second.lock()) return Tables{held, manifest.string()};
+    }
+    std::shared_ptr<const LoadedSet> set;
+    try {
+        py::gil_scoped_release release;  // a zstd set takes seconds to decode
+        set = std::make_shared<const LoadedSet>(load_set(manifest.string(), lo));
+    } catch (const IoError& e) {
+        throw FileProblem(e.what());
+    } catch (const FormatError& e) {
+        throw FileProblem(e.what());
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    opened[key] = set;
+    return Tables{set, manifest.string()};
+}
+
+void warn(const std::string& message) {
+    py::module_::import("warnings")
+        .attr("warn")("loyd: " + message, py::handle(PyExc_RuntimeWarning), 2);
+}
+
+std::string discovery_key(const std::vector<std::string>& dirs, const Board& goal, Metric metric) {
+    std::string key = goal.geometry().name() + ':' + goal.to_string() + ':' + to_string(metric);
+    for (const auto& d : dirs) key += '\n' + d;
+    return key;
+}
+
+// The manifest discovery picks for `goal`, read once per goal, metric and search path; the
+// notes of sets it skipped are warnings, given once.
+std::optional<std::string> find_manifest(const Board& goal, Metric metric) {
+    const std::vector<std::string> dirs = search_dirs();
+    const std::string key = discovery_key(dirs, goal, metric);
+    if (auto it = found_manifests.find(key); it != found_manifests.end()) return it->second;
+    std::vector<std::string> notes;
+    std::optional<FoundSet> found;
+    {
+        py::gil_scoped_release release;
+        found = find_best_set(dirs, goal, &notes, metric);
+    }
+    for (const auto& n : notes) warn(n);
+    std::optional<std::string> manifest;
+    if (found) manifest = found->manifest;
+    return found_manifests[key] = manifest;
+}
+
+std::optional<Tables> find_tables(const Board& goal, Metric metric) {
+    const std::optional<std::string> manifest = find_manifest(goal, metric);
+    if (!manifest) return std::nullopt;
+    if (auto it = discovered.find(*manifest); it != discovered.end())
+        return Tables{it->second, *manifest};
+    Tables t = open_tables(*manifest, std::nullopt, true);
+    discovered[*manifest] = t.set;
+    return t;
+}
+
+std::string classic_words(Metric m) {
+    return m == Metric::Mtm ? "walking distance" : "linear conflict";
+}
+
+Tables tables_arg(const py::handle& tables) {
+    if (py::isinstance<Tables>(tables)) return tables.cast<Tables>();
+    return open_tables(fspath(tables), std::nullopt, true);
+}
+
+py::list pattern_list(const LoadedSet& s) {
+    py::list out;
+    for (const auto& t : s.spec.tables) out.append(py::tuple(py::cast(t.pattern.tiles())));
+    return out;
+}
+
+std::string tables_repr(const Tables& t) {
+    const PdbSetSpec& s = t.set->spec;
+    return "loyd.Tables('" + s.name + "', path='" + t.set->dir + "', size=" + s.geometry().name() +
+           ", metric=" + to_string(s.metric) + ", tables=" + std::to_string(s.tables.size()) + ")";
+}
+
+}  // namespace
+
+std::string Choice::name() const {
+    return set ? "pdb:" + set->spec.name : heuristic_name(heuristic);
+}
+
+std::vector<std::string> search_dirs() {
+    return default_pdb_dirs(module_program());
+}
+
+Choice choose(const Board& goal, const py::handle& tables, const py::handle& heuristic,
+              Metric metric) {
+    std::optional<HeuristicKind> h;
+    if (!heuristic.is_none()) h = parse_heuristic(py::str(heuristic).cast<std::string>());
+    if (!tables.is_none()) {
+        if (h && *h != HeuristicKind::Pdb)
+            throw UsageError(
+                "tables need heuristic='pdb' (the default when tables are given), not '" +
+                heuristic_name(*h) + "'");
+        const Tables t = tables_arg(tables);
+        const LoadedSet& s = *t.set;
+        if (s.spec.metric != metric)
+            throw UsageError("the tables in " + s.dir + " count " + to_string(s.spec.metric) +
+                             " moves, the search " + to_string(metric) +
+                             " moves; build tables for it with pdbgen build --metric " +
+                             to_string(metric));
+        if (!(s.spec.geometry() == goal.geometry()))
+            throw InvalidInput("the tables in " + s.dir + " are for " + s.spec.geometry().name() +
+                               " boards, the board is " + goal.geometry().name());
+        return Choice{HeuristicKind::Pdb, t.set};
+    }
+    if (h && *h != HeuristicKind::Pdb) return Choice{*h, nullptr};
+    const HeuristicKind classic = default_classic_heuristic(metric);
+    const bool required = h.has_value();
+    std::optional<Tables> found;
+    try {
+        found = find_tables(goal, metric);
+    } catch (const FileProblem& e) {
+        if (required) throw;
+        warn(std::string("not using the tables found: ") + e.what() + "; using " +
+             classic_words(metric));
+        return Choice{classic, nullptr};
+    }
+    if (found) return Choice{HeuristicKind::Pdb, found->set};
+    if (required)
+        throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
+                         goal.geometry().name() +
+                         "; build them with: " + suggest_build_command(goal, metric) +
+                         " (and pass tables= or set LOYD_PDB_PATH)");
+    return Choice{classic, nullptr};
+}
+
+void bind_tables(py::module_& m) {
+    py::class_<Tables>(m, "Tables", R"doc(A pattern-database set, loaded once and shared.
+
+Tables.open(path) loads the set in `path` (a set folder or its manifest.txt), checking
+every header, checksum and the manifest: a damaged set raises FileError and is never
+used. Raw tables are memory-mapped; zstd tables are decoded once and kept decoded in the
+solver's cache folder ($XDG_CACHE_HOME/loyd), so later opens map them. Every search in
+the process shares the same mapped tables: opening the same set again returns the set
+already loaded, and solve_many's threads read one copy.
+
+Tables.find(board) looks for the set the solver would use, in the solver's order.)doc")
+        .def_static(
+            "open",
+            [](const py::object& path, const py::object& cache_dir, bool verify) {
+                std::optional<std::string> cache;
+                if (!cache_dir.is_none()) cache = fspath(cache_dir);
+                return open_tables(fspath(path), cache, verify);
+            },
+            "path"_a, py::kw_only(), "cache_dir"_a = py::none(), "verify"_a = true,
+            R"doc(Loads the set in `path` (a folder or its manifest). `cache_dir`: where decoded copies
+of zstd tables are kept (default: the solver's, $XDG_CACHE_HOME/loyd; "" for none).
+`verify=False` skips the XXH3 pass over raw payloads (headers are always checked).
+Raises FileError when the set cannot be read or fails a check.)doc")
+        .def_static(
+            "find",
+            [](const py::object& board, const py::object& size, const py::object& goal,
+               const std::string& metric) {
+                const BoardFormat f = format_arg(goal, size);
+                std::optional<Geometry> g = f.geometry();
+                if (!board.is_none()) g = board_arg(board, f).geometry();
+                if (!g) throw UsageError("Tables.find needs a board, a size or a goal written out");
+                const std::optional<Tables> t = find_tables(goal_for(f, *g), parse_metric(metric));
+                return t ? py::cast(*t) : py::none();
+            },
+            "board"_a = py::none(), py::kw_only(), "size"_a = py::none(), "goal"_a = "blank-last",
+            "metric"_a = "stm",
+            R"doc(The set the solver would use for boards like `board` (or of `size`) and `goal` in
+`metric`, loaded, or None when there is none. Looks, in order, in the folders of
+$LOYD_PDB_PATH, $XDG_DATA_HOME/loyd/pdb (~/.local/share/loyd/pdb), the installation's
+<prefix>/share/loyd/pdb and, in a build tree, the repository's data/ (search_path()
+lists them); among the sets whose board, metric and goal fit, the strongest wins. The
+set stays loaded for the life of the process. Sets skipped (damaged manifests, missing
+tables) are reported as RuntimeWarning.)doc")
+        .def_static("search_path", &search_dirs, "The folders Tables.find looks in, in order.")
+        .def_property_readonly(
+            "name", [](const Tables& t) { return t.set->spec.name; }, "The set's name ('15-7-8').")
+        .def_property_readonly(
+            "path", [](const Tables& t) { return t.set->dir; }, "The set's folder.")
+        .def_property_readonly(
+            "size",
+            [](const Tables& t) {
+                return py::make_tuple(t.set->spec.geometry().width(),
+                                      t.set->spec.geometry().height());
+            },
+            "(width, height) of the board the set is for.")
+        .def_property_readonly(
+            "goal", [](const Tables& t) { return t.set->spec.goal; },
+            "The goal the tables were built for (others map onto it by a symmetry).")
+        .def_property_readonly(
+            "metric", [](const Tables& t) { return to_string(t.set->spec.metric); },
+            "'stm' or 'mtm': what one move counts.")
+        .def_property_readonly(
+            "reflect", [](const Tables& t) { return t.set->spec.reflect; },
+            "True when the set allows the reflected lookup.")
+        .def_property_readonly(
+            "patterns", [](const Tables& t) { return pattern_list(*t.set); },
+            "The tiles of each table, in the manifest's order.")
+        .def_property_readonly(
+            "entries",
+            [](const Tables& t) {
+                uint64_t n = 0;
+                for (const auto& tb : t.set->tables) n += tb.size();
+                return n;
+            },
+            "Entries in all the tables.")
+        .def_property_readonly(
+            "load_seconds", [](const Tables& t) { return t.set->load_seconds; },
+            "Seconds the load took (checks included).")
+        .def("__repr__", &tables_repr)
+        .def(
+            "__eq__",
+            [](const Tables& a, const py::object& o) -> py::object {
+                if (!py::isinstance<Tables>(o))
+                    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                return py::bool_(a.set == o.cast<const Tables&>().set);
+            },
+            "True for the same loaded set (opening a set again gives the one already loaded).")
+        .def("__hash__", [](const Tables& t) { return std::hash<const void*>()(t.set.get()); })
+        .def(py::pickle([](const Tables& t) { return py::make_tuple(t.manifest); },
+                        [](const py::tuple& state) {
+                            if (state.size() != 1) throw FileProblem("bad pickled loyd.Tables");
+                            return open_tables(state[0].cast<std::string>(), std::nullopt, true);
+                        }));
+}
+
+}  // namespace loyd::python

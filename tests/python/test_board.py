@@ -1,0 +1,165 @@
+"""loyd.Board: every form the solver reads, the conversions, equality, hashing, pickling, moves,
+and a clear exception (never a crash) for every board that cannot be read."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import loyd
+
+
+def test_forms_of_one_board():
+    expected = [8, 2, 0, 4, 6, 1, 3, 7, 5]
+    forms = ["8 2 0/4 6 1/3 7 5", "8,2,0/4,6,1/3,7,5", "8 2 0 4 6 1 3 7 5", "8,2,_,4,6,1,3,7,5",
+             " 8 2 ./4 6 1/3 7 5 ", "08 2 0 4 6 1 3 7 5"]
+    for text in forms:
+        b = loyd.Board(text)
+        assert b.to_list() == expected, text
+        assert b.size == (3, 3) and b.width == 3 and b.height == 3 and b.cells == 9
+    assert loyd.Board(expected) == loyd.Board(forms[0])
+    assert loyd.Board([[8, 2, 0], [4, 6, 1], [3, 7, 5]]) == loyd.Board(forms[0])
+    assert loyd.Board(np.array(expected, dtype=np.uint8)) == loyd.Board(forms[0])
+    assert loyd.Board.from_list(expected) == loyd.Board(forms[0])
+    assert loyd.Board(loyd.Board(forms[0])) == loyd.Board(forms[0])
+
+
+def test_rectangles_take_their_size_from_rows_or_size():
+    b = loyd.Board("1 2/3 4/5 6/7 0")
+    assert b.size == (2, 4)
+    assert b.rows() == [[1, 2], [3, 4], [5, 6], [7, 0]]
+    assert loyd.Board("1 2 3 4 5 6 0 7 9 10 11 8", size="4x3").size == (4, 3)
+    assert loyd.Board("1 2 3 4 5 6 0 7 9 10 11 8", size=(4, 3)) == loyd.Board.from_list(
+        [1, 2, 3, 4, 5, 6, 0, 7, 9, 10, 11, 8], width=4, height=3)
+    assert loyd.Board("1 2 3 4 5 6 0 7", goal="1 2 3 4/5 6 7 0").size == (4, 2)
+
+
+def test_labels_need_a_goal_in_labels():
+    goal = "A B C/D E F/G H _"
+    b = loyd.Board("H G F/E D C/B A _", goal=goal)
+    assert b.to_list() == [8, 7, 6, 5, 4, 3, 2, 1, 0]
+    assert b.to_text(goal=goal) == "H G F/E D C/B A _"
+    assert b.to_text(goal=goal, layout="flat") == "H G F E D C B A _"
+    with pytest.raises(loyd.InvalidInputError, match="labels"):
+        loyd.Board("H G F/E D C/B A _")
+    with pytest.raises(loyd.InvalidInputError, match="'Q' is not one of the goal's labels"):
+        loyd.Board("Q G F/E D C/B A _", goal=goal)
+
+
+def test_text_and_conversions():
+    b = loyd.Board("1 2 3/4 5 6/7 0 8")
+    assert str(b) == "1 2 3/4 5 6/7 0 8"
+    assert repr(b) == "loyd.Board('1 2 3/4 5 6/7 0 8')"
+    assert loyd.Board(str(b)) == b
+    assert b.grid() == "1 2 3\n4 5 6\n7 . 8\n"
+    assert b.to_text(layout="flat") == "1 2 3 4 5 6 7 0 8"
+    assert list(b) == b.to_list() == [1, 2, 3, 4, 5, 6, 7, 0, 8]
+    assert len(b) == 9 and b[0] == 1 and b[-1] == 8 and b[7] == 0
+    assert b.blank == 7 and b.position(8) == 8 and b.position(0) == 7
+    with pytest.raises(IndexError):
+        b[9]
+    with pytest.raises(IndexError):
+        b.position(9)
+    assert loyd.Board.blank_last((3, 3)) == loyd.Board("1 2 3 4 5 6 7 8 0")
+    assert loyd.Board.blank_first("4x4").to_list() == list(range(16))
+
+
+def test_equality_hashing_pickling():
+    a = loyd.Board("1 2 3/4 5 6/7 0 8")
+    b = loyd.Board([1, 2, 3, 4, 5, 6, 7, 0, 8])
+    c = loyd.Board("1 2 3 4 5 6/7 0 8 9 10 11/12 13 14 15 16 17", size=None)
+    assert a == b and hash(a) == hash(b) and not (a != b)
+    assert len({a, b, loyd.Board.blank_last((3, 3))}) == 2
+    assert a != c and a != "1 2 3/4 5 6/7 0 8" and a != [1, 2, 3, 4, 5, 6, 7, 0, 8]
+    # the same tiles on another board are another board
+    assert loyd.Board("1 2 3 0 4 5", size="3x2") != loyd.Board("1 2 3 0 4 5", size="2x3")
+    for x in (a, c):
+        y = pickle.loads(pickle.dumps(x))
+        assert y == x and y.size == x.size
+
+
+def test_moves_and_apply():
+    b = loyd.Board("1 2 3/4 5 6/0 7 8")
+    assert b.moves() == "UR"
+    assert b.apply("RR") == loyd.Board.blank_last((3, 3))
+    assert b.apply("R2") == b.apply("L2", notation="tile") == b.apply("LL", notation="tile")
+    assert b.apply("") == b.apply("-") == b
+    with pytest.raises(loyd.InvalidInputError,
+                       match=r"move 1 \(L at character 1\) leaves the board: the blank cannot move left"):
+        b.apply("L")
+    with pytest.raises(loyd.InvalidInputError, match=r"move 3 \(L at character 3\) leaves the board: no tile can slide left"):
+        b.apply("LLL", notation="tile")
+    with pytest.raises(loyd.InvalidInputError, match="moves 'RX'"):
+        b.apply("RX")
+    with pytest.raises(loyd.UsageError):
+        b.apply("R", notation="sideways")
+
+
+def test_solvability():
+    assert loyd.Board("1 2 3/4 5 6/7 0 8").is_solvable()
+    assert not loyd.Board("2 1 3/4 5 6/7 8 0").is_solvable()
+    assert loyd.Board("2 1 3/4 5 6/7 8 0").is_solvable("2 1 3/4 5 6/7 8 0")
+    assert loyd.is_solvable("0 1 2 3 4 5 6 7 8", goal="blank-first")
+    assert loyd.is_solvable([1, 0, 2, 3], goal="blank-first")
+    assert not loyd.is_solvable([1, 0, 3, 2], goal="blank-first")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1 2 3/4 5/6 7 8 0", "rows"),
+    ("1 2 3 4 5 6 7 8", "infer"),
+    ("1 2 3 4 5 6 7 8 8", "8"),
+    ("1 2 3 4 5 6 7 8 9", "9"),
+    ("1 2 3 4 5 6 7 8 x", "labels"),
+    ("1 2 3 4 5 6 7 8 -0", "-0"),
+    ("", "no tile"),
+    ("1/2", "not supported"),
+    ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 0", "25"),
+    ("1 2 3\x00 4 5 6 7 8 0", r"\\0"),
+])
+def test_malformed_text_raises_invalid_input(text, message):
+    with pytest.raises(loyd.InvalidInputError, match=message) as e:
+        loyd.Board(text)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, loyd.Error)
+    assert "\n" not in str(e.value)
+
+
+def test_malformed_sequences():
+    with pytest.raises(loyd.InvalidInputError, match="different lengths"):
+        loyd.Board([[1, 2, 3], [4, 5], [6, 7, 8, 0]])
+    with pytest.raises(loyd.InvalidInputError):
+        loyd.Board([1, 2, 3, 4, 5, 6, 7, 8, 300])
+    with pytest.raises(loyd.InvalidInputError):
+        loyd.Board([1, 2, 3, 4, 5, 6, 7, 8, -1])
+    with pytest.raises(loyd.InvalidInputError):
+        loyd.Board([1, 2, 3, 4, 5, 6, 7, 8, 2**70])
+    with pytest.raises(loyd.InvalidInputError, match="3x2 board, the size is 2x3"):
+        loyd.Board([[1, 2, 3], [4, 5, 0]], size=(2, 3))
+    with pytest.raises(TypeError, match="whole numbers"):
+        loyd.Board([1.0, 2, 3, 0])
+    with pytest.raises(TypeError):
+        loyd.Board(12)
+    with pytest.raises(TypeError):
+        loyd.Board(b"1 2 3 0")
+
+
+def test_bad_sizes_and_goals_raise_usage_errors():
+    for size in ("4", "1x9", "6x5", (1, 4), (2,), "4x4x4", 16):
+        with pytest.raises(loyd.UsageError):
+            loyd.Board("1 2 3 0", size=size)
+    with pytest.raises(loyd.UsageError, match="goal"):
+        loyd.Board("1 2 3 0", goal="blank-middle")
+    with pytest.raises(loyd.UsageError):
+        loyd.Board("1 2 3 0", goal=42)
+    with pytest.raises(loyd.UsageError):
+        loyd.Board.from_list([1, 2, 3, 0], width=2)
+
+
+def test_huge_inputs_are_refused_without_reading_them_whole():
+    with pytest.raises(loyd.InvalidInputError, match="at most 25"):
+        loyd.Board(range(10**9))
+    with pytest.raises(loyd.InvalidInputError, match="at most 25"):
+        loyd.Board([range(3)] * 10**6)
+    with pytest.raises(loyd.InvalidInputError, match="at most 25"):
+        loyd.Board([range(10**8), range(10**8)])
+    with pytest.raises(loyd.InvalidInputError, match="at most 65536"):
+        loyd.Board("1 " * 10**6)

@@ -1,0 +1,268 @@
+"""solve, distance, check, all_solutions and count_solutions: the solver's answers on the same
+inputs (its --json records, the same options, one thread), optimal lengths against a full BFS,
+and the typed exceptions the solver's exit statuses correspond to."""
+
+import itertools
+import random
+import shutil
+
+import pytest
+
+import loyd
+import puzzle_oracle
+from conftest import run_solver
+
+KORF_EASY = {  # Korf's instances 2, 4, 5, 6 and 8 (goal blank-first): quick with 15-5-5-5
+    "korf-2": "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
+    "korf-4": "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6",
+    "korf-5": "4 7 14 13 10 3 9 12 11 5 6 15 1 2 8 0",
+    "korf-6": "14 7 1 9 12 3 6 15 8 11 2 5 10 0 4 13",
+    "korf-8": "12 11 15 3 8 0 4 2 6 13 9 5 14 1 10 7",
+}
+
+
+def positions(w, h, n, seed, goal="blank-last"):
+    return [loyd.Board.from_list(list(r), w, h) for r in loyd.scramble(n, (w, h), seed, goal=goal)]
+
+
+def record(sol):
+    """The solver's --json record of a Solution, without what varies between runs."""
+    d = sol.to_dict()
+    d.pop("seconds")
+    return d
+
+
+def cli_records(solver, boards, args):
+    recs, status = run_solver(solver, ["--json", "-j", "1", *args],
+                              stdin="".join(f"{b}\n" for b in boards))
+    out = []
+    for r in recs:
+        if "summary" in r:
+            continue
+        for k in ("label", "seconds"):
+            r.pop(k, None)
+        out.append(r)
+    return out
+
+
+CASES = [  # (size, goal, solve() keywords, the solver's options)
+    ((3, 3), "blank-last", {}, []),
+    ((3, 3), "blank-last", dict(heuristic="linear-conflict"), ["--heuristic", "linear-conflict"]),
+    ((3, 3), "blank-last", dict(heuristic="manhattan", algorithm="astar"),
+     ["--heuristic", "manhattan", "--algorithm", "astar"]),
+    ((3, 3), "blank-last", dict(heuristic="walking-distance"), ["--heuristic", "walking-distance"]),
+    ((3, 3), "blank-last", dict(heuristic="misplaced", prune=False), ["--heuristic", "misplaced", "--no-prune"]),
+    ((3, 3), "blank-first", dict(tables="data/8-fringe"), ["--pdb", "data/8-fringe"]),
+    ((3, 3), "blank-last", dict(tables="data/8-4-4", lookups="all"), ["--pdb", "data/8-4-4", "--lookups", "all"]),
+    ((3, 3), "blank-last", dict(metric="mtm"), ["--metric", "mtm"]),
+    ((3, 3), "blank-last", dict(metric="mtm", tables="data/8-mtm-fringe"), ["--metric", "mtm", "--pdb", "data/8-mtm-fringe"]),
+    ((4, 3), "blank-last", {}, []),
+    ((2, 5), "blank-first", dict(heuristic="manhattan", metric="mtm"), ["--heuristic", "manhattan", "--metric", "mtm"]),
+]
+
+
+@pytest.mark.parametrize("size, goal, kw, args", CASES)
+def test_solve_equals_the_solver(solver, root, size, goal, kw, args):
+    kw = {k: (str(root / v) if k == "tables" else v) for k, v in kw.items()}
+    args = [str(root / a) if a.startswith("data/") else a for a in args]
+    boards = positions(*size, 12, seed=sum(size), goal=goal)
+    expected = cli_records(solver, boards, ["--goal", goal, *args])
+    got = [record(loyd.solve(b, goal=goal, threads=1, **kw)) for b in boards]
+    assert got == expected
+
+
+def test_korf_instances_with_tables_equal_the_solver(solver, root):
+    tables = loyd.Tables.open(root / "data/15-5-5-5")
+    boards = list(KORF_EASY.values())
+    expected = cli_records(solver, boards, ["--goal", "blank-first", "--pdb", str(root / "data/15-5-5-5")])
+    got = [record(loyd.solve(b, goal="blank-first", tables=tables, threads=1)) for b in boards]
+    assert got == expected
+    # discovery finds the same set (the repository's data/) without being told
+    assert loyd.solve(boards[0], goal="blank-first", threads=1).heuristic == "pdb:15-5-5-5"
+    # split over threads: the same optimal length
+    assert loyd.solve(boards[0], goal="blank-first", threads=2).length == expected[0]["length"]
+
+
+def test_optimal_against_bfs(bfs3x3):
+    goal = list(range(1, 9)) + [0]
+    rng = random.Random(7)
+    states = list(bfs3x3)
+    for heuristic, algorithm in itertools.product(
+            [None, "misplaced", "manhattan", "linear-conflict", "walking-distance"], ["ida", "astar"]):
+        for _ in range(8):
+            start = rng.choice(states)
+            s = loyd.solve(list(start), heuristic=heuristic, algorithm=algorithm, threads=1)
+            assert s.length == bfs3x3[start], (heuristic, algorithm, start)
+            assert puzzle_oracle.replay(3, 3, start, goal, s.moves) is None
+            assert s.states()[0] == loyd.Board(list(start)) and s.states()[-1] == s.goal
+            assert len(s.states()) == s.length + 1
+            assert loyd.distance(list(start), heuristic=heuristic) <= s.length
+
+
+def test_solution_fields_and_notations():
+    s = loyd.solve("1 2 3/4 5 6/0 7 8", threads=1)
+    assert (s.length, s.moves, s.tile_moves, s.length_stm) == (2, "RR", "L2", 2)
+    assert s.format_moves("tile", runs=False) == "LL" and s.format_moves("blank", runs=True) == "R2"
+    assert s.start == loyd.Board("1 2 3/4 5 6/0 7 8") and s.goal == loyd.Board.blank_last((3, 3))
+    assert s.nodes >= s.nodes_expanded >= 0 and s.seconds >= 0 and s.threads == 1
+    m = loyd.solve("1 2 3/4 5 6/0 7 8", metric="mtm")
+    assert (m.length, m.moves, m.length_stm, m.metric) == (1, "R2", 2, "mtm")
+    assert [str(b) for b in m.states()] == ["1 2 3/4 5 6/0 7 8", "1 2 3/4 5 6/7 8 0"]
+    g = loyd.solve("A B C/D _ F/G E H", goal="A B C/D E F/G H _", threads=1)
+    assert g.goal == loyd.Board.blank_last((3, 3)) and g.start.apply(g.moves) == g.goal and g.moves == "DR"
+
+
+def test_counts_and_lists_against_bfs():
+    for (w, h), metric in itertools.product([(3, 2), (2, 4)], ["stm", "mtm"]):
+        goal = list(range(1, w * h)) + [0]
+        dist, count = puzzle_oracle.bfs_counts(w, h, goal, metric)
+        rng = random.Random(w * 10 + h)
+        for start in rng.sample(sorted(dist), 6):
+            board = loyd.Board.from_list(list(start), w, h)
+            assert loyd.count_solutions(board, metric=metric) == count[start]
+            sols = loyd.all_solutions(board, metric=metric)
+            assert sols.length == dist[start] and not sols.capped
+            assert len(sols) == sols.count == count[start] == len(set(sols.moves))
+            for moves in sols:
+                assert board.apply(moves) == loyd.Board.blank_last((w, h))
+    capped = loyd.all_solutions("8 6 7/2 5 4/3 0 1", max_solutions=3)
+    assert capped.capped and len(capped) == 3
+
+
+def test_count_and_all_equal_the_solver(solver):
+    board = "8 6 7/2 5 4/3 0 1"
+    recs, _ = run_solver(solver, ["--json", "--count", board])
+    assert loyd.count_solutions(board) == recs[0]["count"]
+    recs, _ = run_solver(solver, ["--json", "--all", "--max-solutions", "7", board])
+    assert loyd.all_solutions(board, max_solutions=7).moves == recs[0]["solutions"]
+
+
+def test_distance_is_the_solvers_heuristic_start(solver, root):
+    boards = positions(3, 3, 10, seed=5)
+    for args, kw in (([], {}), (["--heuristic", "manhattan"], dict(heuristic="manhattan")),
+                     (["--metric", "mtm"], dict(metric="mtm"))):
+        expected = [r["heuristic_start"] for r in cli_records(solver, boards, args)]
+        assert [loyd.distance(b, **kw) for b in boards] == expected
+    korf = list(KORF_EASY.values())
+    expected = [r["heuristic_start"] for r in cli_records(solver, korf, ["--goal", "blank-first"])]
+    assert [loyd.distance(b, goal="blank-first") for b in korf] == expected
+    assert list(loyd.heuristic_values(korf, goal="blank-first")) == expected
+    with pytest.raises(loyd.UnsolvableError):
+        loyd.distance("2 1 3/4 5 6/7 8 0")
+
+
+CHECKS = [
+    ("8 6 7/2 5 4/3 0 1", "UULDDRRUULDLDRRUULDLDRRUULLDDRR", []),
+    ("1 2 3/4 5 6/_ 7 8", "L2", ["--notation", "tile"]),
+    ("1 2 3/4 5 6/_ 7 8", "R2U", []),
+    ("1 2 3/4 5 6/_ 7 8", "RL2RL", ["--notation", "tile"]),
+    ("1 2 3/4 5 6/_ 7 8", "RLRR", []),
+    ("1 2 3/4 5 6/_ 7 8", "R2", ["--metric", "mtm"]),
+    ("1 2 3/4 5 6/_ 7 8", "RR", ["--no-optimal"]),
+    ("2 1 3/4 5 6/7 8 0", "RU", []),
+]
+
+
+@pytest.mark.parametrize("board, moves, args", CHECKS)
+def test_check_equals_the_solver(solver, board, moves, args):
+    recs, _ = run_solver(solver, ["check", "--json", *args, board, moves], check=False)
+    r = recs[0]
+    kw = dict(notation=args[1]) if args[:1] == ["--notation"] else {}
+    if args[:1] == ["--metric"]:
+        kw = dict(metric=args[1])
+    got = loyd.check(board, moves, optimal="--no-optimal" not in args, **kw)
+    assert got.verdict == r["status"]
+    assert got.length == r.get("length") and got.length_mtm == r.get("length_mtm")
+    assert got.optimal == r.get("optimal") and got.difference == r.get("difference")
+    assert got.optimal_unknown == r.get("optimal_unknown")
+    if got.verdict == "illegal":
+        assert (got.illegal_move, got.illegal_character, got.message) == (
+            r["illegal_move"], r["illegal_character"], r["error"])
+    if got.verdict == "misses-goal":
+        assert got.end == loyd.Board(r["end"])
+
+
+def test_check_refuses_unreadable_moves():
+    with pytest.raises(loyd.InvalidInputError, match="moves 'R0'"):
+        loyd.check("1 2 3/4 5 6/7 0 8", "R0")
+
+
+def test_limits_raise_limit_error_like_the_solver(solver):
+    board = KORF_EASY["korf-5"]
+    recs, status = run_solver(solver, ["--json", "-j", "1", "--goal", "blank-first", "--heuristic",
+                                       "manhattan", "--node-limit", "100000", board])
+    assert status == 3
+    with pytest.raises(loyd.LimitError) as e:
+        loyd.solve(board, goal="blank-first", heuristic="manhattan", node_limit=100000, threads=1)
+    assert e.value.reason == "node limit" == recs[0]["error"]
+    assert e.value.lower_bound == recs[0]["lower_bound"]
+    assert e.value.nodes == recs[0]["nodes_generated"]
+    with pytest.raises(loyd.LimitError) as e:
+        loyd.solve(board, goal="blank-first", heuristic="manhattan", time_limit=0.05)
+    assert e.value.reason == "time limit" and e.value.seconds >= 0.05
+    with pytest.raises(loyd.LimitError) as e:
+        loyd.count_solutions(board, goal="blank-first", heuristic="manhattan", node_limit=1000)
+    assert isinstance(e.value, loyd.Error) and e.value.nodes >= 1000
+
+
+def test_unsolvable():
+    with pytest.raises(loyd.UnsolvableError, match="parity") as e:
+        loyd.solve("2 1 3/4 5 6/7 8 0")
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(loyd.UnsolvableError):
+        loyd.count_solutions("2 1 3/4 5 6/7 8 0")
+
+
+def test_tables_that_do_not_fit(root, tmp_path):
+    t8 = loyd.Tables.open(root / "data/8-4-4")
+    with pytest.raises(loyd.InvalidInputError, match="are for 3x3 boards, the board is 4x4"):
+        loyd.solve(KORF_EASY["korf-2"], tables=t8)
+    with pytest.raises(loyd.UsageError, match="count stm moves, the search mtm"):
+        loyd.solve("1 2 3/4 5 6/7 0 8", tables=t8, metric="mtm")
+    with pytest.raises(loyd.UsageError, match="heuristic='pdb'"):
+        loyd.solve("1 2 3/4 5 6/7 0 8", tables=t8, heuristic="manhattan")
+    with pytest.raises(loyd.UsageError, match="does not map onto"):
+        loyd.solve("1 2 3/4 0 5/6 7 8", goal="1 2 3/4 0 5/6 7 8", tables=t8)
+    with pytest.raises(loyd.UsageError, match="no pattern databases found"):
+        loyd.solve("1 2 3 4 5/6 7 8 9 0", heuristic="pdb")
+    with pytest.raises(loyd.FileError, match="manifest"):
+        loyd.Tables.open(tmp_path / "nothing-here")
+    damaged = tmp_path / "8-4-4"
+    shutil.copytree(root / "data/8-4-4", damaged)
+    table = next(damaged.glob("*.pdb"))
+    data = bytearray(table.read_bytes())
+    data[-3] ^= 0x40
+    table.write_bytes(bytes(data))
+    with pytest.raises(loyd.FileError) as e:
+        loyd.solve("1 2 3/4 5 6/7 0 8", tables=str(damaged))
+    assert isinstance(e.value, OSError) and table.name in str(e.value)
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(metric="hex"), "metric"), (dict(algorithm="bfs"), "algorithm"),
+    (dict(heuristic="magic"), "heuristic"), (dict(lookups="sideways"), "sideways"),
+    (dict(node_limit=0), "node_limit"), (dict(node_limit=-5), "node_limit"),
+    (dict(node_limit=1.5), "node_limit"), (dict(time_limit=0), "time_limit"),
+    (dict(time_limit=float("nan")), "time_limit"), (dict(threads=0), "threads"),
+    (dict(threads=5000), "threads"), (dict(heuristic="linear-conflict", metric="mtm"), "admissible"),
+    (dict(goal="1 2 3 4 5 6 7 8 9 0"), "goal"), (dict(size="3x2"), "size"),
+])
+def test_bad_arguments_raise_usage_or_input_errors(kw, message):
+    with pytest.raises((loyd.UsageError, loyd.InvalidInputError), match=message):
+        loyd.solve("1 2 3/4 5 6/7 0 8", **kw)
+
+
+def test_progress_reports_from_the_calling_thread():
+    seen = []
+    s = loyd.solve(KORF_EASY["korf-5"], goal="blank-first", heuristic="linear-conflict", threads=1,
+                   progress=lambda bound, nodes, seconds: seen.append((bound, nodes, seconds)))
+    assert seen and seen[0][0] >= loyd.distance(KORF_EASY["korf-5"], goal="blank-first",
+                                                 heuristic="linear-conflict")
+    assert all(b <= s.length for b, _, _ in seen)
+    assert [n for _, n, _ in seen] == sorted(n for _, n, _ in seen)
+
+    def boom(bound, nodes, seconds):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        loyd.solve(KORF_EASY["korf-5"], goal="blank-first", heuristic="manhattan", progress=boom)

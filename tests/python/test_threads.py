@@ -1,0 +1,101 @@
+"""Threads: solve_many runs the threads asked for with the GIL released (other Python threads
+run meanwhile), any thread count gives the same answers, and concurrent calls from Python
+threads share one loaded table set."""
+
+import threading
+
+import pytest
+
+import loyd
+
+HARD = ["0 15 8 3 12 11 7 4 14 10 6 5 9 13 2 1", "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6",
+        "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15", "4 7 14 13 10 3 9 12 11 5 6 15 1 2 8 0"]
+
+
+def os_threads():
+    with open("/proc/self/status") as f:
+        return int(next(line for line in f if line.startswith("Threads:")).split()[1])
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_solve_many_runs_the_threads_asked_for(threads):
+    loyd.solve_many(["1 2 3/4 5 6/7 0 8"])  # the runner thread, kept between calls, exists
+    before = os_threads()
+    seen = []
+    boards = loyd.scramble(400, (4, 3), 8)
+    r = loyd.solve_many(boards, size=(4, 3), heuristic="linear-conflict", threads=threads,
+                        progress=lambda d, t: d < t and seen.append(os_threads() - before),
+                        progress_every=0)
+    assert r.threads == threads
+    # the calling thread waits; the runner and threads - 1 more search; those end with the call
+    assert seen and max(seen) == threads - 1
+    assert os_threads() == before
+
+
+def test_any_thread_count_gives_the_same_answers():
+    boards = loyd.scramble(200, (3, 3), 21)
+    one = loyd.solve_many(boards, threads=1, moves=True)
+    for t in (2, 5, 16):
+        many = loyd.solve_many(boards, threads=t, moves=True)
+        assert (many.lengths == one.lengths).all() and (many.nodes == one.nodes).all()
+        assert many.moves == one.moves
+    # fewer positions than threads: each search split, still optimal
+    few = loyd.solve_many(loyd.scramble(2, (4, 3), 3), size=(4, 3), threads=4)
+    assert list(few.lengths) == [loyd.solve(list(b), size=(4, 3), threads=1).length for b in loyd.scramble(2, (4, 3), 3)]
+
+
+@pytest.mark.parametrize("call", ["solve_many", "solve", "heuristic_values"])
+def test_the_gil_is_released(call):
+    calls = {
+        "solve_many": lambda: loyd.solve_many(HARD[1:], goal="blank-first", heuristic="linear-conflict",
+                                              threads=2),
+        "solve": lambda: loyd.solve(HARD[1], goal="blank-first", heuristic="linear-conflict"),
+        "heuristic_values": lambda: loyd.heuristic_values(loyd.scramble(300_000, (4, 4), 1),
+                                                          heuristic="walking-distance"),
+    }
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (calls[call](), done.set()))
+    ticks = 0
+    worker.start()
+    while not done.is_set():  # this thread keeps running Python while the call searches
+        ticks += 1
+        done.wait(0.001)
+    worker.join()
+    assert ticks >= 20, ticks
+
+
+def test_python_threads_share_one_table_set(root):
+    a = loyd.Tables.open(root / "data/15-5-5-5")
+    assert loyd.Tables.open(str(root / "data/15-5-5-5/manifest.txt")) == a
+    assert loyd.Tables.find(size=(4, 4)) == a and hash(loyd.Tables.find(size="4x4")) == hash(a)
+    assert loyd.Tables.open(root / "data/8-4-4") != a
+    boards = [list(b) for b in loyd.scramble(24, (4, 4), 5, goal="blank-first")][:6]
+    expected = [loyd.solve(b, goal="blank-first", tables=a, threads=1).moves for b in boards]
+    results = {}
+
+    def work(i):
+        results[i] = loyd.solve(boards[i], goal="blank-first", tables=a, threads=1).moves
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(len(boards))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert [results[i] for i in range(len(boards))] == expected
+
+
+def test_forked_children_solve():
+    """multiprocessing's fork start method: a child forked after searches ran (their runner
+    threads are not in the child) solves as well, with the tables the parent loaded."""
+    import multiprocessing
+
+    boards = [list(b) for b in loyd.scramble(8, (3, 3), 4)]
+    expected = [loyd.solve(b, threads=1).moves for b in boards]
+    loyd.solve_many(boards)
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        got = pool.map(_moves, boards)
+    assert got == expected
+
+
+def _moves(board):
+    return loyd.solve(board, threads=1).moves
