@@ -92,8 +92,28 @@ public:
              const std::function<void()>& flush, const std::function<bool()>& pump = {},
              size_t extra = 0) {
         limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
+        SolveOptions opts = base;  // searches stop early once printing has failed
+        if (!opts.limits.cancel) opts.limits.cancel = &cancel_;
         std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(base); });
+        for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(opts); });
+        try {
+            print_in_order(print, flush, pump);
+        } catch (...) {  // a failed write: no more reading or searching, then the error
+            cancel_ = true;
+            stop_reading(std::current_exception());
+            for (auto& th : pool) th.join();
+            throw;
+        }
+        for (auto& th : pool) th.join();
+        rethrow();
+    }
+    void rethrow() const {
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    void print_in_order(const std::function<void(const Task&)>& print, const std::function<void()>& flush,
+                        const std::function<bool()>& pump) {
         PollBackoff idle;
         auto pumped = std::chrono::steady_clock::now();
         bool unflushed = false;
@@ -132,12 +152,9 @@ public:
             idle.reset();
         }
         if (flush) flush();
-        for (auto& th : pool) th.join();
-        rethrow();
     }
-    void rethrow() const {
-        if (error_) std::rethrow_exception(error_);
-    }
+
+public:
 
     // The window's first task, taken out (to be searched and printed by the caller); null at the
     // end of the input. Only when no worker runs.
@@ -237,6 +254,7 @@ private:
     size_t limit_ = 0;                          // most tasks read and not yet printed
     bool eof_ = false;
     std::exception_ptr error_;
+    std::atomic<bool> cancel_{false};
 };
 
 }  // namespace

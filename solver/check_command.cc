@@ -12,6 +12,7 @@
 #include <ostream>
 
 #include "loyd/base/error.h"
+#include "loyd/base/fd_output.h"
 #include "loyd/board/metric.h"
 #include "loyd/tables/load.h"
 #include "solver/batch.h"
@@ -226,9 +227,10 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
                 print_json(req, t, v, out);
             else
                 print_text(req, t, v, out);
+            require_written(out);  // the first failed write ends the run
             n.add(t, v);
         },
-        err, ranks, [&] { out.flush(); });
+        err, ranks, [&] { require_written(out.flush()); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, out);
     return n.exit_code();

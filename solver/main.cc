@@ -1,11 +1,14 @@
 // solver: optimal sliding-tile puzzle solver. See README.md and `solver --help`.
 // Under mpirun every rank runs this (rank_run.h): rank 0 reads the input, searches with the
 // others and prints; the others serve it; every rank exits with the status rank 0 decides.
+#include <unistd.h>
+
 #include <csignal>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "loyd/base/fd_output.h"
 #include "loyd/base/version.h"
 #include "loyd/mpi/ranks.h"
 #include "solver/commands.h"
@@ -53,11 +56,17 @@ int main(int argc, char** argv) {
     }
     const bool first = ranks->world().rank() == 0;
     std::ostringstream muted;  // only rank 0 prints
+    // Standard output through a checked buffer: the first failed write (a full disk, a closed
+    // pipe, `ulimit -f`) ends the run with one line and status 4.
+    loyd::FdOutput stdout_buf(STDOUT_FILENO, "standard output");
+    std::ostream out(&stdout_buf);
     std::unique_ptr<RankRun> run;
     int status = kExitOk;
     std::string message;
     try {
-        status = program(argc, argv, *ranks, run, first ? std::cout : muted, first ? std::cerr : muted);
+        status = program(argc, argv, *ranks, run, first ? out : muted, first ? std::cerr : muted);
+        out.flush();
+        loyd::require_written(out);
     } catch (...) {
         status = exit_status(std::current_exception(), message);
     }

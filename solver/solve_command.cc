@@ -5,6 +5,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/fd_output.h"
 #include "loyd/tables/load.h"
 #include "solver/batch.h"
 #include "solver/commands.h"
@@ -302,6 +303,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         req, source, [&](const Job& job) { return read_board(req, job); },
         [&](const Task& t) {
             print_task(req, t, out, err);
+            require_written(out);  // the first failed write ends the run
             n.add(t);
             if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
             if (t.all) {  // --all: every listed solution, numbered
@@ -313,7 +315,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
                                                   req.format.labels()));
             }
         },
-        err, ranks, [&] { out.flush(); });
+        err, ranks, [&] { require_written(out.flush()); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
     if (!req.html.empty()) write_replay_page(req, replays, err);

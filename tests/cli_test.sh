@@ -575,6 +575,53 @@ run 1 2 3 4 5 6 7 0
 expect_rc "8 numbers without --size" 1
 expect_err "8 numbers without --size message" "--size"
 
+# --- Failed writes to stdout: the first one ends the run, one line naming it, exit 4 -----
+
+# run_to DEST [ARGS...]: as run, with stdout to DEST.
+run_to() {
+  local dest=$1
+  shift
+  "$solver" "$@" <"$tmp/stdin" >"$dest" 2>"$tmp/err"
+  rc=$?
+  : >"$tmp/out"
+  last_cmd="solver $* >$dest"
+}
+expect_one_err_line() {
+  checks=$((checks + 1))
+  if [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+    fail "$1: stderr is not one line"
+    show
+  fi
+}
+if [ -w /dev/full ]; then
+  run_to /dev/full 8 6 7 2 5 4 3 0 1
+  expect_rc "solve >/dev/full" 4
+  expect_err "solve >/dev/full names it" "^solver: cannot write to standard output: No space left on device$"
+  expect_one_err_line "solve >/dev/full"
+  run_to /dev/full --help
+  expect_rc "--help >/dev/full" 4
+  run_to /dev/full check "8 6 7/2 5 4/3 0 1" UULDDRRUULDLDRRUULDLDRRUULLDDRR
+  expect_rc "check >/dev/full" 4
+  expect_err "check >/dev/full names it" "cannot write to standard output"
+  run_to /dev/full scramble --size 3x3 --count 3 --seed 1
+  expect_rc "scramble >/dev/full" 4
+  expect_one_err_line "scramble >/dev/full"
+fi
+"$solver" scramble --size 3x3 --count 5000 --seed 5 >"$tmp/many.txt" 2>/dev/null
+# A file size limit (SIGXFSZ ignored, as the solver does): EFBIG, not a record cut silently.
+(ulimit -f 8; "$solver" --json --input "$tmp/many.txt" >"$tmp/big.json" 2>"$tmp/err")
+rc=$?
+last_cmd="solver --json --input many.txt (ulimit -f 8)"
+expect_rc "ulimit -f" 4
+expect_err "ulimit -f names it" "^solver: cannot write to standard output: File too large$"
+# The reader leaves with SIGPIPE ignored: EPIPE stops the batch (status 4, one line).
+(trap '' PIPE; "$solver" --input "$tmp/many.txt" 2>"$tmp/err"; echo $? >"$tmp/pipe_rc") | head -c 1 >/dev/null
+rc=$(cat "$tmp/pipe_rc")
+last_cmd="solver --input many.txt | head -c 1 (SIGPIPE ignored)"
+expect_rc "a closed pipe with SIGPIPE ignored" 4
+expect_err "a closed pipe names it" "^solver: cannot write to standard output: Broken pipe$"
+expect_one_err_line "a closed pipe"
+
 # --- 5 (internal error) cannot be provoked from the command line: the library checks every
 # solution before printing it and throws only on a bug.
 

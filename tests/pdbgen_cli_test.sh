@@ -418,6 +418,21 @@ for enc in zstd raw; do
 done
 
 # ---------------------------------------------------------------------------------------
+# Failed writes to stdout: one line naming standard output, exit 4, for every command.
+if [ -w /dev/full ]; then
+  for cmd in "presets" "--help" "info $fringe" "verify $fringe" "info $fringe/full-1-2-3-4-7.pdb"; do
+    checks=$((checks + 1))
+    # shellcheck disable=SC2086
+    "$pdbgen" $cmd >/dev/full 2>"$scratch/err"
+    got=$?
+    [ "$got" = 4 ] || fail "pdbgen $cmd >/dev/full: exit $got, expected 4"
+    checks=$((checks + 1))
+    [ "$(cat "$scratch/err")" = "pdbgen: cannot write to standard output: No space left on device" ] ||
+      fail "pdbgen $cmd >/dev/full: stderr: $(head -c 300 "$scratch/err")"
+  done
+fi
+
+# ---------------------------------------------------------------------------------------
 if [ "$failures" -ne 0 ]; then
   echo "pdbgen_cli: $failures of $checks checks failed" >&2
   exit 1
