@@ -2,16 +2,20 @@
 // file's identity, a corrupted source refused even with a warm cache, damaged entries
 // rewritten, stale entries removed, and concurrent loaders never tearing a file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/tables/discover.h"
 #include "loyd/tables/load.h"
 #include "tests/pdb_test_support.h"
 
@@ -175,6 +179,67 @@ TEST(LoadFaults, UnreadableTableIsAnIoError) {
     } catch (const Error& e) {
         ADD_FAILURE() << "not an IoError: " << e.what();
     }
+}
+
+}  // namespace
+}  // namespace loyd
+
+namespace loyd {
+namespace {
+
+// Runs `f` under an alarm: a call that blocks (open of a FIFO waiting for a writer) kills the
+// test binary instead of passing.
+template <class F>
+void within_seconds(unsigned seconds, F f) {
+    ::alarm(seconds);
+    f();
+    ::alarm(0);
+}
+
+void expect_refused(const std::function<void()>& f, const std::string& text) {
+    within_seconds(20, [&] {
+        try {
+            f();
+            ADD_FAILURE() << "accepted a FIFO";
+        } catch (const IoError& e) {
+            EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+        }
+    });
+}
+
+// A FIFO where a table or a manifest is expected is refused at once (never waited on), and
+// discovery skips a set whose manifest or table is one.
+TEST(LoadFaults, FifosAreRefusedWithoutBlocking) {
+    test::ScratchDir scratch;
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
+    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const fs::path root = scratch / "sets";
+    fs::create_directories(root);
+    fs::copy(dir, root / "b", fs::copy_options::recursive);
+    const std::string victim = dir + "/" + spec.tables[0].file;
+    fs::remove(victim);
+    ASSERT_EQ(::mkfifo(victim.c_str(), 0644), 0);
+    expect_refused([&] { (void)load_set(dir); }, victim + ": not a regular file (a FIFO)");
+    expect_refused([&] { (void)PdbFile::open(victim); }, "not a regular file (a FIFO)");
+    const std::string fifo_manifest = scratch / "fifo-manifest.txt";
+    ASSERT_EQ(::mkfifo(fifo_manifest.c_str(), 0644), 0);
+    expect_refused([&] { (void)read_manifest(fifo_manifest); }, fifo_manifest + ": not a regular file (a FIFO)");
+
+    // Discovery: a folder of sets with a FIFO manifest (a) and a FIFO table (b), then a good one (c).
+    fs::create_directories(root / "a");
+    ASSERT_EQ(::mkfifo((root / "a" / kManifestName).c_str(), 0644), 0);
+    fs::remove(root / "b" / spec.tables[0].file);
+    ASSERT_EQ(::mkfifo((root / "b" / spec.tables[0].file).c_str(), 0644), 0);
+    const std::string good = test::build_set(test::test_spec("8-4-4"), root / "c", PdbEncoding::Raw);
+    std::vector<std::string> notes;
+    within_seconds(20, [&] {
+        const auto found = find_best_set({root.string()}, Board::blank_last(Geometry(3, 3)), &notes);
+        ASSERT_TRUE(found.has_value());
+        EXPECT_EQ(fs::path(found->manifest).parent_path(), fs::path(good));
+    });
+    ASSERT_EQ(notes.size(), 2u);
+    EXPECT_NE(notes[0].find("not a regular file"), std::string::npos) << notes[0];
+    EXPECT_NE(notes[1].find(spec.tables[0].file + " is not a regular file"), std::string::npos) << notes[1];
 }
 
 }  // namespace

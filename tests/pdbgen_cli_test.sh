@@ -418,6 +418,22 @@ for enc in zstd raw; do
 done
 
 # ---------------------------------------------------------------------------------------
+# A FIFO where a table or a reference manifest is expected: refused at once (exit 4), never
+# waited on (`timeout` turns a hang into a failure).
+mkfifo "$scratch/fifo.pdb" "$scratch/fifo.manifest.txt"
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$pdbgen" >"$scratch/pdbgen_timed"
+chmod +x "$scratch/pdbgen_timed"
+pdbgen_untimed=$pdbgen
+pdbgen=$scratch/pdbgen_timed
+run "info on a FIFO" 4 info "$scratch/fifo.pdb" &&
+  expect_in "info on a FIFO: named" "$err" "fifo.pdb: not a regular file \(a FIFO\)"
+run "verify on a FIFO" 4 verify "$scratch/fifo.pdb"
+run "verify --against a FIFO" 4 verify "$fringe" --against "$scratch/fifo.manifest.txt" &&
+  expect_in "verify --against a FIFO: named" "$err" "fifo.manifest.txt: not a regular file \(a FIFO\)"
+pdbgen=$pdbgen_untimed
+rm -f "$scratch/fifo.pdb" "$scratch/fifo.manifest.txt"
+
+# ---------------------------------------------------------------------------------------
 # Failed writes to stdout: one line naming standard output, exit 4, for every command.
 if [ -w /dev/full ]; then
   for cmd in "presets" "--help" "info $fringe" "verify $fringe" "info $fringe/full-1-2-3-4-7.pdb"; do

@@ -578,6 +578,26 @@ refuse "manifest checksum" "$tmp/bad/$victim" "xxh3"
 run "missing set" 4 "$solver" --pdb "$tmp/no-such-set" --goal blank-first --cache-dir none --input "$tmp/easy.txt" &&
   expect_err "missing set" "$tmp/no-such-set"
 
+# A FIFO where a table or the manifest is expected: refused at once (exit 4, one line), never
+# waited on (`timeout` turns a hang into a failure); discovery skips such a set.
+fresh
+rm "$tmp/bad/$victim"
+mkfifo "$tmp/bad/$victim"
+run "a FIFO for a table" 4 timeout 20 "$solver" --pdb "$tmp/bad" --goal blank-first --cache-dir none \
+  --input "$tmp/easy.txt" && expect_err "a FIFO for a table" "$tmp/bad/$victim: not a regular file (a FIFO)"
+mkdir -p "$tmp/fifo-manifest"
+mkfifo "$tmp/fifo-manifest/manifest.txt"
+run "a FIFO manifest" 4 timeout 20 "$solver" --pdb "$tmp/fifo-manifest" --goal blank-first --cache-dir none \
+  --input "$tmp/easy.txt" && expect_err "a FIFO manifest" "manifest.txt: not a regular file (a FIFO)"
+mkdir -p "$tmp/fifo-path"
+mv "$tmp/fifo-manifest" "$tmp/fifo-path/a"
+mv "$tmp/bad" "$tmp/fifo-path/b"
+# shellcheck disable=SC2086
+if LOYD_PDB_PATH="$tmp/fifo-path:$s15" run "discovery past FIFOs" 0 timeout 20 "$solver" --goal blank-first --json $one; then
+  checks=$((checks + 1))
+  grep -q '"heuristic":"pdb:15-5-5-5"' "$tmp/out" || fail "discovery past FIFOs: not using 15-5-5-5: $(cat "$tmp/out")"
+fi
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures of $checks checks failed (scratch kept in $tmp)" >&2
   exit 1

@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "loyd/base/error.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/board/goal_map.h"
 
 namespace fs = std::filesystem;
@@ -59,8 +61,13 @@ std::vector<std::string> default_pdb_dirs(const std::string& program) {
     if (program.empty()) return dirs;
     const fs::path bin = fs::path(program).parent_path();
     dirs.push_back((bin / LOYD_BIN_TO_PDB).lexically_normal().string());
-    std::ifstream extra(bin / kBuildTreePathFile);
-    for (std::string line; std::getline(extra, line);)
+    std::string extra;
+    try {  // a missing (or unreadable) file: no extra folder
+        extra = read_regular((bin / kBuildTreePathFile).string(), "build-tree path file", 1 << 16);
+    } catch (const Error&) {
+    }
+    std::istringstream lines(extra);
+    for (std::string line; std::getline(lines, line);)
         if (!line.empty()) dirs.push_back(line);
     return dirs;
 }
@@ -97,11 +104,15 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
         if (!(spec.geometry() == goal.geometry()) || spec.metric != metric) return;
         if (!GoalMapping::find(goal, spec.goal)) return;
         std::error_code ec;
-        for (const auto& t : spec.tables)
-            if (!fs::exists(manifest.parent_path() / t.file, ec)) {
-                if (notes) notes->push_back("skipping " + manifest.string() + ": table " + t.file + " is missing");
+        for (const auto& t : spec.tables) {
+            const fs::file_status st = fs::status(manifest.parent_path() / t.file, ec);
+            if (!fs::is_regular_file(st)) {  // a FIFO or a folder is never opened (it could block)
+                if (notes)
+                    notes->push_back("skipping " + manifest.string() + ": table " + t.file +
+                                     (fs::exists(st) ? " is not a regular file" : " is missing"));
                 return;
             }
+        }
         double s = set_strength(spec);
         if (!best || s > best->strength) best = FoundSet{manifest.string(), spec, s};
     };

@@ -17,6 +17,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/tables/entry_coding.h"
 
 namespace loyd {
@@ -51,12 +52,9 @@ private:
     int fd_;
 };
 
-Fd open_for_reading(const std::string& path) {
-    int fd;
-    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) io_fail(path, "cannot open for reading", errno);
-    return Fd(fd);
+// A regular file only, opened without blocking (a FIFO in a table's place is refused at once).
+Fd open_for_reading(const std::string& path, Links links = Links::Follow) {
+    return Fd(open_regular(path, "table", links));
 }
 
 uint64_t file_size_of(const Fd& fd, const std::string& path) {
