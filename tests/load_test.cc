@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <thread>
 #include <vector>
 
@@ -115,6 +116,30 @@ TEST_F(CacheTest, DamagedEntryIsRewritten) {
     EXPECT_FALSE(from_cache(s, opt_.cache_dir));
     const LoadedSet t = load_set(set_, opt_);
     EXPECT_TRUE(from_cache(t, opt_.cache_dir));
+}
+
+// A cache entry replaced by a symbolic link to another file: the link is never followed (the
+// file it names is neither read nor overwritten); the entry is rewritten as a regular file.
+TEST_F(CacheTest, SymlinkedEntryIsReplacedNotFollowed) {
+    (void)load_set(set_, opt_);
+    const auto entries = cache_files(opt_.cache_dir);
+    ASSERT_EQ(entries.size(), 2u);
+    const std::string precious = scratch_ / "precious.txt";
+    {
+        std::ofstream(precious) << "keep me\n";
+    }
+    for (const std::string& e : entries) {
+        fs::remove(e);
+        fs::create_symlink(precious, e);
+    }
+    const LoadedSet s = load_set(set_, opt_);
+    EXPECT_EQ(s.tables.size(), 2u);
+    std::ifstream in(precious);
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(content, "keep me\n") << "the cache wrote through a symbolic link";
+    for (const std::string& e : cache_files(opt_.cache_dir))
+        EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(e))) << e << " is still a link";
+    EXPECT_TRUE(from_cache(load_set(set_, opt_), opt_.cache_dir));
 }
 
 TEST_F(CacheTest, ConcurrentLoadersNeverTearAnEntry) {

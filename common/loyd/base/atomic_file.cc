@@ -26,10 +26,11 @@ std::string folder_of(const std::string& target) {
 // The file a target names: through symbolic links (renaming over a link would replace the
 // link and leave the file it points at as it was); it must be a regular file or not exist yet
 // (a device, a FIFO or a folder is never replaced by a file).
-std::string resolve(const std::string& target) {
+std::string resolve(const std::string& target, Links links) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::path p(target);
+    if (links == Links::Refuse) return target;  // rename replaces whatever is there, a link included
     if (fs::is_symlink(fs::symlink_status(p, ec))) {
         p = fs::weakly_canonical(p, ec);
         if (ec) fail(target, "cannot follow the symbolic link", ec.value());
@@ -41,7 +42,7 @@ std::string resolve(const std::string& target) {
 }
 }  // namespace
 
-AtomicFile::AtomicFile(const std::string& target) : target_(target), path_(resolve(target)) {
+AtomicFile::AtomicFile(const std::string& target, Links links) : target_(target), path_(resolve(target, links)) {
     const std::filesystem::path p(path_);
     std::string name = ".";
     name += p.filename().string();

@@ -7,12 +7,17 @@
 #include <cstdint>
 #include <string>
 
+#include "loyd/base/regular_file.h"
+
 namespace loyd {
 
 class AtomicFile {
 public:
-    // Creates the temporary file exclusively: if it exists (another writer), IoError.
-    explicit AtomicFile(const std::string& target);
+    // Creates the temporary file exclusively: if it exists (another writer), IoError. With
+    // Links::Follow a symbolic link at `target` is written through (the file it names is
+    // replaced); with Links::Refuse the link itself is replaced and what it named is never
+    // touched (for files the program owns, such as cache entries).
+    explicit AtomicFile(const std::string& target, Links links = Links::Follow);
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
     ~AtomicFile();  // removes the temporary file unless committed
@@ -32,5 +37,6 @@ private:
 };
 
 void write_file_atomic(const std::string& path, const std::string& content);
+
 
 }  // namespace loyd

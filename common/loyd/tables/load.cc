@@ -60,9 +60,11 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
     if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= opt.cache_min_entries) {
         const std::string prefix = hex64(h.payload_xxh3) + "-";
         const std::string cached = (fs::path(opt.cache_dir) / (prefix + source_key(file) + ".pdb")).string();
-        if (fs::exists(cached, ec)) {
+        // Never through a symbolic link: an entry replaced by a link is a miss, and the link
+        // itself is replaced below (what it names is never read or written).
+        if (fs::exists(fs::symlink_status(cached, ec))) {
             try {
-                PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload);
+                PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload, Links::Refuse);
                 if (c.file().header().payload_xxh3 == h.payload_xxh3 &&
                     c.file().header().encoding == PdbEncoding::Raw)
                     return c;
@@ -74,7 +76,8 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         try {
             fs::create_directories(opt.cache_dir, ec);
             PdbHeader raw = d.file().header();
-            write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw);  // atomic: never torn
+            write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw, kDefaultZstdLevel,
+                      Links::Refuse);  // atomic: never torn
             remove_stale(opt.cache_dir, prefix, cached);
         } catch (const Error&) {
             // The cache is an optimisation: a read-only or full disk only costs speed.

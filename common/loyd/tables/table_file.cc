@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <system_error>
@@ -120,7 +121,8 @@ struct PdbWriter::Impl {
     std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx;
     std::vector<uint8_t> staged, chunk;
 
-    Impl(const std::string& path, const PdbHeader& header, PdbEncoding e) : h(header), enc(e), out(path) {}
+    Impl(const std::string& path, const PdbHeader& header, PdbEncoding e, Links links)
+        : h(header), enc(e), out(path, links) {}
 
     void check(size_t r) const {
         if (ZSTD_isError(r)) throw IoError(out.target() + ": cannot write: zstd: " + ZSTD_getErrorName(r));
@@ -141,7 +143,7 @@ struct PdbWriter::Impl {
     }
 };
 
-PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level) {
+PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level, Links links) {
     h.encoding = enc;
     if (std::string p = header_problem(h); !p.empty()) throw UsageError(path + ": " + p);
     if (enc == PdbEncoding::Zstd && (zstd_level < 1 || zstd_level > ZSTD_maxCLevel()))
@@ -152,7 +154,7 @@ PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int 
     if (name.empty() || name == "." || name == "..")
         throw UsageError("'" + path + "' does not name a file");
     h.payload_offset = payload_offset_for(enc, h.coding);
-    impl_ = std::make_unique<Impl>(path, h, enc);
+    impl_ = std::make_unique<Impl>(path, h, enc, links);
     const std::vector<uint8_t> head(h.payload_offset, 0);
     impl_->out.append(head.data(), head.size());
     if (enc == PdbEncoding::Zstd) {
@@ -213,12 +215,12 @@ PdbHeader PdbWriter::finish() {
 }
 
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
-               PdbEncoding enc, int zstd_level) {
+               PdbEncoding enc, int zstd_level, Links links) {
     if (size != payload_bytes(h))
         throw UsageError(path + ": payload has " + std::to_string(size) + " bytes but the header says " +
                          std::to_string(payload_bytes(h)));
     if (data == nullptr && size > 0) throw UsageError(path + ": payload pointer is null");
-    PdbWriter w(path, h, enc, zstd_level);
+    PdbWriter w(path, h, enc, zstd_level, links);
     w.append(data, size);
     w.finish();
 }
@@ -228,8 +230,8 @@ PdbHeader read_pdb_header(const std::string& path) {
     return read_header_from(fd, path).header;
 }
 
-PdbFile PdbFile::open(const std::string& path, bool verify_payload) {
-    Fd fd = open_for_reading(path);
+PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links) {
+    Fd fd = open_for_reading(path, links);
     HeaderRead hr = read_header_from(fd, path);
     PdbFile f;
     f.path_ = path;
