@@ -58,6 +58,19 @@ Fd open_for_reading(const std::string& path, Links links = Links::Follow) {
     return Fd(open_regular(path, "table", links));
 }
 
+// `bytes` bytes of memory for the table at `path`, or IoError naming the table and the
+// memory it needs (a crafted or simply too large table, never "std::bad_alloc").
+std::unique_ptr<uint8_t[]> memory_for(const std::string& path, uint64_t bytes, const char* purpose) {
+    try {
+        return std::make_unique_for_overwrite<uint8_t[]>(bytes);
+    } catch (const std::bad_alloc&) {
+        char mib[64];
+        std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+        throw IoError(path + ": not enough memory to " + purpose + ": it needs " + std::to_string(bytes) +
+                      " bytes (" + mib + ")");
+    }
+}
+
 uint64_t file_size_of(const Fd& fd, const std::string& path) {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) io_fail(path, "cannot stat", errno);
@@ -248,7 +261,12 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links)
         f.map_size_ = hr.file_size;
         f.data_ = static_cast<const uint8_t*>(p) + h.payload_offset;
     } else {
-        std::vector<uint8_t> frame(h.payload_stored_size);
+        struct Frame {
+            std::unique_ptr<uint8_t[]> bytes;
+            uint64_t n;
+            uint8_t* data() { return bytes.get(); }
+            uint64_t size() const { return n; }
+        } frame{memory_for(path, h.payload_stored_size, "read its payload"), h.payload_stored_size};
         read_exact(fd, frame.data(), frame.size(), h.payload_offset, path);
         // Checked before decoding: a zstd decoder ignores some bits (e.g. the frame header's
         // unused bit), so only this hash sees every stored bit.
@@ -273,7 +291,7 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links)
         if (frame_size != frame.size())
             bad_format(path, "zstd payload: frame is " + std::to_string(frame_size) +
                                  " bytes, header says " + std::to_string(frame.size()));
-        f.owned_ = std::make_unique_for_overwrite<uint8_t[]>(decoded);
+        f.owned_ = memory_for(path, decoded, "decode it");
         const size_t got = ZSTD_decompress(f.owned_.get(), decoded, frame.data(), frame.size());
         if (ZSTD_isError(got))
             bad_format(path, std::string("zstd payload: ") + ZSTD_getErrorName(got));
