@@ -412,7 +412,28 @@ if run "XDG_DATA_HOME" 0 "$solver" --goal blank-first --json $one; then
   grep -q '"heuristic":"pdb:mine-15"' "$tmp/out" || fail "XDG_DATA_HOME: not using mine-15: $(cat "$tmp/out")"
 fi
 rm -rf "$XDG_DATA_HOME/loyd"
-# No tables for 3x4: linear conflict, and stderr names the pdbgen command that builds some.
+# The strongest set found is damaged: the next one is used (not linear conflict), and stderr
+# names the damaged set and the one used instead.
+mkdir -p "$tmp/dmgpath"
+cp -r "$s15" "$tmp/dmgpath/a-damaged"
+cp -r "$tmp/path/sub/mine" "$tmp/dmgpath/b-next"
+python3 - "$tmp/dmgpath/a-damaged/additive-3-4-7-8-12.pdb" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[len(b) // 2] ^= 0x04
+open(p, "wb").write(b)
+PY
+# shellcheck disable=SC2086
+if LOYD_PDB_PATH="$tmp/dmgpath" run "damaged strongest set" 0 "$solver" --goal blank-first --cache-dir none --json $one; then
+  checks=$((checks + 1))
+  grep -q '"heuristic":"pdb:mine-15"' "$tmp/out" || fail "damaged strongest set: not using the next set: $(cat "$tmp/out")"
+  checks=$((checks + 1))
+  grep -qF "solver: not using $tmp/dmgpath/a-damaged/manifest.txt: " "$tmp/err" &&
+    grep -qF "; using the next set found, $tmp/dmgpath/b-next/manifest.txt" "$tmp/err" ||
+    fail "damaged strongest set: stderr does not say so: $(cat "$tmp/err")"
+fi
+: linear conflict, and stderr names the pdbgen command that builds some.
 printf 'r: 1 2 3 4 5 6 0 7 9 10 8 11\n' >"$tmp/rect.txt"
 if run "3x4 fallback" 0 "$solver" --size 3x4 --json --input "$tmp/rect.txt"; then
   checks=$((checks + 1))

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "loyd/base/error.h"
 #include "loyd/base/regular_file.h"
@@ -89,9 +90,9 @@ double set_strength(const PdbSetSpec& s) {
     return best * (s.reflect ? 1.5 : 1.0);
 }
 
-std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
-                                      std::vector<std::string>* notes, Metric metric) {
-    std::optional<FoundSet> best;
+std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Board& goal,
+                                std::vector<std::string>* notes, Metric metric) {
+    std::vector<FoundSet> found;
     auto consider = [&](const fs::path& manifest) {
         std::optional<PdbSetSpec> read;
         try {
@@ -113,8 +114,7 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
                 return;
             }
         }
-        double s = set_strength(spec);
-        if (!best || s > best->strength) best = FoundSet{manifest.string(), spec, s};
+        found.push_back(FoundSet{manifest.string(), spec, set_strength(spec)});
     };
     for (const auto& d : dirs) {
         std::error_code ec;
@@ -130,7 +130,16 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
         std::sort(subs.begin(), subs.end());
         for (const auto& s : subs) consider(s / kManifestName);
     }
-    return best;
+    std::stable_sort(found.begin(), found.end(),
+                     [](const FoundSet& a, const FoundSet& b) { return a.strength > b.strength; });
+    return found;
+}
+
+std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
+                                      std::vector<std::string>* notes, Metric metric) {
+    std::vector<FoundSet> all = find_sets(dirs, goal, notes, metric);
+    if (all.empty()) return std::nullopt;
+    return std::move(all.front());
 }
 
 namespace {

@@ -41,7 +41,12 @@ struct FoundSet {
 
 double set_strength(const PdbSetSpec& s);
 
-// notes (may be null) receives one line per set skipped and why.
+// Every set in `dirs` (each a set's folder or a folder of sets) usable for this goal and
+// metric, strongest first (equal strengths in the order found); notes (may be null) receives
+// one line per set skipped and why. Reads manifests only: a set listed may still fail to load.
+std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Board& goal,
+                                std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
+// The first of find_sets, if any.
 std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
                                       std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
 
