@@ -552,7 +552,15 @@ int cmd_verify(const Options& o, std::ostream& out, std::ostream& err) {
     return kExitOk;
 }
 
-int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
+// Temporary files whose writer died (a killed pack, unpack or cache fill; base/atomic_file.h)
+// in the folder a conversion writes to.
+void remove_dead_temporaries_in(const fs::path& dir, bool quiet, std::ostream& err) {
+    if (const int n = remove_dead_temporaries(dir.empty() ? "." : dir.string()); n > 0 && !quiet)
+        err << "pdbgen: removed " << n << " temporary file(s) of an interrupted run in " << (dir.empty() ? "." : dir.string())
+            << "\n";
+}
+
+int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out, std::ostream& err) {
     if (o.paths.empty() || o.paths.size() > 2) throw UsageError("expected FILE|DIR [OUT]");
     const int level = o.level ? o.level : kDefaultZstdLevel;
     const std::string& in = o.paths[0];
@@ -567,7 +575,9 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
             << " entries)\n";
     };
     if (!is_set) {
-        convert(in, o.paths.size() == 2 ? o.paths[1] : in);
+        const std::string to = o.paths.size() == 2 ? o.paths[1] : in;
+        remove_dead_temporaries_in(fs::path(to).parent_path(), o.quiet, err);
+        convert(in, to);
         return kExitOk;
     }
     SetPath sp = set_path(in);
@@ -575,6 +585,7 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
     fs::path dst_dir = o.paths.size() == 2 ? fs::path(o.paths[1]) : sp.dir;
     fs::create_directories(dst_dir, ec);
     if (!fs::is_directory(dst_dir)) throw IoError("cannot create folder '" + dst_dir.string() + "'");
+    remove_dead_temporaries_in(dst_dir, o.quiet, err);
     bool recoded = false;
     for (auto& t : spec.tables) {
         const std::string to = (dst_dir / t.file).string();
@@ -595,8 +606,8 @@ int run(const Options& o, const std::atomic<bool>& interrupted, std::ostream& ou
     if (o.command == "presets") return cmd_presets(out);
     if (o.command == "info") return cmd_info(o, out);
     if (o.command == "verify") return cmd_verify(o, out, err);
-    if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, out);
-    if (o.command == "unpack") return cmd_convert(o, PdbEncoding::Raw, out);
+    if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, out, err);
+    if (o.command == "unpack") return cmd_convert(o, PdbEncoding::Raw, out, err);
     if (o.command == "package") {
         if (o.paths.size() != 1 || o.out.empty()) throw UsageError("package takes one set folder and --out DIR");
         make_table_packages(o.paths[0], o.out, out);

@@ -3,6 +3,7 @@
 // rewritten, stale entries removed, and concurrent loaders never tearing a file.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/discover.h"
 #include "loyd/tables/load.h"
@@ -140,6 +142,27 @@ TEST_F(CacheTest, SymlinkedEntryIsReplacedNotFollowed) {
     for (const std::string& e : cache_files(opt_.cache_dir))
         EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(e))) << e << " is still a link";
     EXPECT_TRUE(from_cache(load_set(set_, opt_), opt_.cache_dir));
+}
+
+// Temporary files of interrupted cache fills (".NAME.tmp.PID") are removed on the next fill
+// when their writer is gone; a live writer's file and files of other names stay.
+TEST_F(CacheTest, DeadWritersTemporariesAreRemoved) {
+    fs::create_directories(opt_.cache_dir);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) ::_exit(0);
+    ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // a PID no process has now
+    const std::string dead = opt_.cache_dir + "/.abc.pdb.tmp." + std::to_string(child);
+    const std::string live = opt_.cache_dir + "/.def.pdb.tmp." + std::to_string(::getppid());
+    const std::string other = opt_.cache_dir + "/.notes.tmp.txt";
+    for (const std::string& f : {dead, live, other}) std::ofstream(f) << "partial";
+    EXPECT_EQ(temporary_writer(".abc.pdb.tmp." + std::to_string(child)), child);
+    EXPECT_EQ(temporary_writer(".notes.tmp.txt"), 0);
+    EXPECT_EQ(temporary_writer("abc.pdb.tmp.12"), 0);  // not hidden: not ours
+    (void)load_set(set_, opt_);
+    EXPECT_FALSE(fs::exists(dead));
+    EXPECT_TRUE(fs::exists(live));
+    EXPECT_TRUE(fs::exists(other));
 }
 
 TEST_F(CacheTest, ConcurrentLoadersNeverTearAnEntry) {

@@ -199,8 +199,21 @@ run "verify missing table" 1 verify "$damaged"
 # pack / unpack
 conv=$scratch/conv
 cp -r "$s844" "$conv"
+# Temporary files of an interrupted pack/unpack (".NAME.tmp.PID"): removed when their writer is
+# gone, kept while it lives; other files are left alone.
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+echo partial >"$conv/.additive-1-2-4-5.pdb.tmp.$dead"
+echo partial >"$conv/.additive-3-6-7-8.pdb.tmp.$$"
+echo mine >"$conv/.notes.tmp.txt"
 zstd_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")
-run "unpack in place" 0 unpack "$conv"
+run "unpack in place" 0 unpack "$conv" && expect_in "unpack says what it removed" "$err" \
+  "removed 1 temporary file\(s\) of an interrupted run in $conv"
+checks=$((checks + 1))
+[ ! -e "$conv/.additive-1-2-4-5.pdb.tmp.$dead" ] && [ -e "$conv/.additive-3-6-7-8.pdb.tmp.$$" ] &&
+  [ -e "$conv/.notes.tmp.txt" ] || fail "unpack: dead writers' temporaries not removed, or others touched: $(ls -a "$conv")"
+rm -f "$conv/.additive-3-6-7-8.pdb.tmp.$$" "$conv/.notes.tmp.txt"
 run "verify after unpack" 0 verify "$conv"
 run "info after unpack" 0 info "$conv/additive-1-2-4-5.pdb" && expect_in "info raw" "$out" "^encoding +raw"
 raw_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")

@@ -1,10 +1,12 @@
 #include "loyd/base/atomic_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -98,6 +100,30 @@ void write_file_atomic(const std::string& path, const std::string& content) {
     AtomicFile f(path);
     f.append(reinterpret_cast<const uint8_t*>(content.data()), content.size());
     f.commit();
+}
+
+long temporary_writer(const std::string& name) {
+    const auto tmp = name.rfind(".tmp.");
+    if (name.size() < 2 || name[0] != '.' || tmp == std::string::npos || tmp < 2 || tmp + 5 >= name.size() ||
+        name.size() - (tmp + 5) > 9 || name.find_first_not_of("0123456789", tmp + 5) != std::string::npos)
+        return 0;
+    return std::stol(name.substr(tmp + 5));
+}
+
+int remove_dead_temporaries(const std::string& folder) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    int removed = 0;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const long pid = temporary_writer(it->path().filename().string());
+        if (pid <= 0 || pid == ::getpid()) continue;
+        std::error_code st;
+        if (!fs::is_regular_file(it->symlink_status(st))) continue;
+        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to ask)
+        std::error_code rm;
+        if (fs::remove(it->path(), rm)) ++removed;
+    }
+    return removed;
 }
 
 }  // namespace loyd

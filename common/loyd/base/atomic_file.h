@@ -38,5 +38,14 @@ private:
 
 void write_file_atomic(const std::string& path, const std::string& content);
 
+// The writer's process id in a temporary file's name (".NAME.tmp.PID"), or 0 when `name` is
+// not one.
+long temporary_writer(const std::string& name);
+
+// Removes the temporary files in `folder` (".NAME.tmp.PID", regular files only) whose writer is
+// gone: no process has that PID (kill(PID, 0) fails with ESRCH). A live PID keeps its file, even
+// a reused one, so another writer's work is never removed; links and other files are left alone.
+// Returns how many were removed. Cost: one directory scan.
+int remove_dead_temporaries(const std::string& folder);
 
 }  // namespace loyd

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/header.h"
 
@@ -75,6 +76,7 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         PdbTable d = PdbTable::load(file, t.pattern, true);
         try {
             fs::create_directories(opt.cache_dir, ec);
+            remove_dead_temporaries(opt.cache_dir);  // left by interrupted fills (SIGKILL, Ctrl-C)
             PdbHeader raw = d.file().header();
             write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw, kDefaultZstdLevel,
                       Links::Refuse);  // atomic: never torn
