@@ -560,7 +560,21 @@ void remove_dead_temporaries_in(const fs::path& dir, bool quiet, std::ostream& e
             << "\n";
 }
 
-int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out, std::ostream& err) {
+// The folder lock a build takes (base/dir_lock.h), for a conversion writing into `dir` (with
+// `sets_only`, only when it holds a set's manifest): a build and a pack or unpack never rewrite
+// each other's tables.
+std::optional<DirLock> lock_folder(const Options& o, const fs::path& dir, bool sets_only,
+                                   const std::atomic<bool>& interrupted, std::ostream& err) {
+    const fs::path d = dir.empty() ? fs::path(".") : dir;
+    std::error_code ec;
+    if (sets_only && !fs::exists(d / kManifestName, ec)) return std::nullopt;
+    return std::optional<DirLock>(std::in_place, d.string(), !o.no_wait, [&] {
+        if (!o.quiet) err << "pdbgen: waiting for another build writing into " << d.string() << "\n";
+    }, &interrupted);
+}
+
+int cmd_convert(const Options& o, PdbEncoding enc, const std::atomic<bool>& interrupted, std::ostream& out,
+                std::ostream& err) {
     if (o.paths.empty() || o.paths.size() > 2) throw UsageError("expected FILE|DIR [OUT]");
     const int level = o.level ? o.level : kDefaultZstdLevel;
     const std::string& in = o.paths[0];
@@ -576,6 +590,7 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out, std::ostre
     };
     if (!is_set) {
         const std::string to = o.paths.size() == 2 ? o.paths[1] : in;
+        const std::optional<DirLock> lock = lock_folder(o, fs::path(to).parent_path(), true, interrupted, err);
         remove_dead_temporaries_in(fs::path(to).parent_path(), o.quiet, err);
         convert(in, to);
         return kExitOk;
@@ -585,6 +600,7 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out, std::ostre
     fs::path dst_dir = o.paths.size() == 2 ? fs::path(o.paths[1]) : sp.dir;
     fs::create_directories(dst_dir, ec);
     if (!fs::is_directory(dst_dir)) throw IoError("cannot create folder '" + dst_dir.string() + "'");
+    const std::optional<DirLock> lock = lock_folder(o, dst_dir, false, interrupted, err);
     remove_dead_temporaries_in(dst_dir, o.quiet, err);
     bool recoded = false;
     for (auto& t : spec.tables) {
@@ -606,8 +622,8 @@ int run(const Options& o, const std::atomic<bool>& interrupted, std::ostream& ou
     if (o.command == "presets") return cmd_presets(out);
     if (o.command == "info") return cmd_info(o, out);
     if (o.command == "verify") return cmd_verify(o, out, err);
-    if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, out, err);
-    if (o.command == "unpack") return cmd_convert(o, PdbEncoding::Raw, out, err);
+    if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, interrupted, out, err);
+    if (o.command == "unpack") return cmd_convert(o, PdbEncoding::Raw, interrupted, out, err);
     if (o.command == "package") {
         if (o.paths.size() != 1 || o.out.empty()) throw UsageError("package takes one set folder and --out DIR");
         make_table_packages(o.paths[0], o.out, out);

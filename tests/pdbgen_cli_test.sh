@@ -403,6 +403,18 @@ if run "build waits for the lock" 0 build --preset 8-4-4 --out "$lk"; then
   run "verify after waiting" 0 verify "$lk" --against "$root_ref/8-4-4.manifest.txt"
 fi
 wait "$holder"
+# pack and unpack take the same lock: on a held set folder, in place, --no-wait exits 6 and
+# leaves every table as it was (a single table of the set too); without it they wait.
+flock -x "$lk/.loyd.lock" -c "sleep 2" &
+holder=$!
+sleep 0.3
+before=$(cksum "$lk"/*.pdb)
+run "unpack --no-wait on a held set" 6 unpack "$lk" --no-wait -q
+run "pack --no-wait of a held set's table" 6 pack "$lk/additive-1-2-4-5.pdb" --no-wait -q
+checks=$((checks + 1))
+[ "$(cksum "$lk"/*.pdb)" = "$before" ] || fail "pack/unpack --no-wait changed tables of a held set"
+run "unpack waits for the lock" 0 unpack "$lk" && expect_in "unpack waiting message" "$err" "waiting for another build"
+wait "$holder"
 # Two real builds into one folder at once: both succeed, the set matches the reference.
 both=$scratch/both
 "$pdbgen" build --preset 8-4-4 --out "$both" -j 1 -q >/dev/null 2>"$scratch/err1" &
