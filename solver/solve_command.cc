@@ -1,5 +1,9 @@
 // `solver [solve] BOARD...`: every instance solved optimally, one line (or JSON object) each
 // in input order, a summary for two or more, an optional replay page.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <ostream>
 #include <vector>
 
@@ -277,6 +281,39 @@ void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std
     }
 }
 
+// --html never replaces a file the run reads (UsageError, before any search): the --input file
+// (or the file stdin is redirected from), the --pdb manifest, or any manifest or table of a set
+// (a manifest.txt or .pdb file in a folder holding a set's manifest). Compared by identity
+// (device and inode), so a link or another spelling of the same file is caught too.
+void refuse_html_over_inputs(const Request& req) {
+    namespace fs = std::filesystem;
+    if (req.html.empty()) return;
+    struct stat target {};
+    if (::stat(req.html.c_str(), &target) != 0) return;  // a new file: nothing of the run's is replaced
+    auto is_target = [&](const struct stat& s) { return s.st_dev == target.st_dev && s.st_ino == target.st_ino; };
+    auto same = [&](const std::string& p) {
+        struct stat s {};
+        return !p.empty() && ::stat(p.c_str(), &s) == 0 && is_target(s);
+    };
+    auto refuse = [&](const std::string& what) {
+        throw UsageError("--html " + req.html + " is " + what + ", which this run reads: give another file");
+    };
+    struct stat in {};
+    if (req.input.empty() || req.input == "-") {
+        if (req.boards.empty() && ::fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) && is_target(in))
+            refuse("the file standard input reads");
+    } else if (same(req.input)) {
+        refuse("the --input file");
+    }
+    std::error_code ec;
+    if (same(req.pdb) || same((fs::path(req.pdb) / kManifestName).string())) refuse("the --pdb set's manifest");
+    const fs::path real = fs::weakly_canonical(req.html, ec);
+    const std::string name = real.filename().string();
+    if (!ec && (name == kManifestName || real.extension() == ".pdb") &&
+        fs::exists(real.parent_path() / kManifestName, ec))
+        refuse("a file of the table set in " + real.parent_path().string());
+}
+
 // --html: the page of the instances solved, written atomically; none solved is said, not
 // written.
 void write_replay_page(const Request& req, const std::vector<ReplayInstance>& replays,
@@ -295,6 +332,7 @@ void write_replay_page(const Request& req, const std::vector<ReplayInstance>& re
 }  // namespace
 
 int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks) {
+    refuse_html_over_inputs(req);
     JobSource source(req.boards, req.input);
     Tally n;
     std::vector<ReplayInstance>

@@ -575,6 +575,37 @@ run 1 2 3 4 5 6 7 0
 expect_rc "8 numbers without --size" 1
 expect_err "8 numbers without --size message" "--size"
 
+# --- --html never replaces a file the run reads (exit 2, the file untouched) ----------------
+printf 'a: 8 6 7 2 5 4 3 0 1\n' >"$tmp/html_in.txt"
+cp -r "$root/data/8-4-4" "$tmp/html_set"
+cp "$tmp/html_set/manifest.txt" "$tmp/html_manifest.before"
+expect_same() {  # expect_same NAME FILE COPY: FILE still has COPY's content
+  checks=$((checks + 1))
+  cmp -s "$2" "$3" || fail "$1: the file was changed"
+}
+cp "$tmp/html_in.txt" "$tmp/html_in.before"
+run --input "$tmp/html_in.txt" --html "$tmp/html_in.txt"
+expect_rc "--html over the --input file" 2
+expect_err "--html over the --input file: named" "is the --input file"
+expect_same "--html over the --input file" "$tmp/html_in.txt" "$tmp/html_in.before"
+ln -s html_in.txt "$tmp/html_link.html"
+run --input "$tmp/html_in.txt" --html "$tmp/html_link.html"
+expect_rc "--html through a link to the input" 2
+expect_same "--html through a link to the input" "$tmp/html_in.txt" "$tmp/html_in.before"
+cp "$tmp/html_in.txt" "$tmp/stdin"
+run --html "$tmp/stdin"
+expect_rc "--html over the file stdin reads" 2
+: >"$tmp/stdin"
+run --pdb "$tmp/html_set" --html "$tmp/html_set/manifest.txt" 8 6 7 2 5 4 3 0 1
+expect_rc "--html over the --pdb manifest" 2
+expect_same "--html over the --pdb manifest" "$tmp/html_set/manifest.txt" "$tmp/html_manifest.before"
+cp "$tmp/html_set/additive-1-2-4-5.pdb" "$tmp/html_table.before"
+run --html "$tmp/html_set/additive-1-2-4-5.pdb" 8 6 7 2 5 4 3 0 1
+expect_rc "--html over a set's table" 2
+expect_same "--html over a set's table" "$tmp/html_set/additive-1-2-4-5.pdb" "$tmp/html_table.before"
+run --html "$tmp/html_page.html" 8 6 7 2 5 4 3 0 1
+expect_rc "--html to a new file" 0
+
 # --- Failed writes to stdout: the first one ends the run, one line naming it, exit 4 -----
 
 # run_to DEST [ARGS...]: as run, with stdout to DEST.
