@@ -119,7 +119,7 @@ Verdict judge(const Task& t, Notation notation, Metric metric) {
 }
 
 void print_text(const Request& req, const Task& t, const Verdict& v, std::ostream& out) {
-    out << t.label << ": " << v.status;
+    out << one_line(t.label) << ": " << v.status;
     if (!v.message.empty()) {
         out << ": " << v.message << "\n";
         return;
@@ -222,7 +222,7 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         [&](const Task& t) {
             const Verdict v = judge(t, req.style.notation, req.metric);
             if (v.status == "invalid") err << "solver: " << t.origin << ": " << v.message << "\n";
-            if (v.status == "error") err << "solver: " << t.label << ": " << v.message << "\n";
+            if (v.status == "error") err << "solver: " << one_line(t.label) << ": " << v.message << "\n";
             if (req.json)
                 print_json(req, t, v, out);
             else

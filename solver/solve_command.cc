@@ -137,7 +137,7 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
     const bool solved = a.status == SolveOutcome::Status::Solved;
     const bool limit = a.status == SolveOutcome::Status::Limit;
     if (limit)
-        err << "solver: " << t.label << ": " << s.limit_reason << " reached after " << s.nodes_generated
+        err << "solver: " << one_line(t.label) << ": " << s.limit_reason << " reached after " << s.nodes_generated
             << " nodes\n";
     if (req.json) {
         const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
@@ -166,22 +166,22 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
         return;
     }
     if (a.status == SolveOutcome::Status::Unsolvable) {
-        out << t.label << ": unsolvable\n";
+        out << one_line(t.label) << ": unsolvable\n";
         return;
     }
     if (limit) {
-        out << t.label << ": limit (" << s.limit_reason << ")";
+        out << one_line(t.label) << ": limit (" << s.limit_reason << ")";
         if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
             << s.lower_bound << "\n";
     } else {
-        out << t.label << ": length " << a.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
+        out << one_line(t.label) << ": length " << a.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
             << " solutions " << a.count;
         if (a.capped) out << " (the first " << a.count << " listed; there are more)";
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << "\n";
     }
     for (size_t i = 0; i < a.solutions.size(); ++i)
-        out << t.label << ": solution " << i + 1 << " " << moves_word(a.solutions[i], req.style) << "\n";
+        out << one_line(t.label) << ": solution " << i + 1 << " " << moves_word(a.solutions[i], req.style) << "\n";
 }
 
 void print_task(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
@@ -190,11 +190,11 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
         if (req.json)
             print_error(t, "invalid", t.error, out);
         else
-            out << t.label << ": invalid: " << t.error << "\n";  // one line per input line
+            out << one_line(t.label) << ": invalid: " << t.error << "\n";  // one line per input line
         return;
     }
     if (!t.failure.empty()) {
-        err << "solver: " << t.label << ": " << t.failure << "\n";
+        err << "solver: " << one_line(t.label) << ": " << t.failure << "\n";
         if (req.json) print_error(t, "error", t.failure, out);
         return;
     }
@@ -202,18 +202,18 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     const SolveOutcome& r = t.outcome;
     const SearchResult& s = r.search;
     if (r.status == SolveOutcome::Status::Limit)
-        err << "solver: " << t.label << ": " << s.limit_reason << " reached after "
+        err << "solver: " << one_line(t.label) << ": " << s.limit_reason << " reached after "
             << s.nodes_generated << " nodes\n";
     if (req.json) return print_json(req, t, out);
     if (r.status == SolveOutcome::Status::Solved) {
-        out << t.label << ": length " << r.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
+        out << one_line(t.label) << ": length " << r.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
             << " moves " << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated
             << " seconds " << fixed(r.seconds) << "\n";
         if (req.show) show_text(req, *t.start, s.moves, out);
     } else if (r.status == SolveOutcome::Status::Unsolvable) {
-        out << t.label << ": unsolvable\n";
+        out << one_line(t.label) << ": unsolvable\n";
     } else {
-        out << t.label << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated
+        out << one_line(t.label) << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated
             << " seconds " << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
     }
 }

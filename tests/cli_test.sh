@@ -606,6 +606,25 @@ expect_same "--html over a set's table" "$tmp/html_set/additive-1-2-4-5.pdb" "$t
 run --html "$tmp/html_page.html" 8 6 7 2 5 4 3 0 1
 expect_rc "--html to a new file" 0
 
+# --- Control characters in labels never reach the terminal: escaped in plain text (\x1b) ---
+printf 'x\033[31mred\tz: 8 6 7 2 5 4 3 0 1\nb\033]0;title\007: 9 9\n' >"$tmp/stdin"
+run
+expect_rc "labels with control characters" 1
+expect_out "a label's escape sequence is escaped" '^x\\x1b\[31mred\\tz: length 31 '
+expect_out "an invalid line's label is escaped" '^b\\x1b\]0;title\\x07: invalid: '
+checks=$((checks + 1))
+if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out" "$tmp/err"; then
+  fail "a control character reached the output"
+  show
+fi
+printf 'x\033[2Jy: 8 6 7/2 5 4/3 0 1 UULDDRRUULDLDRRUULDLDRRUULLDDRR\n' >"$tmp/stdin"
+run check
+expect_out "check: the label is escaped" '^x\\x1b\[2Jy: optimal'
+: >"$tmp/stdin"
+run --goal "$(printf 'A\033 B C/D E F/G H _')" "B A C/D E F/G H _"
+expect_rc "a goal label with a control character" 2
+expect_err "a goal label with a control character: named" "label 'A[\\]x1b' holds a control character"
+
 # --- Failed writes to stdout: the first one ends the run, one line naming it, exit 4 -----
 
 # run_to DEST [ARGS...]: as run, with stdout to DEST.
