@@ -188,6 +188,8 @@ void remove_stale_temporaries(const std::string& dir, bool quiet, std::ostream& 
 }
 
 PdbEncoding encoding_of(const Options& o) {
+    if (o.encoding == "raw" && o.level)
+        throw UsageError("--level sets the zstd level: it does not apply to --encoding raw");
     return o.encoding == "zstd" ? PdbEncoding::Zstd
            : o.encoding == "raw" ? PdbEncoding::Raw
                                  : throw UsageError("--encoding must be zstd or raw");
@@ -576,6 +578,8 @@ std::optional<DirLock> lock_folder(const Options& o, const fs::path& dir, bool s
 int cmd_convert(const Options& o, PdbEncoding enc, const std::atomic<bool>& interrupted, std::ostream& out,
                 std::ostream& err) {
     if (o.paths.empty() || o.paths.size() > 2) throw UsageError("expected FILE|DIR [OUT]");
+    if (enc == PdbEncoding::Raw && o.level)
+        throw UsageError("--level sets the zstd level: it does not apply to unpack (raw tables are not compressed)");
     const int level = o.level ? o.level : kDefaultZstdLevel;
     const std::string& in = o.paths[0];
     std::error_code ec;

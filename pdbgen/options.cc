@@ -34,7 +34,7 @@ po::options_description visible() {
          "build/pack/unpack: compact (4 bits per entry; the presets' default) | byte (pack/unpack: "
          "keep the tables' own when not given)")
         ("level", po::value<int>()->default_value(0), "build/pack: zstd level 1..22 (0 = default 3)")
-        ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G)")
+        ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G; 0 = the memory available, the default)")
         ("force", "build: rebuild tables already present and valid")
         ("no-wait", "build, pack, unpack: when another build holds the folder written to, exit 6 at once instead of waiting")
         ("checkpoint", po::value<std::string>(),
@@ -96,7 +96,8 @@ std::string command_help(const std::string& command) {
 }
 
 std::string short_usage() {
-    return "Usage: pdbgen COMMAND [OPTIONS] [PATH]...  (commands: build, presets, info, verify, pack, unpack)\n"
+    return "Usage: pdbgen COMMAND [OPTIONS] [PATH]...\n"
+           "(commands: build, presets, info, verify, pack, unpack, package)\n"
            "Try 'pdbgen --help' for more.\n";
 }
 

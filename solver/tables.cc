@@ -106,7 +106,7 @@ void Tables::hint(const Board& goal, const std::string& what) {
     std::string cmd = suggest_build_command(goal, req_.metric);
     const fs::path sibling = fs::path(self_executable_path()).parent_path() / "pdbgen";
     std::error_code ec;
-    if (fs::exists(sibling, ec)) cmd = sibling.string() + cmd.substr(std::string("pdbgen").size());
+    if (fs::exists(sibling, ec)) cmd = shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
     std::ostringstream os;
     auto mib = [](uint64_t b) {
         return b < (uint64_t{1} << 20) ? std::string("under 1") : std::to_string(b >> 20);

@@ -255,6 +255,24 @@ void expect_refused(const std::function<void()>& f, const std::string& text) {
     });
 }
 
+// A table that is a symbolic link loop is reported as such, not as "does not exist".
+TEST(LoadFaults, LinkLoopIsNotReportedAsMissing) {
+    test::ScratchDir scratch;
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
+    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const std::string victim = dir + "/" + spec.tables[0].file;
+    fs::remove(victim);
+    fs::create_symlink(spec.tables[0].file, victim);  // points at itself
+    try {
+        (void)load_set(dir);
+        ADD_FAILURE() << "loaded a set whose table is a link loop";
+    } catch (const IoError& e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.find("does not exist"), std::string::npos) << m;
+        EXPECT_NE(m.find("symbolic links"), std::string::npos) << m;
+    }
+}
+
 // A FIFO where a table or a manifest is expected is refused at once (never waited on), and
 // discovery skips a set whose manifest or table is one.
 TEST(LoadFaults, FifosAreRefusedWithoutBlocking) {
@@ -288,6 +306,30 @@ TEST(LoadFaults, FifosAreRefusedWithoutBlocking) {
     ASSERT_EQ(notes.size(), 2u);
     EXPECT_NE(notes[0].find("not a regular file"), std::string::npos) << notes[0];
     EXPECT_NE(notes[1].find(spec.tables[0].file + " is not a regular file"), std::string::npos) << notes[1];
+}
+
+}  // namespace
+}  // namespace loyd
+
+namespace loyd {
+namespace {
+
+TEST(ShellWord, QuotesOnlyWhatNeedsIt) {
+    EXPECT_EQ(shell_word("/home/ann/.local/share/loyd/pdb/15-7-8"), "/home/ann/.local/share/loyd/pdb/15-7-8");
+    EXPECT_EQ(shell_word("/home/ann b/pdb"), "'/home/ann b/pdb'");
+    EXPECT_EQ(shell_word("it's"), "'it'\\''s'");
+    EXPECT_EQ(shell_word("$(rm -rf x)"), "'$(rm -rf x)'");
+    EXPECT_EQ(shell_word(""), "''");
+}
+
+// The hint's command runs as printed: a folder with a space is quoted.
+TEST(ShellWord, BuildCommandQuotesTheFolder) {
+    const char* old = std::getenv("XDG_DATA_HOME");
+    const std::string saved = old ? old : "";
+    ::setenv("XDG_DATA_HOME", "/tmp/my data", 1);
+    const std::string cmd = suggest_build_command(Board::blank_last(Geometry(4, 4)));
+    if (old) ::setenv("XDG_DATA_HOME", saved.c_str(), 1); else ::unsetenv("XDG_DATA_HOME");
+    EXPECT_NE(cmd.find("--out '/tmp/my data/loyd/pdb/15-7-8'"), std::string::npos) << cmd;
 }
 
 }  // namespace

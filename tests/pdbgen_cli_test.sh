@@ -459,6 +459,17 @@ pdbgen=$pdbgen_untimed
 rm -f "$scratch/fifo.pdb" "$scratch/fifo.manifest.txt"
 
 # ---------------------------------------------------------------------------------------
+# Messages: the bare usage names every command; --level where nothing is compressed is refused.
+run "pdbgen alone" 2 && expect_in "pdbgen alone names package" "$err" "pack, unpack, package\)"
+run "--level with --encoding raw" 2 build --preset 8-4-4 --out "$scratch/lvl" --encoding raw --level 9 -q &&
+  expect_in "--level with raw: named" "$err" "--level sets the zstd level: it does not apply to --encoding raw"
+checks=$((checks + 1))
+[ ! -e "$scratch/lvl/manifest.txt" ] || fail "--level with raw still built the set"
+run "unpack --level" 2 unpack "$fringe" "$scratch/lvl2" --level 9 &&
+  expect_in "unpack --level: named" "$err" "does not apply to unpack"
+run "--help documents --max-memory 0" 0 build --help && expect_in "--max-memory 0" "$out" "0 = the memory available"
+
+# ---------------------------------------------------------------------------------------
 # Failed writes to stdout: one line naming standard output, exit 4, for every command.
 if [ -w /dev/full ]; then
   for cmd in "presets" "--help" "info $fringe" "verify $fringe" "info $fringe/full-1-2-3-4-7.pdb"; do

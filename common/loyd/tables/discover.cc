@@ -4,10 +4,12 @@
 #include "loyd/tables/presets.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 #include "loyd/base/error.h"
@@ -183,11 +185,21 @@ PdbSetSpec suggested_set(const Board& goal, Metric metric, std::string* preset_n
 }
 }  // namespace
 
+std::string shell_word(const std::string& s) {
+    const bool safe = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("/._-+,:=@%").find(c) != std::string_view::npos;
+    });
+    if (safe) return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
 std::string suggest_build_command(const Board& goal, Metric metric) {
     const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
     std::string name;
     const PdbSetSpec spec = suggested_set(goal, metric, &name);
-    if (!name.empty()) return "pdbgen build --preset " + name + " --out " + dir + "/" + name;
+    if (!name.empty()) return "pdbgen build --preset " + name + " --out " + shell_word(dir + "/" + name);
     std::string cmd = "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
     if (metric == Metric::Mtm) cmd += " --metric mtm";
     for (const auto& t : spec.tables) {
@@ -199,7 +211,7 @@ std::string suggest_build_command(const Board& goal, Metric metric) {
             first = false;
         }
     }
-    return cmd + " --name " + spec.name + " --out " + dir + "/" + spec.name;
+    return cmd + " --name " + shell_word(spec.name) + " --out " + shell_word(dir + "/" + spec.name);
 }
 
 BuildCost suggest_build_cost(const Board& goal, Metric metric) {

@@ -51,8 +51,9 @@ void remove_stale(const fs::path& dir, const std::string& prefix, const fs::path
 
 PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions& opt) {
     std::error_code ec;
-    if (!fs::exists(file, ec))
-        throw IoError("the set's manifest names table '" + t.file + "' but " + file + " does not exist");
+    if (!fs::exists(file, ec))  // "does not exist" only when it does not: a link loop says so
+        throw IoError("the set's manifest names table '" + t.file + "' but " + file +
+                      (ec ? ": " + ec.message() : std::string(" does not exist")));
     const PdbHeader h = read_pdb_header(file);
     if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
         throw FormatError(file + ": payload xxh3 " + hex64(h.payload_xxh3) + " differs from the manifest's " +
