@@ -47,6 +47,11 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
 
 }  // namespace
 
+std::atomic<bool>& interrupt_flag() {
+    static std::atomic<bool> flag{false};
+    return flag;
+}
+
 void solve_task(const Request& req, const SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
     SolveOptions so = base;
@@ -57,6 +62,10 @@ void solve_task(const Request& req, const SolveOptions& base, Task& t) {
             t.all = solve_all(*t.start, *t.goal, so, AllSolutionsOptions{req.count_solutions, req.max_solutions});
         else
             t.outcome = solve(*t.start, *t.goal, so);
+        if (interrupt_flag()) {  // what was proven stays: the lower bound reached
+            if (t.all && t.all->status == SolveOutcome::Status::Limit) t.all->search.limit_reason = "interrupted";
+            if (!t.all && t.outcome.status == SolveOutcome::Status::Limit) t.outcome.search.limit_reason = "interrupted";
+        }
     } catch (const UsageError& e) {
         t.error = e.what();
     } catch (const std::exception& e) {
@@ -92,14 +101,14 @@ public:
              const std::function<void()>& flush, const std::function<bool()>& pump = {},
              size_t extra = 0) {
         limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
-        SolveOptions opts = base;  // searches stop early once printing has failed
-        if (!opts.limits.cancel) opts.limits.cancel = &cancel_;
+        SolveOptions opts = base;  // searches stop early on an interrupt or a failed write
+        if (!opts.limits.cancel) opts.limits.cancel = &interrupt_flag();
         std::vector<std::thread> pool;
         for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(opts); });
         try {
             print_in_order(print, flush, pump);
         } catch (...) {  // a failed write: no more reading or searching, then the error
-            cancel_ = true;
+            interrupt_flag() = true;
             stop_reading(std::current_exception());
             for (auto& th : pool) th.join();
             throw;
@@ -200,6 +209,7 @@ public:
 private:
     // Under mu_: the next task into the window, its tables chosen; false at the end.
     bool read_one() {
+        if (interrupt_flag()) eof_ = true;  // interrupted: no more input
         if (eof_) return false;
         try {
             for (;;) {
@@ -254,7 +264,6 @@ private:
     size_t limit_ = 0;                          // most tasks read and not yet printed
     bool eof_ = false;
     std::exception_ptr error_;
-    std::atomic<bool> cancel_{false};
 };
 
 }  // namespace

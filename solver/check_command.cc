@@ -233,6 +233,7 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         err, ranks, [&] { require_written(out.flush()); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, out);
+    if (interrupt_flag()) return kExitInterrupted;
     return n.exit_code();
 }
 

@@ -11,6 +11,7 @@
 #include "loyd/base/fd_output.h"
 #include "loyd/base/version.h"
 #include "loyd/mpi/ranks.h"
+#include "solver/batch.h"
 #include "solver/commands.h"
 #include "solver/options.h"
 #include "solver/rank_run.h"
@@ -18,6 +19,14 @@
 
 namespace {
 using namespace loyd::solver;
+
+// Ctrl-C or SIGTERM: the searches stop with what they proved, and the run ends with the records,
+// the summary and status 130; a second signal ends the process at once.
+extern "C" void on_signal(int) {
+    interrupt_flag().store(true);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+}
 
 int program(int argc, char** argv, loyd::mpi::Ranks& ranks, std::unique_ptr<RankRun>& run,
             std::ostream& out, std::ostream& err) {
@@ -47,6 +56,9 @@ int main(int argc, char** argv) {
     // A cache write past the file-size limit then fails with EFBIG (and is skipped: the cache
     // is an optimisation) instead of killing the process.
     std::signal(SIGXFSZ, SIG_IGN);
+    interrupt_flag();  // constructed before a handler can touch it
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
     std::unique_ptr<loyd::mpi::Ranks> ranks;
     try {
         ranks = std::make_unique<loyd::mpi::Ranks>(&argc, &argv);

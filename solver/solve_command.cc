@@ -202,8 +202,9 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     const SolveOutcome& r = t.outcome;
     const SearchResult& s = r.search;
     if (r.status == SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << s.limit_reason << " reached after "
-            << s.nodes_generated << " nodes\n";
+        err << "solver: " << one_line(t.label) << ": " << s.limit_reason
+            << (interrupt_flag() ? " after " : " reached after ") << s.nodes_generated << " nodes, lower bound "
+            << s.lower_bound << "\n";
     if (req.json) return print_json(req, t, out);
     if (r.status == SolveOutcome::Status::Solved) {
         out << one_line(t.label) << ": length " << r.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
@@ -357,6 +358,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
     if (!req.html.empty()) write_replay_page(req, replays, err);
+    if (interrupt_flag()) return kExitInterrupted;
     if (n.internal) return kExitInternal;
     if (n.invalid) return kExitInvalid;
     if (n.limit) return kExitLimit;

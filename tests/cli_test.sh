@@ -625,6 +625,23 @@ run --goal "$(printf 'A\033 B C/D E F/G H _')" "B A C/D E F/G H _"
 expect_rc "a goal label with a control character" 2
 expect_err "a goal label with a control character: named" "label 'A[\\]x1b' holds a control character"
 
+# --- SIGINT / SIGTERM: the instance in progress is printed with its lower bound, then the
+# summary; exit 130. (Korf #60 with Manhattan alone runs for minutes.)
+hard=$(grep "^korf-60:" "$root/data/korf100.txt" | sed 's/^[^:]*://; s/#.*//')
+printf 'easy: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\nhard: %s\n' "$hard" >"$tmp/interrupt.txt"
+for sig in INT TERM; do
+  "$solver" -j 1 --heuristic manhattan --goal blank-first --input "$tmp/interrupt.txt" >"$tmp/out" 2>"$tmp/err" &
+  victim=$!
+  sleep 1.5
+  kill -s "$sig" "$victim"
+  wait "$victim"
+  rc=$?
+  last_cmd="solver --heuristic manhattan --input interrupt.txt, then SIG$sig"
+  expect_rc "SIG$sig" 130
+  expect_out "SIG$sig: the instance in progress" "^hard: limit \(interrupted\) nodes [0-9]+ seconds [0-9.]+ lower bound [0-9]+$"
+  expect_out "SIG$sig: the summary" "^summary: instances 2, solved 1, "
+done
+
 # --- Failed writes to stdout: the first one ends the run, one line naming it, exit 4 -----
 
 # run_to DEST [ARGS...]: as run, with stdout to DEST.
