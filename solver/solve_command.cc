@@ -203,8 +203,7 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     const SearchResult& s = r.search;
     if (r.status == SolveOutcome::Status::Limit)
         err << "solver: " << one_line(t.label) << ": " << s.limit_reason
-            << (interrupt_flag() ? " after " : " reached after ") << s.nodes_generated << " nodes, lower bound "
-            << s.lower_bound << "\n";
+            << (interrupt_flag() ? " after " : " reached after ") << s.nodes_generated << " nodes\n";
     if (req.json) return print_json(req, t, out);
     if (r.status == SolveOutcome::Status::Solved) {
         out << one_line(t.label) << ": length " << r.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
