@@ -189,6 +189,8 @@ void remove_stale_temporaries(const std::string& dir, bool quiet, std::ostream& 
 }
 
 PdbEncoding encoding_of(const Options& o) {
+    if (o.encoding == "raw" && o.level)
+        throw UsageError("--level sets the zstd level: it does not apply to --encoding raw");
     return o.encoding == "zstd" ? PdbEncoding::Zstd
            : o.encoding == "raw" ? PdbEncoding::Raw
                                  : throw UsageError("--encoding must be zstd or raw");
@@ -553,8 +555,32 @@ int cmd_verify(const Options& o, std::ostream& out, std::ostream& err) {
     return kExitOk;
 }
 
-int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
+// Temporary files whose writer died (a killed pack, unpack or cache fill; base/atomic_file.h)
+// in the folder a conversion writes to.
+void remove_dead_temporaries_in(const fs::path& dir, bool quiet, std::ostream& err) {
+    if (const int n = remove_dead_temporaries(dir.empty() ? "." : dir.string()); n > 0 && !quiet)
+        err << "pdbgen: removed " << n << " temporary file(s) of an interrupted run in " << (dir.empty() ? "." : dir.string())
+            << "\n";
+}
+
+// The folder lock a build takes (base/dir_lock.h), for a conversion writing into `dir` (with
+// `sets_only`, only when it holds a set's manifest): a build and a pack or unpack never rewrite
+// each other's tables.
+std::optional<DirLock> lock_folder(const Options& o, const fs::path& dir, bool sets_only,
+                                   const std::atomic<bool>& interrupted, std::ostream& err) {
+    const fs::path d = dir.empty() ? fs::path(".") : dir;
+    std::error_code ec;
+    if (sets_only && !fs::exists(d / kManifestName, ec)) return std::nullopt;
+    return std::optional<DirLock>(std::in_place, d.string(), !o.no_wait, [&] {
+        if (!o.quiet) err << "pdbgen: waiting for another build writing into " << d.string() << "\n";
+    }, &interrupted);
+}
+
+int cmd_convert(const Options& o, PdbEncoding enc, const std::atomic<bool>& interrupted, std::ostream& out,
+                std::ostream& err) {
     if (o.paths.empty() || o.paths.size() > 2) throw UsageError("expected FILE|DIR [OUT]");
+    if (enc == PdbEncoding::Raw && o.level)
+        throw UsageError("--level sets the zstd level: it does not apply to unpack (raw tables are not compressed)");
     const int level = o.level ? o.level : kDefaultZstdLevel;
     const std::string& in = o.paths[0];
     std::error_code ec;
@@ -568,7 +594,10 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
             << " entries)\n";
     };
     if (!is_set) {
-        convert(in, o.paths.size() == 2 ? o.paths[1] : in);
+        const std::string to = o.paths.size() == 2 ? o.paths[1] : in;
+        const std::optional<DirLock> lock = lock_folder(o, fs::path(to).parent_path(), true, interrupted, err);
+        remove_dead_temporaries_in(fs::path(to).parent_path(), o.quiet, err);
+        convert(in, to);
         return kExitOk;
     }
     SetPath sp = set_path(in);
@@ -576,6 +605,8 @@ int cmd_convert(const Options& o, PdbEncoding enc, std::ostream& out) {
     fs::path dst_dir = o.paths.size() == 2 ? fs::path(o.paths[1]) : sp.dir;
     fs::create_directories(dst_dir, ec);
     if (!fs::is_directory(dst_dir)) throw IoError("cannot create folder '" + dst_dir.string() + "'");
+    const std::optional<DirLock> lock = lock_folder(o, dst_dir, false, interrupted, err);
+    remove_dead_temporaries_in(dst_dir, o.quiet, err);
     bool recoded = false;
     for (auto& t : spec.tables) {
         const std::string to = (dst_dir / t.file).string();
@@ -596,8 +627,8 @@ int run(const Options& o, const std::atomic<bool>& interrupted, std::ostream& ou
     if (o.command == "presets") return cmd_presets(out);
     if (o.command == "info") return cmd_info(o, out);
     if (o.command == "verify") return cmd_verify(o, out, err);
-    if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, out);
-    if (o.command == "unpack") return cmd_convert(o, PdbEncoding::Raw, out);
+    if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, interrupted, out, err);
+    if (o.command == "unpack") return cmd_convert(o, PdbEncoding::Raw, interrupted, out, err);
     if (o.command == "package") {
         if (o.paths.size() != 1 || o.out.empty()) throw UsageError("package takes one set folder and --out DIR");
         make_table_packages(o.paths[0], o.out, out);

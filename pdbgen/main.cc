@@ -2,12 +2,15 @@
 // Under mpirun every rank runs this; rank 0 alone prints, and a failure every rank shares
 // (Collective::agree) ends them all normally with its exit status; a failure of one rank alone
 // aborts the job (MPI_Abort) with it.
+#include <unistd.h>
+
 #include <csignal>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "loyd/base/error.h"
+#include "loyd/base/fd_output.h"
 #include "loyd/base/version.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/options.h"
@@ -92,10 +95,16 @@ int main(int argc, char** argv) {
     }
     loyd::Collective& world = ranks->world();
     std::ostringstream muted;
-    std::ostream& out = world.rank() == 0 ? std::cout : muted;
+    // Standard output through a checked buffer: a failed write (a full disk, a closed pipe,
+    // `ulimit -f`) is reported in one line with status 4.
+    loyd::FdOutput stdout_buf(STDOUT_FILENO, "standard output");
+    std::ostream stdout_stream(&stdout_buf);
+    std::ostream& out = world.rank() == 0 ? stdout_stream : muted;
     std::ostream& err = world.rank() == 0 ? std::cerr : muted;
     try {
-        return program(argc, argv, world, out, err);
+        const int status = program(argc, argv, world, out, err);
+        loyd::require_written(out.flush());
+        return status;
     } catch (...) {
         std::string message;
         const int status = exit_status(std::current_exception(), message);

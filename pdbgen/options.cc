@@ -34,9 +34,9 @@ po::options_description visible() {
          "build/pack/unpack: compact (4 bits per entry; the default for STM tables) | byte (the default "
          "and the only coding for MTM tables; pack/unpack: keep the tables' own when not given)")
         ("level", po::value<int>()->default_value(0), "build/pack: zstd level 1..22 (0 = default 3)")
-        ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G)")
+        ("max-memory", po::value<std::string>(), "build: refuse to start above this peak (e.g. 4G; 0 = the memory available, the default)")
         ("force", "build: rebuild tables already present and valid")
-        ("no-wait", "build: when another build holds the output folder, exit 6 at once instead of waiting")
+        ("no-wait", "build, pack, unpack: when another build holds the folder written to, exit 6 at once instead of waiting")
         ("checkpoint", po::value<std::string>(),
          "build: save each finished BFS layer in DIR; the same command resumes from it (any rank count)")
         ("against", po::value<std::string>(), "verify: reference manifest (file or folder) whose checksums must match")
@@ -96,7 +96,8 @@ std::string command_help(const std::string& command) {
 }
 
 std::string short_usage() {
-    return "Usage: pdbgen COMMAND [OPTIONS] [PATH]...  (commands: build, presets, info, verify, pack, unpack)\n"
+    return "Usage: pdbgen COMMAND [OPTIONS] [PATH]...\n"
+           "(commands: build, presets, info, verify, pack, unpack, package)\n"
            "Try 'pdbgen --help' for more.\n";
 }
 
@@ -122,7 +123,7 @@ std::string help_text() {
           "  package DIR --out OUT              a .deb and a .tar.gz installing the set for the solver\n\n"
        << visible()
        << "\nExit status: 0 ok, 1 a table failed verification, 2 usage error, 3 not enough\n"
-          "memory, 4 file error, 5 internal error, 6 output folder busy (build --no-wait),\n"
+          "memory, 4 file error, 5 internal error, 6 output folder busy (--no-wait),\n"
           "130 interrupted.\n"
           "A set built into $XDG_DATA_HOME/loyd/pdb (default ~/.local/share/loyd/pdb) or a folder\n"
           "of $LOYD_PDB_PATH is found by the solver without options.\n"

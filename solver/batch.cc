@@ -47,6 +47,11 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
 
 }  // namespace
 
+std::atomic<bool>& interrupt_flag() {
+    static std::atomic<bool> flag{false};
+    return flag;
+}
+
 void solve_task(const Request& req, const SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
     SolveOptions so = base;
@@ -57,6 +62,10 @@ void solve_task(const Request& req, const SolveOptions& base, Task& t) {
             t.all = solve_all(*t.start, *t.goal, so, AllSolutionsOptions{req.count_solutions, req.max_solutions});
         else
             t.outcome = solve(*t.start, *t.goal, so);
+        if (interrupt_flag()) {  // what was proven stays: the lower bound reached
+            if (t.all && t.all->status == SolveOutcome::Status::Limit) t.all->search.limit_reason = "interrupted";
+            if (!t.all && t.outcome.status == SolveOutcome::Status::Limit) t.outcome.search.limit_reason = "interrupted";
+        }
     } catch (const UsageError& e) {
         t.error = e.what();
     } catch (const std::exception& e) {
@@ -92,8 +101,28 @@ public:
              const std::function<void()>& flush, const std::function<bool()>& pump = {},
              size_t extra = 0) {
         limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
+        SolveOptions opts = base;  // searches stop early on an interrupt or a failed write
+        if (!opts.limits.cancel) opts.limits.cancel = &interrupt_flag();
         std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(base); });
+        for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(opts); });
+        try {
+            print_in_order(print, flush, pump);
+        } catch (...) {  // a failed write: no more reading or searching, then the error
+            interrupt_flag() = true;
+            stop_reading(std::current_exception());
+            for (auto& th : pool) th.join();
+            throw;
+        }
+        for (auto& th : pool) th.join();
+        rethrow();
+    }
+    void rethrow() const {
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    void print_in_order(const std::function<void(const Task&)>& print, const std::function<void()>& flush,
+                        const std::function<bool()>& pump) {
         PollBackoff idle;
         auto pumped = std::chrono::steady_clock::now();
         bool unflushed = false;
@@ -132,12 +161,9 @@ public:
             idle.reset();
         }
         if (flush) flush();
-        for (auto& th : pool) th.join();
-        rethrow();
     }
-    void rethrow() const {
-        if (error_) std::rethrow_exception(error_);
-    }
+
+public:
 
     // The window's first task, taken out (to be searched and printed by the caller); null at the
     // end of the input. Only when no worker runs.
@@ -183,6 +209,7 @@ public:
 private:
     // Under mu_: the next task into the window, its tables chosen; false at the end.
     bool read_one() {
+        if (interrupt_flag()) eof_ = true;  // interrupted: no more input
         if (eof_) return false;
         try {
             for (;;) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -59,6 +60,10 @@ struct Task {
 // holding its message, labelled with the line's own label when it has one.
 std::optional<Task> read_task(const Job& job,
                               const std::function<void(Task&, const std::string&)>& fill);
+
+// Set by the solver's SIGINT/SIGTERM handler (and when printing fails): every search stops with
+// what it proved, no more input is read, and the run ends with the summary (main.cc).
+std::atomic<bool>& interrupt_flag();
 
 using TaskReader = std::function<std::optional<Task>(const Job&)>;
 using TaskPrinter = std::function<void(const Task&)>;

@@ -12,6 +12,7 @@
 #include <ostream>
 
 #include "loyd/base/error.h"
+#include "loyd/base/fd_output.h"
 #include "loyd/board/metric.h"
 #include "loyd/tables/load.h"
 #include "solver/batch.h"
@@ -118,7 +119,7 @@ Verdict judge(const Task& t, Notation notation, Metric metric) {
 }
 
 void print_text(const Request& req, const Task& t, const Verdict& v, std::ostream& out) {
-    out << t.label << ": " << v.status;
+    out << one_line(t.label) << ": " << v.status;
     if (!v.message.empty()) {
         out << ": " << v.message << "\n";
         return;
@@ -221,16 +222,18 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         [&](const Task& t) {
             const Verdict v = judge(t, req.style.notation, req.metric);
             if (v.status == "invalid") err << "solver: " << t.origin << ": " << v.message << "\n";
-            if (v.status == "error") err << "solver: " << t.label << ": " << v.message << "\n";
+            if (v.status == "error") err << "solver: " << one_line(t.label) << ": " << v.message << "\n";
             if (req.json)
                 print_json(req, t, v, out);
             else
                 print_text(req, t, v, out);
+            require_written(out);  // the first failed write ends the run
             n.add(t, v);
         },
-        err, ranks, [&] { out.flush(); });
+        err, ranks, [&] { require_written(out.flush()); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, out);
+    if (interrupt_flag()) return kExitInterrupted;
     return n.exit_code();
 }
 

@@ -20,6 +20,7 @@ enum ExitCode {
     kExitUnavailable = 6,  // play: this build has no page (no emscripten when it was built)
     kExitNotOptimal = 7,  // check: a sequence solves, but is longer than optimal
     kExitNotSolved = 8,   // check: a sequence leaves the board or ends off the goal
+    kExitInterrupted = 130,  // SIGINT/SIGTERM: the summary and lower bounds reached were printed
 };
 
 class RankRun;  // rank_run.h: the ranks this run has (one without mpirun)

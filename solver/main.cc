@@ -1,13 +1,17 @@
 // solver: optimal sliding-tile puzzle solver. See README.md and `solver --help`.
 // Under mpirun every rank runs this (rank_run.h): rank 0 reads the input, searches with the
 // others and prints; the others serve it; every rank exits with the status rank 0 decides.
+#include <unistd.h>
+
 #include <csignal>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "loyd/base/fd_output.h"
 #include "loyd/base/version.h"
 #include "loyd/mpi/ranks.h"
+#include "solver/batch.h"
 #include "solver/commands.h"
 #include "solver/options.h"
 #include "solver/rank_run.h"
@@ -15,6 +19,14 @@
 
 namespace {
 using namespace loyd::solver;
+
+// Ctrl-C or SIGTERM: the searches stop with what they proved, and the run ends with the records,
+// the summary and status 130; a second signal ends the process at once.
+extern "C" void on_signal(int) {
+    interrupt_flag().store(true);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+}
 
 int program(int argc, char** argv, loyd::mpi::Ranks& ranks, std::unique_ptr<RankRun>& run,
             std::ostream& out, std::ostream& err) {
@@ -44,6 +56,9 @@ int main(int argc, char** argv) {
     // A cache write past the file-size limit then fails with EFBIG (and is skipped: the cache
     // is an optimisation) instead of killing the process.
     std::signal(SIGXFSZ, SIG_IGN);
+    interrupt_flag();  // constructed before a handler can touch it
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
     std::unique_ptr<loyd::mpi::Ranks> ranks;
     try {
         ranks = std::make_unique<loyd::mpi::Ranks>(&argc, &argv);
@@ -53,11 +68,17 @@ int main(int argc, char** argv) {
     }
     const bool first = ranks->world().rank() == 0;
     std::ostringstream muted;  // only rank 0 prints
+    // Standard output through a checked buffer: the first failed write (a full disk, a closed
+    // pipe, `ulimit -f`) ends the run with one line and status 4.
+    loyd::FdOutput stdout_buf(STDOUT_FILENO, "standard output");
+    std::ostream out(&stdout_buf);
     std::unique_ptr<RankRun> run;
     int status = kExitOk;
     std::string message;
     try {
-        status = program(argc, argv, *ranks, run, first ? std::cout : muted, first ? std::cerr : muted);
+        status = program(argc, argv, *ranks, run, first ? out : muted, first ? std::cerr : muted);
+        out.flush();
+        loyd::require_written(out);
     } catch (...) {
         status = exit_status(std::current_exception(), message);
     }

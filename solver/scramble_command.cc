@@ -3,6 +3,7 @@
 #include <ostream>
 #include <random>
 
+#include "loyd/base/fd_output.h"
 #include "loyd/board/scramble.h"
 #include "solver/commands.h"
 
@@ -23,9 +24,9 @@ int run_scramble(const Request& req, std::ostream& out, std::ostream& err) {
     std::mt19937_64 rng(seed);
     for (uint64_t i = 0; i < req.count; ++i) {
         out << req.format.write(random_position(goal, rng), req.layout) << '\n';
-        if (!out) break;  // a closed pipe (e.g. `| head`): stop drawing
+        require_written(out);  // a full disk or a closed pipe: stop drawing
     }
-    out.flush();
+    require_written(out.flush());
     return kExitOk;
 }
 

@@ -1,10 +1,15 @@
 // `solver [solve] BOARD...`: every instance solved optimally, one line (or JSON object) each
 // in input order, a summary for two or more, an optional replay page.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <ostream>
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/fd_output.h"
 #include "loyd/tables/load.h"
 #include "solver/batch.h"
 #include "solver/commands.h"
@@ -132,7 +137,7 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
     const bool solved = a.status == SolveOutcome::Status::Solved;
     const bool limit = a.status == SolveOutcome::Status::Limit;
     if (limit)
-        err << "solver: " << t.label << ": " << s.limit_reason << " reached after " << s.nodes_generated
+        err << "solver: " << one_line(t.label) << ": " << s.limit_reason << " reached after " << s.nodes_generated
             << " nodes\n";
     if (req.json) {
         const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
@@ -161,22 +166,22 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
         return;
     }
     if (a.status == SolveOutcome::Status::Unsolvable) {
-        out << t.label << ": unsolvable\n";
+        out << one_line(t.label) << ": unsolvable\n";
         return;
     }
     if (limit) {
-        out << t.label << ": limit (" << s.limit_reason << ")";
+        out << one_line(t.label) << ": limit (" << s.limit_reason << ")";
         if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
             << s.lower_bound << "\n";
     } else {
-        out << t.label << ": length " << a.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
+        out << one_line(t.label) << ": length " << a.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
             << " solutions " << a.count;
         if (a.capped) out << " (the first " << a.count << " listed; there are more)";
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << "\n";
     }
     for (size_t i = 0; i < a.solutions.size(); ++i)
-        out << t.label << ": solution " << i + 1 << " " << moves_word(a.solutions[i], req.style) << "\n";
+        out << one_line(t.label) << ": solution " << i + 1 << " " << moves_word(a.solutions[i], req.style) << "\n";
 }
 
 void print_task(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
@@ -185,11 +190,11 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
         if (req.json)
             print_error(t, "invalid", t.error, out);
         else
-            out << t.label << ": invalid: " << t.error << "\n";  // one line per input line
+            out << one_line(t.label) << ": invalid: " << t.error << "\n";  // one line per input line
         return;
     }
     if (!t.failure.empty()) {
-        err << "solver: " << t.label << ": " << t.failure << "\n";
+        err << "solver: " << one_line(t.label) << ": " << t.failure << "\n";
         if (req.json) print_error(t, "error", t.failure, out);
         return;
     }
@@ -197,18 +202,18 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     const SolveOutcome& r = t.outcome;
     const SearchResult& s = r.search;
     if (r.status == SolveOutcome::Status::Limit)
-        err << "solver: " << t.label << ": " << s.limit_reason << " reached after "
-            << s.nodes_generated << " nodes\n";
+        err << "solver: " << one_line(t.label) << ": " << s.limit_reason
+            << (interrupt_flag() ? " after " : " reached after ") << s.nodes_generated << " nodes\n";
     if (req.json) return print_json(req, t, out);
     if (r.status == SolveOutcome::Status::Solved) {
-        out << t.label << ": length " << r.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
+        out << one_line(t.label) << ": length " << r.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
             << " moves " << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated
             << " seconds " << fixed(r.seconds) << "\n";
         if (req.show) show_text(req, *t.start, s.moves, out);
     } else if (r.status == SolveOutcome::Status::Unsolvable) {
-        out << t.label << ": unsolvable\n";
+        out << one_line(t.label) << ": unsolvable\n";
     } else {
-        out << t.label << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated
+        out << one_line(t.label) << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated
             << " seconds " << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
     }
 }
@@ -276,6 +281,39 @@ void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std
     }
 }
 
+// --html never replaces a file the run reads (UsageError, before any search): the --input file
+// (or the file stdin is redirected from), the --pdb manifest, or any manifest or table of a set
+// (a manifest.txt or .pdb file in a folder holding a set's manifest). Compared by identity
+// (device and inode), so a link or another spelling of the same file is caught too.
+void refuse_html_over_inputs(const Request& req) {
+    namespace fs = std::filesystem;
+    if (req.html.empty()) return;
+    struct stat target {};
+    if (::stat(req.html.c_str(), &target) != 0) return;  // a new file: nothing of the run's is replaced
+    auto is_target = [&](const struct stat& s) { return s.st_dev == target.st_dev && s.st_ino == target.st_ino; };
+    auto same = [&](const std::string& p) {
+        struct stat s {};
+        return !p.empty() && ::stat(p.c_str(), &s) == 0 && is_target(s);
+    };
+    auto refuse = [&](const std::string& what) {
+        throw UsageError("--html " + req.html + " is " + what + ", which this run reads: give another file");
+    };
+    struct stat in {};
+    if (req.input.empty() || req.input == "-") {
+        if (req.boards.empty() && ::fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) && is_target(in))
+            refuse("the file standard input reads");
+    } else if (same(req.input)) {
+        refuse("the --input file");
+    }
+    std::error_code ec;
+    if (same(req.pdb) || same((fs::path(req.pdb) / kManifestName).string())) refuse("the --pdb set's manifest");
+    const fs::path real = fs::weakly_canonical(req.html, ec);
+    const std::string name = real.filename().string();
+    if (!ec && (name == kManifestName || real.extension() == ".pdb") &&
+        fs::exists(real.parent_path() / kManifestName, ec))
+        refuse("a file of the table set in " + real.parent_path().string());
+}
+
 // --html: the page of the instances solved, written atomically; none solved is said, not
 // written.
 void write_replay_page(const Request& req, const std::vector<ReplayInstance>& replays,
@@ -294,6 +332,7 @@ void write_replay_page(const Request& req, const std::vector<ReplayInstance>& re
 }  // namespace
 
 int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks) {
+    refuse_html_over_inputs(req);
     JobSource source(req.boards, req.input);
     Tally n;
     std::vector<ReplayInstance>
@@ -302,6 +341,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         req, source, [&](const Job& job) { return read_board(req, job); },
         [&](const Task& t) {
             print_task(req, t, out, err);
+            require_written(out);  // the first failed write ends the run
             n.add(t);
             if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
             if (t.all) {  // --all: every listed solution, numbered
@@ -313,10 +353,11 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
                                                   req.format.labels()));
             }
         },
-        err, ranks, [&] { out.flush(); });
+        err, ranks, [&] { require_written(out.flush()); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
     if (!req.html.empty()) write_replay_page(req, replays, err);
+    if (interrupt_flag()) return kExitInterrupted;
     if (n.internal) return kExitInternal;
     if (n.invalid) return kExitInvalid;
     if (n.limit) return kExitLimit;

@@ -70,9 +70,9 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
         return load(req_.pdb);
     }
     std::vector<std::string> notes;
-    auto found = find_best_set(default_pdb_dirs(self_executable_path()), goal, &notes, req_.metric);
+    const std::vector<FoundSet> found = find_sets(default_pdb_dirs(self_executable_path()), goal, &notes, req_.metric);
     for (const auto& n : notes) err_ << "solver: " << n << "\n";
-    if (!found) {
+    if (found.empty()) {
         if (required)
             throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
                              goal.geometry().name() +
@@ -80,19 +80,24 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
         hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used " + classic_words(req_.metric));
         return nullptr;
     }
-    try {
-        const LoadedSet* s = load(found->manifest);
-        const std::string better = suggest_build_command(goal, req_.metric);
-        if (better.find("--preset " + s->spec.name + " ") == std::string::npos &&
-            better.find("--preset") != std::string::npos)
-            hint(goal, "used the " + s->spec.name + " tables from " + s->dir);
-        return s;
-    } catch (const Error& e) {
-        if (required) throw;
-        err_ << "solver: not using " << found->manifest << ": " << e.what() << "; using "
-             << classic_words(req_.metric) << "\n";
-        return nullptr;
+    // Strongest first; a set that fails to load (damaged, unreadable) gives way to the next.
+    for (size_t i = 0; i < found.size(); ++i) {
+        try {
+            const LoadedSet* s = load(found[i].manifest);
+            const std::string better = suggest_build_command(goal, req_.metric);
+            if (better.find("--preset " + s->spec.name + " ") == std::string::npos &&
+                better.find("--preset") != std::string::npos)
+                hint(goal, "used the " + s->spec.name + " tables from " + s->dir);
+            return s;
+        } catch (const Error& e) {
+            if (required && i + 1 == found.size()) throw;
+            err_ << "solver: not using " << found[i].manifest << ": " << e.what() << "; using "
+                 << (i + 1 < found.size() ? "the next set found, " + found[i + 1].manifest
+                                          : classic_words(req_.metric))
+                 << "\n";
+        }
     }
+    return nullptr;
 }
 
 void Tables::hint(const Board& goal, const std::string& what) {
@@ -101,7 +106,7 @@ void Tables::hint(const Board& goal, const std::string& what) {
     std::string cmd = suggest_build_command(goal, req_.metric);
     const fs::path sibling = fs::path(self_executable_path()).parent_path() / "pdbgen";
     std::error_code ec;
-    if (fs::exists(sibling, ec)) cmd = sibling.string() + cmd.substr(std::string("pdbgen").size());
+    if (fs::exists(sibling, ec)) cmd = shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
     std::ostringstream os;
     auto mib = [](uint64_t b) {
         return b < (uint64_t{1} << 20) ? std::string("under 1") : std::to_string(b >> 20);

@@ -9,12 +9,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "loyd/base/error.h"
 #include "loyd/board/moves.h"
+#include "loyd/board/solvability.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/search/solve.h"
 #include "tests/pdb_test_support.h"
@@ -101,6 +103,34 @@ TEST_P(AdditiveWalk, EqualsTheGeneralHeuristic) {
         if (width == 3) walk<BasicAdditivePdbH<3>>(set, lk, steps);
         if (width == 4) walk<BasicAdditivePdbH<4>>(set, lk, steps);
     }
+}
+
+// Exhaustively, on every solvable 3x3 position: the compact fast path, the byte fast path and the
+// general heuristic on compact and on byte tables give the same value (8-4-4); and the general
+// path on a compact set of additive and full tables (mixed-3x3) gives its byte set's values.
+TEST(AdditivePdb, CompactEqualsBytesOnEvery3x3Position) {
+    const LoadedSet& bytes = test_set("8-4-4");
+    const LoadedSet& compact = test_set("8-4-4/compact");
+    CompactAdditivePdbH fast_compact(compact, Lookups{});
+    AdditivePdbH fast_bytes(bytes, Lookups{});
+    PdbH general_compact(compact, Lookups{}), general_bytes(bytes, Lookups{});
+    PdbH mixed_compact(test_set("mixed-3x3/compact"), Lookups{}), mixed_bytes(test_set("mixed-3x3"), Lookups{});
+    const Geometry g(3, 3);
+    const Board goal = Board::blank_last(g);
+    std::vector<int> cells = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    int checked = 0;
+    do {
+        const Board b = Board::make(g, cells);
+        if (!solvable(b, goal)) continue;
+        const SearchState s = SearchState::from(b);
+        const int v = general_bytes.init(s);
+        ASSERT_EQ(fast_bytes.init(s), v) << b.to_string();
+        ASSERT_EQ(fast_compact.init(s), v) << b.to_string();
+        ASSERT_EQ(general_compact.init(s), v) << b.to_string();
+        ASSERT_EQ(mixed_compact.init(s), mixed_bytes.init(s)) << b.to_string();
+        ++checked;
+    } while (std::next_permutation(cells.begin(), cells.end()));
+    EXPECT_EQ(checked, 181440);
 }
 
 // The compact tables' fast path gives the byte tables' values: the same walk, evaluated on both.

@@ -79,6 +79,19 @@ TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
     EXPECT_EQ(std::string(m.c_str()), m);  // no NUL cuts it short
 }
 
+// A goal label holding a control character (a terminal escape sequence) is refused: labels are
+// printed as given in boards and --show.
+TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
+    for (const char* goal : {"A\x1b B C/D E F/G H _", "A B C/D E\x7f F/G H _"}) {
+        try {
+            BoardFormat f(std::nullopt, goal);
+            ADD_FAILURE() << "accepted " << one_line(goal);
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("holds a control character"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(SplitBoard, RefusesRaggedAndEmptyRows) {
     EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("8 2 0/4 6/1 3 7 5"); }),
                          "ragged rows: row 2 has 2 tiles, row 1 has 3"));

@@ -575,6 +575,120 @@ run 1 2 3 4 5 6 7 0
 expect_rc "8 numbers without --size" 1
 expect_err "8 numbers without --size message" "--size"
 
+# --- --html never replaces a file the run reads (exit 2, the file untouched) ----------------
+printf 'a: 8 6 7 2 5 4 3 0 1\n' >"$tmp/html_in.txt"
+cp -r "$root/data/8-4-4" "$tmp/html_set"
+cp "$tmp/html_set/manifest.txt" "$tmp/html_manifest.before"
+expect_same() {  # expect_same NAME FILE COPY: FILE still has COPY's content
+  checks=$((checks + 1))
+  cmp -s "$2" "$3" || fail "$1: the file was changed"
+}
+cp "$tmp/html_in.txt" "$tmp/html_in.before"
+run --input "$tmp/html_in.txt" --html "$tmp/html_in.txt"
+expect_rc "--html over the --input file" 2
+expect_err "--html over the --input file: named" "is the --input file"
+expect_same "--html over the --input file" "$tmp/html_in.txt" "$tmp/html_in.before"
+ln -s html_in.txt "$tmp/html_link.html"
+run --input "$tmp/html_in.txt" --html "$tmp/html_link.html"
+expect_rc "--html through a link to the input" 2
+expect_same "--html through a link to the input" "$tmp/html_in.txt" "$tmp/html_in.before"
+cp "$tmp/html_in.txt" "$tmp/stdin"
+run --html "$tmp/stdin"
+expect_rc "--html over the file stdin reads" 2
+: >"$tmp/stdin"
+run --pdb "$tmp/html_set" --html "$tmp/html_set/manifest.txt" 8 6 7 2 5 4 3 0 1
+expect_rc "--html over the --pdb manifest" 2
+expect_same "--html over the --pdb manifest" "$tmp/html_set/manifest.txt" "$tmp/html_manifest.before"
+cp "$tmp/html_set/additive-1-2-4-5.pdb" "$tmp/html_table.before"
+run --html "$tmp/html_set/additive-1-2-4-5.pdb" 8 6 7 2 5 4 3 0 1
+expect_rc "--html over a set's table" 2
+expect_same "--html over a set's table" "$tmp/html_set/additive-1-2-4-5.pdb" "$tmp/html_table.before"
+run --html "$tmp/html_page.html" 8 6 7 2 5 4 3 0 1
+expect_rc "--html to a new file" 0
+
+# --- Control characters in labels never reach the terminal: escaped in plain text (\x1b) ---
+printf 'x\033[31mred\tz: 8 6 7 2 5 4 3 0 1\nb\033]0;title\007: 9 9\n' >"$tmp/stdin"
+run
+expect_rc "labels with control characters" 1
+expect_out "a label's escape sequence is escaped" '^x\\x1b\[31mred\\tz: length 31 '
+expect_out "an invalid line's label is escaped" '^b\\x1b\]0;title\\x07: invalid: '
+checks=$((checks + 1))
+if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out" "$tmp/err"; then
+  fail "a control character reached the output"
+  show
+fi
+printf 'x\033[2Jy: 8 6 7/2 5 4/3 0 1 UULDDRRUULDLDRRUULDLDRRUULLDDRR\n' >"$tmp/stdin"
+run check
+expect_out "check: the label is escaped" '^x\\x1b\[2Jy: optimal'
+: >"$tmp/stdin"
+run --goal "$(printf 'A\033 B C/D E F/G H _')" "B A C/D E F/G H _"
+expect_rc "a goal label with a control character" 2
+expect_err "a goal label with a control character: named" "label 'A[\\]x1b' holds a control character"
+
+# --- SIGINT / SIGTERM: the instance in progress is printed with its lower bound, then the
+# summary; exit 130. (Korf #60 with Manhattan alone runs for minutes.)
+hard=$(grep "^korf-60:" "$root/data/korf100.txt" | sed 's/^[^:]*://; s/#.*//')
+printf 'easy: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\nhard: %s\n' "$hard" >"$tmp/interrupt.txt"
+for sig in INT TERM; do
+  "$solver" -j 1 --heuristic manhattan --goal blank-first --input "$tmp/interrupt.txt" >"$tmp/out" 2>"$tmp/err" &
+  victim=$!
+  sleep 1.5
+  kill -s "$sig" "$victim"
+  wait "$victim"
+  rc=$?
+  last_cmd="solver --heuristic manhattan --input interrupt.txt, then SIG$sig"
+  expect_rc "SIG$sig" 130
+  expect_out "SIG$sig: the instance in progress" "^hard: limit \(interrupted\) nodes [0-9]+ seconds [0-9.]+ lower bound [0-9]+$"
+  expect_out "SIG$sig: the summary" "^summary: instances 2, solved 1, "
+done
+
+# --- Failed writes to stdout: the first one ends the run, one line naming it, exit 4 -----
+
+# run_to DEST [ARGS...]: as run, with stdout to DEST.
+run_to() {
+  local dest=$1
+  shift
+  "$solver" "$@" <"$tmp/stdin" >"$dest" 2>"$tmp/err"
+  rc=$?
+  : >"$tmp/out"
+  last_cmd="solver $* >$dest"
+}
+expect_one_err_line() {
+  checks=$((checks + 1))
+  if [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+    fail "$1: stderr is not one line"
+    show
+  fi
+}
+if [ -w /dev/full ]; then
+  run_to /dev/full 8 6 7 2 5 4 3 0 1
+  expect_rc "solve >/dev/full" 4
+  expect_err "solve >/dev/full names it" "^solver: cannot write to standard output: No space left on device$"
+  expect_one_err_line "solve >/dev/full"
+  run_to /dev/full --help
+  expect_rc "--help >/dev/full" 4
+  run_to /dev/full check "8 6 7/2 5 4/3 0 1" UULDDRRUULDLDRRUULDLDRRUULLDDRR
+  expect_rc "check >/dev/full" 4
+  expect_err "check >/dev/full names it" "cannot write to standard output"
+  run_to /dev/full scramble --size 3x3 --count 3 --seed 1
+  expect_rc "scramble >/dev/full" 4
+  expect_one_err_line "scramble >/dev/full"
+fi
+"$solver" scramble --size 3x3 --count 5000 --seed 5 >"$tmp/many.txt" 2>/dev/null
+# A file size limit (SIGXFSZ ignored, as the solver does): EFBIG, not a record cut silently.
+(ulimit -f 8; "$solver" --json --input "$tmp/many.txt" >"$tmp/big.json" 2>"$tmp/err")
+rc=$?
+last_cmd="solver --json --input many.txt (ulimit -f 8)"
+expect_rc "ulimit -f" 4
+expect_err "ulimit -f names it" "^solver: cannot write to standard output: File too large$"
+# The reader leaves with SIGPIPE ignored: EPIPE stops the batch (status 4, one line).
+(trap '' PIPE; "$solver" --input "$tmp/many.txt" 2>"$tmp/err"; echo $? >"$tmp/pipe_rc") | head -c 1 >/dev/null
+rc=$(cat "$tmp/pipe_rc")
+last_cmd="solver --input many.txt | head -c 1 (SIGPIPE ignored)"
+expect_rc "a closed pipe with SIGPIPE ignored" 4
+expect_err "a closed pipe names it" "^solver: cannot write to standard output: Broken pipe$"
+expect_one_err_line "a closed pipe"
+
 # --- 5 (internal error) cannot be provoked from the command line: the library checks every
 # solution before printing it and throws only on a bug.
 

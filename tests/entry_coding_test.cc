@@ -79,6 +79,7 @@ TEST(EntryCoding, CompactTablesDecodeToTheByteTables) {
         pattern(4, 3, {1, 2, 3, 5, 6}, PatternKind::Additive),
         pattern(4, 3, {1, 2, 5}, PatternKind::Full),
         pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive),
+        pattern(4, 4, {1, 2, 3, 4}, PatternKind::Full),
         pattern(5, 5, {1, 2, 3}, PatternKind::Additive),
     };
     for (const Pattern& p : patterns) {

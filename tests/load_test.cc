@@ -2,16 +2,23 @@
 // file's identity, a corrupted source refused even with a warm cache, damaged entries
 // rewritten, stale entries removed, and concurrent loaders never tearing a file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <thread>
 #include <vector>
 
+#include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/tables/discover.h"
 #include "loyd/tables/load.h"
 #include "tests/pdb_test_support.h"
 
@@ -113,6 +120,51 @@ TEST_F(CacheTest, DamagedEntryIsRewritten) {
     EXPECT_TRUE(from_cache(t, opt_.cache_dir));
 }
 
+// A cache entry replaced by a symbolic link to another file: the link is never followed (the
+// file it names is neither read nor overwritten); the entry is rewritten as a regular file.
+TEST_F(CacheTest, SymlinkedEntryIsReplacedNotFollowed) {
+    (void)load_set(set_, opt_);
+    const auto entries = cache_files(opt_.cache_dir);
+    ASSERT_EQ(entries.size(), 2u);
+    const std::string precious = scratch_ / "precious.txt";
+    {
+        std::ofstream(precious) << "keep me\n";
+    }
+    for (const std::string& e : entries) {
+        fs::remove(e);
+        fs::create_symlink(precious, e);
+    }
+    const LoadedSet s = load_set(set_, opt_);
+    EXPECT_EQ(s.tables.size(), 2u);
+    std::ifstream in(precious);
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(content, "keep me\n") << "the cache wrote through a symbolic link";
+    for (const std::string& e : cache_files(opt_.cache_dir))
+        EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(e))) << e << " is still a link";
+    EXPECT_TRUE(from_cache(load_set(set_, opt_), opt_.cache_dir));
+}
+
+// Temporary files of interrupted cache fills (".NAME.tmp.PID") are removed on the next fill
+// when their writer is gone; a live writer's file and files of other names stay.
+TEST_F(CacheTest, DeadWritersTemporariesAreRemoved) {
+    fs::create_directories(opt_.cache_dir);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) ::_exit(0);
+    ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // a PID no process has now
+    const std::string dead = opt_.cache_dir + "/.abc.pdb.tmp." + std::to_string(child);
+    const std::string live = opt_.cache_dir + "/.def.pdb.tmp." + std::to_string(::getppid());
+    const std::string other = opt_.cache_dir + "/.notes.tmp.txt";
+    for (const std::string& f : {dead, live, other}) std::ofstream(f) << "partial";
+    EXPECT_EQ(temporary_writer(".abc.pdb.tmp." + std::to_string(child)), child);
+    EXPECT_EQ(temporary_writer(".notes.tmp.txt"), 0);
+    EXPECT_EQ(temporary_writer("abc.pdb.tmp.12"), 0);  // not hidden: not ours
+    (void)load_set(set_, opt_);
+    EXPECT_FALSE(fs::exists(dead));
+    EXPECT_TRUE(fs::exists(live));
+    EXPECT_TRUE(fs::exists(other));
+}
+
 TEST_F(CacheTest, ConcurrentLoadersNeverTearAnEntry) {
     std::vector<std::thread> pool;
     std::atomic<int> ok{0};
@@ -175,6 +227,109 @@ TEST(LoadFaults, UnreadableTableIsAnIoError) {
     } catch (const Error& e) {
         ADD_FAILURE() << "not an IoError: " << e.what();
     }
+}
+
+}  // namespace
+}  // namespace loyd
+
+namespace loyd {
+namespace {
+
+// Runs `f` under an alarm: a call that blocks (open of a FIFO waiting for a writer) kills the
+// test binary instead of passing.
+template <class F>
+void within_seconds(unsigned seconds, F f) {
+    ::alarm(seconds);
+    f();
+    ::alarm(0);
+}
+
+void expect_refused(const std::function<void()>& f, const std::string& text) {
+    within_seconds(20, [&] {
+        try {
+            f();
+            ADD_FAILURE() << "accepted a FIFO";
+        } catch (const IoError& e) {
+            EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+        }
+    });
+}
+
+// A table that is a symbolic link loop is reported as such, not as "does not exist".
+TEST(LoadFaults, LinkLoopIsNotReportedAsMissing) {
+    test::ScratchDir scratch;
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
+    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const std::string victim = dir + "/" + spec.tables[0].file;
+    fs::remove(victim);
+    fs::create_symlink(spec.tables[0].file, victim);  // points at itself
+    try {
+        (void)load_set(dir);
+        ADD_FAILURE() << "loaded a set whose table is a link loop";
+    } catch (const IoError& e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.find("does not exist"), std::string::npos) << m;
+        EXPECT_NE(m.find("symbolic links"), std::string::npos) << m;
+    }
+}
+
+// A FIFO where a table or a manifest is expected is refused at once (never waited on), and
+// discovery skips a set whose manifest or table is one.
+TEST(LoadFaults, FifosAreRefusedWithoutBlocking) {
+    test::ScratchDir scratch;
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
+    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const fs::path root = scratch / "sets";
+    fs::create_directories(root);
+    fs::copy(dir, root / "b", fs::copy_options::recursive);
+    const std::string victim = dir + "/" + spec.tables[0].file;
+    fs::remove(victim);
+    ASSERT_EQ(::mkfifo(victim.c_str(), 0644), 0);
+    expect_refused([&] { (void)load_set(dir); }, victim + ": not a regular file (a FIFO)");
+    expect_refused([&] { (void)PdbFile::open(victim); }, "not a regular file (a FIFO)");
+    const std::string fifo_manifest = scratch / "fifo-manifest.txt";
+    ASSERT_EQ(::mkfifo(fifo_manifest.c_str(), 0644), 0);
+    expect_refused([&] { (void)read_manifest(fifo_manifest); }, fifo_manifest + ": not a regular file (a FIFO)");
+
+    // Discovery: a folder of sets with a FIFO manifest (a) and a FIFO table (b), then a good one (c).
+    fs::create_directories(root / "a");
+    ASSERT_EQ(::mkfifo((root / "a" / kManifestName).c_str(), 0644), 0);
+    fs::remove(root / "b" / spec.tables[0].file);
+    ASSERT_EQ(::mkfifo((root / "b" / spec.tables[0].file).c_str(), 0644), 0);
+    const std::string good = test::build_set(test::test_spec("8-4-4"), root / "c", PdbEncoding::Raw);
+    std::vector<std::string> notes;
+    within_seconds(20, [&] {
+        const auto found = find_best_set({root.string()}, Board::blank_last(Geometry(3, 3)), &notes);
+        ASSERT_TRUE(found.has_value());
+        EXPECT_EQ(fs::path(found->manifest).parent_path(), fs::path(good));
+    });
+    ASSERT_EQ(notes.size(), 2u);
+    EXPECT_NE(notes[0].find("not a regular file"), std::string::npos) << notes[0];
+    EXPECT_NE(notes[1].find(spec.tables[0].file + " is not a regular file"), std::string::npos) << notes[1];
+}
+
+}  // namespace
+}  // namespace loyd
+
+namespace loyd {
+namespace {
+
+TEST(ShellWord, QuotesOnlyWhatNeedsIt) {
+    EXPECT_EQ(shell_word("/home/ann/.local/share/loyd/pdb/15-7-8"), "/home/ann/.local/share/loyd/pdb/15-7-8");
+    EXPECT_EQ(shell_word("/home/ann b/pdb"), "'/home/ann b/pdb'");
+    EXPECT_EQ(shell_word("it's"), "'it'\\''s'");
+    EXPECT_EQ(shell_word("$(rm -rf x)"), "'$(rm -rf x)'");
+    EXPECT_EQ(shell_word(""), "''");
+}
+
+// The hint's command runs as printed: a folder with a space is quoted.
+TEST(ShellWord, BuildCommandQuotesTheFolder) {
+    const char* old = std::getenv("XDG_DATA_HOME");
+    const std::string saved = old ? old : "";
+    ::setenv("XDG_DATA_HOME", "/tmp/my data", 1);
+    const std::string cmd = suggest_build_command(Board::blank_last(Geometry(4, 4)));
+    if (old) ::setenv("XDG_DATA_HOME", saved.c_str(), 1); else ::unsetenv("XDG_DATA_HOME");
+    EXPECT_NE(cmd.find("--out '/tmp/my data/loyd/pdb/15-7-8'"), std::string::npos) << cmd;
 }
 
 }  // namespace

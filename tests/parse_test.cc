@@ -58,11 +58,23 @@ TEST(ParseIntList, SpacesCommasAndTabs) {
 }
 
 TEST(ParseIntList, RejectsNonIntegers) {
-    for (const char* s : {"1 a 3", "1.5", "1;2", "0x10", "3-", "--1", "99999999999", "1 2 #3"}) {
+    for (const char* s : {"1 a 3", "1.5", "1;2", "0x10", "3-", "--1", "1 2 #3"}) {
         std::string m = error_of<FormatError>([&] { parse_int_list(s); });
         EXPECT_TRUE(contains(m, "not an integer")) << s << ": " << m;
     }
     EXPECT_TRUE(contains(error_of<FormatError>([] { parse_int_list("1 two 3"); }), "'two'"));
+    // A number too large for any integer type is a number, out of range: not "not an integer".
+    for (const char* s : {"99999999999", "1 99999999999999999999 3", "-99999999999"}) {
+        std::string m = error_of<FormatError>([&] { parse_int_list(s); });
+        EXPECT_TRUE(contains(m, "is out of range")) << s << ": " << m;
+        EXPECT_FALSE(contains(m, "not an integer")) << s << ": " << m;
+    }
+}
+
+TEST(ParseIntList, OneNumberIsSingular) {
+    const std::string m = error_of<FormatError>([] { board_from_line("7"); });
+    EXPECT_TRUE(contains(m, "cannot infer the board from 1 number (")) << m;
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("1 2"); }), "from 2 numbers (")) << m;
 }
 
 TEST(SplitInstanceLine, SkipsBlankAndCommentLines) {

@@ -607,6 +607,38 @@ TEST_F(PdbFileTest, ConvertRoundTrip) {
     EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
 }
 
+// A crafted table whose decoded size (13 tiles of 5x5: 25!/12! bytes, over 3 PB) cannot be
+// allocated: an IoError naming the table and the memory it needs, never std::bad_alloc.
+TEST_F(PdbFileTest, UnallocatableDecodedSizeNamesTheTableAndTheBytes) {
+    PdbHeader h = make_header(5, 5, PdbKind::Additive, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+    h.encoding = PdbEncoding::Zstd;
+    h.max_value = 1;
+    h.payload_offset = payload_offset_for(PdbEncoding::Zstd);
+    const uint64_t decoded = payload_bytes(h);
+    // A zstd frame that claims `decoded` bytes of content: magic, a single-segment descriptor
+    // with an 8-byte content size, then one last RLE block.
+    Bytes frame = {0x28, 0xB5, 0x2F, 0xFD, 0xE0};
+    for (int i = 0; i < 8; ++i) frame.push_back(static_cast<uint8_t>(decoded >> (8 * i)));
+    const uint32_t block = 1u | (1u << 1) | (1u << 3);  // last, RLE, one byte
+    for (int i = 0; i < 3; ++i) frame.push_back(static_cast<uint8_t>(block >> (8 * i)));
+    frame.push_back(0);
+    h.payload_stored_size = frame.size();
+    h.stored_xxh3 = pdb_checksum(frame.data(), frame.size());
+    const PdbHeaderBytes head = encode_header(h);
+    Bytes bytes(head.begin(), head.end());
+    bytes.insert(bytes.end(), frame.begin(), frame.end());
+    const std::string path = file("huge.pdb");
+    write_bytes(path, bytes);
+    try {
+        (void)PdbFile::open(path);
+        ADD_FAILURE() << "decoded a table of " << decoded << " bytes";
+    } catch (const IoError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find(path + ": not enough memory to decode it"), std::string::npos) << m;
+        EXPECT_NE(m.find(std::to_string(decoded) + " bytes"), std::string::npos) << m;
+    }
+}
+
 }  // namespace
 // Regression (found by fuzz_header): a buffer shorter than min(file size, 4096) is refused
 // instead of read past its end, whatever the header in it claims.

@@ -199,8 +199,21 @@ run "verify missing table" 1 verify "$damaged"
 # pack / unpack
 conv=$scratch/conv
 cp -r "$s844" "$conv"
+# Temporary files of an interrupted pack/unpack (".NAME.tmp.PID"): removed when their writer is
+# gone, kept while it lives; other files are left alone.
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+echo partial >"$conv/.additive-1-2-4-5.pdb.tmp.$dead"
+echo partial >"$conv/.additive-3-6-7-8.pdb.tmp.$$"
+echo mine >"$conv/.notes.tmp.txt"
 zstd_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")
-run "unpack in place" 0 unpack "$conv"
+run "unpack in place" 0 unpack "$conv" && expect_in "unpack says what it removed" "$err" \
+  "removed 1 temporary file\(s\) of an interrupted run in $conv"
+checks=$((checks + 1))
+[ ! -e "$conv/.additive-1-2-4-5.pdb.tmp.$dead" ] && [ -e "$conv/.additive-3-6-7-8.pdb.tmp.$$" ] &&
+  [ -e "$conv/.notes.tmp.txt" ] || fail "unpack: dead writers' temporaries not removed, or others touched: $(ls -a "$conv")"
+rm -f "$conv/.additive-3-6-7-8.pdb.tmp.$$" "$conv/.notes.tmp.txt"
 run "verify after unpack" 0 verify "$conv"
 run "info after unpack" 0 info "$conv/additive-1-2-4-5.pdb" && expect_in "info raw" "$out" "^encoding +raw"
 raw_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")
@@ -390,6 +403,18 @@ if run "build waits for the lock" 0 build --preset 8-4-4 --out "$lk"; then
   run "verify after waiting" 0 verify "$lk" --against "$root_ref/8-4-4.manifest.txt"
 fi
 wait "$holder"
+# pack and unpack take the same lock: on a held set folder, in place, --no-wait exits 6 and
+# leaves every table as it was (a single table of the set too); without it they wait.
+flock -x "$lk/.loyd.lock" -c "sleep 2" &
+holder=$!
+sleep 0.3
+before=$(cksum "$lk"/*.pdb)
+run "unpack --no-wait on a held set" 6 unpack "$lk" --no-wait -q
+run "pack --no-wait of a held set's table" 6 pack "$lk/additive-1-2-4-5.pdb" --no-wait -q
+checks=$((checks + 1))
+[ "$(cksum "$lk"/*.pdb)" = "$before" ] || fail "pack/unpack --no-wait changed tables of a held set"
+run "unpack waits for the lock" 0 unpack "$lk" && expect_in "unpack waiting message" "$err" "waiting for another build"
+wait "$holder"
 # Two real builds into one folder at once: both succeed, the set matches the reference.
 both=$scratch/both
 "$pdbgen" build --preset 8-4-4 --out "$both" -j 1 -q >/dev/null 2>"$scratch/err1" &
@@ -416,6 +441,48 @@ for enc in zstd raw; do
   left=$(find "$fd" -name '*.tmp.*' -o -name manifest.txt -o -name '*.pdb')
   [ -z "$left" ] || fail "full disk ($enc): files left behind: $left"
 done
+
+# ---------------------------------------------------------------------------------------
+# A FIFO where a table or a reference manifest is expected: refused at once (exit 4), never
+# waited on (`timeout` turns a hang into a failure).
+mkfifo "$scratch/fifo.pdb" "$scratch/fifo.manifest.txt"
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$pdbgen" >"$scratch/pdbgen_timed"
+chmod +x "$scratch/pdbgen_timed"
+pdbgen_untimed=$pdbgen
+pdbgen=$scratch/pdbgen_timed
+run "info on a FIFO" 4 info "$scratch/fifo.pdb" &&
+  expect_in "info on a FIFO: named" "$err" "fifo.pdb: not a regular file \(a FIFO\)"
+run "verify on a FIFO" 4 verify "$scratch/fifo.pdb"
+run "verify --against a FIFO" 4 verify "$fringe" --against "$scratch/fifo.manifest.txt" &&
+  expect_in "verify --against a FIFO: named" "$err" "fifo.manifest.txt: not a regular file \(a FIFO\)"
+pdbgen=$pdbgen_untimed
+rm -f "$scratch/fifo.pdb" "$scratch/fifo.manifest.txt"
+
+# ---------------------------------------------------------------------------------------
+# Messages: the bare usage names every command; --level where nothing is compressed is refused.
+run "pdbgen alone" 2 && expect_in "pdbgen alone names package" "$err" "pack, unpack, package\)"
+run "--level with --encoding raw" 2 build --preset 8-4-4 --out "$scratch/lvl" --encoding raw --level 9 -q &&
+  expect_in "--level with raw: named" "$err" "--level sets the zstd level: it does not apply to --encoding raw"
+checks=$((checks + 1))
+[ ! -e "$scratch/lvl/manifest.txt" ] || fail "--level with raw still built the set"
+run "unpack --level" 2 unpack "$fringe" "$scratch/lvl2" --level 9 &&
+  expect_in "unpack --level: named" "$err" "does not apply to unpack"
+run "--help documents --max-memory 0" 0 build --help && expect_in "--max-memory 0" "$out" "0 = the memory available"
+
+# ---------------------------------------------------------------------------------------
+# Failed writes to stdout: one line naming standard output, exit 4, for every command.
+if [ -w /dev/full ]; then
+  for cmd in "presets" "--help" "info $fringe" "verify $fringe" "info $fringe/full-1-2-3-4-7.pdb"; do
+    checks=$((checks + 1))
+    # shellcheck disable=SC2086
+    "$pdbgen" $cmd >/dev/full 2>"$scratch/err"
+    got=$?
+    [ "$got" = 4 ] || fail "pdbgen $cmd >/dev/full: exit $got, expected 4"
+    checks=$((checks + 1))
+    [ "$(cat "$scratch/err")" = "pdbgen: cannot write to standard output: No space left on device" ] ||
+      fail "pdbgen $cmd >/dev/full: stderr: $(head -c 300 "$scratch/err")"
+  done
+fi
 
 # ---------------------------------------------------------------------------------------
 if [ "$failures" -ne 0 ]; then

@@ -412,7 +412,28 @@ if run "XDG_DATA_HOME" 0 "$solver" --goal blank-first --json $one; then
   grep -q '"heuristic":"pdb:mine-15"' "$tmp/out" || fail "XDG_DATA_HOME: not using mine-15: $(cat "$tmp/out")"
 fi
 rm -rf "$XDG_DATA_HOME/loyd"
-# No tables for 3x4: linear conflict, and stderr names the pdbgen command that builds some.
+# The strongest set found is damaged: the next one is used (not linear conflict), and stderr
+# names the damaged set and the one used instead.
+mkdir -p "$tmp/dmgpath"
+cp -r "$s15" "$tmp/dmgpath/a-damaged"
+cp -r "$tmp/path/sub/mine" "$tmp/dmgpath/b-next"
+python3 - "$tmp/dmgpath/a-damaged/additive-3-4-7-8-12.pdb" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[len(b) // 2] ^= 0x04
+open(p, "wb").write(b)
+PY
+# shellcheck disable=SC2086
+if LOYD_PDB_PATH="$tmp/dmgpath" run "damaged strongest set" 0 "$solver" --goal blank-first --cache-dir none --json $one; then
+  checks=$((checks + 1))
+  grep -q '"heuristic":"pdb:mine-15"' "$tmp/out" || fail "damaged strongest set: not using the next set: $(cat "$tmp/out")"
+  checks=$((checks + 1))
+  grep -qF "solver: not using $tmp/dmgpath/a-damaged/manifest.txt: " "$tmp/err" &&
+    grep -qF "; using the next set found, $tmp/dmgpath/b-next/manifest.txt" "$tmp/err" ||
+    fail "damaged strongest set: stderr does not say so: $(cat "$tmp/err")"
+fi
+: linear conflict, and stderr names the pdbgen command that builds some.
 printf 'r: 1 2 3 4 5 6 0 7 9 10 8 11\n' >"$tmp/rect.txt"
 if run "3x4 fallback" 0 "$solver" --size 3x4 --json --input "$tmp/rect.txt"; then
   checks=$((checks + 1))
@@ -577,6 +598,26 @@ cmp -s "$s15/manifest.txt" "$tmp/bad/manifest.txt" && fail "could not edit the m
 refuse "manifest checksum" "$tmp/bad/$victim" "xxh3"
 run "missing set" 4 "$solver" --pdb "$tmp/no-such-set" --goal blank-first --cache-dir none --input "$tmp/easy.txt" &&
   expect_err "missing set" "$tmp/no-such-set"
+
+# A FIFO where a table or the manifest is expected: refused at once (exit 4, one line), never
+# waited on (`timeout` turns a hang into a failure); discovery skips such a set.
+fresh
+rm "$tmp/bad/$victim"
+mkfifo "$tmp/bad/$victim"
+run "a FIFO for a table" 4 timeout 20 "$solver" --pdb "$tmp/bad" --goal blank-first --cache-dir none \
+  --input "$tmp/easy.txt" && expect_err "a FIFO for a table" "$tmp/bad/$victim: not a regular file (a FIFO)"
+mkdir -p "$tmp/fifo-manifest"
+mkfifo "$tmp/fifo-manifest/manifest.txt"
+run "a FIFO manifest" 4 timeout 20 "$solver" --pdb "$tmp/fifo-manifest" --goal blank-first --cache-dir none \
+  --input "$tmp/easy.txt" && expect_err "a FIFO manifest" "manifest.txt: not a regular file (a FIFO)"
+mkdir -p "$tmp/fifo-path"
+mv "$tmp/fifo-manifest" "$tmp/fifo-path/a"
+mv "$tmp/bad" "$tmp/fifo-path/b"
+# shellcheck disable=SC2086
+if LOYD_PDB_PATH="$tmp/fifo-path:$s15" run "discovery past FIFOs" 0 timeout 20 "$solver" --goal blank-first --json $one; then
+  checks=$((checks + 1))
+  grep -q '"heuristic":"pdb:15-5-5-5"' "$tmp/out" || fail "discovery past FIFOs: not using 15-5-5-5: $(cat "$tmp/out")"
+fi
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures of $checks checks failed (scratch kept in $tmp)" >&2

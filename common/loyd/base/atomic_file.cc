@@ -1,10 +1,12 @@
 #include "loyd/base/atomic_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -26,10 +28,11 @@ std::string folder_of(const std::string& target) {
 // The file a target names: through symbolic links (renaming over a link would replace the
 // link and leave the file it points at as it was); it must be a regular file or not exist yet
 // (a device, a FIFO or a folder is never replaced by a file).
-std::string resolve(const std::string& target) {
+std::string resolve(const std::string& target, Links links) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::path p(target);
+    if (links == Links::Refuse) return target;  // rename replaces whatever is there, a link included
     if (fs::is_symlink(fs::symlink_status(p, ec))) {
         p = fs::weakly_canonical(p, ec);
         if (ec) fail(target, "cannot follow the symbolic link", ec.value());
@@ -41,7 +44,7 @@ std::string resolve(const std::string& target) {
 }
 }  // namespace
 
-AtomicFile::AtomicFile(const std::string& target) : target_(target), path_(resolve(target)) {
+AtomicFile::AtomicFile(const std::string& target, Links links) : target_(target), path_(resolve(target, links)) {
     const std::filesystem::path p(path_);
     std::string name = ".";
     name += p.filename().string();
@@ -97,6 +100,30 @@ void write_file_atomic(const std::string& path, const std::string& content) {
     AtomicFile f(path);
     f.append(reinterpret_cast<const uint8_t*>(content.data()), content.size());
     f.commit();
+}
+
+long temporary_writer(const std::string& name) {
+    const auto tmp = name.rfind(".tmp.");
+    if (name.size() < 2 || name[0] != '.' || tmp == std::string::npos || tmp < 2 || tmp + 5 >= name.size() ||
+        name.size() - (tmp + 5) > 9 || name.find_first_not_of("0123456789", tmp + 5) != std::string::npos)
+        return 0;
+    return std::stol(name.substr(tmp + 5));
+}
+
+int remove_dead_temporaries(const std::string& folder) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    int removed = 0;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const long pid = temporary_writer(it->path().filename().string());
+        if (pid <= 0 || pid == ::getpid()) continue;
+        std::error_code st;
+        if (!fs::is_regular_file(it->symlink_status(st))) continue;
+        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to ask)
+        std::error_code rm;
+        if (fs::remove(it->path(), rm)) ++removed;
+    }
+    return removed;
 }
 
 }  // namespace loyd

@@ -7,12 +7,17 @@
 #include <cstdint>
 #include <string>
 
+#include "loyd/base/regular_file.h"
+
 namespace loyd {
 
 class AtomicFile {
 public:
-    // Creates the temporary file exclusively: if it exists (another writer), IoError.
-    explicit AtomicFile(const std::string& target);
+    // Creates the temporary file exclusively: if it exists (another writer), IoError. With
+    // Links::Follow a symbolic link at `target` is written through (the file it names is
+    // replaced); with Links::Refuse the link itself is replaced and what it named is never
+    // touched (for files the program owns, such as cache entries).
+    explicit AtomicFile(const std::string& target, Links links = Links::Follow);
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
     ~AtomicFile();  // removes the temporary file unless committed
@@ -32,5 +37,15 @@ private:
 };
 
 void write_file_atomic(const std::string& path, const std::string& content);
+
+// The writer's process id in a temporary file's name (".NAME.tmp.PID"), or 0 when `name` is
+// not one.
+long temporary_writer(const std::string& name);
+
+// Removes the temporary files in `folder` (".NAME.tmp.PID", regular files only) whose writer is
+// gone: no process has that PID (kill(PID, 0) fails with ESRCH). A live PID keeps its file, even
+// a reused one, so another writer's work is never removed; links and other files are left alone.
+// Returns how many were removed. Cost: one directory scan.
+int remove_dead_temporaries(const std::string& folder);
 
 }  // namespace loyd

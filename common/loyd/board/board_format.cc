@@ -128,6 +128,10 @@ TileLabels TileLabels::of_goal(const std::vector<std::string>& tokens) {
         }
         if (std::find(l.names_.begin(), l.names_.end(), t) != l.names_.end())
             throw FormatError("label '" + t + "' appears twice");
+        // Labels are printed as given (boards, --show): a control character (a terminal escape
+        // sequence) in one would reach the terminal.
+        if (std::any_of(t.begin(), t.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+            throw FormatError("label '" + t + "' holds a control character");
         l.names_.push_back(t);
     }
     if (blanks == 0) throw FormatError("no blank (write it _, . or 0)");

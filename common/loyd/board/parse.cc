@@ -48,6 +48,8 @@ std::vector<int> parse_int_list(const std::string& s) {
         std::string tok = s.substr(i, j - i);
         int value = 0;
         auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), value);
+        if (ec == std::errc::result_out_of_range && p == tok.data() + tok.size())
+            throw FormatError("'" + tok + "' is out of range (a tile number is at most 24)");
         if (ec != std::errc() || p != tok.data() + tok.size())
             throw FormatError("'" + tok + "' is not an integer");
         v.push_back(value);
@@ -81,7 +83,7 @@ Geometry infer_geometry(size_t count, const std::optional<Geometry>& size) {
     if (side >= 2 && static_cast<size_t>(side * side) == count && count <= kMaxCells)
         return Geometry(side, side);
     throw FormatError("cannot infer the board from " + std::to_string(count) +
-                      " numbers (square boards take 4, 9, 16 or 25; give --size WxH or write the rows "
+                      (count == 1 ? " number" : " numbers") + " (square boards take 4, 9, 16 or 25; give --size WxH or write the rows "
                       "separated by /)");
 }
 

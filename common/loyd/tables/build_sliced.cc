@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "loyd/base/atomic_file.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/tables/build_support.h"
 #include "loyd/tables/checkpoint.h"
 #include "loyd/tables/entry_coding.h"
@@ -446,11 +447,7 @@ int SlicedBfs<Kind>::resume() {
         if (ec || !fs::is_directory(ck_dir_))
             throw IoError("cannot create checkpoint folder '" + ck_dir_ + "'" + (ec ? ": " + ec.message() : ""));
         if (!fs::exists(mpath, ec)) return;
-        std::ifstream in(mpath, std::ios::binary);
-        std::ostringstream s;
-        s << in.rdbuf();
-        if (!in) throw IoError(mpath + ": cannot read");
-        text = s.str();
+        text = read_regular(mpath, "checkpoint manifest", size_t{1} << 26);
         check_same_table(parse_checkpoint(text, mpath), identity, mpath);
     });
     g_.broadcast(text, 0);

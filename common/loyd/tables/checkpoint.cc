@@ -14,6 +14,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/region_space.h"
 
@@ -45,10 +46,7 @@ std::string hex16(uint64_t v) {
 class Reader {
 public:
     explicit Reader(const std::string& path) : path_(path), buf_(1 << 20) {
-        do fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        while (fd_ < 0 && errno == EINTR);
-        if (fd_ < 0)
-            throw IoError(path + ": cannot open checkpoint part: " + std::generic_category().message(errno));
+        fd_ = open_regular(path, "checkpoint part");  // a FIFO is refused, never waited on
     }
     Reader(const Reader&) = delete;
     Reader& operator=(const Reader&) = delete;

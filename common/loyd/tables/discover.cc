@@ -4,11 +4,16 @@
 #include "loyd/tables/presets.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "loyd/base/error.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/board/goal_map.h"
 
 namespace fs = std::filesystem;
@@ -59,8 +64,13 @@ std::vector<std::string> default_pdb_dirs(const std::string& program) {
     if (program.empty()) return dirs;
     const fs::path bin = fs::path(program).parent_path();
     dirs.push_back((bin / LOYD_BIN_TO_PDB).lexically_normal().string());
-    std::ifstream extra(bin / kBuildTreePathFile);
-    for (std::string line; std::getline(extra, line);)
+    std::string extra;
+    try {  // a missing (or unreadable) file: no extra folder
+        extra = read_regular((bin / kBuildTreePathFile).string(), "build-tree path file", 1 << 16);
+    } catch (const Error&) {
+    }
+    std::istringstream lines(extra);
+    for (std::string line; std::getline(lines, line);)
         if (!line.empty()) dirs.push_back(line);
     return dirs;
 }
@@ -82,9 +92,9 @@ double set_strength(const PdbSetSpec& s) {
     return best * (s.reflect ? 1.5 : 1.0);
 }
 
-std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
-                                      std::vector<std::string>* notes, Metric metric) {
-    std::optional<FoundSet> best;
+std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Board& goal,
+                                std::vector<std::string>* notes, Metric metric) {
+    std::vector<FoundSet> found;
     auto consider = [&](const fs::path& manifest) {
         std::optional<PdbSetSpec> read;
         try {
@@ -97,13 +107,16 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
         if (!(spec.geometry() == goal.geometry()) || spec.metric != metric) return;
         if (!GoalMapping::find(goal, spec.goal)) return;
         std::error_code ec;
-        for (const auto& t : spec.tables)
-            if (!fs::exists(manifest.parent_path() / t.file, ec)) {
-                if (notes) notes->push_back("skipping " + manifest.string() + ": table " + t.file + " is missing");
+        for (const auto& t : spec.tables) {
+            const fs::file_status st = fs::status(manifest.parent_path() / t.file, ec);
+            if (!fs::is_regular_file(st)) {  // a FIFO or a folder is never opened (it could block)
+                if (notes)
+                    notes->push_back("skipping " + manifest.string() + ": table " + t.file +
+                                     (fs::exists(st) ? " is not a regular file" : " is missing"));
                 return;
             }
-        double s = set_strength(spec);
-        if (!best || s > best->strength) best = FoundSet{manifest.string(), spec, s};
+        }
+        found.push_back(FoundSet{manifest.string(), spec, set_strength(spec)});
     };
     for (const auto& d : dirs) {
         std::error_code ec;
@@ -119,7 +132,16 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, cons
         std::sort(subs.begin(), subs.end());
         for (const auto& s : subs) consider(s / kManifestName);
     }
-    return best;
+    std::stable_sort(found.begin(), found.end(),
+                     [](const FoundSet& a, const FoundSet& b) { return a.strength > b.strength; });
+    return found;
+}
+
+std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
+                                      std::vector<std::string>* notes, Metric metric) {
+    std::vector<FoundSet> all = find_sets(dirs, goal, notes, metric);
+    if (all.empty()) return std::nullopt;
+    return std::move(all.front());
 }
 
 namespace {
@@ -163,11 +185,21 @@ PdbSetSpec suggested_set(const Board& goal, Metric metric, std::string* preset_n
 }
 }  // namespace
 
+std::string shell_word(const std::string& s) {
+    const bool safe = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("/._-+,:=@%").find(c) != std::string_view::npos;
+    });
+    if (safe) return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
 std::string suggest_build_command(const Board& goal, Metric metric) {
     const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
     std::string name;
     const PdbSetSpec spec = suggested_set(goal, metric, &name);
-    if (!name.empty()) return "pdbgen build --preset " + name + " --out " + dir + "/" + name;
+    if (!name.empty()) return "pdbgen build --preset " + name + " --out " + shell_word(dir + "/" + name);
     std::string cmd = "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
     if (metric == Metric::Mtm) cmd += " --metric mtm";
     for (const auto& t : spec.tables) {
@@ -179,7 +211,7 @@ std::string suggest_build_command(const Board& goal, Metric metric) {
             first = false;
         }
     }
-    return cmd + " --name " + spec.name + " --out " + dir + "/" + spec.name;
+    return cmd + " --name " + shell_word(spec.name) + " --out " + shell_word(dir + "/" + spec.name);
 }
 
 BuildCost suggest_build_cost(const Board& goal, Metric metric) {

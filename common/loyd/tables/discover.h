@@ -41,11 +41,21 @@ struct FoundSet {
 
 double set_strength(const PdbSetSpec& s);
 
-// notes (may be null) receives one line per set skipped and why.
+// Every set in `dirs` (each a set's folder or a folder of sets) usable for this goal and
+// metric, strongest first (equal strengths in the order found); notes (may be null) receives
+// one line per set skipped and why. Reads manifests only: a set listed may still fail to load.
+std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Board& goal,
+                                std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
+// The first of find_sets, if any.
 std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
                                       std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
 
-// The pdbgen command that builds a good set for this board, goal and metric.
+// `s` as one word of a POSIX shell command: as is when it holds only safe characters
+// (letters, digits, / . _ - + , : = @ %), else in single quotes ('\'' for a quote).
+std::string shell_word(const std::string& s);
+
+// The pdbgen command that builds a good set for this board, goal and metric (paths quoted with
+// shell_word, so it runs as printed).
 std::string suggest_build_command(const Board& goal, Metric metric = Metric::Stm);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/header.h"
 
@@ -50,8 +51,9 @@ void remove_stale(const fs::path& dir, const std::string& prefix, const fs::path
 
 PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions& opt) {
     std::error_code ec;
-    if (!fs::exists(file, ec))
-        throw IoError("the set's manifest names table '" + t.file + "' but " + file + " does not exist");
+    if (!fs::exists(file, ec))  // "does not exist" only when it does not: a link loop says so
+        throw IoError("the set's manifest names table '" + t.file + "' but " + file +
+                      (ec ? ": " + ec.message() : std::string(" does not exist")));
     const PdbHeader h = read_pdb_header(file);
     if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
         throw FormatError(file + ": payload xxh3 " + hex64(h.payload_xxh3) + " differs from the manifest's " +
@@ -60,9 +62,11 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
     if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= opt.cache_min_entries) {
         const std::string prefix = hex64(h.payload_xxh3) + "-";
         const std::string cached = (fs::path(opt.cache_dir) / (prefix + source_key(file) + ".pdb")).string();
-        if (fs::exists(cached, ec)) {
+        // Never through a symbolic link: an entry replaced by a link is a miss, and the link
+        // itself is replaced below (what it names is never read or written).
+        if (fs::exists(fs::symlink_status(cached, ec))) {
             try {
-                PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload);
+                PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload, Links::Refuse);
                 if (c.file().header().payload_xxh3 == h.payload_xxh3 &&
                     c.file().header().encoding == PdbEncoding::Raw)
                     return c;
@@ -73,8 +77,10 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         PdbTable d = PdbTable::load(file, t.pattern, true);
         try {
             fs::create_directories(opt.cache_dir, ec);
+            remove_dead_temporaries(opt.cache_dir);  // left by interrupted fills (SIGKILL, Ctrl-C)
             PdbHeader raw = d.file().header();
-            write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw);  // atomic: never torn
+            write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw, kDefaultZstdLevel,
+                      Links::Refuse);  // atomic: never torn
             remove_stale(opt.cache_dir, prefix, cached);
         } catch (const Error&) {
             // The cache is an optimisation: a read-only or full disk only costs speed.

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "loyd/base/error.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/board/parse.h"
 
 namespace loyd {
@@ -280,15 +281,8 @@ PdbSetSpec parse_manifest(const std::string& text, const std::string& path) {
 }
 
 PdbSetSpec read_manifest(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw IoError("cannot open manifest '" + path + "'");
-    std::string text(kMaxManifestBytes + 1, '\0');
-    f.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (f.bad()) throw IoError("error reading manifest '" + path + "'");
-    text.resize(static_cast<size_t>(f.gcount()));
-    if (text.size() > kMaxManifestBytes)
-        throw FormatError(path + ": longer than " + std::to_string(kMaxManifestBytes) + " bytes: not a manifest");
-    return parse_manifest(text, path);
+    // A regular file only: a FIFO in its place is refused at once, never waited on.
+    return parse_manifest(read_regular(path, "manifest", kMaxManifestBytes), path);
 }
 
 }  // namespace loyd

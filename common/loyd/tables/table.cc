@@ -47,8 +47,8 @@ PdbTable::PdbTable(PdbFile f, Pattern p)
       reader_(file_.header().coding, file_.data(), file_.header().entries, file_.header().exception_slots) {}
 
 PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
-                        bool verify_payload) {
-    PdbFile f = PdbFile::open(path, verify_payload);
+                        bool verify_payload, Links links) {
+    PdbFile f = PdbFile::open(path, verify_payload, links);
     Pattern p = pattern_of(f.header(), path);
     if (expected) {
         const Pattern& e = *expected;

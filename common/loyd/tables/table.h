@@ -25,7 +25,7 @@ public:
     // Opens `path` (checking header and payload checksum unless verify_payload is false) and,
     // when `expected` is given, checks that the file holds exactly that pattern.
     static PdbTable load(const std::string& path, const std::optional<Pattern>& expected = std::nullopt,
-                         bool verify_payload = true);
+                         bool verify_payload = true, Links links = Links::Follow);
 
     const Pattern& pattern() const { return pattern_; }
     const Ranker& ranker() const { return ranker_; }

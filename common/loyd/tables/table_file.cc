@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <system_error>
@@ -17,6 +18,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/tables/entry_coding.h"
 
 namespace loyd {
@@ -51,12 +53,22 @@ private:
     int fd_;
 };
 
-Fd open_for_reading(const std::string& path) {
-    int fd;
-    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) io_fail(path, "cannot open for reading", errno);
-    return Fd(fd);
+// A regular file only, opened without blocking (a FIFO in a table's place is refused at once).
+Fd open_for_reading(const std::string& path, Links links = Links::Follow) {
+    return Fd(open_regular(path, "table", links));
+}
+
+// `bytes` bytes of memory for the table at `path`, or IoError naming the table and the
+// memory it needs (a crafted or simply too large table, never "std::bad_alloc").
+std::unique_ptr<uint8_t[]> memory_for(const std::string& path, uint64_t bytes, const char* purpose) {
+    try {
+        return std::make_unique_for_overwrite<uint8_t[]>(bytes);
+    } catch (const std::bad_alloc&) {
+        char mib[64];
+        std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+        throw IoError(path + ": not enough memory to " + purpose + ": it needs " + std::to_string(bytes) +
+                      " bytes (" + mib + ")");
+    }
 }
 
 uint64_t file_size_of(const Fd& fd, const std::string& path) {
@@ -122,7 +134,8 @@ struct PdbWriter::Impl {
     std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx;
     std::vector<uint8_t> staged, chunk;
 
-    Impl(const std::string& path, const PdbHeader& header, PdbEncoding e) : h(header), enc(e), out(path) {}
+    Impl(const std::string& path, const PdbHeader& header, PdbEncoding e, Links links)
+        : h(header), enc(e), out(path, links) {}
 
     void check(size_t r) const {
         if (ZSTD_isError(r)) throw IoError(out.target() + ": cannot write: zstd: " + ZSTD_getErrorName(r));
@@ -143,7 +156,7 @@ struct PdbWriter::Impl {
     }
 };
 
-PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level) {
+PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level, Links links) {
     h.encoding = enc;
     if (std::string p = header_problem(h); !p.empty()) throw UsageError(path + ": " + p);
     if (enc == PdbEncoding::Zstd && (zstd_level < 1 || zstd_level > ZSTD_maxCLevel()))
@@ -154,7 +167,7 @@ PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int 
     if (name.empty() || name == "." || name == "..")
         throw UsageError("'" + path + "' does not name a file");
     h.payload_offset = payload_offset_for(enc, h.coding);
-    impl_ = std::make_unique<Impl>(path, h, enc);
+    impl_ = std::make_unique<Impl>(path, h, enc, links);
     const std::vector<uint8_t> head(h.payload_offset, 0);
     impl_->out.append(head.data(), head.size());
     if (enc == PdbEncoding::Zstd) {
@@ -215,12 +228,12 @@ PdbHeader PdbWriter::finish() {
 }
 
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
-               PdbEncoding enc, int zstd_level) {
+               PdbEncoding enc, int zstd_level, Links links) {
     if (size != payload_bytes(h))
         throw UsageError(path + ": payload has " + std::to_string(size) + " bytes but the header says " +
                          std::to_string(payload_bytes(h)));
     if (data == nullptr && size > 0) throw UsageError(path + ": payload pointer is null");
-    PdbWriter w(path, h, enc, zstd_level);
+    PdbWriter w(path, h, enc, zstd_level, links);
     w.append(data, size);
     w.finish();
 }
@@ -230,8 +243,8 @@ PdbHeader read_pdb_header(const std::string& path) {
     return read_header_from(fd, path).header;
 }
 
-PdbFile PdbFile::open(const std::string& path, bool verify_payload) {
-    Fd fd = open_for_reading(path);
+PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links) {
+    Fd fd = open_for_reading(path, links);
     HeaderRead hr = read_header_from(fd, path);
     PdbFile f;
     f.path_ = path;
@@ -248,7 +261,12 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload) {
         f.map_size_ = hr.file_size;
         f.data_ = static_cast<const uint8_t*>(p) + h.payload_offset;
     } else {
-        std::vector<uint8_t> frame(h.payload_stored_size);
+        struct Frame {
+            std::unique_ptr<uint8_t[]> bytes;
+            uint64_t n;
+            uint8_t* data() { return bytes.get(); }
+            uint64_t size() const { return n; }
+        } frame{memory_for(path, h.payload_stored_size, "read its payload"), h.payload_stored_size};
         read_exact(fd, frame.data(), frame.size(), h.payload_offset, path);
         // Checked before decoding: a zstd decoder ignores some bits (e.g. the frame header's
         // unused bit), so only this hash sees every stored bit.
@@ -273,7 +291,7 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload) {
         if (frame_size != frame.size())
             bad_format(path, "zstd payload: frame is " + std::to_string(frame_size) +
                                  " bytes, header says " + std::to_string(frame.size()));
-        f.owned_ = std::make_unique_for_overwrite<uint8_t[]>(decoded);
+        f.owned_ = memory_for(path, decoded, "decode it");
         const size_t got = ZSTD_decompress(f.owned_.get(), decoded, frame.data(), frame.size());
         if (ZSTD_isError(got))
             bad_format(path, std::string("zstd payload: ") + ZSTD_getErrorName(got));

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 
+#include "loyd/base/regular_file.h"
 #include "loyd/tables/entry_coding.h"
 #include "loyd/tables/header.h"
 
@@ -33,8 +34,9 @@ namespace loyd {
 // expected_entries(h), the
 // header fields valid (as read_pdb_header checks them), and for zstd 1 <= zstd_level <= 22.
 // Zstd output is deterministic (single-threaded): the same input gives a byte-identical file.
+// With Links::Refuse a symbolic link at `path` is replaced, never written through (AtomicFile).
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
-               PdbEncoding enc, int zstd_level = kDefaultZstdLevel);
+               PdbEncoding enc, int zstd_level = kDefaultZstdLevel, Links links = Links::Follow);
 
 // Streams a table file: entries are appended in rank order, in pieces of any size, and
 // finish() commits the file atomically (as write_pdb does). The payload checksums are computed
@@ -46,7 +48,8 @@ void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64
 // temporary file.
 class PdbWriter {
 public:
-    PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level = kDefaultZstdLevel);
+    PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level = kDefaultZstdLevel,
+              Links links = Links::Follow);
     PdbWriter(const PdbWriter&) = delete;
     PdbWriter& operator=(const PdbWriter&) = delete;
     ~PdbWriter();
@@ -72,7 +75,9 @@ PdbHeader read_pdb_header(const std::string& path);
 // file in place would make reads fault.
 class PdbFile {
 public:
-    static PdbFile open(const std::string& path, bool verify_payload = true);
+    // Only a regular file is opened (a FIFO is refused at once); with Links::Refuse, not through
+    // a symbolic link either (IoError).
+    static PdbFile open(const std::string& path, bool verify_payload = true, Links links = Links::Follow);
 
     PdbFile(PdbFile&& o) noexcept;
     PdbFile& operator=(PdbFile&& o) noexcept;

@@ -1,0 +1,83 @@
+#include "loyd/base/regular_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+[[noreturn]] void fail(const std::string& path, const std::string& what, int e) {
+    throw IoError(path + ": cannot open " + what + ": " + std::generic_category().message(e));
+}
+
+const char* kind_of(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+}  // namespace
+
+int open_regular(const std::string& path, const std::string& what, Links links) {
+    const int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (links == Links::Refuse ? O_NOFOLLOW : 0);
+    int fd;
+    do fd = ::open(path.c_str(), flags);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        if (errno == ELOOP && links == Links::Refuse)
+            throw IoError(path + ": cannot open " + what + ": a symbolic link (not followed here)");
+        fail(path, what, errno);
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int e = errno;
+        ::close(fd);
+        fail(path, what, e);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw IoError(path + ": not a regular file (" + kind_of(st.st_mode) +
+                      "), cannot read it as a " + what);
+    }
+    const int fl = ::fcntl(fd, F_GETFL);
+    if (fl < 0 || ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        const int e = errno;
+        ::close(fd);
+        fail(path, what, e);
+    }
+    return fd;
+}
+
+std::string read_regular(const std::string& path, const std::string& what, size_t max_bytes) {
+    const int fd = open_regular(path, what);
+    std::string text;
+    char buf[1 << 16];
+    for (;;) {
+        const ssize_t r = ::read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            const int e = errno;
+            ::close(fd);
+            throw IoError(path + ": cannot read " + what + ": " +
+                          std::generic_category().message(e));
+        }
+        if (r == 0) break;
+        text.append(buf, static_cast<size_t>(r));
+        if (text.size() > max_bytes) {
+            ::close(fd);
+            throw FormatError(path + ": longer than " + std::to_string(max_bytes) +
+                              " bytes: not a " + what);
+        }
+    }
+    ::close(fd);
+    return text;
+}
+
+}  // namespace loyd

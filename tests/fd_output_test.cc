@@ -1,0 +1,93 @@
+// FdOutput: bytes reach the descriptor in order, and the first failed write is reported by
+// require_written with its reason (full device, closed pipe), after which nothing more goes out.
+#include "loyd/base/fd_output.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "loyd/base/error.h"
+
+namespace {
+
+std::string message_of(const std::ostream& out) {
+    try {
+        loyd::require_written(out);
+    } catch (const loyd::IoError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(FdOutput, WritesEverythingInOrder) {
+    char path[] = "/tmp/loyd_fd_output_XXXXXX";
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    std::string want;
+    {
+        loyd::FdOutput buf(fd, "test file");
+        std::ostream out(&buf);
+        for (int i = 0; i < 40000; ++i) {  // several buffers' worth
+            const std::string line = "line " + std::to_string(i) + "\n";
+            out << line;
+            want += line;
+        }
+        out.flush();
+        EXPECT_EQ(message_of(out), "");
+        EXPECT_EQ(buf.error(), 0);
+    }
+    close(fd);
+    std::ifstream in(path);
+    std::stringstream got;
+    got << in.rdbuf();
+    EXPECT_EQ(got.str(), want);
+    std::remove(path);
+}
+
+TEST(FdOutput, FullDeviceIsReportedWithItsReason) {
+    const int fd = open("/dev/full", O_WRONLY);
+    if (fd < 0) GTEST_SKIP() << "no /dev/full";
+    loyd::FdOutput buf(fd, "standard output");
+    std::ostream out(&buf);
+    out << "one line\n";
+    EXPECT_EQ(message_of(out), "");  // still buffered
+    out.flush();
+    EXPECT_TRUE(out.fail());
+    EXPECT_EQ(message_of(out), "cannot write to standard output: No space left on device");
+    close(fd);
+}
+
+TEST(FdOutput, ClosedPipeStopsAtTheFirstFailure) {
+    int p[2];
+    ASSERT_EQ(pipe(p), 0);
+    close(p[0]);  // the reader left
+    void (*old)(int) = std::signal(SIGPIPE, SIG_IGN);
+    {
+        loyd::FdOutput buf(p[1], "standard output");
+        std::ostream out(&buf);
+        const std::string chunk(1000, 'x');
+        int written = 0;
+        while (out && written < 1000) {  // fails once the first buffer goes out
+            out << chunk;
+            ++written;
+        }
+        EXPECT_LT(written, 1000);
+        EXPECT_EQ(message_of(out), "cannot write to standard output: Broken pipe");
+    }
+    std::signal(SIGPIPE, old);
+    close(p[1]);
+}
+
+TEST(FdOutput, AStreamWithoutFdOutputStillFails) {
+    std::ostringstream s;
+    s.setstate(std::ios::badbit);
+    EXPECT_EQ(message_of(s), "cannot write to standard output");
+}
+
+}  // namespace
