@@ -60,14 +60,21 @@ Fd open_for_reading(const std::string& path, Links links = Links::Follow) {
 
 // `bytes` bytes of memory for the table at `path`, or IoError naming the table and the
 // memory it needs (a crafted or simply too large table, never "std::bad_alloc").
+// More than the machine's physical memory is refused before asking for it (an absurd request
+// is never made; sanitizer allocators abort on those instead of throwing).
 std::unique_ptr<uint8_t[]> memory_for(const std::string& path, uint64_t bytes, const char* purpose) {
+    auto refuse = [&] {
+        char mib[64];
+        std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+        return IoError(path + ": not enough memory to " + purpose + ": it needs " + std::to_string(bytes) +
+                       " bytes (" + mib + ")");
+    };
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && bytes / static_cast<uint64_t>(page) >= static_cast<uint64_t>(pages)) throw refuse();
     try {
         return std::make_unique_for_overwrite<uint8_t[]>(bytes);
     } catch (const std::bad_alloc&) {
-        char mib[64];
-        std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-        throw IoError(path + ": not enough memory to " + purpose + ": it needs " + std::to_string(bytes) +
-                      " bytes (" + mib + ")");
+        throw refuse();
     }
 }
 
