@@ -48,7 +48,7 @@ fi
 install_fuzz_tools() {
   apt_install clang libclang-rt-14-dev
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOYD_FUZZ=ON \
-    -DLOYD_BUILD_TESTS=OFF -DLOYD_BUILD_PROGRAMS=OFF -DLOYD_BUILD_BENCH=OFF -DLOYD_INSTALL=OFF >/dev/null
+    -DLOYD_BUILD_TESTS=OFF -DLOYD_BUILD_PROGRAMS=OFF -DLOYD_BUILD_BENCH=OFF -DLOYD_INSTALL=OFF -DLOYD_PYTHON=OFF >/dev/null
   cmake --build build-fuzz -j "$jobs"
 }
 

@@ -218,7 +218,9 @@ private:
 py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves,
                     const std::string& notation, const py::object& progress,
                     double progress_every) {
-    auto [pos, s] = prepare(boards, o);
+    auto prepared = prepare(boards, o);
+    auto& pos = prepared.first;
+    auto& s = prepared.second;
     const size_t n = pos.size();
     const Notation nt = parse_notation(notation);
     BatchArrays out(n, want_moves,
@@ -255,7 +257,9 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
 }
 
 py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& o) {
-    auto [pos, s] = prepare(boards, o);
+    auto prepared = prepare(boards, o);
+    auto& pos = prepared.first;
+    auto& s = prepared.second;
     const size_t n = pos.size();
     auto out = filled<int32_t>(n, -1);
     int32_t* outp = out.mutable_data();

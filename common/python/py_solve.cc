@@ -100,7 +100,9 @@ std::pair<Board, Search> prepare(const py::handle& board, const py::dict& o) {
 }
 
 py::dict solve_one(const py::handle& board, const py::dict& o, const py::object& progress) {
-    auto [start, s] = prepare(board, o);
+    auto prepared = prepare(board, o);
+    auto& start = prepared.first;
+    auto& s = prepared.second;
     SolveOutcome r;
     run_search(s, progress, [&](const SolveOptions& opt) { r = solve(start, s.goal, opt); });
     if (r.status == SolveOutcome::Status::Unsolvable) throw Unsolvable(kUnsolvable);
@@ -110,7 +112,9 @@ py::dict solve_one(const py::handle& board, const py::dict& o, const py::object&
 
 py::dict all_solutions(const py::handle& board, const py::dict& o, bool count_only,
                        const py::handle& max) {
-    auto [start, s] = prepare(board, o);
+    auto prepared = prepare(board, o);
+    auto& start = prepared.first;
+    auto& s = prepared.second;
     AllSolutionsOptions all;
     all.count_only = count_only;
     if (!max.is_none()) {
@@ -196,7 +200,9 @@ py::dict check(const py::handle& board, const std::string& text, const py::dict&
 }
 
 int distance(const py::handle& board, const py::dict& o) {
-    auto [start, s] = prepare(board, o);
+    auto prepared = prepare(board, o);
+    auto& start = prepared.first;
+    auto& s = prepared.second;
     if (!solvable(start, s.goal)) throw Unsolvable(kUnsolvable);
     int h = 0;
     start_heuristics(

@@ -161,7 +161,9 @@ private:
     }
     // (GCC cannot see that view 1 is exchanged only when evaluate() filled it: reflect_.)
 #pragma GCC diagnostic push
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     [[gnu::always_inline]] void exchange_view(int v, Undo& u) {
         const int s = sum_[v];
         sum_[v] = u.sum[v];
