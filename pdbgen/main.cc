@@ -28,6 +28,17 @@ extern "C" void on_signal(int) {
     std::signal(SIGTERM, SIG_DFL);
 }
 
+// A mapped table truncated or rewritten in place while in use (or a failing disk) raises
+// SIGBUS on the next read of a lost page: one line and the file status instead of a crash.
+// (Tables replaced by rename, as loyd writes them, never do: the mapping keeps the old file.)
+extern "C" void on_sigbus(int) {
+    static const char msg[] =
+        "pdbgen: a memory-mapped table could not be read (SIGBUS): its file was truncated or rewritten "
+        "while in use, or its disk failed; replace a table by renaming a new file over it, never in place\n";
+    (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
+    ::_exit(kExitFile);
+}
+
 // The documented exit status of an error, and its one-line message.
 int exit_status(std::exception_ptr e, std::string& message) {
     try {
@@ -86,6 +97,7 @@ int main(int argc, char** argv) {
     // A write past the file-size limit then fails with EFBIG (reported with the file's name)
     // instead of killing the process.
     std::signal(SIGXFSZ, SIG_IGN);
+    std::signal(SIGBUS, on_sigbus);
     std::unique_ptr<Ranks> ranks;
     try {
         ranks = std::make_unique<Ranks>(&argc, &argv);

@@ -327,6 +327,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
             search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
             limited |= (t.all ? t.all->status : t.outcome.status) == SolveOutcome::Status::Limit;
         }
+        tables.check_unchanged(t.pdb);  // an answer from tables rewritten under it is not printed
         print(t);
     };
     if (alone) {

@@ -28,6 +28,17 @@ extern "C" void on_signal(int) {
     std::signal(SIGTERM, SIG_DFL);
 }
 
+// A mapped table truncated or rewritten in place while in use (or a failing disk) raises
+// SIGBUS on the next read of a lost page: one line and the file status instead of a crash.
+// (Tables replaced by rename, as loyd writes them, never do: the mapping keeps the old file.)
+extern "C" void on_sigbus(int) {
+    static const char msg[] =
+        "solver: a memory-mapped table could not be read (SIGBUS): its file was truncated or rewritten "
+        "while in use, or its disk failed; replace a table by renaming a new file over it, never in place\n";
+    (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
+    ::_exit(kExitFile);
+}
+
 int program(int argc, char** argv, loyd::mpi::Ranks& ranks, std::unique_ptr<RankRun>& run,
             std::ostream& out, std::ostream& err) {
     const Options opt = parse_options(argc, argv);
@@ -56,6 +67,7 @@ int main(int argc, char** argv) {
     // A cache write past the file-size limit then fails with EFBIG (and is skipped: the cache
     // is an optimisation) instead of killing the process.
     std::signal(SIGXFSZ, SIG_IGN);
+    std::signal(SIGBUS, on_sigbus);
     interrupt_flag();  // constructed before a handler can touch it
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);

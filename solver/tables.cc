@@ -37,6 +37,15 @@ void Tables::print_hint(double search_seconds, bool limited) const {
     err_ << "solver: " << hint_ << "\n";
 }
 
+void Tables::check_unchanged(const LoadedSet* used) {
+    if (used == nullptr) return;
+    const auto now = std::chrono::steady_clock::now();
+    auto it = checked_.find(used);
+    if (it != checked_.end() && now - it->second < std::chrono::milliseconds(200)) return;
+    check_not_rewritten(*used);
+    checked_[used] = now;
+}
+
 const LoadedSet* Tables::load(const std::string& path) {
     auto it = loaded_.find(path);
     if (it != loaded_.end()) return it->second.get();

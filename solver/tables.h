@@ -2,6 +2,7 @@
 // every instance of a run, and the "build better tables" hint printed once at its end.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -31,6 +32,11 @@ public:
     // The set in `path` (a folder or manifest), loaded once: what another rank chose.
     const LoadedSet* at(const std::string& path) { return load(path); }
     double load_seconds() const { return load_seconds_; }
+    // Throws IoError when a table of `used` (null: none) was rewritten in place since it was
+    // loaded (tables/load.h check_not_rewritten): its answer may rest on entries that were never
+    // verified. Looks at most every 0.2 s per set (one stat per table), so a batch of easy
+    // lines keeps its speed; called before each answer is printed, from the printing thread.
+    void check_unchanged(const LoadedSet* used);
 
     // The hint, printed once at the end of a run, and only when tables would have helped: some
     // search took a second or more (or hit a limit) on a board of more than six cells. The
@@ -50,6 +56,7 @@ private:
     std::map<std::string, std::unique_ptr<LoadedSet>> loaded_;
     std::map<std::string, const LoadedSet*> chosen_;
     double load_seconds_ = 0;
+    std::map<const LoadedSet*, std::chrono::steady_clock::time_point> checked_;
 };
 
 }  // namespace loyd::solver

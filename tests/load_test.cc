@@ -208,7 +208,67 @@ TEST(LoadFaults, TableReplacedWhileMapped) {
     fs::copy_file(other, victim + ".new");
     fs::rename(victim + ".new", victim);
     EXPECT_EQ(pdb_checksum(set.tables[0].data(), set.tables[0].size()), before);
+    EXPECT_NO_THROW(check_not_rewritten(set));  // the mapping still holds what was verified
     EXPECT_THROW((void)load_set(dir), FormatError);
+}
+
+// A mapped table rewritten in place (same file, other size or contents) is reported by
+// check_not_rewritten, naming the file and how it changed; an untouched set is not.
+TEST(LoadFaults, TableRewrittenInPlaceIsNamed) {
+    test::ScratchDir scratch;
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
+    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const std::string victim = dir + "/" + spec.tables[1].file;
+    {
+        const LoadedSet set = load_set(dir);
+        EXPECT_NO_THROW(check_not_rewritten(set));
+        std::ofstream(victim, std::ios::binary | std::ios::app) << 'x';
+        const std::string m = test::error_of<IoError>([&] { check_not_rewritten(set); });
+        EXPECT_NE(m.find(victim + ": its size went from"), std::string::npos) << m;
+        EXPECT_NE(m.find("never in place"), std::string::npos) << m;
+    }
+    const std::string dir2 = test::build_set(test::test_spec("8-4-4"), scratch / "set2", PdbEncoding::Raw);
+    const std::string victim2 = dir2 + "/" + spec.tables[1].file;
+    const LoadedSet set = load_set(dir2);
+    flip_last_byte(victim2);  // same size, other contents
+    fs::last_write_time(victim2, fs::file_time_type::clock::now() + std::chrono::hours(1));
+    const std::string m = test::error_of<IoError>([&] { check_not_rewritten(set); });
+    EXPECT_NE(m.find(victim2 + ": it was modified"), std::string::npos) << m;
+}
+
+// Checksums recomputed over wrong entries (every entry of one table doubled, as a buggy
+// builder might write them): the payload and manifest checks pass, the sampled check of the
+// entries' invariants refuses the set, naming the table. With the sample turned off the same
+// set loads, so it is the sample that refuses it.
+TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
+    test::ScratchDir scratch;
+    PdbSetSpec spec = test::test_spec("8-4-4");
+    const std::string dir = test::build_set(spec, scratch / "set", PdbEncoding::Raw);
+    const LoadedSet good = load_set(dir);
+    const PdbTable& t = good.tables[0];
+    TableEntries doubled;
+    doubled.count = t.size();
+    doubled.bytes.resize(t.size());
+    uint8_t cells[kMaxCells];
+    int max_value = 0;
+    for (uint64_t r = 0; r < t.size(); ++r) {
+        t.ranker().unrank(r, cells);
+        doubled.bytes[r] = static_cast<uint8_t>(2 * t.value(r, cells));
+        max_value = std::max<int>(max_value, doubled.bytes[r]);
+    }
+    const std::string victim = dir + "/" + spec.tables[0].file;
+    spec.tables[0].xxh3 = write_table(victim + ".new", header_for(t.pattern(), static_cast<uint8_t>(max_value)),
+                                      doubled, PdbEncoding::Raw)
+                              .payload_xxh3;
+    spec.tables[1].xxh3 = good.tables[1].file().header().payload_xxh3;
+    fs::rename(victim + ".new", victim);
+    write_file_atomic(dir + "/" + kManifestName, manifest_text(spec));
+    const std::string m = test::error_of<FormatError>([&] { (void)load_set(dir); });
+    EXPECT_NE(m.find(spec.tables[0].file), std::string::npos) << m;
+    EXPECT_NE(m.find("sampled check"), std::string::npos) << m;
+    LoadOptions unchecked;
+    unchecked.spot_check = false;
+    EXPECT_NO_THROW((void)load_set(dir, unchecked));
 }
 
 // A table that cannot be read (here: a folder where the file should be) is an IoError naming it.

@@ -62,6 +62,7 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
     const fs::path canonical = fs::weakly_canonical(manifest, ec);
     LoadOptions lo;
     lo.verify_payload = verify;
+    lo.spot_check = verify;
     lo.cache_dir = cache_dir.value_or(default_cache());
     const std::string key =
         (ec ? manifest : canonical).string() + '\n' + lo.cache_dir + '\n' + (verify ? "1" : "0");
@@ -217,7 +218,8 @@ Tables.find(board) looks for the set the solver would use, in the solver's order
             "path"_a, py::kw_only(), "cache_dir"_a = py::none(), "verify"_a = true,
             R"doc(Loads the set in `path` (a folder or its manifest). `cache_dir`: where decoded copies
 of zstd tables are kept (default: the solver's, $XDG_CACHE_HOME/loyd; "" for none).
-`verify=False` skips the XXH3 pass over raw payloads (headers are always checked).
+`verify=False` skips the XXH3 pass over raw payloads and the sampled check of the entries
+(headers are always checked).
 Raises FileError when the set cannot be read or fails a check.)doc")
         .def_static(
             "find",

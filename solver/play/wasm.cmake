@@ -81,6 +81,7 @@ add_library(loyd STATIC
   ${loyd_dir}/tables/ranker.cc
   ${loyd_dir}/tables/table.cc
   ${loyd_dir}/tables/table_file.cc
+  ${loyd_dir}/tables/verify.cc
   ${loyd_dir}/heuristics/additive_pdb.cc
   ${loyd_dir}/heuristics/classic.cc
   ${loyd_dir}/heuristics/lookups.cc

@@ -11,6 +11,7 @@
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/header.h"
+#include "loyd/tables/verify.h"
 
 namespace fs = std::filesystem;
 
@@ -91,6 +92,13 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
 }
 }  // namespace
 
+void check_not_rewritten(const LoadedSet& set) {
+    for (const PdbTable& t : set.tables)
+        if (const std::string how = t.file().rewritten(); !how.empty())
+            throw IoError(t.file().path() + ": " + how + " while in use; replace a table by writing a new " +
+                          "file and renaming it over the old one (as pdbgen does), never in place, then run again");
+}
+
 LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
     const auto t0 = std::chrono::steady_clock::now();
     std::error_code ec;
@@ -98,8 +106,15 @@ LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
     fs::path manifest = fs::is_directory(p, ec) ? p / kManifestName : p;
     LoadedSet set{manifest.parent_path().empty() ? "." : manifest.parent_path().string(),
                   read_manifest(manifest.string()), {}, 0};
-    for (const auto& t : set.spec.tables)
-        set.tables.push_back(load_one((fs::path(set.dir) / t.file).string(), t, opt));
+    for (const auto& t : set.spec.tables) {
+        const std::string file = (fs::path(set.dir) / t.file).string();
+        set.tables.push_back(load_one(file, t, opt));
+        const PdbTable& loaded = set.tables.back();
+        if (opt.spot_check)
+            spot_check_table(loaded.pattern(), loaded.entries(), loaded.size(),
+                             spot_check_samples(loaded.file().payload_size()), loaded.file().header().payload_xxh3,
+                             file);
+    }
     set.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return set;
 }

@@ -8,8 +8,10 @@
 // way misses the cache and is verified again, so a corrupted source is refused even with a
 // warm cache. Entries are written atomically (two loaders filling the cache at once each
 // rename a complete file) and verified again when mapped; a damaged one is rewritten. A table that fails any check is never returned: the call throws
-// IoError / FormatError naming the file and the field. Cost: one checksum pass per table
-// (skippable), plus one decode pass per zstd table not found in the cache.
+// IoError / FormatError naming the file and the field. Every table then passes a sampled check
+// of its entries' invariants (tables/verify.h: 16 to 256 entries, so checksums recomputed over
+// wrong entries are caught). Cost: one checksum pass per table (skippable), plus one
+// decode pass per zstd table not found in the cache.
 #pragma once
 
 #include <cstdint>
@@ -31,10 +33,18 @@ struct LoadedSet {
 
 struct LoadOptions {
     bool verify_payload = true;   // XXH3 of every payload (a few GB/s)
+    bool spot_check = true;       // a sample of every table's entries checked against
+                                  // verify's invariants (tables/verify.h)
     std::string cache_dir;        // where decoded zstd tables of cache_min_entries or more are
                                   // kept raw, to be mapped next time; empty = none
     uint64_t cache_min_entries = uint64_t{8} << 20;
 };
+
+// Throws IoError naming the first table of `set` whose mapped file was rewritten in place
+// since it was loaded (PdbFile::rewritten: its pages may no longer hold the verified entries).
+// A table replaced by rename, as loyd's writers do, is not rewritten: its mapping keeps the
+// old file. Cost: one stat per table.
+void check_not_rewritten(const LoadedSet& set);
 
 // `path` is a set folder or its manifest. Throws IoError / FormatError naming the file and
 // field; a table that fails any check is never returned.

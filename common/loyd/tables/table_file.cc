@@ -264,6 +264,11 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links)
         void* p = ::mmap(nullptr, hr.file_size, PROT_READ, MAP_SHARED | (verify_payload ? MAP_POPULATE : 0),
                          fd.get(), 0);
         if (p == MAP_FAILED) io_fail(path, "cannot map", errno);
+        struct stat st {};
+        if (::fstat(fd.get(), &st) == 0)
+            f.stamp_ = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+                        static_cast<uint64_t>(st.st_size),
+                        int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec};
         f.map_ = p;
         f.map_size_ = hr.file_size;
         f.data_ = static_cast<const uint8_t*>(p) + h.payload_offset;
@@ -324,7 +329,8 @@ PdbFile::PdbFile(PdbFile&& o) noexcept
       map_(std::exchange(o.map_, nullptr)),
       map_size_(std::exchange(o.map_size_, 0)),
       owned_(std::move(o.owned_)),
-      data_(std::exchange(o.data_, nullptr)) {}
+      data_(std::exchange(o.data_, nullptr)),
+      stamp_(o.stamp_) {}
 
 PdbFile& PdbFile::operator=(PdbFile&& o) noexcept {
     if (this != &o) {
@@ -335,6 +341,7 @@ PdbFile& PdbFile::operator=(PdbFile&& o) noexcept {
         map_size_ = std::exchange(o.map_size_, 0);
         owned_ = std::move(o.owned_);
         data_ = std::exchange(o.data_, nullptr);
+        stamp_ = o.stamp_;
     }
     return *this;
 }
@@ -349,6 +356,18 @@ void PdbFile::release() noexcept {
     map_size_ = 0;
     owned_.reset();
     data_ = nullptr;
+}
+
+std::string PdbFile::rewritten() const {
+    struct stat st {};
+    if (map_ == nullptr || ::stat(path_.c_str(), &st) != 0) return "";
+    if (static_cast<uint64_t>(st.st_dev) != stamp_.dev || static_cast<uint64_t>(st.st_ino) != stamp_.ino)
+        return "";
+    if (static_cast<uint64_t>(st.st_size) != stamp_.size)
+        return "its size went from " + std::to_string(stamp_.size) + " to " + std::to_string(st.st_size) + " bytes";
+    if (int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec != stamp_.mtime_ns)
+        return "it was modified";
+    return "";
 }
 
 void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level) {

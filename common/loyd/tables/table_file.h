@@ -91,6 +91,12 @@ public:
     uint64_t payload_size() const { return payload_bytes(header_); }
     bool mapped() const { return map_ != nullptr; }  // payload is an mmap of the file
     const std::string& path() const { return path_; }
+    // For a mapped file: "" while the file at path() is the one mapped and unchanged, or was
+    // replaced by another (a rename, as every loyd writer does: the mapping keeps the old
+    // bytes) or removed; otherwise how it changed in place ("its size went from A to B bytes",
+    // "it was modified"), since its pages may then no longer hold what was verified (or
+    // raise SIGBUS). "" for decoded payloads, which live in memory. Cost: one stat.
+    std::string rewritten() const;
 
 private:
     PdbFile() = default;
@@ -102,6 +108,10 @@ private:
     uint64_t map_size_ = 0;
     std::unique_ptr<uint8_t[]> owned_;
     const uint8_t* data_ = nullptr;
+    struct Stamp {  // the mapped file's identity when it was opened
+        uint64_t dev = 0, ino = 0, size = 0;
+        int64_t mtime_ns = 0;
+    } stamp_;
 };
 
 // Re-encodes a table's payload (pdbgen pack/unpack): opens `in` (verifying the payload) and

@@ -43,96 +43,132 @@ std::string placement(const uint8_t* pc, int m) {
     return s;
 }
 
+// The invariants of one entry (see verify.h), against its neighbours' entries.
+class EntryChecker {
+public:
+    EntryChecker(const Pattern& p, const EntryReader& table, uint64_t entries, const std::string& what)
+        : p_(p), table_(table), bound_(p), rk_(pattern_ranker(p)), g_(p.geometry()) {
+        if (entries != rk_.size())
+            throw FormatError(what + ": has " + std::to_string(entries) + " entries, pattern " +
+                              p.tiles_string() + " needs " + std::to_string(rk_.size()));
+        k_ = p.size();
+        m_ = rk_.items();
+        full_ = p.kind() == PatternKind::Full;
+        mtm_ = p.metric() == Metric::Mtm;
+        for (int c = 0; c < g_.cells(); ++c) nmask_[c] = g_.neighbor_mask(c);
+        uint8_t goal_items[kMaxCells];
+        const Cells goal_pos = p.goal().positions();
+        pattern_items(p, goal_pos.data(), goal_items);
+        goal_rank_ = rk_.rank(goal_items);
+    }
+    uint64_t goal_rank() const { return goal_rank_; }
+
+    // "" when entry r keeps every invariant, else what it breaks.
+    std::string problem(uint64_t r) const {
+        uint8_t pc[kMaxCells];
+        const Mask occ = rk_.unrank(r, pc);
+        const int v = table_.value(r, pc, bound_);
+        if (v == kUnset) return "entry never reached (255)";
+        if ((v == 0) != (r == goal_rank_))
+            return v == 0 ? "zero entry that is not the goal (" + placement(pc, m_) + ")"
+                          : "the goal's entry is " + std::to_string(v) + ", not 0";
+        if (!mtm_ && (v < bound_(pc) || (v - bound_(pc)) % 2 != 0))
+            return "entry " + std::to_string(v) + " is below or of the other parity than its Manhattan bound " +
+                   std::to_string(bound_(pc)) + " (" + placement(pc, m_) + ")";
+        bool has_lower = false;
+        std::string why = full_ && mtm_ ? mtm_neighbours(pc, occ, v, has_lower)
+                          : full_       ? full_neighbours(pc, occ, v, has_lower)
+                                        : additive_neighbours(pc, occ, v, has_lower);
+        if (!why.empty()) return why;
+        if (v > 0 && !has_lower)
+            return "entry " + std::to_string(v) + " has no neighbour one move closer (" + placement(pc, m_) + ")";
+        return "";
+    }
+
+private:
+    // One MTM move can keep the blank's colour (an even run): neighbours differ by at most one.
+    std::string mtm_neighbours(uint8_t* pc, Mask occ, int v, bool& has_lower) const {
+        int far = -1;
+        for_each_mtm_successor(rk_, g_, pc, k_, occ, [&](uint64_t r2, const uint8_t* key) {
+            const int w = table_.value(r2, key, bound_);
+            if (w > v + 1 || w < v - 1) far = w;
+            has_lower |= w == v - 1;
+        });
+        if (far < 0) return "";
+        return "entries " + std::to_string(v) + " and " + std::to_string(far) +
+               " one move apart differ by more than one (" + placement(pc, m_) + ")";
+    }
+    std::string full_neighbours(uint8_t* pc, Mask occ, int v, bool& has_lower) const {
+        const int blank = pc[k_];
+        for (Mask adj = nmask_[blank]; adj; adj &= adj - 1) {
+            // The successor's key: the blank on `to`, a pattern tile there on `blank`.
+            uint8_t key[kMaxCells];
+            std::copy(pc, pc + m_, key);
+            const int to = lowest(adj);
+            for (int i = 0; i < k_; ++i)
+                if (key[i] == to) key[i] = static_cast<uint8_t>(blank);
+            key[k_] = static_cast<uint8_t>(to);
+            const int w = table_.value(full_successor_rank(rk_, pc, k_, occ, to), key, bound_);
+            if (w != v + 1 && w != v - 1)
+                return "neighbouring entries " + std::to_string(v) + " and " + std::to_string(w) +
+                       " differ by other than one (" + placement(pc, m_) + ")";
+            has_lower |= w == v - 1;
+        }
+        return "";
+    }
+    std::string additive_neighbours(uint8_t* pc, Mask occ, int v, bool& has_lower) const {
+        const Mask fr = g_.all_cells() & ~occ;
+        for (int i = 0; i < k_; ++i) {
+            const int from = pc[i];
+            for (Mask adj = nmask_[from] & fr; adj; adj &= adj - 1) {
+                const int to = lowest(adj);
+                pc[i] = static_cast<uint8_t>(to);
+                const int w = table_.value(rk_.rank(pc), pc, bound_);
+                pc[i] = static_cast<uint8_t>(from);
+                has_lower |= w <= v - 1;
+                const Mask fr2 = (fr | bit(from)) & ~bit(to);
+                if (v > w + 1 && flood(g_, bit(from), fr2) == fr2)
+                    return "entry " + std::to_string(v) + " exceeds by more than one a neighbour of " +
+                           std::to_string(w) + " whose free cells are connected (" + placement(pc, m_) + ")";
+            }
+        }
+        return "";
+    }
+
+    const Pattern& p_;
+    const EntryReader& table_;
+    EntryBound bound_;
+    Ranker rk_;
+    const Geometry& g_;
+    int k_ = 0, m_ = 0;
+    bool full_ = false, mtm_ = false;
+    std::array<Mask, kMaxCells> nmask_{};
+    uint64_t goal_rank_ = 0;
+};
+
+// splitmix64: the sample's ranks, a fixed function of the seed.
+uint64_t mix(uint64_t& s) {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 }  // namespace
 
 void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, int threads,
                   const std::string& what) {
-    const EntryBound bound(p);
-    const Ranker rk = pattern_ranker(p);
-    if (entries != rk.size())
-        throw FormatError(what + ": has " + std::to_string(entries) + " entries, pattern " +
-                          p.tiles_string() + " needs " + std::to_string(rk.size()));
-    const Geometry& g = p.geometry();
-    const Mask all = g.all_cells();
-    const int k = p.size();
-    const bool full = p.kind() == PatternKind::Full;
-    const int m = rk.items();
-    std::array<Mask, kMaxCells> nmask{};
-    for (int c = 0; c < g.cells(); ++c) nmask[c] = g.neighbor_mask(c);
-    uint8_t goal_items[kMaxCells];
-    const Cells goal_pos = p.goal().positions();
-    pattern_items(p, goal_pos.data(), goal_items);
-    const uint64_t goal_rank = rk.rank(goal_items);
-
+    const EntryChecker check(p, table, entries, what);
     Failure fail;
     std::atomic<uint64_t> next{0};
     constexpr uint64_t kChunk = 1 << 14;
     auto work = [&] {
-        uint8_t pc[kMaxCells];
         for (;;) {
             const uint64_t lo = next.fetch_add(kChunk);
             if (lo >= entries || fail.any.load(std::memory_order_relaxed)) return;
             const uint64_t hi = std::min(entries, lo + kChunk);
-            for (uint64_t r = lo; r < hi; ++r) {
-                const Mask occ = rk.unrank(r, pc);
-                const int v = table.value(r, pc, bound);
-                if (v == kUnset) return fail.report(r, "entry never reached (255)");
-                if ((v == 0) != (r == goal_rank)) {
-                    return fail.report(r, v == 0 ? "zero entry that is not the goal (" + placement(pc, m) + ")"
-                                                 : "the goal's entry is " + std::to_string(v) + ", not 0");
-                }
-                bool has_lower = false;
-                if (full && p.metric() == Metric::Mtm) {
-                    // One MTM move can keep the blank's colour (an even run): neighbours differ
-                    // by at most one, not exactly one.
-                    int far = -1;
-                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2, const uint8_t* key) {
-                        const int w = table.value(r2, key, bound);
-                        if (w > v + 1 || w < v - 1) far = w;
-                        has_lower |= w == v - 1;
-                    });
-                    if (far >= 0)
-                        return fail.report(r, "entries " + std::to_string(v) + " and " + std::to_string(far) +
-                                                  " one move apart differ by more than one (" + placement(pc, m) + ")");
-                } else if (full) {
-                    const int blank = pc[k];
-                    for (Mask adj = nmask[blank]; adj; adj &= adj - 1) {
-                        // The successor's key: the blank on `to`, a pattern tile there on `blank`.
-                        uint8_t key[kMaxCells];
-                        std::copy(pc, pc + m, key);
-                        const int to = lowest(adj);
-                        for (int i = 0; i < k; ++i)
-                            if (key[i] == to) key[i] = static_cast<uint8_t>(blank);
-                        key[k] = static_cast<uint8_t>(to);
-                        const int w = table.value(full_successor_rank(rk, pc, k, occ, to), key, bound);
-                        if (w != v + 1 && w != v - 1)
-                            return fail.report(r, "neighbouring entries " + std::to_string(v) + " and " +
-                                                      std::to_string(w) + " differ by other than one (" +
-                                                      placement(pc, m) + ")");
-                        has_lower |= w == v - 1;
-                    }
-                } else {
-                    const Mask fr = all & ~occ;
-                    for (int i = 0; i < k; ++i) {
-                        const int from = pc[i];
-                        for (Mask adj = nmask[from] & fr; adj; adj &= adj - 1) {
-                            const int to = lowest(adj);
-                            pc[i] = static_cast<uint8_t>(to);
-                            const int w = table.value(rk.rank(pc), pc, bound);
-                            pc[i] = static_cast<uint8_t>(from);
-                            has_lower |= w <= v - 1;
-                            const Mask fr2 = (fr | bit(from)) & ~bit(to);
-                            if (v > w + 1 && flood(g, bit(from), fr2) == fr2)
-                                return fail.report(r, "entry " + std::to_string(v) + " exceeds by more than one a neighbour of " +
-                                                          std::to_string(w) + " whose free cells are connected (" +
-                                                          placement(pc, m) + ")");
-                        }
-                    }
-                }
-                if (v > 0 && !has_lower)
-                    return fail.report(r, "entry " + std::to_string(v) + " has no neighbour one move closer (" +
-                                              placement(pc, m) + ")");
-            }
+            for (uint64_t r = lo; r < hi; ++r)
+                if (std::string why = check.problem(r); !why.empty()) return fail.report(r, std::move(why));
         }
     };
     std::vector<std::thread> pool;
@@ -141,6 +177,25 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
     for (auto& th : pool) th.join();
     if (fail.any)
         throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
+}
+
+int spot_check_samples(uint64_t payload_bytes) {
+    return static_cast<int>(std::clamp<uint64_t>(payload_bytes >> 22, 16, 256));
+}
+
+void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entries, int samples, uint64_t seed,
+                      const std::string& what) {
+    if (samples <= 0) return;
+    const EntryChecker check(p, table, entries, what);
+    auto refuse = [&](uint64_t r, const std::string& why) {
+        throw FormatError(what + ": rank " + std::to_string(r) + ": " + why +
+                          " (sampled check on load; pdbgen verify checks every entry)");
+    };
+    if (std::string why = check.problem(check.goal_rank()); !why.empty()) refuse(check.goal_rank(), why);
+    for (int i = 1; i < samples; ++i) {
+        const uint64_t r = mix(seed) % entries;
+        if (std::string why = check.problem(r); !why.empty()) refuse(r, why);
+    }
 }
 
 int ValueSummary::max_value() const {

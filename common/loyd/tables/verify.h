@@ -11,8 +11,15 @@
 // placement has a neighbour placement (one pattern tile slid onto an adjacent non-pattern
 // cell) at most one lower; and for every such move into a placement whose non-pattern cells
 // are all connected, the entry is at most one more than the neighbour's. The reasons are
-// written out in docs/pdb-format.md.
+// written out in docs/pdb-format.md. Single-tile-metric entries are also at least their
+// Manhattan bound and of its parity (tables/entry_coding.h).
 // Cost: one unrank and a few ranks per entry, spread over `threads`.
+//
+// spot_check_table: the same invariants on `samples` entries only (the goal's, then ranks
+// drawn by splitmix64 from `seed`, so the same file is always checked the same way): what
+// loading does by default, spot_check_samples entries per table, so a table whose checksums
+// were recomputed over wrong entries (every entry doubled, a buggy or hostile builder) is
+// refused. A damaged entry that the sample misses is left to `pdbgen verify`.
 //
 // summarize_values: the entries' histogram and the XXH3-64 of the entries as bytes in rank
 // order, whatever their coding (for a byte table, its payload checksum): what a reference
@@ -33,6 +40,16 @@ namespace loyd {
 // entries are read in either coding (compact ones decoded against their bound).
 void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, int threads,
                   const std::string& what);
+
+// Throws FormatError like verify_table, saying that the check was sampled.
+// Cost: one unrank and up to 4k ranks and lookups per sample (a few microseconds).
+void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entries, int samples, uint64_t seed,
+                      const std::string& what);
+
+// The sample loading takes from a payload of `bytes`: one entry per 4 MiB, at least 16 and at
+// most 256, so it costs well under 1 % of the checksum pass over the same bytes
+// (docs/benchmarks.md).
+int spot_check_samples(uint64_t payload_bytes);
 
 struct ValueSummary {
     uint64_t xxh3 = 0;
