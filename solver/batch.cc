@@ -308,14 +308,15 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     const int threads = more || together ? cores : std::max(1, static_cast<int>(batch.pending()));
     SolveOptions base = req.search;
     base.threads = more ? 1 : std::max(1, cores / threads);
-    // One instance on a terminal: a one-line progress (bound, nodes, elapsed) on stderr once the
+    // One instance on a terminal: a one-line progress (bound, nodes, elapsed, rate) on stderr once the
     // search has run a second, erased before the answer. Never when stderr is not a terminal.
     std::atomic<bool> shown{false};
     if (!more && batch.pending() == 1 && isatty(STDERR_FILENO) && req.progress)
         base.limits.progress = [&err, &shown](const SearchProgress& p) {
             if (p.seconds < 1.0) return;
             err << "\rsolver: bound " << p.bound << ", " << p.nodes_generated << " nodes, "
-                << fixed(p.seconds, 1) << " s\033[K" << std::flush;
+                << fixed(p.seconds, 1) << " s, " << fixed(static_cast<double>(p.nodes_generated) / p.seconds / 1e6, 1)
+                << " M nodes/s\033[K" << std::flush;
             shown = true;
         };
     double search_seconds = 0;

@@ -1,5 +1,7 @@
 #include "solver/tables.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -33,7 +35,7 @@ const LoadedSet* Tables::for_goal(const Board& goal, bool required) {
 }
 
 void Tables::print_hint(double search_seconds, bool limited) const {
-    if (hint_.empty() || req_.quiet || !(search_seconds >= 1.0 || limited)) return;
+    if (hint_.empty() || hint_printed_ || req_.quiet || !(search_seconds >= 1.0 || limited)) return;
     err_ << "solver: " << hint_ << "\n";
 }
 
@@ -87,6 +89,7 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
                              goal.geometry().name() +
                              "; build them with: " + suggest_build_command(goal, req_.metric));
         hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used " + classic_words(req_.metric));
+        notice_now(goal);
         return nullptr;
     }
     // Strongest first; a set that fails to load (damaged, unreadable) gives way to the next.
@@ -107,6 +110,14 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
         }
     }
     return nullptr;
+}
+
+void Tables::notice_now(const Board& goal) {
+    if (hint_.empty() || hint_printed_ || req_.quiet || goal.cells() <= 16 || !isatty(STDERR_FILENO)) return;
+    err_ << "solver: " << hint_ << "\n"
+         << "solver: without tables a random " << goal.geometry().name()
+         << " board can take hours or days; searching anyway (Ctrl-C stops with the bound reached)\n";
+    hint_printed_ = true;
 }
 
 void Tables::hint(const Board& goal, const std::string& what) {

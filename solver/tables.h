@@ -39,7 +39,8 @@ public:
     void check_unchanged(const LoadedSet* used);
 
     // The hint, printed once at the end of a run, and only when tables would have helped: some
-    // search took a second or more (or hit a limit) on a board of more than six cells. The
+    // search took a second or more (or hit a limit) on a board of more than six cells. (On a
+    // terminal, a board of more than 16 cells without tables gets it at the start instead.) The
     // command starts with the pdbgen beside this solver when there is one, so it runs as
     // printed; -q silences it.
     void print_hint(double search_seconds, bool limited) const;
@@ -48,10 +49,14 @@ private:
     const LoadedSet* load(const std::string& path);
     const LoadedSet* choose(const Board& goal, bool required);
     void hint(const Board& goal, const std::string& what);
+    // On a terminal, for a board of more than 16 cells without tables: the hint at once, with
+    // what waiting means, since such a search may run for hours (printed once; -q silences it).
+    void notice_now(const Board& goal);
 
     const Request& req_;
     std::ostream& err_;
     std::string hint_;
+    bool hint_printed_ = false;  // by notice_now: not again at the end
     LoadOptions load_;
     std::map<std::string, std::unique_ptr<LoadedSet>> loaded_;
     std::map<std::string, const LoadedSet*> chosen_;

@@ -482,7 +482,7 @@ run "3x4 --heuristic pdb" 2 "$solver" --size 3x4 --heuristic pdb --input "$tmp/r
 
 # ---------------------------------------------------------------------------------------
 # Progress: one instance searched for over a second on a terminal (util-linux `script` gives
-# it one) shows "bound ..., nodes, s" on a line it erases before the answer; with stderr not a
+# it one) shows "bound ..., nodes, s, M nodes/s" on a line it erases before the answer; with stderr not a
 # terminal, nothing. Korf #60 with Manhattan alone cannot finish within its 2 s time limit on
 # any machine (it needs billions of nodes), so the run lasts 2 s however fast the search is.
 korf 60 >"$tmp/slow.txt"
@@ -494,7 +494,7 @@ if command -v script >/dev/null; then
   python3 - "$tmp/tty.out" <<'PY' || fail "progress on a terminal: $(head -c 400 "$tmp/tty.out" | od -c | head -8)"
 import re, sys
 t = open(sys.argv[1], "rb").read().decode()
-assert re.search(r"\rsolver: bound \d+, \d+ nodes, \d+\.\d s\x1b\[K", t), "no progress line"
+assert re.search(r"\rsolver: bound \d+, \d+ nodes, \d+\.\d s, \d+\.\d M nodes/s\x1b\[K", t), "no progress line"
 assert re.search(r"\r\x1b\[K(solver: [^\r\n]*\r\n)?argument 1: limit \(time limit\)", t), \
     "the progress line is not erased before the answer"
 PY
@@ -651,6 +651,37 @@ got=$?
 [ "$got" = 4 ] || fail "table rewritten between lines: exited $got, expected 4: $(head -c 600 "$tmp/err")"
 expect_err "table rewritten between lines" "$tmp/raw15/$victim: its size went from" "while in use"
 [ "$(wc -l <"$tmp/out")" -le 1 ] || fail "table rewritten between lines: printed $(wc -l <"$tmp/out") answers"
+
+# A first-time user on a terminal with a random 5x5 board and no 24-puzzle tables (issue 21
+# item 15): told at once that the board needs tables, with the build command and its cost,
+# then shown the progress (bound, nodes, rate). `script` gives the solver a terminal.
+b25=$("$solver" scramble --size 5x5 --seed 3)
+if command -v script >/dev/null; then
+  checks=$((checks + 1))
+  script -qec "$(printf '%q ' "$solver" --time-limit 1.5 --cache-dir none "$b25")" /dev/null >"$tmp/tty" 2>&1
+  got=$?
+  [ "$got" = 3 ] || fail "5x5 on a terminal: exited $got, expected 3 (time limit): $(head -c 600 "$tmp/tty")"
+  first=$(head -1 "$tmp/tty")
+  for want in "no pattern databases found for 5x5" "pdbgen build --preset 24-6-6-6-6" "min on 2 cores" "MiB of memory"; do
+    checks=$((checks + 1))
+    case "$first" in *"$want"*) ;; *) fail "5x5 on a terminal: first line lacks '$want': $first" ;; esac
+  done
+  checks=$((checks + 1))
+  grep -q "hours or days" "$tmp/tty" || fail "5x5 on a terminal: no word on the wait: $(head -c 600 "$tmp/tty")"
+  checks=$((checks + 1))
+  grep -q "solver: bound [0-9]*, [0-9]* nodes, [0-9.]* s, [0-9.]* M nodes/s" "$tmp/tty" ||
+    fail "5x5 on a terminal: no progress line: $(head -c 600 "$tmp/tty")"
+  checks=$((checks + 1))
+  [ "$(grep -c "no pattern databases found" "$tmp/tty")" = 1 ] || fail "5x5 on a terminal: the hint repeated at the end"
+  script -qec "$(printf '%q ' "$solver" -q --time-limit 0.5 --cache-dir none "$b25")" /dev/null >"$tmp/tty" 2>&1
+  checks=$((checks + 1))
+  ! grep -q "no pattern databases\|hours or days" "$tmp/tty" || fail "5x5 on a terminal with -q: $(head -c 600 "$tmp/tty")"
+fi
+# Not on a terminal (scripts, pipes): no notice at the start, the hint once at the end.
+run "5x5 piped" 3 "$solver" --time-limit 0.5 --cache-dir none "$b25"
+checks=$((checks + 1))
+! grep -q "hours or days" "$tmp/err" && grep -q "pdbgen build --preset 24-6-6-6-6" "$tmp/err" ||
+  fail "5x5 piped: $(head -c 600 "$tmp/err")"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures of $checks checks failed (scratch kept in $tmp)" >&2
