@@ -188,6 +188,34 @@ void remove_stale_temporaries(const std::string& dir, bool quiet, std::ostream& 
         err << "pdbgen: removed " << removed << " temporary file(s) of an interrupted build in " << dir << "\n";
 }
 
+// A folder holds one set. Building another set into a folder whose manifest names other
+// tables (another preset, goal or partition) would replace that manifest and leave the first
+// set's tables behind, named by nothing (UsageError). The same set again (a rebuild, a
+// resumed build, another encoding or entry coding) is what build is for. A manifest that
+// cannot be read names nothing: the build writes a new one.
+void refuse_another_set(const std::string& out, const PdbSetSpec& spec) {
+    const fs::path m = fs::path(out) / kManifestName;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(m, ec))) return;
+    std::optional<PdbSetSpec> read;
+    try {
+        read = read_manifest(m.string());
+    } catch (const Error&) {
+        return;
+    }
+    const PdbSetSpec& there = *read;
+    auto text = [](PdbSetSpec s) {
+        for (auto& t : s.tables) t.xxh3.reset();
+        return manifest_text(s);
+    };
+    if (text(there) == text(spec)) return;
+    std::string files;
+    for (const auto& t : there.tables) files += (files.empty() ? "" : ", ") + t.file;
+    throw UsageError(out + " already holds the set " + there.name + " (" + files + "); building " + spec.name +
+                     " there would leave its tables named by no manifest: build into another folder, or remove " +
+                     "that set first");
+}
+
 PdbEncoding encoding_of(const Options& o) {
     if (o.encoding == "raw" && o.level)
         throw UsageError("--level sets the zstd level: it does not apply to --encoding raw");
@@ -278,6 +306,7 @@ int cmd_build_sliced(const Options& o, PdbSetSpec spec, const std::atomic<bool>&
             },
             &interrupted);
         remove_stale_temporaries(o.out, o.quiet, err);
+        refuse_another_set(o.out, spec);
     });
     const bool show = root && !o.quiet && isatty(STDERR_FILENO);
     const auto t0 = std::chrono::steady_clock::now();
@@ -358,6 +387,7 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
         },
         &interrupted);
     remove_stale_temporaries(o.out, o.quiet, err);
+    refuse_another_set(o.out, spec);
 
     const bool show = !o.quiet && isatty(STDERR_FILENO);
     const auto t0 = std::chrono::steady_clock::now();

@@ -485,6 +485,23 @@ if [ -w /dev/full ]; then
 fi
 
 # ---------------------------------------------------------------------------------------
+# One set per folder (issue 21 item 14): building another set into a folder that holds one
+# is refused before anything is written (its tables would be named by no manifest); the same
+# set again (another encoding here) is a rebuild and goes ahead.
+one="$scratch/one-set"
+run "first set" 0 build --preset 8-4-4 --out "$one" -q
+run "another preset into its folder" 2 build --preset 8-fringe --out "$one" -q
+expect_in "another preset into its folder" "$err" "^pdbgen: $one already holds the set 8-4-4 \(additive-1-2-4-5.pdb, additive-3-6-7-8.pdb\); building 8-fringe there"
+checks=$((checks + 1))
+[ ! -e "$one/full-1-2-3-4-7.pdb" ] && grep -q "^name 8-4-4$" "$one/manifest.txt" ||
+  fail "another preset into its folder: the folder changed: $(ls "$one")"
+run "another goal into its folder" 2 build --size 3x3 --goal blank-first --pattern 1,2,4,5 --pattern 3,6,7,8 \
+  --name 8-4-4 --out "$one" -q
+expect_in "another goal into its folder" "$err" "already holds the set 8-4-4"
+run "the same set again" 0 build --preset 8-4-4 --out "$one" --encoding raw -q
+run "verify after the refusals" 0 verify "$one" --against "$root_ref/8-4-4.manifest.txt"
+
+# ---------------------------------------------------------------------------------------
 if [ "$failures" -ne 0 ]; then
   echo "pdbgen_cli: $failures of $checks checks failed" >&2
   exit 1
