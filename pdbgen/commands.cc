@@ -13,11 +13,11 @@
 #include <map>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/dir_lock.h"
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/tables/load.h"
 #include "loyd/board/board_format.h"
 #include "loyd/board/parse.h"
@@ -36,10 +36,19 @@ namespace loyd::pdbgen {
 
 namespace {
 
+// The threads of a command: -j (0: one per CPU), never more than the CPUs this process may
+// run on (its affinity mask): more would only take turns on them.
 int thread_count(const Options& o) {
-    if (o.threads > 0) return o.threads;
-    unsigned n = std::thread::hardware_concurrency();
-    return n ? static_cast<int>(n) : 1;
+    return cap_threads(o.threads, usable_cpus()).threads;
+}
+
+// When -j asks for more threads than there are CPUs, says so on `err` (unless --quiet).
+void note_thread_cap(const Options& o, std::ostream& err) {
+    const int cpus = usable_cpus();
+    const ThreadCount t = cap_threads(o.threads, cpus);
+    if (!t.capped || o.quiet) return;
+    err << "pdbgen: -j " << o.threads << " is more than the " << cpus << (cpus == 1 ? " CPU" : " CPUs")
+        << " available; using " << t.threads << "\n";
 }
 
 std::string hex64(uint64_t v) {
@@ -365,6 +374,7 @@ int cmd_build(const Options& o, const std::atomic<bool>& interrupted, std::ostre
         return cmd_build_sliced(o, std::move(spec), interrupted, out, err, world);
     const PdbEncoding enc = encoding_of(o);
     const int level = o.level ? o.level : kDefaultZstdLevel;
+    note_thread_cap(o, err);
     const int threads = thread_count(o);
 
     const EntryCoding coding = coding_of(o, spec.metric);
@@ -655,6 +665,8 @@ int run(const Options& o, const std::atomic<bool>& interrupted, std::ostream& ou
         Collective& world) {
     if (o.command == "build") return cmd_build(o, interrupted, out, err, world);
     if (o.command == "presets") return cmd_presets(out);
+    if (o.command == "info" || o.command == "verify" || o.command == "pack" || o.command == "unpack")
+        note_thread_cap(o, err);
     if (o.command == "info") return cmd_info(o, out);
     if (o.command == "verify") return cmd_verify(o, out, err);
     if (o.command == "pack") return cmd_convert(o, PdbEncoding::Zstd, interrupted, out, err);

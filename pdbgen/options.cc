@@ -40,8 +40,10 @@ po::options_description visible() {
         ("checkpoint", po::value<std::string>(),
          "build: save each finished BFS layer in DIR; the same command resumes from it (any rank count)")
         ("against", po::value<std::string>(), "verify: reference manifest (file or folder) whose checksums must match")
-        ("jobs,j", po::value<int>()->default_value(0), "threads (0 = all cores)")
-        ("quiet,q", "no progress on stderr");
+        ("jobs,j", po::value<int>()->default_value(0),
+         "threads, 0 to 1024 (0 = one per CPU this process may run on; more than those CPUs are "
+         "not started, with a note on stderr)")
+        ("quiet,q", "no progress or notes on stderr");
     return d;
 }
 }  // namespace

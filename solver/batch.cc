@@ -92,6 +92,7 @@ public:
         return true;
     }
     size_t pending() const { return window_.size(); }
+    uint64_t idle_wakes() const { return idle_wakes_; }  // once the run is over
 
     // Runs `threads` workers with `base` options and prints through `print` in input order,
     // calling `flush` (when given) whenever the next task is not ready yet. With `pump` (rank 0
@@ -133,7 +134,7 @@ private:
                 pumped = std::chrono::steady_clock::now();
             }
             std::unique_ptr<Task> t;
-            bool was_full;
+            bool wake;
             {
                 std::unique_lock<std::mutex> lock(mu_);
                 auto ready = [&] { return (!window_.empty() && window_.front()->done) || finished(); };
@@ -150,12 +151,12 @@ private:
                     continue;
                 }
                 if (window_.empty() || !window_.front()->done) break;
-                was_full = window_.size() >= limit_;
                 t = std::move(window_.front());
                 window_.pop_front();
                 --unclaimed_;  // the front was claimed: it is done
+                wake = waiting_ > 0;  // a worker waits only when the window is full
             }
-            if (was_full) space_cv_.notify_all();  // only then can a worker be waiting for room
+            if (wake) space_cv_.notify_one();  // one slot freed: one waiting worker can fill it
             print(*t);
             unflushed = true;
             idle.reset();
@@ -202,14 +203,13 @@ public:
     void stop_reading(std::exception_ptr error) override {
         std::lock_guard<std::mutex> lock(mu_);
         if (!error_) error_ = error;
-        eof_ = true;
-        space_cv_.notify_all();
+        end_input();
     }
 
 private:
     // Under mu_: the next task into the window, its tables chosen; false at the end.
     bool read_one() {
-        if (interrupt_flag()) eof_ = true;  // interrupted: no more input
+        if (interrupt_flag()) end_input();  // interrupted: no more input
         if (eof_) return false;
         try {
             for (;;) {
@@ -224,19 +224,33 @@ private:
         } catch (...) {
             if (!error_) error_ = std::current_exception();
         }
-        eof_ = true;
+        end_input();
         return false;
+    }
+    // Under mu_: no more input. Every worker waiting for room returns (once per run).
+    void end_input() {
+        if (!eof_ && waiting_ > 0) space_cv_.notify_all();
+        eof_ = true;
     }
     bool finished() const { return eof_ && window_.empty(); }
 
+    // A worker: takes the next task read (or reads one when the window has room), searches
+    // it, marks it done. With the window full it sleeps until the printer frees a slot, which
+    // wakes one worker only; the end of the input wakes them all, to return (end_input).
     void work(const SolveOptions& base) {
         for (;;) {
             Task* t = nullptr;
             {
                 std::unique_lock<std::mutex> lock(mu_);
-                space_cv_.wait(lock, [&] { return unclaimed_ < window_.size() || eof_ || room(); });
+                while (!(unclaimed_ < window_.size() || eof_ || room())) {
+                    ++waiting_;
+                    space_cv_.wait(lock);
+                    --waiting_;
+                    if (!(unclaimed_ < window_.size() || eof_ || room())) ++idle_wakes_;
+                }
                 if (unclaimed_ == window_.size() && !(room() && read_one())) {
-                    done_cv_.notify_all();
+                    lock.unlock();
+                    done_cv_.notify_one();
                     return;
                 }
                 t = window_[unclaimed_++].get();
@@ -248,7 +262,7 @@ private:
                 t->done = true;
                 front = window_.front().get() == t;
             }
-            if (front) done_cv_.notify_all();  // the printer waits only for the front
+            if (front) done_cv_.notify_one();  // only the printer waits there, for the front
         }
     }
     bool room() const { return !eof_ && window_.size() < limit_; }
@@ -262,6 +276,8 @@ private:
     std::deque<std::unique_ptr<Task>> window_;  // read, not yet printed, in input order
     size_t unclaimed_ = 0;                      // window_[unclaimed_..] not yet taken by a worker
     size_t limit_ = 0;                          // most tasks read and not yet printed
+    size_t waiting_ = 0;                        // workers waiting for room in the window
+    uint64_t idle_wakes_ = 0;                   // workers woken with nothing to take
     bool eof_ = false;
     std::exception_ptr error_;
 };
@@ -357,6 +373,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     }
     tables.print_hint(search_seconds, limited);
     totals.load_seconds = tables.load_seconds();
+    totals.idle_wakes = batch.idle_wakes();
     totals.threads = alone ? cores : ranks.total_threads();
     return totals;
 }

@@ -4,7 +4,9 @@
 //
 // Workers take the next line from the source, search it and mark it done; the caller's thread
 // prints tasks in input order as they complete. At most 8 tasks per worker are in flight or
-// waiting to be printed, so memory does not grow with the input. Instances are the units of
+// waiting to be printed, so memory does not grow with the input. A worker with nothing to
+// take sleeps until the printer frees a slot, which wakes one worker, not all of them (with
+// easy lines that would be every worker for every line printed). Instances are the units of
 // work; when the whole input holds fewer instances than threads, each instance's IDA* search is
 // split over the threads left over. A single instance searched for over a second on a terminal
 // shows a progress line on stderr, erased before its answer.
@@ -96,6 +98,9 @@ struct BatchTotals {
     uint64_t tasks = 0;
     double load_seconds = 0;  // tables
     int threads = 1;          // the cores used
+    // Workers woken while the window was full that found nothing to take (a measure of
+    // wasted wake-ups: each task printed wakes at most one worker, so at most `tasks`).
+    uint64_t idle_wakes = 0;
 };
 
 // Reads every job of `source` through `read`, searches the tasks that ask for it, hands every

@@ -53,6 +53,7 @@ int program(int argc, char** argv, loyd::mpi::Ranks& ranks, std::unique_ptr<Rank
     const Request req = make_request(opt);
     run = std::make_unique<RankRun>(ranks.world(), req, [&ranks](int code) { ranks.abort(code); });
     if (run->rank() != 0) return serve_rank(req, *run, err);
+    if (!run->cap_note().empty() && !req.quiet) err << "solver: " << run->cap_note() << "\n";
     switch (req.command) {
         case Command::Check: return run_check(req, out, err, *run);
         case Command::Scramble: return run_scramble(req, out, err);

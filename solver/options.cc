@@ -62,9 +62,10 @@ po::options_description solving() {
         ("no-prune", "IDA*: prune only the parent's inverse move, not the duplicate-move automaton")
         ("no-bpmx", "IDA*: no bidirectional pathmax of inconsistent (dual) values")
         ("jobs,j", po::value<int>()->default_value(0),
-         "threads (0 = all cores): instances in parallel, and the search of one instance split "
-         "over the threads left when there are fewer instances than threads; under mpirun, "
-         "per rank (0 = the machine's cores divided among its ranks)")
+         "threads, 0 to 1024 (0 = one per CPU this process may run on; more than those CPUs "
+         "are not started, with a note on stderr): instances in parallel, and the search of "
+         "one instance split over the threads left when there are fewer instances than "
+         "threads; under mpirun, per rank (0 = the machine's cores divided among its ranks)")
         ("algorithm,a", po::value<std::string>()->default_value("ida"), "ida | astar")
         ("node-limit", po::value<std::string>(),
          "stop an instance after N nodes (IDA*: generated; A*: stored; A* default 20000000)")

@@ -30,10 +30,21 @@ int exit_status(std::exception_ptr e, std::string& message) {
     }
 }
 
-RankRun::RankRun(Collective& world, const Request& req, std::function<void(int)> abort)
+RankRun::RankRun(Collective& world, const Request& req, std::function<void(int)> abort, int cpus)
     : world_(world), abort_(std::move(abort)) {
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads_ = req.jobs > 0 ? req.jobs : std::max(1, cores / std::max(1, world.node_size()));
+    cpus = std::max(1, cpus);
+    if (req.jobs > 0) {
+        const ThreadCount t = cap_threads(req.jobs, cpus);
+        threads_ = t.threads;
+        if (t.capped)
+            cap_note_ = "-j " + std::to_string(req.jobs) + " is more than the " + std::to_string(cpus) +
+                        (cpus == 1 ? " CPU" : " CPUs") + " available; using " + std::to_string(threads_);
+    } else {
+        // The machine's cores shared among its ranks, within the CPUs this rank may use (one
+        // when mpirun binds each rank to a core).
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        threads_ = std::max(1, std::min(cpus, cores / std::max(1, world.node_size())));
+    }
     total_threads_ = static_cast<int>(world.sum(static_cast<uint64_t>(threads_)));
 }
 

@@ -2,7 +2,8 @@
 //
 // Every rank reads the same command line into the same request (so a usage error is the same
 // everywhere and each rank exits with it, rank 0 alone printing), then agrees on the search
-// threads (this rank's: -j, else the cores of its machine divided among the ranks on it). Rank
+// threads (this rank's: -j, but never more than the CPUs it may run on; else the cores of its
+// machine divided among the ranks on it, within those CPUs). Rank
 // 0 reads the input and runs the command; the others serve it (serve_rank): rank 0 tells them
 // the mode (Start), they search what it sends, and at the end rank 0 sends the exit status
 // (End), with which every rank exits. Only rank 0 prints.
@@ -22,6 +23,7 @@
 #include <string>
 
 #include "loyd/base/collective.h"
+#include "loyd/base/thread_count.h"
 #include "solver/rank_messages.h"
 #include "solver/request.h"
 
@@ -33,13 +35,18 @@ int exit_status(std::exception_ptr e, std::string& message);
 class RankRun {
 public:
     // Every rank, at the same point (a collective). `abort` ends the job with a status.
-    RankRun(Collective& world, const Request& req, std::function<void(int)> abort);
+    // `cpus`: the CPUs this rank may run on (tests pass a machine's other than this one).
+    RankRun(Collective& world, const Request& req, std::function<void(int)> abort,
+            int cpus = usable_cpus());
 
     Collective& world() { return world_; }
     int rank() const { return world_.rank(); }
     int size() const { return world_.size(); }
     int threads() const { return threads_; }              // this rank's search threads
     int total_threads() const { return total_threads_; }  // every rank's
+    // When -j asked for more threads than this rank's CPUs: the note saying so ("-j 1024 is
+    // more than the 2 CPUs available; using 2"), for stderr; else empty.
+    const std::string& cap_note() const { return cap_note_; }
 
     // Rank 0: tells the others the mode; they are busy until idle().
     void start(RunMode mode);
@@ -66,6 +73,7 @@ private:
     Collective& world_;
     std::function<void(int)> abort_;
     int threads_ = 1, total_threads_ = 1;
+    std::string cap_note_;
     bool busy_ = false;
     uint64_t seq_ = 0;
 };

@@ -689,6 +689,68 @@ expect_rc "a closed pipe with SIGPIPE ignored" 4
 expect_err "a closed pipe names it" "^solver: cannot write to standard output: Broken pipe$"
 expect_one_err_line "a closed pipe"
 
+# --- -j above the CPUs: one thread per CPU, one note on stderr, the same answers ------------
+# 3,000 easy lines (-j 1024 once started 1,024 threads on two cores, every one woken for each
+# line printed: minutes). `nproc` counts the CPUs of the affinity mask, as the solver does.
+seq 3000 | awk '{ split("1 2 3 4 5 6 0 7 8|1 2 3 4 5 6 7 0 8|1 2 3 0 4 6 7 5 8|1 2 3 4 0 6 7 5 8", b, "|");
+                  print "e" $1 ": " b[$1 % 4 + 1] }' >"$tmp/easy.txt"
+cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
+records() {  # the records and summary without seconds and threads
+  sed -E 's/, search seconds [0-9.]+, table load seconds [0-9.]+//; s/ seconds [0-9.]+//; s/, threads [0-9]+$//' "$1"
+}
+run -j 1 --input "$tmp/easy.txt"
+expect_rc "3,000 easy lines -j 1" 0
+records "$tmp/out" >"$tmp/easy_one.txt"
+expect_out "3,000 easy lines -j 1: the summary" "^summary: instances 3000, solved 3000, .*, threads 1$"
+if [ "$cpus" -lt 1024 ]; then
+  plural=$([ "$cpus" = 1 ] || echo s)
+  run -j 1024 --input "$tmp/easy.txt"
+  expect_rc "-j 1024" 0
+  checks=$((checks + 1))
+  records "$tmp/out" | cmp -s - "$tmp/easy_one.txt" || { fail "-j 1024: not the records of -j 1"; show; }
+  expect_out "-j 1024: the summary says the CPUs" "^summary: instances 3000, .*, threads $cpus$"
+  expect_err "-j 1024: the note" "^solver: -j 1024 is more than the $cpus CPU$plural available; using $cpus$"
+  expect_one_err_line "-j 1024: only the note"
+  run -q -j 1024 --input "$tmp/easy.txt"
+  expect_rc "-q -j 1024" 0
+  checks=$((checks + 1))
+  [ -s "$tmp/err" ] && { fail "-q -j 1024: stderr not empty"; show; }
+  run --json -j 1024 --input "$tmp/easy.txt"
+  expect_rc "--json -j 1024" 0
+  checks=$((checks + 1))
+  grep -qv '^{' "$tmp/out" && { fail "--json -j 1024: a line of stdout is not a record"; show; }
+  expect_err "--json -j 1024: the note on stderr" "^solver: -j 1024 is more than the "
+fi
+run -j "$cpus" --input "$tmp/easy.txt"
+checks=$((checks + 1))
+[ -s "$tmp/err" ] && { fail "-j $cpus (the CPUs): a note"; show; }
+run -j 0 --input "$tmp/easy.txt"
+checks=$((checks + 1))
+[ -s "$tmp/err" ] && { fail "-j 0: a note"; show; }
+expect_out "-j 0: one thread per CPU" "^summary: instances 3000, .*, threads $cpus$"
+# On one CPU (taskset): one thread, whatever -j says, and the default is one too.
+if command -v taskset >/dev/null; then
+  first=$(sed -nE 's/^Cpus_allowed_list:[[:space:]]*([0-9]+).*/\1/p' /proc/self/status)
+  taskset -c "$first" "$solver" -j 4 --input "$tmp/easy.txt" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  last_cmd="taskset -c $first solver -j 4 --input easy.txt"
+  expect_rc "-j 4 on one CPU" 0
+  expect_err "-j 4 on one CPU: the note" "^solver: -j 4 is more than the 1 CPU available; using 1$"
+  expect_out "-j 4 on one CPU: one thread" "^summary: instances 3000, .*, threads 1$"
+  taskset -c "$first" "$solver" --input "$tmp/easy.txt" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  last_cmd="taskset -c $first solver --input easy.txt"
+  expect_out "the default on one CPU: one thread" "^summary: instances 3000, .*, threads 1$"
+  checks=$((checks + 1))
+  [ -s "$tmp/err" ] && { fail "the default on one CPU: a note"; show; }
+fi
+# Out of range: a usage error.
+for bad in -1 1025 100000; do
+  run -j "$bad" 8 6 7 2 5 4 3 0 1
+  expect_rc "-j $bad" 2
+  expect_err "-j $bad: named" "^solver: --jobs must be between 0 and 1024"
+done
+
 # --- 5 (internal error) cannot be provoked from the command line: the library checks every
 # solution before printing it and throws only on a bug.
 

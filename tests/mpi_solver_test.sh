@@ -60,10 +60,12 @@ once() {
   n=$(grep -Ec -- "$3" "$2")
   [ "$n" = 1 ] || { fail "$1: /$3/ appears $n times in $(basename "$2")"; head -c 600 "$2" >&2; }
 }
-# timeless FILE: the file without its seconds (text and JSON).
+# timeless FILE: the file without its seconds (text and JSON) and the summary's threads (one
+# process runs -j 3 on at most the CPUs it has; the ranks' threads are checked on their own).
 timeless() {
   sed -E 's/, search seconds [0-9.]+, table load seconds [0-9.]+//; s/ seconds [0-9.]+//g;
-          s/"(seconds|search_seconds|load_seconds)":[0-9.]+//g' "$1"
+          s/"(seconds|search_seconds|load_seconds)":[0-9.]+//g; s/, threads [0-9]+$//;
+          s/,"threads":[0-9]+\}\}$/}}/' "$1"
 }
 # same NAME A B: the two runs printed the same records (apart from the seconds).
 same() {
@@ -102,7 +104,8 @@ same "batch on 3 ranks" one three
 expect_in "batch: the 15-puzzle solved" "$scratch/three.out" "^korf-93: length 46 "
 expect_in "batch: the summary" "$scratch/three.out" "^summary: instances 55, solved 29, unsolvable 22, limit 0, invalid 4, .* threads 3$"
 checks=$((checks + 1))
-diff <(grep -c . "$scratch/one.err") <(grep -c '^solver: ' "$scratch/three.err") >/dev/null ||
+# (one process on fewer than 3 CPUs also notes that -j 3 is more than it has)
+diff <(grep -v -- '-j 3 is more than the' "$scratch/one.err" | grep -c .) <(grep -c '^solver: ' "$scratch/three.err") >/dev/null ||
   fail "batch on 3 ranks: messages differ: $(cat "$scratch/three.err")"
 # With 3x3 tables given by --pdb, each 15-puzzle line is an invalid line; the rest solved.
 run pdb33_one 1 "$solver" -j 3 --pdb "$src/data/8-4-4" "${common[@]}"

@@ -481,7 +481,7 @@ TEST(PdbBuild, AdditiveTableIndependentOfThreadCount) {
     const Pattern p(Board::blank_last(Geometry(4, 4)), tiles, PatternKind::Additive);
     const auto one = build_with(p, 1);
     ASSERT_EQ(one.size(), test::kOptimized ? 524160u : 43680u);
-    for (int threads : {2, 3}) {
+    for (int threads : {2, 3, 64}) {  // 64: more threads than cores, and than most layers' chunks
         const auto many = build_with(p, threads);
         ASSERT_EQ(many.size(), one.size());
         EXPECT_TRUE(many == one) << threads << " threads give a different table";

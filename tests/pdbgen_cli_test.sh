@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command-line tests of pdbgen: presets, builds (preset and custom), verify (clean, damaged,
 # truncated, against a reference manifest), info, pack/unpack, exit codes for bad usage and
-# memory limits, rebuilds into a finished folder, and thread-count independence.
+# memory limits, rebuilds into a finished folder, thread-count independence, and -j above the
+# CPUs (capped, with a note).
 # Only small sets are built (3x3, 2x4 and a few 4x4 tables of at most 4 tiles).
 #
 # Usage: pdbgen_cli_test.sh PDBGEN SCRATCH_DIR
@@ -349,6 +350,56 @@ for f in "$fj1"/*; do
   checks=$((checks + 1))
   cmp -s "$f" "$fj2/$(basename "$f")" || fail "-j 1 and -j 2 give different $(basename "$f") (full)"
 done
+
+# -j above the CPUs: one thread per CPU (the summary says how many), one note on stderr (none
+# with -q), the same bytes; info, verify, pack and unpack cap and say so too. (-j 1024 once
+# started 1,023 threads for every BFS layer of even the smallest table: 22 s for 8-4-4.)
+# `nproc` counts the CPUs of the affinity mask, as pdbgen does.
+cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
+if [ "$cpus" -lt 1024 ]; then
+  plural=$([ "$cpus" = 1 ] || echo s)
+  note="^pdbgen: -j 1024 is more than the $cpus CPU$plural available; using $cpus$"
+  jmany=$scratch/j1024
+  if run "build -j 1024" 0 build --size 4x4 --pattern 1,2,5,6 --pattern 3,4,7,8 --pattern 9,10,13 \
+    --pattern 11,12,14,15 --encoding zstd -j 1024 --out "$jmany"; then
+    expect_in "build -j 1024: the note" "$err" "$note"
+    expect_in "build -j 1024: the threads used" "$out" ", $cpus threads$"
+    checks=$((checks + 1))
+    [ "$(grep -c 'is more than the' <<<"$err")" = 1 ] || fail "build -j 1024: the note is not said once: $err"
+  fi
+  for f in "$scratch/j1-zstd"/*; do
+    checks=$((checks + 1))
+    cmp -s "$f" "$jmany/$(basename "$f")" || fail "-j 1 and -j 1024 give different $(basename "$f")"
+  done
+  run "build -j 1024 -q" 0 build --size 4x4 --pattern 1,2,5,6 --pattern 3,4,7,8 --pattern 9,10,13 \
+    --pattern 11,12,14,15 --encoding zstd -j 1024 --out "$jmany" --force -q &&
+    { checks=$((checks + 1)); [ -z "$err" ] || fail "build -j 1024 -q: stderr not empty: $err"; }
+  run "verify -j 1024" 0 verify "$jmany" -j 1024 && expect_in "verify -j 1024: the note" "$err" "$note"
+  run "info -j 1024" 0 info "$jmany/additive-1-2-5-6.pdb" -j 1024 &&
+    expect_in "info -j 1024: the note" "$err" "$note"
+  checks=$((checks + 1))
+  grep -q 'is more than the' <<<"$out" && fail "info -j 1024: the note on stdout"
+  run "unpack -j 1024" 0 unpack "$jmany" "$scratch/j1024-raw" -j 1024 &&
+    expect_in "unpack -j 1024: the note" "$err" "$note"
+  run "verify the -j 1024 unpacked set" 0 verify "$scratch/j1024-raw" --against "$scratch/j1-zstd" -q
+fi
+# On one CPU (taskset): one thread, and the default is one too.
+if command -v taskset >/dev/null; then
+  first=$(sed -nE 's/^Cpus_allowed_list:[[:space:]]*([0-9]+).*/\1/p' /proc/self/status)
+  checks=$((checks + 1))
+  taskset -c "$first" "$pdbgen" build --preset 8-4-4 -j 2 --out "$scratch/one-cpu" >"$scratch/out" 2>"$scratch/err" ||
+    fail "build -j 2 on one CPU failed: $(cat "$scratch/err")"
+  expect_in "build -j 2 on one CPU: the note" "$(cat "$scratch/err")" \
+    "^pdbgen: -j 2 is more than the 1 CPU available; using 1$"
+  expect_in "build -j 2 on one CPU: one thread" "$(cat "$scratch/out")" ", 1 threads$"
+  checks=$((checks + 1))
+  taskset -c "$first" "$pdbgen" build --preset 8-4-4 --force -q --out "$scratch/one-cpu" >"$scratch/out" 2>"$scratch/err" ||
+    fail "build on one CPU failed: $(cat "$scratch/err")"
+  expect_in "build on one CPU: one thread by default" "$(cat "$scratch/out")" ", 1 threads$"
+fi
+run "jobs above 1024" 2 build --preset 8-4-4 --out "$scratch/x" -j 1025 &&
+  expect_in "jobs above 1024: named" "$err" "^pdbgen: --jobs must be between 0 and 1024"
+run "jobs of 100000" 2 verify "$scratch/j1-zstd" -j 100000
 
 # ---------------------------------------------------------------------------------------
 # Folders the build may not write (sysfs refuses even root, so this runs in a container as

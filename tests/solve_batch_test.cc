@@ -1,15 +1,19 @@
 // solve_batch(): every instance solved once, each outcome the one a single solve() gives (one
-// thread per instance), fewer instances than threads split over the threads left, cancelling
-// and errors stopping the batch; start_heuristics(): the value solve() starts from, for the
-// classic heuristics and for tables mapped onto another goal, and its refusals.
+// thread per instance), fewer instances than threads split over the threads left (one worker
+// per instance however many threads), by default one worker per CPU of the affinity mask,
+// cancelling and errors stopping the batch; start_heuristics(): the value solve() starts from, for
+// the classic heuristics and for tables mapped onto another goal, and its refusals.
 #include "loyd/search/solve_batch.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <atomic>
 #include <mutex>
 #include <random>
+#include <set>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "loyd/base/error.h"
@@ -73,6 +77,64 @@ TEST(SolveBatch, FewerInstancesThanThreadsSplitTheSearch) {
         EXPECT_EQ(got[i].threads, 2);
         EXPECT_EQ(got[i].length, solve(starts[i], goal, opt).length);
     }
+}
+
+// Many more threads than instances: one worker per instance (each search split over the
+// threads left), never a worker with nothing to do.
+TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    const std::vector<Board> starts = positions(goal, 3, 8);
+    std::mutex mu;
+    std::set<std::thread::id> workers;
+    std::vector<SolveOutcome> got(3);
+    BatchOptions b;
+    b.threads = 64;
+    solve_batch(
+        3,
+        [&](size_t i) {
+            std::lock_guard<std::mutex> lock(mu);
+            workers.insert(std::this_thread::get_id());
+            return starts[i];
+        },
+        goal, {}, [&](size_t i, const SolveOutcome& r) { got[i] = r; }, b);
+    EXPECT_LE(workers.size(), 3u);
+    test::BfsOracle oracle(goal);
+    for (size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(got[i].length, oracle.distance(starts[i]));
+        EXPECT_EQ(got[i].threads, 21);  // 64 / 3
+    }
+}
+
+// Without a thread count, one worker per CPU this process may run on: a thread allowed on one
+// CPU solves the whole batch itself.
+TEST(SolveBatch, ByDefaultOneWorkerPerCpuOfTheAffinityMask) {
+    const Board goal = Board::blank_last(Geometry(3, 3));
+    const std::vector<Board> starts = positions(goal, 50, 9);
+    std::set<std::thread::id> workers;
+    int threads = 0;
+    std::thread t([&] {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        ASSERT_EQ(sched_getaffinity(0, sizeof one, &one), 0);
+        int first = 0;
+        while (!CPU_ISSET(first, &one)) ++first;
+        CPU_ZERO(&one);
+        CPU_SET(first, &one);
+        ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+        threads = batch_threads(0);
+        std::mutex mu;
+        solve_batch(
+            starts.size(),
+            [&](size_t i) {
+                std::lock_guard<std::mutex> lock(mu);
+                workers.insert(std::this_thread::get_id());
+                return starts[i];
+            },
+            goal, {}, [&](size_t, const SolveOutcome&) {});
+    });
+    t.join();
+    EXPECT_EQ(threads, 1);
+    EXPECT_EQ(workers.size(), 1u);
 }
 
 TEST(SolveBatch, UnsolvableAndEmpty) {

@@ -62,6 +62,7 @@ add_library(loyd STATIC
   ${loyd_dir}/base/collective.cc
   ${loyd_dir}/base/regular_file.cc
   ${loyd_dir}/base/self_path.cc
+  ${loyd_dir}/base/thread_count.cc
   ${loyd_dir}/board/board.cc
   ${loyd_dir}/board/board_format.cc
   ${loyd_dir}/board/goal_map.cc

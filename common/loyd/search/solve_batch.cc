@@ -6,11 +6,13 @@
 #include <thread>
 #include <vector>
 
+#include "loyd/base/thread_count.h"
+
 namespace loyd {
 
 int batch_threads(int threads) {
     if (threads > 0) return threads;
-    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return usable_cpus();
 }
 
 size_t solve_batch(size_t n, const std::function<Board(size_t)>& start, const Board& goal,

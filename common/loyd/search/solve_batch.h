@@ -28,11 +28,13 @@
 namespace loyd {
 
 struct BatchOptions {
-    int threads = 0;                      // 0: every core (std::thread::hardware_concurrency)
+    int threads = 0;                      // 0: one per CPU this process may use (usable_cpus)
     std::atomic<bool>* cancel = nullptr;  // see above; null: the batch uses its own flag
 };
 
-// The threads `threads` asks for: itself when positive, else the machine's cores (at least 1).
+// The threads `threads` asks for: itself when positive (taken as given, even above the CPUs:
+// a program caps its users' requests with cap_threads, base/thread_count.h), else one per CPU
+// this process may run on (its affinity mask, at least 1).
 int batch_threads(int threads);
 
 size_t solve_batch(size_t n, const std::function<Board(size_t)>& start, const Board& goal,

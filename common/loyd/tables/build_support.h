@@ -10,7 +10,8 @@
 //   incremental rank of a successor, the goal state), shared by the one-process builder and
 //   the sliced one (build_sliced.h).
 // - scan_ranks: runs fn(lo, hi) over [0, total) in chunks taken from an atomic counter by
-//   `threads` threads (the caller is one of them; one thread runs inline), reports progress
+//   `threads` threads (the caller is one of them; one thread runs inline; no more threads than
+//   chunks: a layer of one chunk runs on the caller alone), reports progress
 //   from the calling thread about twice a second, and throws LimitError when cancelled.
 #pragma once
 
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/base/tileset.h"
 #include "loyd/board/geometry.h"
 #include "loyd/tables/build.h"
@@ -210,7 +212,8 @@ void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn, cons
         }
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work, false);
+    const int workers = workers_for(total, chunk, threads);  // a small layer: fewer threads
+    for (int t = 1; t < workers; ++t) pool.emplace_back(work, false);
     work(true);
     for (auto& th : pool) th.join();
     if (cancelled) throw LimitError("table build cancelled");

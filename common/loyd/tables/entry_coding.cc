@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/tables/build.h"
 
 namespace loyd {
@@ -145,7 +146,7 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
         out.exceptions.insert(out.exceptions.end(), local.begin(), local.end());
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(work);
+    for (int t = 1; t < workers_for(entries, kPiece, threads); ++t) pool.emplace_back(work);
     work();
     for (auto& th : pool) th.join();
     if (!problem.empty()) throw FormatError("cannot encode the table of pattern " + p.tiles_string() + ": " + problem);

@@ -19,6 +19,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/huge_buffer.h"
+#include "loyd/base/thread_count.h"
 
 namespace loyd {
 
@@ -96,8 +97,8 @@ public:
         const uint64_t words = words_.size();
         const uint64_t per_block = uint64_t{1} << (shift - 5);
         std::atomic<uint64_t> next{0};
+        constexpr uint64_t kPiece = 1 << 16;
         auto work = [&] {
-            constexpr uint64_t kPiece = 1 << 16;
             for (uint64_t lo; (lo = next.fetch_add(kPiece)) < words;)
                 for (uint64_t i = lo; i < std::min(words, lo + kPiece); ++i) {
                     if (blocks && i % per_block == 0 && !blocks->marked_chunk(i / per_block)) {
@@ -109,7 +110,7 @@ public:
                 }
         };
         std::vector<std::thread> pool;
-        for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(work);
+        for (int t = 1; t < workers_for(words, kPiece, threads); ++t) pool.emplace_back(work);
         work();
         for (auto& t : pool) t.join();
     }

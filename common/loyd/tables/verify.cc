@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/header.h"
 
@@ -172,7 +173,7 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
         }
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(work);
+    for (int t = 1; t < workers_for(entries, kChunk, threads); ++t) pool.emplace_back(work);
     work();
     for (auto& th : pool) th.join();
     if (fail.any)
@@ -234,7 +235,7 @@ ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64
             for (size_t v = 0; v < 256; ++v) out.histogram[v] += hist[v];
         };
         std::vector<std::thread> pool;
-        for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(work);
+        for (int t = 1; t < workers_for(n, 1 << 14, threads); ++t) pool.emplace_back(work);
         work();
         for (auto& th : pool) th.join();
         XXH3_64bits_update(hash.get(), piece, n);
