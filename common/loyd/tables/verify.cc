@@ -48,7 +48,7 @@ std::string placement(const uint8_t* pc, int m) {
 class EntryChecker {
 public:
     EntryChecker(const Pattern& p, const EntryReader& table, uint64_t entries, const std::string& what)
-        : p_(p), table_(table), bound_(p), rk_(pattern_ranker(p)), g_(p.geometry()) {
+        : table_(table), bound_(p), rk_(pattern_ranker(p)), g_(p.geometry()) {
         if (entries != rk_.size())
             throw FormatError(what + ": has " + std::to_string(entries) + " entries, pattern " +
                               p.tiles_string() + " needs " + std::to_string(rk_.size()));
@@ -136,7 +136,6 @@ private:
         return "";
     }
 
-    const Pattern& p_;
     const EntryReader& table_;
     EntryBound bound_;
     Ranker rk_;
