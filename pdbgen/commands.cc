@@ -1,5 +1,5 @@
 #include "pdbgen/commands.h"
-#include "pdbgen/package.h"
+#include "pdbgen/commands/package.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

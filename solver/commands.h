@@ -1,7 +1,7 @@
-// The solver's commands, one file each: solve (solve_command.cc), check (check_command.cc),
-// scramble (scramble_command.cc) and play (play_command.cc). Each reads only the validated request, prints its records on
+// The solver's commands, one file each: solve (commands/solve.cc), check (commands/check.cc),
+// scramble (commands/scramble.cc) and play (commands/play.cc). Each reads only the validated request, prints its records on
 // `out` and its messages on `err`, and returns the exit status (README, `solver --help`); solve
-// and check search with every rank of the run (on rank 0; the others serve, rank_run.h).
+// and check search with every rank of the run (on rank 0; the others serve, ranks/run.h).
 #pragma once
 
 #include <ostream>
@@ -23,11 +23,11 @@ enum ExitCode {
     kExitInterrupted = 130,  // SIGINT/SIGTERM: the summary and lower bounds reached were printed
 };
 
-class RankRun;  // rank_run.h: the ranks this run has (one without mpirun)
+class RankRun;  // ranks/run.h: the ranks this run has (one without mpirun)
 
 int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks);
 int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks);
 int run_scramble(const Request& req, std::ostream& out, std::ostream& err);
-int run_play(const Request& req, std::ostream& out, std::ostream& err);  // play_command.cc
+int run_play(const Request& req, std::ostream& out, std::ostream& err);  // commands/play.cc
 
 }  // namespace loyd::solver

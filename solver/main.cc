@@ -1,5 +1,5 @@
 // solver: optimal sliding-tile puzzle solver. See README.md and `solver --help`.
-// Under mpirun every rank runs this (rank_run.h): rank 0 reads the input, searches with the
+// Under mpirun every rank runs this (ranks/run.h): rank 0 reads the input, searches with the
 // others and prints; the others serve it; every rank exits with the status rank 0 decides.
 #include <unistd.h>
 
@@ -11,10 +11,10 @@
 #include "loyd/base/fd_output.h"
 #include "loyd/base/version.h"
 #include "loyd/mpi/ranks.h"
-#include "solver/batch.h"
+#include "solver/run/batch.h"
 #include "solver/commands.h"
 #include "solver/options.h"
-#include "solver/rank_run.h"
+#include "solver/ranks/run.h"
 #include "solver/request.h"
 
 namespace {

@@ -1,11 +1,11 @@
-// The solver's batch (solver/batch.h) with many more threads than this machine has cores:
+// The solver's batch (solver/run/batch.h) with many more threads than this machine has cores:
 // - -j above the CPUs runs one thread per CPU, and says so in one note;
 // - on a machine of 64 CPUs (as RankRun is told) with 64 threads here, the records are those
 //   of one thread, in input order, node counts included;
 // - a worker sleeps until there is work for it: each task printed wakes at most one worker
 //   waiting for room in the window (not all of them), so the wake-ups that find nothing to do
 //   are at most one per task.
-#include "solver/batch.h"
+#include "solver/run/batch.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "loyd/base/collective.h"
-#include "solver/rank_run.h"
+#include "solver/ranks/run.h"
 
 namespace loyd::solver {
 namespace {

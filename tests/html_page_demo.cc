@@ -1,4 +1,4 @@
-// Test-only page generator: writes replay pages (solver/html_page.h) of fixed solved instances
+// Test-only page generator: writes replay pages (solver/replay/page.h) of fixed solved instances
 // for the browser test (replay_browser_test.sh) and the README screenshot.
 //
 // Usage: html_page_demo OUTDIR
@@ -14,7 +14,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/board/moves.h"
-#include "solver/html_page.h"
+#include "solver/replay/page.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "solver/html_page.h"
+#include "solver/replay/page.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "solver/json_text.h"
+#include "solver/output/json_text.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The solver's runs over ranks played by threads (thread_group.h; under TSan too), against the
 // same run in one process: rank 0 runs the batch and prints, the other ranks serve it
-// (rank_run.h), exactly as under mpirun but without MPI.
-// - a batch (more instances than ranks: handed out, rank_batch.h) prints the one-process
+// (ranks/run.h), exactly as under mpirun but without MPI.
+// - a batch (more instances than ranks: handed out, ranks/batch.h) prints the one-process
 //   records, in input order, node counts included (each instance is searched by one thread);
-// - fewer instances than ranks (each searched by every rank, rank_split.h) prints the same
+// - fewer instances than ranks (each searched by every rank, ranks/split.h) prints the same
 //   lengths and statuses, every solution replaying to the goal;
 // - invalid and unsolvable lines are settled on rank 0 and printed in their place;
 // - a rank that cannot load the tables (the set rank 0 names is gone) ends a search together
@@ -18,10 +18,10 @@
 #include <sstream>
 
 #include "loyd/base/error.h"
-#include "solver/batch.h"
+#include "solver/run/batch.h"
 #include "solver/commands.h"
-#include "solver/rank_run.h"
-#include "solver/tables.h"
+#include "solver/ranks/run.h"
+#include "solver/run/tables.h"
 #include "tests/test_util.h"
 #include "tests/thread_group.h"
 

@@ -1,9 +1,9 @@
-// The solver's messages between ranks (solver/rank_messages.h): every kind round-trips with
+// The solver's messages between ranks (solver/ranks/messages.h): every kind round-trips with
 // every field, including a full search result (moves, counts, limit reason, lookups); malformed
 // messages (unknown kind or version, a board that is not a permutation, a bad heuristic, a
 // move or limit reason out of range, a truncated or padded message) are refused with a
 // FormatError naming the rank they came from.
-#include "solver/rank_messages.h"
+#include "solver/ranks/messages.h"
 
 #include <gtest/gtest.h>
 

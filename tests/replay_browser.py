@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a loyd replay page (solver/html_page.h) in a real browser: headless Chromium.
+"""Checks a loyd replay page (solver/replay/page.h) in a real browser: headless Chromium.
 
 Usage: replay_browser.py PAGE [--instance N]... [--final N LABELS]... [--screenshot PNG
                          [--window WxH] [--fragment F]] [--chromium PATH]

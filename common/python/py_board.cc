@@ -17,7 +17,7 @@ using namespace pybind11::literals;
 
 namespace {
 
-constexpr size_t kMaxBoardText = 64 * 1024;  // the solver's longest input line (solver/input.h)
+constexpr size_t kMaxBoardText = 64 * 1024;  // the solver's longest input line (solver/run/input.h)
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
     for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))

@@ -161,7 +161,7 @@ void optimal_length(Search& s, const Board& start, bool search, py::dict& d) {
     }
 }
 
-// `solver check`'s verdict on one board and move text (solver/check_command.cc).
+// `solver check`'s verdict on one board and move text (solver/commands/check.cc).
 py::dict check(const py::handle& board, const std::string& text, const py::dict& o,
                const std::string& notation, bool optimal) {
     const Notation n = parse_notation(notation);

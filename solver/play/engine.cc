@@ -15,7 +15,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/version.h"
-#include "solver/json_text.h"
+#include "solver/output/json_text.h"
 #include "solver/play/requests.h"
 #include "solver/play/table_sets.h"
 

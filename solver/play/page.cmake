@@ -8,7 +8,7 @@
 #      decompresses them with the browser's own DecompressionStream; the engine then checks
 #      them as the command line does);
 #   3. the page: solver/play/assemble_page writes one HTML file with everything inline;
-#   4. solver/play_page.cc includes that file's bytes (.incbin).
+#   4. solver/play/embedded_page.cc includes that file's bytes (.incbin).
 # Without emscripten (or with -DLOYD_PLAY_PAGE=OFF) the solver is built without a page and
 # `solver play` says so (exit 6).
 #
@@ -78,7 +78,7 @@ foreach(set IN LISTS LOYD_PLAY_SETS)
 endforeach()
 
 # 3. The page.
-add_executable(assemble_page solver/play/assemble_page.cc)
+add_executable(assemble_page ${PROJECT_SOURCE_DIR}/solver/play/assemble_page.cc)
 target_compile_features(assemble_page PRIVATE cxx_std_20)
 target_link_libraries(assemble_page PRIVATE loyd_flags)
 set(loyd_play_page_file ${PROJECT_BINARY_DIR}/play/loyd-play.html)

@@ -16,7 +16,7 @@
 #include "loyd/heuristics/lookups.h"
 #include "loyd/search/solve.h"
 #include "loyd/tables/discover.h"
-#include "solver/report.h"
+#include "solver/output/report.h"
 
 namespace loyd::play {
 
@@ -122,7 +122,7 @@ MoveStyle style_of(const Options& o, Metric metric) {
     return style;
 }
 
-// solve_command.cc's print_json, field for field.
+// commands/solve.cc's print_json, field for field.
 std::string record(const std::string& label, const SolveOutcome& r, const SolveOptions& so,
                    const MoveStyle& style) {
     const SearchResult& s = r.search;

@@ -2,7 +2,7 @@
 // draw a scramble, describe the table sets held.
 //
 // Option values and field names are the command line's (README): a solve answer is the record
-// `solver --json` prints for the same instance and options (solve_command.cc's print_json:
+// `solver --json` prints for the same instance and options (commands/solve.cc's print_json:
 // label, status, length, moves, metric and length_stm in mtm, notation and runs when not the
 // default style, nodes, heuristic, heuristic_start, seconds, lookups, lower_bound and error on a
 // limit, error when unsolvable), built here from the same library calls; the browser test

@@ -101,8 +101,8 @@ target_link_libraries(loyd PRIVATE loyd_flags PkgConfig::ZSTD PkgConfig::XXHASH)
 target_compile_definitions(loyd PRIVATE LOYD_BIN_TO_PDB="../share/loyd/pdb")
 
 add_executable(loyd_play_engine
-  solver/json_text.cc
-  solver/report.cc
+  solver/output/json_text.cc
+  solver/output/report.cc
   solver/play/engine.cc
   solver/play/requests.cc
   solver/play/table_sets.cc

@@ -1,4 +1,4 @@
-#include "solver/batch.h"
+#include "solver/run/batch.h"
 
 #include <unistd.h>
 
@@ -19,11 +19,11 @@
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/board/solvability.h"
-#include "solver/rank_batch.h"
-#include "solver/rank_run.h"
-#include "solver/rank_split.h"
-#include "solver/report.h"
-#include "solver/tables.h"
+#include "solver/ranks/batch.h"
+#include "solver/ranks/run.h"
+#include "solver/ranks/split.h"
+#include "solver/output/report.h"
+#include "solver/run/tables.h"
 
 namespace loyd::solver {
 

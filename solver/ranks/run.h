@@ -24,7 +24,7 @@
 
 #include "loyd/base/collective.h"
 #include "loyd/base/thread_count.h"
-#include "solver/rank_messages.h"
+#include "solver/ranks/messages.h"
 #include "solver/request.h"
 
 namespace loyd::solver {

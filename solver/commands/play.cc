@@ -1,4 +1,4 @@
-// `solver play --out FILE [BOARD]`: writes the play page (solver/play_page.h, docs/play.md),
+// `solver play --out FILE [BOARD]`: writes the play page (solver/play/embedded_page.h, docs/play.md),
 // opening on BOARD when one is given, atomically; or says that this build has none.
 #include <ostream>
 #include <string>
@@ -6,8 +6,8 @@
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "solver/commands.h"
-#include "solver/json_text.h"
-#include "solver/play_page.h"
+#include "solver/output/json_text.h"
+#include "solver/play/embedded_page.h"
 
 namespace loyd::solver {
 

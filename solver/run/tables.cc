@@ -1,4 +1,4 @@
-#include "solver/tables.h"
+#include "solver/run/tables.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "pdbgen/package.h"
+#include "pdbgen/commands/package.h"
 
 #include <fcntl.h>
 #include <spawn.h>

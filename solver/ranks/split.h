@@ -12,9 +12,9 @@
 // line invalid, as in one process.
 #pragma once
 
-#include "solver/batch.h"
-#include "solver/rank_run.h"
-#include "solver/tables.h"
+#include "solver/run/batch.h"
+#include "solver/ranks/run.h"
+#include "solver/run/tables.h"
 
 namespace loyd::solver {
 

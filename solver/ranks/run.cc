@@ -1,4 +1,4 @@
-#include "solver/rank_run.h"
+#include "solver/ranks/run.h"
 
 #include <algorithm>
 #include <iostream>
@@ -6,9 +6,9 @@
 
 #include "loyd/base/error.h"
 #include "solver/commands.h"
-#include "solver/rank_batch.h"
-#include "solver/rank_split.h"
-#include "solver/tables.h"
+#include "solver/ranks/batch.h"
+#include "solver/ranks/split.h"
+#include "solver/run/tables.h"
 
 namespace loyd::solver {
 

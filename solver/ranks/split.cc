@@ -1,11 +1,11 @@
-#include "solver/rank_split.h"
+#include "solver/ranks/split.h"
 
 #include "loyd/base/error.h"
 #include "loyd/board/solvability.h"
 #include "loyd/search/split_protocol.h"
 #include "loyd/tables/load.h"
 #include "loyd/tables/manifest.h"
-#include "solver/rank_batch.h"
+#include "solver/ranks/batch.h"
 
 namespace loyd::solver {
 

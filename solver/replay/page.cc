@@ -1,12 +1,12 @@
-#include "solver/html_page.h"
+#include "solver/replay/page.h"
 
 #include <algorithm>
 
 #include "loyd/base/error.h"
 #include "loyd/base/version.h"
 #include "loyd/board/geometry.h"
-#include "solver/html_page_assets.h"
-#include "solver/json_text.h"
+#include "solver/replay/assets.h"
+#include "solver/output/json_text.h"
 
 namespace loyd::solver {
 

@@ -18,9 +18,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "solver/batch.h"
-#include "solver/rank_run.h"
-#include "solver/tables.h"
+#include "solver/run/batch.h"
+#include "solver/ranks/run.h"
+#include "solver/run/tables.h"
 
 namespace loyd::solver {
 

@@ -1,4 +1,4 @@
-#include "solver/rank_batch.h"
+#include "solver/ranks/batch.h"
 
 #include <algorithm>
 #include <condition_variable>

@@ -11,10 +11,10 @@
 #include "loyd/base/error.h"
 #include "loyd/base/fd_output.h"
 #include "loyd/tables/load.h"
-#include "solver/batch.h"
+#include "solver/run/batch.h"
 #include "solver/commands.h"
-#include "solver/html_page.h"
-#include "solver/report.h"
+#include "solver/replay/page.h"
+#include "solver/output/report.h"
 
 namespace loyd::solver {
 

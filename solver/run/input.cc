@@ -1,4 +1,4 @@
-#include "solver/input.h"
+#include "solver/run/input.h"
 
 #include <unistd.h>
 

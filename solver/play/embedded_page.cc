@@ -1,4 +1,4 @@
-#include "solver/play_page.h"
+#include "solver/play/embedded_page.h"
 
 #include <cstddef>
 

@@ -1,4 +1,4 @@
-#include "solver/rank_messages.h"
+#include "solver/ranks/messages.h"
 
 #include <cstring>
 #include <iterator>

@@ -1,9 +1,9 @@
-#include "solver/report.h"
+#include "solver/output/report.h"
 
 #include <iomanip>
 #include <sstream>
 
-#include "solver/json_text.h"
+#include "solver/output/json_text.h"
 
 namespace loyd::solver {
 

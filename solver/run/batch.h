@@ -25,7 +25,7 @@
 #include "loyd/board/notation.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/search/solve.h"
-#include "solver/input.h"
+#include "solver/run/input.h"
 #include "solver/request.h"
 
 namespace loyd {
@@ -77,7 +77,7 @@ void solve_task(const Request& req, const SolveOptions& base, Task& t);
 void solve_task(const SolveOptions& base, Task& t);
 
 // The tasks read and not yet printed, as rank 0 hands some of them to other ranks
-// (rank_batch.h). Called from the printing thread only.
+// (ranks/batch.h). Called from the printing thread only.
 class TaskWindow {
 public:
     // Claims up to `n` tasks that need a search, reading more as the window allows (the tasks
@@ -92,7 +92,7 @@ protected:
     ~TaskWindow() = default;
 };
 
-class RankRun;  // rank_run.h
+class RankRun;  // ranks/run.h
 
 struct BatchTotals {
     uint64_t tasks = 0;
@@ -107,9 +107,9 @@ struct BatchTotals {
 // task to `print` in input order, and prints the tables hint (tables.h) at the end. `flush`
 // (when given) is called whenever the next task is not ready yet and at the end, so records
 // leave in bursts, each as soon as the ones before it are printed. On rank 0
-// of several (`ranks`, rank_run.h), the other ranks search too: the tasks are handed out to
-// them (rank_batch.h), or, when there are fewer tasks than ranks, each one is searched by all
-// of them together (rank_split.h).
+// of several (`ranks`, ranks/run.h), the other ranks search too: the tasks are handed out to
+// them (ranks/batch.h), or, when there are fewer tasks than ranks, each one is searched by all
+// of them together (ranks/split.h).
 BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
                       const TaskPrinter& print, std::ostream& err, RankRun& ranks,
                       const std::function<void()>& flush = {});

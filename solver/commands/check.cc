@@ -15,9 +15,9 @@
 #include "loyd/base/fd_output.h"
 #include "loyd/board/metric.h"
 #include "loyd/tables/load.h"
-#include "solver/batch.h"
+#include "solver/run/batch.h"
 #include "solver/commands.h"
-#include "solver/report.h"
+#include "solver/output/report.h"
 
 namespace loyd::solver {
 

@@ -1,4 +1,4 @@
-#include "solver/html_page_assets.h"
+#include "solver/replay/assets.h"
 
 namespace loyd::solver {
 
