@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -17,6 +16,7 @@
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/dir_lock.h"
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
 #include "loyd/base/thread_count.h"
 #include "loyd/tables/load.h"
 #include "loyd/board/board_format.h"
@@ -49,12 +49,6 @@ void note_thread_cap(const Options& o, std::ostream& err) {
     if (!t.capped || o.quiet) return;
     err << "pdbgen: -j " << o.threads << " is more than the " << cpus << (cpus == 1 ? " CPU" : " CPUs")
         << " available; using " << t.threads << "\n";
-}
-
-std::string hex64(uint64_t v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
 }
 
 std::string with_commas(uint64_t v) {
@@ -491,9 +485,9 @@ int cmd_info(const Options& o, std::ostream& out) {
         << ")\n"
         << "max value   " << int(h.max_value) << "\n"
         << "encoding    " << to_string(h.encoding) << " (" << with_commas(h.payload_stored_size) << " bytes stored)\n"
-        << "xxh3        " << hex64(h.payload_xxh3) << "\n";
+        << "xxh3        " << hex16(h.payload_xxh3) << "\n";
     const ValueSummary values = summarize_values(p, t.entries(), t.size(), thread_count(o));
-    if (h.coding != EntryCoding::Byte) out << "values xxh3 " << hex64(values.xxh3) << " (the entries as bytes)\n";
+    if (h.coding != EntryCoding::Byte) out << "values xxh3 " << hex16(values.xxh3) << " (the entries as bytes)\n";
     out << "generator   " << (h.generator_version >> 16) << "." << ((h.generator_version >> 8) & 255) << "."
         << (h.generator_version & 255) << "\n"
         << "histogram   value: entries\n";
@@ -523,8 +517,8 @@ Verified verify_file(const std::string& path, const std::optional<Pattern>& expe
                           std::to_string(values.max_value()));
     verify_table(t.pattern(), t.entries(), t.size(), threads, path);
     out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " " << t.pattern().tiles_string() << ", "
-        << with_commas(t.size()) << " " << to_string(h.coding) << " entries, xxh3 " << hex64(h.payload_xxh3);
-    if (h.coding != EntryCoding::Byte) out << ", values xxh3 " << hex64(values.xxh3);
+        << with_commas(t.size()) << " " << to_string(h.coding) << " entries, xxh3 " << hex16(h.payload_xxh3);
+    if (h.coding != EntryCoding::Byte) out << ", values xxh3 " << hex16(values.xxh3);
     out << ")\n";
     return Verified{h.payload_xxh3, values.xxh3};
 }
@@ -545,8 +539,8 @@ void match_reference(const PdbSetSpec& ref, const fs::path& ref_dir, const std::
                 summarize_values(other.pattern(), other.entries(), other.size(), threads).xxh3 == sum.values)
                 return;
         }
-        throw FormatError(path + ": xxh3 " + hex64(sum.payload) + " (values " + hex64(sum.values) +
-                          ") differs from the reference " + hex64(*rt.xxh3));
+        throw FormatError(path + ": xxh3 " + hex16(sum.payload) + " (values " + hex16(sum.values) +
+                          ") differs from the reference " + hex16(*rt.xxh3));
     }
     throw FormatError(path + ": the reference manifest has no checksum for " + file);
 }
@@ -576,7 +570,7 @@ int cmd_verify(const Options& o, std::ostream& out, std::ostream& err) {
         try {
             const Verified sum = verify_file(path, t.pattern, threads, out);
             if (t.xxh3 && *t.xxh3 != sum.payload)
-                throw FormatError(path + ": xxh3 " + hex64(sum.payload) + " differs from the manifest's " + hex64(*t.xxh3));
+                throw FormatError(path + ": xxh3 " + hex16(sum.payload) + " differs from the manifest's " + hex16(*t.xxh3));
             if (ref) match_reference(*ref, ref_path.dir, t.file, path, sum, threads);
         } catch (const Error& e) {
             ++failures;

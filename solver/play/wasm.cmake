@@ -60,6 +60,8 @@ add_custom_command(OUTPUT ${loyd_prebuilt_pruning}
 add_library(loyd STATIC
   ${loyd_dir}/base/atomic_file.cc
   ${loyd_dir}/base/collective.cc
+  ${loyd_dir}/base/fd_input.cc
+  ${loyd_dir}/base/hex.cc
   ${loyd_dir}/base/regular_file.cc
   ${loyd_dir}/base/self_path.cc
   ${loyd_dir}/base/thread_count.cc
