@@ -27,6 +27,7 @@
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/discover.h"
 #include "loyd/tables/presets.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/verify.h"
 
@@ -83,18 +84,6 @@ uint64_t available_memory() {
     while (f >> key >> kb >> unit)
         if (key == "MemAvailable:") return kb * 1024;
     return 0;  // unknown
-}
-
-// A set given as a folder or as its manifest file.
-struct SetPath {
-    fs::path dir;
-    fs::path manifest;
-};
-SetPath set_path(const std::string& p) {
-    fs::path path(p);
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) return {path, path / kManifestName};
-    return {path.parent_path().empty() ? fs::path(".") : path.parent_path(), path};
 }
 
 PdbSetSpec spec_from_options(const Options& o) {
@@ -462,8 +451,7 @@ int info_set(const std::string& path, std::ostream& out) {
 int cmd_info(const Options& o, std::ostream& out) {
     if (o.paths.size() != 1) throw UsageError("info takes one table file or set folder");
     const std::string& path = o.paths[0];
-    std::error_code ec;
-    if (fs::is_directory(path, ec) || fs::path(path).filename() == kManifestName) return info_set(path, out);
+    if (names_set(path)) return info_set(path, out);
     PdbTable t = PdbTable::load(path);
     const PdbHeader& h = t.file().header();
     const Pattern& p = t.pattern();
@@ -549,8 +537,7 @@ int cmd_verify(const Options& o, std::ostream& out, std::ostream& err) {
     if (o.paths.size() != 1) throw UsageError("verify takes one table file or set folder");
     const int threads = thread_count(o);
     const std::string& p = o.paths[0];
-    std::error_code ec;
-    const bool is_set = fs::is_directory(p, ec) || fs::path(p).filename() == kManifestName;
+    const bool is_set = names_set(p);
     std::optional<PdbSetSpec> ref;
     const SetPath ref_path = set_path(o.against);
     if (!o.against.empty()) ref = read_manifest(ref_path.manifest.string());
@@ -603,8 +590,7 @@ void remove_dead_temporaries_in(const fs::path& dir, bool quiet, std::ostream& e
 std::optional<DirLock> lock_folder(const Options& o, const fs::path& dir, bool sets_only,
                                    const std::atomic<bool>& interrupted, std::ostream& err) {
     const fs::path d = dir.empty() ? fs::path(".") : dir;
-    std::error_code ec;
-    if (sets_only && !fs::exists(d / kManifestName, ec)) return std::nullopt;
+    if (sets_only && !holds_set(d)) return std::nullopt;
     return std::optional<DirLock>(std::in_place, d.string(), !o.no_wait, [&] {
         if (!o.quiet) err << "pdbgen: waiting for another build writing into " << d.string() << "\n";
     }, &interrupted);
@@ -618,7 +604,7 @@ int cmd_convert(const Options& o, PdbEncoding enc, const std::atomic<bool>& inte
     const int level = o.level ? o.level : kDefaultZstdLevel;
     const std::string& in = o.paths[0];
     std::error_code ec;
-    const bool is_set = fs::is_directory(in, ec) || fs::path(in).filename() == kManifestName;
+    const bool is_set = names_set(in);
     const std::optional<EntryCoding> coding =
         o.entries ? std::optional<EntryCoding>(parse_entry_coding(*o.entries)) : std::nullopt;
     const int threads = thread_count(o);

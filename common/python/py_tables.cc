@@ -11,6 +11,7 @@
 #include "loyd/base/error.h"
 #include "loyd/search/solve.h"
 #include "loyd/tables/discover.h"
+#include "loyd/tables/set_path.h"
 #include "py_board.h"
 
 #ifndef LOYD_PY_TO_BIN  // set by CMake: the module's folder -> <prefix>/bin, in the install layout
@@ -56,9 +57,8 @@ std::string default_cache() {
 
 Tables open_tables(const std::string& path, const std::optional<std::string>& cache_dir,
                    bool verify) {
+    const fs::path manifest = set_path(path).manifest;
     std::error_code ec;
-    fs::path manifest(path);
-    if (fs::is_directory(manifest, ec)) manifest /= kManifestName;
     const fs::path canonical = fs::weakly_canonical(manifest, ec);
     LoadOptions lo;
     lo.verify_payload = verify;

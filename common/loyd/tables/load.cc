@@ -11,6 +11,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/hex.h"
 #include "loyd/tables/header.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/verify.h"
 
 namespace fs = std::filesystem;
@@ -95,11 +96,8 @@ void check_not_rewritten(const LoadedSet& set) {
 
 LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::error_code ec;
-    fs::path p(path);
-    fs::path manifest = fs::is_directory(p, ec) ? p / kManifestName : p;
-    LoadedSet set{manifest.parent_path().empty() ? "." : manifest.parent_path().string(),
-                  read_manifest(manifest.string()), {}, 0};
+    const SetPath where = set_path(path);
+    LoadedSet set{where.dir.string(), read_manifest(where.manifest.string()), {}, 0};
     for (const auto& t : set.spec.tables) {
         const std::string file = (fs::path(set.dir) / t.file).string();
         set.tables.push_back(load_one(file, t, opt));
