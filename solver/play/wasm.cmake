@@ -82,6 +82,7 @@ add_library(loyd STATIC
   ${loyd_dir}/tables/pattern.cc
   ${loyd_dir}/tables/presets.cc
   ${loyd_dir}/tables/ranker.cc
+  ${loyd_dir}/tables/set_fit.cc
   ${loyd_dir}/tables/set_path.cc
   ${loyd_dir}/tables/table.cc
   ${loyd_dir}/tables/table_file.cc

@@ -14,7 +14,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/regular_file.h"
-#include "loyd/board/goal_map.h"
+#include "loyd/tables/set_fit.h"
 #include "loyd/tables/set_path.h"
 
 namespace fs = std::filesystem;
@@ -105,8 +105,7 @@ std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Boar
             return;
         }
         const PdbSetSpec& spec = *read;
-        if (!(spec.geometry() == goal.geometry()) || spec.metric != metric) return;
-        if (!GoalMapping::find(goal, spec.goal)) return;
+        if (!fits(spec, goal, metric)) return;
         std::error_code ec;
         for (const auto& t : spec.tables) {
             const fs::file_status st = fs::status(manifest.parent_path() / t.file, ec);
