@@ -19,6 +19,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/hex.h"
+#include "loyd/board/mirror.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/board/search_state.h"
 #include "tests/pdb_test_support.h"
@@ -66,12 +67,10 @@ struct Property {
 // of a table of the same kind: the reflected lookup then reads the same values (the abstract
 // problems are images of each other) and can never raise h.
 bool reflection_invariant(const PdbSetSpec& s) {
-    const Geometry& g = s.geometry();
-    const Cells gp = s.goal.positions();
+    const Mirror m = Mirror::of(s.goal);
     for (const auto& t : s.tables) {
         Mask image = 0;
-        for (int tile : t.pattern.tiles())
-            image |= bit(s.goal.at(g.cell(g.col(gp[tile]), g.row(gp[tile]))));
+        for (int tile : t.pattern.tiles()) image |= bit(m.tile[tile]);
         bool found = false;
         for (const auto& u : s.tables)
             found |= u.pattern.tile_mask() == image && u.pattern.kind() == t.pattern.kind();

@@ -69,6 +69,7 @@ add_library(loyd STATIC
   ${loyd_dir}/board/board_format.cc
   ${loyd_dir}/board/goal_map.cc
   ${loyd_dir}/board/metric.cc
+  ${loyd_dir}/board/mirror.cc
   ${loyd_dir}/board/moves.cc
   ${loyd_dir}/board/notation.cc
   ${loyd_dir}/board/parse.cc

@@ -59,17 +59,15 @@ BasicAdditivePdbH<kWidth, kCompact>::BasicAdditivePdbH(const LoadedSet& set, con
     lookups_ = Lookups::regular_only();
     reflect_ = want.reflected && set.spec.reflect && reflectable(goal);
     lookups_.reflected = reflect_;
-    const Cells gp = goal.positions();
-    for (int c = 0; c < n_; ++c) refl_cell_[c] = static_cast<uint8_t>(reflect_ ? g.cell(g.col(c), g.row(c)) : c);
-    for (int t = 0; t < n_; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+    if (reflect_) mirror_ = Mirror::of(goal);
 }
 
 template <int kWidth, bool kCompact>
 int BasicAdditivePdbH<kWidth, kCompact>::init(const SearchState& s) {
     for (int v = 0; v < (reflect_ ? 2 : 1); ++v) {
-        // View 1 sees tile refl_tile(t) on cell refl_cell(c) wherever tile t is on cell c.
+        // View 1 is the mirror image (board/mirror.h).
         Cells pos{};
-        for (int t = 0; t < n_; ++t) pos[v ? refl_tile_[t] : t] = v ? refl_cell_[s.pos[t]] : s.pos[t];
+        for (int t = 0; t < n_; ++t) pos[v ? mirror_.tile[t] : t] = v ? mirror_.cell[s.pos[t]] : s.pos[t];
         // The Manhattan distance of the tiles no table holds (kCompact: of every tile), and the
         // tables' entries.
         int sum = 0;

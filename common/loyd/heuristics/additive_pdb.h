@@ -33,6 +33,7 @@
 
 #include <cstdint>
 
+#include "loyd/board/mirror.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/heuristics/lookups.h"
 #include "loyd/tables/load.h"
@@ -84,7 +85,7 @@ public:
         int h = view_step(0, tile, from, to, vertical, forward, s.cell.data(), u);
         if (reflect_) {
             const int h1 =
-                view_step(1, refl_tile_[tile], refl_cell_[from], refl_cell_[to], !vertical, forward, s.cell.data(), u);
+                view_step(1, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], !vertical, forward, s.cell.data(), u);
             h = h > h1 ? h : h1;
         }
         return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
@@ -146,7 +147,7 @@ private:
         const uint64_t w = weight_[tile];
         uint64_t shift = w * static_cast<uint64_t>(width());
         for (int k = 1; k < width(); ++k) {
-            const int o = v ? refl_tile_[cells[refl_cell_[lo + k]]] : cells[lo + k];
+            const int o = v ? mirror_.tile[cells[mirror_.cell[lo + k]]] : cells[lo + k];
             // All-ones masks instead of branches: is o in table t, is it an earlier item.
             const uint64_t in = 0 - static_cast<uint64_t>(tab_[o] == t);
             const uint64_t earlier = 0 - static_cast<uint64_t>(item_[o] < i);
@@ -193,8 +194,7 @@ private:
     int8_t tab_[kMaxCells]{};       // tile -> its table, -1 when no table holds it
     int8_t item_[kMaxCells]{};      // tile -> its item index in that table
     uint64_t weight_[kMaxCells]{};  // tile -> the place value of its Lehmer digit
-    uint8_t refl_tile_[kMaxCells]{};
-    uint8_t refl_cell_[kMaxCells]{};
+    Mirror mirror_;  // the identity unless reflect_
     uint64_t rank_[2][kMaxTables]{};
     uint8_t val_[2][kMaxTables]{};  // the entry (kCompact: twice the excess)
     int sum_[2]{};

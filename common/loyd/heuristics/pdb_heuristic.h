@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "loyd/base/tileset.h"
+#include "loyd/board/mirror.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/heuristics/lookups.h"
 #include "loyd/tables/load.h"
@@ -78,7 +79,7 @@ public:
         u.to = static_cast<uint8_t>(to);
         update_md(tile, from, to, 1);
         move_view(kRegular, tile, from, to, u);
-        if (on_[kReflected]) move_view(kReflected, refl_tile_[tile], refl_cell_[from], refl_cell_[to], u);
+        if (on_[kReflected]) move_view(kReflected, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], u);
         // The blank moved from `to` to `from`.
         x_ = from;
         u.relabeled = false;
@@ -103,7 +104,7 @@ public:
             val_[v][t] = sv.val;
         }
         unmove_view(kRegular, u.tile, u.from, u.to);
-        if (on_[kReflected]) unmove_view(kReflected, refl_tile_[u.tile], refl_cell_[u.from], refl_cell_[u.to]);
+        if (on_[kReflected]) unmove_view(kReflected, mirror_.tile[u.tile], mirror_.cell[u.from], mirror_.cell[u.to]);
         update_md(u.tile, u.from, u.to, -1);
         x_ = u.to;
         if (u.relabeled) {
@@ -280,8 +281,7 @@ private:
     int views_[kViews]{};
     int nviews_ = 0;
     bool dual_any_ = false;
-    uint8_t refl_tile_[kMaxCells]{};
-    uint8_t refl_cell_[kMaxCells]{};
+    Mirror mirror_;  // the identity unless the goal allows the reflection
     // Per view: tile -> cell, cell -> tile, and per table rank, occupied cells and entry.
     uint8_t pos_[kViews][kMaxCells]{};
     uint8_t cell_[kViews][kMaxCells]{};

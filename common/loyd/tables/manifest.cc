@@ -9,6 +9,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/hex.h"
 #include "loyd/base/regular_file.h"
+#include "loyd/board/mirror.h"
 #include "loyd/board/parse.h"
 
 namespace loyd {
@@ -20,13 +21,6 @@ std::string printable(const std::string& text) {
     return one_line(text.substr(0, 40)) + (text.size() > 40 ? "..." : "");
 }
 }  // namespace
-
-bool reflectable(const Board& goal) {
-    const Geometry& g = goal.geometry();
-    if (!g.square()) return false;
-    int b = goal.blank();
-    return g.row(b) == g.col(b);
-}
 
 std::string table_file_name(const Pattern& p) {
     std::string s = to_string(p.kind());
