@@ -42,6 +42,8 @@ BasicAdditivePdbH<kWidth, kCompact>::BasicAdditivePdbH(const LoadedSet& set, con
     n_ = g.cells();
     width_ = g.width();
     for (auto& t : tab_) t = -1;
+    for (auto& table : item_in_)
+        for (auto& i : table) i = Ranker::kNoItem;
     // Only the partition's tables count; a table of the set outside it is never looked up.
     for (int i : set.spec.partitions[0]) {
         const PdbTable& table = set.tables[static_cast<size_t>(i)];
@@ -51,10 +53,10 @@ BasicAdditivePdbH<kWidth, kCompact>::BasicAdditivePdbH(const LoadedSet& set, con
         ranker_[t] = &table.ranker();
         for (int tile : table.pattern().tiles()) {
             tab_[tile] = static_cast<int8_t>(t);
-            item_[tile] = static_cast<int8_t>(nitems_[t]);
+            item_in_[t][tile] = static_cast<uint8_t>(nitems_[t]);
+            weight_in_[t][tile] = table.ranker().weight(nitems_[t]);
             items_[t][nitems_[t]++] = static_cast<uint8_t>(tile);
         }
-        for (int j = 0; j < nitems_[t]; ++j) weight_[items_[t][j]] = table.ranker().weight(j);
     }
     lookups_ = Lookups::regular_only();
     reflect_ = want.reflected && set.spec.reflect && reflectable(goal);

@@ -20,11 +20,11 @@ PdbH::PdbH(const LoadedSet& set, const Lookups& want)
     width_ = g.width();
     for (size_t i = 0; i < set.tables.size(); ++i) {
         const Pattern& p = set.tables[i].pattern();
-        Table t{set.tables[i].entries(), &set.tables[i].bound(), set.tables[i].ranker(), {}, {}, {}, 0,
+        Table t{set.tables[i].entries(), &set.tables[i].bound(), set.tables[i].ranker(), {}, {}, 0,
                 p.kind() == PatternKind::Full};
-        for (auto& v : t.item_of) v = -1;
+        for (auto& v : t.item_of) v = Ranker::kNoItem;
         for (int tile : p.tiles()) {
-            t.item_of[tile] = static_cast<int8_t>(t.nitems);
+            t.item_of[tile] = static_cast<uint8_t>(t.nitems);
             t.items[t.nitems++] = static_cast<uint8_t>(tile);
             tables_of_[tile] |= 1u << i;
         }
@@ -32,7 +32,6 @@ PdbH::PdbH(const LoadedSet& set, const Lookups& want)
             t.items[t.nitems++] = 0;
             full_tables_ |= 1u << i;
         }
-        for (int j = 0; j < t.nitems; ++j) t.weight[j] = t.ranker.weight(j);
         tables_.push_back(t);
     }
     bool any_additive = false;
@@ -168,12 +167,8 @@ int PdbH::init(const SearchState& s) {
         const int v = views_[i];
         for (int t = 0; t < n_; ++t) cell_[v][pos_[v][t]] = static_cast<uint8_t>(t);
         for (size_t t = 0; t < tables_.size(); ++t) {
-            const Table& tb = tables_[t];
             rank_[v][t] = full_rank(v, static_cast<int>(t));
             val_[v][t] = entry(v, static_cast<int>(t), rank_[v][t]);
-            occ_[v][t] = 0;
-            for (int j = 0; j < tb.nitems; ++j)
-                if (tb.items[j]) occ_[v][t] |= bit(pos_[v][tb.items[j]]);
         }
     }
     md_ = 0;
