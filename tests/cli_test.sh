@@ -251,7 +251,10 @@ one_instance() {
 run --help
 expect_rc "--help" 0
 expect_out "--help" "^Usage: solver"
-expect_out "--help lists exit codes" "2 usage error"
+expect_out "--help lists exit codes" "^  2 +usage error"
+expect_out "--help lists play's own status" "^  9 +play: this build has no play page"
+checks=$((checks + 1))
+grep -q "^  6 " "$tmp/out" && fail "--help lists pdbgen's status 6 (busy)"
 run --version
 expect_rc "--version" 0
 expect_out "--version" "^solver \(loyd\) [0-9]+\.[0-9]+"
@@ -279,6 +282,38 @@ for empty in --input --pdb --cache-dir; do
   expect_rc "$empty ''" 2
   expect_err "$empty ''" "^solver: $empty needs"
 done
+# Options belong to commands (program/command_options.h): one of another command is a usage
+# error, one line naming the option and the command, before anything is read or written.
+for refused in "check:--all:check --all 8 6 7 2 5 4 3 0 1 R" "check:--show:check --show 1 2 3 0 R" \
+    "solve:--seed:--seed 3 8 6 7 2 5 4 3 0 1" "solve:--no-optimal:--no-optimal 8 6 7 2 5 4 3 0 1" \
+    "scramble:--heuristic:scramble --heuristic pdb" "scramble:--input:scramble --input x.txt" \
+    "play:--json:play --out $tmp/x.html --json" "play:--count:play --out $tmp/x.html --count 2" \
+    "check:--count:check --count 1 2 3 0 R"; do
+  command=${refused%%:*}
+  rest=${refused#*:}
+  option=${rest%%:*}
+  # shellcheck disable=SC2086
+  run ${rest#*:}
+  expect_rc "$option in $command" 2
+  expect_err "$option in $command" "^solver: $option does not apply to $command \(see solver --help\)$"
+  checks=$((checks + 1))
+  [ "$(wc -l <"$tmp/err")" = 1 ] || { fail "$option in $command: not one line"; show; }
+  expect_no_out "$option in $command"
+done
+checks=$((checks + 1))
+[ -e "$tmp/x.html" ] && fail "a refused play wrote its page"
+# The command word is found past options and their values; --count is solve's flag and
+# scramble's number, each read as its command declares it.
+run --goal blank-first check "1 0 2/3 4 5/6 7 8" L
+expect_rc "an option before check" 0
+expect_out "an option before check" "^argument 1: optimal stm 1 "
+run scramble --count 2 --seed 1 --size 3x3
+expect_rc "scramble --count N" 0
+checks=$((checks + 1))
+[ "$(wc -l <"$tmp/out")" = 2 ] || { fail "scramble --count 2: not two positions"; show; }
+run --count -j 1 8 6 7 2 5 4 3 0 1
+expect_rc "solve --count" 0
+expect_out "solve --count" "^argument 1: length 31 .*solutions [0-9]+"
 # A file saved with a UTF-8 byte order mark.
 printf '\xef\xbb\xbf8 6 7 2 5 4 3 0 1\n' >"$tmp/bom.txt"
 run -j 1 --input "$tmp/bom.txt"

@@ -5,7 +5,7 @@
 #
 # Usage: play_browser_test.sh SOLVER PDBGEN REPO_ROOT PLAY_TABLES SCRATCH_DIR
 # Exit status: 0 passed, 1 a check failed, 77 skipped: this build has no page (no emscripten
-# when it was built: `solver play` exits 6) or no browser is installed.
+# when it was built: `solver play` exits 9) or no browser is installed.
 set -u
 if [ $# -ne 5 ]; then
   echo "usage: $0 SOLVER PDBGEN REPO_ROOT PLAY_TABLES SCRATCH_DIR" >&2
@@ -26,8 +26,8 @@ fail() {
 
 "$solver" play --out "$scratch/page.html" 2>"$scratch/play.err"
 rc=$?
-if [ $rc -eq 6 ]; then
-  grep -q "this build has no play page" "$scratch/play.err" || fail "exit 6 without saying why: $(cat "$scratch/play.err")"
+if [ $rc -eq 9 ]; then
+  grep -q "this build has no play page" "$scratch/play.err" || fail "exit 9 without saying why: $(cat "$scratch/play.err")"
   echo "SKIP: this solver was built without the play page (no emscripten at build time)" >&2
   [ $failures -eq 0 ] && exit 77 || exit 1
 fi

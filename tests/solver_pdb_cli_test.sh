@@ -459,14 +459,14 @@ fi
 printf 'h: 0 11 10 9 8 7 6 5 4 3 1 2\n' >"$tmp/hard34.txt"
 run "3x4 hint" 3 "$solver" --size 3x4 --node-limit 2000 --input "$tmp/hard34.txt"
 checks=$((checks + 1))
-hint=$(grep -Ec "for faster solving build tables \(about [0-9]+ min on 2 cores, ([0-9]+|under 1) MiB of memory" "$tmp/err")
+hint=$(grep -Ec "for faster solving build tables \(about [0-9]+ min on 2 cores, [0-9]+\.[0-9] (KiB|MiB) of memory" "$tmp/err")
 [ "$hint" = 1 ] || fail "3x4 hint: expected one hint with its cost: $(cat "$tmp/err")"
 run "3x4 hint -q" 3 "$solver" -q --size 3x4 --node-limit 2000 --input "$tmp/hard34.txt"
 checks=$((checks + 1))
 grep -q "faster" "$tmp/err" && fail "-q: the hint is still printed"
-cmd=$(sed -n 's/.*MiB on disk): //p' "$tmp/err" | head -1)
+cmd=$(sed -En 's/.*[KM]iB on disk\): //p' "$tmp/err" | head -1)
 run "3x4 hint again" 3 "$solver" --size 3x4 --node-limit 2000 --input "$tmp/hard34.txt"
-cmd=$(sed -n 's/.*MiB on disk): //p' "$tmp/err" | head -1)
+cmd=$(sed -En 's/.*[KM]iB on disk\): //p' "$tmp/err" | head -1)
 checks=$((checks + 1))
 if [ -z "$cmd" ] || ! eval "$cmd -q -j 2" >"$tmp/hintbuild.out" 2>&1; then
   fail "the hinted command does not run as printed: '$cmd': $(cat "$tmp/hintbuild.out" 2>/dev/null)"
@@ -482,9 +482,10 @@ run "3x4 --heuristic pdb" 2 "$solver" --size 3x4 --heuristic pdb --input "$tmp/r
 
 # ---------------------------------------------------------------------------------------
 # Progress: one instance searched for over a second on a terminal (util-linux `script` gives
-# it one) shows "bound ..., nodes, s, M nodes/s" on a line it erases before the answer; with stderr not a
-# terminal, nothing. Korf #60 with Manhattan alone cannot finish within its 2 s time limit on
-# any machine (it needs billions of nodes), so the run lasts 2 s however fast the search is.
+# it one) shows "bound ..., nodes (with thousands separators), s, M nodes/s" on a line it erases
+# before the answer; with stderr not a terminal, nothing. Korf #60 with Manhattan alone cannot
+# finish within its 2 s time limit on any machine (it needs billions of nodes), so the run lasts
+# 2 s however fast the search is.
 korf 60 >"$tmp/slow.txt"
 slow=$(cut -d: -f2 "$tmp/slow.txt")
 slow_cmd="$solver -j 1 --heuristic manhattan --time-limit 2 --goal blank-first $slow"
@@ -494,7 +495,7 @@ if command -v script >/dev/null; then
   python3 - "$tmp/tty.out" <<'PY' || fail "progress on a terminal: $(head -c 400 "$tmp/tty.out" | od -c | head -8)"
 import re, sys
 t = open(sys.argv[1], "rb").read().decode()
-assert re.search(r"\rsolver: bound \d+, \d+ nodes, \d+\.\d s, \d+\.\d M nodes/s\x1b\[K", t), "no progress line"
+assert re.search(r"\rsolver: bound \d+, \d{1,3}(,\d{3})* nodes, \d+\.\d s, \d+\.\d M nodes/s\x1b\[K", t), "no progress line"
 assert re.search(r"\r\x1b\[K(solver: [^\r\n]*\r\n)?argument 1: limit \(time limit\)", t), \
     "the progress line is not erased before the answer"
 PY
@@ -669,7 +670,7 @@ if command -v script >/dev/null; then
   checks=$((checks + 1))
   grep -q "hours or days" "$tmp/tty" || fail "5x5 on a terminal: no word on the wait: $(head -c 600 "$tmp/tty")"
   checks=$((checks + 1))
-  grep -q "solver: bound [0-9]*, [0-9]* nodes, [0-9.]* s, [0-9.]* M nodes/s" "$tmp/tty" ||
+  grep -q "solver: bound [0-9]*, [0-9,]* nodes, [0-9.]* s, [0-9.]* M nodes/s" "$tmp/tty" ||
     fail "5x5 on a terminal: no progress line: $(head -c 600 "$tmp/tty")"
   checks=$((checks + 1))
   [ "$(grep -c "no pattern databases found" "$tmp/tty")" = 1 ] || fail "5x5 on a terminal: the hint repeated at the end"
