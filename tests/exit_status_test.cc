@@ -1,10 +1,13 @@
 // The exit statuses both programs share (program/exit_status.h): the mapping of each error to
-// its status and message, the table's order and uniqueness, the --help paragraph.
+// its status and message, the table's order and uniqueness, the --help paragraph, and the
+// README's "Exit status" table holding exactly the table's statuses.
 #include "program/exit_status.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <new>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -75,6 +78,25 @@ TEST(ExitStatus, HelpListsEachProgramsStatusesOnly) {
         std::istringstream lines(text);
         for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 90u) << line;
     }
+}
+
+// The README documents the statuses once: its table's first column is exactly the code's.
+TEST(ExitStatus, TheReadmeTableIsTheCodes) {
+    std::ifstream f(std::string(LOYD_SOURCE_DIR) + "/README.md");
+    ASSERT_TRUE(f);
+    std::string line;
+    while (std::getline(f, line) && line != "## Exit status") {
+    }
+    ASSERT_EQ(line, "## Exit status");
+    std::set<int> documented;
+    const std::regex row(R"(^\| (\d+) \|)");
+    while (std::getline(f, line) && line.rfind("## ", 0) != 0) {
+        std::smatch m;
+        if (std::regex_search(line, m, row)) documented.insert(std::stoi(m[1]));
+    }
+    std::set<int> coded;
+    for (const ExitStatusRow& r : exit_statuses()) coded.insert(r.status);
+    EXPECT_EQ(documented, coded);
 }
 
 }  // namespace

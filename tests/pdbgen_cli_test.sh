@@ -151,7 +151,7 @@ run "build unknown metric" 2 build --size 3x3 --pattern 1,2 --metric fast --out 
 swapped=$scratch/swapped
 cp -r "$mtm" "$swapped"
 cp "$fringe/full-1-2-3-4-7.pdb" "$swapped/full-mtm-1-2-3-4-7.pdb"
-run "verify a set holding a table of the other metric" 1 verify "$swapped" &&
+run "verify a set holding a table of the other metric" 4 verify "$swapped" &&
   expect_in "other metric named" "$err" "counts stm moves, expected mtm"
 
 # ---------------------------------------------------------------------------------------
@@ -177,24 +177,24 @@ cp -r "$s844" "$damaged"
 victim=$damaged/additive-3-6-7-8.pdb
 size=$(stat -c %s "$victim")
 flip_byte "$victim" $((size - 5))
-run "verify flipped payload byte" 1 verify "$damaged" && expect_in "verify names the damaged file" "$err" "additive-3-6-7-8.pdb"
-run "info flipped payload byte" 1 info "$victim"
+run "verify flipped payload byte" 4 verify "$damaged" && expect_in "verify names the damaged file" "$err" "additive-3-6-7-8.pdb"
+run "info flipped payload byte" 4 info "$victim"
 
 cp "$s844/additive-3-6-7-8.pdb" "$victim"
 flip_byte "$victim" 20
-run "verify flipped header byte" 1 verify "$damaged" && expect_in "verify names the damaged file (header)" "$err" "additive-3-6-7-8.pdb"
+run "verify flipped header byte" 4 verify "$damaged" && expect_in "verify names the damaged file (header)" "$err" "additive-3-6-7-8.pdb"
 
 cp "$s844/additive-3-6-7-8.pdb" "$victim"
 truncate -s $((size - 1)) "$victim"
-run "verify truncated" 1 verify "$damaged" && expect_in "verify names the truncated file" "$err" "additive-3-6-7-8.pdb"
+run "verify truncated" 4 verify "$damaged" && expect_in "verify names the truncated file" "$err" "additive-3-6-7-8.pdb"
 truncate -s 100 "$victim"
-run "verify truncated into the header" 1 verify "$damaged"
-run "verify truncated file alone" 1 verify "$victim"
+run "verify truncated into the header" 4 verify "$damaged"
+run "verify truncated file alone" 4 verify "$victim"
 
 cp "$s844/additive-3-6-7-8.pdb" "$victim"
 run "verify repaired" 0 verify "$damaged"
 rm "$victim"
-run "verify missing table" 1 verify "$damaged"
+run "verify missing table" 4 verify "$damaged"
 
 # ---------------------------------------------------------------------------------------
 # pack / unpack
@@ -273,14 +273,14 @@ PY
 checks=$((checks + 1))
 "$pdbgen" verify "$again" --against "$doctored" >"$scratch/out" 2>"$scratch/err"
 st=$?
-if [ "$st" = 0 ]; then
-  fail "verify against a doctored manifest exited 0"
+if [ "$st" != 4 ]; then
+  fail "verify against a doctored manifest exited $st, expected 4"
 else
   expect_in "verify against doctored names the file" "$(cat "$scratch/err")" "additive-1-2-4-5.pdb"
   expect_in "verify against doctored says why" "$(cat "$scratch/err")" "differs from the reference"
 fi
-run "verify one file against doctored" 1 verify "$again/additive-1-2-4-5.pdb" --against "$doctored"
-run "verify against another set" 1 verify "$again" --against "$custom"
+run "verify one file against doctored" 4 verify "$again/additive-1-2-4-5.pdb" --against "$doctored"
+run "verify against another set" 4 verify "$again" --against "$custom"
 
 # ---------------------------------------------------------------------------------------
 # bad usage: exit 2
@@ -302,7 +302,43 @@ run "unknown option" 2 build --preset 8-4-4 --out "$scratch/x" --colour red
 run "info without a file" 2 info
 run "verify two paths" 2 verify "$s844" "$fringe"
 run "negative jobs" 2 build --preset 8-4-4 --out "$scratch/x" -j -1
+# Options belong to commands (program/command_options.h): one of another command is a usage
+# error, one line naming the option and the command, before anything is read or written.
+# scoped CASE COMMAND OPTION ARGS...: pdbgen ARGS exits 2 saying OPTION does not apply to COMMAND.
+scoped() {
+  local name=$1 command=$2 option=$3
+  shift 3
+  run "$name" 2 "$@" || return
+  expect_in "$name: named" "$err" "^pdbgen: $option does not apply to $command \(see pdbgen --help\)$"
+  checks=$((checks + 1))
+  [ "$(wc -l <<<"$err")" = 1 ] || fail "$name: not one line: $err"
+  checks=$((checks + 1))
+  [ -z "$out" ] || fail "$name: wrote on stdout: $out"
+}
+scoped "build --against" build --against build --preset 8-4-4 --out "$scratch/x" --against "$s844"
+scoped "verify --preset" verify --preset verify "$s844" --preset 8-4-4
+scoped "verify --out" verify --out verify "$s844" -o "$scratch/x"
+scoped "info --force" info --force info "$s844" --force
+scoped "presets -j" presets --jobs presets -j 2
+scoped "pack --against" pack --against pack "$s844" "$scratch/x" --against "$s844"
+scoped "unpack --no-wait is its own, --encoding is build's" unpack --encoding unpack "$s844" "$scratch/x" --no-wait --encoding raw
+scoped "package --entries" package --entries package "$s844" --out "$scratch/x" --entries byte
+scoped "build --help with verify's option" build --against build --help --against "$s844"
 [ -e "$scratch/x" ] && fail "a refused build created its output folder"
+# The bash completion (pdbgen/pdbgen.bash) offers each command exactly its options (--version
+# aside), as its --help lists them.
+for command in build presets info verify pack unpack package; do
+  checks=$((checks + 1))
+  helped=$("$pdbgen" "$command" --help | sed -nE 's/^  (-[a-zA-Z] \[ )?(--[a-z][a-z-]*).*/\2/p' |
+    grep -vx -- --version | sort | tr '\n' ' ')
+  completed=$(bash -c 'source "$1"; COMP_WORDS=(pdbgen "$2" --); COMP_CWORD=2; _loyd_pdbgen
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$(dirname "$0")/../pdbgen/pdbgen.bash" "$command" | sort | tr '\n' ' ')
+  [ "$helped" = "$completed" ] || fail "completion of $command: '$completed', --help: '$helped'"
+done
+# The command is found past options and their values: an option before it is read as its own.
+run "an option before the command" 0 -q --out "$scratch/before" build --preset 8-4-4 &&
+  expect_in "an option before the command: built" "$out" "built 8-4-4 in $scratch/before"
+run "-q, -j of verify" 0 verify -q -j 1 "$s844"
 
 # ---------------------------------------------------------------------------------------
 # memory limit: exit 3
@@ -518,7 +554,8 @@ checks=$((checks + 1))
 [ ! -e "$scratch/lvl/manifest.txt" ] || fail "--level with raw still built the set"
 run "unpack --level" 2 unpack "$fringe" "$scratch/lvl2" --level 9 &&
   expect_in "unpack --level: named" "$err" "does not apply to unpack"
-run "--help documents --max-memory 0" 0 build --help && expect_in "--max-memory 0" "$out" "0 = the memory available"
+run "--help documents --max-memory 0" 0 build --help &&
+  expect_in "--max-memory 0" "$(tr -s ' \n' '  ' <<<"$out")" "0 = the memory available"
 
 # ---------------------------------------------------------------------------------------
 # Failed writes to stdout: one line naming standard output, exit 4, for every command.
