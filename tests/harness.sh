@@ -31,6 +31,7 @@ checks=0
 failures=0
 scratch=""
 keep_scratch=0
+finished=0
 last_cmd=""
 rc=0
 
@@ -63,13 +64,23 @@ scratch_dir() {
   mkdir -p "$1" || exit 2
   scratch=$(cd "$1" && pwd)
   : >"$scratch/stdin"
-  trap harness_exit EXIT
+  : >"$scratch/out"
+  : >"$scratch/err"
 }
 
+# At exit: a test that ends with status 0 without `finish` (an early exit, or no `finish` at the
+# end), or with a failed check, fails; the scratch folder goes unless kept.
 harness_exit() {
+  local status=$?
+  if [ "$status" -eq 0 ] && { [ "$finished" -eq 0 ] || [ "$failures" -ne 0 ]; }; then
+    echo "FAIL: $test_name ended before its last check (finish)" >&2
+    status=1
+    failures=$((failures + 1))
+  fi
   if [ -n "$scratch" ] && [ "$failures" -eq 0 ] && [ "$keep_scratch" -eq 0 ]; then
     rm -rf "$scratch"
   fi
+  exit "$status"
 }
 
 # fail MESSAGE: one failed check.
@@ -237,6 +248,7 @@ skip() {
 
 # finish: prints the count; exits 0 when every check passed, else 1.
 finish() {
+  finished=1
   if [ "$failures" -ne 0 ]; then
     echo "$test_name: $failures of $checks checks failed${scratch:+ (scratch kept in $scratch)}" >&2
     exit 1
@@ -264,3 +276,4 @@ if [ ! -x "$python" ]; then
   echo "$test_name: $python is missing (Debian's python3: ./setup.sh installs it)" >&2
   exit 2
 fi
+trap harness_exit EXIT
