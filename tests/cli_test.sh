@@ -30,7 +30,9 @@ one_instance() {
 run "$solver" --help
 expect_status "--help" 0
 expect_out "--help" "^Usage: solver"
-expect_out "--help lists exit codes" "2 usage error"
+expect_out "--help lists exit codes" "^  2 +usage error"
+expect_out "--help lists play's own status" "^  9 +play: this build has no play page"
+expect "--help lists no pdbgen status (6, busy)" not grep -q "^  6 " "$scratch/out"
 run "$solver" --version
 expect_status "--version" 0
 expect_out "--version" "^solver \(loyd\) [0-9]+\.[0-9]+"
@@ -58,6 +60,32 @@ for empty in --input --pdb --cache-dir; do
   expect_status "$empty ''" 2
   expect_err "$empty ''" "^solver: $empty needs"
 done
+# Options belong to commands (program/command_options.h): one of another command is a usage
+# error, one line naming the option and the command, before anything is read or written.
+for refused in "check:--all:check --all 8 6 7 2 5 4 3 0 1 R" "check:--show:check --show 1 2 3 0 R" \
+    "solve:--seed:--seed 3 8 6 7 2 5 4 3 0 1" "solve:--no-optimal:--no-optimal 8 6 7 2 5 4 3 0 1" \
+    "scramble:--heuristic:scramble --heuristic pdb" "scramble:--input:scramble --input x.txt" \
+    "play:--json:play --out $scratch/x.html --json" "play:--count:play --out $scratch/x.html --count 2" \
+    "check:--count:check --count 1 2 3 0 R"; do
+  command=${refused%%:*}
+  rest=${refused#*:}
+  option=${rest%%:*}
+  # shellcheck disable=SC2086
+  run "$solver" ${rest#*:}
+  expect_status "$option in $command" 2
+  expect_err "$option in $command" "^solver: $option does not apply to $command \(see solver --help\)$"
+  expect_err_line "$option in $command: one line"
+  expect_no_out "$option in $command"
+done
+expect "a refused play wrote no page" [ ! -e "$scratch/x.html" ]
+# The command word is found past options and their values; --count is solve's flag and
+# scramble's number, each read as its command declares it.
+expect_run "an option before check" 0 "$solver" --goal blank-first check "1 0 2/3 4 5/6 7 8" L &&
+  expect_out "an option before check" "^argument 1: optimal stm 1 "
+expect_run "scramble --count N" 0 "$solver" scramble --count 2 --seed 1 --size 3x3 &&
+  expect "scramble --count 2: two positions" [ "$(wc -l <"$scratch/out")" = 2 ]
+expect_run "solve --count" 0 "$solver" --count -j 1 8 6 7 2 5 4 3 0 1 &&
+  expect_out "solve --count" "^argument 1: length 31 .*solutions [0-9]+"
 # A file saved with a UTF-8 byte order mark.
 printf '\xef\xbb\xbf8 6 7 2 5 4 3 0 1\n' >"$scratch/bom.txt"
 run "$solver" -j 1 --input "$scratch/bom.txt"

@@ -121,11 +121,11 @@ EOF
 expect_run "checkpoint of another table" 2 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o2" -q --checkpoint "$scratch/other"
 expect_err "another table: named" "another table \(board '4x4', this build's is '5x5'\)"
 sed -i 's/^layers 0/layers 1/' "$scratch/other/additive-1-2-3-6-7/manifest.txt"
-expect_run "damaged checkpoint manifest" 1 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
+expect_run "damaged checkpoint manifest" 4 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
 expect_err "damaged manifest: named" "manifest.txt: the parts of layer 1"
 # A checkpoint an older loyd left (version 1 kept other records): refused with what to do.
 sed -i 's/^loyd-checkpoint 2/loyd-checkpoint 1/' "$scratch/other/additive-1-2-3-6-7/manifest.txt"
-expect_run "version 1 checkpoint" 1 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
+expect_run "version 1 checkpoint" 4 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
 expect_err "version 1 checkpoint: named" "manifest.txt:1: a checkpoint of an older loyd .*remove its folder"
 # A failure on one rank only (rank 1 cannot rename its part: a folder has the name) ends every
 # rank with the same status, reported once by rank 0, and no table is written.

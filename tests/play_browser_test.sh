@@ -5,7 +5,7 @@
 #
 # Usage: play_browser_test.sh SOLVER PDBGEN PLAY_TABLES SCRATCH_DIR
 # Exit status: 0 passed, 1 a check failed, 77 skipped: this build has no page (no emscripten
-# when it was built: `solver play` exits 6) or no browser is installed. The scratch folder keeps
+# when it was built: `solver play` exits 9) or no browser is installed. The scratch folder keeps
 # the pages and the screenshots (tests/harness.sh).
 . "$(dirname "$0")/harness.sh"
 harness_args 4 "SOLVER PDBGEN PLAY_TABLES SCRATCH_DIR" "$@"
@@ -15,8 +15,8 @@ tables=$3
 scratch_dir "$4" --keep
 
 run "$solver" play --out "$scratch/page.html"
-if [ "$rc" -eq 6 ]; then
-  expect_err "exit 6 says why" "this build has no play page"
+if [ "$rc" -eq 9 ]; then
+  expect_err "exit 9 says why" "this build has no play page"
   [ "$failures" -eq 0 ] && skip "this solver was built without the play page (no emscripten at build time)"
   finish
 fi

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "loyd/base/error.h"
+#include "program/exit_status.h"
 #include "solver/run/batch.h"
 #include "solver/commands.h"
 #include "solver/ranks/run.h"
@@ -90,12 +91,12 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
             }
         };
         int status = kExitOk;
-        std::string message;
         try {
             run_batch(req, source, read, print, muted, run);
         } catch (...) {
-            status = exit_status(std::current_exception(), message);
-            out.error = message;
+            const program::Failure f = program::failure_of(std::current_exception(), "solver", false);
+            status = f.status;
+            out.error = f.message;
         }
         run.finish(status, "");  // (the message is the test's to check)
     };

@@ -27,7 +27,8 @@
       the JSON record of the 3x4 board 1 2 3/4 5 6/0 7 9/10 8 11: its moves replay to the goal.
   progress OUTPUT
       what a terminal shows of `solver` searching Korf #60 for 2 s: a progress line
-      "solver: bound B, N nodes, S s, R M nodes/s" erased before the answer (a time limit).
+      "solver: bound B, N nodes, S s, R M nodes/s" (N with thousands separators) erased before
+      the answer (a time limit).
 
 Standard library only (with tests/puzzle_oracle.py). Prints one line per problem found; exit
 status 0 when there is none, 1 otherwise (an assertion error counts as a problem).
@@ -187,7 +188,7 @@ def fallback_3x4(out_path):
 
 def progress(out_path):
     t = open(out_path, "rb").read().decode()
-    assert re.search(r"\rsolver: bound \d+, \d+ nodes, \d+\.\d s, \d+\.\d M nodes/s\x1b\[K", t), \
+    assert re.search(r"\rsolver: bound \d+, \d{1,3}(,\d{3})* nodes, \d+\.\d s, \d+\.\d M nodes/s\x1b\[K", t), \
         "no progress line in %r" % t[:400]
     assert re.search(r"\r\x1b\[K(solver: [^\r\n]*\r\n)?argument 1: limit \(time limit\)", t), \
         "the progress line is not erased before the answer in %r" % t[:400]
