@@ -7,34 +7,16 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "loyd/base/error.h"
-#include "tests/bfs_oracle.h"
 #include "test_util.h"
+#include "tests/bfs_oracle.h"
 
 namespace loyd {
 namespace {
-
-// The goal with tiles 1.. in reading order and the blank on `blank`.
-Board goal_with_blank(const Geometry& g, int blank) {
-    std::vector<int> cells;
-    for (int c = 0, t = 1; c < g.cells(); ++c) cells.push_back(c == blank ? 0 : t++);
-    return Board::make(g, cells);
-}
-
-// A goal with its tiles in a shuffled order and the blank on `blank`.
-Board shuffled_goal(const Geometry& g, int blank, std::mt19937_64& rng) {
-    std::vector<int> tiles(static_cast<size_t>(g.cells() - 1));
-    std::iota(tiles.begin(), tiles.end(), 1);
-    std::shuffle(tiles.begin(), tiles.end(), rng);
-    tiles.insert(tiles.begin() + blank, 0);
-    return Board::make(g, tiles);
-}
 
 // The mirror image of a position: tile m.tile[t] on cell m.cell[c] wherever t is on c.
 Board image(const Mirror& m, const Board& b) {
@@ -56,7 +38,7 @@ TEST(Mirror, ReflectableIsASquareWithTheBlankOnTheDiagonal) {
         for (int h = 2; w * h <= kMaxCells; ++h) {
             const Geometry g(w, h);
             for (int z = 0; z < g.cells(); ++z)
-                EXPECT_EQ(reflectable(goal_with_blank(g, z)), w == h && z % (w + 1) == 0)
+                EXPECT_EQ(reflectable(test::goal_with_blank(g, z)), w == h && z % (w + 1) == 0)
                     << g.name() << " blank " << z;
         }
 }
@@ -77,7 +59,8 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
         const Geometry g(w, w);
         for (int d = 0; d < w; ++d)
             for (int k = 0; k < 3; ++k) {
-                const Board goal = k == 0 ? goal_with_blank(g, d * (w + 1)) : shuffled_goal(g, d * (w + 1), rng);
+                const Board goal = k == 0 ? test::goal_with_blank(g, d * (w + 1))
+                                          : test::random_goal(g, d * (w + 1), rng);
                 SCOPED_TRACE(goal.to_string());
                 const Mirror m = Mirror::of(goal);
                 int fixed = 0;
@@ -86,8 +69,9 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
                     ASSERT_EQ(m.tile[m.tile[c]], c);
                     fixed += m.cell[c] == c;
                     // Up on the position is Left on the image, Down is Right (and back).
-                    for (const auto& [a, b] : {std::pair{Dir::Up, Dir::Left}, std::pair{Dir::Down, Dir::Right},
-                                              std::pair{Dir::Left, Dir::Up}, std::pair{Dir::Right, Dir::Down}}) {
+                    for (const auto& [a, b] :
+                         {std::pair{Dir::Up, Dir::Left}, std::pair{Dir::Down, Dir::Right},
+                          std::pair{Dir::Left, Dir::Up}, std::pair{Dir::Right, Dir::Down}}) {
                         const int n = g.neighbor(c, a);
                         ASSERT_EQ(g.neighbor(m.cell[c], b), n == kNoCell ? kNoCell : m.cell[n]);
                     }
@@ -105,8 +89,9 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
 // The oracle: a position and its image are equally far from the goal, for every position of
 // 3x3 with the blank last and in the centre, and of 2x2.
 TEST(Mirror, ImagesKeepTheExactDistance) {
-    for (const Board& goal : {Board::blank_last(Geometry(3, 3)), goal_with_blank(Geometry(3, 3), 4),
-                              Board::blank_first(Geometry(2, 2))}) {
+    for (const Board& goal :
+         {Board::blank_last(Geometry(3, 3)), test::goal_with_blank(Geometry(3, 3), 4),
+          Board::blank_first(Geometry(2, 2))}) {
         SCOPED_TRACE(goal.to_string());
         const test::BfsOracle oracle(goal);
         const Mirror m = Mirror::of(goal);
@@ -123,10 +108,13 @@ TEST(Mirror, ImagesKeepTheExactDistance) {
 }
 
 TEST(Mirror, AGoalWithoutAMirrorImageIsRefused) {
-    for (const Board& goal : {test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8}), Board::blank_last(Geometry(4, 3)),
-                              test::board(3, 3, {1, 2, 0, 3, 4, 5, 6, 7, 8})}) {
+    for (const Board& goal :
+         {test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8}), Board::blank_last(Geometry(4, 3)),
+          test::board(3, 3, {1, 2, 0, 3, 4, 5, 6, 7, 8})}) {
         const std::string m = test::error_of<UsageError>([&] { Mirror::of(goal); });
-        EXPECT_TRUE(test::contains(m, "goal '" + goal.to_string() + "' on " + goal.geometry().name())) << m;
+        EXPECT_TRUE(
+            test::contains(m, "goal '" + goal.to_string() + "' on " + goal.geometry().name()))
+            << m;
         EXPECT_TRUE(test::contains(m, "no mirror image")) << m;
     }
 }

@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
 #include <string>
 #include <vector>
 
@@ -16,35 +15,16 @@
 namespace loyd {
 namespace {
 
-// The goal with tiles 1.. in reading order and the blank on `blank`.
-Board goal_with_blank(const Geometry& g, int blank) {
-    std::vector<int> cells;
-    for (int c = 0, t = 1; c < g.cells(); ++c) cells.push_back(c == blank ? 0 : t++);
-    return Board::make(g, cells);
-}
-
 PdbSetSpec spec_for(const Board& goal, Metric metric) {
     return PdbSetSpec{"s", goal, false, {}, {}, metric};
-}
-
-// The cells a symmetry of the board takes `cell` to: the four reflections and turns of a
-// rectangle, and on a square also the transposes.
-std::set<int> images(const Geometry& g, int cell) {
-    const int w = g.width(), h = g.height(), r = g.row(cell), c = g.col(cell);
-    std::set<int> out;
-    for (int rr : {r, h - 1 - r})
-        for (int cc : {c, w - 1 - c}) {
-            out.insert(g.cell(rr, cc));
-            if (g.square()) out.insert(g.cell(cc, rr));
-        }
-    return out;
 }
 
 SetMisfit reference(const PdbSetSpec& set, const Board& goal, Metric metric) {
     if (set.metric != metric) return SetMisfit::Metric;
     if (!(set.geometry() == goal.geometry())) return SetMisfit::Board;
-    return images(goal.geometry(), goal.blank()).count(set.goal.blank()) ? SetMisfit::None
-                                                                         : SetMisfit::Goal;
+    return test::symmetric_cells(goal.geometry(), goal.blank()).count(set.goal.blank())
+               ? SetMisfit::None
+               : SetMisfit::Goal;
 }
 
 TEST(SetFit, EveryPairOfGoalsAgainstTheReference) {
@@ -52,7 +32,7 @@ TEST(SetFit, EveryPairOfGoalsAgainstTheReference) {
                                           Geometry(4, 2), Geometry(3, 4), Geometry(2, 3)};
     std::vector<Board> goals;
     for (const Geometry& g : boards)
-        for (int z = 0; z < g.cells(); ++z) goals.push_back(goal_with_blank(g, z));
+        for (int z = 0; z < g.cells(); ++z) goals.push_back(test::goal_with_blank(g, z));
     int fitting = 0, pairs = 0;
     for (const Board& set_goal : goals)
         for (const Metric set_metric : {Metric::Stm, Metric::Mtm}) {
@@ -77,15 +57,16 @@ TEST(SetFit, MetricIsCheckedBeforeBoardAndBoardBeforeGoal) {
     const Board g44 = Board::blank_last(Geometry(4, 4));
     EXPECT_EQ(misfit(spec_for(g33, Metric::Mtm), g44, Metric::Stm), SetMisfit::Metric);
     EXPECT_EQ(misfit(spec_for(g33, Metric::Stm), g44, Metric::Stm), SetMisfit::Board);
-    EXPECT_EQ(misfit(spec_for(g33, Metric::Stm), goal_with_blank(Geometry(3, 3), 1), Metric::Stm),
-              SetMisfit::Goal);
+    EXPECT_EQ(
+        misfit(spec_for(g33, Metric::Stm), test::goal_with_blank(Geometry(3, 3), 1), Metric::Stm),
+        SetMisfit::Goal);
     EXPECT_EQ(misfit(spec_for(g33, Metric::Stm), Board::blank_first(Geometry(3, 3)), Metric::Stm),
               SetMisfit::None);  // the 180-degree turn
 }
 
 TEST(SetFit, MessagesNameTheSetAndWhatToBuild) {
     const Board g33 = Board::blank_last(Geometry(3, 3));
-    const Board centre = goal_with_blank(Geometry(3, 3), 4);
+    const Board centre = test::goal_with_blank(Geometry(3, 3), 4);
     const PdbSetSpec stm = spec_for(g33, Metric::Stm);
     EXPECT_EQ(misfit_message(SetMisfit::None, stm, "dir/8", g33, Metric::Stm), "");
     EXPECT_EQ(misfit_message(SetMisfit::Metric, stm, "dir/8", g33, Metric::Mtm),
@@ -115,7 +96,7 @@ TEST(SetFit, RequireFitThrowsTheMessage) {
     const Board g44 = Board::blank_last(Geometry(4, 4));
     EXPECT_EQ(test::error_of<UsageError>([&] { require_fit(stm, "dir/8", g44, Metric::Stm); }),
               "the tables in dir/8 are for 3x3 boards, the instance is 4x4");
-    const Board centre = goal_with_blank(Geometry(3, 3), 4);
+    const Board centre = test::goal_with_blank(Geometry(3, 3), 4);
     EXPECT_TRUE(test::contains(
         test::error_of<UsageError>([&] { require_fit(stm, "dir/8", centre, Metric::Stm); }),
         "does not map onto"));
