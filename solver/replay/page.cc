@@ -124,15 +124,15 @@ std::string html_page(const std::vector<ReplayInstance>& instances, const HtmlPa
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
         "<meta name=\"generator\" content=\"loyd ";
     page += kVersion;
-    page += "\">\n<title>" + html_escape(options.title) + "</title>\n<style>";
-    page += kPageStyle;
+    page += "\">\n<title>" + html_escape(options.title) + "</title>\n<style>\n";
+    page += page_style();
     page += "</style>\n</head>\n<body data-instance=\"0\" data-step=\"0\" data-playing=\"false\">\n";
-    page += kPageBody;
+    page += page_body();
     page += noscript(instances, options.notation);
     page += "<script type=\"application/json\" id=\"loyd-data\">";
     page += data_json(instances, options);
-    page += "</script>\n<script>";
-    page += kPageScript;
+    page += "</script>\n<script>\n";
+    page += page_script();
     page += "</script>\n</body>\n</html>\n";
     return page;
 }
