@@ -64,8 +64,10 @@ int run_play(const Request& req, std::ostream& out, std::ostream& err) {
     const size_t at = html.find(kPlayStartElement);
     if (at == std::string::npos)
         throw Error("the compiled-in play page has no start element (a build error)");
-    const std::string start =
-        std::string(kPlayStartElement).replace(kPlayStartElement.find("{}"), 2, start_data);
+    const size_t hole = kPlayStartElement.find("{}");
+    std::string start(kPlayStartElement.substr(0, hole));
+    start += start_data;
+    start += kPlayStartElement.substr(hole + 2);
     html.replace(at, kPlayStartElement.size(), start);
     if (req.out == "-") {
         out << html;
