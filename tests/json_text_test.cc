@@ -59,6 +59,28 @@ TEST(JsonQuote, EveryControlCharacterAsBefore) {
     }
 }
 
+// A string with nothing to escape is written without nlohmann-json: the same text it writes.
+TEST(AppendJsonString, IsWhatNlohmannJsonWritesForEveryAsciiCharacter) {
+    std::string all;
+    for (int c = 0; c < 0x80; ++c) all += static_cast<char>(c);
+    for (bool script_safe : {false, true}) {
+        for (int c = 0; c < 0x80; ++c) {
+            const std::string one(1, static_cast<char>(c));
+            std::string via_json;
+            append_json(via_json, Json(one), script_safe);
+            EXPECT_EQ(json_quote(one, script_safe), via_json) << c << " " << script_safe;
+        }
+        std::string via_json, direct = "x";
+        append_json(via_json, Json(all), script_safe);
+        append_json_string(direct, all, script_safe);
+        EXPECT_EQ(direct, "x" + via_json);
+        via_json.clear();
+        append_json(via_json, Json(all.substr(0x20)), script_safe);
+        EXPECT_EQ(json_quote(all.substr(0x20), script_safe), via_json);
+    }
+    EXPECT_EQ(json_quote("stdin:12 pdb:8-4-4 UULDR"), R"("stdin:12 pdb:8-4-4 UULDR")");
+}
+
 TEST(AppendJson, WritesNestedValuesCompactlyWithTheSolversEscapes) {
     std::string out = "x=";
     append_json(out, Json::parse(R"({"b":[1,-2,null,true,"\b\f"],"a":{"k":"\\b"}})"));

@@ -58,6 +58,19 @@ void append_house_escapes(std::string& out, std::string_view text, bool script_s
     }
 }
 
+// True when `s` is printable ASCII holding no '"' or '\\' (nor, script-safe, '<', '>' or
+// '&'): nlohmann-json writes such a string as it is between quotes, and so does
+// append_json_string, without building a JSON value (most labels, and the status, moves and
+// heuristic of every record: a batch writes several such strings per line).
+bool needs_no_escape(std::string_view s, bool script_safe) {
+    for (const char c : s) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte > 0x7E || c == '"' || c == '\\') return false;
+        if (script_safe && (c == '<' || c == '>' || c == '&')) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 std::string valid_utf8(std::string_view s) {
@@ -88,9 +101,19 @@ void append_json(std::string& out, const Json& value, bool script_safe) {
         append_house_escapes(out, text, script_safe);
 }
 
+void append_json_string(std::string& out, std::string_view s, bool script_safe) {
+    if (needs_no_escape(s, script_safe)) {
+        out += '"';
+        out += s;
+        out += '"';
+    } else {
+        append_json(out, json_string(s), script_safe);
+    }
+}
+
 std::string json_quote(std::string_view s, bool script_safe) {
     std::string out;
-    append_json(out, json_string(s), script_safe);
+    append_json_string(out, s, script_safe);
     return out;
 }
 

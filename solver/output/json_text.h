@@ -9,9 +9,11 @@
 // \b and \f), and with `script_safe` also "<", ">", "&", U+2028 and U+2029 as \uXXXX escapes, so
 // the text can sit inside an HTML <script> element (no "</script>" or "<!--" can appear) and is
 // still the same JSON value. Strings in the value should be valid UTF-8 (`json_string` makes them
-// so); a byte that is not is written as U+FFFD, never thrown. `json_quote` is a string literal
-// of any bytes. `html_escape` makes text safe in HTML element content and in double-quoted
-// attributes. All are linear in the input.
+// so); a byte that is not is written as U+FFFD, never thrown. `append_json_string` appends
+// the string literal of any bytes, `json_quote` returns it: valid_utf8's text, written by
+// nlohmann-json, or, when it is printable ASCII with nothing to escape, as it is between quotes
+// (the same text, without building a JSON value). `html_escape` makes text safe in HTML element
+// content and in double-quoted attributes. All are linear in the input.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -26,6 +28,7 @@ using Json = nlohmann::ordered_json;
 std::string valid_utf8(std::string_view s);
 Json json_string(std::string_view s);
 void append_json(std::string& out, const Json& value, bool script_safe = false);
+void append_json_string(std::string& out, std::string_view s, bool script_safe = false);
 std::string json_quote(std::string_view s, bool script_safe = false);
 std::string html_escape(std::string_view s);
 

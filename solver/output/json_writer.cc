@@ -19,7 +19,9 @@ void JsonObject::key(std::string_view k) {
 }
 
 JsonObject& JsonObject::text(std::string_view k, std::string_view bytes) {
-    return value(k, json_string(bytes));
+    key(k);
+    append_json_string(out_, bytes, script_safe_);
+    return *this;
 }
 
 JsonObject& JsonObject::value(std::string_view k, const Json& v) {

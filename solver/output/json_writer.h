@@ -4,7 +4,8 @@
 //
 // Strings and nested values (arrays, objects) go through nlohmann-json (json_text.h's
 // append_json: its escaping, the house escapes on top); `text` takes any bytes and writes them
-// as valid UTF-8. Integers, true, false and null are written as nlohmann-json writes them.
+// as valid UTF-8 (append_json_string: a string with nothing to escape is written as it is, the
+// same text). Integers, true, false and null are written as nlohmann-json writes them.
 // `fixed` writes a number with a fixed count of decimals (seconds as 0.000012, never 1.2e-05,
 // and 21.500 as 21.500), which nlohmann-json has no way to write. `lines` writes an array one
 // element per line (the replay page's instances). Keys are the program's own names (ASCII
