@@ -19,6 +19,9 @@
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/board/solvability.h"
+#include "program/numbers.h"
+#include "program/progress_line.h"
+#include "program/signals.h"
 #include "solver/ranks/batch.h"
 #include "solver/ranks/run.h"
 #include "solver/ranks/split.h"
@@ -47,10 +50,7 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
 
 }  // namespace
 
-std::atomic<bool>& interrupt_flag() {
-    static std::atomic<bool> flag{false};
-    return flag;
-}
+std::atomic<bool>& interrupt_flag() { return program::interrupted(); }
 
 void solve_task(const Request& req, const SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
@@ -330,19 +330,20 @@ BatchPlan plan_batch(const Request& req, Batch& batch, RankRun& ranks) {
     return p;
 }
 
-// One instance on a terminal: a one-line progress (bound, nodes, elapsed, rate) on stderr once
-// the search has run a second, erased before the answer (`shown` says it is on screen). Never
-// when stderr is not a terminal.
-void show_progress(const Request& req, const BatchPlan& p, const Batch& batch, std::ostream& err,
-                   std::atomic<bool>& shown, SolveOptions& base) {
-    if (p.more || batch.pending() != 1 || !isatty(STDERR_FILENO) || !req.progress) return;
-    base.limits.progress = [&err, &shown](const SearchProgress& s) {
-        if (s.seconds < 1.0) return;
-        err << "\rsolver: bound " << s.bound << ", " << s.nodes_generated << " nodes, "
-            << fixed(s.seconds, 1) << " s, "
-            << fixed(static_cast<double>(s.nodes_generated) / s.seconds / 1e6, 1)
-            << " M nodes/s\033[K" << std::flush;
-        shown = true;
+// A long search on the progress line: "solver: bound 50, 1,234,567 nodes, 2.0 s, 0.6 M nodes/s".
+std::string progress_text(const SearchProgress& p) {
+    return "solver: bound " + std::to_string(p.bound) + ", " + program::thousands(p.nodes_generated) +
+           " nodes, " + program::seconds(p.seconds) + ", " +
+           fixed(static_cast<double>(p.nodes_generated) / p.seconds / 1e6, 1) + " M nodes/s";
+}
+
+// One instance on a terminal: the progress line (bound, nodes, elapsed, rate) on stderr once
+// the search has run a second; `line` erases it before the answer, and is off when stderr is
+// not a terminal.
+void show_progress(program::ProgressLine& line, SolveOptions& base) {
+    if (!line.enabled()) return;
+    base.limits.progress = [&line](const SearchProgress& p) {
+        if (p.seconds >= 1.0) line.show(progress_text(p));
     };
 }
 
@@ -388,13 +389,13 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     const BatchPlan plan = plan_batch(req, batch, ranks);
     SolveOptions base = req.search;
     base.threads = plan.search_threads;
-    std::atomic<bool> shown{false};
-    show_progress(req, plan, batch, err, shown, base);
+    program::ProgressLine line(err, !plan.more && batch.pending() == 1 && req.progress);
+    show_progress(line, base);
     BatchTotals totals;
     double search_seconds = 0;
     bool limited = false;
     auto print_task = [&](const Task& t) {
-        if (shown.exchange(false)) err << "\r\033[K" << std::flush;
+        line.clear();
         ++totals.tasks;
         if (t.error.empty() && t.failure.empty() && t.search) {
             search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
