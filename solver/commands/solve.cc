@@ -122,7 +122,7 @@ void print_json(const Request& req, const Task& t, std::ostream& out) {
     if (r.ranks > 1) out << ",\"ranks\":" << r.ranks;
     if (r.status == SolveOutcome::Status::Limit)
         out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\""
-            << json_escape(s.limit_reason) << "\"";
+            << json_escape(stop_reason_text(s.stop_reason)) << "\"";
     if (r.status == SolveOutcome::Status::Unsolvable)
         out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
     if (req.show && solved) out << show_json(req, *t.start, s.moves);
@@ -137,7 +137,7 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
     const bool solved = a.status == SolveOutcome::Status::Solved;
     const bool limit = a.status == SolveOutcome::Status::Limit;
     if (limit)
-        err << "solver: " << one_line(t.label) << ": " << s.limit_reason << " reached after " << s.nodes_generated
+        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(s.stop_reason) << " reached after " << s.nodes_generated
             << " nodes\n";
     if (req.json) {
         const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
@@ -159,7 +159,7 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
             << "\",\"seconds\":" << fixed(a.seconds);
         if (!a.lookups.empty()) out << ",\"lookups\":\"" << a.lookups << "\"";
         if (limit)
-            out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\"" << json_escape(s.limit_reason) << "\"";
+            out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\"" << json_escape(stop_reason_text(s.stop_reason)) << "\"";
         if (a.status == SolveOutcome::Status::Unsolvable)
             out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
         out << "}\n";
@@ -170,7 +170,7 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
         return;
     }
     if (limit) {
-        out << one_line(t.label) << ": limit (" << s.limit_reason << ")";
+        out << one_line(t.label) << ": limit (" << stop_reason_text(s.stop_reason) << ")";
         if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
             << s.lower_bound << "\n";
@@ -202,7 +202,7 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     const SolveOutcome& r = t.outcome;
     const SearchResult& s = r.search;
     if (r.status == SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << s.limit_reason
+        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(s.stop_reason)
             << (interrupt_flag() ? " after " : " reached after ") << s.nodes_generated << " nodes\n";
     if (req.json) return print_json(req, t, out);
     if (r.status == SolveOutcome::Status::Solved) {
@@ -213,7 +213,7 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     } else if (r.status == SolveOutcome::Status::Unsolvable) {
         out << one_line(t.label) << ": unsolvable\n";
     } else {
-        out << one_line(t.label) << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated
+        out << one_line(t.label) << ": limit (" << stop_reason_text(s.stop_reason) << ") nodes " << s.nodes_generated
             << " seconds " << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
     }
 }

@@ -152,7 +152,7 @@ std::string record(const std::string& label, const SolveOutcome& r, const SolveO
     if (!r.lookups.empty()) o += ",\"lookups\":\"" + r.lookups + "\"";
     if (r.status == SolveOutcome::Status::Limit)
         o += ",\"lower_bound\":" + std::to_string(s.lower_bound) + ",\"error\":\"" +
-             solver::json_escape(s.limit_reason) + "\"";
+             solver::json_escape(stop_reason_text(s.stop_reason)) + "\"";
     if (r.status == SolveOutcome::Status::Unsolvable)
         o += ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
     return o + "}";

@@ -31,7 +31,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -40,6 +39,7 @@
 #include "loyd/board/board.h"
 #include "loyd/board/search_state.h"
 #include "loyd/heuristics/classic.h"
+#include "loyd/search/limits.h"
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/result.h"
 #include "loyd/search/split_ranks.h"
@@ -52,27 +52,28 @@ inline constexpr int kInf = kNoNextBound;
 inline constexpr int kMaxDepth = 1024;
 inline constexpr int kFound = -1;
 inline constexpr int kStopped = -2;
-inline constexpr uint64_t kCheckEvery = 1 << 16;  // ~1 ms of search between clock reads
 inline constexpr size_t kFrontierPerThread = 256;
 inline constexpr size_t kMaxRanksFrontier = size_t{1} << 20;  // ~80 MB on every rank
 inline constexpr int kMaxFrontierDepth = 64;  // FrontierNode::path
 
-using Clock = std::chrono::steady_clock;
-
 // What all threads of one search share.
 struct Shared {
-    SearchLimits limits;
-    Clock::time_point started;
+    Limiter limiter;
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> generated{0};  // flushed by each worker at its checks
-    const char* reason = "";             // why `stop` was set (written once, before it)
-    std::atomic<bool> reason_set{false};
-    std::atomic<int> bound{0};
+    std::atomic<StopReason> reason{StopReason::None};  // the first limit that set `stop`
 
-    void stop_for(const char* why) {
-        bool expected = false;
-        if (reason_set.compare_exchange_strong(expected, true)) reason = why;
+    void stop_for(StopReason why) {
+        StopReason none = StopReason::None;
+        reason.compare_exchange_strong(none, why);
         stop.store(true, std::memory_order_relaxed);
+    }
+    // A solution stops the other threads: not a limit, so no reason.
+    void stop_solved() { stop.store(true, std::memory_order_relaxed); }
+    // The iteration that stopped is over with a solution: nothing stops the search any more.
+    void clear() {
+        stop.store(false);
+        reason.store(StopReason::None);
     }
 };
 
@@ -101,7 +102,7 @@ public:
     void begin_iteration(int bound) {
         bound_ = bound;
         next_bound_ = kInf;
-        if (!next_check_) next_check_ = first_check();
+        if (!next_check_) next_check_ = shared_.limiter.interval();
     }
     int next_bound() const { return next_bound_; }
     uint64_t generated() const { return generated_; }
@@ -247,26 +248,16 @@ public:
         return r;
     }
 
-    // Flushes the node count into the shared total; true when the search must stop.
-    bool check() {
+    // Flushes the node count into the shared total and checks the limits against it; true
+    // when the search must stop. (Out of line: the search's loop stays as small as it can.)
+    [[gnu::noinline]] bool check() {
         shared_.generated.fetch_add(generated_ - flushed_, std::memory_order_relaxed);
         flushed_ = generated_;
-        next_check_ = generated_ + first_check();
-        const SearchLimits& l = shared_.limits;
+        next_check_ = generated_ + shared_.limiter.interval();
         if (shared_.stop.load(std::memory_order_relaxed)) return true;
-        if (l.max_nodes && shared_.generated.load(std::memory_order_relaxed) >= l.max_nodes)
-            shared_.stop_for("node limit");
-        else if (l.cancel && l.cancel->load(std::memory_order_relaxed))
-            shared_.stop_for("cancelled");
-        else if (l.max_seconds > 0 || l.progress) {
-            const auto now = Clock::now();
-            const double el = std::chrono::duration<double>(now - shared_.started).count();
-            if (l.max_seconds > 0 && el >= l.max_seconds) shared_.stop_for("time limit");
-            else if (reporter_ && l.progress && el - last_progress_ >= l.progress_every) {
-                last_progress_ = el;
-                l.progress(SearchProgress{bound_, shared_.generated.load(std::memory_order_relaxed), el});
-            }
-        }
+        const StopReason why = shared_.limiter.check(
+            shared_.generated.load(std::memory_order_relaxed), bound_, reporter_);
+        if (why != StopReason::None) shared_.stop_for(why);
         return shared_.stop.load(std::memory_order_relaxed);
     }
     void flush() { check(); }
@@ -276,11 +267,6 @@ private:
     // Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h) evaluate a child
     // from its parent, before it is made.
     static constexpr bool kEvaluates = EvaluatesChildren<H>;
-
-    uint64_t first_check() const {
-        const uint64_t m = shared_.limits.max_nodes;
-        return m && m < kCheckEvery ? m : kCheckEvery;
-    }
 
     H h_;
     Cells goal_;
@@ -292,7 +278,6 @@ private:
     int bound_ = 0, next_bound_ = 0, depth_ = 0;
     uint64_t generated_ = 0, expanded_ = 0, flushed_ = 0, next_check_ = 0;
     bool reporter_ = false;
-    double last_progress_ = 0;
     struct Step {
         typename H::Undo u;
         int blank;
@@ -328,12 +313,12 @@ public:
                 if (ranks) ranks->finish();
             }
         } finish{ranks};
-        shared.limits = limits;
+        SearchLimits own = limits;
         if (ranks) {  // the ranks enforce the limits together; the threads stop at their flag
-            shared.limits = SearchLimits{};
-            shared.limits.cancel = &ranks->start(limits, shared.generated);
+            own = SearchLimits{};
+            own.cancel = &ranks->start(limits, shared.generated);
         }
-        shared.started = Clock::now();
+        shared.limiter = Limiter(own);
         std::vector<std::unique_ptr<Worker<H>>> workers;
         for (int i = 0; i < std::max(1, threads); ++i)
             workers.push_back(std::make_unique<Worker<H>>(h_, goal_.cell_array(), goal_.geometry(), pruning_, bpmx_,
@@ -357,7 +342,7 @@ public:
         Outcome out;
         for (int bound = h0;;) {
             ++res.iterations;
-            if (limits.progress) limits.progress(SearchProgress{bound, total(workers), elapsed(shared)});
+            shared.limiter.report(bound, total(workers));
             out = workers.size() == 1 ? iterate_one(*workers[0], bound, h0, root_state)
                                       : iterate_split(workers, shared, bound, h0, root_state);
             if (out.found || shared.stop.load() || out.next_bound >= kInf) break;
@@ -374,7 +359,7 @@ public:
             res.lower_bound = static_cast<int>(out.moves.size());
         } else {
             res.status = SearchResult::Status::Limit;
-            res.limit_reason = shared.stop.load() ? shared.reason : "no solution (start not solvable)";
+            res.stop_reason = shared.stop.load() ? shared.reason.load() : StopReason::NoSolution;
         }
         return res;
     }
@@ -390,9 +375,6 @@ private:
         uint64_t n = 1;
         for (const auto& w : ws) n += w->generated();
         return n;
-    }
-    static double elapsed(const ida_detail::Shared& s) {
-        return std::chrono::duration<double>(ida_detail::Clock::now() - s.started).count();
     }
 
     static Outcome iterate_one(ida_detail::Worker<H>& w, int bound, int h0, int root_state) {
@@ -439,7 +421,7 @@ private:
             while (!shared.stop.load(std::memory_order_relaxed) && take(i)) {
                 if (w.search_subtree(frontier[i], h0) == kFound && !any.exchange(true)) {
                     solution.assign(w.path(), w.path() + w.depth());
-                    shared.stop_for("solved");
+                    shared.stop_solved();
                     found(solution);
                 }
             }
@@ -486,8 +468,7 @@ private:
         if (found) {
             o.found = true;
             o.moves = std::move(solution);
-            shared.stop.store(false);  // a solution, not a limit
-            shared.reason_set.store(false);
+            shared.clear();  // a solution, not a limit
         }
         return o;
     }
@@ -576,12 +557,12 @@ private:
                 break;
             }
             if (agreed.kind == SplitVerdict::Kind::Stopped) {
-                res.limit_reason = agreed.reason;
+                res.stop_reason = agreed.reason;
                 break;
             }
             next = agreed.next_bound;
             if (next >= kInf) {
-                res.limit_reason = "no solution (start not solvable)";
+                res.stop_reason = StopReason::NoSolution;
                 break;
             }
             bound = next;  // every path with f <= the old bound is exhausted on every rank

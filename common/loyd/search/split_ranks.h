@@ -19,12 +19,11 @@
 #include <cstdint>
 
 #include "loyd/board/moves.h"
+#include "loyd/search/limits.h"
 #include "loyd/search/result.h"
+#include "loyd/search/stop_reason.h"
 
 namespace loyd {
-
-// No bound above the current one was seen (the iteration tree ends everywhere).
-inline constexpr int kNoNextBound = 1 << 30;
 
 // One rank's part of an iteration.
 struct SplitPart {
@@ -38,9 +37,9 @@ struct SplitPart {
 struct SplitVerdict {
     enum class Kind : uint8_t { Continue, Solved, Stopped };
     Kind kind = Kind::Continue;
-    int next_bound = kNoNextBound;  // Continue: the next bound (kNoNextBound: no solution)
-    Moves moves;                    // Solved: the solution
-    const char* reason = "";        // Stopped: "node limit", "time limit" or "cancelled"
+    int next_bound = kNoNextBound;         // Continue: the next bound (kNoNextBound: no solution)
+    Moves moves;                           // Solved: the solution
+    StopReason reason = StopReason::None;  // Stopped: NodeLimit, TimeLimit or Cancelled
     uint64_t generated = 0, expanded = 0;  // SplitPart's counts summed over the ranks
 };
 
