@@ -1,6 +1,7 @@
 // One IDA* search shared by several ranks (processes, each searching with its own threads):
-// what the search asks of the ranks, as an interface, so the search stays free of MPI
-// (split_protocol.h implements it over a Collective's messages; one process needs none).
+// what the search (search/ida_ranks.h) asks of the ranks, as an interface, so the search stays
+// free of MPI (split_protocol.h implements it over a Collective's messages; one process needs
+// none).
 //
 // The split: in every iteration each rank collects the same frontier (the nodes at the split
 // depth, sized for the threads of all ranks: the collection is deterministic, so no node is
