@@ -23,6 +23,10 @@
 //   FrontierNodes (their moves, automaton state and h), without limit checks, so every rank
 //   that collects under one bound collects the same nodes. A frontier node's subtree is then
 //   searched by search_subtree(), which replays its moves first.
+// Contract: init() with a start solvable towards the goal, then begin_iteration(bound) before
+// each pass; the position is unchanged after every pass. Cost: per node one automaton lookup
+// and the heuristic's update per move; memory: the path (kMaxDepth moves), the collected
+// frontier (~80 bytes a node) and the replay steps of search_subtree().
 // Threads: a Worker is used by one thread; the workers of one search share a Shared (the stop
 // flag, the node total flushed at each check, the limits).
 #pragma once

@@ -13,7 +13,8 @@
 // collecting (a solution, or a tree ending above the split depth) is the same on every rank:
 // it still goes through the ranks, with no subtree and a fingerprint of how it was settled,
 // so ranks that settled it otherwise fail together. Node counts are summed over the ranks,
-// the collecting passes (the same on every rank) counted once.
+// the collecting passes (the same on every rank) counted once. Cost per iteration: the
+// collecting pass on every rank, the subtrees shared out, and the messages of SplitRanks.
 #pragma once
 
 #include <algorithm>
