@@ -37,8 +37,7 @@ for part in $parts; do
       done
       ;;
     easy)
-      python3 -c 'import random; random.seed(7)
-for i in range(100000): t = list(range(9)); random.shuffle(t); print(" ".join(map(str, t)))' >"$scratch/easy.txt"
+      /usr/bin/python3 bench/random_boards.py 100000 7 >"$scratch/easy.txt"
       args=(--pdb data/8-4-4 --input "$scratch/easy.txt")
       echo "== 100,000 3x3 lines: one process, $ranks threads"
       /usr/bin/time -f "  %e s wall, %U s user, %S s sys" $b/solver -j "$ranks" "${args[@]}" >"$scratch/one.out"

@@ -5,7 +5,7 @@
 # ROUNDS times each; then the time of `import loyd` plus Tables.open (warm cache). Not part of the
 # tests; figures go to docs/benchmarks.md. Each run prints its wall seconds and its CPU seconds
 # (user + system: the work done, which other jobs on the machine disturb less than the wall
-# time). Run from the repository root after ./setup.sh:
+# time). The Python side: bench/python_bench.py. Run from the repository root after ./setup.sh:
 #   bench/python_bench.sh TABLES_DIR [RANDOM_COUNT] [ROUNDS]
 # TABLES_DIR: a 15-7-8 set (pdbgen build --preset 15-7-8 --out TABLES_DIR).
 set -euo pipefail
@@ -28,13 +28,7 @@ cli() {  # cli FILE GOAL: the solver; the summary's total length in $tmp/cli.len
   echo "$(cat "$tmp/time") $(grep -o 'table load seconds [0-9.]*' "$tmp/cli.sum" | grep -o '[0-9.]*$')"
 }
 python() {  # python FILE GOAL: the whole process; its total length and solve_many's seconds in $tmp/py.out
-  timed "$py" -c '
-import sys, numpy, loyd
-tables = loyd.Tables.open(sys.argv[1])
-boards = numpy.loadtxt(sys.argv[2], dtype=numpy.uint8, ndmin=2)
-r = loyd.solve_many(boards, goal=sys.argv[3], tables=tables, threads=2)
-assert (r.status == loyd.SOLVED).all()
-print(int(r.lengths.sum()), r.wall_seconds)' "$t" "$1" "$2" >"$tmp/py.out"
+  timed "$py" bench/python_bench.py solve-many "$t" "$1" "$2" >"$tmp/py.out"
   cat "$tmp/time"
 }
 echo "== machine"; nproc; grep -m1 "model name" /proc/cpuinfo; uptime
@@ -55,11 +49,5 @@ done
 for round in $(seq 5); do
   ./build/solver --pdb "$t" --json -j 1 "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15" "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15" |
     tail -1 | grep -o '"load_seconds":[0-9.]*' | sed 's/^/solver: /'
-  "$py" -c '
-import sys, time
-t0 = time.perf_counter()
-import loyd
-tables = loyd.Tables.open(sys.argv[1])
-t1 = time.perf_counter()
-print("import + open %.3f s (load_seconds %.3f)" % (t1 - t0, tables.load_seconds))' "$t"
+  "$py" bench/python_bench.py open-time "$t"
 done

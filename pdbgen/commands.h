@@ -1,29 +1,38 @@
-// The pdbgen subcommands. Each returns the process exit status; errors are thrown as
-// loyd::Error subclasses and mapped to exit codes by main.
+// The pdbgen commands, one file each in commands/: build (build.cc; its plan, shared by the
+// one-process and the sliced build, in build_plan.h), presets, info, verify, pack and unpack
+// (convert.cc), package. Each reads its options, prints its results on `out` and its notes on
+// `err`, and returns the exit status (program/exit_status.h) or throws a loyd::Error, which
+// the program layer maps to its status.
 #pragma once
 
 #include <atomic>
-#include <iosfwd>
+#include <ostream>
 
 #include "loyd/base/collective.h"
 #include "pdbgen/options.h"
+#include "program/exit_status.h"
 
 namespace loyd::pdbgen {
 
-enum ExitCode {
-    kExitOk = 0,
-    kExitVerify = 1,
-    kExitUsage = 2,
-    kExitMemory = 3,
-    kExitFile = 4,
-    kExitInternal = 5,
-    kExitBusy = 6,  // build --no-wait: another build holds the output folder
-    kExitInterrupted = 130,
+using enum program::ExitStatus;
+
+// What a command runs with.
+struct Context {
+    const Options& options;
+    std::ostream& out;
+    std::ostream& err;
+    Collective& world;                     // the ranks pdbgen runs as (one without mpirun)
+    const std::atomic<bool>& interrupted;  // set by SIGINT/SIGTERM
 };
 
-// Runs the command. `world` is the group of ranks pdbgen runs as (one without mpirun): `build`
-// is collective (every rank calls it); the other commands are run by rank 0 alone.
-int run(const Options& opt, const std::atomic<bool>& interrupted, std::ostream& out, std::ostream& err,
-        Collective& world);
+// Collective: every rank calls it (a build over several ranks, or with --checkpoint, is sliced).
+int run_build(const Context& c);
+// The other commands: rank 0 alone.
+int run_presets(const Context& c);
+int run_info(const Context& c);
+int run_verify(const Context& c);
+int run_pack(const Context& c);
+int run_unpack(const Context& c);
+int run_package(const Context& c);
 
 }  // namespace loyd::pdbgen

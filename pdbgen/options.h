@@ -1,4 +1,6 @@
-// Command-line options of `pdbgen`, declared once with help text and defaults.
+// Command-line options of `pdbgen`, each declared once (options.cc) with its help text, its
+// default and the commands it belongs to (program/command_options.h): an option of another
+// command is a usage error ("--preset does not apply to verify").
 #pragma once
 
 #include <cstdint>
@@ -9,7 +11,7 @@
 namespace loyd::pdbgen {
 
 struct Options {
-    std::string command;  // build | info | verify | pack | unpack | presets
+    std::string command;             // build | info | verify | pack | unpack | presets
     std::vector<std::string> paths;  // positional arguments after the command
     // build
     std::string preset;
@@ -21,25 +23,29 @@ struct Options {
     std::string name;
     std::string out;
     std::string encoding = "zstd";
-    std::optional<std::string> entries;  // compact | byte; default: the preset's (build), the table's (pack)
-    int level = 0;  // 0 = the format's default
+    // compact | byte; default: the preset's (build), the table's (pack)
+    std::optional<std::string> entries;
+    int level = 0;            // 0 = the format's default
     uint64_t max_memory = 0;  // bytes; 0 = what the machine has available
     bool force = false;
-    bool no_wait = false;  // build: fail instead of waiting for the output folder's lock
+    bool no_wait = false;    // build, pack, unpack: fail instead of waiting for the folder's lock
     std::string checkpoint;  // build: folder of per-layer checkpoints ("" = none)
     // verify
     std::string against;
-    // all
+    // build, info, verify, pack, unpack
     int threads = 0;  // 0 = all cores
+    // every command
     bool quiet = false;
     bool help = false;
     bool version = false;
 };
 
-Options parse_options(int argc, char** argv);  // UsageError on bad options
-std::string help_text();
-std::string short_usage();
-std::string command_help(const std::string& command);  // `pdbgen COMMAND --help`; UsageError if unknown  // for `pdbgen` with no command (on stderr)
-uint64_t parse_bytes(const std::string& s);   // "4G", "512M", "1000000"; UsageError otherwise
+// UsageError on an unknown option or command, a bad value, an option of another command.
+Options parse_options(int argc, char** argv);
+std::string help_text();    // `pdbgen --help` (the man page is made from it)
+std::string short_usage();  // for `pdbgen` with no command (on stderr)
+// `pdbgen COMMAND --help`; UsageError if the command is unknown.
+std::string command_help(const std::string& command);
+uint64_t parse_bytes(const std::string& s);  // "4G", "512M", "1000000"; UsageError otherwise
 
 }  // namespace loyd::pdbgen

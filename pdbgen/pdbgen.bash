@@ -13,15 +13,20 @@ _loyd_pdbgen() {
         --kind) COMPREPLY=($(compgen -W "additive full" -- "$cur")); return ;;
         --metric) COMPREPLY=($(compgen -W "stm mtm" -- "$cur")); return ;;
         --encoding) COMPREPLY=($(compgen -W "zstd raw" -- "$cur")); return ;;
+        --entries) COMPREPLY=($(compgen -W "compact byte" -- "$cur")); return ;;
         -g|--goal) COMPREPLY=($(compgen -W "blank-last blank-first" -- "$cur")); return ;;
         -o|--out|--against|--checkpoint) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
+        # Each command's own options (pdbgen refuses another command's: options.cc).
         case $cmd in
-            build) COMPREPLY=($(compgen -W "--preset --size --goal --pattern --kind --metric --name --out --encoding
-                --level --max-memory --force --no-wait --checkpoint --jobs --quiet --help" -- "$cur")) ;;
+            build) COMPREPLY=($(compgen -W "--preset --size --goal --pattern --kind --metric --name --encoding
+                --max-memory --force --checkpoint --out --entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
             verify) COMPREPLY=($(compgen -W "--against --jobs --quiet --help" -- "$cur")) ;;
-            pack) COMPREPLY=($(compgen -W "--level --quiet --help" -- "$cur")) ;;
+            info) COMPREPLY=($(compgen -W "--jobs --quiet --help" -- "$cur")) ;;
+            pack) COMPREPLY=($(compgen -W "--entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
+            unpack) COMPREPLY=($(compgen -W "--entries --no-wait --jobs --quiet --help" -- "$cur")) ;;
+            package) COMPREPLY=($(compgen -W "--out --quiet --help" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help --quiet" -- "$cur")) ;;
         esac
     else

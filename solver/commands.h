@@ -6,22 +6,13 @@
 
 #include <ostream>
 
+#include "program/exit_status.h"
 #include "solver/request.h"
 
 namespace loyd::solver {
 
-enum ExitCode {
-    kExitOk = 0,
-    kExitInvalid = 1,
-    kExitUsage = 2,
-    kExitLimit = 3,
-    kExitFile = 4,
-    kExitInternal = 5,
-    kExitUnavailable = 6,  // play: this build has no page (no emscripten when it was built)
-    kExitNotOptimal = 7,  // check: a sequence solves, but is longer than optimal
-    kExitNotSolved = 8,   // check: a sequence leaves the board or ends off the goal
-    kExitInterrupted = 130,  // SIGINT/SIGTERM: the summary and lower bounds reached were printed
-};
+// The exit statuses: the table both programs share (program/exit_status.h, README).
+using enum program::ExitStatus;
 
 class RankRun;  // ranks/run.h: the ranks this run has (one without mpirun)
 

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "loyd/base/error.h"
+#include "program/command_options.h"
+#include "program/exit_status.h"
 
 namespace po = boost::program_options;
 
@@ -12,17 +14,12 @@ namespace loyd::solver {
 
 namespace {
 
-// The commands an option group applies to.
-enum Scope : unsigned { kSolve = 1, kCheck = 2, kScramble = 4, kPlay = 8, kEvery = 15 };
+// The declarations are tables, kept as written: one option a line.
+// clang-format off
 
-struct Group {
-    unsigned scope;
-    po::options_description options;
-};
-
-po::options_description every_command() {
-    po::options_description d("Options");
-    d.add_options()
+// The options of every command.
+void declare_common(program::CommandOptions& d) {
+    d.group("Options")
         ("help,h", "print this help and exit (COMMAND --help: that command's)")
         ("version,V", "print the version and exit")
         ("size,s", po::value<std::string>(),
@@ -33,12 +30,11 @@ po::options_description every_command() {
          "labels, e.g. \"1 2 3/4 5 6/7 8 0\" or \"A B C/D E F/G H _\" (labels: boards and "
          "answers then use them)")
         ("quiet,q", "no hints or notes on stderr (errors are still reported)");
-    return d;
 }
 
-po::options_description solving() {
-    po::options_description d("Solving (solve and check)");
-    d.add_options()
+// The options of the commands that search: solve and check.
+void declare_solving(program::CommandOptions& d) {
+    d.group("Solving (solve and check)", {"solve", "check"})
         ("input,i", po::value<std::string>(), "read instances from FILE, one per line ('-' = stdin)")
         ("metric", po::value<std::string>()->default_value("stm"),
          "what one move is: stm (one tile) or mtm (the multi-tile metric: 1..k tiles of the "
@@ -73,12 +69,14 @@ po::options_description solving() {
         ("time-limit", po::value<double>(), "stop an instance after S seconds")
         ("no-progress", "no progress line on a terminal during a long single solve")
         ("json", "one JSON object per instance");
-    return d;
 }
 
-po::options_description solve_only() {
-    po::options_description d("Solve only");
-    d.add_options()
+// Every option, once, with the commands it belongs to.
+program::CommandOptions declared() {
+    program::CommandOptions d({"solve", "check", "scramble", "play"}, "solve");
+    declare_common(d);
+    declare_solving(d);
+    d.group("Solve only", {"solve"})
         ("all", "list every distinct optimal solution (up to --max-solutions)")
         ("max-solutions", po::value<std::string>(),
          "with --all: list at most N solutions (default 1000; saying so when there are more)")
@@ -86,86 +84,24 @@ po::options_description solve_only() {
         ("show", "print the board after every move")
         ("html", po::value<std::string>(),
          "also write FILE: one self-contained HTML page replaying the instances solved");
-    return d;
-}
-
-po::options_description boards_printed() {
-    po::options_description d("Boards printed (check and scramble)");
-    d.add_options()
+    d.group("Boards printed (check and scramble)", {"check", "scramble"})
         ("board-format", po::value<std::string>(),
          "rows (\"8 2 0/4 6 1/3 7 5\", the default) or flat (\"8 2 0 4 6 1 3 7 5\")");
-    return d;
-}
-
-po::options_description check_only() {
-    po::options_description d("Check only");
-    d.add_options()
+    d.group("Check only", {"check"})
         ("moves,m", po::value<std::string>(),
          "the moves to check for every board (default: the last argument, or the last word of "
          "each input line)")
         ("no-optimal", "do not search for the optimal length (only replay the moves)");
-    return d;
-}
-
-po::options_description scramble_only() {
-    po::options_description d("Scramble only");
-    d.add_options()
+    d.group("Scramble only", {"scramble"})
         ("count,n", po::value<std::string>(), "how many positions (default 1)")
         ("seed", po::value<std::string>(),
          "seed (0 .. 2^64-1) of the random positions; the same seed gives the same positions on "
          "every machine (default: a fresh one, printed on stderr)");
-    return d;
-}
-
-po::options_description play_only() {
-    po::options_description d("Play only");
-    d.add_options()
+    d.group("Play only", {"play"})
         ("out,o", po::value<std::string>(), "write the play page to FILE ('-' = standard output)");
     return d;
 }
-
-std::vector<Group> groups() {
-    return {{kEvery, every_command()}, {kSolve | kCheck, solving()}, {kSolve, solve_only()},
-            {kCheck | kScramble, boards_printed()}, {kCheck, check_only()},
-            {kScramble, scramble_only()}, {kPlay, play_only()}};
-}
-
-// True when `token` (--name or -x, with no attached value) names an option that takes a value.
-bool takes_value(const std::string& token) {
-    for (const Group& g : groups())
-        for (const auto& o : g.options.options()) {
-            if (o->semantic()->max_tokens() == 0) continue;
-            if (token == "--" + o->long_name() ||
-                token == o->canonical_display_name(po::command_line_style::allow_dash_for_short))
-                return true;
-        }
-    return false;
-}
-
-// The command word: the first argument that is neither an option nor an option's value.
-std::string command_word(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--") {  // what follows is positional: a command, or the boards
-            const std::string next = i + 1 < argc ? argv[i + 1] : "";
-            return next == "solve" || next == "check" || next == "scramble" || next == "play" ? next : "";
-        }
-        if (a.size() > 1 && a[0] == '-') {
-            if (a.find('=') == std::string::npos && takes_value(a)) ++i;
-            continue;
-        }
-        return a == "solve" || a == "check" || a == "scramble" || a == "play" ? a : "";
-    }
-    return "";
-}
-
-unsigned scope_of(const std::string& command) {
-    if (command.empty() || command == "solve") return kSolve;
-    if (command == "check") return kCheck;
-    if (command == "scramble") return kScramble;
-    if (command == "play") return kPlay;
-    throw UsageError("unknown command '" + command + "' (expected solve, check, scramble or play)");
-}
+// clang-format on
 
 // What a command does and how it is called, for its --help.
 std::string command_usage(const std::string& command) {
@@ -199,18 +135,22 @@ std::string command_usage(const std::string& command) {
                "Examples:\n"
                "  solver scramble --size 4x4 --count 5 --seed 42\n"
                "  solver scramble --size 3x2 --board-format flat\n"
-               "  solver scramble --goal \"A B C/D E F/G H _\" | solver --goal \"A B C/D E F/G H _\"\n"
-               "Exit status: 0 ok, 2 usage error.\n";
+               "  solver scramble --goal \"A B C/D E F/G H _\" | solver --goal \"A B C/D E F/G H "
+               "_\"\n"
+               "Exit status: 0 ok, 2 usage error, 4 standard output could not be written.\n";
     if (command == "play")
         return "Usage: solver play --out FILE [--size WxH] [--goal GOAL] [BOARD]\n"
-               "Writes the play page: one self-contained HTML file (the solver's engine compiled to\n"
+               "Writes the play page: one self-contained HTML file (the solver's engine compiled "
+               "to\n"
                "WebAssembly, small table sets, no network) to play, shuffle, get hints and solve\n"
-               "optimally in a browser, offline. With BOARD (and --goal blank-last, blank-first or\n"
+               "optimally in a browser, offline. With BOARD (and --goal blank-last, blank-first "
+               "or\n"
                "a goal in numbers) the page opens on that position. docs/play.md.\n"
                "Examples:\n"
                "  solver play --out loyd-play.html                    then open it in a browser\n"
                "  solver play --out p.html --goal blank-first \"1 2 3/4 0 5/6 7 8\"\n"
-               "Exit status: 0 written, 1 invalid board, 2 usage error, 4 file error, 6 this build\n"
+               "Exit status: 0 written, 1 invalid board, 2 usage error, 4 file error, 9 this "
+               "build\n"
                "has no page (emscripten was not found when it was built).\n";
     return "Usage: solver [solve] [OPTIONS] [BOARD]...\n"
            "Solves sliding-tile puzzles optimally. A board is W*H tiles in reading order,\n"
@@ -222,15 +162,17 @@ std::string command_usage(const std::string& command) {
            "  solver \"8 2 0/4 6 1/3 7 5\" --notation tile       rows; tile notation, run lengths\n"
            "  solver --goal blank-first --input korf100.txt   one instance per line\n"
            "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n"
-           "  solver --metric mtm \"8 2 0/4 6 1/3 7 5\"          the multi-tile metric: R3 is one move\n"
-           "  solver --all \"8 2 0/4 6 1/3 7 5\"                 every optimal solution (--count: how many)\n";
+           "  solver --metric mtm \"8 2 0/4 6 1/3 7 5\"          the multi-tile metric: R3 is one "
+           "move\n"
+           "  solver --all \"8 2 0/4 6 1/3 7 5\"                 every optimal solution (--count: "
+           "how many)\n";
 }
 
 }  // namespace
 
 std::string help_text() {
     std::ostringstream os;
-    os << "Usage: solver [solve | check | scramble] [OPTIONS] [BOARD]... [MOVES]\n"
+    os << "Usage: solver [solve | check | scramble | play] [OPTIONS] [BOARD]... [MOVES]\n"
           "Examples:\n"
           "  solver 8 6 7 2 5 4 3 0 1                        a 3x3, goal 1 2 ... 8 0\n"
           "  solver \"8 2 0/4 6 1/3 7 5\" --notation tile       rows; tile notation, run lengths\n"
@@ -246,7 +188,8 @@ std::string help_text() {
           "  check BOARD... MOVES   replay moves on a board: legal? solved? how far from optimal?\n"
           "  scramble               random positions, uniform over the solvable ones\n"
           "  play --out FILE        write the play page (play, hint and solve in a browser)\n"
-          "'solver COMMAND --help' describes one command.\n\n"
+          "'solver COMMAND --help' describes one command; an option of another command is\n"
+          "refused.\n\n"
           "A board is W*H tiles in reading order, separated by spaces or commas, rows optionally\n"
           "ended by '/' (then W and H follow from the rows). Tiles are numbers (0 = blank; also\n"
           "_ or .) or, with --goal written in labels, those labels. Several tiles given as\n"
@@ -255,136 +198,100 @@ std::string help_text() {
           "direction the moved tile slides (the opposite letter) with run lengths (R2U2L).\n"
           "--metric mtm counts a run of one direction as one move (R3: three tiles slid at once)\n"
           "and always writes run lengths.\n\n";
-    for (const Group& g : groups()) os << g.options << "\n";
+    os << declared().help();
     os << "Under mpirun (or srun) rank 0 reads and prints; with at least as many instances as\n"
           "ranks, instances are handed out to the ranks; with fewer, each instance is searched\n"
           "by every rank together (same optimal answer; node counts and limits over all ranks).\n"
-          "Exit status: 0 all solved or proven unsolvable, 1 an instance line was invalid,\n"
-          "2 usage error, 3 a limit was reached, 4 file error, 5 internal error; check also\n"
-          "7 a sequence solves but not optimally, 8 a sequence does not solve; play also\n"
-          "6 this build has no play page.\n"
-          "Environment: LOYD_PDB_PATH (colon-separated folders of table sets, searched first),\n"
+       << program::exit_status_help(program::kSolver)
+       << "Environment: LOYD_PDB_PATH (colon-separated folders of table sets, searched first),\n"
           "XDG_DATA_HOME (sets in $XDG_DATA_HOME/loyd/pdb, default ~/.local/share/loyd/pdb),\n"
           "XDG_CACHE_HOME (decoded tables in $XDG_CACHE_HOME/loyd unless --cache-dir).\n";
     return os.str();
 }
 
 std::string command_help(const std::string& command) {
-    const unsigned scope = scope_of(command);
-    std::ostringstream os;
-    os << command_usage(command) << "\n";
-    for (const Group& g : groups())
-        if (g.scope & scope) os << g.options << "\n";
-    return os.str();
+    const std::string options = declared().help(command);  // UsageError: an unknown command
+    return command_usage(command) + "\n" + options;
 }
 
 namespace {
 
-// The option values of a parsed command line (`mine`: its command's scope) into `o`.
-void read_values(const po::variables_map& vm, unsigned mine, Options& o) {
-    auto str = [&vm](const char* name) { return vm[name].as<std::string>(); };
-    auto opt = [&](const char* name) {
-        return vm.count(name) ? std::optional<std::string>(str(name)) : std::nullopt;
-    };
-    o.help = vm.count("help") > 0;
-    o.version = vm.count("version") > 0;
-    o.size = opt("size");
-    o.goal = str("goal");
-    o.quiet = vm.count("quiet") > 0;
-    if (vm.count("input")) {
-        o.input = str("input");
-        if (o.input.empty()) throw UsageError("--input needs a file name (- for standard input)");
+// The values of a parsed command line.
+struct Values {
+    const po::variables_map& vm;
+    bool has(const char* name) const { return vm.count(name) > 0; }
+    std::string str(const char* name) const { return vm[name].as<std::string>(); }
+    std::optional<std::string> opt(const char* name) const {
+        return has(name) ? std::optional<std::string>(str(name)) : std::nullopt;
     }
-    o.heuristic = opt("heuristic");
-    o.algorithm = str("algorithm");
-    o.quiet_progress = vm.count("no-progress") > 0;
-    o.json = vm.count("json") > 0;
-    if (vm.count("node-limit") && vm.count("max-nodes"))
+    // The value of `name` ("" when not given); UsageError `what` when it is given empty.
+    std::string nonempty(const char* name, const char* what) const {
+        if (!has(name)) return "";
+        if (str(name).empty()) throw UsageError(what);
+        return str(name);
+    }
+};
+
+// The options of the commands that search (solve and check) into `o`.
+void read_solving(const Values& v, Options& o) {
+    o.input = v.nonempty("input", "--input needs a file name (- for standard input)");
+    o.heuristic = v.opt("heuristic");
+    o.algorithm = v.str("algorithm");
+    o.quiet_progress = v.has("no-progress");
+    o.json = v.has("json");
+    if (v.has("node-limit") && v.has("max-nodes"))
         throw UsageError("give only one of --node-limit and --max-nodes");
-    if (vm.count("node-limit")) o.node_limit = str("node-limit");
-    if (vm.count("max-nodes")) o.node_limit = str("max-nodes");
-    if (vm.count("time-limit")) {
-        o.time_limit = vm["time-limit"].as<double>();
-        if (!(o.time_limit > 0)) throw UsageError("--time-limit must be a positive number of seconds");
+    o.node_limit = v.has("max-nodes") ? v.opt("max-nodes") : v.opt("node-limit");
+    if (v.has("time-limit")) {
+        o.time_limit = v.vm["time-limit"].as<double>();
+        if (!(o.time_limit > 0))
+            throw UsageError("--time-limit must be a positive number of seconds");
     }
-    if (vm.count("pdb")) {
-        o.pdb = str("pdb");
-        if (o.pdb.empty()) throw UsageError("--pdb needs a table set's folder");
-    }
-    if (vm.count("cache-dir")) {
-        o.cache_dir = str("cache-dir");
-        if (o.cache_dir.empty()) throw UsageError("--cache-dir needs a folder (or none)");
-    }
-    o.lookups = opt("lookups");
-    o.no_reflect = vm.count("no-reflect") > 0;
-    o.no_prune = vm.count("no-prune") > 0;
-    o.no_bpmx = vm.count("no-bpmx") > 0;
-    o.jobs = vm["jobs"].as<int>();
-    o.metric = str("metric");
-    o.notation = str("notation");
-    if (vm.count("runs") && vm.count("no-runs")) throw UsageError("give only one of --runs and --no-runs");
-    if (vm.count("runs") || vm.count("no-runs")) o.runs = vm.count("runs") > 0;
-    o.all = vm.count("all") > 0;
-    o.max_solutions = opt("max-solutions");
-    o.show = vm.count("show") > 0;
-    if (vm.count("html")) {
-        o.html = str("html");
-        if (o.html.empty()) throw UsageError("--html needs a file name");
-    }
-    o.board_format = opt("board-format");
-    o.moves = opt("moves");
-    o.no_optimal = vm.count("no-optimal") > 0;
-    if (mine == kSolve)
-        o.count_solutions = vm.count("count") > 0;
+    o.pdb = v.nonempty("pdb", "--pdb needs a table set's folder");
+    o.cache_dir = v.nonempty("cache-dir", "--cache-dir needs a folder (or none)");
+    o.lookups = v.opt("lookups");
+    o.no_reflect = v.has("no-reflect");
+    o.no_prune = v.has("no-prune");
+    o.no_bpmx = v.has("no-bpmx");
+    o.jobs = v.vm["jobs"].as<int>();
+    o.metric = v.str("metric");
+    o.notation = v.str("notation");
+    if (v.has("runs") && v.has("no-runs"))
+        throw UsageError("give only one of --runs and --no-runs");
+    if (v.has("runs") || v.has("no-runs")) o.runs = v.has("runs");
+}
+
+// The option values of a parsed command line (of `command`) into `o`.
+void read_values(const Values& v, const std::string& command, Options& o) {
+    o.help = v.has("help");
+    o.version = v.has("version");
+    o.size = v.opt("size");
+    o.goal = v.str("goal");
+    o.quiet = v.has("quiet");
+    read_solving(v, o);
+    o.all = v.has("all");
+    o.max_solutions = v.opt("max-solutions");
+    o.show = v.has("show");
+    o.html = v.nonempty("html", "--html needs a file name");
+    o.board_format = v.opt("board-format");
+    o.moves = v.opt("moves");
+    o.no_optimal = v.has("no-optimal");
+    if (command == "solve")
+        o.count_solutions = v.has("count");
     else
-        o.count = opt("count");
-    o.seed = opt("seed");
-    if (vm.count("out")) {
-        o.out = str("out");
-        if (o.out.empty()) throw UsageError("--out needs a file name (- for standard output)");
-    }
+        o.count = v.opt("count");
+    o.seed = v.opt("seed");
+    o.out = v.nonempty("out", "--out needs a file name (- for standard output)");
 }
 
 }  // namespace
 
 Options parse_options(int argc, char** argv) {
-    // Options of the command first; then the others under names not taken yet, so that using
-    // one is refused by name below ("--show does not apply to check"). `--count` is solve's
-    // flag (count the optimal solutions) and scramble's number of positions.
-    const unsigned mine = scope_of(command_word(argc, argv));
-    po::options_description all;
-    std::map<std::string, unsigned> scope;  // option name -> the commands that take it
-    for (const bool in_scope : {true, false})
-        for (const Group& g : groups()) {
-            if (static_cast<bool>(g.scope & mine) != in_scope) continue;
-            for (const auto& o : g.options.options()) {
-                if (scope.count(o->long_name())) continue;
-                all.add(o);
-                scope[o->long_name()] = g.scope;
-            }
-        }
-    all.add_options()("args", po::value<std::vector<std::string>>(), "args");
-    po::positional_options_description pos;
-    pos.add("args", -1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
+    const program::CommandOptions::Parsed p = declared().parse(argc, argv);
     Options o;
-    if (vm.count("args")) o.arguments = vm["args"].as<std::vector<std::string>>();
-    if (!o.arguments.empty() && (o.arguments[0] == "solve" || o.arguments[0] == "check" ||
-                                 o.arguments[0] == "scramble" || o.arguments[0] == "play")) {
-        o.command = o.arguments[0];
-        o.arguments.erase(o.arguments.begin());
-    }
-    if (scope_of(o.command) != mine) throw UsageError("the command '" + o.command + "' must come first");
-    for (const auto& [name, value] : vm)
-        if (name != "args" && !value.defaulted() && !(scope.at(name) & mine))
-            throw UsageError("--" + name + " does not apply to " + (o.command.empty() ? "solve" : o.command));
-    read_values(vm, mine, o);
+    o.command = p.named ? p.command : "";
+    o.arguments = p.arguments;
+    read_values(Values{p.values}, p.command, o);
     return o;
 }
 

@@ -2,7 +2,8 @@
 // commands: `solve` (the default: `solver BOARD...` solves), `check`, `scramble` and `play`.
 //
 // `parse_options` only reads the command line into strings and flags and refuses an option the
-// command does not take; request.h turns the result into one validated request.
+// command does not take (program/command_options.h, the mechanism pdbgen shares); request.h
+// turns the result into one validated request.
 #pragma once
 
 #include <cstdint>

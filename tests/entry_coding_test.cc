@@ -198,16 +198,8 @@ TEST(EntryCoding, AnEntryBelowItsBoundOrOfTheOtherParityIsRefused) {
 // ---------------------------------------------------------------------------------------
 // Damaged and crafted compact files.
 
-Bytes read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void write_bytes(const std::string& path, const Bytes& b) {
-    fs::remove(path);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-}
+using test::read_bytes;
+using test::write_bytes;
 
 void put64(Bytes& b, size_t at, uint64_t v) {
     for (int i = 0; i < 8; ++i) b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));

@@ -1,5 +1,6 @@
 #include "tests/korf100.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -36,6 +37,12 @@ std::vector<KorfInstance> load_korf100() {
         out.push_back(k);
     }
     return out;
+}
+
+std::vector<KorfInstance> load_korf100_easiest_first() {
+    std::vector<KorfInstance> korf = load_korf100();
+    std::sort(korf.begin(), korf.end(), [](auto& a, auto& b) { return a.nodes < b.nodes; });
+    return korf;
 }
 
 }  // namespace loyd::test

@@ -25,4 +25,7 @@ std::string source_path(const std::string& relative);
 
 std::vector<KorfInstance> load_korf100();
 
+// The same instances, fewest IDA* nodes first (the easiest first, for tests that solve a few).
+std::vector<KorfInstance> load_korf100_easiest_first();
+
 }  // namespace loyd::test

@@ -271,22 +271,30 @@ TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
     EXPECT_NO_THROW((void)load_set(dir, unchecked));
 }
 
+// A raw 8-4-4 set built into a scratch folder, one of its tables removed: a test puts something
+// else in the table's place.
+struct SetWithoutTable {
+    std::string dir;     // the set's folder
+    std::string file;    // the table's file name, as the manifest names it
+    std::string victim;  // its path (removed)
+};
+
+SetWithoutTable set_without_table(const test::ScratchDir& scratch, size_t table) {
+    SetWithoutTable s;
+    s.dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
+    s.file = read_manifest(s.dir + "/" + kManifestName).tables[table].file;
+    s.victim = s.dir + "/" + s.file;
+    fs::remove(s.victim);
+    return s;
+}
+
 // A table that cannot be read (here: a folder where the file should be) is an IoError naming it.
 TEST(LoadFaults, UnreadableTableIsAnIoError) {
     test::ScratchDir scratch;
-    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
-    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
-    const std::string victim = dir + "/" + spec.tables[1].file;
-    fs::remove(victim);
-    fs::create_directory(victim);
-    try {
-        (void)load_set(dir);
-        ADD_FAILURE() << "loaded a set whose table is a folder";
-    } catch (const IoError& e) {
-        EXPECT_NE(std::string(e.what()).find(spec.tables[1].file), std::string::npos) << e.what();
-    } catch (const Error& e) {
-        ADD_FAILURE() << "not an IoError: " << e.what();
-    }
+    const SetWithoutTable s = set_without_table(scratch, 1);
+    fs::create_directory(s.victim);
+    const std::string m = test::error_of<IoError>([&] { (void)load_set(s.dir); });
+    EXPECT_NE(m.find(s.file), std::string::npos) << m;
 }
 
 }  // namespace
@@ -318,19 +326,11 @@ void expect_refused(const std::function<void()>& f, const std::string& text) {
 // A table that is a symbolic link loop is reported as such, not as "does not exist".
 TEST(LoadFaults, LinkLoopIsNotReportedAsMissing) {
     test::ScratchDir scratch;
-    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
-    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
-    const std::string victim = dir + "/" + spec.tables[0].file;
-    fs::remove(victim);
-    fs::create_symlink(spec.tables[0].file, victim);  // points at itself
-    try {
-        (void)load_set(dir);
-        ADD_FAILURE() << "loaded a set whose table is a link loop";
-    } catch (const IoError& e) {
-        const std::string m = e.what();
-        EXPECT_EQ(m.find("does not exist"), std::string::npos) << m;
-        EXPECT_NE(m.find("symbolic links"), std::string::npos) << m;
-    }
+    const SetWithoutTable s = set_without_table(scratch, 0);
+    fs::create_symlink(s.file, s.victim);  // points at itself
+    const std::string m = test::error_of<IoError>([&] { (void)load_set(s.dir); });
+    EXPECT_EQ(m.find("does not exist"), std::string::npos) << m;
+    EXPECT_NE(m.find("symbolic links"), std::string::npos) << m;
 }
 
 // A FIFO where a table or a manifest is expected is refused at once (never waited on), and

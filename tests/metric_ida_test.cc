@@ -74,6 +74,17 @@ void expect_optimal(const SearchResult& r, const Board& start, const BfsOracle& 
     }
 }
 
+// expect_optimal on `count` positions drawn from the oracle's board (random generator seeded
+// with `seed`), each solved by `solve(board)`.
+template <class Solve>
+void expect_optimal_on_sample(const BfsOracle& o, uint64_t seed, int count, Solve solve) {
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < count; ++i) {
+        const Board b = o.sample(rng);
+        expect_optimal(solve(b), b, o);
+    }
+}
+
 TEST(MetricIda, MtmDistanceOnEveryPositionOf3x3And2x4) {
     // Every position with the inexact oracle (IDA* iterates and BPMX fires); with the walking
     // distance (~6,000-10,000 nodes a position, so every position would take ~45 s): every
@@ -92,11 +103,8 @@ TEST(MetricIda, MtmDistanceOnEveryPositionOf3x3And2x4) {
         o.for_each([&](const Board& b, int d) {
             if (d == o.max_distance()) expect_optimal(ida.solve(b), b, o);
         });
-        std::mt19937_64 rng(2);
-        for (int k = 0; k < (test::kOptimized ? 1000 : 100); ++k) {
-            const Board b = o.sample(rng);
-            expect_optimal(ida.solve(b), b, o);
-        }
+        expect_optimal_on_sample(o, 2, test::kOptimized ? 1000 : 100,
+                                 [&](const Board& b) { return ida.solve(b); });
     }
 }
 
@@ -104,21 +112,15 @@ TEST(MetricIda, MtmManhattanBoundIsOptimalToo) {
     const BfsOracle& o = oracle(3, 3, Metric::Mtm);
     MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), Metric::Mtm, false), o.goal(),
                                     Metric::Mtm);
-    std::mt19937_64 rng(3);
-    for (int i = 0; i < (test::kOptimized ? 500 : 50); ++i) {
-        const Board b = o.sample(rng);
-        expect_optimal(ida.solve(b), b, o);
-    }
+    expect_optimal_on_sample(o, 3, test::kOptimized ? 500 : 50,
+                             [&](const Board& b) { return ida.solve(b); });
 }
 
 TEST(MetricIda, StmWithParentPruningIsOptimal) {
     const BfsOracle& o = oracle(3, 3, Metric::Stm);
     MetricIda<LinearConflictH> ida(LinearConflictH(o.goal()), o.goal(), Metric::Stm);
-    std::mt19937_64 rng(4);
-    for (int i = 0; i < (test::kOptimized ? 1000 : 100); ++i) {
-        const Board b = o.sample(rng);
-        expect_optimal(ida.solve(b), b, o);
-    }
+    expect_optimal_on_sample(o, 4, test::kOptimized ? 1000 : 100,
+                             [&](const Board& b) { return ida.solve(b); });
 }
 
 TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
@@ -137,11 +139,9 @@ TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
             if (d == o.max_distance())
                 expect_optimal(astar(wd, b, o.goal(), {}, Metric::Mtm), b, o);
         });
-        std::mt19937_64 rng(6);
-        for (int k = 0; k < (test::kOptimized ? 300 : 30); ++k) {
-            const Board b = o.sample(rng);
-            expect_optimal(astar(wd, b, o.goal(), {}, Metric::Mtm), b, o);
-        }
+        expect_optimal_on_sample(o, 6, test::kOptimized ? 300 : 30, [&](const Board& b) {
+            return astar(wd, b, o.goal(), {}, Metric::Mtm);
+        });
     }
 }
 

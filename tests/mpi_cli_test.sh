@@ -6,105 +6,65 @@
 # file; refusals of bad and mismatched checkpoints; other commands print once.
 #
 # Usage: mpi_cli_test.sh PDBGEN SCRATCH_DIR
-# Exits 77 (skipped) when pdbgen is built without MPI or mpirun is missing; 1 if a check failed.
-set -u
-if [ $# -ne 2 ]; then
-  echo "usage: $0 PDBGEN SCRATCH_DIR" >&2
-  exit 2
-fi
-pdbgen=$1
-scratch=$2
-# shellcheck source=tests/mpi_lib.sh
-source "$(dirname "$0")/mpi_lib.sh"
-mpi_ready mpi_cli "$pdbgen"
-rm -rf "$scratch"
-mkdir -p "$scratch" || exit 2
-failures=0
-checks=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-# check NAME COMMAND...: the command must succeed.
-check() {
-  local name=$1
-  shift
-  checks=$((checks + 1))
-  "$@" || fail "$name"
-}
-# run NAME EXPECTED_STATUS COMMAND...: runs it with stdout/stderr in $out/$err.
-run() {
-  local name=$1 want=$2
-  shift 2
-  checks=$((checks + 1))
-  "$@" >"$scratch/out" 2>"$scratch/err"
-  local got=$?
-  out=$(cat "$scratch/out")
-  err=$(cat "$scratch/err")
-  if [ "$got" != "$want" ]; then
-    fail "$name: '$*' exited $got, expected $want"
-    echo "  stdout: $(head -c 600 "$scratch/out")" >&2
-    echo "  stderr: $(head -c 900 "$scratch/err")" >&2
-    return 1
-  fi
-}
-expect_in() {
-  checks=$((checks + 1))
-  grep -Eq -- "$3" <<<"$2" || { fail "$1: output does not match /$3/"; echo "  output: $(head -c 600 <<<"$2")" >&2; }
-}
+# Exits 77 (skipped) when pdbgen is built without MPI or mpirun is missing; 1 if a check failed
+# (tests/harness.sh).
+. "$(dirname "$0")/harness.sh"
+harness_args 2 "PDBGEN SCRATCH_DIR" "$@"
+program pdbgen "$1"
+mpi_ready "$pdbgen"
+scratch_dir "$2"
+
 # same_set NAME DIR_A DIR_B: every table and the manifest byte-identical.
 same_set() {
   local f
   for f in "$2"/*.pdb "$2"/manifest.txt; do
-    checks=$((checks + 1))
-    cmp -s "$f" "$3/$(basename "$f")" || fail "$1: $(basename "$f") differs from the one-process build"
+    expect "$1: $(basename "$f") as the one-process build's" cmp -s "$f" "$3/$(basename "$f")"
   done
 }
 
 # --------------------------------------------------------------------------------------
 # --version names MPI, once per job.
-run version 0 "${mpi[@]}" -np 2 "$pdbgen" --version
-expect_in "version names Open MPI" "$out" "^MPI: Open MPI"
-checks=$((checks + 1))
-[ "$(grep -c '^pdbgen (loyd)' <<<"$out")" = 1 ] || fail "--version printed $(grep -c '^pdbgen' <<<"$out") times on 2 ranks"
+expect_run version 0 "${mpi[@]}" -np 2 "$pdbgen" --version
+expect_out "version names Open MPI" "^MPI: Open MPI"
+expect_once "--version printed once on 2 ranks" "$scratch/out" '^pdbgen \(loyd\)'
 
 # One-process references.
 s15=(--preset 15-6-6-3)
 s24=(--size 5x5 --pattern 1,2,3,6,7 --name p24 --encoding raw)
-run "one process 15-6-6-3" 0 "$pdbgen" build "${s15[@]}" --out "$scratch/one15" -q -j 2
-expect_in "one process says threads" "$out" "3 tables, 11,534,880 entries, .* 2 threads$"
-run "one process 24-5" 0 "$pdbgen" build "${s24[@]}" --out "$scratch/one24" -q -j 2
+expect_run "one process 15-6-6-3" 0 "$pdbgen" build "${s15[@]}" --out "$scratch/one15" -q -j 2
+expect_out "one process says threads" "3 tables, 11,534,880 entries, .* 2 threads$"
+expect_run "one process 24-5" 0 "$pdbgen" build "${s24[@]}" --out "$scratch/one24" -q -j 2
 
 # One rank under mpirun is the one-process build (same path, same output, same files).
-run "one process 15-5-5-5" 0 "$pdbgen" build --preset 15-5-5-5 --out "$scratch/one5" -q -j 2
-run "mpirun -np 1" 0 "${mpi[@]}" -np 1 "$pdbgen" build --preset 15-5-5-5 --out "$scratch/np1" -q -j 2
-expect_in "one rank says threads" "$out" "3 tables, 1,572,480 entries, .* 2 threads$"
+expect_run "one process 15-5-5-5" 0 "$pdbgen" build --preset 15-5-5-5 --out "$scratch/one5" -q -j 2
+expect_run "mpirun -np 1" 0 "${mpi[@]}" -np 1 "$pdbgen" build --preset 15-5-5-5 --out "$scratch/np1" -q -j 2
+expect_out "one rank says threads" "3 tables, 1,572,480 entries, .* 2 threads$"
 same_set "mpirun -np 1" "$scratch/one5" "$scratch/np1"
 
 # 2 and 3 ranks: byte-identical files (zstd for 15-6-6-3, raw for the 24-puzzle pattern).
 for n in 2 3; do
-  run "15-6-6-3 on $n ranks" 0 "${mpi[@]}" -np $n "$pdbgen" build "${s15[@]}" --out "$scratch/r15-$n" -q
-  expect_in "$n ranks reported" "$out" "11,534,880 entries, .* per rank, $n ranks$"
+  expect_run "15-6-6-3 on $n ranks" 0 "${mpi[@]}" -np $n "$pdbgen" build "${s15[@]}" --out "$scratch/r15-$n" -q
+  expect_out "$n ranks reported" "11,534,880 entries, .* per rank, $n ranks$"
   same_set "15-6-6-3 on $n ranks" "$scratch/one15" "$scratch/r15-$n"
-  run "24-5 on $n ranks" 0 "${mpi[@]}" -np $n "$pdbgen" build "${s24[@]}" --out "$scratch/r24-$n" -q
+  expect_run "24-5 on $n ranks" 0 "${mpi[@]}" -np $n "$pdbgen" build "${s24[@]}" --out "$scratch/r24-$n" -q
   same_set "24-5 on $n ranks" "$scratch/one24" "$scratch/r24-$n"
 done
-run "verify the 3-rank set" 0 "$pdbgen" verify "$scratch/r15-3" --against "$(dirname "$0")/../data/reference/15-6-6-3.manifest.txt"
+expect_run "verify the 3-rank set" 0 "$pdbgen" verify "$scratch/r15-3" --against "$repo/data/reference/15-6-6-3.manifest.txt"
 
 # A set already built is skipped on every rank.
-run "rebuild skipped" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s15[@]}" --out "$scratch/r15-2"
-expect_in "rebuild skipped says so, once" "$err" "already built and valid"
-checks=$((checks + 1))
-[ "$(grep -c 'already built' <<<"$err")" = 3 ] || fail "skip messages: $(grep -c 'already built' <<<"$err") (expected 3, rank 0 only)"
+expect_run "rebuild skipped" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s15[@]}" --out "$scratch/r15-2"
+expect_err "rebuild skipped says so, once" "already built and valid"
+count_check
+[ "$(grep -c 'already built' "$scratch/err")" = 3 ] ||
+  fail "skip messages: $(grep -c 'already built' "$scratch/err") (expected 3, rank 0 only)"
 
 # Other commands run on rank 0 alone: printed once.
-run "info on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" info "$scratch/r24-2"
-checks=$((checks + 1))
-[ "$(grep -c '^set ' <<<"$out")" = 1 ] || fail "info printed $(grep -c '^set ' <<<"$out") times on 2 ranks"
-run "usage error on 2 ranks" 2 "${mpi[@]}" -np 2 "$pdbgen" build --preset nope --out "$scratch/x"
-checks=$((checks + 1))
-[ "$(grep -c 'unknown preset\|nope' <<<"$err")" -ge 1 ] && [ "$(grep -c '^pdbgen: ' <<<"$err")" = 1 ] ||
-  fail "usage error on 2 ranks: want one message, got: $err"
+expect_run "info on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" info "$scratch/r24-2"
+expect_once "info printed once on 2 ranks" "$scratch/out" '^set '
+expect_run "usage error on 2 ranks" 2 "${mpi[@]}" -np 2 "$pdbgen" build --preset nope --out "$scratch/x"
+count_check
+[ "$(grep -c 'unknown preset\|nope' "$scratch/err")" -ge 1 ] && [ "$(grep -c '^pdbgen: ' "$scratch/err")" = 1 ] ||
+  fail "usage error on 2 ranks: want one message, got: $(cat "$scratch/err")"
 
 # --------------------------------------------------------------------------------------
 # Checkpoints: a real kill after a checkpointed layer, then the same command again.
@@ -125,7 +85,7 @@ ranks=$(pgrep -P $launcher)
 kill -KILL $launcher $ranks 2>/dev/null
 wait $launcher 2>/dev/null
 killed_at=$(layers_done)
-checks=$((checks + 1))
+count_check
 if [ -z "$killed_at" ] || [ "$killed_at" -lt 6 ] || [ -e "$scratch/killed/additive-1-2-3-6-7.pdb" ]; then
   fail "the build was not killed mid-way (checkpoint layers '${killed_at}'); $(cat "$scratch/killed.out")"
 fi
@@ -133,20 +93,19 @@ fi
 echo junk >"$ck/additive-1-2-3-6-7/layer-0099.part-000-of-003.ckpt"
 echo junk >"$ck/additive-1-2-3-6-7/.manifest.txt.tmp.99999"
 # Resumed on 2 ranks (re-sliced): the same file, and the checkpoint is gone afterwards.
-run "resume on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/killed" --checkpoint "$ck"
-expect_in "resume says where it starts" "$err" "resuming after layer $killed_at \(2 ranks\)"
+expect_run "resume on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/killed" --checkpoint "$ck"
+expect_err "resume says where it starts" "resuming after layer $killed_at \(2 ranks\)"
 same_set "killed and resumed" "$scratch/one24" "$scratch/killed"
-checks=$((checks + 1))
-[ ! -e "$ck/additive-1-2-3-6-7" ] || fail "the checkpoint folder is left after the table was written"
+expect "the checkpoint folder is removed after the table was written" [ ! -e "$ck/additive-1-2-3-6-7" ]
 
 # One process with --checkpoint (no mpirun) builds the same file.
-run "checkpoint, one process" 0 "$pdbgen" build "${s24[@]}" --out "$scratch/ck1" -q --checkpoint "$scratch/ck1c"
+expect_run "checkpoint, one process" 0 "$pdbgen" build "${s24[@]}" --out "$scratch/ck1" -q --checkpoint "$scratch/ck1c"
 same_set "checkpoint, one process" "$scratch/one24" "$scratch/ck1"
 
 # Refusals: a checkpoint folder that is a file; a checkpoint of another table; a damaged manifest.
 touch "$scratch/afile"
-run "checkpoint is a file" 4 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o1" -q --checkpoint "$scratch/afile"
-expect_in "checkpoint is a file: named" "$err" "checkpoint folder '$scratch/afile/additive-1-2-3-6-7'"
+expect_run "checkpoint is a file" 4 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o1" -q --checkpoint "$scratch/afile"
+expect_err "checkpoint is a file: named" "checkpoint folder '$scratch/afile/additive-1-2-3-6-7'"
 mkdir -p "$scratch/other/additive-1-2-3-6-7"
 cat >"$scratch/other/additive-1-2-3-6-7/manifest.txt" <<EOF
 loyd-checkpoint 2
@@ -159,31 +118,26 @@ keys 524160
 mask-bytes 0
 layers 0
 EOF
-run "checkpoint of another table" 2 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o2" -q --checkpoint "$scratch/other"
-expect_in "another table: named" "$err" "another table \(board '4x4', this build's is '5x5'\)"
+expect_run "checkpoint of another table" 2 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o2" -q --checkpoint "$scratch/other"
+expect_err "another table: named" "another table \(board '4x4', this build's is '5x5'\)"
 sed -i 's/^layers 0/layers 1/' "$scratch/other/additive-1-2-3-6-7/manifest.txt"
-run "damaged checkpoint manifest" 1 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
-expect_in "damaged manifest: named" "$err" "manifest.txt: the parts of layer 1"
+expect_run "damaged checkpoint manifest" 4 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
+expect_err "damaged manifest: named" "manifest.txt: the parts of layer 1"
 # A checkpoint an older loyd left (version 1 kept other records): refused with what to do.
 sed -i 's/^loyd-checkpoint 2/loyd-checkpoint 1/' "$scratch/other/additive-1-2-3-6-7/manifest.txt"
-run "version 1 checkpoint" 1 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
-expect_in "version 1 checkpoint: named" "$err" "manifest.txt:1: a checkpoint of an older loyd .*remove its folder"
+expect_run "version 1 checkpoint" 4 "$pdbgen" build "${s24[@]}" --out "$scratch/o3" -q --checkpoint "$scratch/other"
+expect_err "version 1 checkpoint: named" "manifest.txt:1: a checkpoint of an older loyd .*remove its folder"
 # A failure on one rank only (rank 1 cannot rename its part: a folder has the name) ends every
 # rank with the same status, reported once by rank 0, and no table is written.
 mkdir -p "$scratch/ck2/additive-1-2-3-6-7/layer-0001.part-001-of-002.ckpt"
-run "one rank fails" 4 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o5" -q --checkpoint "$scratch/ck2"
-expect_in "one rank fails: named" "$err" "layer-0001.part-001-of-002.ckpt: not a regular file"
-checks=$((checks + 1))
-[ "$(grep -c '^pdbgen: ' <<<"$err")" = 1 ] && [ ! -e "$scratch/o5/additive-1-2-3-6-7.pdb" ] ||
-  fail "one rank fails: want one message and no table, got: $err"
+expect_run "one rank fails" 4 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o5" -q --checkpoint "$scratch/ck2"
+expect_err "one rank fails: named" "layer-0001.part-001-of-002.ckpt: not a regular file"
+count_check
+[ "$(grep -c '^pdbgen: ' "$scratch/err")" = 1 ] && [ ! -e "$scratch/o5/additive-1-2-3-6-7.pdb" ] ||
+  fail "one rank fails: want one message and no table, got: $(cat "$scratch/err")"
 # Memory: --max-memory is per rank; the estimate is of one rank's slice.
-run "memory limit per rank" 3 "${mpi[@]}" -np 2 "$pdbgen" build "${s15[@]}" --out "$scratch/o6" --max-memory 20M
-expect_in "memory limit per rank: said" "$err" "on 2 rank\(s\) needs about .* per rank, more than --max-memory \(20.0 MiB\)"
-run "empty --checkpoint" 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o4" --checkpoint ""
+expect_run "memory limit per rank" 3 "${mpi[@]}" -np 2 "$pdbgen" build "${s15[@]}" --out "$scratch/o6" --max-memory 20M
+expect_err "memory limit per rank: said" "on 2 rank\(s\) needs about .* per rank, more than --max-memory \(20.0 MiB\)"
+expect_run "empty --checkpoint" 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o4" --checkpoint ""
 
-if [ $failures -gt 0 ]; then
-  echo "mpi_cli: $failures of $checks checks failed" >&2
-  exit 1
-fi
-echo "mpi_cli: all $checks checks passed"
-rm -rf "$scratch"
+finish

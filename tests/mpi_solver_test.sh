@@ -13,52 +13,23 @@
 #   a usage error (2), no instance (2), ranks holding different tables (4), a rank that cannot
 #   load the tables (4, naming the rank).
 #
-# Usage: mpi_solver_test.sh SOLVER SOURCE_DIR SCRATCH_DIR
-# Exits 77 (skipped) when the solver is built without MPI or mpirun is missing; 1 if a check failed.
-set -u
-if [ $# -ne 3 ]; then
-  echo "usage: $0 SOLVER SOURCE_DIR SCRATCH_DIR" >&2
-  exit 2
-fi
-solver=$1
-src=$2
-scratch=$3
-# shellcheck source=tests/mpi_lib.sh
-source "$(dirname "$0")/mpi_lib.sh"
-mpi_ready mpi_solver "$solver"
+# Usage: mpi_solver_test.sh SOLVER SCRATCH_DIR
+# Exits 77 (skipped) when the solver is built without MPI or mpirun is missing; 1 if a check failed
+# (tests/harness.sh). Inputs and checks in Python: tests/mpi_solver_check.py.
+. "$(dirname "$0")/harness.sh"
+harness_args 2 "SOLVER SCRATCH_DIR" "$@"
+program solver "$1"
+mpi_ready "$solver"
+scratch_dir "$2"
 # The shipped tables only (8-fringe, 8-4-4, 15-5-5-5), found the same way on every rank.
-export LOYD_PDB_PATH=$src/data XDG_DATA_HOME=$scratch/xdg
-rm -rf "$scratch"
-mkdir -p "$scratch" || exit 2
-failures=0
-checks=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-# run NAME EXPECTED_STATUS COMMAND...: runs it with stdout/stderr in $scratch/NAME.{out,err}.
-run() {
-  local name=$1 want=$2
-  shift 2
-  checks=$((checks + 1))
-  "$@" >"$scratch/$name.out" 2>"$scratch/$name.err"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    fail "$name: '$*' exited $got, expected $want"
-    echo "  stdout: $(head -c 600 "$scratch/$name.out")" >&2
-    echo "  stderr: $(head -c 900 "$scratch/$name.err")" >&2
-  fi
-}
-expect_in() {  # NAME FILE REGEX
-  checks=$((checks + 1))
-  grep -Eq -- "$3" "$2" || { fail "$1: $(basename "$2") does not match /$3/"; head -c 600 "$2" >&2; }
-}
-# once NAME FILE REGEX: exactly one line of FILE matches.
-once() {
-  checks=$((checks + 1))
-  local n
-  n=$(grep -Ec -- "$3" "$2")
-  [ "$n" = 1 ] || { fail "$1: /$3/ appears $n times in $(basename "$2")"; head -c 600 "$2" >&2; }
+export LOYD_PDB_PATH=$repo/data XDG_DATA_HOME=$scratch/xdg
+
+# run_as NAME EXPECTED_STATUS COMMAND...: expect_run, its stdout and stderr kept as
+# $scratch/NAME.out and NAME.err.
+run_as() {
+  local name=$1
+  expect_run "$@"
+  keep_output "$name"
 }
 # timeless FILE: the file without its seconds (text and JSON) and the summary's threads (one
 # process runs -j 3 on at most the CPUs it has; the ranks' threads are checked on their own).
@@ -69,7 +40,7 @@ timeless() {
 }
 # same NAME A B: the two runs printed the same records (apart from the seconds).
 same() {
-  checks=$((checks + 1))
+  count_check
   if ! diff <(timeless "$scratch/$2.out") <(timeless "$scratch/$3.out") >"$scratch/$1.diff"; then
     fail "$1: $2 and $3 differ"
     head -20 "$scratch/$1.diff" >&2
@@ -77,155 +48,102 @@ same() {
 }
 
 # --------------------------------------------------------------------------------------
-run version 0 "${mpi[@]}" -np 2 "$solver" --version
-once "version once, naming Open MPI" "$scratch/version.out" "^MPI: Open MPI"
-once "version once" "$scratch/version.out" "^solver \(loyd\)"
+run_as version 0 "${mpi[@]}" -np 2 "$solver" --version
+expect_once "version once, naming Open MPI" "$scratch/version.out" "^MPI: Open MPI"
+expect_once "version once" "$scratch/version.out" "^solver \(loyd\)"
 
 # The batch: random 3x3 positions (half cannot reach the goal), ten easy Korf instances,
 # invalid lines, comments, a label; goal blank-first for both sizes.
-python3 - "$src/data/korf100.txt" >"$scratch/batch.txt" <<'PY'
-import random, sys
-random.seed(12)
-korf = [l.strip() for l in open(sys.argv[1]) if l.startswith("korf-")]
-easy = [l for l in korf if l.split(":")[0] in
-        ("korf-79", "korf-12", "korf-42", "korf-55", "korf-97", "korf-19", "korf-94", "korf-47", "korf-93", "korf-9")]
-lines = []
-for i in range(40):
-    t = list(range(9)); random.shuffle(t); lines.append(" ".join(map(str, t)))
-lines[3:3] = easy[:5]
-lines[20:20] = ["# a comment", "", "1 2 3", "mine: 3 1 2/4 0 5/6 7 8", "1 2 3 4 5 6 7 8 8"]
-lines[30:30] = easy[5:] + ["0 1 2 3 4 5 6 7 8 9 10 11 12 13 15 15", "x 1 2 3 4 5 6 7 8"]
-print("\n".join(lines))
-PY
+py mpi_solver_check.py make-batch "$repo/data/korf100.txt" >"$scratch/batch.txt"
 common=(--goal blank-first --cache-dir none --input "$scratch/batch.txt")
-run one 1 "$solver" -j 3 "${common[@]}"
-run three 1 "${mpi[@]}" -np 3 "$solver" -j 1 "${common[@]}"
+run_as one 1 "$solver" -j 3 "${common[@]}"
+run_as three 1 "${mpi[@]}" -np 3 "$solver" -j 1 "${common[@]}"
 same "batch on 3 ranks" one three
-expect_in "batch: the 15-puzzle solved" "$scratch/three.out" "^korf-93: length 46 "
-expect_in "batch: the summary" "$scratch/three.out" "^summary: instances 55, solved 29, unsolvable 22, limit 0, invalid 4, .* threads 3$"
-checks=$((checks + 1))
+expect_file "batch: the 15-puzzle solved" "$scratch/three.out" "^korf-93: length 46 "
+expect_file "batch: the summary" "$scratch/three.out" "^summary: instances 55, solved 29, unsolvable 22, limit 0, invalid 4, .* threads 3$"
+count_check
 # (one process on fewer than 3 CPUs also notes that -j 3 is more than it has)
 diff <(grep -v -- '-j 3 is more than the' "$scratch/one.err" | grep -c .) <(grep -c '^solver: ' "$scratch/three.err") >/dev/null ||
   fail "batch on 3 ranks: messages differ: $(cat "$scratch/three.err")"
 # With 3x3 tables given by --pdb, each 15-puzzle line is an invalid line; the rest solved.
-run pdb33_one 1 "$solver" -j 3 --pdb "$src/data/8-4-4" "${common[@]}"
-run pdb33_three 1 "${mpi[@]}" -np 3 "$solver" -j 1 --pdb "$src/data/8-4-4" "${common[@]}"
+run_as pdb33_one 1 "$solver" -j 3 --pdb "$repo/data/8-4-4" "${common[@]}"
+run_as pdb33_three 1 "${mpi[@]}" -np 3 "$solver" -j 1 --pdb "$repo/data/8-4-4" "${common[@]}"
 same "batch with 3x3 tables on 3 ranks" pdb33_one pdb33_three
-expect_in "batch with 3x3 tables: a 15-puzzle line" "$scratch/pdb33_three.out" \
+expect_file "batch with 3x3 tables: a 15-puzzle line" "$scratch/pdb33_three.out" \
   "^korf-93: invalid: the tables in .*8-4-4 are for 3x3 boards, the instance is 4x4$"
-expect_in "batch with 3x3 tables: the summary" "$scratch/pdb33_three.out" \
+expect_file "batch with 3x3 tables: the summary" "$scratch/pdb33_three.out" \
   "^summary: instances 55, solved 19, unsolvable 22, limit 0, invalid 14, "
-run one_json 1 "$solver" -j 3 --json "${common[@]}"
-run three_json 1 "${mpi[@]}" -np 3 "$solver" -j 1 --json "${common[@]}"
+run_as one_json 1 "$solver" -j 3 --json "${common[@]}"
+run_as three_json 1 "${mpi[@]}" -np 3 "$solver" -j 1 --json "${common[@]}"
 same "JSON batch on 3 ranks" one_json three_json
 # -np 1 is the one-process run, summary included.
-run np1 1 "${mpi[@]}" -np 1 "$solver" -j 3 "${common[@]}"
+run_as np1 1 "${mpi[@]}" -np 1 "$solver" -j 3 "${common[@]}"
 same "mpirun -np 1" one np1
 # A per-instance node limit (below 65,536 it is exact, so the records are the same; the
 # status is 1 for the invalid lines, which win over 3).
-run limit_one 1 "$solver" -j 2 --node-limit 20000 "${common[@]}"
-run limit_two 1 "${mpi[@]}" -np 2 "$solver" -j 1 --node-limit 20000 "${common[@]}"
+run_as limit_one 1 "$solver" -j 2 --node-limit 20000 "${common[@]}"
+run_as limit_two 1 "${mpi[@]}" -np 2 "$solver" -j 1 --node-limit 20000 "${common[@]}"
 same "batch with a node limit on 2 ranks" limit_one limit_two
-expect_in "batch with a node limit: a limit" "$scratch/limit_two.out" ": limit \(node limit\) nodes 2000[0-9] "
+expect_file "batch with a node limit: a limit" "$scratch/limit_two.out" ": limit \(node limit\) nodes 2000[0-9] "
 
 # check: the solutions found, one made longer, one illegal.
-python3 - "$scratch/one.out" "$scratch/batch.txt" >"$scratch/claims.txt" <<'PY'
-import sys
-sol = {}
-for line in open(sys.argv[1]):
-    if ": length " in line:
-        label, rest = line.split(": length ", 1)
-        sol[label] = rest.split(" moves ")[1].split(" ")[0]
-boards = {}
-for n, line in enumerate(open(sys.argv[2]), 1):
-    s = line.strip()
-    label = "%s:%d" % (sys.argv[2], n)
-    if ":" in s:
-        label, s = s.split(":", 1)
-    boards[label.strip()] = s.strip()
-out = ["%s: %s %s" % (l.replace(":", "_"), boards[l], m) for l, m in sol.items()]
-l, m = next(iter(sol.items()))
-out.append("longer: %s %s" % (boards[l], m + "RL"))  # the goal's blank is top left
-out.append("illegal: 1 2 3/4 5 6/7 8 0 R")
-print("\n".join(out))
-PY
-run check_one 8 "$solver" check -j 2 --goal blank-first --cache-dir none --input "$scratch/claims.txt"
-run check_two 8 "${mpi[@]}" -np 2 "$solver" check -j 1 --goal blank-first --cache-dir none --input "$scratch/claims.txt"
+py mpi_solver_check.py make-claims "$scratch/one.out" "$scratch/batch.txt" >"$scratch/claims.txt"
+run_as check_one 8 "$solver" check -j 2 --goal blank-first --cache-dir none --input "$scratch/claims.txt"
+run_as check_two 8 "${mpi[@]}" -np 2 "$solver" check -j 1 --goal blank-first --cache-dir none --input "$scratch/claims.txt"
 same "check on 2 ranks" check_one check_two
-expect_in "check on 2 ranks: optimal" "$scratch/check_two.out" "^korf-93: optimal stm 46 "
+expect_file "check on 2 ranks: optimal" "$scratch/check_two.out" "^korf-93: optimal stm 46 "
 
 # The multi-tile metric and every optimal solution: the same records as one process (MTM
 # batches are handed out; --all and --count run on rank 0 alone).
 head -40 "$scratch/batch.txt" | grep -v korf >"$scratch/small3.txt"
 mtm=(--metric mtm --goal blank-first --cache-dir none --input "$scratch/small3.txt")
-run mtm_one 1 "$solver" -j 3 "${mtm[@]}"
-run mtm_three 1 "${mpi[@]}" -np 3 "$solver" -j 1 "${mtm[@]}"
+run_as mtm_one 1 "$solver" -j 3 "${mtm[@]}"
+run_as mtm_three 1 "${mpi[@]}" -np 3 "$solver" -j 1 "${mtm[@]}"
 same "MTM batch on 3 ranks" mtm_one mtm_three
-expect_in "MTM batch: metric named" "$scratch/mtm_three.out" ": length [0-9]+ metric mtm "
-run mtm_single_one 0 "$solver" -j 1 --metric mtm --goal blank-first "8 6 7 2 5 4 3 0 1"
-run mtm_single 0 "${mpi[@]}" -np 3 "$solver" -j 1 --metric mtm --goal blank-first "8 6 7 2 5 4 3 0 1"
+expect_file "MTM batch: metric named" "$scratch/mtm_three.out" ": length [0-9]+ metric mtm "
+run_as mtm_single_one 0 "$solver" -j 1 --metric mtm --goal blank-first "8 6 7 2 5 4 3 0 1"
+run_as mtm_single 0 "${mpi[@]}" -np 3 "$solver" -j 1 --metric mtm --goal blank-first "8 6 7 2 5 4 3 0 1"
 same "MTM instance on 3 ranks" mtm_single_one mtm_single
-expect_in "MTM instance on 3 ranks: solved" "$scratch/mtm_single.out" "^argument 1: length 21 metric mtm "
+expect_file "MTM instance on 3 ranks: solved" "$scratch/mtm_single.out" "^argument 1: length 21 metric mtm "
 for mode in "--all --max-solutions 5" --count; do
   name=all_${mode%% *}
   name=${name//-/}
   # shellcheck disable=SC2086
-  run "${name}_one" 0 "$solver" -j 1 $mode --goal blank-first "8 6 7 2 5 4 3 0 1" "6 4 7 8 5 0 3 2 1"
+  run_as "${name}_one" 0 "$solver" -j 1 $mode --goal blank-first "8 6 7 2 5 4 3 0 1" "6 4 7 8 5 0 3 2 1"
   # shellcheck disable=SC2086
-  run "${name}_three" 0 "${mpi[@]}" -np 3 "$solver" -j 1 $mode --goal blank-first "8 6 7 2 5 4 3 0 1" "6 4 7 8 5 0 3 2 1"
+  run_as "${name}_three" 0 "${mpi[@]}" -np 3 "$solver" -j 1 $mode --goal blank-first "8 6 7 2 5 4 3 0 1" "6 4 7 8 5 0 3 2 1"
   same "$mode on 3 ranks" "${name}_one" "${name}_three"
 done
-expect_in "--count on 3 ranks: counted" "$scratch/all_count_three.out" "^argument 1: length 27 solutions 1 "
+expect_file "--count on 3 ranks: counted" "$scratch/all_count_three.out" "^argument 1: length 27 solutions 1 "
 
 # --------------------------------------------------------------------------------------
 # One instance over 3 ranks: Korf #60, 66 moves with 15-5-5-5.
-korf60=$(grep '^korf-60:' "$src/data/korf100.txt")
-run split 0 "${mpi[@]}" -np 3 "$solver" --json --goal blank-first --pdb "$src/data/15-5-5-5" "$korf60"
-checks=$((checks + 1))
-PYTHONPATH=$src/tests python3 - "$scratch/split.out" "$src/data/korf100.tsv" <<'PY' || fail "split over 3 ranks: $(cat "$scratch/split.out")"
-import json, sys
-from puzzle_oracle import replay
-rec = json.loads(open(sys.argv[1]).read())
-row = next(l.split("\t") for l in open(sys.argv[2]) if l.startswith("60\t"))
-start, optimal = [int(t) for t in row[1].split()], int(row[3])
-assert rec["status"] == "solved" and rec["length"] == optimal == len(rec["moves"]), rec
-problem = replay(4, 4, start, list(range(16)), rec["moves"])
-assert problem is None, problem
-assert rec["ranks"] == 3 and rec["threads"] >= 3, rec
-assert rec["nodes_generated"] > 10_000_000, rec  # every rank's nodes (one process: ~58 M)
-PY
+korf60=$(grep '^korf-60:' "$repo/data/korf100.txt")
+run_as split 0 "${mpi[@]}" -np 3 "$solver" --json --goal blank-first --pdb "$repo/data/15-5-5-5" "$korf60"
+expect_py "split over 3 ranks" mpi_solver_check.py split "$scratch/split.out" "$repo/data/korf100.tsv"
 # A node limit counted over the ranks stops all of them.
-run split_limit 3 "${mpi[@]}" -np 3 "$solver" --goal blank-first --pdb "$src/data/15-5-5-5" --node-limit 5000000 "$korf60"
-checks=$((checks + 1))
-python3 - "$scratch/split_limit.out" <<'PY' || fail "node limit over 3 ranks: $(cat "$scratch/split_limit.out")"
-import re, sys
-m = re.fullmatch(r"korf-60: limit \(node limit\) nodes (\d+) seconds [0-9.]+ lower bound (\d+)\n",
-                 open(sys.argv[1]).read())
-assert m, "no limit record"
-nodes, bound = int(m.group(1)), int(m.group(2))
-assert 5_000_000 <= nodes < 20_000_000, nodes  # checked every 65,536 nodes per thread, 50 ms
-assert 48 < bound <= 66, bound                 # past the first bound, never above the optimum
-PY
-once "node limit over 3 ranks: said once" "$scratch/split_limit.err" "node limit reached"
+run_as split_limit 3 "${mpi[@]}" -np 3 "$solver" --goal blank-first --pdb "$repo/data/15-5-5-5" --node-limit 5000000 "$korf60"
+expect_py "node limit over 3 ranks" mpi_solver_check.py split-limit "$scratch/split_limit.out"
+expect_once "node limit over 3 ranks: said once" "$scratch/split_limit.err" "node limit reached"
 
 # --------------------------------------------------------------------------------------
 # Errors: one message, the same status on every rank.
-run unreadable 4 "${mpi[@]}" -np 3 "$solver" --input "$scratch/no-such-file"
-once "unreadable input: said once" "$scratch/unreadable.err" "^solver: cannot open input file"
-run usage 2 "${mpi[@]}" -np 3 "$solver" --jobs -4 1 2 3 4
-once "usage error: said once" "$scratch/usage.err" "^solver: --jobs must be"
+run_as unreadable 4 "${mpi[@]}" -np 3 "$solver" --input "$scratch/no-such-file"
+expect_once "unreadable input: said once" "$scratch/unreadable.err" "^solver: cannot open input file"
+run_as usage 2 "${mpi[@]}" -np 3 "$solver" --jobs -4 1 2 3 4
+expect_once "usage error: said once" "$scratch/usage.err" "^solver: --jobs must be"
 printf '# nothing\n\n' >"$scratch/empty.txt"
-run empty 2 "${mpi[@]}" -np 2 "$solver" --input "$scratch/empty.txt"
-once "no instance: said once" "$scratch/empty.err" "no instance found"
+run_as empty 2 "${mpi[@]}" -np 2 "$solver" --input "$scratch/empty.txt"
+expect_once "no instance: said once" "$scratch/empty.err" "no instance found"
 # Each rank reads /proc/self/cwd/...: its own working folder's tables. Ranks 1-2 hold another
 # set (a split search refuses to start) or a damaged one (a split search: every rank stops; a
 # batch: rank 1 or 2 cannot search what it is given while rank 0 searches Korf #60 first).
 for f in a b c; do mkdir -p "$scratch/$f/sets"; done
-cp -r "$src/data/8-4-4" "$scratch/a/sets/8-4-4"
-cp -r "$src/data/8-fringe" "$scratch/b/sets/8-4-4"
-cp -r "$src/data/8-4-4" "$scratch/c/sets/8-4-4"
+cp -r "$repo/data/8-4-4" "$scratch/a/sets/8-4-4"
+cp -r "$repo/data/8-fringe" "$scratch/b/sets/8-4-4"
+cp -r "$repo/data/8-4-4" "$scratch/c/sets/8-4-4"
 printf 'x' >>"$(ls "$scratch"/c/sets/8-4-4/*.pdb | head -1)"
-for f in a c; do ln -s "$src/data/15-5-5-5" "$scratch/$f/sets/15-5-5-5"; done
+for f in a c; do ln -s "$repo/data/15-5-5-5" "$scratch/$f/sets/15-5-5-5"; done
 # two_sets FOLDER_OF_RANKS_1_2 SOLVER_ARGS...: rank 0 in a, ranks 1-2 in the other folder.
 two_sets() {
   local other=$1
@@ -233,21 +151,16 @@ two_sets() {
   LOYD_PDB_PATH=/proc/self/cwd/sets "${mpi[@]}" -np 1 --wdir "$scratch/a" "$solver" "$@" : \
     -np 2 --wdir "$scratch/$other" "$solver" "$@"
 }
-run other_tables 4 two_sets b --goal blank-first "8 6 7 2 5 4 3 0 1"
-once "other tables: said once" "$scratch/other_tables.err" \
+run_as other_tables 4 two_sets b --goal blank-first "8 6 7 2 5 4 3 0 1"
+expect_once "other tables: said once" "$scratch/other_tables.err" \
   "^solver: the ranks hold different tables in /proc/self/cwd/sets/8-4-4 "
-run damaged_split 4 two_sets c --goal blank-first "8 6 7 2 5 4 3 0 1"
-once "damaged tables, split: said once" "$scratch/damaged_split.err" \
+run_as damaged_split 4 two_sets c --goal blank-first "8 6 7 2 5 4 3 0 1"
+expect_once "damaged tables, split: said once" "$scratch/damaged_split.err" \
   "^solver: rank 1: /proc/self/cwd/sets/8-4-4/.*\.pdb: "
 { echo "$korf60"; head -60 "$scratch/batch.txt" | grep -v korf; } >"$scratch/small.txt"
-run damaged_batch 4 two_sets c -j 1 --goal blank-first --input "$scratch/small.txt"
-expect_in "damaged tables, batch: the rank named" "$scratch/damaged_batch.err" \
+run_as damaged_batch 4 two_sets c -j 1 --goal blank-first --input "$scratch/small.txt"
+expect_file "damaged tables, batch: the rank named" "$scratch/damaged_batch.err" \
   "^solver: rank [12]: /proc/self/cwd/sets/8-4-4/.*\.pdb: "
-expect_in "damaged tables, batch: the others solved" "$scratch/damaged_batch.out" "^korf-60: length 66 "
+expect_file "damaged tables, batch: the others solved" "$scratch/damaged_batch.out" "^korf-60: length 66 "
 
-if [ $failures -gt 0 ]; then
-  echo "mpi_solver: $failures of $checks checks failed" >&2
-  exit 1
-fi
-echo "mpi_solver: all $checks checks passed"
-rm -rf "$scratch"
+finish

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "tests/test_util.h"
 
 namespace loyd {
 namespace {
@@ -78,18 +79,9 @@ uint8_t max_of(const Bytes& d) {
     return d.empty() ? 0 : *std::max_element(d.begin(), d.end());
 }
 
-Bytes read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void write_bytes(const std::string& path, const Bytes& b) {
-    // A new file rather than a truncated one: ext4 flushes files rewritten after a truncate.
-    fs::remove(path);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-    ASSERT_TRUE(out.good()) << path;
-}
+using test::error_of;
+using test::read_bytes;
+using test::write_bytes;
 
 // Recomputes the header checksum (bytes 248..255 = XXH3-64 of bytes 0..247).
 void reseal(Bytes& b) {
@@ -109,21 +101,6 @@ Table write_table(const std::string& path, PdbEncoding enc, PdbKind kind = PdbKi
     t.header.max_value = max_of(t.payload);
     write_pdb(path, t.header, t.payload.data(), t.payload.size(), enc);
     return t;
-}
-
-// Runs `f` and returns the FormatError message it throws ("" and a test failure otherwise).
-template <typename F>
-std::string format_error_of(F f) {
-    try {
-        f();
-    } catch (const FormatError& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "expected FormatError, got: " << e.what();
-        return "";
-    }
-    ADD_FAILURE() << "expected FormatError, nothing thrown";
-    return "";
 }
 
 void expect_same_header(const PdbHeader& a, const PdbHeader& b) {
@@ -291,7 +268,7 @@ TEST_F(PdbFileTest, EveryFlippedBitIsRefused) {
             write_bytes(bad, b);
             const PdbFile f = PdbFile::open(bad, /*verify_payload=*/false);
             EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
-            const std::string msg = format_error_of([&] { PdbFile::open(bad); });
+            const std::string msg = error_of<FormatError>([&] { PdbFile::open(bad); });
             EXPECT_NE(msg.find("stored payload checksum"), std::string::npos) << msg;
         }
         // The payload checksum is what catches raw payload damage.
@@ -301,7 +278,7 @@ TEST_F(PdbFileTest, EveryFlippedBitIsRefused) {
             write_bytes(bad, b);
             const PdbFile f = PdbFile::open(bad, /*verify_payload=*/false);
             EXPECT_EQ(f.data()[f.size() - 1], t.payload.back() ^ 1);
-            const std::string msg = format_error_of([&] { PdbFile::open(bad); });
+            const std::string msg = error_of<FormatError>([&] { PdbFile::open(bad); });
             EXPECT_NE(msg.find(bad), std::string::npos) << msg;
             EXPECT_NE(msg.find("payload checksum"), std::string::npos) << msg;
         }
@@ -318,7 +295,7 @@ TEST_F(PdbFileTest, TruncationIsRefused) {
             if (len >= orig.size()) continue;
             write_bytes(bad, Bytes(orig.begin(), orig.begin() + static_cast<long>(len)));
             SCOPED_TRACE(to_string(enc) + " length " + std::to_string(len));
-            const std::string msg = format_error_of([&] { PdbFile::open(bad); });
+            const std::string msg = error_of<FormatError>([&] { PdbFile::open(bad); });
             EXPECT_NE(msg.find(bad), std::string::npos) << msg;
             EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
             EXPECT_THROW(read_pdb_header(bad), FormatError);
@@ -332,7 +309,7 @@ TEST_F(PdbFileTest, TrailingBytesAreRefused) {
         Bytes b = read_bytes(file("good.pdb"));
         b.push_back(0);
         write_bytes(file("bad.pdb"), b);
-        const std::string msg = format_error_of([&] { PdbFile::open(file("bad.pdb")); });
+        const std::string msg = error_of<FormatError>([&] { PdbFile::open(file("bad.pdb")); });
         EXPECT_NE(msg.find("trailing bytes"), std::string::npos) << msg;
     }
 }
@@ -344,7 +321,7 @@ TEST_F(PdbFileTest, OtherVersionIsRefused) {
         b[8] = static_cast<uint8_t>(v);  // format version
         reseal(b);
         write_bytes(file("v4.pdb"), b);
-        const std::string msg = format_error_of([&] { read_pdb_header(file("v4.pdb")); });
+        const std::string msg = error_of<FormatError>([&] { read_pdb_header(file("v4.pdb")); });
         EXPECT_NE(msg.find(file("v4.pdb")), std::string::npos) << msg;
         EXPECT_NE(msg.find("unsupported format version " + std::to_string(v) + " (this build reads versions 1 to 3)"),
                   std::string::npos)
@@ -355,8 +332,8 @@ TEST_F(PdbFileTest, OtherVersionIsRefused) {
     b[8] = 3;
     reseal(b);
     write_bytes(file("v3.pdb"), b);
-    EXPECT_NE(format_error_of([&] { read_pdb_header(file("v3.pdb")); }).find("version 3 with byte entries"),
-              std::string::npos);
+    const std::string msg = error_of<FormatError>([&] { read_pdb_header(file("v3.pdb")); });
+    EXPECT_NE(msg.find("version 3 with byte entries"), std::string::npos) << msg;
 }
 
 TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
@@ -391,14 +368,14 @@ TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
         v1[8] = 1;
         reseal(v1);
         write_bytes(file("v1mtm.pdb"), v1);
-        std::string msg = format_error_of([&] { read_pdb_header(file("v1mtm.pdb")); });
+        std::string msg = error_of<FormatError>([&] { read_pdb_header(file("v1mtm.pdb")); });
         EXPECT_NE(msg.find("reserved: byte at offset 74 is not zero (version 1)"), std::string::npos) << msg;
         // Unknown metrics, and additive MTM tables, are refused.
         Bytes bad = mtm;
         bad[74] = 2;
         reseal(bad);
         write_bytes(file("bad.pdb"), bad);
-        msg = format_error_of([&] { read_pdb_header(file("bad.pdb")); });
+        msg = error_of<FormatError>([&] { read_pdb_header(file("bad.pdb")); });
         EXPECT_NE(msg.find("metric 2 unknown (0 stm, 1 mtm)"), std::string::npos) << msg;
         write_table(file("add.pdb"), enc, PdbKind::Additive);
         bad = read_bytes(file("add.pdb"));
@@ -406,7 +383,7 @@ TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
         bad[74] = 1;
         reseal(bad);
         write_bytes(file("bad.pdb"), bad);
-        msg = format_error_of([&] { read_pdb_header(file("bad.pdb")); });
+        msg = error_of<FormatError>([&] { read_pdb_header(file("bad.pdb")); });
         EXPECT_NE(msg.find("additive table in the multi-tile metric"), std::string::npos) << msg;
     }
     PdbHeader h = make_header(3, 3, PdbKind::Additive, {1, 2});
@@ -429,7 +406,8 @@ TEST_F(PdbFileTest, NonZeroReservedIsRefused) {
             reseal(b);
             write_bytes(file("bad.pdb"), b);
             SCOPED_TRACE(to_string(enc) + " offset " + std::to_string(off));
-            const std::string msg = format_error_of([&] { read_pdb_header(file("bad.pdb")); });
+            const std::string msg =
+                error_of<FormatError>([&] { read_pdb_header(file("bad.pdb")); });
             EXPECT_NE(msg.find("reserved"), std::string::npos) << msg;
         }
     }
@@ -474,7 +452,7 @@ TEST_F(PdbFileTest, InconsistentFieldsAreRefused) {
         }
         write_bytes(file("bad.pdb"), b);
         SCOPED_TRACE("offset " + std::to_string(e.offset));
-        const std::string msg = format_error_of([&] { read_pdb_header(file("bad.pdb")); });
+        const std::string msg = error_of<FormatError>([&] { read_pdb_header(file("bad.pdb")); });
         EXPECT_NE(msg.find(e.expect), std::string::npos) << msg;
         EXPECT_NE(msg.find(file("bad.pdb")), std::string::npos) << msg;
     }

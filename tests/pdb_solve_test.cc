@@ -47,6 +47,15 @@ void expect_optimal(const Board& start, const Board& goal, int distance, const S
     ASSERT_LE(r.search.heuristic_start, distance) << start.to_string();
 }
 
+// expect_optimal on `count` positions drawn uniformly (by `rng`) from the solvable ones.
+void expect_optimal_on_sample(const ExactDistances& exact, const Board& goal,
+                              const SolveOptions& opt, std::mt19937_64& rng, int count) {
+    for (int i = 0; i < count; ++i) {
+        const Board b = exact.sample(rng);
+        expect_optimal(b, goal, exact.distance(b), opt);
+    }
+}
+
 // 8-4-4 solves all 181,440 positions in about 8 s in Release on the 2-core test machine
 // (IDA*, ~50 million nodes), so the positions are split into six tests by rank modulo 6,
 // each ~1.4 s. The sanitizer (Debug) build, ~10x slower, solves every 120th position instead
@@ -94,14 +103,9 @@ TEST(PdbSolve, Sample3x3With8Fringe) {
     const Board& goal = set.spec.goal;
     const ExactDistances exact(goal);
     std::mt19937_64 rng(11);
-    const int count = test::kRelease ? 3000 : 150;
-    for (bool reflect : {true, false}) {
-        const SolveOptions opt = pdb_options(set, Algorithm::Ida, reflect);
-        for (int i = 0; i < count; ++i) {
-            const Board b = exact.sample(rng);
-            expect_optimal(b, goal, exact.distance(b), opt);
-        }
-    }
+    for (bool reflect : {true, false})
+        expect_optimal_on_sample(exact, goal, pdb_options(set, Algorithm::Ida, reflect), rng,
+                                 test::kRelease ? 3000 : 150);
 }
 
 TEST(PdbSolve, Sample3x3WithTwoPartitionsAndAFullTable) {
@@ -109,11 +113,7 @@ TEST(PdbSolve, Sample3x3WithTwoPartitionsAndAFullTable) {
     const Board& goal = set.spec.goal;
     const ExactDistances exact(goal);
     std::mt19937_64 rng(12);
-    const SolveOptions opt = pdb_options(set);
-    for (int i = 0; i < (test::kRelease ? 3000 : 150); ++i) {
-        const Board b = exact.sample(rng);
-        expect_optimal(b, goal, exact.distance(b), opt);
-    }
+    expect_optimal_on_sample(exact, goal, pdb_options(set), rng, test::kRelease ? 3000 : 150);
 }
 
 // A* with additive tables: their h is admissible but not consistent (see
@@ -147,10 +147,7 @@ void expect_astar_sample_optimal(std::initializer_list<const char*> names, uint6
         const ExactDistances exact(goal);
         SolveOptions opt = pdb_options(set, Algorithm::Astar);
         opt.lookups = lookups;
-        for (int i = 0; i < samples; ++i) {
-            const Board b = exact.sample(rng);
-            expect_optimal(b, goal, exact.distance(b), opt);
-        }
+        expect_optimal_on_sample(exact, goal, opt, rng, samples);
     }
 }
 
@@ -185,13 +182,9 @@ TEST(PdbSolve, OtherGoalThroughMapping3x3) {
         const LoadedSet& set = test_set(c.set);
         ASSERT_NE(set.spec.goal, c.goal);
         const ExactDistances exact(c.goal);
-        for (Algorithm a : {Algorithm::Ida, Algorithm::Astar}) {
-            const SolveOptions opt = pdb_options(set, a);
-            for (int i = 0; i < (test::kRelease ? 1000 : 40); ++i) {
-                const Board b = exact.sample(rng);
-                expect_optimal(b, c.goal, exact.distance(b), opt);
-            }
-        }
+        for (Algorithm a : {Algorithm::Ida, Algorithm::Astar})
+            expect_optimal_on_sample(exact, c.goal, pdb_options(set, a), rng,
+                                     test::kRelease ? 1000 : 40);
     }
 }
 

@@ -3,68 +3,52 @@
 # real headless Chromium (tests/play_browser.py: play, shuffle, solve, hint, tables, images,
 # against the command line and a BFS oracle).
 #
-# Usage: play_browser_test.sh SOLVER PDBGEN REPO_ROOT PLAY_TABLES SCRATCH_DIR
+# Usage: play_browser_test.sh SOLVER PDBGEN PLAY_TABLES SCRATCH_DIR
 # Exit status: 0 passed, 1 a check failed, 77 skipped: this build has no page (no emscripten
-# when it was built: `solver play` exits 6) or no browser is installed.
-set -u
-if [ $# -ne 5 ]; then
-  echo "usage: $0 SOLVER PDBGEN REPO_ROOT PLAY_TABLES SCRATCH_DIR" >&2
-  exit 2
-fi
-solver=$1
-pdbgen=$2
-root=$3
-tables=$4
-scratch=$5
-rm -rf "$scratch"
-mkdir -p "$scratch"
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+# when it was built: `solver play` exits 9) or no browser is installed. The scratch folder keeps
+# the pages and the screenshots (tests/harness.sh).
+. "$(dirname "$0")/harness.sh"
+harness_args 4 "SOLVER PDBGEN PLAY_TABLES SCRATCH_DIR" "$@"
+program solver "$1"
+program pdbgen "$2"
+tables=$3
+scratch_dir "$4" --keep
 
-"$solver" play --out "$scratch/page.html" 2>"$scratch/play.err"
-rc=$?
-if [ $rc -eq 6 ]; then
-  grep -q "this build has no play page" "$scratch/play.err" || fail "exit 6 without saying why: $(cat "$scratch/play.err")"
-  echo "SKIP: this solver was built without the play page (no emscripten at build time)" >&2
-  [ $failures -eq 0 ] && exit 77 || exit 1
+run "$solver" play --out "$scratch/page.html"
+if [ "$rc" -eq 9 ]; then
+  expect_err "exit 9 says why" "this build has no play page"
+  [ "$failures" -eq 0 ] && skip "this solver was built without the play page (no emscripten at build time)"
+  finish
 fi
-[ $rc -eq 0 ] || fail "solver play --out: exit $rc: $(cat "$scratch/play.err")"
-grep -q "open it in a browser" "$scratch/play.err" || fail "solver play does not say what it wrote"
+expect_status "solver play --out" 0
+expect_err "solver play says what it wrote" "open it in a browser"
 size=$(stat -c %s "$scratch/page.html")
-[ "$size" -le $((8 * 1024 * 1024)) ] || fail "the page is $size bytes, above 8 MiB"
-grep -q "default-src 'none'; connect-src 'none'" "$scratch/page.html" || fail "the page's policy does not forbid fetching"
-grep -q '<script type="application/json" id="loyd-start">{"goal":"blank-last"}</script>' "$scratch/page.html" ||
-  fail "the page does not start on the default goal"
+expect "the page is at most 8 MiB ($size bytes)" [ "$size" -le $((8 * 1024 * 1024)) ]
+expect_file "the page's policy forbids fetching" "$scratch/page.html" "default-src 'none'; connect-src 'none'"
+expect_file "the page starts on the default goal" "$scratch/page.html" \
+  '<script type="application/json" id="loyd-start">\{"goal":"blank-last"\}</script>'
 # To standard output, on a board and goal of the command line's own forms.
-"$solver" play --out - --goal blank-first 1 2 0 3 4 5 6 7 8 >"$scratch/start.html" 2>"$scratch/start.err" ||
-  fail "solver play --out - BOARD: $(cat "$scratch/start.err")"
-grep -q '{"board":"1 2 0/3 4 5/6 7 8","goal":"blank-first"}' "$scratch/start.html" || fail "the start position is not in the page"
-[ -s "$scratch/start.err" ] && fail "solver play --out - printed on stderr: $(cat "$scratch/start.err")"
-"$solver" play --out - --size 4x3 >"$scratch/size.html" || fail "solver play --size 4x3"
-grep -q '{"size":"4x3","goal":"blank-last"}' "$scratch/size.html" || fail "--size does not reach the page"
+expect_run "solver play --out - BOARD" 0 "$solver" play --out - --goal blank-first 1 2 0 3 4 5 6 7 8
+expect_out "the start position is in the page" '\{"board":"1 2 0/3 4 5/6 7 8","goal":"blank-first"\}'
+expect_no_err "solver play --out - BOARD"
+expect_run "solver play --size 4x3" 0 "$solver" play --out - --size 4x3
+expect_out "--size reaches the page" '\{"size":"4x3","goal":"blank-last"\}'
 # Refusals: an invalid board (1), no --out, an option of another command, a goal in labels (2).
-"$solver" play --out "$scratch/bad.html" "1 2 3/4 5" 2>"$scratch/bad.err"
-[ $? -eq 1 ] || fail "an invalid board: not exit 1"
-grep -q "ragged rows" "$scratch/bad.err" || fail "an invalid board: $(cat "$scratch/bad.err")"
-[ -e "$scratch/bad.html" ] && fail "a page was written for an invalid board"
-"$solver" play 2>"$scratch/noout.err"
-[ $? -eq 2 ] && grep -q "play needs --out" "$scratch/noout.err" || fail "play without --out: $(cat "$scratch/noout.err")"
-"$solver" play --out "$scratch/x.html" --json 2>"$scratch/json.err"
-[ $? -eq 2 ] && grep -q "does not apply to play" "$scratch/json.err" || fail "play --json: $(cat "$scratch/json.err")"
-"$solver" play --out "$scratch/x.html" --goal "A B C/D E F/G H _" 2>"$scratch/labels.err"
-[ $? -eq 2 ] && grep -q "numbered tiles" "$scratch/labels.err" || fail "play with a goal in labels: $(cat "$scratch/labels.err")"
-"$solver" play --help | grep -q "solver play --out FILE" || fail "solver play --help"
+expect_run "an invalid board" 1 "$solver" play --out "$scratch/bad.html" "1 2 3/4 5"
+expect_err "an invalid board: named" "ragged rows"
+expect "no page is written for an invalid board" [ ! -e "$scratch/bad.html" ]
+expect_run "play without --out" 2 "$solver" play
+expect_err "play without --out: said" "play needs --out"
+expect_run "play --json" 2 "$solver" play --out "$scratch/x.html" --json
+expect_err "play --json: said" "does not apply to play"
+expect_run "play with a goal in labels" 2 "$solver" play --out "$scratch/x.html" --goal "A B C/D E F/G H _"
+expect_err "play with a goal in labels: said" "numbered tiles"
+run "$solver" play --help
+expect_out "solver play --help" "solver play --out FILE"
 
-python3 "$root/tests/play_browser.py" "$scratch/page.html" --solver "$solver" --pdbgen "$pdbgen" --repo "$root" \
+"$python" "$tests_dir/play_browser.py" "$scratch/page.html" --solver "$solver" --pdbgen "$pdbgen" --repo "$repo" \
   --tables "$tables" --work "$scratch/work" --screenshot "$scratch/play.png" --phone-screenshot "$scratch/phone.png"
-rc=$?
-[ $rc -eq 77 ] && exit 77
-[ $rc -eq 0 ] || fail "the page in the browser (play_browser.py exit $rc)"
-if [ $failures -ne 0 ]; then
-  echo "play_browser: $failures failure(s)" >&2
-  exit 1
-fi
-echo "play_browser: all checks passed"
+ran "play_browser.py (its failures above)" $?
+[ "$rc" -eq 77 ] && skip "no browser"
+expect_status "the page in the browser (tests/play_browser.py)" 0
+finish

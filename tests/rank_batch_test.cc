@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "loyd/base/error.h"
+#include "program/exit_status.h"
 #include "solver/run/batch.h"
 #include "solver/commands.h"
 #include "solver/ranks/run.h"
@@ -90,12 +91,12 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
             }
         };
         int status = kExitOk;
-        std::string message;
         try {
             run_batch(req, source, read, print, muted, run);
         } catch (...) {
-            status = exit_status(std::current_exception(), message);
-            out.error = message;
+            const program::Failure f = program::failure_of(std::current_exception(), "solver", false);
+            status = f.status;
+            out.error = f.message;
         }
         run.finish(status, "");  // (the message is the test's to check)
     };
@@ -133,6 +134,14 @@ std::string batch_file(const fs::path& dir, int n) {
 
 const std::string kSet = std::string(LOYD_SOURCE_DIR) + "/data/8-4-4";
 
+// A run on `ranks` ranks printed the one-process records, every solution replays to the goal,
+// and no error.
+void expect_one_process_records(const BatchRun& r, const BatchRun& one, int ranks) {
+    EXPECT_EQ(r.records, one.records) << ranks << " ranks";
+    EXPECT_TRUE(r.replay_errors.empty()) << ranks << " ranks";
+    EXPECT_TRUE(r.error.empty()) << r.error;
+}
+
 TEST(RankBatch, BatchOnRanksPrintsTheOneProcessRecords) {
     const fs::path d = scratch("batch");
     const std::string path = batch_file(d, test::kOptimized ? 400 : 60);
@@ -141,12 +150,8 @@ TEST(RankBatch, BatchOnRanksPrintsTheOneProcessRecords) {
     EXPECT_TRUE(one.error.empty()) << one.error;
     EXPECT_EQ(one.records[5], d.string() + "/batch.txt:6: invalid");
     EXPECT_TRUE(test::contains(one.records[8], "mine: ")) << one.records[8];
-    for (int ranks : {2, 3}) {
-        const BatchRun r = run_batch_on(ranks, path, kSet, true);
-        EXPECT_EQ(r.records, one.records) << ranks << " ranks";
-        EXPECT_TRUE(r.replay_errors.empty());
-        EXPECT_TRUE(r.error.empty()) << r.error;
-    }
+    for (int ranks : {2, 3})
+        expect_one_process_records(run_batch_on(ranks, path, kSet, true), one, ranks);
     fs::remove_all(d);
 }
 
@@ -160,10 +165,7 @@ TEST(RankBatch, FewerInstancesThanRanksAreSearchedTogether) {
     const BatchRun one = run_batch_on(1, path, kSet, false);
     ASSERT_EQ(one.records.size(), 3u);
     EXPECT_TRUE(test::contains(one.records[0], ": length 31")) << one.records[0];
-    const BatchRun four = run_batch_on(4, path, kSet, false);
-    EXPECT_EQ(four.records, one.records);
-    EXPECT_TRUE(four.replay_errors.empty());
-    EXPECT_TRUE(four.error.empty()) << four.error;
+    expect_one_process_records(run_batch_on(4, path, kSet, false), one, 4);
     fs::remove_all(d);
 }
 

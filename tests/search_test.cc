@@ -288,9 +288,8 @@ TEST(SearchNonSquare, Board3x4And4x3ManhattanAndLinearConflictAgree) {
 // --- 4x4: known optimal lengths ------------------------------------------------------------
 
 TEST(Search4x4, KorfTenEasiest) {
-    auto korf = test::load_korf100();
+    auto korf = test::load_korf100_easiest_first();
     ASSERT_EQ(korf.size(), 100u);
-    std::sort(korf.begin(), korf.end(), [](auto& a, auto& b) { return a.nodes < b.nodes; });
     const Board goal = Board::blank_first(Geometry(4, 4));
     LinearConflictH h(goal);
     IdaStar<LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
@@ -446,8 +445,7 @@ TEST(IdaThreads, RandomStatesAtTheirDistance) {
 }
 
 TEST(IdaThreads, KorfEasiestAtTheirOptimalLength) {
-    auto korf = test::load_korf100();
-    std::sort(korf.begin(), korf.end(), [](auto& a, auto& b) { return a.nodes < b.nodes; });
+    auto korf = test::load_korf100_easiest_first();
     const Board goal = Board::blank_first(Geometry(4, 4));
     for (size_t i = 0; i < (test::kOptimized ? 4u : 1u); ++i) {
         const Board start = Board::make(Geometry(4, 4), korf[i].tiles);

@@ -3,12 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
-
-#include <random>
 
 #include "loyd/board/board.h"
 #include "loyd/board/geometry.h"
@@ -31,6 +33,22 @@ std::string error_of(F&& f) {
     }
     ADD_FAILURE() << "did not throw";
     return "";
+}
+
+// The bytes of a file ("" when it cannot be read).
+inline std::vector<uint8_t> read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in),
+                                std::istreambuf_iterator<char>());
+}
+
+// Writes `b` as the file `path`: a new file rather than a truncated one (ext4 flushes files
+// rewritten after a truncate).
+inline void write_bytes(const std::string& path, const std::vector<uint8_t>& b) {
+    std::filesystem::remove(path);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    ASSERT_TRUE(out.good()) << path;
 }
 
 // Any container of bytes as a std::vector (to compare entry arrays of other allocators).

@@ -1,9 +1,14 @@
-#include "pdbgen/commands/package.h"
-
+// `pdbgen package SET --out DIR`: prebuilt tables as a product. The set is loaded (every
+// header, checksum and the manifest checked), its tables are staged zstd-compressed under
+// usr/share/loyd/pdb/NAME, and two packages are made from the stage with Debian's own tools:
+// DIR/loyd-pdb-NAME_VERSION_all.deb (dpkg-deb) and DIR/loyd-pdb-NAME-VERSION.tar.gz (tar),
+// whose paths are printed, one per line. Installed, they put the set where an installed
+// solver looks without options. IoError when a tool cannot run or fails, FormatError for a set
+// that fails its checks.
 #include <fcntl.h>
 #include <spawn.h>
-#include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -16,6 +21,7 @@
 #include "loyd/base/version.h"
 #include "loyd/tables/load.h"
 #include "loyd/tables/table_file.h"
+#include "pdbgen/commands.h"
 
 extern char** environ;
 
@@ -42,8 +48,10 @@ void run_tool(const std::vector<std::string>& args) {
     while (::waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) throw IoError("waiting for " + args[0] + ": " + std::strerror(errno));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw IoError(args[0] + " failed (" + (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
-                                                                 : std::string("killed")) + ")");
+        throw IoError(args[0] + " failed (" +
+                      (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                         : std::string("killed")) +
+                      ")");
 }
 
 // A Debian package name from a set name: lower case letters, digits, '+', '-', '.'.
@@ -51,14 +59,14 @@ std::string debian_name(const std::string& set) {
     std::string n = "loyd-pdb-";
     for (char c : set) {
         const unsigned char u = static_cast<unsigned char>(c);
-        n += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : (c == '+' || c == '.' ? c : '-');
+        n +=
+            std::isalnum(u) ? static_cast<char>(std::tolower(u)) : (c == '+' || c == '.' ? c : '-');
     }
     return n;
 }
 
-}  // namespace
-
-void make_table_packages(const std::string& set_dir, const std::string& out_dir, std::ostream& out) {
+void make_table_packages(const std::string& set_dir, const std::string& out_dir,
+                         std::ostream& out) {
     const LoadedSet set = load_set(set_dir);  // every check; a broken set is never packaged
     const std::string name = set.spec.name, pkg = debian_name(name);
     std::error_code ec;
@@ -72,24 +80,39 @@ void make_table_packages(const std::string& set_dir, const std::string& out_dir,
     if (ec) throw IoError("cannot create " + stage.string() + ": " + ec.message());
     uint64_t bytes = 0;
     for (const auto& t : set.spec.tables) {
-        convert_pdb((fs::path(set.dir) / t.file).string(), (dest / t.file).string(), PdbEncoding::Zstd);
+        convert_pdb((fs::path(set.dir) / t.file).string(), (dest / t.file).string(),
+                    PdbEncoding::Zstd);
         bytes += fs::file_size(dest / t.file);
     }
-    fs::copy_file(fs::path(set.dir) / kManifestName, dest / kManifestName, fs::copy_options::overwrite_existing, ec);
+    fs::copy_file(fs::path(set.dir) / kManifestName, dest / kManifestName,
+                  fs::copy_options::overwrite_existing, ec);
     if (ec) throw IoError("cannot copy the manifest of " + set.dir + ": " + ec.message());
-    write_file_atomic((stage / "DEBIAN/control").string(),
-                      "Package: " + pkg + "\nVersion: " + kVersion + "\nArchitecture: all\nSection: games\n"
-                      "Priority: optional\nMaintainer: loyd maintainers <maintainers@loyd.invalid>\n"
-                      "Recommends: loyd\nInstalled-Size: " + std::to_string(bytes / 1024 + 1) +
-                      "\nDescription: loyd pattern databases " + name + " (" + set.spec.geometry().name() +
-                      ")\n Prebuilt, checksummed tables for loyd's solver, which finds them in\n"
-                      " /usr/share/loyd/pdb/" + name + " without options.\n");
+    write_file_atomic(
+        (stage / "DEBIAN/control").string(),
+        "Package: " + pkg + "\nVersion: " + kVersion +
+            "\nArchitecture: all\nSection: games\n"
+            "Priority: optional\nMaintainer: loyd maintainers <maintainers@loyd.invalid>\n"
+            "Recommends: loyd\nInstalled-Size: " +
+            std::to_string(bytes / 1024 + 1) + "\nDescription: loyd pattern databases " + name +
+            " (" + set.spec.geometry().name() +
+            ")\n Prebuilt, checksummed tables for loyd's solver, which finds them in\n"
+            " /usr/share/loyd/pdb/" +
+            name + " without options.\n");
     const std::string deb = (fs::path(out_dir) / (pkg + "_" + kVersion + "_all.deb")).string();
     const std::string tgz = (fs::path(out_dir) / (pkg + "-" + kVersion + ".tar.gz")).string();
     run_tool({"dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage.string(), deb});
     run_tool({"tar", "--owner=0", "--group=0", "-czf", tgz, "-C", stage.string(), "usr"});
     fs::remove_all(stage, ec);
     out << deb << "\n" << tgz << "\n";
+}
+
+}  // namespace
+
+int run_package(const Context& c) {
+    if (c.options.paths.size() != 1 || c.options.out.empty())
+        throw UsageError("package takes one set folder and --out DIR");
+    make_table_packages(c.options.paths[0], c.options.out, c.out);
+    return kExitOk;
 }
 
 }  // namespace loyd::pdbgen

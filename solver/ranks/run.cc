@@ -5,30 +5,14 @@
 #include <thread>
 
 #include "loyd/base/error.h"
+#include "program/exit_status.h"
+#include "program/signals.h"
 #include "solver/commands.h"
 #include "solver/ranks/batch.h"
 #include "solver/ranks/split.h"
 #include "solver/run/tables.h"
 
 namespace loyd::solver {
-
-int exit_status(std::exception_ptr e, std::string& message) {
-    try {
-        std::rethrow_exception(e);
-    } catch (const UsageError& x) {
-        message = std::string(x.what()) + " (see solver --help)";
-        return kExitUsage;
-    } catch (const IoError& x) {
-        message = x.what();
-        return kExitFile;
-    } catch (const FormatError& x) {
-        message = x.what();
-        return kExitFile;
-    } catch (const std::exception& x) {
-        message = std::string("internal error: ") + x.what();
-        return kExitInternal;
-    }
-}
 
 RankRun::RankRun(Collective& world, const Request& req, std::function<void(int)> abort, int cpus)
     : world_(world), abort_(std::move(abort)) {
@@ -78,10 +62,9 @@ RankMessage RankRun::wait() {
 }
 
 void RankRun::fatal(std::exception_ptr e) {
-    std::string message;
-    const int status = exit_status(e, message);
-    std::cerr << "solver: rank " << rank() << ": " << message << std::endl;
-    abort_(status);
+    const program::Failure f = program::failure_of(e, "solver", program::interrupted());
+    std::cerr << "solver: rank " << rank() << ": " << f.message << std::endl;
+    abort_(f.status);
     std::abort();  // abort_ does not return
 }
 

@@ -29,9 +29,6 @@
 
 namespace loyd::solver {
 
-// The documented exit status of an error (README), and its one-line message.
-int exit_status(std::exception_ptr e, std::string& message);
-
 class RankRun {
 public:
     // Every rank, at the same point (a collective). `abort` ends the job with a status.

@@ -19,6 +19,9 @@
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/board/solvability.h"
+#include "program/numbers.h"
+#include "program/progress_line.h"
+#include "program/signals.h"
 #include "solver/ranks/batch.h"
 #include "solver/ranks/run.h"
 #include "solver/ranks/split.h"
@@ -47,10 +50,7 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
 
 }  // namespace
 
-std::atomic<bool>& interrupt_flag() {
-    static std::atomic<bool> flag{false};
-    return flag;
-}
+std::atomic<bool>& interrupt_flag() { return program::interrupted(); }
 
 void solve_task(const Request& req, const SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
@@ -305,6 +305,17 @@ std::optional<Task> read_task(const Job& job,
     return t;
 }
 
+namespace {
+
+// A long search on the progress line: "solver: bound 50, 1,234,567 nodes, 2.0 s, 0.6 M nodes/s".
+std::string progress_text(const SearchProgress& p) {
+    return "solver: bound " + std::to_string(p.bound) + ", " + program::thousands(p.nodes_generated) +
+           " nodes, " + program::seconds(p.seconds) + ", " +
+           fixed(static_cast<double>(p.nodes_generated) / p.seconds / 1e6, 1) + " M nodes/s";
+}
+
+}  // namespace
+
 BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
                       const TaskPrinter& print, std::ostream& err, RankRun& ranks,
                       const std::function<void()>& flush) {
@@ -326,19 +337,15 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     base.threads = more ? 1 : std::max(1, cores / threads);
     // One instance on a terminal: a one-line progress (bound, nodes, elapsed, rate) on stderr once the
     // search has run a second, erased before the answer. Never when stderr is not a terminal.
-    std::atomic<bool> shown{false};
-    if (!more && batch.pending() == 1 && isatty(STDERR_FILENO) && req.progress)
-        base.limits.progress = [&err, &shown](const SearchProgress& p) {
-            if (p.seconds < 1.0) return;
-            err << "\rsolver: bound " << p.bound << ", " << p.nodes_generated << " nodes, "
-                << fixed(p.seconds, 1) << " s, " << fixed(static_cast<double>(p.nodes_generated) / p.seconds / 1e6, 1)
-                << " M nodes/s\033[K" << std::flush;
-            shown = true;
+    program::ProgressLine line(err, !more && batch.pending() == 1 && req.progress);
+    if (line.enabled())
+        base.limits.progress = [&line](const SearchProgress& p) {
+            if (p.seconds >= 1.0) line.show(progress_text(p));
         };
     double search_seconds = 0;
     bool limited = false;
     auto print_task = [&](const Task& t) {
-        if (shown.exchange(false)) err << "\r\033[K" << std::flush;
+        line.clear();
         ++totals.tasks;
         if (t.error.empty() && t.failure.empty() && t.search) {
             search_seconds += t.all ? t.all->seconds : t.outcome.seconds;

@@ -9,6 +9,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/self_path.h"
 #include "loyd/tables/discover.h"
+#include "program/numbers.h"
 
 namespace loyd::solver {
 
@@ -128,12 +129,9 @@ void Tables::hint(const Board& goal, const std::string& what) {
     std::error_code ec;
     if (fs::exists(sibling, ec)) cmd = shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
     std::ostringstream os;
-    auto mib = [](uint64_t b) {
-        return b < (uint64_t{1} << 20) ? std::string("under 1") : std::to_string(b >> 20);
-    };
     os << what << "; for faster solving build tables (about " << std::max(1.0, std::ceil(c.minutes))
-       << " min on 2 cores, " << mib(c.peak_bytes) << " MiB of memory, up to " << mib(c.disk_bytes)
-       << " MiB on disk): " << cmd;
+       << " min on 2 cores, " << program::bytes(c.peak_bytes) << " of memory, up to "
+       << program::bytes(c.disk_bytes) << " on disk): " << cmd;
     hint_ = os.str();
 }
 

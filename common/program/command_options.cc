@@ -1,0 +1,125 @@
+#include "program/command_options.h"
+
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "loyd/base/error.h"
+
+namespace po = boost::program_options;
+
+namespace loyd::program {
+
+CommandOptions::CommandOptions(std::vector<std::string> commands, std::string default_command)
+    : commands_(std::move(commands)), default_(std::move(default_command)) {
+    if (commands_.size() > 32) throw std::logic_error("CommandOptions: more than 32 commands");
+    if (!default_.empty() && !is_command(default_))
+        throw std::logic_error("CommandOptions: the default command '" + default_ + "' is not one");
+}
+
+po::options_description_easy_init CommandOptions::group(const std::string& caption,
+                                                        const std::vector<std::string>& commands) {
+    unsigned scope = commands.empty() ? scope_of("") : 0;
+    for (const std::string& c : commands) {
+        if (!is_command(c)) throw std::logic_error("CommandOptions: no command '" + c + "'");
+        scope |= scope_of(c);
+    }
+    groups_.push_back(Group{scope, po::options_description(caption)});
+    return groups_.back().options.add_options();
+}
+
+bool CommandOptions::is_command(const std::string& word) const {
+    for (const std::string& c : commands_)
+        if (c == word) return true;
+    return false;
+}
+
+unsigned CommandOptions::scope_of(const std::string& command) const {
+    if (command.empty()) return commands_.size() == 32 ? ~0u : (1u << commands_.size()) - 1;
+    for (size_t i = 0; i < commands_.size(); ++i)
+        if (commands_[i] == command) return 1u << i;
+    std::string list;
+    for (const std::string& c : commands_) list += (list.empty() ? "" : ", ") + c;
+    throw UsageError("unknown command '" + command + "' (" + list + ")");
+}
+
+// True when `token` (--name or -x, with no attached value) names an option that takes a value
+// in some command.
+bool CommandOptions::takes_value(const std::string& token) const {
+    for (const Group& g : groups_)
+        for (const auto& o : g.options.options()) {
+            if (o->semantic()->max_tokens() == 0) continue;
+            if (token == "--" + o->long_name() ||
+                token == o->canonical_display_name(po::command_line_style::allow_dash_for_short))
+                return true;
+        }
+    return false;
+}
+
+// The first argument that is neither an option nor an option's value, when it names a command;
+// "" when there is none or (with a default command) it names none.
+std::string CommandOptions::command_word(int argc, const char* const* argv) const {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        std::string word = a;
+        if (a == "--") {  // what follows is positional: a command, or the arguments
+            word = i + 1 < argc ? argv[i + 1] : "";
+        } else if (a.size() > 1 && a[0] == '-') {
+            if (a.find('=') == std::string::npos && takes_value(a)) ++i;
+            continue;
+        }
+        if (is_command(word)) return word;
+        if (default_.empty() && !word.empty()) scope_of(word);  // UsageError: unknown command
+        return "";
+    }
+    return "";
+}
+
+CommandOptions::Parsed CommandOptions::parse(int argc, const char* const* argv) const {
+    const std::string word = command_word(argc, argv);
+    Parsed p;
+    p.command = word.empty() ? default_ : word;
+    const unsigned mine = scope_of(p.command);
+    // The command's options first; then the others under names not taken yet, so that one is
+    // refused below by name.
+    po::options_description all;
+    std::map<std::string, unsigned> scope;  // option name -> the commands it belongs to
+    for (const bool in_scope : {true, false})
+        for (const Group& g : groups_) {
+            if (static_cast<bool>(g.scope & mine) != in_scope) continue;
+            for (const auto& o : g.options.options())
+                if (scope.emplace(o->long_name(), g.scope).second) all.add(o);
+        }
+    all.add_options()("args", po::value<std::vector<std::string>>(), "args");
+    po::positional_options_description positional;
+    positional.add("args", -1);
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
+                  p.values);
+        po::notify(p.values);
+    } catch (const po::error& e) {
+        throw UsageError(e.what());
+    }
+    if (p.values.count("args")) p.arguments = p.values["args"].as<std::vector<std::string>>();
+    std::string named;
+    if (!p.arguments.empty() && is_command(p.arguments[0])) {
+        named = p.arguments[0];
+        p.arguments.erase(p.arguments.begin());
+    }
+    if (named != word) throw UsageError("the command '" + named + "' must come first");
+    p.named = !named.empty();
+    for (const auto& [name, value] : p.values)
+        if (name != "args" && !value.defaulted() && !(scope.at(name) & mine))
+            throw UsageError("--" + name + " does not apply to " + p.command);
+    return p;
+}
+
+std::string CommandOptions::help(const std::string& command) const {
+    const unsigned mine = scope_of(command);
+    std::ostringstream os;
+    for (const Group& g : groups_)
+        if (g.scope & mine) os << g.options << "\n";
+    return os.str();
+}
+
+}  // namespace loyd::program

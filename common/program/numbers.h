@@ -1,0 +1,28 @@
+// Numbers as loyd's programs write them for people (messages, summaries, progress lines):
+// counts with thousands separators, sizes in binary units, durations, checksums in hex.
+// Machine-read output (a record's seconds, JSON) keeps plain digits and is not written here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace loyd::program {
+
+// 1234567 -> "1,234,567"; 999 -> "999".
+std::string thousands(uint64_t n);
+
+// A size with one decimal: below 1 MiB in KiB ("0.5 KiB", "512.0 KiB"), else in MiB ("20.0
+// MiB", "3584.0 MiB"): one unit for every table size, so sizes compare at a glance.
+std::string bytes(uint64_t n);
+
+// Elapsed or estimated time: below a minute in whole seconds ("0 s", "42 s"), else in minutes
+// with one decimal ("1.5 min", "36.0 min").
+std::string duration(double seconds);
+
+// Seconds with `digits` decimals (rounded as printf's %.Nf) and the unit: "12.3 s".
+std::string seconds(double s, int digits = 1);
+
+// A 64-bit checksum as 16 lower-case hex digits.
+std::string hex64(uint64_t v);
+
+}  // namespace loyd::program

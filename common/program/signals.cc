@@ -1,0 +1,51 @@
+#include "program/signals.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstring>
+
+#include "program/exit_status.h"
+
+namespace loyd::program {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+// The SIGBUS line, written before the handler is installed (a handler may not allocate).
+char g_sigbus_line[512];
+size_t g_sigbus_size = 0;
+
+extern "C" void on_stop(int) {
+    g_interrupted.store(true);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+}
+
+extern "C" void on_sigbus(int) {
+    (void)!::write(STDERR_FILENO, g_sigbus_line, g_sigbus_size);
+    ::_exit(kExitFile);
+}
+
+}  // namespace
+
+std::atomic<bool>& interrupted() {
+    return g_interrupted;
+}
+
+void install_signal_handlers(std::string_view name) {
+    static constexpr std::string_view kText =
+        ": a memory-mapped table could not be read (SIGBUS): its file was truncated or rewritten "
+        "while in use, or its disk failed; replace a table by renaming a new file over it, never "
+        "in place\n";
+    name = name.substr(0, sizeof g_sigbus_line - kText.size());
+    std::memcpy(g_sigbus_line, name.data(), name.size());
+    std::memcpy(g_sigbus_line + name.size(), kText.data(), kText.size());
+    g_sigbus_size = name.size() + kText.size();
+    std::signal(SIGXFSZ, SIG_IGN);
+    std::signal(SIGBUS, on_sigbus);
+    std::signal(SIGINT, on_stop);
+    std::signal(SIGTERM, on_stop);
+}
+
+}  // namespace loyd::program

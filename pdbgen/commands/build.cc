@@ -1,0 +1,161 @@
+// `pdbgen build`: the one skeleton of the one-process and the sliced build (build_plan.h). Every
+// rank runs it; rank 0 holds the output folder's lock, decides which tables are already built,
+// writes the tables and the manifest, and reports. Every failure is agreed (Collective), so
+// all ranks end with the same status.
+#include "loyd/tables/build.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "loyd/base/atomic_file.h"
+#include "loyd/tables/build_sliced.h"
+#include "loyd/tables/table.h"
+#include "loyd/tables/table_file.h"
+#include "pdbgen/commands.h"
+#include "pdbgen/commands/build_plan.h"
+#include "pdbgen/commands/threads.h"
+#include "program/numbers.h"
+#include "program/progress_line.h"
+
+namespace fs = std::filesystem;
+
+namespace loyd::pdbgen {
+
+namespace {
+
+using program::duration;
+using program::ProgressLine;
+using program::seconds;
+using program::thousands;
+
+// One table's build on the progress line: "FILE: layer 12, 1,234 / 5,678 entries (21.7%), 3 s,
+// ETA ~11 s".
+std::string progress_text(const std::string& file, const BuildProgress& p) {
+    const double frac =
+        p.total ? static_cast<double>(p.assigned) / static_cast<double>(p.total) : 0;
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100 * frac);
+    std::string text = file + ": layer " + std::to_string(p.layer) + ", " + thousands(p.assigned) +
+                       " / " + thousands(p.total) + " entries (" + percent + "), " +
+                       duration(p.seconds);
+    if (frac > 0.05 && frac < 1) text += ", ETA ~" + duration(p.seconds * (1 - frac) / frac);
+    return text;
+}
+
+// The line saying a table was written.
+void report_table(const Context& c, const std::string& path, uint64_t entries, EntryCoding coding,
+                  int max_value, double secs, int resumed_layers) {
+    if (c.world.rank() != 0 || c.options.quiet) return;
+    c.err << "pdbgen: " << path << ": " << thousands(entries) << " " << to_string(coding)
+          << " entries, max " << max_value << ", " << seconds(secs)
+          << (resumed_layers ? ", resumed after layer " + std::to_string(resumed_layers) : "")
+          << "\n";
+}
+
+// Builds `t` in this process on the plan's threads and writes it; its payload checksum.
+uint64_t build_here(const BuildPlan& plan, const TableSpec& t, const Context& c,
+                    ProgressLine& line) {
+    BuildOptions bo;
+    bo.threads = plan.threads;
+    bo.coding = plan.coding(t.pattern.metric());
+    bo.cancel = &c.interrupted;
+    bo.progress = [&](const BuildProgress& p) { line.show(progress_text(t.file, p)); };
+    BuildResult r = build_table(t.pattern, bo);
+    line.clear();
+    if (c.interrupted) throw LimitError("interrupted");
+    const uint64_t sum = write_table(plan.path(t), header_for(t.pattern, r.max_value), r.entries,
+                                     plan.encoding, plan.level)
+                             .payload_xxh3;
+    report_table(c, plan.path(t), r.entries.count, bo.coding, r.max_value, r.seconds, 0);
+    return sum;
+}
+
+// Builds `t` sliced over the ranks (each its slice; checkpoints when planned), rank 0 writing
+// it; its payload checksum on rank 0.
+uint64_t build_sliced(const BuildPlan& plan, const TableSpec& t, const Context& c,
+                      ProgressLine& line) {
+    SlicedBuildOptions so;
+    so.cancel = &c.interrupted;
+    so.checkpoint_dir = plan.checkpoint;
+    so.table_file = t.file;
+    so.coding = plan.coding(t.pattern.metric());
+    so.progress = [&](const BuildProgress& p) { line.show(progress_text(t.file, p)); };
+    so.note = [&](const std::string& s) {
+        line.clear();
+        if (!c.options.quiet) c.err << "pdbgen: " << s << "\n";
+    };
+    const std::string path = plan.path(t);
+    SlicedTable r = build_table_sliced(t.pattern, so, c.world);
+    line.clear();
+    write_sliced_table(path, header_for(t.pattern, r.max_value), r, c.world, plan.encoding,
+                       plan.level);
+    uint64_t sum = 0;
+    c.world.agree_on([&] {
+        if (c.world.rank() == 0) sum = read_pdb_header(path).payload_xxh3;
+    });
+    if (!plan.checkpoint.empty()) remove_checkpoint(plan.checkpoint, t.file, c.world);
+    report_table(c, path, r.slices.total(), so.coding, r.max_value, r.seconds, r.resumed_layers);
+    return sum;
+}
+
+// The payload checksum of `t` in the output folder (on rank 0): the table already built there,
+// or built now.
+uint64_t table_checksum(const BuildPlan& plan, const TableSpec& t, const Context& c) {
+    std::string built;  // rank 0's verdict, for every rank: "" = build it
+    if (c.world.rank() == 0)
+        if (const auto sum = already_built(plan, t, c)) built = std::to_string(*sum);
+    c.world.broadcast(built, 0);
+    if (!built.empty()) return std::stoull(built);
+    ProgressLine line(c.err, c.world.rank() == 0 && !c.options.quiet);
+    return plan.sliced ? build_sliced(plan, t, c, line) : build_here(plan, t, c, line);
+}
+
+// "built NAME in DIR: 3 tables, 1,234 entries, 2.5 s, peak 20.0 MiB, 2 threads" (sliced: the
+// peak per rank and the ranks).
+void summary(const BuildPlan& plan, const Context& c, double secs) {
+    uint64_t entries = 0;
+    for (const auto& t : plan.spec.tables) entries += pattern_ranker(t.pattern).size();
+    const uint64_t peak = c.world.max(peak_rss_bytes());
+    const int ranks = c.world.size();
+    c.out << "built " << plan.spec.name << " in " << plan.out << ": " << plan.spec.tables.size()
+          << " tables, " << thousands(entries) << " entries, " << seconds(secs) << ", peak "
+          << program::bytes(peak)
+          << (plan.sliced ? " per rank, " + std::to_string(ranks) + (ranks > 1 ? " ranks" : " rank")
+                          : ", " + std::to_string(plan.threads) + " threads")
+          << "\n";
+}
+
+// The notes before a build: -j above the CPUs, or -j unused by a build over ranks.
+void notes(const BuildPlan& plan, const Context& c) {
+    const Options& o = c.options;
+    if (!plan.sliced) note_thread_cap(o, c.err);
+    if (plan.sliced && c.world.rank() == 0 && !o.quiet && o.threads > 1 && c.world.size() > 1)
+        c.err << "pdbgen: note: a distributed build runs one thread per rank (-j " << o.threads
+              << " is not used); start one rank per core\n";
+}
+
+}  // namespace
+
+int run_build(const Context& c) {
+    std::optional<BuildPlan> planned;
+    c.world.agree_on([&] { planned = plan_build(c.options, c.world.size()); });
+    BuildPlan& plan = *planned;
+    c.world.agree_on([&] { check_memory(plan, c.world); });
+    notes(plan, c);
+    std::optional<DirLock> lock;
+    c.world.agree_on([&] {
+        if (c.world.rank() == 0) claim_folder(plan, c, lock);
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    for (auto& t : plan.spec.tables) t.xxh3 = table_checksum(plan, t, c);
+    c.world.agree_on([&] {
+        if (c.world.rank() == 0)
+            write_file_atomic((fs::path(plan.out) / kManifestName).string(),
+                              manifest_text(plan.spec));
+    });
+    summary(plan, c, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return kExitOk;
+}
+
+}  // namespace loyd::pdbgen

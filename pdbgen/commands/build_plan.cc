@@ -1,0 +1,200 @@
+#include "pdbgen/commands/build_plan.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "loyd/base/error.h"
+#include "loyd/board/board_format.h"
+#include "loyd/board/parse.h"
+#include "loyd/tables/build.h"
+#include "loyd/tables/build_sliced.h"
+#include "loyd/tables/presets.h"
+#include "loyd/tables/table.h"
+#include "loyd/tables/table_file.h"
+#include "pdbgen/commands/folder.h"
+#include "pdbgen/commands/threads.h"
+#include "program/numbers.h"
+
+namespace fs = std::filesystem;
+
+namespace loyd::pdbgen {
+
+namespace {
+
+using program::bytes;
+
+// A custom set: --size (or the goal's rows), --goal, the patterns, --kind, --metric, --name.
+PdbSetSpec custom_spec(const Options& o, Metric m) {
+    if (o.patterns.empty())
+        throw UsageError("build needs --preset NAME or --pattern TILES (with --size)");
+    std::vector<std::vector<int>> pats;
+    for (const auto& s : o.patterns) {
+        try {
+            pats.push_back(parse_int_list(s));
+        } catch (const FormatError& e) {
+            throw UsageError("bad --pattern '" + s + "': " + e.what());
+        }
+    }
+    Geometry g = o.size ? parse_size(*o.size) : [&]() -> Geometry {
+        const std::optional<Geometry> written = BoardFormat(std::nullopt, o.goal).geometry();
+        if (!written) throw UsageError("a custom set needs --size WxH");
+        return *written;
+    }();
+    const PatternKind kind = o.kind             ? parse_pattern_kind(*o.kind)
+                             : m == Metric::Mtm ? PatternKind::Full
+                                                : PatternKind::Additive;
+    return custom_set(o.name.empty() ? "custom" : o.name, parse_goal(o.goal, g), pats, kind, m);
+}
+
+PdbSetSpec spec_from_options(const Options& o) {
+    const Metric m = o.metric ? parse_metric(*o.metric) : Metric::Stm;
+    if (o.preset.empty()) return custom_spec(o, m);
+    if (o.size || !o.patterns.empty())
+        throw UsageError("give either --preset or --size/--pattern, not both");
+    PdbSetSpec s = preset(o.preset);
+    if (o.metric && m != s.metric)
+        throw UsageError("preset " + o.preset + " is for the " + to_string(s.metric) +
+                         " metric, not " + to_string(m) + " (see pdbgen presets)");
+    return s;
+}
+
+PdbEncoding encoding_of(const Options& o) {
+    if (o.encoding == "raw" && o.level)
+        throw UsageError("--level sets the zstd level: it does not apply to --encoding raw");
+    return o.encoding == "zstd"  ? PdbEncoding::Zstd
+           : o.encoding == "raw" ? PdbEncoding::Raw
+                                 : throw UsageError("--encoding must be zstd or raw");
+}
+
+// What /proc/meminfo calls available; 0 when unknown.
+uint64_t available_memory() {
+    std::ifstream f("/proc/meminfo");
+    std::string key, unit;
+    uint64_t kb = 0;
+    while (f >> key >> kb >> unit)
+        if (key == "MemAvailable:") return kb * 1024;
+    return 0;
+}
+
+// True when `there` is the set `spec` (checksums aside).
+bool same_set(PdbSetSpec there, PdbSetSpec spec) {
+    for (auto& t : there.tables) t.xxh3.reset();
+    for (auto& t : spec.tables) t.xxh3.reset();
+    return manifest_text(there) == manifest_text(spec);
+}
+
+void refuse_another_set(const std::string& out, const PdbSetSpec& spec) {
+    const fs::path m = fs::path(out) / kManifestName;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(m, ec))) return;
+    std::optional<PdbSetSpec> there;
+    try {
+        there = read_manifest(m.string());
+    } catch (const Error&) {
+        return;
+    }
+    if (same_set(*there, spec)) return;
+    std::string files;
+    for (const auto& t : there->tables) files += (files.empty() ? "" : ", ") + t.file;
+    throw UsageError(out + " already holds the set " + there->name + " (" + files + "); building " +
+                     spec.name + " there would leave its tables named by no manifest: build into " +
+                     "another folder, or remove that set first");
+}
+
+}  // namespace
+
+EntryCoding BuildPlan::coding(Metric m) const {
+    if (entries) return *entries;
+    return m == Metric::Stm ? EntryCoding::Compact : EntryCoding::Byte;
+}
+
+std::string BuildPlan::path(const TableSpec& t) const {
+    return (fs::path(out) / t.file).string();
+}
+
+BuildPlan plan_build(const Options& o, int ranks) {
+    if (o.out.empty()) throw UsageError("build needs --out DIR");
+    if (!o.paths.empty())
+        throw UsageError("unexpected argument '" + o.paths[0] + "' (build takes options only)");
+    const bool sliced = ranks > 1 || !o.checkpoint.empty();
+    BuildPlan plan{spec_from_options(o),
+                   o.out,
+                   encoding_of(o),
+                   o.level ? o.level : kDefaultZstdLevel,
+                   o.entries ? std::optional(parse_entry_coding(*o.entries)) : std::nullopt,
+                   sliced,
+                   o.checkpoint,
+                   sliced ? 1 : thread_count(o),
+                   o.max_memory};
+    return plan;
+}
+
+void check_memory(const BuildPlan& plan, const Collective& world) {
+    uint64_t peak = 0;
+    for (const auto& t : plan.spec.tables)
+        peak = std::max(peak, plan.sliced
+                                  ? estimate_sliced_build_bytes(t.pattern, world.size(),
+                                                                SlicedBuildOptions{}.exchange_bytes)
+                                  : estimate_build_bytes(t.pattern, plan.coding(plan.spec.metric)));
+    // A machine's available memory is shared by its ranks.
+    const uint64_t local = plan.sliced ? static_cast<uint64_t>(world.node_size()) : 1;
+    const uint64_t limit = plan.max_memory ? plan.max_memory : available_memory() / local;
+    if (!limit || peak <= limit) return;
+    const std::string ranks = std::to_string(world.size()) + " rank(s)";
+    const std::string more_than = plan.max_memory ? "--max-memory (" + bytes(limit) + ")"
+                                  : plan.sliced
+                                      ? "is available (" + bytes(limit) + " per rank for the " +
+                                            std::to_string(local) + " rank(s) on rank " +
+                                            std::to_string(world.rank()) + "'s machine)"
+                                      : "is available (" + bytes(limit) + ")";
+    throw LimitError("building " + plan.spec.name + (plan.sliced ? " on " + ranks : "") +
+                     " needs about " + bytes(peak) + " of memory" +
+                     (plan.sliced ? " per rank" : "") + ", more than " + more_than);
+}
+
+void claim_folder(const BuildPlan& plan, const Context& c, std::optional<DirLock>& lock) {
+    std::error_code ec;
+    fs::create_directories(plan.out, ec);
+    if (ec || !fs::is_directory(plan.out))
+        throw IoError("cannot create output folder '" + plan.out + "': " + ec.message());
+    lock_folder(c, plan.out, lock);
+    remove_build_temporaries(c, plan.out);
+    refuse_another_set(plan.out, plan.spec);
+}
+
+std::optional<uint64_t> already_built(const BuildPlan& plan, const TableSpec& t, const Context& c) {
+    const Options& o = c.options;
+    const std::string path = plan.path(t);
+    std::error_code ec;
+    if (o.force || !fs::exists(path, ec)) return std::nullopt;
+    try {
+        PdbTable existing = PdbTable::load(path, t.pattern);
+        const PdbHeader& h = existing.file().header();
+        const EntryCoding coding = plan.coding(t.pattern.metric());
+        if (h.coding == coding && h.encoding == plan.encoding) {
+            if (!o.quiet)
+                c.err << "pdbgen: " << path
+                      << " is already built and valid (use --force to rebuild)\n";
+            return h.payload_xxh3;
+        }
+        if (!o.quiet)
+            c.err << "pdbgen: " << path << " is built and valid; re-encoding it ("
+                  << to_string(coding) << " entries, " << to_string(plan.encoding) << ")\n";
+        convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o));
+        return read_pdb_header(path).payload_xxh3;
+    } catch (const Error& e) {
+        if (!o.quiet) c.err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
+    }
+    return std::nullopt;
+}
+
+uint64_t peak_rss_bytes() {
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+}
+
+}  // namespace loyd::pdbgen

@@ -1,0 +1,115 @@
+// `pdbgen info FILE|DIR`: a table's header, checksums and value histogram, or a set's tables,
+// each checked and described on one line.
+#include <filesystem>
+#include <iomanip>
+
+#include "loyd/base/error.h"
+#include "loyd/tables/load.h"
+#include "loyd/tables/table.h"
+#include "loyd/tables/verify.h"
+#include "pdbgen/commands.h"
+#include "pdbgen/commands/set_path.h"
+#include "pdbgen/commands/threads.h"
+#include "program/numbers.h"
+
+namespace fs = std::filesystem;
+
+namespace loyd::pdbgen {
+
+namespace {
+
+using program::hex64;
+using program::thousands;
+
+// `info DIR` (or its manifest): the set, each table checked and described on one line.
+int info_set(const std::string& path, std::ostream& out) {
+    const LoadedSet set = load_set(path, LoadOptions{});
+    const PdbSetSpec& s = set.spec;
+    uint64_t entries = 0, bytes = 0;
+    out << "set         " << s.name << " (" << set.dir << ")\n"
+        << "board       " << s.geometry().name() << "\n"
+        << "goal        " << s.goal.to_string() << "\n"
+        << "metric      " << to_string(s.metric) << "\n"
+        << "reflect     " << (s.reflect ? "yes" : "no") << "\n"
+        << "tables      " << s.tables.size() << " (all checked: headers, checksums, manifest)\n";
+    for (size_t i = 0; i < s.tables.size(); ++i) {
+        const PdbHeader& h = set.tables[i].file().header();
+        std::error_code ec;
+        const uint64_t size = fs::file_size(fs::path(set.dir) / s.tables[i].file, ec);
+        entries += h.entries;
+        bytes += ec ? 0 : size;
+        out << "  " << s.tables[i].file << ": " << to_string(s.tables[i].pattern.kind()) << " "
+            << s.tables[i].pattern.tiles_string() << ", " << thousands(h.entries) << " "
+            << to_string(h.coding) << " entries, max " << int(h.max_value) << ", "
+            << to_string(h.encoding) << ", " << thousands(size) << " bytes\n";
+    }
+    for (const auto& partition : s.partitions) {
+        out << "partition   ";
+        for (int t : partition) out << s.tables[static_cast<size_t>(t)].file << " ";
+        out << "\n";
+    }
+    out << "total       " << thousands(entries) << " entries, " << thousands(bytes)
+        << " bytes on disk\n";
+    return kExitOk;
+}
+
+// A table's header, field by field.
+void describe_header(const std::string& path, const PdbTable& t, std::ostream& out) {
+    const PdbHeader& h = t.file().header();
+    const Pattern& p = t.pattern();
+    out << "file        " << path << "\n"
+        << "format      loyd pdb version " << format_version(h) << "\n"
+        << "board       " << p.geometry().name() << "\n"
+        << "goal        " << p.goal().to_string() << "\n"
+        << "kind        " << to_string(p.kind()) << "\n"
+        << "metric      " << to_string(p.metric()) << "\n"
+        << "tiles       " << p.tiles_string() << "\n"
+        << "ranking     partial permutation (tiles ascending"
+        << (p.kind() == PatternKind::Full ? ", then the blank" : "") << ")\n"
+        << "entries     " << thousands(h.entries) << "\n"
+        << "coding      " << to_string(h.coding) << " (" << int(h.bits_per_entry)
+        << " bits per entry"
+        << (h.coding == EntryCoding::Compact
+                ? "; (entry - Manhattan bound) / 2, " + thousands(h.exceptions) + " exceptions"
+                : std::string())
+        << ")\n"
+        << "max value   " << int(h.max_value) << "\n"
+        << "encoding    " << to_string(h.encoding) << " (" << thousands(h.payload_stored_size)
+        << " bytes stored)\n"
+        << "xxh3        " << hex64(h.payload_xxh3) << "\n";
+}
+
+// The entries' checksum (of a coded table), the generator, the histogram and the mean value.
+void describe_values(const PdbTable& t, int threads, std::ostream& out) {
+    const PdbHeader& h = t.file().header();
+    const ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    if (h.coding != EntryCoding::Byte)
+        out << "values xxh3 " << hex64(values.xxh3) << " (the entries as bytes)\n";
+    out << "generator   " << (h.generator_version >> 16) << "."
+        << ((h.generator_version >> 8) & 255) << "." << (h.generator_version & 255) << "\n"
+        << "histogram   value: entries\n";
+    double sum = 0;
+    for (size_t v = 0; v < values.histogram.size(); ++v) {
+        if (!values.histogram[v]) continue;
+        out << std::setw(11) << v << ": " << thousands(values.histogram[v]) << "\n";
+        sum += static_cast<double>(v) * static_cast<double>(values.histogram[v]);
+    }
+    out << "mean        " << std::fixed << std::setprecision(3)
+        << sum / static_cast<double>(t.size()) << "\n";
+}
+
+}  // namespace
+
+int run_info(const Context& c) {
+    const Options& o = c.options;
+    if (o.paths.size() != 1) throw UsageError("info takes one table file or set folder");
+    note_thread_cap(o, c.err);
+    const std::string& path = o.paths[0];
+    if (names_a_set(path)) return info_set(path, c.out);
+    const PdbTable t = PdbTable::load(path);
+    describe_header(path, t, c.out);
+    describe_values(t, thread_count(o), c.out);
+    return kExitOk;
+}
+
+}  // namespace loyd::pdbgen

@@ -1,0 +1,35 @@
+// `pdbgen presets`: the presets with their entries, estimated build time, peak memory and disk.
+#include "loyd/tables/presets.h"
+
+#include <iomanip>
+
+#include "loyd/tables/discover.h"
+#include "pdbgen/commands.h"
+#include "program/numbers.h"
+
+namespace loyd::pdbgen {
+
+int run_presets(const Context& c) {
+    using program::bytes;
+    std::ostream& out = c.out;
+    out << std::left << std::setw(12) << "preset" << std::right << std::setw(14) << "entries"
+        << std::setw(10) << "~build" << std::setw(12) << "peak RAM" << std::setw(11) << "raw disk"
+        << "  about\n";
+    for (const auto& n : preset_names()) {
+        const BuildCost cost = estimate_build_cost(preset(n));
+        out << std::left << std::setw(12) << n << std::right << std::setw(14)
+            << program::thousands(cost.entries) << std::setw(10)
+            << program::duration(cost.minutes * 60) << std::setw(12) << bytes(cost.peak_bytes)
+            << std::setw(11) << bytes(cost.disk_bytes) << "  " << preset_description(n) << "\n";
+    }
+    out << "~build: estimated at " << kBuildSecondsPerEntry * 1e6 << " microseconds per entry ("
+        << kBuildSecondsPerEntryLarge * 1e6 << " for tables above " << (kLargeTableEntries >> 20)
+        << " Mi entries), the rates measured\non the build machine with 2 threads "
+           "(docs/benchmarks.md); "
+           "raw disk: compact entries (STM) or one byte each (MTM);\nzstd files take a quarter of "
+           "the raw "
+           "size or less.\n";
+    return kExitOk;
+}
+
+}  // namespace loyd::pdbgen

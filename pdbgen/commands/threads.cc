@@ -1,0 +1,19 @@
+#include "pdbgen/commands/threads.h"
+
+#include "loyd/base/thread_count.h"
+
+namespace loyd::pdbgen {
+
+int thread_count(const Options& o) {
+    return cap_threads(o.threads, usable_cpus()).threads;
+}
+
+void note_thread_cap(const Options& o, std::ostream& err) {
+    const int cpus = usable_cpus();
+    const ThreadCount t = cap_threads(o.threads, cpus);
+    if (!t.capped || o.quiet) return;
+    err << "pdbgen: -j " << o.threads << " is more than the " << cpus
+        << (cpus == 1 ? " CPU" : " CPUs") << " available; using " << t.threads << "\n";
+}
+
+}  // namespace loyd::pdbgen

@@ -1,0 +1,139 @@
+// `pdbgen verify FILE|DIR [--against REF]`: every table checked fully (header, checksums, every
+// entry against the table's invariants, tables/verify.h), a set's tables against its manifest,
+// and with --against against a reference manifest's checksums. A table that fails is a
+// FormatError: the command exits 4 (a set's tables are all checked first, each failure on one
+// line).
+#include "loyd/tables/verify.h"
+
+#include <filesystem>
+#include <optional>
+
+#include "loyd/base/error.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/table.h"
+#include "pdbgen/commands.h"
+#include "pdbgen/commands/set_path.h"
+#include "pdbgen/commands/threads.h"
+#include "program/numbers.h"
+
+namespace fs = std::filesystem;
+
+namespace loyd::pdbgen {
+
+namespace {
+
+using program::hex64;
+
+// A verified table's checksums: of its payload (what its set's manifest records) and of its
+// entries as bytes (what a reference manifest records, whatever the coding).
+struct Verified {
+    uint64_t payload, values;
+};
+
+// Verifies one table file fully, and says so on `out`.
+Verified verify_file(const std::string& path, const std::optional<Pattern>& expected, int threads,
+                     std::ostream& out) {
+    PdbTable t = PdbTable::load(path, expected);
+    const PdbHeader& h = t.file().header();
+    const ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    if (values.max_value() != h.max_value)
+        throw FormatError(path + ": header max value " + std::to_string(h.max_value) +
+                          " but the largest entry is " + std::to_string(values.max_value()));
+    verify_table(t.pattern(), t.entries(), t.size(), threads, path);
+    out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " "
+        << t.pattern().tiles_string() << ", " << program::thousands(t.size()) << " "
+        << to_string(h.coding) << " entries, xxh3 " << hex64(h.payload_xxh3);
+    if (h.coding != EntryCoding::Byte) out << ", values xxh3 " << hex64(values.xxh3);
+    out << ")\n";
+    return Verified{h.payload_xxh3, values.xxh3};
+}
+
+// The reference manifest of --against, and the folder its tables would be in.
+struct Reference {
+    PdbSetSpec spec;
+    fs::path dir;
+};
+
+// A verified table against the reference's line for `file`: the reference's checksum is a
+// payload's (of a byte table, which is its values', or of a compact one), so either of the
+// table's checksums may match it; a compact reference of the same values in another coding is
+// decoded when its file is beside its manifest.
+void match_reference(const Reference& ref, const std::string& file, const std::string& path,
+                     const Verified& sum, int threads) {
+    for (const auto& rt : ref.spec.tables) {
+        if (rt.file != file || !rt.xxh3) continue;
+        if (*rt.xxh3 == sum.payload || *rt.xxh3 == sum.values) return;
+        std::error_code ec;
+        if (fs::exists(ref.dir / file, ec)) {
+            const PdbTable other = PdbTable::load((ref.dir / file).string(), rt.pattern);
+            if (other.file().header().payload_xxh3 == *rt.xxh3 &&
+                other.coding() == EntryCoding::Compact &&
+                summarize_values(other.pattern(), other.entries(), other.size(), threads).xxh3 ==
+                    sum.values)
+                return;
+        }
+        throw FormatError(path + ": xxh3 " + hex64(sum.payload) + " (values " + hex64(sum.values) +
+                          ") differs from the reference " + hex64(*rt.xxh3));
+    }
+    throw FormatError(path + ": the reference manifest has no checksum for " + file);
+}
+
+// One table of a set, against its manifest's checksum and the reference.
+void verify_member(const SetPath& set, const TableSpec& t, const std::optional<Reference>& ref,
+                   int threads, std::ostream& out) {
+    const std::string path = (set.dir / t.file).string();
+    const Verified sum = verify_file(path, t.pattern, threads, out);
+    if (t.xxh3 && *t.xxh3 != sum.payload)
+        throw FormatError(path + ": xxh3 " + hex64(sum.payload) + " differs from the manifest's " +
+                          hex64(*t.xxh3));
+    if (ref) match_reference(*ref, t.file, path, sum, threads);
+}
+
+// Every table of the set at `p`: each failure on one line, then the count.
+int verify_set(const Context& c, const std::string& p, const std::optional<Reference>& ref,
+               int threads) {
+    const SetPath set = set_path(p);
+    const PdbSetSpec spec = read_manifest(set.manifest.string());
+    size_t failures = 0;
+    for (const auto& t : spec.tables) {
+        try {
+            verify_member(set, t, ref, threads, c.out);
+        } catch (const Error& e) {
+            ++failures;
+            c.err << "pdbgen: FAILED " << e.what() << "\n";
+        }
+    }
+    if (ref && ref->spec.tables.size() != spec.tables.size())
+        c.err << "pdbgen: note: the reference lists " << ref->spec.tables.size()
+              << " tables, the set " << spec.tables.size() << "\n";
+    if (failures)
+        throw FormatError(std::to_string(failures) + " of " + std::to_string(spec.tables.size()) +
+                          " tables failed verification");
+    c.out << "set " << spec.name << ": all " << spec.tables.size() << " tables verified"
+          << (ref ? " and match the reference" : "") << "\n";
+    return kExitOk;
+}
+
+}  // namespace
+
+int run_verify(const Context& c) {
+    const Options& o = c.options;
+    if (o.paths.size() != 1) throw UsageError("verify takes one table file or set folder");
+    note_thread_cap(o, c.err);
+    const int threads = thread_count(o);
+    const std::string& p = o.paths[0];
+    std::optional<Reference> ref;
+    if (!o.against.empty()) {
+        const SetPath where = set_path(o.against);
+        ref = Reference{read_manifest(where.manifest.string()), where.dir};
+    }
+    if (names_a_set(p)) return verify_set(c, p, ref, threads);
+    const Verified sum = verify_file(p, std::nullopt, threads, c.out);
+    if (ref) {
+        match_reference(*ref, fs::path(p).filename().string(), p, sum, threads);
+        c.out << "matches the reference " << o.against << "\n";
+    }
+    return kExitOk;
+}
+
+}  // namespace loyd::pdbgen

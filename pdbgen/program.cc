@@ -1,0 +1,51 @@
+#include "pdbgen/program.h"
+
+#include <map>
+#include <string>
+
+#include "pdbgen/commands.h"
+#include "pdbgen/options.h"
+#include "program/signals.h"
+
+namespace loyd::pdbgen {
+
+namespace {
+
+// The commands rank 0 runs alone.
+int run_on_rank_0(const Context& c) {
+    static const std::map<std::string, int (*)(const Context&)> commands = {
+        {"presets", run_presets}, {"info", run_info},     {"verify", run_verify},
+        {"pack", run_pack},       {"unpack", run_unpack}, {"package", run_package}};
+    return commands.at(c.options.command)(c);
+}
+
+}  // namespace
+
+int run_pdbgen(program::Process& p) {
+    Options opt;
+    int status = -1;
+    p.world.agree_on([&] {
+        opt = parse_options(p.argc, p.argv);
+        if (opt.help) {
+            p.out << (opt.command.empty() ? help_text() : command_help(opt.command));
+            status = kExitOk;
+        } else if (opt.version) {
+            p.out << program::version_text("pdbgen");
+            status = kExitOk;
+        } else if (opt.command.empty()) {
+            p.err << short_usage();
+            status = kExitUsage;
+        }
+    });
+    if (status >= 0) return status;
+    const Context c{opt, p.out, p.err, p.world, program::interrupted()};
+    if (opt.command == "build") return run_build(c);
+    p.world.agree_on([&] {
+        if (p.world.rank() == 0) status = run_on_rank_0(c);
+    });
+    std::string s = std::to_string(status);
+    p.world.broadcast(s, 0);
+    return std::stoi(s);
+}
+
+}  // namespace loyd::pdbgen
