@@ -72,7 +72,7 @@ TEST(SolveRecord, Limit) {
     r.search.nodes_generated = 20;
     r.search.heuristic_start = 7;
     r.search.lower_bound = 9;
-    r.search.limit_reason = "node limit";
+    r.search.stop_reason = StopReason::NodeLimit;
     r.seconds = 0.25;
     EXPECT_EQ(solve_record("x", r, named("manhattan")),
               R"({"label":"x","status":"limit","length":null,"moves":null,"nodes_expanded":10,)"
@@ -169,7 +169,7 @@ TEST(SolutionsRecord, LimitWithAndWithoutALength) {
     a.status = SolveOutcome::Status::Limit;
     a.search.nodes_generated = 202;
     a.search.lower_bound = 25;
-    a.search.limit_reason = "node limit";
+    a.search.stop_reason = StopReason::NodeLimit;
     a.seconds = 0.5;
     RecordStyle style = named("manhattan");
     style.metric = Metric::Mtm;

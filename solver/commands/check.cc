@@ -105,7 +105,7 @@ Verdict judge(const Task& t, Notation notation, Metric metric) {
     else if (o.status == SolveOutcome::Status::Unsolvable)
         v.unknown = "unsolvable";
     else
-        v.unknown = o.search.limit_reason;
+        v.unknown = stop_reason_text(o.search.stop_reason);
     const bool reached = c.replay.end == *t.goal;
     v.length = metric == Metric::Mtm ? v.mtm : v.stm;
     if (!reached)

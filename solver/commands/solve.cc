@@ -67,7 +67,7 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
     } else if (r.status == SolveOutcome::Status::Unsolvable) {
         out << one_line(t.label) << ": unsolvable\n";
     } else {
-        out << one_line(t.label) << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated
+        out << one_line(t.label) << ": limit (" << stop_reason_text(s.stop_reason) << ") nodes " << s.nodes_generated
             << " seconds " << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
     }
 }
@@ -83,7 +83,7 @@ void print_all_text(const Request& req, const Task& t, std::ostream& out) {
         return;
     }
     if (a.status == SolveOutcome::Status::Limit) {
-        out << label << ": limit (" << s.limit_reason << ")";
+        out << label << ": limit (" << stop_reason_text(s.stop_reason) << ")";
         if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
             << s.lower_bound << "\n";
@@ -103,7 +103,7 @@ void print_all_text(const Request& req, const Task& t, std::ostream& out) {
 void print_all(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
     const AllSolutionsOutcome& a = *t.all;
     if (a.status == SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << a.search.limit_reason << " reached after "
+        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(a.search.stop_reason) << " reached after "
             << a.search.nodes_generated << " nodes\n";
     if (req.json)
         out << solutions_record(t.label, a, record_style(req, t), req.all) << "\n";
@@ -128,7 +128,7 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     if (t.all) return print_all(req, t, out, err);
     const SolveOutcome& r = t.outcome;
     if (r.status == SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << r.search.limit_reason
+        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(r.search.stop_reason)
             << (interrupt_flag() ? " after " : " reached after ") << r.search.nodes_generated
             << " nodes\n";
     if (req.json)

@@ -53,7 +53,7 @@ void write_style(JsonObject& o, const RecordStyle& s) {
 // no solution exists.
 void write_unsolved(JsonObject& o, SolveOutcome::Status status, const SearchResult& s) {
     if (status == SolveOutcome::Status::Limit)
-        o.number("lower_bound", s.lower_bound).text("error", s.limit_reason);
+        o.number("lower_bound", s.lower_bound).text("error", stop_reason_text(s.stop_reason));
     if (status == SolveOutcome::Status::Unsolvable) o.text("error", kUnsolvable);
 }
 

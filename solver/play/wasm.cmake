@@ -90,6 +90,7 @@ add_library(loyd STATIC
   ${loyd_dir}/heuristics/mtm_pdb.cc
   ${loyd_dir}/heuristics/pdb_heuristic.cc
   ${loyd_dir}/heuristics/walking_distance.cc
+  ${loyd_dir}/search/limits.cc
   ${loyd_dir}/search/move_pruning_shared.cc
   ${loyd_dir}/search/solve.cc
   ${loyd_dir}/search/split_protocol.cc

@@ -63,8 +63,8 @@ void solve_task(const Request& req, const SolveOptions& base, Task& t) {
         else
             t.outcome = solve(*t.start, *t.goal, so);
         if (interrupt_flag()) {  // what was proven stays: the lower bound reached
-            if (t.all && t.all->status == SolveOutcome::Status::Limit) t.all->search.limit_reason = "interrupted";
-            if (!t.all && t.outcome.status == SolveOutcome::Status::Limit) t.outcome.search.limit_reason = "interrupted";
+            if (t.all && t.all->status == SolveOutcome::Status::Limit) t.all->search.stop_reason = StopReason::Interrupted;
+            if (!t.all && t.outcome.status == SolveOutcome::Status::Limit) t.outcome.search.stop_reason = StopReason::Interrupted;
         }
     } catch (const UsageError& e) {
         t.error = e.what();
