@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 mode=${1:-example}
 packages=(cmake make g++ pkg-config libboost-program-options-dev libzstd-dev libxxhash-dev
-          libgtest-dev help2man openmpi-bin libopenmpi-dev
+          nlohmann-json3-dev libgtest-dev help2man openmpi-bin libopenmpi-dev
           pybind11-dev python3-dev python3-numpy python3-pytest)  # the last four: the Python module
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace loyd::solver {
@@ -30,6 +32,74 @@ TEST(JsonQuote, EscapesQuotesBackslashesAndControls) {
     EXPECT_EQ(json_quote("\n\t\r\x01\x1f"), R"("\n\t\r\u0001\u001f")");
     EXPECT_EQ(json_quote("</script>&"), R"("</script>&")");
     EXPECT_EQ(json_quote("\xFF"), "\"\xEF\xBF\xBD\"");
+    EXPECT_EQ(json_quote(""), R"("")");
+    EXPECT_EQ(json_quote(std::string("a\0b", 3)), R"("a\u0000b")");
+}
+
+// The solver wrote backspace and form feed as \u0008 and \u000c before it used nlohmann-json
+// (which writes \b and \f); its output keeps them, and DEL is written as it is.
+TEST(JsonQuote, KeepsTheSolversEscapesOfBackspaceAndFormFeed) {
+    EXPECT_EQ(json_quote("\b\f"), R"("\u0008\u000c")");
+    EXPECT_EQ(json_quote("x\x1b[31m\x7f"), "\"x\\u001b[31m\x7f\"");
+    // A backslash before a 'b' or an 'f' is not a backspace or a form feed.
+    EXPECT_EQ(json_quote("a\\b\\f\\\b"), R"("a\\b\\f\\\u0008")");
+    EXPECT_EQ(json_quote("\\\\b"), R"("\\\\b")");
+}
+
+// Every byte below 0x20 as the solver's own escaper wrote it before nlohmann-json.
+TEST(JsonQuote, EveryControlCharacterAsBefore) {
+    for (int c = 0; c < 0x20; ++c) {
+        char want[8];
+        std::snprintf(want, sizeof want, "\\u%04x", c);
+        const std::string expected = c == '\n'   ? "\\n"
+                                     : c == '\t' ? "\\t"
+                                     : c == '\r' ? "\\r"
+                                                 : want;
+        EXPECT_EQ(json_quote(std::string(1, static_cast<char>(c))), "\"" + expected + "\"") << c;
+    }
+}
+
+// A string with nothing to escape is written without nlohmann-json: the same text it writes.
+TEST(AppendJsonString, IsWhatNlohmannJsonWritesForEveryAsciiCharacter) {
+    std::string all;
+    for (int c = 0; c < 0x80; ++c) all += static_cast<char>(c);
+    for (bool script_safe : {false, true}) {
+        for (int c = 0; c < 0x80; ++c) {
+            const std::string one(1, static_cast<char>(c));
+            std::string via_json;
+            append_json(via_json, Json(one), script_safe);
+            EXPECT_EQ(json_quote(one, script_safe), via_json) << c << " " << script_safe;
+        }
+        std::string via_json, direct = "x";
+        append_json(via_json, Json(all), script_safe);
+        append_json_string(direct, all, script_safe);
+        EXPECT_EQ(direct, "x" + via_json);
+        via_json.clear();
+        append_json(via_json, Json(all.substr(0x20)), script_safe);
+        EXPECT_EQ(json_quote(all.substr(0x20), script_safe), via_json);
+    }
+    EXPECT_EQ(json_quote("stdin:12 pdb:8-4-4 UULDR"), R"("stdin:12 pdb:8-4-4 UULDR")");
+}
+
+TEST(AppendJson, WritesNestedValuesCompactlyWithTheSolversEscapes) {
+    std::string out = "x=";
+    append_json(out, Json::parse(R"({"b":[1,-2,null,true,"\b\f"],"a":{"k":"\\b"}})"));
+    EXPECT_EQ(out, R"(x={"b":[1,-2,null,true,"\u0008\u000c"],"a":{"k":"\\b"}})");
+}
+
+TEST(AppendJson, ScriptSafeReachesEveryStringOfAValue) {
+    std::string out;
+    append_json(out, Json::parse(R"(["</script>", {"<!--": "a&b\u2028"}])"), true);
+    EXPECT_EQ(out, R"(["\u003c/script\u003e",{"\u003c!--":"a\u0026b\u2028"}])");
+}
+
+// A string that is not valid UTF-8 (json_string was not used) is written, its bad bytes as
+// U+FFFD, never thrown.
+TEST(AppendJson, NeverThrowsOnInvalidUtf8) {
+    std::string out;
+    EXPECT_NO_THROW(append_json(out, Json(std::string("a\xFF"))));
+    EXPECT_EQ(out, "\"a\xEF\xBF\xBD\"");
+    EXPECT_EQ(json_string("a\xC0\xAF").get<std::string>(), "a\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
 TEST(JsonQuote, ScriptSafeHidesMarkup) {

@@ -260,13 +260,13 @@ TEST(Enumerate, LimitsStopIt) {
     lim.max_seconds = 1e-6;
     const SearchResult t = ida.solve(start, lim);
     EXPECT_EQ(t.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(t.limit_reason, "time limit");
+    EXPECT_EQ(t.stop_reason, StopReason::TimeLimit);
     EXPECT_GE(t.lower_bound, t.heuristic_start);
     lim = {};
     lim.max_nodes = 1000;
     const Enumeration e = ida.enumerate(start, 30, {}, lim);
     EXPECT_EQ(e.search.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(e.search.limit_reason, "node limit");
+    EXPECT_EQ(e.search.stop_reason, StopReason::NodeLimit);
     EXPECT_FALSE(e.complete);
     EXPECT_GE(e.search.nodes_generated, 1000u);
     EXPECT_LT(e.search.nodes_generated, 2000u);

@@ -1,8 +1,8 @@
 // The solver's messages between ranks (solver/ranks/messages.h): every kind round-trips with
-// every field, including a full search result (moves, counts, limit reason, lookups); malformed
-// messages (unknown kind or version, a board that is not a permutation, a bad heuristic, a
-// move or limit reason out of range, a truncated or padded message) are refused with a
-// FormatError naming the rank they came from.
+// every field, including a full search result (moves, counts, stop reason, lookups), and every
+// StopReason as its one byte; malformed messages (unknown kind or version, a board that is not
+// a permutation, a bad heuristic, a move or stop reason out of range, a truncated or padded
+// message) are refused with a FormatError naming the rank they came from.
 #include "solver/ranks/messages.h"
 
 #include <gtest/gtest.h>
@@ -85,7 +85,7 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     s.lower_bound = 4;
     WorkResult limited;
     limited.seq = 10;
-    limited.outcome.search.limit_reason = "time limit";
+    limited.outcome.search.stop_reason = StopReason::TimeLimit;
     limited.outcome.search.lower_bound = 50;
     WorkResult invalid;
     invalid.error = "no mapping";
@@ -107,14 +107,27 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     EXPECT_EQ(o.search.heuristic_start, 41);
     EXPECT_EQ(o.search.iterations, 8);
     EXPECT_EQ(o.search.lower_bound, 4);
-    EXPECT_STREQ(o.search.limit_reason, "");
-    EXPECT_STREQ(r.results[1].outcome.search.limit_reason, "time limit");
+    EXPECT_EQ(o.search.stop_reason, StopReason::None);
+    EXPECT_EQ(r.results[1].outcome.search.stop_reason, StopReason::TimeLimit);
     EXPECT_EQ(r.results[1].outcome.search.lower_bound, 50);
     EXPECT_EQ(r.results[2].error, "no mapping");
     EXPECT_EQ(r.results[2].failure, "internal");
-    // A reason without a code is a bug, refused when sent.
-    m.results[1].outcome.search.limit_reason = "tired";
-    EXPECT_TRUE(test::contains(test::error_of<Error>([&] { encode(m); }), "'tired'"));
+}
+
+TEST(RankMessages, EveryStopReasonRoundTripsAsOneByte) {
+    RankMessage m;
+    m.kind = RankKind::Results;
+    m.results.resize(1);
+    const size_t size = encode(m).size();
+    for (int v = 0; v <= static_cast<int>(kLastStopReason); ++v) {
+        const StopReason why = static_cast<StopReason>(v);
+        m.results[0].outcome.search.stop_reason = why;
+        const std::vector<uint8_t> bytes = encode(m);
+        EXPECT_EQ(bytes.size(), size);  // the reason is one byte, whatever its words
+        EXPECT_EQ(bytes.back(), v);     // ... the last of a result
+        EXPECT_EQ(decode(bytes, 1).results[0].outcome.search.stop_reason, why)
+            << stop_reason_text(why);
+    }
 }
 
 std::vector<uint8_t> work_with(const std::vector<uint8_t>& start_cells, uint8_t heuristic) {
@@ -167,6 +180,10 @@ TEST(RankMessages, MalformedMessagesAreRefused) {
     bad_move[bytes.size() - 30] = 4;  // the move, before 2 counts, 3 ints and the reason (29 bytes)
     m = refused(bad_move);
     EXPECT_TRUE(test::contains(m, "move 4")) << m;
+    std::vector<uint8_t> bad_reason = bytes;
+    bad_reason.back() = static_cast<uint8_t>(kLastStopReason) + 1;
+    m = refused(bad_reason);
+    EXPECT_TRUE(test::contains(m, "stop reason 6")) << m;
 }
 
 }  // namespace

@@ -368,7 +368,7 @@ TEST(SearchLimits, IdaNodeLimit) {
     SearchResult r =
         search<LinearConflictH>(Alg::Ida, hard4x4(), Board::blank_last(Geometry(4, 4)), lim);
     EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(r.limit_reason, "node limit");
+    EXPECT_EQ(r.stop_reason, StopReason::NodeLimit);
     EXPECT_GE(r.nodes_generated, 1000u);
     EXPECT_LT(r.nodes_generated, 1100u);
     EXPECT_TRUE(r.moves.empty());
@@ -381,12 +381,12 @@ TEST(SearchLimits, IdaCancelAndTimeLimit) {
     lim.cancel = &cancel;
     SearchResult r = search<LinearConflictH>(Alg::Ida, hard4x4(), goal, lim);
     EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(r.limit_reason, "cancelled");
+    EXPECT_EQ(r.stop_reason, StopReason::Cancelled);
     SearchLimits t;
     t.max_seconds = 1e-6;
     r = search<LinearConflictH>(Alg::Ida, hard4x4(), goal, t);
     EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(r.limit_reason, "time limit");
+    EXPECT_EQ(r.stop_reason, StopReason::TimeLimit);
 }
 
 TEST(SearchLimits, AstarLimits) {
@@ -395,18 +395,18 @@ TEST(SearchLimits, AstarLimits) {
     lim.max_nodes = 1000;
     SearchResult r = search<LinearConflictH>(Alg::Astar, hard4x4(), goal, lim);
     EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(r.limit_reason, "node limit");
+    EXPECT_EQ(r.stop_reason, StopReason::NodeLimit);
     std::atomic<bool> cancel{true};
     SearchLimits c;
     c.cancel = &cancel;
     r = search<LinearConflictH>(Alg::Astar, hard4x4(), goal, c);
     EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(r.limit_reason, "cancelled");
+    EXPECT_EQ(r.stop_reason, StopReason::Cancelled);
     SearchLimits t;
     t.max_seconds = 1e-6;
     r = search<LinearConflictH>(Alg::Astar, hard4x4(), goal, t);
     EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(r.limit_reason, "time limit");
+    EXPECT_EQ(r.stop_reason, StopReason::TimeLimit);
 }
 
 TEST(SearchLimits, GenerousLimitsDoNotStopASolvableSearch) {
@@ -463,7 +463,7 @@ TEST(IdaThreads, LimitsStopEveryThread) {
     lim.max_nodes = 200'000;
     SearchResult r = threaded(hard4x4(), goal, 2, lim);
     EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(r.limit_reason, "node limit");
+    EXPECT_EQ(r.stop_reason, StopReason::NodeLimit);
     EXPECT_GE(r.nodes_generated, 200'000u);
     EXPECT_LT(r.nodes_generated, 600'000u);  // each thread checks every 65,536 nodes
     EXPECT_GT(r.lower_bound, r.heuristic_start);
@@ -472,7 +472,7 @@ TEST(IdaThreads, LimitsStopEveryThread) {
     c.cancel = &cancel;
     r = threaded(hard4x4(), goal, 2, c);
     EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_STREQ(r.limit_reason, "cancelled");
+    EXPECT_EQ(r.stop_reason, StopReason::Cancelled);
 }
 
 }  // namespace

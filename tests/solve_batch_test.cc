@@ -198,7 +198,7 @@ TEST(SolveBatch, CancelStopsEverything) {
         if (i == 2) {
             saw2 = true;
             EXPECT_EQ(r.status, SolveOutcome::Status::Limit);
-            EXPECT_STREQ(r.search.limit_reason, "cancelled");
+            EXPECT_EQ(r.search.stop_reason, StopReason::Cancelled);
         }
     EXPECT_TRUE(saw2);
 }

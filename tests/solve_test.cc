@@ -91,7 +91,7 @@ TEST(Solve, LimitIsReported) {
         opt.limits.max_nodes = 500;
         SolveOutcome r = solve(start, Board::blank_last(Geometry(4, 4)), opt);
         EXPECT_EQ(r.status, SolveOutcome::Status::Limit);
-        EXPECT_STREQ(r.search.limit_reason, "node limit");
+        EXPECT_EQ(r.search.stop_reason, StopReason::NodeLimit);
     }
 }
 
@@ -252,7 +252,7 @@ TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
     r = solve_all(start, g4, opt, all);
     EXPECT_EQ(r.status, SolveOutcome::Status::Limit);
     EXPECT_EQ(r.length, 0);
-    EXPECT_STREQ(r.search.limit_reason, "node limit");
+    EXPECT_EQ(r.search.stop_reason, StopReason::NodeLimit);
     const Board near = board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 13, 14, 15});
     opt.metric = Metric::Mtm;
     opt.heuristic = HeuristicKind::WalkingDistance;
@@ -271,7 +271,7 @@ TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
     EXPECT_EQ(r.status, SolveOutcome::Status::Limit);
     EXPECT_EQ(r.length, first.length);
     EXPECT_EQ(r.search.lower_bound, first.length);
-    EXPECT_STREQ(r.search.limit_reason, "node limit");
+    EXPECT_EQ(r.search.stop_reason, StopReason::NodeLimit);
     EXPECT_LE(r.search.nodes_generated, first.search.nodes_generated + 10 + 100);
 }
 

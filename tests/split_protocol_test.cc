@@ -7,13 +7,17 @@
 // - ranks that collect different frontiers (as with other tables) all throw the same
 //   FormatError instead of waiting;
 // - the message format: another version, a truncated message, an unknown kind, a message sent
-//   to the wrong rank are refused with FormatError; a message of another search is dropped.
+//   to the wrong rank, a verdict with an unknown stop reason are refused with FormatError; a
+//   message of another search is dropped. (The stop reasons themselves cross the wire in the
+//   limit tests: every rank returns rank 0's.)
 #include "loyd/search/split_protocol.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <optional>
 #include <random>
+#include <thread>
 
 #include "loyd/base/wire.h"
 #include "loyd/heuristics/classic.h"
@@ -38,7 +42,9 @@ public:
     const std::atomic<bool>& start(const SearchLimits& l, const std::atomic<uint64_t>& g) override {
         return p_.start(l, g);
     }
-    void begin(int bound, size_t n, uint64_t fp, uint64_t c) override { p_.begin(bound, n, fp ^ 1, c); }
+    void begin(int bound, size_t n, uint64_t fp, uint64_t c) override {
+        p_.begin(bound, n, fp ^ 1, c);
+    }
     bool take(size_t& i) override { return p_.take(i); }
     void found(const Moves& m) override { p_.found(m); }
     SplitVerdict end(const SplitPart& part) override { return p_.end(part); }
@@ -73,7 +79,7 @@ void expect_same(const std::vector<SearchResult>& rs) {
         EXPECT_EQ(rs[i].nodes_expanded, rs[0].nodes_expanded) << "rank " << i;
         EXPECT_EQ(rs[i].lower_bound, rs[0].lower_bound) << "rank " << i;
         EXPECT_EQ(rs[i].iterations, rs[0].iterations) << "rank " << i;
-        EXPECT_STREQ(rs[i].limit_reason, rs[0].limit_reason) << "rank " << i;
+        EXPECT_EQ(rs[i].stop_reason, rs[0].stop_reason) << "rank " << i;
     }
 }
 
@@ -126,7 +132,8 @@ TEST(SplitProtocol, KorfInstancesAtTheirOptimalLength) {
 }
 
 const Board& hard4x4() {
-    static const Board b = test::board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
+    static const Board b =
+        test::board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
     return b;
 }
 
@@ -136,7 +143,7 @@ TEST(SplitProtocol, NodeLimitCountsEveryRank) {
     lim.max_nodes = 3'000'000;
     const auto rs = split_solve<LinearConflictH>(hard4x4(), goal, 3, 1, lim);
     EXPECT_EQ(rs[0].status, SearchResult::Status::Limit);
-    EXPECT_STREQ(rs[0].limit_reason, "node limit");
+    EXPECT_EQ(rs[0].stop_reason, StopReason::NodeLimit);
     EXPECT_GE(rs[0].nodes_generated, lim.max_nodes);
     // Each rank checks every 65,536 nodes and reports every 50 ms: the overshoot is bounded by
     // what 3 threads search in that time, far below another 3 M nodes of one rank alone.
@@ -151,8 +158,9 @@ TEST(SplitProtocol, TimeLimitAndCancelStopEveryRank) {
     t.max_seconds = 0.3;
     const auto t0 = std::chrono::steady_clock::now();
     auto rs = split_solve<MisplacedH>(hard4x4(), goal, 2, 1, t);
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_STREQ(rs[0].limit_reason, "time limit");
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(rs[0].stop_reason, StopReason::TimeLimit);
     EXPECT_LT(took, 5.0);
     expect_same(rs);
     std::atomic<bool> cancel{true};
@@ -160,7 +168,7 @@ TEST(SplitProtocol, TimeLimitAndCancelStopEveryRank) {
     c.cancel = &cancel;
     rs = split_solve<ManhattanH>(hard4x4(), goal, 2, 2, c);
     EXPECT_EQ(rs[0].status, SearchResult::Status::Limit);
-    EXPECT_STREQ(rs[0].limit_reason, "cancelled");
+    EXPECT_EQ(rs[0].stop_reason, StopReason::Cancelled);
     expect_same(rs);
 }
 
@@ -196,7 +204,8 @@ TEST(SplitProtocol, RankSettlingAnIterationAloneFailsEveryRank) {
             }
         });
         for (int r = 0; r < 3; ++r)
-            EXPECT_TRUE(test::contains(errors[static_cast<size_t>(r)], "collected another frontier than rank 0"))
+            EXPECT_TRUE(test::contains(errors[static_cast<size_t>(r)],
+                                       "collected another frontier than rank 0"))
                 << "odd rank " << odd << ", rank " << r << ": " << errors[static_cast<size_t>(r)];
     }
 }
@@ -226,7 +235,9 @@ TEST(SplitProtocol, MalformedMessagesAreRefused) {
     // Rank 0 receives a Beat (kind 5): fine when whole, refused when cut or padded.
     EXPECT_NO_THROW(pump_message(msg(1, 5, 7).u64(10).take()));
     std::string m = test::error_of<FormatError>([&] { pump_message(msg(1, 5, 7).u32(10).take()); });
-    EXPECT_TRUE(test::contains(m, "split-search message from rank 0 (kind 5): ends inside generated")) << m;
+    EXPECT_TRUE(
+        test::contains(m, "split-search message from rank 0 (kind 5): ends inside generated"))
+        << m;
     m = test::error_of<FormatError>([&] { pump_message(msg(1, 5, 7).u64(10).u8(0).take()); });
     EXPECT_TRUE(test::contains(m, "1 bytes after the last field")) << m;
     m = test::error_of<FormatError>([&] { pump_message(msg(2, 5, 7).u64(10).take()); });
@@ -240,6 +251,54 @@ TEST(SplitProtocol, MalformedMessagesAreRefused) {
     EXPECT_TRUE(test::contains(m, "ends inside header")) << m;
     // Another search's message is dropped unread.
     EXPECT_NO_THROW(pump_message(msg(1, 5, 8).u32(1).take()));
+}
+
+// Rank 1 against a rank 0 played by hand: it hands out no subtree and answers the report with
+// a verdict whose stop reason is no StopReason's byte; rank 1 refuses it (FormatError naming
+// the byte) instead of taking it for some reason.
+TEST(SplitProtocol, VerdictWithAnUnknownStopReasonIsRefused) {
+    const Board goal = Board::blank_last(Geometry(4, 4));
+    const MovePruning& pruning = test::default_pruning(goal.geometry());
+    std::string error;
+    test::run_group(2, [&](Collective& g) {
+        if (g.rank() == 1) {
+            SplitProtocol p(g, kTag, 7, 1, 2);
+            IdaStar<ManhattanH> ida(ManhattanH(goal), goal, pruning);
+            try {
+                p.run([&] { ida.solve(hard4x4(), {}, 1, &p); });
+            } catch (const FormatError& e) {
+                error = e.what();
+            }
+            return;
+        }
+        for (bool done = false; !done;) {
+            const std::optional<Collective::Message> m = g.poll(kTag);
+            if (!m) {
+                std::this_thread::yield();
+                continue;
+            }
+            WireReader r(m->data, 1, "test");
+            const uint8_t kind = r.kind();
+            r.u64("search");
+            if (kind != 1 && kind != 6) continue;  // a Beat
+            const uint32_t it = r.u32("iteration");
+            WireWriter w(1, kind == 1 ? 2 : 7);  // Take -> Give (none), Done -> Verdict
+            w.u64(7).u32(it);
+            if (kind == 1)
+                w.u64(0).u64(0);
+            else
+                w.u8(2)
+                    .i32(0)
+                    .u8(static_cast<uint8_t>(kLastStopReason) + 1)
+                    .u64(0)
+                    .u64(0)
+                    .u32(0)
+                    .str("");
+            g.post(1, kTag, w.take());
+            done = kind == 6;
+        }
+    });
+    EXPECT_TRUE(test::contains(error, "(kind 7): stop reason 6")) << error;
 }
 
 }  // namespace

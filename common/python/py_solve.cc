@@ -72,9 +72,9 @@ void run_search(Search& s, const py::object& progress, Fn&& fn) {
 
 [[noreturn]] void limit_reached(const SearchResult& r, double seconds, int64_t count = -1) {
     throw LimitReached(
-        std::string(r.limit_reason) + " reached after " + std::to_string(r.nodes_generated) +
+        std::string(stop_reason_text(r.stop_reason)) + " reached after " + std::to_string(r.nodes_generated) +
             " nodes (no solution is shorter than " + std::to_string(r.lower_bound) + ")",
-        r.limit_reason, r.nodes_generated, seconds, r.lower_bound, count);
+        stop_reason_text(r.stop_reason), r.nodes_generated, seconds, r.lower_bound, count);
 }
 
 py::dict solution_dict(const Board& start, const Search& s, const SolveOutcome& r) {
@@ -156,7 +156,7 @@ void optimal_length(Search& s, const Board& start, bool search, py::dict& d) {
     } else if (r.status == SolveOutcome::Status::Unsolvable) {
         d["optimal_unknown"] = "unsolvable";
     } else {
-        d["optimal_unknown"] = r.search.limit_reason;
+        d["optimal_unknown"] = stop_reason_text(r.search.stop_reason);
         d["lower_bound"] = r.search.lower_bound;
     }
 }

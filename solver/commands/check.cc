@@ -15,9 +15,11 @@
 #include "loyd/base/fd_output.h"
 #include "loyd/board/metric.h"
 #include "loyd/tables/load.h"
-#include "solver/run/batch.h"
 #include "solver/commands.h"
+#include "solver/output/json_writer.h"
+#include "solver/output/records.h"
 #include "solver/output/report.h"
+#include "solver/run/batch.h"
 
 namespace loyd::solver {
 
@@ -103,7 +105,7 @@ Verdict judge(const Task& t, Notation notation, Metric metric) {
     else if (o.status == SolveOutcome::Status::Unsolvable)
         v.unknown = "unsolvable";
     else
-        v.unknown = o.search.limit_reason;
+        v.unknown = stop_reason_text(o.search.stop_reason);
     const bool reached = c.replay.end == *t.goal;
     v.length = metric == Metric::Mtm ? v.mtm : v.stm;
     if (!reached)
@@ -140,37 +142,46 @@ void print_text(const Request& req, const Task& t, const Verdict& v, std::ostrea
     out << "\n";
 }
 
-void print_json(const Request& req, const Task& t, const Verdict& v, std::ostream& out) {
-    out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << v.status << "\"";
-    if (t.claim)
-        out << ",\"moves\":\"" << format_moves(t.claim->moves.moves, req.style)
-            << "\",\"notation\":\"" << notation_name(req.style.notation)
-            << "\",\"runs\":" << (req.style.runs ? "true" : "false");
-    if (!v.message.empty()) {
-        if (v.status == "illegal") {
-            const size_t i = *t.claim->replay.illegal;
-            out << ",\"illegal_move\":" << move_number(t.claim->moves.moves, i, req.metric)
-                << ",\"illegal_character\":" << t.claim->moves.letter_at[i] + 1;
-        }
-        out << ",\"error\":\"" << json_escape(v.message) << "\"}\n";
-        return;
-    }
-    out << ",\"length\":" << v.stm << ",\"length_mtm\":" << v.mtm;
-    if (req.metric == Metric::Mtm) out << ",\"metric\":\"mtm\"";
-    out << ",\"optimal\":" << (v.optimal ? std::to_string(*v.optimal) : "null");
-    if (v.optimal && v.status != "misses-goal") out << ",\"difference\":" << v.length - *v.optimal;
-    if (!v.optimal) out << ",\"optimal_unknown\":\"" << json_escape(v.unknown) << "\"";
+// The moves as read, and where an illegal one is.
+void write_claim(const Request& req, const Task& t, const Verdict& v, JsonObject& o) {
+    const Claim& c = *t.claim;
+    o.text("moves", format_moves(c.moves.moves, req.style));
+    o.text("notation", notation_name(req.style.notation)).boolean("runs", req.style.runs);
+    if (v.status != "illegal") return;
+    const size_t i = *c.replay.illegal;
+    o.number("illegal_move", move_number(c.moves.moves, i, req.metric));
+    o.number("illegal_character", c.moves.letter_at[i] + 1);
+}
+
+// The lengths against the optimum, the end missed, and the search that found the optimum.
+void write_lengths(const Request& req, const Task& t, const Verdict& v, JsonObject& o) {
+    o.number("length", v.stm).number("length_mtm", v.mtm);
+    if (req.metric == Metric::Mtm) o.text("metric", "mtm");
+    if (v.optimal)
+        o.number("optimal", *v.optimal);
+    else
+        o.null("optimal");
+    if (v.optimal && v.status != "misses-goal") o.number("difference", v.length - *v.optimal);
+    if (!v.optimal) o.text("optimal_unknown", v.unknown);
     if (t.search && t.outcome.status == SolveOutcome::Status::Limit)
-        out << ",\"lower_bound\":" << t.outcome.search.lower_bound;
-    if (v.status == "misses-goal")
-        out << ",\"end\":\"" << json_escape(req.format.write(t.claim->replay.end, req.layout))
-            << "\"";
-    if (t.search) {
-        const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
-        out << ",\"nodes_generated\":" << t.outcome.search.nodes_generated << ",\"heuristic\":\""
-            << json_escape(heur) << "\",\"seconds\":" << fixed(t.outcome.seconds);
-    }
-    out << "}\n";
+        o.number("lower_bound", t.outcome.search.lower_bound);
+    if (v.status == "misses-goal") o.text("end", req.format.write(t.claim->replay.end, req.layout));
+    if (!t.search) return;
+    o.number("nodes_generated", t.outcome.search.nodes_generated);
+    o.text("heuristic", heuristic_field(t.pdb, t.heuristic)).fixed("seconds", t.outcome.seconds, 6);
+}
+
+void print_json(const Request& req, const Task& t, const Verdict& v, std::ostream& out) {
+    std::string text;
+    JsonObject o(text);
+    o.text("label", t.label).text("status", v.status);
+    if (t.claim) write_claim(req, t, v, o);
+    if (!v.message.empty())
+        o.text("error", v.message);
+    else
+        write_lengths(req, t, v, o);
+    o.close();
+    out << text << "\n";
 }
 
 // Counts of each verdict, for the summary and the exit status.
@@ -201,15 +212,21 @@ struct Tally {
 };
 
 void print_summary(const Request& req, const Tally& n, std::ostream& out) {
-    if (req.json)
-        out << "{\"summary\":{\"instances\":" << n.instances << ",\"optimal\":" << n.optimal
-            << ",\"suboptimal\":" << n.suboptimal << ",\"solves\":" << n.solves
-            << ",\"misses_goal\":" << n.misses << ",\"illegal\":" << n.illegal
-            << ",\"invalid\":" << n.invalid << "}}\n";
-    else
+    if (req.json) {
+        std::string text;
+        JsonObject record(text);
+        JsonObject o = record.object("summary");
+        o.number("instances", n.instances).number("optimal", n.optimal);
+        o.number("suboptimal", n.suboptimal).number("solves", n.solves);
+        o.number("misses_goal", n.misses).number("illegal", n.illegal).number("invalid", n.invalid);
+        o.close();
+        record.close();
+        out << text << "\n";
+    } else {
         out << "summary: instances " << n.instances << ", optimal " << n.optimal << ", suboptimal "
             << n.suboptimal << ", solves " << n.solves << ", misses-goal " << n.misses
             << ", illegal " << n.illegal << ", invalid " << n.invalid << "\n";
+    }
 }
 
 }  // namespace

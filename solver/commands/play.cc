@@ -1,5 +1,6 @@
 // `solver play --out FILE [BOARD]`: writes the play page (solver/play/embedded_page.h, docs/play.md),
 // opening on BOARD when one is given, atomically; or says that this build has none.
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
@@ -13,28 +14,34 @@ namespace loyd::solver {
 
 namespace {
 
-// The page's start: {"board":ROWS,"goal":GOAL,"size":"WxH"} for the arguments' board (separate
-// tiles join into one board, as solve reads them), {"goal":...} without one.
+// The goal as the page takes it: blank-last, blank-first, or its rows.
+std::string goal_text(const Request& req, const Board& goal) {
+    const Geometry& g = goal.geometry();
+    if (goal == Board::blank_last(g)) return "blank-last";
+    if (goal == Board::blank_first(g)) return "blank-first";
+    return req.format.write(goal, BoardLayout::Rows);
+}
+
+// The page's start: {"board":ROWS,"goal":GOAL} for the arguments' board (separate tiles join
+// into one board, as solve reads them), {"size":"WxH","goal":GOAL} for a --size without one,
+// else {"goal":"blank-last"}; script-safe.
 std::string start_json(const Request& req) {
+    Json o = Json::object();
     std::string goal = "blank-last";
-    std::string o = "{";
     if (!req.boards.empty()) {
         std::string text;
         for (const std::string& b : req.boards) text += (text.empty() ? "" : " ") + b;
         const Board start = req.format.read(text);  // FormatError: an invalid board (exit 1)
-        const Board g = req.format.goal(start.geometry());
-        o += "\"board\":" + json_quote(req.format.write(start, BoardLayout::Rows), true) + ",";
-        goal = g == Board::blank_last(g.geometry())    ? "blank-last"
-               : g == Board::blank_first(g.geometry()) ? "blank-first"
-                                                       : req.format.write(g, BoardLayout::Rows);
+        o["board"] = json_string(req.format.write(start, BoardLayout::Rows));
+        goal = goal_text(req, req.format.goal(start.geometry()));
     } else if (const auto g = req.format.geometry()) {
-        o += "\"size\":\"" + g->name() + "\",";
-        const Board b = req.format.goal(*g);
-        goal = b == Board::blank_last(*g)    ? "blank-last"
-               : b == Board::blank_first(*g) ? "blank-first"
-                                             : req.format.write(b, BoardLayout::Rows);
+        o["size"] = g->name();
+        goal = goal_text(req, req.format.goal(*g));
     }
-    return o + "\"goal\":" + json_quote(goal, true) + "}";
+    o["goal"] = json_string(goal);
+    std::string out;
+    append_json(out, o, /*script_safe=*/true);
+    return out;
 }
 
 }  // namespace
@@ -57,8 +64,10 @@ int run_play(const Request& req, std::ostream& out, std::ostream& err) {
     const size_t at = html.find(kPlayStartElement);
     if (at == std::string::npos)
         throw Error("the compiled-in play page has no start element (a build error)");
-    const std::string start =
-        std::string(kPlayStartElement).replace(kPlayStartElement.find("{}"), 2, start_data);
+    const size_t hole = kPlayStartElement.find("{}");
+    std::string start(kPlayStartElement.substr(0, hole));
+    start += start_data;
+    start += kPlayStartElement.substr(hole + 2);
     html.replace(at, kPlayStartElement.size(), start);
     if (req.out == "-") {
         out << html;

@@ -12,10 +12,13 @@
 #include "loyd/base/fd_output.h"
 #include "loyd/tables/load.h"
 #include "loyd/tables/set_path.h"
-#include "solver/run/batch.h"
 #include "solver/commands.h"
-#include "solver/replay/page.h"
+#include "solver/output/json_writer.h"
+#include "solver/output/records.h"
 #include "solver/output/report.h"
+#include "solver/output/steps.h"
+#include "solver/replay/page.h"
+#include "solver/run/batch.h"
 
 namespace loyd::solver {
 
@@ -28,195 +31,111 @@ std::optional<Task> read_board(const Request& req, const Job& job) {
     });
 }
 
-// The moves of the metric: each step (stm), or each run of one direction (mtm).
-std::vector<MoveRun> metric_moves(const Request& req, const Moves& moves) {
-    if (req.metric == Metric::Mtm) return move_runs(moves);
-    std::vector<MoveRun> steps;
-    for (Dir d : moves) steps.push_back(MoveRun{d, 1});
-    return steps;
-}
-
-// The tiles one move slides (in the order they move), the board updated.
-std::vector<int> slide(Board& b, const MoveRun& m) {
-    std::vector<int> tiles;
-    for (int k = 0; k < m.length; ++k) {
-        tiles.push_back(b.at(b.geometry().neighbor(b.blank(), m.dir)));
-        b.move(m.dir);
-    }
-    return tiles;
-}
-
-// --show with --json: the boards go into the record, not around it: "states" (the start, then
-// the board after each move) and "moved" (the tile each move slid; in mtm, the list of tiles),
-// in numbers or labels.
-std::string show_json(const Request& req, Board b, const Moves& moves) {
-    const TileLabels& labels = req.format.labels();
-    auto tile_json = [&](int tile) {
-        if (labels.are_numbers()) return std::to_string(tile);
-        std::string q = "\"";
-        return q.append(json_escape(labels.name(tile))).append("\"");
-    };
-    std::string states = board_json(b, labels), moved;
-    for (const MoveRun& m : metric_moves(req, moves)) {
-        const std::vector<int> tiles = slide(b, m);
-        if (!moved.empty()) moved += ',';
-        if (req.metric == Metric::Mtm) {
-            moved += '[';
-            for (size_t i = 0; i < tiles.size(); ++i) moved.append(i ? "," : "").append(tile_json(tiles[i]));
-            moved += ']';
-        } else {
-            moved += tile_json(tiles[0]);
-        }
-        states.append(",").append(board_json(b, labels));
-    }
-    return ",\"states\":[" + states + "],\"moved\":[" + moved + "]";
+RecordStyle record_style(const Request& req, const Task& t) {
+    return {heuristic_field(t.pdb, t.heuristic), req.metric, req.style, req.style_given};
 }
 
 // --show without --json: the start and the board after every move, naming the tiles it slid.
-void show_text(const Request& req, Board b, const Moves& moves, std::ostream& out) {
-    out << "start\n" << req.format.grid(b);
+void show_text(const Request& req, const Board& start, const Moves& moves, std::ostream& out) {
+    out << "start\n" << req.format.grid(start);
     size_t i = 0;
-    for (const MoveRun& m : metric_moves(req, moves)) {
-        const std::vector<int> tiles = slide(b, m);
-        out << "move " << ++i << ": " << format_moves(Moves(static_cast<size_t>(m.length), m.dir), req.style)
-            << (tiles.size() > 1 ? " (tiles" : " (tile");
-        for (int t : tiles) out << " " << req.format.labels().name(t);
-        out << ")\n" << req.format.grid(b);
+    for (const SolutionStep& step : solution_steps(start, moves, req.metric)) {
+        const MoveRun& m = step.move;
+        out << "move " << ++i << ": "
+            << format_moves(Moves(static_cast<size_t>(m.length), m.dir), req.style)
+            << (step.tiles.size() > 1 ? " (tiles" : " (tile");
+        for (int t : step.tiles) out << " " << req.format.labels().name(t);
+        out << ")\n" << req.format.grid(step.after);
     }
 }
 
-void print_error(const Task& t, const std::string& status, const std::string& message,
-                 std::ostream& out) {
-    out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << status
-        << "\",\"length\":null,"
-        << "\"moves\":null,\"nodes_expanded\":null,\"nodes_generated\":null,\"heuristic\":null,"
-        << "\"heuristic_start\":null,\"seconds\":null,\"error\":\"" << json_escape(message)
-        << "\"}\n";
+// The record of a solve (--json); --show puts the boards into it.
+void print_json(const Request& req, const Task& t, std::ostream& out) {
+    const ShownBoards shown{*t.start, req.format.labels()};
+    out << solve_record(t.label, t.outcome, record_style(req, t), req.show ? &shown : nullptr)
+        << "\n";
 }
 
-void print_json(const Request& req, const Task& t, std::ostream& out) {
+void print_text(const Request& req, const Task& t, std::ostream& out) {
     const SolveOutcome& r = t.outcome;
     const SearchResult& s = r.search;
-    const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
-    const bool solved = r.status == SolveOutcome::Status::Solved;
-    const char* status = solved                                         ? "solved"
-                         : r.status == SolveOutcome::Status::Unsolvable ? "unsolvable"
-                                                                        : "limit";
-    out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\"" << status << "\"";
-    if (solved)
-        out << ",\"length\":" << r.length << ",\"moves\":\"" << format_moves(s.moves, req.style)
-            << "\"";
-    else
-        out << ",\"length\":null,\"moves\":null";
-    if (req.metric == Metric::Mtm) {
-        out << ",\"metric\":\"mtm\"";
-        if (solved) out << ",\"length_stm\":" << s.moves.size();
+    if (r.status == SolveOutcome::Status::Solved) {
+        out << one_line(t.label) << ": length " << r.length
+            << (req.metric == Metric::Mtm ? " metric mtm" : "") << " moves "
+            << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated << " seconds "
+            << fixed(r.seconds) << "\n";
+        if (req.show) show_text(req, *t.start, s.moves, out);
+    } else if (r.status == SolveOutcome::Status::Unsolvable) {
+        out << one_line(t.label) << ": unsolvable\n";
+    } else {
+        out << one_line(t.label) << ": limit (" << stop_reason_text(s.stop_reason) << ") nodes " << s.nodes_generated
+            << " seconds " << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
     }
-    if (req.style_given)
-        out << ",\"notation\":\"" << notation_name(req.style.notation)
-            << "\",\"runs\":" << (req.style.runs ? "true" : "false");
-    out << ",\"nodes_expanded\":" << s.nodes_expanded
-        << ",\"nodes_generated\":" << s.nodes_generated << ",\"heuristic\":\"" << json_escape(heur)
-        << "\",\"heuristic_start\":" << s.heuristic_start << ",\"seconds\":" << fixed(r.seconds);
-    if (!r.lookups.empty()) out << ",\"lookups\":\"" << r.lookups << "\"";
-    if (r.threads > 1) out << ",\"threads\":" << r.threads;
-    if (r.ranks > 1) out << ",\"ranks\":" << r.ranks;
-    if (r.status == SolveOutcome::Status::Limit)
-        out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\""
-            << json_escape(s.limit_reason) << "\"";
-    if (r.status == SolveOutcome::Status::Unsolvable)
-        out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
-    if (req.show && solved) out << show_json(req, *t.start, s.moves);
-    out << "}\n";
+}
+
+// --all / --count as text: the optimal length, the number of solutions, and (--all) each
+// solution on its own line.
+void print_all_text(const Request& req, const Task& t, std::ostream& out) {
+    const AllSolutionsOutcome& a = *t.all;
+    const SearchResult& s = a.search;
+    const std::string label = one_line(t.label);
+    if (a.status == SolveOutcome::Status::Unsolvable) {
+        out << label << ": unsolvable\n";
+        return;
+    }
+    if (a.status == SolveOutcome::Status::Limit) {
+        out << label << ": limit (" << stop_reason_text(s.stop_reason) << ")";
+        if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
+        out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
+            << s.lower_bound << "\n";
+    } else {
+        out << label << ": length " << a.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
+            << " solutions " << a.count;
+        if (a.capped) out << " (the first " << a.count << " listed; there are more)";
+        out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << "\n";
+    }
+    for (size_t i = 0; i < a.solutions.size(); ++i)
+        out << label << ": solution " << i + 1 << " " << moves_word(a.solutions[i], req.style)
+            << "\n";
 }
 
 // --all / --count: the optimal length, the number of solutions, and (--all) each solution on
 // its own line or in the record's "solutions".
 void print_all(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
     const AllSolutionsOutcome& a = *t.all;
-    const SearchResult& s = a.search;
-    const bool solved = a.status == SolveOutcome::Status::Solved;
-    const bool limit = a.status == SolveOutcome::Status::Limit;
-    if (limit)
-        err << "solver: " << one_line(t.label) << ": " << s.limit_reason << " reached after " << s.nodes_generated
-            << " nodes\n";
-    if (req.json) {
-        const std::string heur = t.pdb ? "pdb:" + t.pdb->spec.name : heuristic_name(t.heuristic);
-        out << "{\"label\":\"" << json_escape(t.label) << "\",\"status\":\""
-            << (solved ? "solved" : limit ? "limit" : "unsolvable") << "\",\"length\":";
-        if (solved || (limit && a.length > 0)) out << a.length; else out << "null";
-        if (req.metric == Metric::Mtm) out << ",\"metric\":\"mtm\"";
-        if (a.status != SolveOutcome::Status::Unsolvable) {
-            out << ",\"count\":" << a.count << ",\"count_exact\":"
-                << (solved && (req.count_solutions || !a.capped) ? "true" : "false");
-            if (req.all) {
-                out << ",\"capped\":" << (a.capped ? "true" : "false") << ",\"solutions\":[";
-                for (size_t i = 0; i < a.solutions.size(); ++i)
-                    out << (i ? "," : "") << "\"" << format_moves(a.solutions[i], req.style) << "\"";
-                out << "]";
-            }
-        }
-        out << ",\"nodes_generated\":" << s.nodes_generated << ",\"heuristic\":\"" << json_escape(heur)
-            << "\",\"seconds\":" << fixed(a.seconds);
-        if (!a.lookups.empty()) out << ",\"lookups\":\"" << a.lookups << "\"";
-        if (limit)
-            out << ",\"lower_bound\":" << s.lower_bound << ",\"error\":\"" << json_escape(s.limit_reason) << "\"";
-        if (a.status == SolveOutcome::Status::Unsolvable)
-            out << ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
-        out << "}\n";
-        return;
-    }
-    if (a.status == SolveOutcome::Status::Unsolvable) {
-        out << one_line(t.label) << ": unsolvable\n";
-        return;
-    }
-    if (limit) {
-        out << one_line(t.label) << ": limit (" << s.limit_reason << ")";
-        if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
-        out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
-            << s.lower_bound << "\n";
-    } else {
-        out << one_line(t.label) << ": length " << a.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
-            << " solutions " << a.count;
-        if (a.capped) out << " (the first " << a.count << " listed; there are more)";
-        out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << "\n";
-    }
-    for (size_t i = 0; i < a.solutions.size(); ++i)
-        out << one_line(t.label) << ": solution " << i + 1 << " " << moves_word(a.solutions[i], req.style) << "\n";
+    if (a.status == SolveOutcome::Status::Limit)
+        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(a.search.stop_reason) << " reached after "
+            << a.search.nodes_generated << " nodes\n";
+    if (req.json)
+        out << solutions_record(t.label, a, record_style(req, t), req.all) << "\n";
+    else
+        print_all_text(req, t, out);
 }
 
 void print_task(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
     if (!t.error.empty()) {
         err << "solver: " << t.origin << ": " << t.error << "\n";
         if (req.json)
-            print_error(t, "invalid", t.error, out);
+            out << failed_record(t.label, "invalid", t.error) << "\n";
         else
             out << one_line(t.label) << ": invalid: " << t.error << "\n";  // one line per input line
         return;
     }
     if (!t.failure.empty()) {
         err << "solver: " << one_line(t.label) << ": " << t.failure << "\n";
-        if (req.json) print_error(t, "error", t.failure, out);
+        if (req.json) out << failed_record(t.label, "error", t.failure) << "\n";
         return;
     }
     if (t.all) return print_all(req, t, out, err);
     const SolveOutcome& r = t.outcome;
-    const SearchResult& s = r.search;
     if (r.status == SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << s.limit_reason
-            << (interrupt_flag() ? " after " : " reached after ") << s.nodes_generated << " nodes\n";
-    if (req.json) return print_json(req, t, out);
-    if (r.status == SolveOutcome::Status::Solved) {
-        out << one_line(t.label) << ": length " << r.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
-            << " moves " << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated
-            << " seconds " << fixed(r.seconds) << "\n";
-        if (req.show) show_text(req, *t.start, s.moves, out);
-    } else if (r.status == SolveOutcome::Status::Unsolvable) {
-        out << one_line(t.label) << ": unsolvable\n";
-    } else {
-        out << one_line(t.label) << ": limit (" << s.limit_reason << ") nodes " << s.nodes_generated
-            << " seconds " << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
-    }
+        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(r.search.stop_reason)
+            << (interrupt_flag() ? " after " : " reached after ") << r.search.nodes_generated
+            << " nodes\n";
+    if (req.json)
+        print_json(req, t, out);
+    else
+        print_text(req, t, out);
 }
 
 // Totals for the summary line and the exit status.
@@ -262,22 +181,27 @@ struct Tally {
 void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std::ostream& out) {
     const double mean =
         n.solved ? static_cast<double>(n.total_len) / static_cast<double>(n.solved) : 0;
+    const bool solutions = req.all || req.count_solutions;
     if (req.json) {
-        out << "{\"summary\":{\"instances\":" << n.instances << ",\"solved\":" << n.solved
-            << ",\"unsolvable\":" << n.unsolvable << ",\"limit\":" << n.limit
-            << ",\"invalid\":" << n.invalid << ",\"total_length\":" << n.total_len
-            << ",\"mean_length\":" << fixed(mean, 3) << ",\"total_nodes\":" << n.total_nodes
-            << ",\"search_seconds\":" << fixed(n.total_secs)
-            << ",\"load_seconds\":" << fixed(b.load_seconds) << ",\"threads\":" << b.threads;
-        if (req.all || req.count_solutions) out << ",\"solutions\":" << n.solutions;
-        out << "}}\n";
+        std::string text;
+        JsonObject record(text);
+        JsonObject o = record.object("summary");
+        o.number("instances", n.instances).number("solved", n.solved);
+        o.number("unsolvable", n.unsolvable).number("limit", n.limit).number("invalid", n.invalid);
+        o.number("total_length", n.total_len).fixed("mean_length", mean, 3);
+        o.number("total_nodes", n.total_nodes).fixed("search_seconds", n.total_secs, 6);
+        o.fixed("load_seconds", b.load_seconds, 6).number("threads", b.threads);
+        if (solutions) o.number("solutions", n.solutions);
+        o.close();
+        record.close();
+        out << text << "\n";
     } else {
         out << "summary: instances " << n.instances << ", solved " << n.solved << ", unsolvable "
             << n.unsolvable << ", limit " << n.limit << ", invalid " << n.invalid
             << ", total length " << n.total_len << ", mean length " << fixed(mean, 3)
             << ", total nodes " << n.total_nodes << ", search seconds " << fixed(n.total_secs, 3)
             << ", table load seconds " << fixed(b.load_seconds, 3) << ", threads " << b.threads;
-        if (req.all || req.count_solutions) out << ", solutions " << n.solutions;
+        if (solutions) out << ", solutions " << n.solutions;
         out << "\n";
     }
 }

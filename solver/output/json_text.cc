@@ -1,7 +1,7 @@
 #include "solver/output/json_text.h"
 
 #include <cstdint>
-#include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace loyd::solver {
 
@@ -14,10 +14,14 @@ size_t utf8_sequence(std::string_view s, size_t i) {
     if (b < 0x80) return 1;
     size_t n;
     uint8_t lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (b >= 0xC2 && b <= 0xDF) n = 2;
-    else if (b >= 0xE0 && b <= 0xEF) n = 3, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
-    else if (b >= 0xF0 && b <= 0xF4) n = 4, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
-    else return 0;
+    if (b >= 0xC2 && b <= 0xDF)
+        n = 2;
+    else if (b >= 0xE0 && b <= 0xEF)
+        n = 3, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+    else if (b >= 0xF0 && b <= 0xF4)
+        n = 4, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+    else
+        return 0;
     if (i + n > s.size()) return 0;
     if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
     for (size_t k = 2; k < n; ++k)
@@ -25,7 +29,51 @@ size_t utf8_sequence(std::string_view s, size_t i) {
     return n;
 }
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";         // U+FFFD
+constexpr std::string_view kLineSeparator = "\xE2\x80\xA8";       // U+2028
+constexpr std::string_view kParagraphSeparator = "\xE2\x80\xA9";  // U+2029
+// What append_json may change with script_safe: escapes, markup, the first byte of U+2028/9.
+constexpr std::string_view kScriptUnsafe = "\\<>&\xE2";
+
+// Appends `text`, JSON as nlohmann-json writes it, with the house escapes (json_text.h).
+void append_house_escapes(std::string& out, std::string_view text, bool script_safe) {
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\\') {  // an escape in a string (no backslash appears elsewhere)
+            const char e = text[i + 1];
+            if (e == 'b')
+                out += "\\u0008";
+            else if (e == 'f')
+                out += "\\u000c";
+            else
+                out.append(text.substr(i, 2));
+            ++i;
+        } else if (script_safe && (c == '<' || c == '>' || c == '&')) {
+            out += c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026";
+        } else if (script_safe && text.substr(i, 3) == kLineSeparator) {
+            out += "\\u2028";
+            i += 2;
+        } else if (script_safe && text.substr(i, 3) == kParagraphSeparator) {
+            out += "\\u2029";
+            i += 2;
+        } else {
+            out += c;
+        }
+    }
+}
+
+// True when `s` is printable ASCII holding no '"' or '\\' (nor, script-safe, '<', '>' or
+// '&'): nlohmann-json writes such a string as it is between quotes, and so does
+// append_json_string, without building a JSON value (most labels, and the status, moves and
+// heuristic of every record: a batch writes several such strings per line).
+bool needs_no_escape(std::string_view s, bool script_safe) {
+    for (const char c : s) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte > 0x7E || c == '"' || c == '\\') return false;
+        if (script_safe && (c == '<' || c == '>' || c == '&')) return false;
+    }
+    return true;
+}
 
 }  // namespace
 
@@ -45,28 +93,32 @@ std::string valid_utf8(std::string_view s) {
     return out;
 }
 
-std::string json_quote(std::string_view raw, bool script_safe) {
-    const std::string s = valid_utf8(raw);
-    std::string o = "\"";
-    const auto u_escape = [&](unsigned c) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        o += buf;
-    };
-    for (size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (c == '"') o += "\\\"";
-        else if (c == '\\') o += "\\\\";
-        else if (c == '\n') o += "\\n";
-        else if (c == '\t') o += "\\t";
-        else if (c == '\r') o += "\\r";
-        else if (static_cast<uint8_t>(c) < 0x20) u_escape(static_cast<uint8_t>(c));
-        else if (script_safe && (c == '<' || c == '>' || c == '&')) u_escape(static_cast<uint8_t>(c));
-        else if (script_safe && s.compare(i, 3, "\xE2\x80\xA8") == 0) u_escape(0x2028), i += 2;
-        else if (script_safe && s.compare(i, 3, "\xE2\x80\xA9") == 0) u_escape(0x2029), i += 2;
-        else o += c;
+Json json_string(std::string_view s) {
+    return Json(valid_utf8(s));
+}
+
+void append_json(std::string& out, const Json& value, bool script_safe) {
+    const std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (text.find_first_of(script_safe ? kScriptUnsafe : std::string_view("\\")) == text.npos)
+        out += text;  // nothing to change: the usual case
+    else
+        append_house_escapes(out, text, script_safe);
+}
+
+void append_json_string(std::string& out, std::string_view s, bool script_safe) {
+    if (needs_no_escape(s, script_safe)) {
+        out += '"';
+        out += s;
+        out += '"';
+    } else {
+        append_json(out, json_string(s), script_safe);
     }
-    return o + "\"";
+}
+
+std::string json_quote(std::string_view s, bool script_safe) {
+    std::string out;
+    append_json_string(out, s, script_safe);
+    return out;
 }
 
 std::string html_escape(std::string_view raw) {
@@ -75,12 +127,23 @@ std::string html_escape(std::string_view raw) {
     o.reserve(s.size());
     for (char c : s) {
         switch (c) {
-            case '&': o += "&amp;"; break;
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '"': o += "&quot;"; break;
-            case '\'': o += "&#39;"; break;
-            default: o += c;
+            case '&':
+                o += "&amp;";
+                break;
+            case '<':
+                o += "&lt;";
+                break;
+            case '>':
+                o += "&gt;";
+                break;
+            case '"':
+                o += "&quot;";
+                break;
+            case '\'':
+                o += "&#39;";
+                break;
+            default:
+                o += c;
         }
     }
     return o;

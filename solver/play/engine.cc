@@ -16,6 +16,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/version.h"
 #include "solver/output/json_text.h"
+#include "solver/output/json_writer.h"
 #include "solver/play/requests.h"
 #include "solver/play/table_sets.h"
 
@@ -35,15 +36,22 @@ const char* reply(std::string text) {
 }
 
 const char* failure(const char* kind, const std::string& message) {
-    return reply("{\"error\":" + loyd::solver::json_quote(loyd::solver::valid_utf8(message)) +
-                 ",\"kind\":\"" + kind + "\"}");
+    std::string out;
+    loyd::solver::JsonObject o(out);
+    o.text("error", message).text("kind", kind);
+    o.close();
+    return reply(std::move(out));
 }
 
-// {"ok": what()} or the error `what` threw.
+// {"ok": what()} (what() returns JSON text) or the error `what` threw.
 template <class F>
 const char* guarded(F&& what) {
     try {
-        return reply("{\"ok\":" + what() + "}");
+        std::string out;
+        loyd::solver::JsonObject o(out);
+        o.json_text("ok", what());
+        o.close();
+        return reply(std::move(out));
     } catch (const loyd::UsageError& e) {
         return failure("usage", e.what());
     } catch (const loyd::FormatError& e) {
@@ -95,7 +103,7 @@ uint64_t seed_of(const char* text) {
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* loyd_version() {
-    return guarded([] { return std::string("\"") + loyd::kVersion + "\""; });
+    return guarded([] { return loyd::solver::json_quote(loyd::kVersion); });
 }
 
 EMSCRIPTEN_KEEPALIVE const char* loyd_solve(const char* text, const char* options) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "loyd/base/error.h"
@@ -17,11 +18,15 @@
 #include "loyd/search/solve.h"
 #include "loyd/tables/discover.h"
 #include "loyd/tables/set_fit.h"
-#include "solver/output/report.h"
+#include "solver/output/json_text.h"
+#include "solver/output/json_writer.h"
+#include "solver/output/records.h"
 
 namespace loyd::play {
 
 namespace {
+
+using solver::Json;
 
 constexpr uint64_t kDefaultAstarNodes = 20'000'000;  // the command line's default (request.cc)
 
@@ -123,42 +128,6 @@ MoveStyle style_of(const Options& o, Metric metric) {
     return style;
 }
 
-// commands/solve.cc's print_json, field for field.
-std::string record(const std::string& label, const SolveOutcome& r, const SolveOptions& so,
-                   const MoveStyle& style) {
-    const SearchResult& s = r.search;
-    const std::string heur = so.pdb ? "pdb:" + so.pdb->spec.name : heuristic_name(so.heuristic);
-    const bool solved = r.status == SolveOutcome::Status::Solved;
-    const char* status = solved                                         ? "solved"
-                         : r.status == SolveOutcome::Status::Unsolvable ? "unsolvable"
-                                                                        : "limit";
-    std::string o =
-        "{\"label\":\"" + solver::json_escape(label) + "\",\"status\":\"" + status + "\"";
-    if (solved)
-        o += ",\"length\":" + std::to_string(r.length) + ",\"moves\":\"" +
-             format_moves(s.moves, style) + "\"";
-    else
-        o += ",\"length\":null,\"moves\":null";
-    if (so.metric == Metric::Mtm) {
-        o += ",\"metric\":\"mtm\"";
-        if (solved) o += ",\"length_stm\":" + std::to_string(s.moves.size());
-    }
-    if (!(style == MoveStyle{}))
-        o += std::string(",\"notation\":\"") + notation_name(style.notation) +
-             "\",\"runs\":" + (style.runs ? "true" : "false");
-    o += ",\"nodes_expanded\":" + std::to_string(s.nodes_expanded) +
-         ",\"nodes_generated\":" + std::to_string(s.nodes_generated) + ",\"heuristic\":\"" +
-         solver::json_escape(heur) + "\",\"heuristic_start\":" + std::to_string(s.heuristic_start) +
-         ",\"seconds\":" + solver::fixed(r.seconds);
-    if (!r.lookups.empty()) o += ",\"lookups\":\"" + r.lookups + "\"";
-    if (r.status == SolveOutcome::Status::Limit)
-        o += ",\"lower_bound\":" + std::to_string(s.lower_bound) + ",\"error\":\"" +
-             solver::json_escape(s.limit_reason) + "\"";
-    if (r.status == SolveOutcome::Status::Unsolvable)
-        o += ",\"error\":\"the instance cannot reach the goal (permutation parity)\"";
-    return o + "}";
-}
-
 // The instance line: its label ("board" when it has none) and its board.
 InstanceLine instance_of(const std::string& text) {
     std::optional<InstanceLine> line = split_instance_line(text);
@@ -167,13 +136,16 @@ InstanceLine instance_of(const std::string& text) {
     return *line;
 }
 
-std::string tiles_json(const Board& b) {
-    std::string o = "[";
-    for (int c = 0; c < b.cells(); ++c) {
-        if (c) o += ',';
-        o += std::to_string(b.at(c));
-    }
-    return o + "]";
+Json tiles_json(const Board& b) {
+    Json tiles = Json::array();
+    for (int c = 0; c < b.cells(); ++c) tiles.push_back(b.at(c));
+    return tiles;
+}
+
+std::string json_text(const Json& value) {
+    std::string out;
+    solver::append_json(out, value);
+    return out;
 }
 
 }  // namespace
@@ -186,7 +158,9 @@ std::string solve_json(const TableSets& sets, const std::string& text, const Opt
     const Board start = fmt.read(line.body);
     const Board goal = fmt.goal(start.geometry());
     choose_heuristic(sets, opt, goal, so);
-    return record(line.label, solve(start, goal, so), so, style);
+    const solver::RecordStyle record{solver::heuristic_field(so.pdb, so.heuristic), so.metric,
+                                     style, !(style == MoveStyle{})};
+    return solver::solve_record(line.label, solve(start, goal, so), record);
 }
 
 std::string board_json(const std::string& text, const Options& opt) {
@@ -194,12 +168,15 @@ std::string board_json(const std::string& text, const Options& opt) {
     const InstanceLine line = instance_of(text);
     const Board b = fmt.read(line.body);
     const Board goal = fmt.goal(b.geometry());
-    return "{\"label\":\"" + solver::json_escape(line.label) +
-           "\",\"width\":" + std::to_string(b.geometry().width()) +
-           ",\"height\":" + std::to_string(b.geometry().height()) + ",\"tiles\":" + tiles_json(b) +
-           ",\"goal\":" + tiles_json(goal) +
-           ",\"solvable\":" + (solvable(b, goal) ? "true" : "false") + ",\"rows\":\"" +
-           solver::json_escape(fmt.write(b, BoardLayout::Rows)) + "\"}";
+    Json o = Json::object();
+    o["label"] = solver::json_string(line.label);
+    o["width"] = b.geometry().width();
+    o["height"] = b.geometry().height();
+    o["tiles"] = tiles_json(b);
+    o["goal"] = tiles_json(goal);
+    o["solvable"] = solvable(b, goal);
+    o["rows"] = solver::json_string(fmt.write(b, BoardLayout::Rows));
+    return json_text(o);
 }
 
 std::string scramble_json(const Options& opt, uint64_t seed) {
@@ -207,37 +184,46 @@ std::string scramble_json(const Options& opt, uint64_t seed) {
     const Geometry g = fmt.geometry().value_or(Geometry(4, 4));
     std::mt19937_64 rng(seed);
     const Board b = random_position(fmt.goal(g), rng);
-    return "{\"seed\":\"" + std::to_string(seed) + "\",\"width\":" + std::to_string(g.width()) +
-           ",\"height\":" + std::to_string(g.height()) + ",\"tiles\":" + tiles_json(b) +
-           ",\"rows\":\"" + solver::json_escape(fmt.write(b, BoardLayout::Rows)) + "\"}";
+    Json o = Json::object();
+    o["seed"] = std::to_string(seed);  // a string: JavaScript's numbers hold 53 bits
+    o["width"] = g.width();
+    o["height"] = g.height();
+    o["tiles"] = tiles_json(b);
+    o["rows"] = solver::json_string(fmt.write(b, BoardLayout::Rows));
+    return json_text(o);
 }
 
 std::string set_json(const LoadedSet& s, bool embedded) {
     const PdbSetSpec& spec = s.spec;
-    std::string tables;
+    Json tables = Json::array();
     uint64_t entries = 0;
     for (size_t i = 0; i < spec.tables.size(); ++i) {
-        const Pattern& p = spec.tables[i].pattern;
-        tables.append(i ? "," : "");
-        tables += "{\"file\":\"" +
-                  solver::json_escape(spec.tables[i].file) + "\",\"kind\":\"" +
-                  to_string(p.kind()) + "\",\"tiles\":[" + p.tiles_string() +
-                  "],\"entries\":" + std::to_string(s.tables[i].size()) + "}";
+        Json t = Json::object();
+        t["file"] = solver::json_string(spec.tables[i].file);
+        t["kind"] = to_string(spec.tables[i].pattern.kind());
+        t["tiles"] = spec.tables[i].pattern.tiles();
+        t["entries"] = s.tables[i].size();
+        tables.push_back(std::move(t));
         entries += s.tables[i].size();
     }
-    return "{\"name\":\"" + solver::json_escape(spec.name) + "\",\"board\":\"" +
-           spec.geometry().name() + "\",\"goal\":" + tiles_json(spec.goal) + ",\"metric\":\"" +
-           to_string(spec.metric) + "\",\"reflect\":" + (spec.reflect ? "true" : "false") +
-           ",\"embedded\":" + (embedded ? "true" : "false") + ",\"tables\":[" + tables +
-           "],\"entries\":" + std::to_string(entries) +
-           ",\"strength\":" + std::to_string(set_strength(spec)) + "}";
+    std::string out;
+    solver::JsonObject o(out);
+    o.text("name", spec.name)
+        .text("board", spec.geometry().name())
+        .value("goal", tiles_json(spec.goal));
+    o.text("metric", to_string(spec.metric)).boolean("reflect", spec.reflect);
+    o.boolean("embedded", embedded).value("tables", tables).number("entries", entries);
+    o.fixed("strength", set_strength(spec), 6);  // as std::to_string wrote it
+    o.close();
+    return out;
 }
 
+// A JSON array of the held sets' records.
 std::string sets_json(const TableSets& sets) {
-    std::string o = "[";
-    for (size_t i = 0; i < sets.sets().size(); ++i)
-        o.append(i ? "," : "").append(set_json(*sets.sets()[i].set, sets.sets()[i].embedded));
-    return o + "]";
+    std::string out = "[";
+    for (const auto& held : sets.sets())
+        out.append(out.size() > 1 ? "," : "").append(set_json(*held.set, held.embedded));
+    return out + "]";
 }
 
 }  // namespace loyd::play

@@ -2,11 +2,10 @@
 // draw a scramble, describe the table sets held.
 //
 // Option values and field names are the command line's (README): a solve answer is the record
-// `solver --json` prints for the same instance and options (commands/solve.cc's print_json:
-// label, status, length, moves, metric and length_stm in mtm, notation and runs when not the
-// default style, nodes, heuristic, heuristic_start, seconds, lookups, lower_bound and error on a
-// limit, error when unsolvable), built here from the same library calls; the browser test
-// compares the two field by field. The label is the text's own `label:` or "board".
+// `solver --json` prints for the same instance and options, written by the same function
+// (output/records.h's solve_record; notation and runs are named when the style is not the
+// default), from the same library calls; the browser test compares the two field by field.
+// The label is the text's own `label:` or "board".
 //
 // Every function throws the library's errors (loyd::Error subclasses, one-line messages naming
 // the token, option or file) for bad input; the caller turns them into the page's messages.

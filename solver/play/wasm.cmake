@@ -4,7 +4,8 @@
 #   emcmake cmake -S . -B build-wasm && cmake --build build-wasm --target loyd_play_engine
 # (the native build does this itself, solver/play/page.cmake). Without Boost, MPI or zstd: the
 # engine reads raw tables only (solver/play/no_zstd/zstd.h stands in for <zstd.h>); xxHash is
-# Debian's header, compiled in (XXH_INLINE_ALL). One thread; C++ exceptions on (the library
+# Debian's header, compiled in (XXH_INLINE_ALL); nlohmann-json is Debian's headers (linked into
+# the build tree, below). One thread; C++ exceptions on (the library
 # reports every refusal by throwing).
 
 add_library(loyd_flags INTERFACE)
@@ -94,6 +95,7 @@ add_library(loyd STATIC
   ${loyd_dir}/heuristics/mtm_pdb.cc
   ${loyd_dir}/heuristics/pdb_heuristic.cc
   ${loyd_dir}/heuristics/walking_distance.cc
+  ${loyd_dir}/search/limits.cc
   ${loyd_dir}/search/move_pruning_shared.cc
   ${loyd_dir}/search/solve.cc
   ${loyd_dir}/search/split_protocol.cc
@@ -107,12 +109,25 @@ target_compile_definitions(loyd PRIVATE LOYD_BIN_TO_PDB="../share/loyd/pdb")
 
 add_executable(loyd_play_engine
   solver/output/json_text.cc
+  solver/output/json_writer.cc
+  solver/output/records.cc
   solver/output/report.cc
+  solver/output/steps.cc
   solver/play/engine.cc
   solver/play/requests.cc
   solver/play/table_sets.cc
 )
-target_include_directories(loyd_play_engine PRIVATE ${PROJECT_SOURCE_DIR})
+# nlohmann-json (Debian's nlohmann-json3-dev, header-only): emscripten's sysroot does not see
+# /usr/include, and adding /usr/include would put the host's C library before the sysroot's, so
+# a folder of the build tree holds a link to its headers alone.
+find_path(LOYD_NLOHMANN_INCLUDE nlohmann/json.hpp PATHS /usr/include /usr/local/include
+  NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+if(NOT LOYD_NLOHMANN_INCLUDE)
+  message(FATAL_ERROR "nlohmann/json.hpp not found (Debian's nlohmann-json3-dev; ./setup.sh installs it)")
+endif()
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/wasm-json-include)
+file(CREATE_LINK ${LOYD_NLOHMANN_INCLUDE}/nlohmann ${PROJECT_BINARY_DIR}/wasm-json-include/nlohmann SYMBOLIC)
+target_include_directories(loyd_play_engine PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/wasm-json-include)
 target_link_libraries(loyd_play_engine PRIVATE loyd loyd_flags)
 set(loyd_play_exports _loyd_version _loyd_solve _loyd_board _loyd_scramble _loyd_load_embedded
   _loyd_load_upload _loyd_sets)

@@ -1,10 +1,8 @@
 #include "solver/ranks/messages.h"
 
-#include <cstring>
-#include <iterator>
-
 #include "loyd/base/error.h"
 #include "loyd/base/wire.h"
+#include "loyd/search/stop_reason.h"
 
 namespace loyd::solver {
 
@@ -14,15 +12,6 @@ constexpr uint8_t kVersion = 1;
 constexpr size_t kMaxText = 1 << 16;     // a path, a message, a lookup list
 constexpr uint32_t kMaxItems = 1 << 20;  // per message
 constexpr uint32_t kMaxMoves = 1 << 20;
-// The reasons a search stops without a solution (SearchResult::limit_reason), by number.
-constexpr const char* kReasons[] = {"", "node limit", "time limit", "cancelled", "no solution (start not solvable)"};
-
-uint8_t reason_code(const char* reason) {
-    for (size_t i = 0; i < std::size(kReasons); ++i)
-        if (std::strcmp(reason, kReasons[i]) == 0) return static_cast<uint8_t>(i);
-    throw Error(std::string("no message code for the limit reason '") + reason + "'");
-}
-
 void put_board(WireWriter& w, const Board& b) {
     w.u8(static_cast<uint8_t>(b.geometry().width())).u8(static_cast<uint8_t>(b.geometry().height()));
     for (int c = 0; c < b.cells(); ++c) w.u8(static_cast<uint8_t>(b.at(c)));
@@ -68,7 +57,7 @@ void put_result(WireWriter& w, const WorkResult& res) {
     w.u8(static_cast<uint8_t>(s.status)).u32(static_cast<uint32_t>(s.moves.size()));
     for (Dir d : s.moves) w.u8(static_cast<uint8_t>(d));
     w.u64(s.nodes_expanded).u64(s.nodes_generated).i32(s.heuristic_start).i32(s.iterations);
-    w.i32(s.lower_bound).u8(reason_code(s.limit_reason));
+    w.i32(s.lower_bound).u8(static_cast<uint8_t>(s.stop_reason));
 }
 
 WorkResult get_result(WireReader& r) {
@@ -103,9 +92,10 @@ WorkResult get_result(WireReader& r) {
     s.heuristic_start = r.i32("heuristic at the start");
     s.iterations = r.i32("iterations");
     s.lower_bound = r.i32("lower bound");
-    const uint8_t reason = r.u8("limit reason");
-    if (reason >= std::size(kReasons)) r.fail("limit reason " + std::to_string(reason));
-    s.limit_reason = kReasons[reason];
+    const uint8_t reason = r.u8("stop reason");
+    const std::optional<StopReason> why = stop_reason_from_byte(reason);
+    if (!why) r.fail("stop reason " + std::to_string(reason));
+    s.stop_reason = *why;
     return res;
 }
 

@@ -1,12 +1,14 @@
 #include "solver/replay/page.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "loyd/base/error.h"
 #include "loyd/base/version.h"
 #include "loyd/board/geometry.h"
-#include "solver/replay/assets.h"
 #include "solver/output/json_text.h"
+#include "solver/output/json_writer.h"
+#include "solver/replay/assets.h"
 
 namespace loyd::solver {
 
@@ -54,28 +56,35 @@ void check_instance(const ReplayInstance& in, size_t index) {
     if (board != in.goal) throw UsageError(who + ": the moves do not end on the goal");
 }
 
-std::string labels_json(const std::vector<std::string>& labels) {
-    std::string o = "[";
-    for (size_t i = 0; i < labels.size(); ++i) {
-        if (i) o += ",";
-        o += is_blank(labels[i]) ? "null" : json_quote(labels[i], true);
-    }
-    return o + "]";
+Json labels_json(const std::vector<std::string>& labels) {
+    Json cells = Json::array();
+    for (const std::string& l : labels)
+        cells.push_back(is_blank(l) ? Json(nullptr) : json_string(l));
+    return cells;
 }
 
-// The page's data: the JSON value of the header's contract, safe inside <script>.
+Json instance_json(const ReplayInstance& in) {
+    Json o = Json::object();
+    o["label"] = json_string(in.label);
+    o["width"] = in.width;
+    o["height"] = in.height;
+    o["start"] = labels_json(in.start);
+    o["goal"] = labels_json(in.goal);
+    o["moves"] = to_string(in.moves);
+    return o;
+}
+
+// The page's data: the JSON value of the header's contract, safe inside <script>, one instance
+// per line.
 std::string data_json(const std::vector<ReplayInstance>& instances, const HtmlPageOptions& opt) {
-    std::string o = "{\"format\":\"loyd-replay\",\"version\":1,\"title\":" +
-                    json_quote(opt.title, true) + ",\"notation\":\"" +
-                    notation_name(opt.notation) + "\",\"instances\":[";
-    for (size_t i = 0; i < instances.size(); ++i) {
-        const ReplayInstance& in = instances[i];
-        o += i ? ",\n" : "\n";
-        o += "{\"label\":" + json_quote(in.label, true) + ",\"width\":" + std::to_string(in.width) +
-             ",\"height\":" + std::to_string(in.height) + ",\"start\":" + labels_json(in.start) +
-             ",\"goal\":" + labels_json(in.goal) + ",\"moves\":\"" + to_string(in.moves) + "\"}";
-    }
-    return o + "\n]}";
+    std::vector<Json> items;
+    for (const ReplayInstance& in : instances) items.push_back(instance_json(in));
+    std::string out;
+    JsonObject o(out, /*script_safe=*/true);
+    o.text("format", "loyd-replay").number("version", 1).text("title", opt.title);
+    o.text("notation", notation_name(opt.notation)).lines("instances", items);
+    o.close();
+    return out;
 }
 
 // What a browser without JavaScript shows: each instance's moves as text.
@@ -115,14 +124,15 @@ std::string html_page(const std::vector<ReplayInstance>& instances, const HtmlPa
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
         "<meta name=\"generator\" content=\"loyd ";
     page += kVersion;
-    page += "\">\n<title>" + html_escape(options.title) + "</title>\n<style>";
-    page += kPageStyle;
+    page += "\">\n<title>" + html_escape(options.title) + "</title>\n<style>\n";
+    page += page_style();
     page += "</style>\n</head>\n<body data-instance=\"0\" data-step=\"0\" data-playing=\"false\">\n";
-    page += kPageBody;
+    page += page_body();
     page += noscript(instances, options.notation);
-    page += "<script type=\"application/json\" id=\"loyd-data\">" + data_json(instances, options) +
-            "</script>\n<script>";
-    page += kPageScript;
+    page += "<script type=\"application/json\" id=\"loyd-data\">";
+    page += data_json(instances, options);
+    page += "</script>\n<script>\n";
+    page += page_script();
     page += "</script>\n</body>\n</html>\n";
     return page;
 }

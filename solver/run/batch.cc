@@ -63,8 +63,8 @@ void solve_task(const Request& req, const SolveOptions& base, Task& t) {
         else
             t.outcome = solve(*t.start, *t.goal, so);
         if (interrupt_flag()) {  // what was proven stays: the lower bound reached
-            if (t.all && t.all->status == SolveOutcome::Status::Limit) t.all->search.limit_reason = "interrupted";
-            if (!t.all && t.outcome.status == SolveOutcome::Status::Limit) t.outcome.search.limit_reason = "interrupted";
+            if (t.all && t.all->status == SolveOutcome::Status::Limit) t.all->search.stop_reason = StopReason::Interrupted;
+            if (!t.all && t.outcome.status == SolveOutcome::Status::Limit) t.outcome.search.stop_reason = StopReason::Interrupted;
         }
     } catch (const UsageError& e) {
         t.error = e.what();
@@ -307,11 +307,74 @@ std::optional<Task> read_task(const Job& job,
 
 namespace {
 
+// How a batch uses the ranks and threads. Several ranks: each instance on one thread of some
+// rank, or, with fewer instances than ranks, each one in turn on every thread of every rank.
+// Every optimal solution (--all, --count) is searched on rank 0 alone (its solutions are not
+// part of the messages).
+struct BatchPlan {
+    bool alone = true;       // rank 0 alone
+    bool together = false;   // each instance on every rank
+    bool more = false;       // more instances than threads: one thread per instance
+    int threads = 1;         // threads of this process that take instances
+    int search_threads = 1;  // threads that search one instance
+};
+
+BatchPlan plan_batch(const Request& req, Batch& batch, RankRun& ranks) {
+    BatchPlan p;
+    const int cores = ranks.threads();
+    p.alone = ranks.size() == 1 || req.all || req.count_solutions;
+    p.together = !p.alone && !batch.read_ahead(static_cast<size_t>(ranks.size()));
+    p.more = !p.alone ? !p.together : batch.read_ahead(static_cast<size_t>(cores) + 1);
+    p.threads = p.more || p.together ? cores : std::max(1, static_cast<int>(batch.pending()));
+    p.search_threads = p.more ? 1 : std::max(1, cores / p.threads);
+    return p;
+}
+
 // A long search on the progress line: "solver: bound 50, 1,234,567 nodes, 2.0 s, 0.6 M nodes/s".
 std::string progress_text(const SearchProgress& p) {
     return "solver: bound " + std::to_string(p.bound) + ", " + program::thousands(p.nodes_generated) +
            " nodes, " + program::seconds(p.seconds) + ", " +
            fixed(static_cast<double>(p.nodes_generated) / p.seconds / 1e6, 1) + " M nodes/s";
+}
+
+// One instance on a terminal: the progress line (bound, nodes, elapsed, rate) on stderr once
+// the search has run a second; `line` erases it before the answer, and is off when stderr is
+// not a terminal.
+void show_progress(program::ProgressLine& line, SolveOptions& base) {
+    if (!line.enabled()) return;
+    base.limits.progress = [&line](const SearchProgress& p) {
+        if (p.seconds >= 1.0) line.show(progress_text(p));
+    };
+}
+
+// Fewer instances than ranks: each instance in turn, split over every thread of every rank.
+void run_together(RankRun& ranks, Tables& tables, Batch& batch, const SolveOptions& base,
+                  const TaskPrinter& print, const std::function<void()>& flush) {
+    ranks.start(RunMode::Split);
+    while (std::unique_ptr<Task> t = batch.pop()) {
+        split_search(ranks, tables, base, *t);
+        print(*t);
+        if (flush) flush();
+    }
+    ranks.idle();
+    batch.rethrow();
+}
+
+// Several ranks share the batch: rank 0 reads, prints and searches, and serves the others.
+void run_served(RankRun& ranks, Batch& batch, int threads, const SolveOptions& base,
+                const TaskPrinter& print, const std::function<void()>& flush) {
+    ranks.start(RunMode::Batch);
+    BatchServer server(ranks, batch);
+    std::exception_ptr error;  // the input's, or another rank's: the others finish first
+    try {
+        batch.run(
+            threads, base, print, flush, [&] { return server.pump(); }, server.window_extra());
+    } catch (...) {
+        error = std::current_exception();
+    }
+    server.finish();
+    ranks.idle();
+    if (error) std::rethrow_exception(error);
 }
 
 }  // namespace
@@ -323,25 +386,12 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     // Tables counting another metric fit no line (only a run that searches loads them).
     if (req.command == Command::Solve || req.optimal) tables.check_metric();
     Batch batch(req, source, read, tables);
-    BatchTotals totals;
-    const int cores = ranks.threads();
-    // Several ranks: each instance on one thread of some rank, or, with fewer instances than
-    // ranks, each one in turn on every thread of every rank. Every optimal solution (--all,
-    // --count) is searched on rank 0 alone (its solutions are not part of the messages).
-    const bool alone = ranks.size() == 1 || req.all || req.count_solutions;
-    const bool together = !alone && !batch.read_ahead(static_cast<size_t>(ranks.size()));
-    const bool more = !alone ? !together
-                                       : batch.read_ahead(static_cast<size_t>(cores) + 1);  // more instances than threads?
-    const int threads = more || together ? cores : std::max(1, static_cast<int>(batch.pending()));
+    const BatchPlan plan = plan_batch(req, batch, ranks);
     SolveOptions base = req.search;
-    base.threads = more ? 1 : std::max(1, cores / threads);
-    // One instance on a terminal: a one-line progress (bound, nodes, elapsed, rate) on stderr once the
-    // search has run a second, erased before the answer. Never when stderr is not a terminal.
-    program::ProgressLine line(err, !more && batch.pending() == 1 && req.progress);
-    if (line.enabled())
-        base.limits.progress = [&line](const SearchProgress& p) {
-            if (p.seconds >= 1.0) line.show(progress_text(p));
-        };
+    base.threads = plan.search_threads;
+    program::ProgressLine line(err, !plan.more && batch.pending() == 1 && req.progress);
+    show_progress(line, base);
+    BatchTotals totals;
     double search_seconds = 0;
     bool limited = false;
     auto print_task = [&](const Task& t) {
@@ -354,34 +404,16 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         tables.check_unchanged(t.pdb);  // an answer from tables rewritten under it is not printed
         print(t);
     };
-    if (alone) {
-        batch.run(threads, base, print_task, flush);
-    } else if (together) {
-        ranks.start(RunMode::Split);
-        while (std::unique_ptr<Task> t = batch.pop()) {
-            split_search(ranks, tables, base, *t);
-            print_task(*t);
-            if (flush) flush();
-        }
-        ranks.idle();
-        batch.rethrow();
-    } else {
-        ranks.start(RunMode::Batch);
-        BatchServer server(ranks, batch);
-        std::exception_ptr error;  // the input's, or another rank's: the others finish first
-        try {
-            batch.run(threads, base, print_task, flush, [&] { return server.pump(); }, server.window_extra());
-        } catch (...) {
-            error = std::current_exception();
-        }
-        server.finish();
-        ranks.idle();
-        if (error) std::rethrow_exception(error);
-    }
+    if (plan.alone)
+        batch.run(plan.threads, base, print_task, flush);
+    else if (plan.together)
+        run_together(ranks, tables, batch, base, print_task, flush);
+    else
+        run_served(ranks, batch, plan.threads, base, print_task, flush);
     tables.print_hint(search_seconds, limited);
     totals.load_seconds = tables.load_seconds();
     totals.idle_wakes = batch.idle_wakes();
-    totals.threads = alone ? cores : ranks.total_threads();
+    totals.threads = plan.alone ? ranks.threads() : ranks.total_threads();
     return totals;
 }
 

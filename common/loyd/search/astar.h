@@ -15,17 +15,19 @@
 // already stored with a g as small is not evaluated at all), else with moved() and undo() along
 // each run of slides. Memory: 50 to 100 bytes per stored position (the table's 24-byte slots,
 // 35 to 70 % full, and the open list's keys), half as much again while the table doubles;
-// `max_nodes` (positions stored) stops the search with Status::Limit before it exhausts memory.
+// `max_nodes` (positions stored, checked at every store) stops the search with Status::Limit
+// before it exhausts memory. The other limits (search/limits.h: seconds, cancel) are checked
+// and the progress (the f expanded) reported every 4,096 expansions.
 // Precondition: start is solvable towards goal.
 #pragma once
 
-#include <chrono>
 #include <vector>
 
 #include "loyd/board/board.h"
 #include "loyd/board/metric.h"
 #include "loyd/board/search_state.h"
 #include "loyd/heuristics/classic.h"
+#include "loyd/search/limits.h"
 #include "loyd/search/position_table.h"
 #include "loyd/search/result.h"
 
@@ -89,17 +91,6 @@ inline Moves walk_back(Seen& seen, Key k, const Geometry& geom) {
     return Moves(rev.rbegin(), rev.rend());
 }
 
-// Why the search must stop now (the time limit or a cancel), or null.
-inline const char* interrupted(const SearchLimits& limits,
-                               std::chrono::steady_clock::time_point t0) {
-    if (limits.max_seconds > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
-            limits.max_seconds)
-        return "time limit";
-    if (limits.cancel && limits.cancel->load(std::memory_order_relaxed)) return "cancelled";
-    return nullptr;
-}
-
 // One search: the table, the open list and the counters, with the two ways of generating a
 // position's children.
 template <class H>
@@ -108,14 +99,14 @@ public:
     Search(H& heur, const Board& goal, const SearchLimits& limits, Metric metric)
         : heur_(heur),
           geom_(goal.geometry()),
-          limits_(limits),
+          limiter_(without_node_limit(limits), kCheckEvery),
+          max_stored_(limits.max_nodes),
           metric_(metric),
           goal_key_(pack_position(SearchState::from(goal))),
           longest_(max_run(geom_, metric)),
           undo_(static_cast<size_t>(longest_)) {}
 
     SearchResult run(const Board& start) {
-        const auto t0 = std::chrono::steady_clock::now();
         SearchState s = SearchState::from(start);
         const int h0 = heur_.init(s);
         res_.heuristic_start = h0;
@@ -140,22 +131,33 @@ public:
                 return res_;
             }
             ++res_.nodes_expanded;
-            if (++check >= 4096) {
+            if (++check >= limiter_.interval()) {
                 check = 0;
-                if (const char* why = interrupted(limits_, t0)) return stop(why);
+                const StopReason why =
+                    limiter_.check(res_.nodes_generated, static_cast<int>(f_), true);
+                if (why != StopReason::None) return stop(why);
             }
             const SearchState cur = unpack_position(k, geom_.cells());
             const int h = heur_.init(cur);
             const bool full = metric_ == Metric::Stm && EvaluatesChildren<H>
                                   ? expand_evaluated(cur, k, g, parent_dir)
                                   : expand_runs(cur, k, g, h, parent_dir);
-            if (!full) return stop("node limit");
+            if (!full) return stop(StopReason::NodeLimit);
         }
-        res_.limit_reason = "no solution (start not solvable)";
+        res_.stop_reason = StopReason::NoSolution;
         return res_;
     }
 
 private:
+    static constexpr uint64_t kCheckEvery = 4096;  // expansions between two checks
+
+    // A*'s node limit bounds the positions stored (memory), not the nodes generated that
+    // Limiter counts: it is checked at every store instead.
+    static SearchLimits without_node_limit(SearchLimits l) {
+        l.max_nodes = 0;
+        return l;
+    }
+
     bool skipped(int d, int parent_dir) const {
         return parent_dir >= 0 &&
                (metric_ == Metric::Mtm ? (d >> 1) == (parent_dir >> 1) : (d ^ 1) == parent_dir);
@@ -232,18 +234,19 @@ private:
     bool push(Key nk, int g, int h) {
         open_.push(g + h, g, nk);
         if (g + h < static_cast<int>(f_)) f_ = static_cast<size_t>(g + h);  // inconsistent h
-        return !(limits_.max_nodes && seen_.size() >= limits_.max_nodes);
+        return !(max_stored_ && seen_.size() >= max_stored_);
     }
 
-    const SearchResult& stop(const char* why) {
-        res_.limit_reason = why;
+    const SearchResult& stop(StopReason why) {
+        res_.stop_reason = why;
         res_.lower_bound = static_cast<int>(f_);  // some open node on an optimal path has f <= C*
         return res_;
     }
 
     H& heur_;
     const Geometry& geom_;
-    SearchLimits limits_;
+    Limiter limiter_;      // seconds, cancel, progress
+    uint64_t max_stored_;  // the node limit: positions stored (0: none)
     Metric metric_;
     Key goal_key_;
     int longest_;

@@ -19,20 +19,21 @@
 // - enumerate(start, d): every path of exactly d moves to the goal, in search order (direction
 //   U D L R, then run length), each once; precondition: no solution is shorter than d (a
 //   shorter one found is a UsageError). Stored up to `keep`, stopped after `stop_after`, and
-//   counted exactly (uint64) otherwise. Both honour the limits (nodes generated, seconds,
-//   cancel), checked every 65,536 nodes, and report `limit` with the reason.
+//   counted exactly (uint64) otherwise. Both honour the limits (search/limits.h: nodes
+//   generated, seconds, cancel, progress), checked every 65,536 nodes, and report Status::Limit
+//   with the StopReason.
 // Solutions are expanded blank paths (board/metric.h); one thread per search.
 // Precondition: start is solvable towards goal.
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include "loyd/base/error.h"
 #include "loyd/board/board.h"
 #include "loyd/board/metric.h"
 #include "loyd/board/search_state.h"
+#include "loyd/search/limits.h"
 #include "loyd/search/result.h"
 
 namespace loyd {
@@ -77,7 +78,7 @@ public:
         }
         for (int bound = h0;;) {
             ++res.iterations;
-            report(bound);
+            limiter_.report(bound, 1 + generated_);
             start_iteration(bound);
             const int r = dfs(0, h0, h0, -1);
             if (r == kFound) {
@@ -86,8 +87,8 @@ public:
                 res.lower_bound = depth_;
                 break;
             }
-            if (r == kStopped || next_bound_ >= kInf) {
-                res.limit_reason = r == kStopped ? reason_ : "no solution (start not solvable)";
+            if (r == kStopped || next_bound_ >= kNoNextBound) {
+                res.stop_reason = r == kStopped ? reason_ : StopReason::NoSolution;
                 break;
             }
             bound = next_bound_;  // every path with f <= the old bound is exhausted
@@ -111,7 +112,7 @@ public:
                 shorter_ = 0;
         } else if (length > 0 && h0 <= length) {
             en.search.iterations = 1;
-            report(length);
+            limiter_.report(length, 1 + generated_);
             start_iteration(length);
             r = dfs(0, h0, h0, -1);
         }
@@ -119,23 +120,19 @@ public:
         if (shorter_ >= 0)
             throw UsageError("enumerate: a solution of " + std::to_string(shorter_) +
                              " moves is shorter than " + std::to_string(length));
-        en.stopped = r == kStopped && reason_ == kEnough;
+        en.stopped = r == kStopped && enough_;
         en.complete = r != kStopped;
         en.search.lower_bound = length;
         en.search.status =
             en.complete || en.stopped ? SearchResult::Status::Solved : SearchResult::Status::Limit;
-        if (en.search.status == SearchResult::Status::Limit) en.search.limit_reason = reason_;
+        if (en.search.status == SearchResult::Status::Limit) en.search.stop_reason = reason_;
         finish(en.search);
         return en;
     }
 
 private:
-    static constexpr int kInf = 1 << 30;
     static constexpr int kFound = -1;
     static constexpr int kStopped = -2;
-    static constexpr uint64_t kCheckEvery = 1 << 16;
-    static constexpr const char* kEnough = "enough solutions";
-    using Clock = std::chrono::steady_clock;
     struct Step {
         Dir dir;
         int run;
@@ -143,12 +140,11 @@ private:
 
     // Resets the per-search state; returns h of the start.
     int begin(const Board& start, const SearchLimits& limits, SearchResult& res) {
-        limits_ = limits;
-        started_ = Clock::now();
+        limiter_ = Limiter(limits);
         generated_ = expanded_ = 0;
-        next_check_ = first_check();
-        last_progress_ = 0;
-        reason_ = "";
+        next_check_ = limiter_.interval();
+        reason_ = StopReason::None;
+        enough_ = false;
         shorter_ = -1;
         s_ = SearchState::from(start);
         const int h0 = h_.init(s_);
@@ -162,7 +158,7 @@ private:
     }
     void start_iteration(int bound) {
         bound_ = bound;
-        next_bound_ = kInf;
+        next_bound_ = kNoNextBound;
         const size_t depth = static_cast<size_t>(bound) + 1;
         if (path_.size() < depth) path_.resize(depth);
         if (undo_.size() < depth * static_cast<size_t>(max_run_))
@@ -232,7 +228,7 @@ private:
         }
         record(depth);
         if (opt_.stop_after && en_->count >= opt_.stop_after) {
-            reason_ = kEnough;
+            enough_ = true;
             return kStopped;
         }
         return 0;
@@ -249,34 +245,11 @@ private:
         return m;
     }
 
-    uint64_t first_check() const {
-        const uint64_t m = limits_.max_nodes;
-        return m && m < kCheckEvery ? m : kCheckEvery;
-    }
     // True when a limit stops the search (reason_ says which).
     bool check() {
-        next_check_ = generated_ + first_check();
-        const uint64_t nodes = 1 + generated_;
-        if (limits_.max_nodes && nodes >= limits_.max_nodes)
-            reason_ = "node limit";
-        else if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed))
-            reason_ = "cancelled";
-        else if (limits_.max_seconds > 0 || limits_.progress) {
-            const double el = std::chrono::duration<double>(Clock::now() - started_).count();
-            if (limits_.max_seconds > 0 && el >= limits_.max_seconds)
-                reason_ = "time limit";
-            else if (limits_.progress && el - last_progress_ >= limits_.progress_every) {
-                last_progress_ = el;
-                limits_.progress(SearchProgress{bound_, nodes, el});
-            }
-        }
-        return *reason_ != '\0';
-    }
-    void report(int bound) {
-        if (limits_.progress)
-            limits_.progress(
-                SearchProgress{bound, 1 + generated_,
-                               std::chrono::duration<double>(Clock::now() - started_).count()});
+        next_check_ = generated_ + limiter_.interval();
+        reason_ = limiter_.check(1 + generated_, bound_, true);
+        return reason_ != StopReason::None;
     }
 
     H h_;
@@ -286,14 +259,13 @@ private:
     int8_t nbr_[kMaxCells][kDirs];
     bool allowed_[kDirs + 1][kDirs];  // [previous direction + 1][direction]
     // The search under way.
-    SearchLimits limits_;
-    Clock::time_point started_;
+    Limiter limiter_;
     SearchState s_;
     int bound_ = 0, next_bound_ = 0, depth_ = 0;
     int shorter_ = -1;  // enumerate: the length of a shorter solution found, -1 when none
     uint64_t generated_ = 0, expanded_ = 0, next_check_ = 0;
-    double last_progress_ = 0;
-    const char* reason_ = "";
+    StopReason reason_ = StopReason::None;  // the limit that stopped the search
+    bool enough_ = false;                   // enumerate: stop_after solutions were found
     std::vector<Step> path_;
     std::vector<typename H::Undo> undo_;  // max_run_ per depth
     Enumeration* en_ = nullptr;

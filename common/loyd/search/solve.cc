@@ -237,7 +237,7 @@ AllSolutionsOutcome solve_all(const Board& start, const Board& goal, const Solve
     if (en.search.status != SearchResult::Status::Solved) {
         out.status = SolveOutcome::Status::Limit;
         out.search.status = SearchResult::Status::Limit;
-        out.search.limit_reason = en.search.limit_reason;
+        out.search.stop_reason = en.search.stop_reason;
         out.count = en.count;
         return out;
     }

@@ -28,6 +28,7 @@
 #include "loyd/board/metric.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/heuristics/lookups.h"
+#include "loyd/search/limits.h"
 #include "loyd/search/result.h"
 
 namespace loyd {

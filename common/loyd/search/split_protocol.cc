@@ -14,7 +14,6 @@ constexpr uint8_t kVersion = 1;
 // Every message: version, kind, search id (u64), then the kind's fields (docs/design.md).
 enum Kind : uint8_t { kTake = 1, kGive, kFound, kStop, kBeat, kDone, kVerdict };
 enum VerdictKind : uint8_t { kContinue = 0, kSolved, kStopped, kFailed };
-constexpr const char* kReasons[] = {"", "node limit", "time limit", "cancelled"};
 constexpr size_t kMaxMoves = 4096;
 constexpr size_t kMaxError = 4096;
 constexpr auto kBeatEvery = std::chrono::milliseconds(50);
@@ -43,15 +42,23 @@ Moves get_moves(WireReader& r) {
 }
 
 std::string mismatch(int rank, uint32_t iteration) {
-    return "rank " + std::to_string(rank) + " collected another frontier than rank 0 in iteration " +
-           std::to_string(iteration) + " of a split search (are its tables the same?)";
+    return "rank " + std::to_string(rank) +
+           " collected another frontier than rank 0 in iteration " + std::to_string(iteration) +
+           " of a split search (are its tables the same?)";
 }
 
 }  // namespace
 
-SplitProtocol::SplitProtocol(Collective& group, int tag, uint64_t search, int threads, int total_threads)
-    : g_(group), tag_(tag), rank_(group.rank()), size_(group.size()), threads_(std::max(1, threads)),
-      total_threads_(std::max(1, total_threads)), search_(search), others_(static_cast<size_t>(size_)) {}
+SplitProtocol::SplitProtocol(Collective& group, int tag, uint64_t search, int threads,
+                             int total_threads)
+    : g_(group),
+      tag_(tag),
+      rank_(group.rank()),
+      size_(group.size()),
+      threads_(std::max(1, threads)),
+      total_threads_(std::max(1, total_threads)),
+      search_(search),
+      others_(static_cast<size_t>(size_)) {}
 
 void SplitProtocol::run(const std::function<void()>& search) {
     std::exception_ptr error;
@@ -97,11 +104,12 @@ void SplitProtocol::fail_here(const std::string& message) {
     work_cv_.notify_all();
 }
 
-const std::atomic<bool>& SplitProtocol::start(const SearchLimits& limits, const std::atomic<uint64_t>& generated) {
+const std::atomic<bool>& SplitProtocol::start(const SearchLimits& limits,
+                                              const std::atomic<uint64_t>& generated) {
     std::lock_guard<std::mutex> lock(mu_);
-    limits_ = limits;
+    limiter_ = Limiter(limits);
     generated_ = &generated;
-    t0_ = last_beat_ = Clock::now();
+    last_beat_ = Clock::now();
     started_ = true;
     return stop_;
 }
@@ -191,7 +199,7 @@ void SplitProtocol::send(int dest, std::vector<uint8_t> bytes) {
 bool SplitProtocol::pump() {
     std::optional<SearchProgress> progress;
     const bool did = pump_locked(progress);
-    if (progress) limits_.progress(*progress);  // (limits_ is set before the search starts)
+    if (progress) limiter_.limits().progress(*progress);  // (set before the search starts)
     return did;
 }
 
@@ -277,16 +285,28 @@ void SplitProtocol::handle(const Collective::Message& m) {
         r.fail("not expected on rank " + std::to_string(rank_));
     Other& o = others_[static_cast<size_t>(m.source)];
     switch (kind) {
-        case kTake: on_take(r, m.source, o); break;
-        case kFound: on_found(r); break;
+        case kTake:
+            on_take(r, m.source, o);
+            break;
+        case kFound:
+            on_found(r);
+            break;
         case kBeat:
             o.generated = std::max(o.generated, r.u64("generated"));
             r.finish();
             break;
-        case kDone: on_done(r, m.source, o); break;
-        case kGive: on_give(r); break;
-        case kStop: on_stop(r); break;
-        case kVerdict: on_verdict(r); break;
+        case kDone:
+            on_done(r, m.source, o);
+            break;
+        case kGive:
+            on_give(r);
+            break;
+        case kStop:
+            on_stop(r);
+            break;
+        case kVerdict:
+            on_verdict(r);
+            break;
     }
 }
 
@@ -371,12 +391,15 @@ void SplitProtocol::on_verdict(WireReader& r) {
     v.moves = get_moves(r);
     std::string error = r.str("error", kMaxError);
     r.finish();
-    if (it != iteration_ || !part_ready_ || verdict_ready_) r.fail("verdict of iteration " + std::to_string(it));
-    if (kind_v > kFailed || reason >= std::size(kReasons)) r.fail("verdict " + std::to_string(kind_v));
+    if (it != iteration_ || !part_ready_ || verdict_ready_)
+        r.fail("verdict of iteration " + std::to_string(it));
+    const std::optional<StopReason> why = stop_reason_from_byte(reason);
+    if (kind_v > kFailed) r.fail("verdict " + std::to_string(kind_v));
+    if (!why) r.fail("stop reason " + std::to_string(reason));
     v.kind = kind_v == kSolved    ? SplitVerdict::Kind::Solved
              : kind_v == kStopped ? SplitVerdict::Kind::Stopped
                                   : SplitVerdict::Kind::Continue;
-    v.reason = kReasons[reason];
+    v.reason = *why;
     if (kind_v == kFailed && error.empty()) error = "a split search failed on rank 0";
     verdict_ = std::move(v);
     verdict_error_ = kind_v == kFailed ? error : "";
@@ -404,27 +427,20 @@ void SplitProtocol::serve_take(int rank) {
     o.take_waiting = false;  // (a request of a past iteration is never answered: it cannot exist)
 }
 
-void SplitProtocol::stop_all(int reason) {
+void SplitProtocol::stop_all(StopReason reason) {
     stop_reason_ = reason;
     stop_ = true;
 }
 
 std::optional<SearchProgress> SplitProtocol::check_limits() {
     if (!started_) return std::nullopt;
-    const double elapsed = std::chrono::duration<double>(Clock::now() - t0_).count();
     uint64_t nodes = generated_->load(std::memory_order_relaxed);  // the collections once
     for (const Other& o : others_) nodes += o.generated;
     if (!stop_) {
-        if (limits_.max_nodes && nodes >= limits_.max_nodes)
-            stop_all(1);
-        else if (limits_.max_seconds > 0 && elapsed >= limits_.max_seconds)
-            stop_all(2);
-        else if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed))
-            stop_all(3);
+        const StopReason why = limiter_.check(nodes, bound_, false);
+        if (why != StopReason::None) stop_all(why);
     }
-    if (!limits_.progress || elapsed - last_progress_ < limits_.progress_every) return std::nullopt;
-    last_progress_ = elapsed;
-    return SearchProgress{bound_, nodes, elapsed};
+    return limiter_.progress_due(bound_, nodes);
 }
 
 void SplitProtocol::close_iteration() {
@@ -444,14 +460,14 @@ void SplitProtocol::close_iteration() {
         kind = kSolved;
         v.kind = SplitVerdict::Kind::Solved;
         v.moves = solution_;
-    } else if (stop_reason_) {
+    } else if (stop_reason_ != StopReason::None) {
         kind = kStopped;
         v.kind = SplitVerdict::Kind::Stopped;
-        v.reason = kReasons[stop_reason_];
+        v.reason = stop_reason_;
     }
     for (int r = 1; r < size_; ++r) {
         WireWriter w = message(kVerdict, search_);
-        w.u32(iteration_).u8(kind).i32(v.next_bound).u8(static_cast<uint8_t>(kind == kStopped ? stop_reason_ : 0));
+        w.u32(iteration_).u8(kind).i32(v.next_bound).u8(static_cast<uint8_t>(v.reason));
         w.u64(v.generated).u64(v.expanded);
         put_moves(w, v.moves);
         w.str(error_);

@@ -8,13 +8,14 @@
 // goes to rank 0 (Found), which stops every rank (Stop). When its threads are done a rank
 // reports its part (Done: next bound, node counts); rank 0 then sends every rank the verdict
 // (Verdict: the next bound = the minimum over ranks, the solution, or a stop) and the next
-// iteration begins. Rank 0 alone enforces the caller's limits, over all ranks: the time since
-// the search started, the nodes of all ranks (its own running count plus the counts the others
-// send with every message and in a heartbeat every 50 ms, each rank's collection passes counted
-// once: so a node limit may be passed by up to 65,536 nodes per thread and 50 ms of search,
-// never missed), the caller's cancel flag; and it calls
-// the caller's progress function. A rank whose frontier differs from rank 0's (another
-// fingerprint: other tables) makes every rank's end() throw FormatError.
+// iteration begins. Rank 0 alone enforces the caller's limits, over all ranks, with a Limiter
+// (search/limits.h) checked at every pump: the nodes of all ranks (its own running count plus
+// the counts the others send with every message and in a heartbeat every 50 ms, each rank's
+// collection passes counted once: so a node limit may be passed by up to 65,536 nodes per
+// thread and 50 ms of search, never missed), the caller's cancel flag, the time since the
+// search started; and it calls the caller's progress function. The verdict carries the
+// StopReason as one byte. A rank whose frontier differs from rank 0's (another fingerprint:
+// other tables) makes every rank's end() throw FormatError.
 //
 // Threads: pump() (and so run()) must be called on the one thread that may use the group (MPI:
 // the thread that initialised it), repeatedly, while the search runs on others; the
@@ -37,7 +38,9 @@
 #include <vector>
 
 #include "loyd/base/collective.h"
+#include "loyd/search/limits.h"
 #include "loyd/search/split_ranks.h"
+#include "loyd/search/stop_reason.h"
 
 namespace loyd {
 
@@ -74,13 +77,13 @@ private:
     // This rank's nodes in the subtrees it searched (its count less the collection passes).
     uint64_t own_nodes() const;
 
-    struct Other {  // rank 0's view of another rank
-        uint64_t generated = 0;  // own_nodes(), as it last said
+    struct Other {                  // rank 0's view of another rank
+        uint64_t generated = 0;     // own_nodes(), as it last said
         bool take_waiting = false;  // asked for subtrees of an iteration rank 0 has not begun
         int take_threads = 1;
         uint32_t take_iteration = 0;
         uint64_t take_fingerprint = 0;  // of the frontier it asked from
-        uint32_t done_iteration = 0;  // the last iteration it reported
+        uint32_t done_iteration = 0;    // the last iteration it reported
         SplitPart part;
         uint32_t stop_sent = 0;  // the iteration it was last told to stop in
     };
@@ -89,16 +92,16 @@ private:
     // The pump failed here (the other ranks do not know): this rank's search stops and throws.
     void fail_here(const std::string& message);
     bool pump_locked(std::optional<SearchProgress>& progress);
-    void handle(const Collective::Message& m);  // checks the header, then one of:
+    void handle(const Collective::Message& m);          // checks the header, then one of:
     void on_take(WireReader& r, int source, Other& o);  // rank 0
     void on_found(WireReader& r);
     void on_done(WireReader& r, int source, Other& o);
-    void on_give(WireReader& r);                        // other ranks
+    void on_give(WireReader& r);  // other ranks
     void on_stop(WireReader& r);
     void on_verdict(WireReader& r);
     // rank 0
     void serve_take(int rank);
-    void stop_all(int reason);
+    void stop_all(StopReason reason);
     // Stops every rank at a limit; returns the progress to report, if it is time to (the
     // caller reports it without the lock).
     std::optional<SearchProgress> check_limits();
@@ -119,11 +122,9 @@ private:
 
     // the search
     bool started_ = false;
-    SearchLimits limits_;
+    Limiter limiter_;  // rank 0: the caller's limits, over all ranks
     const std::atomic<uint64_t>* generated_ = nullptr;
     uint64_t collected_ = 0;  // collection nodes, in *generated_ on every rank: counted once
-    Clock::time_point t0_;
-    double last_progress_ = 0;
 
     // the iteration
     uint32_t iteration_ = 0;  // the last iteration begun here
@@ -143,8 +144,8 @@ private:
     std::vector<Other> others_;
     bool solved_ = false;
     Moves solution_;
-    int stop_reason_ = 0;  // a limit (1 node, 2 time, 3 cancelled); 0 = none
-    std::string error_;    // a frontier mismatch
+    StopReason stop_reason_ = StopReason::None;  // the limit that stopped the search
+    std::string error_;                          // a frontier mismatch
 
     // other ranks: the subtrees given and not yet taken, the requests and reports to send
     std::deque<std::pair<size_t, size_t>> pool_;

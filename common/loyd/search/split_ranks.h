@@ -1,6 +1,7 @@
 // One IDA* search shared by several ranks (processes, each searching with its own threads):
-// what the search asks of the ranks, as an interface, so the search stays free of MPI
-// (split_protocol.h implements it over a Collective's messages; one process needs none).
+// what the search (search/ida_ranks.h) asks of the ranks, as an interface, so the search stays
+// free of MPI (split_protocol.h implements it over a Collective's messages; one process needs
+// none).
 //
 // The split: in every iteration each rank collects the same frontier (the nodes at the split
 // depth, sized for the threads of all ranks: the collection is deterministic, so no node is
@@ -19,12 +20,11 @@
 #include <cstdint>
 
 #include "loyd/board/moves.h"
+#include "loyd/search/limits.h"
 #include "loyd/search/result.h"
+#include "loyd/search/stop_reason.h"
 
 namespace loyd {
-
-// No bound above the current one was seen (the iteration tree ends everywhere).
-inline constexpr int kNoNextBound = 1 << 30;
 
 // One rank's part of an iteration.
 struct SplitPart {
@@ -38,9 +38,9 @@ struct SplitPart {
 struct SplitVerdict {
     enum class Kind : uint8_t { Continue, Solved, Stopped };
     Kind kind = Kind::Continue;
-    int next_bound = kNoNextBound;  // Continue: the next bound (kNoNextBound: no solution)
-    Moves moves;                    // Solved: the solution
-    const char* reason = "";        // Stopped: "node limit", "time limit" or "cancelled"
+    int next_bound = kNoNextBound;         // Continue: the next bound (kNoNextBound: no solution)
+    Moves moves;                           // Solved: the solution
+    StopReason reason = StopReason::None;  // Stopped: NodeLimit, TimeLimit or Cancelled
     uint64_t generated = 0, expanded = 0;  // SplitPart's counts summed over the ranks
 };
 

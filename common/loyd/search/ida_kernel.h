@@ -1,0 +1,300 @@
+// The IDA* kernel (Korf 1985, "Depth-first iterative-deepening: an optimal admissible tree
+// search"): one thread's depth-first search under a cost bound, with duplicate-move pruning
+// and bidirectional pathmax; the drivers are search/ida_star.h (iterations, one thread),
+// ida_threads.h (an iteration split over threads) and ida_ranks.h (over ranks).
+//
+// A Worker owns one SearchState, changed and restored in place, and a copy of the heuristic H
+// (interface in heuristics/classic.h), a template parameter so its per-move update inlines. No
+// allocation and no virtual call per node; the per-node values (g, h, automaton state) are
+// parameters, kept in registers across the recursion.
+// - Moves are filtered by a MovePruning automaton (one table lookup per move): the inverse of
+//   the previous move and longer transpositions are never generated, and at least one optimal
+//   path always survives (search/move_pruning.h).
+// - BPMX (Felner, Zahavi, Schaeffer & Holte 2005; Zahavi et al. 2007): with an inconsistent
+//   heuristic a child's h is raised to h(parent) - 1, and a child's h - 1 raises its parent's,
+//   which may then cut off the remaining siblings; a child's final h returns to its parent.
+//   Every raised value is still a lower bound, so the search stays optimal.
+// - Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h): all children of a
+//   node are evaluated from the node first (their table reads overlap), and only those inside
+//   the bound are made; the move loops are unrolled so each copy knows its direction.
+// - One depth-first search, two passes chosen at compile time: Search searches the whole tree
+//   under the bound and checks the limits (search/limits.h) every Limiter::interval() nodes;
+//   Collect is the same search with the nodes at a split depth taken as leaves and recorded as
+//   FrontierNodes (their moves, automaton state and h), without limit checks, so every rank
+//   that collects under one bound collects the same nodes. A frontier node's subtree is then
+//   searched by search_subtree(), which replays its moves first.
+// Contract: init() with a start solvable towards the goal, then begin_iteration(bound) before
+// each pass; the position is unchanged after every pass. Cost: per node one automaton lookup
+// and the heuristic's update per move; memory: the path (kMaxDepth moves), the collected
+// frontier (~80 bytes a node) and the replay steps of search_subtree().
+// Threads: a Worker is used by one thread; the workers of one search share a Shared (the stop
+// flag, the node total flushed at each check, the limits).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "loyd/board/board.h"
+#include "loyd/board/search_state.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/limits.h"
+#include "loyd/search/move_pruning.h"
+#include "loyd/search/result.h"
+
+namespace loyd {
+
+namespace ida_detail {
+
+inline constexpr int kMaxDepth = 1024;
+inline constexpr int kFound = -1;
+inline constexpr int kStopped = -2;
+inline constexpr int kMaxFrontierDepth = 64;  // FrontierNode::path
+
+// What all threads of one search share.
+struct Shared {
+    Limiter limiter;
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> generated{0};                // flushed by each worker at its checks
+    std::atomic<StopReason> reason{StopReason::None};  // the first limit that set `stop`
+
+    void stop_for(StopReason why) {
+        StopReason none = StopReason::None;
+        reason.compare_exchange_strong(none, why);
+        stop.store(true, std::memory_order_relaxed);
+    }
+    // A solution stops the other threads: not a limit, so no reason.
+    void stop_solved() { stop.store(true, std::memory_order_relaxed); }
+    // The iteration that stopped is over with a solution: nothing stops the search any more.
+    void clear() {
+        stop.store(false);
+        reason.store(StopReason::None);
+    }
+};
+
+// A node at the split depth: the moves leading to it, its automaton state and its h.
+struct FrontierNode {
+    Dir path[kMaxFrontierDepth];
+    int depth, state, h;
+};
+
+template <class H>
+class Worker {
+public:
+    Worker(const H& h, const Cells& goal, const Geometry& geom, const MovePruning& pruning,
+           bool bpmx, Shared& shared)
+        : h_(h), goal_(goal), fsm_(pruning.table()), bpmx_(bpmx), shared_(shared) {
+        for (int c = 0; c < geom.cells(); ++c)
+            for (int d = 0; d < kDirs; ++d)
+                nbr_[c][d] = static_cast<int8_t>(geom.neighbor(c, static_cast<Dir>(d)));
+    }
+
+    int init(const Board& start) {
+        s_ = SearchState::from(start);
+        return h_.init(s_);
+    }
+    bool at_goal(int h) const { return h == 0 && s_.same_cells(goal_); }
+
+    void begin_iteration(int bound) {
+        bound_ = bound;
+        next_bound_ = kNoNextBound;
+        if (!next_check_) next_check_ = shared_.limiter.interval();
+    }
+    int next_bound() const { return next_bound_; }
+    uint64_t generated() const { return generated_; }
+    uint64_t expanded() const { return expanded_; }
+    // The solution found (after kFound): the moves from the start.
+    Moves solution() const { return Moves(path_, path_ + depth_); }
+    // This worker calls the progress function at its checks (one worker per search).
+    void set_reporter() { reporter_ = true; }
+
+    // Searches the tree under the current bound from the start (h0, automaton state
+    // root_state). Returns kFound (solution()), kStopped, or the start's h after BPMX.
+    int search(int h0, int root_state) { return dfs<Pass::Search>(0, h0, root_state); }
+
+    // Appends the nodes at depth `depth` with f <= bound to `out` (nothing below them is
+    // searched; no limit is checked). Returns kFound when a solution shorter than `depth`
+    // turned up (solution()), else 0.
+    int collect(int h0, int root_state, int depth, std::vector<FrontierNode>& out) {
+        split_depth_ = depth;
+        frontier_ = &out;
+        const int r = dfs<Pass::Collect>(0, h0, root_state);
+        frontier_ = nullptr;
+        return r == kFound ? kFound : 0;
+    }
+
+    // Searches the subtree of a frontier node: replays its path, searches, takes it back.
+    int search_subtree(const FrontierNode& n, int h_root) {
+        std::vector<Step>& steps = replay_;
+        steps.resize(static_cast<size_t>(n.depth));
+        int h = h_root;
+        for (int i = 0; i < n.depth; ++i) {
+            const int blank = s_.blank;
+            const int from = nbr_[blank][static_cast<int>(n.path[i])];
+            const int tile = s_.slide(from);
+            h = h_.moved(h, s_, tile, from, blank, steps[i].u);
+            steps[i].blank = blank;
+            path_[i] = n.path[i];
+        }
+        const int r = dfs<Pass::Search>(n.depth, std::max(h, n.h), n.state);
+        for (int i = n.depth - 1; i >= 0; --i) {
+            h_.undo(steps[i].u);
+            s_.slide(steps[i].blank);
+        }
+        return r;
+    }
+
+    // Flushes the node count into the shared total and checks the limits against it; true
+    // when the search must stop. (Out of line: the search's loop stays as small as it can.)
+    [[gnu::noinline]] bool check() {
+        shared_.generated.fetch_add(generated_ - flushed_, std::memory_order_relaxed);
+        flushed_ = generated_;
+        next_check_ = generated_ + shared_.limiter.interval();
+        if (shared_.stop.load(std::memory_order_relaxed)) return true;
+        const StopReason why = shared_.limiter.check(
+            shared_.generated.load(std::memory_order_relaxed), bound_, reporter_);
+        if (why != StopReason::None) shared_.stop_for(why);
+        return shared_.stop.load(std::memory_order_relaxed);
+    }
+
+private:
+    enum class Pass { Search, Collect };
+    // Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h) evaluate a child
+    // from its parent, before it is made.
+    static constexpr bool kEvaluates = EvaluatesChildren<H>;
+
+    // The depth-first search below the current position (g moves from the start, heuristic
+    // h, automaton state `state`). Returns kFound (path_[0..depth_) solves), kStopped, or the
+    // node's h after BPMX. The position is unchanged on return.
+    template <Pass kPass>
+    int dfs(int g, int h, int state) {
+        if constexpr (kPass == Pass::Collect)
+            if (g == split_depth_) return record(g, h, state);
+        ++expanded_;
+        if constexpr (kPass == Pass::Search)
+            if (generated_ >= next_check_ && check()) return kStopped;
+        const int bound = bound_;
+        const int blank = s_.blank;
+        int next[kDirs];
+        [[maybe_unused]] int hs[kDirs];
+        [[maybe_unused]] typename H::Undo us[kEvaluates ? kDirs : 1];
+        // A heuristic that evaluates children from their parent: all of them first, so that
+        // their table reads overlap; then only those inside the bound are made.
+        const int32_t* tr = fsm_ + static_cast<size_t>(state) * kDirs;
+#pragma GCC unroll 4
+        for (int d = 0; d < kDirs; ++d) {
+            next[d] = tr[d];
+            if constexpr (kEvaluates)
+                if (next[d] >= 0) hs[d] = h_.evaluate(s_, nbr_[blank][d], blank, d, us[d]);
+        }
+#pragma GCC unroll 4
+        for (int d = 0; d < kDirs; ++d) {
+            const int ns = next[d];
+            if (ns < 0) continue;
+            const int from = nbr_[blank][d];
+            ++generated_;
+            typename H::Undo& u = us[kEvaluates ? d : 0];
+            int h2;
+            if constexpr (kEvaluates) {
+                h2 = hs[d];
+            } else {
+                const int tile = s_.slide(from);
+                h2 = h_.moved(h, s_, tile, from, blank, u);
+            }
+            if (bpmx_ && h2 < h - 1) h2 = h - 1;
+            const int f = g + 1 + h2;
+            int r = 0;
+            if (f <= bound) {
+                if constexpr (kEvaluates) {
+                    h_.apply(u);
+                    s_.slide(from);
+                }
+                path_[g] = static_cast<Dir>(d);
+                if (h2 == 0 && s_.same_cells(goal_)) {
+                    depth_ = g + 1;
+                    r = kFound;
+                } else if (g + 1 < kMaxDepth) {
+                    r = dfs<kPass>(g + 1, h2, ns);
+                    if (r > h2) h2 = r;
+                }
+                if constexpr (kEvaluates) {
+                    s_.slide(blank);
+                    h_.undo(u);
+                }
+            } else if (f < next_bound_) {
+                next_bound_ = f;
+            }
+            if constexpr (!kEvaluates) {
+                h_.undo(u);
+                s_.slide(blank);
+            }
+            if (r < 0) return r;
+            if (bpmx_ && h2 - 1 > h) {
+                h = h2 - 1;
+                if (g + h > bound) {
+                    if (g + h < next_bound_) next_bound_ = g + h;
+                    return h;
+                }
+            }
+        }
+        return h;
+    }
+
+    // Collect pass: a node at the split depth, recorded instead of searched.
+    int record(int g, int h, int state) {
+        FrontierNode n;
+        std::copy(path_, path_ + g, n.path);
+        n.depth = g;
+        n.state = state;
+        n.h = h;
+        frontier_->push_back(n);
+        return h;
+    }
+
+    H h_;
+    Cells goal_;
+    const int32_t* fsm_;
+    bool bpmx_;
+    Shared& shared_;
+    int8_t nbr_[kMaxCells][kDirs];
+    SearchState s_;
+    int bound_ = 0, next_bound_ = 0, depth_ = 0;
+    uint64_t generated_ = 0, expanded_ = 0, flushed_ = 0, next_check_ = 0;
+    bool reporter_ = false;
+    int split_depth_ = 0;                            // Collect pass: the frontier's depth
+    std::vector<FrontierNode>* frontier_ = nullptr;  // Collect pass: where it goes
+    struct Step {
+        typename H::Undo u;
+        int blank;
+    };
+    std::vector<Step> replay_;
+    Dir path_[kMaxDepth];
+};
+
+template <class H>
+using Workers = std::vector<std::unique_ptr<Worker<H>>>;
+
+// What an iteration settled: a solution, or the next bound (kNoNextBound: none).
+struct Outcome {
+    bool found = false;
+    Moves moves;
+    int next_bound = kNoNextBound;
+};
+
+// One iteration on one thread: the whole tree under `bound`.
+template <class H>
+Outcome iterate_one(Worker<H>& w, int bound, int h0, int root_state) {
+    Outcome o;
+    w.begin_iteration(bound);
+    if (w.search(h0, root_state) == kFound) {
+        o.found = true;
+        o.moves = w.solution();
+    }
+    o.next_bound = w.next_bound();
+    return o;
+}
+
+}  // namespace ida_detail
+
+}  // namespace loyd

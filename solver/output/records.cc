@@ -1,0 +1,151 @@
+#include "solver/output/records.h"
+
+#include <nlohmann/json.hpp>
+
+#include "solver/output/json_text.h"
+#include "solver/output/json_writer.h"
+#include "solver/output/steps.h"
+
+namespace loyd::solver {
+
+namespace {
+
+// An empty string with room for a usual record (about 250 bytes with its label), so writing
+// one allocates once.
+std::string record_buffer() {
+    std::string out;
+    out.reserve(320);
+    return out;
+}
+
+constexpr std::string_view kUnsolvable = "the instance cannot reach the goal (permutation parity)";
+
+const char* status_word(SolveOutcome::Status s) {
+    switch (s) {
+        case SolveOutcome::Status::Solved:
+            return "solved";
+        case SolveOutcome::Status::Unsolvable:
+            return "unsolvable";
+        case SolveOutcome::Status::Limit:
+            return "limit";
+    }
+    return "limit";
+}
+
+Json tile_json(int tile, const TileLabels& labels) {
+    if (labels.are_numbers()) return tile;
+    return tile ? json_string(labels.name(tile)) : Json(nullptr);
+}
+
+Json board_json(const Board& b, const TileLabels& labels) {
+    Json cells = Json::array();
+    for (int c = 0; c < b.cells(); ++c) cells.push_back(tile_json(b.at(c), labels));
+    return cells;
+}
+
+// "notation" and "runs", when the record names the style.
+void write_style(JsonObject& o, const RecordStyle& s) {
+    if (!s.name_style) return;
+    o.text("notation", notation_name(s.style.notation)).boolean("runs", s.style.runs);
+}
+
+// What ends a record that did not find its solutions: the bound proven and the limit, or why
+// no solution exists.
+void write_unsolved(JsonObject& o, SolveOutcome::Status status, const SearchResult& s) {
+    if (status == SolveOutcome::Status::Limit)
+        o.number("lower_bound", s.lower_bound).text("error", stop_reason_text(s.stop_reason));
+    if (status == SolveOutcome::Status::Unsolvable) o.text("error", kUnsolvable);
+}
+
+// --show's "states" and "moved" of `moves` (records.h).
+void write_shown(JsonObject& o, const ShownBoards& shown, const Moves& moves, Metric metric) {
+    Json states = Json::array(), moved = Json::array();
+    states.push_back(board_json(shown.start, shown.labels));
+    for (const SolutionStep& step : solution_steps(shown.start, moves, metric)) {
+        Json tiles = Json::array();
+        for (int t : step.tiles) tiles.push_back(tile_json(t, shown.labels));
+        moved.push_back(metric == Metric::Mtm ? tiles : tiles[0]);
+        states.push_back(board_json(step.after, shown.labels));
+    }
+    o.value("states", states).value("moved", moved);
+}
+
+void write_solutions(JsonObject& o, const AllSolutionsOutcome& a, const RecordStyle& style,
+                     bool listed) {
+    const bool solved = a.status == SolveOutcome::Status::Solved;
+    o.number("count", a.count).boolean("count_exact", solved && (!listed || !a.capped));
+    if (!listed) return;
+    Json solutions = Json::array();
+    for (const Moves& m : a.solutions) solutions.push_back(format_moves(m, style.style));
+    o.boolean("capped", a.capped).value("solutions", solutions);
+}
+
+}  // namespace
+
+std::string heuristic_field(const LoadedSet* pdb, HeuristicKind classic) {
+    return pdb ? "pdb:" + pdb->spec.name : heuristic_name(classic);
+}
+
+std::string solve_record(std::string_view label, const SolveOutcome& r, const RecordStyle& style,
+                         const ShownBoards* shown) {
+    const SearchResult& s = r.search;
+    const bool solved = r.status == SolveOutcome::Status::Solved;
+    std::string out = record_buffer();
+    JsonObject o(out);
+    o.text("label", label).text("status", status_word(r.status));
+    if (solved)
+        o.number("length", r.length).text("moves", format_moves(s.moves, style.style));
+    else
+        o.null("length").null("moves");
+    if (style.metric == Metric::Mtm) {
+        o.text("metric", "mtm");
+        if (solved) o.number("length_stm", s.moves.size());
+    }
+    write_style(o, style);
+    o.number("nodes_expanded", s.nodes_expanded).number("nodes_generated", s.nodes_generated);
+    o.text("heuristic", style.heuristic).number("heuristic_start", s.heuristic_start);
+    o.fixed("seconds", r.seconds, 6);
+    if (!r.lookups.empty()) o.text("lookups", r.lookups);
+    if (r.threads > 1) o.number("threads", r.threads);
+    if (r.ranks > 1) o.number("ranks", r.ranks);
+    write_unsolved(o, r.status, s);
+    if (shown && solved) write_shown(o, *shown, s.moves, style.metric);
+    o.close();
+    return out;
+}
+
+std::string solutions_record(std::string_view label, const AllSolutionsOutcome& a,
+                             const RecordStyle& style, bool listed) {
+    const bool solved = a.status == SolveOutcome::Status::Solved;
+    const bool limit = a.status == SolveOutcome::Status::Limit;
+    std::string out = record_buffer();
+    JsonObject o(out);
+    o.text("label", label).text("status", status_word(a.status));
+    if (solved || (limit && a.length > 0))
+        o.number("length", a.length);
+    else
+        o.null("length");
+    if (style.metric == Metric::Mtm) o.text("metric", "mtm");
+    if (a.status != SolveOutcome::Status::Unsolvable) write_solutions(o, a, style, listed);
+    o.number("nodes_generated", a.search.nodes_generated).text("heuristic", style.heuristic);
+    o.fixed("seconds", a.seconds, 6);
+    if (!a.lookups.empty()) o.text("lookups", a.lookups);
+    write_unsolved(o, a.status, a.search);
+    o.close();
+    return out;
+}
+
+std::string failed_record(std::string_view label, std::string_view status,
+                          std::string_view message) {
+    std::string out = record_buffer();
+    JsonObject o(out);
+    o.text("label", label).text("status", status);
+    for (const char* field : {"length", "moves", "nodes_expanded", "nodes_generated", "heuristic",
+                              "heuristic_start", "seconds"})
+        o.null(field);
+    o.text("error", message);
+    o.close();
+    return out;
+}
+
+}  // namespace loyd::solver

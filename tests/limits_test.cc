@@ -1,0 +1,164 @@
+// The limits object every search checks (search/limits.h) and the stop reasons it gives
+// (search/stop_reason.h):
+// - the node limit at exactly max_nodes, the cancel flag and the time limit, in that order;
+// - the check interval, capped by a small node limit;
+// - progress: due every progress_every seconds at a reporting check, never at a check that
+//   stops or does not report, progress_due() counting as a report, report() always;
+// - concurrent checks from several threads agree;
+// - every StopReason's words (the programs' output) and its byte, and no reason for a byte
+//   beyond the last.
+#include "loyd/search/limits.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "loyd/search/stop_reason.h"
+
+namespace loyd {
+namespace {
+
+TEST(Limiter, NodeLimitAtExactlyMaxNodes) {
+    SearchLimits l;
+    l.max_nodes = 1000;
+    Limiter lim(l);
+    EXPECT_EQ(lim.check(999, 0, true), StopReason::None);
+    EXPECT_EQ(lim.check(1000, 0, true), StopReason::NodeLimit);
+    EXPECT_EQ(lim.check(5000, 0, false), StopReason::NodeLimit);
+    EXPECT_FALSE(lim.node_limit_reached(999));
+    EXPECT_TRUE(lim.node_limit_reached(1000));
+    EXPECT_FALSE(Limiter().node_limit_reached(UINT64_MAX));  // 0 = no limit
+    EXPECT_EQ(Limiter().check(UINT64_MAX, 0, true), StopReason::None);
+}
+
+TEST(Limiter, NodesThenCancelThenTime) {
+    std::atomic<bool> cancel{true};
+    SearchLimits l;
+    l.max_nodes = 10;
+    l.cancel = &cancel;
+    l.max_seconds = 1e-9;
+    Limiter lim(l);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_EQ(lim.check(10, 0, false), StopReason::NodeLimit);
+    EXPECT_EQ(lim.check(9, 0, false), StopReason::Cancelled);
+    cancel = false;
+    EXPECT_EQ(lim.check(9, 0, false), StopReason::TimeLimit);
+    l.max_seconds = 3600;
+    EXPECT_EQ(Limiter(l).check(9, 0, false), StopReason::None);
+    cancel = true;
+    EXPECT_EQ(Limiter(l).check(9, 0, false), StopReason::Cancelled);
+}
+
+TEST(Limiter, IntervalCappedByASmallNodeLimit) {
+    EXPECT_EQ(Limiter().interval(), Limiter::kCheckEvery);
+    EXPECT_EQ(Limiter::kCheckEvery, 65536u);
+    SearchLimits l;
+    l.max_nodes = 1000;
+    EXPECT_EQ(Limiter(l).interval(), 1000u);
+    EXPECT_EQ(Limiter(l, 100).interval(), 100u);
+    l.max_nodes = 1u << 20;
+    EXPECT_EQ(Limiter(l).interval(), Limiter::kCheckEvery);
+    EXPECT_EQ(Limiter(SearchLimits{}, 4096).interval(), 4096u);
+}
+
+TEST(Limiter, ProgressAtReportingChecksOnly) {
+    std::vector<SearchProgress> seen;
+    SearchLimits l;
+    l.progress = [&](const SearchProgress& p) { seen.push_back(p); };
+    l.progress_every = 0;  // due at every reporting check
+    l.max_nodes = 100;
+    Limiter lim(l);
+    EXPECT_EQ(lim.check(7, 42, true), StopReason::None);
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].bound, 42);
+    EXPECT_EQ(seen[0].nodes_generated, 7u);
+    EXPECT_GE(seen[0].seconds, 0.0);
+    lim.check(8, 42, false);  // not the reporting thread
+    EXPECT_EQ(seen.size(), 1u);
+    EXPECT_EQ(lim.check(100, 43, true), StopReason::NodeLimit);  // stopped: no report
+    EXPECT_EQ(seen.size(), 1u);
+    lim.report(44, 9);  // a new bound: always
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[1].bound, 44);
+    EXPECT_EQ(seen[1].nodes_generated, 9u);
+}
+
+TEST(Limiter, ProgressEveryGivenSeconds) {
+    int calls = 0;
+    SearchLimits l;
+    l.progress = [&](const SearchProgress&) { ++calls; };
+    l.progress_every = 3600;
+    Limiter lim(l);
+    for (int i = 0; i < 100; ++i) lim.check(static_cast<uint64_t>(i), 1, true);
+    EXPECT_EQ(calls, 0);  // not due within the hour
+    EXPECT_FALSE(lim.progress_due(1, 5));
+    l.progress_every = 0.005;
+    Limiter soon(l);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const std::optional<SearchProgress> p = soon.progress_due(3, 5);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->bound, 3);
+    EXPECT_EQ(p->nodes_generated, 5u);
+    EXPECT_GE(p->seconds, 0.005);
+    EXPECT_FALSE(soon.progress_due(3, 6));  // it counted as reported
+    EXPECT_EQ(calls, 0);                    // progress_due leaves the call to its caller
+    EXPECT_FALSE(Limiter().progress_due(1, 1));
+    Limiter().report(1, 1);  // no progress function: nothing to call
+}
+
+TEST(Limiter, ChecksFromManyThreadsAgree) {
+    std::atomic<bool> cancel{false};
+    SearchLimits l;
+    l.max_nodes = 1000;
+    l.cancel = &cancel;
+    Limiter lim(l);  // shared, as by the threads of one IDA* search
+    std::atomic<int> nodes{0}, cancelled{0};
+    std::vector<std::thread> ts;
+    for (int t = 0; t < 4; ++t)
+        ts.emplace_back([&, t] {
+            for (uint64_t n = 0; n < 2000; ++n) {
+                const StopReason why = lim.check(n, 0, false);
+                if (n >= 1000) nodes += why == StopReason::NodeLimit;
+                if (n < 1000 && t == 0 && n == 500) cancel = true;
+                if (n < 1000 && why == StopReason::Cancelled) ++cancelled;
+            }
+        });
+    for (auto& th : ts) th.join();
+    EXPECT_EQ(nodes.load(), 4 * 1000);
+    EXPECT_GE(cancelled.load(), 499);  // thread 0 at least, after it set the flag
+}
+
+TEST(StopReason, WordsOfEveryReason) {
+    EXPECT_STREQ(stop_reason_text(StopReason::None), "");
+    EXPECT_STREQ(stop_reason_text(StopReason::NodeLimit), "node limit");
+    EXPECT_STREQ(stop_reason_text(StopReason::TimeLimit), "time limit");
+    EXPECT_STREQ(stop_reason_text(StopReason::Cancelled), "cancelled");
+    EXPECT_STREQ(stop_reason_text(StopReason::NoSolution), "no solution (start not solvable)");
+    EXPECT_STREQ(stop_reason_text(StopReason::Interrupted), "interrupted");
+    EXPECT_EQ(kLastStopReason, StopReason::Interrupted);
+}
+
+TEST(StopReason, EveryByteRoundTripsAndNoneBeyond) {
+    // The numbers are the message format (docs/design.md): fixed.
+    EXPECT_EQ(static_cast<int>(StopReason::None), 0);
+    EXPECT_EQ(static_cast<int>(StopReason::NodeLimit), 1);
+    EXPECT_EQ(static_cast<int>(StopReason::TimeLimit), 2);
+    EXPECT_EQ(static_cast<int>(StopReason::Cancelled), 3);
+    EXPECT_EQ(static_cast<int>(StopReason::NoSolution), 4);
+    EXPECT_EQ(static_cast<int>(StopReason::Interrupted), 5);
+    for (int b = 0; b < 256; ++b) {
+        const std::optional<StopReason> r = stop_reason_from_byte(static_cast<uint8_t>(b));
+        if (b <= static_cast<int>(kLastStopReason)) {
+            ASSERT_TRUE(r) << b;
+            EXPECT_EQ(static_cast<int>(*r), b);
+        } else {
+            EXPECT_FALSE(r) << b;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace loyd
