@@ -8,6 +8,7 @@
 #include <string>
 
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/presets.h"
@@ -32,9 +33,9 @@ int main(int argc, char** argv) {
         for (const auto& t : set.tables) {
             loyd::BuildResult r = loyd::build_table(t.pattern, opt);
             total += r.seconds;
-            std::printf("%-40s entries %12zu layers %3d max %3d seconds %8.2f xxh3 %016llx\n",
-                        t.file.c_str(), r.entries.bytes.size(), r.layers, r.max_value, r.seconds,
-                        static_cast<unsigned long long>(XXH3_64bits(r.entries.bytes.data(), r.entries.bytes.size())));
+            const std::string sum = loyd::hex16(XXH3_64bits(r.entries.bytes.data(), r.entries.bytes.size()));
+            std::printf("%-40s entries %12zu layers %3d max %3d seconds %8.2f xxh3 %s\n", t.file.c_str(),
+                        r.entries.bytes.size(), r.layers, r.max_value, r.seconds, sum.c_str());
             std::fflush(stdout);
         }
         std::printf("total seconds %.2f threads %d\n", total, opt.threads);

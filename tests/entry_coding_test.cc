@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/base/little_endian.h"
 #include "loyd/board/board.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/table.h"
@@ -201,17 +202,13 @@ TEST(EntryCoding, AnEntryBelowItsBoundOrOfTheOtherParityIsRefused) {
 using test::read_bytes;
 using test::write_bytes;
 
-void put64(Bytes& b, size_t at, uint64_t v) {
-    for (int i = 0; i < 8; ++i) b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
-}
-
 // A raw compact file whose payload was edited: both payload checksums and the header checksum
 // made consistent again, so only the structure checks can refuse it.
 void reseal_raw(Bytes& b) {
     const uint64_t sum = pdb_checksum(b.data() + 256, b.size() - 256);
-    put64(b, 112, sum);
-    put64(b, 120, sum);
-    put64(b, 248, pdb_checksum(b.data(), 248));
+    store_le64(b.data() + 112, sum);
+    store_le64(b.data() + 120, sum);
+    store_le64(b.data() + 248, pdb_checksum(b.data(), 248));
 }
 
 TEST(CompactFile, EveryFlippedBitIsRefused) {
@@ -259,7 +256,7 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
          [&](Bytes& b) {
              for (size_t s = slots; s < b.size(); s += 8)
                  if (b[s] != 0xff || b[s + 7] != 0xff) {
-                     put64(b, s, (uint64_t{h.entries} << 8) | 20);
+                     store_le64(b.data() + s, (uint64_t{h.entries} << 8) | 20);
                      break;
                  }
          }},
@@ -284,15 +281,12 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
              // Move the first exception to the slot just before its home, past empty slots.
              const uint64_t n = h.exception_slots;
              for (uint64_t i = 0; i < n; ++i) {
-                 uint64_t v = 0;
-                 for (int k = 7; k >= 0; --k) v = (v << 8) | b[slots + 8 * i + static_cast<size_t>(k)];
+                 const uint64_t v = load_le64(b.data() + slots + 8 * i);
                  if (v == UINT64_MAX) continue;
                  const uint64_t home = exception_home(v >> 8, n), to = (home + n - 1) & (n - 1);
-                 uint64_t at = 0;
-                 for (int k = 7; k >= 0; --k) at = (at << 8) | b[slots + 8 * to + static_cast<size_t>(k)];
-                 if (at != UINT64_MAX) continue;
-                 put64(b, slots + 8 * to, v);
-                 put64(b, slots + 8 * i, UINT64_MAX);
+                 if (load_le64(b.data() + slots + 8 * to) != UINT64_MAX) continue;
+                 store_le64(b.data() + slots + 8 * to, v);
+                 store_le64(b.data() + slots + 8 * i, UINT64_MAX);
                  return;
              }
              FAIL() << "no exception to move";
@@ -324,9 +318,9 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
                               {75, 2, "entry coding 2 unknown"},
                               {136, 64, "exception slots"}}) {
         Bytes b = orig;
-        if (at == 136) put64(b, at, v);
+        if (at == 136) store_le64(b.data() + at, v);
         else b[at] = static_cast<uint8_t>(v);
-        put64(b, 248, pdb_checksum(b.data(), 248));
+        store_le64(b.data() + 248, pdb_checksum(b.data(), 248));
         write_bytes(bad, b);
         const std::string m = test::error_of<FormatError>([&] { read_pdb_header(bad); });
         EXPECT_TRUE(test::contains(m, why)) << m;

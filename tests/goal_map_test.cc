@@ -26,18 +26,6 @@ namespace {
 const std::vector<std::pair<int, int>> kSizes = {{3, 3}, {4, 4}, {5, 5}, {2, 4},
                                                  {4, 2}, {3, 4}, {4, 3}, {2, 3}};
 
-// The cells symmetric to `cell`: the grid's reflections and, on a square, its transposes.
-std::set<int> orbit(const Geometry& g, int cell) {
-    const int w = g.width(), h = g.height(), r = g.row(cell), c = g.col(cell);
-    std::set<int> out;
-    for (int rr : {r, h - 1 - r})
-        for (int cc : {c, w - 1 - c}) {
-            out.insert(g.cell(rr, cc));
-            if (g.square()) out.insert(g.cell(cc, rr));
-        }
-    return out;
-}
-
 // A position `steps` random blank moves away from `goal` (no move undoes the previous one).
 Board walk(const Board& goal, int steps, std::mt19937_64& rng) {
     Board b = goal;
@@ -49,15 +37,6 @@ Board walk(const Board& goal, int steps, std::mt19937_64& rng) {
         ++i;
     }
     return b;
-}
-
-// A goal with the blank on `blank_cell` and the tiles in random order.
-Board random_goal(const Geometry& g, int blank_cell, std::mt19937_64& rng) {
-    std::vector<int> tiles;
-    for (int t = 1; t < g.cells(); ++t) tiles.push_back(t);
-    std::shuffle(tiles.begin(), tiles.end(), rng);
-    tiles.insert(tiles.begin() + blank_cell, 0);
-    return Board::make(g, tiles);
 }
 
 std::vector<int> corners(const Geometry& g) {
@@ -89,7 +68,7 @@ TEST(GoalMap, MapsTheGoalOntoTheTarget) {
         // Any goal with the blank in a corner maps onto blank-last: a rectangle's four
         // symmetries take each corner to every other.
         for (int corner : corners(g)) {
-            const Board goal = random_goal(g, corner, rng);
+            const Board goal = test::random_goal(g, corner, rng);
             auto m = GoalMapping::find(goal, last);
             ASSERT_TRUE(m) << g.name() << " " << goal.to_string();
             EXPECT_EQ(m->map(goal), last) << g.name() << " " << goal.to_string();
@@ -102,10 +81,10 @@ TEST(GoalMap, ExistsExactlyWhenASymmetryTakesBlankToBlank) {
     for (auto [w, h] : kSizes) {
         const Geometry g(w, h);
         for (int to_blank = 0; to_blank < g.cells(); ++to_blank) {
-            const Board to = random_goal(g, to_blank, rng);
-            const std::set<int> reach = orbit(g, to_blank);
+            const Board to = test::random_goal(g, to_blank, rng);
+            const std::set<int> reach = test::symmetric_cells(g, to_blank);
             for (int from_blank = 0; from_blank < g.cells(); ++from_blank) {
-                const Board from = random_goal(g, from_blank, rng);
+                const Board from = test::random_goal(g, from_blank, rng);
                 auto m = GoalMapping::find(from, to);
                 ASSERT_EQ(m.has_value(), reach.count(from_blank) > 0)
                     << g.name() << ": blank on cell " << from_blank << " onto cell " << to_blank;
@@ -149,7 +128,7 @@ TEST(GoalMap, PrefersTheIdentity) {
         const Geometry g(w, h);
         // The centre of an odd square is fixed by all 8 symmetries; every cell by the identity.
         std::vector<Board> goals = {Board::blank_last(g), Board::blank_first(g),
-                                    random_goal(g, g.cells() / 2, rng)};
+                                    test::random_goal(g, g.cells() / 2, rng)};
         for (const Board& goal : goals) {
             auto m = GoalMapping::find(goal, goal);
             ASSERT_TRUE(m) << goal.to_string();
@@ -183,7 +162,7 @@ TEST(GoalMap, MovesCorrespond) {
     for (auto [w, h] : kSizes) {
         const Geometry g(w, h);
         for (int blank = 0; blank < g.cells(); ++blank) {
-            const Board from = random_goal(g, blank, rng);
+            const Board from = test::random_goal(g, blank, rng);
             for (const Board& to : {Board::blank_last(g), Board::blank_first(g)}) {
                 auto m = GoalMapping::find(from, to);
                 if (!m) continue;
@@ -234,7 +213,7 @@ TEST(GoalMap, MappedSolutionsSolveTheOriginalOptimally) {
             {Board::blank_first(g), Board::blank_last(g)},
             {Board::blank_last(g), Board::blank_first(g)}};
         for (int corner : corners(g))
-            pairs.emplace_back(random_goal(g, corner, rng), Board::blank_last(g));
+            pairs.emplace_back(test::random_goal(g, corner, rng), Board::blank_last(g));
         for (const auto& [from, to] : pairs) {
             auto m = GoalMapping::find(from, to);
             ASSERT_TRUE(m) << g.name() << " " << from.to_string();

@@ -1,4 +1,4 @@
-// Numbers for people (program/numbers.h): separators, sizes, durations, seconds and hex.
+// Numbers for people (program/numbers.h): separators, sizes, durations and seconds.
 #include "program/numbers.h"
 
 #include <gtest/gtest.h>
@@ -40,12 +40,6 @@ TEST(Numbers, SecondsWithTheirDecimals) {
     EXPECT_EQ(seconds(12.34), "12.3 s");
     EXPECT_EQ(seconds(0.5, 0), "0 s");  // printf rounds half to even
     EXPECT_EQ(seconds(2, 3), "2.000 s");
-}
-
-TEST(Numbers, Hex64IsSixteenLowerCaseDigits) {
-    EXPECT_EQ(hex64(0), "0000000000000000");
-    EXPECT_EQ(hex64(0xDEADBEEFull), "00000000deadbeef");
-    EXPECT_EQ(hex64(~uint64_t{0}), "ffffffffffffffff");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/base/little_endian.h"
 #include "tests/test_util.h"
 
 namespace loyd {
@@ -86,7 +87,7 @@ using test::write_bytes;
 // Recomputes the header checksum (bytes 248..255 = XXH3-64 of bytes 0..247).
 void reseal(Bytes& b) {
     const uint64_t c = pdb_checksum(b.data(), 248);
-    for (int i = 0; i < 8; ++i) b[248 + i] = static_cast<uint8_t>(c >> (8 * i));
+    store_le64(b.data() + 248, c);
 }
 
 // Writes a small table and returns its header and payload.
@@ -596,9 +597,9 @@ TEST_F(PdbFileTest, UnallocatableDecodedSizeNamesTheTableAndTheBytes) {
     // A zstd frame that claims `decoded` bytes of content: magic, a single-segment descriptor
     // with an 8-byte content size, then one last RLE block.
     Bytes frame = {0x28, 0xB5, 0x2F, 0xFD, 0xE0};
-    for (int i = 0; i < 8; ++i) frame.push_back(static_cast<uint8_t>(decoded >> (8 * i)));
+    append_le(frame, decoded, 8);
     const uint32_t block = 1u | (1u << 1) | (1u << 3);  // last, RLE, one byte
-    for (int i = 0; i < 3; ++i) frame.push_back(static_cast<uint8_t>(block >> (8 * i)));
+    append_le(frame, block, 3);
     frame.push_back(0);
     h.payload_stored_size = frame.size();
     h.stored_xxh3 = pdb_checksum(frame.data(), frame.size());

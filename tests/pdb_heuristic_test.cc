@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -19,6 +18,8 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
+#include "loyd/board/mirror.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/board/search_state.h"
 #include "tests/pdb_test_support.h"
@@ -66,12 +67,10 @@ struct Property {
 // of a table of the same kind: the reflected lookup then reads the same values (the abstract
 // problems are images of each other) and can never raise h.
 bool reflection_invariant(const PdbSetSpec& s) {
-    const Geometry& g = s.geometry();
-    const Cells gp = s.goal.positions();
+    const Mirror m = Mirror::of(s.goal);
     for (const auto& t : s.tables) {
         Mask image = 0;
-        for (int tile : t.pattern.tiles())
-            image |= bit(s.goal.at(g.cell(g.col(gp[tile]), g.row(gp[tile]))));
+        for (int tile : t.pattern.tiles()) image |= bit(m.tile[tile]);
         bool found = false;
         for (const auto& u : s.tables)
             found |= u.pattern.tile_mask() == image && u.pattern.kind() == t.pattern.kind();
@@ -416,9 +415,7 @@ TEST_F(LoadRefusal, ChecksumMismatch) {
     const std::string dir = make("8-4-4", PdbEncoding::Raw);
     const LoadedSet good = load_set(dir);
     ASSERT_TRUE(good.spec.tables[1].xxh3);
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(*good.spec.tables[1].xxh3));
+    const std::string hex = hex16(*good.spec.tables[1].xxh3);
     std::string other = hex;
     other[5] = other[5] == '0' ? '1' : '0';
     replace_in_file(dir + "/manifest.txt", std::string("xxh3=") + hex, "xxh3=" + other);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/board/mirror.h"
 #include "test_util.h"
 
 namespace loyd {
@@ -125,18 +126,6 @@ TEST(PdbSet, CustomSetRefusals) {
     EXPECT_THROW(custom_set("x", goal, {{1, 0}}, PatternKind::Additive), UsageError);
     EXPECT_THROW(custom_set("x", goal, {{9}}, PatternKind::Full), UsageError);
     EXPECT_THROW(custom_set("x", goal, {{1, 2}, {}}, PatternKind::Full), UsageError);
-}
-
-TEST(PdbSet, Reflectable) {
-    EXPECT_TRUE(reflectable(Board::blank_last(Geometry(4, 4))));
-    EXPECT_TRUE(reflectable(Board::blank_first(Geometry(4, 4))));
-    EXPECT_TRUE(reflectable(Board::blank_last(Geometry(3, 3))));
-    EXPECT_TRUE(reflectable(Board::blank_last(Geometry(5, 5))));
-    EXPECT_TRUE(reflectable(test::board(3, 3, {1, 2, 3, 4, 0, 5, 6, 7, 8})));   // centre
-    EXPECT_FALSE(reflectable(test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8})));  // row 0, col 1
-    EXPECT_FALSE(reflectable(test::board(3, 3, {1, 2, 0, 3, 4, 5, 6, 7, 8})));  // anti-diagonal
-    EXPECT_FALSE(reflectable(Board::blank_last(Geometry(4, 2))));
-    EXPECT_FALSE(reflectable(Board::blank_first(Geometry(3, 4))));
 }
 
 TEST(PdbSet, TableFileName) {

@@ -32,6 +32,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/board/board.h"
+#include "loyd/board/mirror.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/table_file.h"
 #include "loyd/heuristics/pdb_heuristic.h"

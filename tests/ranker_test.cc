@@ -1,11 +1,13 @@
 // Tests of the partial-permutation ranker: exhaustive rank -> unrank -> rank round trips,
 // comparison with a slow reference (the index of the placement in the lexicographic order of
 // (cell of item 0, cell of item 1, ...), found by sorting every placement in a std::set),
-// place values, sizes, and refusals.
+// place values, sizes, refusals, and the rank step against ranking again (every placement and
+// step of small boards).
 #include "loyd/tables/ranker.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/board/geometry.h"
 #include "test_util.h"
 
 namespace loyd {
@@ -157,6 +160,67 @@ TEST(Ranker, WeightIsProductOfLaterRadices) {
             EXPECT_EQ(rk->weight(0) * static_cast<uint64_t>(n), rk->size());
         }
     }
+}
+
+// The rank step against ranking from scratch: every placement of m items on small boards,
+// every item, every step to a free neighbouring cell. item_at says kNoItem for free cells.
+void check_steps(int w, int h, int m) {
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " m=" + std::to_string(m));
+    const Geometry g(w, h);
+    const Ranker rk(g.cells(), m);
+    uint64_t steps = 0;
+    for (uint64_t r = 0; r < rk.size(); ++r) {
+        uint8_t cells[32];
+        rk.unrank(r, cells);
+        int item_on[kMaxCells];
+        for (int c = 0; c < g.cells(); ++c) item_on[c] = Ranker::kNoItem;
+        for (int i = 0; i < m; ++i) item_on[cells[i]] = i;
+        auto item_at = [&](int c) { return item_on[c]; };
+        for (int i = 0; i < m; ++i)
+            for (int d = 0; d < kDirs; ++d) {
+                const int a = cells[i], b = g.neighbor(a, static_cast<Dir>(d));
+                if (b == kNoCell || item_on[b] != Ranker::kNoItem) continue;
+                uint8_t moved[32];
+                std::copy(cells, cells + m, moved);
+                moved[i] = static_cast<uint8_t>(b);
+                const uint64_t want = rk.rank(moved);
+                ASSERT_EQ(rk.step(r, i, a, b, w, item_at), want) << "rank " << r << " item " << i << " " << a << "->" << b;
+                if (b == a + w || b == a - w) {
+                    auto passed = [&](int c) { return Ranker::Passed{item_on[c], rk.weight(item_on[c])}; };
+                    const uint64_t shift = Ranker::vertical_step(i, rk.weight(i), std::min(a, b), w, passed);
+                    ASSERT_EQ(b > a ? r + shift : r - shift, want);
+                }
+                ++steps;
+            }
+    }
+    EXPECT_GT(steps, rk.size());
+}
+
+TEST(Ranker, StepEqualsRankingAgainExhaustively) {
+    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{2, 2}, {3, 2}, {2, 3}, {3, 3}, {2, 4}, {4, 2}})
+        for (int m = 1; m < w * h; ++m) check_steps(w, h, m);
+    for (int m = 1; m <= 6; ++m) check_steps(2, 5, m);
+    for (int m = 1; m <= 5; ++m) check_steps(3, 4, m);
+    for (int m = 1; m <= 5; ++m) check_steps(4, 3, m);
+    for (int m = 1; m <= 4; ++m) check_steps(4, 4, m);
+    for (int m = 1; m <= 3; ++m) check_steps(5, 5, m);
+    check_steps(5, 3, 4);
+}
+
+// kNoItem is beyond every item and weighs nothing, so a step over free cells (or cells of
+// another table's items, which the caller reports as kNoItem) adds nothing for them.
+TEST(Ranker, NoItemWeighsNothing) {
+    for (int n = 2; n <= kMaxCells; ++n) {
+        const Ranker rk(n, 1);
+        EXPECT_EQ(rk.weight(Ranker::kNoItem), 0u);
+        EXPECT_GT(Ranker::kNoItem, rk.items());
+    }
+    // Item 0 of one item on a 4x4 board stepping down from cell 1 to 5: its digit grows by 4.
+    const Ranker rk(16, 1);
+    const auto nothing = [](int) { return Ranker::Passed{Ranker::kNoItem, 0}; };
+    EXPECT_EQ(Ranker::vertical_step(0, rk.weight(0), 1, 4, nothing), 4u);
+    EXPECT_EQ(rk.step(7, 0, 1, 5, 4, [](int) { return Ranker::kNoItem; }), 11u);
+    EXPECT_EQ(rk.step(7, 0, 5, 1, 4, [](int) { return Ranker::kNoItem; }), 3u);
 }
 
 TEST(Ranker, PartialPermutations) {

@@ -3,12 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,35 @@ inline bool contains(const std::string& s, const std::string& part) {
 
 inline Board board(int w, int h, const std::vector<int>& tiles) {
     return Board::make(Geometry(w, h), tiles);
+}
+
+// The goal with tiles 1, 2, ... in reading order and the blank on `blank`.
+inline Board goal_with_blank(const Geometry& g, int blank) {
+    std::vector<int> cells;
+    for (int c = 0, t = 1; c < g.cells(); ++c) cells.push_back(c == blank ? 0 : t++);
+    return Board::make(g, cells);
+}
+
+// A goal with the blank on `blank` and the tiles in random order.
+inline Board random_goal(const Geometry& g, int blank, std::mt19937_64& rng) {
+    std::vector<int> tiles;
+    for (int t = 1; t < g.cells(); ++t) tiles.push_back(t);
+    std::shuffle(tiles.begin(), tiles.end(), rng);
+    tiles.insert(tiles.begin() + blank, 0);
+    return Board::make(g, tiles);
+}
+
+// The cells the symmetries of the grid take `cell` to, written out from coordinates (for
+// oracles): its reflections and, on a square, its transposes.
+inline std::set<int> symmetric_cells(const Geometry& g, int cell) {
+    const int w = g.width(), h = g.height(), r = g.row(cell), c = g.col(cell);
+    std::set<int> out;
+    for (int rr : {r, h - 1 - r})
+        for (int cc : {c, w - 1 - c}) {
+            out.insert(g.cell(rr, cc));
+            if (g.square()) out.insert(g.cell(cc, rr));
+        }
+    return out;
 }
 
 // True in optimised builds; the sanitizer (Debug) build scales heavy tests down.

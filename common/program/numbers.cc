@@ -41,10 +41,4 @@ std::string seconds(double s, int digits) {
     return printed(format, s);
 }
 
-std::string hex64(uint64_t v) {
-    char buf[20];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 }  // namespace loyd::program

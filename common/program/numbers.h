@@ -1,5 +1,6 @@
 // Numbers as loyd's programs write them for people (messages, summaries, progress lines):
-// counts with thousands separators, sizes in binary units, durations, checksums in hex.
+// counts with thousands separators, sizes in binary units, durations (checksums in hex:
+// base/hex.h).
 // Machine-read output (a record's seconds, JSON) keeps plain digits and is not written here.
 #pragma once
 
@@ -21,8 +22,5 @@ std::string duration(double seconds);
 
 // Seconds with `digits` decimals (rounded as printf's %.Nf) and the unit: "12.3 s".
 std::string seconds(double s, int digits = 1);
-
-// A 64-bit checksum as 16 lower-case hex digits.
-std::string hex64(uint64_t v);
 
 }  // namespace loyd::program

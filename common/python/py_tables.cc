@@ -11,6 +11,8 @@
 #include "loyd/base/error.h"
 #include "loyd/search/solve.h"
 #include "loyd/tables/discover.h"
+#include "loyd/tables/set_fit.h"
+#include "loyd/tables/set_path.h"
 #include "py_board.h"
 
 #ifndef LOYD_PY_TO_BIN  // set by CMake: the module's folder -> <prefix>/bin, in the install layout
@@ -56,9 +58,8 @@ std::string default_cache() {
 
 Tables open_tables(const std::string& path, const std::optional<std::string>& cache_dir,
                    bool verify) {
+    const fs::path manifest = set_path(path).manifest;
     std::error_code ec;
-    fs::path manifest(path);
-    if (fs::is_directory(manifest, ec)) manifest /= kManifestName;
     const fs::path canonical = fs::weakly_canonical(manifest, ec);
     LoadOptions lo;
     lo.verify_payload = verify;
@@ -166,14 +167,10 @@ Choice choose(const Board& goal, const py::handle& tables, const py::handle& heu
                 heuristic_name(*h) + "'");
         const Tables t = tables_arg(tables);
         const LoadedSet& s = *t.set;
-        if (s.spec.metric != metric)
-            throw UsageError("the tables in " + s.dir + " count " + to_string(s.spec.metric) +
-                             " moves, the search " + to_string(metric) +
-                             " moves; build tables for it with pdbgen build --metric " +
-                             to_string(metric));
-        if (!(s.spec.geometry() == goal.geometry()))
-            throw InvalidInput("the tables in " + s.dir + " are for " + s.spec.geometry().name() +
-                               " boards, the board is " + goal.geometry().name());
+        // An unmappable goal is left to solve(), which says what to build.
+        const SetMisfit why = misfit(s.spec, goal, metric);
+        if (why == SetMisfit::Metric) throw UsageError(misfit_message(why, s.spec, s.dir, goal, metric));
+        if (why == SetMisfit::Board) throw InvalidInput(misfit_message(why, s.spec, s.dir, goal, metric));
         return Choice{HeuristicKind::Pdb, t.set};
     }
     if (h && *h != HeuristicKind::Pdb) return Choice{*h, nullptr};

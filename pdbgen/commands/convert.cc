@@ -7,11 +7,11 @@
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/manifest.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/commands/folder.h"
-#include "pdbgen/commands/set_path.h"
 #include "pdbgen/commands/threads.h"
 
 namespace fs = std::filesystem;
@@ -47,8 +47,7 @@ int convert_file(const Context& c, const Conversion& how) {
     const std::string to = c.options.paths.size() == 2 ? c.options.paths[1] : in;
     const std::string dir = folder_of(fs::path(to).parent_path());
     std::optional<DirLock> lock;
-    std::error_code ec;
-    if (fs::exists(fs::path(dir) / kManifestName, ec)) lock_folder(c, dir, lock);
+    if (holds_set(dir)) lock_folder(c, dir, lock);
     remove_dead_temporaries_in(c, dir);
     convert_one(how, in, to, c.out);
     return kExitOk;
@@ -86,7 +85,7 @@ int convert(const Context& c, PdbEncoding encoding) {
         encoding, o.level ? o.level : kDefaultZstdLevel,
         o.entries ? std::optional<EntryCoding>(parse_entry_coding(*o.entries)) : std::nullopt,
         thread_count(o)};
-    return names_a_set(o.paths[0]) ? convert_set(c, how) : convert_file(c, how);
+    return names_set(o.paths[0]) ? convert_set(c, how) : convert_file(c, how);
 }
 
 }  // namespace

@@ -4,11 +4,12 @@
 #include <iomanip>
 
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
 #include "loyd/tables/load.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/verify.h"
 #include "pdbgen/commands.h"
-#include "pdbgen/commands/set_path.h"
 #include "pdbgen/commands/threads.h"
 #include "program/numbers.h"
 
@@ -18,7 +19,6 @@ namespace loyd::pdbgen {
 
 namespace {
 
-using program::hex64;
 using program::thousands;
 
 // `info DIR` (or its manifest): the set, each table checked and described on one line.
@@ -76,7 +76,7 @@ void describe_header(const std::string& path, const PdbTable& t, std::ostream& o
         << "max value   " << int(h.max_value) << "\n"
         << "encoding    " << to_string(h.encoding) << " (" << thousands(h.payload_stored_size)
         << " bytes stored)\n"
-        << "xxh3        " << hex64(h.payload_xxh3) << "\n";
+        << "xxh3        " << hex16(h.payload_xxh3) << "\n";
 }
 
 // The entries' checksum (of a coded table), the generator, the histogram and the mean value.
@@ -84,7 +84,7 @@ void describe_values(const PdbTable& t, int threads, std::ostream& out) {
     const PdbHeader& h = t.file().header();
     const ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
     if (h.coding != EntryCoding::Byte)
-        out << "values xxh3 " << hex64(values.xxh3) << " (the entries as bytes)\n";
+        out << "values xxh3 " << hex16(values.xxh3) << " (the entries as bytes)\n";
     out << "generator   " << (h.generator_version >> 16) << "."
         << ((h.generator_version >> 8) & 255) << "." << (h.generator_version & 255) << "\n"
         << "histogram   value: entries\n";
@@ -105,7 +105,7 @@ int run_info(const Context& c) {
     if (o.paths.size() != 1) throw UsageError("info takes one table file or set folder");
     note_thread_cap(o, c.err);
     const std::string& path = o.paths[0];
-    if (names_a_set(path)) return info_set(path, c.out);
+    if (names_set(path)) return info_set(path, c.out);
     const PdbTable t = PdbTable::load(path);
     describe_header(path, t, c.out);
     describe_values(t, thread_count(o), c.out);

@@ -9,10 +9,11 @@
 #include <optional>
 
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
 #include "loyd/tables/manifest.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
 #include "pdbgen/commands.h"
-#include "pdbgen/commands/set_path.h"
 #include "pdbgen/commands/threads.h"
 #include "program/numbers.h"
 
@@ -22,7 +23,6 @@ namespace loyd::pdbgen {
 
 namespace {
 
-using program::hex64;
 
 // A verified table's checksums: of its payload (what its set's manifest records) and of its
 // entries as bytes (what a reference manifest records, whatever the coding).
@@ -42,8 +42,8 @@ Verified verify_file(const std::string& path, const std::optional<Pattern>& expe
     verify_table(t.pattern(), t.entries(), t.size(), threads, path);
     out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " "
         << t.pattern().tiles_string() << ", " << program::thousands(t.size()) << " "
-        << to_string(h.coding) << " entries, xxh3 " << hex64(h.payload_xxh3);
-    if (h.coding != EntryCoding::Byte) out << ", values xxh3 " << hex64(values.xxh3);
+        << to_string(h.coding) << " entries, xxh3 " << hex16(h.payload_xxh3);
+    if (h.coding != EntryCoding::Byte) out << ", values xxh3 " << hex16(values.xxh3);
     out << ")\n";
     return Verified{h.payload_xxh3, values.xxh3};
 }
@@ -72,8 +72,8 @@ void match_reference(const Reference& ref, const std::string& file, const std::s
                     sum.values)
                 return;
         }
-        throw FormatError(path + ": xxh3 " + hex64(sum.payload) + " (values " + hex64(sum.values) +
-                          ") differs from the reference " + hex64(*rt.xxh3));
+        throw FormatError(path + ": xxh3 " + hex16(sum.payload) + " (values " + hex16(sum.values) +
+                          ") differs from the reference " + hex16(*rt.xxh3));
     }
     throw FormatError(path + ": the reference manifest has no checksum for " + file);
 }
@@ -84,8 +84,8 @@ void verify_member(const SetPath& set, const TableSpec& t, const std::optional<R
     const std::string path = (set.dir / t.file).string();
     const Verified sum = verify_file(path, t.pattern, threads, out);
     if (t.xxh3 && *t.xxh3 != sum.payload)
-        throw FormatError(path + ": xxh3 " + hex64(sum.payload) + " differs from the manifest's " +
-                          hex64(*t.xxh3));
+        throw FormatError(path + ": xxh3 " + hex16(sum.payload) + " differs from the manifest's " +
+                          hex16(*t.xxh3));
     if (ref) match_reference(*ref, t.file, path, sum, threads);
 }
 
@@ -127,7 +127,7 @@ int run_verify(const Context& c) {
         const SetPath where = set_path(o.against);
         ref = Reference{read_manifest(where.manifest.string()), where.dir};
     }
-    if (names_a_set(p)) return verify_set(c, p, ref, threads);
+    if (names_set(p)) return verify_set(c, p, ref, threads);
     const Verified sum = verify_file(p, std::nullopt, threads, c.out);
     if (ref) {
         match_reference(*ref, fs::path(p).filename().string(), p, sum, threads);

@@ -11,6 +11,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/fd_output.h"
 #include "loyd/tables/load.h"
+#include "loyd/tables/set_path.h"
 #include "solver/commands.h"
 #include "solver/output/json_writer.h"
 #include "solver/output/records.h"
@@ -230,11 +231,10 @@ void refuse_html_over_inputs(const Request& req) {
         refuse("the --input file");
     }
     std::error_code ec;
-    if (same(req.pdb) || same((fs::path(req.pdb) / kManifestName).string())) refuse("the --pdb set's manifest");
+    if (same(req.pdb) || same(set_path(req.pdb).manifest.string())) refuse("the --pdb set's manifest");
     const fs::path real = fs::weakly_canonical(req.html, ec);
     const std::string name = real.filename().string();
-    if (!ec && (name == kManifestName || real.extension() == ".pdb") &&
-        fs::exists(real.parent_path() / kManifestName, ec))
+    if (!ec && (name == kManifestName || real.extension() == ".pdb") && holds_set(real.parent_path()))
         refuse("a file of the table set in " + real.parent_path().string());
 }
 

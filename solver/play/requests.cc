@@ -17,6 +17,7 @@
 #include "loyd/heuristics/lookups.h"
 #include "loyd/search/solve.h"
 #include "loyd/tables/discover.h"
+#include "loyd/tables/set_fit.h"
 #include "solver/output/json_text.h"
 #include "solver/output/json_writer.h"
 #include "solver/output/records.h"
@@ -96,9 +97,9 @@ void choose_heuristic(const TableSets& sets, const Options& o, const Board& goal
     if (!name.empty() && so.heuristic != HeuristicKind::Pdb) return;
     if (!set.empty()) {
         const LoadedSet& s = sets.named(set);
-        if (!(s.spec.geometry() == goal.geometry()))
-            throw UsageError("the tables in " + set + " are for " + s.spec.geometry().name() +
-                             " boards, the instance is " + goal.geometry().name());
+        // Another board is refused here; another metric or goal by solve(), as the solver does.
+        if (const SetMisfit why = misfit(s.spec, goal, so.metric); why == SetMisfit::Board)
+            throw UsageError(misfit_message(why, s.spec, set, goal, so.metric));
         so.pdb = &s;
     } else {
         so.pdb = sets.best_for(goal, so.metric);

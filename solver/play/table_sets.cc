@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "loyd/base/error.h"
-#include "loyd/board/goal_map.h"
 #include "loyd/tables/discover.h"
 #include "loyd/tables/header.h"
 #include "loyd/tables/presets.h"
+#include "loyd/tables/set_fit.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
 
@@ -236,8 +236,7 @@ const LoadedSet* TableSets::best_for(const Board& goal, Metric metric) const {
     double strength = 0;
     for (const HeldSet& h : sets_) {
         const PdbSetSpec& spec = h.set->spec;
-        if (!(spec.geometry() == goal.geometry()) || spec.metric != metric) continue;
-        if (!GoalMapping::find(goal, spec.goal)) continue;
+        if (!fits(spec, goal, metric)) continue;
         const double s = set_strength(spec);
         if (!best || s > strength) best = h.set.get(), strength = s;
     }

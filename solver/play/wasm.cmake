@@ -61,6 +61,8 @@ add_custom_command(OUTPUT ${loyd_prebuilt_pruning}
 add_library(loyd STATIC
   ${loyd_dir}/base/atomic_file.cc
   ${loyd_dir}/base/collective.cc
+  ${loyd_dir}/base/fd_input.cc
+  ${loyd_dir}/base/hex.cc
   ${loyd_dir}/base/regular_file.cc
   ${loyd_dir}/base/self_path.cc
   ${loyd_dir}/base/thread_count.cc
@@ -68,6 +70,7 @@ add_library(loyd STATIC
   ${loyd_dir}/board/board_format.cc
   ${loyd_dir}/board/goal_map.cc
   ${loyd_dir}/board/metric.cc
+  ${loyd_dir}/board/mirror.cc
   ${loyd_dir}/board/moves.cc
   ${loyd_dir}/board/notation.cc
   ${loyd_dir}/board/parse.cc
@@ -81,6 +84,8 @@ add_library(loyd STATIC
   ${loyd_dir}/tables/pattern.cc
   ${loyd_dir}/tables/presets.cc
   ${loyd_dir}/tables/ranker.cc
+  ${loyd_dir}/tables/set_fit.cc
+  ${loyd_dir}/tables/set_path.cc
   ${loyd_dir}/tables/table.cc
   ${loyd_dir}/tables/table_file.cc
   ${loyd_dir}/tables/verify.cc

@@ -9,6 +9,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/self_path.h"
 #include "loyd/tables/discover.h"
+#include "loyd/tables/set_fit.h"
 #include "program/numbers.h"
 
 namespace loyd::solver {
@@ -61,19 +62,16 @@ void Tables::check_metric() {
     if (req_.pdb.empty()) return;
     const LoadedSet* s = load(req_.pdb);
     if (s->spec.metric != req_.metric)
-        throw UsageError("the tables in " + req_.pdb + " count " + to_string(s->spec.metric) + " moves, the search " +
-                         to_string(req_.metric) + " moves; build tables for it with pdbgen build --metric " +
-                         to_string(req_.metric));
+        throw UsageError(misfit_message(SetMisfit::Metric, s->spec, req_.pdb, s->spec.goal, req_.metric));
 }
 
 std::string Tables::misfit(const Board& goal) {
     if (req_.pdb.empty()) return "";
     check_metric();
     const LoadedSet* s = load(req_.pdb);
-    if (!(s->spec.geometry() == goal.geometry()))
-        return "the tables in " + req_.pdb + " are for " + s->spec.geometry().name() + " boards, the instance is " +
-               goal.geometry().name();
-    return "";  // an unmappable goal is reported by solve() with the build command
+    const SetMisfit why = loyd::misfit(s->spec, goal, req_.metric);
+    // An unmappable goal is reported by solve(), naming the set's folder.
+    return why == SetMisfit::Board ? misfit_message(why, s->spec, req_.pdb, goal, req_.metric) : "";
 }
 
 const LoadedSet* Tables::choose(const Board& goal, bool required) {

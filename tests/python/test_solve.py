@@ -217,7 +217,7 @@ def test_unsolvable():
 
 def test_tables_that_do_not_fit(root, tmp_path):
     t8 = loyd.Tables.open(root / "data/8-4-4")
-    with pytest.raises(loyd.InvalidInputError, match="are for 3x3 boards, the board is 4x4"):
+    with pytest.raises(loyd.InvalidInputError, match="are for 3x3 boards, the instance is 4x4"):
         loyd.solve(KORF_EASY["korf-2"], tables=t8)
     with pytest.raises(loyd.UsageError, match="count stm moves, the search mtm"):
         loyd.solve("1 2 3/4 5 6/7 0 8", tables=t8, metric="mtm")

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "loyd/base/error.h"
+#include "loyd/base/fd_input.h"
 
 namespace loyd {
 
@@ -56,27 +57,17 @@ int open_regular(const std::string& path, const std::string& what, Links links) 
 }
 
 std::string read_regular(const std::string& path, const std::string& what, size_t max_bytes) {
-    const int fd = open_regular(path, what);
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } const file{open_regular(path, what)};
     std::string text;
     char buf[1 << 16];
-    for (;;) {
-        const ssize_t r = ::read(fd, buf, sizeof buf);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            const int e = errno;
-            ::close(fd);
-            throw IoError(path + ": cannot read " + what + ": " +
-                          std::generic_category().message(e));
-        }
-        if (r == 0) break;
-        text.append(buf, static_cast<size_t>(r));
-        if (text.size() > max_bytes) {
-            ::close(fd);
-            throw FormatError(path + ": longer than " + std::to_string(max_bytes) +
-                              " bytes: not a " + what);
-        }
+    while (const size_t r = read_some(file.fd, buf, sizeof buf, path, what)) {
+        text.append(buf, r);
+        if (text.size() > max_bytes)
+            throw FormatError(path + ": longer than " + std::to_string(max_bytes) + " bytes: not a " + what);
     }
-    ::close(fd);
     return text;
 }
 

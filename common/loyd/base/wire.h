@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/base/little_endian.h"
 
 namespace loyd {
 
@@ -46,7 +47,7 @@ public:
 
 private:
     WireWriter& le(uint64_t v, int n) {
-        for (int i = 0; i < n; ++i) bytes_.push_back(static_cast<uint8_t>(v >> (8 * i)));
+        append_le(bytes_, v, n);
         return *this;
     }
     std::vector<uint8_t> bytes_;
@@ -107,8 +108,7 @@ private:
     }
     uint64_t le(int n, const char* field) {
         need(static_cast<size_t>(n), field);
-        uint64_t v = 0;
-        for (int i = 0; i < n; ++i) v |= static_cast<uint64_t>(b_[at_ + i]) << (8 * i);
+        const uint64_t v = load_le(b_.data() + at_, n);
         at_ += static_cast<size_t>(n);
         return v;
     }

@@ -42,6 +42,8 @@ BasicAdditivePdbH<kWidth, kCompact>::BasicAdditivePdbH(const LoadedSet& set, con
     n_ = g.cells();
     width_ = g.width();
     for (auto& t : tab_) t = -1;
+    for (auto& table : item_in_)
+        for (auto& i : table) i = Ranker::kNoItem;
     // Only the partition's tables count; a table of the set outside it is never looked up.
     for (int i : set.spec.partitions[0]) {
         const PdbTable& table = set.tables[static_cast<size_t>(i)];
@@ -51,25 +53,23 @@ BasicAdditivePdbH<kWidth, kCompact>::BasicAdditivePdbH(const LoadedSet& set, con
         ranker_[t] = &table.ranker();
         for (int tile : table.pattern().tiles()) {
             tab_[tile] = static_cast<int8_t>(t);
-            item_[tile] = static_cast<int8_t>(nitems_[t]);
+            item_in_[t][tile] = static_cast<uint8_t>(nitems_[t]);
+            weight_in_[t][tile] = table.ranker().weight(nitems_[t]);
             items_[t][nitems_[t]++] = static_cast<uint8_t>(tile);
         }
-        for (int j = 0; j < nitems_[t]; ++j) weight_[items_[t][j]] = table.ranker().weight(j);
     }
     lookups_ = Lookups::regular_only();
     reflect_ = want.reflected && set.spec.reflect && reflectable(goal);
     lookups_.reflected = reflect_;
-    const Cells gp = goal.positions();
-    for (int c = 0; c < n_; ++c) refl_cell_[c] = static_cast<uint8_t>(reflect_ ? g.cell(g.col(c), g.row(c)) : c);
-    for (int t = 0; t < n_; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+    if (reflect_) mirror_ = Mirror::of(goal);
 }
 
 template <int kWidth, bool kCompact>
 int BasicAdditivePdbH<kWidth, kCompact>::init(const SearchState& s) {
     for (int v = 0; v < (reflect_ ? 2 : 1); ++v) {
-        // View 1 sees tile refl_tile(t) on cell refl_cell(c) wherever tile t is on cell c.
+        // View 1 is the mirror image (board/mirror.h).
         Cells pos{};
-        for (int t = 0; t < n_; ++t) pos[v ? refl_tile_[t] : t] = v ? refl_cell_[s.pos[t]] : s.pos[t];
+        for (int t = 0; t < n_; ++t) pos[v ? mirror_.tile[t] : t] = v ? mirror_.cell[s.pos[t]] : s.pos[t];
         // The Manhattan distance of the tiles no table holds (kCompact: of every tile), and the
         // tables' entries.
         int sum = 0;

@@ -6,9 +6,10 @@
 // Korf & Felner 2002), rounded up to the parity every solution length has. Every preset is
 // such a set; this class makes that common case cheap per node:
 // - Each tile lives in one table per view, so a move changes one rank and one entry per view.
-//   A sideways step changes the moved tile's Lehmer digit by one (rank +- its weight); a
-//   vertical step also passes the W-1 cells between, read from the search position itself
-//   (a view keeps no board of its own) in a fixed-length loop with masks instead of branches.
+//   The rank moves by the rank step of tables/ranker.h: a sideways step changes the moved
+//   tile's Lehmer digit by one (rank +- its weight); a vertical step also passes the W-1 cells
+//   between, read from the search position itself (a view keeps no board of its own) in a
+//   fixed-length loop with masks instead of branches.
 //   Reflection swaps rows and columns, so a move is sideways in one view and vertical in the
 //   other; with the direction a compile-time constant (IDA* unrolls its move loop) neither the
 //   kind of step nor its sign costs a branch. Unpredictable branches, not table reads, were
@@ -33,6 +34,7 @@
 
 #include <cstdint>
 
+#include "loyd/board/mirror.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/heuristics/lookups.h"
 #include "loyd/tables/load.h"
@@ -84,7 +86,7 @@ public:
         int h = view_step(0, tile, from, to, vertical, forward, s.cell.data(), u);
         if (reflect_) {
             const int h1 =
-                view_step(1, refl_tile_[tile], refl_cell_[from], refl_cell_[to], !vertical, forward, s.cell.data(), u);
+                view_step(1, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], !vertical, forward, s.cell.data(), u);
             h = h > h1 ? h : h1;
         }
         return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
@@ -122,7 +124,15 @@ private:
             u.val[v] = 0;
             return u.sum[v] = sum_[v] + dmd;
         }
-        const uint64_t delta = vertical ? vertical_shift(v, t, tile, a < b ? a : b, cells) : weight_[tile];
+        // The rank step (tables/ranker.h); the cells between a and b, read from the parent, hold
+        // the same tiles in the child.
+        auto passed = [&](int c) {
+            const int o = v ? mirror_.tile[cells[mirror_.cell[c]]] : cells[c];
+            return Ranker::Passed{item_in_[t][o], weight_in_[t][o]};
+        };
+        const int i = item_in_[t][tile];
+        const uint64_t w = weight_in_[t][tile];
+        const uint64_t delta = vertical ? Ranker::vertical_step(i, w, a < b ? a : b, width(), passed) : w;
         const uint64_t r = forward ? rank_[v][t] + delta : rank_[v][t] - delta;
         const uint8_t e = entry(t, r);
         u.rank[v] = r;
@@ -134,25 +144,6 @@ private:
     [[gnu::always_inline]] uint8_t entry(int t, uint64_t r) const {
         if constexpr (kCompact) return static_cast<uint8_t>(2 * readers_[t].excess(r));
         else return data_[t][r];
-    }
-
-    // How much a vertical step between lo and lo + W changes table t's rank in view v
-    // (unsigned; the caller applies the sign). A sideways step changes the tile's Lehmer digit by one; a
-    // vertical one passes the W-1 cells between: the digit grows by W less the earlier items
-    // among them, and each later item passed gains one in its own digit. A fixed-length loop
-    // without branches (their outcome would be unpredictable).
-    [[gnu::always_inline]] uint64_t vertical_shift(int v, int t, int tile, int lo, const uint8_t* cells) const {
-        const int i = item_[tile];
-        const uint64_t w = weight_[tile];
-        uint64_t shift = w * static_cast<uint64_t>(width());
-        for (int k = 1; k < width(); ++k) {
-            const int o = v ? refl_tile_[cells[refl_cell_[lo + k]]] : cells[lo + k];
-            // All-ones masks instead of branches: is o in table t, is it an earlier item.
-            const uint64_t in = 0 - static_cast<uint64_t>(tab_[o] == t);
-            const uint64_t earlier = 0 - static_cast<uint64_t>(item_[o] < i);
-            shift += in & ((earlier & (0 - w)) | (~earlier & weight_[o]));
-        }
-        return shift;
     }
 
     [[gnu::always_inline]] void exchange(Undo& u) {
@@ -190,11 +181,12 @@ private:
     const Ranker* ranker_[kMaxTables]{};
     uint8_t items_[kMaxTables][kMaxCells]{};  // table -> its tiles in rank order
     int nitems_[kMaxTables]{};
-    int8_t tab_[kMaxCells]{};       // tile -> its table, -1 when no table holds it
-    int8_t item_[kMaxCells]{};      // tile -> its item index in that table
-    uint64_t weight_[kMaxCells]{};  // tile -> the place value of its Lehmer digit
-    uint8_t refl_tile_[kMaxCells]{};
-    uint8_t refl_cell_[kMaxCells]{};
+    int8_t tab_[kMaxCells]{};  // tile -> its table, -1 when no table holds it
+    // Table, tile -> the tile's item index and place value in the table (tables/ranker.h), or
+    // Ranker::kNoItem and 0 when the table does not hold it.
+    uint8_t item_in_[kMaxTables][kMaxCells]{};
+    uint64_t weight_in_[kMaxTables][kMaxCells]{};
+    Mirror mirror_;  // the identity unless reflect_
     uint64_t rank_[2][kMaxTables]{};
     uint8_t val_[2][kMaxTables]{};  // the entry (kCompact: twice the excess)
     int sum_[2]{};

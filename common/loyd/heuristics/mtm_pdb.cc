@@ -26,18 +26,14 @@ MtmPdbH::MtmPdbH(const LoadedSet& set, const Lookups& want) : wd_(set.spec.goal,
     if (want.reflected && set.spec.reflect && reflectable(goal)) {
         lookups_.reflected = true;
         views_ = 2;
-        const Cells gp = goal.positions();
-        for (int c = 0; c < n_; ++c)
-            refl_cell_[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
-        for (int t = 0; t < n_; ++t)
-            refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+        mirror_ = Mirror::of(goal);
     }
 }
 
 int MtmPdbH::init(const SearchState& s) {
     for (int t = 0; t < n_; ++t) {
         pos_[0][t] = s.pos[t];
-        pos_[1][refl_tile_[t]] = refl_cell_[s.pos[t]];
+        pos_[1][mirror_.tile[t]] = mirror_.cell[s.pos[t]];
     }
     for (int v = 0; v < views_; ++v)
         for (int t = 0; t < ntables_; ++t) val_[v][t] = lookup(v, t);

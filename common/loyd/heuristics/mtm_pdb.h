@@ -23,6 +23,7 @@
 #include <cstring>
 #include <vector>
 
+#include "loyd/board/mirror.h"
 #include "loyd/heuristics/lookups.h"
 #include "loyd/heuristics/walking_distance.h"
 #include "loyd/tables/load.h"
@@ -79,8 +80,8 @@ private:
             pos_[0][tile] = static_cast<uint8_t>(tile_cell);
             pos_[0][0] = static_cast<uint8_t>(blank_cell);
         } else {
-            pos_[1][refl_tile_[tile]] = refl_cell_[tile_cell];
-            pos_[1][0] = refl_cell_[blank_cell];
+            pos_[1][mirror_.tile[tile]] = mirror_.cell[tile_cell];
+            pos_[1][0] = mirror_.cell[blank_cell];
         }
     }
     uint8_t lookup(int v, int t) const {
@@ -102,8 +103,7 @@ private:
     int ntables_ = 0;
     int views_ = 1;  // 1: regular; 2: also reflected
     int n_ = 0;
-    uint8_t refl_tile_[kMaxCells]{};
-    uint8_t refl_cell_[kMaxCells]{};
+    Mirror mirror_;  // the identity unless views_ == 2
     uint8_t pos_[2][kMaxCells]{};  // per view: tile -> cell
     uint8_t val_[2][kMaxTables]{};
 };

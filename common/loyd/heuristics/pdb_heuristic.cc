@@ -20,11 +20,11 @@ PdbH::PdbH(const LoadedSet& set, const Lookups& want)
     width_ = g.width();
     for (size_t i = 0; i < set.tables.size(); ++i) {
         const Pattern& p = set.tables[i].pattern();
-        Table t{set.tables[i].entries(), &set.tables[i].bound(), set.tables[i].ranker(), {}, {}, {}, 0,
+        Table t{set.tables[i].entries(), &set.tables[i].bound(), set.tables[i].ranker(), {}, {}, 0,
                 p.kind() == PatternKind::Full};
-        for (auto& v : t.item_of) v = -1;
+        for (auto& v : t.item_of) v = Ranker::kNoItem;
         for (int tile : p.tiles()) {
-            t.item_of[tile] = static_cast<int8_t>(t.nitems);
+            t.item_of[tile] = static_cast<uint8_t>(t.nitems);
             t.items[t.nitems++] = static_cast<uint8_t>(tile);
             tables_of_[tile] |= 1u << i;
         }
@@ -32,7 +32,6 @@ PdbH::PdbH(const LoadedSet& set, const Lookups& want)
             t.items[t.nitems++] = 0;
             full_tables_ |= 1u << i;
         }
-        for (int j = 0; j < t.nitems; ++j) t.weight[j] = t.ranker.weight(j);
         tables_.push_back(t);
     }
     bool any_additive = false;
@@ -64,12 +63,10 @@ PdbH::PdbH(const LoadedSet& set, const Lookups& want)
         if (on_[v]) views_[nviews_++] = v;
     dual_any_ = on_[kDual] || on_[kDualReflected];
     if (mirror) {
-        const Cells gp = goal.positions();
-        for (int c = 0; c < n_; ++c) refl_cell_[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
-        for (int t = 0; t < n_; ++t) refl_tile_[t] = static_cast<uint8_t>(goal.at(refl_cell_[gp[t]]));
+        mirror_ = Mirror::of(goal);
         for (int p = 0; p < nparts_; ++p)
             for (int t = 1; t < n_; ++t)
-                if (uncovered_[p] >> refl_tile_[t] & 1) runcovered_[p] |= 1u << t;
+                if (uncovered_[p] >> mirror_.tile[t] & 1) runcovered_[p] |= 1u << t;
     }
     relabels_.emplace_back();  // index 0: nothing changes
     if (dual_any_) build_references(goal);
@@ -117,7 +114,7 @@ void PdbH::build_references(const Board& goal) {
             const int v = kDual + k;
             for (int t = 0; t < n_; ++t) {
                 if (k == 0) pos_[v][t] = p[t];
-                else pos_[v][refl_tile_[t]] = refl_cell_[p[t]];
+                else pos_[v][mirror_.tile[t]] = mirror_.cell[p[t]];
             }
             for (size_t t = 0; t < tables_.size(); ++t)
                 corr_[k][x][t] = entry(v, static_cast<int>(t), full_rank(v, static_cast<int>(t)));
@@ -140,10 +137,10 @@ void PdbH::build_references(const Board& goal) {
                 if (src == t) continue;
                 r.tile[0][r.n] = static_cast<uint8_t>(t);
                 r.src[0][r.n] = static_cast<uint8_t>(src);
-                r.tile[1][r.n] = refl_tile_[t];
-                r.src[1][r.n] = refl_tile_[src];
+                r.tile[1][r.n] = mirror_.tile[t];
+                r.src[1][r.n] = mirror_.tile[src];
                 r.tables[0] |= tables_of_[t];
-                r.tables[1] |= tables_of_[refl_tile_[t]];
+                r.tables[1] |= tables_of_[mirror_.tile[t]];
                 ++r.n;
             }
             if (r.n == 0) continue;
@@ -156,26 +153,22 @@ int PdbH::init(const SearchState& s) {
     x_ = s.blank;
     for (int t = 0; t < n_; ++t) {
         pos_[kRegular][t] = s.pos[t];
-        if (on_[kReflected]) pos_[kReflected][refl_tile_[t]] = refl_cell_[s.pos[t]];
+        if (on_[kReflected]) pos_[kReflected][mirror_.tile[t]] = mirror_.cell[s.pos[t]];
     }
     if (dual_any_) {
         const Cells gp = goal_.goal_pos;
         for (int t = 0; t < n_; ++t) {
             const uint8_t c = gp[s.cell[ref_pos_[x_][t]]];  // T = G_x o S^-1
             pos_[kDual][t] = c;
-            pos_[kDualReflected][refl_tile_[t]] = refl_cell_[c];
+            pos_[kDualReflected][mirror_.tile[t]] = mirror_.cell[c];
         }
     }
     for (int i = 0; i < nviews_; ++i) {
         const int v = views_[i];
         for (int t = 0; t < n_; ++t) cell_[v][pos_[v][t]] = static_cast<uint8_t>(t);
         for (size_t t = 0; t < tables_.size(); ++t) {
-            const Table& tb = tables_[t];
             rank_[v][t] = full_rank(v, static_cast<int>(t));
             val_[v][t] = entry(v, static_cast<int>(t), rank_[v][t]);
-            occ_[v][t] = 0;
-            for (int j = 0; j < tb.nitems; ++j)
-                if (tb.items[j]) occ_[v][t] |= bit(pos_[v][tb.items[j]]);
         }
     }
     md_ = 0;

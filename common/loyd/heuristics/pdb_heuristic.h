@@ -23,9 +23,9 @@
 //
 // Incremental: a move updates, in each regular/reflected view, only the tables holding the
 // moved tile, adjusting their ranks by the moved item's digit (and the digits of later items
-// between its two cells) instead of ranking from scratch; dual views change only on non-tree
-// edges. No allocation, no virtual call. Interface as in heuristics/classic.h, so the searches
-// inline it.
+// between its two cells: the rank step of tables/ranker.h) instead of ranking from scratch;
+// dual views change only on non-tree edges. No allocation, no virtual call. Interface as in
+// heuristics/classic.h, so the searches inline it.
 #pragma once
 
 #include <algorithm>
@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "loyd/base/tileset.h"
+#include "loyd/board/mirror.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/heuristics/lookups.h"
 #include "loyd/tables/load.h"
@@ -78,7 +79,7 @@ public:
         u.to = static_cast<uint8_t>(to);
         update_md(tile, from, to, 1);
         move_view(kRegular, tile, from, to, u);
-        if (on_[kReflected]) move_view(kReflected, refl_tile_[tile], refl_cell_[from], refl_cell_[to], u);
+        if (on_[kReflected]) move_view(kReflected, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], u);
         // The blank moved from `to` to `from`.
         x_ = from;
         u.relabeled = false;
@@ -103,7 +104,7 @@ public:
             val_[v][t] = sv.val;
         }
         unmove_view(kRegular, u.tile, u.from, u.to);
-        if (on_[kReflected]) unmove_view(kReflected, refl_tile_[u.tile], refl_cell_[u.from], refl_cell_[u.to]);
+        if (on_[kReflected]) unmove_view(kReflected, mirror_.tile[u.tile], mirror_.cell[u.from], mirror_.cell[u.to]);
         update_md(u.tile, u.from, u.to, -1);
         x_ = u.to;
         if (u.relabeled) {
@@ -122,8 +123,7 @@ private:
         EntryReader reader;
         const EntryBound* bound;
         Ranker ranker;
-        uint64_t weight[kMaxCells];
-        int8_t item_of[kMaxCells];  // tile -> item index, -1 when not in the table
+        uint8_t item_of[kMaxCells];  // tile -> item index, Ranker::kNoItem when not in the table
         uint8_t items[kMaxCells];   // tiles in rank order, then 0 (blank) for full tables
         int nitems;
         bool full;
@@ -149,21 +149,11 @@ private:
         u.saved[u.n++] = Saved{rank_[v][t], static_cast<uint8_t>(v * kMaxTables + t), val_[v][t]};
     }
 
-    // Rank of table t after item i moved from cell a to the adjacent cell b (Lehmer digits:
-    // a sideways step changes digit i by one; a vertical step also passes the items between).
+    // Rank of table t after item i moved from cell a to the adjacent cell b (tables/ranker.h).
     uint64_t stepped_rank(int v, int t, int i, int a, int b) const {
         const Table& tb = tables_[t];
-        const uint64_t r = rank_[v][t];
-        if (b == a + 1) return r + tb.weight[i];
-        if (b == a - 1) return r - tb.weight[i];
-        const int lo = a < b ? a : b, hi = a < b ? b : a;
-        uint64_t shift = tb.weight[i] * static_cast<uint64_t>(width_);
-        for (Mask m = occ_[v][t] & (bit(hi) - bit(lo + 1)); m; m &= m - 1) {
-            const int j = tb.item_of[cell_[v][lowest(m)]];
-            if (j < i) shift -= tb.weight[i];
-            else shift += tb.weight[j];
-        }
-        return b > a ? r + shift : r - shift;
+        return tb.ranker.step(rank_[v][t], i, a, b, width_,
+                              [&](int c) { return tb.item_of[cell_[v][c]]; });
     }
 
     uint64_t full_rank(int v, int t) const {
@@ -193,7 +183,6 @@ private:
             const int t = std::countr_zero(m);
             save(v, t, u);
             rank_[v][t] = stepped_rank(v, t, tables_[t].item_of[tile], a, b);
-            occ_[v][t] ^= bit(a) | bit(b);
             val_[v][t] = entry(v, t, rank_[v][t]);
         }
         for (uint32_t m = full_tables_; m; m &= m - 1) {  // their key holds the blank
@@ -205,7 +194,6 @@ private:
     }
 
     void unmove_view(int v, int tile, int a, int b) {
-        for (uint32_t m = tables_of_[tile] & ~full_tables_; m; m &= m - 1) occ_[v][std::countr_zero(m)] ^= bit(a) | bit(b);
         pos_[v][tile] = static_cast<uint8_t>(a);
         pos_[v][0] = static_cast<uint8_t>(b);
         cell_[v][a] = static_cast<uint8_t>(tile);
@@ -280,13 +268,11 @@ private:
     int views_[kViews]{};
     int nviews_ = 0;
     bool dual_any_ = false;
-    uint8_t refl_tile_[kMaxCells]{};
-    uint8_t refl_cell_[kMaxCells]{};
-    // Per view: tile -> cell, cell -> tile, and per table rank, occupied cells and entry.
+    Mirror mirror_;  // the identity unless the goal allows the reflection
+    // Per view: tile -> cell, cell -> tile, and per table rank and entry.
     uint8_t pos_[kViews][kMaxCells]{};
     uint8_t cell_[kViews][kMaxCells]{};
     uint64_t rank_[kViews][kMaxTables]{};
-    Mask occ_[kViews][kMaxTables]{};
     uint8_t val_[kViews][kMaxTables]{};
     int x_ = 0;  // the blank's cell
     // The dual views' references: G_x's table entries and uncovered Manhattan, per blank cell.

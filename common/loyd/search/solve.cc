@@ -8,7 +8,7 @@
 
 #include "loyd/search/astar.h"
 #include "loyd/board/goal_map.h"
-#include "loyd/tables/discover.h"
+#include "loyd/tables/set_fit.h"
 #include "loyd/heuristics/additive_pdb.h"
 #include "loyd/heuristics/mtm_pdb.h"
 #include "loyd/heuristics/pdb_heuristic.h"
@@ -97,15 +97,8 @@ std::optional<GoalMapping> with_heuristic(const Board& start, const Board& goal,
     if (!opt.pdb) throw UsageError("the pdb heuristic needs a table set (see --pdb)");
     const LoadedSet& set = *opt.pdb;
     const Board& tgoal = set.spec.goal;
-    if (set.spec.metric != opt.metric)
-        throw UsageError("the tables in " + set.dir + " count " + to_string(set.spec.metric) + " moves, the search " +
-                         to_string(opt.metric) + " moves; build tables for it with pdbgen build --metric " +
-                         to_string(opt.metric));
-    auto map = GoalMapping::find(goal, tgoal);
-    if (!map)
-        throw UsageError("the tables in " + set.dir + " are for goal '" + tgoal.to_string() + "' on " +
-                         tgoal.geometry().name() + ", which the instance's goal '" + goal.to_string() +
-                         "' does not map onto; build tables for it with: " + suggest_build_command(goal, opt.metric));
+    require_fit(set.spec, set.dir, goal, opt.metric);
+    const std::optional<GoalMapping> map = GoalMapping::find(goal, tgoal);
     if (mtm) {
         MtmPdbH h(set, opt.lookups);
         lookups = h.lookups().to_string();

@@ -8,49 +8,6 @@ namespace loyd {
 
 namespace build_detail {
 
-Regions::Regions(const Geometry& g) : w_(g.width()), n_(g.cells()) {
-    Mask left = 0;
-    for (int r = 0; r < g.height(); ++r) left |= bit(r * w_);
-    not_left_ = ~left;
-    not_right_ = ~(left << (w_ - 1));
-    if (n_ > 16) return;
-    table_.assign(static_cast<size_t>(1) << (n_ + 4), 0);
-    for (Mask open = 0; open < bit(n_); ++open)
-        for (Mask m = open; m; m &= m - 1)
-            table_[(static_cast<size_t>(open) << 4) | static_cast<size_t>(lowest(m))] =
-                static_cast<uint16_t>(flood(bit(lowest(m)), open));
-}
-
-Mask Regions::flood(Mask seed, Mask open) const {
-    Mask region = seed;
-    for (;;) {
-        const Mask grow =
-            (region | (region << w_) | (region >> w_) | ((region & not_right_) << 1) | ((region & not_left_) >> 1)) &
-            open;
-        if (grow == region) return region;
-        region = grow;
-    }
-}
-
-AdditiveMoves::AdditiveMoves(const Pattern& p)
-    : g_(p.geometry()),
-      rk_(pattern_ranker(p)),
-      k_(p.size()),
-      total_(rk_.size()),
-      all_(g_.all_cells()),
-      regions_(g_) {
-    for (int c = 0; c < g_.cells(); ++c) nmask_[c] = g_.neighbor_mask(c);
-    for (int i = 0; i < k_; ++i) weight_[i] = rk_.weight(i);
-    const Cells goal_pos = p.goal().positions();
-    uint8_t items[kMaxCells];
-    pattern_items(p, goal_pos.data(), items);
-    Mask occ = 0;
-    for (int i = 0; i < k_; ++i) occ |= bit(items[i]);
-    goal_.rank = rk_.rank(items);
-    goal_.free = all_ & ~occ;
-    goal_.region = regions_(goal_pos[0], goal_.free);
-}
-
 uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p) {
     if (histogram[kUnset]) {
         uint64_t total = 0;

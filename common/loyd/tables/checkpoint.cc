@@ -5,15 +5,17 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
-#include <system_error>
+#include <string_view>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/fd_input.h"
+#include "loyd/base/hex.h"
+#include "loyd/base/little_endian.h"
 #include "loyd/base/regular_file.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/region_space.h"
@@ -27,21 +29,6 @@ constexpr uint32_t kPartVersion = 1;
 constexpr size_t kPartHeader = 48;
 constexpr const char* kManifestVersion = "loyd-checkpoint 2";
 
-void put_le(std::vector<uint8_t>& b, uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-uint64_t get_le(const uint8_t* p, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
-    return v;
-}
-
-std::string hex16(uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 // Reads a file in pieces: an owned descriptor with a 1 MiB buffer.
 class Reader {
 public:
@@ -53,12 +40,7 @@ public:
     ~Reader() { ::close(fd_); }
     // Next bytes, at most buf size; empty at the end of the file.
     std::pair<const uint8_t*, size_t> next() {
-        for (;;) {
-            const ssize_t r = ::read(fd_, buf_.data(), buf_.size());
-            if (r < 0 && errno == EINTR) continue;
-            if (r < 0) throw IoError(path_ + ": cannot read: " + std::generic_category().message(errno));
-            return {buf_.data(), static_cast<size_t>(r)};
-        }
+        return {buf_.data(), read_some(fd_, buf_.data(), buf_.size(), path_)};
     }
 
 private:
@@ -175,10 +157,11 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
             p.bytes = parse_u64(bytes, where);
             if (file.find('/') != std::string::npos || file == "." || file == ".." || file[0] == '.')
                 throw FormatError(where + ": part file must be a plain name");
-            if (sum.size() != 21 || sum.compare(0, 5, "xxh3=") != 0 ||
-                sum.find_first_not_of("0123456789abcdef", 5) != std::string::npos)
-                throw FormatError(where + ": expected xxh3= and 16 lowercase hex digits");
-            p.xxh3 = std::stoull(sum.substr(5), nullptr, 16);
+            const std::optional<uint64_t> xxh3 =
+                sum.compare(0, 5, "xxh3=") == 0 ? parse_hex16(std::string_view(sum).substr(5), HexCase::Lower)
+                                                : std::nullopt;
+            if (!xxh3) throw FormatError(where + ": expected xxh3= and 16 lowercase hex digits");
+            p.xxh3 = *xxh3;
             if (p.lo > p.hi) throw FormatError(where + ": part range " + lo + ".." + hi + " is reversed");
             m.parts.push_back(p);
         } else {
@@ -252,12 +235,12 @@ CheckpointPartWriter::CheckpointPartWriter(const std::string& path, int layer, u
     std::vector<uint8_t>& b = impl_->buf;
     b.reserve(1 << 20);
     b.insert(b.end(), kMagic, kMagic + 8);
-    put_le(b, kPartVersion, 4);
-    put_le(b, static_cast<uint64_t>(mask_bytes), 4);
-    put_le(b, static_cast<uint64_t>(layer), 8);
-    put_le(b, lo, 8);
-    put_le(b, hi, 8);
-    put_le(b, 0, 8);  // reserved
+    append_le(b, kPartVersion, 4);
+    append_le(b, static_cast<uint64_t>(mask_bytes), 4);
+    append_le(b, static_cast<uint64_t>(layer), 8);
+    append_le(b, lo, 8);
+    append_le(b, hi, 8);
+    append_le(b, 0, 8);  // reserved
 }
 
 CheckpointPartWriter::~CheckpointPartWriter() = default;
@@ -272,7 +255,7 @@ void CheckpointPartWriter::add(uint64_t rank, uint32_t mask) {
         gap >>= 7;
         w.buf.push_back(static_cast<uint8_t>(low | (gap ? 0x80 : 0)));
     } while (gap);
-    put_le(w.buf, mask, w.mask_bytes);
+    append_le(w.buf, mask, w.mask_bytes);
     w.prev = rank;
     w.any = true;
     if (w.buf.size() >= (1 << 20) - 16) w.flush();
@@ -329,10 +312,10 @@ void replay_checkpoint_part(const std::string& path, const CheckpointPart& part,
             }
             const uint8_t* h = pending.data();
             if (!std::equal(kMagic, kMagic + 8, h)) bad("not a loyd checkpoint part (magic)");
-            if (get_le(h + 8, 4) != kPartVersion) bad("unsupported checkpoint part version");
-            if (static_cast<int>(get_le(h + 12, 4)) != mask_bytes) bad("checkpoint part has other mask bytes");
-            if (get_le(h + 16, 8) != static_cast<uint64_t>(part.layer) || get_le(h + 24, 8) != part.lo ||
-                get_le(h + 32, 8) != part.hi)
+            if (load_le32(h + 8) != kPartVersion) bad("unsupported checkpoint part version");
+            if (static_cast<int>(load_le32(h + 12)) != mask_bytes) bad("checkpoint part has other mask bytes");
+            if (load_le64(h + 16) != static_cast<uint64_t>(part.layer) || load_le64(h + 24) != part.lo ||
+                load_le64(h + 32) != part.hi)
                 bad("checkpoint part header differs from the manifest (layer or range)");
             header_done = true;
             at = kPartHeader;
@@ -354,7 +337,7 @@ void replay_checkpoint_part(const std::string& path, const CheckpointPart& part,
             }
             if (!complete && shift >= 64) bad("checkpoint part has a malformed rank gap");
             if (!complete || pending.size() - q < static_cast<size_t>(mask_bytes)) break;
-            const uint32_t mask = static_cast<uint32_t>(get_le(pending.data() + q, mask_bytes));
+            const uint32_t mask = static_cast<uint32_t>(load_le(pending.data() + q, mask_bytes));
             q += static_cast<size_t>(mask_bytes);
             const uint64_t base = prev + (any ? 1 : 0);
             if (gap >= part.hi - base || base >= part.hi) bad("checkpoint part names a rank outside its range");

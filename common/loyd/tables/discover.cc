@@ -14,7 +14,8 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/regular_file.h"
-#include "loyd/board/goal_map.h"
+#include "loyd/tables/set_fit.h"
+#include "loyd/tables/set_path.h"
 
 namespace fs = std::filesystem;
 
@@ -104,8 +105,7 @@ std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Boar
             return;
         }
         const PdbSetSpec& spec = *read;
-        if (!(spec.geometry() == goal.geometry()) || spec.metric != metric) return;
-        if (!GoalMapping::find(goal, spec.goal)) return;
+        if (!fits(spec, goal, metric)) return;
         std::error_code ec;
         for (const auto& t : spec.tables) {
             const fs::file_status st = fs::status(manifest.parent_path() / t.file, ec);
@@ -122,13 +122,13 @@ std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Boar
         std::error_code ec;
         fs::path dir(d);
         if (!fs::is_directory(dir, ec)) continue;
-        if (fs::exists(dir / kManifestName, ec)) {
+        if (holds_set(dir)) {
             consider(dir / kManifestName);
             continue;
         }
         std::vector<fs::path> subs;
         for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
-            if (it->is_directory(ec) && fs::exists(it->path() / kManifestName, ec)) subs.push_back(it->path());
+            if (it->is_directory(ec) && holds_set(it->path())) subs.push_back(it->path());
         std::sort(subs.begin(), subs.end());
         for (const auto& s : subs) consider(s / kManifestName);
     }

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <mutex>
 #include <thread>
 
 #include "loyd/base/error.h"
+#include "loyd/base/little_endian.h"
 #include "loyd/base/thread_count.h"
 #include "loyd/tables/build.h"
 
@@ -31,8 +31,7 @@ std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& ex
         table[i] = (e.rank << 8) | e.excess;
     }
     std::vector<uint8_t> out(8 * slots);
-    for (uint64_t i = 0; i < slots; ++i)
-        for (int b = 0; b < 8; ++b) out[8 * i + static_cast<uint64_t>(b)] = static_cast<uint8_t>(table[i] >> (8 * b));
+    for (uint64_t i = 0; i < slots; ++i) store_le64(out.data() + 8 * i, table[i]);
     return out;
 }
 
@@ -49,8 +48,7 @@ unsigned EntryReader::escaped(uint64_t r) const {
     // and the payload checksum its content); the probe still stops at an empty slot.
     uint64_t i = nslots_ ? exception_home(r, nslots_) : 0;
     for (uint64_t probes = 0; probes < nslots_; ++probes, i = (i + 1) & (nslots_ - 1)) {
-        uint64_t v;
-        std::memcpy(&v, slots_ + 8 * i, 8);
+        const uint64_t v = load_le64(slots_ + 8 * i);
         if (v == UINT64_MAX) return kEscapeNibble;
         if ((v >> 8) == r) return static_cast<unsigned>(v & 255);
     }
@@ -73,11 +71,7 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
                std::to_string(h.exceptions) + " exceptions";
     const uint8_t* slots = payload + padded;
     const uint64_t n = h.exception_slots;
-    auto slot = [&](uint64_t i) {
-        uint64_t v;
-        std::memcpy(&v, slots + 8 * i, 8);
-        return v;
-    };
+    auto slot = [&](uint64_t i) { return load_le64(slots + 8 * i); };
     uint64_t filled = 0;
     for (uint64_t i = 0; i < n; ++i) {
         const uint64_t v = slot(i);

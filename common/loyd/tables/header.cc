@@ -6,6 +6,8 @@
 #include <optional>
 
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
+#include "loyd/base/little_endian.h"
 
 namespace loyd {
 
@@ -42,31 +44,6 @@ constexpr size_t kMaxSlots = 25;  // goal cells and tile slots
 
 constexpr char kMagic[8] = {'L', 'O', 'Y', 'D', 'P', 'D', 'B', '\0'};
 
-
-void put32(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void put64(uint8_t* p, uint64_t v) {
-    for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-uint32_t get32(const uint8_t* p) {
-    uint32_t v = 0;
-    for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
-    return v;
-}
-uint64_t get64(const uint8_t* p) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-    return v;
-}
-
-std::string hex(uint64_t v) {
-    static const char* digits = "0123456789abcdef";
-    std::string s = "0x";
-    for (int i = 15; i >= 0; --i) s += digits[(v >> (4 * i)) & 15];
-    return s;
-}
-
 [[noreturn]] void bad_format(const std::string& path, const std::string& msg) {
     throw FormatError(path + ": " + msg);
 }
@@ -80,8 +57,6 @@ std::optional<uint64_t> falling_factorial(uint64_t n, uint64_t m) {
 }
 
 }  // namespace
-
-std::string hex_checksum(uint64_t v) { return hex(v); }
 
 // The first problem with the header's self-description (geometry, goal, kind, ranking,
 // tiles, entry width, encoding, entry count), or "" when there is none. Shared by the writer
@@ -175,8 +150,8 @@ uint64_t payload_bytes(const PdbHeader& h) {
 PdbHeaderBytes encode_header(const PdbHeader& h) {
     PdbHeaderBytes b{};
     std::memcpy(b.data() + kOffMagic, kMagic, sizeof kMagic);
-    put32(b.data() + kOffVersion, format_version(h));
-    put32(b.data() + kOffHeaderSize, kPdbHeaderSize);
+    store_le32(b.data() + kOffVersion, format_version(h));
+    store_le32(b.data() + kOffHeaderSize, kPdbHeaderSize);
     b[kOffWidth] = h.width;
     b[kOffHeight] = h.height;
     b[kOffKind] = static_cast<uint8_t>(h.kind);
@@ -189,16 +164,16 @@ PdbHeaderBytes encode_header(const PdbHeader& h) {
     b[kOffEncoding] = static_cast<uint8_t>(h.encoding);
     b[kOffMetric] = static_cast<uint8_t>(h.metric);
     b[kOffCoding] = static_cast<uint8_t>(h.coding);
-    put32(b.data() + kOffGenerator, h.generator_version);
-    put64(b.data() + kOffEntries, h.entries);
-    put64(b.data() + kOffPayloadOffset, h.payload_offset);
-    put64(b.data() + kOffStoredSize, h.payload_stored_size);
-    put64(b.data() + kOffDecodedSize, payload_bytes(h));
-    put64(b.data() + kOffPayloadHash, h.payload_xxh3);
-    put64(b.data() + kOffStoredHash, h.stored_xxh3);
-    put64(b.data() + kOffExceptions, h.exceptions);
-    put64(b.data() + kOffExceptionSlots, h.exception_slots);
-    put64(b.data() + kOffHeaderHash, pdb_checksum(b.data(), kOffHeaderHash));
+    store_le32(b.data() + kOffGenerator, h.generator_version);
+    store_le64(b.data() + kOffEntries, h.entries);
+    store_le64(b.data() + kOffPayloadOffset, h.payload_offset);
+    store_le64(b.data() + kOffStoredSize, h.payload_stored_size);
+    store_le64(b.data() + kOffDecodedSize, payload_bytes(h));
+    store_le64(b.data() + kOffPayloadHash, h.payload_xxh3);
+    store_le64(b.data() + kOffStoredHash, h.stored_xxh3);
+    store_le64(b.data() + kOffExceptions, h.exceptions);
+    store_le64(b.data() + kOffExceptionSlots, h.exception_slots);
+    store_le64(b.data() + kOffHeaderHash, pdb_checksum(b.data(), kOffHeaderHash));
     return b;
 }
 
@@ -219,19 +194,19 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
         bad_format(path, "truncated: file is " + std::to_string(file_size) +
                              " bytes, shorter than the " + std::to_string(kPdbHeaderSize) +
                              "-byte header");
-    const uint32_t version = get32(buf + kOffVersion);
+    const uint32_t version = load_le32(buf + kOffVersion);
     if (version < 1 || version > kPdbFormatVersion)
         bad_format(path, "unsupported format version " + std::to_string(version) +
                              " (this build reads versions 1 to " + std::to_string(kPdbFormatVersion) + ")");
-    const uint32_t header_size = get32(buf + kOffHeaderSize);
+    const uint32_t header_size = load_le32(buf + kOffHeaderSize);
     if (header_size != kPdbHeaderSize)
         bad_format(path, "header size " + std::to_string(header_size) + " wrong (must be " +
                              std::to_string(kPdbHeaderSize) + ")");
-    const uint64_t stored_hash = get64(buf + kOffHeaderHash);
+    const uint64_t stored_hash = load_le64(buf + kOffHeaderHash);
     const uint64_t computed_hash = pdb_checksum(buf, kOffHeaderHash);
     if (stored_hash != computed_hash)
-        bad_format(path, "header checksum mismatch (recorded " + hex(stored_hash) + ", computed " +
-                             hex(computed_hash) + ")");
+        bad_format(path, "header checksum mismatch (recorded 0x" + hex16(stored_hash) + ", computed 0x" +
+                             hex16(computed_hash) + ")");
 
     PdbHeader h;
     h.width = buf[kOffWidth];
@@ -259,15 +234,15 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
                 bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero (version " +
                                      std::to_string(version) + ")");
     h.coding = static_cast<EntryCoding>(buf[kOffCoding]);
-    h.exceptions = get64(buf + kOffExceptions);
-    h.exception_slots = get64(buf + kOffExceptionSlots);
-    h.generator_version = get32(buf + kOffGenerator);
-    h.entries = get64(buf + kOffEntries);
-    h.payload_offset = get64(buf + kOffPayloadOffset);
-    h.payload_stored_size = get64(buf + kOffStoredSize);
-    const uint64_t decoded_size = get64(buf + kOffDecodedSize);
-    h.payload_xxh3 = get64(buf + kOffPayloadHash);
-    h.stored_xxh3 = get64(buf + kOffStoredHash);
+    h.exceptions = load_le64(buf + kOffExceptions);
+    h.exception_slots = load_le64(buf + kOffExceptionSlots);
+    h.generator_version = load_le32(buf + kOffGenerator);
+    h.entries = load_le64(buf + kOffEntries);
+    h.payload_offset = load_le64(buf + kOffPayloadOffset);
+    h.payload_stored_size = load_le64(buf + kOffStoredSize);
+    const uint64_t decoded_size = load_le64(buf + kOffDecodedSize);
+    h.payload_xxh3 = load_le64(buf + kOffPayloadHash);
+    h.stored_xxh3 = load_le64(buf + kOffStoredHash);
     for (size_t i = kOffReservedB; i < kOffHeaderHash; ++i)
         if (buf[i] != 0)
             bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero");
@@ -292,8 +267,8 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
                              " differs from the decoded size " + std::to_string(decoded_size) +
                              " (raw payload)");
     if (h.encoding == PdbEncoding::Raw && h.stored_xxh3 != h.payload_xxh3)
-        bad_format(path, "stored payload checksum " + hex(h.stored_xxh3) +
-                             " differs from the payload checksum " + hex(h.payload_xxh3) +
+        bad_format(path, "stored payload checksum 0x" + hex16(h.stored_xxh3) +
+                             " differs from the payload checksum 0x" + hex16(h.payload_xxh3) +
                              " (raw payload: they hash the same bytes)");
     if (h.encoding == PdbEncoding::Zstd && h.payload_stored_size == 0)
         bad_format(path, "payload stored size is 0 (zstd payload)");

@@ -99,9 +99,6 @@ uint64_t payload_offset_for(PdbEncoding e, EntryCoding c = EntryCoding::Byte);
 // `path` and the field otherwise.
 PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size, const std::string& path);
 
-// "0x" and 16 hex digits, as checksums appear in messages.
-std::string hex_checksum(uint64_t v);
-
 std::string to_string(PdbKind k);      // "additive", "full"
 std::string to_string(PdbEncoding e);  // "raw", "zstd"
 std::string to_string(EntryCoding c);  // "byte", "compact"

@@ -4,13 +4,14 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
 #include "loyd/tables/header.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/verify.h"
 
 namespace fs = std::filesystem;
@@ -18,12 +19,6 @@ namespace fs = std::filesystem;
 namespace loyd {
 
 namespace {
-std::string hex64(uint64_t v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 // The source file's identity: device, inode, size and modification time. A cache entry is
 // named by the payload checksum the header claims *and* this key, so a source changed in any
 // way (even one whose header still claims the old checksum) misses the cache and is verified
@@ -34,7 +29,7 @@ std::string source_key(const std::string& file) {
     const uint64_t fields[] = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
                                static_cast<uint64_t>(st.st_size), static_cast<uint64_t>(st.st_mtim.tv_sec),
                                static_cast<uint64_t>(st.st_mtim.tv_nsec)};
-    return hex64(pdb_checksum(reinterpret_cast<const uint8_t*>(fields), sizeof fields));
+    return hex16(pdb_checksum(reinterpret_cast<const uint8_t*>(fields), sizeof fields));
 }
 
 // Removes the cache entries of the same payload checksum from earlier versions of a source.
@@ -57,11 +52,11 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
                       (ec ? ": " + ec.message() : std::string(" does not exist")));
     const PdbHeader h = read_pdb_header(file);
     if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
-        throw FormatError(file + ": payload xxh3 " + hex64(h.payload_xxh3) + " differs from the manifest's " +
-                          hex64(*t.xxh3));
+        throw FormatError(file + ": payload xxh3 " + hex16(h.payload_xxh3) + " differs from the manifest's " +
+                          hex16(*t.xxh3));
     // Small tables decode in milliseconds: only big ones are worth a raw copy in the cache.
     if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= opt.cache_min_entries) {
-        const std::string prefix = hex64(h.payload_xxh3) + "-";
+        const std::string prefix = hex16(h.payload_xxh3) + "-";
         const std::string cached = (fs::path(opt.cache_dir) / (prefix + source_key(file) + ".pdb")).string();
         // Never through a symbolic link: an entry replaced by a link is a miss, and the link
         // itself is replaced below (what it names is never read or written).
@@ -101,11 +96,8 @@ void check_not_rewritten(const LoadedSet& set) {
 
 LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::error_code ec;
-    fs::path p(path);
-    fs::path manifest = fs::is_directory(p, ec) ? p / kManifestName : p;
-    LoadedSet set{manifest.parent_path().empty() ? "." : manifest.parent_path().string(),
-                  read_manifest(manifest.string()), {}, 0};
+    const SetPath where = set_path(path);
+    LoadedSet set{where.dir.string(), read_manifest(where.manifest.string()), {}, 0};
     for (const auto& t : set.spec.tables) {
         const std::string file = (fs::path(set.dir) / t.file).string();
         set.tables.push_back(load_one(file, t, opt));

@@ -1,13 +1,15 @@
 #include "loyd/tables/manifest.h"
 
 #include <cctype>
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
 #include "loyd/base/regular_file.h"
+#include "loyd/board/mirror.h"
 #include "loyd/board/parse.h"
 
 namespace loyd {
@@ -19,13 +21,6 @@ std::string printable(const std::string& text) {
     return one_line(text.substr(0, 40)) + (text.size() > 40 ? "..." : "");
 }
 }  // namespace
-
-bool reflectable(const Board& goal) {
-    const Geometry& g = goal.geometry();
-    if (!g.square()) return false;
-    int b = goal.blank();
-    return g.row(b) == g.col(b);
-}
 
 std::string table_file_name(const Pattern& p) {
     std::string s = to_string(p.kind());
@@ -87,11 +82,7 @@ std::string manifest_text(const PdbSetSpec& s) {
     for (size_t i = 0; i < s.tables.size(); ++i) {
         const auto& t = s.tables[i];
         o << "table " << t.file << " " << to_string(t.pattern.kind()) << " " << t.pattern.tiles_string();
-        if (t.xxh3) {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(*t.xxh3));
-            o << " xxh3=" << buf;
-        }
+        if (t.xxh3) o << " xxh3=" << hex16(*t.xxh3);
         o << "\n";
     }
     for (const auto& p : s.partitions) {
@@ -207,10 +198,8 @@ private:
         std::optional<uint64_t> sum;
         while (ts >> extra) {
             if (extra.rfind("xxh3=", 0) != 0 || extra.size() != 21) throw fail("unexpected '" + extra + "'");
-            // Exactly 16 hex digits (stoull alone would accept a sign or "0x").
-            if (extra.find_first_not_of("0123456789abcdefABCDEF", 5) != std::string::npos)
-                throw fail("bad checksum '" + extra + "'");
-            sum = std::stoull(extra.substr(5), nullptr, 16);
+            sum = parse_hex16(std::string_view(extra).substr(5));
+            if (!sum) throw fail("bad checksum '" + extra + "'");
         }
         if (by_file_.count(file)) throw fail("table '" + file + "' listed twice");
         if (version_ >= 2 && !have_metric_) throw fail("'table' before 'metric' (manifest version 2)");

@@ -5,7 +5,7 @@
 // partitions, and - when `reflect` is set - the max of the regular lookup and the lookup of
 // the position mirrored about the main diagonal with its tiles relabeled (Culberson &
 // Schaeffer 1998; Korf & Felner 2002). Reflection needs a square board whose goal blank sits
-// on the main diagonal.
+// on the main diagonal (board/mirror.h).
 //
 // Every table of a set counts moves of the set's metric (board/metric.h); an MTM set holds
 // full tables only, combined by max.
@@ -50,9 +50,6 @@ std::string set_name_problem(const std::string& name);
 PdbSetSpec custom_set(const std::string& name, const Board& goal,
                       const std::vector<std::vector<int>>& patterns, PatternKind kind,
                       Metric metric = Metric::Stm);
-
-// True when the goal allows the reflected lookup (square board, blank on the main diagonal).
-bool reflectable(const Board& goal);
 
 // The canonical file name of a table: "<kind>-<tiles joined by '-'>.pdb", with "-mtm" after
 // the kind for MTM tables.

@@ -18,6 +18,8 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/fd_input.h"
+#include "loyd/base/hex.h"
 #include "loyd/base/regular_file.h"
 #include "loyd/tables/entry_coding.h"
 
@@ -85,18 +87,6 @@ uint64_t file_size_of(const Fd& fd, const std::string& path) {
     return static_cast<uint64_t>(st.st_size);
 }
 
-void read_exact(const Fd& fd, uint8_t* buf, uint64_t n, uint64_t offset, const std::string& path) {
-    while (n > 0) {
-        ssize_t r = ::pread(fd.get(), buf, n, static_cast<off_t>(offset));
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) io_fail(path, "cannot read", errno);
-        if (r == 0) throw IoError(path + ": cannot read: file shrank while being read");
-        buf += r;
-        n -= static_cast<uint64_t>(r);
-        offset += static_cast<uint64_t>(r);
-    }
-}
-
 struct HeaderRead {
     PdbHeader header;
     uint64_t file_size;
@@ -106,7 +96,7 @@ HeaderRead read_header_from(const Fd& fd, const std::string& path) {
     const uint64_t file_size = file_size_of(fd, path);
     std::array<uint8_t, kPdbRawPayloadOffset> buf{};
     const uint64_t avail = std::min<uint64_t>(file_size, buf.size());
-    read_exact(fd, buf.data(), avail, 0, path);
+    read_exact_at(fd.get(), buf.data(), avail, 0, path);
     return {parse_header(buf.data(), avail, file_size, path), file_size};
 }
 
@@ -279,14 +269,14 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links)
             uint8_t* data() { return bytes.get(); }
             uint64_t size() const { return n; }
         } frame{memory_for(path, h.payload_stored_size, "read its payload"), h.payload_stored_size};
-        read_exact(fd, frame.data(), frame.size(), h.payload_offset, path);
+        read_exact_at(fd.get(), frame.data(), frame.size(), h.payload_offset, path);
         // Checked before decoding: a zstd decoder ignores some bits (e.g. the frame header's
         // unused bit), so only this hash sees every stored bit.
         if (verify_payload) {
             const uint64_t computed = pdb_checksum(frame.data(), frame.size());
             if (computed != h.stored_xxh3)
-                bad_format(path, "stored payload checksum mismatch (header says " +
-                                     hex_checksum(h.stored_xxh3) + ", computed " + hex_checksum(computed) + ")");
+                bad_format(path, "stored payload checksum mismatch (header says 0x" + hex16(h.stored_xxh3) +
+                                     ", computed 0x" + hex16(computed) + ")");
         }
         const uint64_t decoded = payload_bytes(h);
         const unsigned long long content = ZSTD_getFrameContentSize(frame.data(), frame.size());
@@ -315,8 +305,8 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links)
     if (verify_payload) {
         const uint64_t computed = pdb_checksum(f.data_, payload_bytes(h));
         if (computed != h.payload_xxh3)
-            bad_format(path, "payload checksum mismatch (header says " + hex_checksum(h.payload_xxh3) +
-                                 ", computed " + hex_checksum(computed) + ")");
+            bad_format(path, "payload checksum mismatch (header says 0x" + hex16(h.payload_xxh3) +
+                                 ", computed 0x" + hex16(computed) + ")");
         if (h.coding == EntryCoding::Compact)
             if (std::string p = compact_problem(h, f.data_); !p.empty()) bad_format(path, p);
     }

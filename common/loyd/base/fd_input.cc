@@ -1,0 +1,42 @@
+#include "loyd/base/fd_input.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+
+namespace {
+// The result of `call` (a read or pread), made again while a signal interrupts it.
+template <class Call>
+size_t retrying(Call call, const std::string& path, const std::string& what) {
+    for (;;) {
+        const ssize_t r = call();
+        if (r >= 0) return static_cast<size_t>(r);
+        if (errno == EINTR) continue;
+        throw IoError(path + ": cannot read" + (what.empty() ? "" : " " + what) + ": " +
+                      std::generic_category().message(errno));
+    }
+}
+}  // namespace
+
+size_t read_some(int fd, void* buf, size_t n, const std::string& path, const std::string& what) {
+    return retrying([&] { return ::read(fd, buf, n); }, path, what);
+}
+
+void read_exact_at(int fd, void* buf, uint64_t n, uint64_t offset, const std::string& path) {
+    auto* p = static_cast<uint8_t*>(buf);
+    while (n > 0) {
+        const size_t r =
+            retrying([&] { return ::pread(fd, p, n, static_cast<off_t>(offset)); }, path, "");
+        if (r == 0) throw IoError(path + ": cannot read: file shrank while being read");
+        p += r;
+        n -= r;
+        offset += r;
+    }
+}
+
+}  // namespace loyd

@@ -1,0 +1,44 @@
+#include "loyd/tables/set_fit.h"
+
+#include "loyd/base/error.h"
+#include "loyd/board/goal_map.h"
+#include "loyd/tables/discover.h"
+
+namespace loyd {
+
+SetMisfit misfit(const PdbSetSpec& set, const Board& goal, Metric metric) {
+    if (set.metric != metric) return SetMisfit::Metric;
+    if (!(set.geometry() == goal.geometry())) return SetMisfit::Board;
+    if (!GoalMapping::find(goal, set.goal)) return SetMisfit::Goal;
+    return SetMisfit::None;
+}
+
+std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& where,
+                           const Board& goal, Metric metric) {
+    const std::string tables = "the tables in " + where;
+    switch (why) {
+        case SetMisfit::None:
+            return "";
+        case SetMisfit::Metric:
+            return tables + " count " + to_string(set.metric) + " moves, the search " +
+                   to_string(metric) + " moves; build tables for it with pdbgen build --metric " +
+                   to_string(metric);
+        case SetMisfit::Board:
+            return tables + " are for " + set.geometry().name() + " boards, the instance is " +
+                   goal.geometry().name();
+        case SetMisfit::Goal:
+            return tables + " are for goal '" + set.goal.to_string() + "' on " +
+                   set.geometry().name() + ", which the instance's goal '" + goal.to_string() +
+                   "' does not map onto; build tables for it with: " +
+                   suggest_build_command(goal, metric);
+    }
+    return "";
+}
+
+void require_fit(const PdbSetSpec& set, const std::string& where, const Board& goal,
+                 Metric metric) {
+    const SetMisfit why = misfit(set, goal, metric);
+    if (why != SetMisfit::None) throw UsageError(misfit_message(why, set, where, goal, metric));
+}
+
+}  // namespace loyd

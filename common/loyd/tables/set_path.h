@@ -1,0 +1,29 @@
+// Where a table set lives. A set is a folder holding its manifest, manifest.txt
+// (tables/manifest.h), beside the table files the manifest names; users name a set by its
+// folder or by its manifest file.
+//
+// - names_set(path): whether a path given as "a table file or a set" names a set: a folder,
+//   or a file called manifest.txt (anything else is one table file).
+// - set_path(path): the set's folder and manifest file. For a folder, its manifest.txt; any
+//   other path is the manifest itself (whatever its name), in its own folder ("." for a bare
+//   file name).
+// - holds_set(folder): whether a folder holds a set (has a manifest.txt).
+// Only file metadata is read; an error reading it counts as "no" (opening the path later says
+// why). Cost: one or two stat calls; nothing throws.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace loyd {
+
+struct SetPath {
+    std::filesystem::path dir;
+    std::filesystem::path manifest;
+};
+
+bool names_set(const std::string& path);
+SetPath set_path(const std::string& path);
+bool holds_set(const std::filesystem::path& folder);
+
+}  // namespace loyd

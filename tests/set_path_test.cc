@@ -1,0 +1,84 @@
+// Tests of where a table set lives: which paths name a set, the folder and manifest a path
+// gives (a folder, a folder with a trailing slash, a manifest by its usual name or another, a
+// bare file name, a path that does not exist), and which folders hold a set.
+#include "loyd/tables/set_path.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace loyd {
+namespace {
+
+class SetPathTest : public testing::Test {
+protected:
+    void SetUp() override {
+        root_ = fs::temp_directory_path() / ("loyd_set_path_" + std::to_string(::getpid()));
+        fs::create_directories(root_ / "set");
+        fs::create_directories(root_ / "empty");
+        std::ofstream(root_ / "set" / "manifest.txt") << "loyd-pdb-set 1\n";
+        std::ofstream(root_ / "set" / "other.txt") << "loyd-pdb-set 1\n";
+        std::ofstream(root_ / "set" / "a.pdb") << "table";
+    }
+    void TearDown() override { fs::remove_all(root_); }
+    std::string at(const std::string& rel) const { return (root_ / rel).string(); }
+
+    fs::path root_;
+};
+
+TEST_F(SetPathTest, NamesSetIsAFolderOrAFileCalledManifestTxt) {
+    EXPECT_TRUE(names_set(at("set")));
+    EXPECT_TRUE(names_set(at("set/")));
+    EXPECT_TRUE(names_set(at("empty")));
+    EXPECT_TRUE(names_set(at("set/manifest.txt")));
+    EXPECT_TRUE(names_set(at("missing/manifest.txt")));  // by its name, before it is opened
+    EXPECT_TRUE(names_set("manifest.txt"));
+    EXPECT_FALSE(names_set(at("set/a.pdb")));
+    EXPECT_FALSE(names_set(at("set/other.txt")));
+    EXPECT_FALSE(names_set(at("missing")));
+    EXPECT_FALSE(names_set(""));
+}
+
+TEST_F(SetPathTest, AFolderGivesItsManifestTxt) {
+    SetPath p = set_path(at("set"));
+    EXPECT_EQ(p.dir, root_ / "set");
+    EXPECT_EQ(p.manifest, root_ / "set" / "manifest.txt");
+    p = set_path(at("set/"));
+    EXPECT_EQ(p.dir, root_ / "set");
+    EXPECT_EQ(p.manifest, root_ / "set" / "manifest.txt");
+    p = set_path(at("empty"));  // no manifest yet: reading it says so
+    EXPECT_EQ(p.manifest, root_ / "empty" / "manifest.txt");
+}
+
+TEST_F(SetPathTest, AnyOtherPathIsTheManifestInItsOwnFolder) {
+    SetPath p = set_path(at("set/manifest.txt"));
+    EXPECT_EQ(p.dir, root_ / "set");
+    EXPECT_EQ(p.manifest, root_ / "set" / "manifest.txt");
+    p = set_path(at("set/other.txt"));
+    EXPECT_EQ(p.dir, root_ / "set");
+    EXPECT_EQ(p.manifest, root_ / "set" / "other.txt");
+    p = set_path(at("missing/manifest.txt"));
+    EXPECT_EQ(p.dir, root_ / "missing");
+    p = set_path("manifest.txt");
+    EXPECT_EQ(p.dir, fs::path("."));
+    EXPECT_EQ(p.manifest, fs::path("manifest.txt"));
+    p = set_path("nothing-here");
+    EXPECT_EQ(p.dir, fs::path("."));
+    EXPECT_EQ(p.manifest, fs::path("nothing-here"));
+}
+
+TEST_F(SetPathTest, HoldsSetWhenTheFolderHasAManifestTxt) {
+    EXPECT_TRUE(holds_set(root_ / "set"));
+    EXPECT_FALSE(holds_set(root_ / "empty"));
+    EXPECT_FALSE(holds_set(root_ / "missing"));
+    EXPECT_FALSE(holds_set(root_ / "set" / "a.pdb"));  // a file holds nothing
+    EXPECT_FALSE(holds_set(root_));
+}
+
+}  // namespace
+}  // namespace loyd
