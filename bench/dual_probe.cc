@@ -42,7 +42,7 @@ int manhattan(int a, int b) {
     return std::abs(a % 4 - b % 4) + std::abs(a / 4 - b / 4);
 }
 
-int entry(const PdbTable& t, const uint8_t* pos) {
+int entry(const tables::PdbTable& t, const uint8_t* pos) {
     uint8_t items[kCells];
     int i = 0;
     for (int tile : t.pattern().tiles()) items[i++] = pos[tile];
@@ -90,14 +90,14 @@ int home_cost(const std::vector<int>& tiles, int x) {
 }
 
 struct Probe {
-    const LoadedSet& set;
+    const tables::LoadedSet& set;
     std::vector<std::vector<int>> cost;  // [table][blank cell]: home_cost
-    PdbH regular{set, Lookups::regular_only()}, reflected{set, Lookups{true, false, false}},
-        dual{set, Lookups{false, true, false}}, all{set, Lookups::all()};
+    heuristics::PdbH regular{set, heuristics::Lookups::regular_only()}, reflected{set, heuristics::Lookups{true, false, false}},
+        dual{set, heuristics::Lookups{false, true, false}}, all{set, heuristics::Lookups::all()};
     long states = 0, plain_over = 0, home = 0, home_over = 0, mover_over = 0;
     double sum[7] = {};
 
-    explicit Probe(const LoadedSet& s) : set(s) {
+    explicit Probe(const tables::LoadedSet& s) : set(s) {
         for (const auto& t : set.tables) {
             cost.emplace_back();
             for (int x = 0; x < kCells; ++x)
@@ -106,7 +106,7 @@ struct Probe {
     }
 
     // One position (blank-last frame) at distance `left`.
-    void visit(const Board& b, int left) {
+    void visit(const board::Board& b, int left) {
         uint8_t pos[kCells], dpos[kCells];
         for (int c = 0; c < kCells; ++c) pos[b.at(c)] = static_cast<uint8_t>(c);
         // The inverse permutation: the tile of goal cell c sits where tile_of(c) sits in b.
@@ -114,7 +114,7 @@ struct Probe {
         int plain = 0, mover = 0;
         const int x = pos[0], blank_tile = tile_of(x);
         for (size_t p = 0; p < set.tables.size(); ++p) {
-            const PdbTable& t = set.tables[p];
+            const tables::PdbTable& t = set.tables[p];
             plain += entry(t, dpos);
             if (cost[p][x] >= 0) {
                 mover += std::max(0, entry(t, dpos) - cost[p][x]);
@@ -123,7 +123,7 @@ struct Probe {
                     if (tile != blank_tile) mover += manhattan(dpos[tile], goal_cell(tile));
             }
         }
-        const SearchState s = SearchState::from(b);
+        const board::SearchState s = board::SearchState::from(b);
         const int r = regular.init(s), rr = reflected.init(s), rd = dual.init(s), a = all.init(s);
         mover += (mover ^ r) & 1;  // every solution has r's parity
         ++states;
@@ -144,16 +144,16 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        const LoadedSet set = load_set(argv[1]);
-        const Geometry g(4, 4);
+        const tables::LoadedSet set = tables::load_set(argv[1]);
+        const board::Geometry g(4, 4);
         bool additive = true;
-        for (const PdbTable& t : set.tables)
-            additive = additive && t.pattern().kind() == PatternKind::Additive;
-        if (!(set.spec.goal == Board::blank_last(g)) || !additive)
+        for (const tables::PdbTable& t : set.tables)
+            additive = additive && t.pattern().kind() == tables::PatternKind::Additive;
+        if (!(set.spec.goal == board::Board::blank_last(g)) || !additive)
             throw UsageError(std::string(argv[1]) +
                              ": the probe takes additive 4x4 tables for the blank-last goal");
-        SolveOptions so;
-        so.heuristic = HeuristicKind::Pdb;
+        search::SolveOptions so;
+        so.heuristic = heuristics::HeuristicKind::Pdb;
         so.pdb = &set;
         Probe probe(set);
         std::ifstream f(argv[2]);
@@ -165,14 +165,14 @@ int main(int argc, char** argv) {
             std::string id, tiles;
             std::getline(row, id, '\t');
             std::getline(row, tiles, '\t');
-            Board b = Board::make(g, parse_int_list(tiles));
-            const SolveOutcome o = solve(b, Board::blank_first(g), so);
+            board::Board b = board::Board::make(g, board::parse_int_list(tiles));
+            const search::SolveOutcome o = solve(b, board::Board::blank_first(g), so);
             for (int k = 0; k <= o.length; ++k) {
                 // Korf's goal has the blank first: turn 180 degrees and relabel t -> 16 - t.
                 std::vector<int> last(kCells);
                 for (int c = 0; c < kCells; ++c)
                     last[kCells - 1 - c] = b.at(c) ? kCells - b.at(c) : 0;
-                probe.visit(Board::make(g, last), o.length - k);
+                probe.visit(board::Board::make(g, last), o.length - k);
                 if (k < o.length) b.move(o.search.moves[static_cast<size_t>(k)]);
             }
         }

@@ -34,19 +34,19 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        loyd::LoadOptions with, without;
+        loyd::tables::LoadOptions with, without;
         without.spot_check = false;
         std::vector<double> a, b, sample;
         int samples = 0;
         for (int i = 0; i < rounds; ++i) {
-            a.push_back(loyd::load_set(argv[1], with).load_seconds);
-            const loyd::LoadedSet s = loyd::load_set(argv[1], without);
+            a.push_back(loyd::tables::load_set(argv[1], with).load_seconds);
+            const loyd::tables::LoadedSet s = loyd::tables::load_set(argv[1], without);
             b.push_back(s.load_seconds);
             const auto t0 = std::chrono::steady_clock::now();
             for (const auto& t : s.tables) {
-                const int n = loyd::spot_check_samples(t.file().payload_size());
+                const int n = loyd::tables::spot_check_samples(t.file().payload_size());
                 if (i == 0) samples += n;
-                loyd::spot_check_table(t.pattern(), t.entries(), t.size(), n, t.file().header().payload_xxh3,
+                loyd::tables::spot_check_table(t.pattern(), t.entries(), t.size(), n, t.file().header().payload_xxh3,
                                        t.file().path());
             }
             sample.push_back(seconds_since(t0));

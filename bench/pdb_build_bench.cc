@@ -19,11 +19,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        loyd::PdbSetSpec set = loyd::preset(argv[1]);
-        loyd::BuildOptions opt;
+        loyd::tables::PdbSetSpec set = loyd::tables::preset(argv[1]);
+        loyd::tables::BuildOptions opt;
         opt.threads = argc > 2 ? std::atoi(argv[2]) : 2;
         if (argc > 3) {  // any third argument: print progress after every layer
-            opt.progress = [](const loyd::BuildProgress& p) {
+            opt.progress = [](const loyd::tables::BuildProgress& p) {
                 std::fprintf(stderr, "layer %d assigned %llu of %llu, %.1f s\n", p.layer,
                              static_cast<unsigned long long>(p.assigned),
                              static_cast<unsigned long long>(p.total), p.seconds);
@@ -31,9 +31,9 @@ int main(int argc, char** argv) {
         }
         double total = 0;
         for (const auto& t : set.tables) {
-            loyd::BuildResult r = loyd::build_table(t.pattern, opt);
+            loyd::tables::BuildResult r = loyd::tables::build_table(t.pattern, opt);
             total += r.seconds;
-            const std::string sum = loyd::hex16(XXH3_64bits(r.entries.bytes.data(), r.entries.bytes.size()));
+            const std::string sum = loyd::base::hex16(XXH3_64bits(r.entries.bytes.data(), r.entries.bytes.size()));
             std::printf("%-40s entries %12zu layers %3d max %3d seconds %8.2f xxh3 %s\n", t.file.c_str(),
                         r.entries.bytes.size(), r.layers, r.max_value, r.seconds, sum.c_str());
             std::fflush(stdout);

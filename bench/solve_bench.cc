@@ -47,7 +47,7 @@ std::vector<Row> read_tsv(const std::string& path) {
         std::string c;
         while (std::getline(ss, c, '\t')) cols.push_back(c);
         if (cols.size() < 4) continue;
-        Row r{std::stoi(cols[0]), loyd::parse_int_list(cols[1]), 0, 0};
+        Row r{std::stoi(cols[0]), loyd::board::parse_int_list(cols[1]), 0, 0};
         // 15-puzzle rows: id, tiles, manhattan, optimal, nodes; 24-puzzle rows: id, tiles, optimal, nodes
         if (cols.size() >= 5) {
             r.optimal = std::stoi(cols[3]);
@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
     }
     try {
         std::vector<Row> rows = read_tsv(argv[1]);
-        loyd::SolveOptions so;
-        so.heuristic = loyd::parse_heuristic(argv[2]);
+        loyd::search::SolveOptions so;
+        so.heuristic = loyd::heuristics::parse_heuristic(argv[2]);
         std::string pdb, cache;
         size_t easiest = 0;
         int prune_length = 0;
@@ -81,19 +81,19 @@ int main(int argc, char** argv) {
             if (a == "--pdb" && i + 1 < argc) pdb = argv[++i];
             else if (a == "--cache-dir" && i + 1 < argc) cache = argv[++i];
             else if (a == "--no-reflect") so.lookups.reflected = false;
-            else if (a == "--lookups" && i + 1 < argc) so.lookups = loyd::Lookups::parse(argv[++i]);
+            else if (a == "--lookups" && i + 1 < argc) so.lookups = loyd::heuristics::Lookups::parse(argv[++i]);
             else if (a == "--no-prune") so.prune = false;
             else if (a == "--prune-length" && i + 1 < argc) prune_length = std::stoi(argv[++i]);
             else if (a == "--no-bpmx") so.bpmx = false;
             else if (a == "--threads" && i + 1 < argc) so.threads = std::stoi(argv[++i]);
-            else if (a == "--metric" && i + 1 < argc) so.metric = loyd::parse_metric(argv[++i]);
-            else if (a == "--algorithm" && i + 1 < argc) so.algorithm = loyd::parse_algorithm(argv[++i]);
+            else if (a == "--metric" && i + 1 < argc) so.metric = loyd::board::parse_metric(argv[++i]);
+            else if (a == "--algorithm" && i + 1 < argc) so.algorithm = loyd::search::parse_algorithm(argv[++i]);
             else if (a == "--time-limit" && i + 1 < argc) so.limits.max_seconds = std::stod(argv[++i]);
             else if (a == "--node-limit" && i + 1 < argc) so.limits.max_nodes = std::stoull(argv[++i]);
             else if (a == "--count") count = true;
             else if (a == "--easiest" && i + 1 < argc) easiest = std::stoul(argv[++i]);
             else if (a == "--ids" && i + 1 < argc)
-                for (int v : loyd::parse_int_list(argv[++i])) ids.insert(v);
+                for (int v : loyd::board::parse_int_list(argv[++i])) ids.insert(v);
             else throw loyd::UsageError("unknown argument " + a);
         }
         if (easiest) {
@@ -103,47 +103,47 @@ int main(int argc, char** argv) {
         }
         if (!ids.empty())
             rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const Row& r) { return !ids.count(r.id); }), rows.end());
-        std::unique_ptr<loyd::LoadedSet> set;
+        std::unique_ptr<loyd::tables::LoadedSet> set;
         double load = 0;
-        if (so.heuristic == loyd::HeuristicKind::Pdb) {
+        if (so.heuristic == loyd::heuristics::HeuristicKind::Pdb) {
             if (pdb.empty()) throw loyd::UsageError("pdb needs --pdb DIR");
-            loyd::LoadOptions lo;
+            loyd::tables::LoadOptions lo;
             lo.cache_dir = cache;
-            set = std::make_unique<loyd::LoadedSet>(loyd::load_set(pdb, lo));
+            set = std::make_unique<loyd::tables::LoadedSet>(loyd::tables::load_set(pdb, lo));
             so.pdb = set.get();
             load = set->load_seconds;
         }
         if (prune_length && !rows.empty()) {
             const int side = rows[0].tiles.size() == 25 ? 5 : 4;
             const auto t0 = std::chrono::steady_clock::now();
-            so.pruning = &loyd::MovePruning::shared(loyd::Geometry(side, side), prune_length);
+            so.pruning = &loyd::search::MovePruning::shared(loyd::board::Geometry(side, side), prune_length);
             std::printf("pruning automaton: length %d, %d states, built in %.3f s\n", prune_length,
                         so.pruning->states(),
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
-        const bool stm = so.metric == loyd::Metric::Stm;
+        const bool stm = so.metric == loyd::board::Metric::Stm;
         uint64_t nodes = 0, wrong = 0, limited = 0;
         double secs = 0;
         std::printf("%4s %4s %4s %14s %10s %12s\n", "id", "len", stm ? "opt" : "stm", "nodes", "seconds", "nodes/s");
         for (const Row& r : rows) {
             const int side = r.tiles.size() == 25 ? 5 : 4;
-            loyd::Geometry g(side, side);
-            loyd::Board start = loyd::Board::make(g, r.tiles);
-            loyd::SolveOutcome o;
+            loyd::board::Geometry g(side, side);
+            loyd::board::Board start = loyd::board::Board::make(g, r.tiles);
+            loyd::search::SolveOutcome o;
             std::string counted;
             if (count) {
-                loyd::AllSolutionsOptions all;
+                loyd::search::AllSolutionsOptions all;
                 all.count_only = true;
-                const loyd::AllSolutionsOutcome a = loyd::solve_all(start, loyd::Board::blank_first(g), so, all);
+                const loyd::search::AllSolutionsOutcome a = loyd::search::solve_all(start, loyd::board::Board::blank_first(g), so, all);
                 o.status = a.status;
                 o.search = a.search;
                 o.length = a.length;
                 o.seconds = a.seconds;
-                counted = "  solutions " + std::to_string(a.count) + (a.status == loyd::SolveOutcome::Status::Limit ? "+" : "");
+                counted = "  solutions " + std::to_string(a.count) + (a.status == loyd::search::SolveOutcome::Status::Limit ? "+" : "");
             } else {
-                o = loyd::solve(start, loyd::Board::blank_first(g), so);
+                o = loyd::search::solve(start, loyd::board::Board::blank_first(g), so);
             }
-            const bool solved = o.status == loyd::SolveOutcome::Status::Solved;
+            const bool solved = o.status == loyd::search::SolveOutcome::Status::Solved;
             nodes += o.search.nodes_generated;
             secs += o.seconds;
             limited += !solved;

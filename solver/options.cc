@@ -103,69 +103,72 @@ program::CommandOptions declared() {
 }
 // clang-format on
 
-// What a command does and how it is called, for its --help.
+// What each command does and how it is called, for its --help.
+constexpr const char* kSolveUsage = R"(Usage: solver [solve] [OPTIONS] [BOARD]...
+Solves sliding-tile puzzles optimally. A board is W*H tiles in reading order,
+separated by spaces or commas, rows optionally ended by '/'; tiles are numbers
+(0 = blank; also _ or .) or the labels of --goal. Several tiles given as separate
+arguments form one board. Without BOARD or --input, reads standard input.
+Examples:
+  solver 8 6 7 2 5 4 3 0 1                        a 3x3, goal 1 2 ... 8 0
+  solver "8 2 0/4 6 1/3 7 5" --notation tile       rows; tile notation, run lengths
+  solver --goal blank-first --input korf100.txt   one instance per line
+  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13
+  solver --metric mtm "8 2 0/4 6 1/3 7 5"          the multi-tile metric: R3 is one move
+  solver --all "8 2 0/4 6 1/3 7 5"                 every optimal solution (--count: how many)
+)";
+
+constexpr const char* kCheckUsage = R"(Usage: solver check [OPTIONS] BOARD... MOVES
+       solver check [OPTIONS] --input FILE      (lines: [LABEL:] BOARD MOVES)
+Replays MOVES (in --notation, with or without run lengths) on BOARD and reports
+whether they reach the goal, their length in single-tile moves (stm) and in
+multi-tile moves (mtm: a run of one direction is one move), the optimal length
+and the difference (in --metric: stm, or mtm); an illegal move is named by its
+position.
+Examples:
+  solver check "8 6 7/2 5 4/3 0 1" UULDDRRUULDLDRRUULDLDRRUULLDDRR
+  solver check --notation tile "1 2 3/4 5 6/7 0 8" L
+  solver check --goal "A B C/D E F/G H _" "A B C/D E F/G _ H" R
+Output: LABEL: STATUS stm N mtm M optimal K difference D, where STATUS is
+optimal, suboptimal, solves (the optimal length not known: --no-optimal or a
+limit), misses-goal (ends elsewhere: 'ends BOARD' follows), illegal (the move
+and the character it is written at) or invalid. Input lines (--input, stdin):
+[LABEL:] BOARD MOVES, the moves being the last word; with --moves, boards only.
+Exit status: 0 every sequence optimal (or solving, with --no-optimal),
+7 a sequence solves but is longer than optimal, 8 a sequence does not solve
+(illegal move or another end), 1 an invalid line, 2 usage error, 3 a limit hid
+the optimal length, 4 file error, 5 internal error.
+)";
+
+constexpr const char* kScrambleUsage = R"(Usage: solver scramble [--size WxH] [--goal GOAL] [--count N] [--seed S]
+Prints N random positions, drawn uniformly from all the positions that can reach
+the goal (a random permutation, its parity repaired without bias), one per line,
+in the goal's numbers or labels, ready to pipe into the solver. The board is
+--size, else the goal's, else 4x4.
+Examples:
+  solver scramble --size 4x4 --count 5 --seed 42
+  solver scramble --size 3x2 --board-format flat
+  solver scramble --goal "A B C/D E F/G H _" | solver --goal "A B C/D E F/G H _"
+Exit status: 0 ok, 2 usage error, 4 standard output could not be written.
+)";
+
+constexpr const char* kPlayUsage = R"(Usage: solver play --out FILE [--size WxH] [--goal GOAL] [BOARD]
+Writes the play page: one self-contained HTML file (the solver's engine compiled to
+WebAssembly, small table sets, no network) to play, shuffle, get hints and solve
+optimally in a browser, offline. With BOARD (and --goal blank-last, blank-first or
+a goal in numbers) the page opens on that position. docs/play.md.
+Examples:
+  solver play --out loyd-play.html                    then open it in a browser
+  solver play --out p.html --goal blank-first "1 2 3/4 0 5/6 7 8"
+Exit status: 0 written, 1 invalid board, 2 usage error, 4 file error, 9 this build
+has no page (emscripten was not found when it was built).
+)";
+
 std::string command_usage(const std::string& command) {
-    if (command == "check")
-        return "Usage: solver check [OPTIONS] BOARD... MOVES\n"
-               "       solver check [OPTIONS] --input FILE      (lines: [LABEL:] BOARD MOVES)\n"
-               "Replays MOVES (in --notation, with or without run lengths) on BOARD and reports\n"
-               "whether they reach the goal, their length in single-tile moves (stm) and in\n"
-               "multi-tile moves (mtm: a run of one direction is one move), the optimal length\n"
-               "and the difference (in --metric: stm, or mtm); an illegal move is named by its\n"
-               "position.\n"
-               "Examples:\n"
-               "  solver check \"8 6 7/2 5 4/3 0 1\" UULDDRRUULDLDRRUULDLDRRUULLDDRR\n"
-               "  solver check --notation tile \"1 2 3/4 5 6/7 0 8\" L\n"
-               "  solver check --goal \"A B C/D E F/G H _\" \"A B C/D E F/G _ H\" R\n"
-               "Output: LABEL: STATUS stm N mtm M optimal K difference D, where STATUS is\n"
-               "optimal, suboptimal, solves (the optimal length not known: --no-optimal or a\n"
-               "limit), misses-goal (ends elsewhere: 'ends BOARD' follows), illegal (the move\n"
-               "and the character it is written at) or invalid. Input lines (--input, stdin):\n"
-               "[LABEL:] BOARD MOVES, the moves being the last word; with --moves, boards only.\n"
-               "Exit status: 0 every sequence optimal (or solving, with --no-optimal),\n"
-               "7 a sequence solves but is longer than optimal, 8 a sequence does not solve\n"
-               "(illegal move or another end), 1 an invalid line, 2 usage error, 3 a limit hid\n"
-               "the optimal length, 4 file error, 5 internal error.\n";
-    if (command == "scramble")
-        return "Usage: solver scramble [--size WxH] [--goal GOAL] [--count N] [--seed S]\n"
-               "Prints N random positions, drawn uniformly from all the positions that can reach\n"
-               "the goal (a random permutation, its parity repaired without bias), one per line,\n"
-               "in the goal's numbers or labels, ready to pipe into the solver. The board is\n"
-               "--size, else the goal's, else 4x4.\n"
-               "Examples:\n"
-               "  solver scramble --size 4x4 --count 5 --seed 42\n"
-               "  solver scramble --size 3x2 --board-format flat\n"
-               "  solver scramble --goal \"A B C/D E F/G H _\" | solver --goal \"A B C/D E F/G H "
-               "_\"\n"
-               "Exit status: 0 ok, 2 usage error, 4 standard output could not be written.\n";
-    if (command == "play")
-        return "Usage: solver play --out FILE [--size WxH] [--goal GOAL] [BOARD]\n"
-               "Writes the play page: one self-contained HTML file (the solver's engine compiled "
-               "to\n"
-               "WebAssembly, small table sets, no network) to play, shuffle, get hints and solve\n"
-               "optimally in a browser, offline. With BOARD (and --goal blank-last, blank-first "
-               "or\n"
-               "a goal in numbers) the page opens on that position. docs/play.md.\n"
-               "Examples:\n"
-               "  solver play --out loyd-play.html                    then open it in a browser\n"
-               "  solver play --out p.html --goal blank-first \"1 2 3/4 0 5/6 7 8\"\n"
-               "Exit status: 0 written, 1 invalid board, 2 usage error, 4 file error, 9 this "
-               "build\n"
-               "has no page (emscripten was not found when it was built).\n";
-    return "Usage: solver [solve] [OPTIONS] [BOARD]...\n"
-           "Solves sliding-tile puzzles optimally. A board is W*H tiles in reading order,\n"
-           "separated by spaces or commas, rows optionally ended by '/'; tiles are numbers\n"
-           "(0 = blank; also _ or .) or the labels of --goal. Several tiles given as separate\n"
-           "arguments form one board. Without BOARD or --input, reads standard input.\n"
-           "Examples:\n"
-           "  solver 8 6 7 2 5 4 3 0 1                        a 3x3, goal 1 2 ... 8 0\n"
-           "  solver \"8 2 0/4 6 1/3 7 5\" --notation tile       rows; tile notation, run lengths\n"
-           "  solver --goal blank-first --input korf100.txt   one instance per line\n"
-           "  solver --json --html replay.html 5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13\n"
-           "  solver --metric mtm \"8 2 0/4 6 1/3 7 5\"          the multi-tile metric: R3 is one "
-           "move\n"
-           "  solver --all \"8 2 0/4 6 1/3 7 5\"                 every optimal solution (--count: "
-           "how many)\n";
+    if (command == "check") return kCheckUsage;
+    if (command == "scramble") return kScrambleUsage;
+    if (command == "play") return kPlayUsage;
+    return kSolveUsage;
 }
 
 }  // namespace

@@ -31,30 +31,30 @@ Command command_of(const std::string& name) {
 }
 
 void set_search(const Options& o, Request& r) {
-    r.metric = parse_metric(o.metric);
+    r.metric = board::parse_metric(o.metric);
     r.search.metric = r.metric;
-    r.search.algorithm = parse_algorithm(o.algorithm);
+    r.search.algorithm = search::parse_algorithm(o.algorithm);
     if (o.node_limit) {
         r.search.limits.max_nodes = unsigned_value(*o.node_limit, "--node-limit", 1);
     }
-    if (!o.node_limit && r.search.algorithm == Algorithm::Astar)
+    if (!o.node_limit && r.search.algorithm == search::Algorithm::Astar)
         r.search.limits.max_nodes = kDefaultAstarNodes;
     r.search.limits.max_seconds = o.time_limit;
-    if (o.lookups) r.search.lookups = Lookups::parse(*o.lookups);
+    if (o.lookups) r.search.lookups = heuristics::Lookups::parse(*o.lookups);
     if (o.no_reflect) r.search.lookups.reflected = r.search.lookups.dual_reflected = false;
     r.search.prune = !o.no_prune;
     r.search.bpmx = !o.no_bpmx;
-    if (o.heuristic) r.heuristic = parse_heuristic(*o.heuristic);
-    if (r.metric == Metric::Mtm && r.heuristic &&
-        (*r.heuristic == HeuristicKind::Misplaced || *r.heuristic == HeuristicKind::LinearConflict))
+    if (o.heuristic) r.heuristic = heuristics::parse_heuristic(*o.heuristic);
+    if (r.metric == board::Metric::Mtm && r.heuristic &&
+        (*r.heuristic == heuristics::HeuristicKind::Misplaced || *r.heuristic == heuristics::HeuristicKind::LinearConflict))
         throw UsageError("--heuristic " + heuristic_name(*r.heuristic) +
                          " is not admissible in the multi-tile metric (one move can bring several tiles "
                          "home); use walking-distance, manhattan or pdb");
-    if (r.heuristic && *r.heuristic != HeuristicKind::Pdb && !o.pdb.empty())
+    if (r.heuristic && *r.heuristic != heuristics::HeuristicKind::Pdb && !o.pdb.empty())
         throw UsageError("--pdb needs --heuristic pdb (the default when --pdb is given)");
     r.pdb = o.pdb;
     r.cache_dir = o.cache_dir == "none" ? ""
-                  : o.cache_dir.empty() ? default_cache_dir()
+                  : o.cache_dir.empty() ? tables::default_cache_dir()
                                         : o.cache_dir;
     if (o.jobs < 0 || o.jobs > 1024) throw UsageError("--jobs must be between 0 and 1024");
     r.jobs = o.jobs;
@@ -101,17 +101,17 @@ Request make_request(const Options& o) {
     r.input = o.input;
     if (!r.input.empty() && !r.boards.empty())
         throw UsageError("give boards as arguments or with --input, not both");
-    std::optional<Geometry> size;
-    if (o.size) size = parse_size(*o.size);
-    r.format = BoardFormat(size, o.goal);
-    if (o.board_format) r.layout = parse_board_layout(*o.board_format);
-    r.style.notation = parse_notation(o.notation);
+    std::optional<board::Geometry> size;
+    if (o.size) size = board::parse_size(*o.size);
+    r.format = board::BoardFormat(size, o.goal);
+    if (o.board_format) r.layout = board::parse_board_layout(*o.board_format);
+    r.style.notation = board::parse_notation(o.notation);
     // In the multi-tile metric a run is one move: answers are always written with run lengths.
-    const bool mtm = r.command != Command::Scramble && parse_metric(o.metric) == Metric::Mtm;
+    const bool mtm = r.command != Command::Scramble && board::parse_metric(o.metric) == board::Metric::Mtm;
     if (mtm && o.runs == false)
         throw UsageError("--no-runs does not apply to --metric mtm (a run of one direction is one move, written R3)");
-    r.style.runs = o.runs.value_or(r.style.notation == Notation::Tile || mtm);
-    r.style_given = !(r.style == MoveStyle{});
+    r.style.runs = o.runs.value_or(r.style.notation == board::Notation::Tile || mtm);
+    r.style_given = !(r.style == board::MoveStyle{});
     r.json = o.json;
     r.show = o.show;
     r.quiet = o.quiet;

@@ -31,17 +31,17 @@ struct Request {
     std::string input;
 
     // Conventions.
-    BoardFormat format;                      // size, goal, labels (--size, --goal)
-    BoardLayout layout = BoardLayout::Rows;  // boards printed by check and scramble
-    MoveStyle style;                         // moves printed (--notation, --runs)
+    board::BoardFormat format;                      // size, goal, labels (--size, --goal)
+    board::BoardLayout layout = board::BoardLayout::Rows;  // boards printed by check and scramble
+    board::MoveStyle style;                         // moves printed (--notation, --runs)
     bool style_given = false;                // not the default style: solve's JSON names it
-    Metric metric = Metric::Stm;             // --metric; also in search.metric
+    board::Metric metric = board::Metric::Stm;             // --metric; also in search.metric
 
     // Search (solve and check).
-    std::optional<HeuristicKind> heuristic;  // unset = tables when found, else linear conflict
+    std::optional<heuristics::HeuristicKind> heuristic;  // unset = tables when found, else linear conflict
     std::string pdb;                         // --pdb; empty = look for tables
     std::string cache_dir;                   // decoded-table cache; empty = none
-    SolveOptions search;                     // algorithm, limits, lookups, pruning, BPMX
+    search::SolveOptions search;                     // algorithm, limits, lookups, pruning, BPMX
     int jobs = 0;                            // 0 = all cores
 
     // solve: every optimal solution listed (--all, at most max_solutions) or counted (--count).

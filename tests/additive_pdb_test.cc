@@ -45,15 +45,15 @@ class AdditiveWalk : public testing::TestWithParam<const char*> {};
 // against PdbH's full evaluation of the child (so the state apply/undo leave is checked by the
 // next evaluations).
 template <class H>
-void walk(const LoadedSet& set, const Lookups& lk, int steps) {
-    const Board& goal = set.spec.goal;
-    const Geometry& g = goal.geometry();
+void walk(const tables::LoadedSet& set, const heuristics::Lookups& lk, int steps) {
+    const board::Board& goal = set.spec.goal;
+    const board::Geometry& g = goal.geometry();
     std::mt19937_64 rng(7);
     ASSERT_TRUE(H::supports(set, lk));
     H h(set, lk);
-    PdbH slow(set, lk);
+    heuristics::PdbH slow(set, lk);
     EXPECT_EQ(h.lookups(), slow.lookups());
-    SearchState s = SearchState::from(goal);
+    board::SearchState s = board::SearchState::from(goal);
     ASSERT_EQ(h.init(s), 0);
     struct Step {
         typename H::Undo u;
@@ -62,10 +62,10 @@ void walk(const LoadedSet& set, const Lookups& lk, int steps) {
     std::vector<Step> path;
     for (int i = 0; i < steps; ++i) {
         const int blank = s.blank;
-        for (int d = 0; d < kDirs; ++d) {
-            const int from = g.neighbor(blank, static_cast<Dir>(d));
-            if (from == kNoCell) continue;
-            SearchState child = s;
+        for (int d = 0; d < board::kDirs; ++d) {
+            const int from = g.neighbor(blank, static_cast<board::Dir>(d));
+            if (from == board::kNoCell) continue;
+            board::SearchState child = s;
             child.slide(from);
             typename H::Undo u;
             ASSERT_EQ(h.evaluate(s, from, blank, d, u), slow.init(child)) << "step " << i << " dir " << d;
@@ -76,8 +76,8 @@ void walk(const LoadedSet& set, const Lookups& lk, int steps) {
             path.pop_back();
         } else {
             int d, from;
-            do from = g.neighbor(blank, static_cast<Dir>(d = static_cast<int>(rng() % kDirs)));
-            while (from == kNoCell);
+            do from = g.neighbor(blank, static_cast<board::Dir>(d = static_cast<int>(rng() % board::kDirs)));
+            while (from == board::kNoCell);
             Step st{{}, blank};
             h.evaluate(s, from, blank, d, st.u);
             h.apply(st.u);
@@ -88,20 +88,20 @@ void walk(const LoadedSet& set, const Lookups& lk, int steps) {
 }
 
 TEST_P(AdditiveWalk, EqualsTheGeneralHeuristic) {
-    const LoadedSet& set = test_set(GetParam());
+    const tables::LoadedSet& set = test_set(GetParam());
     const int steps = test::kRelease ? 20000 : 2000;
     const int width = set.spec.goal.geometry().width();
-    for (const Lookups lk : {Lookups{}, Lookups::regular_only()}) {
-        if (AdditivePdbH::compact(set)) {
-            walk<CompactAdditivePdbH>(set, lk, steps);
-            if (width == 3) walk<BasicAdditivePdbH<3, true>>(set, lk, steps);
-            if (width == 4) walk<BasicAdditivePdbH<4, true>>(set, lk, steps);
+    for (const heuristics::Lookups lk : {heuristics::Lookups{}, heuristics::Lookups::regular_only()}) {
+        if (heuristics::AdditivePdbH::compact(set)) {
+            walk<heuristics::CompactAdditivePdbH>(set, lk, steps);
+            if (width == 3) walk<heuristics::BasicAdditivePdbH<3, true>>(set, lk, steps);
+            if (width == 4) walk<heuristics::BasicAdditivePdbH<4, true>>(set, lk, steps);
             continue;
         }
-        walk<AdditivePdbH>(set, lk, steps);
+        walk<heuristics::AdditivePdbH>(set, lk, steps);
         // The instances with the width a constant, which the solver uses on these boards.
-        if (width == 3) walk<BasicAdditivePdbH<3>>(set, lk, steps);
-        if (width == 4) walk<BasicAdditivePdbH<4>>(set, lk, steps);
+        if (width == 3) walk<heuristics::BasicAdditivePdbH<3>>(set, lk, steps);
+        if (width == 4) walk<heuristics::BasicAdditivePdbH<4>>(set, lk, steps);
     }
 }
 
@@ -109,20 +109,20 @@ TEST_P(AdditiveWalk, EqualsTheGeneralHeuristic) {
 // general heuristic on compact and on byte tables give the same value (8-4-4); and the general
 // path on a compact set of additive and full tables (mixed-3x3) gives its byte set's values.
 TEST(AdditivePdb, CompactEqualsBytesOnEvery3x3Position) {
-    const LoadedSet& bytes = test_set("8-4-4");
-    const LoadedSet& compact = test_set("8-4-4/compact");
-    CompactAdditivePdbH fast_compact(compact, Lookups{});
-    AdditivePdbH fast_bytes(bytes, Lookups{});
-    PdbH general_compact(compact, Lookups{}), general_bytes(bytes, Lookups{});
-    PdbH mixed_compact(test_set("mixed-3x3/compact"), Lookups{}), mixed_bytes(test_set("mixed-3x3"), Lookups{});
-    const Geometry g(3, 3);
-    const Board goal = Board::blank_last(g);
+    const tables::LoadedSet& bytes = test_set("8-4-4");
+    const tables::LoadedSet& compact = test_set("8-4-4/compact");
+    heuristics::CompactAdditivePdbH fast_compact(compact, heuristics::Lookups{});
+    heuristics::AdditivePdbH fast_bytes(bytes, heuristics::Lookups{});
+    heuristics::PdbH general_compact(compact, heuristics::Lookups{}), general_bytes(bytes, heuristics::Lookups{});
+    heuristics::PdbH mixed_compact(test_set("mixed-3x3/compact"), heuristics::Lookups{}), mixed_bytes(test_set("mixed-3x3"), heuristics::Lookups{});
+    const board::Geometry g(3, 3);
+    const board::Board goal = board::Board::blank_last(g);
     std::vector<int> cells = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     int checked = 0;
     do {
-        const Board b = Board::make(g, cells);
+        const board::Board b = board::Board::make(g, cells);
         if (!solvable(b, goal)) continue;
-        const SearchState s = SearchState::from(b);
+        const board::SearchState s = board::SearchState::from(b);
         const int v = general_bytes.init(s);
         ASSERT_EQ(fast_bytes.init(s), v) << b.to_string();
         ASSERT_EQ(fast_compact.init(s), v) << b.to_string();
@@ -136,31 +136,31 @@ TEST(AdditivePdb, CompactEqualsBytesOnEvery3x3Position) {
 // The compact tables' fast path gives the byte tables' values: the same walk, evaluated on both.
 TEST(AdditivePdb, CompactEqualsBytes) {
     for (const char* name : {"8-4-4", "part-4x4", "add-3x4"}) {
-        const LoadedSet& bytes = test_set(name);
-        const LoadedSet& compact = test_set(std::string(name) + "/compact");
-        ASSERT_TRUE(AdditivePdbH::compact(compact));
-        ASSERT_FALSE(AdditivePdbH::compact(bytes));
-        CompactAdditivePdbH hc(compact, Lookups{});
-        PdbH hb(bytes, Lookups{});
-        const Board& goal = bytes.spec.goal;
-        const Geometry& g = goal.geometry();
-        SearchState s = SearchState::from(goal);
+        const tables::LoadedSet& bytes = test_set(name);
+        const tables::LoadedSet& compact = test_set(std::string(name) + "/compact");
+        ASSERT_TRUE(heuristics::AdditivePdbH::compact(compact));
+        ASSERT_FALSE(heuristics::AdditivePdbH::compact(bytes));
+        heuristics::CompactAdditivePdbH hc(compact, heuristics::Lookups{});
+        heuristics::PdbH hb(bytes, heuristics::Lookups{});
+        const board::Board& goal = bytes.spec.goal;
+        const board::Geometry& g = goal.geometry();
+        board::SearchState s = board::SearchState::from(goal);
         std::mt19937_64 rng(7);
         for (int i = 0; i < 5000; ++i) {
             int from;
-            do from = g.neighbor(s.blank, static_cast<Dir>(rng() % kDirs));
-            while (from == kNoCell);
+            do from = g.neighbor(s.blank, static_cast<board::Dir>(rng() % board::kDirs));
+            while (from == board::kNoCell);
             s.slide(from);
             ASSERT_EQ(hc.init(s), hb.init(s)) << name << " step " << i;
         }
     }
     // A fast path of one coding refuses a set of the other.
-    test::error_of<UsageError>([] { CompactAdditivePdbH h(test_set("8-4-4"), Lookups{}); });
-    test::error_of<UsageError>([] { AdditivePdbH h(test_set("8-4-4/compact"), Lookups{}); });
+    test::error_of<UsageError>([] { heuristics::CompactAdditivePdbH h(test_set("8-4-4"), heuristics::Lookups{}); });
+    test::error_of<UsageError>([] { heuristics::AdditivePdbH h(test_set("8-4-4/compact"), heuristics::Lookups{}); });
 }
 
 TEST(AdditivePdb, ConstantWidthRefusesAnotherBoard) {
-    test::error_of<UsageError>([] { BasicAdditivePdbH<4> h(test_set("8-4-4"), Lookups{}); });
+    test::error_of<UsageError>([] { heuristics::BasicAdditivePdbH<4> h(test_set("8-4-4"), heuristics::Lookups{}); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Sets, AdditiveWalk, testing::ValuesIn(kFastSets),
@@ -169,14 +169,14 @@ INSTANTIATE_TEST_SUITE_P(Sets, AdditiveWalk, testing::ValuesIn(kFastSets),
 // The classic interface (moved after the slide, then undo), used by the threaded split's
 // frontier, agrees with PdbH along a walk.
 TEST(AdditivePdb, MovedAndUndoEqualThePdbH) {
-    const LoadedSet& set = test_set("part-4x4");
-    const Geometry& g = set.spec.goal.geometry();
-    AdditivePdbH h(set, Lookups{});
-    PdbH slow(set, Lookups{});
-    SearchState s = SearchState::from(set.spec.goal);
+    const tables::LoadedSet& set = test_set("part-4x4");
+    const board::Geometry& g = set.spec.goal.geometry();
+    heuristics::AdditivePdbH h(set, heuristics::Lookups{});
+    heuristics::PdbH slow(set, heuristics::Lookups{});
+    board::SearchState s = board::SearchState::from(set.spec.goal);
     int hv = h.init(s);
     std::mt19937_64 rng(11);
-    std::vector<std::pair<AdditivePdbH::Undo, int>> path;
+    std::vector<std::pair<heuristics::AdditivePdbH::Undo, int>> path;
     for (int i = 0; i < 5000; ++i) {
         if (!path.empty() && rng() % 3 == 0) {
             h.undo(path.back().first);
@@ -186,10 +186,10 @@ TEST(AdditivePdb, MovedAndUndoEqualThePdbH) {
         } else {
             const int to = s.blank;
             int from;
-            do from = g.neighbor(to, static_cast<Dir>(rng() % kDirs));
-            while (from == kNoCell);
+            do from = g.neighbor(to, static_cast<board::Dir>(rng() % board::kDirs));
+            while (from == board::kNoCell);
             const int tile = s.slide(from);
-            path.emplace_back(AdditivePdbH::Undo{}, to);
+            path.emplace_back(heuristics::AdditivePdbH::Undo{}, to);
             hv = h.moved(hv, s, tile, from, to, path.back().first);
             ASSERT_EQ(hv, slow.init(s)) << "step " << i;
         }
@@ -198,17 +198,17 @@ TEST(AdditivePdb, MovedAndUndoEqualThePdbH) {
 
 TEST(AdditivePdb, RefusesWhatItDoesNotCover) {
     // A full table, several partitions, dual lookups: the general heuristic's job.
-    EXPECT_FALSE(AdditivePdbH::supports(test_set("8-fringe"), Lookups{}));
-    EXPECT_FALSE(AdditivePdbH::supports(test_set("mixed-3x3"), Lookups{}));
-    EXPECT_FALSE(AdditivePdbH::supports(test_set("small-3x4"), Lookups{}));
-    EXPECT_FALSE(AdditivePdbH::supports(test_set("8-4-4"), Lookups::all()));
-    EXPECT_FALSE(AdditivePdbH::supports(test_set("8-4-4"), Lookups{false, true, false}));
-    test::error_of<UsageError>([] { AdditivePdbH h(test_set("8-fringe"), Lookups{}); });
+    EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("8-fringe"), heuristics::Lookups{}));
+    EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("mixed-3x3"), heuristics::Lookups{}));
+    EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("small-3x4"), heuristics::Lookups{}));
+    EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("8-4-4"), heuristics::Lookups::all()));
+    EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("8-4-4"), heuristics::Lookups{false, true, false}));
+    test::error_of<UsageError>([] { heuristics::AdditivePdbH h(test_set("8-fringe"), heuristics::Lookups{}); });
 }
 
-SolveOptions pdb_options(const LoadedSet& set, int threads) {
-    SolveOptions o;
-    o.heuristic = HeuristicKind::Pdb;
+search::SolveOptions pdb_options(const tables::LoadedSet& set, int threads) {
+    search::SolveOptions o;
+    o.heuristic = heuristics::HeuristicKind::Pdb;
     o.pdb = &set;
     o.threads = threads;
     return o;
@@ -218,19 +218,19 @@ SolveOptions pdb_options(const LoadedSet& set, int threads) {
 // classic interface), at the exact distance of a sample of positions.
 TEST(AdditivePdb, SolvesAtTheExactDistance) {
     for (const char* name : {"part-3x3", "centre-3x3"}) {
-        const LoadedSet& set = test_set(name);
-        const Board& goal = set.spec.goal;
+        const tables::LoadedSet& set = test_set(name);
+        const board::Board& goal = set.spec.goal;
         const test::ExactDistances exact(goal);
         uint64_t solved = 0;
         exact.for_each(
-            [&](const Board& b, int dist) {
+            [&](const board::Board& b, int dist) {
                 for (int threads : {1, 2}) {
-                    const SolveOutcome r = solve(b, goal, pdb_options(set, threads));
-                    ASSERT_EQ(r.status, SolveOutcome::Status::Solved) << b.to_string();
+                    const search::SolveOutcome r = solve(b, goal, pdb_options(set, threads));
+                    ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << b.to_string();
                     ASSERT_EQ(static_cast<int>(r.search.moves.size()), dist) << name << " " << b.to_string();
-                    ASSERT_EQ(r.lookups, AdditivePdbH(set, Lookups{}).lookups().to_string());
-                    Board e = b;
-                    for (Dir d : r.search.moves) ASSERT_TRUE(e.move(d));
+                    ASSERT_EQ(r.lookups, heuristics::AdditivePdbH(set, heuristics::Lookups{}).lookups().to_string());
+                    board::Board e = b;
+                    for (board::Dir d : r.search.moves) ASSERT_TRUE(e.move(d));
                     ASSERT_EQ(e, goal);
                 }
                 ++solved;

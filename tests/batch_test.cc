@@ -27,10 +27,10 @@ struct BatchRun {
 // `lines` (each one instance) solved with linear conflict, -j `jobs` on `cpus` CPUs.
 BatchRun run_lines(const std::vector<std::string>& lines, int jobs, int cpus) {
     Request req;
-    req.format = BoardFormat(std::nullopt, "blank-last");
-    req.heuristic = HeuristicKind::LinearConflict;
+    req.format = board::BoardFormat(std::nullopt, "blank-last");
+    req.heuristic = heuristics::HeuristicKind::LinearConflict;
     req.jobs = jobs;
-    SingleProcess one;
+    base::SingleProcess one;
     auto abort = [](int) { std::abort(); };
     RankRun ranks(one, req, abort, cpus);
     JobSource source(lines, "");
@@ -71,7 +71,7 @@ TEST(Batch, ManyMoreThreadsThanCoresWakeOnlyTheWorkersWithWork) {
 
 TEST(Batch, ThreadsAboveTheCpusAreNotStarted) {
     Request req;
-    SingleProcess one;
+    base::SingleProcess one;
     auto abort = [](int) { std::abort(); };
     req.jobs = 1024;
     const RankRun capped(one, req, abort, 2);

@@ -9,40 +9,40 @@ namespace loyd::test {
 
 namespace {
 // A position packed 4 bits per cell (N <= 10 fits in 40 bits), for the BFS queue.
-uint64_t pack(const Cells& c, int n) {
+uint64_t pack(const board::Cells& c, int n) {
     uint64_t k = 0;
     for (int i = 0; i < n; ++i) k |= static_cast<uint64_t>(c[i]) << (4 * i);
     return k;
 }
-Cells unpack(uint64_t k, int n) {
-    Cells c{};
+board::Cells unpack(uint64_t k, int n) {
+    board::Cells c{};
     for (int i = 0; i < n; ++i) c[i] = static_cast<uint8_t>((k >> (4 * i)) & 15);
     return c;
 }
 }  // namespace
 
-void for_each_neighbour(const Geometry& g, Metric metric, Cells& c, int blank,
-                        const std::function<void(const Cells&)>& f) {
-    for (int dir = 0; dir < kDirs; ++dir) {
+void for_each_neighbour(const board::Geometry& g, board::Metric metric, board::Cells& c, int blank,
+                        const std::function<void(const board::Cells&)>& f) {
+    for (int dir = 0; dir < board::kDirs; ++dir) {
         // The blank walks along its line, one cell per step; in MTM every step is a position
         // one move away, in STM only the first.
         int at = blank, steps = 0;
-        for (int to; (to = g.neighbor(at, static_cast<Dir>(dir))) != kNoCell;) {
+        for (int to; (to = g.neighbor(at, static_cast<board::Dir>(dir))) != board::kNoCell;) {
             std::swap(c[at], c[to]);
             at = to;
             ++steps;
             f(c);
-            if (metric == Metric::Stm) break;
+            if (metric == board::Metric::Stm) break;
         }
         for (; steps > 0; --steps) {
-            const int back = g.neighbor(at, opposite(static_cast<Dir>(dir)));
+            const int back = g.neighbor(at, opposite(static_cast<board::Dir>(dir)));
             std::swap(c[at], c[back]);
             at = back;
         }
     }
 }
 
-BfsOracle::BfsOracle(const Board& goal, Metric metric) : goal_(goal), metric_(metric), n_(goal.cells()) {
+BfsOracle::BfsOracle(const board::Board& goal, board::Metric metric) : goal_(goal), metric_(metric), n_(goal.cells()) {
     if (n_ > kMaxCells)
         throw std::invalid_argument("BfsOracle: " + goal.geometry().name() +
                                     " has too many cells for a full BFS");
@@ -51,21 +51,21 @@ BfsOracle::BfsOracle(const Board& goal, Metric metric) : goal_(goal), metric_(me
     dist_.assign(fact_[n_], kUnreached);
     paths_.assign(fact_[n_], 0);
 
-    const Geometry& g = goal.geometry();
+    const board::Geometry& g = goal.geometry();
     std::vector<uint64_t> queue;
     queue.reserve(fact_[n_] / 2);
     dist_[rank(goal.cell_array())] = 0;
     paths_[rank(goal.cell_array())] = 1;
     queue.push_back(pack(goal.cell_array(), n_));
     for (size_t head = 0; head < queue.size(); ++head) {
-        Cells c = unpack(queue[head], n_);
+        board::Cells c = unpack(queue[head], n_);
         const uint64_t r0 = rank(c);
         const int d = dist_[r0];
         const uint64_t p = paths_[r0];
         if (d + 1 >= kUnreached) throw std::logic_error("BfsOracle: distance overflows uint8");
         int blank = 0;
         while (c[blank] != 0) ++blank;
-        for_each_neighbour(g, metric_, c, blank, [&](const Cells& next) {
+        for_each_neighbour(g, metric_, c, blank, [&](const board::Cells& next) {
             const uint64_t r = rank(next);
             if (dist_[r] == kUnreached) {
                 dist_[r] = static_cast<uint8_t>(d + 1);
@@ -85,7 +85,7 @@ BfsOracle::BfsOracle(const Board& goal, Metric metric) : goal_(goal), metric_(me
 
 // Lehmer code: digit i counts the later cells holding smaller tiles, i.e. the tile value
 // minus the smaller tiles already seen on earlier cells.
-uint64_t BfsOracle::rank(const Cells& c) const {
+uint64_t BfsOracle::rank(const board::Cells& c) const {
     uint32_t seen = 0;
     uint64_t r = 0;
     for (int i = 0; i < n_; ++i) {
@@ -97,7 +97,7 @@ uint64_t BfsOracle::rank(const Cells& c) const {
     return r;
 }
 
-Board BfsOracle::unrank(uint64_t r) const {
+board::Board BfsOracle::unrank(uint64_t r) const {
     std::vector<int> left(n_), tiles(n_);
     for (int i = 0; i < n_; ++i) left[i] = i;
     for (int i = 0; i < n_; ++i) {
@@ -107,22 +107,22 @@ Board BfsOracle::unrank(uint64_t r) const {
         tiles[i] = left[digit];
         left.erase(left.begin() + static_cast<std::ptrdiff_t>(digit));
     }
-    return Board::make(goal_.geometry(), tiles);
+    return board::Board::make(goal_.geometry(), tiles);
 }
 
-int BfsOracle::distance(const Cells& cells) const {
+int BfsOracle::distance(const board::Cells& cells) const {
     const uint8_t d = dist_[rank(cells)];
     return d == kUnreached ? -1 : d;
 }
 
-uint64_t BfsOracle::paths(const Board& b) const {
+uint64_t BfsOracle::paths(const board::Board& b) const {
     if (!(b.geometry() == goal_.geometry()))
         throw std::invalid_argument("BfsOracle: position on " + b.geometry().name() + ", goal on " +
                                     goal_.geometry().name());
     return paths_[rank(b.cell_array())];
 }
 
-int BfsOracle::distance(const Board& b) const {
+int BfsOracle::distance(const board::Board& b) const {
     if (!(b.geometry() == goal_.geometry()))
         throw std::invalid_argument("BfsOracle: position on " + b.geometry().name() + ", goal on " +
                                     goal_.geometry().name());
@@ -130,18 +130,18 @@ int BfsOracle::distance(const Board& b) const {
     return d == kUnreached ? -1 : d;
 }
 
-void BfsOracle::for_each(const std::function<void(const Board&, int)>& f) const {
+void BfsOracle::for_each(const std::function<void(const board::Board&, int)>& f) const {
     // Lexicographic order of the permutations is the order of their Lehmer ranks.
     std::vector<int> tiles(n_);
     for (int i = 0; i < n_; ++i) tiles[i] = i;
     uint64_t r = 0;
     do {
-        if (dist_[r] != kUnreached) f(Board::make(goal_.geometry(), tiles), dist_[r]);
+        if (dist_[r] != kUnreached) f(board::Board::make(goal_.geometry(), tiles), dist_[r]);
         ++r;
     } while (std::next_permutation(tiles.begin(), tiles.end()));
 }
 
-Board BfsOracle::sample(std::mt19937_64& rng) const {
+board::Board BfsOracle::sample(std::mt19937_64& rng) const {
     std::uniform_int_distribution<uint64_t> pick(0, dist_.size() - 1);
     for (;;) {
         const uint64_t r = pick(rng);
@@ -149,8 +149,8 @@ Board BfsOracle::sample(std::mt19937_64& rng) const {
     }
 }
 
-std::vector<uint64_t> layer_counts(const Board& goal, Metric metric, int max_depth) {
-    const Geometry& g = goal.geometry();
+std::vector<uint64_t> layer_counts(const board::Board& goal, board::Metric metric, int max_depth) {
+    const board::Geometry& g = goal.geometry();
     const int n = g.cells();
     if (n > 16) throw std::invalid_argument("layer_counts: at most 16 cells (4 bits per cell)");
     std::unordered_set<uint64_t> seen{pack(goal.cell_array(), n)};
@@ -159,10 +159,10 @@ std::vector<uint64_t> layer_counts(const Board& goal, Metric metric, int max_dep
     for (int d = 1; d <= max_depth; ++d) {
         next.clear();
         for (uint64_t k : layer) {
-            Cells c = unpack(k, n);
+            board::Cells c = unpack(k, n);
             int blank = 0;
             while (c[blank] != 0) ++blank;
-            for_each_neighbour(g, metric, c, blank, [&](const Cells& nb) {
+            for_each_neighbour(g, metric, c, blank, [&](const board::Cells& nb) {
                 const uint64_t key = pack(nb, n);
                 if (seen.insert(key).second) next.push_back(key);
             });

@@ -31,18 +31,18 @@ class BfsOracle {
 public:
     static constexpr int kMaxCells = 10;
 
-    explicit BfsOracle(const Board& goal, Metric metric = Metric::Stm);
+    explicit BfsOracle(const board::Board& goal, board::Metric metric = board::Metric::Stm);
 
-    const Board& goal() const { return goal_; }
-    Metric metric() const { return metric_; }
+    const board::Board& goal() const { return goal_; }
+    board::Metric metric() const { return metric_; }
     // Exact number of moves from `b` to the goal, or -1 when `b` cannot reach it.
     // Precondition: b is on the goal's board (std::invalid_argument otherwise).
-    int distance(const Board& b) const;
+    int distance(const board::Board& b) const;
     // The same for a cell array (cell -> tile) of the goal's board, without building a Board.
-    int distance(const Cells& cells) const;
+    int distance(const board::Cells& cells) const;
     // Number of distinct shortest move sequences from `b` to the goal (0 when it cannot
     // reach it; 1 for the goal itself).
-    uint64_t paths(const Board& b) const;
+    uint64_t paths(const board::Board& b) const;
     // Number of positions that reach the goal (N!/2 on every board with W, H >= 2).
     uint64_t states() const { return states_; }
     // The largest distance of any reachable position.
@@ -50,17 +50,17 @@ public:
     // histogram()[d] = number of positions at distance d.
     const std::vector<uint64_t>& histogram() const { return histogram_; }
     // Calls f(position, distance) for every reachable position (in rank order).
-    void for_each(const std::function<void(const Board&, int)>& f) const;
+    void for_each(const std::function<void(const board::Board&, int)>& f) const;
     // A position drawn uniformly from the reachable ones.
-    Board sample(std::mt19937_64& rng) const;
+    board::Board sample(std::mt19937_64& rng) const;
 
 private:
     static constexpr uint8_t kUnreached = 0xFF;
-    uint64_t rank(const Cells& c) const;
-    Board unrank(uint64_t r) const;
+    uint64_t rank(const board::Cells& c) const;
+    board::Board unrank(uint64_t r) const;
 
-    Board goal_;
-    Metric metric_;
+    board::Board goal_;
+    board::Metric metric_;
     int n_;
     std::vector<uint64_t> fact_;  // fact_[i] = i!
     std::vector<uint8_t> dist_;   // indexed by rank, kUnreached for unreachable positions
@@ -72,11 +72,11 @@ private:
 // The positions reached from `goal` per distance 0..max_depth, by a BFS that stores the
 // positions it saw in a hash set: for boards too large for BfsOracle (4x4 and up), checked
 // against published counts of the first layers. Cost: O(positions up to max_depth).
-std::vector<uint64_t> layer_counts(const Board& goal, Metric metric, int max_depth);
+std::vector<uint64_t> layer_counts(const board::Board& goal, board::Metric metric, int max_depth);
 
 // Calls f(next) for every position one move of `metric` away from `c` (blank on `blank`),
 // cell arrays of a w x h board, using only the board's rows and columns.
-void for_each_neighbour(const Geometry& g, Metric metric, Cells& c, int blank,
-                        const std::function<void(const Cells&)>& f);
+void for_each_neighbour(const board::Geometry& g, board::Metric metric, board::Cells& c, int blank,
+                        const std::function<void(const board::Cells&)>& f);
 
 }  // namespace loyd::test

@@ -21,22 +21,22 @@ using test::contains;
 using test::error_of;
 
 // Every supported board: 2 <= W, H and W*H <= 25.
-std::vector<Geometry> all_geometries() {
-    std::vector<Geometry> v;
-    for (int w = 2; w <= kMaxCells / 2; ++w)
-        for (int h = 2; w * h <= kMaxCells; ++h) v.emplace_back(w, h);
+std::vector<board::Geometry> all_geometries() {
+    std::vector<board::Geometry> v;
+    for (int w = 2; w <= board::kMaxCells / 2; ++w)
+        for (int h = 2; w * h <= board::kMaxCells; ++h) v.emplace_back(w, h);
     return v;
 }
 
-Board random_board(const Geometry& g, std::mt19937_64& rng) {
+board::Board random_board(const board::Geometry& g, std::mt19937_64& rng) {
     std::vector<int> t(static_cast<size_t>(g.cells()));
     for (int i = 0; i < g.cells(); ++i) t[static_cast<size_t>(i)] = i;
     std::shuffle(t.begin(), t.end(), rng);
-    return Board::make(g, t);
+    return board::Board::make(g, t);
 }
 
 // A goal in `names` (reading order, the blank `blank` at `blank_cell`), in rows.
-std::string labelled_goal(const Geometry& g, const std::vector<std::string>& names, int blank_cell,
+std::string labelled_goal(const board::Geometry& g, const std::vector<std::string>& names, int blank_cell,
                           const std::string& blank = "_") {
     std::string s;
     size_t next = 0;
@@ -48,23 +48,23 @@ std::string labelled_goal(const Geometry& g, const std::vector<std::string>& nam
 }
 
 TEST(SplitBoard, FlatRowsAndCommas) {
-    BoardText t = split_board("8 2 0 4 6 1 3 7 5");
+    board::BoardText t = board::split_board("8 2 0 4 6 1 3 7 5");
     EXPECT_EQ(t.tokens.size(), 9u);
     EXPECT_FALSE(t.has_rows());
-    t = split_board("8 2 0/4 6 1/3 7 5");
+    t = board::split_board("8 2 0/4 6 1/3 7 5");
     EXPECT_EQ(t.tokens, (std::vector<std::string>{"8", "2", "0", "4", "6", "1", "3", "7", "5"}));
     EXPECT_EQ(t.width, 3);
     EXPECT_EQ(t.height, 3);
-    t = split_board(" 8,2,0 / 4,6,1 /3,7,5 ");
+    t = board::split_board(" 8,2,0 / 4,6,1 /3,7,5 ");
     EXPECT_EQ(t.tokens.size(), 9u);
     EXPECT_EQ(t.width, 3);
-    t = split_board("1 2 3 4/5 6 7 0");
+    t = board::split_board("1 2 3 4/5 6 7 0");
     EXPECT_EQ(t.width, 4);
     EXPECT_EQ(t.height, 2);
-    t = split_board("A,B/C,_");
+    t = board::split_board("A,B/C,_");
     EXPECT_EQ(t.tokens, (std::vector<std::string>{"A", "B", "C", "_"}));
     for (const char* ended : {"1 2/3 0/", "1 2/ 3 0/ ", "1,2/3,0 /"}) {  // each row ended by '/'
-        t = split_board(ended);
+        t = board::split_board(ended);
         EXPECT_EQ(t.width, 2) << ended;
         EXPECT_EQ(t.height, 2) << ended;
     }
@@ -73,7 +73,7 @@ TEST(SplitBoard, FlatRowsAndCommas) {
 // A message quoting input with control characters stays whole and on one line.
 TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
     const std::string m = error_of<FormatError>(
-        [] { BoardFormat(std::nullopt, "blank-last").read(std::string("1 2 3 4 5 6 7 \0x\n 8", 20)); });
+        [] { board::BoardFormat(std::nullopt, "blank-last").read(std::string("1 2 3 4 5 6 7 \0x\n 8", 20)); });
     EXPECT_TRUE(contains(m, "'\\0x' is not a tile number")) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     EXPECT_EQ(std::string(m.c_str()), m);  // no NUL cuts it short
@@ -84,7 +84,7 @@ TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
 TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
     for (const char* goal : {"A\x1b B C/D E F/G H _", "A B C/D E\x7f F/G H _"}) {
         try {
-            BoardFormat f(std::nullopt, goal);
+            board::BoardFormat f(std::nullopt, goal);
             ADD_FAILURE() << "accepted " << one_line(goal);
         } catch (const UsageError& e) {
             EXPECT_NE(std::string(e.what()).find("holds a control character"), std::string::npos) << e.what();
@@ -93,35 +93,35 @@ TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
 }
 
 TEST(SplitBoard, RefusesRaggedAndEmptyRows) {
-    EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("8 2 0/4 6/1 3 7 5"); }),
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_board("8 2 0/4 6/1 3 7 5"); }),
                          "ragged rows: row 2 has 2 tiles, row 1 has 3"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("1 2/3 0//"); }), "row 3 is empty"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("/1 2/3 0"); }), "row 1 is empty"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { split_board("1 2//3 0"); }), "row 2 is empty"));
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_board("1 2/3 0//"); }), "row 3 is empty"));
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_board("/1 2/3 0"); }), "row 1 is empty"));
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_board("1 2//3 0"); }), "row 2 is empty"));
     for (const char* none : {"", "  ", ",", " , "})
-        EXPECT_TRUE(contains(error_of<FormatError>([&] { split_board(none); }), "no tiles"));
+        EXPECT_TRUE(contains(error_of<FormatError>([&] { board::split_board(none); }), "no tiles"));
     std::string many;
     for (int i = 0; i < 1000; ++i) many += "1 ";
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { split_board(many); }), "more than 25 tiles"));
+    EXPECT_TRUE(contains(error_of<FormatError>([&] { board::split_board(many); }), "more than 25 tiles"));
 }
 
 TEST(BoardFormat, NumbersFlatAndInRows) {
-    const BoardFormat f;
+    const board::BoardFormat f;
     EXPECT_EQ(f.read("8 6 7 2 5 4 3 0 1"), board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1}));
     EXPECT_EQ(f.read("8 6 7/2 5 4/3 0 1"), board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1}));
     // Rows carry the size: rectangles need no --size.
     EXPECT_EQ(f.read("1 2 3 4/5 6 7 0"), board(4, 2, {1, 2, 3, 4, 5, 6, 7, 0}));
     EXPECT_EQ(f.read("1 2/3 4/5 6/7 0"), board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
     // _ and . are the blank too.
-    EXPECT_EQ(f.read("1 2 3/4 5 6/7 8 _"), Board::blank_last(Geometry(3, 3)));
-    EXPECT_EQ(f.read(". 1/2 3"), Board::blank_first(Geometry(2, 2)));
-    EXPECT_EQ(f.goal(Geometry(4, 2)), Board::blank_last(Geometry(4, 2)));
+    EXPECT_EQ(f.read("1 2 3/4 5 6/7 8 _"), board::Board::blank_last(board::Geometry(3, 3)));
+    EXPECT_EQ(f.read(". 1/2 3"), board::Board::blank_first(board::Geometry(2, 2)));
+    EXPECT_EQ(f.goal(board::Geometry(4, 2)), board::Board::blank_last(board::Geometry(4, 2)));
     EXPECT_FALSE(f.geometry().has_value());
     EXPECT_TRUE(f.labels().are_numbers());
 }
 
 TEST(BoardFormat, SizeAndRowsMustAgree) {
-    const BoardFormat f(Geometry(2, 4), "blank-last");
+    const board::BoardFormat f(board::Geometry(2, 4), "blank-last");
     EXPECT_EQ(f.read("1 2 3 4 5 6 7 0"), board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
     EXPECT_EQ(f.read("1 2/3 4/5 6/7 0"), board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4/5 6 7 0"); }),
@@ -131,7 +131,7 @@ TEST(BoardFormat, SizeAndRowsMustAgree) {
 }
 
 TEST(BoardFormat, RefusesBadNumberBoards) {
-    const BoardFormat f;
+    const board::BoardFormat f;
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 1 3 4 5 6 7 8 0"); }), "twice"));
     EXPECT_TRUE(
         contains(error_of<FormatError>([&] { f.read("1 2 3/4 5 6/7 8 9"); }), "out of range"));
@@ -157,49 +157,49 @@ TEST(BoardFormat, RefusesBadNumberBoards) {
 }
 
 TEST(BoardFormat, NumberGoalsFlatAndInRows) {
-    BoardFormat f(std::nullopt, "1 2 3/8 _ 4/7 6 5");
-    EXPECT_EQ(f.geometry(), Geometry(3, 3));
-    EXPECT_EQ(f.goal(Geometry(3, 3)), board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}));
+    board::BoardFormat f(std::nullopt, "1 2 3/8 _ 4/7 6 5");
+    EXPECT_EQ(f.geometry(), board::Geometry(3, 3));
+    EXPECT_EQ(f.goal(board::Geometry(3, 3)), board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}));
     EXPECT_TRUE(f.labels().are_numbers());
     EXPECT_EQ(f.labels().blank(), "_");  // written back as the goal wrote it
-    EXPECT_EQ(f.write(f.read("1 2 3 8 4 0 7 6 5"), BoardLayout::Rows), "1 2 3/8 4 _/7 6 5");
-    f = BoardFormat(Geometry(2, 4), "7,6,5,4,3,2,1,0");
-    EXPECT_EQ(f.goal(Geometry(2, 4)), board(2, 4, {7, 6, 5, 4, 3, 2, 1, 0}));
+    EXPECT_EQ(f.write(f.read("1 2 3 8 4 0 7 6 5"), board::BoardLayout::Rows), "1 2 3/8 4 _/7 6 5");
+    f = board::BoardFormat(board::Geometry(2, 4), "7,6,5,4,3,2,1,0");
+    EXPECT_EQ(f.goal(board::Geometry(2, 4)), board(2, 4, {7, 6, 5, 4, 3, 2, 1, 0}));
     EXPECT_EQ(f.labels().blank(), "0");
-    f = BoardFormat(Geometry(5, 4), "blank-first");
-    EXPECT_EQ(f.geometry(), Geometry(5, 4));
-    EXPECT_EQ(f.goal(Geometry(5, 4)), Board::blank_first(Geometry(5, 4)));
+    f = board::BoardFormat(board::Geometry(5, 4), "blank-first");
+    EXPECT_EQ(f.geometry(), board::Geometry(5, 4));
+    EXPECT_EQ(f.goal(board::Geometry(5, 4)), board::Board::blank_first(board::Geometry(5, 4)));
     EXPECT_FALSE(f.goal_written());
 }
 
 TEST(BoardFormat, LabelGoalsNumberTilesInReadingOrder) {
-    BoardFormat f(std::nullopt, "A B C/D E F/G H _");
-    EXPECT_EQ(f.goal(Geometry(3, 3)), Board::blank_last(Geometry(3, 3)));
+    board::BoardFormat f(std::nullopt, "A B C/D E F/G H _");
+    EXPECT_EQ(f.goal(board::Geometry(3, 3)), board::Board::blank_last(board::Geometry(3, 3)));
     EXPECT_FALSE(f.labels().are_numbers());
     EXPECT_EQ(f.labels().name(1), "A");
     EXPECT_EQ(f.labels().name(8), "H");
     EXPECT_EQ(f.labels().name(0), "_");
     EXPECT_EQ(f.read("A B C/D E F/G _ H"), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8}));
     EXPECT_EQ(f.read("A,B,C,D,E,F,G,0,H"), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8}));
-    EXPECT_EQ(f.write(board(3, 3, {8, 7, 6, 5, 4, 3, 2, 1, 0}), BoardLayout::Rows),
+    EXPECT_EQ(f.write(board(3, 3, {8, 7, 6, 5, 4, 3, 2, 1, 0}), board::BoardLayout::Rows),
               "H G F/E D C/B A _");
-    EXPECT_EQ(f.write(board(3, 3, {8, 7, 6, 5, 4, 3, 2, 1, 0}), BoardLayout::Flat),
+    EXPECT_EQ(f.write(board(3, 3, {8, 7, 6, 5, 4, 3, 2, 1, 0}), board::BoardLayout::Flat),
               "H G F E D C B A _");
     // The blank first: Korf's goal in labels.
-    f = BoardFormat(std::nullopt, ". a b c");
-    EXPECT_EQ(f.goal(Geometry(2, 2)), Board::blank_first(Geometry(2, 2)));
+    f = board::BoardFormat(std::nullopt, ". a b c");
+    EXPECT_EQ(f.goal(board::Geometry(2, 2)), board::Board::blank_first(board::Geometry(2, 2)));
     EXPECT_EQ(f.labels().blank(), ".");
     // Numbers mixed with words are labels too; the rows give a rectangle its size.
-    f = BoardFormat(std::nullopt, "1 2 x 4/5 6 7 0");
-    EXPECT_EQ(f.geometry(), Geometry(4, 2));
+    f = board::BoardFormat(std::nullopt, "1 2 x 4/5 6 7 0");
+    EXPECT_EQ(f.geometry(), board::Geometry(4, 2));
     EXPECT_EQ(f.read("x 1 2 4/5 6 7 0"), board(4, 2, {3, 1, 2, 4, 5, 6, 7, 0}));
     // UTF-8 labels.
-    f = BoardFormat(std::nullopt, "🐱 🐶 🐭 _");
+    f = board::BoardFormat(std::nullopt, "🐱 🐶 🐭 _");
     EXPECT_EQ(f.read("_ 🐶 🐭 🐱"), board(2, 2, {0, 2, 3, 1}));
 }
 
 TEST(BoardFormat, RefusesBadLabelledBoards) {
-    const BoardFormat f(std::nullopt, "A B C/D E F/G H _");
+    const board::BoardFormat f(std::nullopt, "A B C/D E F/G H _");
     struct Case {
         const char* text;
         const char* says;
@@ -224,7 +224,7 @@ TEST(BoardFormat, RefusesBadLabelledBoards) {
 
 TEST(BoardFormat, RefusesBadGoals) {
     struct Case {
-        std::optional<Geometry> size;
+        std::optional<board::Geometry> size;
         const char* goal;
         const char* says;
     };
@@ -239,10 +239,10 @@ TEST(BoardFormat, RefusesBadGoals) {
           Case{std::nullopt, "1 2 3 4 5 6 7 8 9", "out of range"},
           Case{std::nullopt, "1 2 3", "cannot infer"},
           Case{std::nullopt, "A B C D E F G _", "cannot infer"},
-          Case{Geometry(3, 3), "1 2 3 4/5 6 7 0", "the rows make a 4x2 board, --size is 3x3"},
-          Case{Geometry(2, 4), "1 2 3 4 5 6 7 8 0", "expected 8 tiles"},
+          Case{board::Geometry(3, 3), "1 2 3 4/5 6 7 0", "the rows make a 4x2 board, --size is 3x3"},
+          Case{board::Geometry(2, 4), "1 2 3 4 5 6 7 8 0", "expected 8 tiles"},
           Case{std::nullopt, "1/0/2", "not supported"}}) {
-        const std::string m = error_of<UsageError>([&] { BoardFormat(c.size, c.goal); });
+        const std::string m = error_of<UsageError>([&] { board::BoardFormat(c.size, c.goal); });
         EXPECT_TRUE(contains(m, c.says)) << c.goal << ": " << m;
         EXPECT_TRUE(contains(m, "--goal")) << c.goal << ": " << m;
     }
@@ -250,15 +250,15 @@ TEST(BoardFormat, RefusesBadGoals) {
 
 TEST(BoardFormat, NumbersRoundTripOnEveryBoard) {
     std::mt19937_64 rng(1);
-    for (const Geometry& g : all_geometries()) {
-        const BoardFormat f(g, "blank-last");
-        const BoardFormat inferred;  // rows alone carry the size
+    for (const board::Geometry& g : all_geometries()) {
+        const board::BoardFormat f(g, "blank-last");
+        const board::BoardFormat inferred;  // rows alone carry the size
         for (int trial = 0; trial < 50; ++trial) {
-            const Board b = random_board(g, rng);
-            EXPECT_EQ(f.write(b, BoardLayout::Flat), b.to_string());
-            ASSERT_EQ(f.read(f.write(b, BoardLayout::Flat)), b);
-            ASSERT_EQ(f.read(f.write(b, BoardLayout::Rows)), b);
-            ASSERT_EQ(inferred.read(f.write(b, BoardLayout::Rows)), b) << g.name();
+            const board::Board b = random_board(g, rng);
+            EXPECT_EQ(f.write(b, board::BoardLayout::Flat), b.to_string());
+            ASSERT_EQ(f.read(f.write(b, board::BoardLayout::Flat)), b);
+            ASSERT_EQ(f.read(f.write(b, board::BoardLayout::Rows)), b);
+            ASSERT_EQ(inferred.read(f.write(b, board::BoardLayout::Rows)), b) << g.name();
         }
     }
 }
@@ -268,7 +268,7 @@ TEST(BoardFormat, LabelsRoundTripOnEveryBoard) {
     const std::vector<std::string> pool = {"A",  "B",  "C",          "x1", "x2", "é", "🐱", "Z",
                                            "10", "11", "12",         "q",  "r",  "s", "t", "u",
                                            "v",  "w",  "long-label", "42", "-3", "@", "#", "ü"};
-    for (const Geometry& g : all_geometries()) {
+    for (const board::Geometry& g : all_geometries()) {
         for (int trial = 0; trial < 20; ++trial) {
             std::vector<std::string> names = pool;
             std::shuffle(names.begin(), names.end(), rng);
@@ -279,40 +279,40 @@ TEST(BoardFormat, LabelsRoundTripOnEveryBoard) {
                 names[0] = "A";  // at least one word, or the goal would be numbers
             const int blank = static_cast<int>(rng() % static_cast<uint64_t>(g.cells()));
             const char* blank_token = (trial % 3 == 0) ? "_" : (trial % 3 == 1) ? "." : "0";
-            const BoardFormat f(std::nullopt, labelled_goal(g, names, blank, blank_token));
+            const board::BoardFormat f(std::nullopt, labelled_goal(g, names, blank, blank_token));
             ASSERT_EQ(f.geometry(), g);
-            const Board goal = f.goal(g);
+            const board::Board goal = f.goal(g);
             ASSERT_EQ(goal.at(blank), 0);
-            ASSERT_EQ(f.write(goal, BoardLayout::Rows),
+            ASSERT_EQ(f.write(goal, board::BoardLayout::Rows),
                       labelled_goal(g, names, blank, blank_token));
             for (int k = 0; k < 5; ++k) {
-                const Board b = random_board(g, rng);
-                ASSERT_EQ(f.read(f.write(b, BoardLayout::Rows)), b);
-                ASSERT_EQ(f.read(f.write(b, BoardLayout::Flat)), b);
+                const board::Board b = random_board(g, rng);
+                ASSERT_EQ(f.read(f.write(b, board::BoardLayout::Rows)), b);
+                ASSERT_EQ(f.read(f.write(b, board::BoardLayout::Flat)), b);
             }
         }
     }
 }
 
 TEST(BoardFormat, GridRightAlignsAndShowsTheBlank) {
-    const BoardFormat f;
-    EXPECT_EQ(f.grid(Board::blank_last(Geometry(3, 3))), "1 2 3\n4 5 6\n7 8 .\n");
-    EXPECT_EQ(f.grid(Board::blank_last(Geometry(4, 4))),
+    const board::BoardFormat f;
+    EXPECT_EQ(f.grid(board::Board::blank_last(board::Geometry(3, 3))), "1 2 3\n4 5 6\n7 8 .\n");
+    EXPECT_EQ(f.grid(board::Board::blank_last(board::Geometry(4, 4))),
               " 1  2  3  4\n 5  6  7  8\n 9 10 11 12\n13 14 15  .\n");
-    EXPECT_EQ(f.grid(Board::blank_first(Geometry(4, 2))), ". 1 2 3\n4 5 6 7\n");
-    EXPECT_EQ(f.grid(Board::blank_last(Geometry(5, 2))), "1 2 3 4 5\n6 7 8 9 .\n");
-    const BoardFormat labels(std::nullopt, "A BB/é _");
-    EXPECT_EQ(labels.grid(labels.goal(Geometry(2, 2))), " A BB\n é  _\n");  // é is one column
+    EXPECT_EQ(f.grid(board::Board::blank_first(board::Geometry(4, 2))), ". 1 2 3\n4 5 6 7\n");
+    EXPECT_EQ(f.grid(board::Board::blank_last(board::Geometry(5, 2))), "1 2 3 4 5\n6 7 8 9 .\n");
+    const board::BoardFormat labels(std::nullopt, "A BB/é _");
+    EXPECT_EQ(labels.grid(labels.goal(board::Geometry(2, 2))), " A BB\n é  _\n");  // é is one column
 }
 
 TEST(BoardFormat, LayoutNames) {
-    EXPECT_EQ(parse_board_layout("rows"), BoardLayout::Rows);
-    EXPECT_EQ(parse_board_layout("flat"), BoardLayout::Flat);
-    EXPECT_TRUE(contains(error_of<UsageError>([] { parse_board_layout("grid"); }), "'grid'"));
+    EXPECT_EQ(board::parse_board_layout("rows"), board::BoardLayout::Rows);
+    EXPECT_EQ(board::parse_board_layout("flat"), board::BoardLayout::Flat);
+    EXPECT_TRUE(contains(error_of<UsageError>([] { board::parse_board_layout("grid"); }), "'grid'"));
 }
 
 TEST(TileLabels, NumbersAndBlankTokens) {
-    const TileLabels n;
+    const board::TileLabels n;
     EXPECT_TRUE(n.are_numbers());
     EXPECT_EQ(n.tile("7"), 7);
     EXPECT_EQ(n.tile("_"), 0);
@@ -320,11 +320,11 @@ TEST(TileLabels, NumbersAndBlankTokens) {
     EXPECT_EQ(n.tile("0"), 0);
     EXPECT_EQ(n.name(12), "12");
     EXPECT_EQ(n.name(0), "0");
-    EXPECT_TRUE(is_blank_token("_"));
-    EXPECT_FALSE(is_blank_token("__"));
-    EXPECT_FALSE(is_blank_token(""));
-    EXPECT_EQ(TileLabels::numbers("_").name(0), "_");
-    error_of<UsageError>([] { TileLabels::numbers("x"); });
+    EXPECT_TRUE(board::is_blank_token("_"));
+    EXPECT_FALSE(board::is_blank_token("__"));
+    EXPECT_FALSE(board::is_blank_token(""));
+    EXPECT_EQ(board::TileLabels::numbers("_").name(0), "_");
+    error_of<UsageError>([] { board::TileLabels::numbers("x"); });
 }
 
 }  // namespace

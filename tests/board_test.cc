@@ -15,35 +15,35 @@ using test::board;
 using test::error_of;
 
 TEST(Board, MakeKeepsTilesAndAnswersBothDirections) {
-    Board b = board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1});
+    board::Board b = board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1});
     EXPECT_EQ(b.cells(), 9);
-    EXPECT_EQ(b.geometry(), Geometry(3, 3));
+    EXPECT_EQ(b.geometry(), board::Geometry(3, 3));
     const int tiles[] = {6, 4, 7, 8, 5, 0, 3, 2, 1};
     for (int c = 0; c < 9; ++c) EXPECT_EQ(b.at(c), tiles[c]) << "cell " << c;
     EXPECT_EQ(b.blank(), 5);
-    Cells pos = b.positions();
+    board::Cells pos = b.positions();
     for (int c = 0; c < 9; ++c) EXPECT_EQ(pos[tiles[c]], c) << "tile " << tiles[c];
 }
 
 TEST(Board, MakeAcceptsEverySupportedSize) {
     for (int w = 2; w <= 12; ++w)
-        for (int h = 2; w * h <= kMaxCells; ++h) {
+        for (int h = 2; w * h <= board::kMaxCells; ++h) {
             std::vector<int> t(w * h);
             std::iota(t.rbegin(), t.rend(), 0);  // N-1 ... 1 0
-            Board b = board(w, h, t);
+            board::Board b = board(w, h, t);
             EXPECT_EQ(b.blank(), w * h - 1);
             EXPECT_EQ(b.at(0), w * h - 1);
         }
 }
 
 TEST(Board, MakeRejectsWrongCount) {
-    Geometry g(3, 3);
-    std::string m = error_of<FormatError>([&] { Board::make(g, {1, 2, 3, 4, 5, 6, 7, 0}); });
+    board::Geometry g(3, 3);
+    std::string m = error_of<FormatError>([&] { board::Board::make(g, {1, 2, 3, 4, 5, 6, 7, 0}); });
     EXPECT_NE(m.find("expected 9"), std::string::npos) << m;
     EXPECT_NE(m.find("got 8"), std::string::npos) << m;
-    m = error_of<FormatError>([&] { Board::make(g, {1, 2, 3, 4, 5, 6, 7, 8, 0, 9}); });
+    m = error_of<FormatError>([&] { board::Board::make(g, {1, 2, 3, 4, 5, 6, 7, 8, 0, 9}); });
     EXPECT_NE(m.find("got 10"), std::string::npos) << m;
-    error_of<FormatError>([&] { Board::make(g, {}); });
+    error_of<FormatError>([&] { board::Board::make(g, {}); });
 }
 
 TEST(Board, MakeRejectsRepeatedValue) {
@@ -72,15 +72,15 @@ TEST(Board, MakeRejectsMissingBlank) {
 }
 
 TEST(Board, StandardGoals) {
-    Geometry g(3, 3);
-    EXPECT_EQ(Board::blank_last(g), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 0}));
-    EXPECT_EQ(Board::blank_first(g), board(3, 3, {0, 1, 2, 3, 4, 5, 6, 7, 8}));
-    EXPECT_EQ(Board::blank_last(Geometry(2, 4)), board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
-    EXPECT_EQ(Board::blank_first(Geometry(4, 2)), board(4, 2, {0, 1, 2, 3, 4, 5, 6, 7}));
-    Board b = Board::blank_last(Geometry(4, 5));
+    board::Geometry g(3, 3);
+    EXPECT_EQ(board::Board::blank_last(g), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 0}));
+    EXPECT_EQ(board::Board::blank_first(g), board(3, 3, {0, 1, 2, 3, 4, 5, 6, 7, 8}));
+    EXPECT_EQ(board::Board::blank_last(board::Geometry(2, 4)), board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
+    EXPECT_EQ(board::Board::blank_first(board::Geometry(4, 2)), board(4, 2, {0, 1, 2, 3, 4, 5, 6, 7}));
+    board::Board b = board::Board::blank_last(board::Geometry(4, 5));
     EXPECT_EQ(b.blank(), 19);
     for (int c = 0; c < 19; ++c) EXPECT_EQ(b.at(c), c + 1);
-    EXPECT_EQ(Board::blank_first(Geometry(5, 5)).blank(), 0);
+    EXPECT_EQ(board::Board::blank_first(board::Geometry(5, 5)).blank(), 0);
 }
 
 TEST(Board, EqualityNeedsSameGeometryAndCells) {
@@ -94,47 +94,47 @@ TEST(Board, MoveSlidesTheNeighbourIntoTheBlank) {
     // 1 2 3
     // 4 0 5
     // 6 7 8
-    const Board start = board(3, 3, {1, 2, 3, 4, 0, 5, 6, 7, 8});
-    Board b = start;
-    ASSERT_TRUE(b.move(Dir::Up));
+    const board::Board start = board(3, 3, {1, 2, 3, 4, 0, 5, 6, 7, 8});
+    board::Board b = start;
+    ASSERT_TRUE(b.move(board::Dir::Up));
     EXPECT_EQ(b, board(3, 3, {1, 0, 3, 4, 2, 5, 6, 7, 8}));
     b = start;
-    ASSERT_TRUE(b.move(Dir::Down));
+    ASSERT_TRUE(b.move(board::Dir::Down));
     EXPECT_EQ(b, board(3, 3, {1, 2, 3, 4, 7, 5, 6, 0, 8}));
     b = start;
-    ASSERT_TRUE(b.move(Dir::Left));
+    ASSERT_TRUE(b.move(board::Dir::Left));
     EXPECT_EQ(b, board(3, 3, {1, 2, 3, 0, 4, 5, 6, 7, 8}));
     b = start;
-    ASSERT_TRUE(b.move(Dir::Right));
+    ASSERT_TRUE(b.move(board::Dir::Right));
     EXPECT_EQ(b, board(3, 3, {1, 2, 3, 4, 5, 0, 6, 7, 8}));
-    for (int d = 0; d < kDirs; ++d) {
+    for (int d = 0; d < board::kDirs; ++d) {
         b = start;
-        ASSERT_TRUE(b.move(static_cast<Dir>(d)));
-        ASSERT_TRUE(b.move(opposite(static_cast<Dir>(d))));
+        ASSERT_TRUE(b.move(static_cast<board::Dir>(d)));
+        ASSERT_TRUE(b.move(opposite(static_cast<board::Dir>(d))));
         EXPECT_EQ(b, start);
     }
 }
 
 TEST(Board, MoveAtTheBorderChangesNothing) {
     // Blank in the top-left corner of a 2x4 board (2 wide, 4 high).
-    const Board corner = board(2, 4, {0, 1, 2, 3, 4, 5, 6, 7});
-    Board b = corner;
-    EXPECT_FALSE(b.move(Dir::Up));
-    EXPECT_FALSE(b.move(Dir::Left));
+    const board::Board corner = board(2, 4, {0, 1, 2, 3, 4, 5, 6, 7});
+    board::Board b = corner;
+    EXPECT_FALSE(b.move(board::Dir::Up));
+    EXPECT_FALSE(b.move(board::Dir::Left));
     EXPECT_EQ(b, corner);
-    EXPECT_TRUE(b.move(Dir::Down));
+    EXPECT_TRUE(b.move(board::Dir::Down));
     EXPECT_EQ(b.blank(), 2);
     // Blank in the bottom-right corner.
-    const Board last = Board::blank_last(Geometry(2, 4));
+    const board::Board last = board::Board::blank_last(board::Geometry(2, 4));
     b = last;
-    EXPECT_FALSE(b.move(Dir::Down));
-    EXPECT_FALSE(b.move(Dir::Right));
+    EXPECT_FALSE(b.move(board::Dir::Down));
+    EXPECT_FALSE(b.move(board::Dir::Right));
     EXPECT_EQ(b, last);
 }
 
 TEST(Board, ToString) {
     EXPECT_EQ(board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1}).to_string(), "6 4 7 8 5 0 3 2 1");
-    EXPECT_EQ(Board::blank_first(Geometry(2, 2)).to_string(), "0 1 2 3");
+    EXPECT_EQ(board::Board::blank_first(board::Geometry(2, 2)).to_string(), "0 1 2 3");
 }
 
 }  // namespace

@@ -31,17 +31,17 @@ namespace fs = std::filesystem;
 namespace loyd {
 namespace {
 
-Pattern pattern(int w, int h, const std::vector<int>& tiles, PatternKind kind) {
-    const Geometry g(w, h);
-    return Pattern(parse_goal("blank-last", g), tiles, kind);
+tables::Pattern pattern(int w, int h, const std::vector<int>& tiles, tables::PatternKind kind) {
+    const board::Geometry g(w, h);
+    return tables::Pattern(parse_goal("blank-last", g), tiles, kind);
 }
 
 // The whole table assembled from the slices of a sliced build on `ranks` threads.
-std::vector<uint8_t> sliced(const Pattern& p, int ranks, SlicedBuildOptions opt = {}) {
+std::vector<uint8_t> sliced(const tables::Pattern& p, int ranks, tables::SlicedBuildOptions opt = {}) {
     std::vector<uint8_t> table(pattern_ranker(p).size(), 0);
     std::mutex m;
-    test::run_group(ranks, [&](Collective& g) {
-        SlicedTable t = build_table_sliced(p, opt, g);
+    test::run_group(ranks, [&](base::Collective& g) {
+        tables::SlicedTable t = build_table_sliced(p, opt, g);
         EXPECT_EQ(t.lo, t.slices.lo(g.rank()));
         EXPECT_EQ(t.entries.size(), t.hi - t.lo);
         std::lock_guard<std::mutex> lock(m);
@@ -65,7 +65,7 @@ fs::path scratch(const std::string& name) {
 TEST(RankSlices, CoverTheRangeInOrderAndOwnersMatch) {
     for (uint64_t total : {1u, 2u, 7u, 100u, 16384u, 100003u})
         for (int parts : {1, 2, 3, 7, 64}) {
-            const RankSlices s(total, parts);
+            const tables::RankSlices s(total, parts);
             EXPECT_EQ(s.lo(0), 0u);
             EXPECT_EQ(s.hi(parts - 1), total);
             for (int i = 0; i < parts; ++i) {
@@ -79,30 +79,30 @@ TEST(RankSlices, CoverTheRangeInOrderAndOwnersMatch) {
                 }
             }
         }
-    EXPECT_THROW(RankSlices(10, 0), UsageError);
+    EXPECT_THROW(tables::RankSlices(10, 0), UsageError);
 }
 
 TEST(SlicedBuild, EqualsTheOneProcessBuild) {
     struct Case {
         int w, h;
         std::vector<int> tiles;
-        PatternKind kind;
+        tables::PatternKind kind;
     };
     const std::vector<Case> cases = {
-        {3, 3, {1, 2, 4, 5}, PatternKind::Additive},      {3, 3, {3, 6, 7, 8}, PatternKind::Additive},
-        {3, 3, {1, 2, 3, 4, 7}, PatternKind::Full},       {2, 4, {1, 2, 3}, PatternKind::Additive},
-        {4, 3, {1, 2, 5, 6, 9}, PatternKind::Additive},   {4, 4, {1, 2, 3, 4}, PatternKind::Additive},
-        {4, 4, {13, 14, 15}, PatternKind::Full},          {5, 5, {1, 2, 3}, PatternKind::Additive},
-        {3, 3, {1, 2, 3, 4, 5, 6}, PatternKind::Additive},
-        {2, 3, {1}, PatternKind::Additive},  // 6 entries: on 7 ranks the last slice is empty
-        {2, 3, {5}, PatternKind::Full},
+        {3, 3, {1, 2, 4, 5}, tables::PatternKind::Additive},      {3, 3, {3, 6, 7, 8}, tables::PatternKind::Additive},
+        {3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full},       {2, 4, {1, 2, 3}, tables::PatternKind::Additive},
+        {4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive},   {4, 4, {1, 2, 3, 4}, tables::PatternKind::Additive},
+        {4, 4, {13, 14, 15}, tables::PatternKind::Full},          {5, 5, {1, 2, 3}, tables::PatternKind::Additive},
+        {3, 3, {1, 2, 3, 4, 5, 6}, tables::PatternKind::Additive},
+        {2, 3, {1}, tables::PatternKind::Additive},  // 6 entries: on 7 ranks the last slice is empty
+        {2, 3, {5}, tables::PatternKind::Full},
     };
     for (const auto& c : cases) {
-        const Pattern p = pattern(c.w, c.h, c.tiles, c.kind);
-        BuildOptions bo;
-        const BuildResult one = build_table(p, bo);
+        const tables::Pattern p = pattern(c.w, c.h, c.tiles, c.kind);
+        tables::BuildOptions bo;
+        const tables::BuildResult one = build_table(p, bo);
         for (int ranks : {1, 2, 3, 7}) {
-            SlicedBuildOptions opt;
+            tables::SlicedBuildOptions opt;
             opt.exchange_bytes = ranks == 3 ? 0 : opt.exchange_bytes;  // 3 ranks: many small rounds
             EXPECT_EQ(sliced(p, ranks, opt), test::as_vector(one.entries.bytes)) << c.w << "x" << c.h << " " << p.tiles_string() << " on " << ranks;
         }
@@ -111,24 +111,24 @@ TEST(SlicedBuild, EqualsTheOneProcessBuild) {
 
 TEST(SlicedBuild, FileIsByteIdenticalToTheOneProcessFile) {
     const fs::path d = scratch("file");
-    for (const Pattern& p : {pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive),
-                             pattern(3, 3, {1, 2, 3, 4, 7}, PatternKind::Full),
-                             pattern(2, 3, {1}, PatternKind::Additive)})  // an odd entry count
-        for (EntryCoding coding : {EntryCoding::Byte, EntryCoding::Compact}) {
-            BuildOptions bo;
+    for (const tables::Pattern& p : {pattern(4, 4, {1, 2, 5, 6, 9}, tables::PatternKind::Additive),
+                             pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full),
+                             pattern(2, 3, {1}, tables::PatternKind::Additive)})  // an odd entry count
+        for (tables::EntryCoding coding : {tables::EntryCoding::Byte, tables::EntryCoding::Compact}) {
+            tables::BuildOptions bo;
             bo.coding = coding;
-            const BuildResult one = build_table(p, bo);
-            for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+            const tables::BuildResult one = build_table(p, bo);
+            for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
                 const std::string ref = (d / "one.pdb").string(), dist = (d / "three.pdb").string();
                 write_table(ref, header_for(p, one.max_value), one.entries, enc);
-                test::run_group(3, [&](Collective& g) {
-                    SlicedBuildOptions so;
+                test::run_group(3, [&](base::Collective& g) {
+                    tables::SlicedBuildOptions so;
                     so.coding = coding;
                     so.exchange_bytes = 0;  // many rounds, also in the end's delivery of entries
-                    const SlicedTable t = build_table_sliced(p, so, g);
+                    const tables::SlicedTable t = build_table_sliced(p, so, g);
                     EXPECT_EQ(t.max_value, one.max_value);
                     EXPECT_EQ(t.histogram, one.histogram);
-                    write_sliced_table(dist, header_for(p, t.max_value), t, g, enc, kDefaultZstdLevel);
+                    write_sliced_table(dist, header_for(p, t.max_value), t, g, enc, tables::kDefaultZstdLevel);
                 });
                 EXPECT_EQ(file_bytes(ref), file_bytes(dist))
                     << p.tiles_string() << " " << to_string(coding) << " " << to_string(enc);
@@ -138,32 +138,32 @@ TEST(SlicedBuild, FileIsByteIdenticalToTheOneProcessFile) {
 }
 
 // A build cancelled (on rank 0, as Ctrl-C would) once layer `stop` is written.
-void build_until(const Pattern& p, const std::string& dir, int ranks, int stop) {
+void build_until(const tables::Pattern& p, const std::string& dir, int ranks, int stop) {
     std::atomic<bool> cancel{false};
-    SlicedBuildOptions opt;
+    tables::SlicedBuildOptions opt;
     opt.checkpoint_dir = dir;
     opt.table_file = table_file_name(p);
     opt.cancel = &cancel;
-    opt.progress = [&](const BuildProgress& bp) {
+    opt.progress = [&](const tables::BuildProgress& bp) {
         if (bp.layer + 1 >= stop) cancel = true;
     };
-    EXPECT_THROW(test::run_group(ranks, [&](Collective& g) { build_table_sliced(p, opt, g); }), LimitError);
+    EXPECT_THROW(test::run_group(ranks, [&](base::Collective& g) { build_table_sliced(p, opt, g); }), LimitError);
 }
 
 TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
     const fs::path d = scratch("resume");
-    for (PatternKind kind : {PatternKind::Additive, PatternKind::Full}) {
-        const Pattern p = kind == PatternKind::Additive ? pattern(4, 3, {1, 2, 5, 6, 9}, kind)
+    for (tables::PatternKind kind : {tables::PatternKind::Additive, tables::PatternKind::Full}) {
+        const tables::Pattern p = kind == tables::PatternKind::Additive ? pattern(4, 3, {1, 2, 5, 6, 9}, kind)
                                                         : pattern(3, 3, {1, 2, 3, 4, 7}, kind);
-        const BuildResult one = build_table(p, BuildOptions{});
-        const std::string folder = checkpoint_folder(d.string(), table_file_name(p));
+        const tables::BuildResult one = build_table(p, tables::BuildOptions{});
+        const std::string folder = tables::checkpoint_folder(d.string(), table_file_name(p));
         for (auto [first, second] : {std::pair{3, 3}, std::pair{3, 2}, std::pair{1, 4}}) {
             build_until(p, d.string(), first, 6);
-            const CheckpointManifest m =
-                parse_checkpoint(file_bytes(folder + "/manifest.txt"), folder + "/manifest.txt");
+            const tables::CheckpointManifest m =
+                tables::parse_checkpoint(file_bytes(folder + "/manifest.txt"), folder + "/manifest.txt");
             EXPECT_GE(m.layers, 6);
             EXPECT_LT(m.layers, one.layers);
-            SlicedBuildOptions opt;
+            tables::SlicedBuildOptions opt;
             opt.checkpoint_dir = d.string();
             opt.table_file = table_file_name(p);
             std::string note;
@@ -171,7 +171,7 @@ TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
             std::vector<uint8_t> table = sliced(p, second, opt);
             EXPECT_EQ(table, test::as_vector(one.entries.bytes)) << to_string(kind) << " " << first << " then " << second << " ranks";
             EXPECT_NE(note.find("resuming after layer " + std::to_string(m.layers)), std::string::npos) << note;
-            test::run_group(second, [&](Collective& g) { remove_checkpoint(d.string(), opt.table_file, g); });
+            test::run_group(second, [&](base::Collective& g) { tables::remove_checkpoint(d.string(), opt.table_file, g); });
             EXPECT_FALSE(fs::exists(folder));
         }
     }
@@ -180,18 +180,18 @@ TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
 
 TEST(SlicedBuild, DamagedPartIsNotUsed) {
     const fs::path d = scratch("damaged");
-    const Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, PatternKind::Additive);
-    const BuildResult one = build_table(p, BuildOptions{});
+    const tables::Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive);
+    const tables::BuildResult one = build_table(p, tables::BuildOptions{});
     build_until(p, d.string(), 2, 8);
-    const std::string folder = checkpoint_folder(d.string(), table_file_name(p));
-    const CheckpointManifest m = parse_checkpoint(file_bytes(folder + "/manifest.txt"), "manifest");
+    const std::string folder = tables::checkpoint_folder(d.string(), table_file_name(p));
+    const tables::CheckpointManifest m = tables::parse_checkpoint(file_bytes(folder + "/manifest.txt"), "manifest");
     // Flip a byte in a part of layer 4, and leave a stray part of a layer the manifest does not have.
     const std::string victim = folder + "/" + m.parts_of(4).back().file;
     std::string bytes = file_bytes(victim);
     bytes[bytes.size() / 2] ^= 0x40;
     std::ofstream(victim, std::ios::binary | std::ios::trunc) << bytes;
     std::ofstream(folder + "/layer-0099.part-000-of-002.ckpt") << "garbage";
-    SlicedBuildOptions opt;
+    tables::SlicedBuildOptions opt;
     opt.checkpoint_dir = d.string();
     opt.table_file = table_file_name(p);
     std::string note;
@@ -205,28 +205,28 @@ TEST(SlicedBuild, DamagedPartIsNotUsed) {
 
 TEST(SlicedBuild, CheckpointOfAnotherTableIsRefused) {
     const fs::path d = scratch("other");
-    const Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, PatternKind::Additive);
+    const tables::Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive);
     build_until(p, d.string(), 2, 4);
     // Same file name, other board: the folder holds a 4x3 build.
-    const Pattern q = pattern(3, 4, {1, 2, 5, 6, 9}, PatternKind::Additive);
-    SlicedBuildOptions opt;
+    const tables::Pattern q = pattern(3, 4, {1, 2, 5, 6, 9}, tables::PatternKind::Additive);
+    tables::SlicedBuildOptions opt;
     opt.checkpoint_dir = d.string();
     opt.table_file = table_file_name(p);
     const std::string msg = test::error_of<UsageError>(
-        [&] { test::run_group(2, [&](Collective& g) { build_table_sliced(q, opt, g); }); });
+        [&] { test::run_group(2, [&](base::Collective& g) { build_table_sliced(q, opt, g); }); });
     EXPECT_NE(msg.find("another table (board '4x3', this build's is '3x4')"), std::string::npos) << msg;
     fs::remove_all(d);
 }
 
 TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
-    const Pattern p = pattern(3, 3, {1, 2, 3}, PatternKind::Additive);
-    CheckpointManifest m = checkpoint_identity(p, "additive-1-2-3.pdb");
+    const tables::Pattern p = pattern(3, 3, {1, 2, 3}, tables::PatternKind::Additive);
+    tables::CheckpointManifest m = checkpoint_identity(p, "additive-1-2-3.pdb");
     // The keys of an additive search are its (placement, blank region) states: 504 placements
     // of 3 tiles on 3x3, most with one region, the corner-walling ones with two.
-    EXPECT_EQ(m.keys, RegionSpace::size_of(p).states);
+    EXPECT_EQ(m.keys, tables::RegionSpace::size_of(p).states);
     EXPECT_GT(m.keys, 504u);
     EXPECT_EQ(m.mask_bytes, 0);
-    EXPECT_EQ(checkpoint_identity(pattern(3, 3, {1, 2, 3}, PatternKind::Full), "full-1-2-3.pdb").keys, 3024u);
+    EXPECT_EQ(checkpoint_identity(pattern(3, 3, {1, 2, 3}, tables::PatternKind::Full), "full-1-2-3.pdb").keys, 3024u);
     const std::string keys = std::to_string(m.keys);
     m.layers = 2;
     for (int l = 1; l <= 2; ++l) {
@@ -234,7 +234,7 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
         m.parts.push_back({l, 300, m.keys, "b" + std::to_string(l), 11, 42});
     }
     const std::string text = checkpoint_text(m);
-    const CheckpointManifest back = parse_checkpoint(text, "m");
+    const tables::CheckpointManifest back = tables::parse_checkpoint(text, "m");
     EXPECT_EQ(checkpoint_text(back), text);
     EXPECT_NO_THROW(check_same_table(back, checkpoint_identity(p, "additive-1-2-3.pdb"), "m"));
     auto edited = [&](const std::string& from, const std::string& to) {
@@ -257,10 +257,10 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
         {"", "empty checkpoint manifest"},
     };
     for (const auto& [t, want] : bad) {
-        const std::string msg = test::error_of<FormatError>([&] { parse_checkpoint(t, "m"); });
+        const std::string msg = test::error_of<FormatError>([&] { tables::parse_checkpoint(t, "m"); });
         EXPECT_NE(msg.find(want), std::string::npos) << msg;
     }
-    CheckpointManifest other = checkpoint_identity(pattern(3, 3, {1, 2, 4}, PatternKind::Additive), "additive-1-2-3.pdb");
+    tables::CheckpointManifest other = checkpoint_identity(pattern(3, 3, {1, 2, 4}, tables::PatternKind::Additive), "additive-1-2-3.pdb");
     const std::string msg = test::error_of<UsageError>([&] { check_same_table(back, other, "m"); });
     EXPECT_NE(msg.find("tiles '1,2,3', this build's is '1,2,4'"), std::string::npos) << msg;
 }
@@ -268,12 +268,12 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
 TEST(CheckpointPart, WritesAndReplaysRecordsAndRefusesDamage) {
     const fs::path d = scratch("part");
     const std::string path = (d / "p.ckpt").string();
-    CheckpointPartWriter w(path, 5, 1000, 900000, 2);
+    tables::CheckpointPartWriter w(path, 5, 1000, 900000, 2);
     const std::vector<std::pair<uint64_t, uint32_t>> recs = {{1000, 1}, {1001, 0xffff}, {1300, 7}, {899999, 2}};
     for (auto [r, m] : recs) w.add(r, m);
     EXPECT_THROW(w.add(899999, 1), UsageError);
     const auto written = w.finish();
-    CheckpointPart part{5, 1000, 900000, "p.ckpt", written.bytes, written.xxh3};
+    tables::CheckpointPart part{5, 1000, 900000, "p.ckpt", written.bytes, written.xxh3};
     EXPECT_NO_THROW(verify_checkpoint_part(path, part));
     std::vector<std::pair<uint64_t, uint32_t>> got;
     replay_checkpoint_part(path, part, 2, 0, UINT64_MAX, [&](uint64_t r, uint32_t m) { got.emplace_back(r, m); });
@@ -281,7 +281,7 @@ TEST(CheckpointPart, WritesAndReplaysRecordsAndRefusesDamage) {
     got.clear();
     replay_checkpoint_part(path, part, 2, 1001, 1301, [&](uint64_t r, uint32_t m) { got.emplace_back(r, m); });
     EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint32_t>>{{1001, 0xffff}, {1300, 7}}));
-    CheckpointPart other = part;
+    tables::CheckpointPart other = part;
     other.layer = 6;
     EXPECT_THROW(replay_checkpoint_part(path, other, 2, 0, UINT64_MAX, [](uint64_t, uint32_t) {}), FormatError);
     EXPECT_THROW(replay_checkpoint_part(path, part, 1, 0, UINT64_MAX, [](uint64_t, uint32_t) {}), FormatError);
@@ -296,7 +296,7 @@ TEST(CheckpointPart, WritesAndReplaysRecordsAndRefusesDamage) {
 TEST(Collective, AgreeRethrowsTheLowestRanksErrorEverywhere) {
     std::atomic<int> usage{0}, io{0};
     EXPECT_THROW(test::run_group(3,
-                                 [&](Collective& g) {
+                                 [&](base::Collective& g) {
                                      try {
                                          g.agree_on([&] {
                                              if (g.rank() == 1) throw UsageError("rank one");

@@ -35,34 +35,34 @@ namespace {
 namespace fs = std::filesystem;
 using Bytes = std::vector<uint8_t>;
 
-Pattern pattern(int w, int h, std::vector<int> tiles, PatternKind kind, Metric metric = Metric::Stm) {
-    return Pattern(Board::blank_last(Geometry(w, h)), std::move(tiles), kind, metric);
+tables::Pattern pattern(int w, int h, std::vector<int> tiles, tables::PatternKind kind, board::Metric metric = board::Metric::Stm) {
+    return tables::Pattern(board::Board::blank_last(board::Geometry(w, h)), std::move(tiles), kind, metric);
 }
 
-BuildResult build(const Pattern& p, EntryCoding coding) {
-    BuildOptions o;
+tables::BuildResult build(const tables::Pattern& p, tables::EntryCoding coding) {
+    tables::BuildOptions o;
     o.threads = 2;
     o.coding = coding;
     return build_table(p, o);
 }
 
-EntryReader reader_of(const TableEntries& e, std::vector<uint8_t>& payload) {
+tables::EntryReader reader_of(const tables::TableEntries& e, std::vector<uint8_t>& payload) {
     payload.assign(e.bytes.begin(), e.bytes.end());
-    if (e.coding == EntryCoding::Byte) return EntryReader::bytes(payload.data());
-    payload.resize(nibble_bytes(e.count), 0);
+    if (e.coding == tables::EntryCoding::Byte) return tables::EntryReader::bytes(payload.data());
+    payload.resize(tables::nibble_bytes(e.count), 0);
     const Bytes slots = exception_table_bytes(e.exceptions);
     payload.insert(payload.end(), slots.begin(), slots.end());
-    return EntryReader(EntryCoding::Compact, payload.data(), e.count, exception_slots(e.exceptions.size()));
+    return tables::EntryReader(tables::EntryCoding::Compact, payload.data(), e.count, tables::exception_slots(e.exceptions.size()));
 }
 
 // Every entry of `compact`, decoded against its bound, equals the byte table's.
-void expect_same_values(const Pattern& p, const TableEntries& bytes, const TableEntries& compact) {
+void expect_same_values(const tables::Pattern& p, const tables::TableEntries& bytes, const tables::TableEntries& compact) {
     ASSERT_EQ(bytes.count, compact.count);
     Bytes pb, pc;
-    const EntryReader b = reader_of(bytes, pb), c = reader_of(compact, pc);
-    const Ranker rk = pattern_ranker(p);
-    const EntryBound bound(p);
-    uint8_t cells[kMaxCells];
+    const tables::EntryReader b = reader_of(bytes, pb), c = reader_of(compact, pc);
+    const tables::Ranker rk = pattern_ranker(p);
+    const tables::EntryBound bound(p);
+    uint8_t cells[board::kMaxCells];
     int mismatches = 0;
     for (uint64_t r = 0; r < bytes.count && mismatches < 5; ++r) {
         rk.unrank(r, cells);
@@ -73,76 +73,76 @@ void expect_same_values(const Pattern& p, const TableEntries& bytes, const Table
 }
 
 TEST(EntryCoding, CompactTablesDecodeToTheByteTables) {
-    const Pattern patterns[] = {
-        pattern(3, 3, {1, 2, 4, 5}, PatternKind::Additive),
-        pattern(3, 3, {2, 4, 6, 8}, PatternKind::Additive),
-        pattern(3, 3, {1, 2, 3, 4, 7}, PatternKind::Full),
-        pattern(4, 3, {1, 2, 3, 5, 6}, PatternKind::Additive),
-        pattern(4, 3, {1, 2, 5}, PatternKind::Full),
-        pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive),
-        pattern(4, 4, {1, 2, 3, 4}, PatternKind::Full),
-        pattern(5, 5, {1, 2, 3}, PatternKind::Additive),
+    const tables::Pattern patterns[] = {
+        pattern(3, 3, {1, 2, 4, 5}, tables::PatternKind::Additive),
+        pattern(3, 3, {2, 4, 6, 8}, tables::PatternKind::Additive),
+        pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full),
+        pattern(4, 3, {1, 2, 3, 5, 6}, tables::PatternKind::Additive),
+        pattern(4, 3, {1, 2, 5}, tables::PatternKind::Full),
+        pattern(4, 4, {1, 2, 5, 6, 9}, tables::PatternKind::Additive),
+        pattern(4, 4, {1, 2, 3, 4}, tables::PatternKind::Full),
+        pattern(5, 5, {1, 2, 3}, tables::PatternKind::Additive),
     };
-    for (const Pattern& p : patterns) {
+    for (const tables::Pattern& p : patterns) {
         SCOPED_TRACE(p.geometry().name() + " " + to_string(p.kind()) + " " + to_string(p.metric()) + " " +
                      p.tiles_string());
-        const BuildResult b = build(p, EntryCoding::Byte), c = build(p, EntryCoding::Compact);
-        EXPECT_EQ(c.entries.coding, EntryCoding::Compact);
+        const tables::BuildResult b = build(p, tables::EntryCoding::Byte), c = build(p, tables::EntryCoding::Compact);
+        EXPECT_EQ(c.entries.coding, tables::EntryCoding::Compact);
         EXPECT_EQ(c.entries.bytes.size(), (b.entries.count + 1) / 2);
         EXPECT_EQ(c.max_value, b.max_value);
         EXPECT_EQ(c.histogram, b.histogram);
         expect_same_values(p, b.entries, c.entries);
         // Re-encoding either way gives the other build exactly.
         Bytes pb, pc;
-        const TableEntries enc = encode_entries(p, reader_of(b.entries, pb), b.entries.count, EntryCoding::Compact, 2);
+        const tables::TableEntries enc = encode_entries(p, reader_of(b.entries, pb), b.entries.count, tables::EntryCoding::Compact, 2);
         EXPECT_EQ(test::as_vector(enc.bytes), test::as_vector(c.entries.bytes));
         EXPECT_EQ(enc.exceptions, c.entries.exceptions);
-        const TableEntries dec = encode_entries(p, reader_of(c.entries, pc), c.entries.count, EntryCoding::Byte, 1);
+        const tables::TableEntries dec = encode_entries(p, reader_of(c.entries, pc), c.entries.count, tables::EntryCoding::Byte, 1);
         EXPECT_EQ(test::as_vector(dec.bytes), test::as_vector(b.entries.bytes));
         // And the decoded values' checksum is the byte table's.
         EXPECT_EQ(summarize_values(p, reader_of(c.entries, pc), c.entries.count, 2).xxh3,
-                  pdb_checksum(b.entries.bytes.data(), b.entries.bytes.size()));
+                  tables::pdb_checksum(b.entries.bytes.data(), b.entries.bytes.size()));
     }
 }
 
 // Entries far above their bound (not a real table: the coding does not care) escape into the
 // exception table and come back.
-TableEntries synthetic(const Pattern& p, int escapes_every, Bytes& values) {
-    const Ranker rk = pattern_ranker(p);
-    const EntryBound bound(p);
+tables::TableEntries synthetic(const tables::Pattern& p, int escapes_every, Bytes& values) {
+    const tables::Ranker rk = pattern_ranker(p);
+    const tables::EntryBound bound(p);
     values.resize(rk.size());
     std::mt19937_64 rng(11);
-    uint8_t cells[kMaxCells];
+    uint8_t cells[board::kMaxCells];
     for (uint64_t r = 0; r < rk.size(); ++r) {
         rk.unrank(r, cells);
         const int e = r % static_cast<uint64_t>(escapes_every) == 0 ? 15 + static_cast<int>(rng() % 90) : static_cast<int>(rng() % 15);
         values[r] = static_cast<uint8_t>(bound(cells) + 2 * e);
     }
-    return encode_entries(p, EntryReader::bytes(values.data()), rk.size(), EntryCoding::Compact, 2);
+    return encode_entries(p, tables::EntryReader::bytes(values.data()), rk.size(), tables::EntryCoding::Compact, 2);
 }
 
 TEST(EntryCoding, EscapedEntriesRoundTripThroughTheExceptionTable) {
     test::ScratchDir dir;
-    const Pattern p = pattern(3, 3, {1, 2, 4, 5}, PatternKind::Additive);
+    const tables::Pattern p = pattern(3, 3, {1, 2, 4, 5}, tables::PatternKind::Additive);
     Bytes values;
-    const TableEntries c = synthetic(p, 7, values);
+    const tables::TableEntries c = synthetic(p, 7, values);
     EXPECT_EQ(c.exceptions.size(), (values.size() + 6) / 7);
     for (size_t i = 1; i < c.exceptions.size(); ++i) EXPECT_LT(c.exceptions[i - 1].rank, c.exceptions[i].rank);
-    TableEntries b;
+    tables::TableEntries b;
     b.count = values.size();
     b.bytes.assign(values.begin(), values.end());
     expect_same_values(p, b, c);
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         const std::string path = dir / ("t-" + to_string(enc) + ".pdb");
-        PdbHeader h = header_for(p, 255);
-        const PdbHeader written = write_table(path, h, c, enc);
+        tables::PdbHeader h = header_for(p, 255);
+        const tables::PdbHeader written = write_table(path, h, c, enc);
         EXPECT_EQ(written.exceptions, c.exceptions.size());
-        EXPECT_EQ(written.exception_slots, exception_slots(c.exceptions.size()));
-        const PdbTable t = PdbTable::load(path, p);
-        EXPECT_EQ(t.coding(), EntryCoding::Compact);
+        EXPECT_EQ(written.exception_slots, tables::exception_slots(c.exceptions.size()));
+        const tables::PdbTable t = tables::PdbTable::load(path, p);
+        EXPECT_EQ(t.coding(), tables::EntryCoding::Compact);
         EXPECT_EQ(t.file().header().bits_per_entry, 4);
-        const Ranker rk = pattern_ranker(p);
-        uint8_t cells[kMaxCells];
+        const tables::Ranker rk = pattern_ranker(p);
+        uint8_t cells[board::kMaxCells];
         for (uint64_t r = 0; r < rk.size(); ++r) {
             rk.unrank(r, cells);
             ASSERT_EQ(t.value(r, cells), values[r]) << to_string(enc) << " rank " << r;
@@ -151,35 +151,35 @@ TEST(EntryCoding, EscapedEntriesRoundTripThroughTheExceptionTable) {
 }
 
 TEST(EntryCoding, MultiTileMetricTablesKeepBytes) {
-    const Pattern p = pattern(3, 3, {1, 2, 3, 4, 7}, PatternKind::Full, Metric::Mtm);
-    EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] { build(p, EntryCoding::Compact); }), "single-tile"));
-    const BuildResult b = build(p, EntryCoding::Byte);
+    const tables::Pattern p = pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full, board::Metric::Mtm);
+    EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] { build(p, tables::EntryCoding::Compact); }), "single-tile"));
+    const tables::BuildResult b = build(p, tables::EntryCoding::Byte);
     Bytes pb;
     EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] {
-                                   encode_entries(p, reader_of(b.entries, pb), b.entries.count, EntryCoding::Compact, 1);
+                                   encode_entries(p, reader_of(b.entries, pb), b.entries.count, tables::EntryCoding::Compact, 1);
                                }),
                                "single-tile"));
 }
 
 TEST(EntryCoding, SlotsAndSizes) {
-    EXPECT_EQ(exception_slots(0), 0u);
-    EXPECT_EQ(exception_slots(1), 8u);
-    EXPECT_EQ(exception_slots(4), 8u);
-    EXPECT_EQ(exception_slots(5), 16u);
-    EXPECT_EQ(nibble_bytes(1), 8u);
-    EXPECT_EQ(nibble_bytes(16), 8u);
-    EXPECT_EQ(nibble_bytes(17), 16u);
-    EXPECT_EQ(parse_entry_coding("compact"), EntryCoding::Compact);
-    EXPECT_EQ(parse_entry_coding("byte"), EntryCoding::Byte);
-    EXPECT_TRUE(test::contains(test::error_of<UsageError>([] { parse_entry_coding("nibble"); }), "compact"));
+    EXPECT_EQ(tables::exception_slots(0), 0u);
+    EXPECT_EQ(tables::exception_slots(1), 8u);
+    EXPECT_EQ(tables::exception_slots(4), 8u);
+    EXPECT_EQ(tables::exception_slots(5), 16u);
+    EXPECT_EQ(tables::nibble_bytes(1), 8u);
+    EXPECT_EQ(tables::nibble_bytes(16), 8u);
+    EXPECT_EQ(tables::nibble_bytes(17), 16u);
+    EXPECT_EQ(tables::parse_entry_coding("compact"), tables::EntryCoding::Compact);
+    EXPECT_EQ(tables::parse_entry_coding("byte"), tables::EntryCoding::Byte);
+    EXPECT_TRUE(test::contains(test::error_of<UsageError>([] { tables::parse_entry_coding("nibble"); }), "compact"));
 }
 
 TEST(EntryCoding, AnEntryBelowItsBoundOrOfTheOtherParityIsRefused) {
-    const Pattern p = pattern(3, 3, {1, 2, 4, 5}, PatternKind::Additive);
-    BuildResult b = build(p, EntryCoding::Byte);
-    const Ranker rk = pattern_ranker(p);
-    const EntryBound bound(p);
-    uint8_t cells[kMaxCells];
+    const tables::Pattern p = pattern(3, 3, {1, 2, 4, 5}, tables::PatternKind::Additive);
+    tables::BuildResult b = build(p, tables::EntryCoding::Byte);
+    const tables::Ranker rk = pattern_ranker(p);
+    const tables::EntryBound bound(p);
+    uint8_t cells[board::kMaxCells];
     // The placement with every tile on the cell farthest from home: its bound is large.
     uint64_t far = 0;
     for (uint64_t r = 0, best = 0; r < rk.size(); ++r) {
@@ -187,11 +187,11 @@ TEST(EntryCoding, AnEntryBelowItsBoundOrOfTheOtherParityIsRefused) {
         if (static_cast<uint64_t>(bound(cells)) > best) best = static_cast<uint64_t>(bound(cells)), far = r;
     }
     for (int delta : {-2, 1}) {
-        EntryBytes bytes = b.entries.bytes;
+        tables::EntryBytes bytes = b.entries.bytes;
         rk.unrank(far, cells);
         bytes[far] = static_cast<uint8_t>(delta < 0 ? bound(cells) - 2 : bytes[far] + 1);
         const std::string m = test::error_of<FormatError>(
-            [&] { encode_entries(p, EntryReader::bytes(bytes.data()), bytes.size(), EntryCoding::Compact, 1); });
+            [&] { encode_entries(p, tables::EntryReader::bytes(bytes.data()), bytes.size(), tables::EntryCoding::Compact, 1); });
         EXPECT_TRUE(test::contains(m, "rank " + std::to_string(far))) << m;
     }
 }
@@ -205,41 +205,41 @@ using test::write_bytes;
 // A raw compact file whose payload was edited: both payload checksums and the header checksum
 // made consistent again, so only the structure checks can refuse it.
 void reseal_raw(Bytes& b) {
-    const uint64_t sum = pdb_checksum(b.data() + 256, b.size() - 256);
-    store_le64(b.data() + 112, sum);
-    store_le64(b.data() + 120, sum);
-    store_le64(b.data() + 248, pdb_checksum(b.data(), 248));
+    const uint64_t sum = tables::pdb_checksum(b.data() + 256, b.size() - 256);
+    base::store_le64(b.data() + 112, sum);
+    base::store_le64(b.data() + 120, sum);
+    base::store_le64(b.data() + 248, tables::pdb_checksum(b.data(), 248));
 }
 
 TEST(CompactFile, EveryFlippedBitIsRefused) {
     test::ScratchDir dir;
-    const Pattern p = pattern(3, 3, {1, 2, 4}, PatternKind::Additive);
+    const tables::Pattern p = pattern(3, 3, {1, 2, 4}, tables::PatternKind::Additive);
     Bytes values;
-    const TableEntries c = synthetic(p, 5, values);
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    const tables::TableEntries c = synthetic(p, 5, values);
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         const std::string good = dir / "good.pdb", bad = dir / "bad.pdb";
         write_table(good, header_for(p, 255), c, enc);
-        ASSERT_NO_THROW(PdbFile::open(good));
+        ASSERT_NO_THROW(tables::PdbFile::open(good));
         const Bytes orig = read_bytes(good);
         for (size_t pos = 0; pos < orig.size(); ++pos)
             for (int bit = 0; bit < 8; ++bit) {
                 Bytes b = orig;
                 b[pos] ^= static_cast<uint8_t>(1u << bit);
                 write_bytes(bad, b);
-                EXPECT_THROW(PdbFile::open(bad), FormatError) << to_string(enc) << " byte " << pos << " bit " << bit;
+                EXPECT_THROW(tables::PdbFile::open(bad), FormatError) << to_string(enc) << " byte " << pos << " bit " << bit;
             }
     }
 }
 
 TEST(CompactFile, CraftedPayloadsAreRefused) {
     test::ScratchDir dir;
-    const Pattern p = pattern(3, 3, {1, 2, 4}, PatternKind::Additive);
+    const tables::Pattern p = pattern(3, 3, {1, 2, 4}, tables::PatternKind::Additive);
     Bytes values;
-    const TableEntries c = synthetic(p, 5, values);
+    const tables::TableEntries c = synthetic(p, 5, values);
     const std::string good = dir / "good.pdb", bad = dir / "bad.pdb";
-    const PdbHeader h = write_table(good, header_for(p, 255), c, PdbEncoding::Raw);
+    const tables::PdbHeader h = write_table(good, header_for(p, 255), c, tables::PdbEncoding::Raw);
     const Bytes orig = read_bytes(good);
-    const size_t nib = 256, slots = 256 + nibble_bytes(h.entries);
+    const size_t nib = 256, slots = 256 + tables::nibble_bytes(h.entries);
     const uint64_t r0 = c.exceptions[0].rank;  // an escaped entry
     // The rank of an entry that does not escape.
     uint64_t plain = 0;
@@ -256,7 +256,7 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
          [&](Bytes& b) {
              for (size_t s = slots; s < b.size(); s += 8)
                  if (b[s] != 0xff || b[s + 7] != 0xff) {
-                     store_le64(b.data() + s, (uint64_t{h.entries} << 8) | 20);
+                     base::store_le64(b.data() + s, (uint64_t{h.entries} << 8) | 20);
                      break;
                  }
          }},
@@ -281,12 +281,12 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
              // Move the first exception to the slot just before its home, past empty slots.
              const uint64_t n = h.exception_slots;
              for (uint64_t i = 0; i < n; ++i) {
-                 const uint64_t v = load_le64(b.data() + slots + 8 * i);
+                 const uint64_t v = base::load_le64(b.data() + slots + 8 * i);
                  if (v == UINT64_MAX) continue;
-                 const uint64_t home = exception_home(v >> 8, n), to = (home + n - 1) & (n - 1);
-                 if (load_le64(b.data() + slots + 8 * to) != UINT64_MAX) continue;
-                 store_le64(b.data() + slots + 8 * to, v);
-                 store_le64(b.data() + slots + 8 * i, UINT64_MAX);
+                 const uint64_t home = tables::exception_home(v >> 8, n), to = (home + n - 1) & (n - 1);
+                 if (base::load_le64(b.data() + slots + 8 * to) != UINT64_MAX) continue;
+                 base::store_le64(b.data() + slots + 8 * to, v);
+                 base::store_le64(b.data() + slots + 8 * i, UINT64_MAX);
                  return;
              }
              FAIL() << "no exception to move";
@@ -297,20 +297,20 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
         k.edit(b);
         reseal_raw(b);
         write_bytes(bad, b);
-        const std::string m = test::error_of<FormatError>([&] { PdbFile::open(bad); });
+        const std::string m = test::error_of<FormatError>([&] { tables::PdbFile::open(bad); });
         EXPECT_TRUE(test::contains(m, k.why)) << m;
         EXPECT_TRUE(test::contains(m, bad)) << m;
     }
     // A table of an odd number of entries (one tile on 3x3: 9) leaves the last high nibble unused.
     {
-        const Pattern one = pattern(3, 3, {5}, PatternKind::Additive);
-        const TableEntries c1 = build(one, EntryCoding::Compact).entries;
-        write_table(good, header_for(one, 4), c1, PdbEncoding::Raw);
+        const tables::Pattern one = pattern(3, 3, {5}, tables::PatternKind::Additive);
+        const tables::TableEntries c1 = build(one, tables::EntryCoding::Compact).entries;
+        write_table(good, header_for(one, 4), c1, tables::PdbEncoding::Raw);
         Bytes b = read_bytes(good);
         b[256 + 4] |= 0x10;
         reseal_raw(b);
         write_bytes(bad, b);
-        const std::string m = test::error_of<FormatError>([&] { PdbFile::open(bad); });
+        const std::string m = test::error_of<FormatError>([&] { tables::PdbFile::open(bad); });
         EXPECT_TRUE(test::contains(m, "unused high nibble")) << m;
     }
     // Header fields of version 3: the bits per entry must fit the coding, the slots the count.
@@ -318,24 +318,24 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
                               {75, 2, "entry coding 2 unknown"},
                               {136, 64, "exception slots"}}) {
         Bytes b = orig;
-        if (at == 136) store_le64(b.data() + at, v);
+        if (at == 136) base::store_le64(b.data() + at, v);
         else b[at] = static_cast<uint8_t>(v);
-        store_le64(b.data() + 248, pdb_checksum(b.data(), 248));
+        base::store_le64(b.data() + 248, tables::pdb_checksum(b.data(), 248));
         write_bytes(bad, b);
-        const std::string m = test::error_of<FormatError>([&] { read_pdb_header(bad); });
+        const std::string m = test::error_of<FormatError>([&] { tables::read_pdb_header(bad); });
         EXPECT_TRUE(test::contains(m, why)) << m;
     }
 }
 
 TEST(CompactFile, RawCompactFilesAreHalfTheByteFile) {
     test::ScratchDir dir;
-    const Pattern p = pattern(4, 4, {1, 2, 5, 6, 9}, PatternKind::Additive);
-    const BuildResult b = build(p, EntryCoding::Byte), c = build(p, EntryCoding::Compact);
-    write_table(dir / "b.pdb", header_for(p, b.max_value), b.entries, PdbEncoding::Raw);
-    write_table(dir / "c.pdb", header_for(p, c.max_value), c.entries, PdbEncoding::Raw);
+    const tables::Pattern p = pattern(4, 4, {1, 2, 5, 6, 9}, tables::PatternKind::Additive);
+    const tables::BuildResult b = build(p, tables::EntryCoding::Byte), c = build(p, tables::EntryCoding::Compact);
+    write_table(dir / "b.pdb", header_for(p, b.max_value), b.entries, tables::PdbEncoding::Raw);
+    write_table(dir / "c.pdb", header_for(p, c.max_value), c.entries, tables::PdbEncoding::Raw);
     ASSERT_TRUE(c.entries.exceptions.empty());
     EXPECT_LE(2 * fs::file_size(dir / "c.pdb"), fs::file_size(dir / "b.pdb"));
-    EXPECT_EQ(read_pdb_header(dir / "c.pdb").payload_offset, 256u);
+    EXPECT_EQ(tables::read_pdb_header(dir / "c.pdb").payload_offset, 256u);
 }
 
 }  // namespace

@@ -54,9 +54,9 @@ TEST_F(FdInputTest, ReadSomeReadsTheWholeFileInPieces) {
     ASSERT_GE(fd, 0);
     std::vector<uint8_t> got;
     uint8_t buf[4096];
-    while (const size_t r = read_some(fd, buf, sizeof buf, path))
+    while (const size_t r = base::read_some(fd, buf, sizeof buf, path))
         got.insert(got.end(), buf, buf + r);
-    EXPECT_EQ(read_some(fd, buf, sizeof buf, path), 0u);  // still at the end
+    EXPECT_EQ(base::read_some(fd, buf, sizeof buf, path), 0u);  // still at the end
     ::close(fd);
     ASSERT_EQ(got.size(), n);
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], byte_at(i)) << i;
@@ -70,15 +70,15 @@ TEST_F(FdInputTest, ReadExactAtReadsFromTheOffsetAndKeepsTheDescriptorsOwn) {
     for (const uint64_t offset :
          {uint64_t{0}, uint64_t{1}, uint64_t{4095}, uint64_t{65536}, uint64_t{n - 5}}) {
         std::vector<uint8_t> got(5);
-        read_exact_at(fd, got.data(), got.size(), offset, path);
+        base::read_exact_at(fd, got.data(), got.size(), offset, path);
         for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], byte_at(offset + i)) << offset;
     }
     std::vector<uint8_t> all(n);
-    read_exact_at(fd, all.data(), n, 0, path);
+    base::read_exact_at(fd, all.data(), n, 0, path);
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(all[i], byte_at(i)) << i;
-    read_exact_at(fd, all.data(), 0, n, path);  // nothing asked: nothing read, no error
+    base::read_exact_at(fd, all.data(), 0, n, path);  // nothing asked: nothing read, no error
     uint8_t first = 0;
-    ASSERT_EQ(read_some(fd, &first, 1, path), 1u);  // pread left the offset at 0
+    ASSERT_EQ(base::read_some(fd, &first, 1, path), 1u);  // pread left the offset at 0
     EXPECT_EQ(first, byte_at(0));
     ::close(fd);
 }
@@ -108,7 +108,7 @@ TEST_F(FdInputTest, ReadSomeRetriesAReadASignalInterrupted) {
         (void)!::write(p[1], "xyz", 3);
     });
     char buf[8] = {};
-    const size_t r = read_some(p[0], buf, sizeof buf, "pipe");
+    const size_t r = base::read_some(p[0], buf, sizeof buf, "pipe");
     writer.join();
     ::close(p[0]);
     ::close(p[1]);
@@ -120,25 +120,25 @@ TEST_F(FdInputTest, ReadSomeRetriesAReadASignalInterrupted) {
 
 TEST_F(FdInputTest, FailuresNameTheFile) {
     uint8_t buf[16];
-    std::string m = test::error_of<IoError>([&] { read_some(-1, buf, sizeof buf, "/some/file"); });
+    std::string m = test::error_of<IoError>([&] { base::read_some(-1, buf, sizeof buf, "/some/file"); });
     EXPECT_EQ(m, "/some/file: cannot read: Bad file descriptor");
-    m = test::error_of<IoError>([&] { read_some(-1, buf, sizeof buf, "/some/file", "manifest"); });
+    m = test::error_of<IoError>([&] { base::read_some(-1, buf, sizeof buf, "/some/file", "manifest"); });
     EXPECT_EQ(m, "/some/file: cannot read manifest: Bad file descriptor");
-    m = test::error_of<IoError>([&] { read_exact_at(-1, buf, sizeof buf, 0, "/some/table"); });
+    m = test::error_of<IoError>([&] { base::read_exact_at(-1, buf, sizeof buf, 0, "/some/table"); });
     EXPECT_EQ(m, "/some/table: cannot read: Bad file descriptor");
 
     const std::string path = make_file("short", 10);
     const int wr = ::open(path.c_str(), O_WRONLY);
     ASSERT_GE(wr, 0);
-    m = test::error_of<IoError>([&] { read_some(wr, buf, sizeof buf, path); });
+    m = test::error_of<IoError>([&] { base::read_some(wr, buf, sizeof buf, path); });
     EXPECT_EQ(m, path + ": cannot read: Bad file descriptor");
     ::close(wr);
 
     const int fd = ::open(path.c_str(), O_RDONLY);
     ASSERT_GE(fd, 0);
-    m = test::error_of<IoError>([&] { read_exact_at(fd, buf, 11, 0, path); });
+    m = test::error_of<IoError>([&] { base::read_exact_at(fd, buf, 11, 0, path); });
     EXPECT_EQ(m, path + ": cannot read: file shrank while being read");
-    m = test::error_of<IoError>([&] { read_exact_at(fd, buf, 1, 10, path); });
+    m = test::error_of<IoError>([&] { base::read_exact_at(fd, buf, 1, 10, path); });
     EXPECT_EQ(m, path + ": cannot read: file shrank while being read");
     ::close(fd);
 }

@@ -18,7 +18,7 @@ namespace {
 
 std::string message_of(const std::ostream& out) {
     try {
-        loyd::require_written(out);
+        loyd::base::require_written(out);
     } catch (const loyd::IoError& e) {
         return e.what();
     }
@@ -31,7 +31,7 @@ TEST(FdOutput, WritesEverythingInOrder) {
     ASSERT_GE(fd, 0);
     std::string want;
     {
-        loyd::FdOutput buf(fd, "test file");
+        loyd::base::FdOutput buf(fd, "test file");
         std::ostream out(&buf);
         for (int i = 0; i < 40000; ++i) {  // several buffers' worth
             const std::string line = "line " + std::to_string(i) + "\n";
@@ -53,7 +53,7 @@ TEST(FdOutput, WritesEverythingInOrder) {
 TEST(FdOutput, FullDeviceIsReportedWithItsReason) {
     const int fd = open("/dev/full", O_WRONLY);
     if (fd < 0) GTEST_SKIP() << "no /dev/full";
-    loyd::FdOutput buf(fd, "standard output");
+    loyd::base::FdOutput buf(fd, "standard output");
     std::ostream out(&buf);
     out << "one line\n";
     EXPECT_EQ(message_of(out), "");  // still buffered
@@ -69,7 +69,7 @@ TEST(FdOutput, ClosedPipeStopsAtTheFirstFailure) {
     close(p[0]);  // the reader left
     void (*old)(int) = std::signal(SIGPIPE, SIG_IGN);
     {
-        loyd::FdOutput buf(p[1], "standard output");
+        loyd::base::FdOutput buf(p[1], "standard output");
         std::ostream out(&buf);
         const std::string chunk(1000, 'x');
         int written = 0;

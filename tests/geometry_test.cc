@@ -16,36 +16,36 @@ namespace {
 
 using test::error_of;
 
-std::vector<Geometry> all_geometries() {
-    std::vector<Geometry> v;
+std::vector<board::Geometry> all_geometries() {
+    std::vector<board::Geometry> v;
     for (int w = 2; w <= 12; ++w)
-        for (int h = 2; w * h <= kMaxCells; ++h) v.emplace_back(w, h);
+        for (int h = 2; w * h <= board::kMaxCells; ++h) v.emplace_back(w, h);
     return v;
 }
 
 TEST(Geometry, AcceptsEveryBoardUpTo25Cells) {
     EXPECT_EQ(all_geometries().size(), 38u);  // W, H >= 2 with W*H <= 25
-    Geometry g(3, 4);
+    board::Geometry g(3, 4);
     EXPECT_EQ(g.width(), 3);
     EXPECT_EQ(g.height(), 4);
     EXPECT_EQ(g.cells(), 12);
     EXPECT_FALSE(g.square());
-    EXPECT_TRUE(Geometry(5, 5).square());
+    EXPECT_TRUE(board::Geometry(5, 5).square());
     EXPECT_EQ(g.name(), "3x4");
-    EXPECT_EQ(Geometry(12, 2).name(), "12x2");
+    EXPECT_EQ(board::Geometry(12, 2).name(), "12x2");
 }
 
 TEST(Geometry, RejectsUnsupportedSizes) {
     const std::vector<std::pair<int, int>> bad = {{1, 4}, {4, 1},  {0, 0},  {-3, 4},   {6, 5},
                                                   {5, 6}, {13, 2}, {2, 13}, {100, 100}};
     for (auto [w, h] : bad) {
-        std::string m = error_of<UsageError>([&] { Geometry(w, h); });
+        std::string m = error_of<UsageError>([&] { board::Geometry(w, h); });
         EXPECT_NE(m.find(std::to_string(w) + "x" + std::to_string(h)), std::string::npos) << m;
     }
 }
 
 TEST(Geometry, CoordinatesRoundTrip) {
-    for (const Geometry& g : all_geometries())
+    for (const board::Geometry& g : all_geometries())
         for (int c = 0; c < g.cells(); ++c) {
             EXPECT_EQ(g.row(c), c / g.width());
             EXPECT_EQ(g.col(c), c % g.width());
@@ -55,17 +55,17 @@ TEST(Geometry, CoordinatesRoundTrip) {
 
 TEST(Geometry, NeighboursMatchCoordinates) {
     const int dr[] = {-1, 1, 0, 0}, dc[] = {0, 0, -1, 1};  // Up Down Left Right
-    for (const Geometry& g : all_geometries()) {
+    for (const board::Geometry& g : all_geometries()) {
         EXPECT_EQ(g.all_cells(), (1u << g.cells()) - 1) << g.name();
         for (int c = 0; c < g.cells(); ++c) {
             const int r = c / g.width(), k = c % g.width();
             uint32_t mask = 0;
-            for (int d = 0; d < kDirs; ++d) {
+            for (int d = 0; d < board::kDirs; ++d) {
                 const int r2 = r + dr[d], k2 = k + dc[d];
                 const bool inside = r2 >= 0 && r2 < g.height() && k2 >= 0 && k2 < g.width();
-                const int want = inside ? r2 * g.width() + k2 : kNoCell;
-                EXPECT_EQ(g.neighbor(c, static_cast<Dir>(d)), want)
-                    << g.name() << " cell " << c << " dir " << dir_char(static_cast<Dir>(d));
+                const int want = inside ? r2 * g.width() + k2 : board::kNoCell;
+                EXPECT_EQ(g.neighbor(c, static_cast<board::Dir>(d)), want)
+                    << g.name() << " cell " << c << " dir " << dir_char(static_cast<board::Dir>(d));
                 if (inside) mask |= 1u << want;
             }
             EXPECT_EQ(g.neighbor_mask(c), mask) << g.name() << " cell " << c;
@@ -74,7 +74,7 @@ TEST(Geometry, NeighboursMatchCoordinates) {
 }
 
 TEST(Geometry, DistanceIsManhattan) {
-    for (const Geometry& g : all_geometries())
+    for (const board::Geometry& g : all_geometries())
         for (int a = 0; a < g.cells(); ++a)
             for (int b = 0; b < g.cells(); ++b)
                 EXPECT_EQ(g.distance(a, b), std::abs(a / g.width() - b / g.width()) +
@@ -82,17 +82,17 @@ TEST(Geometry, DistanceIsManhattan) {
 }
 
 TEST(Geometry, Directions) {
-    EXPECT_EQ(opposite(Dir::Up), Dir::Down);
-    EXPECT_EQ(opposite(Dir::Down), Dir::Up);
-    EXPECT_EQ(opposite(Dir::Left), Dir::Right);
-    EXPECT_EQ(opposite(Dir::Right), Dir::Left);
-    EXPECT_EQ(std::string() + dir_char(Dir::Up) + dir_char(Dir::Down) + dir_char(Dir::Left) +
-                  dir_char(Dir::Right),
+    EXPECT_EQ(opposite(board::Dir::Up), board::Dir::Down);
+    EXPECT_EQ(opposite(board::Dir::Down), board::Dir::Up);
+    EXPECT_EQ(opposite(board::Dir::Left), board::Dir::Right);
+    EXPECT_EQ(opposite(board::Dir::Right), board::Dir::Left);
+    EXPECT_EQ(std::string() + dir_char(board::Dir::Up) + dir_char(board::Dir::Down) + dir_char(board::Dir::Left) +
+                  dir_char(board::Dir::Right),
               "UDLR");
 }
 
 // Reference flood fill: repeated passes over the cells using coordinates.
-uint32_t slow_flood(const Geometry& g, uint32_t seed, uint32_t open) {
+uint32_t slow_flood(const board::Geometry& g, uint32_t seed, uint32_t open) {
     uint32_t region = seed & open;
     for (bool grew = true; grew;) {
         grew = false;
@@ -115,7 +115,7 @@ uint32_t slow_flood(const Geometry& g, uint32_t seed, uint32_t open) {
 
 TEST(Geometry, FloodMatchesReference) {
     std::mt19937_64 rng(7);
-    for (const Geometry& g : all_geometries()) {
+    for (const board::Geometry& g : all_geometries()) {
         for (int i = 0; i < 300; ++i) {
             const uint32_t open = static_cast<uint32_t>(rng()) & g.all_cells();
             if (!open) continue;
@@ -135,7 +135,7 @@ TEST(Geometry, FloodMatchesReference) {
 TEST(Geometry, FloodDoesNotWrapAroundRows) {
     // 3x3, open cells: the right column and the left column, not the middle one.
     // Cell 2 (row 0, right) and cell 3 (row 1, left) are adjacent in memory only.
-    Geometry g(3, 3);
+    board::Geometry g(3, 3);
     const uint32_t left = 1u << 0 | 1u << 3 | 1u << 6, right = 1u << 2 | 1u << 5 | 1u << 8;
     EXPECT_EQ(flood(g, 1u << 2, left | right), right);
     EXPECT_EQ(flood(g, 1u << 3, left | right), left);

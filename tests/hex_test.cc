@@ -16,13 +16,13 @@ namespace loyd {
 namespace {
 
 TEST(Hex, KnownValues) {
-    EXPECT_EQ(hex16(0), "0000000000000000");
-    EXPECT_EQ(hex16(0xdeadbeef), "00000000deadbeef");
-    EXPECT_EQ(hex16(UINT64_MAX), "ffffffffffffffff");
-    EXPECT_EQ(hex16(0x0123456789abcdefull), "0123456789abcdef");
-    EXPECT_EQ(parse_hex16("0123456789abcdef"), 0x0123456789abcdefull);
-    EXPECT_EQ(parse_hex16("0123456789ABCDEF"), 0x0123456789abcdefull);
-    EXPECT_EQ(parse_hex16("ffffffffffffffff", HexCase::Lower), UINT64_MAX);
+    EXPECT_EQ(base::hex16(0), "0000000000000000");
+    EXPECT_EQ(base::hex16(0xdeadbeef), "00000000deadbeef");
+    EXPECT_EQ(base::hex16(UINT64_MAX), "ffffffffffffffff");
+    EXPECT_EQ(base::hex16(0x0123456789abcdefull), "0123456789abcdef");
+    EXPECT_EQ(base::parse_hex16("0123456789abcdef"), 0x0123456789abcdefull);
+    EXPECT_EQ(base::parse_hex16("0123456789ABCDEF"), 0x0123456789abcdefull);
+    EXPECT_EQ(parse_hex16("ffffffffffffffff", base::HexCase::Lower), UINT64_MAX);
 }
 
 // The reference: printf's %016llx and strtoull with base 16.
@@ -32,12 +32,12 @@ TEST(Hex, RoundTripsAgainstTheCLibrary) {
         const uint64_t v = rng() >> (rng() % 64);
         char want[17];
         std::snprintf(want, sizeof want, "%016llx", static_cast<unsigned long long>(v));
-        const std::string s = hex16(v);
+        const std::string s = base::hex16(v);
         ASSERT_EQ(s, want);
-        ASSERT_EQ(parse_hex16(s, HexCase::Lower), v);
+        ASSERT_EQ(parse_hex16(s, base::HexCase::Lower), v);
         std::string upper = s;
         for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        ASSERT_EQ(parse_hex16(upper), std::strtoull(upper.c_str(), nullptr, 16));
+        ASSERT_EQ(base::parse_hex16(upper), std::strtoull(upper.c_str(), nullptr, 16));
     }
 }
 
@@ -45,12 +45,12 @@ TEST(Hex, Refusals) {
     for (const char* bad : {"", "0", "123456789abcdef", "0123456789abcdef0", "0x23456789abcdef",
                             "-123456789abcdef", "+123456789abcdef", " 123456789abcdef",
                             "0123456789abcde ", "0123456789abcdeg", "012345678\n9abcdef"}) {
-        EXPECT_FALSE(parse_hex16(bad)) << bad;
-        EXPECT_FALSE(parse_hex16(bad, HexCase::Lower)) << bad;
+        EXPECT_FALSE(base::parse_hex16(bad)) << bad;
+        EXPECT_FALSE(parse_hex16(bad, base::HexCase::Lower)) << bad;
     }
-    EXPECT_FALSE(parse_hex16("0123456789ABCDEF", HexCase::Lower));
-    EXPECT_FALSE(parse_hex16("0123456789abcdeF", HexCase::Lower));
-    EXPECT_FALSE(parse_hex16(std::string("0123456789abcde\0", 16)));
+    EXPECT_FALSE(parse_hex16("0123456789ABCDEF", base::HexCase::Lower));
+    EXPECT_FALSE(parse_hex16("0123456789abcdeF", base::HexCase::Lower));
+    EXPECT_FALSE(base::parse_hex16(std::string("0123456789abcde\0", 16)));
 }
 
 }  // namespace

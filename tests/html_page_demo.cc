@@ -23,10 +23,10 @@ using loyd::solver::ReplayInstance;
 // An instance on numbers (goal: blank last), optionally shown with `names` for tiles 1..N-1.
 ReplayInstance instance(const std::string& label, int w, int h, const std::vector<int>& start,
                         const std::string& moves, const std::vector<std::string>& names = {}) {
-    const loyd::Geometry g(w, h);
-    ReplayInstance in = loyd::solver::replay_instance(label, loyd::Board::make(g, start),
-                                                      loyd::Board::blank_last(g),
-                                                      loyd::parse_moves(moves));
+    const loyd::board::Geometry g(w, h);
+    ReplayInstance in = loyd::solver::replay_instance(label, loyd::board::Board::make(g, start),
+                                                      loyd::board::Board::blank_last(g),
+                                                      loyd::board::parse_moves(moves));
     if (!names.empty())
         for (auto* labels : {&in.start, &in.goal})
             for (auto& l : *labels)
@@ -35,8 +35,8 @@ ReplayInstance instance(const std::string& label, int w, int h, const std::vecto
 }
 
 void write(const std::string& dir, const std::string& name, const std::vector<ReplayInstance>& v,
-           const std::string& title, loyd::Notation notation) {
-    loyd::write_file_atomic(dir + "/" + name, loyd::solver::html_page(v, {title, notation}));
+           const std::string& title, loyd::board::Notation notation) {
+    loyd::base::write_file_atomic(dir + "/" + name, loyd::solver::html_page(v, {title, notation}));
 }
 
 }  // namespace
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string dir = argv[1];
-    using loyd::Notation;
+    using loyd::board::Notation;
     try {
         write(dir, "3x3.html",
               {instance("8-puzzle, 31 moves", 3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1},

@@ -30,23 +30,23 @@ std::string data_of(const std::string& page) {
 
 // 2x2: "1 2 / _ 3" -> one move of the blank to the right reaches "1 2 / 3 _".
 ReplayInstance tiny(const std::string& label = "tiny") {
-    return {label, 2, 2, {"1", "2", "", "3"}, {"1", "2", "3", ""}, parse_moves("R")};
+    return {label, 2, 2, {"1", "2", "", "3"}, {"1", "2", "3", ""}, board::parse_moves("R")};
 }
 
 TEST(TileLabels, NumbersWithTheBlankEmpty) {
-    const Board b = test::board(3, 2, {4, 0, 1, 5, 2, 3});
+    const board::Board b = test::board(3, 2, {4, 0, 1, 5, 2, 3});
     EXPECT_EQ(tile_labels(b), (std::vector<std::string>{"4", "", "1", "5", "2", "3"}));
-    const ReplayInstance in = replay_instance("x", b, Board::blank_last(Geometry(3, 2)), {});
+    const ReplayInstance in = replay_instance("x", b, board::Board::blank_last(board::Geometry(3, 2)), {});
     EXPECT_EQ(in.width, 3);
     EXPECT_EQ(in.height, 2);
     EXPECT_EQ(in.goal, (std::vector<std::string>{"1", "2", "3", "4", "5", ""}));
 }
 
 TEST(TileLabels, TheLabelsOfAGoalInLabels) {
-    const BoardFormat f(std::nullopt, "A B C/D E _");
-    const Board start = f.read("A B _/D E C");
+    const board::BoardFormat f(std::nullopt, "A B C/D E _");
+    const board::Board start = f.read("A B _/D E C");
     const ReplayInstance in =
-        replay_instance("x", start, f.goal(start.geometry()), parse_moves("D"), f.labels());
+        replay_instance("x", start, f.goal(start.geometry()), board::parse_moves("D"), f.labels());
     EXPECT_EQ(in.start, (std::vector<std::string>{"A", "B", "", "D", "E", "C"}));
     EXPECT_EQ(in.goal, (std::vector<std::string>{"A", "B", "C", "D", "E", ""}));
     const std::string data = data_of(html_page({in}));
@@ -83,7 +83,7 @@ TEST(HtmlPage, HostileLabelsCannotBreakThePage) {
     ReplayInstance in = tiny("</script><b>x</b><!--");
     in.start = {"</script><b>", "\"'&amp;", "", "\xE2\x80\xA8"};
     in.goal = {"</script><b>", "\"'&amp;", "\xE2\x80\xA8", ""};
-    const std::string page = html_page({in}, {"</title><script>alert(1)</script>", Notation::Tile});
+    const std::string page = html_page({in}, {"</title><script>alert(1)</script>", board::Notation::Tile});
     EXPECT_EQ(count(page, "<script"), 2u);
     EXPECT_EQ(count(page, "</script>"), 2u);
     EXPECT_EQ(count(page, "</title>"), 1u);
@@ -113,16 +113,16 @@ TEST(HtmlPage, Utf8LabelsKeptAndBadBytesReplaced) {
 }
 
 TEST(HtmlPage, ABatchKeepsEveryInstanceInOrder) {
-    const Geometry g(3, 3);
-    const Board goal = Board::blank_last(g);
-    const Board one = test::board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8});
-    const Board two = test::board(3, 3, {1, 2, 3, 4, 0, 5, 7, 8, 6});
+    const board::Geometry g(3, 3);
+    const board::Board goal = board::Board::blank_last(g);
+    const board::Board one = test::board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8});
+    const board::Board two = test::board(3, 3, {1, 2, 3, 4, 0, 5, 7, 8, 6});
     const ReplayInstance wide{"wide", 5, 2, {"a", "b", "c", "d", "e", "f", "g", "h", "i", ""},
-                              {"a", "b", "c", "d", "e", "f", "g", "h", "", "i"}, parse_moves("L")};
-    const std::string page = html_page({replay_instance("first", one, goal, parse_moves("R")),
-                                        replay_instance("second", two, goal, parse_moves("RD")),
+                              {"a", "b", "c", "d", "e", "f", "g", "h", "", "i"}, board::parse_moves("L")};
+    const std::string page = html_page({replay_instance("first", one, goal, board::parse_moves("R")),
+                                        replay_instance("second", two, goal, board::parse_moves("RD")),
                                         wide},
-                                       {"three", Notation::Tile});
+                                       {"three", board::Notation::Tile});
     const std::string data = data_of(page);
     const size_t a = data.find("\"label\":\"first\""), b = data.find("\"label\":\"second\""),
                  c = data.find("\"label\":\"wide\"");
@@ -166,9 +166,9 @@ TEST(HtmlPage, RefusesDataThatBreaksTheContract) {
     in.start = {"1", "2", "3", "4"};
     EXPECT_NE(refused(in).find("start has 0 blanks"), std::string::npos);
     in = tiny();
-    in.moves = parse_moves("D");
+    in.moves = board::parse_moves("D");
     EXPECT_NE(refused(in).find("instance 2: move 1 (D) leaves the board"), std::string::npos);
-    in.moves = parse_moves("U");
+    in.moves = board::parse_moves("U");
     EXPECT_NE(refused(in).find("instance 2: the moves do not end on the goal"), std::string::npos);
 }
 

@@ -24,43 +24,43 @@
 namespace loyd {
 namespace {
 
-using ida_detail::FrontierNode;
-using ida_detail::kFound;
-using ida_detail::kStopped;
-using ida_detail::Shared;
-using ida_detail::Worker;
+using search::ida_detail::FrontierNode;
+using search::ida_detail::kFound;
+using search::ida_detail::kStopped;
+using search::ida_detail::Shared;
+using search::ida_detail::Worker;
 
-const Board& hard4x4() {  // 4x4, blank-last goal
-    static const Board b =
+const board::Board& hard4x4() {  // 4x4, blank-last goal
+    static const board::Board b =
         test::board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
     return b;
 }
 
 struct Kernel {
-    explicit Kernel(const Board& g, const SearchLimits& limits = {}) : goal(g) {
-        shared.limiter = Limiter(limits);
+    explicit Kernel(const board::Board& g, const search::SearchLimits& limits = {}) : goal(g) {
+        shared.limiter = search::Limiter(limits);
     }
-    Worker<ManhattanH> worker(bool bpmx = false) {
-        return Worker<ManhattanH>(ManhattanH(goal), goal.cell_array(), goal.geometry(),
+    Worker<heuristics::ManhattanH> worker(bool bpmx = false) {
+        return Worker<heuristics::ManhattanH>(heuristics::ManhattanH(goal), goal.cell_array(), goal.geometry(),
                                   test::default_pruning(goal.geometry()), bpmx, shared);
     }
-    Board goal;
+    board::Board goal;
     Shared shared;
 };
 
 TEST(IdaKernel, FrontierSubtreesCoverTheOneThreadTree) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
     const int root = test::default_pruning(goal.geometry()).start(hard4x4().blank());
     size_t subtrees = 0;
     for (int extra : {2, 6, 10}) {
         Kernel k(goal);
-        Worker<ManhattanH> one = k.worker();
+        Worker<heuristics::ManhattanH> one = k.worker();
         const int h0 = one.init(hard4x4());
         const int bound = h0 + extra;
         one.begin_iteration(bound);
         ASSERT_NE(one.search(h0, root), kFound);  // below the optimal length
         for (int depth : {1, 5, 9}) {
-            Worker<ManhattanH> split = k.worker();
+            Worker<heuristics::ManhattanH> split = k.worker();
             ASSERT_EQ(split.init(hard4x4()), h0);
             std::vector<FrontierNode> frontier;
             split.begin_iteration(bound);
@@ -82,15 +82,15 @@ TEST(IdaKernel, FrontierSubtreesCoverTheOneThreadTree) {
 }
 
 TEST(IdaKernel, CollectingChecksNoLimitSearchingDoes) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
     const int root = test::default_pruning(goal.geometry()).start(hard4x4().blank());
     std::atomic<bool> cancel{true};
-    SearchLimits stop_now;
+    search::SearchLimits stop_now;
     stop_now.max_nodes = 1;
     stop_now.cancel = &cancel;
-    auto collect = [&](const SearchLimits& l, int& h0) {
+    auto collect = [&](const search::SearchLimits& l, int& h0) {
         Kernel k(goal, l);
-        Worker<ManhattanH> w = k.worker(true);
+        Worker<heuristics::ManhattanH> w = k.worker(true);
         h0 = w.init(hard4x4());
         std::vector<FrontierNode> frontier;
         w.begin_iteration(h0 + 6);
@@ -108,45 +108,45 @@ TEST(IdaKernel, CollectingChecksNoLimitSearchingDoes) {
         EXPECT_TRUE(std::equal(free[i].path, free[i].path + 7, limited[i].path));
     }
     Kernel k(goal, stop_now);
-    Worker<ManhattanH> w = k.worker(true);
+    Worker<heuristics::ManhattanH> w = k.worker(true);
     w.begin_iteration(h0 + 6);
     EXPECT_EQ(w.search(w.init(hard4x4()), root), kStopped);
-    EXPECT_EQ(k.shared.reason.load(), StopReason::NodeLimit);
+    EXPECT_EQ(k.shared.reason.load(), search::StopReason::NodeLimit);
 }
 
 TEST(IdaKernel, FrontierNodesReplayToTheirH) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
     const int root = test::default_pruning(goal.geometry()).start(hard4x4().blank());
     Kernel k(goal);
-    Worker<ManhattanH> w = k.worker(false);
+    Worker<heuristics::ManhattanH> w = k.worker(false);
     const int h0 = w.init(hard4x4());
     std::vector<FrontierNode> frontier;
     w.begin_iteration(h0 + 4);
     ASSERT_EQ(w.collect(h0, root, 5, frontier), 0);
     ASSERT_FALSE(frontier.empty());
-    ManhattanH h(goal);
+    heuristics::ManhattanH h(goal);
     for (const FrontierNode& n : frontier) {
         ASSERT_EQ(n.depth, 5);
-        Board b = hard4x4();
+        board::Board b = hard4x4();
         for (int i = 0; i < n.depth; ++i) ASSERT_TRUE(b.move(n.path[i]));
-        const int hn = h.init(SearchState::from(b));
+        const int hn = h.init(board::SearchState::from(b));
         EXPECT_EQ(n.h, hn);
         EXPECT_LE(n.depth + n.h, h0 + 4);  // inside the bound
     }
 }
 
 TEST(IdaKernel, ASolutionAboveTheSplitDepthIsFoundWhileCollecting) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    Board start = goal;
-    for (Dir d : {Dir::Up, Dir::Left, Dir::Up}) ASSERT_TRUE(start.move(d));
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    board::Board start = goal;
+    for (board::Dir d : {board::Dir::Up, board::Dir::Left, board::Dir::Up}) ASSERT_TRUE(start.move(d));
     Kernel k(goal);
-    Worker<ManhattanH> w = k.worker();
+    Worker<heuristics::ManhattanH> w = k.worker();
     const int h0 = w.init(start);
     const int root = test::default_pruning(goal.geometry()).start(start.blank());
     std::vector<FrontierNode> frontier;
     w.begin_iteration(3);
     ASSERT_EQ(w.collect(h0, root, 5, frontier), kFound);
-    const Moves m = w.solution();
+    const board::Moves m = w.solution();
     EXPECT_EQ(m.size(), 3u);
     EXPECT_NO_THROW(replay_check(start, m, goal));
 }

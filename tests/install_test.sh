@@ -32,6 +32,20 @@ done
 expect "the program layer is not installed" \
   [ -z "$(find "$p" -name 'exit_status.h' -o -name 'command_options.h' -o -name 'libloyd_program*')" ]
 
+# Internal headers (cmake/install.cmake) stay out, and every installed header compiles on its
+# own against the installed tree alone (no installed header needs an internal one).
+for h in base/wire.h base/hex.h tables/build_support.h tables/state_codes.h search/split_protocol.h; do
+  expect "internal header not installed: $h" [ ! -e "$p/include/loyd/$h" ]
+done
+# Each header in its own translation unit, two at a time.
+(cd "$p/include" && find loyd -name '*.h' | sort) >"$scratch/headers"
+expect "the installed headers are many" [ "$(wc -l <"$scratch/headers")" -gt 40 ]
+cp "$scratch/headers" "$scratch/stdin"
+run xargs -P 2 -I{} sh -c 'echo "#include <{}>" | c++ -std=c++20 -fsyntax-only -x c++ -I"$1" - || echo "FAILED {}"' \
+  sh "$p/include"
+: >"$scratch/stdin"
+expect "every installed header compiles on its own with the installed tree alone" not grep -q FAILED "$scratch/out"
+
 # Man pages (from --help by help2man) and bash completions.
 for prog in solver pdbgen; do
   expect_file "$prog.1 is a man page" "$p/share/man/man1/$prog.1" "^\.TH $(tr a-z A-Z <<<"$prog")"

@@ -22,63 +22,63 @@ namespace loyd {
 namespace {
 
 TEST(Limiter, NodeLimitAtExactlyMaxNodes) {
-    SearchLimits l;
+    search::SearchLimits l;
     l.max_nodes = 1000;
-    Limiter lim(l);
-    EXPECT_EQ(lim.check(999, 0, true), StopReason::None);
-    EXPECT_EQ(lim.check(1000, 0, true), StopReason::NodeLimit);
-    EXPECT_EQ(lim.check(5000, 0, false), StopReason::NodeLimit);
+    search::Limiter lim(l);
+    EXPECT_EQ(lim.check(999, 0, true), search::StopReason::None);
+    EXPECT_EQ(lim.check(1000, 0, true), search::StopReason::NodeLimit);
+    EXPECT_EQ(lim.check(5000, 0, false), search::StopReason::NodeLimit);
     EXPECT_FALSE(lim.node_limit_reached(999));
     EXPECT_TRUE(lim.node_limit_reached(1000));
-    EXPECT_FALSE(Limiter().node_limit_reached(UINT64_MAX));  // 0 = no limit
-    EXPECT_EQ(Limiter().check(UINT64_MAX, 0, true), StopReason::None);
+    EXPECT_FALSE(search::Limiter().node_limit_reached(UINT64_MAX));  // 0 = no limit
+    EXPECT_EQ(search::Limiter().check(UINT64_MAX, 0, true), search::StopReason::None);
 }
 
 TEST(Limiter, NodesThenCancelThenTime) {
     std::atomic<bool> cancel{true};
-    SearchLimits l;
+    search::SearchLimits l;
     l.max_nodes = 10;
     l.cancel = &cancel;
     l.max_seconds = 1e-9;
-    Limiter lim(l);
+    search::Limiter lim(l);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    EXPECT_EQ(lim.check(10, 0, false), StopReason::NodeLimit);
-    EXPECT_EQ(lim.check(9, 0, false), StopReason::Cancelled);
+    EXPECT_EQ(lim.check(10, 0, false), search::StopReason::NodeLimit);
+    EXPECT_EQ(lim.check(9, 0, false), search::StopReason::Cancelled);
     cancel = false;
-    EXPECT_EQ(lim.check(9, 0, false), StopReason::TimeLimit);
+    EXPECT_EQ(lim.check(9, 0, false), search::StopReason::TimeLimit);
     l.max_seconds = 3600;
-    EXPECT_EQ(Limiter(l).check(9, 0, false), StopReason::None);
+    EXPECT_EQ(search::Limiter(l).check(9, 0, false), search::StopReason::None);
     cancel = true;
-    EXPECT_EQ(Limiter(l).check(9, 0, false), StopReason::Cancelled);
+    EXPECT_EQ(search::Limiter(l).check(9, 0, false), search::StopReason::Cancelled);
 }
 
 TEST(Limiter, IntervalCappedByASmallNodeLimit) {
-    EXPECT_EQ(Limiter().interval(), Limiter::kCheckEvery);
-    EXPECT_EQ(Limiter::kCheckEvery, 65536u);
-    SearchLimits l;
+    EXPECT_EQ(search::Limiter().interval(), search::Limiter::kCheckEvery);
+    EXPECT_EQ(search::Limiter::kCheckEvery, 65536u);
+    search::SearchLimits l;
     l.max_nodes = 1000;
-    EXPECT_EQ(Limiter(l).interval(), 1000u);
-    EXPECT_EQ(Limiter(l, 100).interval(), 100u);
+    EXPECT_EQ(search::Limiter(l).interval(), 1000u);
+    EXPECT_EQ(search::Limiter(l, 100).interval(), 100u);
     l.max_nodes = 1u << 20;
-    EXPECT_EQ(Limiter(l).interval(), Limiter::kCheckEvery);
-    EXPECT_EQ(Limiter(SearchLimits{}, 4096).interval(), 4096u);
+    EXPECT_EQ(search::Limiter(l).interval(), search::Limiter::kCheckEvery);
+    EXPECT_EQ(search::Limiter(search::SearchLimits{}, 4096).interval(), 4096u);
 }
 
 TEST(Limiter, ProgressAtReportingChecksOnly) {
-    std::vector<SearchProgress> seen;
-    SearchLimits l;
-    l.progress = [&](const SearchProgress& p) { seen.push_back(p); };
+    std::vector<search::SearchProgress> seen;
+    search::SearchLimits l;
+    l.progress = [&](const search::SearchProgress& p) { seen.push_back(p); };
     l.progress_every = 0;  // due at every reporting check
     l.max_nodes = 100;
-    Limiter lim(l);
-    EXPECT_EQ(lim.check(7, 42, true), StopReason::None);
+    search::Limiter lim(l);
+    EXPECT_EQ(lim.check(7, 42, true), search::StopReason::None);
     ASSERT_EQ(seen.size(), 1u);
     EXPECT_EQ(seen[0].bound, 42);
     EXPECT_EQ(seen[0].nodes_generated, 7u);
     EXPECT_GE(seen[0].seconds, 0.0);
     lim.check(8, 42, false);  // not the reporting thread
     EXPECT_EQ(seen.size(), 1u);
-    EXPECT_EQ(lim.check(100, 43, true), StopReason::NodeLimit);  // stopped: no report
+    EXPECT_EQ(lim.check(100, 43, true), search::StopReason::NodeLimit);  // stopped: no report
     EXPECT_EQ(seen.size(), 1u);
     lim.report(44, 9);  // a new bound: always
     ASSERT_EQ(seen.size(), 2u);
@@ -88,42 +88,42 @@ TEST(Limiter, ProgressAtReportingChecksOnly) {
 
 TEST(Limiter, ProgressEveryGivenSeconds) {
     int calls = 0;
-    SearchLimits l;
-    l.progress = [&](const SearchProgress&) { ++calls; };
+    search::SearchLimits l;
+    l.progress = [&](const search::SearchProgress&) { ++calls; };
     l.progress_every = 3600;
-    Limiter lim(l);
+    search::Limiter lim(l);
     for (int i = 0; i < 100; ++i) lim.check(static_cast<uint64_t>(i), 1, true);
     EXPECT_EQ(calls, 0);  // not due within the hour
     EXPECT_FALSE(lim.progress_due(1, 5));
     l.progress_every = 0.005;
-    Limiter soon(l);
+    search::Limiter soon(l);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    const std::optional<SearchProgress> p = soon.progress_due(3, 5);
+    const std::optional<search::SearchProgress> p = soon.progress_due(3, 5);
     ASSERT_TRUE(p);
     EXPECT_EQ(p->bound, 3);
     EXPECT_EQ(p->nodes_generated, 5u);
     EXPECT_GE(p->seconds, 0.005);
     EXPECT_FALSE(soon.progress_due(3, 6));  // it counted as reported
     EXPECT_EQ(calls, 0);                    // progress_due leaves the call to its caller
-    EXPECT_FALSE(Limiter().progress_due(1, 1));
-    Limiter().report(1, 1);  // no progress function: nothing to call
+    EXPECT_FALSE(search::Limiter().progress_due(1, 1));
+    search::Limiter().report(1, 1);  // no progress function: nothing to call
 }
 
 TEST(Limiter, ChecksFromManyThreadsAgree) {
     std::atomic<bool> cancel{false};
-    SearchLimits l;
+    search::SearchLimits l;
     l.max_nodes = 1000;
     l.cancel = &cancel;
-    Limiter lim(l);  // shared, as by the threads of one IDA* search
+    search::Limiter lim(l);  // shared, as by the threads of one IDA* search
     std::atomic<int> nodes{0}, cancelled{0};
     std::vector<std::thread> ts;
     for (int t = 0; t < 4; ++t)
         ts.emplace_back([&, t] {
             for (uint64_t n = 0; n < 2000; ++n) {
-                const StopReason why = lim.check(n, 0, false);
-                if (n >= 1000) nodes += why == StopReason::NodeLimit;
+                const search::StopReason why = lim.check(n, 0, false);
+                if (n >= 1000) nodes += why == search::StopReason::NodeLimit;
                 if (n < 1000 && t == 0 && n == 500) cancel = true;
-                if (n < 1000 && why == StopReason::Cancelled) ++cancelled;
+                if (n < 1000 && why == search::StopReason::Cancelled) ++cancelled;
             }
         });
     for (auto& th : ts) th.join();
@@ -132,26 +132,26 @@ TEST(Limiter, ChecksFromManyThreadsAgree) {
 }
 
 TEST(StopReason, WordsOfEveryReason) {
-    EXPECT_STREQ(stop_reason_text(StopReason::None), "");
-    EXPECT_STREQ(stop_reason_text(StopReason::NodeLimit), "node limit");
-    EXPECT_STREQ(stop_reason_text(StopReason::TimeLimit), "time limit");
-    EXPECT_STREQ(stop_reason_text(StopReason::Cancelled), "cancelled");
-    EXPECT_STREQ(stop_reason_text(StopReason::NoSolution), "no solution (start not solvable)");
-    EXPECT_STREQ(stop_reason_text(StopReason::Interrupted), "interrupted");
-    EXPECT_EQ(kLastStopReason, StopReason::Interrupted);
+    EXPECT_STREQ(stop_reason_text(search::StopReason::None), "");
+    EXPECT_STREQ(stop_reason_text(search::StopReason::NodeLimit), "node limit");
+    EXPECT_STREQ(stop_reason_text(search::StopReason::TimeLimit), "time limit");
+    EXPECT_STREQ(stop_reason_text(search::StopReason::Cancelled), "cancelled");
+    EXPECT_STREQ(stop_reason_text(search::StopReason::NoSolution), "no solution (start not solvable)");
+    EXPECT_STREQ(stop_reason_text(search::StopReason::Interrupted), "interrupted");
+    EXPECT_EQ(search::kLastStopReason, search::StopReason::Interrupted);
 }
 
 TEST(StopReason, EveryByteRoundTripsAndNoneBeyond) {
     // The numbers are the message format (docs/design.md): fixed.
-    EXPECT_EQ(static_cast<int>(StopReason::None), 0);
-    EXPECT_EQ(static_cast<int>(StopReason::NodeLimit), 1);
-    EXPECT_EQ(static_cast<int>(StopReason::TimeLimit), 2);
-    EXPECT_EQ(static_cast<int>(StopReason::Cancelled), 3);
-    EXPECT_EQ(static_cast<int>(StopReason::NoSolution), 4);
-    EXPECT_EQ(static_cast<int>(StopReason::Interrupted), 5);
+    EXPECT_EQ(static_cast<int>(search::StopReason::None), 0);
+    EXPECT_EQ(static_cast<int>(search::StopReason::NodeLimit), 1);
+    EXPECT_EQ(static_cast<int>(search::StopReason::TimeLimit), 2);
+    EXPECT_EQ(static_cast<int>(search::StopReason::Cancelled), 3);
+    EXPECT_EQ(static_cast<int>(search::StopReason::NoSolution), 4);
+    EXPECT_EQ(static_cast<int>(search::StopReason::Interrupted), 5);
     for (int b = 0; b < 256; ++b) {
-        const std::optional<StopReason> r = stop_reason_from_byte(static_cast<uint8_t>(b));
-        if (b <= static_cast<int>(kLastStopReason)) {
+        const std::optional<search::StopReason> r = search::stop_reason_from_byte(static_cast<uint8_t>(b));
+        if (b <= static_cast<int>(search::kLastStopReason)) {
             ASSERT_TRUE(r) << b;
             EXPECT_EQ(static_cast<int>(*r), b);
         } else {

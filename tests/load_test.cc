@@ -49,7 +49,7 @@ void flip_last_byte(const std::string& path) {
 class CacheTest : public testing::Test {
 protected:
     CacheTest() {
-        set_ = test::build_set(test::test_spec("8-4-4"), scratch_ / "set", PdbEncoding::Zstd);
+        set_ = test::build_set(test::test_spec("8-4-4"), scratch_ / "set", tables::PdbEncoding::Zstd);
         opt_.cache_dir = scratch_ / "cache";
         opt_.cache_min_entries = 0;  // the 3x3 tables are small: cache them anyway
         // An hour in the past, so an edit made within the file system's timestamp tick of the
@@ -58,24 +58,24 @@ protected:
             fs::last_write_time(e.path(), fs::file_time_type::clock::now() - std::chrono::hours(1));
     }
     std::string table(int i) const {
-        const PdbSetSpec spec = read_manifest(set_ + "/" + kManifestName);
+        const tables::PdbSetSpec spec = tables::read_manifest(set_ + "/" + tables::kManifestName);
         return set_ + "/" + spec.tables[static_cast<size_t>(i)].file;
     }
-    static bool from_cache(const LoadedSet& s, const std::string& cache) {
+    static bool from_cache(const tables::LoadedSet& s, const std::string& cache) {
         for (const auto& t : s.tables)
             if (t.file().path().rfind(cache, 0) != 0) return false;
         return true;
     }
     ScratchDir scratch_;
     std::string set_;
-    LoadOptions opt_;
+    tables::LoadOptions opt_;
 };
 
 TEST_F(CacheTest, SecondLoadMapsTheCachedCopy) {
-    const LoadedSet a = load_set(set_, opt_);
+    const tables::LoadedSet a = load_set(set_, opt_);
     EXPECT_FALSE(from_cache(a, opt_.cache_dir));
     EXPECT_EQ(cache_files(opt_.cache_dir).size(), 2u);
-    const LoadedSet b = load_set(set_, opt_);
+    const tables::LoadedSet b = load_set(set_, opt_);
     EXPECT_TRUE(from_cache(b, opt_.cache_dir));
     for (size_t i = 0; i < a.tables.size(); ++i) {
         EXPECT_TRUE(b.tables[i].file().mapped());
@@ -91,7 +91,7 @@ TEST_F(CacheTest, CorruptedSourceRefusedWithAWarmCache) {
     EXPECT_THROW((void)load_set(set_, opt_), FormatError);
     // Restored: loads again, and the cache holds one entry per table (stale ones removed).
     flip_last_byte(table(0));
-    const LoadedSet again = load_set(set_, opt_);
+    const tables::LoadedSet again = load_set(set_, opt_);
     EXPECT_EQ(again.tables.size(), 2u);
     EXPECT_EQ(cache_files(opt_.cache_dir).size(), 2u);
 }
@@ -104,7 +104,7 @@ TEST_F(CacheTest, ReplacedSourceMissesTheCache) {
     const std::string t = table(1);
     fs::copy_file(t, t + ".copy");
     fs::rename(t + ".copy", t);
-    const LoadedSet s = load_set(set_, opt_);
+    const tables::LoadedSet s = load_set(set_, opt_);
     EXPECT_FALSE(from_cache(s, opt_.cache_dir)) << "a changed source must be read and verified";
     const auto after = cache_files(opt_.cache_dir);
     EXPECT_EQ(after.size(), 2u);
@@ -114,9 +114,9 @@ TEST_F(CacheTest, ReplacedSourceMissesTheCache) {
 TEST_F(CacheTest, DamagedEntryIsRewritten) {
     (void)load_set(set_, opt_);
     for (const std::string& f : cache_files(opt_.cache_dir)) flip_last_byte(f);
-    const LoadedSet s = load_set(set_, opt_);
+    const tables::LoadedSet s = load_set(set_, opt_);
     EXPECT_FALSE(from_cache(s, opt_.cache_dir));
-    const LoadedSet t = load_set(set_, opt_);
+    const tables::LoadedSet t = load_set(set_, opt_);
     EXPECT_TRUE(from_cache(t, opt_.cache_dir));
 }
 
@@ -134,7 +134,7 @@ TEST_F(CacheTest, SymlinkedEntryIsReplacedNotFollowed) {
         fs::remove(e);
         fs::create_symlink(precious, e);
     }
-    const LoadedSet s = load_set(set_, opt_);
+    const tables::LoadedSet s = load_set(set_, opt_);
     EXPECT_EQ(s.tables.size(), 2u);
     std::ifstream in(precious);
     std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -156,9 +156,9 @@ TEST_F(CacheTest, DeadWritersTemporariesAreRemoved) {
     const std::string live = opt_.cache_dir + "/.def.pdb.tmp." + std::to_string(::getppid());
     const std::string other = opt_.cache_dir + "/.notes.tmp.txt";
     for (const std::string& f : {dead, live, other}) std::ofstream(f) << "partial";
-    EXPECT_EQ(temporary_writer(".abc.pdb.tmp." + std::to_string(child)), child);
-    EXPECT_EQ(temporary_writer(".notes.tmp.txt"), 0);
-    EXPECT_EQ(temporary_writer("abc.pdb.tmp.12"), 0);  // not hidden: not ours
+    EXPECT_EQ(base::temporary_writer(".abc.pdb.tmp." + std::to_string(child)), child);
+    EXPECT_EQ(base::temporary_writer(".notes.tmp.txt"), 0);
+    EXPECT_EQ(base::temporary_writer("abc.pdb.tmp.12"), 0);  // not hidden: not ours
     (void)load_set(set_, opt_);
     EXPECT_FALSE(fs::exists(dead));
     EXPECT_TRUE(fs::exists(live));
@@ -182,8 +182,8 @@ TEST_F(CacheTest, ConcurrentLoadersNeverTearAnEntry) {
     EXPECT_EQ(ok.load(), 20);
     const auto files = cache_files(opt_.cache_dir);
     EXPECT_EQ(files.size(), 2u);
-    LoadOptions strict = opt_;
-    const LoadedSet s = load_set(set_, strict);
+    tables::LoadOptions strict = opt_;
+    const tables::LoadedSet s = load_set(set_, strict);
     EXPECT_TRUE(from_cache(s, opt_.cache_dir));  // every entry is complete and verifies
     for (const auto& e : fs::directory_iterator(opt_.cache_dir))
         EXPECT_EQ(e.path().extension(), ".pdb") << "temporary file left behind: " << e.path();
@@ -200,36 +200,36 @@ namespace {
 // file, which no longer matches the manifest.
 TEST(LoadFaults, TableReplacedWhileMapped) {
     test::ScratchDir scratch;
-    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
-    const LoadedSet set = load_set(dir);
-    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
+    const tables::LoadedSet set = tables::load_set(dir);
+    const tables::PdbSetSpec spec = tables::read_manifest(dir + "/" + tables::kManifestName);
     const std::string victim = dir + "/" + spec.tables[0].file, other = dir + "/" + spec.tables[1].file;
-    const uint64_t before = pdb_checksum(set.tables[0].data(), set.tables[0].size());
+    const uint64_t before = tables::pdb_checksum(set.tables[0].data(), set.tables[0].size());
     fs::copy_file(other, victim + ".new");
     fs::rename(victim + ".new", victim);
-    EXPECT_EQ(pdb_checksum(set.tables[0].data(), set.tables[0].size()), before);
+    EXPECT_EQ(tables::pdb_checksum(set.tables[0].data(), set.tables[0].size()), before);
     EXPECT_NO_THROW(check_not_rewritten(set));  // the mapping still holds what was verified
-    EXPECT_THROW((void)load_set(dir), FormatError);
+    EXPECT_THROW((void)tables::load_set(dir), FormatError);
 }
 
 // A mapped table rewritten in place (same file, other size or contents) is reported by
 // check_not_rewritten, naming the file and how it changed; an untouched set is not.
 TEST(LoadFaults, TableRewrittenInPlaceIsNamed) {
     test::ScratchDir scratch;
-    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
-    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
+    const tables::PdbSetSpec spec = tables::read_manifest(dir + "/" + tables::kManifestName);
     const std::string victim = dir + "/" + spec.tables[1].file;
     {
-        const LoadedSet set = load_set(dir);
+        const tables::LoadedSet set = tables::load_set(dir);
         EXPECT_NO_THROW(check_not_rewritten(set));
         std::ofstream(victim, std::ios::binary | std::ios::app) << 'x';
         const std::string m = test::error_of<IoError>([&] { check_not_rewritten(set); });
         EXPECT_NE(m.find(victim + ": its size went from"), std::string::npos) << m;
         EXPECT_NE(m.find("never in place"), std::string::npos) << m;
     }
-    const std::string dir2 = test::build_set(test::test_spec("8-4-4"), scratch / "set2", PdbEncoding::Raw);
+    const std::string dir2 = test::build_set(test::test_spec("8-4-4"), scratch / "set2", tables::PdbEncoding::Raw);
     const std::string victim2 = dir2 + "/" + spec.tables[1].file;
-    const LoadedSet set = load_set(dir2);
+    const tables::LoadedSet set = tables::load_set(dir2);
     flip_last_byte(victim2);  // same size, other contents
     fs::last_write_time(victim2, fs::file_time_type::clock::now() + std::chrono::hours(1));
     const std::string m = test::error_of<IoError>([&] { check_not_rewritten(set); });
@@ -242,14 +242,14 @@ TEST(LoadFaults, TableRewrittenInPlaceIsNamed) {
 // set loads, so it is the sample that refuses it.
 TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
     test::ScratchDir scratch;
-    PdbSetSpec spec = test::test_spec("8-4-4");
-    const std::string dir = test::build_set(spec, scratch / "set", PdbEncoding::Raw);
-    const LoadedSet good = load_set(dir);
-    const PdbTable& t = good.tables[0];
-    TableEntries doubled;
+    tables::PdbSetSpec spec = test::test_spec("8-4-4");
+    const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+    const tables::LoadedSet good = tables::load_set(dir);
+    const tables::PdbTable& t = good.tables[0];
+    tables::TableEntries doubled;
     doubled.count = t.size();
     doubled.bytes.resize(t.size());
-    uint8_t cells[kMaxCells];
+    uint8_t cells[board::kMaxCells];
     int max_value = 0;
     for (uint64_t r = 0; r < t.size(); ++r) {
         t.ranker().unrank(r, cells);
@@ -258,15 +258,15 @@ TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
     }
     const std::string victim = dir + "/" + spec.tables[0].file;
     spec.tables[0].xxh3 = write_table(victim + ".new", header_for(t.pattern(), static_cast<uint8_t>(max_value)),
-                                      doubled, PdbEncoding::Raw)
+                                      doubled, tables::PdbEncoding::Raw)
                               .payload_xxh3;
     spec.tables[1].xxh3 = good.tables[1].file().header().payload_xxh3;
     fs::rename(victim + ".new", victim);
-    write_file_atomic(dir + "/" + kManifestName, manifest_text(spec));
-    const std::string m = test::error_of<FormatError>([&] { (void)load_set(dir); });
+    base::write_file_atomic(dir + "/" + tables::kManifestName, manifest_text(spec));
+    const std::string m = test::error_of<FormatError>([&] { (void)tables::load_set(dir); });
     EXPECT_NE(m.find(spec.tables[0].file), std::string::npos) << m;
     EXPECT_NE(m.find("sampled check"), std::string::npos) << m;
-    LoadOptions unchecked;
+    tables::LoadOptions unchecked;
     unchecked.spot_check = false;
     EXPECT_NO_THROW((void)load_set(dir, unchecked));
 }
@@ -281,8 +281,8 @@ struct SetWithoutTable {
 
 SetWithoutTable set_without_table(const test::ScratchDir& scratch, size_t table) {
     SetWithoutTable s;
-    s.dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
-    s.file = read_manifest(s.dir + "/" + kManifestName).tables[table].file;
+    s.dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
+    s.file = tables::read_manifest(s.dir + "/" + tables::kManifestName).tables[table].file;
     s.victim = s.dir + "/" + s.file;
     fs::remove(s.victim);
     return s;
@@ -293,7 +293,7 @@ TEST(LoadFaults, UnreadableTableIsAnIoError) {
     test::ScratchDir scratch;
     const SetWithoutTable s = set_without_table(scratch, 1);
     fs::create_directory(s.victim);
-    const std::string m = test::error_of<IoError>([&] { (void)load_set(s.dir); });
+    const std::string m = test::error_of<IoError>([&] { (void)tables::load_set(s.dir); });
     EXPECT_NE(m.find(s.file), std::string::npos) << m;
 }
 
@@ -328,7 +328,7 @@ TEST(LoadFaults, LinkLoopIsNotReportedAsMissing) {
     test::ScratchDir scratch;
     const SetWithoutTable s = set_without_table(scratch, 0);
     fs::create_symlink(s.file, s.victim);  // points at itself
-    const std::string m = test::error_of<IoError>([&] { (void)load_set(s.dir); });
+    const std::string m = test::error_of<IoError>([&] { (void)tables::load_set(s.dir); });
     EXPECT_EQ(m.find("does not exist"), std::string::npos) << m;
     EXPECT_NE(m.find("symbolic links"), std::string::npos) << m;
 }
@@ -337,29 +337,29 @@ TEST(LoadFaults, LinkLoopIsNotReportedAsMissing) {
 // discovery skips a set whose manifest or table is one.
 TEST(LoadFaults, FifosAreRefusedWithoutBlocking) {
     test::ScratchDir scratch;
-    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", PdbEncoding::Raw);
-    const PdbSetSpec spec = read_manifest(dir + "/" + kManifestName);
+    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
+    const tables::PdbSetSpec spec = tables::read_manifest(dir + "/" + tables::kManifestName);
     const fs::path root = scratch / "sets";
     fs::create_directories(root);
     fs::copy(dir, root / "b", fs::copy_options::recursive);
     const std::string victim = dir + "/" + spec.tables[0].file;
     fs::remove(victim);
     ASSERT_EQ(::mkfifo(victim.c_str(), 0644), 0);
-    expect_refused([&] { (void)load_set(dir); }, victim + ": not a regular file (a FIFO)");
-    expect_refused([&] { (void)PdbFile::open(victim); }, "not a regular file (a FIFO)");
+    expect_refused([&] { (void)tables::load_set(dir); }, victim + ": not a regular file (a FIFO)");
+    expect_refused([&] { (void)tables::PdbFile::open(victim); }, "not a regular file (a FIFO)");
     const std::string fifo_manifest = scratch / "fifo-manifest.txt";
     ASSERT_EQ(::mkfifo(fifo_manifest.c_str(), 0644), 0);
-    expect_refused([&] { (void)read_manifest(fifo_manifest); }, fifo_manifest + ": not a regular file (a FIFO)");
+    expect_refused([&] { (void)tables::read_manifest(fifo_manifest); }, fifo_manifest + ": not a regular file (a FIFO)");
 
     // Discovery: a folder of sets with a FIFO manifest (a) and a FIFO table (b), then a good one (c).
     fs::create_directories(root / "a");
-    ASSERT_EQ(::mkfifo((root / "a" / kManifestName).c_str(), 0644), 0);
+    ASSERT_EQ(::mkfifo((root / "a" / tables::kManifestName).c_str(), 0644), 0);
     fs::remove(root / "b" / spec.tables[0].file);
     ASSERT_EQ(::mkfifo((root / "b" / spec.tables[0].file).c_str(), 0644), 0);
-    const std::string good = test::build_set(test::test_spec("8-4-4"), root / "c", PdbEncoding::Raw);
+    const std::string good = test::build_set(test::test_spec("8-4-4"), root / "c", tables::PdbEncoding::Raw);
     std::vector<std::string> notes;
     within_seconds(20, [&] {
-        const auto found = find_best_set({root.string()}, Board::blank_last(Geometry(3, 3)), &notes);
+        const auto found = tables::find_best_set({root.string()}, board::Board::blank_last(board::Geometry(3, 3)), &notes);
         ASSERT_TRUE(found.has_value());
         EXPECT_EQ(fs::path(found->manifest).parent_path(), fs::path(good));
     });
@@ -375,11 +375,11 @@ namespace loyd {
 namespace {
 
 TEST(ShellWord, QuotesOnlyWhatNeedsIt) {
-    EXPECT_EQ(shell_word("/home/ann/.local/share/loyd/pdb/15-7-8"), "/home/ann/.local/share/loyd/pdb/15-7-8");
-    EXPECT_EQ(shell_word("/home/ann b/pdb"), "'/home/ann b/pdb'");
-    EXPECT_EQ(shell_word("it's"), "'it'\\''s'");
-    EXPECT_EQ(shell_word("$(rm -rf x)"), "'$(rm -rf x)'");
-    EXPECT_EQ(shell_word(""), "''");
+    EXPECT_EQ(tables::shell_word("/home/ann/.local/share/loyd/pdb/15-7-8"), "/home/ann/.local/share/loyd/pdb/15-7-8");
+    EXPECT_EQ(tables::shell_word("/home/ann b/pdb"), "'/home/ann b/pdb'");
+    EXPECT_EQ(tables::shell_word("it's"), "'it'\\''s'");
+    EXPECT_EQ(tables::shell_word("$(rm -rf x)"), "'$(rm -rf x)'");
+    EXPECT_EQ(tables::shell_word(""), "''");
 }
 
 // The hint's command runs as printed: a folder with a space is quoted.
@@ -387,7 +387,7 @@ TEST(ShellWord, BuildCommandQuotesTheFolder) {
     const char* old = std::getenv("XDG_DATA_HOME");
     const std::string saved = old ? old : "";
     ::setenv("XDG_DATA_HOME", "/tmp/my data", 1);
-    const std::string cmd = suggest_build_command(Board::blank_last(Geometry(4, 4)));
+    const std::string cmd = tables::suggest_build_command(board::Board::blank_last(board::Geometry(4, 4)));
     if (old) ::setenv("XDG_DATA_HOME", saved.c_str(), 1); else ::unsetenv("XDG_DATA_HOME");
     EXPECT_NE(cmd.find("--out '/tmp/my data/loyd/pdb/15-7-8'"), std::string::npos) << cmd;
 }

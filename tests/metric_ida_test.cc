@@ -28,12 +28,12 @@ class OracleH {
 public:
     struct Undo {};
     OracleH(const BfsOracle& o, int slack) : o_(&o), slack_(slack) {}
-    int init(const SearchState& s) const { return value(s); }
-    int moved(int, const SearchState& s, int, int, int, Undo&) const { return value(s); }
+    int init(const board::SearchState& s) const { return value(s); }
+    int moved(int, const board::SearchState& s, int, int, int, Undo&) const { return value(s); }
     void undo(const Undo&) const {}
 
 private:
-    int value(const SearchState& s) const {
+    int value(const board::SearchState& s) const {
         const int d = o_->distance(s.cell);
         if (!slack_) return d;
         const int cut = (s.cell[0] + 3 * s.cell[1] + 5 * s.cell[2] + s.blank) % (slack_ + 1);
@@ -43,32 +43,32 @@ private:
     int slack_;
 };
 
-const BfsOracle& oracle(int w, int h, Metric m) {
-    static std::map<std::tuple<int, int, Metric>, std::unique_ptr<BfsOracle>> built;
+const BfsOracle& oracle(int w, int h, board::Metric m) {
+    static std::map<std::tuple<int, int, board::Metric>, std::unique_ptr<BfsOracle>> built;
     auto& o = built[{w, h, m}];
-    if (!o) o = std::make_unique<BfsOracle>(Board::blank_last(Geometry(w, h)), m);
+    if (!o) o = std::make_unique<BfsOracle>(board::Board::blank_last(board::Geometry(w, h)), m);
     return *o;
 }
 
 // A solution of `metric` from start: replays, has the oracle's length, and every move brings the
 // position one step closer.
-void expect_optimal(const SearchResult& r, const Board& start, const BfsOracle& o) {
-    ASSERT_EQ(r.status, SearchResult::Status::Solved) << start.to_string();
+void expect_optimal(const search::SearchResult& r, const board::Board& start, const BfsOracle& o) {
+    ASSERT_EQ(r.status, search::SearchResult::Status::Solved) << start.to_string();
     const int d = o.distance(start);
     ASSERT_EQ(metric_length(r.moves, o.metric()), d)
         << start.to_string() << " " << to_string(r.moves);
     ASSERT_EQ(r.lower_bound, d);
     ASSERT_NO_THROW(replay_check(start, r.moves, o.goal()));
-    Board b = start;
+    board::Board b = start;
     int left = d;
-    for (const MoveRun& run : move_runs(r.moves)) {
+    for (const board::MoveRun& run : move_runs(r.moves)) {
         for (int i = 0; i < run.length; ++i) {
             ASSERT_TRUE(b.move(run.dir));
-            if (o.metric() == Metric::Stm) {
+            if (o.metric() == board::Metric::Stm) {
                 ASSERT_EQ(o.distance(b), --left) << start.to_string();
             }
         }
-        if (o.metric() == Metric::Mtm) {
+        if (o.metric() == board::Metric::Mtm) {
             ASSERT_EQ(o.distance(b), --left) << start.to_string();
         }
     }
@@ -80,7 +80,7 @@ template <class Solve>
 void expect_optimal_on_sample(const BfsOracle& o, uint64_t seed, int count, Solve solve) {
     std::mt19937_64 rng(seed);
     for (int i = 0; i < count; ++i) {
-        const Board b = o.sample(rng);
+        const board::Board b = o.sample(rng);
         expect_optimal(solve(b), b, o);
     }
 }
@@ -92,35 +92,35 @@ TEST(MetricIda, MtmDistanceOnEveryPositionOf3x3And2x4) {
     // walking_distance_test.cc.
     const int every = test::kOptimized ? 1 : 9;  // the sanitizer build checks a ninth
     for (auto [w, h] : {std::pair{3, 3}, std::pair{2, 4}}) {
-        const BfsOracle& o = oracle(w, h, Metric::Mtm);
-        MetricIda<OracleH> near(OracleH(o, 2), o.goal(), Metric::Mtm);
+        const BfsOracle& o = oracle(w, h, board::Metric::Mtm);
+        search::MetricIda<OracleH> near(OracleH(o, 2), o.goal(), board::Metric::Mtm);
         int i = 0;
-        o.for_each([&](const Board& b, int) {
+        o.for_each([&](const board::Board& b, int) {
             if (i++ % every == 0) expect_optimal(near.solve(b), b, o);
         });
-        MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), Metric::Mtm), o.goal(),
-                                        Metric::Mtm);
-        o.for_each([&](const Board& b, int d) {
+        search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm), o.goal(),
+                                        board::Metric::Mtm);
+        o.for_each([&](const board::Board& b, int d) {
             if (d == o.max_distance()) expect_optimal(ida.solve(b), b, o);
         });
         expect_optimal_on_sample(o, 2, test::kOptimized ? 1000 : 100,
-                                 [&](const Board& b) { return ida.solve(b); });
+                                 [&](const board::Board& b) { return ida.solve(b); });
     }
 }
 
 TEST(MetricIda, MtmManhattanBoundIsOptimalToo) {
-    const BfsOracle& o = oracle(3, 3, Metric::Mtm);
-    MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), Metric::Mtm, false), o.goal(),
-                                    Metric::Mtm);
+    const BfsOracle& o = oracle(3, 3, board::Metric::Mtm);
+    search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm, false), o.goal(),
+                                    board::Metric::Mtm);
     expect_optimal_on_sample(o, 3, test::kOptimized ? 500 : 50,
-                             [&](const Board& b) { return ida.solve(b); });
+                             [&](const board::Board& b) { return ida.solve(b); });
 }
 
 TEST(MetricIda, StmWithParentPruningIsOptimal) {
-    const BfsOracle& o = oracle(3, 3, Metric::Stm);
-    MetricIda<LinearConflictH> ida(LinearConflictH(o.goal()), o.goal(), Metric::Stm);
+    const BfsOracle& o = oracle(3, 3, board::Metric::Stm);
+    search::MetricIda<heuristics::LinearConflictH> ida(heuristics::LinearConflictH(o.goal()), o.goal(), board::Metric::Stm);
     expect_optimal_on_sample(o, 4, test::kOptimized ? 1000 : 100,
-                             [&](const Board& b) { return ida.solve(b); });
+                             [&](const board::Board& b) { return ida.solve(b); });
 }
 
 TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
@@ -128,19 +128,19 @@ TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
     // walking distance.
     const int every = test::kOptimized ? 1 : 9;
     for (auto [w, h] : {std::pair{3, 3}, std::pair{2, 4}}) {
-        const BfsOracle& o = oracle(w, h, Metric::Mtm);
+        const BfsOracle& o = oracle(w, h, board::Metric::Mtm);
         OracleH near(o, 2);
         int i = 0;
-        o.for_each([&](const Board& b, int) {
-            if (i++ % every == 0) expect_optimal(astar(near, b, o.goal(), {}, Metric::Mtm), b, o);
+        o.for_each([&](const board::Board& b, int) {
+            if (i++ % every == 0) expect_optimal(search::astar(near, b, o.goal(), {}, board::Metric::Mtm), b, o);
         });
-        WalkingDistanceH wd(o.goal(), Metric::Mtm);
-        o.for_each([&](const Board& b, int d) {
+        heuristics::WalkingDistanceH wd(o.goal(), board::Metric::Mtm);
+        o.for_each([&](const board::Board& b, int d) {
             if (d == o.max_distance())
-                expect_optimal(astar(wd, b, o.goal(), {}, Metric::Mtm), b, o);
+                expect_optimal(search::astar(wd, b, o.goal(), {}, board::Metric::Mtm), b, o);
         });
-        expect_optimal_on_sample(o, 6, test::kOptimized ? 300 : 30, [&](const Board& b) {
-            return astar(wd, b, o.goal(), {}, Metric::Mtm);
+        expect_optimal_on_sample(o, 6, test::kOptimized ? 300 : 30, [&](const board::Board& b) {
+            return search::astar(wd, b, o.goal(), {}, board::Metric::Mtm);
         });
     }
 }
@@ -151,19 +151,19 @@ TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
 // count with the oracle's number of shortest paths; the solutions listed are distinct, replay
 // and have the optimal length.
 void check_counts(const BfsOracle& o, int every) {
-    MetricIda<OracleH> ida(OracleH(o, 1), o.goal(), o.metric());
-    EnumerateOptions keep_all;
+    search::MetricIda<OracleH> ida(OracleH(o, 1), o.goal(), o.metric());
+    search::EnumerateOptions keep_all;
     keep_all.keep = 1000;
     int i = 0;
-    o.for_each([&](const Board& b, int d) {
+    o.for_each([&](const board::Board& b, int d) {
         if (i++ % every) return;
-        const Enumeration e = ida.enumerate(b, d, keep_all);
+        const search::Enumeration e = ida.enumerate(b, d, keep_all);
         ASSERT_TRUE(e.complete);
         ASSERT_FALSE(e.stopped);
         ASSERT_EQ(e.count, o.paths(b)) << to_string(o.metric()) << " " << b.to_string();
         ASSERT_EQ(e.solutions.size(), e.count);
-        std::set<Moves> seen;
-        for (const Moves& m : e.solutions) {
+        std::set<board::Moves> seen;
+        for (const board::Moves& m : e.solutions) {
             ASSERT_TRUE(seen.insert(m).second) << b.to_string();
             ASSERT_EQ(metric_length(m, o.metric()), d);
             ASSERT_NO_THROW(replay_check(b, m, o.goal()));
@@ -173,7 +173,7 @@ void check_counts(const BfsOracle& o, int every) {
 
 TEST(Enumerate, CountsEqualBfsPathCountsOnEveryPosition) {
     const int every = test::kOptimized ? 1 : 13;
-    for (Metric m : {Metric::Stm, Metric::Mtm}) {
+    for (board::Metric m : {board::Metric::Stm, board::Metric::Mtm}) {
         check_counts(oracle(3, 3, m), every);
         check_counts(oracle(2, 4, m), every);
     }
@@ -181,13 +181,13 @@ TEST(Enumerate, CountsEqualBfsPathCountsOnEveryPosition) {
 
 TEST(Enumerate, WithRealHeuristicsAndBpmx) {
     // Weaker heuristics visit more, and must still find every solution exactly once.
-    for (Metric m : {Metric::Stm, Metric::Mtm}) {
+    for (board::Metric m : {board::Metric::Stm, board::Metric::Mtm}) {
         const BfsOracle& o = oracle(3, 3, m);
-        MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), m), o.goal(), m);
+        search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(o.goal(), m), o.goal(), m);
         std::mt19937_64 rng(8);
         for (int k = 0; k < (test::kOptimized ? 300 : 30); ++k) {
-            const Board b = o.sample(rng);
-            const Enumeration e = ida.enumerate(b, o.distance(b), {});
+            const board::Board b = o.sample(rng);
+            const search::Enumeration e = ida.enumerate(b, o.distance(b), {});
             ASSERT_TRUE(e.complete);
             ASSERT_EQ(e.count, o.paths(b)) << b.to_string();
             ASSERT_TRUE(e.solutions.empty());
@@ -196,24 +196,24 @@ TEST(Enumerate, WithRealHeuristicsAndBpmx) {
 }
 
 TEST(Enumerate, StopsAfterAndKeeps) {
-    const BfsOracle& o = oracle(3, 3, Metric::Stm);
+    const BfsOracle& o = oracle(3, 3, board::Metric::Stm);
     // A position with many optimal solutions.
-    Board best = o.goal();
-    o.for_each([&](const Board& b, int) {
+    board::Board best = o.goal();
+    o.for_each([&](const board::Board& b, int) {
         if (o.paths(b) > o.paths(best)) best = b;
     });
     ASSERT_EQ(o.paths(best), 64u);
-    MetricIda<LinearConflictH> ida(LinearConflictH(o.goal()), o.goal(), Metric::Stm);
+    search::MetricIda<heuristics::LinearConflictH> ida(heuristics::LinearConflictH(o.goal()), o.goal(), board::Metric::Stm);
     const int d = o.distance(best);
-    EnumerateOptions opt;
+    search::EnumerateOptions opt;
     opt.keep = 10;
     opt.stop_after = 11;
-    Enumeration e = ida.enumerate(best, d, opt);
+    search::Enumeration e = ida.enumerate(best, d, opt);
     EXPECT_TRUE(e.stopped);
     EXPECT_FALSE(e.complete);
     EXPECT_EQ(e.count, 11u);
     EXPECT_EQ(e.solutions.size(), 10u);
-    EXPECT_EQ(e.search.status, SearchResult::Status::Solved);
+    EXPECT_EQ(e.search.status, search::SearchResult::Status::Solved);
     opt.stop_after = 64;
     e = ida.enumerate(best, d, opt);
     EXPECT_TRUE(e.stopped);  // the 64th is the last, but the search stopped at it
@@ -234,39 +234,39 @@ TEST(Enumerate, StopsAfterAndKeeps) {
 }
 
 TEST(Enumerate, ShorterSolutionIsAUsageError) {
-    const BfsOracle& o = oracle(3, 3, Metric::Mtm);
-    MetricIda<WalkingDistanceH> ida(WalkingDistanceH(o.goal(), Metric::Mtm), o.goal(), Metric::Mtm);
-    Board b = o.goal();
-    ASSERT_TRUE(b.move(Dir::Up));
-    ASSERT_TRUE(b.move(Dir::Left));
+    const BfsOracle& o = oracle(3, 3, board::Metric::Mtm);
+    search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm), o.goal(), board::Metric::Mtm);
+    board::Board b = o.goal();
+    ASSERT_TRUE(b.move(board::Dir::Up));
+    ASSERT_TRUE(b.move(board::Dir::Left));
     const std::string m = test::error_of<UsageError>([&] { ida.enumerate(b, 4, {}); });
     EXPECT_NE(m.find("2 moves is shorter than 4"), std::string::npos) << m;
     EXPECT_THROW(ida.enumerate(o.goal(), 2, {}), UsageError);
 }
 
 // A position `moves` random blank steps from `goal`.
-Board scrambled(const Board& goal, int moves, uint64_t seed) {
+board::Board scrambled(const board::Board& goal, int moves, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    Board b = goal;
-    for (int i = 0; i < moves; ++i) b.move(static_cast<Dir>(rng() % 4));
+    board::Board b = goal;
+    for (int i = 0; i < moves; ++i) b.move(static_cast<board::Dir>(rng() % 4));
     return b;
 }
 
 TEST(Enumerate, LimitsStopIt) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    const Board start = scrambled(goal, 1000, 9);
-    MetricIda<WalkingDistanceH> ida(WalkingDistanceH(goal, Metric::Mtm), goal, Metric::Mtm);
-    SearchLimits lim;
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    const board::Board start = scrambled(goal, 1000, 9);
+    search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(goal, board::Metric::Mtm), goal, board::Metric::Mtm);
+    search::SearchLimits lim;
     lim.max_seconds = 1e-6;
-    const SearchResult t = ida.solve(start, lim);
-    EXPECT_EQ(t.status, SearchResult::Status::Limit);
-    EXPECT_EQ(t.stop_reason, StopReason::TimeLimit);
+    const search::SearchResult t = ida.solve(start, lim);
+    EXPECT_EQ(t.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(t.stop_reason, search::StopReason::TimeLimit);
     EXPECT_GE(t.lower_bound, t.heuristic_start);
     lim = {};
     lim.max_nodes = 1000;
-    const Enumeration e = ida.enumerate(start, 30, {}, lim);
-    EXPECT_EQ(e.search.status, SearchResult::Status::Limit);
-    EXPECT_EQ(e.search.stop_reason, StopReason::NodeLimit);
+    const search::Enumeration e = ida.enumerate(start, 30, {}, lim);
+    EXPECT_EQ(e.search.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(e.search.stop_reason, search::StopReason::NodeLimit);
     EXPECT_FALSE(e.complete);
     EXPECT_GE(e.search.nodes_generated, 1000u);
     EXPECT_LT(e.search.nodes_generated, 2000u);

@@ -19,24 +19,24 @@ namespace loyd {
 namespace {
 
 // The mirror image of a position: tile m.tile[t] on cell m.cell[c] wherever t is on c.
-Board image(const Mirror& m, const Board& b) {
+board::Board image(const board::Mirror& m, const board::Board& b) {
     std::vector<int> cells(static_cast<size_t>(b.cells()));
     for (int c = 0; c < b.cells(); ++c) cells[m.cell[c]] = m.tile[b.at(c)];
-    return Board::make(b.geometry(), cells);
+    return board::Board::make(b.geometry(), cells);
 }
 
 TEST(Mirror, ReflectableIsASquareWithTheBlankOnTheDiagonal) {
-    EXPECT_TRUE(reflectable(Board::blank_last(Geometry(4, 4))));
-    EXPECT_TRUE(reflectable(Board::blank_first(Geometry(4, 4))));
-    EXPECT_TRUE(reflectable(Board::blank_last(Geometry(5, 5))));
+    EXPECT_TRUE(reflectable(board::Board::blank_last(board::Geometry(4, 4))));
+    EXPECT_TRUE(reflectable(board::Board::blank_first(board::Geometry(4, 4))));
+    EXPECT_TRUE(reflectable(board::Board::blank_last(board::Geometry(5, 5))));
     EXPECT_TRUE(reflectable(test::board(3, 3, {1, 2, 3, 4, 0, 5, 6, 7, 8})));   // centre
     EXPECT_FALSE(reflectable(test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8})));  // row 0, col 1
     EXPECT_FALSE(reflectable(test::board(3, 3, {1, 2, 0, 3, 4, 5, 6, 7, 8})));  // anti-diagonal
-    EXPECT_FALSE(reflectable(Board::blank_last(Geometry(4, 2))));
-    EXPECT_FALSE(reflectable(Board::blank_first(Geometry(3, 4))));
+    EXPECT_FALSE(reflectable(board::Board::blank_last(board::Geometry(4, 2))));
+    EXPECT_FALSE(reflectable(board::Board::blank_first(board::Geometry(3, 4))));
     for (int w = 2; w <= 12; ++w)
-        for (int h = 2; w * h <= kMaxCells; ++h) {
-            const Geometry g(w, h);
+        for (int h = 2; w * h <= board::kMaxCells; ++h) {
+            const board::Geometry g(w, h);
             for (int z = 0; z < g.cells(); ++z)
                 EXPECT_EQ(reflectable(test::goal_with_blank(g, z)), w == h && z % (w + 1) == 0)
                     << g.name() << " blank " << z;
@@ -44,8 +44,8 @@ TEST(Mirror, ReflectableIsASquareWithTheBlankOnTheDiagonal) {
 }
 
 TEST(Mirror, DefaultIsTheIdentity) {
-    const Mirror m;
-    for (int i = 0; i < kMaxCells; ++i) {
+    const board::Mirror m;
+    for (int i = 0; i < board::kMaxCells; ++i) {
         EXPECT_EQ(m.cell[i], i);
         EXPECT_EQ(m.tile[i], i);
     }
@@ -56,13 +56,13 @@ TEST(Mirror, DefaultIsTheIdentity) {
 TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
     std::mt19937_64 rng(7);
     for (int w = 2; w <= 5; ++w) {
-        const Geometry g(w, w);
+        const board::Geometry g(w, w);
         for (int d = 0; d < w; ++d)
             for (int k = 0; k < 3; ++k) {
-                const Board goal = k == 0 ? test::goal_with_blank(g, d * (w + 1))
+                const board::Board goal = k == 0 ? test::goal_with_blank(g, d * (w + 1))
                                           : test::random_goal(g, d * (w + 1), rng);
                 SCOPED_TRACE(goal.to_string());
-                const Mirror m = Mirror::of(goal);
+                const board::Mirror m = board::Mirror::of(goal);
                 int fixed = 0;
                 for (int c = 0; c < g.cells(); ++c) {
                     ASSERT_EQ(m.cell[m.cell[c]], c);
@@ -70,10 +70,10 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
                     fixed += m.cell[c] == c;
                     // Up on the position is Left on the image, Down is Right (and back).
                     for (const auto& [a, b] :
-                         {std::pair{Dir::Up, Dir::Left}, std::pair{Dir::Down, Dir::Right},
-                          std::pair{Dir::Left, Dir::Up}, std::pair{Dir::Right, Dir::Down}}) {
+                         {std::pair{board::Dir::Up, board::Dir::Left}, std::pair{board::Dir::Down, board::Dir::Right},
+                          std::pair{board::Dir::Left, board::Dir::Up}, std::pair{board::Dir::Right, board::Dir::Down}}) {
                         const int n = g.neighbor(c, a);
-                        ASSERT_EQ(g.neighbor(m.cell[c], b), n == kNoCell ? kNoCell : m.cell[n]);
+                        ASSERT_EQ(g.neighbor(m.cell[c], b), n == board::kNoCell ? board::kNoCell : m.cell[n]);
                     }
                     // The goal is its own image.
                     ASSERT_EQ(m.tile[goal.at(c)], goal.at(m.cell[c]));
@@ -81,7 +81,7 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
                 EXPECT_EQ(fixed, w);  // the diagonal
                 EXPECT_EQ(m.tile[0], 0);
                 EXPECT_EQ(image(m, goal).to_string(), goal.to_string());
-                for (int i = g.cells(); i < kMaxCells; ++i) EXPECT_EQ(m.cell[i], i);
+                for (int i = g.cells(); i < board::kMaxCells; ++i) EXPECT_EQ(m.cell[i], i);
             }
     }
 }
@@ -89,15 +89,15 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
 // The oracle: a position and its image are equally far from the goal, for every position of
 // 3x3 with the blank last and in the centre, and of 2x2.
 TEST(Mirror, ImagesKeepTheExactDistance) {
-    for (const Board& goal :
-         {Board::blank_last(Geometry(3, 3)), test::goal_with_blank(Geometry(3, 3), 4),
-          Board::blank_first(Geometry(2, 2))}) {
+    for (const board::Board& goal :
+         {board::Board::blank_last(board::Geometry(3, 3)), test::goal_with_blank(board::Geometry(3, 3), 4),
+          board::Board::blank_first(board::Geometry(2, 2))}) {
         SCOPED_TRACE(goal.to_string());
         const test::BfsOracle oracle(goal);
-        const Mirror m = Mirror::of(goal);
+        const board::Mirror m = board::Mirror::of(goal);
         uint64_t seen = 0, moved = 0;
-        oracle.for_each([&](const Board& b, int d) {
-            const Board i = image(m, b);
+        oracle.for_each([&](const board::Board& b, int d) {
+            const board::Board i = image(m, b);
             ASSERT_EQ(oracle.distance(i), d) << b.to_string();
             ++seen;
             moved += i.to_string() != b.to_string();
@@ -108,10 +108,10 @@ TEST(Mirror, ImagesKeepTheExactDistance) {
 }
 
 TEST(Mirror, AGoalWithoutAMirrorImageIsRefused) {
-    for (const Board& goal :
-         {test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8}), Board::blank_last(Geometry(4, 3)),
+    for (const board::Board& goal :
+         {test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8}), board::Board::blank_last(board::Geometry(4, 3)),
           test::board(3, 3, {1, 2, 0, 3, 4, 5, 6, 7, 8})}) {
-        const std::string m = test::error_of<UsageError>([&] { Mirror::of(goal); });
+        const std::string m = test::error_of<UsageError>([&] { board::Mirror::of(goal); });
         EXPECT_TRUE(
             test::contains(m, "goal '" + goal.to_string() + "' on " + goal.geometry().name()))
             << m;

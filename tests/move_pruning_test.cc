@@ -31,7 +31,7 @@ using test::BfsOracle;
 // U<D<L<R) order, of all legal sequences from c with the same effect on the board.
 
 struct BruteForce {
-    BruteForce(const Geometry& g, int max_len) : g_(g) {
+    BruteForce(const board::Geometry& g, int max_len) : g_(g) {
         first_.resize(static_cast<size_t>(g.cells()));
         for (int c = 0; c < g.cells(); ++c)
             for (const std::string& s : sequences(c, max_len))
@@ -43,7 +43,7 @@ struct BruteForce {
         std::string cells(static_cast<size_t>(g_.cells()), '\0');
         for (int i = 0; i < g_.cells(); ++i) cells[static_cast<size_t>(i)] = static_cast<char>(i);
         for (char m : seq) {
-            const int to = g_.neighbor(c, static_cast<Dir>(m));
+            const int to = g_.neighbor(c, static_cast<board::Dir>(m));
             std::swap(cells[static_cast<size_t>(c)], cells[static_cast<size_t>(to)]);
             c = to;
         }
@@ -57,7 +57,7 @@ struct BruteForce {
         for (size_t i = 0; i < seq.size(); ++i) {
             for (size_t j = i + 1; j <= seq.size(); ++j)
                 if (!canonical(c, seq.substr(i, j - i))) return false;
-            c = g_.neighbor(c, static_cast<Dir>(seq[i]));
+            c = g_.neighbor(c, static_cast<board::Dir>(seq[i]));
         }
         return true;
     }
@@ -68,9 +68,9 @@ struct BruteForce {
         for (int len = 1; len <= max_len; ++len) {
             next.clear();
             for (const auto& [s, cell] : layer)
-                for (int d = 0; d < kDirs; ++d) {
-                    const int to = g_.neighbor(cell, static_cast<Dir>(d));
-                    if (to == kNoCell) continue;
+                for (int d = 0; d < board::kDirs; ++d) {
+                    const int to = g_.neighbor(cell, static_cast<board::Dir>(d));
+                    if (to == board::kNoCell) continue;
                     next.emplace_back(s + static_cast<char>(d), to);
                     out.push_back(next.back().first);
                 }
@@ -80,11 +80,11 @@ struct BruteForce {
     }
 
 private:
-    Geometry g_;
+    board::Geometry g_;
     std::vector<std::map<std::string, std::string>> first_;
 };
 
-bool automaton_accepts(const MovePruning& p, int c, const std::string& seq) {
+bool automaton_accepts(const search::MovePruning& p, int c, const std::string& seq) {
     int q = p.start(c);
     for (char m : seq) {
         q = p.next(q, m);
@@ -94,9 +94,9 @@ bool automaton_accepts(const MovePruning& p, int c, const std::string& seq) {
 }
 
 TEST(MovePruning, AutomatonEqualsTheBruteForceDefinition) {
-    for (const Geometry& g : {Geometry(3, 3), Geometry(2, 3), Geometry(4, 3), Geometry(2, 2)}) {
+    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(2, 3), board::Geometry(4, 3), board::Geometry(2, 2)}) {
         const int len = 6;
-        const MovePruning p(g, len);
+        const search::MovePruning p(g, len);
         const BruteForce bf(g, len);
         uint64_t checked = 0, rejected = 0;
         for (int c = 0; c < g.cells(); ++c)
@@ -112,31 +112,31 @@ TEST(MovePruning, AutomatonEqualsTheBruteForceDefinition) {
 }
 
 TEST(MovePruning, LengthTwoIsParentPruning) {
-    const Geometry g(4, 4);
-    const MovePruning p(g, 2);
+    const board::Geometry g(4, 4);
+    const search::MovePruning p(g, 2);
     for (int c = 0; c < g.cells(); ++c)
-        for (int d = 0; d < kDirs; ++d) {
-            const int to = g.neighbor(c, static_cast<Dir>(d));
+        for (int d = 0; d < board::kDirs; ++d) {
+            const int to = g.neighbor(c, static_cast<board::Dir>(d));
             const int q = p.next(p.start(c), d);
-            ASSERT_EQ(q < 0, to == kNoCell) << "cell " << c << " move " << d;
+            ASSERT_EQ(q < 0, to == board::kNoCell) << "cell " << c << " move " << d;
             if (q < 0) continue;
-            for (int e = 0; e < kDirs; ++e) {
-                const bool legal = g.neighbor(to, static_cast<Dir>(e)) != kNoCell;
-                const bool inverse = static_cast<Dir>(e) == opposite(static_cast<Dir>(d));
+            for (int e = 0; e < board::kDirs; ++e) {
+                const bool legal = g.neighbor(to, static_cast<board::Dir>(e)) != board::kNoCell;
+                const bool inverse = static_cast<board::Dir>(e) == opposite(static_cast<board::Dir>(d));
                 EXPECT_EQ(p.next(q, e) >= 0, legal && !inverse) << "cell " << c << " moves " << d << e;
             }
         }
 }
 
 TEST(MovePruning, RefusesBadLengthsAndIsShared) {
-    EXPECT_THROW(MovePruning(Geometry(3, 3), 1), UsageError);
-    EXPECT_THROW(MovePruning(Geometry(3, 3), 17), UsageError);
-    const MovePruning& a = MovePruning::shared(Geometry(3, 3), 8);
-    const MovePruning& b = MovePruning::shared(Geometry(3, 3), 8);
+    EXPECT_THROW(search::MovePruning(board::Geometry(3, 3), 1), UsageError);
+    EXPECT_THROW(search::MovePruning(board::Geometry(3, 3), 17), UsageError);
+    const search::MovePruning& a = search::MovePruning::shared(board::Geometry(3, 3), 8);
+    const search::MovePruning& b = search::MovePruning::shared(board::Geometry(3, 3), 8);
     EXPECT_EQ(&a, &b);
-    EXPECT_NE(&a, &MovePruning::shared(Geometry(3, 3), 6));
-    EXPECT_THROW(IdaStar<ManhattanH>(ManhattanH(Board::blank_last(Geometry(4, 4))),
-                                     Board::blank_last(Geometry(4, 4)), a),
+    EXPECT_NE(&a, &search::MovePruning::shared(board::Geometry(3, 3), 6));
+    EXPECT_THROW(search::IdaStar<heuristics::ManhattanH>(heuristics::ManhattanH(board::Board::blank_last(board::Geometry(4, 4))),
+                                     board::Board::blank_last(board::Geometry(4, 4)), a),
                  UsageError);
 }
 
@@ -144,41 +144,41 @@ TEST(MovePruning, RefusesBadLengthsAndIsShared) {
 TEST(MovePruning, CompiledInAutomataEqualFreshBuilds) {
     int found = 0;
     for (int side = 3; side <= 5; ++side) {
-        const Geometry g(side, side);
-        const int len = MovePruning::default_length(g);
+        const board::Geometry g(side, side);
+        const int len = search::MovePruning::default_length(g);
         EXPECT_EQ(len, 12) << g.name();
-        const PrebuiltPruning* p = find_prebuilt_pruning(side, side, len);
+        const search::PrebuiltPruning* p = search::find_prebuilt_pruning(side, side, len);
         ASSERT_NE(p, nullptr) << g.name();
         ++found;
-        const MovePruning fresh(g, len);
+        const search::MovePruning fresh(g, len);
         ASSERT_EQ(p->states, fresh.states()) << g.name();
         EXPECT_EQ(p->forbidden, fresh.forbidden_strings()) << g.name();
-        EXPECT_TRUE(std::equal(p->next, p->next + p->states * kDirs, fresh.table())) << g.name();
-        const MovePruning& shared = MovePruning::shared(g, len);
+        EXPECT_TRUE(std::equal(p->next, p->next + p->states * board::kDirs, fresh.table())) << g.name();
+        const search::MovePruning& shared = search::MovePruning::shared(g, len);
         EXPECT_EQ(shared.states(), fresh.states());
-        EXPECT_TRUE(std::equal(fresh.table(), fresh.table() + fresh.states() * kDirs, shared.table()));
+        EXPECT_TRUE(std::equal(fresh.table(), fresh.table() + fresh.states() * board::kDirs, shared.table()));
     }
     EXPECT_EQ(found, 3);
-    EXPECT_EQ(find_prebuilt_pruning(4, 4, 7), nullptr);
-    EXPECT_EQ(find_prebuilt_pruning(3, 4, MovePruning::default_length(Geometry(3, 4))), nullptr);
+    EXPECT_EQ(search::find_prebuilt_pruning(4, 4, 7), nullptr);
+    EXPECT_EQ(search::find_prebuilt_pruning(3, 4, search::MovePruning::default_length(board::Geometry(3, 4))), nullptr);
 }
 
 TEST(MovePruning, RefusesTablesThatDoNotFitTheBoard) {
-    const Geometry g(3, 3);
-    const MovePruning m(g, 6);
-    const std::vector<int32_t> good(m.table(), m.table() + m.states() * kDirs);
-    EXPECT_NO_THROW(MovePruning(g, 6, m.forbidden_strings(), good));
-    EXPECT_THROW(MovePruning(Geometry(4, 4), 6, 0, good), UsageError);  // 3x3 edges inside 4x4
+    const board::Geometry g(3, 3);
+    const search::MovePruning m(g, 6);
+    const std::vector<int32_t> good(m.table(), m.table() + m.states() * board::kDirs);
+    EXPECT_NO_THROW(search::MovePruning(g, 6, m.forbidden_strings(), good));
+    EXPECT_THROW(search::MovePruning(board::Geometry(4, 4), 6, 0, good), UsageError);  // 3x3 edges inside 4x4
     std::vector<int32_t> odd = good;
     odd.pop_back();
-    EXPECT_THROW(MovePruning(g, 6, 0, odd), UsageError);
+    EXPECT_THROW(search::MovePruning(g, 6, 0, odd), UsageError);
     std::vector<int32_t> off = good;
-    off[0 * kDirs + static_cast<int>(Dir::Up)] = 1;  // cell 0 has no cell above
-    EXPECT_THROW(MovePruning(g, 6, 0, off), UsageError);
+    off[0 * board::kDirs + static_cast<int>(board::Dir::Up)] = 1;  // cell 0 has no cell above
+    EXPECT_THROW(search::MovePruning(g, 6, 0, off), UsageError);
     std::vector<int32_t> far = good;
-    far[4 * kDirs + 0] = m.states();
-    EXPECT_THROW(MovePruning(g, 6, 0, far), UsageError);
-    EXPECT_THROW(MovePruning(g, 1, 0, good), UsageError);
+    far[4 * board::kDirs + 0] = m.states();
+    EXPECT_THROW(search::MovePruning(g, 6, 0, far), UsageError);
+    EXPECT_THROW(search::MovePruning(g, 1, 0, good), UsageError);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -190,8 +190,8 @@ class OracleH {
 public:
     struct Undo {};
     explicit OracleH(const BfsOracle& o) : o_(&o) {}
-    int init(const SearchState& s) const { return o_->distance(s.cell); }
-    int moved(int, const SearchState& s, int, int, int, Undo&) const { return o_->distance(s.cell); }
+    int init(const board::SearchState& s) const { return o_->distance(s.cell); }
+    int moved(int, const board::SearchState& s, int, int, int, Undo&) const { return o_->distance(s.cell); }
     void undo(const Undo&) const {}
 
 private:
@@ -199,15 +199,15 @@ private:
 };
 
 // Solves every `stride`-th position (from `shard`) and checks the length and the replay.
-void every_position_at_its_distance(const Board& goal, uint64_t stride, uint64_t shard) {
+void every_position_at_its_distance(const board::Board& goal, uint64_t stride, uint64_t shard) {
     const BfsOracle oracle(goal);
-    const MovePruning& p = MovePruning::shared(goal.geometry(), MovePruning::default_length(goal.geometry()));
-    IdaStar<OracleH> ida(OracleH(oracle), goal, p);
+    const search::MovePruning& p = search::MovePruning::shared(goal.geometry(), search::MovePruning::default_length(goal.geometry()));
+    search::IdaStar<OracleH> ida(OracleH(oracle), goal, p);
     uint64_t i = 0, solved = 0, wrong = 0;
-    oracle.for_each([&](const Board& b, int d) {
+    oracle.for_each([&](const board::Board& b, int d) {
         if (i++ % stride != shard) return;
-        const SearchResult r = ida.solve(b);
-        const bool ok = r.status == SearchResult::Status::Solved && static_cast<int>(r.moves.size()) == d &&
+        const search::SearchResult r = ida.solve(b);
+        const bool ok = r.status == search::SearchResult::Status::Solved && static_cast<int>(r.moves.size()) == d &&
                         r.iterations <= 1;
         if (!ok && wrong++ < 5)
             ADD_FAILURE() << goal.geometry().name() << " " << b.to_string() << ": distance " << d << ", found "
@@ -222,15 +222,15 @@ void every_position_at_its_distance(const Board& goal, uint64_t stride, uint64_t
 }
 
 TEST(PruningKeepsAnOptimalPath, Every3x3Position) {
-    const Geometry g(3, 3);
+    const board::Geometry g(3, 3);
     const uint64_t stride = test::kOptimized ? 1 : 20;
-    every_position_at_its_distance(Board::blank_last(g), stride, 0);
-    every_position_at_its_distance(Board::make(g, {1, 2, 3, 4, 0, 5, 6, 7, 8}), stride * 4, 1);
+    every_position_at_its_distance(board::Board::blank_last(g), stride, 0);
+    every_position_at_its_distance(board::Board::make(g, {1, 2, 3, 4, 0, 5, 6, 7, 8}), stride * 4, 1);
 }
 
 TEST(PruningKeepsAnOptimalPath, Every2x4And4x2Position) {
-    every_position_at_its_distance(Board::blank_last(Geometry(4, 2)), 1, 0);
-    every_position_at_its_distance(Board::blank_first(Geometry(2, 4)), 1, 0);
+    every_position_at_its_distance(board::Board::blank_last(board::Geometry(4, 2)), 1, 0);
+    every_position_at_its_distance(board::Board::blank_first(board::Geometry(2, 4)), 1, 0);
 }
 
 class Every2x5Position : public testing::TestWithParam<int> {};
@@ -239,7 +239,7 @@ class Every2x5Position : public testing::TestWithParam<int> {};
 TEST_P(Every2x5Position, SolvedAtItsDistance) {
     const uint64_t stride = test::kOptimized ? 4 : 400;
     if (!test::kOptimized && GetParam() > 0) GTEST_SKIP() << "one shard in the sanitizer build";
-    every_position_at_its_distance(Board::blank_last(Geometry(5, 2)), stride, static_cast<uint64_t>(GetParam()));
+    every_position_at_its_distance(board::Board::blank_last(board::Geometry(5, 2)), stride, static_cast<uint64_t>(GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, Every2x5Position, testing::Range(0, 4));
@@ -247,16 +247,16 @@ INSTANTIATE_TEST_SUITE_P(Shards, Every2x5Position, testing::Range(0, 4));
 // Pruning must pay: on Korf's three easiest instances it generates far fewer nodes than
 // parent pruning alone, at the same optimal lengths.
 TEST(MovePruning, GeneratesFewerNodesThanParentPruning) {
-    const Geometry g(4, 4);
-    const Board goal = Board::blank_first(g);
-    LinearConflictH h(goal);
-    IdaStar<LinearConflictH> full(h, goal, MovePruning::shared(g, MovePruning::default_length(g)));
-    IdaStar<LinearConflictH> parent(h, goal, MovePruning::shared(g, 2));
+    const board::Geometry g(4, 4);
+    const board::Board goal = board::Board::blank_first(g);
+    heuristics::LinearConflictH h(goal);
+    search::IdaStar<heuristics::LinearConflictH> full(h, goal, search::MovePruning::shared(g, search::MovePruning::default_length(g)));
+    search::IdaStar<heuristics::LinearConflictH> parent(h, goal, search::MovePruning::shared(g, 2));
     auto korf = test::load_korf100_easiest_first();
     uint64_t with = 0, without = 0;
     for (int i = 0; i < 3; ++i) {
-        const Board b = Board::make(g, korf[static_cast<size_t>(i)].tiles);
-        const SearchResult a = full.solve(b), c = parent.solve(b);
+        const board::Board b = board::Board::make(g, korf[static_cast<size_t>(i)].tiles);
+        const search::SearchResult a = full.solve(b), c = parent.solve(b);
         ASSERT_EQ(static_cast<int>(a.moves.size()), korf[static_cast<size_t>(i)].optimal);
         ASSERT_EQ(a.moves.size(), c.moves.size()) << b.to_string();
         with += a.nodes_generated;

@@ -21,36 +21,36 @@ using test::BfsOracle;
 using test::error_of;
 
 // MTM sets built once per process: name -> loaded set.
-const LoadedSet& mtm_set(const std::string& name) {
+const tables::LoadedSet& mtm_set(const std::string& name) {
     static test::ScratchDir dir;
-    static std::map<std::string, std::unique_ptr<LoadedSet>> sets;
+    static std::map<std::string, std::unique_ptr<tables::LoadedSet>> sets;
     auto& s = sets[name];
     if (s) return *s;
-    const Geometry g3(3, 3), g24(2, 4);
-    PdbSetSpec spec =
-        name == "fringe-3x3" ? custom_set(name, Board::blank_last(g3), {{1, 2, 3, 4, 7}},
-                                          PatternKind::Full, Metric::Mtm)
-        : name == "two-3x3"  ? custom_set(name, Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6, 7}},
-                                          PatternKind::Full, Metric::Mtm)
-                             : custom_set(name, Board::blank_last(g24), {{1, 2, 3, 4}, {5, 6, 7}},
-                                          PatternKind::Full, Metric::Mtm);
-    s = std::make_unique<LoadedSet>(load_set(test::build_set(spec, dir / name)));
+    const board::Geometry g3(3, 3), g24(2, 4);
+    tables::PdbSetSpec spec =
+        name == "fringe-3x3" ? custom_set(name, board::Board::blank_last(g3), {{1, 2, 3, 4, 7}},
+                                          tables::PatternKind::Full, board::Metric::Mtm)
+        : name == "two-3x3"  ? custom_set(name, board::Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6, 7}},
+                                          tables::PatternKind::Full, board::Metric::Mtm)
+                             : custom_set(name, board::Board::blank_last(g24), {{1, 2, 3, 4}, {5, 6, 7}},
+                                          tables::PatternKind::Full, board::Metric::Mtm);
+    s = std::make_unique<tables::LoadedSet>(tables::load_set(test::build_set(spec, dir / name)));
     return *s;
 }
 
 TEST(MtmPdb, AdmissibleOnEveryPositionAndAtLeastTheWalkingDistance) {
     for (const std::string name : {"fringe-3x3", "two-3x3", "two-2x4"}) {
-        const LoadedSet& set = mtm_set(name);
-        EXPECT_EQ(set.spec.metric, Metric::Mtm);
-        const BfsOracle o(set.spec.goal, Metric::Mtm);
-        for (const Lookups& want : {Lookups::regular_only(), Lookups::all()}) {
-            MtmPdbH h(set, want);
+        const tables::LoadedSet& set = mtm_set(name);
+        EXPECT_EQ(set.spec.metric, board::Metric::Mtm);
+        const BfsOracle o(set.spec.goal, board::Metric::Mtm);
+        for (const heuristics::Lookups& want : {heuristics::Lookups::regular_only(), heuristics::Lookups::all()}) {
+            heuristics::MtmPdbH h(set, want);
             EXPECT_FALSE(h.lookups().dual);
             EXPECT_EQ(h.lookups().reflected, want.reflected && set.spec.reflect);
-            WalkingDistanceH wd(set.spec.goal, Metric::Mtm);
+            heuristics::WalkingDistanceH wd(set.spec.goal, board::Metric::Mtm);
             uint64_t above = 0;
-            o.for_each([&](const Board& b, int d) {
-                const SearchState s = SearchState::from(b);
+            o.for_each([&](const board::Board& b, int d) {
+                const board::SearchState s = board::SearchState::from(b);
                 const int v = h.init(s), w = wd.init(s);
                 ASSERT_LE(v, d) << name << " " << b.to_string();
                 ASSERT_GE(v, w) << name << " " << b.to_string();
@@ -63,27 +63,27 @@ TEST(MtmPdb, AdmissibleOnEveryPositionAndAtLeastTheWalkingDistance) {
 
 TEST(MtmPdb, IncrementalEqualsFromScratch) {
     for (const std::string name : {"two-3x3", "two-2x4"}) {
-        const LoadedSet& set = mtm_set(name);
-        MtmPdbH h(set, Lookups{}), fresh(set, Lookups{});
+        const tables::LoadedSet& set = mtm_set(name);
+        heuristics::MtmPdbH h(set, heuristics::Lookups{}), fresh(set, heuristics::Lookups{});
         test::expect_incremental_walk(h, fresh, set.spec.goal, 400, 3);
     }
 }
 
 TEST(MtmPdb, TablesAreNeverUsedInTheOtherMetric) {
-    const LoadedSet& mtm = mtm_set("fringe-3x3");
-    const LoadedSet& stm = test::test_set("8-fringe");
-    std::string m = error_of<UsageError>([&] { MtmPdbH h(stm, Lookups{}); });
+    const tables::LoadedSet& mtm = mtm_set("fringe-3x3");
+    const tables::LoadedSet& stm = test::test_set("8-fringe");
+    std::string m = error_of<UsageError>([&] { heuristics::MtmPdbH h(stm, heuristics::Lookups{}); });
     EXPECT_NE(m.find("pdbgen build --metric mtm"), std::string::npos) << m;
-    m = error_of<UsageError>([&] { PdbH h(mtm, Lookups{}); });
+    m = error_of<UsageError>([&] { heuristics::PdbH h(mtm, heuristics::Lookups{}); });
     EXPECT_NE(m.find("multi-tile"), std::string::npos) << m;
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const Board start = test::board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
-    SolveOptions opt;
-    opt.heuristic = HeuristicKind::Pdb;
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board start = test::board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
+    search::SolveOptions opt;
+    opt.heuristic = heuristics::HeuristicKind::Pdb;
     opt.pdb = &mtm;
     m = error_of<UsageError>([&] { solve(start, goal, opt); });
     EXPECT_NE(m.find("count mtm moves, the search stm moves"), std::string::npos) << m;
-    opt.metric = Metric::Mtm;
+    opt.metric = board::Metric::Mtm;
     opt.pdb = &stm;
     m = error_of<UsageError>([&] { solve(start, goal, opt); });
     EXPECT_NE(m.find("count stm moves, the search mtm moves"), std::string::npos) << m;
@@ -91,81 +91,81 @@ TEST(MtmPdb, TablesAreNeverUsedInTheOtherMetric) {
 
     // A manifest that says MTM over a table file that holds the STM table of the same tiles.
     test::ScratchDir dir;
-    PdbSetSpec spec = custom_set("x", goal, {{1, 2, 3, 4, 7}}, PatternKind::Full, Metric::Mtm);
+    tables::PdbSetSpec spec = custom_set("x", goal, {{1, 2, 3, 4, 7}}, tables::PatternKind::Full, board::Metric::Mtm);
     test::build_set(spec, dir.path());
-    const Pattern stm_pattern(goal, {1, 2, 3, 4, 7}, PatternKind::Full);
-    const BuildResult r = build_table(stm_pattern, {});
+    const tables::Pattern stm_pattern(goal, {1, 2, 3, 4, 7}, tables::PatternKind::Full);
+    const tables::BuildResult r = build_table(stm_pattern, {});
     write_pdb(dir / spec.tables[0].file, header_for(stm_pattern, r.max_value), r.entries.bytes.data(),
-              r.entries.bytes.size(), PdbEncoding::Raw);
+              r.entries.bytes.size(), tables::PdbEncoding::Raw);
     spec.tables[0].xxh3.reset();
-    write_file_atomic(dir / kManifestName, manifest_text(spec));
-    m = error_of<FormatError>([&] { load_set(dir.path()); });
+    base::write_file_atomic(dir / tables::kManifestName, manifest_text(spec));
+    m = error_of<FormatError>([&] { tables::load_set(dir.path()); });
     EXPECT_NE(m.find("the table counts stm moves, expected mtm"), std::string::npos) << m;
 }
 
 TEST(MtmPdb, DiscoveryPicksTheSetOfTheMetric) {
     test::ScratchDir dir;
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    test::build_set(custom_set("a-stm", goal, {{1, 2, 3, 4, 7}}, PatternKind::Full), dir / "a-stm");
-    test::build_set(custom_set("b-mtm", goal, {{1, 2, 3}}, PatternKind::Full, Metric::Mtm),
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    test::build_set(custom_set("a-stm", goal, {{1, 2, 3, 4, 7}}, tables::PatternKind::Full), dir / "a-stm");
+    test::build_set(custom_set("b-mtm", goal, {{1, 2, 3}}, tables::PatternKind::Full, board::Metric::Mtm),
                     dir / "b-mtm");
-    const auto stm = find_best_set({dir.path()}, goal);
+    const auto stm = tables::find_best_set({dir.path()}, goal);
     ASSERT_TRUE(stm);
     EXPECT_EQ(stm->spec.name, "a-stm");
     const auto mtm =
-        find_best_set({dir.path()}, Board::blank_first(Geometry(3, 3)), nullptr, Metric::Mtm);
+        tables::find_best_set({dir.path()}, board::Board::blank_first(board::Geometry(3, 3)), nullptr, board::Metric::Mtm);
     ASSERT_TRUE(mtm);
     EXPECT_EQ(mtm->spec.name, "b-mtm");
-    EXPECT_FALSE(find_best_set({dir / "a-stm"}, goal, nullptr, Metric::Mtm));
-    EXPECT_FALSE(find_best_set({dir / "b-mtm"}, goal));
+    EXPECT_FALSE(tables::find_best_set({dir / "a-stm"}, goal, nullptr, board::Metric::Mtm));
+    EXPECT_FALSE(tables::find_best_set({dir / "b-mtm"}, goal));
 }
 
 TEST(MtmPdb, BuildSuggestionsAreForTheMetric) {
-    const Board g4 = Board::blank_first(Geometry(4, 4));
-    EXPECT_NE(suggest_build_command(g4).find("--preset 15-7-8 "), std::string::npos);
-    EXPECT_NE(suggest_build_command(g4, Metric::Mtm).find("--preset 15-mtm-6-6 "),
+    const board::Board g4 = board::Board::blank_first(board::Geometry(4, 4));
+    EXPECT_NE(tables::suggest_build_command(g4).find("--preset 15-7-8 "), std::string::npos);
+    EXPECT_NE(tables::suggest_build_command(g4, board::Metric::Mtm).find("--preset 15-mtm-6-6 "),
               std::string::npos);
-    EXPECT_NE(suggest_build_command(Board::blank_last(Geometry(3, 3)), Metric::Mtm)
+    EXPECT_NE(tables::suggest_build_command(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Mtm)
                   .find("--preset 8-mtm-fringe "),
               std::string::npos);
     // Other boards: full patterns of the metric, each table under ~60 M entries.
-    for (const Board& goal :
-         {Board::blank_last(Geometry(3, 4)), Board::blank_last(Geometry(5, 5))}) {
-        const std::string cmd = suggest_build_command(goal, Metric::Mtm);
+    for (const board::Board& goal :
+         {board::Board::blank_last(board::Geometry(3, 4)), board::Board::blank_last(board::Geometry(5, 5))}) {
+        const std::string cmd = tables::suggest_build_command(goal, board::Metric::Mtm);
         EXPECT_NE(cmd.find("--metric mtm"), std::string::npos) << cmd;
         EXPECT_EQ(cmd.find("--kind"), std::string::npos) << cmd;  // full is the default in MTM
-        const BuildCost c = suggest_build_cost(goal, Metric::Mtm);
+        const tables::BuildCost c = tables::suggest_build_cost(goal, board::Metric::Mtm);
         EXPECT_GT(c.entries, 0u);
         EXPECT_LE(c.peak_bytes, uint64_t{60'000'000});
-        EXPECT_EQ(suggest_build_command(goal).find("--metric"), std::string::npos);
+        EXPECT_EQ(tables::suggest_build_command(goal).find("--metric"), std::string::npos);
     }
 }
 
 TEST(MtmPdb, SolvesAndCountsOptimallyAlsoThroughAGoalMapping) {
-    const LoadedSet& set = mtm_set("two-3x3");
-    SolveOptions opt;
-    opt.metric = Metric::Mtm;
-    opt.heuristic = HeuristicKind::Pdb;
+    const tables::LoadedSet& set = mtm_set("two-3x3");
+    search::SolveOptions opt;
+    opt.metric = board::Metric::Mtm;
+    opt.heuristic = heuristics::HeuristicKind::Pdb;
     opt.pdb = &set;
-    for (const Board& goal :
-         {Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(3, 3))}) {
-        const BfsOracle o(goal, Metric::Mtm);
+    for (const board::Board& goal :
+         {board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_first(board::Geometry(3, 3))}) {
+        const BfsOracle o(goal, board::Metric::Mtm);
         std::mt19937_64 rng(11);
         for (int i = 0; i < (test::kOptimized ? 200 : 30); ++i) {
-            const Board start = o.sample(rng);
-            opt.algorithm = i % 3 ? Algorithm::Ida : Algorithm::Astar;
-            const SolveOutcome r = solve(start, goal, opt);
-            ASSERT_EQ(r.status, SolveOutcome::Status::Solved);
+            const board::Board start = o.sample(rng);
+            opt.algorithm = i % 3 ? search::Algorithm::Ida : search::Algorithm::Astar;
+            const search::SolveOutcome r = solve(start, goal, opt);
+            ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
             EXPECT_EQ(r.length, o.distance(start)) << goal.to_string() << " " << start.to_string();
             EXPECT_EQ(r.lookups, "regular,reflected");
             if (i % 10) continue;
-            AllSolutionsOptions all;
+            search::AllSolutionsOptions all;
             all.count_only = true;
             EXPECT_EQ(solve_all(start, goal, opt, all).count, o.paths(start)) << start.to_string();
             all.count_only = false;
-            const AllSolutionsOutcome listed = solve_all(start, goal, opt, all);
+            const search::AllSolutionsOutcome listed = solve_all(start, goal, opt, all);
             EXPECT_EQ(listed.solutions.size(), o.paths(start));
-            for (const Moves& m : listed.solutions) EXPECT_NO_THROW(replay_check(start, m, goal));
+            for (const board::Moves& m : listed.solutions) EXPECT_NO_THROW(replay_check(start, m, goal));
         }
     }
 }

@@ -16,47 +16,47 @@ namespace {
 using test::contains;
 using test::error_of;
 
-const MoveStyle kBlank{Notation::Blank, false}, kBlankRuns{Notation::Blank, true},
-    kTile{Notation::Tile, false}, kTileRuns{Notation::Tile, true};
+const board::MoveStyle kBlank{board::Notation::Blank, false}, kBlankRuns{board::Notation::Blank, true},
+    kTile{board::Notation::Tile, false}, kTileRuns{board::Notation::Tile, true};
 
-Moves blank_moves(const std::string& letters) {
-    Moves m;
+board::Moves blank_moves(const std::string& letters) {
+    board::Moves m;
     for (char c : letters)
-        m.push_back(c == 'U' ? Dir::Up : c == 'D' ? Dir::Down : c == 'L' ? Dir::Left : Dir::Right);
+        m.push_back(c == 'U' ? board::Dir::Up : c == 'D' ? board::Dir::Down : c == 'L' ? board::Dir::Left : board::Dir::Right);
     return m;
 }
 
 TEST(Notation, WritesEveryStyle) {
-    const Moves m = blank_moves("RRUUL");
+    const board::Moves m = blank_moves("RRUUL");
     EXPECT_EQ(format_moves(m, kBlank), "RRUUL");
     EXPECT_EQ(format_moves(m, kBlankRuns), "R2U2L");
     EXPECT_EQ(format_moves(m, kTile), "LLDDR");
     EXPECT_EQ(format_moves(m, kTileRuns), "L2D2R");
     EXPECT_EQ(format_moves(blank_moves("UDUD"), kBlankRuns), "UDUD");
     EXPECT_EQ(format_moves(blank_moves("LLLLLLLLLLLL"), kTileRuns), "R12");
-    for (const MoveStyle& s : {kBlank, kBlankRuns, kTile, kTileRuns})
+    for (const board::MoveStyle& s : {kBlank, kBlankRuns, kTile, kTileRuns})
         EXPECT_EQ(format_moves({}, s), "");
-    EXPECT_EQ(move_char(Dir::Up, Notation::Blank), 'U');
-    EXPECT_EQ(move_char(Dir::Up, Notation::Tile), 'D');
-    EXPECT_EQ(move_char(Dir::Left, Notation::Tile), 'R');
+    EXPECT_EQ(move_char(board::Dir::Up, board::Notation::Blank), 'U');
+    EXPECT_EQ(move_char(board::Dir::Up, board::Notation::Tile), 'D');
+    EXPECT_EQ(move_char(board::Dir::Left, board::Notation::Tile), 'R');
 }
 
 TEST(Notation, ReadsBothNotationsWithAndWithoutRuns) {
-    const Moves m = blank_moves("RRUUL");
-    EXPECT_EQ(parse_move_text("RRUUL", Notation::Blank).moves, m);
-    EXPECT_EQ(parse_move_text("R2U2L", Notation::Blank).moves, m);
-    EXPECT_EQ(parse_move_text("R2UUL1", Notation::Blank).moves, m);
-    EXPECT_EQ(parse_move_text("L2D2R", Notation::Tile).moves, m);
-    EXPECT_EQ(parse_move_text("LLDDR", Notation::Tile).moves, m);
-    EXPECT_EQ(parse_move_text(" L2 D2\tR\n", Notation::Tile).moves, m);
-    EXPECT_EQ(parse_move_text("R12", Notation::Tile).moves, blank_moves("LLLLLLLLLLLL"));
-    EXPECT_EQ(parse_move_text("D99", Notation::Blank).moves.size(), 99u);
+    const board::Moves m = blank_moves("RRUUL");
+    EXPECT_EQ(parse_move_text("RRUUL", board::Notation::Blank).moves, m);
+    EXPECT_EQ(parse_move_text("R2U2L", board::Notation::Blank).moves, m);
+    EXPECT_EQ(parse_move_text("R2UUL1", board::Notation::Blank).moves, m);
+    EXPECT_EQ(parse_move_text("L2D2R", board::Notation::Tile).moves, m);
+    EXPECT_EQ(parse_move_text("LLDDR", board::Notation::Tile).moves, m);
+    EXPECT_EQ(parse_move_text(" L2 D2\tR\n", board::Notation::Tile).moves, m);
+    EXPECT_EQ(parse_move_text("R12", board::Notation::Tile).moves, blank_moves("LLLLLLLLLLLL"));
+    EXPECT_EQ(parse_move_text("D99", board::Notation::Blank).moves.size(), 99u);
     for (const char* none : {"", "-", "  "})
-        EXPECT_TRUE(parse_move_text(none, Notation::Tile).moves.empty());
+        EXPECT_TRUE(parse_move_text(none, board::Notation::Tile).moves.empty());
 }
 
 TEST(Notation, RecordsWhereEachMoveWasWritten) {
-    const MoveText t = parse_move_text("R2 U3L", Notation::Blank);
+    const board::MoveText t = parse_move_text("R2 U3L", board::Notation::Blank);
     EXPECT_EQ(t.letter_at, (std::vector<size_t>{0, 0, 3, 3, 3, 5}));
     EXPECT_EQ(t.moves.size(), t.letter_at.size());
 }
@@ -64,15 +64,15 @@ TEST(Notation, RecordsWhereEachMoveWasWritten) {
 TEST(Notation, RoundTripsEveryStyleOnRandomSequences) {
     std::mt19937_64 rng(11);
     for (int trial = 0; trial < 2000; ++trial) {
-        Moves m;
+        board::Moves m;
         for (uint64_t n = rng() % 80; n > 0; --n) {
             // Long runs as well as alternations.
-            const Dir d = static_cast<Dir>(rng() % kDirs);
+            const board::Dir d = static_cast<board::Dir>(rng() % board::kDirs);
             for (uint64_t k = 1 + (rng() % 4 == 0 ? rng() % 30 : 0); k > 0; --k) m.push_back(d);
         }
-        for (const MoveStyle& s : {kBlank, kBlankRuns, kTile, kTileRuns}) {
+        for (const board::MoveStyle& s : {kBlank, kBlankRuns, kTile, kTileRuns}) {
             const std::string text = format_moves(m, s);
-            const MoveText back = parse_move_text(text, s.notation);
+            const board::MoveText back = parse_move_text(text, s.notation);
             ASSERT_EQ(back.moves, m) << text;
             // Runs are written maximal: no letter follows the same letter.
             if (s.runs)
@@ -83,8 +83,8 @@ TEST(Notation, RoundTripsEveryStyleOnRandomSequences) {
                         ASSERT_NE(text[j], text[i]) << text;
                     }
             // The other notation reads the same text as the opposite moves.
-            const Notation other = s.notation == Notation::Blank ? Notation::Tile : Notation::Blank;
-            const Moves flipped = parse_move_text(text, other).moves;
+            const board::Notation other = s.notation == board::Notation::Blank ? board::Notation::Tile : board::Notation::Blank;
+            const board::Moves flipped = parse_move_text(text, other).moves;
             ASSERT_EQ(flipped.size(), m.size());
             for (size_t i = 0; i < m.size(); ++i) ASSERT_EQ(flipped[i], opposite(m[i]));
         }
@@ -108,19 +108,19 @@ TEST(Notation, RefusesBadTextNamingTheCharacter) {
           Case{"--", "bad move character '-' at character 1"},
           Case{"R-", "bad move character '-' at character 2"}}) {
         const std::string m =
-            error_of<FormatError>([&] { parse_move_text(c.text, Notation::Blank); });
+            error_of<FormatError>([&] { parse_move_text(c.text, board::Notation::Blank); });
         EXPECT_TRUE(contains(m, c.says)) << c.text << ": " << m;
     }
 }
 
 TEST(Notation, RefusesAbsurdlyLongSequences) {
     std::string text;
-    for (size_t i = 0; i <= kMaxMoves / 99; ++i) text += "R99";
-    const std::string m = error_of<FormatError>([&] { parse_move_text(text, Notation::Blank); });
+    for (size_t i = 0; i <= board::kMaxMoves / 99; ++i) text += "R99";
+    const std::string m = error_of<FormatError>([&] { parse_move_text(text, board::Notation::Blank); });
     EXPECT_TRUE(contains(m, "more than 1000000 moves")) << m;
     // Exactly at the bound is fine.
-    EXPECT_EQ(parse_move_text(std::string(kMaxMoves, 'U'), Notation::Blank).moves.size(),
-              kMaxMoves);
+    EXPECT_EQ(parse_move_text(std::string(board::kMaxMoves, 'U'), board::Notation::Blank).moves.size(),
+              board::kMaxMoves);
 }
 
 TEST(Notation, RandomTextEitherReadsOrThrowsFormatError) {
@@ -130,11 +130,11 @@ TEST(Notation, RandomTextEitherReadsOrThrowsFormatError) {
         std::string text;
         for (uint64_t n = rng() % 12; n > 0; --n) text += alphabet[rng() % alphabet.size()];
         try {
-            const MoveText t = parse_move_text(text, Notation::Tile);
+            const board::MoveText t = parse_move_text(text, board::Notation::Tile);
             ASSERT_EQ(t.moves.size(), t.letter_at.size());
             for (size_t i = 0; i < t.moves.size(); ++i)
                 ASSERT_TRUE(std::string("UDLR").find(text[t.letter_at[i]]) != std::string::npos);
-            ASSERT_EQ(parse_move_text(format_moves(t.moves, kTileRuns), Notation::Tile).moves,
+            ASSERT_EQ(parse_move_text(format_moves(t.moves, kTileRuns), board::Notation::Tile).moves,
                       t.moves);
         } catch (const FormatError&) {
         }
@@ -142,12 +142,12 @@ TEST(Notation, RandomTextEitherReadsOrThrowsFormatError) {
 }
 
 TEST(Notation, Names) {
-    EXPECT_EQ(parse_notation("blank"), Notation::Blank);
-    EXPECT_EQ(parse_notation("tile"), Notation::Tile);
-    EXPECT_STREQ(notation_name(Notation::Tile), "tile");
-    EXPECT_STREQ(notation_name(Notation::Blank), "blank");
+    EXPECT_EQ(board::parse_notation("blank"), board::Notation::Blank);
+    EXPECT_EQ(board::parse_notation("tile"), board::Notation::Tile);
+    EXPECT_STREQ(notation_name(board::Notation::Tile), "tile");
+    EXPECT_STREQ(notation_name(board::Notation::Blank), "blank");
     for (const char* bad : {"", "Tile", "tiles", "stm"})
-        EXPECT_TRUE(contains(error_of<UsageError>([&] { parse_notation(bad); }), "notation"));
+        EXPECT_TRUE(contains(error_of<UsageError>([&] { board::parse_notation(bad); }), "notation"));
 }
 
 }  // namespace

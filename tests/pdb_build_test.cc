@@ -46,8 +46,8 @@ using PlacementCode = uint64_t;
 // answer is indexed by placement: for full, the state itself; for additive, the minimum over
 // the states with that placement of the pattern tiles. In MTM (full only) the blank also runs
 // 2.. cells along its row or column, every cell it passes shifting back one, at cost 1.
-std::unordered_map<PlacementCode, int> oracle(const Board& goal, std::vector<int> tiles, bool full,
-                                              Metric metric = Metric::Stm) {
+std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vector<int> tiles, bool full,
+                                              board::Metric metric = board::Metric::Stm) {
     std::sort(tiles.begin(), tiles.end());
     const int w = goal.geometry().width(), h = goal.geometry().height(), n = w * h;
     const int k = static_cast<int>(tiles.size());
@@ -94,7 +94,7 @@ std::unordered_map<PlacementCode, int> oracle(const Board& goal, std::vector<int
                 const int next = 2 * at - prev;  // the cell beyond `at`, seen from `prev`
                 const bool same_line = next >= 0 && next < n &&
                                        (at - prev == w || at - prev == -w || next / w == at / w);
-                if (metric == Metric::Stm || !same_line) break;
+                if (metric == board::Metric::Stm || !same_line) break;
                 t = set(set(t, next, 0), at, get(t, next));
                 prev = at;
                 at = next;
@@ -117,7 +117,7 @@ std::unordered_map<PlacementCode, int> oracle(const Board& goal, std::vector<int
     return by_placement;
 }
 
-std::string describe(const Board& goal, const std::vector<int>& tiles, PatternKind kind) {
+std::string describe(const board::Board& goal, const std::vector<int>& tiles, tables::PatternKind kind) {
     std::string s = goal.geometry().name() + " goal '" + goal.to_string() + "' " + to_string(kind) + " {";
     for (size_t i = 0; i < tiles.size(); ++i) {
         if (i) s += ',';
@@ -129,22 +129,22 @@ std::string describe(const Board& goal, const std::vector<int>& tiles, PatternKi
 
 // Builds the table and compares it entry for entry with the oracle; checks that every entry
 // is covered by exactly one abstract placement, and the result's histogram and maximum.
-void check_against_oracle(const Board& goal, const std::vector<int>& tiles, PatternKind kind, int threads = 1,
-                          Metric metric = Metric::Stm) {
+void check_against_oracle(const board::Board& goal, const std::vector<int>& tiles, tables::PatternKind kind, int threads = 1,
+                          board::Metric metric = board::Metric::Stm) {
     SCOPED_TRACE(describe(goal, tiles, kind) + " " + to_string(metric));
-    const Pattern p(goal, tiles, kind, metric);
-    BuildOptions opt;
+    const tables::Pattern p(goal, tiles, kind, metric);
+    tables::BuildOptions opt;
     opt.threads = threads;
-    const BuildResult res = build_table(p, opt);
-    const Ranker rk = pattern_ranker(p);
+    const tables::BuildResult res = build_table(p, opt);
+    const tables::Ranker rk = pattern_ranker(p);
     ASSERT_EQ(res.entries.bytes.size(), rk.size());
 
-    const auto want = oracle(goal, tiles, kind == PatternKind::Full, metric);
+    const auto want = oracle(goal, tiles, kind == tables::PatternKind::Full, metric);
     ASSERT_EQ(want.size(), res.entries.bytes.size()) << "the oracle reaches a different number of placements";
     std::vector<bool> covered(res.entries.bytes.size(), false);
     int mismatches = 0;
     for (const auto& [code, d] : want) {
-        uint8_t cells[kMaxCells];
+        uint8_t cells[board::kMaxCells];
         for (int i = 0; i < rk.items(); ++i) cells[i] = static_cast<uint8_t>((code >> (5 * i)) & 31);
         const uint64_t r = rk.rank(cells);
         ASSERT_LT(r, res.entries.bytes.size());
@@ -169,38 +169,38 @@ void check_against_oracle(const Board& goal, const std::vector<int>& tiles, Patt
     EXPECT_GE(res.layers, res.max_value);
 }
 
-const PatternKind kBoth[] = {PatternKind::Additive, PatternKind::Full};
+const tables::PatternKind kBoth[] = {tables::PatternKind::Additive, tables::PatternKind::Full};
 
 TEST(PdbBuild, MatchesOracle3x3) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    for (PatternKind kind : kBoth)
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    for (tables::PatternKind kind : kBoth)
         for (const auto& tiles : std::vector<std::vector<int>>{
                  {1}, {5}, {8}, {1, 2}, {3, 7}, {5, 8}, {2, 4, 6}, {1, 2, 3}, {6, 7, 8}, {1, 2, 4, 5},
                  {3, 6, 7, 8}, {1, 3, 7, 8}, {2, 3, 5, 6, 8}, {1, 2, 3, 4, 7}})
             check_against_oracle(goal, tiles, kind);
     // The largest patterns 3x3 allows (three free cells): every entry is reachable.
-    check_against_oracle(goal, {1, 2, 3, 4, 5, 6}, PatternKind::Additive);
-    check_against_oracle(goal, {2, 3, 5, 6, 7, 8}, PatternKind::Additive);
-    check_against_oracle(goal, {2, 3, 4, 5, 6, 8}, PatternKind::Full);
+    check_against_oracle(goal, {1, 2, 3, 4, 5, 6}, tables::PatternKind::Additive);
+    check_against_oracle(goal, {2, 3, 5, 6, 7, 8}, tables::PatternKind::Additive);
+    check_against_oracle(goal, {2, 3, 4, 5, 6, 8}, tables::PatternKind::Full);
 }
 
 TEST(PdbBuild, MatchesOracle2x4And4x2) {
-    const Board goal = Board::blank_last(Geometry(4, 2));  // 4 wide, 2 high
-    for (PatternKind kind : kBoth)
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 2));  // 4 wide, 2 high
+    for (tables::PatternKind kind : kBoth)
         for (const auto& tiles : std::vector<std::vector<int>>{
                  {1}, {4}, {7}, {1, 2}, {3, 4}, {1, 5}, {4, 7}, {5, 6, 7}, {1, 2, 3, 4}, {2, 3, 6, 7},
                  {1, 2, 5, 6, 7}, {2, 3, 4, 6, 7}})
             check_against_oracle(goal, tiles, kind);
-    const Board tall = Board::blank_last(Geometry(2, 4));  // 2 wide, 4 high
-    for (PatternKind kind : kBoth)
+    const board::Board tall = board::Board::blank_last(board::Geometry(2, 4));  // 2 wide, 4 high
+    for (tables::PatternKind kind : kBoth)
         for (const auto& tiles : std::vector<std::vector<int>>{{1}, {1, 2}, {3, 5}, {2, 4, 6}, {1, 3, 5, 7}, {1, 2, 3, 4, 5}})
             check_against_oracle(tall, tiles, kind);
 }
 
 TEST(PdbBuild, MatchesOracle3x4And4x3) {
-    const Board wide = Board::blank_last(Geometry(4, 3));
-    const Board tall = Board::blank_last(Geometry(3, 4));
-    for (PatternKind kind : kBoth) {
+    const board::Board wide = board::Board::blank_last(board::Geometry(4, 3));
+    const board::Board tall = board::Board::blank_last(board::Geometry(3, 4));
+    for (tables::PatternKind kind : kBoth) {
         for (const auto& tiles : std::vector<std::vector<int>>{{1, 2}, {6, 11}, {1, 11}, {1, 2, 3}, {4, 8, 11}, {5, 9, 10}, {6, 7, 10}})
             check_against_oracle(wide, tiles, kind);
         for (const auto& tiles : std::vector<std::vector<int>>{{1, 2}, {5, 8}, {1, 4, 7}, {9, 10, 11}})
@@ -211,13 +211,13 @@ TEST(PdbBuild, MatchesOracle3x4And4x3) {
 // Other board shapes, including the mask widths of the builder's additive path (free cells
 // <= 8, <= 16, more) and boards too large for its precomputed region table (5x5).
 TEST(PdbBuild, MatchesOracleOtherBoards) {
-    const Board g22 = Board::blank_last(Geometry(2, 2));
-    const Board g23 = Board::blank_last(Geometry(2, 3));
-    const Board g32 = Board::blank_last(Geometry(3, 2));
-    const Board g44 = Board::blank_last(Geometry(4, 4));
-    const Board g55 = Board::blank_last(Geometry(5, 5));
-    const Board g25 = Board::blank_last(Geometry(2, 5));
-    for (PatternKind kind : kBoth) {
+    const board::Board g22 = board::Board::blank_last(board::Geometry(2, 2));
+    const board::Board g23 = board::Board::blank_last(board::Geometry(2, 3));
+    const board::Board g32 = board::Board::blank_last(board::Geometry(3, 2));
+    const board::Board g44 = board::Board::blank_last(board::Geometry(4, 4));
+    const board::Board g55 = board::Board::blank_last(board::Geometry(5, 5));
+    const board::Board g25 = board::Board::blank_last(board::Geometry(2, 5));
+    for (tables::PatternKind kind : kBoth) {
         check_against_oracle(g22, {1}, kind);
         check_against_oracle(g22, {3}, kind);
         check_against_oracle(g22, {2}, kind);
@@ -233,23 +233,23 @@ TEST(PdbBuild, MatchesOracleOtherBoards) {
         check_against_oracle(g55, {7}, kind);
         check_against_oracle(g55, {1, 24}, kind);
     }
-    check_against_oracle(g55, {12, 13}, PatternKind::Additive);
-    check_against_oracle(g55, {1, 6}, PatternKind::Additive);
+    check_against_oracle(g55, {12, 13}, tables::PatternKind::Additive);
+    check_against_oracle(g55, {1, 6}, tables::PatternKind::Additive);
 }
 
 TEST(PdbBuild, MatchesOracleNonStandardGoals) {
-    const Board bf3 = Board::blank_first(Geometry(3, 3));
-    const Board bf24 = Board::blank_first(Geometry(4, 2));
-    const Board mid34 = test::board(4, 3, {1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11});  // blank inside
+    const board::Board bf3 = board::Board::blank_first(board::Geometry(3, 3));
+    const board::Board bf24 = board::Board::blank_first(board::Geometry(4, 2));
+    const board::Board mid34 = test::board(4, 3, {1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11});  // blank inside
     // Random permutations (parity does not matter to the abstract space).
     std::mt19937_64 rng(7);
     std::vector<int> perm9 = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     std::shuffle(perm9.begin(), perm9.end(), rng);
-    const Board r3 = test::board(3, 3, perm9);
+    const board::Board r3 = test::board(3, 3, perm9);
     std::vector<int> perm8 = {0, 1, 2, 3, 4, 5, 6, 7};
     std::shuffle(perm8.begin(), perm8.end(), rng);
-    const Board r24 = test::board(4, 2, perm8);
-    for (PatternKind kind : kBoth) {
+    const board::Board r24 = test::board(4, 2, perm8);
+    for (tables::PatternKind kind : kBoth) {
         for (const auto& tiles : std::vector<std::vector<int>>{{1}, {1, 2}, {3, 4, 5}, {1, 2, 3, 4}, {2, 5, 7, 8}, {1, 3, 4, 6, 8}})
             check_against_oracle(bf3, tiles, kind);
         for (const auto& tiles : std::vector<std::vector<int>>{{1, 2}, {4, 5, 6}, {1, 2, 3, 7}})
@@ -267,27 +267,27 @@ TEST(PdbBuild, MatchesOracleNonStandardGoals) {
 // space is the real puzzle's, split by parity, and the oracle reaches only part of the
 // placements; with two, it reaches all of them.
 TEST(PdbBuild, OracleNeedsThreeFreeCellsToReachEveryPlacement) {
-    const Board g24 = Board::blank_last(Geometry(4, 2));
-    EXPECT_LT(oracle(g24, {1, 2, 3, 4, 5, 6}, false).size(), partial_permutations(8, 6));
-    EXPECT_LT(oracle(g24, {1, 2, 3, 4, 5, 6}, true).size(), partial_permutations(8, 7));
-    EXPECT_EQ(oracle(g24, {1, 2, 3, 4, 5}, false).size(), partial_permutations(8, 5));
-    EXPECT_EQ(oracle(g24, {1, 2, 3, 4, 5}, true).size(), partial_permutations(8, 6));
-    const Board g23 = Board::blank_first(Geometry(2, 3));
-    EXPECT_LT(oracle(g23, {1, 3, 4, 5}, false).size(), partial_permutations(6, 4));
-    EXPECT_EQ(oracle(g23, {1, 3, 5}, true).size(), partial_permutations(6, 4));
-    const Board g22 = Board::blank_last(Geometry(2, 2));
-    EXPECT_LT(oracle(g22, {1, 2}, false).size(), partial_permutations(4, 2));
-    EXPECT_EQ(oracle(g22, {1}, false).size(), partial_permutations(4, 1));
-    EXPECT_THROW(Pattern(g24, {1, 2, 3, 4, 5, 6}, PatternKind::Additive), UsageError);
+    const board::Board g24 = board::Board::blank_last(board::Geometry(4, 2));
+    EXPECT_LT(oracle(g24, {1, 2, 3, 4, 5, 6}, false).size(), tables::partial_permutations(8, 6));
+    EXPECT_LT(oracle(g24, {1, 2, 3, 4, 5, 6}, true).size(), tables::partial_permutations(8, 7));
+    EXPECT_EQ(oracle(g24, {1, 2, 3, 4, 5}, false).size(), tables::partial_permutations(8, 5));
+    EXPECT_EQ(oracle(g24, {1, 2, 3, 4, 5}, true).size(), tables::partial_permutations(8, 6));
+    const board::Board g23 = board::Board::blank_first(board::Geometry(2, 3));
+    EXPECT_LT(oracle(g23, {1, 3, 4, 5}, false).size(), tables::partial_permutations(6, 4));
+    EXPECT_EQ(oracle(g23, {1, 3, 5}, true).size(), tables::partial_permutations(6, 4));
+    const board::Board g22 = board::Board::blank_last(board::Geometry(2, 2));
+    EXPECT_LT(oracle(g22, {1, 2}, false).size(), tables::partial_permutations(4, 2));
+    EXPECT_EQ(oracle(g22, {1}, false).size(), tables::partial_permutations(4, 1));
+    EXPECT_THROW(tables::Pattern(g24, {1, 2, 3, 4, 5, 6}, tables::PatternKind::Additive), UsageError);
 }
 
 TEST(PdbBuild, MatchesOracleWithTwoThreads) {
-    const Board goal = Board::blank_last(Geometry(4, 3));
-    for (PatternKind kind : kBoth) {
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 3));
+    for (tables::PatternKind kind : kBoth) {
         check_against_oracle(goal, {1, 2, 3}, kind, 2);
         check_against_oracle(goal, {5, 9, 10}, kind, 3);
     }
-    check_against_oracle(Board::blank_last(Geometry(3, 3)), {1, 2, 3, 4, 5}, PatternKind::Additive, 2);
+    check_against_oracle(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 5}, tables::PatternKind::Additive, 2);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -295,7 +295,7 @@ TEST(PdbBuild, MatchesOracleWithTwoThreads) {
 
 // Exact distances to `goal` of every position reachable from it, keyed by the board packed
 // 4 bits per cell (boards of at most 16 cells).
-std::unordered_map<uint64_t, int> exact_distances(const Board& goal) {
+std::unordered_map<uint64_t, int> exact_distances(const board::Board& goal) {
     const int w = goal.geometry().width(), h = goal.geometry().height(), n = w * h;
     const auto nb = test::neighbour_lists(w, h);
     auto pack = [n](const std::vector<int>& b) {
@@ -323,12 +323,12 @@ std::unordered_map<uint64_t, int> exact_distances(const Board& goal) {
 }
 
 struct Table {
-    Pattern pattern;
+    tables::Pattern pattern;
     std::vector<uint8_t> data;
-    Ranker ranker;
-    explicit Table(const Pattern& p) : pattern(p), data(test::as_vector(build_table(p, BuildOptions{}).entries.bytes)), ranker(pattern_ranker(p)) {}
+    tables::Ranker ranker;
+    explicit Table(const tables::Pattern& p) : pattern(p), data(test::as_vector(build_table(p, tables::BuildOptions{}).entries.bytes)), ranker(pattern_ranker(p)) {}
     int lookup(const uint8_t* pos) const {
-        uint8_t items[kMaxCells];
+        uint8_t items[board::kMaxCells];
         pattern_items(pattern, pos, items);
         return data[ranker.rank(items)];
     }
@@ -337,10 +337,10 @@ struct Table {
 // For every position: Manhattan distance of the partition's tiles <= sum of the partition's
 // entries (max over the full tables) <= exact distance. Returns how many positions have a
 // sum strictly above Manhattan.
-uint64_t check_admissible(const Board& goal, const std::vector<std::vector<int>>& patterns, PatternKind kind) {
+uint64_t check_admissible(const board::Board& goal, const std::vector<std::vector<int>>& patterns, tables::PatternKind kind) {
     const int w = goal.geometry().width(), n = goal.cells();
     std::vector<Table> tables;
-    for (const auto& t : patterns) tables.emplace_back(Pattern(goal, t, kind));
+    for (const auto& t : patterns) tables.emplace_back(tables::Pattern(goal, t, kind));
     std::vector<int> goal_cell(static_cast<size_t>(n));
     for (int c = 0; c < n; ++c) goal_cell[static_cast<size_t>(goal.at(c))] = c;
     const auto exact = exact_distances(goal);
@@ -352,7 +352,7 @@ uint64_t check_admissible(const Board& goal, const std::vector<std::vector<int>>
     uint64_t above_manhattan = 0;
     int failures = 0;
     for (const auto& [key, d] : exact) {
-        uint8_t pos[kMaxCells] = {};
+        uint8_t pos[board::kMaxCells] = {};
         for (int c = 0; c < n; ++c) pos[(key >> (4 * c)) & 15] = static_cast<uint8_t>(c);
         int h = 0, md = 0;
         for (size_t i = 0; i < tables.size(); ++i) {
@@ -362,7 +362,7 @@ uint64_t check_admissible(const Board& goal, const std::vector<std::vector<int>>
                 const int a = pos[t], b = goal_cell[static_cast<size_t>(t)];
                 tile_md += std::abs(a % w - b % w) + std::abs(a / w - b / w);
             }
-            if (kind == PatternKind::Additive) {
+            if (kind == tables::PatternKind::Additive) {
                 h += v;
                 md += tile_md;
             } else {
@@ -385,37 +385,37 @@ uint64_t check_admissible(const Board& goal, const std::vector<std::vector<int>>
 // --- The multi-tile metric (full tables only) ---------------------------------------------
 
 TEST(PdbBuild, MtmMatchesOracle) {
-    const Board g33 = Board::blank_last(Geometry(3, 3));
+    const board::Board g33 = board::Board::blank_last(board::Geometry(3, 3));
     for (const auto& tiles : std::vector<std::vector<int>>{
              {1}, {5}, {1, 2}, {3, 7}, {2, 4, 6}, {1, 2, 3}, {1, 2, 4, 5}, {1, 2, 3, 4, 7}, {2, 3, 4, 5, 6, 8}})
-        check_against_oracle(g33, tiles, PatternKind::Full, 1, Metric::Mtm);
-    check_against_oracle(Board::blank_first(Geometry(3, 3)), {1, 5, 8}, PatternKind::Full, 2, Metric::Mtm);
+        check_against_oracle(g33, tiles, tables::PatternKind::Full, 1, board::Metric::Mtm);
+    check_against_oracle(board::Board::blank_first(board::Geometry(3, 3)), {1, 5, 8}, tables::PatternKind::Full, 2, board::Metric::Mtm);
     for (const auto& tiles : std::vector<std::vector<int>>{{1}, {1, 2}, {3, 5}, {1, 3, 5, 7}, {2, 3, 4, 6, 7}}) {
-        check_against_oracle(Board::blank_last(Geometry(2, 4)), tiles, PatternKind::Full, 1, Metric::Mtm);
-        check_against_oracle(Board::blank_last(Geometry(4, 2)), tiles, PatternKind::Full, 1, Metric::Mtm);
+        check_against_oracle(board::Board::blank_last(board::Geometry(2, 4)), tiles, tables::PatternKind::Full, 1, board::Metric::Mtm);
+        check_against_oracle(board::Board::blank_last(board::Geometry(4, 2)), tiles, tables::PatternKind::Full, 1, board::Metric::Mtm);
     }
-    check_against_oracle(Board::blank_last(Geometry(4, 3)), {1, 6, 11}, PatternKind::Full, 1, Metric::Mtm);
-    check_against_oracle(Board::blank_last(Geometry(2, 5)), {1, 2, 9}, PatternKind::Full, 1, Metric::Mtm);
+    check_against_oracle(board::Board::blank_last(board::Geometry(4, 3)), {1, 6, 11}, tables::PatternKind::Full, 1, board::Metric::Mtm);
+    check_against_oracle(board::Board::blank_last(board::Geometry(2, 5)), {1, 2, 9}, tables::PatternKind::Full, 1, board::Metric::Mtm);
     if (test::kOptimized)
-        check_against_oracle(Board::blank_last(Geometry(4, 4)), {1, 2, 3}, PatternKind::Full, 2, Metric::Mtm);
+        check_against_oracle(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 3}, tables::PatternKind::Full, 2, board::Metric::Mtm);
 }
 
 // Every position of the board: the entry of each table is at most its MTM distance, and the
 // max over the tables beats the MTM walking distance somewhere.
-void check_mtm_admissible(const Board& goal, const std::vector<std::vector<int>>& patterns) {
-    const test::BfsOracle o(goal, Metric::Mtm);
-    std::vector<Pattern> ps;
-    std::vector<BuildResult> tables;
+void check_mtm_admissible(const board::Board& goal, const std::vector<std::vector<int>>& patterns) {
+    const test::BfsOracle o(goal, board::Metric::Mtm);
+    std::vector<tables::Pattern> ps;
+    std::vector<tables::BuildResult> tables;
     for (const auto& tiles : patterns) {
-        ps.emplace_back(goal, tiles, PatternKind::Full, Metric::Mtm);
+        ps.emplace_back(goal, tiles, tables::PatternKind::Full, board::Metric::Mtm);
         tables.push_back(build_table(ps.back(), {}));
     }
     uint64_t exact = 0;
-    o.for_each([&](const Board& b, int d) {
-        const Cells pos = b.positions();
+    o.for_each([&](const board::Board& b, int d) {
+        const board::Cells pos = b.positions();
         int h = 0;
         for (size_t i = 0; i < ps.size(); ++i) {
-            uint8_t items[kMaxCells];
+            uint8_t items[board::kMaxCells];
             pattern_items(ps[i], pos.data(), items);
             h = std::max<int>(h, tables[i].entries.bytes[pattern_ranker(ps[i]).rank(items)]);
         }
@@ -429,48 +429,48 @@ void check_mtm_admissible(const Board& goal, const std::vector<std::vector<int>>
 }
 
 TEST(PdbBuild, MtmAdmissibleOnEvery3x3And2x4Position) {
-    check_mtm_admissible(Board::blank_last(Geometry(3, 3)), {{1, 2, 3, 4, 7}, {2, 3, 5, 6, 8}});
-    check_mtm_admissible(Board::blank_first(Geometry(3, 3)), {{1, 2, 3, 4, 5, 6}});
-    check_mtm_admissible(Board::blank_last(Geometry(2, 4)), {{1, 2, 3, 4, 5}, {3, 4, 5, 6, 7}});
+    check_mtm_admissible(board::Board::blank_last(board::Geometry(3, 3)), {{1, 2, 3, 4, 7}, {2, 3, 5, 6, 8}});
+    check_mtm_admissible(board::Board::blank_first(board::Geometry(3, 3)), {{1, 2, 3, 4, 5, 6}});
+    check_mtm_admissible(board::Board::blank_last(board::Geometry(2, 4)), {{1, 2, 3, 4, 5}, {3, 4, 5, 6, 7}});
 }
 
 TEST(PdbBuild, MtmAdditiveIsRefused) {
     const std::string m = test::error_of<UsageError>(
-        [] { Pattern(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Additive, Metric::Mtm); });
+        [] { tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Additive, board::Metric::Mtm); });
     EXPECT_NE(m.find("additive tables do not add up in the multi-tile metric"), std::string::npos) << m;
     EXPECT_NE(m.find("--kind full"), std::string::npos) << m;
 }
 
 TEST(PdbBuild, AdditivePartitionsAdmissibleOnEvery3x3Position) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const PdbSetSpec s = preset("8-4-4");
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const tables::PdbSetSpec s = tables::preset("8-4-4");
     std::vector<std::vector<int>> preset_patterns;
     for (const auto& t : s.tables) preset_patterns.push_back(t.pattern.tiles());
-    EXPECT_GT(check_admissible(goal, preset_patterns, PatternKind::Additive), 0u)
+    EXPECT_GT(check_admissible(goal, preset_patterns, tables::PatternKind::Additive), 0u)
         << "the 8-4-4 tables never beat Manhattan distance";
-    EXPECT_GT(check_admissible(goal, {{1, 2, 3}, {4, 5, 6}, {7, 8}}, PatternKind::Additive), 0u);
-    EXPECT_GT(check_admissible(Board::blank_first(Geometry(3, 3)), {{1, 3, 5, 7}, {2, 4, 6, 8}}, PatternKind::Additive),
+    EXPECT_GT(check_admissible(goal, {{1, 2, 3}, {4, 5, 6}, {7, 8}}, tables::PatternKind::Additive), 0u);
+    EXPECT_GT(check_admissible(board::Board::blank_first(board::Geometry(3, 3)), {{1, 3, 5, 7}, {2, 4, 6, 8}}, tables::PatternKind::Additive),
               0u);
 }
 
 TEST(PdbBuild, FullTableAdmissibleOnEvery3x3Position) {
-    const PdbSetSpec s = preset("8-fringe");
+    const tables::PdbSetSpec s = tables::preset("8-fringe");
     ASSERT_EQ(s.tables.size(), 1u);
-    EXPECT_GT(check_admissible(s.goal, {s.tables[0].pattern.tiles()}, PatternKind::Full), 0u);
+    EXPECT_GT(check_admissible(s.goal, {s.tables[0].pattern.tiles()}, tables::PatternKind::Full), 0u);
 }
 
 TEST(PdbBuild, AdmissibleOnEvery2x4Position) {
-    const Board goal = Board::blank_last(Geometry(4, 2));
-    EXPECT_GT(check_admissible(goal, {{1, 2, 5, 6}, {3, 4, 7}}, PatternKind::Additive), 0u);
-    EXPECT_GT(check_admissible(goal, {{1, 2, 3}, {4, 5, 6}, {7}}, PatternKind::Additive), 0u);
-    EXPECT_GT(check_admissible(goal, {{1, 2, 3, 4}, {4, 5, 6, 7}}, PatternKind::Full), 0u);
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 2));
+    EXPECT_GT(check_admissible(goal, {{1, 2, 5, 6}, {3, 4, 7}}, tables::PatternKind::Additive), 0u);
+    EXPECT_GT(check_admissible(goal, {{1, 2, 3}, {4, 5, 6}, {7}}, tables::PatternKind::Additive), 0u);
+    EXPECT_GT(check_admissible(goal, {{1, 2, 3, 4}, {4, 5, 6, 7}}, tables::PatternKind::Full), 0u);
 }
 
 // ---------------------------------------------------------------------------------------
 // Thread-count independence, cancellation, progress.
 
-std::vector<uint8_t> build_with(const Pattern& p, int threads) {
-    BuildOptions opt;
+std::vector<uint8_t> build_with(const tables::Pattern& p, int threads) {
+    tables::BuildOptions opt;
     opt.threads = threads;
     return test::as_vector(build_table(p, opt).entries.bytes);
 }
@@ -478,7 +478,7 @@ std::vector<uint8_t> build_with(const Pattern& p, int threads) {
 TEST(PdbBuild, AdditiveTableIndependentOfThreadCount) {
     // 5 tiles of 4x4: 524,160 entries (4 tiles, 43,680, under the sanitizers).
     const std::vector<int> tiles = test::kOptimized ? std::vector<int>{1, 2, 5, 6, 9} : std::vector<int>{1, 2, 5, 6};
-    const Pattern p(Board::blank_last(Geometry(4, 4)), tiles, PatternKind::Additive);
+    const tables::Pattern p(board::Board::blank_last(board::Geometry(4, 4)), tiles, tables::PatternKind::Additive);
     const auto one = build_with(p, 1);
     ASSERT_EQ(one.size(), test::kOptimized ? 524160u : 43680u);
     for (int threads : {2, 3, 64}) {  // 64: more threads than cores, and than most layers' chunks
@@ -486,53 +486,53 @@ TEST(PdbBuild, AdditiveTableIndependentOfThreadCount) {
         ASSERT_EQ(many.size(), one.size());
         EXPECT_TRUE(many == one) << threads << " threads give a different table";
     }
-    EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 additive"));
+    EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 additive"));
 }
 
 TEST(PdbBuild, FullTableIndependentOfThreadCount) {
     // 3 tiles and the blank of 4x4: 43,680 entries; 4 tiles (524,160) in Release builds.
-    const Board goal = Board::blank_last(Geometry(4, 4));
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
     std::vector<std::vector<int>> sets = {{1, 2, 3}};
     if (test::kOptimized) sets.push_back({1, 2, 3, 4});
     for (const auto& tiles : sets) {
-        const Pattern p(goal, tiles, PatternKind::Full);
+        const tables::Pattern p(goal, tiles, tables::PatternKind::Full);
         const auto one = build_with(p, 1);
         const auto two = build_with(p, 2);
         ASSERT_EQ(one.size(), pattern_ranker(p).size());
         EXPECT_TRUE(one == two) << p.tiles_string();
-        EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 full"));
+        EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 full"));
     }
 }
 
 TEST(PdbBuild, MtmFullTableVerifiedAndIndependentOfThreadCount) {
-    const Pattern p(Board::blank_last(Geometry(4, 4)), test::kOptimized ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1, 2, 3},
-                    PatternKind::Full, Metric::Mtm);
+    const tables::Pattern p(board::Board::blank_last(board::Geometry(4, 4)), test::kOptimized ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1, 2, 3},
+                    tables::PatternKind::Full, board::Metric::Mtm);
     const auto one = build_with(p, 1);
     EXPECT_TRUE(one == build_with(p, 2));
     EXPECT_TRUE(one == build_with(p, 3));
-    EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(one.data()), one.size(), 2, "4x4 full mtm"));
+    EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 full mtm"));
     // The same tiles in STM give another table: farther from the goal.
-    const auto stm = build_with(Pattern(p.goal(), p.tiles(), PatternKind::Full), 1);
+    const auto stm = build_with(tables::Pattern(p.goal(), p.tiles(), tables::PatternKind::Full), 1);
     EXPECT_GT(*std::max_element(stm.begin(), stm.end()), *std::max_element(one.begin(), one.end()));
 }
 
 TEST(PdbBuild, CancelThrowsLimitError) {
     const std::atomic<bool> cancel{true};
-    for (PatternKind kind : kBoth) {
-        BuildOptions opt;
+    for (tables::PatternKind kind : kBoth) {
+        tables::BuildOptions opt;
         opt.cancel = &cancel;
         opt.threads = 2;
-        EXPECT_THROW(build_table(Pattern(Board::blank_last(Geometry(4, 4)), {1, 2, 3}, kind), opt), LimitError);
+        EXPECT_THROW(build_table(tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 3}, kind), opt), LimitError);
     }
 }
 
 TEST(PdbBuild, ProgressReachesTotal) {
-    for (PatternKind kind : kBoth) {
-        const Pattern p(Board::blank_last(Geometry(3, 3)), {1, 2, 3}, kind);
-        std::vector<BuildProgress> seen;
-        BuildOptions opt;
-        opt.progress = [&](const BuildProgress& pr) { seen.push_back(pr); };
-        const BuildResult r = build_table(p, opt);
+    for (tables::PatternKind kind : kBoth) {
+        const tables::Pattern p(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3}, kind);
+        std::vector<tables::BuildProgress> seen;
+        tables::BuildOptions opt;
+        opt.progress = [&](const tables::BuildProgress& pr) { seen.push_back(pr); };
+        const tables::BuildResult r = build_table(p, opt);
         ASSERT_FALSE(seen.empty());
         EXPECT_EQ(seen.back().total, r.entries.bytes.size());
         EXPECT_EQ(seen.back().assigned, r.entries.bytes.size());
@@ -541,8 +541,8 @@ TEST(PdbBuild, ProgressReachesTotal) {
 }
 
 TEST(PdbBuild, EstimateCoversTheTable) {
-    for (PatternKind kind : kBoth) {
-        const Pattern p(Board::blank_last(Geometry(4, 4)), {1, 2, 5, 6, 9}, kind);
+    for (tables::PatternKind kind : kBoth) {
+        const tables::Pattern p(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 5, 6, 9}, kind);
         EXPECT_GE(estimate_build_bytes(p), pattern_ranker(p).size());
     }
 }

@@ -52,8 +52,8 @@ protected:
 };
 
 // A header for a pattern of `tiles` on a w x h board, goal 1 2 ... N-1 0.
-PdbHeader make_header(int w, int h, PdbKind kind, std::vector<uint8_t> tiles) {
-    PdbHeader hd;
+tables::PdbHeader make_header(int w, int h, tables::PdbKind kind, std::vector<uint8_t> tiles) {
+    tables::PdbHeader hd;
     hd.width = static_cast<uint8_t>(w);
     hd.height = static_cast<uint8_t>(h);
     const int n = w * h;
@@ -86,16 +86,16 @@ using test::write_bytes;
 
 // Recomputes the header checksum (bytes 248..255 = XXH3-64 of bytes 0..247).
 void reseal(Bytes& b) {
-    const uint64_t c = pdb_checksum(b.data(), 248);
-    store_le64(b.data() + 248, c);
+    const uint64_t c = tables::pdb_checksum(b.data(), 248);
+    base::store_le64(b.data() + 248, c);
 }
 
 // Writes a small table and returns its header and payload.
 struct Table {
-    PdbHeader header;
+    tables::PdbHeader header;
     Bytes payload;
 };
-Table write_table(const std::string& path, PdbEncoding enc, PdbKind kind = PdbKind::Additive,
+Table write_table(const std::string& path, tables::PdbEncoding enc, tables::PdbKind kind = tables::PdbKind::Additive,
                   std::vector<uint8_t> tiles = {1, 2}) {
     Table t{make_header(3, 3, kind, std::move(tiles)), {}};
     t.payload = make_payload(t.header.entries);
@@ -104,7 +104,7 @@ Table write_table(const std::string& path, PdbEncoding enc, PdbKind kind = PdbKi
     return t;
 }
 
-void expect_same_header(const PdbHeader& a, const PdbHeader& b) {
+void expect_same_header(const tables::PdbHeader& a, const tables::PdbHeader& b) {
     EXPECT_EQ(a.width, b.width);
     EXPECT_EQ(a.height, b.height);
     EXPECT_EQ(a.goal, b.goal);
@@ -119,48 +119,48 @@ void expect_same_header(const PdbHeader& a, const PdbHeader& b) {
 }
 
 TEST(PdbFileEntries, ExpectedEntries) {
-    EXPECT_EQ(expected_entries(make_header(3, 3, PdbKind::Additive, {1, 2})), 72u);
-    EXPECT_EQ(expected_entries(make_header(3, 3, PdbKind::Full, {1, 2})), 504u);
-    EXPECT_EQ(expected_entries(make_header(4, 4, PdbKind::Additive, {1, 2, 3, 4, 5, 6, 7})),
+    EXPECT_EQ(expected_entries(make_header(3, 3, tables::PdbKind::Additive, {1, 2})), 72u);
+    EXPECT_EQ(expected_entries(make_header(3, 3, tables::PdbKind::Full, {1, 2})), 504u);
+    EXPECT_EQ(expected_entries(make_header(4, 4, tables::PdbKind::Additive, {1, 2, 3, 4, 5, 6, 7})),
               57657600u);  // 16!/9!
-    EXPECT_EQ(expected_entries(make_header(4, 4, PdbKind::Full, {1, 2, 3, 4, 5, 6, 7})),
+    EXPECT_EQ(expected_entries(make_header(4, 4, tables::PdbKind::Full, {1, 2, 3, 4, 5, 6, 7})),
               518918400u);  // 16!/8!
-    EXPECT_EQ(expected_entries(make_header(5, 5, PdbKind::Additive, {1, 2, 3, 4, 5, 6})),
+    EXPECT_EQ(expected_entries(make_header(5, 5, tables::PdbKind::Additive, {1, 2, 3, 4, 5, 6})),
               127512000u);  // 25!/19!
 
-    PdbHeader big;
+    tables::PdbHeader big;
     big.width = 5;
     big.height = 5;
     for (uint8_t t = 1; t < 25; ++t) big.tiles.push_back(t);
     EXPECT_THROW(expected_entries(big), UsageError);  // 25! > 2^64
-    PdbHeader none = big;
+    tables::PdbHeader none = big;
     none.tiles.clear();
     EXPECT_THROW(expected_entries(none), UsageError);
-    PdbHeader wide = big;
+    tables::PdbHeader wide = big;
     wide.width = 6;
     EXPECT_THROW(expected_entries(wide), UsageError);
 }
 
 TEST(PdbFileNames, ToString) {
-    EXPECT_EQ(to_string(PdbKind::Additive), "additive");
-    EXPECT_EQ(to_string(PdbKind::Full), "full");
-    EXPECT_EQ(to_string(PdbEncoding::Raw), "raw");
-    EXPECT_EQ(to_string(PdbEncoding::Zstd), "zstd");
+    EXPECT_EQ(to_string(tables::PdbKind::Additive), "additive");
+    EXPECT_EQ(to_string(tables::PdbKind::Full), "full");
+    EXPECT_EQ(to_string(tables::PdbEncoding::Raw), "raw");
+    EXPECT_EQ(to_string(tables::PdbEncoding::Zstd), "zstd");
 }
 
 TEST_F(PdbFileTest, RoundTripRaw) {
     const std::string p = file("t.pdb");
-    const Table t = write_table(p, PdbEncoding::Raw);
+    const Table t = write_table(p, tables::PdbEncoding::Raw);
     EXPECT_EQ(fs::file_size(p), 4096u + 72u);
 
-    const PdbHeader h = read_pdb_header(p);
+    const tables::PdbHeader h = tables::read_pdb_header(p);
     expect_same_header(h, t.header);
-    EXPECT_EQ(h.encoding, PdbEncoding::Raw);
+    EXPECT_EQ(h.encoding, tables::PdbEncoding::Raw);
     EXPECT_EQ(h.payload_offset, 4096u);
     EXPECT_EQ(h.payload_stored_size, 72u);
-    EXPECT_EQ(h.payload_xxh3, pdb_checksum(t.payload.data(), t.payload.size()));
+    EXPECT_EQ(h.payload_xxh3, tables::pdb_checksum(t.payload.data(), t.payload.size()));
 
-    const PdbFile f = PdbFile::open(p);
+    const tables::PdbFile f = tables::PdbFile::open(p);
     EXPECT_TRUE(f.mapped());
     EXPECT_EQ(f.path(), p);
     EXPECT_EQ(f.size(), 72u);
@@ -172,55 +172,55 @@ TEST_F(PdbFileTest, RoundTripRaw) {
 
 TEST_F(PdbFileTest, RoundTripZstd) {
     const std::string p = file("t.pdb");
-    const Table t = write_table(p, PdbEncoding::Zstd);
-    const PdbHeader h = read_pdb_header(p);
+    const Table t = write_table(p, tables::PdbEncoding::Zstd);
+    const tables::PdbHeader h = tables::read_pdb_header(p);
     expect_same_header(h, t.header);
-    EXPECT_EQ(h.encoding, PdbEncoding::Zstd);
+    EXPECT_EQ(h.encoding, tables::PdbEncoding::Zstd);
     EXPECT_EQ(h.payload_offset, 256u);
     EXPECT_EQ(fs::file_size(p), 256u + h.payload_stored_size);
 
-    const PdbFile f = PdbFile::open(p);
+    const tables::PdbFile f = tables::PdbFile::open(p);
     EXPECT_FALSE(f.mapped());
     EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
 }
 
 TEST_F(PdbFileTest, RoundTripFullAndLargerTables) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         const std::string p = file("full.pdb");
-        const Table t = write_table(p, enc, PdbKind::Full, {8, 3});
+        const Table t = write_table(p, enc, tables::PdbKind::Full, {8, 3});
         EXPECT_EQ(t.header.entries, 504u);
-        const PdbFile f = PdbFile::open(p);
+        const tables::PdbFile f = tables::PdbFile::open(p);
         expect_same_header(f.header(), t.header);
         EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
 
         // 4x4, 4 tiles: 43680 entries, a few zstd blocks' worth.
-        PdbHeader h = make_header(4, 4, PdbKind::Additive, {5, 1, 9, 13});
+        tables::PdbHeader h = make_header(4, 4, tables::PdbKind::Additive, {5, 1, 9, 13});
         const Bytes d = make_payload(h.entries);
         h.max_value = max_of(d);
         const std::string q = file("big.pdb");
         write_pdb(q, h, d.data(), d.size(), enc, 1);
-        const PdbFile g = PdbFile::open(q);
+        const tables::PdbFile g = tables::PdbFile::open(q);
         EXPECT_EQ(g.header().tiles, (std::vector<uint8_t>{5, 1, 9, 13}));
         EXPECT_EQ(Bytes(g.data(), g.data() + g.size()), d);
     }
 }
 
 TEST_F(PdbFileTest, MoveKeepsTheTable) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
-        const std::string p = file(enc == PdbEncoding::Raw ? "r.pdb" : "z.pdb");
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
+        const std::string p = file(enc == tables::PdbEncoding::Raw ? "r.pdb" : "z.pdb");
         const Table t = write_table(p, enc);
-        PdbFile a = PdbFile::open(p);
-        PdbFile b = std::move(a);
+        tables::PdbFile a = tables::PdbFile::open(p);
+        tables::PdbFile b = std::move(a);
         EXPECT_EQ(Bytes(b.data(), b.data() + b.size()), t.payload);
-        PdbFile c = PdbFile::open(p);
+        tables::PdbFile c = tables::PdbFile::open(p);
         c = std::move(b);
         EXPECT_EQ(Bytes(c.data(), c.data() + c.size()), t.payload);
-        EXPECT_EQ(c.mapped(), enc == PdbEncoding::Raw);
+        EXPECT_EQ(c.mapped(), enc == tables::PdbEncoding::Raw);
     }
 }
 
 TEST_F(PdbFileTest, WritingIsDeterministic) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         write_table(file("a.pdb"), enc);
         write_table(file("b.pdb"), enc);
         const Bytes a = read_bytes(file("a.pdb"));
@@ -232,18 +232,18 @@ TEST_F(PdbFileTest, WritingIsDeterministic) {
 
 TEST_F(PdbFileTest, EveryFlippedBitIsRefused) {
     struct Case {
-        PdbEncoding enc;
-        PdbKind kind;
+        tables::PdbEncoding enc;
+        tables::PdbKind kind;
     };
-    const Case cases[] = {{PdbEncoding::Raw, PdbKind::Additive},
-                          {PdbEncoding::Zstd, PdbKind::Additive},
-                          {PdbEncoding::Raw, PdbKind::Full},
-                          {PdbEncoding::Zstd, PdbKind::Full}};
+    const Case cases[] = {{tables::PdbEncoding::Raw, tables::PdbKind::Additive},
+                          {tables::PdbEncoding::Zstd, tables::PdbKind::Additive},
+                          {tables::PdbEncoding::Raw, tables::PdbKind::Full},
+                          {tables::PdbEncoding::Zstd, tables::PdbKind::Full}};
     for (const Case& c : cases) {
         const std::string good = file("good.pdb");
         const Table t = write_table(good, c.enc, c.kind);
         const Bytes orig = read_bytes(good);
-        const uint64_t payload_offset = read_pdb_header(good).payload_offset;
+        const uint64_t payload_offset = tables::read_pdb_header(good).payload_offset;
         const std::string bad = file("bad.pdb");
         for (size_t pos = 0; pos < orig.size(); ++pos) {
             // Every bit of the header and payload; one bit of each raw padding byte.
@@ -255,31 +255,31 @@ TEST_F(PdbFileTest, EveryFlippedBitIsRefused) {
                 write_bytes(bad, b);
                 SCOPED_TRACE(to_string(c.enc) + " " + to_string(c.kind) + " byte " +
                              std::to_string(pos) + " bit " + std::to_string(bit));
-                EXPECT_THROW(PdbFile::open(bad), FormatError);
+                EXPECT_THROW(tables::PdbFile::open(bad), FormatError);
                 if (pos < payload_offset) {
-                    EXPECT_THROW(read_pdb_header(bad), FormatError);
+                    EXPECT_THROW(tables::read_pdb_header(bad), FormatError);
                 }
             }
         }
         // The zstd decoder ignores the frame header's unused bit (byte 4 of the frame, bit 4):
         // only the checksum of the stored bytes sees it.
-        if (c.enc == PdbEncoding::Zstd) {
+        if (c.enc == tables::PdbEncoding::Zstd) {
             Bytes b = orig;
             b[payload_offset + 4] ^= 0x10;
             write_bytes(bad, b);
-            const PdbFile f = PdbFile::open(bad, /*verify_payload=*/false);
+            const tables::PdbFile f = tables::PdbFile::open(bad, /*verify_payload=*/false);
             EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
-            const std::string msg = error_of<FormatError>([&] { PdbFile::open(bad); });
+            const std::string msg = error_of<FormatError>([&] { tables::PdbFile::open(bad); });
             EXPECT_NE(msg.find("stored payload checksum"), std::string::npos) << msg;
         }
         // The payload checksum is what catches raw payload damage.
-        if (c.enc == PdbEncoding::Raw) {
+        if (c.enc == tables::PdbEncoding::Raw) {
             Bytes b = orig;
             b.back() ^= 1;
             write_bytes(bad, b);
-            const PdbFile f = PdbFile::open(bad, /*verify_payload=*/false);
+            const tables::PdbFile f = tables::PdbFile::open(bad, /*verify_payload=*/false);
             EXPECT_EQ(f.data()[f.size() - 1], t.payload.back() ^ 1);
-            const std::string msg = error_of<FormatError>([&] { PdbFile::open(bad); });
+            const std::string msg = error_of<FormatError>([&] { tables::PdbFile::open(bad); });
             EXPECT_NE(msg.find(bad), std::string::npos) << msg;
             EXPECT_NE(msg.find("payload checksum"), std::string::npos) << msg;
         }
@@ -287,7 +287,7 @@ TEST_F(PdbFileTest, EveryFlippedBitIsRefused) {
 }
 
 TEST_F(PdbFileTest, TruncationIsRefused) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         write_table(file("good.pdb"), enc);
         const Bytes orig = read_bytes(file("good.pdb"));
         const std::string bad = file("bad.pdb");
@@ -296,58 +296,58 @@ TEST_F(PdbFileTest, TruncationIsRefused) {
             if (len >= orig.size()) continue;
             write_bytes(bad, Bytes(orig.begin(), orig.begin() + static_cast<long>(len)));
             SCOPED_TRACE(to_string(enc) + " length " + std::to_string(len));
-            const std::string msg = error_of<FormatError>([&] { PdbFile::open(bad); });
+            const std::string msg = error_of<FormatError>([&] { tables::PdbFile::open(bad); });
             EXPECT_NE(msg.find(bad), std::string::npos) << msg;
             EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
-            EXPECT_THROW(read_pdb_header(bad), FormatError);
+            EXPECT_THROW(tables::read_pdb_header(bad), FormatError);
         }
     }
 }
 
 TEST_F(PdbFileTest, TrailingBytesAreRefused) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         write_table(file("good.pdb"), enc);
         Bytes b = read_bytes(file("good.pdb"));
         b.push_back(0);
         write_bytes(file("bad.pdb"), b);
-        const std::string msg = error_of<FormatError>([&] { PdbFile::open(file("bad.pdb")); });
+        const std::string msg = error_of<FormatError>([&] { tables::PdbFile::open(file("bad.pdb")); });
         EXPECT_NE(msg.find("trailing bytes"), std::string::npos) << msg;
     }
 }
 
 TEST_F(PdbFileTest, OtherVersionIsRefused) {
-    write_table(file("good.pdb"), PdbEncoding::Zstd);
+    write_table(file("good.pdb"), tables::PdbEncoding::Zstd);
     Bytes b = read_bytes(file("good.pdb"));
     for (int v : {0, 4, 255}) {
         b[8] = static_cast<uint8_t>(v);  // format version
         reseal(b);
         write_bytes(file("v4.pdb"), b);
-        const std::string msg = error_of<FormatError>([&] { read_pdb_header(file("v4.pdb")); });
+        const std::string msg = error_of<FormatError>([&] { tables::read_pdb_header(file("v4.pdb")); });
         EXPECT_NE(msg.find(file("v4.pdb")), std::string::npos) << msg;
         EXPECT_NE(msg.find("unsupported format version " + std::to_string(v) + " (this build reads versions 1 to 3)"),
                   std::string::npos)
             << msg;
-        EXPECT_THROW(PdbFile::open(file("v4.pdb")), FormatError);
+        EXPECT_THROW(tables::PdbFile::open(file("v4.pdb")), FormatError);
     }
     // Version 3 is for compact entries only: a byte table claiming it is refused.
     b[8] = 3;
     reseal(b);
     write_bytes(file("v3.pdb"), b);
-    const std::string msg = error_of<FormatError>([&] { read_pdb_header(file("v3.pdb")); });
+    const std::string msg = error_of<FormatError>([&] { tables::read_pdb_header(file("v3.pdb")); });
     EXPECT_NE(msg.find("version 3 with byte entries"), std::string::npos) << msg;
 }
 
 TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         // STM: version 1, byte 74 zero, as before the metric existed.
-        write_table(file("stm.pdb"), enc, PdbKind::Full);
+        write_table(file("stm.pdb"), enc, tables::PdbKind::Full);
         const Bytes stm = read_bytes(file("stm.pdb"));
         EXPECT_EQ(stm[8], 1);
         EXPECT_EQ(stm[74], 0);
-        EXPECT_EQ(read_pdb_header(file("stm.pdb")).metric, Metric::Stm);
+        EXPECT_EQ(tables::read_pdb_header(file("stm.pdb")).metric, board::Metric::Stm);
         // MTM: version 2, byte 74 = 1; otherwise the same bytes up to the checksums.
-        Table t{make_header(3, 3, PdbKind::Full, {1, 2}), {}};
-        t.header.metric = Metric::Mtm;
+        Table t{make_header(3, 3, tables::PdbKind::Full, {1, 2}), {}};
+        t.header.metric = board::Metric::Mtm;
         t.payload = make_payload(t.header.entries);
         t.header.max_value = max_of(t.payload);
         write_pdb(file("mtm.pdb"), t.header, t.payload.data(), t.payload.size(), enc);
@@ -355,7 +355,7 @@ TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
         EXPECT_EQ(mtm[8], 2);
         EXPECT_EQ(mtm[74], 1);
         EXPECT_EQ(format_version(t.header), 2u);
-        const PdbFile f = PdbFile::open(file("mtm.pdb"));
+        const tables::PdbFile f = tables::PdbFile::open(file("mtm.pdb"));
         expect_same_header(f.header(), t.header);
         EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
         // Version 2 also describes an STM table (byte 74 = 0); it reads as STM.
@@ -363,44 +363,44 @@ TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
         v2[8] = 2;
         reseal(v2);
         write_bytes(file("v2stm.pdb"), v2);
-        EXPECT_EQ(read_pdb_header(file("v2stm.pdb")).metric, Metric::Stm);
+        EXPECT_EQ(tables::read_pdb_header(file("v2stm.pdb")).metric, board::Metric::Stm);
         // A metric byte in a version 1 file is a non-zero reserved byte.
         Bytes v1 = mtm;
         v1[8] = 1;
         reseal(v1);
         write_bytes(file("v1mtm.pdb"), v1);
-        std::string msg = error_of<FormatError>([&] { read_pdb_header(file("v1mtm.pdb")); });
+        std::string msg = error_of<FormatError>([&] { tables::read_pdb_header(file("v1mtm.pdb")); });
         EXPECT_NE(msg.find("reserved: byte at offset 74 is not zero (version 1)"), std::string::npos) << msg;
         // Unknown metrics, and additive MTM tables, are refused.
         Bytes bad = mtm;
         bad[74] = 2;
         reseal(bad);
         write_bytes(file("bad.pdb"), bad);
-        msg = error_of<FormatError>([&] { read_pdb_header(file("bad.pdb")); });
+        msg = error_of<FormatError>([&] { tables::read_pdb_header(file("bad.pdb")); });
         EXPECT_NE(msg.find("metric 2 unknown (0 stm, 1 mtm)"), std::string::npos) << msg;
-        write_table(file("add.pdb"), enc, PdbKind::Additive);
+        write_table(file("add.pdb"), enc, tables::PdbKind::Additive);
         bad = read_bytes(file("add.pdb"));
         bad[8] = 2;
         bad[74] = 1;
         reseal(bad);
         write_bytes(file("bad.pdb"), bad);
-        msg = error_of<FormatError>([&] { read_pdb_header(file("bad.pdb")); });
+        msg = error_of<FormatError>([&] { tables::read_pdb_header(file("bad.pdb")); });
         EXPECT_NE(msg.find("additive table in the multi-tile metric"), std::string::npos) << msg;
     }
-    PdbHeader h = make_header(3, 3, PdbKind::Additive, {1, 2});
-    h.metric = Metric::Mtm;
+    tables::PdbHeader h = make_header(3, 3, tables::PdbKind::Additive, {1, 2});
+    h.metric = board::Metric::Mtm;
     const Bytes payload = make_payload(h.entries);
-    EXPECT_THROW(write_pdb(file("w.pdb"), h, payload.data(), payload.size(), PdbEncoding::Raw), UsageError);
+    EXPECT_THROW(write_pdb(file("w.pdb"), h, payload.data(), payload.size(), tables::PdbEncoding::Raw), UsageError);
 }
 
 TEST_F(PdbFileTest, NonZeroReservedIsRefused) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         write_table(file("good.pdb"), enc);
         const Bytes orig = read_bytes(file("good.pdb"));
         // Reserved 74..75 and 128..247, an unused tile slot (k = 2: slots from 48), an unused
         // goal cell (3x3: cells from 29), and for raw the padding 256..4095.
         std::vector<size_t> offsets = {74, 75, 128, 183, 247, 48, 70, 29, 44};
-        if (enc == PdbEncoding::Raw) offsets.insert(offsets.end(), {256, 1000, 4095});
+        if (enc == tables::PdbEncoding::Raw) offsets.insert(offsets.end(), {256, 1000, 4095});
         for (size_t off : offsets) {
             Bytes b = orig;
             b[off] = 0x40;
@@ -408,14 +408,14 @@ TEST_F(PdbFileTest, NonZeroReservedIsRefused) {
             write_bytes(file("bad.pdb"), b);
             SCOPED_TRACE(to_string(enc) + " offset " + std::to_string(off));
             const std::string msg =
-                error_of<FormatError>([&] { read_pdb_header(file("bad.pdb")); });
+                error_of<FormatError>([&] { tables::read_pdb_header(file("bad.pdb")); });
             EXPECT_NE(msg.find("reserved"), std::string::npos) << msg;
         }
     }
 }
 
 TEST_F(PdbFileTest, InconsistentFieldsAreRefused) {
-    write_table(file("good.pdb"), PdbEncoding::Raw);
+    write_table(file("good.pdb"), tables::PdbEncoding::Raw);
     const Bytes orig = read_bytes(file("good.pdb"));
     struct Edit {
         size_t offset;
@@ -453,23 +453,23 @@ TEST_F(PdbFileTest, InconsistentFieldsAreRefused) {
         }
         write_bytes(file("bad.pdb"), b);
         SCOPED_TRACE("offset " + std::to_string(e.offset));
-        const std::string msg = error_of<FormatError>([&] { read_pdb_header(file("bad.pdb")); });
+        const std::string msg = error_of<FormatError>([&] { tables::read_pdb_header(file("bad.pdb")); });
         EXPECT_NE(msg.find(e.expect), std::string::npos) << msg;
         EXPECT_NE(msg.find(file("bad.pdb")), std::string::npos) << msg;
     }
 }
 
 TEST_F(PdbFileTest, MissingFileIsAnIoError) {
-    EXPECT_THROW(read_pdb_header(file("none.pdb")), IoError);
-    EXPECT_THROW(PdbFile::open(file("none.pdb")), IoError);
-    EXPECT_THROW(convert_pdb(file("none.pdb"), file("out.pdb"), PdbEncoding::Raw), IoError);
-    EXPECT_THROW(PdbFile::open(dir_.string()), IoError);  // a folder, not a file
+    EXPECT_THROW(tables::read_pdb_header(file("none.pdb")), IoError);
+    EXPECT_THROW(tables::PdbFile::open(file("none.pdb")), IoError);
+    EXPECT_THROW(convert_pdb(file("none.pdb"), file("out.pdb"), tables::PdbEncoding::Raw), IoError);
+    EXPECT_THROW(tables::PdbFile::open(dir_.string()), IoError);  // a folder, not a file
     EXPECT_TRUE(listing().empty());
 }
 
 TEST_F(PdbFileTest, WriteIntoMissingFolderIsAnIoError) {
-    const Table t = write_table(file("good.pdb"), PdbEncoding::Raw);
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    const Table t = write_table(file("good.pdb"), tables::PdbEncoding::Raw);
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         try {
             write_pdb(file("nowhere/t.pdb"), t.header, t.payload.data(), t.payload.size(), enc);
             ADD_FAILURE() << "expected IoError";
@@ -486,21 +486,21 @@ TEST_F(PdbFileTest, WritesThroughLinksAndRefusesOtherFiles) {
     const std::string real = file("real.pdb"), link = file("link.pdb");
     write_bytes(real, Bytes{9});
     fs::create_symlink("real.pdb", link);
-    const Table t = write_table(link, PdbEncoding::Raw);
+    const Table t = write_table(link, tables::PdbEncoding::Raw);
     EXPECT_TRUE(fs::is_symlink(fs::symlink_status(link)));
     EXPECT_EQ(read_bytes(real), read_bytes(link));
     EXPECT_GT(read_bytes(real).size(), 1u);
     const std::string fifo = file("fifo.pdb");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
     try {
-        write_pdb(fifo, t.header, t.payload.data(), t.payload.size(), PdbEncoding::Raw);
+        write_pdb(fifo, t.header, t.payload.data(), t.payload.size(), tables::PdbEncoding::Raw);
         ADD_FAILURE() << "expected IoError";
     } catch (const IoError& e) {
         EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
     }
     EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
     fs::create_symlink("/dev/null", file("null.pdb"));
-    EXPECT_THROW(write_pdb(file("null.pdb"), t.header, t.payload.data(), t.payload.size(), PdbEncoding::Raw),
+    EXPECT_THROW(write_pdb(file("null.pdb"), t.header, t.payload.data(), t.payload.size(), tables::PdbEncoding::Raw),
                  IoError);
     EXPECT_TRUE(fs::is_character_file(fs::status("/dev/null")));
     EXPECT_EQ(listing(), (std::vector<std::string>{"fifo.pdb", "link.pdb", "null.pdb", "real.pdb"}));
@@ -508,12 +508,12 @@ TEST_F(PdbFileTest, WritesThroughLinksAndRefusesOtherFiles) {
 
 TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
     const std::string p = file("t.pdb");
-    write_table(p, PdbEncoding::Zstd);
+    write_table(p, tables::PdbEncoding::Zstd);
     const Bytes before = read_bytes(p);
 
     // A 4x4 table of 43680 entries, written with a file-size limit below its size: the write
     // fails part-way (EFBIG), the temporary file is removed, the old target stays.
-    PdbHeader h = make_header(4, 4, PdbKind::Additive, {1, 2, 3, 4});
+    tables::PdbHeader h = make_header(4, 4, tables::PdbKind::Additive, {1, 2, 3, 4});
     const Bytes d = make_payload(h.entries);
     h.max_value = max_of(d);
     rlimit old{};
@@ -522,7 +522,7 @@ TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
     low.rlim_cur = 10000;
     auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &low), 0);
-    EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), PdbEncoding::Raw), IoError);
+    EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), tables::PdbEncoding::Raw), IoError);
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old), 0);
     std::signal(SIGXFSZ, old_handler);
     EXPECT_EQ(read_bytes(p), before);
@@ -530,86 +530,86 @@ TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
 
     // The target is a folder: the rename fails, the temporary file is removed.
     fs::create_directory(file("sub.pdb"));
-    EXPECT_THROW(write_pdb(file("sub.pdb"), h, d.data(), d.size(), PdbEncoding::Zstd), IoError);
+    EXPECT_THROW(write_pdb(file("sub.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Zstd), IoError);
     EXPECT_EQ(listing(), (std::vector<std::string>{"sub.pdb", "t.pdb"}));
 
     // The temporary name is taken (not ours, so left alone): nothing is written.
     const std::string squatter = file(".t.pdb.tmp." + std::to_string(::getpid()));
     write_bytes(squatter, Bytes{1, 2, 3});
-    EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), PdbEncoding::Raw), IoError);
+    EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), tables::PdbEncoding::Raw), IoError);
     EXPECT_EQ(read_bytes(p), before);
     EXPECT_EQ(read_bytes(squatter), (Bytes{1, 2, 3}));
 }
 
 TEST_F(PdbFileTest, BadArgumentsAreUsageErrors) {
-    const Table t = write_table(file("good.pdb"), PdbEncoding::Raw);
+    const Table t = write_table(file("good.pdb"), tables::PdbEncoding::Raw);
     const Bytes& d = t.payload;
-    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size() - 1, PdbEncoding::Raw),
+    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size() - 1, tables::PdbEncoding::Raw),
                  UsageError);
-    PdbHeader h = t.header;
+    tables::PdbHeader h = t.header;
     h.tiles = {0, 1};
-    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), PdbEncoding::Raw), UsageError);
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw), UsageError);
     h = t.header;
     h.bits_per_entry = 4;
-    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), PdbEncoding::Raw), UsageError);
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw), UsageError);
     h = t.header;
     h.goal[0] = h.goal[1];
-    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), PdbEncoding::Raw), UsageError);
-    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size(), PdbEncoding::Zstd, 0),
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw), UsageError);
+    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size(), tables::PdbEncoding::Zstd, 0),
                  UsageError);
-    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size(), PdbEncoding::Zstd, 23),
+    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size(), tables::PdbEncoding::Zstd, 23),
                  UsageError);
-    EXPECT_THROW(write_pdb(dir_.string() + "/", t.header, d.data(), d.size(), PdbEncoding::Raw),
+    EXPECT_THROW(write_pdb(dir_.string() + "/", t.header, d.data(), d.size(), tables::PdbEncoding::Raw),
                  UsageError);
     EXPECT_EQ(listing(), std::vector<std::string>{"good.pdb"});
 }
 
 TEST_F(PdbFileTest, ConvertRoundTrip) {
     const std::string raw = file("t.pdb");
-    const Table t = write_table(raw, PdbEncoding::Raw, PdbKind::Full);
+    const Table t = write_table(raw, tables::PdbEncoding::Raw, tables::PdbKind::Full);
     const Bytes raw_bytes = read_bytes(raw);
 
-    convert_pdb(raw, file("t.zst.pdb"), PdbEncoding::Zstd);
-    EXPECT_EQ(read_pdb_header(file("t.zst.pdb")).encoding, PdbEncoding::Zstd);
-    write_table(file("direct.pdb"), PdbEncoding::Zstd, PdbKind::Full);
+    convert_pdb(raw, file("t.zst.pdb"), tables::PdbEncoding::Zstd);
+    EXPECT_EQ(tables::read_pdb_header(file("t.zst.pdb")).encoding, tables::PdbEncoding::Zstd);
+    write_table(file("direct.pdb"), tables::PdbEncoding::Zstd, tables::PdbKind::Full);
     EXPECT_EQ(read_bytes(file("t.zst.pdb")), read_bytes(file("direct.pdb")));
 
-    convert_pdb(file("t.zst.pdb"), file("back.pdb"), PdbEncoding::Raw);
+    convert_pdb(file("t.zst.pdb"), file("back.pdb"), tables::PdbEncoding::Raw);
     EXPECT_EQ(read_bytes(file("back.pdb")), raw_bytes);
 
     // In place, both ways.
-    convert_pdb(raw, raw, PdbEncoding::Zstd);
+    convert_pdb(raw, raw, tables::PdbEncoding::Zstd);
     EXPECT_EQ(read_bytes(raw), read_bytes(file("direct.pdb")));
-    convert_pdb(raw, raw, PdbEncoding::Raw);
+    convert_pdb(raw, raw, tables::PdbEncoding::Raw);
     EXPECT_EQ(read_bytes(raw), raw_bytes);
-    const PdbFile f = PdbFile::open(raw);
+    const tables::PdbFile f = tables::PdbFile::open(raw);
     EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
 }
 
 // A crafted table whose decoded size (13 tiles of 5x5: 25!/12! bytes, over 3 PB) cannot be
 // allocated: an IoError naming the table and the memory it needs, never std::bad_alloc.
 TEST_F(PdbFileTest, UnallocatableDecodedSizeNamesTheTableAndTheBytes) {
-    PdbHeader h = make_header(5, 5, PdbKind::Additive, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
-    h.encoding = PdbEncoding::Zstd;
+    tables::PdbHeader h = make_header(5, 5, tables::PdbKind::Additive, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+    h.encoding = tables::PdbEncoding::Zstd;
     h.max_value = 1;
-    h.payload_offset = payload_offset_for(PdbEncoding::Zstd);
+    h.payload_offset = payload_offset_for(tables::PdbEncoding::Zstd);
     const uint64_t decoded = payload_bytes(h);
     // A zstd frame that claims `decoded` bytes of content: magic, a single-segment descriptor
     // with an 8-byte content size, then one last RLE block.
     Bytes frame = {0x28, 0xB5, 0x2F, 0xFD, 0xE0};
-    append_le(frame, decoded, 8);
+    base::append_le(frame, decoded, 8);
     const uint32_t block = 1u | (1u << 1) | (1u << 3);  // last, RLE, one byte
-    append_le(frame, block, 3);
+    base::append_le(frame, block, 3);
     frame.push_back(0);
     h.payload_stored_size = frame.size();
-    h.stored_xxh3 = pdb_checksum(frame.data(), frame.size());
-    const PdbHeaderBytes head = encode_header(h);
+    h.stored_xxh3 = tables::pdb_checksum(frame.data(), frame.size());
+    const tables::PdbHeaderBytes head = encode_header(h);
     Bytes bytes(head.begin(), head.end());
     bytes.insert(bytes.end(), frame.begin(), frame.end());
     const std::string path = file("huge.pdb");
     write_bytes(path, bytes);
     try {
-        (void)PdbFile::open(path);
+        (void)tables::PdbFile::open(path);
         ADD_FAILURE() << "decoded a table of " << decoded << " bytes";
     } catch (const IoError& e) {
         const std::string m = e.what();
@@ -623,9 +623,9 @@ TEST_F(PdbFileTest, UnallocatableDecodedSizeNamesTheTableAndTheBytes) {
 // instead of read past its end, whatever the header in it claims.
 TEST(PdbHeaderContract, ShortBufferIsRefused) {
     const std::vector<uint8_t> buf(300, 0);
-    EXPECT_THROW(parse_header(buf.data(), 100, 300, "short.pdb"), UsageError);
-    EXPECT_THROW(parse_header(buf.data(), 256, 5000, "short.pdb"), UsageError);
-    EXPECT_THROW(parse_header(buf.data(), 300, 300, "zeros.pdb"), FormatError);  // enough bytes: bad magic
+    EXPECT_THROW(tables::parse_header(buf.data(), 100, 300, "short.pdb"), UsageError);
+    EXPECT_THROW(tables::parse_header(buf.data(), 256, 5000, "short.pdb"), UsageError);
+    EXPECT_THROW(tables::parse_header(buf.data(), 300, 300, "zeros.pdb"), FormatError);  // enough bytes: bad magic
 }
 
 }  // namespace loyd

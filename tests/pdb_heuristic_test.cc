@@ -33,8 +33,8 @@ using test::ExactDistances;
 using test::test_set;
 using test::error_of;
 
-int eval(PdbH& h, const Board& b) {
-    return h.init(SearchState::from(b));
+int eval(heuristics::PdbH& h, const board::Board& b) {
+    return h.init(board::SearchState::from(b));
 }
 
 // "8-4-4" -> "8_4_4" (test names allow letters, digits and underscores).
@@ -66,11 +66,11 @@ struct Property {
 // True when mirroring the goal about the main diagonal maps every table's tiles onto the tiles
 // of a table of the same kind: the reflected lookup then reads the same values (the abstract
 // problems are images of each other) and can never raise h.
-bool reflection_invariant(const PdbSetSpec& s) {
-    const Mirror m = Mirror::of(s.goal);
+bool reflection_invariant(const tables::PdbSetSpec& s) {
+    const board::Mirror m = board::Mirror::of(s.goal);
     for (const auto& t : s.tables) {
-        Mask image = 0;
-        for (int tile : t.pattern.tiles()) image |= bit(m.tile[tile]);
+        base::Mask image = 0;
+        for (int tile : t.pattern.tiles()) image |= base::bit(m.tile[tile]);
         bool found = false;
         for (const auto& u : s.tables)
             found |= u.pattern.tile_mask() == image && u.pattern.kind() == t.pattern.kind();
@@ -79,9 +79,9 @@ bool reflection_invariant(const PdbSetSpec& s) {
     return true;
 }
 
-bool has_additive_table(const PdbSetSpec& s) {
+bool has_additive_table(const tables::PdbSetSpec& s) {
     for (const auto& t : s.tables)
-        if (t.pattern.kind() == PatternKind::Additive) return true;
+        if (t.pattern.kind() == tables::PatternKind::Additive) return true;
     return false;
 }
 
@@ -92,14 +92,14 @@ bool has_additive_table(const PdbSetSpec& s) {
 // value of the new placement comes from a blank region the position's blank is not in.
 // IDA* stays optimal with an admissible h (PdbSolve tests); A* must reopen closed nodes.
 TEST_P(Every3x3State, AgainstExactDistances) {
-    const LoadedSet& set = test_set(GetParam());
-    const Board& goal = set.spec.goal;
+    const tables::LoadedSet& set = test_set(GetParam());
+    const board::Board& goal = set.spec.goal;
     ASSERT_TRUE(set.spec.reflect) << "these sets all allow the reflected lookup";
     const ExactDistances exact(goal);
     ASSERT_EQ(exact.reachable(), 181440u);
-    PdbH with(set, Lookups{}), without(set, Lookups::regular_only());
-    PdbH dual(set, Lookups{false, true, false}), all(set, Lookups::all());
-    ASSERT_EQ(all.lookups(), Lookups::all());
+    heuristics::PdbH with(set, heuristics::Lookups{}), without(set, heuristics::Lookups::regular_only());
+    heuristics::PdbH dual(set, heuristics::Lookups{false, true, false}), all(set, heuristics::Lookups::all());
+    ASSERT_EQ(all.lookups(), heuristics::Lookups::all());
     const bool additive = has_additive_table(set.spec);
     const bool invariant = reflection_invariant(set.spec);
     // Every position is checked in Release; the sanitizer (Debug) build, ~10x slower, checks
@@ -117,7 +117,7 @@ TEST_P(Every3x3State, AgainstExactDistances) {
         consistent{"|h(s) - h(s')| <= 1 for neighbours"},
         consistent0{"|h(s) - h(s')| <= 1 without reflection"};
     exact.for_each(
-        [&](const Board& b, int d) {
+        [&](const board::Board& b, int d) {
             ++checked;
             const int h = eval(with, b), h0 = eval(without, b);
             auto at = [&](int hv) {
@@ -137,19 +137,19 @@ TEST_P(Every3x3State, AgainstExactDistances) {
             raised += h > h0;
             zero.expect((h == 0) == (d == 0), [&] { return at(h); });
             parity.expect(h % 2 == d % 2, [&] { return at(h); });
-            const int base = additive ? manhattan(b, goal) : linear_conflict(b, goal);
+            const int base = additive ? heuristics::manhattan(b, goal) : heuristics::linear_conflict(b, goal);
             floor.expect(h0 >= base, [&] { return at(h0) + ", floor " + std::to_string(base); });
-            for (int dir = 0; dir < kDirs; ++dir) {
-                Board n = b;
-                if (!n.move(static_cast<Dir>(dir))) continue;
+            for (int dir = 0; dir < board::kDirs; ++dir) {
+                board::Board n = b;
+                if (!n.move(static_cast<board::Dir>(dir))) continue;
                 const int hn = eval(with, n), hn0 = eval(without, n);
                 if (additive) continue;
                 consistent.expect(std::abs(hn - h) <= 1, [&] {
-                    return at(h) + "; after " + dir_char(static_cast<Dir>(dir)) + " h " +
+                    return at(h) + "; after " + dir_char(static_cast<board::Dir>(dir)) + " h " +
                            std::to_string(hn);
                 });
                 consistent0.expect(std::abs(hn0 - h0) <= 1, [&] {
-                    return at(h0) + "; after " + dir_char(static_cast<Dir>(dir)) + " h " +
+                    return at(h0) + "; after " + dir_char(static_cast<board::Dir>(dir)) + " h " +
                            std::to_string(hn0);
                 });
             }
@@ -191,22 +191,22 @@ struct WalkCase {
 class IncrementalWalk : public testing::TestWithParam<WalkCase> {};
 
 TEST_P(IncrementalWalk, MovedAndUndoEqualInit) {
-    const LoadedSet& set = test_set(GetParam().set);
-    const Board& goal = set.spec.goal;
-    const Geometry& g = goal.geometry();
+    const tables::LoadedSet& set = test_set(GetParam().set);
+    const board::Board& goal = set.spec.goal;
+    const board::Geometry& g = goal.geometry();
     // The sanitizer (Debug) build walks a tenth as far.
     const int steps = test::kRelease ? GetParam().steps : GetParam().steps / 10;
     std::mt19937_64 rng(42);
     // Default (regular + reflected), regular only, and all four views: the incremental ranks
     // of every view, and the dual's relabeling on non-tree edges, against a full evaluation.
-    for (const Lookups lk : {Lookups{}, Lookups::regular_only(), Lookups::all()}) {
+    for (const heuristics::Lookups lk : {heuristics::Lookups{}, heuristics::Lookups::regular_only(), heuristics::Lookups::all()}) {
         const bool reflect = lk.reflected;
-        PdbH h(set, lk), fresh(set, lk), plain(set, Lookups::regular_only());
-        SearchState s = SearchState::from(goal);
+        heuristics::PdbH h(set, lk), fresh(set, lk), plain(set, heuristics::Lookups::regular_only());
+        board::SearchState s = board::SearchState::from(goal);
         int hv = h.init(s);
         ASSERT_EQ(hv, 0);
         struct Frame {
-            PdbH::Undo u;
+            heuristics::PdbH::Undo u;
             int from, to, h;
         };
         std::vector<Frame> stack;
@@ -223,8 +223,8 @@ TEST_P(IncrementalWalk, MovedAndUndoEqualInit) {
             } else {
                 const int to = s.blank;
                 int from;
-                do from = g.neighbor(to, static_cast<Dir>(rng() % kDirs));
-                while (from == kNoCell);
+                do from = g.neighbor(to, static_cast<board::Dir>(rng() % board::kDirs));
+                while (from == board::kNoCell);
                 Frame f{};
                 f.from = from;
                 f.to = to;
@@ -260,23 +260,23 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(IncrementalWalk15, MovedEqualsInitOn15_5_5_5) {
     if (!test::kRelease)
         GTEST_SKIP() << "15-5-5-5 is built in Release runs only (small-4x4 covers 4x4 in Debug)";
-    const LoadedSet& set = test_set("15-5-5-5");
-    const Board& goal = set.spec.goal;
-    const Geometry& g = goal.geometry();
-    PdbH h(set), fresh(set), plain(set, Lookups::regular_only());
+    const tables::LoadedSet& set = test_set("15-5-5-5");
+    const board::Board& goal = set.spec.goal;
+    const board::Geometry& g = goal.geometry();
+    heuristics::PdbH h(set), fresh(set), plain(set, heuristics::Lookups::regular_only());
     std::mt19937_64 rng(43);
-    SearchState s = SearchState::from(goal);
+    board::SearchState s = board::SearchState::from(goal);
     int hv = h.init(s);
     ASSERT_EQ(hv, 0);
-    const Cells goal_pos = goal.positions();
+    const board::Cells goal_pos = goal.positions();
     int raised = 0;
     for (int i = 0; i < 100000; ++i) {
         const int to = s.blank;
         int from;
-        do from = g.neighbor(to, static_cast<Dir>(rng() % kDirs));
-        while (from == kNoCell);
+        do from = g.neighbor(to, static_cast<board::Dir>(rng() % board::kDirs));
+        while (from == board::kNoCell);
         const int tile = s.slide(from);
-        PdbH::Undo u;
+        heuristics::PdbH::Undo u;
         hv = h.moved(hv, s, tile, from, to, u);
         ASSERT_EQ(hv, fresh.init(s)) << "step " << i;
         const int h0 = plain.init(s);
@@ -298,11 +298,11 @@ protected:
     test::ScratchDir tmp;
 
     // A fresh copy of a small set in its own folder; returns the folder.
-    std::string make(const std::string& name, PdbEncoding enc, bool checksums = true) {
+    std::string make(const std::string& name, tables::PdbEncoding enc, bool checksums = true) {
         return test::build_set(test::test_spec(name), tmp / (name + "-" + to_string(enc)), enc,
                                checksums);
     }
-    static std::string table(const std::string& dir, const LoadedSet& s, size_t i = 0) {
+    static std::string table(const std::string& dir, const tables::LoadedSet& s, size_t i = 0) {
         return dir + "/" + s.spec.tables[i].file;
     }
     static void flip_byte(const std::string& path, uint64_t offset) {
@@ -322,44 +322,44 @@ protected:
 };
 
 TEST_F(LoadRefusal, LoadsWhatItBuilt) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         const std::string dir = make("8-4-4", enc);
-        const LoadedSet s = load_set(dir);
+        const tables::LoadedSet s = tables::load_set(dir);
         EXPECT_EQ(s.spec.name, "8-4-4");
         EXPECT_EQ(s.tables.size(), 2u);
         // The manifest path works as well as its folder.
-        EXPECT_EQ(load_set(dir + "/manifest.txt").tables.size(), 2u);
+        EXPECT_EQ(tables::load_set(dir + "/manifest.txt").tables.size(), 2u);
     }
 }
 
 TEST_F(LoadRefusal, FlippedPayloadByte) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         const std::string dir = make("8-4-4", enc);
         const std::string file = dir + "/additive-3-6-7-8.pdb";
         const uint64_t offset =
-            enc == PdbEncoding::Raw ? kPdbRawPayloadOffset + 1000 : kPdbHeaderSize + 40;
+            enc == tables::PdbEncoding::Raw ? tables::kPdbRawPayloadOffset + 1000 : tables::kPdbHeaderSize + 40;
         flip_byte(file, offset);
-        const std::string msg = error_of<FormatError>([&] { load_set(dir); });
+        const std::string msg = error_of<FormatError>([&] { tables::load_set(dir); });
         EXPECT_NE(msg.find(file), std::string::npos) << msg;
     }
 }
 
 TEST_F(LoadRefusal, FlippedHeaderByte) {
-    const std::string dir = make("8-4-4", PdbEncoding::Raw);
+    const std::string dir = make("8-4-4", tables::PdbEncoding::Raw);
     const std::string file = dir + "/additive-1-2-4-5.pdb";
     flip_byte(file, 20);
-    const std::string msg = error_of<FormatError>([&] { load_set(dir); });
+    const std::string msg = error_of<FormatError>([&] { tables::load_set(dir); });
     EXPECT_NE(msg.find(file), std::string::npos) << msg;
 }
 
 TEST_F(LoadRefusal, TruncatedTable) {
-    for (PdbEncoding enc : {PdbEncoding::Raw, PdbEncoding::Zstd}) {
+    for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         for (uint64_t keep : {uint64_t{100}, uint64_t{300}, uint64_t{0}}) {
             const std::string dir = make("8-4-4", enc);
             const std::string file = dir + "/additive-1-2-4-5.pdb";
             const uint64_t size = fs::file_size(file);
             fs::resize_file(file, keep ? keep : size - 1);
-            const std::string msg = error_of<FormatError>([&] { load_set(dir); });
+            const std::string msg = error_of<FormatError>([&] { tables::load_set(dir); });
             EXPECT_NE(msg.find(file), std::string::npos) << msg;
             fs::remove_all(dir);
         }
@@ -368,58 +368,58 @@ TEST_F(LoadRefusal, TruncatedTable) {
 
 TEST_F(LoadRefusal, TableOfAnotherBoard) {
     // A 3x3 table copied over a 4x4 set's file: the manifest's checksum catches it first...
-    const std::string d3 = make("8-4-4", PdbEncoding::Raw);
-    const std::string d4 = make("small-4x4", PdbEncoding::Raw);
+    const std::string d3 = make("8-4-4", tables::PdbEncoding::Raw);
+    const std::string d4 = make("small-4x4", tables::PdbEncoding::Raw);
     const std::string victim = d4 + "/additive-1-2-5.pdb";
     fs::copy_file(d3 + "/additive-1-2-4-5.pdb", victim, fs::copy_options::overwrite_existing);
-    std::string msg = error_of<FormatError>([&] { load_set(d4); });
+    std::string msg = error_of<FormatError>([&] { tables::load_set(d4); });
     EXPECT_NE(msg.find(victim), std::string::npos) << msg;
     // ... and without checksums in the manifest, the header's board.
-    const std::string bare = make("small-4x4", PdbEncoding::Raw, false);
+    const std::string bare = make("small-4x4", tables::PdbEncoding::Raw, false);
     EXPECT_EQ(test::read_text(bare + "/manifest.txt").find("xxh3="), std::string::npos);
     const std::string victim2 = bare + "/additive-1-2-5.pdb";
     fs::copy_file(d3 + "/additive-1-2-4-5.pdb", victim2, fs::copy_options::overwrite_existing);
-    msg = error_of<FormatError>([&] { load_set(bare); });
+    msg = error_of<FormatError>([&] { tables::load_set(bare); });
     EXPECT_NE(msg.find(victim2), std::string::npos) << msg;
     EXPECT_NE(msg.find("3x3"), std::string::npos) << msg;
 }
 
 TEST_F(LoadRefusal, TableOfAnotherPattern) {
     // Same board and goal, other tiles: swap the two 8-4-4 tables (no checksums to catch it).
-    const std::string dir = make("8-4-4", PdbEncoding::Raw, false);
+    const std::string dir = make("8-4-4", tables::PdbEncoding::Raw, false);
     const std::string a = dir + "/additive-1-2-4-5.pdb", b = dir + "/additive-3-6-7-8.pdb";
     fs::rename(a, dir + "/tmp");
     fs::rename(b, a);
     fs::rename(dir + "/tmp", b);
-    const std::string msg = error_of<FormatError>([&] { load_set(dir); });
+    const std::string msg = error_of<FormatError>([&] { tables::load_set(dir); });
     EXPECT_TRUE(msg.find(a) != std::string::npos || msg.find(b) != std::string::npos) << msg;
 }
 
 TEST_F(LoadRefusal, ManifestGoalEdited) {
-    const std::string dir = make("8-4-4", PdbEncoding::Raw);
+    const std::string dir = make("8-4-4", tables::PdbEncoding::Raw);
     replace_in_file(dir + "/manifest.txt", "goal 1 2 3 4 5 6 7 8 0", "goal 0 1 2 3 4 5 6 7 8");
-    const std::string msg = error_of<FormatError>([&] { load_set(dir); });
+    const std::string msg = error_of<FormatError>([&] { tables::load_set(dir); });
     EXPECT_NE(msg.find(dir + "/additive-"), std::string::npos) << msg;
     EXPECT_NE(msg.find("goal"), std::string::npos) << msg;
 }
 
 TEST_F(LoadRefusal, MissingTable) {
-    const std::string dir = make("8-4-4", PdbEncoding::Zstd);
+    const std::string dir = make("8-4-4", tables::PdbEncoding::Zstd);
     const std::string file = dir + "/additive-3-6-7-8.pdb";
     fs::remove(file);
-    const std::string msg = error_of<IoError>([&] { load_set(dir); });
+    const std::string msg = error_of<IoError>([&] { tables::load_set(dir); });
     EXPECT_NE(msg.find(file), std::string::npos) << msg;
 }
 
 TEST_F(LoadRefusal, ChecksumMismatch) {
-    const std::string dir = make("8-4-4", PdbEncoding::Raw);
-    const LoadedSet good = load_set(dir);
+    const std::string dir = make("8-4-4", tables::PdbEncoding::Raw);
+    const tables::LoadedSet good = tables::load_set(dir);
     ASSERT_TRUE(good.spec.tables[1].xxh3);
-    const std::string hex = hex16(*good.spec.tables[1].xxh3);
+    const std::string hex = base::hex16(*good.spec.tables[1].xxh3);
     std::string other = hex;
     other[5] = other[5] == '0' ? '1' : '0';
     replace_in_file(dir + "/manifest.txt", std::string("xxh3=") + hex, "xxh3=" + other);
-    const std::string msg = error_of<FormatError>([&] { load_set(dir); });
+    const std::string msg = error_of<FormatError>([&] { tables::load_set(dir); });
     EXPECT_NE(msg.find(table(dir, good, 1)), std::string::npos) << msg;
     EXPECT_NE(msg.find(other), std::string::npos) << msg;
 }
@@ -427,11 +427,11 @@ TEST_F(LoadRefusal, ChecksumMismatch) {
 TEST_F(LoadRefusal, MissingOrBrokenManifest) {
     const std::string empty = tmp / "empty";
     fs::create_directories(empty);
-    std::string msg = error_of<IoError>([&] { load_set(empty); });
+    std::string msg = error_of<IoError>([&] { tables::load_set(empty); });
     EXPECT_NE(msg.find(empty), std::string::npos) << msg;
-    const std::string dir = make("8-4-4", PdbEncoding::Raw);
+    const std::string dir = make("8-4-4", tables::PdbEncoding::Raw);
     replace_in_file(dir + "/manifest.txt", "combine max-of-sums", "combine sum-of-maxes");
-    msg = error_of<FormatError>([&] { load_set(dir); });
+    msg = error_of<FormatError>([&] { tables::load_set(dir); });
     EXPECT_NE(msg.find(dir + "/manifest.txt"), std::string::npos) << msg;
 }
 

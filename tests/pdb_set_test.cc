@@ -22,7 +22,7 @@ namespace {
 
 using test::error_of;
 
-void expect_same(const PdbSetSpec& a, const PdbSetSpec& b) {
+void expect_same(const tables::PdbSetSpec& a, const tables::PdbSetSpec& b) {
     EXPECT_EQ(a.name, b.name);
     EXPECT_EQ(a.goal, b.goal);
     EXPECT_EQ(a.reflect, b.reflect);
@@ -41,32 +41,32 @@ void expect_same(const PdbSetSpec& a, const PdbSetSpec& b) {
 }
 
 TEST(PdbSet, PresetNames) {
-    const std::vector<std::string> names = preset_names();
+    const std::vector<std::string> names = tables::preset_names();
     for (const char* want : {"8-fringe", "8-4-4", "15-5-5-5", "15-6-6-3", "15-7-8", "15-fringe", "24-6-6-6-6"})
         EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
-    for (const auto& n : names) EXPECT_FALSE(preset_description(n).empty()) << n;
-    EXPECT_EQ(preset_description("no-such-preset"), "");
+    for (const auto& n : names) EXPECT_FALSE(tables::preset_description(n).empty()) << n;
+    EXPECT_EQ(tables::preset_description("no-such-preset"), "");
 }
 
 TEST(PdbSet, PresetsAreWellFormed) {
-    for (const auto& n : preset_names()) {
+    for (const auto& n : tables::preset_names()) {
         SCOPED_TRACE(n);
-        const PdbSetSpec s = preset(n);
+        const tables::PdbSetSpec s = tables::preset(n);
         EXPECT_EQ(s.name, n);
-        EXPECT_EQ(s.goal, Board::blank_last(s.geometry()));
+        EXPECT_EQ(s.goal, board::Board::blank_last(s.geometry()));
         EXPECT_EQ(s.reflect, reflectable(s.goal));
         ASSERT_FALSE(s.tables.empty());
         ASSERT_FALSE(s.partitions.empty());
         std::vector<int> uses(s.tables.size(), 0);
         for (const auto& part : s.partitions) {
             ASSERT_FALSE(part.empty());
-            Mask used = 0;
+            base::Mask used = 0;
             for (int i : part) {
                 ASSERT_GE(i, 0);
                 ASSERT_LT(static_cast<size_t>(i), s.tables.size());
                 ++uses[static_cast<size_t>(i)];
-                const Pattern& p = s.tables[static_cast<size_t>(i)].pattern;
-                if (p.kind() == PatternKind::Full) {
+                const tables::Pattern& p = s.tables[static_cast<size_t>(i)].pattern;
+                if (p.kind() == tables::PatternKind::Full) {
                     EXPECT_EQ(part.size(), 1u) << "a full table shares a partition";
                 } else {
                     EXPECT_EQ(used & p.tile_mask(), 0u) << "additive tables of a partition overlap";
@@ -82,26 +82,26 @@ TEST(PdbSet, PresetsAreWellFormed) {
         }
     }
     // Two spot checks of content.
-    const PdbSetSpec f = preset("8-fringe");
+    const tables::PdbSetSpec f = tables::preset("8-fringe");
     ASSERT_EQ(f.tables.size(), 1u);
-    EXPECT_EQ(f.tables[0].pattern.kind(), PatternKind::Full);
+    EXPECT_EQ(f.tables[0].pattern.kind(), tables::PatternKind::Full);
     EXPECT_EQ(f.tables[0].pattern.tiles(), (std::vector<int>{1, 2, 3, 4, 7}));
-    const PdbSetSpec big = preset("15-7-8");
-    EXPECT_EQ(big.geometry(), Geometry(4, 4));
+    const tables::PdbSetSpec big = tables::preset("15-7-8");
+    EXPECT_EQ(big.geometry(), board::Geometry(4, 4));
     ASSERT_EQ(big.tables.size(), 2u);
     EXPECT_EQ(big.tables[0].pattern.size() + big.tables[1].pattern.size(), 15);
 }
 
 TEST(PdbSet, UnknownPresetNamesTheValidOnes) {
-    const std::string m = error_of<UsageError>([] { preset("15-9-9"); });
+    const std::string m = error_of<UsageError>([] { tables::preset("15-9-9"); });
     EXPECT_NE(m.find("15-9-9"), std::string::npos) << m;
     EXPECT_NE(m.find("8-fringe"), std::string::npos) << m;
     EXPECT_NE(m.find("15-7-8"), std::string::npos) << m;
 }
 
 TEST(PdbSet, CustomSet) {
-    const Board goal = Board::blank_last(Geometry(4, 2));
-    const PdbSetSpec s = custom_set("mine", goal, {{3, 4}, {2, 1}}, PatternKind::Additive);
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 2));
+    const tables::PdbSetSpec s = custom_set("mine", goal, {{3, 4}, {2, 1}}, tables::PatternKind::Additive);
     EXPECT_EQ(s.name, "mine");
     EXPECT_EQ(s.goal, goal);
     EXPECT_FALSE(s.reflect);
@@ -111,51 +111,51 @@ TEST(PdbSet, CustomSet) {
     EXPECT_EQ(s.partitions, (std::vector<std::vector<int>>{{0, 1}}));
 
     // Full tables combine by max: overlaps are fine, each is its own partition.
-    const PdbSetSpec f = custom_set("f", Board::blank_last(Geometry(3, 3)), {{1, 2, 3}, {3, 4, 5}}, PatternKind::Full);
+    const tables::PdbSetSpec f = custom_set("f", board::Board::blank_last(board::Geometry(3, 3)), {{1, 2, 3}, {3, 4, 5}}, tables::PatternKind::Full);
     EXPECT_TRUE(f.reflect);
     EXPECT_EQ(f.partitions, (std::vector<std::vector<int>>{{0}, {1}}));
 }
 
 TEST(PdbSet, CustomSetRefusals) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     const std::string m =
-        error_of<UsageError>([&] { custom_set("x", goal, {{1, 2, 3}, {3, 4}}, PatternKind::Additive); });
+        error_of<UsageError>([&] { custom_set("x", goal, {{1, 2, 3}, {3, 4}}, tables::PatternKind::Additive); });
     EXPECT_NE(m.find("disjoint"), std::string::npos) << m;
-    EXPECT_THROW(custom_set("x", goal, {{1, 2}, {5}, {2, 6}}, PatternKind::Additive), UsageError);
-    EXPECT_THROW(custom_set("x", goal, {}, PatternKind::Additive), UsageError);
-    EXPECT_THROW(custom_set("x", goal, {{1, 0}}, PatternKind::Additive), UsageError);
-    EXPECT_THROW(custom_set("x", goal, {{9}}, PatternKind::Full), UsageError);
-    EXPECT_THROW(custom_set("x", goal, {{1, 2}, {}}, PatternKind::Full), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {{1, 2}, {5}, {2, 6}}, tables::PatternKind::Additive), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {}, tables::PatternKind::Additive), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {{1, 0}}, tables::PatternKind::Additive), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {{9}}, tables::PatternKind::Full), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {{1, 2}, {}}, tables::PatternKind::Full), UsageError);
 }
 
 TEST(PdbSet, TableFileName) {
-    const Board g = Board::blank_last(Geometry(4, 4));
-    EXPECT_EQ(table_file_name(Pattern(g, {9, 1, 5}, PatternKind::Additive)), "additive-1-5-9.pdb");
-    EXPECT_EQ(table_file_name(Pattern(g, {1, 2, 3, 4, 5, 9, 13}, PatternKind::Full)), "full-1-2-3-4-5-9-13.pdb");
-    EXPECT_EQ(table_file_name(Pattern(g, {15}, PatternKind::Additive)), "additive-15.pdb");
+    const board::Board g = board::Board::blank_last(board::Geometry(4, 4));
+    EXPECT_EQ(table_file_name(tables::Pattern(g, {9, 1, 5}, tables::PatternKind::Additive)), "additive-1-5-9.pdb");
+    EXPECT_EQ(table_file_name(tables::Pattern(g, {1, 2, 3, 4, 5, 9, 13}, tables::PatternKind::Full)), "full-1-2-3-4-5-9-13.pdb");
+    EXPECT_EQ(table_file_name(tables::Pattern(g, {15}, tables::PatternKind::Additive)), "additive-15.pdb");
 }
 
 TEST(PdbSet, ManifestRoundTripsPresets) {
-    for (const auto& n : preset_names()) {
+    for (const auto& n : tables::preset_names()) {
         SCOPED_TRACE(n);
-        PdbSetSpec s = preset(n);
+        tables::PdbSetSpec s = tables::preset(n);
         // Give half of the tables a checksum, including values with leading zeros and all bits.
         const uint64_t sums[] = {0x0123456789abcdefull, 0xffffffffffffffffull, 0, 0x00000000000000a5ull};
         for (size_t i = 0; i < s.tables.size(); i += 2) s.tables[i].xxh3 = sums[(i / 2) % 4];
         const std::string text = manifest_text(s);
-        const PdbSetSpec back = parse_manifest(text, "m.txt");
+        const tables::PdbSetSpec back = tables::parse_manifest(text, "m.txt");
         expect_same(s, back);
         EXPECT_EQ(manifest_text(back), text);
     }
 }
 
 TEST(PdbSet, ManifestRoundTripsCustomSets) {
-    const Board odd = test::board(4, 3, {5, 1, 2, 3, 0, 4, 6, 7, 8, 9, 10, 11});
-    for (const PdbSetSpec& s : {custom_set("odd goal", odd, {{1, 2, 3}, {4, 5}, {11}}, PatternKind::Additive),
-                                custom_set("fulls", Board::blank_first(Geometry(3, 3)), {{1, 2}, {2, 3, 4}},
-                                           PatternKind::Full)}) {
+    const board::Board odd = test::board(4, 3, {5, 1, 2, 3, 0, 4, 6, 7, 8, 9, 10, 11});
+    for (const tables::PdbSetSpec& s : {custom_set("odd goal", odd, {{1, 2, 3}, {4, 5}, {11}}, tables::PatternKind::Additive),
+                                custom_set("fulls", board::Board::blank_first(board::Geometry(3, 3)), {{1, 2}, {2, 3, 4}},
+                                           tables::PatternKind::Full)}) {
         const std::string text = manifest_text(s);
-        const PdbSetSpec back = parse_manifest(text, "m.txt");
+        const tables::PdbSetSpec back = tables::parse_manifest(text, "m.txt");
         expect_same(s, back);
     }
 }
@@ -177,13 +177,13 @@ TEST(PdbSet, ManifestIgnoresCommentsAndBlankLines) {
         "table c.pdb full 5,6\n"
         "partition a.pdb b.pdb\n"
         "partition c.pdb\n";
-    const PdbSetSpec s = parse_manifest(text, "m.txt");
+    const tables::PdbSetSpec s = tables::parse_manifest(text, "m.txt");
     EXPECT_EQ(s.name, "tiny");
     EXPECT_FALSE(s.reflect);
     ASSERT_EQ(s.tables.size(), 3u);
     EXPECT_EQ(s.tables[0].xxh3, 0xffu);
     EXPECT_FALSE(s.tables[1].xxh3);
-    EXPECT_EQ(s.tables[2].pattern.kind(), PatternKind::Full);
+    EXPECT_EQ(s.tables[2].pattern.kind(), tables::PatternKind::Full);
     EXPECT_EQ(s.partitions, (std::vector<std::vector<int>>{{0, 1}, {2}}));
 }
 
@@ -214,14 +214,14 @@ void expect_bad_line(int lineno, const std::string& line, const std::string& wor
     std::vector<std::string> lines = kLines;
     if (lineno <= static_cast<int>(lines.size())) lines[static_cast<size_t>(lineno - 1)] = line;
     else lines.push_back(line);
-    const std::string m = error_of<FormatError>([&] { parse_manifest(join(lines), "dir/manifest.txt"); });
+    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(lines), "dir/manifest.txt"); });
     EXPECT_EQ(m.rfind("dir/manifest.txt:" + std::to_string(lineno) + ": ", 0), 0u)
         << "line " << lineno << " '" << line << "': " << m;
     EXPECT_NE(m.find(word), std::string::npos) << "line " << lineno << " '" << line << "': " << m;
 }
 
 TEST(PdbSet, ManifestBaseIsValid) {
-    const PdbSetSpec s = parse_manifest(join(kLines), "dir/manifest.txt");
+    const tables::PdbSetSpec s = tables::parse_manifest(join(kLines), "dir/manifest.txt");
     EXPECT_TRUE(s.reflect);
     EXPECT_EQ(s.tables.size(), 3u);
 }
@@ -265,44 +265,44 @@ TEST(PdbSet, ManifestErrorsNameTheLine) {
 }
 
 TEST(PdbSet, SetNames) {
-    for (const char* ok : {"15-7-8", "8-mtm-fringe", "my_set.v2", "a+b", "x", "odd goal"}) EXPECT_EQ(set_name_problem(ok), "") << ok;
+    for (const char* ok : {"15-7-8", "8-mtm-fringe", "my_set.v2", "a+b", "x", "odd goal"}) EXPECT_EQ(tables::set_name_problem(ok), "") << ok;
     for (const std::string& bad : std::vector<std::string>{"", ".", "..", "../x", "a/b", "-x", ".hidden", " a", "a ", "a\nb", "tab\tx",
                                   std::string(65, 'a'), std::string("nul\0x", 5), "\xc3\xa9t\xc3\xa9"})
-        EXPECT_NE(set_name_problem(bad), "") << bad;
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const std::string m = error_of<UsageError>([&] { custom_set("../x", goal, {{1, 2}}, PatternKind::Additive); });
+        EXPECT_NE(tables::set_name_problem(bad), "") << bad;
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const std::string m = error_of<UsageError>([&] { custom_set("../x", goal, {{1, 2}}, tables::PatternKind::Additive); });
     EXPECT_NE(m.find("invalid set name '../x'"), std::string::npos) << m;
-    const std::string n = error_of<UsageError>([&] { custom_set("a\nboard 4x4", goal, {{1, 2}}, PatternKind::Additive); });
+    const std::string n = error_of<UsageError>([&] { custom_set("a\nboard 4x4", goal, {{1, 2}}, tables::PatternKind::Additive); });
     EXPECT_NE(n.find("'a\\nboard 4x4'"), std::string::npos) << n;
 }
 
 // --- MTM sets: manifest version 2 with a `metric` line -----------------------------------------
 
 TEST(PdbSet, MtmManifestRoundTrip) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    PdbSetSpec s = custom_set("m", goal, {{1, 2, 3}, {4, 7}}, PatternKind::Full, Metric::Mtm);
-    EXPECT_EQ(s.metric, Metric::Mtm);
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    tables::PdbSetSpec s = custom_set("m", goal, {{1, 2, 3}, {4, 7}}, tables::PatternKind::Full, board::Metric::Mtm);
+    EXPECT_EQ(s.metric, board::Metric::Mtm);
     ASSERT_EQ(s.tables.size(), 2u);
     EXPECT_EQ(s.tables[0].file, "full-mtm-1-2-3.pdb");
-    EXPECT_EQ(s.tables[0].pattern.metric(), Metric::Mtm);
+    EXPECT_EQ(s.tables[0].pattern.metric(), board::Metric::Mtm);
     EXPECT_EQ(s.partitions, (std::vector<std::vector<int>>{{0}, {1}}));
     s.tables[1].xxh3 = 0x0123456789abcdefULL;
     const std::string text = manifest_text(s);
     EXPECT_NE(text.find("loyd-pdb-set 2\n"), std::string::npos) << text;
     EXPECT_NE(text.find("\nmetric mtm\n"), std::string::npos) << text;
-    expect_same(parse_manifest(text, "m.txt"), s);
+    expect_same(tables::parse_manifest(text, "m.txt"), s);
     // STM sets keep version 1 and no metric line: their manifests are unchanged.
-    const std::string stm = manifest_text(custom_set("m", goal, {{1, 2, 3}}, PatternKind::Full));
+    const std::string stm = manifest_text(custom_set("m", goal, {{1, 2, 3}}, tables::PatternKind::Full));
     EXPECT_EQ(stm.find("metric"), std::string::npos);
     EXPECT_NE(stm.find("loyd-pdb-set 1\n"), std::string::npos);
     // Additive tables cannot be MTM tables.
-    error_of<UsageError>([&] { custom_set("m", goal, {{1, 2}, {3, 4}}, PatternKind::Additive, Metric::Mtm); });
+    error_of<UsageError>([&] { custom_set("m", goal, {{1, 2}, {3, 4}}, tables::PatternKind::Additive, board::Metric::Mtm); });
     // A version 2 manifest may say `metric stm`; it prints as version 1.
     std::string v2stm = stm;
     v2stm.replace(v2stm.find("loyd-pdb-set 1"), 14, "loyd-pdb-set 2");
     v2stm.replace(v2stm.find("combine"), 0, "metric stm\n");
-    const PdbSetSpec back = parse_manifest(v2stm, "m.txt");
-    EXPECT_EQ(back.metric, Metric::Stm);
+    const tables::PdbSetSpec back = tables::parse_manifest(v2stm, "m.txt");
+    EXPECT_EQ(back.metric, board::Metric::Stm);
     EXPECT_EQ(manifest_text(back), stm);
 }
 
@@ -316,13 +316,13 @@ TEST(PdbSet, MtmManifestErrorsNameTheLine) {
         "table a.pdb full 1,2,3",  // 6
         "partition a.pdb",         // 7
     };
-    EXPECT_EQ(parse_manifest(join(mtm), "m.txt").metric, Metric::Mtm);
+    EXPECT_EQ(tables::parse_manifest(join(mtm), "m.txt").metric, board::Metric::Mtm);
     // Line `lineno` replaced by (or `line` inserted before it), reported at line `at`.
     auto bad = [&](int lineno, const std::string& line, int at, const std::string& word, bool insert = false) {
         std::vector<std::string> lines = mtm;
         if (insert) lines.insert(lines.begin() + lineno - 1, line);
         else lines[static_cast<size_t>(lineno - 1)] = line;
-        const std::string m = error_of<FormatError>([&] { parse_manifest(join(lines), "m.txt"); });
+        const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
         EXPECT_EQ(m.rfind("m.txt:" + std::to_string(at) + ": ", 0), 0u) << m;
         EXPECT_NE(m.find(word), std::string::npos) << m;
     };
@@ -335,7 +335,7 @@ TEST(PdbSet, MtmManifestErrorsNameTheLine) {
     std::vector<std::string> none = mtm;
     none.erase(none.begin() + 3);
     none.erase(none.begin() + 4, none.end());
-    const std::string m = error_of<FormatError>([&] { parse_manifest(join(none), "m.txt"); });
+    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(none), "m.txt"); });
     EXPECT_NE(m.find("no tables"), std::string::npos) << m;
 }
 
@@ -343,7 +343,7 @@ TEST(PdbSet, MtmManifestErrorsNameTheLine) {
 TEST(PdbSet, ManifestOverlappingAdditiveTablesInAPartition) {
     std::vector<std::string> lines = kLines;
     lines[7] = "table b.pdb additive 3,4";  // line 8 overlaps a.pdb (1,2,3)
-    const std::string m = error_of<FormatError>([&] { parse_manifest(join(lines), "m.txt"); });
+    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
     EXPECT_EQ(m.rfind("m.txt:10: ", 0), 0u) << m;
     EXPECT_NE(m.find("share tiles"), std::string::npos) << m;
 }
@@ -351,7 +351,7 @@ TEST(PdbSet, ManifestOverlappingAdditiveTablesInAPartition) {
 TEST(PdbSet, ManifestWholeFileErrors) {
     // Errors about the file as a whole carry line 0.
     auto expect_error = [](const std::string& text, const std::string& word) {
-        const std::string m = error_of<FormatError>([&] { parse_manifest(text, "m.txt"); });
+        const std::string m = error_of<FormatError>([&] { tables::parse_manifest(text, "m.txt"); });
         EXPECT_EQ(m.rfind("m.txt:", 0), 0u) << m;
         EXPECT_NE(m.find(word), std::string::npos) << m;
     };
@@ -373,7 +373,7 @@ TEST(PdbSet, ManifestWholeFileErrors) {
     expect_error(join(lines), "reflect yes");
     lines = kLines;
     lines.erase(lines.begin() + 3);  // no goal: the first table line complains
-    const std::string m = error_of<FormatError>([&] { parse_manifest(join(lines), "m.txt"); });
+    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
     EXPECT_EQ(m.rfind("m.txt:6: ", 0), 0u) << m;
     EXPECT_NE(m.find("'table' before 'goal'"), std::string::npos) << m;
 }
@@ -381,20 +381,20 @@ TEST(PdbSet, ManifestWholeFileErrors) {
 TEST(PdbSet, ReadManifest) {
     std::string dir = ::testing::TempDir() + "loyd_pdb_set_XXXXXX";
     ASSERT_NE(::mkdtemp(dir.data()), nullptr);
-    const std::string path = dir + "/" + kManifestName;
-    EXPECT_THROW(read_manifest(path), IoError);
-    PdbSetSpec s = preset("8-4-4");
+    const std::string path = dir + "/" + tables::kManifestName;
+    EXPECT_THROW(tables::read_manifest(path), IoError);
+    tables::PdbSetSpec s = tables::preset("8-4-4");
     s.tables[1].xxh3 = 0xdeadbeefcafef00dull;
     {
         std::ofstream f(path);
         f << manifest_text(s);
     }
-    expect_same(s, read_manifest(path));
+    expect_same(s, tables::read_manifest(path));
     {
         std::ofstream f(path);
         f << "loyd-pdb-set 1\nname x\nbogus\n";
     }
-    const std::string m = error_of<FormatError>([&] { read_manifest(path); });
+    const std::string m = error_of<FormatError>([&] { tables::read_manifest(path); });
     EXPECT_EQ(m.rfind(path + ":3: ", 0), 0u) << m;
     {  // CR LF line ends
         std::string text = manifest_text(s), crlf;
@@ -402,12 +402,12 @@ TEST(PdbSet, ReadManifest) {
         std::ofstream f(path, std::ios::binary);
         f << crlf;
     }
-    expect_same(s, read_manifest(path));
+    expect_same(s, tables::read_manifest(path));
     {  // too long to be a manifest: refused without being read whole
         std::ofstream f(path, std::ios::binary);
-        f << manifest_text(s) << std::string(kMaxManifestBytes, '#');
+        f << manifest_text(s) << std::string(tables::kMaxManifestBytes, '#');
     }
-    const std::string big = error_of<FormatError>([&] { read_manifest(path); });
+    const std::string big = error_of<FormatError>([&] { tables::read_manifest(path); });
     EXPECT_NE(big.find("not a manifest"), std::string::npos) << big;
     std::filesystem::remove_all(dir);
 }

@@ -26,9 +26,9 @@ namespace {
 using test::ExactDistances;
 using test::test_set;
 
-SolveOptions pdb_options(const LoadedSet& set, Algorithm a = Algorithm::Ida, bool reflect = true) {
-    SolveOptions o;
-    o.heuristic = HeuristicKind::Pdb;
+search::SolveOptions pdb_options(const tables::LoadedSet& set, search::Algorithm a = search::Algorithm::Ida, bool reflect = true) {
+    search::SolveOptions o;
+    o.heuristic = heuristics::HeuristicKind::Pdb;
     o.algorithm = a;
     o.pdb = &set;
     o.lookups.reflected = reflect;
@@ -36,22 +36,22 @@ SolveOptions pdb_options(const LoadedSet& set, Algorithm a = Algorithm::Ida, boo
 }
 
 // Solves `start` and checks length and moves independently of solve()'s own replay.
-void expect_optimal(const Board& start, const Board& goal, int distance, const SolveOptions& opt) {
-    const SolveOutcome r = solve(start, goal, opt);
-    ASSERT_EQ(r.status, SolveOutcome::Status::Solved) << start.to_string();
+void expect_optimal(const board::Board& start, const board::Board& goal, int distance, const search::SolveOptions& opt) {
+    const search::SolveOutcome r = solve(start, goal, opt);
+    ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << start.to_string();
     ASSERT_EQ(static_cast<int>(r.search.moves.size()), distance) << start.to_string();
-    Board b = start;
-    for (Dir d : r.search.moves)
+    board::Board b = start;
+    for (board::Dir d : r.search.moves)
         ASSERT_TRUE(b.move(d)) << start.to_string() << " " << to_string(r.search.moves);
     ASSERT_EQ(b, goal) << start.to_string() << " " << to_string(r.search.moves);
     ASSERT_LE(r.search.heuristic_start, distance) << start.to_string();
 }
 
 // expect_optimal on `count` positions drawn uniformly (by `rng`) from the solvable ones.
-void expect_optimal_on_sample(const ExactDistances& exact, const Board& goal,
-                              const SolveOptions& opt, std::mt19937_64& rng, int count) {
+void expect_optimal_on_sample(const ExactDistances& exact, const board::Board& goal,
+                              const search::SolveOptions& opt, std::mt19937_64& rng, int count) {
     for (int i = 0; i < count; ++i) {
-        const Board b = exact.sample(rng);
+        const board::Board b = exact.sample(rng);
         expect_optimal(b, goal, exact.distance(b), opt);
     }
 }
@@ -65,28 +65,28 @@ class Every3x3Position : public testing::TestWithParam<int> {};
 // Each shard runs the default options and one other combination of the search features:
 // all four lookups with and without BPMX, split over threads, without the pruning automaton,
 // and everything together.
-SolveOptions shard_variant(const LoadedSet& set, int shard) {
-    SolveOptions o = pdb_options(set);
+search::SolveOptions shard_variant(const tables::LoadedSet& set, int shard) {
+    search::SolveOptions o = pdb_options(set);
     switch (shard) {
-        case 0: o.lookups = Lookups::all(); break;
-        case 1: o.lookups = Lookups::all(), o.bpmx = false; break;
-        case 2: o.lookups = Lookups{false, true, false}, o.threads = 2; break;
-        case 3: o.lookups = Lookups::all(), o.prune = false; break;
-        case 4: o.lookups = Lookups{false, false, true}, o.bpmx = false, o.threads = 3; break;
-        default: o.lookups = Lookups::all(), o.threads = 2; break;
+        case 0: o.lookups = heuristics::Lookups::all(); break;
+        case 1: o.lookups = heuristics::Lookups::all(), o.bpmx = false; break;
+        case 2: o.lookups = heuristics::Lookups{false, true, false}, o.threads = 2; break;
+        case 3: o.lookups = heuristics::Lookups::all(), o.prune = false; break;
+        case 4: o.lookups = heuristics::Lookups{false, false, true}, o.bpmx = false, o.threads = 3; break;
+        default: o.lookups = heuristics::Lookups::all(), o.threads = 2; break;
     }
     return o;
 }
 
 TEST_P(Every3x3Position, SolvedAtItsDistanceWith8_4_4) {
-    const LoadedSet& set = test_set("8-4-4");
-    const Board& goal = set.spec.goal;
+    const tables::LoadedSet& set = test_set("8-4-4");
+    const board::Board& goal = set.spec.goal;
     const ExactDistances exact(goal);
-    const SolveOptions opt = pdb_options(set), variant = shard_variant(set, GetParam());
+    const search::SolveOptions opt = pdb_options(set), variant = shard_variant(set, GetParam());
     const uint64_t stride = test::kRelease ? 6 : 120, shard = static_cast<uint64_t>(GetParam());
     uint64_t solved = 0;
     exact.for_each(
-        [&](const Board& b, int d) {
+        [&](const board::Board& b, int d) {
             expect_optimal(b, goal, d, opt);
             expect_optimal(b, goal, d, variant);
             ++solved;
@@ -99,18 +99,18 @@ INSTANTIATE_TEST_SUITE_P(Shards, Every3x3Position, testing::Range(0, 6));
 
 // The fringe table alone is weaker: a uniform sample, with and without reflection.
 TEST(PdbSolve, Sample3x3With8Fringe) {
-    const LoadedSet& set = test_set("8-fringe");
-    const Board& goal = set.spec.goal;
+    const tables::LoadedSet& set = test_set("8-fringe");
+    const board::Board& goal = set.spec.goal;
     const ExactDistances exact(goal);
     std::mt19937_64 rng(11);
     for (bool reflect : {true, false})
-        expect_optimal_on_sample(exact, goal, pdb_options(set, Algorithm::Ida, reflect), rng,
+        expect_optimal_on_sample(exact, goal, pdb_options(set, search::Algorithm::Ida, reflect), rng,
                                  test::kRelease ? 3000 : 150);
 }
 
 TEST(PdbSolve, Sample3x3WithTwoPartitionsAndAFullTable) {
-    const LoadedSet& set = test_set("mixed-3x3");
-    const Board& goal = set.spec.goal;
+    const tables::LoadedSet& set = test_set("mixed-3x3");
+    const board::Board& goal = set.spec.goal;
     const ExactDistances exact(goal);
     std::mt19937_64 rng(12);
     expect_optimal_on_sample(exact, goal, pdb_options(set), rng, test::kRelease ? 3000 : 150);
@@ -122,30 +122,30 @@ TEST(PdbSolve, Sample3x3WithTwoPartitionsAndAFullTable) {
 // five (BFS distance, A* length): 0 1 3 2 6 7 4 8 5 (20, 22), 0 1 3 2 6 8 4 5 7
 // (20, 22), 0 1 3 7 8 6 4 5 2 (18, 20), 0 1 3 8 7 2 5 6 4 (22, 24), 0 1 3 8 7 4 5 2 6 (20, 24).
 TEST(PdbSolve, AstarOptimalWithAdditiveTables) {
-    const LoadedSet& set = test_set("8-4-4");
-    const Board& goal = set.spec.goal;
+    const tables::LoadedSet& set = test_set("8-4-4");
+    const board::Board& goal = set.spec.goal;
     const ExactDistances exact(goal);
-    const SolveOptions opt = pdb_options(set, Algorithm::Astar);
-    const Geometry g(3, 3);
+    const search::SolveOptions opt = pdb_options(set, search::Algorithm::Astar);
+    const board::Geometry g(3, 3);
     for (const std::vector<int>& t : std::vector<std::vector<int>>{{0, 1, 3, 2, 6, 7, 4, 8, 5},
                                                                    {0, 1, 3, 2, 6, 8, 4, 5, 7},
                                                                    {0, 1, 3, 7, 8, 6, 4, 5, 2},
                                                                    {0, 1, 3, 8, 7, 2, 5, 6, 4},
                                                                    {0, 1, 3, 8, 7, 4, 5, 2, 6}}) {
-        const Board b = Board::make(g, t);
+        const board::Board b = board::Board::make(g, t);
         expect_optimal(b, goal, exact.distance(b), opt);
     }
 }
 
 // A* on `samples` random positions of each named 3x3 set, with `lookups`, at their BFS distance.
 void expect_astar_sample_optimal(std::initializer_list<const char*> names, uint64_t seed, int samples,
-                                 const Lookups& lookups = Lookups{}) {
+                                 const heuristics::Lookups& lookups = heuristics::Lookups{}) {
     std::mt19937_64 rng(seed);
     for (const char* name : names) {
-        const LoadedSet& set = test_set(name);
-        const Board& goal = set.spec.goal;
+        const tables::LoadedSet& set = test_set(name);
+        const board::Board& goal = set.spec.goal;
         const ExactDistances exact(goal);
-        SolveOptions opt = pdb_options(set, Algorithm::Astar);
+        search::SolveOptions opt = pdb_options(set, search::Algorithm::Astar);
         opt.lookups = lookups;
         expect_optimal_on_sample(exact, goal, opt, rng, samples);
     }
@@ -159,7 +159,7 @@ TEST(PdbSolve, AstarSample3x3WithAdditiveTables) {
 // evaluate() (search/astar.h): with all four lookups (PdbH, the dual views relabeled on
 // non-tree blank moves) every sampled position must still be solved at its BFS distance.
 TEST(PdbSolve, AstarSample3x3WithAllLookups) {
-    expect_astar_sample_optimal({"8-4-4", "mixed-3x3"}, 14, test::kRelease ? 500 : 50, Lookups::all());
+    expect_astar_sample_optimal({"8-4-4", "mixed-3x3"}, 14, test::kRelease ? 500 : 50, heuristics::Lookups::all());
 }
 
 // Full tables give a consistent h: A* is optimal with them today.
@@ -171,18 +171,18 @@ TEST(PdbSolve, AstarSample3x3WithFullTables) {
 // goal; and the reverse with the first-3x3 set.
 TEST(PdbSolve, OtherGoalThroughMapping3x3) {
     std::mt19937_64 rng(14);
-    const Geometry g(3, 3);
+    const board::Geometry g(3, 3);
     struct Case {
         const char* set;
-        Board goal;
+        board::Board goal;
     };
     for (const Case& c :
-         {Case{"8-4-4", Board::blank_first(g)}, Case{"first-3x3", Board::blank_last(g)},
-          Case{"8-fringe", Board::make(g, {8, 7, 3, 4, 5, 6, 1, 2, 0})}}) {
-        const LoadedSet& set = test_set(c.set);
+         {Case{"8-4-4", board::Board::blank_first(g)}, Case{"first-3x3", board::Board::blank_last(g)},
+          Case{"8-fringe", board::Board::make(g, {8, 7, 3, 4, 5, 6, 1, 2, 0})}}) {
+        const tables::LoadedSet& set = test_set(c.set);
         ASSERT_NE(set.spec.goal, c.goal);
         const ExactDistances exact(c.goal);
-        for (Algorithm a : {Algorithm::Ida, Algorithm::Astar})
+        for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar})
             expect_optimal_on_sample(exact, c.goal, pdb_options(set, a), rng,
                                      test::kRelease ? 1000 : 40);
     }
@@ -191,46 +191,46 @@ TEST(PdbSolve, OtherGoalThroughMapping3x3) {
 // Every optimal solution with tables (STM), through the goal mapping and with every lookup
 // (inconsistent dual values, BPMX), against the BFS count of shortest paths.
 TEST(PdbSolve, AllSolutionsWithTablesThroughTheMapping) {
-    const LoadedSet& set = test_set("8-4-4");
-    const Board goal = Board::blank_first(Geometry(3, 3));
+    const tables::LoadedSet& set = test_set("8-4-4");
+    const board::Board goal = board::Board::blank_first(board::Geometry(3, 3));
     const test::BfsOracle o(goal);
     std::mt19937_64 rng(15);
-    SolveOptions opt = pdb_options(set);
-    opt.lookups = Lookups::all();
+    search::SolveOptions opt = pdb_options(set);
+    opt.lookups = heuristics::Lookups::all();
     for (int i = 0; i < (test::kRelease ? 200 : 20); ++i) {
-        const Board b = o.sample(rng);
-        AllSolutionsOptions all;
+        const board::Board b = o.sample(rng);
+        search::AllSolutionsOptions all;
         all.count_only = i % 2;
-        const AllSolutionsOutcome r = solve_all(b, goal, opt, all);
-        ASSERT_EQ(r.status, SolveOutcome::Status::Solved);
+        const search::AllSolutionsOutcome r = solve_all(b, goal, opt, all);
+        ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
         EXPECT_EQ(r.length, o.distance(b));
         EXPECT_EQ(r.count, o.paths(b)) << b.to_string();
         EXPECT_EQ(r.solutions.size(), all.count_only ? 0u : o.paths(b));
-        for (const Moves& m : r.solutions) EXPECT_NO_THROW(replay_check(b, m, goal));
+        for (const board::Moves& m : r.solutions) EXPECT_NO_THROW(replay_check(b, m, goal));
     }
 }
 
 TEST(PdbSolve, UnmappableGoalIsAUsageError) {
-    const LoadedSet& set = test_set("8-4-4");
-    const Board centre = Board::make(Geometry(3, 3), {1, 2, 3, 4, 0, 5, 6, 7, 8});
-    const Board start = Board::make(Geometry(3, 3), {1, 2, 3, 4, 5, 0, 6, 7, 8});
+    const tables::LoadedSet& set = test_set("8-4-4");
+    const board::Board centre = board::Board::make(board::Geometry(3, 3), {1, 2, 3, 4, 0, 5, 6, 7, 8});
+    const board::Board start = board::Board::make(board::Geometry(3, 3), {1, 2, 3, 4, 5, 0, 6, 7, 8});
     const std::string msg =
         test::error_of<UsageError>([&] { solve(start, centre, pdb_options(set)); });
     EXPECT_NE(msg.find(set.dir), std::string::npos) << msg;
     // A board the tables are not for cannot map either.
-    const Board b4 = Board::blank_last(Geometry(4, 4));
+    const board::Board b4 = board::Board::blank_last(board::Geometry(4, 4));
     test::error_of<UsageError>([&] { solve(b4, b4, pdb_options(set)); });
     // Without a set, the pdb heuristic is refused rather than guessed.
-    SolveOptions none;
-    none.heuristic = HeuristicKind::Pdb;
-    test::error_of<UsageError>([&] { solve(start, Board::blank_last(Geometry(3, 3)), none); });
+    search::SolveOptions none;
+    none.heuristic = heuristics::HeuristicKind::Pdb;
+    test::error_of<UsageError>([&] { solve(start, board::Board::blank_last(board::Geometry(3, 3)), none); });
 }
 
 TEST(PdbSolve, UnsolvableIsReportedWithTables) {
-    const LoadedSet& set = test_set("8-4-4");
-    const Board start = Board::make(Geometry(3, 3), {2, 1, 3, 4, 5, 6, 7, 8, 0});
-    const SolveOutcome r = solve(start, set.spec.goal, pdb_options(set));
-    EXPECT_EQ(r.status, SolveOutcome::Status::Unsolvable);
+    const tables::LoadedSet& set = test_set("8-4-4");
+    const board::Board start = board::Board::make(board::Geometry(3, 3), {2, 1, 3, 4, 5, 6, 7, 8, 0});
+    const search::SolveOutcome r = solve(start, set.spec.goal, pdb_options(set));
+    EXPECT_EQ(r.status, search::SolveOutcome::Status::Unsolvable);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -264,19 +264,19 @@ const std::vector<Korf> kEasyKorf = {
 // mapping). 15-5-5-5 takes 1-2 s to build in Release, so both are in one test; the sanitizer
 // (Debug) build, where the build alone takes ~10x longer, solves three instances.
 TEST(PdbSolve, KorfInstancesAtTheirOptimalLength) {
-    const LoadedSet& set = test_set("15-5-5-5");
-    const Geometry g(4, 4);
-    const Board goal = Board::blank_first(g);
-    ASSERT_EQ(set.spec.goal, Board::blank_last(g));
+    const tables::LoadedSet& set = test_set("15-5-5-5");
+    const board::Geometry g(4, 4);
+    const board::Board goal = board::Board::blank_first(g);
+    ASSERT_EQ(set.spec.goal, board::Board::blank_last(g));
     const size_t count = test::kRelease ? kEasyKorf.size() : 3;
     for (size_t i = 0; i < count; ++i) {
         const Korf& k = kEasyKorf[i];
-        const Board start = Board::make(g, k.tiles);
-        ASSERT_EQ(manhattan(start, goal), k.manhattan) << "korf " << k.id;
-        const SolveOutcome r = solve(start, goal, pdb_options(set));
-        ASSERT_EQ(r.status, SolveOutcome::Status::Solved) << "korf " << k.id;
+        const board::Board start = board::Board::make(g, k.tiles);
+        ASSERT_EQ(heuristics::manhattan(start, goal), k.manhattan) << "korf " << k.id;
+        const search::SolveOutcome r = solve(start, goal, pdb_options(set));
+        ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << "korf " << k.id;
         EXPECT_EQ(static_cast<int>(r.search.moves.size()), k.optimal) << "korf " << k.id;
-        EXPECT_NO_THROW(replay_check(start, r.search.moves, Board::blank_first(g)))
+        EXPECT_NO_THROW(replay_check(start, r.search.moves, board::Board::blank_first(g)))
             << "korf " << k.id;
         // The start's heuristic was taken on the turned board: Manhattan is preserved by the
         // turn and the tables dominate it.
@@ -285,12 +285,12 @@ TEST(PdbSolve, KorfInstancesAtTheirOptimalLength) {
 
         std::vector<int> turned(16);
         for (int c = 0; c < 16; ++c) turned[15 - c] = k.tiles[c] ? 16 - k.tiles[c] : 0;
-        const Board tstart = Board::make(g, turned);
-        const SolveOutcome t = solve(tstart, Board::blank_last(g), pdb_options(set));
-        ASSERT_EQ(t.status, SolveOutcome::Status::Solved) << "korf " << k.id << " turned";
+        const board::Board tstart = board::Board::make(g, turned);
+        const search::SolveOutcome t = solve(tstart, board::Board::blank_last(g), pdb_options(set));
+        ASSERT_EQ(t.status, search::SolveOutcome::Status::Solved) << "korf " << k.id << " turned";
         EXPECT_EQ(static_cast<int>(t.search.moves.size()), k.optimal)
             << "korf " << k.id << " turned";
-        EXPECT_NO_THROW(replay_check(tstart, t.search.moves, Board::blank_last(g)))
+        EXPECT_NO_THROW(replay_check(tstart, t.search.moves, board::Board::blank_last(g)))
             << "korf " << k.id;
         EXPECT_EQ(t.search.heuristic_start, r.search.heuristic_start) << "korf " << k.id;
     }

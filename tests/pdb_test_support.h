@@ -67,31 +67,31 @@ private:
 
 // Builds `spec`'s tables into `dir` (created if needed) and writes its manifest, with the
 // tables' checksums unless `with_checksums` is false. Returns `dir`.
-inline std::string build_set(PdbSetSpec spec, const std::string& dir,
-                             PdbEncoding enc = PdbEncoding::Raw, bool with_checksums = true,
-                             EntryCoding coding = EntryCoding::Byte) {
+inline std::string build_set(tables::PdbSetSpec spec, const std::string& dir,
+                             tables::PdbEncoding enc = tables::PdbEncoding::Raw, bool with_checksums = true,
+                             tables::EntryCoding coding = tables::EntryCoding::Byte) {
     std::filesystem::create_directories(dir);
     for (auto& t : spec.tables) {
-        BuildOptions bo;
+        tables::BuildOptions bo;
         bo.threads = 1;
         bo.coding = coding;
-        const BuildResult r = build_table(t.pattern, bo);
-        const PdbHeader h = write_table(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.entries, enc);
+        const tables::BuildResult r = build_table(t.pattern, bo);
+        const tables::PdbHeader h = write_table(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.entries, enc);
         if (with_checksums) t.xxh3 = h.payload_xxh3;
     }
-    write_file_atomic(dir + "/" + kManifestName, manifest_text(spec));
+    base::write_file_atomic(dir + "/" + tables::kManifestName, manifest_text(spec));
     return dir;
 }
 
 // A spec with any mix of tables and partitions: tables[i] = {kind, tiles}, partitions as
 // indices into tables.
-inline PdbSetSpec mixed_spec(const std::string& name, const Board& goal,
-                             const std::vector<std::pair<PatternKind, std::vector<int>>>& tables,
+inline tables::PdbSetSpec mixed_spec(const std::string& name, const board::Board& goal,
+                             const std::vector<std::pair<tables::PatternKind, std::vector<int>>>& tables,
                              const std::vector<std::vector<int>>& partitions) {
-    PdbSetSpec s{name, goal, reflectable(goal), {}, partitions};
+    tables::PdbSetSpec s{name, goal, reflectable(goal), {}, partitions};
     for (const auto& [kind, tiles] : tables) {
-        Pattern p(goal, tiles, kind);
-        s.tables.push_back(TableSpec{table_file_name(p), p, std::nullopt});
+        tables::Pattern p(goal, tiles, kind);
+        s.tables.push_back(tables::TableSpec{table_file_name(p), p, std::nullopt});
     }
     return s;
 }
@@ -107,11 +107,11 @@ inline PdbSetSpec mixed_spec(const std::string& name, const Board& goal,
 //   part-3x3    one additive table {1,2,4,5}, the other tiles left to Manhattan
 //   part-4x4    additive 4-4 {1,2,5,6} {3,4,7,8}, eight tiles left to Manhattan
 //   add-3x4     a non-square board with one additive partition 4-4 (tiles 9-11 to Manhattan)
-inline PdbSetSpec test_spec(const std::string& name) {
-    using K = PatternKind;
-    const Geometry g3(3, 3), g4(4, 4), g34(3, 4);
+inline tables::PdbSetSpec test_spec(const std::string& name) {
+    using K = tables::PatternKind;
+    const board::Geometry g3(3, 3), g4(4, 4), g34(3, 4);
     if (name == "mixed-3x3")
-        return mixed_spec(name, Board::blank_last(g3),
+        return mixed_spec(name, board::Board::blank_last(g3),
                           {{K::Additive, {1, 2, 4, 5}},
                            {K::Additive, {3, 6, 7, 8}},
                            {K::Additive, {1, 2, 3}},
@@ -119,45 +119,45 @@ inline PdbSetSpec test_spec(const std::string& name) {
                            {K::Full, {1, 2, 3, 4, 7}}},
                           {{0, 1}, {2, 3}, {4}});
     if (name == "full-3x3")
-        return custom_set(name, Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6}}, K::Full);
+        return custom_set(name, board::Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6}}, K::Full);
     if (name == "first-3x3")
-        return custom_set(name, Board::blank_first(g3), {{1, 2, 3, 4}, {5, 6, 7, 8}}, K::Additive);
+        return custom_set(name, board::Board::blank_first(g3), {{1, 2, 3, 4}, {5, 6, 7, 8}}, K::Additive);
     if (name == "centre-3x3")
-        return custom_set(name, Board::make(g3, {1, 2, 3, 4, 0, 5, 6, 7, 8}),
+        return custom_set(name, board::Board::make(g3, {1, 2, 3, 4, 0, 5, 6, 7, 8}),
                           {{1, 2, 4, 6}, {3, 5, 7, 8}}, K::Additive);
     if (name == "small-4x4")
-        return mixed_spec(name, Board::blank_last(g4),
+        return mixed_spec(name, board::Board::blank_last(g4),
                           {{K::Additive, {1, 2, 5}},
                            {K::Additive, {3, 4, 8}},
                            {K::Additive, {9, 13, 14}},
                            {K::Additive, {6, 7, 10, 11}},
                            {K::Full, {1, 2, 3}}},
                           {{0, 1, 2}, {3}, {4}});
-    if (name == "part-3x3") return custom_set(name, Board::blank_last(g3), {{1, 2, 4, 5}}, K::Additive);
+    if (name == "part-3x3") return custom_set(name, board::Board::blank_last(g3), {{1, 2, 4, 5}}, K::Additive);
     if (name == "part-4x4")
-        return custom_set(name, Board::blank_last(g4), {{1, 2, 5, 6}, {3, 4, 7, 8}}, K::Additive);
+        return custom_set(name, board::Board::blank_last(g4), {{1, 2, 5, 6}, {3, 4, 7, 8}}, K::Additive);
     if (name == "add-3x4")
-        return custom_set(name, Board::blank_last(g34), {{1, 2, 3, 4}, {5, 6, 7, 8}}, K::Additive);
+        return custom_set(name, board::Board::blank_last(g34), {{1, 2, 3, 4}, {5, 6, 7, 8}}, K::Additive);
     if (name == "small-3x4")
         return mixed_spec(
-            name, Board::blank_last(g34),
+            name, board::Board::blank_last(g34),
             {{K::Additive, {1, 2, 3, 4}}, {K::Additive, {5, 6, 7, 8}}, {K::Full, {1, 2, 4}}},
             {{0, 1}, {2}});
-    return preset(name);
+    return tables::preset(name);
 }
 
 // The named set, built into a scratch folder and loaded once per test process; a "/compact"
 // suffix builds it with compact entries.
-inline const LoadedSet& test_set(const std::string& name) {
+inline const tables::LoadedSet& test_set(const std::string& name) {
     static ScratchDir dir;
-    static std::map<std::string, std::unique_ptr<LoadedSet>> sets;
+    static std::map<std::string, std::unique_ptr<tables::LoadedSet>> sets;
     auto& s = sets[name];
     if (!s) {
         const size_t slash = name.find('/');
         const std::string base = name.substr(0, slash);
-        const EntryCoding coding = slash == std::string::npos ? EntryCoding::Byte : parse_entry_coding(name.substr(slash + 1));
+        const tables::EntryCoding coding = slash == std::string::npos ? tables::EntryCoding::Byte : tables::parse_entry_coding(name.substr(slash + 1));
         const std::string folder = dir / (base + "-" + to_string(coding));
-        s = std::make_unique<LoadedSet>(load_set(build_set(test_spec(base), folder, PdbEncoding::Raw, true, coding)));
+        s = std::make_unique<tables::LoadedSet>(tables::load_set(build_set(test_spec(base), folder, tables::PdbEncoding::Raw, true, coding)));
     }
     return *s;
 }
@@ -179,12 +179,12 @@ public:
     static constexpr int kMaxCells = 9;
     static constexpr uint8_t kUnreached = 0xFF;
 
-    explicit ExactDistances(const Board& goal) : goal_(goal), n_(goal.cells()) {
+    explicit ExactDistances(const board::Board& goal) : goal_(goal), n_(goal.cells()) {
         if (n_ > kMaxCells) throw std::invalid_argument("ExactDistances: board too large");
         fact_[0] = 1;
         for (int i = 1; i <= n_; ++i) fact_[i] = fact_[i - 1] * static_cast<uint64_t>(i);
         dist_.assign(fact_[n_], kUnreached);
-        const Geometry& g = goal.geometry();
+        const board::Geometry& g = goal.geometry();
         std::vector<uint64_t> layer{rank(cells_of(goal))}, next;
         dist_[layer[0]] = 0;
         for (uint8_t d = 0; !layer.empty(); ++d) {
@@ -193,9 +193,9 @@ public:
                 Perm cells = unrank(r);
                 int blank = 0;
                 while (cells[blank] != 0) ++blank;
-                for (int dir = 0; dir < kDirs; ++dir) {
-                    const int to = g.neighbor(blank, static_cast<Dir>(dir));
-                    if (to == kNoCell) continue;
+                for (int dir = 0; dir < board::kDirs; ++dir) {
+                    const int to = g.neighbor(blank, static_cast<board::Dir>(dir));
+                    if (to == board::kNoCell) continue;
                     std::swap(cells[blank], cells[to]);
                     const uint64_t s = rank(cells);
                     if (dist_[s] == kUnreached) {
@@ -210,38 +210,38 @@ public:
         }
     }
 
-    const Board& goal() const { return goal_; }
+    const board::Board& goal() const { return goal_; }
     uint64_t reachable() const { return reachable_; }
     // Exact moves from `b` to the goal, or -1 if `b` cannot reach it.
-    int distance(const Board& b) const {
+    int distance(const board::Board& b) const {
         const uint8_t d = dist_[rank(cells_of(b))];
         return d == kUnreached ? -1 : d;
     }
     // f(position, distance) for the positions that reach the goal, in rank order; with a
     // stride, only for the i-th of them (counting from 0) with i % stride == offset.
-    void for_each(const std::function<void(const Board&, int)>& f, uint64_t stride = 1,
+    void for_each(const std::function<void(const board::Board&, int)>& f, uint64_t stride = 1,
                   uint64_t offset = 0) const {
         uint64_t i = 0;
         for (uint64_t r = 0; r < dist_.size(); ++r) {
             if (dist_[r] == kUnreached || i++ % stride != offset) continue;
             const Perm p = unrank(r);
-            f(Board::make(goal_.geometry(), std::vector<int>(p.begin(), p.begin() + n_)), dist_[r]);
+            f(board::Board::make(goal_.geometry(), std::vector<int>(p.begin(), p.begin() + n_)), dist_[r]);
         }
     }
     // A position drawn uniformly from those that reach the goal.
-    Board sample(std::mt19937_64& rng) const {
+    board::Board sample(std::mt19937_64& rng) const {
         std::uniform_int_distribution<uint64_t> pick(0, dist_.size() - 1);
         for (;;) {
             const uint64_t r = pick(rng);
             if (dist_[r] == kUnreached) continue;
             const Perm p = unrank(r);
-            return Board::make(goal_.geometry(), std::vector<int>(p.begin(), p.begin() + n_));
+            return board::Board::make(goal_.geometry(), std::vector<int>(p.begin(), p.begin() + n_));
         }
     }
 
 private:
     using Perm = std::array<int, kMaxCells>;
-    Perm cells_of(const Board& b) const {
+    Perm cells_of(const board::Board& b) const {
         Perm p{};
         for (int c = 0; c < n_; ++c) p[c] = b.at(c);
         return p;
@@ -272,7 +272,7 @@ private:
         return cells;
     }
 
-    Board goal_;
+    board::Board goal_;
     int n_;
     std::array<uint64_t, kMaxCells + 1> fact_{};
     std::vector<uint8_t> dist_;

@@ -34,7 +34,7 @@ namespace {
 
 using test::error_of;
 
-std::vector<uint8_t> build(const Pattern& p) { return test::as_vector(build_table(p, BuildOptions{}).entries.bytes); }
+std::vector<uint8_t> build(const tables::Pattern& p) { return test::as_vector(build_table(p, tables::BuildOptions{}).entries.bytes); }
 
 
 // True when the cells not in `held` form one connected set (depth-first search).
@@ -46,8 +46,8 @@ bool free_cells_connected(const std::vector<std::vector<int>>& nb, const bool* h
             ++total;
             if (start < 0) start = c;
         }
-    bool seen[kMaxCells] = {};
-    int stack[kMaxCells], top = 0, reached = 0;
+    bool seen[board::kMaxCells] = {};
+    int stack[board::kMaxCells], top = 0, reached = 0;
     stack[top++] = start;
     seen[start] = true;
     while (top > 0) {
@@ -66,12 +66,12 @@ bool free_cells_connected(const std::vector<std::vector<int>>& nb, const bool* h
 int cell_distance(int w, int a, int b) { return std::abs(a % w - b % w) + std::abs(a / w - b / w); }
 
 // The invariants of pdb_verify.h, implemented plainly. Returns true when all hold.
-bool invariants_hold(const Pattern& p, const std::vector<uint8_t>& t) {
-    const Ranker rk = pattern_ranker(p);
+bool invariants_hold(const tables::Pattern& p, const std::vector<uint8_t>& t) {
+    const tables::Ranker rk = pattern_ranker(p);
     const int w = p.geometry().width(), h = p.geometry().height(), n = w * h, k = p.size();
-    const bool full = p.kind() == PatternKind::Full;
+    const bool full = p.kind() == tables::PatternKind::Full;
     const auto nb = test::neighbour_lists(w, h);
-    uint8_t goal[kMaxCells] = {};
+    uint8_t goal[board::kMaxCells] = {};
     for (int c = 0; c < n; ++c) {
         const int tile = p.goal().at(c);
         for (int i = 0; i < k; ++i)
@@ -83,9 +83,9 @@ bool invariants_hold(const Pattern& p, const std::vector<uint8_t>& t) {
         const int v = t[r];
         if (v == 255) return false;
         if ((v == 0) != (r == goal_rank)) return false;
-        uint8_t pc[kMaxCells];
+        uint8_t pc[board::kMaxCells];
         rk.unrank(r, pc);
-        if (p.metric() == Metric::Stm) {
+        if (p.metric() == board::Metric::Stm) {
             // At least the pattern tiles' Manhattan distance, with the parity of the moves
             // counted: the tiles' distance (additive), the blank's distance (full).
             int md = 0;
@@ -93,13 +93,13 @@ bool invariants_hold(const Pattern& p, const std::vector<uint8_t>& t) {
             const int parity = full ? cell_distance(w, pc[k], goal[k]) : md;
             if (v < md || (v - parity) % 2 != 0) return false;
         }
-        bool held[kMaxCells] = {};
+        bool held[board::kMaxCells] = {};
         for (int i = 0; i < k; ++i) held[pc[i]] = true;
         bool has_lower = false;
         if (full) {
             const int blank = pc[k];
             for (int to : nb[static_cast<size_t>(blank)]) {
-                uint8_t q[kMaxCells];
+                uint8_t q[board::kMaxCells];
                 std::copy(pc, pc + k + 1, q);
                 for (int i = 0; i < k; ++i)
                     if (q[i] == to) q[i] = static_cast<uint8_t>(blank);
@@ -113,7 +113,7 @@ bool invariants_hold(const Pattern& p, const std::vector<uint8_t>& t) {
                 const int from = pc[i];
                 for (int to : nb[static_cast<size_t>(from)]) {
                     if (held[to]) continue;
-                    uint8_t q[kMaxCells];
+                    uint8_t q[board::kMaxCells];
                     std::copy(pc, pc + k, q);
                     q[i] = static_cast<uint8_t>(to);
                     const int u = t[rk.rank(q)];
@@ -132,9 +132,9 @@ bool invariants_hold(const Pattern& p, const std::vector<uint8_t>& t) {
     return true;
 }
 
-bool verify_refuses(const Pattern& p, const std::vector<uint8_t>& t, int threads = 1) {
+bool verify_refuses(const tables::Pattern& p, const std::vector<uint8_t>& t, int threads = 1) {
     try {
-        verify_table(p, EntryReader::bytes(t.data()), t.size(), threads, "t.pdb");
+        verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), threads, "t.pdb");
     } catch (const FormatError& e) {
         const std::string m = e.what();
         EXPECT_EQ(m.rfind("t.pdb: rank ", 0), 0u) << m;
@@ -171,7 +171,7 @@ struct Tally {
 };
 
 // Applies `c` at each rank of `ranks` and checks the verifier's answer (see the top comment).
-Tally check_changes(const Pattern& p, const std::vector<uint64_t>& ranks, Change c) {
+Tally check_changes(const tables::Pattern& p, const std::vector<uint64_t>& ranks, Change c) {
     std::vector<uint8_t> t = build(p);
     const uint64_t goal_rank = [&] {
         for (uint64_t r = 0; r < t.size(); ++r)
@@ -187,7 +187,7 @@ Tally check_changes(const Pattern& p, const std::vector<uint64_t>& ranks, Change
         ++tally.tried;
         const bool refused = verify_refuses(p, t);
         tally.refused += refused;
-        const bool must = p.kind() == PatternKind::Full || c == Change::Unset || x == 0 || r == goal_rank;
+        const bool must = p.kind() == tables::PatternKind::Full || c == Change::Unset || x == 0 || r == goal_rank;
         if (must) {
             EXPECT_TRUE(refused) << to_string(p.kind()) << " " << p.tiles_string() << " rank " << r << " value "
                                  << int(orig) << " " << name(c) << " was not refused";
@@ -204,14 +204,14 @@ Tally check_changes(const Pattern& p, const std::vector<uint64_t>& ranks, Change
     return tally;
 }
 
-std::vector<uint64_t> every_rank(const Pattern& p) {
+std::vector<uint64_t> every_rank(const tables::Pattern& p) {
     std::vector<uint64_t> v(pattern_ranker(p).size());
     for (uint64_t r = 0; r < v.size(); ++r) v[r] = r;
     return v;
 }
 
 // The first and last ranks, the goal's, one entry of each value and a stride through the rest.
-std::vector<uint64_t> some_ranks(const Pattern& p, uint64_t stride) {
+std::vector<uint64_t> some_ranks(const tables::Pattern& p, uint64_t stride) {
     const std::vector<uint8_t> t = build(p);
     std::vector<uint64_t> v = {0, t.size() - 1};
     std::vector<bool> value_seen(256, false);
@@ -234,12 +234,12 @@ TEST(PdbVerify, AcceptsCorrectTables) {
                                      {4, 2, {1, 2, 3, 4}}, {2, 4, {1, 3, 5}},    {4, 3, {1, 2, 5}},
                                      {4, 4, {1, 2, 3}},    {5, 5, {1, 2}},       {2, 2, {1}}};
     for (const Case& c : cases)
-        for (PatternKind kind : {PatternKind::Additive, PatternKind::Full})
-            for (const Board& goal : {Board::blank_last(Geometry(c.w, c.h)), Board::blank_first(Geometry(c.w, c.h))}) {
-                const Pattern p(goal, c.tiles, kind);
+        for (tables::PatternKind kind : {tables::PatternKind::Additive, tables::PatternKind::Full})
+            for (const board::Board& goal : {board::Board::blank_last(board::Geometry(c.w, c.h)), board::Board::blank_first(board::Geometry(c.w, c.h))}) {
+                const tables::Pattern p(goal, c.tiles, kind);
                 const std::vector<uint8_t> t = build(p);
                 for (int threads : {1, 2}) {
-                    EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(t.data()), t.size(), threads, "ok.pdb"))
+                    EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), threads, "ok.pdb"))
                         << goal.to_string() << " " << to_string(kind) << " " << p.tiles_string();
                 }
                 EXPECT_TRUE(invariants_hold(p, t)) << "reference invariants: " << p.tiles_string();
@@ -247,18 +247,18 @@ TEST(PdbVerify, AcceptsCorrectTables) {
 }
 
 TEST(PdbVerify, RefusesWrongEntryCount) {
-    const Pattern p(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Additive);
+    const tables::Pattern p(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Additive);
     const std::vector<uint8_t> t = build(p);
-    const std::string m = error_of<FormatError>([&] { verify_table(p, EntryReader::bytes(t.data()), t.size() - 1, 1, "short.pdb"); });
+    const std::string m = error_of<FormatError>([&] { verify_table(p, tables::EntryReader::bytes(t.data()), t.size() - 1, 1, "short.pdb"); });
     EXPECT_NE(m.find("short.pdb"), std::string::npos) << m;
-    const Pattern f(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Full);
-    EXPECT_THROW(verify_table(f, EntryReader::bytes(t.data()), t.size(), 1, "x"), FormatError);  // additive-sized table
+    const tables::Pattern f(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Full);
+    EXPECT_THROW(verify_table(f, tables::EntryReader::bytes(t.data()), t.size(), 1, "x"), FormatError);  // additive-sized table
 }
 
 TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
-    for (const Pattern& p : {Pattern(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Full),
-                             Pattern(Board::blank_first(Geometry(4, 2)), {3, 6}, PatternKind::Full),
-                             Pattern(Board::blank_last(Geometry(2, 3)), {1, 2, 3}, PatternKind::Full)}) {
+    for (const tables::Pattern& p : {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Full),
+                             tables::Pattern(board::Board::blank_first(board::Geometry(4, 2)), {3, 6}, tables::PatternKind::Full),
+                             tables::Pattern(board::Board::blank_last(board::Geometry(2, 3)), {1, 2, 3}, tables::PatternKind::Full)}) {
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, every_rank(p), c);
             EXPECT_GT(tally.tried, 0u);
@@ -266,8 +266,8 @@ TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
         }
     }
     // Sampled positions of larger tables.
-    for (const Pattern& p : {Pattern(Board::blank_last(Geometry(4, 4)), {1, 2, 3}, PatternKind::Full),
-                             Pattern(Board::blank_last(Geometry(3, 3)), {1, 2, 3, 4, 7}, PatternKind::Full)})
+    for (const tables::Pattern& p : {tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 3}, tables::PatternKind::Full),
+                             tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7}, tables::PatternKind::Full)})
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, some_ranks(p, test::kOptimized ? 1500 : 6000), c);
             EXPECT_EQ(tally.refused, tally.tried) << p.tiles_string() << " " << name(c);
@@ -278,24 +278,24 @@ TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
 // non-goal entry has a neighbour one lower; so every single change is refused here too (+1
 // leaves the lower neighbour two below, -1 leaves no neighbour one below).
 TEST(PdbVerify, MtmFullTablesAcceptedAndRefuseEverySingleChange) {
-    for (const Board& goal : {Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(4, 3))})
+    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_first(board::Geometry(4, 3))})
         for (const std::vector<int>& tiles : {std::vector<int>{1, 2}, std::vector<int>{1, 2, 3, 4}}) {
-            const Pattern p(goal, tiles, PatternKind::Full, Metric::Mtm);
+            const tables::Pattern p(goal, tiles, tables::PatternKind::Full, board::Metric::Mtm);
             const std::vector<uint8_t> t = build(p);
-            EXPECT_NO_THROW(verify_table(p, EntryReader::bytes(t.data()), t.size(), 2, "mtm.pdb")) << p.tiles_string();
+            EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 2, "mtm.pdb")) << p.tiles_string();
             // The STM verifier's rule (differ by exactly one) would not hold: an even run keeps
             // the blank's colour, so some neighbours are equal.
-            const Pattern stm(goal, tiles, PatternKind::Full);
-            EXPECT_THROW(verify_table(stm, EntryReader::bytes(t.data()), t.size(), 1, "mtm.pdb"), FormatError);
+            const tables::Pattern stm(goal, tiles, tables::PatternKind::Full);
+            EXPECT_THROW(verify_table(stm, tables::EntryReader::bytes(t.data()), t.size(), 1, "mtm.pdb"), FormatError);
         }
-    for (const Pattern& p : {Pattern(Board::blank_last(Geometry(3, 3)), {1, 2}, PatternKind::Full, Metric::Mtm),
-                             Pattern(Board::blank_first(Geometry(4, 2)), {3, 6}, PatternKind::Full, Metric::Mtm)})
+    for (const tables::Pattern& p : {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Full, board::Metric::Mtm),
+                             tables::Pattern(board::Board::blank_first(board::Geometry(4, 2)), {3, 6}, tables::PatternKind::Full, board::Metric::Mtm)})
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, every_rank(p), c);
             EXPECT_GT(tally.tried, 0u);
             EXPECT_EQ(tally.refused, tally.tried) << p.tiles_string() << " " << name(c);
         }
-    const Pattern big(Board::blank_last(Geometry(3, 3)), {1, 2, 3, 4, 7}, PatternKind::Full, Metric::Mtm);
+    const tables::Pattern big(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7}, tables::PatternKind::Full, board::Metric::Mtm);
     for (Change c : kChanges) {
         const Tally tally = check_changes(big, some_ranks(big, test::kOptimized ? 1500 : 6000), c);
         EXPECT_EQ(tally.refused, tally.tried) << name(c);
@@ -303,17 +303,17 @@ TEST(PdbVerify, MtmFullTablesAcceptedAndRefuseEverySingleChange) {
 }
 
 TEST(PdbVerify, AdditiveTablesRefuseWhatTheInvariantsCatch) {
-    const std::vector<Pattern> small = {
-        Pattern(Board::blank_last(Geometry(3, 3)), {1, 2, 3}, PatternKind::Additive),
-        Pattern(Board::blank_last(Geometry(3, 3)), {2, 4, 6}, PatternKind::Additive),
-        Pattern(Board::blank_last(Geometry(3, 3)), {5}, PatternKind::Additive),
-        Pattern(Board::blank_first(Geometry(3, 3)), {1, 2}, PatternKind::Additive),
-        Pattern(Board::blank_last(Geometry(4, 2)), {1, 2, 3}, PatternKind::Additive),
-        Pattern(Board::blank_last(Geometry(4, 2)), {1, 5, 6}, PatternKind::Additive),
-        Pattern(Board::blank_last(Geometry(2, 2)), {3}, PatternKind::Additive),
+    const std::vector<tables::Pattern> small = {
+        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3}, tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {2, 4, 6}, tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {5}, tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_first(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(4, 2)), {1, 2, 3}, tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(4, 2)), {1, 5, 6}, tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {3}, tables::PatternKind::Additive),
     };
     Tally pm;  // +1 / -1 changes
-    for (const Pattern& p : small)
+    for (const tables::Pattern& p : small)
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, every_rank(p), c);
             EXPECT_GT(tally.tried, 0u);
@@ -326,8 +326,8 @@ TEST(PdbVerify, AdditiveTablesRefuseWhatTheInvariantsCatch) {
             }
         }
     // Sampled positions of larger tables.
-    for (const Pattern& p : {Pattern(Board::blank_last(Geometry(3, 3)), {1, 2, 4, 5}, PatternKind::Additive),
-                             Pattern(Board::blank_last(Geometry(4, 4)), {1, 2, 5}, PatternKind::Additive)})
+    for (const tables::Pattern& p : {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 4, 5}, tables::PatternKind::Additive),
+                             tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 5}, tables::PatternKind::Additive)})
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, some_ranks(p, test::kOptimized ? 150 : 600), c);
             if (c == Change::Plus1 || c == Change::Minus1) {
@@ -345,16 +345,16 @@ TEST(PdbVerify, AdditiveTablesRefuseWhatTheInvariantsCatch) {
 }
 
 TEST(PdbVerify, ReportsTheRankAndTheBrokenInvariant) {
-    const Pattern p(Board::blank_last(Geometry(3, 3)), {1, 2, 3, 4, 7}, PatternKind::Full);
+    const tables::Pattern p(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7}, tables::PatternKind::Full);
     std::vector<uint8_t> t = build(p);
     uint64_t r = 0;
     while (t[r] == 0) ++r;
     t[r] = 255;
-    std::string m = error_of<FormatError>([&] { verify_table(p, EntryReader::bytes(t.data()), t.size(), 2, "fringe.pdb"); });
+    std::string m = error_of<FormatError>([&] { verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 2, "fringe.pdb"); });
     EXPECT_NE(m.find("fringe.pdb: rank " + std::to_string(r)), std::string::npos) << m;
     EXPECT_NE(m.find("255"), std::string::npos) << m;
     t[r] = 0;
-    m = error_of<FormatError>([&] { verify_table(p, EntryReader::bytes(t.data()), t.size(), 1, "fringe.pdb"); });
+    m = error_of<FormatError>([&] { verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 1, "fringe.pdb"); });
     EXPECT_NE(m.find("zero"), std::string::npos) << m;
 }
 

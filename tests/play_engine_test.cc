@@ -28,7 +28,7 @@ std::string upload(const ScratchDir& scratch, const std::string& set_dir, const 
     std::vector<fs::path> files{fs::directory_iterator(set_dir), fs::directory_iterator()};
     std::sort(files.rbegin(), files.rend());
     for (const fs::path& f : files) {
-        const bool manifest = f.filename() == kManifestName;
+        const bool manifest = f.filename() == tables::kManifestName;
         if (manifest && !with_manifest) continue;
         fs::copy_file(
             f, dir + "/" + (manifest ? "set.txt" : "picked " + std::to_string(++i) + ".pdb"));
@@ -37,21 +37,21 @@ std::string upload(const ScratchDir& scratch, const std::string& set_dir, const 
 }
 
 std::string built(const ScratchDir& scratch, const std::string& spec,
-                  PdbEncoding enc = PdbEncoding::Raw) {
+                  tables::PdbEncoding enc = tables::PdbEncoding::Raw) {
     return build_set(test_spec(spec), scratch / ("built-" + spec), enc);
 }
 
 TEST(PlayTableSets, LoadsAnUploadWithItsManifestUnderAnyNames) {
     ScratchDir scratch;
     play::TableSets sets;
-    const LoadedSet& s = sets.load_upload(upload(scratch, built(scratch, "8-4-4"), "up", true));
+    const tables::LoadedSet& s = sets.load_upload(upload(scratch, built(scratch, "8-4-4"), "up", true));
     EXPECT_EQ(s.spec.name, "8-4-4");
     EXPECT_EQ(s.tables.size(), 2u);
     EXPECT_FALSE(fs::exists(scratch / "up"));  // the files hold no memory once loaded
-    EXPECT_EQ(sets.best_for(Board::blank_last(Geometry(3, 3)), Metric::Stm), &s);
-    EXPECT_EQ(sets.best_for(Board::blank_first(Geometry(3, 3)), Metric::Stm), &s);  // mapped
-    EXPECT_EQ(sets.best_for(Board::blank_last(Geometry(4, 4)), Metric::Stm), nullptr);
-    EXPECT_EQ(sets.best_for(Board::blank_last(Geometry(3, 3)), Metric::Mtm), nullptr);
+    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Stm), &s);
+    EXPECT_EQ(sets.best_for(board::Board::blank_first(board::Geometry(3, 3)), board::Metric::Stm), &s);  // mapped
+    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(4, 4)), board::Metric::Stm), nullptr);
+    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Mtm), nullptr);
 }
 
 TEST(PlayTableSets, NamesAPresetsTablesAfterThePresetWithoutAManifest) {
@@ -68,11 +68,11 @@ TEST(PlayTableSets, NamesAPresetsTablesAfterThePresetWithoutAManifest) {
 TEST(PlayTableSets, MakesASetOfAWholePartitionWithoutAManifest) {
     ScratchDir scratch;
     play::TableSets sets;
-    const LoadedSet& s =
+    const tables::LoadedSet& s =
         sets.load_upload(upload(scratch, built(scratch, "first-3x3"), "up", false));
     EXPECT_EQ(s.spec.name, "loaded-8-4-4");
-    EXPECT_EQ(s.spec.goal, Board::blank_first(Geometry(3, 3)));
-    const LoadedSet& full =
+    EXPECT_EQ(s.spec.goal, board::Board::blank_first(board::Geometry(3, 3)));
+    const tables::LoadedSet& full =
         sets.load_upload(upload(scratch, built(scratch, "full-3x3"), "full", false));
     EXPECT_EQ(full.spec.partitions.size(), 2u);  // full tables: each its own, combined by max
     EXPECT_EQ(sets.named("loaded-8-4-4").spec.name, "loaded-8-4-4");
@@ -118,7 +118,7 @@ TEST(PlayTableSets, RefusesWhatIsNotAWholeCheckedRawSet) {
     fs::resize_file(dir + "/picked 2.pdb", 5000);
     EXPECT_TRUE(contains(refused(dir), "picked 2.pdb"));
     // zstd: named, with the command that unpacks it.
-    dir = upload(scratch, built(scratch, "8-fringe", PdbEncoding::Zstd), "zstd", false);
+    dir = upload(scratch, built(scratch, "8-fringe", tables::PdbEncoding::Zstd), "zstd", false);
     EXPECT_TRUE(
         contains(refused(dir),
                  "picked 1.pdb: the table is zstd-compressed; the page reads raw tables only: "
@@ -162,12 +162,12 @@ TEST(PlayRequests, SolveRecordsAreTheLibrarysAnswers) {
     fs::copy(built(scratch, "8-4-4"), scratch / "embedded");
     sets.load_embedded(scratch / "embedded");
     EXPECT_FALSE(fs::exists(scratch / "embedded"));
-    const Board start = board(3, 3, {8, 2, 0, 4, 6, 1, 3, 7, 5});
-    SolveOptions so;
-    so.heuristic = HeuristicKind::Pdb;
-    so.pdb = sets.best_for(Board::blank_last(Geometry(3, 3)), Metric::Stm);
+    const board::Board start = board(3, 3, {8, 2, 0, 4, 6, 1, 3, 7, 5});
+    search::SolveOptions so;
+    so.heuristic = heuristics::HeuristicKind::Pdb;
+    so.pdb = sets.best_for(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Stm);
     ASSERT_NE(so.pdb, nullptr);
-    const SolveOutcome r = solve(start, Board::blank_last(Geometry(3, 3)), so);
+    const search::SolveOutcome r = solve(start, board::Board::blank_last(board::Geometry(3, 3)), so);
     const std::string rec = play::solve_json(sets, "x: 8 2 0/4 6 1/3 7 5", {});
     EXPECT_TRUE(contains(rec, "{\"label\":\"x\",\"status\":\"solved\",\"length\":24,\"moves\":\"" +
                                   to_string(r.search.moves) + "\""));

@@ -16,23 +16,23 @@
 namespace loyd {
 namespace {
 
-SearchState random_position(const Geometry& g, std::mt19937_64& rng) {
+board::SearchState random_position(const board::Geometry& g, std::mt19937_64& rng) {
     std::vector<int> tiles(static_cast<size_t>(g.cells()));
     for (int i = 0; i < g.cells(); ++i) tiles[static_cast<size_t>(i)] = i;
     std::shuffle(tiles.begin(), tiles.end(), rng);
-    return SearchState::from(Board::make(g, tiles));
+    return board::SearchState::from(board::Board::make(g, tiles));
 }
 
 TEST(PositionTable, MatchesStdMapThroughGrowth) {
-    const Geometry g(5, 5);
+    const board::Geometry g(5, 5);
     std::mt19937_64 rng(7);
-    PositionTable<int> table;
-    std::map<PackedPosition, int> oracle;
-    std::vector<PackedPosition> keys;
+    search::PositionTable<int> table;
+    std::map<search::PackedPosition, int> oracle;
+    std::vector<search::PackedPosition> keys;
     for (int i = 0; i < 20000; ++i) {
         // Every third insertion repeats a key already stored.
-        const PackedPosition k =
-            i % 3 == 2 ? keys[rng() % keys.size()] : pack_position(random_position(g, rng));
+        const search::PackedPosition k =
+            i % 3 == 2 ? keys[rng() % keys.size()] : search::pack_position(random_position(g, rng));
         keys.push_back(k);
         const int fresh = static_cast<int>(rng() % 1000);
         auto [value, inserted] = table.insert(k, fresh);
@@ -50,28 +50,28 @@ TEST(PositionTable, MatchesStdMapThroughGrowth) {
         EXPECT_EQ(*found, v);
     }
     for (int i = 0; i < 1000; ++i) {
-        const PackedPosition k = pack_position(random_position(g, rng));
+        const search::PackedPosition k = search::pack_position(random_position(g, rng));
         EXPECT_EQ(table.find(k) != nullptr, oracle.count(k) == 1);
     }
 }
 
 TEST(PackedPosition, RoundTripsAndSlides) {
     std::mt19937_64 rng(8);
-    for (const Geometry& g : {Geometry(3, 3), Geometry(4, 4), Geometry(5, 5), Geometry(2, 5)}) {
+    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(4, 4), board::Geometry(5, 5), board::Geometry(2, 5)}) {
         for (int i = 0; i < 200; ++i) {
-            SearchState s = random_position(g, rng);
-            const PackedPosition k = pack_position(s);
-            const SearchState u = unpack_position(k, g.cells());
+            board::SearchState s = random_position(g, rng);
+            const search::PackedPosition k = search::pack_position(s);
+            const board::SearchState u = search::unpack_position(k, g.cells());
             ASSERT_EQ(u.blank, s.blank);
             for (int c = 0; c < g.cells(); ++c) ASSERT_EQ(u.cell[c], s.cell[c]);
             for (int t = 0; t < g.cells(); ++t) ASSERT_EQ(u.pos[t], s.pos[t]);
-            for (int d = 0; d < kDirs; ++d) {
-                const int from = g.neighbor(s.blank, static_cast<Dir>(d));
-                if (from == kNoCell) continue;
-                SearchState moved = s;
+            for (int d = 0; d < board::kDirs; ++d) {
+                const int from = g.neighbor(s.blank, static_cast<board::Dir>(d));
+                if (from == board::kNoCell) continue;
+                board::SearchState moved = s;
                 const int to = moved.blank;
                 const int tile = moved.slide(from);
-                EXPECT_EQ(packed_slide(k, tile, from, to), pack_position(moved));
+                EXPECT_EQ(search::packed_slide(k, tile, from, to), search::pack_position(moved));
             }
         }
     }

@@ -33,9 +33,9 @@ namespace fs = std::filesystem;
 
 Request request(const std::string& input, const std::string& pdb) {
     Request r;
-    r.format = BoardFormat(std::nullopt, "blank-last");
+    r.format = board::BoardFormat(std::nullopt, "blank-last");
     r.input = input;
-    r.heuristic = HeuristicKind::Pdb;
+    r.heuristic = heuristics::HeuristicKind::Pdb;
     r.pdb = pdb;
     r.jobs = 2;
     return r;
@@ -47,9 +47,9 @@ std::string record(const Task& t, bool nodes) {
     os << t.label << ": ";
     if (!t.error.empty()) return os.str() + "invalid";
     if (!t.failure.empty()) return os.str() + "failure " + t.failure;
-    const SolveOutcome& o = t.outcome;
-    if (o.status == SolveOutcome::Status::Unsolvable) return os.str() + "unsolvable";
-    os << (o.status == SolveOutcome::Status::Solved ? "length " : "limit ") << o.search.moves.size();
+    const search::SolveOutcome& o = t.outcome;
+    if (o.status == search::SolveOutcome::Status::Unsolvable) return os.str() + "unsolvable";
+    os << (o.status == search::SolveOutcome::Status::Solved ? "length " : "limit ") << o.search.moves.size();
     if (nodes) os << " " << to_string(o.search.moves) << " nodes " << o.search.nodes_generated;
     return os.str();
 }
@@ -66,7 +66,7 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
                  const std::function<void()>& on_read = {}) {
     BatchRun out;
     std::mutex m;
-    auto body = [&](Collective& g) {
+    auto body = [&](base::Collective& g) {
         Request req = request(path, pdb_of_rank ? pdb_of_rank(g.rank()) : pdb);
         std::ostringstream muted;
         RankRun run(g, req, [](int) { std::abort(); });
@@ -85,8 +85,8 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
         auto print = [&](const Task& t) {
             std::lock_guard<std::mutex> lock(m);
             out.records.push_back(record(t, nodes));
-            if (t.error.empty() && t.failure.empty() && t.outcome.status == SolveOutcome::Status::Solved) {
-                const Replay r = replay(*t.start, t.outcome.search.moves);
+            if (t.error.empty() && t.failure.empty() && t.outcome.status == search::SolveOutcome::Status::Solved) {
+                const board::Replay r = replay(*t.start, t.outcome.search.moves);
                 if (r.illegal || !(r.end == *t.goal)) out.replay_errors.push_back(t.label);
             }
         };
@@ -101,7 +101,7 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
         run.finish(status, "");  // (the message is the test's to check)
     };
     if (ranks == 1) {
-        SingleProcess one;
+        base::SingleProcess one;
         body(one);
     } else {
         test::run_group(ranks, body);

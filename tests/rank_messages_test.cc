@@ -49,8 +49,8 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     WorkItem a;
     a.seq = 1ull << 40;
     a.start = test::board(4, 3, {1, 2, 3, 4, 5, 6, 0, 7, 9, 10, 11, 8});
-    a.goal = Board::blank_last(Geometry(4, 3));
-    a.heuristic = HeuristicKind::Pdb;
+    a.goal = board::Board::blank_last(board::Geometry(4, 3));
+    a.heuristic = heuristics::HeuristicKind::Pdb;
     a.pdb = "/data/tables/12 é";
     WorkItem b;
     b.seq = 2;
@@ -60,24 +60,24 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     EXPECT_EQ(r.items[0].seq, a.seq);
     EXPECT_EQ(r.items[0].start, a.start);
     EXPECT_EQ(r.items[0].goal, a.goal);
-    EXPECT_EQ(r.items[0].heuristic, HeuristicKind::Pdb);
+    EXPECT_EQ(r.items[0].heuristic, heuristics::HeuristicKind::Pdb);
     EXPECT_EQ(r.items[0].pdb, a.pdb);
-    EXPECT_EQ(r.items[1].heuristic, HeuristicKind::LinearConflict);
+    EXPECT_EQ(r.items[1].heuristic, heuristics::HeuristicKind::LinearConflict);
     EXPECT_TRUE(r.items[1].pdb.empty());
 
     m = {};
     m.kind = RankKind::Results;
     WorkResult solved;
     solved.seq = 9;
-    solved.outcome.status = SolveOutcome::Status::Solved;
+    solved.outcome.status = search::SolveOutcome::Status::Solved;
     solved.outcome.seconds = 0.125;
     solved.outcome.lookups = "regular,reflected";
     solved.outcome.threads = 6;
     solved.outcome.ranks = 3;
     solved.outcome.length = 9;
-    SearchResult& s = solved.outcome.search;
-    s.status = SearchResult::Status::Solved;
-    s.moves = {Dir::Up, Dir::Left, Dir::Down, Dir::Right};
+    search::SearchResult& s = solved.outcome.search;
+    s.status = search::SearchResult::Status::Solved;
+    s.moves = {board::Dir::Up, board::Dir::Left, board::Dir::Down, board::Dir::Right};
     s.nodes_expanded = 123456789012ull;
     s.nodes_generated = 223456789012ull;
     s.heuristic_start = 41;
@@ -85,7 +85,7 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     s.lower_bound = 4;
     WorkResult limited;
     limited.seq = 10;
-    limited.outcome.search.stop_reason = StopReason::TimeLimit;
+    limited.outcome.search.stop_reason = search::StopReason::TimeLimit;
     limited.outcome.search.lower_bound = 50;
     WorkResult invalid;
     invalid.error = "no mapping";
@@ -93,9 +93,9 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     m.results = {solved, limited, invalid};
     r = round_trip(m);
     ASSERT_EQ(r.results.size(), 3u);
-    const SolveOutcome& o = r.results[0].outcome;
+    const search::SolveOutcome& o = r.results[0].outcome;
     EXPECT_EQ(r.results[0].seq, 9u);
-    EXPECT_EQ(o.status, SolveOutcome::Status::Solved);
+    EXPECT_EQ(o.status, search::SolveOutcome::Status::Solved);
     EXPECT_EQ(o.seconds, 0.125);
     EXPECT_EQ(o.lookups, "regular,reflected");
     EXPECT_EQ(o.threads, 6);
@@ -107,8 +107,8 @@ TEST(RankMessages, WorkAndResultsRoundTrip) {
     EXPECT_EQ(o.search.heuristic_start, 41);
     EXPECT_EQ(o.search.iterations, 8);
     EXPECT_EQ(o.search.lower_bound, 4);
-    EXPECT_EQ(o.search.stop_reason, StopReason::None);
-    EXPECT_EQ(r.results[1].outcome.search.stop_reason, StopReason::TimeLimit);
+    EXPECT_EQ(o.search.stop_reason, search::StopReason::None);
+    EXPECT_EQ(r.results[1].outcome.search.stop_reason, search::StopReason::TimeLimit);
     EXPECT_EQ(r.results[1].outcome.search.lower_bound, 50);
     EXPECT_EQ(r.results[2].error, "no mapping");
     EXPECT_EQ(r.results[2].failure, "internal");
@@ -119,8 +119,8 @@ TEST(RankMessages, EveryStopReasonRoundTripsAsOneByte) {
     m.kind = RankKind::Results;
     m.results.resize(1);
     const size_t size = encode(m).size();
-    for (int v = 0; v <= static_cast<int>(kLastStopReason); ++v) {
-        const StopReason why = static_cast<StopReason>(v);
+    for (int v = 0; v <= static_cast<int>(search::kLastStopReason); ++v) {
+        const search::StopReason why = static_cast<search::StopReason>(v);
         m.results[0].outcome.search.stop_reason = why;
         const std::vector<uint8_t> bytes = encode(m);
         EXPECT_EQ(bytes.size(), size);  // the reason is one byte, whatever its words
@@ -131,7 +131,7 @@ TEST(RankMessages, EveryStopReasonRoundTripsAsOneByte) {
 }
 
 std::vector<uint8_t> work_with(const std::vector<uint8_t>& start_cells, uint8_t heuristic) {
-    WireWriter w(1, static_cast<uint8_t>(RankKind::Work));
+    base::WireWriter w(1, static_cast<uint8_t>(RankKind::Work));
     w.u32(1).u64(5).u8(3).u8(3);
     w.raw(start_cells.data(), start_cells.size());
     w.u8(3).u8(3);
@@ -151,13 +151,13 @@ TEST(RankMessages, MalformedMessagesAreRefused) {
     EXPECT_TRUE(test::contains(m, "twice")) << m;
     m = refused(work_with(good, 9));
     EXPECT_TRUE(test::contains(m, "heuristic 9")) << m;
-    m = refused(WireWriter(1, 42).take());
+    m = refused(base::WireWriter(1, 42).take());
     EXPECT_TRUE(test::contains(m, "unknown kind")) << m;
-    m = refused(WireWriter(2, 1).u8(1).take());
+    m = refused(base::WireWriter(2, 1).u8(1).take());
     EXPECT_TRUE(test::contains(m, "version 2, expected 1")) << m;
-    m = refused(WireWriter(1, static_cast<uint8_t>(RankKind::Start)).u8(7).take());
+    m = refused(base::WireWriter(1, static_cast<uint8_t>(RankKind::Start)).u8(7).take());
     EXPECT_TRUE(test::contains(m, "mode 7")) << m;
-    m = refused(WireWriter(1, static_cast<uint8_t>(RankKind::End)).u8(0).u8(0).take());
+    m = refused(base::WireWriter(1, static_cast<uint8_t>(RankKind::End)).u8(0).u8(0).take());
     EXPECT_TRUE(test::contains(m, "1 bytes after the last field")) << m;
     // A Split carries exactly one instance.
     std::vector<uint8_t> two = work_with(good, 2);
@@ -170,7 +170,7 @@ TEST(RankMessages, MalformedMessagesAreRefused) {
     RankMessage res;
     res.kind = RankKind::Results;
     res.results.resize(1);
-    res.results[0].outcome.search.moves = {Dir::Up};
+    res.results[0].outcome.search.moves = {board::Dir::Up};
     const std::vector<uint8_t> bytes = encode(res);
     for (size_t cut = 0; cut < bytes.size(); ++cut)
         EXPECT_TRUE(test::contains(refused(std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<long>(cut))),
@@ -181,7 +181,7 @@ TEST(RankMessages, MalformedMessagesAreRefused) {
     m = refused(bad_move);
     EXPECT_TRUE(test::contains(m, "move 4")) << m;
     std::vector<uint8_t> bad_reason = bytes;
-    bad_reason.back() = static_cast<uint8_t>(kLastStopReason) + 1;
+    bad_reason.back() = static_cast<uint8_t>(search::kLastStopReason) + 1;
     m = refused(bad_reason);
     EXPECT_TRUE(test::contains(m, "stop reason 6")) << m;
 }

@@ -52,18 +52,18 @@ uint64_t factorial_ratio(int n, int m) {  // n! / (n-m)! by plain multiplication
 // the board) and the returned mask the set of those cells.
 void check_round_trip(int n, int m) {
     SCOPED_TRACE("n=" + std::to_string(n) + " m=" + std::to_string(m));
-    const Ranker rk(n, m);
+    const tables::Ranker rk(n, m);
     ASSERT_EQ(rk.cells(), n);
     ASSERT_EQ(rk.items(), m);
     ASSERT_EQ(rk.size(), factorial_ratio(n, m));
     uint8_t pc[32];
     for (uint64_t r = 0; r < rk.size(); ++r) {
-        const Mask mask = rk.unrank(r, pc);
-        Mask seen = 0;
+        const base::Mask mask = rk.unrank(r, pc);
+        base::Mask seen = 0;
         for (int i = 0; i < m; ++i) {
             ASSERT_LT(pc[i], n) << "rank " << r;
-            ASSERT_FALSE(seen & (Mask{1} << pc[i])) << "rank " << r << " puts two items on cell " << int(pc[i]);
-            seen |= Mask{1} << pc[i];
+            ASSERT_FALSE(seen & (base::Mask{1} << pc[i])) << "rank " << r << " puts two items on cell " << int(pc[i]);
+            seen |= base::Mask{1} << pc[i];
         }
         ASSERT_EQ(mask, seen) << "rank " << r;
         ASSERT_EQ(rk.rank(pc), r);
@@ -75,7 +75,7 @@ void check_against_reference(int n, int m) {
     std::set<Placement> all;
     Placement cur{};
     all_placements(n, m, cur, 0, 0, all);
-    const Ranker rk(n, m);
+    const tables::Ranker rk(n, m);
     ASSERT_EQ(all.size(), rk.size());
     uint64_t index = 0;
     uint8_t pc[32];
@@ -108,9 +108,9 @@ TEST(Ranker, RoundTripSampledLargeBoards) {
     std::mt19937_64 rng(20240611);
     for (int n : {12, 16, 20, 21, 22, 23, 24, 25}) {
         for (int m = 1; m < n; ++m) {
-            std::unique_ptr<Ranker> rk;
+            std::unique_ptr<tables::Ranker> rk;
             try {
-                rk = std::make_unique<Ranker>(n, m);
+                rk = std::make_unique<tables::Ranker>(n, m);
             } catch (const UsageError&) {
                 continue;  // too large to index: refused, tested below
             }
@@ -145,9 +145,9 @@ TEST(Ranker, RoundTripSampledLargeBoards) {
 TEST(Ranker, WeightIsProductOfLaterRadices) {
     for (int n = 2; n <= 25; ++n) {
         for (int m = 1; m < n; ++m) {
-            std::unique_ptr<Ranker> rk;
+            std::unique_ptr<tables::Ranker> rk;
             try {
-                rk = std::make_unique<Ranker>(n, m);
+                rk = std::make_unique<tables::Ranker>(n, m);
             } catch (const UsageError&) {
                 continue;
             }
@@ -166,28 +166,28 @@ TEST(Ranker, WeightIsProductOfLaterRadices) {
 // every item, every step to a free neighbouring cell. item_at says kNoItem for free cells.
 void check_steps(int w, int h, int m) {
     SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " m=" + std::to_string(m));
-    const Geometry g(w, h);
-    const Ranker rk(g.cells(), m);
+    const board::Geometry g(w, h);
+    const tables::Ranker rk(g.cells(), m);
     uint64_t steps = 0;
     for (uint64_t r = 0; r < rk.size(); ++r) {
         uint8_t cells[32];
         rk.unrank(r, cells);
-        int item_on[kMaxCells];
-        for (int c = 0; c < g.cells(); ++c) item_on[c] = Ranker::kNoItem;
+        int item_on[board::kMaxCells];
+        for (int c = 0; c < g.cells(); ++c) item_on[c] = tables::Ranker::kNoItem;
         for (int i = 0; i < m; ++i) item_on[cells[i]] = i;
         auto item_at = [&](int c) { return item_on[c]; };
         for (int i = 0; i < m; ++i)
-            for (int d = 0; d < kDirs; ++d) {
-                const int a = cells[i], b = g.neighbor(a, static_cast<Dir>(d));
-                if (b == kNoCell || item_on[b] != Ranker::kNoItem) continue;
+            for (int d = 0; d < board::kDirs; ++d) {
+                const int a = cells[i], b = g.neighbor(a, static_cast<board::Dir>(d));
+                if (b == board::kNoCell || item_on[b] != tables::Ranker::kNoItem) continue;
                 uint8_t moved[32];
                 std::copy(cells, cells + m, moved);
                 moved[i] = static_cast<uint8_t>(b);
                 const uint64_t want = rk.rank(moved);
                 ASSERT_EQ(rk.step(r, i, a, b, w, item_at), want) << "rank " << r << " item " << i << " " << a << "->" << b;
                 if (b == a + w || b == a - w) {
-                    auto passed = [&](int c) { return Ranker::Passed{item_on[c], rk.weight(item_on[c])}; };
-                    const uint64_t shift = Ranker::vertical_step(i, rk.weight(i), std::min(a, b), w, passed);
+                    auto passed = [&](int c) { return tables::Ranker::Passed{item_on[c], rk.weight(item_on[c])}; };
+                    const uint64_t shift = tables::Ranker::vertical_step(i, rk.weight(i), std::min(a, b), w, passed);
                     ASSERT_EQ(b > a ? r + shift : r - shift, want);
                 }
                 ++steps;
@@ -210,43 +210,43 @@ TEST(Ranker, StepEqualsRankingAgainExhaustively) {
 // kNoItem is beyond every item and weighs nothing, so a step over free cells (or cells of
 // another table's items, which the caller reports as kNoItem) adds nothing for them.
 TEST(Ranker, NoItemWeighsNothing) {
-    for (int n = 2; n <= kMaxCells; ++n) {
-        const Ranker rk(n, 1);
-        EXPECT_EQ(rk.weight(Ranker::kNoItem), 0u);
-        EXPECT_GT(Ranker::kNoItem, rk.items());
+    for (int n = 2; n <= board::kMaxCells; ++n) {
+        const tables::Ranker rk(n, 1);
+        EXPECT_EQ(rk.weight(tables::Ranker::kNoItem), 0u);
+        EXPECT_GT(tables::Ranker::kNoItem, rk.items());
     }
     // Item 0 of one item on a 4x4 board stepping down from cell 1 to 5: its digit grows by 4.
-    const Ranker rk(16, 1);
-    const auto nothing = [](int) { return Ranker::Passed{Ranker::kNoItem, 0}; };
-    EXPECT_EQ(Ranker::vertical_step(0, rk.weight(0), 1, 4, nothing), 4u);
-    EXPECT_EQ(rk.step(7, 0, 1, 5, 4, [](int) { return Ranker::kNoItem; }), 11u);
-    EXPECT_EQ(rk.step(7, 0, 5, 1, 4, [](int) { return Ranker::kNoItem; }), 3u);
+    const tables::Ranker rk(16, 1);
+    const auto nothing = [](int) { return tables::Ranker::Passed{tables::Ranker::kNoItem, 0}; };
+    EXPECT_EQ(tables::Ranker::vertical_step(0, rk.weight(0), 1, 4, nothing), 4u);
+    EXPECT_EQ(rk.step(7, 0, 1, 5, 4, [](int) { return tables::Ranker::kNoItem; }), 11u);
+    EXPECT_EQ(rk.step(7, 0, 5, 1, 4, [](int) { return tables::Ranker::kNoItem; }), 3u);
 }
 
 TEST(Ranker, PartialPermutations) {
-    EXPECT_EQ(partial_permutations(16, 5), 524160u);
-    EXPECT_EQ(partial_permutations(16, 8), 518918400u);
-    EXPECT_EQ(partial_permutations(25, 6), 127512000u);
-    EXPECT_EQ(partial_permutations(9, 8), 362880u);
-    EXPECT_EQ(partial_permutations(7, 0), 1u);
-    EXPECT_EQ(Ranker(16, 7).size(), 57657600u);
+    EXPECT_EQ(tables::partial_permutations(16, 5), 524160u);
+    EXPECT_EQ(tables::partial_permutations(16, 8), 518918400u);
+    EXPECT_EQ(tables::partial_permutations(25, 6), 127512000u);
+    EXPECT_EQ(tables::partial_permutations(9, 8), 362880u);
+    EXPECT_EQ(tables::partial_permutations(7, 0), 1u);
+    EXPECT_EQ(tables::Ranker(16, 7).size(), 57657600u);
 }
 
 TEST(Ranker, RefusesBadSizes) {
     for (auto [n, m] : std::vector<std::pair<int, int>>{
              {1, 1}, {0, 0}, {-3, 1}, {26, 1}, {40, 3}, {4, 0}, {4, -1}, {4, 4}, {4, 5}, {25, 25}})
-        EXPECT_THROW(Ranker(n, m), UsageError) << "n=" << n << " m=" << m;
+        EXPECT_THROW(tables::Ranker(n, m), UsageError) << "n=" << n << " m=" << m;
     // Too many ranks to index (25! / 1! overflows 64 bits).
-    EXPECT_THROW(Ranker(25, 24), UsageError);
-    EXPECT_THROW(Ranker(25, 20), UsageError);
+    EXPECT_THROW(tables::Ranker(25, 24), UsageError);
+    EXPECT_THROW(tables::Ranker(25, 20), UsageError);
     // Above 2^59 ranks unrank's reciprocal division is not exact (25 cells, 15 items: rank
     // 4274473667143679999 unranked wrongly before the bound was lowered from 2^62).
-    EXPECT_THROW(Ranker(25, 15), UsageError);
-    EXPECT_THROW(Ranker(20, 18), UsageError);
-    EXPECT_NO_THROW(Ranker(25, 14));
+    EXPECT_THROW(tables::Ranker(25, 15), UsageError);
+    EXPECT_THROW(tables::Ranker(20, 18), UsageError);
+    EXPECT_NO_THROW(tables::Ranker(25, 14));
     // The smallest and a large valid case.
-    EXPECT_EQ(Ranker(2, 1).size(), 2u);
-    EXPECT_EQ(Ranker(25, 8).size(), 43609104000u);
+    EXPECT_EQ(tables::Ranker(2, 1).size(), 2u);
+    EXPECT_EQ(tables::Ranker(25, 8).size(), 43609104000u);
 }
 
 }  // namespace

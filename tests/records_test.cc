@@ -24,11 +24,11 @@ const std::string kHostileJson =
     "script>&\xE6\x97\xA5\"";
 constexpr const char* kParity = "the instance cannot reach the goal (permutation parity)";
 
-SolveOutcome solved(const std::string& blank_moves, int length) {
-    SolveOutcome r;
-    r.status = SolveOutcome::Status::Solved;
-    r.search.status = SearchResult::Status::Solved;
-    r.search.moves = parse_moves(blank_moves);
+search::SolveOutcome solved(const std::string& blank_moves, int length) {
+    search::SolveOutcome r;
+    r.status = search::SolveOutcome::Status::Solved;
+    r.search.status = search::SearchResult::Status::Solved;
+    r.search.moves = board::parse_moves(blank_moves);
     r.length = length;
     r.search.nodes_expanded = 5;
     r.search.nodes_generated = 9;
@@ -39,11 +39,11 @@ SolveOutcome solved(const std::string& blank_moves, int length) {
 }
 
 RecordStyle named(const std::string& heuristic) {
-    return {heuristic, Metric::Stm, {}, false};
+    return {heuristic, board::Metric::Stm, {}, false};
 }
 
 TEST(SolveRecord, Solved) {
-    SolveOutcome r = solved("RRD", 3);
+    search::SolveOutcome r = solved("RRD", 3);
     r.lookups = "regular,reflected";
     EXPECT_EQ(solve_record("L", r, named("pdb:8-4-4")),
               R"({"label":"L","status":"solved","length":3,"moves":"RRD","nodes_expanded":5,)"
@@ -52,11 +52,11 @@ TEST(SolveRecord, Solved) {
 }
 
 TEST(SolveRecord, EveryOptionalFieldAndAHostileLabel) {
-    SolveOutcome r = solved("RRD", 2);
+    search::SolveOutcome r = solved("RRD", 2);
     r.seconds = 1.5;
     r.threads = 4;
     r.ranks = 2;
-    const RecordStyle style{"walking-distance", Metric::Mtm, {Notation::Tile, true}, true};
+    const RecordStyle style{"walking-distance", board::Metric::Mtm, {board::Notation::Tile, true}, true};
     EXPECT_EQ(solve_record(kHostile, r, style),
               "{\"label\":" + kHostileJson +
                   R"(,"status":"solved","length":2,"moves":"L2U","metric":"mtm","length_stm":3,)"
@@ -66,13 +66,13 @@ TEST(SolveRecord, EveryOptionalFieldAndAHostileLabel) {
 }
 
 TEST(SolveRecord, Limit) {
-    SolveOutcome r;
-    r.status = SolveOutcome::Status::Limit;
+    search::SolveOutcome r;
+    r.status = search::SolveOutcome::Status::Limit;
     r.search.nodes_expanded = 10;
     r.search.nodes_generated = 20;
     r.search.heuristic_start = 7;
     r.search.lower_bound = 9;
-    r.search.stop_reason = StopReason::NodeLimit;
+    r.search.stop_reason = search::StopReason::NodeLimit;
     r.seconds = 0.25;
     EXPECT_EQ(solve_record("x", r, named("manhattan")),
               R"({"label":"x","status":"limit","length":null,"moves":null,"nodes_expanded":10,)"
@@ -81,10 +81,10 @@ TEST(SolveRecord, Limit) {
 }
 
 TEST(SolveRecord, UnsolvableInMtm) {
-    SolveOutcome r;
-    r.status = SolveOutcome::Status::Unsolvable;
+    search::SolveOutcome r;
+    r.status = search::SolveOutcome::Status::Unsolvable;
     RecordStyle style = named("pdb:8-mtm-fringe");
-    style.metric = Metric::Mtm;
+    style.metric = board::Metric::Mtm;
     EXPECT_EQ(solve_record("u", r, style),
               R"({"label":"u","status":"unsolvable","length":null,"moves":null,"metric":"mtm",)"
               R"("nodes_expanded":0,"nodes_generated":0,"heuristic":"pdb:8-mtm-fringe",)"
@@ -93,8 +93,8 @@ TEST(SolveRecord, UnsolvableInMtm) {
 }
 
 TEST(SolveRecord, ShowsTheBoardsInNumbers) {
-    const Board start = test::board(3, 3, {1, 2, 3, 4, 5, 6, 0, 7, 8});
-    const ShownBoards shown{start, TileLabels{}};
+    const board::Board start = test::board(3, 3, {1, 2, 3, 4, 5, 6, 0, 7, 8});
+    const ShownBoards shown{start, board::TileLabels{}};
     EXPECT_EQ(solve_record("s", solved("RR", 2), named("manhattan"), &shown),
               R"({"label":"s","status":"solved","length":2,"moves":"RR","nodes_expanded":5,)"
               R"("nodes_generated":9,"heuristic":"manhattan","heuristic_start":2,)"
@@ -104,11 +104,11 @@ TEST(SolveRecord, ShowsTheBoardsInNumbers) {
 
 // In labels, the blank is null; in mtm each move lists the tiles it slid.
 TEST(SolveRecord, ShowsTheBoardsInLabelsPerMtmMove) {
-    const BoardFormat f(std::nullopt, "A \"B\\ <&>/D \xC3\xA9 F/G H _");
-    const Board start = f.read("A \"B\\ <&>/D \xC3\xA9 F/_ G H");
+    const board::BoardFormat f(std::nullopt, "A \"B\\ <&>/D \xC3\xA9 F/G H _");
+    const board::Board start = f.read("A \"B\\ <&>/D \xC3\xA9 F/_ G H");
     const ShownBoards shown{start, f.labels()};
     RecordStyle style = named("walking-distance");
-    style.metric = Metric::Mtm;
+    style.metric = board::Metric::Mtm;
     style.style.runs = true;
     style.name_style = true;
     EXPECT_EQ(solve_record("lab", solved("RR", 1), style, &shown),
@@ -120,18 +120,18 @@ TEST(SolveRecord, ShowsTheBoardsInLabelsPerMtmMove) {
 }
 
 TEST(SolveRecord, ShowsNoBoardsWhenNotSolved) {
-    SolveOutcome r;
-    r.status = SolveOutcome::Status::Unsolvable;
-    const Board start = test::board(2, 2, {2, 1, 3, 0});
-    const ShownBoards shown{start, TileLabels{}};
+    search::SolveOutcome r;
+    r.status = search::SolveOutcome::Status::Unsolvable;
+    const board::Board start = test::board(2, 2, {2, 1, 3, 0});
+    const ShownBoards shown{start, board::TileLabels{}};
     EXPECT_EQ(solve_record("u", r, named("manhattan"), &shown).find("states"), std::string::npos);
 }
 
-AllSolutionsOutcome all_solved(uint64_t count, bool capped) {
-    AllSolutionsOutcome a;
-    a.status = SolveOutcome::Status::Solved;
+search::AllSolutionsOutcome all_solved(uint64_t count, bool capped) {
+    search::AllSolutionsOutcome a;
+    a.status = search::SolveOutcome::Status::Solved;
     a.length = 2;
-    a.solutions = {parse_moves("RD"), parse_moves("DR")};
+    a.solutions = {board::parse_moves("RD"), board::parse_moves("DR")};
     a.count = count;
     a.capped = capped;
     a.search.nodes_generated = 12;
@@ -149,7 +149,7 @@ TEST(SolutionsRecord, Listed) {
 
 TEST(SolutionsRecord, ListedAndCappedInTileNotation) {
     RecordStyle style = named("manhattan");
-    style.style = {Notation::Tile, true};
+    style.style = {board::Notation::Tile, true};
     EXPECT_EQ(solutions_record(kHostile, all_solved(2, true), style, true),
               "{\"label\":" + kHostileJson +
                   R"(,"status":"solved","length":2,"count":2,"count_exact":false,"capped":true,)"
@@ -165,14 +165,14 @@ TEST(SolutionsRecord, CountedIsExactEvenPastTheCap) {
 }
 
 TEST(SolutionsRecord, LimitWithAndWithoutALength) {
-    AllSolutionsOutcome a;
-    a.status = SolveOutcome::Status::Limit;
+    search::AllSolutionsOutcome a;
+    a.status = search::SolveOutcome::Status::Limit;
     a.search.nodes_generated = 202;
     a.search.lower_bound = 25;
-    a.search.stop_reason = StopReason::NodeLimit;
+    a.search.stop_reason = search::StopReason::NodeLimit;
     a.seconds = 0.5;
     RecordStyle style = named("manhattan");
-    style.metric = Metric::Mtm;
+    style.metric = board::Metric::Mtm;
     EXPECT_EQ(
         solutions_record("l", a, style, true),
         R"({"label":"l","status":"limit","length":null,"metric":"mtm","count":0,)"
@@ -187,8 +187,8 @@ TEST(SolutionsRecord, LimitWithAndWithoutALength) {
 }
 
 TEST(SolutionsRecord, Unsolvable) {
-    AllSolutionsOutcome a;
-    a.status = SolveOutcome::Status::Unsolvable;
+    search::AllSolutionsOutcome a;
+    a.status = search::SolveOutcome::Status::Unsolvable;
     EXPECT_EQ(solutions_record("u", a, named("manhattan"), true),
               R"({"label":"u","status":"unsolvable","length":null,"nodes_generated":0,)"
               R"("heuristic":"manhattan","seconds":0.000000,"error":")" +
@@ -208,9 +208,9 @@ TEST(FailedRecord, EveryFieldNullButTheError) {
 }
 
 TEST(HeuristicField, TablesByTheirSetsName) {
-    EXPECT_EQ(heuristic_field(nullptr, HeuristicKind::LinearConflict), "linear-conflict");
-    const LoadedSet set = load_set(std::string(LOYD_SOURCE_DIR) + "/data/8-4-4");
-    EXPECT_EQ(heuristic_field(&set, HeuristicKind::LinearConflict), "pdb:8-4-4");
+    EXPECT_EQ(heuristic_field(nullptr, heuristics::HeuristicKind::LinearConflict), "linear-conflict");
+    const tables::LoadedSet set = tables::load_set(std::string(LOYD_SOURCE_DIR) + "/data/8-4-4");
+    EXPECT_EQ(heuristic_field(&set, heuristics::HeuristicKind::LinearConflict), "pdb:8-4-4");
 }
 
 }  // namespace

@@ -20,37 +20,37 @@ namespace loyd {
 namespace {
 
 // The regions of `free` in the order of their lowest cell.
-std::vector<Mask> regions_of(const Geometry& g, Mask free) {
-    std::vector<Mask> out;
-    for (Mask f = free; f;) {
-        const Mask r = flood(g, bit(lowest(f)), free);
+std::vector<base::Mask> regions_of(const board::Geometry& g, base::Mask free) {
+    std::vector<base::Mask> out;
+    for (base::Mask f = free; f;) {
+        const base::Mask r = flood(g, base::bit(base::lowest(f)), free);
         out.push_back(r);
         f &= ~r;
     }
     return out;
 }
 
-int ordinal_of(const Geometry& g, Mask free, int cell) {
+int ordinal_of(const board::Geometry& g, base::Mask free, int cell) {
     const auto rs = regions_of(g, free);
     for (size_t i = 0; i < rs.size(); ++i)
-        if (rs[i] & bit(cell)) return static_cast<int>(i);
+        if (rs[i] & base::bit(cell)) return static_cast<int>(i);
     return -1;
 }
 
-void check_space(const Pattern& p) {
+void check_space(const tables::Pattern& p) {
     SCOPED_TRACE(p.geometry().name() + " " + p.tiles_string());
-    const RegionSpace sp(p);
-    const Geometry& g = p.geometry();
+    const tables::RegionSpace sp(p);
+    const board::Geometry& g = p.geometry();
     const int k = p.size();
-    const Mask all = g.all_cells();
-    const Ranker rk(g.cells(), k);
+    const base::Mask all = g.all_cells();
+    const tables::Ranker rk(g.cells(), k);
     EXPECT_EQ(sp.placements(), rk.size());
     // Every placement of the ranker maps to a distinct placement number, and back.
     std::vector<bool> used(sp.placements(), false);
     uint64_t states = 0;
-    uint8_t cells[kMaxCells], back[kMaxCells];
+    uint8_t cells[board::kMaxCells], back[board::kMaxCells];
     for (uint64_t r = 0; r < rk.size(); ++r) {
-        const Mask occ = rk.unrank(r, cells);
+        const base::Mask occ = rk.unrank(r, cells);
         const uint64_t pl = sp.placement_of(cells);
         ASSERT_LT(pl, sp.placements());
         ASSERT_FALSE(used[pl]);
@@ -72,7 +72,7 @@ void check_space(const Pattern& p) {
                 ASSERT_LT(st, sp.states());
                 ASSERT_FALSE(state_used[st]);
                 state_used[st] = true;
-                const RegionSpace::Where w = sp.where(st);
+                const tables::RegionSpace::Where w = sp.where(st);
                 EXPECT_EQ(w.set, set);
                 EXPECT_EQ(w.arrangement, a);
                 EXPECT_EQ(w.region, o);
@@ -80,28 +80,28 @@ void check_space(const Pattern& p) {
     EXPECT_EQ(sp.block() * sp.arrangements(), sp.states());
     // Moves against sliding the tile on the board.
     for (uint64_t set = 0; set < sp.sets(); ++set) {
-        const Mask occ = sp.occupied(set), free = all & ~occ;
+        const base::Mask occ = sp.occupied(set), free = all & ~occ;
         const auto rs = regions_of(g, free);
         EXPECT_EQ(sp.set_of(occ), set);
         for (int o = 0; o < sp.regions(set); ++o) {
             std::set<std::pair<int, int>> expected;  // (from cell, to cell)
-            for (Mask m = occ; m; m &= m - 1)
-                for (Mask adj = g.neighbor_mask(lowest(m)) & rs[static_cast<size_t>(o)]; adj; adj &= adj - 1)
-                    expected.insert({lowest(m), lowest(adj)});
+            for (base::Mask m = occ; m; m &= m - 1)
+                for (base::Mask adj = g.neighbor_mask(base::lowest(m)) & rs[static_cast<size_t>(o)]; adj; adj &= adj - 1)
+                    expected.insert({base::lowest(m), base::lowest(adj)});
             std::set<std::pair<int, int>> got;
             for (const auto& mv : sp.moves(set, o)) {
-                const int a = select_bit(occ, mv.from_slot);
-                const Mask occ2 = sp.occupied(mv.set);
+                const int a = base::select_bit(occ, mv.from_slot);
+                const base::Mask occ2 = sp.occupied(mv.set);
                 ASSERT_EQ(occ2 & ~occ, occ2 ^ (occ & occ2));
-                const int b = lowest(occ2 & ~occ);
+                const int b = base::lowest(occ2 & ~occ);
                 got.insert({a, b});
-                EXPECT_EQ(occ2, (occ & ~bit(a)) | bit(b));
-                EXPECT_EQ(mv.to_slot, count_below(occ2, b));
+                EXPECT_EQ(occ2, (occ & ~base::bit(a)) | base::bit(b));
+                EXPECT_EQ(mv.to_slot, base::count_below(occ2, b));
                 EXPECT_EQ(mv.region, ordinal_of(g, all & ~occ2, a));
                 EXPECT_EQ(mv.in_block, sp.state(mv.set, 0, mv.region));
                 // The successor of every arrangement moves the tile's slot.
                 for (uint64_t arr : {uint64_t{0}, sp.arrangements() - 1}) {
-                    const RegionSpace::Where w = sp.where(sp.successor(arr, mv));
+                    const tables::RegionSpace::Where w = sp.where(sp.successor(arr, mv));
                     EXPECT_EQ(w.arrangement, sp.moved_arrangement(arr, mv.from_slot, mv.to_slot));
                     EXPECT_EQ(w.set, mv.set);
                 }
@@ -112,21 +112,21 @@ void check_space(const Pattern& p) {
 }
 
 TEST(RegionSpace, NumbersEveryStateOnceAndMovesSlideTiles) {
-    const Geometry g3(3, 3), g42(4, 2), g43(4, 3);
-    check_space(Pattern(Board::blank_last(g3), {1, 2, 4, 5}, PatternKind::Additive));
-    check_space(Pattern(Board::blank_first(g3), {3, 6, 7, 8}, PatternKind::Additive));
-    check_space(Pattern(Board::blank_last(g3), {2, 4, 6, 8}, PatternKind::Additive));  // walls off corners
-    check_space(Pattern(Board::blank_last(g3), {5}, PatternKind::Additive));
-    check_space(Pattern(Board::blank_last(g42), {1, 2, 3, 5, 6}, PatternKind::Additive));
-    check_space(Pattern(Board::blank_last(g43), {1, 2, 5, 6, 9}, PatternKind::Additive));
+    const board::Geometry g3(3, 3), g42(4, 2), g43(4, 3);
+    check_space(tables::Pattern(board::Board::blank_last(g3), {1, 2, 4, 5}, tables::PatternKind::Additive));
+    check_space(tables::Pattern(board::Board::blank_first(g3), {3, 6, 7, 8}, tables::PatternKind::Additive));
+    check_space(tables::Pattern(board::Board::blank_last(g3), {2, 4, 6, 8}, tables::PatternKind::Additive));  // walls off corners
+    check_space(tables::Pattern(board::Board::blank_last(g3), {5}, tables::PatternKind::Additive));
+    check_space(tables::Pattern(board::Board::blank_last(g42), {1, 2, 3, 5, 6}, tables::PatternKind::Additive));
+    check_space(tables::Pattern(board::Board::blank_last(g43), {1, 2, 5, 6, 9}, tables::PatternKind::Additive));
 }
 
 TEST(RegionSpace, MovedArrangementsMatchTheSlowPathBeyondTheTable) {
     // Nine tiles: no table, the arrangement is moved by unranking and ranking.
-    const Geometry g(4, 3);
-    const Pattern p(Board::blank_last(g), {1, 2, 3, 4, 5, 6, 7, 8, 9}, PatternKind::Additive);
-    const RegionSpace sp(p);
-    uint8_t perm[kMaxCells], moved[kMaxCells];
+    const board::Geometry g(4, 3);
+    const tables::Pattern p(board::Board::blank_last(g), {1, 2, 3, 4, 5, 6, 7, 8, 9}, tables::PatternKind::Additive);
+    const tables::RegionSpace sp(p);
+    uint8_t perm[board::kMaxCells], moved[board::kMaxCells];
     for (uint64_t a : {uint64_t{0}, uint64_t{1}, uint64_t{12345}, sp.arrangements() - 1}) {
         sp.unrank_arrangement(a, perm);
         EXPECT_EQ(sp.rank_arrangement(perm), a);
@@ -143,24 +143,24 @@ TEST(RegionSpace, MovedArrangementsMatchTheSlowPathBeyondTheTable) {
 }
 
 TEST(RegionSpace, GoalStateHoldsTheGoalPlacementAndTheBlanksRegion) {
-    const Geometry g(3, 3);
-    const Board goal = Board::blank_last(g);
-    const Pattern p(goal, {2, 4, 6, 8}, PatternKind::Additive);
-    const RegionSpace sp(p);
-    const RegionSpace::Where w = sp.where(sp.goal_state());
+    const board::Geometry g(3, 3);
+    const board::Board goal = board::Board::blank_last(g);
+    const tables::Pattern p(goal, {2, 4, 6, 8}, tables::PatternKind::Additive);
+    const tables::RegionSpace sp(p);
+    const tables::RegionSpace::Where w = sp.where(sp.goal_state());
     const uint64_t set = w.set;
     const int region = w.region;
-    uint8_t cells[kMaxCells];
+    uint8_t cells[board::kMaxCells];
     sp.cells_of(set, w.arrangement, cells);
-    const Cells gp = goal.positions();
+    const board::Cells gp = goal.positions();
     for (int i = 0; i < 4; ++i) EXPECT_EQ(cells[i], gp[p.tiles()[static_cast<size_t>(i)]]);
     EXPECT_EQ(region, ordinal_of(g, g.all_cells() & ~sp.occupied(set), gp[0]));
 }
 
 TEST(RegionSpace, RefusesFullPatterns) {
-    const Geometry g(3, 3);
-    const Pattern p(Board::blank_last(g), {1, 2}, PatternKind::Full);
-    EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] { RegionSpace sp(p); }), "additive"));
+    const board::Geometry g(3, 3);
+    const tables::Pattern p(board::Board::blank_last(g), {1, 2}, tables::PatternKind::Full);
+    EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] { tables::RegionSpace sp(p); }), "additive"));
 }
 
 }  // namespace

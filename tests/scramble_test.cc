@@ -25,7 +25,7 @@ using test::BfsOracle;
 double chi_square(const BfsOracle& oracle, const std::map<std::string, uint64_t>& counts,
                   uint64_t draws) {
     std::map<std::string, uint64_t> all;
-    oracle.for_each([&](const Board& b, int) { all[b.to_string()] = 0; });
+    oracle.for_each([&](const board::Board& b, int) { all[b.to_string()] = 0; });
     for (const auto& [s, n] : counts) {
         EXPECT_TRUE(all.count(s)) << s << " cannot reach the goal";
         all[s] = n;
@@ -37,7 +37,7 @@ double chi_square(const BfsOracle& oracle, const std::map<std::string, uint64_t>
     return x2;
 }
 
-std::map<std::string, uint64_t> draw(const Board& goal, uint64_t draws, uint64_t seed) {
+std::map<std::string, uint64_t> draw(const board::Board& goal, uint64_t draws, uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::map<std::string, uint64_t> counts;
     for (uint64_t i = 0; i < draws; ++i) ++counts[random_position(goal, rng).to_string()];
@@ -52,7 +52,7 @@ constexpr double kChi2Df359 = 501.05;
 
 // `random_position` on `goal`, 100 draws per solvable state: every state drawn, and the
 // chi-square statistic below `threshold`.
-void expect_uniform(const Board& goal, uint64_t states, double threshold, uint64_t seed) {
+void expect_uniform(const board::Board& goal, uint64_t states, double threshold, uint64_t seed) {
     const BfsOracle oracle(goal);
     ASSERT_EQ(oracle.states(), states);
     const uint64_t draws = 100 * states;
@@ -62,27 +62,27 @@ void expect_uniform(const Board& goal, uint64_t states, double threshold, uint64
 }
 
 TEST(Scramble, UniformOverTheTwelveSolvable2x2States) {
-    expect_uniform(Board::blank_last(Geometry(2, 2)), 12, kChi2Df11, 2024);
-    expect_uniform(Board::blank_first(Geometry(2, 2)), 12, kChi2Df11, 2025);
+    expect_uniform(board::Board::blank_last(board::Geometry(2, 2)), 12, kChi2Df11, 2024);
+    expect_uniform(board::Board::blank_first(board::Geometry(2, 2)), 12, kChi2Df11, 2025);
 }
 
 TEST(Scramble, UniformOverThe360Solvable3x2States) {
-    expect_uniform(Board::blank_last(Geometry(3, 2)), 360, kChi2Df359, 99);
-    expect_uniform(Board::blank_first(Geometry(2, 3)), 360, kChi2Df359, 100);
+    expect_uniform(board::Board::blank_last(board::Geometry(3, 2)), 360, kChi2Df359, 99);
+    expect_uniform(board::Board::blank_first(board::Geometry(2, 3)), 360, kChi2Df359, 100);
 }
 
 TEST(Scramble, TheChiSquareTestCatchesABiasedSampler) {
     // Control: a 24-move random walk from the goal is a plausible-looking but biased scrambler
     // (on 3x2 it never leaves the positions whose blank is an even distance from its goal cell).
-    const Board goal = Board::blank_last(Geometry(3, 2));
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 2));
     const BfsOracle oracle(goal);
     std::mt19937_64 rng(7);
     std::map<std::string, uint64_t> counts;
     const uint64_t draws = 36'000;
     for (uint64_t i = 0; i < draws; ++i) {
-        Board b = goal;
+        board::Board b = goal;
         for (int k = 0; k < 24;)
-            if (b.move(static_cast<Dir>(uniform_below(rng, kDirs)))) ++k;
+            if (b.move(static_cast<board::Dir>(board::uniform_below(rng, board::kDirs)))) ++k;
         ++counts[b.to_string()];
     }
     EXPECT_GT(chi_square(oracle, counts, draws), 10 * kChi2Df359);
@@ -91,10 +91,10 @@ TEST(Scramble, TheChiSquareTestCatchesABiasedSampler) {
 TEST(Scramble, NeverUnsolvableOnAnyBoardOrGoal) {
     std::mt19937_64 rng(3);
     for (int w = 2; w <= 12; ++w)
-        for (int h = 2; w * h <= kMaxCells; ++h) {
-            const Geometry g(w, h);
-            for (const Board& goal : {Board::blank_last(g), Board::blank_first(g),
-                                      random_position(Board::blank_last(g), rng)}) {
+        for (int h = 2; w * h <= board::kMaxCells; ++h) {
+            const board::Geometry g(w, h);
+            for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g),
+                                      random_position(board::Board::blank_last(g), rng)}) {
                 for (int i = 0; i < 300; ++i)
                     ASSERT_TRUE(solvable(random_position(goal, rng), goal)) << g.name();
             }
@@ -105,10 +105,10 @@ TEST(Scramble, EverySmallBoardPositionIsReachableFromTheGoal) {
     // The BFS oracle, independent of solvable(), agrees on 2x2, 2x3, 3x2, 2x4 and 3x3 goals
     // other than the standard ones.
     std::mt19937_64 rng(4);
-    for (const Geometry& g :
-         {Geometry(2, 2), Geometry(2, 3), Geometry(3, 2), Geometry(2, 4), Geometry(3, 3)}) {
-        const Board goal =
-            BoardFormat(std::nullopt, g.cells() == 9 ? "a b c/d _ e/f g h" : "blank-last").goal(g);
+    for (const board::Geometry& g :
+         {board::Geometry(2, 2), board::Geometry(2, 3), board::Geometry(3, 2), board::Geometry(2, 4), board::Geometry(3, 3)}) {
+        const board::Board goal =
+            board::BoardFormat(std::nullopt, g.cells() == 9 ? "a b c/d _ e/f g h" : "blank-last").goal(g);
         const BfsOracle oracle(goal);
         for (int i = 0; i < 2000; ++i)
             ASSERT_GE(oracle.distance(random_position(goal, rng)), 0) << g.name();
@@ -117,12 +117,12 @@ TEST(Scramble, EverySmallBoardPositionIsReachableFromTheGoal) {
 
 TEST(Scramble, UniformBelowStaysInRangeAndIsUnbiased) {
     std::mt19937_64 rng(8);
-    EXPECT_EQ(uniform_below(rng, 1), 0u);
+    EXPECT_EQ(board::uniform_below(rng, 1), 0u);
     for (uint64_t n : {2ull, 3ull, 7ull, 1000ull, (1ull << 63) + 1, ~0ull})
-        for (int i = 0; i < 1000; ++i) ASSERT_LT(uniform_below(rng, n), n);
+        for (int i = 0; i < 1000; ++i) ASSERT_LT(board::uniform_below(rng, n), n);
     // Six values, 60,000 draws: chi-square with 5 degrees of freedom below its p = 1e-6 value.
     std::vector<uint64_t> c(6);
-    for (int i = 0; i < 60'000; ++i) ++c[uniform_below(rng, 6)];
+    for (int i = 0; i < 60'000; ++i) ++c[board::uniform_below(rng, 6)];
     double x2 = 0;
     for (uint64_t n : c)
         x2 += (static_cast<double>(n) - 10'000.0) * (static_cast<double>(n) - 10'000.0) / 10'000.0;
@@ -137,12 +137,12 @@ TEST(Scramble, ReproducibleFromASeed) {
     EXPECT_EQ(standard(), 9981545732273789042ull);
     // Regression pin: the positions `solver scramble --seed 1` prints. A change here changes
     // every user's seeded scrambles, so it must be deliberate (and noted in the README).
-    const BoardFormat f;
+    const board::BoardFormat f;
     std::mt19937_64 rng(1);
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    EXPECT_EQ(f.write(random_position(goal, rng), BoardLayout::Rows),
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    EXPECT_EQ(f.write(random_position(goal, rng), board::BoardLayout::Rows),
               "14 7 6 1/11 3 8 10/12 15 4 2/0 5 13 9");
-    EXPECT_EQ(f.write(random_position(goal, rng), BoardLayout::Rows),
+    EXPECT_EQ(f.write(random_position(goal, rng), board::BoardLayout::Rows),
               "7 12 14 2/15 1 0 4/6 13 3 9/8 11 5 10");
     // The same seed twice gives the same sequence.
     std::mt19937_64 a(77), b(77);

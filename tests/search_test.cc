@@ -24,22 +24,22 @@ using test::board;
 enum class Alg { Ida, Astar };
 
 template <class H>
-SearchResult search(Alg alg, const Board& start, const Board& goal, const SearchLimits& lim = {}) {
+search::SearchResult search(Alg alg, const board::Board& start, const board::Board& goal, const search::SearchLimits& lim = {}) {
     H h(goal);
     if (alg == Alg::Astar) return astar(h, start, goal, lim);
-    IdaStar<H> ida(h, goal, test::default_pruning(goal.geometry()));
+    search::IdaStar<H> ida(h, goal, test::default_pruning(goal.geometry()));
     return ida.solve(start, lim);
 }
 
 // The result is solved, its moves replay from start to goal, and each move brings the
 // position exactly one step closer according to the oracle (so the length is the distance).
-void expect_optimal(const SearchResult& r, const Board& start, const BfsOracle& oracle) {
-    const Board& goal = oracle.goal();
-    ASSERT_EQ(r.status, SearchResult::Status::Solved) << start.to_string();
+void expect_optimal(const search::SearchResult& r, const board::Board& start, const BfsOracle& oracle) {
+    const board::Board& goal = oracle.goal();
+    ASSERT_EQ(r.status, search::SearchResult::Status::Solved) << start.to_string();
     const int dist = oracle.distance(start);
     ASSERT_EQ(static_cast<int>(r.moves.size()), dist) << start.to_string();
     EXPECT_NO_THROW(replay_check(start, r.moves, goal)) << start.to_string();
-    Board b = start;
+    board::Board b = start;
     for (size_t i = 0; i < r.moves.size(); ++i) {
         ASSERT_TRUE(b.move(r.moves[i]));
         ASSERT_EQ(oracle.distance(b), dist - static_cast<int>(i) - 1) << start.to_string();
@@ -52,12 +52,12 @@ void expect_optimal(const SearchResult& r, const Board& start, const BfsOracle& 
 template <class H>
 void check_random(const BfsOracle& oracle, Alg alg, int count, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    const Board& goal = oracle.goal();
+    const board::Board& goal = oracle.goal();
     H h(goal);
-    IdaStar<H> ida(h, goal, test::default_pruning(goal.geometry()));  // reused across solves, as the solver does
+    search::IdaStar<H> ida(h, goal, test::default_pruning(goal.geometry()));  // reused across solves, as the solver does
     for (int i = 0; i < count; ++i) {
-        const Board start = oracle.sample(rng);
-        SearchResult r = alg == Alg::Ida ? ida.solve(start) : astar(h, start, goal);
+        const board::Board start = oracle.sample(rng);
+        search::SearchResult r = alg == Alg::Ida ? ida.solve(start) : search::astar(h, start, goal);
         expect_optimal(r, start, oracle);
         if (testing::Test::HasFatalFailure()) return;
     }
@@ -65,14 +65,14 @@ void check_random(const BfsOracle& oracle, Alg alg, int count, uint64_t seed) {
 
 const BfsOracle& oracle_3x3() {
     // Built once per test process (ctest runs each test in its own process).
-    static const BfsOracle o(Board::blank_last(Geometry(3, 3)));
+    static const BfsOracle o(board::Board::blank_last(board::Geometry(3, 3)));
     return o;
 }
 
 // The 3x3 states at the maximum distance, found by the oracle.
-std::vector<Board> hardest_3x3() {
-    std::vector<Board> v;
-    oracle_3x3().for_each([&](const Board& b, int d) {
+std::vector<board::Board> hardest_3x3() {
+    std::vector<board::Board> v;
+    oracle_3x3().for_each([&](const board::Board& b, int d) {
         if (d == 31) v.push_back(b);
     });
     return v;
@@ -89,17 +89,17 @@ TEST(BfsOracle, MatchesPublishedCounts) {
     EXPECT_EQ(oracle_3x3().histogram(), eight);
     EXPECT_EQ(oracle_3x3().states(), 181440u);
     EXPECT_EQ(oracle_3x3().max_distance(), 31);
-    BfsOracle o24(Board::blank_last(Geometry(2, 4)));
+    BfsOracle o24(board::Board::blank_last(board::Geometry(2, 4)));
     EXPECT_EQ(o24.states(), 20160u);
     EXPECT_EQ(o24.max_distance(), 36);  // 2x4 diameter (Korf 2008, "Linear-time disk-based ...")
-    EXPECT_THROW(BfsOracle(Board::blank_last(Geometry(3, 4))), std::invalid_argument);
+    EXPECT_THROW(BfsOracle(board::Board::blank_last(board::Geometry(3, 4))), std::invalid_argument);
 }
 
 TEST(BfsOracle, ForEachAgreesWithDistance) {
-    BfsOracle o(Board::blank_first(Geometry(4, 2)));
+    BfsOracle o(board::Board::blank_first(board::Geometry(4, 2)));
     uint64_t n = 0;
     int deepest = 0;
-    o.for_each([&](const Board& b, int d) {
+    o.for_each([&](const board::Board& b, int d) {
         ++n;
         deepest = std::max(deepest, d);
         ASSERT_EQ(o.distance(b), d) << b.to_string();
@@ -110,10 +110,10 @@ TEST(BfsOracle, ForEachAgreesWithDistance) {
     // Neighbours differ by exactly one (BFS layers), checked on a sample.
     std::mt19937_64 rng(1);
     for (int i = 0; i < 1000; ++i) {
-        const Board b = o.sample(rng);
-        for (int d = 0; d < kDirs; ++d) {
-            Board nb = b;
-            if (!nb.move(static_cast<Dir>(d))) continue;
+        const board::Board b = o.sample(rng);
+        for (int d = 0; d < board::kDirs; ++d) {
+            board::Board nb = b;
+            if (!nb.move(static_cast<board::Dir>(d))) continue;
             EXPECT_EQ(std::abs(o.distance(nb) - o.distance(b)), 1);
         }
     }
@@ -121,7 +121,7 @@ TEST(BfsOracle, ForEachAgreesWithDistance) {
 
 TEST(BfsOracle, Diameter2x5) {
     if (!test::kOptimized) GTEST_SKIP() << "1.8M-state BFS: Release builds only";
-    BfsOracle o(Board::blank_last(Geometry(2, 5)));
+    BfsOracle o(board::Board::blank_last(board::Geometry(2, 5)));
     EXPECT_EQ(o.states(), 1814400u);
     EXPECT_EQ(o.max_distance(), 55);  // 2x5 diameter (Korf 2008)
 }
@@ -129,11 +129,11 @@ TEST(BfsOracle, Diameter2x5) {
 // --- 3x3: random states and the two 31-move states --------------------------------------
 
 TEST(Search3x3, SeedsBoardsAreTheTwoHardest) {
-    std::vector<Board> hard = hardest_3x3();
-    std::vector<Board> seeds = {board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1}),
+    std::vector<board::Board> hard = hardest_3x3();
+    std::vector<board::Board> seeds = {board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1}),
                                 board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1})};
     ASSERT_EQ(hard.size(), 2u);
-    for (const Board& s : seeds) {
+    for (const board::Board& s : seeds) {
         EXPECT_EQ(oracle_3x3().distance(s), 31);
         EXPECT_NE(std::find(hard.begin(), hard.end(), s), hard.end()) << s.to_string();
     }
@@ -143,59 +143,59 @@ TEST(Search3x3, SeedsBoardsAreTheTwoHardest) {
 constexpr int kRandom3x3 = test::kOptimized ? 2000 : 500;
 
 TEST(Search3x3, IdaLinearConflictRandom) {
-    check_random<LinearConflictH>(oracle_3x3(), Alg::Ida, kRandom3x3, 1);
+    check_random<heuristics::LinearConflictH>(oracle_3x3(), Alg::Ida, kRandom3x3, 1);
 }
 TEST(Search3x3, IdaManhattanRandom) {
-    check_random<ManhattanH>(oracle_3x3(), Alg::Ida, kRandom3x3, 2);
+    check_random<heuristics::ManhattanH>(oracle_3x3(), Alg::Ida, kRandom3x3, 2);
 }
 TEST(Search3x3, IdaMisplacedRandom) {
     // Misplaced tiles is weak: IDA* needs ~10^5 nodes on a typical 22-move state, so fewer
     // states here (and in the sanitizer build fewer still).
-    check_random<MisplacedH>(oracle_3x3(), Alg::Ida, test::kOptimized ? 300 : 60, 3);
+    check_random<heuristics::MisplacedH>(oracle_3x3(), Alg::Ida, test::kOptimized ? 300 : 60, 3);
 }
 TEST(Search3x3, AstarLinearConflictRandom) {
-    check_random<LinearConflictH>(oracle_3x3(), Alg::Astar, kRandom3x3, 4);
+    check_random<heuristics::LinearConflictH>(oracle_3x3(), Alg::Astar, kRandom3x3, 4);
 }
 TEST(Search3x3, AstarManhattanRandom) {
-    check_random<ManhattanH>(oracle_3x3(), Alg::Astar, kRandom3x3, 5);
+    check_random<heuristics::ManhattanH>(oracle_3x3(), Alg::Astar, kRandom3x3, 5);
 }
 TEST(Search3x3, AstarMisplacedRandom) {
     // A* with misplaced tiles stores ~10^4-10^5 positions per state: fewer states here too.
-    check_random<MisplacedH>(oracle_3x3(), Alg::Astar, test::kOptimized ? 150 : 30, 6);
+    check_random<heuristics::MisplacedH>(oracle_3x3(), Alg::Astar, test::kOptimized ? 150 : 30, 6);
 }
 
 TEST(Search3x3, HardestStates) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    for (const Board& s : hardest_3x3()) {
-        expect_optimal(search<LinearConflictH>(Alg::Ida, s, goal), s, oracle_3x3());
-        expect_optimal(search<ManhattanH>(Alg::Ida, s, goal), s, oracle_3x3());
-        expect_optimal(search<LinearConflictH>(Alg::Astar, s, goal), s, oracle_3x3());
-        expect_optimal(search<ManhattanH>(Alg::Astar, s, goal), s, oracle_3x3());
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    for (const board::Board& s : hardest_3x3()) {
+        expect_optimal(search<heuristics::LinearConflictH>(Alg::Ida, s, goal), s, oracle_3x3());
+        expect_optimal(search<heuristics::ManhattanH>(Alg::Ida, s, goal), s, oracle_3x3());
+        expect_optimal(search<heuristics::LinearConflictH>(Alg::Astar, s, goal), s, oracle_3x3());
+        expect_optimal(search<heuristics::ManhattanH>(Alg::Astar, s, goal), s, oracle_3x3());
         // IDA* with misplaced tiles is left out here: at depth 31 it generates ~10^8 nodes
         // (tens of seconds); A* with its closed set covers the heuristic instead.
-        expect_optimal(search<MisplacedH>(Alg::Astar, s, goal), s, oracle_3x3());
+        expect_optimal(search<heuristics::MisplacedH>(Alg::Astar, s, goal), s, oracle_3x3());
     }
 }
 
 TEST(Search3x3, StartAtGoal) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     for (Alg alg : {Alg::Ida, Alg::Astar}) {
-        for (const SearchResult& r :
-             {search<MisplacedH>(alg, goal, goal), search<ManhattanH>(alg, goal, goal),
-              search<LinearConflictH>(alg, goal, goal)}) {
-            EXPECT_EQ(r.status, SearchResult::Status::Solved);
+        for (const search::SearchResult& r :
+             {search<heuristics::MisplacedH>(alg, goal, goal), search<heuristics::ManhattanH>(alg, goal, goal),
+              search<heuristics::LinearConflictH>(alg, goal, goal)}) {
+            EXPECT_EQ(r.status, search::SearchResult::Status::Solved);
             EXPECT_TRUE(r.moves.empty());
         }
     }
 }
 
 TEST(Search3x3, OneMoveAway) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    Board b = goal;
-    ASSERT_TRUE(b.move(Dir::Up));
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    board::Board b = goal;
+    ASSERT_TRUE(b.move(board::Dir::Up));
     for (Alg alg : {Alg::Ida, Alg::Astar}) {
-        SearchResult r = search<LinearConflictH>(alg, b, goal);
-        ASSERT_EQ(r.status, SearchResult::Status::Solved);
+        search::SearchResult r = search<heuristics::LinearConflictH>(alg, b, goal);
+        ASSERT_EQ(r.status, search::SearchResult::Status::Solved);
         EXPECT_EQ(to_string(r.moves), "D");
     }
 }
@@ -205,13 +205,13 @@ TEST(Search3x3, OtherGoals) {
     std::mt19937_64 rng(8);
     std::vector<int> t = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     std::shuffle(t.begin(), t.end(), rng);
-    for (const Board& goal : {Board::blank_first(Geometry(3, 3)),
+    for (const board::Board& goal : {board::Board::blank_first(board::Geometry(3, 3)),
                               board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}), board(3, 3, t)}) {
         BfsOracle oracle(goal);
         const int n = test::kOptimized ? 300 : 50;
-        check_random<LinearConflictH>(oracle, Alg::Ida, n, rng());
-        check_random<ManhattanH>(oracle, Alg::Ida, n, rng());
-        check_random<LinearConflictH>(oracle, Alg::Astar, n, rng());
+        check_random<heuristics::LinearConflictH>(oracle, Alg::Ida, n, rng());
+        check_random<heuristics::ManhattanH>(oracle, Alg::Ida, n, rng());
+        check_random<heuristics::LinearConflictH>(oracle, Alg::Astar, n, rng());
     }
 }
 
@@ -219,39 +219,39 @@ TEST(Search3x3, OtherGoals) {
 
 TEST(SearchNonSquare, Board2x4And4x2) {
     std::mt19937_64 rng(12);
-    for (const Geometry& g : {Geometry(2, 4), Geometry(4, 2)}) {
+    for (const board::Geometry& g : {board::Geometry(2, 4), board::Geometry(4, 2)}) {
         std::vector<int> t(8);
         for (int i = 0; i < 8; ++i) t[i] = i;
         std::shuffle(t.begin(), t.end(), rng);
-        for (const Board& goal : {Board::blank_last(g), Board::blank_first(g), Board::make(g, t)}) {
+        for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g), board::Board::make(g, t)}) {
             BfsOracle oracle(goal);
             const int n = test::kOptimized ? 100 : 20;
-            check_random<LinearConflictH>(oracle, Alg::Ida, n, rng());
-            check_random<ManhattanH>(oracle, Alg::Ida, n, rng());
-            check_random<MisplacedH>(oracle, Alg::Ida, n / 4, rng());
-            check_random<LinearConflictH>(oracle, Alg::Astar, n, rng());
-            check_random<MisplacedH>(oracle, Alg::Astar, n / 4, rng());
+            check_random<heuristics::LinearConflictH>(oracle, Alg::Ida, n, rng());
+            check_random<heuristics::ManhattanH>(oracle, Alg::Ida, n, rng());
+            check_random<heuristics::MisplacedH>(oracle, Alg::Ida, n / 4, rng());
+            check_random<heuristics::LinearConflictH>(oracle, Alg::Astar, n, rng());
+            check_random<heuristics::MisplacedH>(oracle, Alg::Astar, n / 4, rng());
         }
     }
 }
 
 TEST(SearchNonSquare, Board2x5) {
     if (!test::kOptimized) GTEST_SKIP() << "1.8M-state BFS: Release builds only";
-    BfsOracle oracle(Board::blank_last(Geometry(2, 5)));
-    check_random<LinearConflictH>(oracle, Alg::Ida, 30, 13);
-    check_random<ManhattanH>(oracle, Alg::Astar, 10, 14);
+    BfsOracle oracle(board::Board::blank_last(board::Geometry(2, 5)));
+    check_random<heuristics::LinearConflictH>(oracle, Alg::Ida, 30, 13);
+    check_random<heuristics::ManhattanH>(oracle, Alg::Astar, 10, 14);
     // The 55-move 2x5 states are left out: IDA* + linear conflict needs ~1.3e7 nodes (~2 s)
     // on each; narrow boards are hard for these heuristics.
 }
 
 // A solvable position `steps` random moves away from `goal` (never undoing the last move).
-Board scramble(const Board& goal, int steps, std::mt19937_64& rng) {
-    Board b = goal;
+board::Board scramble(const board::Board& goal, int steps, std::mt19937_64& rng) {
+    board::Board b = goal;
     int last = -1;
     for (int i = 0; i < steps;) {
-        const int d = static_cast<int>(rng() % kDirs);
+        const int d = static_cast<int>(rng() % board::kDirs);
         if ((d ^ 1) == last) continue;
-        if (b.move(static_cast<Dir>(d))) {
+        if (b.move(static_cast<board::Dir>(d))) {
             last = d;
             ++i;
         }
@@ -263,19 +263,19 @@ TEST(SearchNonSquare, Board3x4And4x3ManhattanAndLinearConflictAgree) {
     // No BFS for 12 cells: both heuristics are admissible, so IDA* must find the same
     // optimal length with each; the length is at most the scramble and of the same parity.
     std::mt19937_64 rng(15);
-    const Geometry g(3, 4);
+    const board::Geometry g(3, 4);
     std::vector<int> t(12);
     for (int i = 0; i < 12; ++i) t[i] = i;
     std::shuffle(t.begin(), t.end(), rng);
-    for (const Board& goal :
-         {Board::blank_last(g), Board::blank_first(Geometry(4, 3)), Board::make(g, t)}) {
+    for (const board::Board& goal :
+         {board::Board::blank_last(g), board::Board::blank_first(board::Geometry(4, 3)), board::Board::make(g, t)}) {
         for (int i = 0; i < (test::kOptimized ? 10 : 4); ++i) {
             const int steps = 30 + static_cast<int>(rng() % 30);
-            const Board start = scramble(goal, steps, rng);
-            SearchResult md = search<ManhattanH>(Alg::Ida, start, goal);
-            SearchResult lc = search<LinearConflictH>(Alg::Ida, start, goal);
-            ASSERT_EQ(md.status, SearchResult::Status::Solved) << start.to_string();
-            ASSERT_EQ(lc.status, SearchResult::Status::Solved) << start.to_string();
+            const board::Board start = scramble(goal, steps, rng);
+            search::SearchResult md = search<heuristics::ManhattanH>(Alg::Ida, start, goal);
+            search::SearchResult lc = search<heuristics::LinearConflictH>(Alg::Ida, start, goal);
+            ASSERT_EQ(md.status, search::SearchResult::Status::Solved) << start.to_string();
+            ASSERT_EQ(lc.status, search::SearchResult::Status::Solved) << start.to_string();
             EXPECT_EQ(md.moves.size(), lc.moves.size()) << start.to_string();
             EXPECT_LE(static_cast<int>(lc.moves.size()), steps);
             EXPECT_EQ(lc.moves.size() % 2, static_cast<size_t>(steps % 2));
@@ -290,15 +290,15 @@ TEST(SearchNonSquare, Board3x4And4x3ManhattanAndLinearConflictAgree) {
 TEST(Search4x4, KorfTenEasiest) {
     auto korf = test::load_korf100_easiest_first();
     ASSERT_EQ(korf.size(), 100u);
-    const Board goal = Board::blank_first(Geometry(4, 4));
-    LinearConflictH h(goal);
-    IdaStar<LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
+    heuristics::LinearConflictH h(goal);
+    search::IdaStar<heuristics::LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
     // Release: the ten easiest take about 0.2 s together; the sanitizer build does three.
     const size_t n = test::kOptimized ? 10 : 3;
     for (size_t i = 0; i < n; ++i) {
-        const Board start = Board::make(Geometry(4, 4), korf[i].tiles);
-        SearchResult r = ida.solve(start);
-        ASSERT_EQ(r.status, SearchResult::Status::Solved) << "korf " << korf[i].id;
+        const board::Board start = board::Board::make(board::Geometry(4, 4), korf[i].tiles);
+        search::SearchResult r = ida.solve(start);
+        ASSERT_EQ(r.status, search::SearchResult::Status::Solved) << "korf " << korf[i].id;
         EXPECT_EQ(static_cast<int>(r.moves.size()), korf[i].optimal) << "korf " << korf[i].id;
         EXPECT_NO_THROW(replay_check(start, r.moves, goal)) << "korf " << korf[i].id;
     }
@@ -309,10 +309,10 @@ TEST(Search4x4, SeedsFiftyFiveMoveBoard) {
     // solution, and it has 55 moves. 7.7M nodes: ~0.7 s in Release; the sanitizer build
     // covers 4x4 with Korf's easiest instances instead.
     if (!test::kOptimized) GTEST_SKIP() << "7.7M nodes: Release builds only";
-    const Board start = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    SearchResult r = search<LinearConflictH>(Alg::Ida, start, goal);
-    ASSERT_EQ(r.status, SearchResult::Status::Solved);
+    const board::Board start = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    search::SearchResult r = search<heuristics::LinearConflictH>(Alg::Ida, start, goal);
+    ASSERT_EQ(r.status, search::SearchResult::Status::Solved);
     EXPECT_EQ(r.moves.size(), 55u);
     EXPECT_NO_THROW(replay_check(start, r.moves, goal));
 }
@@ -323,10 +323,10 @@ TEST(Search4x4, AstarAgreesWithIdaOnEasyKorf) {
     auto korf = test::load_korf100();
     auto it = std::find_if(korf.begin(), korf.end(), [](auto& k) { return k.id == 79; });
     ASSERT_NE(it, korf.end());
-    const Board start = Board::make(Geometry(4, 4), it->tiles);
-    const Board goal = Board::blank_first(Geometry(4, 4));
-    SearchResult r = search<LinearConflictH>(Alg::Astar, start, goal);
-    ASSERT_EQ(r.status, SearchResult::Status::Solved);
+    const board::Board start = board::Board::make(board::Geometry(4, 4), it->tiles);
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
+    search::SearchResult r = search<heuristics::LinearConflictH>(Alg::Astar, start, goal);
+    ASSERT_EQ(r.status, search::SearchResult::Status::Solved);
     EXPECT_EQ(static_cast<int>(r.moves.size()), it->optimal);
     EXPECT_NO_THROW(replay_check(start, r.moves, goal));
 }
@@ -336,19 +336,19 @@ TEST(Search4x4, AstarAgreesWithIdaOnEasyKorf) {
 TEST(SearchLarge, ShortScramblesOnEveryShape) {
     // 4x5, 5x4, 5x5, 3x8, 2x12: optimal length <= scramble length, same parity, replays.
     std::mt19937_64 rng(16);
-    for (const Geometry& g :
-         {Geometry(4, 5), Geometry(5, 4), Geometry(5, 5), Geometry(3, 8), Geometry(2, 12)}) {
-        for (const Board& goal : {Board::blank_last(g), Board::blank_first(g)}) {
+    for (const board::Geometry& g :
+         {board::Geometry(4, 5), board::Geometry(5, 4), board::Geometry(5, 5), board::Geometry(3, 8), board::Geometry(2, 12)}) {
+        for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g)}) {
             for (int i = 0; i < 3; ++i) {
                 const int steps = 20 + static_cast<int>(rng() % 10);
-                const Board start = scramble(goal, steps, rng);
-                SearchResult r = search<LinearConflictH>(Alg::Ida, start, goal);
-                ASSERT_EQ(r.status, SearchResult::Status::Solved);
+                const board::Board start = scramble(goal, steps, rng);
+                search::SearchResult r = search<heuristics::LinearConflictH>(Alg::Ida, start, goal);
+                ASSERT_EQ(r.status, search::SearchResult::Status::Solved);
                 EXPECT_LE(static_cast<int>(r.moves.size()), steps);
                 EXPECT_EQ(r.moves.size() % 2, static_cast<size_t>(steps % 2));
                 EXPECT_NO_THROW(replay_check(start, r.moves, goal));
-                SearchResult a = search<LinearConflictH>(Alg::Astar, start, goal);
-                ASSERT_EQ(a.status, SearchResult::Status::Solved);
+                search::SearchResult a = search<heuristics::LinearConflictH>(Alg::Astar, start, goal);
+                ASSERT_EQ(a.status, search::SearchResult::Status::Solved);
                 EXPECT_EQ(a.moves.size(), r.moves.size());
             }
         }
@@ -357,66 +357,66 @@ TEST(SearchLarge, ShortScramblesOnEveryShape) {
 
 // --- Limits -------------------------------------------------------------------------------
 
-const Board& hard4x4() {
-    static const Board b = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
+const board::Board& hard4x4() {
+    static const board::Board b = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
     return b;
 }
 
 TEST(SearchLimits, IdaNodeLimit) {
-    SearchLimits lim;
+    search::SearchLimits lim;
     lim.max_nodes = 1000;
-    SearchResult r =
-        search<LinearConflictH>(Alg::Ida, hard4x4(), Board::blank_last(Geometry(4, 4)), lim);
-    EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_EQ(r.stop_reason, StopReason::NodeLimit);
+    search::SearchResult r =
+        search<heuristics::LinearConflictH>(Alg::Ida, hard4x4(), board::Board::blank_last(board::Geometry(4, 4)), lim);
+    EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(r.stop_reason, search::StopReason::NodeLimit);
     EXPECT_GE(r.nodes_generated, 1000u);
     EXPECT_LT(r.nodes_generated, 1100u);
     EXPECT_TRUE(r.moves.empty());
 }
 
 TEST(SearchLimits, IdaCancelAndTimeLimit) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
     std::atomic<bool> cancel{true};
-    SearchLimits lim;
+    search::SearchLimits lim;
     lim.cancel = &cancel;
-    SearchResult r = search<LinearConflictH>(Alg::Ida, hard4x4(), goal, lim);
-    EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_EQ(r.stop_reason, StopReason::Cancelled);
-    SearchLimits t;
+    search::SearchResult r = search<heuristics::LinearConflictH>(Alg::Ida, hard4x4(), goal, lim);
+    EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(r.stop_reason, search::StopReason::Cancelled);
+    search::SearchLimits t;
     t.max_seconds = 1e-6;
-    r = search<LinearConflictH>(Alg::Ida, hard4x4(), goal, t);
-    EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_EQ(r.stop_reason, StopReason::TimeLimit);
+    r = search<heuristics::LinearConflictH>(Alg::Ida, hard4x4(), goal, t);
+    EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(r.stop_reason, search::StopReason::TimeLimit);
 }
 
 TEST(SearchLimits, AstarLimits) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    SearchLimits lim;
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    search::SearchLimits lim;
     lim.max_nodes = 1000;
-    SearchResult r = search<LinearConflictH>(Alg::Astar, hard4x4(), goal, lim);
-    EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_EQ(r.stop_reason, StopReason::NodeLimit);
+    search::SearchResult r = search<heuristics::LinearConflictH>(Alg::Astar, hard4x4(), goal, lim);
+    EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(r.stop_reason, search::StopReason::NodeLimit);
     std::atomic<bool> cancel{true};
-    SearchLimits c;
+    search::SearchLimits c;
     c.cancel = &cancel;
-    r = search<LinearConflictH>(Alg::Astar, hard4x4(), goal, c);
-    EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_EQ(r.stop_reason, StopReason::Cancelled);
-    SearchLimits t;
+    r = search<heuristics::LinearConflictH>(Alg::Astar, hard4x4(), goal, c);
+    EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(r.stop_reason, search::StopReason::Cancelled);
+    search::SearchLimits t;
     t.max_seconds = 1e-6;
-    r = search<LinearConflictH>(Alg::Astar, hard4x4(), goal, t);
-    EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_EQ(r.stop_reason, StopReason::TimeLimit);
+    r = search<heuristics::LinearConflictH>(Alg::Astar, hard4x4(), goal, t);
+    EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(r.stop_reason, search::StopReason::TimeLimit);
 }
 
 TEST(SearchLimits, GenerousLimitsDoNotStopASolvableSearch) {
-    SearchLimits lim;
+    search::SearchLimits lim;
     lim.max_nodes = 1'000'000;
     lim.max_seconds = 60;
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    for (const Board& s : hardest_3x3()) {
-        expect_optimal(search<LinearConflictH>(Alg::Ida, s, goal, lim), s, oracle_3x3());
-        expect_optimal(search<LinearConflictH>(Alg::Astar, s, goal, lim), s, oracle_3x3());
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    for (const board::Board& s : hardest_3x3()) {
+        expect_optimal(search<heuristics::LinearConflictH>(Alg::Ida, s, goal, lim), s, oracle_3x3());
+        expect_optimal(search<heuristics::LinearConflictH>(Alg::Astar, s, goal, lim), s, oracle_3x3());
     }
 }
 
@@ -428,9 +428,9 @@ namespace {
 
 // One instance split over threads: the same optimal lengths as the oracle, every solution
 // replayed, and limits stop every thread.
-SearchResult threaded(const Board& start, const Board& goal, int threads, const SearchLimits& lim = {}) {
-    LinearConflictH h(goal);
-    IdaStar<LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
+search::SearchResult threaded(const board::Board& start, const board::Board& goal, int threads, const search::SearchLimits& lim = {}) {
+    heuristics::LinearConflictH h(goal);
+    search::IdaStar<heuristics::LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
     return ida.solve(start, lim, threads);
 }
 
@@ -438,19 +438,19 @@ TEST(IdaThreads, RandomStatesAtTheirDistance) {
     const BfsOracle& oracle = oracle_3x3();
     std::mt19937_64 rng(17);
     for (int i = 0; i < (test::kOptimized ? 300 : 40); ++i) {
-        const Board b = oracle.sample(rng);
+        const board::Board b = oracle.sample(rng);
         for (int t : {2, 3}) expect_optimal(threaded(b, oracle.goal(), t), b, oracle);
     }
-    for (const Board& s : hardest_3x3()) expect_optimal(threaded(s, oracle.goal(), 2), s, oracle);
+    for (const board::Board& s : hardest_3x3()) expect_optimal(threaded(s, oracle.goal(), 2), s, oracle);
 }
 
 TEST(IdaThreads, KorfEasiestAtTheirOptimalLength) {
     auto korf = test::load_korf100_easiest_first();
-    const Board goal = Board::blank_first(Geometry(4, 4));
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
     for (size_t i = 0; i < (test::kOptimized ? 4u : 1u); ++i) {
-        const Board start = Board::make(Geometry(4, 4), korf[i].tiles);
-        const SearchResult r = threaded(start, goal, 2);
-        ASSERT_EQ(r.status, SearchResult::Status::Solved) << "korf " << korf[i].id;
+        const board::Board start = board::Board::make(board::Geometry(4, 4), korf[i].tiles);
+        const search::SearchResult r = threaded(start, goal, 2);
+        ASSERT_EQ(r.status, search::SearchResult::Status::Solved) << "korf " << korf[i].id;
         EXPECT_EQ(static_cast<int>(r.moves.size()), korf[i].optimal) << "korf " << korf[i].id;
         EXPECT_EQ(r.lower_bound, korf[i].optimal);
         EXPECT_NO_THROW(replay_check(start, r.moves, goal)) << "korf " << korf[i].id;
@@ -458,21 +458,21 @@ TEST(IdaThreads, KorfEasiestAtTheirOptimalLength) {
 }
 
 TEST(IdaThreads, LimitsStopEveryThread) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    SearchLimits lim;
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    search::SearchLimits lim;
     lim.max_nodes = 200'000;
-    SearchResult r = threaded(hard4x4(), goal, 2, lim);
-    EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_EQ(r.stop_reason, StopReason::NodeLimit);
+    search::SearchResult r = threaded(hard4x4(), goal, 2, lim);
+    EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(r.stop_reason, search::StopReason::NodeLimit);
     EXPECT_GE(r.nodes_generated, 200'000u);
     EXPECT_LT(r.nodes_generated, 600'000u);  // each thread checks every 65,536 nodes
     EXPECT_GT(r.lower_bound, r.heuristic_start);
     std::atomic<bool> cancel{true};
-    SearchLimits c;
+    search::SearchLimits c;
     c.cancel = &cancel;
     r = threaded(hard4x4(), goal, 2, c);
-    EXPECT_EQ(r.status, SearchResult::Status::Limit);
-    EXPECT_EQ(r.stop_reason, StopReason::Cancelled);
+    EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(r.stop_reason, search::StopReason::Cancelled);
 }
 
 }  // namespace

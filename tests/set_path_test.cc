@@ -32,52 +32,52 @@ protected:
 };
 
 TEST_F(SetPathTest, NamesSetIsAFolderOrAFileCalledManifestTxt) {
-    EXPECT_TRUE(names_set(at("set")));
-    EXPECT_TRUE(names_set(at("set/")));
-    EXPECT_TRUE(names_set(at("empty")));
-    EXPECT_TRUE(names_set(at("set/manifest.txt")));
-    EXPECT_TRUE(names_set(at("missing/manifest.txt")));  // by its name, before it is opened
-    EXPECT_TRUE(names_set("manifest.txt"));
-    EXPECT_FALSE(names_set(at("set/a.pdb")));
-    EXPECT_FALSE(names_set(at("set/other.txt")));
-    EXPECT_FALSE(names_set(at("missing")));
-    EXPECT_FALSE(names_set(""));
+    EXPECT_TRUE(tables::names_set(at("set")));
+    EXPECT_TRUE(tables::names_set(at("set/")));
+    EXPECT_TRUE(tables::names_set(at("empty")));
+    EXPECT_TRUE(tables::names_set(at("set/manifest.txt")));
+    EXPECT_TRUE(tables::names_set(at("missing/manifest.txt")));  // by its name, before it is opened
+    EXPECT_TRUE(tables::names_set("manifest.txt"));
+    EXPECT_FALSE(tables::names_set(at("set/a.pdb")));
+    EXPECT_FALSE(tables::names_set(at("set/other.txt")));
+    EXPECT_FALSE(tables::names_set(at("missing")));
+    EXPECT_FALSE(tables::names_set(""));
 }
 
 TEST_F(SetPathTest, AFolderGivesItsManifestTxt) {
-    SetPath p = set_path(at("set"));
+    tables::SetPath p = tables::set_path(at("set"));
     EXPECT_EQ(p.dir, root_ / "set");
     EXPECT_EQ(p.manifest, root_ / "set" / "manifest.txt");
-    p = set_path(at("set/"));
+    p = tables::set_path(at("set/"));
     EXPECT_EQ(p.dir, root_ / "set");
     EXPECT_EQ(p.manifest, root_ / "set" / "manifest.txt");
-    p = set_path(at("empty"));  // no manifest yet: reading it says so
+    p = tables::set_path(at("empty"));  // no manifest yet: reading it says so
     EXPECT_EQ(p.manifest, root_ / "empty" / "manifest.txt");
 }
 
 TEST_F(SetPathTest, AnyOtherPathIsTheManifestInItsOwnFolder) {
-    SetPath p = set_path(at("set/manifest.txt"));
+    tables::SetPath p = tables::set_path(at("set/manifest.txt"));
     EXPECT_EQ(p.dir, root_ / "set");
     EXPECT_EQ(p.manifest, root_ / "set" / "manifest.txt");
-    p = set_path(at("set/other.txt"));
+    p = tables::set_path(at("set/other.txt"));
     EXPECT_EQ(p.dir, root_ / "set");
     EXPECT_EQ(p.manifest, root_ / "set" / "other.txt");
-    p = set_path(at("missing/manifest.txt"));
+    p = tables::set_path(at("missing/manifest.txt"));
     EXPECT_EQ(p.dir, root_ / "missing");
-    p = set_path("manifest.txt");
+    p = tables::set_path("manifest.txt");
     EXPECT_EQ(p.dir, fs::path("."));
     EXPECT_EQ(p.manifest, fs::path("manifest.txt"));
-    p = set_path("nothing-here");
+    p = tables::set_path("nothing-here");
     EXPECT_EQ(p.dir, fs::path("."));
     EXPECT_EQ(p.manifest, fs::path("nothing-here"));
 }
 
 TEST_F(SetPathTest, HoldsSetWhenTheFolderHasAManifestTxt) {
-    EXPECT_TRUE(holds_set(root_ / "set"));
-    EXPECT_FALSE(holds_set(root_ / "empty"));
-    EXPECT_FALSE(holds_set(root_ / "missing"));
-    EXPECT_FALSE(holds_set(root_ / "set" / "a.pdb"));  // a file holds nothing
-    EXPECT_FALSE(holds_set(root_));
+    EXPECT_TRUE(tables::holds_set(root_ / "set"));
+    EXPECT_FALSE(tables::holds_set(root_ / "empty"));
+    EXPECT_FALSE(tables::holds_set(root_ / "missing"));
+    EXPECT_FALSE(tables::holds_set(root_ / "set" / "a.pdb"));  // a file holds nothing
+    EXPECT_FALSE(tables::holds_set(root_));
 }
 
 }  // namespace

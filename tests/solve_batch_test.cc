@@ -26,26 +26,26 @@
 namespace loyd {
 namespace {
 
-std::vector<Board> positions(const Board& goal, int n, uint64_t seed) {
+std::vector<board::Board> positions(const board::Board& goal, int n, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    std::vector<Board> out;
+    std::vector<board::Board> out;
     for (int i = 0; i < n; ++i) out.push_back(random_position(goal, rng));
     return out;
 }
 
 TEST(SolveBatch, EveryInstanceOnceAsAloneAndOptimal) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     test::BfsOracle oracle(goal);
-    const std::vector<Board> starts = positions(goal, 40, 3);
-    SolveOptions opt;
-    std::vector<SolveOutcome> got(starts.size());
+    const std::vector<board::Board> starts = positions(goal, 40, 3);
+    search::SolveOptions opt;
+    std::vector<search::SolveOutcome> got(starts.size());
     std::vector<int> calls(starts.size(), 0);
     std::mutex mu;
-    BatchOptions b;
+    search::BatchOptions b;
     b.threads = 3;
     const size_t n = solve_batch(
         starts.size(), [&](size_t i) { return starts[i]; }, goal, opt,
-        [&](size_t i, const SolveOutcome& r) {
+        [&](size_t i, const search::SolveOutcome& r) {
             std::lock_guard<std::mutex> lock(mu);
             got[i] = r;
             ++calls[i];
@@ -54,8 +54,8 @@ TEST(SolveBatch, EveryInstanceOnceAsAloneAndOptimal) {
     EXPECT_EQ(n, starts.size());
     for (size_t i = 0; i < starts.size(); ++i) {
         EXPECT_EQ(calls[i], 1) << i;
-        const SolveOutcome alone = solve(starts[i], goal, opt);
-        ASSERT_EQ(got[i].status, SolveOutcome::Status::Solved);
+        const search::SolveOutcome alone = solve(starts[i], goal, opt);
+        ASSERT_EQ(got[i].status, search::SolveOutcome::Status::Solved);
         EXPECT_EQ(got[i].length, oracle.distance(starts[i]));
         EXPECT_EQ(got[i].search.moves, alone.search.moves);
         EXPECT_EQ(got[i].search.nodes_generated, alone.search.nodes_generated);
@@ -64,15 +64,15 @@ TEST(SolveBatch, EveryInstanceOnceAsAloneAndOptimal) {
 }
 
 TEST(SolveBatch, FewerInstancesThanThreadsSplitTheSearch) {
-    const Board goal = Board::blank_last(Geometry(4, 3));
-    const std::vector<Board> starts = positions(goal, 2, 5);
-    SolveOptions opt;
-    std::vector<SolveOutcome> got(2);
-    BatchOptions b;
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 3));
+    const std::vector<board::Board> starts = positions(goal, 2, 5);
+    search::SolveOptions opt;
+    std::vector<search::SolveOutcome> got(2);
+    search::BatchOptions b;
     b.threads = 4;
     solve_batch(
         2, [&](size_t i) { return starts[i]; }, goal, opt,
-        [&](size_t i, const SolveOutcome& r) { got[i] = r; }, b);
+        [&](size_t i, const search::SolveOutcome& r) { got[i] = r; }, b);
     for (size_t i = 0; i < 2; ++i) {
         EXPECT_EQ(got[i].threads, 2);
         EXPECT_EQ(got[i].length, solve(starts[i], goal, opt).length);
@@ -82,12 +82,12 @@ TEST(SolveBatch, FewerInstancesThanThreadsSplitTheSearch) {
 // Many more threads than instances: one worker per instance (each search split over the
 // threads left), never a worker with nothing to do.
 TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const std::vector<Board> starts = positions(goal, 3, 8);
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const std::vector<board::Board> starts = positions(goal, 3, 8);
     std::mutex mu;
     std::set<std::thread::id> workers;
-    std::vector<SolveOutcome> got(3);
-    BatchOptions b;
+    std::vector<search::SolveOutcome> got(3);
+    search::BatchOptions b;
     b.threads = 64;
     solve_batch(
         3,
@@ -96,7 +96,7 @@ TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
             workers.insert(std::this_thread::get_id());
             return starts[i];
         },
-        goal, {}, [&](size_t i, const SolveOutcome& r) { got[i] = r; }, b);
+        goal, {}, [&](size_t i, const search::SolveOutcome& r) { got[i] = r; }, b);
     EXPECT_LE(workers.size(), 3u);
     test::BfsOracle oracle(goal);
     for (size_t i = 0; i < 3; ++i) {
@@ -108,8 +108,8 @@ TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
 // Without a thread count, one worker per CPU this process may run on: a thread allowed on one
 // CPU solves the whole batch itself.
 TEST(SolveBatch, ByDefaultOneWorkerPerCpuOfTheAffinityMask) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const std::vector<Board> starts = positions(goal, 50, 9);
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const std::vector<board::Board> starts = positions(goal, 50, 9);
     std::set<std::thread::id> workers;
     int threads = 0;
     std::thread t([&] {
@@ -121,16 +121,16 @@ TEST(SolveBatch, ByDefaultOneWorkerPerCpuOfTheAffinityMask) {
         CPU_ZERO(&one);
         CPU_SET(first, &one);
         ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
-        threads = batch_threads(0);
+        threads = search::batch_threads(0);
         std::mutex mu;
-        solve_batch(
+        search::solve_batch(
             starts.size(),
             [&](size_t i) {
                 std::lock_guard<std::mutex> lock(mu);
                 workers.insert(std::this_thread::get_id());
                 return starts[i];
             },
-            goal, {}, [&](size_t, const SolveOutcome&) {});
+            goal, {}, [&](size_t, const search::SolveOutcome&) {});
     });
     t.join();
     EXPECT_EQ(threads, 1);
@@ -138,44 +138,44 @@ TEST(SolveBatch, ByDefaultOneWorkerPerCpuOfTheAffinityMask) {
 }
 
 TEST(SolveBatch, UnsolvableAndEmpty) {
-    const Board goal = Board::blank_last(Geometry(2, 2));
-    const Board bad = test::board(2, 2, {2, 1, 3, 0});
+    const board::Board goal = board::Board::blank_last(board::Geometry(2, 2));
+    const board::Board bad = test::board(2, 2, {2, 1, 3, 0});
     ASSERT_FALSE(solvable(bad, goal));
-    SolveOutcome got;
-    EXPECT_EQ(solve_batch(
+    search::SolveOutcome got;
+    EXPECT_EQ(search::solve_batch(
                   1, [&](size_t) { return bad; }, goal, {},
-                  [&](size_t, const SolveOutcome& r) { got = r; }),
+                  [&](size_t, const search::SolveOutcome& r) { got = r; }),
               1u);
-    EXPECT_EQ(got.status, SolveOutcome::Status::Unsolvable);
-    EXPECT_EQ(solve_batch(
-                  0, [&](size_t) -> Board { throw std::logic_error("never"); }, goal, {},
-                  [&](size_t, const SolveOutcome&) {}),
+    EXPECT_EQ(got.status, search::SolveOutcome::Status::Unsolvable);
+    EXPECT_EQ(search::solve_batch(
+                  0, [&](size_t) -> board::Board { throw std::logic_error("never"); }, goal, {},
+                  [&](size_t, const search::SolveOutcome&) {}),
               0u);
 }
 
 TEST(SolveBatch, CancelStopsEverything) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    std::vector<Board> starts =
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    std::vector<board::Board> starts =
         positions(goal, 8, 9);       // random: far beyond 65,536 nodes with Manhattan
     starts[0] = starts[1] = goal;    // done at once: instance 2 starts next
     std::atomic<bool> cancel{true};  // already set: nothing starts
-    BatchOptions b;
+    search::BatchOptions b;
     b.threads = 2;
     b.cancel = &cancel;
     int finished = 0;
     EXPECT_EQ(solve_batch(
                   starts.size(), [&](size_t i) { return starts[i]; }, goal, {},
-                  [&](size_t, const SolveOutcome&) { ++finished; }, b),
+                  [&](size_t, const search::SolveOutcome&) { ++finished; }, b),
               0u);
     EXPECT_EQ(finished, 0);
     // Set by the start of instance 2: its search stops at once as cancelled, every instance
     // started is finished, and none starts after the workers see the flag.
     cancel = false;
-    SolveOptions opt;
-    opt.heuristic = HeuristicKind::Manhattan;
+    search::SolveOptions opt;
+    opt.heuristic = heuristics::HeuristicKind::Manhattan;
     std::mutex mu;
     std::vector<size_t> started;
-    std::vector<std::pair<size_t, SolveOutcome>> got;
+    std::vector<std::pair<size_t, search::SolveOutcome>> got;
     solve_batch(
         starts.size(),
         [&](size_t i) {
@@ -185,7 +185,7 @@ TEST(SolveBatch, CancelStopsEverything) {
             return starts[i];
         },
         goal, opt,
-        [&](size_t i, const SolveOutcome& r) {
+        [&](size_t i, const search::SolveOutcome& r) {
             std::lock_guard<std::mutex> lock(mu);
             got.emplace_back(i, r);
         },
@@ -197,17 +197,17 @@ TEST(SolveBatch, CancelStopsEverything) {
     for (const auto& [i, r] : got)
         if (i == 2) {
             saw2 = true;
-            EXPECT_EQ(r.status, SolveOutcome::Status::Limit);
-            EXPECT_EQ(r.search.stop_reason, StopReason::Cancelled);
+            EXPECT_EQ(r.status, search::SolveOutcome::Status::Limit);
+            EXPECT_EQ(r.search.stop_reason, search::StopReason::Cancelled);
         }
     EXPECT_TRUE(saw2);
 }
 
 TEST(SolveBatch, FirstErrorStopsTheBatchAndIsRethrown) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const std::vector<Board> starts = positions(goal, 200, 11);
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const std::vector<board::Board> starts = positions(goal, 200, 11);
     std::atomic<int> finished{0};
-    BatchOptions b;
+    search::BatchOptions b;
     b.threads = 2;
     const std::string what = test::error_of<std::runtime_error>([&] {
         solve_batch(
@@ -216,29 +216,29 @@ TEST(SolveBatch, FirstErrorStopsTheBatchAndIsRethrown) {
                 if (i == 5) throw std::runtime_error("bad instance 5");
                 return starts[i];
             },
-            goal, {}, [&](size_t, const SolveOutcome&) { ++finished; }, b);
+            goal, {}, [&](size_t, const search::SolveOutcome&) { ++finished; }, b);
     });
     EXPECT_EQ(what, "bad instance 5");
     EXPECT_LT(finished.load(), 200);
     // An instance the tables cannot serve: solve()'s UsageError, rethrown.
-    SolveOptions opt;
-    opt.heuristic = HeuristicKind::Pdb;
+    search::SolveOptions opt;
+    opt.heuristic = heuristics::HeuristicKind::Pdb;
     test::error_of<UsageError>([&] {
         solve_batch(
-            3, [&](size_t i) { return starts[i]; }, goal, opt, [](size_t, const SolveOutcome&) {},
+            3, [&](size_t i) { return starts[i]; }, goal, opt, [](size_t, const search::SolveOutcome&) {},
             b);
     });
 }
 
 TEST(StartHeuristics, AsTheSearchStartsFrom) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const Board first = Board::blank_first(Geometry(3, 3));
-    const std::vector<Board> starts = positions(goal, 30, 13);
-    for (HeuristicKind h :
-         {HeuristicKind::Misplaced, HeuristicKind::Manhattan, HeuristicKind::LinearConflict,
-          HeuristicKind::WalkingDistance, HeuristicKind::Pdb})
-        for (const Board& g : {goal, first}) {  // blank-first maps onto the blank-last tables
-            SolveOptions opt;
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board first = board::Board::blank_first(board::Geometry(3, 3));
+    const std::vector<board::Board> starts = positions(goal, 30, 13);
+    for (heuristics::HeuristicKind h :
+         {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::Manhattan, heuristics::HeuristicKind::LinearConflict,
+          heuristics::HeuristicKind::WalkingDistance, heuristics::HeuristicKind::Pdb})
+        for (const board::Board& g : {goal, first}) {  // blank-first maps onto the blank-last tables
+            search::SolveOptions opt;
             opt.heuristic = h;
             opt.pdb = &test::test_set("8-4-4");
             std::vector<int> got(starts.size());
@@ -253,16 +253,16 @@ TEST(StartHeuristics, AsTheSearchStartsFrom) {
 }
 
 TEST(StartHeuristics, Refusals) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const Board other = Board::blank_last(Geometry(4, 3));
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board other = board::Board::blank_last(board::Geometry(4, 3));
     int out = 0;
-    SolveOptions opt;
+    search::SolveOptions opt;
     const std::string msg = test::error_of<UsageError>([&] {
         start_heuristics(
             1, [&](size_t) { return other; }, goal, opt, &out);
     });
     EXPECT_TRUE(test::contains(msg, "4x3")) << msg;
-    opt.heuristic = HeuristicKind::Pdb;  // no tables
+    opt.heuristic = heuristics::HeuristicKind::Pdb;  // no tables
     test::error_of<UsageError>([&] {
         start_heuristics(
             1, [&](size_t) { return goal; }, goal, opt, &out);
@@ -272,8 +272,8 @@ TEST(StartHeuristics, Refusals) {
         start_heuristics(
             1, [&](size_t) { return other; }, other, opt, &out);
     });
-    opt.heuristic = HeuristicKind::LinearConflict;
-    opt.metric = Metric::Mtm;  // not admissible there
+    opt.heuristic = heuristics::HeuristicKind::LinearConflict;
+    opt.metric = board::Metric::Mtm;  // not admissible there
     test::error_of<UsageError>([&] {
         start_heuristics(
             1, [&](size_t) { return goal; }, goal, opt, &out);

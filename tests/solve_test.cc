@@ -21,26 +21,26 @@ using test::board;
 using test::error_of;
 
 TEST(Solve, ParseAlgorithm) {
-    EXPECT_EQ(parse_algorithm("ida"), Algorithm::Ida);
-    EXPECT_EQ(parse_algorithm("astar"), Algorithm::Astar);
+    EXPECT_EQ(search::parse_algorithm("ida"), search::Algorithm::Ida);
+    EXPECT_EQ(search::parse_algorithm("astar"), search::Algorithm::Astar);
     for (const char* s : {"", "IDA", "a*", "bfs"})
-        error_of<UsageError>([&] { parse_algorithm(s); });
+        error_of<UsageError>([&] { search::parse_algorithm(s); });
 }
 
 TEST(Solve, EveryCombinationIsOptimal) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     BfsOracle oracle(goal);
     std::mt19937_64 rng(31);
-    for (HeuristicKind h :
-         {HeuristicKind::Misplaced, HeuristicKind::Manhattan, HeuristicKind::LinearConflict})
-        for (Algorithm a : {Algorithm::Ida, Algorithm::Astar}) {
-            SolveOptions opt;
+    for (heuristics::HeuristicKind h :
+         {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::Manhattan, heuristics::HeuristicKind::LinearConflict})
+        for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar}) {
+            search::SolveOptions opt;
             opt.heuristic = h;
             opt.algorithm = a;
             for (int i = 0; i < (test::kOptimized ? 30 : 10); ++i) {
-                const Board start = oracle.sample(rng);
-                SolveOutcome r = solve(start, goal, opt);
-                ASSERT_EQ(r.status, SolveOutcome::Status::Solved) << start.to_string();
+                const board::Board start = oracle.sample(rng);
+                search::SolveOutcome r = solve(start, goal, opt);
+                ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << start.to_string();
                 EXPECT_EQ(static_cast<int>(r.search.moves.size()), oracle.distance(start))
                     << heuristic_name(h) << " " << start.to_string();
                 EXPECT_NO_THROW(replay_check(start, r.search.moves, goal));
@@ -50,54 +50,54 @@ TEST(Solve, EveryCombinationIsOptimal) {
 }
 
 TEST(Solve, UnsolvableWithoutSearching) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const Board start = board(3, 3, {2, 1, 3, 4, 5, 6, 7, 8, 0});
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board start = board(3, 3, {2, 1, 3, 4, 5, 6, 7, 8, 0});
     BfsOracle oracle(goal);
     ASSERT_EQ(oracle.distance(start), -1);
-    for (Algorithm a : {Algorithm::Ida, Algorithm::Astar}) {
-        SolveOptions opt;
+    for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar}) {
+        search::SolveOptions opt;
         opt.algorithm = a;
-        SolveOutcome r = solve(start, goal, opt);
-        EXPECT_EQ(r.status, SolveOutcome::Status::Unsolvable);
+        search::SolveOutcome r = solve(start, goal, opt);
+        EXPECT_EQ(r.status, search::SolveOutcome::Status::Unsolvable);
         EXPECT_EQ(r.search.nodes_generated, 0u);
         EXPECT_TRUE(r.search.moves.empty());
     }
     // Sam Loyd's 14-15 puzzle.
-    const Board loyd = board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 14, 0});
-    EXPECT_EQ(solve(loyd, Board::blank_last(Geometry(4, 4)), {}).status,
-              SolveOutcome::Status::Unsolvable);
+    const board::Board loyd = board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 14, 0});
+    EXPECT_EQ(search::solve(loyd, board::Board::blank_last(board::Geometry(4, 4)), {}).status,
+              search::SolveOutcome::Status::Unsolvable);
 }
 
 TEST(Solve, NonSquareAndExplicitGoals) {
     std::mt19937_64 rng(32);
-    for (const Board& goal :
-         {Board::blank_first(Geometry(2, 4)), board(4, 2, {3, 1, 0, 7, 5, 2, 6, 4}),
+    for (const board::Board& goal :
+         {board::Board::blank_first(board::Geometry(2, 4)), board(4, 2, {3, 1, 0, 7, 5, 2, 6, 4}),
           board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5})}) {
         BfsOracle oracle(goal);
         for (int i = 0; i < 50; ++i) {
-            const Board start = oracle.sample(rng);
-            SolveOutcome r = solve(start, goal, {});
-            ASSERT_EQ(r.status, SolveOutcome::Status::Solved);
+            const board::Board start = oracle.sample(rng);
+            search::SolveOutcome r = search::solve(start, goal, {});
+            ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
             EXPECT_EQ(static_cast<int>(r.search.moves.size()), oracle.distance(start));
         }
     }
 }
 
 TEST(Solve, LimitIsReported) {
-    const Board start = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
-    for (Algorithm a : {Algorithm::Ida, Algorithm::Astar}) {
-        SolveOptions opt;
+    const board::Board start = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
+    for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar}) {
+        search::SolveOptions opt;
         opt.algorithm = a;
         opt.limits.max_nodes = 500;
-        SolveOutcome r = solve(start, Board::blank_last(Geometry(4, 4)), opt);
-        EXPECT_EQ(r.status, SolveOutcome::Status::Limit);
-        EXPECT_EQ(r.search.stop_reason, StopReason::NodeLimit);
+        search::SolveOutcome r = solve(start, board::Board::blank_last(board::Geometry(4, 4)), opt);
+        EXPECT_EQ(r.status, search::SolveOutcome::Status::Limit);
+        EXPECT_EQ(r.search.stop_reason, search::StopReason::NodeLimit);
     }
 }
 
 TEST(Solve, RejectsDifferentBoards) {
     std::string m = error_of<UsageError>(
-        [] { solve(Board::blank_last(Geometry(2, 4)), Board::blank_last(Geometry(4, 2)), {}); });
+        [] { search::solve(board::Board::blank_last(board::Geometry(2, 4)), board::Board::blank_last(board::Geometry(4, 2)), {}); });
     EXPECT_NE(m.find("2x4"), std::string::npos) << m;
     EXPECT_NE(m.find("4x2"), std::string::npos) << m;
 }
@@ -105,22 +105,22 @@ TEST(Solve, RejectsDifferentBoards) {
 // --- The multi-tile metric -------------------------------------------------------------------
 
 TEST(SolveMtm, EveryAdmissibleCombinationIsOptimal) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    BfsOracle oracle(goal, Metric::Mtm);
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    BfsOracle oracle(goal, board::Metric::Mtm);
     std::mt19937_64 rng(41);
-    for (HeuristicKind h : {HeuristicKind::Manhattan, HeuristicKind::WalkingDistance})
-        for (Algorithm a : {Algorithm::Ida, Algorithm::Astar}) {
-            SolveOptions opt;
-            opt.metric = Metric::Mtm;
+    for (heuristics::HeuristicKind h : {heuristics::HeuristicKind::Manhattan, heuristics::HeuristicKind::WalkingDistance})
+        for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar}) {
+            search::SolveOptions opt;
+            opt.metric = board::Metric::Mtm;
             opt.heuristic = h;
             opt.algorithm = a;
             opt.threads = 2;
             for (int i = 0; i < (test::kOptimized ? 40 : 10); ++i) {
-                const Board start = oracle.sample(rng);
-                const SolveOutcome r = solve(start, goal, opt);
-                ASSERT_EQ(r.status, SolveOutcome::Status::Solved) << start.to_string();
+                const board::Board start = oracle.sample(rng);
+                const search::SolveOutcome r = solve(start, goal, opt);
+                ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << start.to_string();
                 EXPECT_EQ(r.length, oracle.distance(start)) << heuristic_name(h) << " " << start.to_string();
-                EXPECT_EQ(metric_length(r.search.moves, Metric::Mtm), r.length);
+                EXPECT_EQ(metric_length(r.search.moves, board::Metric::Mtm), r.length);
                 EXPECT_NO_THROW(replay_check(start, r.search.moves, goal));
                 EXPECT_EQ(r.threads, 1);  // MTM searches run on one thread
             }
@@ -129,56 +129,56 @@ TEST(SolveMtm, EveryAdmissibleCombinationIsOptimal) {
 
 TEST(SolveMtm, NonSquareAndExplicitGoals) {
     std::mt19937_64 rng(42);
-    for (const Board& goal :
-         {Board::blank_first(Geometry(2, 4)), board(4, 2, {3, 1, 0, 7, 5, 2, 6, 4}),
+    for (const board::Board& goal :
+         {board::Board::blank_first(board::Geometry(2, 4)), board(4, 2, {3, 1, 0, 7, 5, 2, 6, 4}),
           board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5})}) {
-        BfsOracle oracle(goal, Metric::Mtm);
-        SolveOptions opt;
-        opt.metric = Metric::Mtm;
-        opt.heuristic = default_classic_heuristic(Metric::Mtm);
+        BfsOracle oracle(goal, board::Metric::Mtm);
+        search::SolveOptions opt;
+        opt.metric = board::Metric::Mtm;
+        opt.heuristic = search::default_classic_heuristic(board::Metric::Mtm);
         for (int i = 0; i < 50; ++i) {
-            const Board start = oracle.sample(rng);
-            const SolveOutcome r = solve(start, goal, opt);
-            ASSERT_EQ(r.status, SolveOutcome::Status::Solved);
+            const board::Board start = oracle.sample(rng);
+            const search::SolveOutcome r = solve(start, goal, opt);
+            ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
             EXPECT_EQ(r.length, oracle.distance(start)) << start.to_string();
         }
     }
 }
 
 TEST(SolveMtm, InadmissibleHeuristicsAreRefused) {
-    EXPECT_EQ(default_classic_heuristic(Metric::Stm), HeuristicKind::LinearConflict);
-    EXPECT_EQ(default_classic_heuristic(Metric::Mtm), HeuristicKind::WalkingDistance);
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const Board start = board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
-    for (HeuristicKind h : {HeuristicKind::Misplaced, HeuristicKind::LinearConflict}) {
-        SolveOptions opt;
-        opt.metric = Metric::Mtm;
+    EXPECT_EQ(search::default_classic_heuristic(board::Metric::Stm), heuristics::HeuristicKind::LinearConflict);
+    EXPECT_EQ(search::default_classic_heuristic(board::Metric::Mtm), heuristics::HeuristicKind::WalkingDistance);
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board start = board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
+    for (heuristics::HeuristicKind h : {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::LinearConflict}) {
+        search::SolveOptions opt;
+        opt.metric = board::Metric::Mtm;
         opt.heuristic = h;
         const std::string m = error_of<UsageError>([&] { solve(start, goal, opt); });
         EXPECT_NE(m.find("not admissible in the multi-tile metric"), std::string::npos) << m;
         EXPECT_NE(m.find(heuristic_name(h)), std::string::npos) << m;
     }
     // Unsolvable is still reported without searching.
-    SolveOptions opt;
-    opt.metric = Metric::Mtm;
-    opt.heuristic = HeuristicKind::WalkingDistance;
-    EXPECT_EQ(solve(board(3, 3, {2, 1, 3, 4, 5, 6, 7, 8, 0}), goal, opt).status, SolveOutcome::Status::Unsolvable);
+    search::SolveOptions opt;
+    opt.metric = board::Metric::Mtm;
+    opt.heuristic = heuristics::HeuristicKind::WalkingDistance;
+    EXPECT_EQ(solve(board(3, 3, {2, 1, 3, 4, 5, 6, 7, 8, 0}), goal, opt).status, search::SolveOutcome::Status::Unsolvable);
 }
 
 TEST(SolveStm, WalkingDistanceIsOptimal) {
-    EXPECT_EQ(parse_heuristic("walking-distance"), HeuristicKind::WalkingDistance);
-    EXPECT_EQ(heuristic_name(HeuristicKind::WalkingDistance), "walking-distance");
-    const Board goal = Board::blank_last(Geometry(3, 3));
+    EXPECT_EQ(heuristics::parse_heuristic("walking-distance"), heuristics::HeuristicKind::WalkingDistance);
+    EXPECT_EQ(heuristic_name(heuristics::HeuristicKind::WalkingDistance), "walking-distance");
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     BfsOracle oracle(goal);
     std::mt19937_64 rng(43);
-    SolveOptions opt;
-    opt.heuristic = HeuristicKind::WalkingDistance;
-    for (Algorithm a : {Algorithm::Ida, Algorithm::Astar}) {
+    search::SolveOptions opt;
+    opt.heuristic = heuristics::HeuristicKind::WalkingDistance;
+    for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar}) {
         opt.algorithm = a;
         for (int i = 0; i < 50; ++i) {
-            const Board start = oracle.sample(rng);
-            const SolveOutcome r = solve(start, goal, opt);
-            ASSERT_EQ(r.status, SolveOutcome::Status::Solved);
+            const board::Board start = oracle.sample(rng);
+            const search::SolveOutcome r = solve(start, goal, opt);
+            ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
             EXPECT_EQ(r.length, oracle.distance(start));
             EXPECT_EQ(r.length, static_cast<int>(r.search.moves.size()));
         }
@@ -187,15 +187,15 @@ TEST(SolveStm, WalkingDistanceIsOptimal) {
 
 // --- All optimal solutions -------------------------------------------------------------------
 
-void expect_all(const AllSolutionsOutcome& r, const Board& start, const BfsOracle& o, uint64_t cap) {
-    ASSERT_EQ(r.status, SolveOutcome::Status::Solved) << start.to_string();
+void expect_all(const search::AllSolutionsOutcome& r, const board::Board& start, const BfsOracle& o, uint64_t cap) {
+    ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << start.to_string();
     EXPECT_EQ(r.length, o.distance(start));
     const uint64_t paths = o.paths(start);
     EXPECT_EQ(r.solutions.size(), std::min(paths, cap)) << start.to_string();
     EXPECT_EQ(r.count, r.solutions.size());
     EXPECT_EQ(r.capped, paths > cap) << start.to_string();
-    std::set<Moves> seen;
-    for (const Moves& m : r.solutions) {
+    std::set<board::Moves> seen;
+    for (const board::Moves& m : r.solutions) {
         EXPECT_TRUE(seen.insert(m).second);
         EXPECT_EQ(metric_length(m, o.metric()), r.length);
         EXPECT_NO_THROW(replay_check(start, m, o.goal()));
@@ -203,20 +203,20 @@ void expect_all(const AllSolutionsOutcome& r, const Board& start, const BfsOracl
 }
 
 TEST(SolveAll, CountsAndListsMatchTheBfsInBothMetrics) {
-    for (Metric metric : {Metric::Stm, Metric::Mtm}) {
-        for (const Board& goal : {Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(2, 4))}) {
+    for (board::Metric metric : {board::Metric::Stm, board::Metric::Mtm}) {
+        for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_first(board::Geometry(2, 4))}) {
             BfsOracle o(goal, metric);
             std::mt19937_64 rng(44);
-            SolveOptions opt;
+            search::SolveOptions opt;
             opt.metric = metric;
-            opt.heuristic = default_classic_heuristic(metric);
+            opt.heuristic = search::default_classic_heuristic(metric);
             for (int i = 0; i < (test::kOptimized ? 60 : 15); ++i) {
-                const Board start = o.sample(rng);
-                opt.algorithm = i % 2 ? Algorithm::Astar : Algorithm::Ida;  // the first phase
-                AllSolutionsOptions all;
+                const board::Board start = o.sample(rng);
+                opt.algorithm = i % 2 ? search::Algorithm::Astar : search::Algorithm::Ida;  // the first phase
+                search::AllSolutionsOptions all;
                 all.count_only = true;
-                const AllSolutionsOutcome c = solve_all(start, goal, opt, all);
-                ASSERT_EQ(c.status, SolveOutcome::Status::Solved);
+                const search::AllSolutionsOutcome c = solve_all(start, goal, opt, all);
+                ASSERT_EQ(c.status, search::SolveOutcome::Status::Solved);
                 EXPECT_EQ(c.count, o.paths(start)) << to_string(metric) << " " << start.to_string();
                 EXPECT_TRUE(c.solutions.empty());
                 EXPECT_FALSE(c.capped);
@@ -230,48 +230,48 @@ TEST(SolveAll, CountsAndListsMatchTheBfsInBothMetrics) {
 }
 
 TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    SolveOptions opt;
-    AllSolutionsOptions all;
-    AllSolutionsOutcome r = solve_all(goal, goal, opt, all);
-    ASSERT_EQ(r.status, SolveOutcome::Status::Solved);
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    search::SolveOptions opt;
+    search::AllSolutionsOptions all;
+    search::AllSolutionsOutcome r = solve_all(goal, goal, opt, all);
+    ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
     EXPECT_EQ(r.length, 0);
     ASSERT_EQ(r.solutions.size(), 1u);
     EXPECT_TRUE(r.solutions[0].empty());
     EXPECT_EQ(solve_all(board(3, 3, {2, 1, 3, 4, 5, 6, 7, 8, 0}), goal, opt, all).status,
-              SolveOutcome::Status::Unsolvable);
+              search::SolveOutcome::Status::Unsolvable);
     all.max_solutions = 0;
     error_of<UsageError>([&] { solve_all(goal, goal, opt, all); });
 
     // A node limit in the first phase: no length; in the second: the length, a partial count.
-    const Board g4 = Board::blank_last(Geometry(4, 4));
-    const Board start = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
+    const board::Board g4 = board::Board::blank_last(board::Geometry(4, 4));
+    const board::Board start = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
     opt.limits.max_nodes = 500;
     all = {};
     all.count_only = true;
     r = solve_all(start, g4, opt, all);
-    EXPECT_EQ(r.status, SolveOutcome::Status::Limit);
+    EXPECT_EQ(r.status, search::SolveOutcome::Status::Limit);
     EXPECT_EQ(r.length, 0);
-    EXPECT_EQ(r.search.stop_reason, StopReason::NodeLimit);
-    const Board near = board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 13, 14, 15});
-    opt.metric = Metric::Mtm;
-    opt.heuristic = HeuristicKind::WalkingDistance;
+    EXPECT_EQ(r.search.stop_reason, search::StopReason::NodeLimit);
+    const board::Board near = board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 13, 14, 15});
+    opt.metric = board::Metric::Mtm;
+    opt.heuristic = heuristics::HeuristicKind::WalkingDistance;
     opt.limits = {};
-    const AllSolutionsOutcome free = solve_all(near, g4, opt, all);
-    ASSERT_EQ(free.status, SolveOutcome::Status::Solved);
+    const search::AllSolutionsOutcome free = solve_all(near, g4, opt, all);
+    ASSERT_EQ(free.status, search::SolveOutcome::Status::Solved);
     EXPECT_EQ(free.length, 1);  // R3: one move
     EXPECT_EQ(free.count, 1u);
-    Board far = g4;  // 40 random blank steps from the goal
+    board::Board far = g4;  // 40 random blank steps from the goal
     std::mt19937_64 rng(45);
-    for (int i = 0; i < 40; ++i) far.move(static_cast<Dir>(rng() % 4));
-    const SolveOutcome first = solve(far, g4, opt);
-    ASSERT_EQ(first.status, SolveOutcome::Status::Solved);
+    for (int i = 0; i < 40; ++i) far.move(static_cast<board::Dir>(rng() % 4));
+    const search::SolveOutcome first = solve(far, g4, opt);
+    ASSERT_EQ(first.status, search::SolveOutcome::Status::Solved);
     opt.limits.max_nodes = first.search.nodes_generated + 10;
     r = solve_all(far, g4, opt, all);
-    EXPECT_EQ(r.status, SolveOutcome::Status::Limit);
+    EXPECT_EQ(r.status, search::SolveOutcome::Status::Limit);
     EXPECT_EQ(r.length, first.length);
     EXPECT_EQ(r.search.lower_bound, first.length);
-    EXPECT_EQ(r.search.stop_reason, StopReason::NodeLimit);
+    EXPECT_EQ(r.search.stop_reason, search::StopReason::NodeLimit);
     EXPECT_LE(r.search.nodes_generated, first.search.nodes_generated + 10 + 100);
 }
 

@@ -34,44 +34,44 @@ constexpr int kTag = 9;
 
 // The ranks of a SplitProtocol, except that the frontier's fingerprint is changed: a rank that
 // collected another frontier.
-class OtherFrontier final : public SplitRanks {
+class OtherFrontier final : public search::SplitRanks {
 public:
-    explicit OtherFrontier(SplitProtocol& p) : p_(p) {}
+    explicit OtherFrontier(search::SplitProtocol& p) : p_(p) {}
     int ranks() const override { return p_.ranks(); }
     int total_threads() const override { return p_.total_threads(); }
-    const std::atomic<bool>& start(const SearchLimits& l, const std::atomic<uint64_t>& g) override {
+    const std::atomic<bool>& start(const search::SearchLimits& l, const std::atomic<uint64_t>& g) override {
         return p_.start(l, g);
     }
     void begin(int bound, size_t n, uint64_t fp, uint64_t c) override {
         p_.begin(bound, n, fp ^ 1, c);
     }
     bool take(size_t& i) override { return p_.take(i); }
-    void found(const Moves& m) override { p_.found(m); }
-    SplitVerdict end(const SplitPart& part) override { return p_.end(part); }
+    void found(const board::Moves& m) override { p_.found(m); }
+    search::SplitVerdict end(const search::SplitPart& part) override { return p_.end(part); }
     void finish() override { p_.finish(); }
 
 private:
-    SplitProtocol& p_;
+    search::SplitProtocol& p_;
 };
 
 // Solves `start` with H on `ranks` thread ranks of `threads` threads each (rank `liar`
 // reporting another frontier); every rank's result.
 template <class H>
-std::vector<SearchResult> split_solve(const Board& start, const Board& goal, int ranks, int threads,
-                                      const SearchLimits& limits = {}, int liar = -1) {
-    std::vector<SearchResult> out(static_cast<size_t>(ranks));
-    const MovePruning& pruning = test::default_pruning(goal.geometry());  // (not thread-safe)
-    test::run_group(ranks, [&](Collective& g) {
-        SplitProtocol p(g, kTag, 42, threads, ranks * threads);
+std::vector<search::SearchResult> split_solve(const board::Board& start, const board::Board& goal, int ranks, int threads,
+                                      const search::SearchLimits& limits = {}, int liar = -1) {
+    std::vector<search::SearchResult> out(static_cast<size_t>(ranks));
+    const search::MovePruning& pruning = test::default_pruning(goal.geometry());  // (not thread-safe)
+    test::run_group(ranks, [&](base::Collective& g) {
+        search::SplitProtocol p(g, kTag, 42, threads, ranks * threads);
         OtherFrontier other(p);
-        SplitRanks* r = g.rank() == liar ? static_cast<SplitRanks*>(&other) : &p;
-        IdaStar<H> ida(H(goal), goal, pruning);
+        search::SplitRanks* r = g.rank() == liar ? static_cast<search::SplitRanks*>(&other) : &p;
+        search::IdaStar<H> ida(H(goal), goal, pruning);
         p.run([&] { out[static_cast<size_t>(g.rank())] = ida.solve(start, limits, threads, r); });
     });
     return out;
 }
 
-void expect_same(const std::vector<SearchResult>& rs) {
+void expect_same(const std::vector<search::SearchResult>& rs) {
     for (size_t i = 1; i < rs.size(); ++i) {
         EXPECT_EQ(rs[i].status, rs[0].status) << "rank " << i;
         EXPECT_EQ(rs[i].moves, rs[0].moves) << "rank " << i;
@@ -84,7 +84,7 @@ void expect_same(const std::vector<SearchResult>& rs) {
 }
 
 const test::BfsOracle& oracle_3x3() {
-    static const test::BfsOracle o(Board::blank_last(Geometry(3, 3)));
+    static const test::BfsOracle o(board::Board::blank_last(board::Geometry(3, 3)));
     return o;
 }
 
@@ -92,14 +92,14 @@ TEST(SplitProtocol, RandomStatesAtTheirDistanceOnEveryRank) {
     const test::BfsOracle& oracle = oracle_3x3();
     std::mt19937_64 rng(23);
     for (int i = 0; i < (test::kOptimized ? 40 : 8); ++i) {
-        const Board start = oracle.sample(rng);
+        const board::Board start = oracle.sample(rng);
         for (auto [ranks, threads] : {std::pair{1, 2}, {2, 1}, {3, 2}, {4, 1}}) {
-            const auto rs = split_solve<ManhattanH>(start, oracle.goal(), ranks, threads);
-            ASSERT_EQ(rs[0].status, SearchResult::Status::Solved) << start.to_string();
+            const auto rs = split_solve<heuristics::ManhattanH>(start, oracle.goal(), ranks, threads);
+            ASSERT_EQ(rs[0].status, search::SearchResult::Status::Solved) << start.to_string();
             const int d = oracle.distance(start);
             ASSERT_EQ(static_cast<int>(rs[0].moves.size()), d) << start.to_string();
             EXPECT_EQ(rs[0].lower_bound, d);
-            Board b = start;
+            board::Board b = start;
             for (size_t k = 0; k < rs[0].moves.size(); ++k) {
                 ASSERT_TRUE(b.move(rs[0].moves[k]));
                 ASSERT_EQ(oracle.distance(b), d - static_cast<int>(k) - 1) << start.to_string();
@@ -111,39 +111,39 @@ TEST(SplitProtocol, RandomStatesAtTheirDistanceOnEveryRank) {
 
 TEST(SplitProtocol, KorfInstancesAtTheirOptimalLength) {
     auto korf = test::load_korf100_easiest_first();
-    const Board goal = Board::blank_first(Geometry(4, 4));
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
     for (size_t i = 0; i < (test::kOptimized ? 3u : 1u); ++i) {
-        const Board start = Board::make(Geometry(4, 4), korf[i].tiles);
+        const board::Board start = board::Board::make(board::Geometry(4, 4), korf[i].tiles);
         const int threads = test::kOptimized ? 2 : 1;
-        const auto rs = split_solve<LinearConflictH>(start, goal, 3, threads);
-        ASSERT_EQ(rs[0].status, SearchResult::Status::Solved) << "korf " << korf[i].id;
+        const auto rs = split_solve<heuristics::LinearConflictH>(start, goal, 3, threads);
+        ASSERT_EQ(rs[0].status, search::SearchResult::Status::Solved) << "korf " << korf[i].id;
         EXPECT_EQ(static_cast<int>(rs[0].moves.size()), korf[i].optimal) << "korf " << korf[i].id;
         EXPECT_NO_THROW(replay_check(start, rs[0].moves, goal));
         expect_same(rs);
         // The nodes of the whole search, summed over the ranks: about what one process with as
         // many threads generates (the same split; only the last iteration depends on timing),
         // where one rank's count alone would be a third.
-        LinearConflictH h(goal);
-        IdaStar<LinearConflictH> one(h, goal, test::default_pruning(goal.geometry()));
-        const SearchResult r1 = one.solve(start, {}, 3 * threads);
+        heuristics::LinearConflictH h(goal);
+        search::IdaStar<heuristics::LinearConflictH> one(h, goal, test::default_pruning(goal.geometry()));
+        const search::SearchResult r1 = one.solve(start, {}, 3 * threads);
         EXPECT_GT(rs[0].nodes_generated, r1.nodes_generated * 2 / 3) << "korf " << korf[i].id;
         EXPECT_LT(rs[0].nodes_generated, r1.nodes_generated * 3 / 2) << "korf " << korf[i].id;
     }
 }
 
-const Board& hard4x4() {
-    static const Board b =
+const board::Board& hard4x4() {
+    static const board::Board b =
         test::board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
     return b;
 }
 
 TEST(SplitProtocol, NodeLimitCountsEveryRank) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    SearchLimits lim;
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    search::SearchLimits lim;
     lim.max_nodes = 3'000'000;
-    const auto rs = split_solve<LinearConflictH>(hard4x4(), goal, 3, 1, lim);
-    EXPECT_EQ(rs[0].status, SearchResult::Status::Limit);
-    EXPECT_EQ(rs[0].stop_reason, StopReason::NodeLimit);
+    const auto rs = split_solve<heuristics::LinearConflictH>(hard4x4(), goal, 3, 1, lim);
+    EXPECT_EQ(rs[0].status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(rs[0].stop_reason, search::StopReason::NodeLimit);
     EXPECT_GE(rs[0].nodes_generated, lim.max_nodes);
     // Each rank checks every 65,536 nodes and reports every 50 ms: the overshoot is bounded by
     // what 3 threads search in that time, far below another 3 M nodes of one rank alone.
@@ -153,30 +153,30 @@ TEST(SplitProtocol, NodeLimitCountsEveryRank) {
 }
 
 TEST(SplitProtocol, TimeLimitAndCancelStopEveryRank) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    SearchLimits t;
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    search::SearchLimits t;
     t.max_seconds = 0.3;
     const auto t0 = std::chrono::steady_clock::now();
-    auto rs = split_solve<MisplacedH>(hard4x4(), goal, 2, 1, t);
+    auto rs = split_solve<heuristics::MisplacedH>(hard4x4(), goal, 2, 1, t);
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_EQ(rs[0].stop_reason, StopReason::TimeLimit);
+    EXPECT_EQ(rs[0].stop_reason, search::StopReason::TimeLimit);
     EXPECT_LT(took, 5.0);
     expect_same(rs);
     std::atomic<bool> cancel{true};
-    SearchLimits c;
+    search::SearchLimits c;
     c.cancel = &cancel;
-    rs = split_solve<ManhattanH>(hard4x4(), goal, 2, 2, c);
-    EXPECT_EQ(rs[0].status, SearchResult::Status::Limit);
-    EXPECT_EQ(rs[0].stop_reason, StopReason::Cancelled);
+    rs = split_solve<heuristics::ManhattanH>(hard4x4(), goal, 2, 2, c);
+    EXPECT_EQ(rs[0].status, search::SearchResult::Status::Limit);
+    EXPECT_EQ(rs[0].stop_reason, search::StopReason::Cancelled);
     expect_same(rs);
 }
 
 TEST(SplitProtocol, RanksWithAnotherFrontierAllFail) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
     for (int liar : {0, 1, 2}) {
         const std::string m = test::error_of<FormatError>(
-            [&] { split_solve<ManhattanH>(hard4x4(), goal, 3, 1, {}, liar); });
+            [&] { split_solve<heuristics::ManhattanH>(hard4x4(), goal, 3, 1, {}, liar); });
         EXPECT_TRUE(test::contains(m, "collected another frontier than rank 0 in iteration")) << m;
         if (liar) {
             EXPECT_TRUE(test::contains(m, "rank " + std::to_string(liar) + " collected")) << m;
@@ -188,15 +188,15 @@ TEST(SplitProtocol, RanksWithAnotherFrontierAllFail) {
 // from the goal) while the others collect a frontier: every rank fails with the mismatch; none
 // waits for the others forever.
 TEST(SplitProtocol, RankSettlingAnIterationAloneFailsEveryRank) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    const Board near = test::board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15});
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    const board::Board near = test::board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15});
     for (int odd : {0, 1}) {
         std::vector<std::string> errors(3);
-        const MovePruning& pruning = test::default_pruning(goal.geometry());
-        test::run_group(3, [&](Collective& g) {
-            SplitProtocol p(g, kTag, 42, 1, 3);
-            IdaStar<ManhattanH> ida(ManhattanH(goal), goal, pruning);
-            const Board& start = g.rank() == odd ? near : hard4x4();
+        const search::MovePruning& pruning = test::default_pruning(goal.geometry());
+        test::run_group(3, [&](base::Collective& g) {
+            search::SplitProtocol p(g, kTag, 42, 1, 3);
+            search::IdaStar<heuristics::ManhattanH> ida(heuristics::ManhattanH(goal), goal, pruning);
+            const board::Board& start = g.rank() == odd ? near : hard4x4();
             try {
                 p.run([&] { ida.solve(start, {}, 1, &p); });
             } catch (const FormatError& e) {
@@ -211,24 +211,24 @@ TEST(SplitProtocol, RankSettlingAnIterationAloneFailsEveryRank) {
 }
 
 TEST(SplitProtocol, SingleRankGroupSolves) {
-    const Board goal = Board::blank_last(Geometry(3, 3));
-    const Board start = test::board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
-    const auto rs = split_solve<LinearConflictH>(start, goal, 1, 3);
-    ASSERT_EQ(rs[0].status, SearchResult::Status::Solved);
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board start = test::board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
+    const auto rs = split_solve<heuristics::LinearConflictH>(start, goal, 1, 3);
+    ASSERT_EQ(rs[0].status, search::SearchResult::Status::Solved);
     EXPECT_EQ(rs[0].moves.size(), 31u);
 }
 
 // A message posted to a group of one and read by pump().
 void pump_message(std::vector<uint8_t> bytes, uint64_t search = 7) {
-    SingleProcess one;
-    SplitProtocol p(one, kTag, search, 1, 1);
+    base::SingleProcess one;
+    search::SplitProtocol p(one, kTag, search, 1, 1);
     one.post(0, kTag, std::move(bytes));
     p.pump();
 }
 
 TEST(SplitProtocol, MalformedMessagesAreRefused) {
     auto msg = [](uint8_t version, uint8_t kind, uint64_t search) {
-        WireWriter w(version, kind);
+        base::WireWriter w(version, kind);
         w.u64(search);
         return w;
     };
@@ -257,13 +257,13 @@ TEST(SplitProtocol, MalformedMessagesAreRefused) {
 // a verdict whose stop reason is no StopReason's byte; rank 1 refuses it (FormatError naming
 // the byte) instead of taking it for some reason.
 TEST(SplitProtocol, VerdictWithAnUnknownStopReasonIsRefused) {
-    const Board goal = Board::blank_last(Geometry(4, 4));
-    const MovePruning& pruning = test::default_pruning(goal.geometry());
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    const search::MovePruning& pruning = test::default_pruning(goal.geometry());
     std::string error;
-    test::run_group(2, [&](Collective& g) {
+    test::run_group(2, [&](base::Collective& g) {
         if (g.rank() == 1) {
-            SplitProtocol p(g, kTag, 7, 1, 2);
-            IdaStar<ManhattanH> ida(ManhattanH(goal), goal, pruning);
+            search::SplitProtocol p(g, kTag, 7, 1, 2);
+            search::IdaStar<heuristics::ManhattanH> ida(heuristics::ManhattanH(goal), goal, pruning);
             try {
                 p.run([&] { ida.solve(hard4x4(), {}, 1, &p); });
             } catch (const FormatError& e) {
@@ -272,24 +272,24 @@ TEST(SplitProtocol, VerdictWithAnUnknownStopReasonIsRefused) {
             return;
         }
         for (bool done = false; !done;) {
-            const std::optional<Collective::Message> m = g.poll(kTag);
+            const std::optional<base::Collective::Message> m = g.poll(kTag);
             if (!m) {
                 std::this_thread::yield();
                 continue;
             }
-            WireReader r(m->data, 1, "test");
+            base::WireReader r(m->data, 1, "test");
             const uint8_t kind = r.kind();
             r.u64("search");
             if (kind != 1 && kind != 6) continue;  // a Beat
             const uint32_t it = r.u32("iteration");
-            WireWriter w(1, kind == 1 ? 2 : 7);  // Take -> Give (none), Done -> Verdict
+            base::WireWriter w(1, kind == 1 ? 2 : 7);  // Take -> Give (none), Done -> Verdict
             w.u64(7).u32(it);
             if (kind == 1)
                 w.u64(0).u64(0);
             else
                 w.u8(2)
                     .i32(0)
-                    .u8(static_cast<uint8_t>(kLastStopReason) + 1)
+                    .u8(static_cast<uint8_t>(search::kLastStopReason) + 1)
                     .u64(0)
                     .u64(0)
                     .u32(0)

@@ -64,29 +64,29 @@ inline bool contains(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
 }
 
-inline Board board(int w, int h, const std::vector<int>& tiles) {
-    return Board::make(Geometry(w, h), tiles);
+inline board::Board board(int w, int h, const std::vector<int>& tiles) {
+    return board::Board::make(board::Geometry(w, h), tiles);
 }
 
 // The goal with tiles 1, 2, ... in reading order and the blank on `blank`.
-inline Board goal_with_blank(const Geometry& g, int blank) {
+inline board::Board goal_with_blank(const board::Geometry& g, int blank) {
     std::vector<int> cells;
     for (int c = 0, t = 1; c < g.cells(); ++c) cells.push_back(c == blank ? 0 : t++);
-    return Board::make(g, cells);
+    return board::Board::make(g, cells);
 }
 
 // A goal with the blank on `blank` and the tiles in random order.
-inline Board random_goal(const Geometry& g, int blank, std::mt19937_64& rng) {
+inline board::Board random_goal(const board::Geometry& g, int blank, std::mt19937_64& rng) {
     std::vector<int> tiles;
     for (int t = 1; t < g.cells(); ++t) tiles.push_back(t);
     std::shuffle(tiles.begin(), tiles.end(), rng);
     tiles.insert(tiles.begin() + blank, 0);
-    return Board::make(g, tiles);
+    return board::Board::make(g, tiles);
 }
 
 // The cells the symmetries of the grid take `cell` to, written out from coordinates (for
 // oracles): its reflections and, on a square, its transposes.
-inline std::set<int> symmetric_cells(const Geometry& g, int cell) {
+inline std::set<int> symmetric_cells(const board::Geometry& g, int cell) {
     const int w = g.width(), h = g.height(), r = g.row(cell), c = g.col(cell);
     std::set<int> out;
     for (int rr : {r, h - 1 - r})
@@ -121,8 +121,8 @@ inline std::vector<std::vector<int>> neighbour_lists(int w, int h) {
 
 // The default duplicate-move pruning automaton of a board, as the solver uses it (compiled in
 // for 3x3, 4x4 and 5x5, else built once per test process).
-inline const MovePruning& default_pruning(const Geometry& g) {
-    return MovePruning::shared(g, MovePruning::default_length(g));
+inline const search::MovePruning& default_pruning(const board::Geometry& g) {
+    return search::MovePruning::shared(g, search::MovePruning::default_length(g));
 }
 
 // An incremental heuristic (interface of heuristics/classic.h) along a random walk of `steps`
@@ -130,16 +130,16 @@ inline const MovePruning& default_pruning(const Geometry& g) {
 // of the position; then the moves are undone in reverse, and after every undo a probe move from
 // there (made and undone) again agrees with a fresh evaluation.
 template <class H>
-void expect_incremental_walk(H& h, H& fresh, const Board& start, int steps, uint64_t seed) {
-    const Geometry& g = start.geometry();
+void expect_incremental_walk(H& h, H& fresh, const board::Board& start, int steps, uint64_t seed) {
+    const board::Geometry& g = start.geometry();
     std::mt19937_64 rng(seed);
-    SearchState s = SearchState::from(start);
+    board::SearchState s = board::SearchState::from(start);
     std::vector<int> values{h.init(s)}, blanks;
     std::vector<typename H::Undo> undo;
     auto probe = [&](int v) {
-        for (int d = 0; d < kDirs; ++d) {
-            const int from = g.neighbor(s.blank, static_cast<Dir>(d));
-            if (from == kNoCell) continue;
+        for (int d = 0; d < board::kDirs; ++d) {
+            const int from = g.neighbor(s.blank, static_cast<board::Dir>(d));
+            if (from == board::kNoCell) continue;
             const int to = s.blank;
             typename H::Undo u;
             const int tile = s.slide(from);
@@ -151,8 +151,8 @@ void expect_incremental_walk(H& h, H& fresh, const Board& start, int steps, uint
         }
     };
     for (int i = 0; i < steps; ++i) {
-        const int from = g.neighbor(s.blank, static_cast<Dir>(rng() % kDirs));
-        if (from == kNoCell) continue;
+        const int from = g.neighbor(s.blank, static_cast<board::Dir>(rng() % board::kDirs));
+        if (from == board::kNoCell) continue;
         const int to = s.blank;
         const int tile = s.slide(from);
         undo.emplace_back();

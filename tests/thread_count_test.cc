@@ -11,32 +11,32 @@ namespace loyd {
 namespace {
 
 TEST(ThreadCount, CapsARequestAtTheCpus) {
-    EXPECT_EQ(cap_threads(0, 2).threads, 2);  // 0: one per CPU
-    EXPECT_FALSE(cap_threads(0, 2).capped);
-    EXPECT_EQ(cap_threads(1, 2).threads, 1);
-    EXPECT_FALSE(cap_threads(1, 2).capped);
-    EXPECT_EQ(cap_threads(2, 2).threads, 2);
-    EXPECT_FALSE(cap_threads(2, 2).capped);
-    EXPECT_EQ(cap_threads(1024, 2).threads, 2);
-    EXPECT_TRUE(cap_threads(1024, 2).capped);
-    EXPECT_EQ(cap_threads(3, 1).threads, 1);
-    EXPECT_TRUE(cap_threads(3, 1).capped);
-    EXPECT_EQ(cap_threads(64, 128).threads, 64);
-    EXPECT_FALSE(cap_threads(64, 128).capped);
-    EXPECT_EQ(cap_threads(5, 0).threads, 1);  // no CPU known: one
+    EXPECT_EQ(base::cap_threads(0, 2).threads, 2);  // 0: one per CPU
+    EXPECT_FALSE(base::cap_threads(0, 2).capped);
+    EXPECT_EQ(base::cap_threads(1, 2).threads, 1);
+    EXPECT_FALSE(base::cap_threads(1, 2).capped);
+    EXPECT_EQ(base::cap_threads(2, 2).threads, 2);
+    EXPECT_FALSE(base::cap_threads(2, 2).capped);
+    EXPECT_EQ(base::cap_threads(1024, 2).threads, 2);
+    EXPECT_TRUE(base::cap_threads(1024, 2).capped);
+    EXPECT_EQ(base::cap_threads(3, 1).threads, 1);
+    EXPECT_TRUE(base::cap_threads(3, 1).capped);
+    EXPECT_EQ(base::cap_threads(64, 128).threads, 64);
+    EXPECT_FALSE(base::cap_threads(64, 128).capped);
+    EXPECT_EQ(base::cap_threads(5, 0).threads, 1);  // no CPU known: one
 }
 
 TEST(ThreadCount, NoMoreWorkersThanChunks) {
-    EXPECT_EQ(workers_for(0, 16384, 8), 1);
-    EXPECT_EQ(workers_for(1, 16384, 1024), 1);
-    EXPECT_EQ(workers_for(6048, 16384, 1024), 1);  // the 8-4-4 tables: one chunk
-    EXPECT_EQ(workers_for(16384, 16384, 1024), 1);
-    EXPECT_EQ(workers_for(16385, 16384, 1024), 2);
-    EXPECT_EQ(workers_for(3 * 16384 + 1, 16384, 8), 4);
-    EXPECT_EQ(workers_for(uint64_t{1} << 40, 16384, 8), 8);
-    EXPECT_EQ(workers_for(uint64_t{1} << 40, 1, 1024), 1024);
-    EXPECT_EQ(workers_for(100, 1, 0), 1);
-    EXPECT_EQ(workers_for(~uint64_t{0}, 1 << 14, 3), 3);
+    EXPECT_EQ(base::workers_for(0, 16384, 8), 1);
+    EXPECT_EQ(base::workers_for(1, 16384, 1024), 1);
+    EXPECT_EQ(base::workers_for(6048, 16384, 1024), 1);  // the 8-4-4 tables: one chunk
+    EXPECT_EQ(base::workers_for(16384, 16384, 1024), 1);
+    EXPECT_EQ(base::workers_for(16385, 16384, 1024), 2);
+    EXPECT_EQ(base::workers_for(3 * 16384 + 1, 16384, 8), 4);
+    EXPECT_EQ(base::workers_for(uint64_t{1} << 40, 16384, 8), 8);
+    EXPECT_EQ(base::workers_for(uint64_t{1} << 40, 1, 1024), 1024);
+    EXPECT_EQ(base::workers_for(100, 1, 0), 1);
+    EXPECT_EQ(base::workers_for(~uint64_t{0}, 1 << 14, 3), 3);
 }
 
 // The mask of the calling thread: a thread allowed on one CPU sees one, however many the
@@ -44,8 +44,8 @@ TEST(ThreadCount, NoMoreWorkersThanChunks) {
 TEST(ThreadCount, UsableCpusFollowTheAffinityMask) {
     cpu_set_t all;
     ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
-    EXPECT_EQ(usable_cpus(), CPU_COUNT(&all));
-    EXPECT_GE(usable_cpus(), 1);
+    EXPECT_EQ(base::usable_cpus(), CPU_COUNT(&all));
+    EXPECT_GE(base::usable_cpus(), 1);
     int first = 0;
     while (!CPU_ISSET(first, &all)) ++first;
     int seen = 0;
@@ -53,7 +53,7 @@ TEST(ThreadCount, UsableCpusFollowTheAffinityMask) {
         cpu_set_t one;
         CPU_ZERO(&one);
         CPU_SET(first, &one);
-        if (sched_setaffinity(0, sizeof one, &one) == 0) seen = usable_cpus();
+        if (sched_setaffinity(0, sizeof one, &one) == 0) seen = base::usable_cpus();
     });
     t.join();
     EXPECT_EQ(seen, 1);

@@ -27,7 +27,7 @@ public:
           strings_(static_cast<size_t>(n)), boxes_(static_cast<size_t>(n * n)),
           inboxes_(static_cast<size_t>(n)) {}
 
-    class Rank final : public Collective {
+    class Rank final : public base::Collective {
     public:
         Rank(ThreadGroup& g, int r) : g_(g), r_(r) {}
         int rank() const override { return r_; }
@@ -46,15 +46,15 @@ public:
             }
             g_.bar_.arrive_and_wait();
         }
-        void all_reduce(uint64_t* values, size_t n, ReduceOp op) override {
+        void all_reduce(uint64_t* values, size_t n, base::ReduceOp op) override {
             g_.values_[static_cast<size_t>(r_)] = values;
             g_.bar_.arrive_and_wait();
             std::vector<uint64_t> out(values, values + n);
             for (int s = 0; s < g_.n_; ++s)
                 for (size_t i = 0; i < n; ++i) {
                     const uint64_t v = g_.values_[static_cast<size_t>(s)][i];
-                    out[i] = op == ReduceOp::Sum ? (s ? out[i] + v : v)
-                             : op == ReduceOp::Max ? std::max(out[i], v)
+                    out[i] = op == base::ReduceOp::Sum ? (s ? out[i] + v : v)
+                             : op == base::ReduceOp::Max ? std::max(out[i], v)
                                                    : std::min(out[i], v);
                 }
             g_.bar_.arrive_and_wait();
@@ -109,7 +109,7 @@ private:
     };
     struct Inbox {
         std::mutex m;
-        std::map<int, std::deque<Collective::Message>> by_tag;
+        std::map<int, std::deque<base::Collective::Message>> by_tag;
     };
     Box& box(int from, int to) { return boxes_[static_cast<size_t>(from * n_ + to)]; }
 
@@ -123,7 +123,7 @@ private:
 };
 
 // Runs fn(collective) on n threads, one rank each; rethrows the lowest rank's exception.
-inline void run_group(int n, const std::function<void(Collective&)>& fn) {
+inline void run_group(int n, const std::function<void(base::Collective&)>& fn) {
     ThreadGroup g(n);
     std::vector<std::exception_ptr> errors(static_cast<size_t>(n));
     std::vector<std::thread> threads;

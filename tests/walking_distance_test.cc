@@ -30,7 +30,7 @@ struct Abstract {
 };
 
 // Every abstract state one move of `metric` away from `a` (lines `lines`).
-void neighbours(const Abstract& a, int lines, Metric metric, std::vector<Abstract>& out) {
+void neighbours(const Abstract& a, int lines, board::Metric metric, std::vector<Abstract>& out) {
     for (int step : {-1, 1}) {
         // The blank crosses lines b+step, b+2*step, ...: from each it takes one tile of any
         // goal line, each moving one line back towards where the blank was.
@@ -47,13 +47,13 @@ void neighbours(const Abstract& a, int lines, Metric metric, std::vector<Abstrac
                     next.push_back(y);
                 }
             out.insert(out.end(), next.begin(), next.end());
-            if (metric == Metric::Stm) break;
+            if (metric == board::Metric::Stm) break;
             chain = next;
         }
     }
 }
 
-std::map<Abstract, int> abstract_bfs(int lines, int cap, int goal_blank, Metric metric) {
+std::map<Abstract, int> abstract_bfs(int lines, int cap, int goal_blank, board::Metric metric) {
     Abstract goal{std::vector<int>(static_cast<size_t>(lines * lines), 0), goal_blank};
     for (int r = 0; r < lines; ++r)
         goal.counts[static_cast<size_t>(r * lines + r)] = r == goal_blank ? cap - 1 : cap;
@@ -79,14 +79,14 @@ TEST(WalkingDistanceTable, MatchesAnIndependentAbstractBfs) {
     std::vector<Case> cases = {{3, 3, 2}, {3, 3, 0}, {2, 4, 1}, {4, 2, 3}, {3, 4, 1}, {4, 3, 3}};
     if (test::kOptimized) cases.push_back({4, 4, 3});
     for (const Case& c : cases)
-        for (Metric metric : {Metric::Stm, Metric::Mtm}) {
-            const WalkingDistanceTable t(c.lines, c.cap, c.blank, metric);
+        for (board::Metric metric : {board::Metric::Stm, board::Metric::Mtm}) {
+            const heuristics::WalkingDistanceTable t(c.lines, c.cap, c.blank, metric);
             const auto ref = abstract_bfs(c.lines, c.cap, c.blank, metric);
             const std::string what = std::to_string(c.lines) + " lines of " +
                                      std::to_string(c.cap) + ", " + to_string(metric);
             // Every matrix with the right sums is reached (the abstraction is connected).
             EXPECT_EQ(static_cast<uint64_t>(t.states()), ref.size()) << what;
-            EXPECT_EQ(WalkingDistanceTable::count_states(c.lines, c.cap, c.blank, 1u << 30),
+            EXPECT_EQ(heuristics::WalkingDistanceTable::count_states(c.lines, c.cap, c.blank, 1u << 30),
                       ref.size())
                 << what;
             int deepest = 0;
@@ -102,44 +102,44 @@ TEST(WalkingDistanceTable, MatchesAnIndependentAbstractBfs) {
 }
 
 TEST(WalkingDistanceTable, FifteenPuzzleSizeAndTooLargeBoards) {
-    EXPECT_EQ(WalkingDistanceTable::count_states(4, 4, 3, 1u << 30), 24964u);
-    EXPECT_EQ(WalkingDistanceTable::count_states(5, 5, 4, 1u << 30), 65650495u);
-    EXPECT_EQ(WalkingDistanceTable::count_states(5, 5, 4, 1000), 1001u);  // saturates
-    EXPECT_EQ(WalkingDistanceTable::shared(5, 5, 4, Metric::Mtm), nullptr);
-    EXPECT_EQ(WalkingDistanceTable::shared(7, 3, 6, Metric::Stm), nullptr);
-    const WalkingDistanceTable* t = WalkingDistanceTable::shared(4, 4, 3, Metric::Mtm);
+    EXPECT_EQ(heuristics::WalkingDistanceTable::count_states(4, 4, 3, 1u << 30), 24964u);
+    EXPECT_EQ(heuristics::WalkingDistanceTable::count_states(5, 5, 4, 1u << 30), 65650495u);
+    EXPECT_EQ(heuristics::WalkingDistanceTable::count_states(5, 5, 4, 1000), 1001u);  // saturates
+    EXPECT_EQ(heuristics::WalkingDistanceTable::shared(5, 5, 4, board::Metric::Mtm), nullptr);
+    EXPECT_EQ(heuristics::WalkingDistanceTable::shared(7, 3, 6, board::Metric::Stm), nullptr);
+    const heuristics::WalkingDistanceTable* t = heuristics::WalkingDistanceTable::shared(4, 4, 3, board::Metric::Mtm);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->states(), 24964);
-    EXPECT_EQ(t, WalkingDistanceTable::shared(4, 4, 3, Metric::Mtm));  // built once
+    EXPECT_EQ(t, heuristics::WalkingDistanceTable::shared(4, 4, 3, board::Metric::Mtm));  // built once
     if (test::kOptimized) {  // the largest kind of table built: the rows of 3x5 (~1 s)
-        const WalkingDistanceTable* big = WalkingDistanceTable::shared(5, 3, 4, Metric::Mtm);
+        const heuristics::WalkingDistanceTable* big = heuristics::WalkingDistanceTable::shared(5, 3, 4, board::Metric::Mtm);
         ASSERT_NE(big, nullptr);
         EXPECT_EQ(big->states(), 352560);
     }
-    EXPECT_THROW(WalkingDistanceTable(5, 5, 4, Metric::Stm), UsageError);
-    EXPECT_THROW(WalkingDistanceTable(1, 5, 0, Metric::Stm), UsageError);
+    EXPECT_THROW(heuristics::WalkingDistanceTable(5, 5, 4, board::Metric::Stm), UsageError);
+    EXPECT_THROW(heuristics::WalkingDistanceTable(1, 5, 0, board::Metric::Stm), UsageError);
     // No table for 5x5: both axes fall back to their Manhattan bound.
-    const Board goal = Board::blank_last(Geometry(5, 5));
-    EXPECT_FALSE(WalkingDistanceH(goal, Metric::Mtm).has_tables());
-    EXPECT_TRUE(WalkingDistanceH(Board::blank_last(Geometry(4, 4)), Metric::Mtm).has_tables());
+    const board::Board goal = board::Board::blank_last(board::Geometry(5, 5));
+    EXPECT_FALSE(heuristics::WalkingDistanceH(goal, board::Metric::Mtm).has_tables());
+    EXPECT_TRUE(heuristics::WalkingDistanceH(board::Board::blank_last(board::Geometry(4, 4)), board::Metric::Mtm).has_tables());
     std::mt19937_64 rng(5);
     for (int i = 0; i < 50; ++i) {
-        Board b = goal;
-        for (int s = 0; s < 200; ++s) b.move(static_cast<Dir>(rng() % 4));
-        EXPECT_EQ(walking_distance(b, goal, Metric::Mtm), manhattan_bound(b, goal, Metric::Mtm));
+        board::Board b = goal;
+        for (int s = 0; s < 200; ++s) b.move(static_cast<board::Dir>(rng() % 4));
+        EXPECT_EQ(heuristics::walking_distance(b, goal, board::Metric::Mtm), heuristics::manhattan_bound(b, goal, board::Metric::Mtm));
     }
 }
 
 TEST(WalkingDistanceTable, SharedFromManyThreads) {
     // Solver threads build their heuristics at once: each table is built once, under a lock.
-    std::vector<const WalkingDistanceTable*> got(8);
+    std::vector<const heuristics::WalkingDistanceTable*> got(8);
     std::vector<std::thread> pool;
     for (int i = 0; i < 8; ++i)
         pool.emplace_back([&got, i] {
             got[static_cast<size_t>(i)] =
-                WalkingDistanceTable::shared(3 + i % 2, 4 - i % 2, 1, Metric::Mtm);
-            WalkingDistanceH h(Board::blank_last(Geometry(3, 4)),
-                               i % 2 ? Metric::Mtm : Metric::Stm);
+                heuristics::WalkingDistanceTable::shared(3 + i % 2, 4 - i % 2, 1, board::Metric::Mtm);
+            heuristics::WalkingDistanceH h(board::Board::blank_last(board::Geometry(3, 4)),
+                               i % 2 ? board::Metric::Mtm : board::Metric::Stm);
             EXPECT_TRUE(h.has_tables());
         });
     for (auto& t : pool) t.join();
@@ -152,32 +152,32 @@ TEST(WalkingDistanceTable, SharedFromManyThreads) {
 // --- Admissibility, exhaustively -------------------------------------------------------------
 
 // Independent Manhattan bound: per-axis sums, divided by the longest move in MTM.
-int slow_bound(const Board& b, const Board& goal, Metric metric) {
-    const Geometry& g = b.geometry();
-    const Cells gp = goal.positions();
+int slow_bound(const board::Board& b, const board::Board& goal, board::Metric metric) {
+    const board::Geometry& g = b.geometry();
+    const board::Cells gp = goal.positions();
     int v = 0, h = 0;
     for (int c = 0; c < b.cells(); ++c)
         if (b.at(c)) {
             v += std::abs(g.row(c) - g.row(gp[b.at(c)]));
             h += std::abs(g.col(c) - g.col(gp[b.at(c)]));
         }
-    if (metric == Metric::Stm) return v + h;
+    if (metric == board::Metric::Stm) return v + h;
     return (v + g.height() - 2) / (g.height() - 1) + (h + g.width() - 2) / (g.width() - 1);
 }
 
 TEST(WalkingDistance, AdmissibleOnEveryPositionOfSmallBoards) {
-    std::vector<Board> goals = {
-        Board::blank_last(Geometry(3, 3)), Board::blank_first(Geometry(3, 3)),
-        Board::blank_last(Geometry(2, 4)), Board::blank_first(Geometry(4, 2)),
+    std::vector<board::Board> goals = {
+        board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_first(board::Geometry(3, 3)),
+        board::Board::blank_last(board::Geometry(2, 4)), board::Board::blank_first(board::Geometry(4, 2)),
         test::board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5})};
-    for (const Board& goal : goals)
-        for (Metric metric : {Metric::Stm, Metric::Mtm}) {
+    for (const board::Board& goal : goals)
+        for (board::Metric metric : {board::Metric::Stm, board::Metric::Mtm}) {
             const BfsOracle o(goal, metric);
-            WalkingDistanceH wd(goal, metric), md(goal, metric, false);
+            heuristics::WalkingDistanceH wd(goal, metric), md(goal, metric, false);
             ASSERT_TRUE(wd.has_tables());
             uint64_t exact = 0;
-            o.for_each([&](const Board& b, int d) {
-                const SearchState s = SearchState::from(b);
+            o.for_each([&](const board::Board& b, int d) {
+                const board::SearchState s = board::SearchState::from(b);
                 const int w = wd.init(s), m = md.init(s);
                 ASSERT_LE(w, d) << to_string(metric) << " " << b.to_string();
                 ASSERT_LE(m, w) << to_string(metric) << " "
@@ -192,13 +192,13 @@ TEST(WalkingDistance, AdmissibleOnEveryPositionOfSmallBoards) {
 // --- Incremental updates ---------------------------------------------------------------------
 
 TEST(WalkingDistance, IncrementalEqualsFromScratch) {
-    for (const Board& goal : {Board::blank_last(Geometry(4, 4)), Board::blank_first(Geometry(3, 4)),
-                              Board::blank_last(Geometry(4, 3)), Board::blank_last(Geometry(5, 5))})
-        for (Metric metric : {Metric::Stm, Metric::Mtm})
+    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(4, 4)), board::Board::blank_first(board::Geometry(3, 4)),
+                              board::Board::blank_last(board::Geometry(4, 3)), board::Board::blank_last(board::Geometry(5, 5))})
+        for (board::Metric metric : {board::Metric::Stm, board::Metric::Mtm})
             for (bool tables : {true, false}) {
-                WalkingDistanceH h(goal, metric, tables), fresh(goal, metric, tables);
+                heuristics::WalkingDistanceH h(goal, metric, tables), fresh(goal, metric, tables);
                 test::expect_incremental_walk(h, fresh, goal, 300, 7);
-                EXPECT_EQ(h.vertical() + h.horizontal(), fresh.init(SearchState::from(goal)));
+                EXPECT_EQ(h.vertical() + h.horizontal(), fresh.init(board::SearchState::from(goal)));
             }
 }
 

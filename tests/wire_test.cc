@@ -11,7 +11,7 @@ namespace loyd {
 namespace {
 
 TEST(Wire, FieldsRoundTrip) {
-    WireWriter w(3, 9);
+    base::WireWriter w(3, 9);
     w.u8(200).u32(0xdeadbeef).u64(0x0123456789abcdefull).i32(-5).f64(0.25).str("r\xc3\xa9sum\xc3\xa9");
     const uint8_t raw[] = {1, 2, 3};
     w.raw(raw, 3);
@@ -19,7 +19,7 @@ TEST(Wire, FieldsRoundTrip) {
     ASSERT_EQ(bytes.size(), 2u + 1 + 4 + 8 + 4 + 8 + 4 + 8 + 3);
     EXPECT_EQ(bytes[2], 200);
     EXPECT_EQ(bytes[3], 0xef);  // little-endian
-    WireReader r(bytes, 3, "test message");
+    base::WireReader r(bytes, 3, "test message");
     EXPECT_EQ(r.kind(), 9);
     EXPECT_EQ(r.u8("a"), 200);
     EXPECT_EQ(r.u32("b"), 0xdeadbeefu);
@@ -33,9 +33,9 @@ TEST(Wire, FieldsRoundTrip) {
 }
 
 TEST(Wire, MalformedMessagesAreRefused) {
-    const std::vector<uint8_t> bytes = WireWriter(1, 4).u32(7).str("abcdef").take();
+    const std::vector<uint8_t> bytes = base::WireWriter(1, 4).u32(7).str("abcdef").take();
     auto read = [&](std::vector<uint8_t> b, uint8_t version, size_t max) {
-        WireReader r(b, version, "msg");
+        base::WireReader r(b, version, "msg");
         r.u32("count");
         r.str("name", max);
         r.finish();
@@ -55,7 +55,7 @@ TEST(Wire, MalformedMessagesAreRefused) {
     m = test::error_of<FormatError>([&] { read(padded, 1, 6); });
     EXPECT_EQ(m, "msg (kind 4): 1 bytes after the last field");
     // A length that claims more than the message holds is refused before any allocation.
-    std::vector<uint8_t> huge = WireWriter(1, 4).u32(7).u32(0xffffffffu).take();
+    std::vector<uint8_t> huge = base::WireWriter(1, 4).u32(7).u32(0xffffffffu).take();
     m = test::error_of<FormatError>([&] { read(huge, 1, size_t{1} << 40); });
     EXPECT_EQ(m, "msg (kind 4): ends inside name");
 }

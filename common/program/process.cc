@@ -39,10 +39,10 @@ int run_program(std::string_view name, int argc, char** argv,
         std::cerr << name << ": " << f.message << "\n";
         return f.status;
     }
-    Collective& world = ranks->world();
+    base::Collective& world = ranks->world();
     const bool first = world.rank() == 0;
     std::ostringstream muted;
-    FdOutput stdout_buf(STDOUT_FILENO, "standard output");
+    base::FdOutput stdout_buf(STDOUT_FILENO, "standard output");
     std::ostream stdout_stream(&stdout_buf);
     Process p{
         name, argc, argv, *ranks, world, first ? stdout_stream : muted, first ? std::cerr : muted,
@@ -52,7 +52,7 @@ int run_program(std::string_view name, int argc, char** argv,
     try {
         status = body(p);
         stdout_stream.flush();
-        require_written(stdout_stream);
+        base::require_written(stdout_stream);
     } catch (...) {
         Failure f = failure_of(std::current_exception(), name, interrupted());
         status = f.status;

@@ -29,7 +29,7 @@ struct Process {
     int argc;               // the command line, MPI's arguments removed
     char** argv;
     mpi::Ranks& ranks;
-    Collective& world;
+    base::Collective& world;
     std::ostream& out;  // rank 0: standard output, checked; the others: muted
     std::ostream& err;  // rank 0: standard error; the others: muted
     // When set: called once the body returned `status` (message "") or failed with `status` and

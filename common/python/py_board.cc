@@ -51,9 +51,9 @@ int to_tile(long long v) {
 }
 
 // Tiles from a list of rows; `fixed` the size the call fixes, if any.
-Board from_rows(const py::sequence& rows, const std::optional<Geometry>& fixed) {
+board::Board from_rows(const py::sequence& rows, const std::optional<board::Geometry>& fixed) {
     const size_t h = rows.size();
-    if (h > static_cast<size_t>(kMaxCells))
+    if (h > static_cast<size_t>(board::kMaxCells))
         throw InvalidInput(std::to_string(h) + " rows: a board holds at most 25 tiles");
     std::vector<int> tiles;
     size_t w = 0;
@@ -64,7 +64,7 @@ Board from_rows(const py::sequence& rows, const std::optional<Geometry>& fixed) 
                                " is not a sequence of tile numbers");
         const py::sequence cells = py::reinterpret_borrow<py::sequence>(row);
         if (r == 0) w = cells.size();
-        if (w > static_cast<size_t>(kMaxCells))
+        if (w > static_cast<size_t>(board::kMaxCells))
             throw InvalidInput("rows of " + std::to_string(w) +
                                " tiles: a board holds at most 25 tiles");
         if (cells.size() != w)
@@ -73,39 +73,39 @@ Board from_rows(const py::sequence& rows, const std::optional<Geometry>& fixed) 
                                std::to_string(cells.size()) + ")");
         for (size_t c = 0; c < w; ++c) tiles.push_back(to_tile(index_value(cells[c], "tiles")));
     }
-    if (w < 2 || h < 2 || w * h > kMaxCells)
+    if (w < 2 || h < 2 || w * h > board::kMaxCells)
         throw InvalidInput("a board of " + std::to_string(w) + " columns and " + std::to_string(h) +
                            " rows is not supported (need 2 <= W, H and W*H <= 25)");
-    const Geometry g(static_cast<int>(w), static_cast<int>(h));
+    const board::Geometry g(static_cast<int>(w), static_cast<int>(h));
     if (fixed && !(g == *fixed))
         throw InvalidInput("the rows make a " + g.name() + " board, the size is " + fixed->name());
-    return Board::make(g, tiles);
+    return board::Board::make(g, tiles);
 }
 
-Board from_sequence(const py::sequence& seq, const std::optional<Geometry>& fixed) {
+board::Board from_sequence(const py::sequence& seq, const std::optional<board::Geometry>& fixed) {
     if (seq.size() > 0 && !is_text(seq[0]) && py::isinstance<py::sequence>(seq[0]))
         return from_rows(seq, fixed);
-    if (seq.size() > static_cast<size_t>(kMaxCells))
+    if (seq.size() > static_cast<size_t>(board::kMaxCells))
         throw InvalidInput(std::to_string(seq.size()) + " tiles: a board holds at most 25");
     std::vector<int> tiles;
     tiles.reserve(seq.size());
     for (const py::handle v : seq) tiles.push_back(to_tile(index_value(v, "tiles")));
-    return Board::make(infer_geometry(tiles.size(), fixed), tiles);
+    return board::Board::make(infer_geometry(tiles.size(), fixed), tiles);
 }
 
-std::string board_repr(const Board& b) {
+std::string board_repr(const board::Board& b) {
     return "loyd.Board('" + rows_text(b) + "')";
 }
 
-Board apply_moves(const Board& b, const std::string& text, const std::string& notation_name) {
-    const Notation n = parse_notation(notation_name);
-    const MoveText m = read_moves(text, n);
-    const Replay r = replay(b, m.moves);
+board::Board apply_moves(const board::Board& b, const std::string& text, const std::string& notation_name) {
+    const board::Notation n = board::parse_notation(notation_name);
+    const board::MoveText m = read_moves(text, n);
+    const board::Replay r = replay(b, m.moves);
     if (r.illegal) throw InvalidInput(illegal_move_message(m, text, *r.illegal, n, *r.illegal + 1));
     return r.end;
 }
 
-py::list tile_list(const Board& b) {
+py::list tile_list(const board::Board& b) {
     py::list out(static_cast<size_t>(b.cells()));
     for (int c = 0; c < b.cells(); ++c) out[static_cast<size_t>(c)] = b.at(c);
     return out;
@@ -120,11 +120,11 @@ std::string python_words(std::string message) {
     return message;
 }
 
-std::optional<Geometry> size_arg(const py::handle& size) {
+std::optional<board::Geometry> size_arg(const py::handle& size) {
     if (size.is_none()) return std::nullopt;
     if (py::isinstance<py::str>(size)) {
         try {
-            return parse_size(size.cast<std::string>());
+            return board::parse_size(size.cast<std::string>());
         } catch (const UsageError& e) {
             throw UsageError(python_words(e.what()));
         }
@@ -132,19 +132,19 @@ std::optional<Geometry> size_arg(const py::handle& size) {
     if (py::isinstance<py::sequence>(size) && py::len(size) == 2) {
         const py::sequence s = py::reinterpret_borrow<py::sequence>(size);
         const long long w = index_value(s[0], "a size"), h = index_value(s[1], "a size");
-        if (w < 2 || h < 2 || w * h > kMaxCells)
+        if (w < 2 || h < 2 || w * h > board::kMaxCells)
             throw UsageError("board size " + std::to_string(w) + "x" + std::to_string(h) +
                              " is not supported (need 2 <= W, H and W*H <= 25)");
-        return Geometry(static_cast<int>(w), static_cast<int>(h));
+        return board::Geometry(static_cast<int>(w), static_cast<int>(h));
     }
     throw UsageError("a size is 'WxH' or (W, H), not " + std::string(py::repr(size)));
 }
 
-BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
-    const std::optional<Geometry> g = size_arg(size);
+board::BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
+    const std::optional<board::Geometry> g = size_arg(size);
     std::string text = "blank-last";
-    if (py::isinstance<Board>(goal)) {
-        const Board& b = goal.cast<const Board&>();
+    if (py::isinstance<board::Board>(goal)) {
+        const board::Board& b = goal.cast<const board::Board&>();
         if (g && !(b.geometry() == *g))
             throw UsageError("the goal is " + b.geometry().name() + ", the size " + g->name());
         text = rows_text(b);
@@ -156,14 +156,14 @@ BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
             std::string(py::repr(goal)));
     }
     try {
-        return BoardFormat(g, text);
+        return board::BoardFormat(g, text);
     } catch (const Error& e) {
         throw UsageError(python_words(e.what()));
     }
 }
 
-Board board_arg(const py::handle& board, const BoardFormat& format) {
-    if (py::isinstance<Board>(board)) return board.cast<Board>();
+board::Board board_arg(const py::handle& board, const board::BoardFormat& format) {
+    if (py::isinstance<board::Board>(board)) return board.cast<board::Board>();
     try {
         if (py::isinstance<py::str>(board)) {
             const std::string text = board.cast<std::string>();
@@ -183,7 +183,7 @@ Board board_arg(const py::handle& board, const BoardFormat& format) {
                          std::string(py::str(py::type::of(board).attr("__name__"))));
 }
 
-MoveText read_moves(const std::string& text, Notation n) {
+board::MoveText read_moves(const std::string& text, board::Notation n) {
     try {
         return parse_move_text(text, n);
     } catch (const FormatError& e) {
@@ -192,43 +192,43 @@ MoveText read_moves(const std::string& text, Notation n) {
     }
 }
 
-std::string illegal_move_message(const MoveText& m, const std::string& text, size_t i, Notation n,
+std::string illegal_move_message(const board::MoveText& m, const std::string& text, size_t i, board::Notation n,
                                  size_t number) {
     static const char* const names[] = {"up", "down", "left", "right"};
-    const bool tile = n == Notation::Tile;
-    const Dir d = tile ? opposite(m.moves[i]) : m.moves[i];
+    const bool tile = n == board::Notation::Tile;
+    const board::Dir d = tile ? opposite(m.moves[i]) : m.moves[i];
     return "move " + std::to_string(number) + " (" + std::string(1, text[m.letter_at[i]]) +
            " at character " + std::to_string(m.letter_at[i] + 1) +
            ") leaves the board: " + (tile ? "no tile can slide " : "the blank cannot move ") +
            names[static_cast<int>(d)];
 }
 
-Board goal_for(const BoardFormat& format, const Geometry& g) {
+board::Board goal_for(const board::BoardFormat& format, const board::Geometry& g) {
     if (const auto fixed = format.geometry(); fixed && !(*fixed == g))
         throw InvalidInput("the board is " + g.name() + ", the goal is " + fixed->name());
     return format.goal(g);
 }
 
-std::string rows_text(const Board& b) {
-    return BoardFormat().write(b, BoardLayout::Rows);
+std::string rows_text(const board::Board& b) {
+    return board::BoardFormat().write(b, board::BoardLayout::Rows);
 }
 
-void check_same_board(const Board& b, const Board& goal, const std::string& what) {
+void check_same_board(const board::Board& b, const board::Board& goal, const std::string& what) {
     if (!(b.geometry() == goal.geometry()))
         throw InvalidInput(what + " is " + b.geometry().name() + ", the goal is " +
                            goal.geometry().name());
 }
 
 void bind_board(py::module_& m) {
-    py::class_<Board>(
+    py::class_<board::Board>(
         m, "Board", R"doc(A sliding-tile position: W x H cells (2 <= W, H; W*H <= 25), 0 the blank.
 
-Board(board, *, size=None, goal=None) reads any form the solver reads: a text in
+board::Board(board, *, size=None, goal=None) reads any form the solver reads: a text in
 numbers or labels, flat or in rows ("8 2 0/4 6 1/3 7 5", "8,2,0,4,6,1,3,7,5"; the
 blank written 0, _ or .), a sequence of tile numbers (flat, or a list of rows),
-or another Board. A flat board takes its size from `size` ("WxH" or (W, H)), else
+or another board::Board. A flat board takes its size from `size` ("WxH" or (W, H)), else
 from the goal, else from its count (4, 9, 16 or 25 tiles: square). Labels need a
-goal written in the same labels: Board("H G F/E D C/B A _", goal="A B C/D E F/G H _");
+goal written in the same labels: board::Board("H G F/E D C/B A _", goal="A B C/D E F/G H _");
 inside loyd a board is numeric (the goal's k-th labelled cell is tile k).
 Boards are immutable, compare equal by size and tiles, hash, and pickle.
 Raises InvalidInputError for a board that cannot be read (naming the token),
@@ -246,28 +246,28 @@ UsageError for a bad size or goal.)doc")
                         throw UsageError("give both width and height, or neither");
                     size = py::make_tuple(width, height);
                 }
-                return board_arg(tiles, BoardFormat(size_arg(size), "blank-last"));
+                return board_arg(tiles, board::BoardFormat(size_arg(size), "blank-last"));
             },
             "tiles"_a, "width"_a = py::none(), "height"_a = py::none(),
             R"doc(The board of `tiles`: a flat sequence in reading order (row-major; its size from
 width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list of rows.
 0 is the blank. Raises InvalidInputError when the tiles are not a permutation of 0..W*H-1.)doc")
         .def_static(
-            "blank_last", [](const py::object& size) { return Board::blank_last(*size_arg(size)); },
+            "blank_last", [](const py::object& size) { return board::Board::blank_last(*size_arg(size)); },
             "size"_a,
             "The goal 1 2 ... N-1 0 of a board of `size` ('WxH' or (W, H)): the blank in the last "
             "cell.")
         .def_static(
             "blank_first",
-            [](const py::object& size) { return Board::blank_first(*size_arg(size)); }, "size"_a,
+            [](const py::object& size) { return board::Board::blank_first(*size_arg(size)); }, "size"_a,
             "The goal 0 1 ... N-1 of a board of `size`: the blank in the first cell (Korf's "
             "instances).")
         .def("to_list", &tile_list, "The tiles in reading order (row-major), 0 the blank.")
         .def(
             "rows",
-            [](const Board& b) {
+            [](const board::Board& b) {
                 py::list rows;
-                const Geometry& g = b.geometry();
+                const board::Geometry& g = b.geometry();
                 for (int r = 0; r < g.height(); ++r) {
                     py::list row;
                     for (int c = 0; c < g.width(); ++c) row.append(b.at(g.cell(r, c)));
@@ -277,47 +277,47 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
             },
             "The tiles as a list of rows, top to bottom.")
         .def_property_readonly(
-            "width", [](const Board& b) { return b.geometry().width(); }, "Columns.")
+            "width", [](const board::Board& b) { return b.geometry().width(); }, "Columns.")
         .def_property_readonly(
-            "height", [](const Board& b) { return b.geometry().height(); }, "Rows.")
+            "height", [](const board::Board& b) { return b.geometry().height(); }, "Rows.")
         .def_property_readonly(
             "size",
-            [](const Board& b) {
+            [](const board::Board& b) {
                 return py::make_tuple(b.geometry().width(), b.geometry().height());
             },
             "(width, height).")
-        .def_property_readonly("cells", &Board::cells, "width * height.")
-        .def_property_readonly("blank", &Board::blank, "The cell of the blank (row-major index).")
+        .def_property_readonly("cells", &board::Board::cells, "width * height.")
+        .def_property_readonly("blank", &board::Board::blank, "The cell of the blank (row-major index).")
         .def(
             "position",
-            [](const Board& b, int tile) {
+            [](const board::Board& b, int tile) {
                 if (tile < 0 || tile >= b.cells())
                     throw py::index_error("no tile " + std::to_string(tile));
                 return static_cast<int>(b.positions()[static_cast<size_t>(tile)]);
             },
             "tile"_a, "The cell (row-major index) of `tile`; 0 is the blank.")
-        .def("__len__", &Board::cells)
+        .def("__len__", &board::Board::cells)
         .def("__getitem__",
-             [](const Board& b, long long cell) {
+             [](const board::Board& b, long long cell) {
                  if (cell < 0) cell += b.cells();
                  if (cell < 0 || cell >= b.cells()) throw py::index_error("cell out of range");
                  return b.at(static_cast<int>(cell));
              })
-        .def("__iter__", [](const Board& b) { return py::iter(tile_list(b)); })
+        .def("__iter__", [](const board::Board& b) { return py::iter(tile_list(b)); })
         .def("__eq__",
-             [](const Board& a, const py::object& o) -> py::object {
-                 if (!py::isinstance<Board>(o))
+             [](const board::Board& a, const py::object& o) -> py::object {
+                 if (!py::isinstance<board::Board>(o))
                      return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                 return py::bool_(a == o.cast<const Board&>());
+                 return py::bool_(a == o.cast<const board::Board&>());
              })
         .def("__ne__",
-             [](const Board& a, const py::object& o) -> py::object {
-                 if (!py::isinstance<Board>(o))
+             [](const board::Board& a, const py::object& o) -> py::object {
+                 if (!py::isinstance<board::Board>(o))
                      return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                 return py::bool_(a != o.cast<const Board&>());
+                 return py::bool_(a != o.cast<const board::Board&>());
              })
         .def("__hash__",
-             [](const Board& b) {
+             [](const board::Board& b) {
                  const auto& c = b.cell_array();
                  return py::hash(py::make_tuple(b.geometry().width(), b.geometry().height(),
                                                 py::bytes(reinterpret_cast<const char*>(c.data()),
@@ -328,18 +328,18 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
         .def("__repr__", &board_repr)
         .def(
             "to_text",
-            [](const Board& b, const std::string& layout, const py::object& goal) {
-                const BoardFormat f = format_arg(goal, py::none());
+            [](const board::Board& b, const std::string& layout, const py::object& goal) {
+                const board::BoardFormat f = format_arg(goal, py::none());
                 goal_for(f, b.geometry());
-                return f.write(b, parse_board_layout(layout));
+                return f.write(b, board::parse_board_layout(layout));
             },
             py::kw_only(), "layout"_a = "rows", "goal"_a = py::none(),
             R"doc(The board as text: layout "rows" ("1 2 3/4 5 6/7 8 0") or "flat"; in the labels of
 `goal` when it is written in labels.)doc")
         .def(
             "grid",
-            [](const Board& b, const py::object& goal) {
-                const BoardFormat f = format_arg(goal, py::none());
+            [](const board::Board& b, const py::object& goal) {
+                const board::BoardFormat f = format_arg(goal, py::none());
                 goal_for(f, b.geometry());
                 return f.grid(b);
             },
@@ -348,11 +348,11 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
             "writes it).")
         .def(
             "moves",
-            [](const Board& b) {
+            [](const board::Board& b) {
                 std::string out;
-                for (int d = 0; d < kDirs; ++d)
-                    if (b.geometry().neighbor(b.blank(), static_cast<Dir>(d)) != kNoCell)
-                        out += dir_char(static_cast<Dir>(d));
+                for (int d = 0; d < board::kDirs; ++d)
+                    if (b.geometry().neighbor(b.blank(), static_cast<board::Dir>(d)) != board::kNoCell)
+                        out += dir_char(static_cast<board::Dir>(d));
                 return out;
             },
             "The legal moves, as the directions the blank can move (a subset of 'UDLR').")
@@ -364,18 +364,18 @@ direction the tile slides, the speedsolvers'). Raises InvalidInputError for a ba
 character or a move that leaves the board (naming it).)doc")
         .def(
             "is_solvable",
-            [](const Board& b, const py::object& goal) {
+            [](const board::Board& b, const py::object& goal) {
                 return solvable(b, goal_for(format_arg(goal, py::none()), b.geometry()));
             },
             "goal"_a = "blank-last", "True when the board can reach `goal` (permutation parity).")
         .def(py::pickle(
-            [](const Board& b) {
+            [](const board::Board& b) {
                 return py::make_tuple(b.geometry().width(), b.geometry().height(), tile_list(b));
             },
             [](const py::tuple& t) {
                 if (t.size() != 3) throw InvalidInput("bad pickled loyd.Board");
                 return board_arg(t[2],
-                                 BoardFormat(size_arg(py::make_tuple(t[0], t[1])), "blank-last"));
+                                 board::BoardFormat(size_arg(py::make_tuple(t[0], t[1])), "blank-last"));
             }));
 }
 

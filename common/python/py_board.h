@@ -26,30 +26,30 @@ namespace py = pybind11;
 std::string python_words(std::string message);
 
 // None -> nullopt; "WxH" or (W, H) -> the board; UsageError otherwise.
-std::optional<Geometry> size_arg(const py::handle& size);
+std::optional<board::Geometry> size_arg(const py::handle& size);
 
 // The conventions of a call: the goal (a name, a text, or a Board) and the size, if given.
-BoardFormat format_arg(const py::handle& goal, const py::handle& size);
+board::BoardFormat format_arg(const py::handle& goal, const py::handle& size);
 
 // The goal of `format` on board `g`; InvalidInput when the goal (or size) fixes another board.
-Board goal_for(const BoardFormat& format, const Geometry& g);
+board::Board goal_for(const board::BoardFormat& format, const board::Geometry& g);
 
 // A board argument read in `format` (see above).
-Board board_arg(const py::handle& board, const BoardFormat& format);
+board::Board board_arg(const py::handle& board, const board::BoardFormat& format);
 
 // `b` as the solver writes it in rows: "1 2 3/4 5 6/7 8 0".
-std::string rows_text(const Board& b);
+std::string rows_text(const board::Board& b);
 
 // Raises InvalidInput naming `what` when `b` is not on the goal's board.
-void check_same_board(const Board& b, const Board& goal, const std::string& what);
+void check_same_board(const board::Board& b, const board::Board& goal, const std::string& what);
 
 // Moves read from `text` in notation `n`; InvalidInput naming the text on a bad character.
-MoveText read_moves(const std::string& text, Notation n);
+board::MoveText read_moves(const std::string& text, board::Notation n);
 
 // The solver's check message for move i of `m` (read from `text`), which leaves the board;
 // `number` is its number in the metric's moves: "move 3 (L at character 3) leaves the board:
 // no tile can slide left".
-std::string illegal_move_message(const MoveText& m, const std::string& text, size_t i, Notation n,
+std::string illegal_move_message(const board::MoveText& m, const std::string& text, size_t i, board::Notation n,
                                  size_t number);
 
 void bind_board(py::module_& m);

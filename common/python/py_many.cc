@@ -30,13 +30,13 @@ namespace {
 
 // The positions of a call, 25 bytes each, all on one board.
 struct Positions {
-    std::optional<Geometry> geometry;  // unset only when there are none
-    std::vector<Cells> cells;
+    std::optional<board::Geometry> geometry;  // unset only when there are none
+    std::vector<board::Cells> cells;
 
     size_t size() const { return cells.size(); }
-    Board at(size_t i) const {
-        const Cells& c = cells[i];
-        return Board::make(*geometry, std::vector<int>(c.begin(), c.begin() + geometry->cells()));
+    board::Board at(size_t i) const {
+        const board::Cells& c = cells[i];
+        return board::Board::make(*geometry, std::vector<int>(c.begin(), c.begin() + geometry->cells()));
     }
 };
 
@@ -48,7 +48,7 @@ std::string shape_text(const py::array& a) {
 
 // Rows of an integer array: each a permutation of 0..W*H-1, else InvalidInput naming the row.
 template <class T>
-void read_rows(const py::array& a, const Geometry& g, Positions& out) {
+void read_rows(const py::array& a, const board::Geometry& g, Positions& out) {
     const auto rows = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
     if (!rows) throw py::error_already_set();
     const auto v = rows.template unchecked<2>();
@@ -73,14 +73,14 @@ void read_rows(const py::array& a, const Geometry& g, Positions& out) {
             tiles.push_back(tile >= 0 && tile < 1000 ? static_cast<int>(tile) : -1);
         }
         try {
-            Board::make(g, tiles);
+            board::Board::make(g, tiles);
         } catch (const Error& e) {
             throw InvalidInput("boards[" + std::to_string(i) + "]: " + e.what());
         }
     }
 }
 
-Positions from_array(const py::array& a, const BoardFormat& f) {
+Positions from_array(const py::array& a, const board::BoardFormat& f) {
     if (a.ndim() != 2)
         throw InvalidInput("expected an array of shape (n, W*H), one board per row; got shape " +
                            shape_text(a));
@@ -102,10 +102,10 @@ Positions from_array(const py::array& a, const BoardFormat& f) {
     return p;
 }
 
-Positions read_positions(const py::handle& boards, const BoardFormat& f) {
+Positions read_positions(const py::handle& boards, const board::BoardFormat& f) {
     if (py::isinstance<py::array>(boards))
         return from_array(py::reinterpret_borrow<py::array>(boards), f);
-    if (py::isinstance<Board>(boards) || py::isinstance<py::str>(boards) ||
+    if (py::isinstance<board::Board>(boards) || py::isinstance<py::str>(boards) ||
         !py::isinstance<py::sequence>(boards))
         throw py::type_error(
             "boards must be a sequence of boards or an array of shape (n, W*H), not " +
@@ -114,7 +114,7 @@ Positions read_positions(const py::handle& boards, const BoardFormat& f) {
     size_t i = 0;
     for (const py::handle item : boards) {
         if (i % 65536 == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
-        Board b = [&] {
+        board::Board b = [&] {
             try {
                 return board_arg(item, f);
             } catch (const InvalidInput& e) {
@@ -134,9 +134,9 @@ Positions read_positions(const py::handle& boards, const BoardFormat& f) {
 
 // The positions and the search for them (none: on the goal's board, or 4x4).
 std::pair<Positions, Search> prepare(const py::handle& boards, const py::dict& o) {
-    const BoardFormat f = format_of(o);
+    const board::BoardFormat f = format_of(o);
     Positions p = read_positions(boards, f);
-    const Geometry g = p.geometry ? *p.geometry : f.geometry().value_or(Geometry(4, 4));
+    const board::Geometry g = p.geometry ? *p.geometry : f.geometry().value_or(board::Geometry(4, 4));
     Search s = search_for(g, f, o);
     return {std::move(p), std::move(s)};
 }
@@ -151,7 +151,7 @@ py::array_t<T> filled(size_t n, T value) {
 // solve_many's results, filled by the workers (each index by one of them) with the GIL released.
 class BatchArrays {
 public:
-    BatchArrays(size_t n, bool want_moves, MoveStyle style)
+    BatchArrays(size_t n, bool want_moves, board::MoveStyle style)
         : lengths_(filled<int32_t>(n, -1)),
           starts_(filled<int32_t>(n, -1)),
           bounds_(filled<int32_t>(n, -1)),
@@ -169,8 +169,8 @@ public:
           moves_(want_moves ? n : 0),
           style_(style) {}
 
-    void finish(size_t i, const SolveOutcome& r) {
-        using S = SolveOutcome::Status;
+    void finish(size_t i, const search::SolveOutcome& r) {
+        using S = search::SolveOutcome::Status;
         stat_[i] = r.status == S::Solved ? 0 : r.status == S::Unsolvable ? 1 : 2;
         if (r.status != S::Unsolvable) {
             start_[i] = r.search.heuristic_start;
@@ -211,7 +211,7 @@ private:
     uint64_t *node_, *exp_;
     double* sec_;
     std::vector<std::string> moves_;
-    MoveStyle style_;
+    board::MoveStyle style_;
     std::atomic<size_t> done_{0};
 };
 
@@ -222,11 +222,11 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
     auto& pos = prepared.first;
     auto& s = prepared.second;
     const size_t n = pos.size();
-    const Notation nt = parse_notation(notation);
+    const board::Notation nt = board::parse_notation(notation);
     BatchArrays out(n, want_moves,
-                    MoveStyle{nt, nt == Notation::Tile || s.options.metric == Metric::Mtm});
+                    board::MoveStyle{nt, nt == board::Notation::Tile || s.options.metric == board::Metric::Mtm});
     std::atomic<bool> cancel{false};
-    BatchOptions batch;
+    search::BatchOptions batch;
     batch.threads = s.options.threads;
     batch.cancel = &cancel;
     const auto t0 = std::chrono::steady_clock::now();
@@ -240,7 +240,7 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
             progress(out.done(), n);
         };
     const auto start = [&](size_t i) { return pos.at(i); };
-    const auto finish = [&](size_t i, const SolveOutcome& r) { out.finish(i, r); };
+    const auto finish = [&](size_t i, const search::SolveOutcome& r) { out.finish(i, r); };
     run_interruptible([&] { solve_batch(n, start, s.goal, s.options, finish, batch); }, cancel,
                       poll);
     const double wall =
@@ -251,7 +251,7 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
     d["metric"] = to_string(s.options.metric);
     d["heuristic"] = s.choice.name();
     d["threads"] =
-        std::min<size_t>(std::max<size_t>(n, 1), static_cast<size_t>(batch_threads(batch.threads)));
+        std::min<size_t>(std::max<size_t>(n, 1), static_cast<size_t>(search::batch_threads(batch.threads)));
     d["wall_seconds"] = wall;
     return d;
 }
@@ -265,7 +265,7 @@ py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& 
     int32_t* outp = out.mutable_data();
     std::atomic<bool> cancel{false};
     const int threads = static_cast<int>(
-        std::min<size_t>(std::max<size_t>(n, 1), batch_threads(s.options.threads)));
+        std::min<size_t>(std::max<size_t>(n, 1), search::batch_threads(s.options.threads)));
     // Chunks of at most 65,536 positions: a few milliseconds each, so a cancel is seen soon.
     const size_t chunk =
         std::clamp<size_t>(n / (static_cast<size_t>(threads) * 8) + 1, 1024, 65536);
@@ -279,12 +279,12 @@ py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& 
                 for (size_t lo; !cancel && (lo = next.fetch_add(chunk)) < n;) {
                     const size_t hi = std::min(n, lo + chunk);
                     h.resize(hi - lo);
-                    start_heuristics(
+                    search::start_heuristics(
                         hi - lo, [&](size_t k) { return pos.at(lo + k); }, s.goal, s.options,
                         h.data());
                     for (size_t k = lo; k < hi; ++k)
                         outp[k] =
-                            solvable(pos.at(k), s.goal) ? static_cast<int32_t>(h[k - lo]) : -1;
+                            board::solvable(pos.at(k), s.goal) ? static_cast<int32_t>(h[k - lo]) : -1;
                 }
             } catch (...) {
                 std::lock_guard<std::mutex> lock(mu);
@@ -307,9 +307,9 @@ py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const 
     if (asked > (uint64_t{1} << 40))
         throw UsageError("n must be at most 2^40, not " + std::to_string(asked));
     const auto n = static_cast<long long>(asked);
-    const BoardFormat f = format_of(o);
-    const Geometry g = f.geometry().value_or(Geometry(4, 4));
-    const Board goal = f.goal(g);
+    const board::BoardFormat f = format_of(o);
+    const board::Geometry g = f.geometry().value_or(board::Geometry(4, 4));
+    const board::Board goal = f.goal(g);
     uint64_t s = 0;
     if (seed.is_none()) {
         std::random_device dev;
@@ -325,7 +325,7 @@ py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const 
         [&] {
             std::mt19937_64 rng(s);
             for (long long i = 0; i < n && !(i % 65536 == 0 && cancel); ++i) {
-                const Board b = random_position(goal, rng);
+                const board::Board b = random_position(goal, rng);
                 std::copy_n(b.cell_array().begin(), cells, p + static_cast<size_t>(i) * cells);
             }
         },

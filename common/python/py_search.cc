@@ -50,25 +50,25 @@ uint64_t whole(const py::handle& v, const char* name, uint64_t least) {
     return x;
 }
 
-BoardFormat format_of(const py::dict& o) {
+board::BoardFormat format_of(const py::dict& o) {
     return format_arg(get(o, "goal"), get(o, "size"));
 }
 
 int threads_arg(const py::handle& threads) {
-    if (threads.is_none()) return batch_threads(0);
+    if (threads.is_none()) return search::batch_threads(0);
     const uint64_t t = whole(threads, "threads", 1);
     if (t > 1024) throw UsageError("threads must be from 1 to 1024, not " + std::to_string(t));
     return static_cast<int>(t);
 }
 
-Search search_for(const Geometry& g, const BoardFormat& format, const py::dict& o) {
-    SolveOptions opt;
-    opt.metric = parse_metric(text(o, "metric", "stm"));
-    opt.algorithm = parse_algorithm(text(o, "algorithm", "ida"));
+Search search_for(const board::Geometry& g, const board::BoardFormat& format, const py::dict& o) {
+    search::SolveOptions opt;
+    opt.metric = board::parse_metric(text(o, "metric", "stm"));
+    opt.algorithm = search::parse_algorithm(text(o, "algorithm", "ida"));
     const py::object nodes = get(o, "node_limit");
     if (!nodes.is_none())
         opt.limits.max_nodes = whole(nodes, "node_limit", 1);
-    else if (opt.algorithm == Algorithm::Astar)
+    else if (opt.algorithm == search::Algorithm::Astar)
         opt.limits.max_nodes = kDefaultAstarNodes;
     const py::object secs = get(o, "time_limit");
     if (!secs.is_none()) {
@@ -79,20 +79,20 @@ Search search_for(const Geometry& g, const BoardFormat& format, const py::dict& 
         opt.limits.max_seconds = s;
     }
     if (const py::object l = get(o, "lookups"); !l.is_none())
-        opt.lookups = Lookups::parse(text(o, "lookups", ""));
+        opt.lookups = heuristics::Lookups::parse(text(o, "lookups", ""));
     opt.prune = flag(o, "prune", true);
     opt.bpmx = flag(o, "bpmx", true);
     opt.threads = threads_arg(get(o, "threads"));
     const py::object heuristic = get(o, "heuristic");
-    if (opt.metric == Metric::Mtm && !heuristic.is_none()) {
-        const HeuristicKind k = parse_heuristic(py::str(heuristic).cast<std::string>());
-        if (k == HeuristicKind::Misplaced || k == HeuristicKind::LinearConflict)
+    if (opt.metric == board::Metric::Mtm && !heuristic.is_none()) {
+        const heuristics::HeuristicKind k = heuristics::parse_heuristic(py::str(heuristic).cast<std::string>());
+        if (k == heuristics::HeuristicKind::Misplaced || k == heuristics::HeuristicKind::LinearConflict)
             throw UsageError(
                 "heuristic '" + heuristic_name(k) +
                 "' is not admissible in the multi-tile metric (one move can bring several tiles "
                 "home); use walking-distance, manhattan or pdb");
     }
-    Board goal = goal_for(format, g);
+    board::Board goal = goal_for(format, g);
     Choice choice = choose(goal, get(o, "tables"), heuristic, opt.metric);
     opt.heuristic = choice.heuristic;
     opt.pdb = choice.set.get();

@@ -22,13 +22,13 @@ namespace py = pybind11;
 // A search towards one goal: the goal, the heuristic and tables chosen for it, and the options
 // (opt.heuristic and opt.pdb set from the choice; the tables stay alive with `choice`).
 struct Search {
-    Board goal;
+    board::Board goal;
     Choice choice;
-    SolveOptions options;
+    search::SolveOptions options;
 };
 
 // The board conventions of the call: its goal and size.
-BoardFormat format_of(const py::dict& o);
+board::BoardFormat format_of(const py::dict& o);
 
 // A whole number from `least` to 2^64-1 (an int or anything with __index__, not a bool), or
 // UsageError naming the argument `name`.
@@ -39,6 +39,6 @@ int threads_arg(const py::handle& threads);
 
 // Everything for boards on `g`: the goal (InvalidInput when the goal or size fixes another
 // board), the heuristic and tables (choose()), and the options.
-Search search_for(const Geometry& g, const BoardFormat& format, const py::dict& o);
+Search search_for(const board::Geometry& g, const board::BoardFormat& format, const py::dict& o);
 
 }  // namespace loyd::python

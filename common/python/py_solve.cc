@@ -24,19 +24,19 @@ namespace {
 const char* const kUnsolvable = "the position cannot reach the goal (permutation parity)";
 
 // The moves in the solver's default style for the metric: blank notation, run lengths in MTM.
-MoveStyle default_style(Metric m) {
-    return MoveStyle{Notation::Blank, m == Metric::Mtm};
+board::MoveStyle default_style(board::Metric m) {
+    return board::MoveStyle{board::Notation::Blank, m == board::Metric::Mtm};
 }
 
 // A search's progress, handed from the searching thread to the polling Python thread.
 class ProgressBox {
 public:
-    void put(const SearchProgress& p) {
+    void put(const search::SearchProgress& p) {
         std::lock_guard<std::mutex> lock(mu_);
         latest_ = p;
         fresh_ = true;
     }
-    bool take(SearchProgress& p) {
+    bool take(search::SearchProgress& p) {
         std::lock_guard<std::mutex> lock(mu_);
         if (!fresh_) return false;
         p = latest_;
@@ -46,7 +46,7 @@ public:
 
 private:
     std::mutex mu_;
-    SearchProgress latest_;
+    search::SearchProgress latest_;
     bool fresh_ = false;
 };
 
@@ -55,14 +55,14 @@ private:
 template <class Fn>
 void run_search(Search& s, const py::object& progress, Fn&& fn) {
     std::atomic<bool> cancel{false};
-    SolveOptions opt = s.options;
+    search::SolveOptions opt = s.options;
     opt.limits.cancel = &cancel;
     ProgressBox box;
     std::function<void()> poll;
     if (!progress.is_none()) {
-        opt.limits.progress = [&box](const SearchProgress& p) { box.put(p); };
+        opt.limits.progress = [&box](const search::SearchProgress& p) { box.put(p); };
         poll = [&box, &progress] {
-            SearchProgress p;
+            search::SearchProgress p;
             if (box.take(p)) progress(p.bound, p.nodes_generated, p.seconds);
         };
     }
@@ -70,19 +70,19 @@ void run_search(Search& s, const py::object& progress, Fn&& fn) {
     if (poll) poll();  // the last report
 }
 
-[[noreturn]] void limit_reached(const SearchResult& r, double seconds, int64_t count = -1) {
+[[noreturn]] void limit_reached(const search::SearchResult& r, double seconds, int64_t count = -1) {
     throw LimitReached(
         std::string(stop_reason_text(r.stop_reason)) + " reached after " + std::to_string(r.nodes_generated) +
             " nodes (no solution is shorter than " + std::to_string(r.lower_bound) + ")",
         stop_reason_text(r.stop_reason), r.nodes_generated, seconds, r.lower_bound, count);
 }
 
-py::dict solution_dict(const Board& start, const Search& s, const SolveOutcome& r) {
-    const Metric m = s.options.metric;
+py::dict solution_dict(const board::Board& start, const Search& s, const search::SolveOutcome& r) {
+    const board::Metric m = s.options.metric;
     py::dict d("start"_a = start, "goal"_a = s.goal, "length"_a = r.length,
                "metric"_a = to_string(m),
                "moves"_a = format_moves(r.search.moves, default_style(m)),
-               "tile_moves"_a = format_moves(r.search.moves, MoveStyle{Notation::Tile, true}),
+               "tile_moves"_a = format_moves(r.search.moves, board::MoveStyle{board::Notation::Tile, true}),
                "path"_a = to_string(r.search.moves), "length_stm"_a = r.search.moves.size(),
                "nodes"_a = r.search.nodes_generated, "nodes_expanded"_a = r.search.nodes_expanded,
                "seconds"_a = r.seconds, "heuristic"_a = s.choice.name(),
@@ -92,9 +92,9 @@ py::dict solution_dict(const Board& start, const Search& s, const SolveOutcome& 
 }
 
 // The board argument and the search for it.
-std::pair<Board, Search> prepare(const py::handle& board, const py::dict& o) {
-    const BoardFormat f = format_of(o);
-    Board start = board_arg(board, f);
+std::pair<board::Board, Search> prepare(const py::handle& board, const py::dict& o) {
+    const board::BoardFormat f = format_of(o);
+    board::Board start = board_arg(board, f);
     Search s = search_for(start.geometry(), f, o);
     return {std::move(start), std::move(s)};
 }
@@ -103,10 +103,10 @@ py::dict solve_one(const py::handle& board, const py::dict& o, const py::object&
     auto prepared = prepare(board, o);
     auto& start = prepared.first;
     auto& s = prepared.second;
-    SolveOutcome r;
-    run_search(s, progress, [&](const SolveOptions& opt) { r = solve(start, s.goal, opt); });
-    if (r.status == SolveOutcome::Status::Unsolvable) throw Unsolvable(kUnsolvable);
-    if (r.status == SolveOutcome::Status::Limit) limit_reached(r.search, r.seconds);
+    search::SolveOutcome r;
+    run_search(s, progress, [&](const search::SolveOptions& opt) { r = solve(start, s.goal, opt); });
+    if (r.status == search::SolveOutcome::Status::Unsolvable) throw Unsolvable(kUnsolvable);
+    if (r.status == search::SolveOutcome::Status::Limit) limit_reached(r.search, r.seconds);
     return solution_dict(start, s, r);
 }
 
@@ -115,19 +115,19 @@ py::dict all_solutions(const py::handle& board, const py::dict& o, bool count_on
     auto prepared = prepare(board, o);
     auto& start = prepared.first;
     auto& s = prepared.second;
-    AllSolutionsOptions all;
+    search::AllSolutionsOptions all;
     all.count_only = count_only;
     if (!max.is_none()) {
         all.max_solutions = whole(max, "max_solutions", 1);
     }
-    AllSolutionsOutcome r;
+    search::AllSolutionsOutcome r;
     run_search(s, py::none(),
-               [&](const SolveOptions& opt) { r = solve_all(start, s.goal, opt, all); });
-    if (r.status == SolveOutcome::Status::Unsolvable) throw Unsolvable(kUnsolvable);
-    if (r.status == SolveOutcome::Status::Limit)
+               [&](const search::SolveOptions& opt) { r = solve_all(start, s.goal, opt, all); });
+    if (r.status == search::SolveOutcome::Status::Unsolvable) throw Unsolvable(kUnsolvable);
+    if (r.status == search::SolveOutcome::Status::Limit)
         limit_reached(r.search, r.seconds, r.length > 0 ? static_cast<int64_t>(r.count) : -1);
     py::list moves;
-    for (const Moves& m : r.solutions)
+    for (const board::Moves& m : r.solutions)
         moves.append(format_moves(m, default_style(s.options.metric)));
     return py::dict("length"_a = r.length, "metric"_a = to_string(s.options.metric),
                     "moves"_a = moves, "count"_a = r.count, "capped"_a = r.capped,
@@ -136,24 +136,24 @@ py::dict all_solutions(const py::handle& board, const py::dict& o, bool count_on
 }
 
 // The number of the move holding single move i (0-based), counted in the metric's moves.
-size_t move_number(const Moves& m, size_t i, Metric metric) {
-    if (metric == Metric::Stm) return i + 1;
+size_t move_number(const board::Moves& m, size_t i, board::Metric metric) {
+    if (metric == board::Metric::Stm) return i + 1;
     return static_cast<size_t>(
-        metric_length(Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
+        metric_length(board::Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
 }
 
 // The optimal length in `d` ("optimal"), or why it is unknown ("optimal_unknown", and after a
 // limit its "lower_bound").
-void optimal_length(Search& s, const Board& start, bool search, py::dict& d) {
+void optimal_length(Search& s, const board::Board& start, bool search, py::dict& d) {
     if (!search) {
         d["optimal_unknown"] = "not searched";
         return;
     }
-    SolveOutcome r;
-    run_search(s, py::none(), [&](const SolveOptions& opt) { r = solve(start, s.goal, opt); });
-    if (r.status == SolveOutcome::Status::Solved) {
+    search::SolveOutcome r;
+    run_search(s, py::none(), [&](const search::SolveOptions& opt) { r = solve(start, s.goal, opt); });
+    if (r.status == search::SolveOutcome::Status::Solved) {
         d["optimal"] = r.length;
-    } else if (r.status == SolveOutcome::Status::Unsolvable) {
+    } else if (r.status == search::SolveOutcome::Status::Unsolvable) {
         d["optimal_unknown"] = "unsolvable";
     } else {
         d["optimal_unknown"] = stop_reason_text(r.search.stop_reason);
@@ -164,13 +164,13 @@ void optimal_length(Search& s, const Board& start, bool search, py::dict& d) {
 // `solver check`'s verdict on one board and move text (solver/commands/check.cc).
 py::dict check(const py::handle& board, const std::string& text, const py::dict& o,
                const std::string& notation, bool optimal) {
-    const Notation n = parse_notation(notation);
-    const BoardFormat f = format_of(o);
-    const Board start = board_arg(board, f);
-    const MoveText mt = read_moves(text, n);
+    const board::Notation n = board::parse_notation(notation);
+    const board::BoardFormat f = format_of(o);
+    const board::Board start = board_arg(board, f);
+    const board::MoveText mt = read_moves(text, n);
     Search s = search_for(start.geometry(), f, o);
-    const Metric metric = s.options.metric;
-    const Replay rp = replay(start, mt.moves);
+    const board::Metric metric = s.options.metric;
+    const board::Replay rp = replay(start, mt.moves);
     py::dict d("verdict"_a = "illegal", "metric"_a = to_string(metric), "moves"_a = text);
     if (rp.illegal) {
         const size_t number = move_number(mt.moves, *rp.illegal, metric);
@@ -180,7 +180,7 @@ py::dict check(const py::handle& board, const std::string& text, const py::dict&
         return d;
     }
     const size_t stm = mt.moves.size();
-    const auto mtm = static_cast<size_t>(metric_length(mt.moves, Metric::Mtm));
+    const auto mtm = static_cast<size_t>(metric_length(mt.moves, board::Metric::Mtm));
     d["length"] = stm;
     d["length_mtm"] = mtm;
     d["end"] = rp.end;
@@ -190,7 +190,7 @@ py::dict check(const py::handle& board, const std::string& text, const py::dict&
     } else if (!d.contains("optimal")) {
         d["verdict"] = "solves";
     } else {
-        const size_t length = metric == Metric::Mtm ? mtm : stm;
+        const size_t length = metric == board::Metric::Mtm ? mtm : stm;
         const auto best = d["optimal"].cast<size_t>();
         if (length < best) throw Error("the moves are shorter than the optimal length found");
         d["verdict"] = length == best ? "optimal" : "suboptimal";
@@ -203,33 +203,33 @@ int distance(const py::handle& board, const py::dict& o) {
     auto prepared = prepare(board, o);
     auto& start = prepared.first;
     auto& s = prepared.second;
-    if (!solvable(start, s.goal)) throw Unsolvable(kUnsolvable);
+    if (!board::solvable(start, s.goal)) throw Unsolvable(kUnsolvable);
     int h = 0;
-    start_heuristics(
+    search::start_heuristics(
         1, [&](size_t) { return start; }, s.goal, s.options, &h);
     return h;
 }
 
 std::string format_path(const std::string& path, const std::string& notation,
                         const py::handle& runs) {
-    MoveStyle style;
-    style.notation = parse_notation(notation);
-    style.runs = runs.is_none() ? style.notation == Notation::Tile : runs.cast<bool>();
-    return format_moves(parse_moves(path), style);
+    board::MoveStyle style;
+    style.notation = board::parse_notation(notation);
+    style.runs = runs.is_none() ? style.notation == board::Notation::Tile : runs.cast<bool>();
+    return format_moves(board::parse_moves(path), style);
 }
 
 // The start and the board after each move of the metric (a run of one direction in MTM).
-py::list states(const Board& start, const std::string& path, const std::string& metric) {
-    const Moves m = parse_moves(path);
+py::list states(const board::Board& start, const std::string& path, const std::string& metric) {
+    const board::Moves m = board::parse_moves(path);
     py::list out;
-    Board b = start;
+    board::Board b = start;
     out.append(b);
-    std::vector<MoveRun> runs;
-    if (parse_metric(metric) == Metric::Mtm)
+    std::vector<board::MoveRun> runs;
+    if (board::parse_metric(metric) == board::Metric::Mtm)
         runs = move_runs(m);
     else
-        for (Dir d : m) runs.push_back(MoveRun{d, 1});
-    for (const MoveRun& run : runs) {
+        for (board::Dir d : m) runs.push_back(board::MoveRun{d, 1});
+    for (const board::MoveRun& run : runs) {
         for (int k = 0; k < run.length; ++k)
             if (!b.move(run.dir)) throw Error("a solution's move leaves the board");
         out.append(b);

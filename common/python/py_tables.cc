@@ -42,8 +42,8 @@ std::string module_program() {
 // Every set opened and still held somewhere (by path, cache folder and checks), and every set
 // discovery chose (held for the process, as a solver run holds its sets).
 std::mutex mu;
-std::map<std::string, std::weak_ptr<const LoadedSet>> opened;
-std::map<std::string, std::shared_ptr<const LoadedSet>> discovered;
+std::map<std::string, std::weak_ptr<const tables::LoadedSet>> opened;
+std::map<std::string, std::shared_ptr<const tables::LoadedSet>> discovered;
 std::map<std::string, std::optional<std::string>> found_manifests;  // discovery key -> manifest
 
 std::string fspath(const py::handle& path) {
@@ -53,15 +53,15 @@ std::string fspath(const py::handle& path) {
 }
 
 std::string default_cache() {
-    return default_cache_dir();
+    return tables::default_cache_dir();
 }
 
 Tables open_tables(const std::string& path, const std::optional<std::string>& cache_dir,
                    bool verify) {
-    const fs::path manifest = set_path(path).manifest;
+    const fs::path manifest = tables::set_path(path).manifest;
     std::error_code ec;
     const fs::path canonical = fs::weakly_canonical(manifest, ec);
-    LoadOptions lo;
+    tables::LoadOptions lo;
     lo.verify_payload = verify;
     lo.spot_check = verify;
     lo.cache_dir = cache_dir.value_or(default_cache());
@@ -72,10 +72,10 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
         if (auto it = opened.find(key); it != opened.end())
             if (auto held = it->second.lock()) return Tables{held, manifest.string()};
     }
-    std::shared_ptr<const LoadedSet> set;
+    std::shared_ptr<const tables::LoadedSet> set;
     try {
         py::gil_scoped_release release;  // a zstd set takes seconds to decode
-        set = std::make_shared<const LoadedSet>(load_set(manifest.string(), lo));
+        set = std::make_shared<const tables::LoadedSet>(load_set(manifest.string(), lo));
     } catch (const IoError& e) {
         throw FileProblem(e.what());
     } catch (const FormatError& e) {
@@ -91,7 +91,7 @@ void warn(const std::string& message) {
         .attr("warn")("loyd: " + message, py::handle(PyExc_RuntimeWarning), 2);
 }
 
-std::string discovery_key(const std::vector<std::string>& dirs, const Board& goal, Metric metric) {
+std::string discovery_key(const std::vector<std::string>& dirs, const board::Board& goal, board::Metric metric) {
     std::string key = goal.geometry().name() + ':' + goal.to_string() + ':' + to_string(metric);
     for (const auto& d : dirs) key += '\n' + d;
     return key;
@@ -99,15 +99,15 @@ std::string discovery_key(const std::vector<std::string>& dirs, const Board& goa
 
 // The manifest discovery picks for `goal`, read once per goal, metric and search path; the
 // notes of sets it skipped are warnings, given once.
-std::optional<std::string> find_manifest(const Board& goal, Metric metric) {
+std::optional<std::string> find_manifest(const board::Board& goal, board::Metric metric) {
     const std::vector<std::string> dirs = search_dirs();
     const std::string key = discovery_key(dirs, goal, metric);
     if (auto it = found_manifests.find(key); it != found_manifests.end()) return it->second;
     std::vector<std::string> notes;
-    std::optional<FoundSet> found;
+    std::optional<tables::FoundSet> found;
     {
         py::gil_scoped_release release;
-        found = find_best_set(dirs, goal, &notes, metric);
+        found = tables::find_best_set(dirs, goal, &notes, metric);
     }
     for (const auto& n : notes) warn(n);
     std::optional<std::string> manifest;
@@ -115,7 +115,7 @@ std::optional<std::string> find_manifest(const Board& goal, Metric metric) {
     return found_manifests[key] = manifest;
 }
 
-std::optional<Tables> find_tables(const Board& goal, Metric metric) {
+std::optional<Tables> find_tables(const board::Board& goal, board::Metric metric) {
     const std::optional<std::string> manifest = find_manifest(goal, metric);
     if (!manifest) return std::nullopt;
     if (auto it = discovered.find(*manifest); it != discovered.end())
@@ -125,8 +125,8 @@ std::optional<Tables> find_tables(const Board& goal, Metric metric) {
     return t;
 }
 
-std::string classic_words(Metric m) {
-    return m == Metric::Mtm ? "walking distance" : "linear conflict";
+std::string classic_words(board::Metric m) {
+    return m == board::Metric::Mtm ? "walking distance" : "linear conflict";
 }
 
 Tables tables_arg(const py::handle& tables) {
@@ -134,14 +134,14 @@ Tables tables_arg(const py::handle& tables) {
     return open_tables(fspath(tables), std::nullopt, true);
 }
 
-py::list pattern_list(const LoadedSet& s) {
+py::list pattern_list(const tables::LoadedSet& s) {
     py::list out;
     for (const auto& t : s.spec.tables) out.append(py::tuple(py::cast(t.pattern.tiles())));
     return out;
 }
 
 std::string tables_repr(const Tables& t) {
-    const PdbSetSpec& s = t.set->spec;
+    const tables::PdbSetSpec& s = t.set->spec;
     return "loyd.Tables('" + s.name + "', path='" + t.set->dir + "', size=" + s.geometry().name() +
            ", metric=" + to_string(s.metric) + ", tables=" + std::to_string(s.tables.size()) + ")";
 }
@@ -153,28 +153,28 @@ std::string Choice::name() const {
 }
 
 std::vector<std::string> search_dirs() {
-    return default_pdb_dirs(module_program());
+    return tables::default_pdb_dirs(module_program());
 }
 
-Choice choose(const Board& goal, const py::handle& tables, const py::handle& heuristic,
-              Metric metric) {
-    std::optional<HeuristicKind> h;
-    if (!heuristic.is_none()) h = parse_heuristic(py::str(heuristic).cast<std::string>());
+Choice choose(const board::Board& goal, const py::handle& tables, const py::handle& heuristic,
+              board::Metric metric) {
+    std::optional<heuristics::HeuristicKind> h;
+    if (!heuristic.is_none()) h = heuristics::parse_heuristic(py::str(heuristic).cast<std::string>());
     if (!tables.is_none()) {
-        if (h && *h != HeuristicKind::Pdb)
+        if (h && *h != heuristics::HeuristicKind::Pdb)
             throw UsageError(
                 "tables need heuristic='pdb' (the default when tables are given), not '" +
                 heuristic_name(*h) + "'");
         const Tables t = tables_arg(tables);
-        const LoadedSet& s = *t.set;
+        const tables::LoadedSet& s = *t.set;
         // An unmappable goal is left to solve(), which says what to build.
-        const SetMisfit why = misfit(s.spec, goal, metric);
-        if (why == SetMisfit::Metric) throw UsageError(misfit_message(why, s.spec, s.dir, goal, metric));
-        if (why == SetMisfit::Board) throw InvalidInput(misfit_message(why, s.spec, s.dir, goal, metric));
-        return Choice{HeuristicKind::Pdb, t.set};
+        const tables::SetMisfit why = misfit(s.spec, goal, metric);
+        if (why == tables::SetMisfit::Metric) throw UsageError(misfit_message(why, s.spec, s.dir, goal, metric));
+        if (why == tables::SetMisfit::Board) throw InvalidInput(misfit_message(why, s.spec, s.dir, goal, metric));
+        return Choice{heuristics::HeuristicKind::Pdb, t.set};
     }
-    if (h && *h != HeuristicKind::Pdb) return Choice{*h, nullptr};
-    const HeuristicKind classic = default_classic_heuristic(metric);
+    if (h && *h != heuristics::HeuristicKind::Pdb) return Choice{*h, nullptr};
+    const heuristics::HeuristicKind classic = search::default_classic_heuristic(metric);
     const bool required = h.has_value();
     std::optional<Tables> found;
     try {
@@ -185,11 +185,11 @@ Choice choose(const Board& goal, const py::handle& tables, const py::handle& heu
              classic_words(metric));
         return Choice{classic, nullptr};
     }
-    if (found) return Choice{HeuristicKind::Pdb, found->set};
+    if (found) return Choice{heuristics::HeuristicKind::Pdb, found->set};
     if (required)
         throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
                          goal.geometry().name() +
-                         "; build them with: " + suggest_build_command(goal, metric) +
+                         "; build them with: " + tables::suggest_build_command(goal, metric) +
                          " (and pass tables= or set LOYD_PDB_PATH)");
     return Choice{classic, nullptr};
 }
@@ -222,11 +222,11 @@ Raises FileError when the set cannot be read or fails a check.)doc")
             "find",
             [](const py::object& board, const py::object& size, const py::object& goal,
                const std::string& metric) {
-                const BoardFormat f = format_arg(goal, size);
-                std::optional<Geometry> g = f.geometry();
+                const board::BoardFormat f = format_arg(goal, size);
+                std::optional<board::Geometry> g = f.geometry();
                 if (!board.is_none()) g = board_arg(board, f).geometry();
                 if (!g) throw UsageError("Tables.find needs a board, a size or a goal written out");
-                const std::optional<Tables> t = find_tables(goal_for(f, *g), parse_metric(metric));
+                const std::optional<Tables> t = find_tables(goal_for(f, *g), board::parse_metric(metric));
                 return t ? py::cast(*t) : py::none();
             },
             "board"_a = py::none(), py::kw_only(), "size"_a = py::none(), "goal"_a = "blank-last",

@@ -31,14 +31,14 @@ namespace py = pybind11;
 
 // A loaded set as Python holds it.
 struct Tables {
-    std::shared_ptr<const LoadedSet> set;
+    std::shared_ptr<const tables::LoadedSet> set;
     std::string manifest;  // the manifest's path as opened
 };
 
 // What one call searches with: the heuristic and, for Pdb, the set.
 struct Choice {
-    HeuristicKind heuristic = HeuristicKind::LinearConflict;
-    std::shared_ptr<const LoadedSet> set;
+    heuristics::HeuristicKind heuristic = heuristics::HeuristicKind::LinearConflict;
+    std::shared_ptr<const tables::LoadedSet> set;
     // As the solver's --json names it: "pdb:NAME" or the classic heuristic's name.
     std::string name() const;
 };
@@ -52,8 +52,8 @@ std::vector<std::string> search_dirs();
 // required when `heuristic` is "pdb"). Errors as the solver's: UsageError (heuristic and tables
 // that contradict, tables of another metric, "pdb" with no set found), InvalidInput (tables of
 // another board), FileError (a set that cannot be loaded).
-Choice choose(const Board& goal, const py::handle& tables, const py::handle& heuristic,
-              Metric metric);
+Choice choose(const board::Board& goal, const py::handle& tables, const py::handle& heuristic,
+              board::Metric metric);
 
 void bind_tables(py::module_& m);
 

@@ -31,7 +31,7 @@ using program::thousands;
 
 // One table's build on the progress line: "FILE: layer 12, 1,234 / 5,678 entries (21.7%), 3 s,
 // ETA ~11 s".
-std::string progress_text(const std::string& file, const BuildProgress& p) {
+std::string progress_text(const std::string& file, const tables::BuildProgress& p) {
     const double frac =
         p.total ? static_cast<double>(p.assigned) / static_cast<double>(p.total) : 0;
     char percent[32];
@@ -44,7 +44,7 @@ std::string progress_text(const std::string& file, const BuildProgress& p) {
 }
 
 // The line saying a table was written.
-void report_table(const Context& c, const std::string& path, uint64_t entries, EntryCoding coding,
+void report_table(const Context& c, const std::string& path, uint64_t entries, tables::EntryCoding coding,
                   int max_value, double secs, int resumed_layers) {
     if (c.world.rank() != 0 || c.options.quiet) return;
     c.err << "pdbgen: " << path << ": " << thousands(entries) << " " << to_string(coding)
@@ -54,14 +54,14 @@ void report_table(const Context& c, const std::string& path, uint64_t entries, E
 }
 
 // Builds `t` in this process on the plan's threads and writes it; its payload checksum.
-uint64_t build_here(const BuildPlan& plan, const TableSpec& t, const Context& c,
+uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Context& c,
                     ProgressLine& line) {
-    BuildOptions bo;
+    tables::BuildOptions bo;
     bo.threads = plan.threads;
     bo.coding = plan.coding(t.pattern.metric());
     bo.cancel = &c.interrupted;
-    bo.progress = [&](const BuildProgress& p) { line.show(progress_text(t.file, p)); };
-    BuildResult r = build_table(t.pattern, bo);
+    bo.progress = [&](const tables::BuildProgress& p) { line.show(progress_text(t.file, p)); };
+    tables::BuildResult r = build_table(t.pattern, bo);
     line.clear();
     if (c.interrupted) throw LimitError("interrupted");
     const uint64_t sum = write_table(plan.path(t), header_for(t.pattern, r.max_value), r.entries,
@@ -73,35 +73,35 @@ uint64_t build_here(const BuildPlan& plan, const TableSpec& t, const Context& c,
 
 // Builds `t` sliced over the ranks (each its slice; checkpoints when planned), rank 0 writing
 // it; its payload checksum on rank 0.
-uint64_t build_sliced(const BuildPlan& plan, const TableSpec& t, const Context& c,
+uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const Context& c,
                       ProgressLine& line) {
-    SlicedBuildOptions so;
+    tables::SlicedBuildOptions so;
     so.cancel = &c.interrupted;
     so.checkpoint_dir = plan.checkpoint;
     so.table_file = t.file;
     so.coding = plan.coding(t.pattern.metric());
-    so.progress = [&](const BuildProgress& p) { line.show(progress_text(t.file, p)); };
+    so.progress = [&](const tables::BuildProgress& p) { line.show(progress_text(t.file, p)); };
     so.note = [&](const std::string& s) {
         line.clear();
         if (!c.options.quiet) c.err << "pdbgen: " << s << "\n";
     };
     const std::string path = plan.path(t);
-    SlicedTable r = build_table_sliced(t.pattern, so, c.world);
+    tables::SlicedTable r = build_table_sliced(t.pattern, so, c.world);
     line.clear();
     write_sliced_table(path, header_for(t.pattern, r.max_value), r, c.world, plan.encoding,
                        plan.level);
     uint64_t sum = 0;
     c.world.agree_on([&] {
-        if (c.world.rank() == 0) sum = read_pdb_header(path).payload_xxh3;
+        if (c.world.rank() == 0) sum = tables::read_pdb_header(path).payload_xxh3;
     });
-    if (!plan.checkpoint.empty()) remove_checkpoint(plan.checkpoint, t.file, c.world);
+    if (!plan.checkpoint.empty()) tables::remove_checkpoint(plan.checkpoint, t.file, c.world);
     report_table(c, path, r.slices.total(), so.coding, r.max_value, r.seconds, r.resumed_layers);
     return sum;
 }
 
 // The payload checksum of `t` in the output folder (on rank 0): the table already built there,
 // or built now.
-uint64_t table_checksum(const BuildPlan& plan, const TableSpec& t, const Context& c) {
+uint64_t table_checksum(const BuildPlan& plan, const tables::TableSpec& t, const Context& c) {
     std::string built;  // rank 0's verdict, for every rank: "" = build it
     if (c.world.rank() == 0)
         if (const auto sum = already_built(plan, t, c)) built = std::to_string(*sum);
@@ -143,7 +143,7 @@ int run_build(const Context& c) {
     BuildPlan& plan = *planned;
     c.world.agree_on([&] { check_memory(plan, c.world); });
     notes(plan, c);
-    std::optional<DirLock> lock;
+    std::optional<base::DirLock> lock;
     c.world.agree_on([&] {
         if (c.world.rank() == 0) claim_folder(plan, c, lock);
     });
@@ -151,7 +151,7 @@ int run_build(const Context& c) {
     for (auto& t : plan.spec.tables) t.xxh3 = table_checksum(plan, t, c);
     c.world.agree_on([&] {
         if (c.world.rank() == 0)
-            write_file_atomic((fs::path(plan.out) / kManifestName).string(),
+            base::write_file_atomic((fs::path(plan.out) / tables::kManifestName).string(),
                               manifest_text(plan.spec));
     });
     summary(plan, c, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

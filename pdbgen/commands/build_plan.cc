@@ -27,45 +27,45 @@ namespace {
 using program::bytes;
 
 // A custom set: --size (or the goal's rows), --goal, the patterns, --kind, --metric, --name.
-PdbSetSpec custom_spec(const Options& o, Metric m) {
+tables::PdbSetSpec custom_spec(const Options& o, board::Metric m) {
     if (o.patterns.empty())
         throw UsageError("build needs --preset NAME or --pattern TILES (with --size)");
     std::vector<std::vector<int>> pats;
     for (const auto& s : o.patterns) {
         try {
-            pats.push_back(parse_int_list(s));
+            pats.push_back(board::parse_int_list(s));
         } catch (const FormatError& e) {
             throw UsageError("bad --pattern '" + s + "': " + e.what());
         }
     }
-    Geometry g = o.size ? parse_size(*o.size) : [&]() -> Geometry {
-        const std::optional<Geometry> written = BoardFormat(std::nullopt, o.goal).geometry();
+    board::Geometry g = o.size ? board::parse_size(*o.size) : [&]() -> board::Geometry {
+        const std::optional<board::Geometry> written = board::BoardFormat(std::nullopt, o.goal).geometry();
         if (!written) throw UsageError("a custom set needs --size WxH");
         return *written;
     }();
-    const PatternKind kind = o.kind             ? parse_pattern_kind(*o.kind)
-                             : m == Metric::Mtm ? PatternKind::Full
-                                                : PatternKind::Additive;
+    const tables::PatternKind kind = o.kind             ? tables::parse_pattern_kind(*o.kind)
+                             : m == board::Metric::Mtm ? tables::PatternKind::Full
+                                                : tables::PatternKind::Additive;
     return custom_set(o.name.empty() ? "custom" : o.name, parse_goal(o.goal, g), pats, kind, m);
 }
 
-PdbSetSpec spec_from_options(const Options& o) {
-    const Metric m = o.metric ? parse_metric(*o.metric) : Metric::Stm;
+tables::PdbSetSpec spec_from_options(const Options& o) {
+    const board::Metric m = o.metric ? board::parse_metric(*o.metric) : board::Metric::Stm;
     if (o.preset.empty()) return custom_spec(o, m);
     if (o.size || !o.patterns.empty())
         throw UsageError("give either --preset or --size/--pattern, not both");
-    PdbSetSpec s = preset(o.preset);
+    tables::PdbSetSpec s = tables::preset(o.preset);
     if (o.metric && m != s.metric)
         throw UsageError("preset " + o.preset + " is for the " + to_string(s.metric) +
                          " metric, not " + to_string(m) + " (see pdbgen presets)");
     return s;
 }
 
-PdbEncoding encoding_of(const Options& o) {
+tables::PdbEncoding encoding_of(const Options& o) {
     if (o.encoding == "raw" && o.level)
         throw UsageError("--level sets the zstd level: it does not apply to --encoding raw");
-    return o.encoding == "zstd"  ? PdbEncoding::Zstd
-           : o.encoding == "raw" ? PdbEncoding::Raw
+    return o.encoding == "zstd"  ? tables::PdbEncoding::Zstd
+           : o.encoding == "raw" ? tables::PdbEncoding::Raw
                                  : throw UsageError("--encoding must be zstd or raw");
 }
 
@@ -80,19 +80,19 @@ uint64_t available_memory() {
 }
 
 // True when `there` is the set `spec` (checksums aside).
-bool same_set(PdbSetSpec there, PdbSetSpec spec) {
+bool same_set(tables::PdbSetSpec there, tables::PdbSetSpec spec) {
     for (auto& t : there.tables) t.xxh3.reset();
     for (auto& t : spec.tables) t.xxh3.reset();
     return manifest_text(there) == manifest_text(spec);
 }
 
-void refuse_another_set(const std::string& out, const PdbSetSpec& spec) {
-    const fs::path m = fs::path(out) / kManifestName;
+void refuse_another_set(const std::string& out, const tables::PdbSetSpec& spec) {
+    const fs::path m = fs::path(out) / tables::kManifestName;
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(m, ec))) return;
-    std::optional<PdbSetSpec> there;
+    std::optional<tables::PdbSetSpec> there;
     try {
-        there = read_manifest(m.string());
+        there = tables::read_manifest(m.string());
     } catch (const Error&) {
         return;
     }
@@ -106,12 +106,12 @@ void refuse_another_set(const std::string& out, const PdbSetSpec& spec) {
 
 }  // namespace
 
-EntryCoding BuildPlan::coding(Metric m) const {
+tables::EntryCoding BuildPlan::coding(board::Metric m) const {
     if (entries) return *entries;
-    return m == Metric::Stm ? EntryCoding::Compact : EntryCoding::Byte;
+    return m == board::Metric::Stm ? tables::EntryCoding::Compact : tables::EntryCoding::Byte;
 }
 
-std::string BuildPlan::path(const TableSpec& t) const {
+std::string BuildPlan::path(const tables::TableSpec& t) const {
     return (fs::path(out) / t.file).string();
 }
 
@@ -123,8 +123,8 @@ BuildPlan plan_build(const Options& o, int ranks) {
     BuildPlan plan{spec_from_options(o),
                    o.out,
                    encoding_of(o),
-                   o.level ? o.level : kDefaultZstdLevel,
-                   o.entries ? std::optional(parse_entry_coding(*o.entries)) : std::nullopt,
+                   o.level ? o.level : tables::kDefaultZstdLevel,
+                   o.entries ? std::optional(tables::parse_entry_coding(*o.entries)) : std::nullopt,
                    sliced,
                    o.checkpoint,
                    sliced ? 1 : thread_count(o),
@@ -132,12 +132,12 @@ BuildPlan plan_build(const Options& o, int ranks) {
     return plan;
 }
 
-void check_memory(const BuildPlan& plan, const Collective& world) {
+void check_memory(const BuildPlan& plan, const base::Collective& world) {
     uint64_t peak = 0;
     for (const auto& t : plan.spec.tables)
         peak = std::max(peak, plan.sliced
                                   ? estimate_sliced_build_bytes(t.pattern, world.size(),
-                                                                SlicedBuildOptions{}.exchange_bytes)
+                                                                tables::SlicedBuildOptions{}.exchange_bytes)
                                   : estimate_build_bytes(t.pattern, plan.coding(plan.spec.metric)));
     // A machine's available memory is shared by its ranks.
     const uint64_t local = plan.sliced ? static_cast<uint64_t>(world.node_size()) : 1;
@@ -155,7 +155,7 @@ void check_memory(const BuildPlan& plan, const Collective& world) {
                      (plan.sliced ? " per rank" : "") + ", more than " + more_than);
 }
 
-void claim_folder(const BuildPlan& plan, const Context& c, std::optional<DirLock>& lock) {
+void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::DirLock>& lock) {
     std::error_code ec;
     fs::create_directories(plan.out, ec);
     if (ec || !fs::is_directory(plan.out))
@@ -165,15 +165,15 @@ void claim_folder(const BuildPlan& plan, const Context& c, std::optional<DirLock
     refuse_another_set(plan.out, plan.spec);
 }
 
-std::optional<uint64_t> already_built(const BuildPlan& plan, const TableSpec& t, const Context& c) {
+std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t, const Context& c) {
     const Options& o = c.options;
     const std::string path = plan.path(t);
     std::error_code ec;
     if (o.force || !fs::exists(path, ec)) return std::nullopt;
     try {
-        PdbTable existing = PdbTable::load(path, t.pattern);
-        const PdbHeader& h = existing.file().header();
-        const EntryCoding coding = plan.coding(t.pattern.metric());
+        tables::PdbTable existing = tables::PdbTable::load(path, t.pattern);
+        const tables::PdbHeader& h = existing.file().header();
+        const tables::EntryCoding coding = plan.coding(t.pattern.metric());
         if (h.coding == coding && h.encoding == plan.encoding) {
             if (!o.quiet)
                 c.err << "pdbgen: " << path
@@ -184,7 +184,7 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const TableSpec& t,
             c.err << "pdbgen: " << path << " is built and valid; re-encoding it ("
                   << to_string(coding) << " entries, " << to_string(plan.encoding) << ")\n";
         convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o));
-        return read_pdb_header(path).payload_xxh3;
+        return tables::read_pdb_header(path).payload_xxh3;
     } catch (const Error& e) {
         if (!o.quiet) c.err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
     }

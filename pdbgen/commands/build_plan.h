@@ -17,11 +17,11 @@
 namespace loyd::pdbgen {
 
 struct BuildPlan {
-    PdbSetSpec spec;                     // a preset, or the custom set of --size/--goal/--pattern
+    tables::PdbSetSpec spec;                     // a preset, or the custom set of --size/--goal/--pattern
     std::string out;                     // the output folder
-    PdbEncoding encoding;                // --encoding
+    tables::PdbEncoding encoding;                // --encoding
     int level = 0;                       // the zstd level (--level, else the format's default)
-    std::optional<EntryCoding> entries;  // --entries
+    std::optional<tables::EntryCoding> entries;  // --entries
     bool sliced = false;                 // several ranks, or --checkpoint: build_sliced.h
     std::string checkpoint;   // --checkpoint: the folder of the finished layers ("" = none)
     int threads = 1;          // one process: -j capped at the CPUs; sliced: one per rank
@@ -30,8 +30,8 @@ struct BuildPlan {
     // The entry coding of a table of metric `m`: --entries, else compact for the single-tile
     // metric (the presets' default: docs/benchmarks.md measures what it costs the search) and
     // bytes for MTM (compact entries are for STM tables only).
-    EntryCoding coding(Metric m) const;
-    std::string path(const TableSpec& t) const;  // the table's file in the output folder
+    tables::EntryCoding coding(board::Metric m) const;
+    std::string path(const tables::TableSpec& t) const;  // the table's file in the output folder
 };
 
 // The plan of the options, for a build on `ranks` ranks: the same on every rank. UsageError
@@ -41,19 +41,19 @@ BuildPlan plan_build(const Options& o, int ranks);
 // LimitError when the largest table's estimated peak memory is above --max-memory or, without
 // it, the memory available: for a sliced build, per rank (a rank's slice; the available memory
 // is shared by the ranks of one machine).
-void check_memory(const BuildPlan& plan, const Collective& world);
+void check_memory(const BuildPlan& plan, const base::Collective& world);
 
 // Rank 0, before writing: creates the output folder (IoError when it cannot), takes its lock
 // into `lock` (folder.h), removes temporaries of interrupted builds, and refuses a folder that
 // holds another set (UsageError: building there would leave that set's tables named by no
 // manifest). The same set again (a rebuild, a resumed build, another encoding or entry coding)
 // is what build is for; a manifest that cannot be read names nothing.
-void claim_folder(const BuildPlan& plan, const Context& c, std::optional<DirLock>& lock);
+void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::DirLock>& lock);
 
 // Rank 0: the payload checksum of the table at plan.path(t) when it is already built and valid
 // (and --force is not given), after re-encoding it when it is valid in another entry coding or
 // payload encoding; nullopt when it must be built. Says which on stderr unless --quiet.
-std::optional<uint64_t> already_built(const BuildPlan& plan, const TableSpec& t, const Context& c);
+std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t, const Context& c);
 
 // The largest resident set this process has had (getrusage).
 uint64_t peak_rss_bytes();

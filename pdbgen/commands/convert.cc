@@ -22,9 +22,9 @@ namespace {
 
 // How tables are re-encoded: into `encoding`, at `level`, in `coding` (unset: each table's own).
 struct Conversion {
-    PdbEncoding encoding;
+    tables::PdbEncoding encoding;
     int level;
-    std::optional<EntryCoding> coding;
+    std::optional<tables::EntryCoding> coding;
     int threads;
 };
 
@@ -33,7 +33,7 @@ void convert_one(const Conversion& how, const std::string& from, const std::stri
                  std::ostream& out) {
     convert_table(from, to, how.encoding, how.level, how.coding, how.threads);
     out << "wrote " << to << " (" << to_string(how.encoding) << ", "
-        << to_string(read_pdb_header(to).coding) << " entries)\n";
+        << to_string(tables::read_pdb_header(to).coding) << " entries)\n";
 }
 
 // The folder a conversion writes into ("" is the current one).
@@ -46,8 +46,8 @@ int convert_file(const Context& c, const Conversion& how) {
     const std::string& in = c.options.paths[0];
     const std::string to = c.options.paths.size() == 2 ? c.options.paths[1] : in;
     const std::string dir = folder_of(fs::path(to).parent_path());
-    std::optional<DirLock> lock;
-    if (holds_set(dir)) lock_folder(c, dir, lock);
+    std::optional<base::DirLock> lock;
+    if (tables::holds_set(dir)) lock_folder(c, dir, lock);
     remove_dead_temporaries_in(c, dir);
     convert_one(how, in, to, c.out);
     return kExitOk;
@@ -55,47 +55,47 @@ int convert_file(const Context& c, const Conversion& how) {
 
 // A set, in place or into another folder (created), with its manifest.
 int convert_set(const Context& c, const Conversion& how) {
-    const SetPath sp = set_path(c.options.paths[0]);
-    PdbSetSpec spec = read_manifest(sp.manifest.string());
+    const tables::SetPath sp = tables::set_path(c.options.paths[0]);
+    tables::PdbSetSpec spec = tables::read_manifest(sp.manifest.string());
     const fs::path dst = c.options.paths.size() == 2 ? fs::path(c.options.paths[1]) : sp.dir;
     std::error_code ec;
     fs::create_directories(dst, ec);
     if (!fs::is_directory(dst, ec)) throw IoError("cannot create folder '" + dst.string() + "'");
-    std::optional<DirLock> lock;
+    std::optional<base::DirLock> lock;
     lock_folder(c, folder_of(dst), lock);
     remove_dead_temporaries_in(c, folder_of(dst));
     bool recoded = false;
     for (auto& t : spec.tables) {
         const std::string to = (dst / t.file).string();
         convert_one(how, (sp.dir / t.file).string(), to, c.out);
-        const uint64_t sum = read_pdb_header(to).payload_xxh3;
+        const uint64_t sum = tables::read_pdb_header(to).payload_xxh3;
         recoded |= t.xxh3 && *t.xxh3 != sum;
         if (t.xxh3) t.xxh3 = sum;  // a change of entry coding changes the payload
     }
     if (dst != sp.dir || recoded)
-        write_file_atomic((dst / kManifestName).string(), manifest_text(spec));
+        base::write_file_atomic((dst / tables::kManifestName).string(), manifest_text(spec));
     return kExitOk;
 }
 
-int convert(const Context& c, PdbEncoding encoding) {
+int convert(const Context& c, tables::PdbEncoding encoding) {
     const Options& o = c.options;
     if (o.paths.empty() || o.paths.size() > 2) throw UsageError("expected FILE|DIR [OUT]");
     note_thread_cap(o, c.err);
     const Conversion how{
-        encoding, o.level ? o.level : kDefaultZstdLevel,
-        o.entries ? std::optional<EntryCoding>(parse_entry_coding(*o.entries)) : std::nullopt,
+        encoding, o.level ? o.level : tables::kDefaultZstdLevel,
+        o.entries ? std::optional<tables::EntryCoding>(tables::parse_entry_coding(*o.entries)) : std::nullopt,
         thread_count(o)};
-    return names_set(o.paths[0]) ? convert_set(c, how) : convert_file(c, how);
+    return tables::names_set(o.paths[0]) ? convert_set(c, how) : convert_file(c, how);
 }
 
 }  // namespace
 
 int run_pack(const Context& c) {
-    return convert(c, PdbEncoding::Zstd);
+    return convert(c, tables::PdbEncoding::Zstd);
 }
 
 int run_unpack(const Context& c) {
-    return convert(c, PdbEncoding::Raw);
+    return convert(c, tables::PdbEncoding::Raw);
 }
 
 }  // namespace loyd::pdbgen

@@ -19,7 +19,7 @@ bool is_temporary(const std::string& name) {
 
 }  // namespace
 
-void lock_folder(const Context& c, const std::string& dir, std::optional<DirLock>& lock) {
+void lock_folder(const Context& c, const std::string& dir, std::optional<base::DirLock>& lock) {
     const Options& o = c.options;
     lock.emplace(
         dir, !o.no_wait,
@@ -43,7 +43,7 @@ void remove_build_temporaries(const Context& c, const std::string& dir) {
 }
 
 void remove_dead_temporaries_in(const Context& c, const std::string& dir) {
-    if (const int n = remove_dead_temporaries(dir); n > 0 && !c.options.quiet)
+    if (const int n = base::remove_dead_temporaries(dir); n > 0 && !c.options.quiet)
         c.err << "pdbgen: removed " << n << " temporary file(s) of an interrupted run in " << dir
               << "\n";
 }

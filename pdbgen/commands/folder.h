@@ -14,7 +14,7 @@ namespace loyd::pdbgen {
 // Takes the lock on the existing folder `dir` into `lock`: waits while another process holds
 // it (saying so on stderr unless --quiet; an interrupt ends the wait with LimitError), or with
 // --no-wait throws BusyError at once. IoError when the lock file cannot be opened.
-void lock_folder(const Context& c, const std::string& dir, std::optional<DirLock>& lock);
+void lock_folder(const Context& c, const std::string& dir, std::optional<base::DirLock>& lock);
 
 // Under a build's lock no other build writes in `dir`: removes every temporary file there, and
 // says how many unless --quiet.

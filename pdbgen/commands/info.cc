@@ -23,8 +23,8 @@ using program::thousands;
 
 // `info DIR` (or its manifest): the set, each table checked and described on one line.
 int info_set(const std::string& path, std::ostream& out) {
-    const LoadedSet set = load_set(path, LoadOptions{});
-    const PdbSetSpec& s = set.spec;
+    const tables::LoadedSet set = load_set(path, tables::LoadOptions{});
+    const tables::PdbSetSpec& s = set.spec;
     uint64_t entries = 0, bytes = 0;
     out << "set         " << s.name << " (" << set.dir << ")\n"
         << "board       " << s.geometry().name() << "\n"
@@ -33,7 +33,7 @@ int info_set(const std::string& path, std::ostream& out) {
         << "reflect     " << (s.reflect ? "yes" : "no") << "\n"
         << "tables      " << s.tables.size() << " (all checked: headers, checksums, manifest)\n";
     for (size_t i = 0; i < s.tables.size(); ++i) {
-        const PdbHeader& h = set.tables[i].file().header();
+        const tables::PdbHeader& h = set.tables[i].file().header();
         std::error_code ec;
         const uint64_t size = fs::file_size(fs::path(set.dir) / s.tables[i].file, ec);
         entries += h.entries;
@@ -54,9 +54,9 @@ int info_set(const std::string& path, std::ostream& out) {
 }
 
 // A table's header, field by field.
-void describe_header(const std::string& path, const PdbTable& t, std::ostream& out) {
-    const PdbHeader& h = t.file().header();
-    const Pattern& p = t.pattern();
+void describe_header(const std::string& path, const tables::PdbTable& t, std::ostream& out) {
+    const tables::PdbHeader& h = t.file().header();
+    const tables::Pattern& p = t.pattern();
     out << "file        " << path << "\n"
         << "format      loyd pdb version " << format_version(h) << "\n"
         << "board       " << p.geometry().name() << "\n"
@@ -65,26 +65,26 @@ void describe_header(const std::string& path, const PdbTable& t, std::ostream& o
         << "metric      " << to_string(p.metric()) << "\n"
         << "tiles       " << p.tiles_string() << "\n"
         << "ranking     partial permutation (tiles ascending"
-        << (p.kind() == PatternKind::Full ? ", then the blank" : "") << ")\n"
+        << (p.kind() == tables::PatternKind::Full ? ", then the blank" : "") << ")\n"
         << "entries     " << thousands(h.entries) << "\n"
         << "coding      " << to_string(h.coding) << " (" << int(h.bits_per_entry)
         << " bits per entry"
-        << (h.coding == EntryCoding::Compact
+        << (h.coding == tables::EntryCoding::Compact
                 ? "; (entry - Manhattan bound) / 2, " + thousands(h.exceptions) + " exceptions"
                 : std::string())
         << ")\n"
         << "max value   " << int(h.max_value) << "\n"
         << "encoding    " << to_string(h.encoding) << " (" << thousands(h.payload_stored_size)
         << " bytes stored)\n"
-        << "xxh3        " << hex16(h.payload_xxh3) << "\n";
+        << "xxh3        " << base::hex16(h.payload_xxh3) << "\n";
 }
 
 // The entries' checksum (of a coded table), the generator, the histogram and the mean value.
-void describe_values(const PdbTable& t, int threads, std::ostream& out) {
-    const PdbHeader& h = t.file().header();
-    const ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
-    if (h.coding != EntryCoding::Byte)
-        out << "values xxh3 " << hex16(values.xxh3) << " (the entries as bytes)\n";
+void describe_values(const tables::PdbTable& t, int threads, std::ostream& out) {
+    const tables::PdbHeader& h = t.file().header();
+    const tables::ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    if (h.coding != tables::EntryCoding::Byte)
+        out << "values xxh3 " << base::hex16(values.xxh3) << " (the entries as bytes)\n";
     out << "generator   " << (h.generator_version >> 16) << "."
         << ((h.generator_version >> 8) & 255) << "." << (h.generator_version & 255) << "\n"
         << "histogram   value: entries\n";
@@ -105,8 +105,8 @@ int run_info(const Context& c) {
     if (o.paths.size() != 1) throw UsageError("info takes one table file or set folder");
     note_thread_cap(o, c.err);
     const std::string& path = o.paths[0];
-    if (names_set(path)) return info_set(path, c.out);
-    const PdbTable t = PdbTable::load(path);
+    if (tables::names_set(path)) return info_set(path, c.out);
+    const tables::PdbTable t = tables::PdbTable::load(path);
     describe_header(path, t, c.out);
     describe_values(t, thread_count(o), c.out);
     return kExitOk;

@@ -67,7 +67,7 @@ std::string debian_name(const std::string& set) {
 
 void make_table_packages(const std::string& set_dir, const std::string& out_dir,
                          std::ostream& out) {
-    const LoadedSet set = load_set(set_dir);  // every check; a broken set is never packaged
+    const tables::LoadedSet set = tables::load_set(set_dir);  // every check; a broken set is never packaged
     const std::string name = set.spec.name, pkg = debian_name(name);
     std::error_code ec;
     fs::create_directories(out_dir, ec);
@@ -81,13 +81,13 @@ void make_table_packages(const std::string& set_dir, const std::string& out_dir,
     uint64_t bytes = 0;
     for (const auto& t : set.spec.tables) {
         convert_pdb((fs::path(set.dir) / t.file).string(), (dest / t.file).string(),
-                    PdbEncoding::Zstd);
+                    tables::PdbEncoding::Zstd);
         bytes += fs::file_size(dest / t.file);
     }
-    fs::copy_file(fs::path(set.dir) / kManifestName, dest / kManifestName,
+    fs::copy_file(fs::path(set.dir) / tables::kManifestName, dest / tables::kManifestName,
                   fs::copy_options::overwrite_existing, ec);
     if (ec) throw IoError("cannot copy the manifest of " + set.dir + ": " + ec.message());
-    write_file_atomic(
+    base::write_file_atomic(
         (stage / "DEBIAN/control").string(),
         "Package: " + pkg + "\nVersion: " + kVersion +
             "\nArchitecture: all\nSection: games\n"

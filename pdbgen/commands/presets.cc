@@ -15,15 +15,15 @@ int run_presets(const Context& c) {
     out << std::left << std::setw(12) << "preset" << std::right << std::setw(14) << "entries"
         << std::setw(10) << "~build" << std::setw(12) << "peak RAM" << std::setw(11) << "raw disk"
         << "  about\n";
-    for (const auto& n : preset_names()) {
-        const BuildCost cost = estimate_build_cost(preset(n));
+    for (const auto& n : tables::preset_names()) {
+        const tables::BuildCost cost = tables::estimate_build_cost(tables::preset(n));
         out << std::left << std::setw(12) << n << std::right << std::setw(14)
             << program::thousands(cost.entries) << std::setw(10)
             << program::duration(cost.minutes * 60) << std::setw(12) << bytes(cost.peak_bytes)
-            << std::setw(11) << bytes(cost.disk_bytes) << "  " << preset_description(n) << "\n";
+            << std::setw(11) << bytes(cost.disk_bytes) << "  " << tables::preset_description(n) << "\n";
     }
-    out << "~build: estimated at " << kBuildSecondsPerEntry * 1e6 << " microseconds per entry ("
-        << kBuildSecondsPerEntryLarge * 1e6 << " for tables above " << (kLargeTableEntries >> 20)
+    out << "~build: estimated at " << tables::kBuildSecondsPerEntry * 1e6 << " microseconds per entry ("
+        << tables::kBuildSecondsPerEntryLarge * 1e6 << " for tables above " << (tables::kLargeTableEntries >> 20)
         << " Mi entries), the rates measured\non the build machine with 2 threads "
            "(docs/benchmarks.md); "
            "raw disk: compact entries (STM) or one byte each (MTM);\nzstd files take a quarter of "

@@ -31,26 +31,26 @@ struct Verified {
 };
 
 // Verifies one table file fully, and says so on `out`.
-Verified verify_file(const std::string& path, const std::optional<Pattern>& expected, int threads,
+Verified verify_file(const std::string& path, const std::optional<tables::Pattern>& expected, int threads,
                      std::ostream& out) {
-    PdbTable t = PdbTable::load(path, expected);
-    const PdbHeader& h = t.file().header();
-    const ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    tables::PdbTable t = tables::PdbTable::load(path, expected);
+    const tables::PdbHeader& h = t.file().header();
+    const tables::ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
     if (values.max_value() != h.max_value)
         throw FormatError(path + ": header max value " + std::to_string(h.max_value) +
                           " but the largest entry is " + std::to_string(values.max_value()));
     verify_table(t.pattern(), t.entries(), t.size(), threads, path);
     out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " "
         << t.pattern().tiles_string() << ", " << program::thousands(t.size()) << " "
-        << to_string(h.coding) << " entries, xxh3 " << hex16(h.payload_xxh3);
-    if (h.coding != EntryCoding::Byte) out << ", values xxh3 " << hex16(values.xxh3);
+        << to_string(h.coding) << " entries, xxh3 " << base::hex16(h.payload_xxh3);
+    if (h.coding != tables::EntryCoding::Byte) out << ", values xxh3 " << base::hex16(values.xxh3);
     out << ")\n";
     return Verified{h.payload_xxh3, values.xxh3};
 }
 
 // The reference manifest of --against, and the folder its tables would be in.
 struct Reference {
-    PdbSetSpec spec;
+    tables::PdbSetSpec spec;
     fs::path dir;
 };
 
@@ -65,35 +65,35 @@ void match_reference(const Reference& ref, const std::string& file, const std::s
         if (*rt.xxh3 == sum.payload || *rt.xxh3 == sum.values) return;
         std::error_code ec;
         if (fs::exists(ref.dir / file, ec)) {
-            const PdbTable other = PdbTable::load((ref.dir / file).string(), rt.pattern);
+            const tables::PdbTable other = tables::PdbTable::load((ref.dir / file).string(), rt.pattern);
             if (other.file().header().payload_xxh3 == *rt.xxh3 &&
-                other.coding() == EntryCoding::Compact &&
+                other.coding() == tables::EntryCoding::Compact &&
                 summarize_values(other.pattern(), other.entries(), other.size(), threads).xxh3 ==
                     sum.values)
                 return;
         }
-        throw FormatError(path + ": xxh3 " + hex16(sum.payload) + " (values " + hex16(sum.values) +
-                          ") differs from the reference " + hex16(*rt.xxh3));
+        throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) + " (values " + base::hex16(sum.values) +
+                          ") differs from the reference " + base::hex16(*rt.xxh3));
     }
     throw FormatError(path + ": the reference manifest has no checksum for " + file);
 }
 
 // One table of a set, against its manifest's checksum and the reference.
-void verify_member(const SetPath& set, const TableSpec& t, const std::optional<Reference>& ref,
+void verify_member(const tables::SetPath& set, const tables::TableSpec& t, const std::optional<Reference>& ref,
                    int threads, std::ostream& out) {
     const std::string path = (set.dir / t.file).string();
     const Verified sum = verify_file(path, t.pattern, threads, out);
     if (t.xxh3 && *t.xxh3 != sum.payload)
-        throw FormatError(path + ": xxh3 " + hex16(sum.payload) + " differs from the manifest's " +
-                          hex16(*t.xxh3));
+        throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) + " differs from the manifest's " +
+                          base::hex16(*t.xxh3));
     if (ref) match_reference(*ref, t.file, path, sum, threads);
 }
 
 // Every table of the set at `p`: each failure on one line, then the count.
 int verify_set(const Context& c, const std::string& p, const std::optional<Reference>& ref,
                int threads) {
-    const SetPath set = set_path(p);
-    const PdbSetSpec spec = read_manifest(set.manifest.string());
+    const tables::SetPath set = tables::set_path(p);
+    const tables::PdbSetSpec spec = tables::read_manifest(set.manifest.string());
     size_t failures = 0;
     for (const auto& t : spec.tables) {
         try {
@@ -124,10 +124,10 @@ int run_verify(const Context& c) {
     const std::string& p = o.paths[0];
     std::optional<Reference> ref;
     if (!o.against.empty()) {
-        const SetPath where = set_path(o.against);
-        ref = Reference{read_manifest(where.manifest.string()), where.dir};
+        const tables::SetPath where = tables::set_path(o.against);
+        ref = Reference{tables::read_manifest(where.manifest.string()), where.dir};
     }
-    if (names_set(p)) return verify_set(c, p, ref, threads);
+    if (tables::names_set(p)) return verify_set(c, p, ref, threads);
     const Verified sum = verify_file(p, std::nullopt, threads, c.out);
     if (ref) {
         match_reference(*ref, fs::path(p).filename().string(), p, sum, threads);

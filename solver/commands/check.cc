@@ -36,7 +36,7 @@ std::pair<std::string, std::string> split_moves(const std::string& body) {
 std::optional<Task> read_check(const Request& req, const Job& job) {
     return read_task(job, [&](Task& t, const std::string& body) {
         auto [board, moves] = req.moves ? std::make_pair(body, *req.moves) : split_moves(body);
-        MoveText parsed;
+        board::MoveText parsed;
         try {
             parsed = parse_move_text(moves, req.style.notation);
         } catch (const FormatError& e) {
@@ -45,7 +45,7 @@ std::optional<Task> read_check(const Request& req, const Job& job) {
         }
         t.start = req.format.read(board);
         t.goal = req.format.goal(t.start->geometry());
-        Replay r = replay(*t.start, parsed.moves);
+        board::Replay r = replay(*t.start, parsed.moves);
         t.search = req.optimal && !r.illegal;
         t.claim = Claim{moves, std::move(parsed), std::move(r)};
     });
@@ -71,12 +71,12 @@ Verdict failed(const std::string& status, const std::string& message) {
 
 // The number of the move holding single move `i` (0-based) of `m`, counted in `metric`'s
 // moves (in MTM a run like R3 is one move).
-size_t move_number(const Moves& m, size_t i, Metric metric) {
-    if (metric == Metric::Stm) return i + 1;
-    return static_cast<size_t>(metric_length(Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
+size_t move_number(const board::Moves& m, size_t i, board::Metric metric) {
+    if (metric == board::Metric::Stm) return i + 1;
+    return static_cast<size_t>(metric_length(board::Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
 }
 
-Verdict judge(const Task& t, Notation notation, Metric metric) {
+Verdict judge(const Task& t, board::Notation notation, board::Metric metric) {
     Verdict v;
     if (!t.error.empty()) return failed("invalid", t.error);
     if (!t.failure.empty()) return failed("error", t.failure);
@@ -84,8 +84,8 @@ Verdict judge(const Task& t, Notation notation, Metric metric) {
     if (c.replay.illegal) {
         const size_t i = *c.replay.illegal;
         const char* const names[] = {"up", "down", "left", "right"};
-        const bool tile = notation == Notation::Tile;
-        const Dir d = tile ? opposite(c.moves.moves[i]) : c.moves.moves[i];
+        const bool tile = notation == board::Notation::Tile;
+        const board::Dir d = tile ? opposite(c.moves.moves[i]) : c.moves.moves[i];
         v.status = "illegal";
         v.message =
             "move " + std::to_string(move_number(c.moves.moves, i, metric)) + " (" +
@@ -96,18 +96,18 @@ Verdict judge(const Task& t, Notation notation, Metric metric) {
         return v;
     }
     v.stm = c.moves.moves.size();
-    v.mtm = static_cast<size_t>(metric_length(c.moves.moves, loyd::Metric::Mtm));
-    const SolveOutcome& o = t.outcome;
+    v.mtm = static_cast<size_t>(metric_length(c.moves.moves, loyd::board::Metric::Mtm));
+    const search::SolveOutcome& o = t.outcome;
     if (!t.search)
         v.unknown = "not searched";
-    else if (o.status == SolveOutcome::Status::Solved)
+    else if (o.status == search::SolveOutcome::Status::Solved)
         v.optimal = static_cast<size_t>(o.length);
-    else if (o.status == SolveOutcome::Status::Unsolvable)
+    else if (o.status == search::SolveOutcome::Status::Unsolvable)
         v.unknown = "unsolvable";
     else
         v.unknown = stop_reason_text(o.search.stop_reason);
     const bool reached = c.replay.end == *t.goal;
-    v.length = metric == Metric::Mtm ? v.mtm : v.stm;
+    v.length = metric == board::Metric::Mtm ? v.mtm : v.stm;
     if (!reached)
         v.status = "misses-goal";
     else if (!v.optimal)
@@ -128,7 +128,7 @@ void print_text(const Request& req, const Task& t, const Verdict& v, std::ostrea
     }
     out << " stm " << v.stm << " mtm " << v.mtm << " optimal ";
     if (v.optimal)
-        out << *v.optimal << (req.metric == Metric::Mtm ? " (mtm)" : "");
+        out << *v.optimal << (req.metric == board::Metric::Mtm ? " (mtm)" : "");
     else
         out << "unknown (" << v.unknown
             << (v.unknown != "not searched" && v.unknown != "unsolvable"
@@ -156,14 +156,14 @@ void write_claim(const Request& req, const Task& t, const Verdict& v, JsonObject
 // The lengths against the optimum, the end missed, and the search that found the optimum.
 void write_lengths(const Request& req, const Task& t, const Verdict& v, JsonObject& o) {
     o.number("length", v.stm).number("length_mtm", v.mtm);
-    if (req.metric == Metric::Mtm) o.text("metric", "mtm");
+    if (req.metric == board::Metric::Mtm) o.text("metric", "mtm");
     if (v.optimal)
         o.number("optimal", *v.optimal);
     else
         o.null("optimal");
     if (v.optimal && v.status != "misses-goal") o.number("difference", v.length - *v.optimal);
     if (!v.optimal) o.text("optimal_unknown", v.unknown);
-    if (t.search && t.outcome.status == SolveOutcome::Status::Limit)
+    if (t.search && t.outcome.status == search::SolveOutcome::Status::Limit)
         o.number("lower_bound", t.outcome.search.lower_bound);
     if (v.status == "misses-goal") o.text("end", req.format.write(t.claim->replay.end, req.layout));
     if (!t.search) return;
@@ -198,7 +198,7 @@ struct Tally {
         if (v.status == "invalid") ++invalid;
         if (v.status == "error") ++internal;
         if (t.search && t.error.empty() && t.failure.empty() &&
-            t.outcome.status == SolveOutcome::Status::Limit)
+            t.outcome.status == search::SolveOutcome::Status::Limit)
             ++limit;
     }
     int exit_code() const {
@@ -244,10 +244,10 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
                 print_json(req, t, v, out);
             else
                 print_text(req, t, v, out);
-            require_written(out);  // the first failed write ends the run
+            base::require_written(out);  // the first failed write ends the run
             n.add(t, v);
         },
-        err, ranks, [&] { require_written(out.flush()); });
+        err, ranks, [&] { base::require_written(out.flush()); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, out);
     if (interrupt_flag()) return kExitInterrupted;

@@ -15,11 +15,11 @@ namespace loyd::solver {
 namespace {
 
 // The goal as the page takes it: blank-last, blank-first, or its rows.
-std::string goal_text(const Request& req, const Board& goal) {
-    const Geometry& g = goal.geometry();
-    if (goal == Board::blank_last(g)) return "blank-last";
-    if (goal == Board::blank_first(g)) return "blank-first";
-    return req.format.write(goal, BoardLayout::Rows);
+std::string goal_text(const Request& req, const board::Board& goal) {
+    const board::Geometry& g = goal.geometry();
+    if (goal == board::Board::blank_last(g)) return "blank-last";
+    if (goal == board::Board::blank_first(g)) return "blank-first";
+    return req.format.write(goal, board::BoardLayout::Rows);
 }
 
 // The page's start: {"board":ROWS,"goal":GOAL} for the arguments' board (separate tiles join
@@ -31,8 +31,8 @@ std::string start_json(const Request& req) {
     if (!req.boards.empty()) {
         std::string text;
         for (const std::string& b : req.boards) text += (text.empty() ? "" : " ") + b;
-        const Board start = req.format.read(text);  // FormatError: an invalid board (exit 1)
-        o["board"] = json_string(req.format.write(start, BoardLayout::Rows));
+        const board::Board start = req.format.read(text);  // FormatError: an invalid board (exit 1)
+        o["board"] = json_string(req.format.write(start, board::BoardLayout::Rows));
         goal = goal_text(req, req.format.goal(start.geometry()));
     } else if (const auto g = req.format.geometry()) {
         o["size"] = g->name();
@@ -74,7 +74,7 @@ int run_play(const Request& req, std::ostream& out, std::ostream& err) {
         out.flush();
         return out ? kExitOk : kExitFile;
     }
-    write_file_atomic(req.out, html);
+    base::write_file_atomic(req.out, html);
     if (!req.quiet)
         err << "solver: wrote " << req.out << " (" << (html.size() + 512 * 1024) / (1024 * 1024)
             << " MB): open it in a browser; it needs no network\n";

@@ -10,8 +10,8 @@
 namespace loyd::solver {
 
 int run_scramble(const Request& req, std::ostream& out, std::ostream& err) {
-    const Geometry g = req.format.geometry().value_or(Geometry(4, 4));
-    const Board goal = req.format.goal(g);
+    const board::Geometry g = req.format.geometry().value_or(board::Geometry(4, 4));
+    const board::Board goal = req.format.goal(g);
     uint64_t seed = 0;
     if (req.seed) {
         seed = *req.seed;
@@ -24,9 +24,9 @@ int run_scramble(const Request& req, std::ostream& out, std::ostream& err) {
     std::mt19937_64 rng(seed);
     for (uint64_t i = 0; i < req.count; ++i) {
         out << req.format.write(random_position(goal, rng), req.layout) << '\n';
-        require_written(out);  // a full disk or a closed pipe: stop drawing
+        base::require_written(out);  // a full disk or a closed pipe: stop drawing
     }
-    require_written(out.flush());
+    base::require_written(out.flush());
     return kExitOk;
 }
 

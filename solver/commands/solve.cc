@@ -36,13 +36,13 @@ RecordStyle record_style(const Request& req, const Task& t) {
 }
 
 // --show without --json: the start and the board after every move, naming the tiles it slid.
-void show_text(const Request& req, const Board& start, const Moves& moves, std::ostream& out) {
+void show_text(const Request& req, const board::Board& start, const board::Moves& moves, std::ostream& out) {
     out << "start\n" << req.format.grid(start);
     size_t i = 0;
     for (const SolutionStep& step : solution_steps(start, moves, req.metric)) {
-        const MoveRun& m = step.move;
+        const board::MoveRun& m = step.move;
         out << "move " << ++i << ": "
-            << format_moves(Moves(static_cast<size_t>(m.length), m.dir), req.style)
+            << format_moves(board::Moves(static_cast<size_t>(m.length), m.dir), req.style)
             << (step.tiles.size() > 1 ? " (tiles" : " (tile");
         for (int t : step.tiles) out << " " << req.format.labels().name(t);
         out << ")\n" << req.format.grid(step.after);
@@ -57,15 +57,15 @@ void print_json(const Request& req, const Task& t, std::ostream& out) {
 }
 
 void print_text(const Request& req, const Task& t, std::ostream& out) {
-    const SolveOutcome& r = t.outcome;
-    const SearchResult& s = r.search;
-    if (r.status == SolveOutcome::Status::Solved) {
+    const search::SolveOutcome& r = t.outcome;
+    const search::SearchResult& s = r.search;
+    if (r.status == search::SolveOutcome::Status::Solved) {
         out << one_line(t.label) << ": length " << r.length
-            << (req.metric == Metric::Mtm ? " metric mtm" : "") << " moves "
+            << (req.metric == board::Metric::Mtm ? " metric mtm" : "") << " moves "
             << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated << " seconds "
             << fixed(r.seconds) << "\n";
         if (req.show) show_text(req, *t.start, s.moves, out);
-    } else if (r.status == SolveOutcome::Status::Unsolvable) {
+    } else if (r.status == search::SolveOutcome::Status::Unsolvable) {
         out << one_line(t.label) << ": unsolvable\n";
     } else {
         out << one_line(t.label) << ": limit (" << stop_reason_text(s.stop_reason) << ") nodes " << s.nodes_generated
@@ -76,20 +76,20 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
 // --all / --count as text: the optimal length, the number of solutions, and (--all) each
 // solution on its own line.
 void print_all_text(const Request& req, const Task& t, std::ostream& out) {
-    const AllSolutionsOutcome& a = *t.all;
-    const SearchResult& s = a.search;
+    const search::AllSolutionsOutcome& a = *t.all;
+    const search::SearchResult& s = a.search;
     const std::string label = one_line(t.label);
-    if (a.status == SolveOutcome::Status::Unsolvable) {
+    if (a.status == search::SolveOutcome::Status::Unsolvable) {
         out << label << ": unsolvable\n";
         return;
     }
-    if (a.status == SolveOutcome::Status::Limit) {
+    if (a.status == search::SolveOutcome::Status::Limit) {
         out << label << ": limit (" << stop_reason_text(s.stop_reason) << ")";
         if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
             << s.lower_bound << "\n";
     } else {
-        out << label << ": length " << a.length << (req.metric == Metric::Mtm ? " metric mtm" : "")
+        out << label << ": length " << a.length << (req.metric == board::Metric::Mtm ? " metric mtm" : "")
             << " solutions " << a.count;
         if (a.capped) out << " (the first " << a.count << " listed; there are more)";
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << "\n";
@@ -102,8 +102,8 @@ void print_all_text(const Request& req, const Task& t, std::ostream& out) {
 // --all / --count: the optimal length, the number of solutions, and (--all) each solution on
 // its own line or in the record's "solutions".
 void print_all(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
-    const AllSolutionsOutcome& a = *t.all;
-    if (a.status == SolveOutcome::Status::Limit)
+    const search::AllSolutionsOutcome& a = *t.all;
+    if (a.status == search::SolveOutcome::Status::Limit)
         err << "solver: " << one_line(t.label) << ": " << stop_reason_text(a.search.stop_reason) << " reached after "
             << a.search.nodes_generated << " nodes\n";
     if (req.json)
@@ -127,8 +127,8 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
         return;
     }
     if (t.all) return print_all(req, t, out, err);
-    const SolveOutcome& r = t.outcome;
-    if (r.status == SolveOutcome::Status::Limit)
+    const search::SolveOutcome& r = t.outcome;
+    if (r.status == search::SolveOutcome::Status::Limit)
         err << "solver: " << one_line(t.label) << ": " << stop_reason_text(r.search.stop_reason)
             << (interrupt_flag() ? " after " : " reached after ") << r.search.nodes_generated
             << " nodes\n";
@@ -154,23 +154,23 @@ struct Tally {
         const auto& r = t.outcome;
         total_nodes += r.search.nodes_generated;
         total_secs += r.seconds;
-        if (r.status == SolveOutcome::Status::Solved) {
+        if (r.status == search::SolveOutcome::Status::Solved) {
             ++solved;
             total_len += static_cast<uint64_t>(r.length);
-        } else if (r.status == SolveOutcome::Status::Unsolvable) {
+        } else if (r.status == search::SolveOutcome::Status::Unsolvable) {
             ++unsolvable;
         } else {
             ++limit;
         }
     }
-    void add_all(const AllSolutionsOutcome& a) {
+    void add_all(const search::AllSolutionsOutcome& a) {
         total_nodes += a.search.nodes_generated;
         total_secs += a.seconds;
-        if (a.status == SolveOutcome::Status::Solved) {
+        if (a.status == search::SolveOutcome::Status::Solved) {
             ++solved;
             total_len += static_cast<uint64_t>(a.length);
             solutions += a.count;
-        } else if (a.status == SolveOutcome::Status::Unsolvable) {
+        } else if (a.status == search::SolveOutcome::Status::Unsolvable) {
             ++unsolvable;
         } else {
             ++limit;
@@ -231,10 +231,10 @@ void refuse_html_over_inputs(const Request& req) {
         refuse("the --input file");
     }
     std::error_code ec;
-    if (same(req.pdb) || same(set_path(req.pdb).manifest.string())) refuse("the --pdb set's manifest");
+    if (same(req.pdb) || same(tables::set_path(req.pdb).manifest.string())) refuse("the --pdb set's manifest");
     const fs::path real = fs::weakly_canonical(req.html, ec);
     const std::string name = real.filename().string();
-    if (!ec && (name == kManifestName || real.extension() == ".pdb") && holds_set(real.parent_path()))
+    if (!ec && (name == tables::kManifestName || real.extension() == ".pdb") && tables::holds_set(real.parent_path()))
         refuse("a file of the table set in " + real.parent_path().string());
 }
 
@@ -250,7 +250,7 @@ void write_replay_page(const Request& req, const std::vector<ReplayInstance>& re
     po.title = replays.size() == 1 ? "loyd: " + replays[0].label
                                    : "loyd: " + std::to_string(replays.size()) + " instances";
     po.notation = req.style.notation;
-    write_file_atomic(req.html, html_page(replays, po));
+    base::write_file_atomic(req.html, html_page(replays, po));
 }
 
 }  // namespace
@@ -265,19 +265,19 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         req, source, [&](const Job& job) { return read_board(req, job); },
         [&](const Task& t) {
             print_task(req, t, out, err);
-            require_written(out);  // the first failed write ends the run
+            base::require_written(out);  // the first failed write ends the run
             n.add(t);
             if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
             if (t.all) {  // --all: every listed solution, numbered
                 for (size_t i = 0; i < t.all->solutions.size(); ++i)
                     replays.push_back(replay_instance(t.label + " #" + std::to_string(i + 1), *t.start, *t.goal,
                                                       t.all->solutions[i], req.format.labels()));
-            } else if (t.outcome.status == SolveOutcome::Status::Solved) {
+            } else if (t.outcome.status == search::SolveOutcome::Status::Solved) {
                 replays.push_back(replay_instance(t.label, *t.start, *t.goal, t.outcome.search.moves,
                                                   req.format.labels()));
             }
         },
-        err, ranks, [&] { require_written(out.flush()); });
+        err, ranks, [&] { base::require_written(out.flush()); });
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
     if (!req.html.empty()) write_replay_page(req, replays, err);

@@ -20,24 +20,24 @@ std::string record_buffer() {
 
 constexpr std::string_view kUnsolvable = "the instance cannot reach the goal (permutation parity)";
 
-const char* status_word(SolveOutcome::Status s) {
+const char* status_word(search::SolveOutcome::Status s) {
     switch (s) {
-        case SolveOutcome::Status::Solved:
+        case search::SolveOutcome::Status::Solved:
             return "solved";
-        case SolveOutcome::Status::Unsolvable:
+        case search::SolveOutcome::Status::Unsolvable:
             return "unsolvable";
-        case SolveOutcome::Status::Limit:
+        case search::SolveOutcome::Status::Limit:
             return "limit";
     }
     return "limit";
 }
 
-Json tile_json(int tile, const TileLabels& labels) {
+Json tile_json(int tile, const board::TileLabels& labels) {
     if (labels.are_numbers()) return tile;
     return tile ? json_string(labels.name(tile)) : Json(nullptr);
 }
 
-Json board_json(const Board& b, const TileLabels& labels) {
+Json board_json(const board::Board& b, const board::TileLabels& labels) {
     Json cells = Json::array();
     for (int c = 0; c < b.cells(); ++c) cells.push_back(tile_json(b.at(c), labels));
     return cells;
@@ -51,45 +51,45 @@ void write_style(JsonObject& o, const RecordStyle& s) {
 
 // What ends a record that did not find its solutions: the bound proven and the limit, or why
 // no solution exists.
-void write_unsolved(JsonObject& o, SolveOutcome::Status status, const SearchResult& s) {
-    if (status == SolveOutcome::Status::Limit)
+void write_unsolved(JsonObject& o, search::SolveOutcome::Status status, const search::SearchResult& s) {
+    if (status == search::SolveOutcome::Status::Limit)
         o.number("lower_bound", s.lower_bound).text("error", stop_reason_text(s.stop_reason));
-    if (status == SolveOutcome::Status::Unsolvable) o.text("error", kUnsolvable);
+    if (status == search::SolveOutcome::Status::Unsolvable) o.text("error", kUnsolvable);
 }
 
 // --show's "states" and "moved" of `moves` (records.h).
-void write_shown(JsonObject& o, const ShownBoards& shown, const Moves& moves, Metric metric) {
+void write_shown(JsonObject& o, const ShownBoards& shown, const board::Moves& moves, board::Metric metric) {
     Json states = Json::array(), moved = Json::array();
     states.push_back(board_json(shown.start, shown.labels));
     for (const SolutionStep& step : solution_steps(shown.start, moves, metric)) {
         Json tiles = Json::array();
         for (int t : step.tiles) tiles.push_back(tile_json(t, shown.labels));
-        moved.push_back(metric == Metric::Mtm ? tiles : tiles[0]);
+        moved.push_back(metric == board::Metric::Mtm ? tiles : tiles[0]);
         states.push_back(board_json(step.after, shown.labels));
     }
     o.value("states", states).value("moved", moved);
 }
 
-void write_solutions(JsonObject& o, const AllSolutionsOutcome& a, const RecordStyle& style,
+void write_solutions(JsonObject& o, const search::AllSolutionsOutcome& a, const RecordStyle& style,
                      bool listed) {
-    const bool solved = a.status == SolveOutcome::Status::Solved;
+    const bool solved = a.status == search::SolveOutcome::Status::Solved;
     o.number("count", a.count).boolean("count_exact", solved && (!listed || !a.capped));
     if (!listed) return;
     Json solutions = Json::array();
-    for (const Moves& m : a.solutions) solutions.push_back(format_moves(m, style.style));
+    for (const board::Moves& m : a.solutions) solutions.push_back(format_moves(m, style.style));
     o.boolean("capped", a.capped).value("solutions", solutions);
 }
 
 }  // namespace
 
-std::string heuristic_field(const LoadedSet* pdb, HeuristicKind classic) {
+std::string heuristic_field(const tables::LoadedSet* pdb, heuristics::HeuristicKind classic) {
     return pdb ? "pdb:" + pdb->spec.name : heuristic_name(classic);
 }
 
-std::string solve_record(std::string_view label, const SolveOutcome& r, const RecordStyle& style,
+std::string solve_record(std::string_view label, const search::SolveOutcome& r, const RecordStyle& style,
                          const ShownBoards* shown) {
-    const SearchResult& s = r.search;
-    const bool solved = r.status == SolveOutcome::Status::Solved;
+    const search::SearchResult& s = r.search;
+    const bool solved = r.status == search::SolveOutcome::Status::Solved;
     std::string out = record_buffer();
     JsonObject o(out);
     o.text("label", label).text("status", status_word(r.status));
@@ -97,7 +97,7 @@ std::string solve_record(std::string_view label, const SolveOutcome& r, const Re
         o.number("length", r.length).text("moves", format_moves(s.moves, style.style));
     else
         o.null("length").null("moves");
-    if (style.metric == Metric::Mtm) {
+    if (style.metric == board::Metric::Mtm) {
         o.text("metric", "mtm");
         if (solved) o.number("length_stm", s.moves.size());
     }
@@ -114,10 +114,10 @@ std::string solve_record(std::string_view label, const SolveOutcome& r, const Re
     return out;
 }
 
-std::string solutions_record(std::string_view label, const AllSolutionsOutcome& a,
+std::string solutions_record(std::string_view label, const search::AllSolutionsOutcome& a,
                              const RecordStyle& style, bool listed) {
-    const bool solved = a.status == SolveOutcome::Status::Solved;
-    const bool limit = a.status == SolveOutcome::Status::Limit;
+    const bool solved = a.status == search::SolveOutcome::Status::Solved;
+    const bool limit = a.status == search::SolveOutcome::Status::Limit;
     std::string out = record_buffer();
     JsonObject o(out);
     o.text("label", label).text("status", status_word(a.status));
@@ -125,8 +125,8 @@ std::string solutions_record(std::string_view label, const AllSolutionsOutcome& 
         o.number("length", a.length);
     else
         o.null("length");
-    if (style.metric == Metric::Mtm) o.text("metric", "mtm");
-    if (a.status != SolveOutcome::Status::Unsolvable) write_solutions(o, a, style, listed);
+    if (style.metric == board::Metric::Mtm) o.text("metric", "mtm");
+    if (a.status != search::SolveOutcome::Status::Unsolvable) write_solutions(o, a, style, listed);
     o.number("nodes_generated", a.search.nodes_generated).text("heuristic", style.heuristic);
     o.fixed("seconds", a.seconds, 6);
     if (!a.lookups.empty()) o.text("lookups", a.lookups);

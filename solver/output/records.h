@@ -35,28 +35,28 @@ namespace loyd::solver {
 // How a record names the search and writes the moves.
 struct RecordStyle {
     std::string heuristic;        // heuristic_field's text
-    Metric metric = Metric::Stm;  // mtm: "metric" (and "length_stm") are written
-    MoveStyle style;              // how "moves" and "solutions" are written
+    board::Metric metric = board::Metric::Stm;  // mtm: "metric" (and "length_stm") are written
+    board::MoveStyle style;              // how "moves" and "solutions" are written
     bool name_style = false;      // write "notation" and "runs"
 };
 
 // "pdb:NAME" for tables, else the classic heuristic's name.
-std::string heuristic_field(const LoadedSet* pdb, HeuristicKind classic);
+std::string heuristic_field(const tables::LoadedSet* pdb, heuristics::HeuristicKind classic);
 
 // --show with --json: the boards go into a solved instance's record: "states" (the start, then
 // the board after each move of the metric) and "moved" (the tile each move slid; in mtm, the
 // list of the tiles of each move), in numbers (0 = blank) or, for a run in labels, the labels
 // as strings with null for the blank.
 struct ShownBoards {
-    const Board& start;
-    const TileLabels& labels;
+    const board::Board& start;
+    const board::TileLabels& labels;
 };
 
-std::string solve_record(std::string_view label, const SolveOutcome& r, const RecordStyle& style,
+std::string solve_record(std::string_view label, const search::SolveOutcome& r, const RecordStyle& style,
                          const ShownBoards* shown = nullptr);
 
 // `listed`: the solutions were listed (--all), else only counted (--count).
-std::string solutions_record(std::string_view label, const AllSolutionsOutcome& a,
+std::string solutions_record(std::string_view label, const search::AllSolutionsOutcome& a,
                              const RecordStyle& style, bool listed);
 
 // `status`: "invalid" (the line could not be read) or "error" (solving it failed).

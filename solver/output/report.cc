@@ -23,7 +23,7 @@ std::string fixed(double s, int digits) {
     return out;
 }
 
-std::string moves_word(const Moves& m, const MoveStyle& style) {
+std::string moves_word(const board::Moves& m, const board::MoveStyle& style) {
     return m.empty() ? "-" : format_moves(m, style);
 }
 

@@ -14,6 +14,6 @@ std::string fixed(double s, int digits = 6);
 void append_fixed(std::string& out, double s, int digits = 6);
 
 // The moves for a text line: in `style`, "-" for none.
-std::string moves_word(const Moves& m, const MoveStyle& style);
+std::string moves_word(const board::Moves& m, const board::MoveStyle& style);
 
 }  // namespace loyd::solver

@@ -44,11 +44,11 @@ void check_names(const Options& o) {
             throw UsageError("unknown option '" + k + "'");
 }
 
-BoardFormat format_of(const Options& o) {
+board::BoardFormat format_of(const Options& o) {
     check_names(o);
-    std::optional<Geometry> size;
-    if (const std::string s = get(o, "size"); !s.empty()) size = parse_size(s);
-    return BoardFormat(size, get(o, "goal", "blank-last"));
+    std::optional<board::Geometry> size;
+    if (const std::string s = get(o, "size"); !s.empty()) size = board::parse_size(s);
+    return board::BoardFormat(size, get(o, "goal", "blank-last"));
 }
 
 uint64_t node_limit(const std::string& text) {
@@ -70,35 +70,35 @@ double time_limit(const std::string& text) {
 }
 
 // The search options of a request, as request.cc's set_search makes them.
-SolveOptions search_options(const Options& o) {
-    SolveOptions so;
-    so.metric = parse_metric(get(o, "metric", "stm"));
-    so.algorithm = parse_algorithm(get(o, "algorithm", "ida"));
+search::SolveOptions search_options(const Options& o) {
+    search::SolveOptions so;
+    so.metric = board::parse_metric(get(o, "metric", "stm"));
+    so.algorithm = search::parse_algorithm(get(o, "algorithm", "ida"));
     if (const std::string n = get(o, "node-limit"); !n.empty())
         so.limits.max_nodes = node_limit(n);
-    else if (so.algorithm == Algorithm::Astar)
+    else if (so.algorithm == search::Algorithm::Astar)
         so.limits.max_nodes = kDefaultAstarNodes;
     if (const std::string t = get(o, "time-limit"); !t.empty())
         so.limits.max_seconds = time_limit(t);
-    if (const std::string l = get(o, "lookups"); !l.empty()) so.lookups = Lookups::parse(l);
+    if (const std::string l = get(o, "lookups"); !l.empty()) so.lookups = heuristics::Lookups::parse(l);
     return so;
 }
 
 // The heuristic and tables, as the batch's choose_heuristic picks them: tables when asked for
 // or not told otherwise, else the metric's classic heuristic.
-void choose_heuristic(const TableSets& sets, const Options& o, const Board& goal,
-                      SolveOptions& so) {
+void choose_heuristic(const TableSets& sets, const Options& o, const board::Board& goal,
+                      search::SolveOptions& so) {
     const std::string name = get(o, "heuristic");
     const std::string set = get(o, "pdb");
-    const HeuristicKind classic = default_classic_heuristic(so.metric);
-    so.heuristic = name.empty() ? classic : parse_heuristic(name);
-    if (!set.empty() && !name.empty() && so.heuristic != HeuristicKind::Pdb)
+    const heuristics::HeuristicKind classic = search::default_classic_heuristic(so.metric);
+    so.heuristic = name.empty() ? classic : heuristics::parse_heuristic(name);
+    if (!set.empty() && !name.empty() && so.heuristic != heuristics::HeuristicKind::Pdb)
         throw UsageError("--pdb needs --heuristic pdb (the default when --pdb is given)");
-    if (!name.empty() && so.heuristic != HeuristicKind::Pdb) return;
+    if (!name.empty() && so.heuristic != heuristics::HeuristicKind::Pdb) return;
     if (!set.empty()) {
-        const LoadedSet& s = sets.named(set);
+        const tables::LoadedSet& s = sets.named(set);
         // Another board is refused here; another metric or goal by solve(), as the solver does.
-        if (const SetMisfit why = misfit(s.spec, goal, so.metric); why == SetMisfit::Board)
+        if (const tables::SetMisfit why = misfit(s.spec, goal, so.metric); why == tables::SetMisfit::Board)
             throw UsageError(misfit_message(why, s.spec, set, goal, so.metric));
         so.pdb = &s;
     } else {
@@ -107,21 +107,21 @@ void choose_heuristic(const TableSets& sets, const Options& o, const Board& goal
     if (!so.pdb && !name.empty())
         throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
                          goal.geometry().name() + "; build them with: " +
-                         suggest_build_command(goal, so.metric) + " (then load them here)");
-    so.heuristic = so.pdb ? HeuristicKind::Pdb : classic;
+                         tables::suggest_build_command(goal, so.metric) + " (then load them here)");
+    so.heuristic = so.pdb ? heuristics::HeuristicKind::Pdb : classic;
 }
 
-MoveStyle style_of(const Options& o, Metric metric) {
-    MoveStyle style;
-    style.notation = parse_notation(get(o, "notation", "blank"));
+board::MoveStyle style_of(const Options& o, board::Metric metric) {
+    board::MoveStyle style;
+    style.notation = board::parse_notation(get(o, "notation", "blank"));
     const std::string runs = get(o, "runs");
     if (runs.empty())
-        style.runs = style.notation == Notation::Tile || metric == Metric::Mtm;
+        style.runs = style.notation == board::Notation::Tile || metric == board::Metric::Mtm;
     else if (runs == "true" || runs == "false")
         style.runs = runs == "true";
     else
         throw UsageError("runs must be true or false");
-    if (metric == Metric::Mtm && !style.runs)
+    if (metric == board::Metric::Mtm && !style.runs)
         throw UsageError(
             "--no-runs does not apply to --metric mtm (a run of one direction is one move, written "
             "R3)");
@@ -129,14 +129,14 @@ MoveStyle style_of(const Options& o, Metric metric) {
 }
 
 // The instance line: its label ("board" when it has none) and its board.
-InstanceLine instance_of(const std::string& text) {
-    std::optional<InstanceLine> line = split_instance_line(text);
+board::InstanceLine instance_of(const std::string& text) {
+    std::optional<board::InstanceLine> line = board::split_instance_line(text);
     if (!line || line->body.empty()) throw FormatError("no board given");
     if (line->label.empty()) line->label = "board";
     return *line;
 }
 
-Json tiles_json(const Board& b) {
+Json tiles_json(const board::Board& b) {
     Json tiles = Json::array();
     for (int c = 0; c < b.cells(); ++c) tiles.push_back(b.at(c));
     return tiles;
@@ -151,23 +151,23 @@ std::string json_text(const Json& value) {
 }  // namespace
 
 std::string solve_json(const TableSets& sets, const std::string& text, const Options& opt) {
-    const BoardFormat fmt = format_of(opt);
-    SolveOptions so = search_options(opt);
-    const MoveStyle style = style_of(opt, so.metric);
-    const InstanceLine line = instance_of(text);
-    const Board start = fmt.read(line.body);
-    const Board goal = fmt.goal(start.geometry());
+    const board::BoardFormat fmt = format_of(opt);
+    search::SolveOptions so = search_options(opt);
+    const board::MoveStyle style = style_of(opt, so.metric);
+    const board::InstanceLine line = instance_of(text);
+    const board::Board start = fmt.read(line.body);
+    const board::Board goal = fmt.goal(start.geometry());
     choose_heuristic(sets, opt, goal, so);
     const solver::RecordStyle record{solver::heuristic_field(so.pdb, so.heuristic), so.metric,
-                                     style, !(style == MoveStyle{})};
+                                     style, !(style == board::MoveStyle{})};
     return solver::solve_record(line.label, solve(start, goal, so), record);
 }
 
 std::string board_json(const std::string& text, const Options& opt) {
-    const BoardFormat fmt = format_of(opt);
-    const InstanceLine line = instance_of(text);
-    const Board b = fmt.read(line.body);
-    const Board goal = fmt.goal(b.geometry());
+    const board::BoardFormat fmt = format_of(opt);
+    const board::InstanceLine line = instance_of(text);
+    const board::Board b = fmt.read(line.body);
+    const board::Board goal = fmt.goal(b.geometry());
     Json o = Json::object();
     o["label"] = solver::json_string(line.label);
     o["width"] = b.geometry().width();
@@ -175,26 +175,26 @@ std::string board_json(const std::string& text, const Options& opt) {
     o["tiles"] = tiles_json(b);
     o["goal"] = tiles_json(goal);
     o["solvable"] = solvable(b, goal);
-    o["rows"] = solver::json_string(fmt.write(b, BoardLayout::Rows));
+    o["rows"] = solver::json_string(fmt.write(b, board::BoardLayout::Rows));
     return json_text(o);
 }
 
 std::string scramble_json(const Options& opt, uint64_t seed) {
-    const BoardFormat fmt = format_of(opt);
-    const Geometry g = fmt.geometry().value_or(Geometry(4, 4));
+    const board::BoardFormat fmt = format_of(opt);
+    const board::Geometry g = fmt.geometry().value_or(board::Geometry(4, 4));
     std::mt19937_64 rng(seed);
-    const Board b = random_position(fmt.goal(g), rng);
+    const board::Board b = random_position(fmt.goal(g), rng);
     Json o = Json::object();
     o["seed"] = std::to_string(seed);  // a string: JavaScript's numbers hold 53 bits
     o["width"] = g.width();
     o["height"] = g.height();
     o["tiles"] = tiles_json(b);
-    o["rows"] = solver::json_string(fmt.write(b, BoardLayout::Rows));
+    o["rows"] = solver::json_string(fmt.write(b, board::BoardLayout::Rows));
     return json_text(o);
 }
 
-std::string set_json(const LoadedSet& s, bool embedded) {
-    const PdbSetSpec& spec = s.spec;
+std::string set_json(const tables::LoadedSet& s, bool embedded) {
+    const tables::PdbSetSpec& spec = s.spec;
     Json tables = Json::array();
     uint64_t entries = 0;
     for (size_t i = 0; i < spec.tables.size(); ++i) {

@@ -40,6 +40,6 @@ std::string scramble_json(const Options& opt, uint64_t seed);
 std::string sets_json(const TableSets& sets);
 
 // One held set, as in sets_json.
-std::string set_json(const LoadedSet& s, bool embedded);
+std::string set_json(const tables::LoadedSet& s, bool embedded);
 
 }  // namespace loyd::play

@@ -24,8 +24,8 @@ namespace {
 struct Given {
     std::string name;  // as the user named it
     std::string file;  // its name in the folder now
-    std::optional<PdbHeader> header;
-    std::optional<Pattern> pattern;
+    std::optional<tables::PdbHeader> header;
+    std::optional<tables::Pattern> pattern;
 };
 
 // Removes every file of `dir` (and the folder) when it goes out of scope.
@@ -60,8 +60,8 @@ std::vector<Given> classify(const std::string& dir, std::optional<std::string>& 
         const std::string name = p.filename().string();
         const std::string head = first_bytes(p.string(), 32);
         if (head.rfind(std::string("LOYDPDB\0", 8), 0) == 0) {
-            const PdbHeader h = read_pdb_header(p.string());
-            if (h.encoding == PdbEncoding::Zstd)
+            const tables::PdbHeader h = tables::read_pdb_header(p.string());
+            if (h.encoding == tables::PdbEncoding::Zstd)
                 throw FormatError(name + ": the table is " + to_string(h.encoding) +
                                   "-compressed; the page reads raw tables only: unpack the set "
                                   "first with pdbgen unpack DIR (then load the unpacked files)");
@@ -80,20 +80,20 @@ std::vector<Given> classify(const std::string& dir, std::optional<std::string>& 
     return tables;
 }
 
-bool same_pattern(const Pattern& a, const Pattern& b) {
+bool same_pattern(const tables::Pattern& a, const tables::Pattern& b) {
     return a.geometry() == b.geometry() && a.goal() == b.goal() && a.kind() == b.kind() &&
            a.metric() == b.metric() && a.tiles() == b.tiles();
 }
 
 // The preset whose tables are exactly these patterns, or whose tables include them all (then
 // `missing` lists the tables not given).
-std::optional<PdbSetSpec> matching_preset(const std::vector<Given>& given,
+std::optional<tables::PdbSetSpec> matching_preset(const std::vector<Given>& given,
                                           std::vector<std::string>& missing) {
-    for (const std::string& name : preset_names()) {
-        const PdbSetSpec s = preset(name);
+    for (const std::string& name : tables::preset_names()) {
+        const tables::PdbSetSpec s = tables::preset(name);
         std::vector<std::string> absent;
         size_t found = 0;
-        for (const TableSpec& t : s.tables) {
+        for (const tables::TableSpec& t : s.tables) {
             const bool have = std::any_of(given.begin(), given.end(), [&](const Given& g) {
                 return same_pattern(*g.pattern, t.pattern);
             });
@@ -110,13 +110,13 @@ std::optional<PdbSetSpec> matching_preset(const std::vector<Given>& given,
 }
 
 // A set of the given tables alone: one additive partition covering every tile, or full tables.
-PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std::string>& held) {
-    const Pattern& first = *given[0].pattern;
+tables::PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std::string>& held) {
+    const tables::Pattern& first = *given[0].pattern;
     std::vector<std::vector<int>> patterns;
-    Mask used = 0;
+    base::Mask used = 0;
     std::string sizes;
     for (const Given& g : given) {
-        const Pattern& p = *g.pattern;
+        const tables::Pattern& p = *g.pattern;
         if (!(p.geometry() == first.geometry()) || p.goal() != first.goal() ||
             p.metric() != first.metric())
             throw UsageError(
@@ -126,14 +126,14 @@ PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std:
             throw UsageError(g.name + " is " + to_string(p.kind()) + " and " + given[0].name + " " +
                              to_string(first.kind()) +
                              ": without the set's manifest.txt the tables must be of one kind");
-        if (p.kind() == PatternKind::Additive && (used & p.tile_mask()))
+        if (p.kind() == tables::PatternKind::Additive && (used & p.tile_mask()))
             throw UsageError(g.name +
                              " shares tiles with another table given: load one set at a time");
         used |= p.tile_mask();
         patterns.push_back(p.tiles());
         sizes.append("-").append(std::to_string(p.size()));
     }
-    if (first.kind() == PatternKind::Additive) {
+    if (first.kind() == tables::PatternKind::Additive) {
         std::string absent;
         for (int t = 1; t < first.geometry().cells(); ++t)
             if (!((used >> t) & 1)) absent.append(" ").append(std::to_string(t));
@@ -147,13 +147,13 @@ PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std:
                std::to_string(k);
     return custom_set(
         name, first.goal(), patterns,
-        first.kind() == PatternKind::Additive ? PatternKind::Additive : PatternKind::Full,
+        first.kind() == tables::PatternKind::Additive ? tables::PatternKind::Additive : tables::PatternKind::Full,
         first.metric());
 }
 
 // Renames the given tables to the file names `spec` gives their patterns; a table the spec
 // names but no file holds is missing.
-void place_tables(const std::string& dir, std::vector<Given>& given, const PdbSetSpec& spec,
+void place_tables(const std::string& dir, std::vector<Given>& given, const tables::PdbSetSpec& spec,
                   const std::string& manifest) {
     for (size_t i = 0; i < given.size(); ++i) {  // out of the way first: names may be swapped
         const std::string tmp = std::string(".given-").append(std::to_string(i));
@@ -161,7 +161,7 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const PdbSe
         given[i].file = tmp;
     }
     std::vector<std::string> absent;
-    for (const TableSpec& t : spec.tables) {
+    for (const tables::TableSpec& t : spec.tables) {
         auto it = std::find_if(given.begin(), given.end(),
                                [&](const Given& g) { return same_pattern(*g.pattern, t.pattern); });
         if (it == given.end()) {
@@ -184,7 +184,7 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const PdbSe
 
 }  // namespace
 
-const LoadedSet& TableSets::hold(std::unique_ptr<LoadedSet> s, bool embedded) {
+const tables::LoadedSet& TableSets::hold(std::unique_ptr<tables::LoadedSet> s, bool embedded) {
     auto same = std::find_if(sets_.begin(), sets_.end(),
                              [&](const HeldSet& h) { return h.set->spec.name == s->spec.name; });
     if (same != sets_.end()) sets_.erase(same);
@@ -192,23 +192,23 @@ const LoadedSet& TableSets::hold(std::unique_ptr<LoadedSet> s, bool embedded) {
     return *sets_.back().set;
 }
 
-const LoadedSet& TableSets::load_embedded(const std::string& dir) {
+const tables::LoadedSet& TableSets::load_embedded(const std::string& dir) {
     Cleanup gone{dir};
-    return hold(std::make_unique<LoadedSet>(load_set(dir)), true);
+    return hold(std::make_unique<tables::LoadedSet>(tables::load_set(dir)), true);
 }
 
-PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
+tables::PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
     std::optional<std::string> manifest;
     std::vector<Given> given = classify(dir, manifest);
     if (manifest) {
-        PdbSetSpec spec = read_manifest((fs::path(dir) / *manifest).string());
-        if (*manifest != kManifestName)
-            fs::rename(fs::path(dir) / *manifest, fs::path(dir) / kManifestName);
+        tables::PdbSetSpec spec = tables::read_manifest((fs::path(dir) / *manifest).string());
+        if (*manifest != tables::kManifestName)
+            fs::rename(fs::path(dir) / *manifest, fs::path(dir) / tables::kManifestName);
         place_tables(dir, given, spec, *manifest);
         return spec;
     }
     std::vector<std::string> missing;
-    std::optional<PdbSetSpec> spec = matching_preset(given, missing);
+    std::optional<tables::PdbSetSpec> spec = matching_preset(given, missing);
     if (spec && !missing.empty()) {
         std::string list;
         for (const auto& m : missing) list.append(list.empty() ? "" : ", ").append(m);
@@ -221,21 +221,21 @@ PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
         spec = set_of_tables(given, held);
     }
     place_tables(dir, given, *spec, "the set");
-    std::ofstream(fs::path(dir) / kManifestName) << manifest_text(*spec);
+    std::ofstream(fs::path(dir) / tables::kManifestName) << manifest_text(*spec);
     return *spec;
 }
 
-const LoadedSet& TableSets::load_upload(const std::string& dir) {
+const tables::LoadedSet& TableSets::load_upload(const std::string& dir) {
     Cleanup gone{dir};
     upload_spec(dir);
-    return hold(std::make_unique<LoadedSet>(load_set(dir)), false);
+    return hold(std::make_unique<tables::LoadedSet>(tables::load_set(dir)), false);
 }
 
-const LoadedSet* TableSets::best_for(const Board& goal, Metric metric) const {
-    const LoadedSet* best = nullptr;
+const tables::LoadedSet* TableSets::best_for(const board::Board& goal, board::Metric metric) const {
+    const tables::LoadedSet* best = nullptr;
     double strength = 0;
     for (const HeldSet& h : sets_) {
-        const PdbSetSpec& spec = h.set->spec;
+        const tables::PdbSetSpec& spec = h.set->spec;
         if (!fits(spec, goal, metric)) continue;
         const double s = set_strength(spec);
         if (!best || s > strength) best = h.set.get(), strength = s;
@@ -243,7 +243,7 @@ const LoadedSet* TableSets::best_for(const Board& goal, Metric metric) const {
     return best;
 }
 
-const LoadedSet& TableSets::named(const std::string& name) const {
+const tables::LoadedSet& TableSets::named(const std::string& name) const {
     std::string all;
     for (const HeldSet& h : sets_) {
         if (h.set->spec.name == name) return *h.set;

@@ -33,7 +33,7 @@
 namespace loyd::play {
 
 struct HeldSet {
-    std::unique_ptr<LoadedSet> set;
+    std::unique_ptr<tables::LoadedSet> set;
     bool embedded = false;  // compiled into the page (else loaded by the user)
 };
 
@@ -41,22 +41,22 @@ class TableSets {
 public:
     // Loads the set in folder `dir` (a manifest and its raw tables), replacing a held set of
     // the same name, and removes the folder's files. Returns the set.
-    const LoadedSet& load_embedded(const std::string& dir);
+    const tables::LoadedSet& load_embedded(const std::string& dir);
     // Assembles and loads the set of the files in `dir` (see above), replacing a held set of
     // the same name; the folder's files are removed whatever happens. Returns the set.
-    const LoadedSet& load_upload(const std::string& dir);
+    const tables::LoadedSet& load_upload(const std::string& dir);
 
     // The strongest held set for `goal` in `metric`, or null.
-    const LoadedSet* best_for(const Board& goal, Metric metric) const;
+    const tables::LoadedSet* best_for(const board::Board& goal, board::Metric metric) const;
     // The held set named `name`; UsageError naming the sets held when there is none.
-    const LoadedSet& named(const std::string& name) const;
+    const tables::LoadedSet& named(const std::string& name) const;
     const std::vector<HeldSet>& sets() const { return sets_; }
 
 private:
-    const LoadedSet& hold(std::unique_ptr<LoadedSet> s, bool embedded);
+    const tables::LoadedSet& hold(std::unique_ptr<tables::LoadedSet> s, bool embedded);
     // Makes `dir` a set folder (tables under their manifest names, a manifest) and returns
     // its spec; throws naming what is wrong or missing.
-    PdbSetSpec upload_spec(const std::string& dir) const;
+    tables::PdbSetSpec upload_spec(const std::string& dir) const;
     std::vector<HeldSet> sets_;
 };
 

@@ -23,7 +23,7 @@ constexpr double kTaskFloor = 5e-6;      // seconds an instance costs besides it
 // to rank 0.
 class BatchWorker {
 public:
-    BatchWorker(RankRun& run, Tables& tables, const SolveOptions& base)
+    BatchWorker(RankRun& run, Tables& tables, const search::SolveOptions& base)
         : run_(run), tables_(tables), base_(base), threads_(run.threads()) {}
 
     void serve() {
@@ -103,7 +103,7 @@ private:
     // Receives work, sends results and requests, until rank 0 said the input is over and every
     // result has gone.
     void talk() {
-        PollBackoff idle;
+        base::PollBackoff idle;
         for (;;) {
             bool did = false;
             while (!drained_) {  // after Drained comes only End, which serve_rank reads
@@ -126,7 +126,7 @@ private:
             if (failed) {
                 RankMessage f;
                 f.kind = RankKind::Failed;
-                f.code = error_code_of(failed, f.message);
+                f.code = base::error_code_of(failed, f.message);
                 run_.send(0, f);
                 failed_sent_ = true;
             }
@@ -176,7 +176,7 @@ private:
     RankRun& run_;
     Tables& tables_;
     std::mutex tables_mu_;
-    const SolveOptions& base_;
+    const search::SolveOptions& base_;
     const int threads_;
     std::mutex mu_;
     std::condition_variable work_cv_, talk_cv_;
@@ -205,7 +205,7 @@ WorkItem work_item(const Task& t, uint64_t seq) {
     return it;
 }
 
-void serve_batch(RankRun& run, Tables& tables, const SolveOptions& base) {
+void serve_batch(RankRun& run, Tables& tables, const search::SolveOptions& base) {
     BatchWorker(run, tables, base).serve();
 }
 
@@ -233,7 +233,7 @@ bool BatchServer::pump() {
 }
 
 void BatchServer::finish() {
-    PollBackoff idle;
+    base::PollBackoff idle;
     while (!std::all_of(others_.begin() + 1, others_.end(), [](const Other& o) { return o.drained; })) {
         if (pump())
             idle.reset();
@@ -268,7 +268,7 @@ void BatchServer::handle(int source, RankMessage& m) {
         case RankKind::Failed:
             o.failed = true;  // it gets no more work
             try {
-                throw_error_code(m.code, "rank " + std::to_string(source) + ": " + m.message);
+                base::throw_error_code(m.code, "rank " + std::to_string(source) + ": " + m.message);
             } catch (...) {
                 window_.stop_reading(std::current_exception());
             }

@@ -54,7 +54,7 @@ private:
 
 // Every rank but 0, after Start(Batch): searches what rank 0 hands out until it says the input
 // is over and every result is sent.
-void serve_batch(RankRun& run, Tables& tables, const SolveOptions& base);
+void serve_batch(RankRun& run, Tables& tables, const search::SolveOptions& base);
 
 // The instance of a task, as sent to another rank (the table set's folder made absolute).
 WorkItem work_item(const Task& t, uint64_t seq);

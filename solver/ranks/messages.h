@@ -36,8 +36,8 @@ enum class RunMode : uint8_t { Batch = 1, Split = 2 };
 // An instance to search on another rank.
 struct WorkItem {
     uint64_t seq = 0;  // rank 0's number for it
-    Board start = Board::blank_last(Geometry(2, 2)), goal = Board::blank_last(Geometry(2, 2));
-    HeuristicKind heuristic = HeuristicKind::LinearConflict;
+    board::Board start = board::Board::blank_last(board::Geometry(2, 2)), goal = board::Board::blank_last(board::Geometry(2, 2));
+    heuristics::HeuristicKind heuristic = heuristics::HeuristicKind::LinearConflict;
     std::string pdb;  // the table set's folder ("" = none)
 };
 
@@ -46,7 +46,7 @@ struct WorkResult {
     uint64_t seq = 0;
     std::string error;    // a UsageError (the instance cannot be searched: printed as invalid)
     std::string failure;  // any other error (printed as an internal error)
-    SolveOutcome outcome;
+    search::SolveOutcome outcome;
 };
 
 struct RankMessage {

@@ -14,11 +14,11 @@
 
 namespace loyd::solver {
 
-RankRun::RankRun(Collective& world, const Request& req, std::function<void(int)> abort, int cpus)
+RankRun::RankRun(base::Collective& world, const Request& req, std::function<void(int)> abort, int cpus)
     : world_(world), abort_(std::move(abort)) {
     cpus = std::max(1, cpus);
     if (req.jobs > 0) {
-        const ThreadCount t = cap_threads(req.jobs, cpus);
+        const base::ThreadCount t = base::cap_threads(req.jobs, cpus);
         threads_ = t.threads;
         if (t.capped)
             cap_note_ = "-j " + std::to_string(req.jobs) + " is more than the " + std::to_string(cpus) +
@@ -45,13 +45,13 @@ void RankRun::send(int dest, const RankMessage& m) {
 }
 
 std::optional<std::pair<int, RankMessage>> RankRun::poll() {
-    std::optional<Collective::Message> m = world_.poll(kRankTag);
+    std::optional<base::Collective::Message> m = world_.poll(kRankTag);
     if (!m) return std::nullopt;
     return std::make_pair(m->source, decode(m->data, m->source));
 }
 
 RankMessage RankRun::wait() {
-    PollBackoff idle;
+    base::PollBackoff idle;
     for (;;) {
         if (auto m = poll()) {
             if (m->first != 0) throw FormatError("solver message from rank " + std::to_string(m->first) + ": not expected on rank " + std::to_string(rank()));
@@ -94,7 +94,7 @@ int RankRun::finish(int status, const std::string& message) {
 
 int serve_rank(const Request& req, RankRun& run, std::ostream& err) {
     Tables tables(req, err);
-    SolveOptions base = req.search;
+    search::SolveOptions base = req.search;
     base.threads = 1;
     for (;;) {
         RankMessage m = run.wait();

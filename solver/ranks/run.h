@@ -33,10 +33,10 @@ class RankRun {
 public:
     // Every rank, at the same point (a collective). `abort` ends the job with a status.
     // `cpus`: the CPUs this rank may run on (tests pass a machine's other than this one).
-    RankRun(Collective& world, const Request& req, std::function<void(int)> abort,
-            int cpus = usable_cpus());
+    RankRun(base::Collective& world, const Request& req, std::function<void(int)> abort,
+            int cpus = base::usable_cpus());
 
-    Collective& world() { return world_; }
+    base::Collective& world() { return world_; }
     int rank() const { return world_.rank(); }
     int size() const { return world_.size(); }
     int threads() const { return threads_; }              // this rank's search threads
@@ -67,7 +67,7 @@ public:
     int finish(int status, const std::string& message);
 
 private:
-    Collective& world_;
+    base::Collective& world_;
     std::function<void(int)> abort_;
     int threads_ = 1, total_threads_ = 1;
     std::string cap_note_;

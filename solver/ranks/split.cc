@@ -12,7 +12,7 @@ namespace loyd::solver {
 namespace {
 
 // FNV-1a of the set's manifest (its tables and their checksums).
-uint64_t digest(const LoadedSet& set) {
+uint64_t digest(const tables::LoadedSet& set) {
     uint64_t x = 0xcbf29ce484222325ull;
     for (unsigned char c : manifest_text(set.spec)) x = (x ^ c) * 0x100000001b3ull;
     return x;
@@ -21,31 +21,31 @@ uint64_t digest(const LoadedSet& set) {
 // Every rank: the item's tables (`set`, or loaded from the item's folder), the same on every
 // rank (collectives), then the search over all ranks. `agreed` is set when what it throws was
 // thrown on every rank.
-SolveOutcome search_together(RankRun& run, Tables& tables, const SolveOptions& base, const WorkItem& item,
-                             const LoadedSet* set, bool& agreed) {
-    Collective& world = run.world();
+search::SolveOutcome search_together(RankRun& run, Tables& tables, const search::SolveOptions& base, const WorkItem& item,
+                             const tables::LoadedSet* set, bool& agreed) {
+    base::Collective& world = run.world();
     agreed = true;
     world.agree_on([&] {
         try {
             if (!set && !item.pdb.empty()) set = tables.at(item.pdb);
         } catch (...) {  // the same error, naming this rank
             std::string message;
-            const int code = error_code_of(std::current_exception(), message);
-            throw_error_code(code, "rank " + std::to_string(run.rank()) + ": " + message);
+            const int code = base::error_code_of(std::current_exception(), message);
+            base::throw_error_code(code, "rank " + std::to_string(run.rank()) + ": " + message);
         }
     });
     const uint64_t mine = set ? digest(*set) : 0;
     uint64_t seen[2] = {mine, ~mine};
-    world.all_reduce(seen, 2, ReduceOp::Max);
+    world.all_reduce(seen, 2, base::ReduceOp::Max);
     if (seen[0] != mine || seen[1] != ~mine)
         throw FormatError("the ranks hold different tables in " + item.pdb + " (every rank must see the same set)");
-    SplitProtocol protocol(world, kSplitTag, item.seq, run.threads(), run.total_threads());
-    SolveOptions so = base;
+    search::SplitProtocol protocol(world, kSplitTag, item.seq, run.threads(), run.total_threads());
+    search::SolveOptions so = base;
     so.heuristic = item.heuristic;
     so.pdb = set;
     so.threads = run.threads();
     so.ranks = &protocol;
-    SolveOutcome out;
+    search::SolveOutcome out;
     try {
         protocol.run([&] { out = solve(item.start, item.goal, so); });
     } catch (const UsageError&) {
@@ -59,8 +59,8 @@ SolveOutcome search_together(RankRun& run, Tables& tables, const SolveOptions& b
 
 }  // namespace
 
-void split_search(RankRun& run, Tables& tables, const SolveOptions& base, Task& t) {
-    if (!t.error.empty() || !t.search || base.algorithm != Algorithm::Ida || base.metric != Metric::Stm || !solvable(*t.start, *t.goal))
+void split_search(RankRun& run, Tables& tables, const search::SolveOptions& base, Task& t) {
+    if (!t.error.empty() || !t.search || base.algorithm != search::Algorithm::Ida || base.metric != board::Metric::Stm || !solvable(*t.start, *t.goal))
         return solve_task(base, t);
     const WorkItem item = work_item(t, run.next_seq());
     RankMessage m;
@@ -78,7 +78,7 @@ void split_search(RankRun& run, Tables& tables, const SolveOptions& base, Task& 
     }
 }
 
-void follow_split(RankRun& run, Tables& tables, const SolveOptions& base, const WorkItem& item) {
+void follow_split(RankRun& run, Tables& tables, const search::SolveOptions& base, const WorkItem& item) {
     bool agreed = false;
     try {
         search_together(run, tables, base, item, nullptr, agreed);

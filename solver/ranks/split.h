@@ -20,9 +20,9 @@ namespace loyd::solver {
 
 // Rank 0: searches `t` with every rank, or alone when there is nothing to share (an invalid
 // line, no search asked for, A*, an instance that cannot reach its goal).
-void split_search(RankRun& run, Tables& tables, const SolveOptions& base, Task& t);
+void split_search(RankRun& run, Tables& tables, const search::SolveOptions& base, Task& t);
 
 // Every other rank, on Split: its part of the search of `item`.
-void follow_split(RankRun& run, Tables& tables, const SolveOptions& base, const WorkItem& item);
+void follow_split(RankRun& run, Tables& tables, const search::SolveOptions& base, const WorkItem& item);
 
 }  // namespace loyd::solver

@@ -17,18 +17,18 @@ namespace {
 bool is_blank(const std::string& label) { return label == kBlankLabel; }
 
 // The board's size, or UsageError naming the instance.
-Geometry geometry_of(const ReplayInstance& in, const std::string& who) {
+board::Geometry geometry_of(const ReplayInstance& in, const std::string& who) {
     // Range-check first: Geometry multiplies W by H.
-    if (in.width < 2 || in.height < 2 || in.width > kMaxCells || in.height > kMaxCells ||
-        in.width * in.height > kMaxCells)
+    if (in.width < 2 || in.height < 2 || in.width > board::kMaxCells || in.height > board::kMaxCells ||
+        in.width * in.height > board::kMaxCells)
         throw UsageError(who + ": board size " + std::to_string(in.width) + "x" +
                          std::to_string(in.height) +
                          " is not supported (need 2 <= W, H and W*H <= 25)");
-    return Geometry(in.width, in.height);
+    return board::Geometry(in.width, in.height);
 }
 
 // The blank's cell in `labels`, after checking there is one cell per board cell and one blank.
-int blank_cell(const std::vector<std::string>& labels, const Geometry& g, const std::string& what) {
+int blank_cell(const std::vector<std::string>& labels, const board::Geometry& g, const std::string& what) {
     if (labels.size() != static_cast<size_t>(g.cells()))
         throw UsageError(what + " has " + std::to_string(labels.size()) + " labels, the " +
                          g.name() + " board has " + std::to_string(g.cells()) + " cells");
@@ -41,13 +41,13 @@ int blank_cell(const std::vector<std::string>& labels, const Geometry& g, const 
 // Replays the moves on the labels: every move stays on the board and the end is the goal.
 void check_instance(const ReplayInstance& in, size_t index) {
     const std::string who = "replay page, instance " + std::to_string(index + 1);
-    const Geometry g = geometry_of(in, who);
+    const board::Geometry g = geometry_of(in, who);
     int blank = blank_cell(in.start, g, who + " start");
     blank_cell(in.goal, g, who + " goal");
     std::vector<std::string> board = in.start;
     for (size_t i = 0; i < in.moves.size(); ++i) {
         const int next = g.neighbor(blank, in.moves[i]);
-        if (next == kNoCell)
+        if (next == board::kNoCell)
             throw UsageError(who + ": move " + std::to_string(i + 1) + " (" +
                              dir_char(in.moves[i]) + ") leaves the board");
         std::swap(board[blank], board[next]);
@@ -88,7 +88,7 @@ std::string data_json(const std::vector<ReplayInstance>& instances, const HtmlPa
 }
 
 // What a browser without JavaScript shows: each instance's moves as text.
-std::string noscript(const std::vector<ReplayInstance>& instances, Notation notation) {
+std::string noscript(const std::vector<ReplayInstance>& instances, board::Notation notation) {
     std::string o = "<noscript><div class=\"noscript\"><p>The replay needs JavaScript. The moves (" +
                     std::string(notation_name(notation)) +
                     " notation):</p><ul>";
@@ -100,15 +100,15 @@ std::string noscript(const std::vector<ReplayInstance>& instances, Notation nota
 
 }  // namespace
 
-std::vector<std::string> tile_labels(const Board& b, const TileLabels& labels) {
+std::vector<std::string> tile_labels(const board::Board& b, const board::TileLabels& labels) {
     std::vector<std::string> names;
     for (int c = 0; c < b.cells(); ++c)
         names.push_back(b.at(c) == 0 ? std::string(kBlankLabel) : labels.name(b.at(c)));
     return names;
 }
 
-ReplayInstance replay_instance(const std::string& label, const Board& start, const Board& goal,
-                               const Moves& moves, const TileLabels& labels) {
+ReplayInstance replay_instance(const std::string& label, const board::Board& start, const board::Board& goal,
+                               const board::Moves& moves, const board::TileLabels& labels) {
     return {label, start.geometry().width(), start.geometry().height(), tile_labels(start, labels),
             tile_labels(goal, labels), moves};
 }

@@ -59,21 +59,21 @@ struct ReplayInstance {
     std::string label;
     int width = 0, height = 0;
     std::vector<std::string> start, goal;  // row-major labels, kBlankLabel for the blank
-    Moves moves;                           // directions the blank moves
+    board::Moves moves;                           // directions the blank moves
 };
 
 struct HtmlPageOptions {
     std::string title = "loyd replay";
-    Notation notation = Notation::Blank;  // the notation shown first
+    board::Notation notation = board::Notation::Blank;  // the notation shown first
 };
 
 // The labels of a board's cells: each tile's name in `labels` ("1", "2", ... for numbers),
 // with tile 0 as the blank.
-std::vector<std::string> tile_labels(const Board& b, const TileLabels& labels = {});
+std::vector<std::string> tile_labels(const board::Board& b, const board::TileLabels& labels = {});
 
 // The instance `label`: `moves` from `start` to `goal`, the tiles named by `labels`.
-ReplayInstance replay_instance(const std::string& label, const Board& start, const Board& goal,
-                               const Moves& moves, const TileLabels& labels = {});
+ReplayInstance replay_instance(const std::string& label, const board::Board& start, const board::Board& goal,
+                               const board::Moves& moves, const board::TileLabels& labels = {});
 
 // The page, as described above. Throws UsageError for data that breaks the contract.
 std::string html_page(const std::vector<ReplayInstance>& instances,

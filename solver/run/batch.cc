@@ -35,8 +35,8 @@ namespace {
 // Picks the heuristic and the tables of a task to search (tables load on first use).
 void choose_heuristic(const Request& req, Tables& tables, Task& t) {
     if (!t.error.empty() || !t.search) return;
-    const bool want_pdb = !req.heuristic || *req.heuristic == HeuristicKind::Pdb;
-    const HeuristicKind classic = default_classic_heuristic(req.metric);
+    const bool want_pdb = !req.heuristic || *req.heuristic == heuristics::HeuristicKind::Pdb;
+    const heuristics::HeuristicKind classic = search::default_classic_heuristic(req.metric);
     t.heuristic = req.heuristic ? *req.heuristic : classic;
     if (want_pdb) {
         if (std::string why = tables.misfit(*t.goal); !why.empty()) {
@@ -44,7 +44,7 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
             return;
         }
         t.pdb = tables.for_goal(*t.goal, req.heuristic.has_value() || !req.pdb.empty());
-        t.heuristic = t.pdb ? HeuristicKind::Pdb : classic;
+        t.heuristic = t.pdb ? heuristics::HeuristicKind::Pdb : classic;
     }
 }
 
@@ -52,19 +52,19 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
 
 std::atomic<bool>& interrupt_flag() { return program::interrupted(); }
 
-void solve_task(const Request& req, const SolveOptions& base, Task& t) {
+void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
-    SolveOptions so = base;
+    search::SolveOptions so = base;
     so.heuristic = t.heuristic;
     so.pdb = t.pdb;
     try {
         if (req.all || req.count_solutions)
-            t.all = solve_all(*t.start, *t.goal, so, AllSolutionsOptions{req.count_solutions, req.max_solutions});
+            t.all = solve_all(*t.start, *t.goal, so, search::AllSolutionsOptions{req.count_solutions, req.max_solutions});
         else
             t.outcome = solve(*t.start, *t.goal, so);
         if (interrupt_flag()) {  // what was proven stays: the lower bound reached
-            if (t.all && t.all->status == SolveOutcome::Status::Limit) t.all->search.stop_reason = StopReason::Interrupted;
-            if (!t.all && t.outcome.status == SolveOutcome::Status::Limit) t.outcome.search.stop_reason = StopReason::Interrupted;
+            if (t.all && t.all->status == search::SolveOutcome::Status::Limit) t.all->search.stop_reason = search::StopReason::Interrupted;
+            if (!t.all && t.outcome.status == search::SolveOutcome::Status::Limit) t.outcome.search.stop_reason = search::StopReason::Interrupted;
         }
     } catch (const UsageError& e) {
         t.error = e.what();
@@ -73,7 +73,7 @@ void solve_task(const Request& req, const SolveOptions& base, Task& t) {
     }
 }
 
-void solve_task(const SolveOptions& base, Task& t) { solve_task(Request{}, base, t); }
+void solve_task(const search::SolveOptions& base, Task& t) { solve_task(Request{}, base, t); }
 
 namespace {
 
@@ -98,11 +98,11 @@ public:
     // calling `flush` (when given) whenever the next task is not ready yet. With `pump` (rank 0
     // of several), calls it between prints and at least every millisecond, and holds `extra`
     // more tasks for the other ranks.
-    void run(int threads, const SolveOptions& base, const std::function<void(const Task&)>& print,
+    void run(int threads, const search::SolveOptions& base, const std::function<void(const Task&)>& print,
              const std::function<void()>& flush, const std::function<bool()>& pump = {},
              size_t extra = 0) {
         limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
-        SolveOptions opts = base;  // searches stop early on an interrupt or a failed write
+        search::SolveOptions opts = base;  // searches stop early on an interrupt or a failed write
         if (!opts.limits.cancel) opts.limits.cancel = &interrupt_flag();
         std::vector<std::thread> pool;
         for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(opts); });
@@ -124,7 +124,7 @@ public:
 private:
     void print_in_order(const std::function<void(const Task&)>& print, const std::function<void()>& flush,
                         const std::function<bool()>& pump) {
-        PollBackoff idle;
+        base::PollBackoff idle;
         auto pumped = std::chrono::steady_clock::now();
         bool unflushed = false;
         for (;;) {
@@ -190,7 +190,7 @@ public:
             if (t->error.empty() && t->search && solvable(*t->start, *t->goal)) {
                 out.push_back(t);
             } else {  // nothing to search: ready to print
-                if (t->error.empty() && t->search) t->outcome = solve(*t->start, *t->goal, SolveOptions{});
+                if (t->error.empty() && t->search) t->outcome = solve(*t->start, *t->goal, search::SolveOptions{});
                 t->done = true;
             }
         }
@@ -237,7 +237,7 @@ private:
     // A worker: takes the next task read (or reads one when the window has room), searches
     // it, marks it done. With the window full it sleeps until the printer frees a slot, which
     // wakes one worker only; the end of the input wakes them all, to return (end_input).
-    void work(const SolveOptions& base) {
+    void work(const search::SolveOptions& base) {
         for (;;) {
             Task* t = nullptr;
             {
@@ -294,7 +294,7 @@ std::optional<Task> read_task(const Job& job,
         return t;
     }
     try {
-        const std::optional<InstanceLine> line = split_instance_line(job.text);
+        const std::optional<board::InstanceLine> line = board::split_instance_line(job.text);
         if (!line) return std::nullopt;
         t.label = line->label.empty() ? job.origin : line->label;
         fill(t, line->body);
@@ -331,7 +331,7 @@ BatchPlan plan_batch(const Request& req, Batch& batch, RankRun& ranks) {
 }
 
 // A long search on the progress line: "solver: bound 50, 1,234,567 nodes, 2.0 s, 0.6 M nodes/s".
-std::string progress_text(const SearchProgress& p) {
+std::string progress_text(const search::SearchProgress& p) {
     return "solver: bound " + std::to_string(p.bound) + ", " + program::thousands(p.nodes_generated) +
            " nodes, " + program::seconds(p.seconds) + ", " +
            fixed(static_cast<double>(p.nodes_generated) / p.seconds / 1e6, 1) + " M nodes/s";
@@ -340,15 +340,15 @@ std::string progress_text(const SearchProgress& p) {
 // One instance on a terminal: the progress line (bound, nodes, elapsed, rate) on stderr once
 // the search has run a second; `line` erases it before the answer, and is off when stderr is
 // not a terminal.
-void show_progress(program::ProgressLine& line, SolveOptions& base) {
+void show_progress(program::ProgressLine& line, search::SolveOptions& base) {
     if (!line.enabled()) return;
-    base.limits.progress = [&line](const SearchProgress& p) {
+    base.limits.progress = [&line](const search::SearchProgress& p) {
         if (p.seconds >= 1.0) line.show(progress_text(p));
     };
 }
 
 // Fewer instances than ranks: each instance in turn, split over every thread of every rank.
-void run_together(RankRun& ranks, Tables& tables, Batch& batch, const SolveOptions& base,
+void run_together(RankRun& ranks, Tables& tables, Batch& batch, const search::SolveOptions& base,
                   const TaskPrinter& print, const std::function<void()>& flush) {
     ranks.start(RunMode::Split);
     while (std::unique_ptr<Task> t = batch.pop()) {
@@ -361,7 +361,7 @@ void run_together(RankRun& ranks, Tables& tables, Batch& batch, const SolveOptio
 }
 
 // Several ranks share the batch: rank 0 reads, prints and searches, and serves the others.
-void run_served(RankRun& ranks, Batch& batch, int threads, const SolveOptions& base,
+void run_served(RankRun& ranks, Batch& batch, int threads, const search::SolveOptions& base,
                 const TaskPrinter& print, const std::function<void()>& flush) {
     ranks.start(RunMode::Batch);
     BatchServer server(ranks, batch);
@@ -387,7 +387,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     if (req.command == Command::Solve || req.optimal) tables.check_metric();
     Batch batch(req, source, read, tables);
     const BatchPlan plan = plan_batch(req, batch, ranks);
-    SolveOptions base = req.search;
+    search::SolveOptions base = req.search;
     base.threads = plan.search_threads;
     program::ProgressLine line(err, !plan.more && batch.pending() == 1 && req.progress);
     show_progress(line, base);
@@ -399,7 +399,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         ++totals.tasks;
         if (t.error.empty() && t.failure.empty() && t.search) {
             search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
-            limited |= (t.all ? t.all->status : t.outcome.status) == SolveOutcome::Status::Limit;
+            limited |= (t.all ? t.all->status : t.outcome.status) == search::SolveOutcome::Status::Limit;
         }
         tables.check_unchanged(t.pdb);  // an answer from tables rewritten under it is not printed
         print(t);

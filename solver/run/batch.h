@@ -28,7 +28,7 @@
 #include "solver/run/input.h"
 #include "solver/request.h"
 
-namespace loyd {
+namespace loyd::tables {
 struct LoadedSet;
 }
 
@@ -37,22 +37,22 @@ namespace loyd::solver {
 // What `check` is given: the moves as written and read, and where they lead.
 struct Claim {
     std::string text;  // as written
-    MoveText moves;    // the blank moves and where each letter stands in `text`
-    Replay replay;     // the end position, and the first move that leaves the board
+    board::MoveText moves;    // the blank moves and where each letter stands in `text`
+    board::Replay replay;     // the end position, and the first move that leaves the board
 };
 
 // One instance, read and ready to search (or with the reason it cannot be).
 struct Task {
     std::string origin, label;
-    std::optional<Board> start, goal;
+    std::optional<board::Board> start, goal;
     std::string error;               // invalid input
     bool search = true;              // false: nothing to search (check: illegal, --no-optimal)
-    const LoadedSet* pdb = nullptr;  // tables to use, when the heuristic is pdb
-    HeuristicKind heuristic = HeuristicKind::LinearConflict;
+    const tables::LoadedSet* pdb = nullptr;  // tables to use, when the heuristic is pdb
+    heuristics::HeuristicKind heuristic = heuristics::HeuristicKind::LinearConflict;
     std::optional<Claim> claim;  // check only
     // results
-    SolveOutcome outcome;
-    std::optional<AllSolutionsOutcome> all;  // solve --all / --count
+    search::SolveOutcome outcome;
+    std::optional<search::AllSolutionsOutcome> all;  // solve --all / --count
     std::string failure;  // an error while solving (e.g. internal)
     bool done = false;
 };
@@ -73,8 +73,8 @@ using TaskPrinter = std::function<void(const Task&)>;
 // Searches a task that asks for it: its outcome (every optimal solution, listed or counted, when
 // `req` asks for them: --all, --count), or the error that stopped it (a UsageError makes it
 // invalid, anything else a failure). Without `req`: one optimal solution.
-void solve_task(const Request& req, const SolveOptions& base, Task& t);
-void solve_task(const SolveOptions& base, Task& t);
+void solve_task(const Request& req, const search::SolveOptions& base, Task& t);
+void solve_task(const search::SolveOptions& base, Task& t);
 
 // The tasks read and not yet printed, as rank 0 hands some of them to other ranks
 // (ranks/batch.h). Called from the printing thread only.

@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 // The heuristic used without tables, in words.
-std::string classic_words(Metric m) {
-    return m == Metric::Mtm ? "walking distance" : "linear conflict";
+std::string classic_words(board::Metric m) {
+    return m == board::Metric::Mtm ? "walking distance" : "linear conflict";
 }
 }  // namespace
 
@@ -27,11 +27,11 @@ Tables::Tables(const Request& req, std::ostream& err) : req_(req), err_(err) {
     load_.cache_dir = req.cache_dir;
 }
 
-const LoadedSet* Tables::for_goal(const Board& goal, bool required) {
+const tables::LoadedSet* Tables::for_goal(const board::Board& goal, bool required) {
     const std::string key = goal.geometry().name() + ":" + goal.to_string();
     auto it = chosen_.find(key);
     if (it != chosen_.end()) return it->second;
-    const LoadedSet* s = choose(goal, required);
+    const tables::LoadedSet* s = choose(goal, required);
     chosen_[key] = s;
     return s;
 }
@@ -41,7 +41,7 @@ void Tables::print_hint(double search_seconds, bool limited) const {
     err_ << "solver: " << hint_ << "\n";
 }
 
-void Tables::check_unchanged(const LoadedSet* used) {
+void Tables::check_unchanged(const tables::LoadedSet* used) {
     if (used == nullptr) return;
     const auto now = std::chrono::steady_clock::now();
     auto it = checked_.find(used);
@@ -50,43 +50,43 @@ void Tables::check_unchanged(const LoadedSet* used) {
     checked_[used] = now;
 }
 
-const LoadedSet* Tables::load(const std::string& path) {
+const tables::LoadedSet* Tables::load(const std::string& path) {
     auto it = loaded_.find(path);
     if (it != loaded_.end()) return it->second.get();
-    auto s = std::make_unique<LoadedSet>(load_set(path, load_));
+    auto s = std::make_unique<tables::LoadedSet>(load_set(path, load_));
     load_seconds_ += s->load_seconds;
     return (loaded_[path] = std::move(s)).get();
 }
 
 void Tables::check_metric() {
     if (req_.pdb.empty()) return;
-    const LoadedSet* s = load(req_.pdb);
+    const tables::LoadedSet* s = load(req_.pdb);
     if (s->spec.metric != req_.metric)
-        throw UsageError(misfit_message(SetMisfit::Metric, s->spec, req_.pdb, s->spec.goal, req_.metric));
+        throw UsageError(misfit_message(tables::SetMisfit::Metric, s->spec, req_.pdb, s->spec.goal, req_.metric));
 }
 
-std::string Tables::misfit(const Board& goal) {
+std::string Tables::misfit(const board::Board& goal) {
     if (req_.pdb.empty()) return "";
     check_metric();
-    const LoadedSet* s = load(req_.pdb);
-    const SetMisfit why = loyd::misfit(s->spec, goal, req_.metric);
+    const tables::LoadedSet* s = load(req_.pdb);
+    const tables::SetMisfit why = loyd::tables::misfit(s->spec, goal, req_.metric);
     // An unmappable goal is reported by solve(), naming the set's folder.
-    return why == SetMisfit::Board ? misfit_message(why, s->spec, req_.pdb, goal, req_.metric) : "";
+    return why == tables::SetMisfit::Board ? misfit_message(why, s->spec, req_.pdb, goal, req_.metric) : "";
 }
 
-const LoadedSet* Tables::choose(const Board& goal, bool required) {
+const tables::LoadedSet* Tables::choose(const board::Board& goal, bool required) {
     if (!req_.pdb.empty()) {
         if (const std::string why = misfit(goal); !why.empty()) throw UsageError(why);
         return load(req_.pdb);
     }
     std::vector<std::string> notes;
-    const std::vector<FoundSet> found = find_sets(default_pdb_dirs(self_executable_path()), goal, &notes, req_.metric);
+    const std::vector<tables::FoundSet> found = tables::find_sets(tables::default_pdb_dirs(base::self_executable_path()), goal, &notes, req_.metric);
     for (const auto& n : notes) err_ << "solver: " << n << "\n";
     if (found.empty()) {
         if (required)
             throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
                              goal.geometry().name() +
-                             "; build them with: " + suggest_build_command(goal, req_.metric));
+                             "; build them with: " + tables::suggest_build_command(goal, req_.metric));
         hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used " + classic_words(req_.metric));
         notice_now(goal);
         return nullptr;
@@ -94,8 +94,8 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
     // Strongest first; a set that fails to load (damaged, unreadable) gives way to the next.
     for (size_t i = 0; i < found.size(); ++i) {
         try {
-            const LoadedSet* s = load(found[i].manifest);
-            const std::string better = suggest_build_command(goal, req_.metric);
+            const tables::LoadedSet* s = load(found[i].manifest);
+            const std::string better = tables::suggest_build_command(goal, req_.metric);
             if (better.find("--preset " + s->spec.name + " ") == std::string::npos &&
                 better.find("--preset") != std::string::npos)
                 hint(goal, "used the " + s->spec.name + " tables from " + s->dir);
@@ -111,7 +111,7 @@ const LoadedSet* Tables::choose(const Board& goal, bool required) {
     return nullptr;
 }
 
-void Tables::notice_now(const Board& goal) {
+void Tables::notice_now(const board::Board& goal) {
     if (hint_.empty() || hint_printed_ || req_.quiet || goal.cells() <= 16 || !isatty(STDERR_FILENO)) return;
     err_ << "solver: " << hint_ << "\n"
          << "solver: without tables a random " << goal.geometry().name()
@@ -119,13 +119,13 @@ void Tables::notice_now(const Board& goal) {
     hint_printed_ = true;
 }
 
-void Tables::hint(const Board& goal, const std::string& what) {
+void Tables::hint(const board::Board& goal, const std::string& what) {
     if (!hint_.empty() || goal.cells() <= 6) return;
-    const BuildCost c = suggest_build_cost(goal, req_.metric);
-    std::string cmd = suggest_build_command(goal, req_.metric);
-    const fs::path sibling = fs::path(self_executable_path()).parent_path() / "pdbgen";
+    const tables::BuildCost c = tables::suggest_build_cost(goal, req_.metric);
+    std::string cmd = tables::suggest_build_command(goal, req_.metric);
+    const fs::path sibling = fs::path(base::self_executable_path()).parent_path() / "pdbgen";
     std::error_code ec;
-    if (fs::exists(sibling, ec)) cmd = shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
+    if (fs::exists(sibling, ec)) cmd = tables::shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
     std::ostringstream os;
     os << what << "; for faster solving build tables (about " << std::max(1.0, std::ceil(c.minutes))
        << " min on 2 cores, " << program::bytes(c.peak_bytes) << " of memory, up to "

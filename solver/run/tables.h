@@ -20,23 +20,23 @@ public:
 
     // The set to use for this goal, or null (classic heuristic). Throws for an explicit --pdb
     // that cannot be loaded or does not fit, and, when `required`, when none is found.
-    const LoadedSet* for_goal(const Board& goal, bool required);
+    const tables::LoadedSet* for_goal(const board::Board& goal, bool required);
     // Why the explicit --pdb set cannot serve this goal's board ("the tables in ... are for
     // 3x3 boards, ..."), or "" when it can or there is no --pdb: a line the set does not fit
     // is an invalid line, like a goal the set cannot map. Throws UsageError when the set
     // counts another metric than the run (no line could use it), and what loading throws.
-    std::string misfit(const Board& goal);
+    std::string misfit(const board::Board& goal);
     // With --pdb: loads the set and throws UsageError when it counts another metric than the
     // run (a batch calls it before reading any line). Without --pdb: nothing.
     void check_metric();
     // The set in `path` (a folder or manifest), loaded once: what another rank chose.
-    const LoadedSet* at(const std::string& path) { return load(path); }
+    const tables::LoadedSet* at(const std::string& path) { return load(path); }
     double load_seconds() const { return load_seconds_; }
     // Throws IoError when a table of `used` (null: none) was rewritten in place since it was
     // loaded (tables/load.h check_not_rewritten): its answer may rest on entries that were never
     // verified. Looks at most every 0.2 s per set (one stat per table), so a batch of easy
     // lines keeps its speed; called before each answer is printed, from the printing thread.
-    void check_unchanged(const LoadedSet* used);
+    void check_unchanged(const tables::LoadedSet* used);
 
     // The hint, printed once at the end of a run, and only when tables would have helped: some
     // search took a second or more (or hit a limit) on a board of more than six cells. (On a
@@ -46,22 +46,22 @@ public:
     void print_hint(double search_seconds, bool limited) const;
 
 private:
-    const LoadedSet* load(const std::string& path);
-    const LoadedSet* choose(const Board& goal, bool required);
-    void hint(const Board& goal, const std::string& what);
+    const tables::LoadedSet* load(const std::string& path);
+    const tables::LoadedSet* choose(const board::Board& goal, bool required);
+    void hint(const board::Board& goal, const std::string& what);
     // On a terminal, for a board of more than 16 cells without tables: the hint at once, with
     // what waiting means, since such a search may run for hours (printed once; -q silences it).
-    void notice_now(const Board& goal);
+    void notice_now(const board::Board& goal);
 
     const Request& req_;
     std::ostream& err_;
     std::string hint_;
     bool hint_printed_ = false;  // by notice_now: not again at the end
-    LoadOptions load_;
-    std::map<std::string, std::unique_ptr<LoadedSet>> loaded_;
-    std::map<std::string, const LoadedSet*> chosen_;
+    tables::LoadOptions load_;
+    std::map<std::string, std::unique_ptr<tables::LoadedSet>> loaded_;
+    std::map<std::string, const tables::LoadedSet*> chosen_;
     double load_seconds_ = 0;
-    std::map<const LoadedSet*, std::chrono::steady_clock::time_point> checked_;
+    std::map<const tables::LoadedSet*, std::chrono::steady_clock::time_point> checked_;
 };
 
 }  // namespace loyd::solver

@@ -11,8 +11,8 @@
 
 namespace {
 
-void round_trip(const loyd::BoardFormat& f, const loyd::Board& b) {
-    for (auto layout : {loyd::BoardLayout::Flat, loyd::BoardLayout::Rows})
+void round_trip(const loyd::board::BoardFormat& f, const loyd::board::Board& b) {
+    for (auto layout : {loyd::board::BoardLayout::Flat, loyd::board::BoardLayout::Rows})
         if (f.read(f.write(b, layout)) != b) __builtin_trap();
     (void)f.grid(b);
 }
@@ -24,16 +24,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
     static const char* const goals[] = {"blank-last", "A B C/D E F/G H _", "1 2 3 4/5 6 7 _", "blank-first"};
     try {
-        const loyd::BoardFormat f(std::nullopt, goals[data[0] % 4]);
+        const loyd::board::BoardFormat f(std::nullopt, goals[data[0] % 4]);
         round_trip(f, f.read(text));
     } catch (const loyd::FormatError&) {
     }
     try {
-        const loyd::BoardFormat f(std::nullopt, text);
+        const loyd::board::BoardFormat f(std::nullopt, text);
         if (f.goal_written()) {
-            const loyd::Board goal = f.goal(*f.geometry());
+            const loyd::board::Board goal = f.goal(*f.geometry());
             round_trip(f, goal);
-            const loyd::BoardFormat again(std::nullopt, f.write(goal, loyd::BoardLayout::Rows));
+            const loyd::board::BoardFormat again(std::nullopt, f.write(goal, loyd::board::BoardLayout::Rows));
             if (again.goal(*again.geometry()) != goal || again.labels().blank() != f.labels().blank())
                 __builtin_trap();
         }

@@ -9,10 +9,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 1) return 0;
-    const loyd::Geometry g(2 + data[0] % 4, 2 + (data[0] / 4) % 4);
+    const loyd::board::Geometry g(2 + data[0] % 4, 2 + (data[0] / 4) % 4);
     const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
     try {
-        const loyd::Board goal = loyd::parse_goal(text, g);
+        const loyd::board::Board goal = loyd::parse_goal(text, g);
         std::vector<bool> seen(static_cast<size_t>(g.cells()), false);
         for (int c = 0; c < g.cells(); ++c) {
             const int t = goal.at(c);

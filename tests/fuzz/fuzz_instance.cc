@@ -13,8 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         const auto line = loyd::split_instance_line(text);
         if (!line) return 0;
-        const loyd::Board b = loyd::BoardFormat().read(line->body);
-        if (b.cells() < 4 || b.cells() > loyd::kMaxCells) __builtin_trap();
+        const loyd::board::Board b = loyd::board::BoardFormat().read(line->body);
+        if (b.cells() < 4 || b.cells() > loyd::board::kMaxCells) __builtin_trap();
     } catch (const loyd::Error&) {
     }
     try {

@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::fwrite(data, 1, size, f);
     std::fclose(f);
     try {
-        const loyd::PdbFile t = loyd::PdbFile::open(path, true);
+        const loyd::tables::PdbFile t = loyd::tables::PdbFile::open(path, true);
         uint64_t sum = 0;
         for (uint64_t i = 0; i < t.size(); ++i) sum += t.data()[i];
         if (sum > 255 * t.size()) __builtin_trap();

@@ -13,7 +13,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::base {
 
 namespace {
 [[noreturn]] void fail(const std::string& target, const std::string& what, int err) {
@@ -126,4 +126,4 @@ int remove_dead_temporaries(const std::string& folder) {
     return removed;
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -9,7 +9,7 @@
 
 #include "loyd/base/regular_file.h"
 
-namespace loyd {
+namespace loyd::base {
 
 class AtomicFile {
 public:
@@ -48,4 +48,4 @@ long temporary_writer(const std::string& name);
 // Returns how many were removed. Cost: one directory scan.
 int remove_dead_temporaries(const std::string& folder);
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -6,7 +6,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::base {
 
 namespace {
 enum Code : int { kNone = 0, kIo, kFormat, kUsage, kLimit, kBusy, kOther };
@@ -100,4 +100,4 @@ std::optional<Collective::Message> SingleProcess::poll(int tag) {
     return m;
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

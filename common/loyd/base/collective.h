@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-namespace loyd {
+namespace loyd::base {
 
 enum class ReduceOp { Sum, Max, Min };
 
@@ -147,4 +147,4 @@ private:
 int error_code_of(std::exception_ptr e, std::string& message);
 [[noreturn]] void throw_error_code(int code, const std::string& message);
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace loyd {
+namespace loyd::base {
 
 DirLock::DirLock(const std::string& dir, bool wait, const std::function<void()>& on_wait,
                  const std::atomic<bool>* cancel) {
@@ -43,4 +43,4 @@ DirLock::~DirLock() {
     if (fd_ >= 0) ::close(fd_);  // releases the lock
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -16,7 +16,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::base {
 
 class DirLock {
 public:
@@ -32,4 +32,4 @@ private:
     int fd_ = -1;
 };
 
-}  // namespace loyd
+}  // namespace loyd::base

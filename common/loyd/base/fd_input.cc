@@ -7,7 +7,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::base {
 
 namespace {
 // The result of `call` (a read or pread), made again while a signal interrupts it.
@@ -39,4 +39,4 @@ void read_exact_at(int fd, void* buf, uint64_t n, uint64_t offset, const std::st
     }
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-namespace loyd {
+namespace loyd::base {
 
 // Up to n bytes from the descriptor's offset, which moves past them: how many were read, 0
 // only at the end of the file (or for n = 0).
@@ -23,4 +23,4 @@ size_t read_some(int fd, void* buf, size_t n, const std::string& path,
 // cannot read: file shrank while being read" when the file ends first.
 void read_exact_at(int fd, void* buf, uint64_t n, uint64_t offset, const std::string& path);
 
-}  // namespace loyd
+}  // namespace loyd::base

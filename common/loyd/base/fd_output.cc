@@ -9,7 +9,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::base {
 
 namespace {
 constexpr size_t kBufferBytes = size_t{1} << 16;
@@ -80,4 +80,4 @@ void require_written(const std::ostream& out) {
                   (e != 0 ? std::string(": ") + std::strerror(e) : std::string()));
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

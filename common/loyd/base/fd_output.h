@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace loyd {
+namespace loyd::base {
 
 class FdOutput final : public std::streambuf {
 public:
@@ -46,4 +46,4 @@ private:
 // failed; the reason comes from its FdOutput, when it writes through one.
 void require_written(const std::ostream& out);
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -1,6 +1,6 @@
 #include "loyd/base/hex.h"
 
-namespace loyd {
+namespace loyd::base {
 
 std::string hex16(uint64_t v) {
     static constexpr char kDigits[] = "0123456789abcdef";
@@ -30,4 +30,4 @@ std::optional<uint64_t> parse_hex16(std::string_view text, HexCase letters) {
     return v;
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -14,11 +14,11 @@
 #include <string>
 #include <string_view>
 
-namespace loyd {
+namespace loyd::base {
 
 std::string hex16(uint64_t v);
 
 enum class HexCase { Lower, Any };
 std::optional<uint64_t> parse_hex16(std::string_view text, HexCase letters = HexCase::Any);
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -11,7 +11,7 @@
 #include <new>
 #include <utility>
 
-namespace loyd {
+namespace loyd::base {
 
 template <class T>
 class HugeBuffer {
@@ -90,4 +90,4 @@ struct HugePageAllocator {
     }
 };
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <vector>
 
-namespace loyd {
+namespace loyd::base {
 
 inline uint64_t load_le(const uint8_t* p, int n) {
     uint64_t v = 0;
@@ -55,4 +55,4 @@ inline void store_le32(uint8_t* p, uint32_t v) {
     std::memcpy(p, &v, sizeof v);
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -10,7 +10,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/fd_input.h"
 
-namespace loyd {
+namespace loyd::base {
 
 namespace {
 [[noreturn]] void fail(const std::string& path, const std::string& what, int e) {
@@ -71,4 +71,4 @@ std::string read_regular(const std::string& path, const std::string& what, size_
     return text;
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <string>
 
-namespace loyd {
+namespace loyd::base {
 
 enum class Links { Follow, Refuse };
 
@@ -22,4 +22,4 @@ int open_regular(const std::string& path, const std::string& what, Links links =
 // The whole content of a regular file of at most `max_bytes` (FormatError when longer).
 std::string read_regular(const std::string& path, const std::string& what, size_t max_bytes);
 
-}  // namespace loyd
+}  // namespace loyd::base

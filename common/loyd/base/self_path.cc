@@ -4,7 +4,7 @@
 
 #include <array>
 
-namespace loyd {
+namespace loyd::base {
 
 std::string self_executable_path() {
     std::array<char, 4096> buf{};
@@ -13,4 +13,4 @@ std::string self_executable_path() {
     return std::string(buf.data(), static_cast<size_t>(n));
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -9,8 +9,8 @@
 
 #include <string>
 
-namespace loyd {
+namespace loyd::base {
 
 std::string self_executable_path();
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <thread>
 
-namespace loyd {
+namespace loyd::base {
 
 namespace {
 
@@ -53,4 +53,4 @@ int workers_for(uint64_t items, uint64_t chunk, int threads) {
         std::clamp<uint64_t>(chunks, 1, static_cast<uint64_t>(std::max(1, threads))));
 }
 
-}  // namespace loyd
+}  // namespace loyd::base

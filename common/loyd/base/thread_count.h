@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-namespace loyd {
+namespace loyd::base {
 
 // The CPUs this process may run on: those of its affinity mask (taskset, cgroup cpusets,
 // mpirun's binding), else std::thread::hardware_concurrency(); at least 1.
@@ -33,4 +33,4 @@ ThreadCount cap_threads(int requested, int cpus);
 // threads: never more than the chunks there are, at least 1. Precondition: chunk >= 1.
 int workers_for(uint64_t items, uint64_t chunk, int threads);
 
-}  // namespace loyd
+}  // namespace loyd::base

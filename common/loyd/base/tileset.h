@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #endif
 
-namespace loyd {
+namespace loyd::base {
 
 using Mask = uint32_t;
 
@@ -28,17 +28,4 @@ inline int select_bit(Mask m, int r) {
 #endif
 }
 
-// Gathers the bits of `value` at the positions set in `positions` into the low bits.
-inline Mask extract_bits(Mask value, Mask positions) {
-#if defined(__BMI2__)
-    return _pext_u32(value, positions);
-#else
-    Mask out = 0;
-    int k = 0;
-    for (Mask p = positions; p; p &= p - 1, ++k)
-        if (value & (p & -p)) out |= bit(k);
-    return out;
-#endif
-}
-
-}  // namespace loyd
+}  // namespace loyd::base

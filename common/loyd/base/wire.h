@@ -17,7 +17,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/little_endian.h"
 
-namespace loyd {
+namespace loyd::base {
 
 class WireWriter {
 public:
@@ -118,4 +118,4 @@ private:
     uint8_t kind_ = 0;
 };
 
-}  // namespace loyd
+}  // namespace loyd::base

@@ -4,7 +4,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::board {
 
 Board Board::make(const Geometry& g, const std::vector<int>& tiles) {
     const int n = g.cells();
@@ -68,4 +68,4 @@ std::string Board::to_string() const {
     return s;
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -12,7 +12,7 @@
 
 #include "loyd/board/geometry.h"
 
-namespace loyd {
+namespace loyd::board {
 
 using Cells = std::array<uint8_t, kMaxCells>;
 
@@ -48,4 +48,4 @@ private:
     Cells cells_{};
 };
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -7,7 +7,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 
-namespace loyd {
+namespace loyd::board {
 
 namespace {
 
@@ -250,4 +250,4 @@ std::string BoardFormat::grid(const Board& b) const {
     return s;
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -30,7 +30,7 @@
 
 #include "loyd/board/board.h"
 
-namespace loyd {
+namespace loyd::board {
 
 // How a board is written: "1 2 3 4 5 6 7 8 0" (Flat) or "1 2 3/4 5 6/7 8 0" (Rows).
 enum class BoardLayout { Flat, Rows };
@@ -105,4 +105,4 @@ private:
     TileLabels labels_;
 };
 
-}  // namespace loyd
+}  // namespace loyd::board

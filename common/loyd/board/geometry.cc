@@ -4,7 +4,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::board {
 
 Geometry::Geometry(int width, int height) : w_(width), h_(height) {
     if (width < 2 || height < 2 || width * height > kMaxCells)
@@ -44,4 +44,4 @@ uint32_t flood(const Geometry& g, uint32_t seed, uint32_t open) {
     }
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

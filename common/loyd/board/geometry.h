@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-namespace loyd {
+namespace loyd::board {
 
 inline constexpr int kMaxCells = 25;
 inline constexpr int kNoCell = -1;
@@ -54,4 +54,4 @@ private:
 // (a flood fill on bit masks; `seed` must be a subset of `open`). Cost: O(W + H) mask steps.
 uint32_t flood(const Geometry& g, uint32_t seed, uint32_t open);
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -1,6 +1,6 @@
 #include "loyd/board/goal_map.h"
 
-namespace loyd {
+namespace loyd::board {
 
 namespace {
 const char* const kNames[8] = {"identity", "rotate-180", "mirror-left-right", "mirror-top-bottom",
@@ -77,4 +77,4 @@ std::string GoalMapping::name() const {
     return relabeled && sym_ == 0 ? "relabel" : relabeled ? s + "+relabel" : s;
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -16,7 +16,7 @@
 #include "loyd/board/board.h"
 #include "loyd/board/moves.h"
 
-namespace loyd {
+namespace loyd::board {
 
 class GoalMapping {
 public:
@@ -37,4 +37,4 @@ private:
     Dir dir_back_[kDirs]{};  // table-frame direction -> instance direction
 };
 
-}  // namespace loyd
+}  // namespace loyd::board

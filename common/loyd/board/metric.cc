@@ -4,7 +4,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::board {
 
 Metric parse_metric(const std::string& s) {
     if (s == "stm") return Metric::Stm;
@@ -38,4 +38,4 @@ int metric_length(const Moves& m, Metric metric) {
     return n;
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -20,7 +20,7 @@
 
 #include "loyd/board/moves.h"
 
-namespace loyd {
+namespace loyd::board {
 
 enum class Metric : uint8_t { Stm = 0, Mtm = 1 };
 
@@ -46,4 +46,4 @@ std::vector<MoveRun> move_runs(const Moves& m);
 // The path as moves of `metric`: STM one per step; MTM one per maximal run.
 int metric_length(const Moves& m, Metric metric);
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -2,7 +2,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::board {
 
 bool reflectable(const Board& goal) {
     const Geometry& g = goal.geometry();
@@ -26,4 +26,4 @@ Mirror Mirror::of(const Board& goal) {
     return m;
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

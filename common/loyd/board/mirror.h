@@ -14,7 +14,7 @@
 
 #include "loyd/board/board.h"
 
-namespace loyd {
+namespace loyd::board {
 
 bool reflectable(const Board& goal);
 
@@ -26,4 +26,4 @@ struct Mirror {
     static Mirror of(const Board& goal);
 };
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -3,7 +3,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/notation.h"
 
-namespace loyd {
+namespace loyd::board {
 
 std::string to_string(const Moves& m) {
     return format_moves(m, MoveStyle{});
@@ -31,4 +31,4 @@ void replay_check(const Board& start, const Moves& m, const Board& goal) {
     if (r.end != goal) throw Error("solution check failed: the moves do not reach the goal");
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

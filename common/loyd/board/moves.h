@@ -14,7 +14,7 @@
 
 #include "loyd/board/board.h"
 
-namespace loyd {
+namespace loyd::board {
 
 using Moves = std::vector<Dir>;
 
@@ -34,4 +34,4 @@ struct Replay {
 };
 Replay replay(const Board& start, const Moves& m);
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -5,7 +5,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::board {
 
 namespace {
 
@@ -97,4 +97,4 @@ MoveText parse_move_text(std::string_view text, Notation n) {
     return out;
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -26,7 +26,7 @@
 
 #include "loyd/board/moves.h"
 
-namespace loyd {
+namespace loyd::board {
 
 enum class Notation { Blank, Tile };
 
@@ -65,4 +65,4 @@ struct MoveText {
 // Reads `text` in notation `n`, with or without run lengths (see above).
 MoveText parse_move_text(std::string_view text, Notation n);
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -7,7 +7,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/board_format.h"
 
-namespace loyd {
+namespace loyd::board {
 
 namespace {
 std::string trim(const std::string& s) {
@@ -98,4 +98,4 @@ Board parse_goal(const std::string& spec, const Geometry& g) {
     return f.goal(g);
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -12,7 +12,7 @@
 
 #include "loyd/board/board.h"
 
-namespace loyd {
+namespace loyd::board {
 
 struct InstanceLine {
     std::string label;  // empty when the line has none
@@ -41,4 +41,4 @@ Board parse_goal(const std::string& spec, const Geometry& g);
 // True when `spec` is an explicit permutation rather than a named goal.
 bool goal_is_explicit(const std::string& spec);
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -6,7 +6,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/solvability.h"
 
-namespace loyd {
+namespace loyd::board {
 
 uint64_t uniform_below(std::mt19937_64& rng, uint64_t n) {
     if (n == 0) throw UsageError("uniform_below: empty range");
@@ -32,4 +32,4 @@ Board random_position(const Board& goal, std::mt19937_64& rng) {
     return Board::make(goal.geometry(), tiles);
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -22,7 +22,7 @@
 
 #include "loyd/board/board.h"
 
-namespace loyd {
+namespace loyd::board {
 
 // A number in [0, n) from `rng`, every value equally likely (n >= 1). Rejection: draws below
 // 2^64 mod n are thrown away so the remaining 2^64 - (2^64 mod n) values split evenly into n
@@ -32,4 +32,4 @@ uint64_t uniform_below(std::mt19937_64& rng, uint64_t n);
 // A position drawn uniformly from those that reach `goal` (see above). Needs W*H >= 4.
 Board random_position(const Board& goal, std::mt19937_64& rng);
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -5,7 +5,7 @@
 
 #include "loyd/board/board.h"
 
-namespace loyd {
+namespace loyd::board {
 
 struct SearchState {
     Cells cell{};  // cell -> tile
@@ -40,4 +40,4 @@ struct SearchState {
     }
 };
 
-}  // namespace loyd
+}  // namespace loyd::board

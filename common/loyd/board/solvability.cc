@@ -2,7 +2,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::board {
 
 bool solvable(const Board& start, const Board& goal) {
     if (!(start.geometry() == goal.geometry()))
@@ -27,4 +27,4 @@ bool solvable(const Board& start, const Board& goal) {
     return (transpositions & 1) == (blank_steps & 1);
 }
 
-}  // namespace loyd
+}  // namespace loyd::board

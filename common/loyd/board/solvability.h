@@ -10,8 +10,8 @@
 
 #include "loyd/board/board.h"
 
-namespace loyd {
+namespace loyd::board {
 
 bool solvable(const Board& start, const Board& goal);
 
-}  // namespace loyd
+}  // namespace loyd::board

@@ -39,7 +39,7 @@
 #include "loyd/heuristics/lookups.h"
 #include "loyd/tables/load.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
 // kWidth: the board's width when known at compile time (the solver instantiates 3, 4 and 5,
 // whose vertical steps then run a fixed, unrolled loop), or 0 for any width. kCompact: the
@@ -47,7 +47,7 @@ namespace loyd {
 template <int kWidth, bool kCompact = false>
 class BasicAdditivePdbH {
 public:
-    static constexpr int kMaxTables = kMaxSetTables;
+    static constexpr int kMaxTables = tables::kMaxSetTables;
 
     // One child's values in each view, computed by evaluate(); apply() exchanges them with
     // the current ones and undo() exchanges them back.
@@ -60,29 +60,29 @@ public:
 
     // True when the set is one partition of additive tables of one entry coding and no dual
     // lookup is asked.
-    static bool supports(const LoadedSet& set, const Lookups& lookups);
+    static bool supports(const tables::LoadedSet& set, const Lookups& lookups);
     // True when supports() and the partition's tables hold compact entries.
-    static bool compact(const LoadedSet& set);
+    static bool compact(const tables::LoadedSet& set);
 
     // The set must outlive the heuristic; UsageError unless supports(set, lookups), the
     // tables are compact exactly when kCompact, and the board is kWidth wide (when kWidth is
     // not 0). The
     // reflected lookup runs when asked and the set's goal allows it: lookups() says what runs.
-    BasicAdditivePdbH(const LoadedSet& set, const Lookups& lookups);
+    BasicAdditivePdbH(const tables::LoadedSet& set, const Lookups& lookups);
 
     const Lookups& lookups() const { return lookups_; }
 
-    int init(const SearchState& s);
+    int init(const board::SearchState& s);
 
     // The child's h, when the tile on `from` slides into the blank on `to`, the blank moving
     // in direction d; s is the parent position (unchanged). Nothing changes until apply(u).
     // (With d a constant, as in IDA*'s unrolled move loop, which view steps vertically and in
     // which sense is known at compile time.)
-    [[gnu::always_inline]] int evaluate(const SearchState& s, int from, int to, int d, Undo& u) const {
+    [[gnu::always_inline]] int evaluate(const board::SearchState& s, int from, int to, int d, Undo& u) const {
         const int tile = s.cell[from];
-        const bool vertical = d == static_cast<int>(Dir::Up) || d == static_cast<int>(Dir::Down);
+        const bool vertical = d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Down);
         // The tile moves to a higher cell when the blank moves up or left, in both views.
-        const bool forward = d == static_cast<int>(Dir::Up) || d == static_cast<int>(Dir::Left);
+        const bool forward = d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Left);
         int h = view_step(0, tile, from, to, vertical, forward, s.cell.data(), u);
         if (reflect_) {
             const int h1 =
@@ -99,8 +99,8 @@ public:
 
     // The classic interface (heuristics/classic.h): h after `tile` slid from `from` to `to`,
     // s holding the new position.
-    int moved(int, const SearchState& s, int tile, int from, int to, Undo& u) {
-        SearchState parent = s;
+    int moved(int, const board::SearchState& s, int tile, int from, int to, Undo& u) {
+        board::SearchState parent = s;
         parent.cell[to] = 0;
         parent.cell[from] = static_cast<uint8_t>(tile);
         const int d = to == from + width() ? 0 : to == from - width() ? 1 : to == from + 1 ? 2 : 3;
@@ -128,11 +128,11 @@ private:
         // the same tiles in the child.
         auto passed = [&](int c) {
             const int o = v ? mirror_.tile[cells[mirror_.cell[c]]] : cells[c];
-            return Ranker::Passed{item_in_[t][o], weight_in_[t][o]};
+            return tables::Ranker::Passed{item_in_[t][o], weight_in_[t][o]};
         };
         const int i = item_in_[t][tile];
         const uint64_t w = weight_in_[t][tile];
-        const uint64_t delta = vertical ? Ranker::vertical_step(i, w, a < b ? a : b, width(), passed) : w;
+        const uint64_t delta = vertical ? tables::Ranker::vertical_step(i, w, a < b ? a : b, width(), passed) : w;
         const uint64_t r = forward ? rank_[v][t] + delta : rank_[v][t] - delta;
         const uint8_t e = entry(t, r);
         u.rank[v] = r;
@@ -177,16 +177,16 @@ private:
     int width_ = 0, n_ = 0, ntables_ = 0;
     bool reflect_ = false;
     const uint8_t* data_[kMaxTables]{};
-    EntryReader readers_[kMaxTables]{};
-    const Ranker* ranker_[kMaxTables]{};
-    uint8_t items_[kMaxTables][kMaxCells]{};  // table -> its tiles in rank order
+    tables::EntryReader readers_[kMaxTables]{};
+    const tables::Ranker* ranker_[kMaxTables]{};
+    uint8_t items_[kMaxTables][board::kMaxCells]{};  // table -> its tiles in rank order
     int nitems_[kMaxTables]{};
-    int8_t tab_[kMaxCells]{};  // tile -> its table, -1 when no table holds it
+    int8_t tab_[board::kMaxCells]{};  // tile -> its table, -1 when no table holds it
     // Table, tile -> the tile's item index and place value in the table (tables/ranker.h), or
     // Ranker::kNoItem and 0 when the table does not hold it.
-    uint8_t item_in_[kMaxTables][kMaxCells]{};
-    uint64_t weight_in_[kMaxTables][kMaxCells]{};
-    Mirror mirror_;  // the identity unless reflect_
+    uint8_t item_in_[kMaxTables][board::kMaxCells]{};
+    uint64_t weight_in_[kMaxTables][board::kMaxCells]{};
+    board::Mirror mirror_;  // the identity unless reflect_
     uint64_t rank_[2][kMaxTables]{};
     uint8_t val_[2][kMaxTables]{};  // the entry (kCompact: twice the excess)
     int sum_[2]{};
@@ -204,4 +204,4 @@ extern template class BasicAdditivePdbH<3, true>;
 extern template class BasicAdditivePdbH<4, true>;
 extern template class BasicAdditivePdbH<5, true>;
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

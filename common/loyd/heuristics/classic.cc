@@ -4,7 +4,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
 HeuristicKind parse_heuristic(const std::string& s) {
     if (s == "misplaced") return HeuristicKind::Misplaced;
@@ -27,7 +27,7 @@ std::string heuristic_name(HeuristicKind k) {
     return "?";
 }
 
-GoalTables::GoalTables(const Board& goal) : geom(goal.geometry()) {
+GoalTables::GoalTables(const board::Board& goal) : geom(goal.geometry()) {
     goal_pos = goal.positions();
     for (int t = 0; t < goal.cells(); ++t)
         for (int c = 0; c < goal.cells(); ++c)
@@ -35,14 +35,14 @@ GoalTables::GoalTables(const Board& goal) : geom(goal.geometry()) {
     for (int c = 0; c < goal.cells(); ++c) parity[c] = static_cast<uint8_t>(geom.distance(c, goal.blank()) & 1);
 }
 
-int misplaced(const Board& b, const Board& goal) {
+int misplaced(const board::Board& b, const board::Board& goal) {
     int h = 0;
     for (int c = 0; c < b.cells(); ++c) h += b.at(c) != 0 && b.at(c) != goal.at(c);
     return h;
 }
 
-int manhattan(const Board& b, const Board& goal) {
-    Cells gp = goal.positions();
+int manhattan(const board::Board& b, const board::Board& goal) {
+    board::Cells gp = goal.positions();
     int h = 0;
     for (int c = 0; c < b.cells(); ++c)
         if (b.at(c)) h += b.geometry().distance(c, gp[b.at(c)]);
@@ -52,7 +52,7 @@ int manhattan(const Board& b, const Board& goal) {
 namespace {
 // Length of the longest strictly increasing subsequence (patience sorting).
 int lis(const int* v, int n) {
-    int tails[kMaxCells];
+    int tails[board::kMaxCells];
     int len = 0;
     for (int i = 0; i < n; ++i) {
         int lo = 0, hi = len;
@@ -68,11 +68,11 @@ int lis(const int* v, int n) {
 }
 }  // namespace
 
-int linear_conflict(const Board& b, const Board& goal) {
-    const Geometry& g = b.geometry();
-    Cells gp = goal.positions();
+int linear_conflict(const board::Board& b, const board::Board& goal) {
+    const board::Geometry& g = b.geometry();
+    board::Cells gp = goal.positions();
     int h = manhattan(b, goal);
-    int seq[kMaxCells];
+    int seq[board::kMaxCells];
     for (int r = 0; r < g.height(); ++r) {
         int n = 0;
         for (int k = 0; k < g.width(); ++k) {
@@ -92,8 +92,8 @@ int linear_conflict(const Board& b, const Board& goal) {
     return h;
 }
 
-LinearConflictH::LinearConflictH(const Board& goal) : t_(goal) {
-    const Geometry& g = t_.geom;
+LinearConflictH::LinearConflictH(const board::Board& goal) : t_(goal) {
+    const board::Geometry& g = t_.geom;
     for (auto& row : key_) row.fill(-1);
     for (int r = 0; r < g.height(); ++r) {
         line_len_[r] = static_cast<uint8_t>(g.width());
@@ -118,7 +118,7 @@ LinearConflictH::LinearConflictH(const Board& goal) : t_(goal) {
         size_t size = 1;
         for (int i = 0; i < longest; ++i) size *= base_;
         table_.assign(size, 0);
-        int seq[kMaxCells];
+        int seq[board::kMaxCells];
         for (size_t idx = 0; idx < size; ++idx) {
             int n = 0;
             for (size_t v = idx; v; v /= base_)
@@ -128,8 +128,8 @@ LinearConflictH::LinearConflictH(const Board& goal) : t_(goal) {
     }
 }
 
-int LinearConflictH::line_cost_lis(const SearchState& s, int line) const {
-    int seq[kMaxCells];
+int LinearConflictH::line_cost_lis(const board::SearchState& s, int line) const {
+    int seq[board::kMaxCells];
     int n = 0;
     const int len = line_len_[line];
     for (int i = 0; i < len; ++i) {
@@ -141,7 +141,7 @@ int LinearConflictH::line_cost_lis(const SearchState& s, int line) const {
     return 2 * (n - lis(seq, n));
 }
 
-int LinearConflictH::init(const SearchState& s) {
+int LinearConflictH::init(const board::SearchState& s) {
     int h = 0;
     for (int t = 1; t < s.n; ++t) h += t_.md[t][s.pos[t]];
     const int lines = t_.geom.width() + t_.geom.height();
@@ -152,4 +152,4 @@ int LinearConflictH::init(const SearchState& s) {
     return h;
 }
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

@@ -29,11 +29,11 @@
 #include "loyd/board/board.h"
 #include "loyd/board/search_state.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
 // Heuristics with evaluate / apply / undo (see above); the searches use them when offered.
 template <class H>
-concept EvaluatesChildren = requires(H& h, const SearchState& s, typename H::Undo& u) {
+concept EvaluatesChildren = requires(H& h, const board::SearchState& s, typename H::Undo& u) {
     h.evaluate(s, 0, 0, 0, u);
     h.apply(u);
 };
@@ -45,31 +45,31 @@ enum class HeuristicKind { Misplaced, Manhattan, LinearConflict, Pdb, WalkingDis
 HeuristicKind parse_heuristic(const std::string& s);
 std::string heuristic_name(HeuristicKind k);
 
-int misplaced(const Board& b, const Board& goal);
-int manhattan(const Board& b, const Board& goal);
-int linear_conflict(const Board& b, const Board& goal);  // Manhattan + conflicts
+int misplaced(const board::Board& b, const board::Board& goal);
+int manhattan(const board::Board& b, const board::Board& goal);
+int linear_conflict(const board::Board& b, const board::Board& goal);  // Manhattan + conflicts
 
 // Tables derived from a goal, shared by the incremental heuristics.
 struct GoalTables {
-    explicit GoalTables(const Board& goal);
-    Geometry geom;
-    Cells goal_pos{};                                      // tile -> goal cell
-    std::array<std::array<int8_t, kMaxCells>, kMaxCells> md{};  // [tile][cell]
+    explicit GoalTables(const board::Board& goal);
+    board::Geometry geom;
+    board::Cells goal_pos{};                                      // tile -> goal cell
+    std::array<std::array<int8_t, board::kMaxCells>, board::kMaxCells> md{};  // [tile][cell]
     // [blank cell]: the parity every path to the goal has (in single-tile moves) from a
     // position with the blank there: every move flips the blank's checkerboard colour.
-    std::array<uint8_t, kMaxCells> parity{};
+    std::array<uint8_t, board::kMaxCells> parity{};
 };
 
 class MisplacedH {
 public:
     struct Undo {};
-    explicit MisplacedH(const Board& goal) : t_(goal) {}
-    int init(const SearchState& s) const {
+    explicit MisplacedH(const board::Board& goal) : t_(goal) {}
+    int init(const board::SearchState& s) const {
         int h = 0;
         for (int t = 1; t < s.n; ++t) h += s.pos[t] != t_.goal_pos[t];
         return h;
     }
-    int moved(int h, const SearchState&, int tile, int from, int to, Undo&) const {
+    int moved(int h, const board::SearchState&, int tile, int from, int to, Undo&) const {
         return h + (from == t_.goal_pos[tile]) - (to == t_.goal_pos[tile]);
     }
     void undo(const Undo&) const {}
@@ -81,13 +81,13 @@ private:
 class ManhattanH {
 public:
     struct Undo {};
-    explicit ManhattanH(const Board& goal) : t_(goal) {}
-    int init(const SearchState& s) const {
+    explicit ManhattanH(const board::Board& goal) : t_(goal) {}
+    int init(const board::SearchState& s) const {
         int h = 0;
         for (int t = 1; t < s.n; ++t) h += t_.md[t][s.pos[t]];
         return h;
     }
-    int moved(int h, const SearchState&, int tile, int from, int to, Undo&) const {
+    int moved(int h, const board::SearchState&, int tile, int from, int to, Undo&) const {
         return h + t_.md[tile][to] - t_.md[tile][from];
     }
     void undo(const Undo&) const {}
@@ -103,10 +103,10 @@ public:
         int8_t line_a, line_b;
         uint8_t old_a, old_b;
     };
-    explicit LinearConflictH(const Board& goal);
-    int init(const SearchState& s);
-    int moved(int h, const SearchState& s, int tile, int from, int to, Undo& u) {
-        const Geometry& g = t_.geom;
+    explicit LinearConflictH(const board::Board& goal);
+    int init(const board::SearchState& s);
+    int moved(int h, const board::SearchState& s, int tile, int from, int to, Undo& u) {
+        const board::Geometry& g = t_.geom;
         int a, b;  // line ids: rows are 0..H-1, columns H..H+W-1
         if (g.row(from) == g.row(to)) {  // horizontal slide: the tile changes column
             a = g.height() + g.col(from);
@@ -129,7 +129,7 @@ public:
     }
 
     // 2 x (tiles of the line's goal in the line - longest in-order subsequence).
-    int line_cost(const SearchState& s, int line) const {
+    int line_cost(const board::SearchState& s, int line) const {
         if (table_.empty()) return line_cost_lis(s, line);
         // Boards up to 6 wide and high: the line's tiles, as codes (0 = not of this line's
         // goal, else 1 + order key), index a table of precomputed costs.
@@ -141,17 +141,17 @@ public:
     }
 
 private:
-    int line_cost_lis(const SearchState& s, int line) const;
+    int line_cost_lis(const board::SearchState& s, int line) const;
     std::vector<uint8_t> table_;  // cost by line code, when max(W, H) <= 6
     unsigned base_ = 0;
-    std::array<std::array<uint8_t, 2 * kMaxCells>, kMaxCells> code_{};
+    std::array<std::array<uint8_t, 2 * board::kMaxCells>, board::kMaxCells> code_{};
     GoalTables t_;
-    std::array<uint8_t, 2 * kMaxCells> lc_{};
+    std::array<uint8_t, 2 * board::kMaxCells> lc_{};
     // line id -> cells of the line, in order
-    std::array<std::array<uint8_t, kMaxCells>, 2 * kMaxCells> line_cells_{};
-    std::array<uint8_t, 2 * kMaxCells> line_len_{};
+    std::array<std::array<uint8_t, board::kMaxCells>, 2 * board::kMaxCells> line_cells_{};
+    std::array<uint8_t, 2 * board::kMaxCells> line_len_{};
     // key[tile][line]: order key of the tile within the line if its goal is on that line, else -1
-    std::array<std::array<int8_t, 2 * kMaxCells>, kMaxCells> key_{};
+    std::array<std::array<int8_t, 2 * board::kMaxCells>, board::kMaxCells> key_{};
 };
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

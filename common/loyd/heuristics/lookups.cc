@@ -4,7 +4,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
 Lookups Lookups::parse(const std::string& text) {
     if (text == "all") return all();
@@ -35,4 +35,4 @@ std::string Lookups::to_string() const {
     return s;
 }
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

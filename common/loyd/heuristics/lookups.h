@@ -14,7 +14,7 @@
 
 #include <string>
 
-namespace loyd {
+namespace loyd::heuristics {
 
 struct Lookups {
     bool reflected = true;
@@ -28,4 +28,4 @@ struct Lookups {
     bool operator==(const Lookups&) const = default;
 };
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

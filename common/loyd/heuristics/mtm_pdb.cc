@@ -2,19 +2,19 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
-MtmPdbH::MtmPdbH(const LoadedSet& set, const Lookups& want) : wd_(set.spec.goal, Metric::Mtm) {
-    if (set.spec.metric != Metric::Mtm)
+MtmPdbH::MtmPdbH(const tables::LoadedSet& set, const Lookups& want) : wd_(set.spec.goal, board::Metric::Mtm) {
+    if (set.spec.metric != board::Metric::Mtm)
         throw UsageError("the tables in " + set.dir +
                          " count single-tile (stm) moves; the multi-tile metric needs "
                          "tables built with pdbgen build --metric mtm");
-    const Board& goal = set.spec.goal;
-    const Geometry& g = goal.geometry();
+    const board::Board& goal = set.spec.goal;
+    const board::Geometry& g = goal.geometry();
     n_ = g.cells();
-    for (const PdbTable& pt : set.tables) {
-        const Pattern& p = pt.pattern();
-        if (p.kind() != PatternKind::Full || p.metric() != Metric::Mtm)
+    for (const tables::PdbTable& pt : set.tables) {
+        const tables::Pattern& p = pt.pattern();
+        if (p.kind() != tables::PatternKind::Full || p.metric() != board::Metric::Mtm)
             throw UsageError(set.dir + ": an MTM set holds full MTM tables only");
         Table t{pt.entries(), &pt.bound(), pt.ranker(), {}, 0};
         for (int tile : p.tiles()) t.items[t.nitems++] = static_cast<uint8_t>(tile);
@@ -26,11 +26,11 @@ MtmPdbH::MtmPdbH(const LoadedSet& set, const Lookups& want) : wd_(set.spec.goal,
     if (want.reflected && set.spec.reflect && reflectable(goal)) {
         lookups_.reflected = true;
         views_ = 2;
-        mirror_ = Mirror::of(goal);
+        mirror_ = board::Mirror::of(goal);
     }
 }
 
-int MtmPdbH::init(const SearchState& s) {
+int MtmPdbH::init(const board::SearchState& s) {
     for (int t = 0; t < n_; ++t) {
         pos_[0][t] = s.pos[t];
         pos_[1][mirror_.tile[t]] = mirror_.cell[s.pos[t]];
@@ -40,4 +40,4 @@ int MtmPdbH::init(const SearchState& s) {
     return combine(wd_.init(s));
 }
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

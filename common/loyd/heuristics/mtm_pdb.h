@@ -28,11 +28,11 @@
 #include "loyd/heuristics/walking_distance.h"
 #include "loyd/tables/load.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
 class MtmPdbH {
 public:
-    static constexpr int kMaxTables = kMaxSetTables;
+    static constexpr int kMaxTables = tables::kMaxSetTables;
     struct Undo {
         uint8_t tile, from, to;
         uint8_t val[2][kMaxTables];
@@ -41,12 +41,12 @@ public:
 
     // The set must outlive the heuristic; UsageError unless it is an MTM set. Of `want`, only
     // the reflected lookup is honoured (when the set allows it).
-    MtmPdbH(const LoadedSet& set, const Lookups& want);
+    MtmPdbH(const tables::LoadedSet& set, const Lookups& want);
 
     const Lookups& lookups() const { return lookups_; }
 
-    int init(const SearchState& s);
-    int moved(int, const SearchState& s, int tile, int from, int to, Undo& u) {
+    int init(const board::SearchState& s);
+    int moved(int, const board::SearchState& s, int tile, int from, int to, Undo& u) {
         u.tile = static_cast<uint8_t>(tile);
         u.from = static_cast<uint8_t>(from);
         u.to = static_cast<uint8_t>(to);
@@ -68,10 +68,10 @@ public:
 
 private:
     struct Table {
-        EntryReader reader;
-        const EntryBound* bound;
-        Ranker ranker;
-        uint8_t items[kMaxCells];  // tiles in rank order, then 0 (the blank)
+        tables::EntryReader reader;
+        const tables::EntryBound* bound;
+        tables::Ranker ranker;
+        uint8_t items[board::kMaxCells];  // tiles in rank order, then 0 (the blank)
         int nitems;
     };
     // View v after `tile` went to cell `tile_cell` and the blank to `blank_cell` (unmirrored).
@@ -86,7 +86,7 @@ private:
     }
     uint8_t lookup(int v, int t) const {
         const Table& tb = tables_[static_cast<size_t>(t)];
-        uint8_t cells[kMaxCells];
+        uint8_t cells[board::kMaxCells];
         for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
         return static_cast<uint8_t>(tb.reader.value(tb.ranker.rank(cells), cells, *tb.bound));
     }
@@ -103,9 +103,9 @@ private:
     int ntables_ = 0;
     int views_ = 1;  // 1: regular; 2: also reflected
     int n_ = 0;
-    Mirror mirror_;  // the identity unless views_ == 2
-    uint8_t pos_[2][kMaxCells]{};  // per view: tile -> cell
+    board::Mirror mirror_;  // the identity unless views_ == 2
+    uint8_t pos_[2][board::kMaxCells]{};  // per view: tile -> cell
     uint8_t val_[2][kMaxTables]{};
 };
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

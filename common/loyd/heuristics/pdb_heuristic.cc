@@ -7,22 +7,22 @@
 #include "loyd/base/error.h"
 #include "loyd/tables/build.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
-PdbH::PdbH(const LoadedSet& set, const Lookups& want)
+PdbH::PdbH(const tables::LoadedSet& set, const Lookups& want)
     : goal_(set.spec.goal), lc_(set.spec.goal) {
-    if (set.spec.metric != Metric::Stm)
+    if (set.spec.metric != board::Metric::Stm)
         throw UsageError("the tables in " + set.dir + " count multi-tile (mtm) moves; single-tile searches need "
                          "tables built with --metric stm (heuristics/mtm_pdb.h takes these)");
-    const Board& goal = set.spec.goal;
-    const Geometry& g = goal.geometry();
+    const board::Board& goal = set.spec.goal;
+    const board::Geometry& g = goal.geometry();
     n_ = g.cells();
     width_ = g.width();
     for (size_t i = 0; i < set.tables.size(); ++i) {
-        const Pattern& p = set.tables[i].pattern();
+        const tables::Pattern& p = set.tables[i].pattern();
         Table t{set.tables[i].entries(), &set.tables[i].bound(), set.tables[i].ranker(), {}, {}, 0,
-                p.kind() == PatternKind::Full};
-        for (auto& v : t.item_of) v = Ranker::kNoItem;
+                p.kind() == tables::PatternKind::Full};
+        for (auto& v : t.item_of) v = tables::Ranker::kNoItem;
         for (int tile : p.tiles()) {
             t.item_of[tile] = static_cast<uint8_t>(t.nitems);
             t.items[t.nitems++] = static_cast<uint8_t>(tile);
@@ -43,7 +43,7 @@ PdbH::PdbH(const LoadedSet& set, const Lookups& want)
         uint32_t covered = 0;
         for (int i : part) {
             part_tab_[p][part_len_[p]++] = i;
-            additive &= set.tables[i].pattern().kind() == PatternKind::Additive;
+            additive &= set.tables[i].pattern().kind() == tables::PatternKind::Additive;
             covered |= set.tables[i].pattern().tile_mask();
         }
         uncovered_[p] = additive ? all_tiles & ~covered : 0;
@@ -63,7 +63,7 @@ PdbH::PdbH(const LoadedSet& set, const Lookups& want)
         if (on_[v]) views_[nviews_++] = v;
     dual_any_ = on_[kDual] || on_[kDualReflected];
     if (mirror) {
-        mirror_ = Mirror::of(goal);
+        mirror_ = board::Mirror::of(goal);
         for (int p = 0; p < nparts_; ++p)
             for (int t = 1; t < n_; ++t)
                 if (uncovered_[p] >> mirror_.tile[t] & 1) runcovered_[p] |= 1u << t;
@@ -85,29 +85,29 @@ std::array<int, PdbH::kMaxParts> PdbH::view_md(int v) const {
 // The reference positions G_x (the goal with the blank walked to x along a breadth-first tree
 // rooted at the goal's blank cell), their table entries in both dual views, and for every
 // blank move across a non-tree edge the tiles of the dual that change cell.
-void PdbH::build_references(const Board& goal) {
-    const Geometry& g = goal.geometry();
+void PdbH::build_references(const board::Board& goal) {
+    const board::Geometry& g = goal.geometry();
     const int z = goal.blank();
     std::vector<int> parent(n_, -1);
-    std::vector<Board> ref(n_, goal);
+    std::vector<board::Board> ref(n_, goal);
     std::vector<bool> seen(n_, false);
     std::deque<int> queue{z};
     seen[z] = true;
     while (!queue.empty()) {
         const int c = queue.front();
         queue.pop_front();
-        for (int d = 0; d < kDirs; ++d) {
-            const int nb = g.neighbor(c, static_cast<Dir>(d));
-            if (nb == kNoCell || seen[nb]) continue;
+        for (int d = 0; d < board::kDirs; ++d) {
+            const int nb = g.neighbor(c, static_cast<board::Dir>(d));
+            if (nb == board::kNoCell || seen[nb]) continue;
             seen[nb] = true;
             parent[nb] = c;
             ref[nb] = ref[c];
-            ref[nb].move(static_cast<Dir>(d));
+            ref[nb].move(static_cast<board::Dir>(d));
             queue.push_back(nb);
         }
     }
     for (int x = 0; x < n_; ++x) {
-        const Cells p = ref[x].positions();
+        const board::Cells p = ref[x].positions();
         for (int t = 0; t < n_; ++t) ref_pos_[x][t] = p[t];
         // View kDual sees G_x itself; view kDualReflected its mirror image.
         for (int k = 0; k < 2; ++k) {
@@ -123,13 +123,13 @@ void PdbH::build_references(const Board& goal) {
         }
     }
     for (int x = 0; x < n_; ++x)
-        for (int d = 0; d < kDirs; ++d) {
-            const int y = g.neighbor(x, static_cast<Dir>(d));
-            if (y == kNoCell || parent[y] == x || parent[x] == y) continue;  // tree edges: no change
+        for (int d = 0; d < board::kDirs; ++d) {
+            const int y = g.neighbor(x, static_cast<board::Dir>(d));
+            if (y == board::kNoCell || parent[y] == x || parent[x] == y) continue;  // tree edges: no change
             // New dual position of tile t = old position of sigma(t), sigma(t) = G_x's tile on
             // the cell where G_y holds t, with x and y swapped (the move just made).
             Relabel r;
-            const Cells gy = ref[y].positions();
+            const board::Cells gy = ref[y].positions();
             for (int t = 0; t < n_; ++t) {
                 int c = gy[t];
                 c = c == x ? y : c == y ? x : c;
@@ -149,14 +149,14 @@ void PdbH::build_references(const Board& goal) {
         }
 }
 
-int PdbH::init(const SearchState& s) {
+int PdbH::init(const board::SearchState& s) {
     x_ = s.blank;
     for (int t = 0; t < n_; ++t) {
         pos_[kRegular][t] = s.pos[t];
         if (on_[kReflected]) pos_[kReflected][mirror_.tile[t]] = mirror_.cell[s.pos[t]];
     }
     if (dual_any_) {
-        const Cells gp = goal_.goal_pos;
+        const board::Cells gp = goal_.goal_pos;
         for (int t = 0; t < n_; ++t) {
             const uint8_t c = gp[s.cell[ref_pos_[x_][t]]];  // T = G_x o S^-1
             pos_[kDual][t] = c;
@@ -189,4 +189,4 @@ int PdbH::init(const SearchState& s) {
     return combine(base);
 }
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

@@ -40,12 +40,12 @@
 #include "loyd/heuristics/lookups.h"
 #include "loyd/tables/load.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
 class PdbH {
 public:
-    static constexpr int kMaxTables = kMaxSetTables;
-    static constexpr int kMaxParts = kMaxSetPartitions;
+    static constexpr int kMaxTables = tables::kMaxSetTables;
+    static constexpr int kMaxParts = tables::kMaxSetPartitions;
     static constexpr int kViews = 4;
     enum View { kRegular = 0, kReflected = 1, kDual = 2, kDualReflected = 3 };
 
@@ -65,14 +65,14 @@ public:
 
     // The set must outlive the heuristic; an MTM set is refused (UsageError). Lookups the set cannot take (reflections on a goal
     // that is not mirror-symmetric) are left out: lookups() says what runs.
-    PdbH(const LoadedSet& set, const Lookups& lookups);
-    explicit PdbH(const LoadedSet& set) : PdbH(set, Lookups{}) {}
+    PdbH(const tables::LoadedSet& set, const Lookups& lookups);
+    explicit PdbH(const tables::LoadedSet& set) : PdbH(set, Lookups{}) {}
 
     const Lookups& lookups() const { return lookups_; }
 
-    int init(const SearchState& s);
+    int init(const board::SearchState& s);
 
-    int moved(int, const SearchState& s, int tile, int from, int to, Undo& u) {
+    int moved(int, const board::SearchState& s, int tile, int from, int to, Undo& u) {
         u.n = 0;
         u.tile = static_cast<uint8_t>(tile);
         u.from = static_cast<uint8_t>(from);
@@ -120,11 +120,11 @@ public:
 
 private:
     struct Table {
-        EntryReader reader;
-        const EntryBound* bound;
-        Ranker ranker;
-        uint8_t item_of[kMaxCells];  // tile -> item index, Ranker::kNoItem when not in the table
-        uint8_t items[kMaxCells];   // tiles in rank order, then 0 (blank) for full tables
+        tables::EntryReader reader;
+        const tables::EntryBound* bound;
+        tables::Ranker ranker;
+        uint8_t item_of[board::kMaxCells];  // tile -> item index, Ranker::kNoItem when not in the table
+        uint8_t items[board::kMaxCells];   // tiles in rank order, then 0 (blank) for full tables
         int nitems;
         bool full;
     };
@@ -132,8 +132,8 @@ private:
     // new pos[tile[i]] = old pos[src[i]] (for both dual views), and the tables they touch.
     struct Relabel {
         uint8_t n = 0;
-        uint8_t tile[2][kMaxCells];
-        uint8_t src[2][kMaxCells];
+        uint8_t tile[2][board::kMaxCells];
+        uint8_t src[2][board::kMaxCells];
         uint32_t tables[2] = {0, 0};
     };
     void update_md(int tile, int from, int to, int sign) {
@@ -158,7 +158,7 @@ private:
 
     uint64_t full_rank(int v, int t) const {
         const Table& tb = tables_[t];
-        uint8_t cells[kMaxCells];
+        uint8_t cells[board::kMaxCells];
         for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
         return tb.ranker.rank(cells);
     }
@@ -167,7 +167,7 @@ private:
     uint8_t entry(int v, int t, uint64_t r) const {
         const Table& tb = tables_[t];
         if (!tb.reader.compact()) return tb.reader.data()[r];
-        uint8_t cells[kMaxCells];
+        uint8_t cells[board::kMaxCells];
         for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
         return static_cast<uint8_t>(std::min(255, tb.reader.value(r, cells, *tb.bound)));  // never wraps
     }
@@ -203,7 +203,7 @@ private:
     void apply_relabel(const Relabel& r) {
         for (int k = 0; k < 2; ++k) {
             if (!on_[kDual + k]) continue;
-            uint8_t old[kMaxCells];
+            uint8_t old[board::kMaxCells];
             for (int i = 0; i < r.n; ++i) old[i] = pos_[kDual + k][r.src[k][i]];
             for (int i = 0; i < r.n; ++i) pos_[kDual + k][r.tile[k][i]] = old[i];
         }
@@ -250,13 +250,13 @@ private:
     }
 
     std::array<int, kMaxParts> view_md(int v) const;
-    void build_references(const Board& goal);
+    void build_references(const board::Board& goal);
 
     Lookups lookups_;
     GoalTables goal_;
     int width_ = 0, n_ = 0;
     std::vector<Table> tables_;
-    uint32_t tables_of_[kMaxCells]{};  // tile -> tables whose key holds it
+    uint32_t tables_of_[board::kMaxCells]{};  // tile -> tables whose key holds it
     uint32_t full_tables_ = 0;         // their key holds the blank: every move changes them
     int nparts_ = 0;
     int part_len_[kMaxParts]{};
@@ -268,18 +268,18 @@ private:
     int views_[kViews]{};
     int nviews_ = 0;
     bool dual_any_ = false;
-    Mirror mirror_;  // the identity unless the goal allows the reflection
+    board::Mirror mirror_;  // the identity unless the goal allows the reflection
     // Per view: tile -> cell, cell -> tile, and per table rank and entry.
-    uint8_t pos_[kViews][kMaxCells]{};
-    uint8_t cell_[kViews][kMaxCells]{};
+    uint8_t pos_[kViews][board::kMaxCells]{};
+    uint8_t cell_[kViews][board::kMaxCells]{};
     uint64_t rank_[kViews][kMaxTables]{};
     uint8_t val_[kViews][kMaxTables]{};
     int x_ = 0;  // the blank's cell
     // The dual views' references: G_x's table entries and uncovered Manhattan, per blank cell.
-    uint8_t corr_[2][kMaxCells][kMaxTables]{};
-    int disp_[2][kMaxCells][kMaxParts]{};
-    uint8_t ref_pos_[kMaxCells][kMaxCells]{};  // G_x: tile -> cell
-    uint16_t edge_[kMaxCells][kMaxCells]{};    // (blank cell, next blank cell) -> relabels_ index
+    uint8_t corr_[2][board::kMaxCells][kMaxTables]{};
+    int disp_[2][board::kMaxCells][kMaxParts]{};
+    uint8_t ref_pos_[board::kMaxCells][board::kMaxCells]{};  // G_x: tile -> cell
+    uint16_t edge_[board::kMaxCells][board::kMaxCells]{};    // (blank cell, next blank cell) -> relabels_ index
     std::vector<Relabel> relabels_;           // [0] is empty (tree edges)
     static constexpr uint8_t zero_[kMaxTables]{};
     int md_ = 0;
@@ -290,4 +290,4 @@ private:
     int lc_h_ = 0;
 };
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

@@ -9,7 +9,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
 namespace {
 constexpr uint8_t kUnset = 255;
@@ -103,7 +103,7 @@ void WalkingDistanceTable::expand(int32_t state) {
     }
 }
 
-WalkingDistanceTable::WalkingDistanceTable(int lines, int cap, int goal_blank_line, Metric metric)
+WalkingDistanceTable::WalkingDistanceTable(int lines, int cap, int goal_blank_line, board::Metric metric)
     : lines_(lines), bits_(std::bit_width(static_cast<unsigned>(cap))) {
     if (lines < 2 || lines > kMaxLines || cap < 2 || goal_blank_line < 0 ||
         goal_blank_line >= lines)
@@ -140,7 +140,7 @@ WalkingDistanceTable::WalkingDistanceTable(int lines, int cap, int goal_blank_li
                                 dist_[static_cast<size_t>(y)] = static_cast<uint8_t>(d + 1);
                                 next_layer.push_back(y);
                             }
-                            if (metric == Metric::Mtm) chain_next.push_back(y);
+                            if (metric == board::Metric::Mtm) chain_next.push_back(y);
                         }
                     }
                     std::sort(chain_next.begin(), chain_next.end());
@@ -162,10 +162,10 @@ int32_t WalkingDistanceTable::find(const uint8_t* counts, int blank_line) const 
 }
 
 const WalkingDistanceTable* WalkingDistanceTable::shared(int lines, int cap, int goal_blank_line,
-                                                         Metric metric) {
+                                                         board::Metric metric) {
     struct Entry {
         int lines, cap, blank;
-        Metric metric;
+        board::Metric metric;
         std::unique_ptr<WalkingDistanceTable> table;  // null: too large
     };
     static std::mutex mutex;
@@ -182,13 +182,13 @@ const WalkingDistanceTable* WalkingDistanceTable::shared(int lines, int cap, int
     return built.back().table.get();
 }
 
-WalkingDistanceH::WalkingDistanceH(const Board& goal, Metric metric, bool tables)
+WalkingDistanceH::WalkingDistanceH(const board::Board& goal, board::Metric metric, bool tables)
     : metric_(metric),
       width_(goal.geometry().width()),
       height_(goal.geometry().height()),
       n_(goal.cells()) {
-    const Geometry& g = goal.geometry();
-    const Cells gp = goal.positions();
+    const board::Geometry& g = goal.geometry();
+    const board::Cells gp = goal.positions();
     for (int c = 0; c < n_; ++c) {
         row_of_[c] = static_cast<uint8_t>(g.row(c));
         col_of_[c] = static_cast<uint8_t>(g.col(c));
@@ -207,7 +207,7 @@ WalkingDistanceH::WalkingDistanceH(const Board& goal, Metric metric, bool tables
     }
 }
 
-int WalkingDistanceH::init(const SearchState& s) {
+int WalkingDistanceH::init(const board::SearchState& s) {
     vmd_ = hmd_ = 0;
     uint8_t rows[kMaxLines * kMaxLines] = {}, cols[kMaxLines * kMaxLines] = {};
     for (int t = 1; t < n_; ++t) {
@@ -224,14 +224,14 @@ int WalkingDistanceH::init(const SearchState& s) {
     return value();
 }
 
-int walking_distance(const Board& b, const Board& goal, Metric metric) {
+int walking_distance(const board::Board& b, const board::Board& goal, board::Metric metric) {
     WalkingDistanceH h(goal, metric);
-    return h.init(SearchState::from(b));
+    return h.init(board::SearchState::from(b));
 }
 
-int manhattan_bound(const Board& b, const Board& goal, Metric metric) {
+int manhattan_bound(const board::Board& b, const board::Board& goal, board::Metric metric) {
     WalkingDistanceH h(goal, metric, false);
-    return h.init(SearchState::from(b));
+    return h.init(board::SearchState::from(b));
 }
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

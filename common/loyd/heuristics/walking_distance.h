@@ -34,7 +34,7 @@
 #include "loyd/board/metric.h"
 #include "loyd/board/search_state.h"
 
-namespace loyd {
+namespace loyd::heuristics {
 
 inline constexpr uint64_t kMaxWalkingDistanceStates = 500'000;
 
@@ -43,11 +43,11 @@ public:
     // `lines` lines of `cap` cells (for the vertical abstraction: H rows of W cells), the
     // goal's blank on line `goal_blank_line`. UsageError when the abstraction has more than
     // kMaxWalkingDistanceStates states or lines > 6.
-    WalkingDistanceTable(int lines, int cap, int goal_blank_line, Metric metric);
+    WalkingDistanceTable(int lines, int cap, int goal_blank_line, board::Metric metric);
     // The table for these parameters, built on first use and kept for the life of the process,
     // or null when it would be too large.
     static const WalkingDistanceTable* shared(int lines, int cap, int goal_blank_line,
-                                              Metric metric);
+                                              board::Metric metric);
     // The number of abstract states (saturating at `limit` + 1), without building anything.
     static uint64_t count_states(int lines, int cap, int goal_blank_line, uint64_t limit);
 
@@ -95,10 +95,10 @@ public:
         int16_t vmd, hmd;
     };
     // With tables = false both axes use their Manhattan bound.
-    WalkingDistanceH(const Board& goal, Metric metric, bool tables = true);
+    WalkingDistanceH(const board::Board& goal, board::Metric metric, bool tables = true);
 
-    int init(const SearchState& s);
-    int moved(int, const SearchState&, int tile, int from, int to, Undo& u) {
+    int init(const board::SearchState& s);
+    int moved(int, const board::SearchState&, int tile, int from, int to, Undo& u) {
         u = Undo{row_, col_, static_cast<int16_t>(vmd_), static_cast<int16_t>(hmd_)};
         if (row_of_[from] ==
             row_of_[to]) {  // horizontal: the blank moved from to's column to from's
@@ -124,24 +124,24 @@ public:
 
 private:
     int per_move(int md, int most) const {
-        return metric_ == Metric::Mtm ? (md + most - 1) / most : md;
+        return metric_ == board::Metric::Mtm ? (md + most - 1) / most : md;
     }
     int value() const { return vertical() + horizontal(); }
 
-    Metric metric_;
+    board::Metric metric_;
     int width_, height_, n_;
     const WalkingDistanceTable* rows_ = nullptr;
     const WalkingDistanceTable* cols_ = nullptr;
-    uint8_t row_of_[kMaxCells]{}, col_of_[kMaxCells]{};
-    uint8_t goal_row_[kMaxCells]{}, goal_col_[kMaxCells]{};
-    int8_t vd_[kMaxCells][kMaxCells]{}, hd_[kMaxCells][kMaxCells]{};  // [tile][cell]
+    uint8_t row_of_[board::kMaxCells]{}, col_of_[board::kMaxCells]{};
+    uint8_t goal_row_[board::kMaxCells]{}, goal_col_[board::kMaxCells]{};
+    int8_t vd_[board::kMaxCells][board::kMaxCells]{}, hd_[board::kMaxCells][board::kMaxCells]{};  // [tile][cell]
     int32_t row_ = 0, col_ = 0;
     int vmd_ = 0, hmd_ = 0;
 };
 
 // The walking distance (tables where they exist) and the Manhattan bound of a board, from
 // scratch: references for tests and one-off evaluations.
-int walking_distance(const Board& b, const Board& goal, Metric metric);
-int manhattan_bound(const Board& b, const Board& goal, Metric metric);
+int walking_distance(const board::Board& b, const board::Board& goal, board::Metric metric);
+int manhattan_bound(const board::Board& b, const board::Board& goal, board::Metric metric);
 
-}  // namespace loyd
+}  // namespace loyd::heuristics

@@ -68,8 +68,8 @@ void Communicator::all_to_all(const std::vector<std::span<const uint8_t>>& send,
     recv_bytes.assign(in_counts.begin(), in_counts.end());
 }
 
-void Communicator::all_reduce(uint64_t* values, size_t n, ReduceOp op) {
-    const MPI_Op o = op == ReduceOp::Sum ? MPI_SUM : op == ReduceOp::Max ? MPI_MAX : MPI_MIN;
+void Communicator::all_reduce(uint64_t* values, size_t n, base::ReduceOp op) {
+    const MPI_Op o = op == base::ReduceOp::Sum ? MPI_SUM : op == base::ReduceOp::Max ? MPI_MAX : MPI_MIN;
     check(MPI_Allreduce(MPI_IN_PLACE, values, int_count(n, "MPI_Allreduce"), MPI_UINT64_T, o, comm_), "MPI_Allreduce");
 }
 
@@ -103,7 +103,7 @@ void Communicator::post(int dest, int tag, std::vector<uint8_t> data) {
     posted_.push_back(std::move(p));  // the vector's heap buffer does not move with it
 }
 
-std::optional<Collective::Message> Communicator::poll(int tag) {
+std::optional<base::Collective::Message> Communicator::poll(int tag) {
     retire_sends();
     int arrived = 0;
     MPI_Status st;

@@ -21,7 +21,7 @@
 
 namespace loyd::mpi {
 
-class Communicator final : public Collective {
+class Communicator final : public base::Collective {
 public:
     // Duplicates `comm` (so loyd's messages never mix with the caller's) and sets
     // MPI_ERRORS_RETURN on the duplicate; frees it in the destructor.
@@ -35,7 +35,7 @@ public:
     int node_size() const override { return node_size_; }  // MPI_Comm_split_type(SHARED)
     void all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
                     std::vector<uint64_t>& recv_bytes) override;
-    void all_reduce(uint64_t* values, size_t n, ReduceOp op) override;
+    void all_reduce(uint64_t* values, size_t n, base::ReduceOp op) override;
     void broadcast(std::string& bytes, int root) override;
     void send(int dest, const uint8_t* data, size_t n) override;
     void recv(int source, uint8_t* data, size_t n) override;

@@ -25,7 +25,7 @@ std::string library_version() {
 
 Environment::Environment(int* argc, char*** argv) {
     if (!launched_by_mpi()) {
-        world_ = std::make_unique<SingleProcess>();
+        world_ = std::make_unique<base::SingleProcess>();
         return;
     }
     int provided = 0;

@@ -40,13 +40,13 @@ public:
 
     bool active() const { return active_; }  // MPI was initialised
     // MPI_COMM_WORLD as a Collective (a SingleProcess when MPI is not active).
-    Collective& world() { return *world_; }
+    base::Collective& world() { return *world_; }
     // Ends every rank of the job at once with `code` (MPI_Abort); exits when not active.
     [[noreturn]] void abort(int code);
 
 private:
     bool active_ = false;
-    std::unique_ptr<Collective> world_;
+    std::unique_ptr<base::Collective> world_;
 };
 
 }  // namespace loyd::mpi

@@ -12,7 +12,7 @@ namespace loyd::mpi {
 struct Ranks::Impl {
     Environment env;
     Impl(int* argc, char*** argv) : env(argc, argv) {}
-    Collective& world() { return env.world(); }
+    base::Collective& world() { return env.world(); }
     [[noreturn]] void abort(int code) { env.abort(code); }
 };
 std::string mpi_version_line() {
@@ -20,9 +20,9 @@ std::string mpi_version_line() {
 }
 #else
 struct Ranks::Impl {
-    SingleProcess one;
+    base::SingleProcess one;
     Impl(int*, char***) {}
-    Collective& world() { return one; }
+    base::Collective& world() { return one; }
     [[noreturn]] void abort(int code) { std::exit(code); }
 };
 std::string mpi_version_line() {
@@ -32,7 +32,7 @@ std::string mpi_version_line() {
 
 Ranks::Ranks(int* argc, char*** argv) : impl_(std::make_unique<Impl>(argc, argv)) {}
 Ranks::~Ranks() = default;
-Collective& Ranks::world() {
+base::Collective& Ranks::world() {
     return impl_->world();
 }
 void Ranks::abort(int code) {

@@ -17,7 +17,7 @@ public:
     Ranks(const Ranks&) = delete;
     Ranks& operator=(const Ranks&) = delete;
     ~Ranks();
-    Collective& world();
+    base::Collective& world();
     // Ends every rank with `code` (a failure the other ranks do not know about).
     [[noreturn]] void abort(int code);
 

@@ -31,7 +31,7 @@
 #include "loyd/search/position_table.h"
 #include "loyd/search/result.h"
 
-namespace loyd {
+namespace loyd::search {
 
 namespace astar_detail {
 using Key = PackedPosition;
@@ -76,19 +76,19 @@ struct Open {
 };
 
 // The moves from the start to the position `k`, through the moves stored with each position.
-inline Moves walk_back(Seen& seen, Key k, const Geometry& geom) {
-    Moves rev;
-    SearchState cur = unpack_position(k, geom.cells());
+inline board::Moves walk_back(Seen& seen, Key k, const board::Geometry& geom) {
+    board::Moves rev;
+    board::SearchState cur = unpack_position(k, geom.cells());
     for (;;) {
         const Info& ci = *seen.find(pack_position(cur));
         if (ci.dir < 0) break;
-        const Dir d = static_cast<Dir>(ci.dir);
+        const board::Dir d = static_cast<board::Dir>(ci.dir);
         for (int i = 0; i < ci.run; ++i) {
             rev.push_back(d);
             cur.slide(geom.neighbor(cur.blank, opposite(d)));
         }
     }
-    return Moves(rev.rbegin(), rev.rend());
+    return board::Moves(rev.rbegin(), rev.rend());
 }
 
 // One search: the table, the open list and the counters, with the two ways of generating a
@@ -96,18 +96,18 @@ inline Moves walk_back(Seen& seen, Key k, const Geometry& geom) {
 template <class H>
 class Search {
 public:
-    Search(H& heur, const Board& goal, const SearchLimits& limits, Metric metric)
+    Search(H& heur, const board::Board& goal, const SearchLimits& limits, board::Metric metric)
         : heur_(heur),
           geom_(goal.geometry()),
           limiter_(without_node_limit(limits), kCheckEvery),
           max_stored_(limits.max_nodes),
           metric_(metric),
-          goal_key_(pack_position(SearchState::from(goal))),
+          goal_key_(pack_position(board::SearchState::from(goal))),
           longest_(max_run(geom_, metric)),
           undo_(static_cast<size_t>(longest_)) {}
 
-    SearchResult run(const Board& start) {
-        SearchState s = SearchState::from(start);
+    SearchResult run(const board::Board& start) {
+        board::SearchState s = board::SearchState::from(start);
         const int h0 = heur_.init(s);
         res_.heuristic_start = h0;
         res_.lower_bound = h0;
@@ -137,9 +137,9 @@ public:
                     limiter_.check(res_.nodes_generated, static_cast<int>(f_), true);
                 if (why != StopReason::None) return stop(why);
             }
-            const SearchState cur = unpack_position(k, geom_.cells());
+            const board::SearchState cur = unpack_position(k, geom_.cells());
             const int h = heur_.init(cur);
-            const bool full = metric_ == Metric::Stm && EvaluatesChildren<H>
+            const bool full = metric_ == board::Metric::Stm && heuristics::EvaluatesChildren<H>
                                   ? expand_evaluated(cur, k, g, parent_dir)
                                   : expand_runs(cur, k, g, h, parent_dir);
             if (!full) return stop(StopReason::NodeLimit);
@@ -160,35 +160,35 @@ private:
 
     bool skipped(int d, int parent_dir) const {
         return parent_dir >= 0 &&
-               (metric_ == Metric::Mtm ? (d >> 1) == (parent_dir >> 1) : (d ^ 1) == parent_dir);
+               (metric_ == board::Metric::Mtm ? (d >> 1) == (parent_dir >> 1) : (d ^ 1) == parent_dir);
     }
 
     // STM with evaluate(): the children of `cur` (packed `k`, g moves from the start) from the
     // heuristic's state at cur, without changing it: every child's slot in the position table
     // is prefetched, then the children are recorded, the new ones evaluated, then opened, so
     // that the memory reads of siblings overlap. False at the node limit.
-    bool expand_evaluated(const SearchState& cur, Key k, int g, int parent_dir) {
-        if constexpr (EvaluatesChildren<H>) {
-            Key nk[kDirs];
-            int from[kDirs], h[kDirs];
-            for (int d = 0; d < kDirs; ++d) {
-                from[d] = skipped(d, parent_dir) ? kNoCell
-                                                 : geom_.neighbor(cur.blank, static_cast<Dir>(d));
-                if (from[d] == kNoCell) continue;
+    bool expand_evaluated(const board::SearchState& cur, Key k, int g, int parent_dir) {
+        if constexpr (heuristics::EvaluatesChildren<H>) {
+            Key nk[board::kDirs];
+            int from[board::kDirs], h[board::kDirs];
+            for (int d = 0; d < board::kDirs; ++d) {
+                from[d] = skipped(d, parent_dir) ? board::kNoCell
+                                                 : geom_.neighbor(cur.blank, static_cast<board::Dir>(d));
+                if (from[d] == board::kNoCell) continue;
                 ++res_.nodes_generated;
                 nk[d] = packed_slide(k, cur.cell[from[d]], from[d], cur.blank);
                 seen_.prefetch(nk[d]);
             }
-            bool fresh[kDirs];
-            for (int d = 0; d < kDirs; ++d)
+            bool fresh[board::kDirs];
+            for (int d = 0; d < board::kDirs; ++d)
                 fresh[d] =
-                    from[d] != kNoCell && record(nk[d], Info{static_cast<uint16_t>(g + 1),
+                    from[d] != board::kNoCell && record(nk[d], Info{static_cast<uint16_t>(g + 1),
                                                              static_cast<int8_t>(d), false, 1});
-            for (int d = 0; d < kDirs; ++d) {
+            for (int d = 0; d < board::kDirs; ++d) {
                 typename H::Undo u;
                 h[d] = fresh[d] ? heur_.evaluate(cur, from[d], cur.blank, d, u) : -1;
             }
-            for (int d = 0; d < kDirs; ++d)
+            for (int d = 0; d < board::kDirs; ++d)
                 if (fresh[d] && !push(nk[d], g + 1, h[d])) return false;
         }
         return true;
@@ -196,14 +196,14 @@ private:
 
     // Any metric and heuristic: each run of slides along a direction, with moved() per slide
     // and undo() after the run. False at the node limit.
-    bool expand_runs(const SearchState& cur, Key k, int g, int h, int parent_dir) {
-        for (int d = 0; d < kDirs; ++d) {
+    bool expand_runs(const board::SearchState& cur, Key k, int g, int h, int parent_dir) {
+        for (int d = 0; d < board::kDirs; ++d) {
             if (skipped(d, parent_dir)) continue;
-            SearchState nx = cur;
+            board::SearchState nx = cur;
             Key nk = k;
             int hr = h, run = 0;
             for (int from; run < longest_ &&
-                           (from = geom_.neighbor(nx.blank, static_cast<Dir>(d))) != kNoCell;) {
+                           (from = geom_.neighbor(nx.blank, static_cast<board::Dir>(d))) != board::kNoCell;) {
                 const int to = nx.blank;
                 const int tile = nx.slide(from);
                 hr = heur_.moved(hr, nx, tile, from, to, undo_[static_cast<size_t>(run)]);
@@ -244,10 +244,10 @@ private:
     }
 
     H& heur_;
-    const Geometry& geom_;
+    const board::Geometry& geom_;
     Limiter limiter_;      // seconds, cancel, progress
     uint64_t max_stored_;  // the node limit: positions stored (0: none)
-    Metric metric_;
+    board::Metric metric_;
     Key goal_key_;
     int longest_;
     std::vector<typename H::Undo> undo_;  // one per slide of a run
@@ -259,9 +259,9 @@ private:
 }  // namespace astar_detail
 
 template <class H>
-SearchResult astar(H& heur, const Board& start, const Board& goal, const SearchLimits& limits = {},
-                   Metric metric = Metric::Stm) {
+SearchResult astar(H& heur, const board::Board& start, const board::Board& goal, const SearchLimits& limits = {},
+                   board::Metric metric = board::Metric::Stm) {
     return astar_detail::Search<H>(heur, goal, limits, metric).run(start);
 }
 
-}  // namespace loyd
+}  // namespace loyd::search

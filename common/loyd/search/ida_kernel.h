@@ -43,7 +43,7 @@
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/result.h"
 
-namespace loyd {
+namespace loyd::search {
 
 namespace ida_detail {
 
@@ -75,23 +75,23 @@ struct Shared {
 
 // A node at the split depth: the moves leading to it, its automaton state and its h.
 struct FrontierNode {
-    Dir path[kMaxFrontierDepth];
+    board::Dir path[kMaxFrontierDepth];
     int depth, state, h;
 };
 
 template <class H>
 class Worker {
 public:
-    Worker(const H& h, const Cells& goal, const Geometry& geom, const MovePruning& pruning,
+    Worker(const H& h, const board::Cells& goal, const board::Geometry& geom, const MovePruning& pruning,
            bool bpmx, Shared& shared)
         : h_(h), goal_(goal), fsm_(pruning.table()), bpmx_(bpmx), shared_(shared) {
         for (int c = 0; c < geom.cells(); ++c)
-            for (int d = 0; d < kDirs; ++d)
-                nbr_[c][d] = static_cast<int8_t>(geom.neighbor(c, static_cast<Dir>(d)));
+            for (int d = 0; d < board::kDirs; ++d)
+                nbr_[c][d] = static_cast<int8_t>(geom.neighbor(c, static_cast<board::Dir>(d)));
     }
 
-    int init(const Board& start) {
-        s_ = SearchState::from(start);
+    int init(const board::Board& start) {
+        s_ = board::SearchState::from(start);
         return h_.init(s_);
     }
     bool at_goal(int h) const { return h == 0 && s_.same_cells(goal_); }
@@ -105,7 +105,7 @@ public:
     uint64_t generated() const { return generated_; }
     uint64_t expanded() const { return expanded_; }
     // The solution found (after kFound): the moves from the start.
-    Moves solution() const { return Moves(path_, path_ + depth_); }
+    board::Moves solution() const { return board::Moves(path_, path_ + depth_); }
     // This worker calls the progress function at its checks (one worker per search).
     void set_reporter() { reporter_ = true; }
 
@@ -162,7 +162,7 @@ private:
     enum class Pass { Search, Collect };
     // Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h) evaluate a child
     // from its parent, before it is made.
-    static constexpr bool kEvaluates = EvaluatesChildren<H>;
+    static constexpr bool kEvaluates = heuristics::EvaluatesChildren<H>;
 
     // The depth-first search below the current position (g moves from the start, heuristic
     // h, automaton state `state`). Returns kFound (path_[0..depth_) solves), kStopped, or the
@@ -176,20 +176,20 @@ private:
             if (generated_ >= next_check_ && check()) return kStopped;
         const int bound = bound_;
         const int blank = s_.blank;
-        int next[kDirs];
-        [[maybe_unused]] int hs[kDirs];
-        [[maybe_unused]] typename H::Undo us[kEvaluates ? kDirs : 1];
+        int next[board::kDirs];
+        [[maybe_unused]] int hs[board::kDirs];
+        [[maybe_unused]] typename H::Undo us[kEvaluates ? board::kDirs : 1];
         // A heuristic that evaluates children from their parent: all of them first, so that
         // their table reads overlap; then only those inside the bound are made.
-        const int32_t* tr = fsm_ + static_cast<size_t>(state) * kDirs;
+        const int32_t* tr = fsm_ + static_cast<size_t>(state) * board::kDirs;
 #pragma GCC unroll 4
-        for (int d = 0; d < kDirs; ++d) {
+        for (int d = 0; d < board::kDirs; ++d) {
             next[d] = tr[d];
             if constexpr (kEvaluates)
                 if (next[d] >= 0) hs[d] = h_.evaluate(s_, nbr_[blank][d], blank, d, us[d]);
         }
 #pragma GCC unroll 4
-        for (int d = 0; d < kDirs; ++d) {
+        for (int d = 0; d < board::kDirs; ++d) {
             const int ns = next[d];
             if (ns < 0) continue;
             const int from = nbr_[blank][d];
@@ -210,7 +210,7 @@ private:
                     h_.apply(u);
                     s_.slide(from);
                 }
-                path_[g] = static_cast<Dir>(d);
+                path_[g] = static_cast<board::Dir>(d);
                 if (h2 == 0 && s_.same_cells(goal_)) {
                     depth_ = g + 1;
                     r = kFound;
@@ -253,12 +253,12 @@ private:
     }
 
     H h_;
-    Cells goal_;
+    board::Cells goal_;
     const int32_t* fsm_;
     bool bpmx_;
     Shared& shared_;
-    int8_t nbr_[kMaxCells][kDirs];
-    SearchState s_;
+    int8_t nbr_[board::kMaxCells][board::kDirs];
+    board::SearchState s_;
     int bound_ = 0, next_bound_ = 0, depth_ = 0;
     uint64_t generated_ = 0, expanded_ = 0, flushed_ = 0, next_check_ = 0;
     bool reporter_ = false;
@@ -269,7 +269,7 @@ private:
         int blank;
     };
     std::vector<Step> replay_;
-    Dir path_[kMaxDepth];
+    board::Dir path_[kMaxDepth];
 };
 
 template <class H>
@@ -278,7 +278,7 @@ using Workers = std::vector<std::unique_ptr<Worker<H>>>;
 // What an iteration settled: a solution, or the next bound (kNoNextBound: none).
 struct Outcome {
     bool found = false;
-    Moves moves;
+    board::Moves moves;
     int next_bound = kNoNextBound;
 };
 
@@ -297,4 +297,4 @@ Outcome iterate_one(Worker<H>& w, int bound, int h0, int root_state) {
 
 }  // namespace ida_detail
 
-}  // namespace loyd
+}  // namespace loyd::search

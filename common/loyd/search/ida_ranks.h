@@ -23,7 +23,7 @@
 #include "loyd/search/ida_threads.h"
 #include "loyd/search/split_ranks.h"
 
-namespace loyd {
+namespace loyd::search {
 
 namespace ida_detail {
 
@@ -88,10 +88,10 @@ private:
         ranks_.begin(bound, ready ? frontier_.size() : 0,
                      ready ? fingerprint() : settled_fingerprint(c, next), collected_generated_);
         if (ready) {
-            Moves solution;
+            board::Moves solution;
             search_frontier(
                 ws_, shared_, bound, h0_, frontier_, [&](size_t& i) { return ranks_.take(i); },
-                solution, [&](const Moves& m) { ranks_.found(m); });
+                solution, [&](const board::Moves& m) { ranks_.found(m); });
         } else {
             // Nothing to search; asking meets rank 0 in this iteration (it answers once it
             // is there, and compares the fingerprints).
@@ -138,7 +138,7 @@ private:
         mix(static_cast<uint64_t>(c));
         mix(static_cast<uint64_t>(next));
         if (c == Collected::Found)
-            for (Dir d : ws_[0]->solution()) mix(static_cast<uint64_t>(d));
+            for (board::Dir d : ws_[0]->solution()) mix(static_cast<uint64_t>(d));
         return x;
     }
 
@@ -153,4 +153,4 @@ private:
 
 }  // namespace ida_detail
 
-}  // namespace loyd
+}  // namespace loyd::search

@@ -29,14 +29,14 @@
 #include "loyd/search/result.h"
 #include "loyd/search/split_ranks.h"
 
-namespace loyd {
+namespace loyd::search {
 
 template <class H>
 class IdaStar {
 public:
     // The heuristic is copied (each thread owns a copy). `pruning` must be built for the
     // goal's geometry and outlive the search.
-    IdaStar(const H& h, const Board& goal, const MovePruning& pruning, bool bpmx = true)
+    IdaStar(const H& h, const board::Board& goal, const MovePruning& pruning, bool bpmx = true)
         : h_(h), goal_(goal), pruning_(pruning), bpmx_(bpmx) {
         if (!(pruning.geometry() == goal.geometry()))
             throw UsageError("the move-pruning automaton is for " + pruning.geometry().name() +
@@ -45,7 +45,7 @@ public:
 
     // `ranks`: the search is shared with other processes (every rank calls solve with the same
     // start); null = this process alone.
-    SearchResult solve(const Board& start, const SearchLimits& limits = {}, int threads = 1,
+    SearchResult solve(const board::Board& start, const SearchLimits& limits = {}, int threads = 1,
                        SplitRanks* ranks = nullptr) {
         using namespace ida_detail;
         Shared shared;
@@ -120,9 +120,9 @@ private:
     }
 
     H h_;
-    Board goal_;
+    board::Board goal_;
     const MovePruning& pruning_;
     bool bpmx_;
 };
 
-}  // namespace loyd
+}  // namespace loyd::search

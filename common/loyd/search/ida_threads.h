@@ -22,7 +22,7 @@
 
 #include "loyd/search/ida_kernel.h"
 
-namespace loyd {
+namespace loyd::search {
 
 namespace ida_detail {
 
@@ -51,7 +51,7 @@ Collected collect_frontier(Worker<H>& lead, int bound, int h0, int root_state, s
 // `solution` (and to found(solution), once); returns whether there was one.
 template <class H, class Take, class Found>
 bool search_frontier(Workers<H>& ws, Shared& shared, int bound, int h0,
-                     const std::vector<FrontierNode>& frontier, Take take, Moves& solution,
+                     const std::vector<FrontierNode>& frontier, Take take, board::Moves& solution,
                      Found found) {
     std::atomic<bool> any{false};
     auto run = [&](Worker<H>& w) {
@@ -100,9 +100,9 @@ Outcome iterate_threads(Workers<H>& ws, Shared& shared, int bound, int h0, int r
         i = next.fetch_add(1, std::memory_order_relaxed);
         return i < frontier.size();
     };
-    Moves solution;
+    board::Moves solution;
     const bool found =
-        search_frontier(ws, shared, bound, h0, frontier, take, solution, [](const Moves&) {});
+        search_frontier(ws, shared, bound, h0, frontier, take, solution, [](const board::Moves&) {});
     for (auto& w : ws) o.next_bound = std::min(o.next_bound, w->next_bound());
     if (found) {
         o.found = true;
@@ -114,4 +114,4 @@ Outcome iterate_threads(Workers<H>& ws, Shared& shared, int bound, int h0, int r
 
 }  // namespace ida_detail
 
-}  // namespace loyd
+}  // namespace loyd::search

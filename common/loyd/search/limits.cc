@@ -1,6 +1,6 @@
 #include "loyd/search/limits.h"
 
-namespace loyd {
+namespace loyd::search {
 
 Limiter::Limiter(const SearchLimits& limits, uint64_t every)
     : limits_(limits),
@@ -38,4 +38,4 @@ void Limiter::report(int bound, uint64_t nodes) const {
     if (limits_.progress) limits_.progress(SearchProgress{bound, nodes, seconds()});
 }
 
-}  // namespace loyd
+}  // namespace loyd::search

@@ -20,7 +20,7 @@
 
 #include "loyd/search/stop_reason.h"
 
-namespace loyd {
+namespace loyd::search {
 
 // Where a running search stands, for a progress display.
 struct SearchProgress {
@@ -74,4 +74,4 @@ private:
     double last_progress_ = 0;
 };
 
-}  // namespace loyd
+}  // namespace loyd::search

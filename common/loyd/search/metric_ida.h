@@ -36,7 +36,7 @@
 #include "loyd/search/limits.h"
 #include "loyd/search/result.h"
 
-namespace loyd {
+namespace loyd::search {
 
 struct EnumerateOptions {
     uint64_t keep = 0;        // solutions to store, in the order found
@@ -45,7 +45,7 @@ struct EnumerateOptions {
 
 struct Enumeration {
     uint64_t count = 0;            // solutions found: all of them when `complete`
-    std::vector<Moves> solutions;  // the first `keep` of them (expanded blank paths)
+    std::vector<board::Moves> solutions;  // the first `keep` of them (expanded blank paths)
     bool complete = false;         // the whole tree was searched, so `count` is exact
     bool stopped = false;          // stop_after solutions were found before the end
     SearchResult search;           // nodes; status Limit (with the reason) when a limit hit
@@ -55,21 +55,21 @@ template <class H>
 class MetricIda {
 public:
     // The heuristic is copied. `goal` fixes the board.
-    MetricIda(const H& h, const Board& goal, Metric metric, bool bpmx = true)
+    MetricIda(const H& h, const board::Board& goal, board::Metric metric, bool bpmx = true)
         : h_(h), goal_(goal), bpmx_(bpmx), max_run_(max_run(goal.geometry(), metric)) {
-        const Geometry& g = goal.geometry();
+        const board::Geometry& g = goal.geometry();
         for (int c = 0; c < g.cells(); ++c)
-            for (int d = 0; d < kDirs; ++d)
-                nbr_[c][d] = static_cast<int8_t>(g.neighbor(c, static_cast<Dir>(d)));
-        for (int p = -1; p < kDirs; ++p)
-            for (int d = 0; d < kDirs; ++d)
+            for (int d = 0; d < board::kDirs; ++d)
+                nbr_[c][d] = static_cast<int8_t>(g.neighbor(c, static_cast<board::Dir>(d)));
+        for (int p = -1; p < board::kDirs; ++p)
+            for (int d = 0; d < board::kDirs; ++d)
                 allowed_[p + 1][d] =
                     p < 0 ||
-                    (metric == Metric::Mtm ? axis(static_cast<Dir>(p)) != axis(static_cast<Dir>(d))
-                                           : static_cast<Dir>(d) != opposite(static_cast<Dir>(p)));
+                    (metric == board::Metric::Mtm ? axis(static_cast<board::Dir>(p)) != axis(static_cast<board::Dir>(d))
+                                           : static_cast<board::Dir>(d) != opposite(static_cast<board::Dir>(p)));
     }
 
-    SearchResult solve(const Board& start, const SearchLimits& limits = {}) {
+    SearchResult solve(const board::Board& start, const SearchLimits& limits = {}) {
         SearchResult res;
         const int h0 = begin(start, limits, res);
         if (h0 == 0 && s_.same_cells(goal_.cell_array())) {
@@ -98,7 +98,7 @@ public:
         return res;
     }
 
-    Enumeration enumerate(const Board& start, int length, const EnumerateOptions& opt,
+    Enumeration enumerate(const board::Board& start, int length, const EnumerateOptions& opt,
                           const SearchLimits& limits = {}) {
         Enumeration en;
         const int h0 = begin(start, limits, en.search);
@@ -134,19 +134,19 @@ private:
     static constexpr int kFound = -1;
     static constexpr int kStopped = -2;
     struct Step {
-        Dir dir;
+        board::Dir dir;
         int run;
     };
 
     // Resets the per-search state; returns h of the start.
-    int begin(const Board& start, const SearchLimits& limits, SearchResult& res) {
+    int begin(const board::Board& start, const SearchLimits& limits, SearchResult& res) {
         limiter_ = Limiter(limits);
         generated_ = expanded_ = 0;
         next_check_ = limiter_.interval();
         reason_ = StopReason::None;
         enough_ = false;
         shorter_ = -1;
-        s_ = SearchState::from(start);
+        s_ = board::SearchState::from(start);
         const int h0 = h_.init(s_);
         res.heuristic_start = h0;
         res.lower_bound = h0;
@@ -171,12 +171,12 @@ private:
     int dfs(int g, int h, int hv, int prev) {
         ++expanded_;
         if (generated_ >= next_check_ && check()) return kStopped;
-        for (int d = 0; d < kDirs; ++d) {
+        for (int d = 0; d < board::kDirs; ++d) {
             if (!allowed_[prev + 1][d]) continue;
             typename H::Undo* u = &undo_[static_cast<size_t>(g) * static_cast<size_t>(max_run_)];
             int run = 0, hr = h, r = 0;
             bool cut = false;
-            for (int from; run < max_run_ && (from = nbr_[s_.blank][d]) != kNoCell;) {
+            for (int from; run < max_run_ && (from = nbr_[s_.blank][d]) != board::kNoCell;) {
                 const int to = s_.blank;
                 const int tile = s_.slide(from);
                 hr = h_.moved(hr, s_, tile, from, to, u[run]);
@@ -188,7 +188,7 @@ private:
                     if (f < next_bound_) next_bound_ = f;
                     continue;
                 }
-                path_[static_cast<size_t>(g)] = Step{static_cast<Dir>(d), run};
+                path_[static_cast<size_t>(g)] = Step{static_cast<board::Dir>(d), run};
                 if (hr == 0 && s_.same_cells(goal_.cell_array()))
                     r = at_goal(g + 1);
                 else if (en_ && g + 1 == bound_)
@@ -205,7 +205,7 @@ private:
                     }
                 }
             }
-            const int back = static_cast<int>(opposite(static_cast<Dir>(d)));
+            const int back = static_cast<int>(opposite(static_cast<board::Dir>(d)));
             for (int i = run - 1; i >= 0; --i) {
                 h_.undo(u[i]);
                 s_.slide(nbr_[s_.blank][back]);
@@ -238,8 +238,8 @@ private:
         if (en_->solutions.size() < opt_.keep) en_->solutions.push_back(expanded_path(depth));
     }
 
-    Moves expanded_path(int depth) const {
-        Moves m;
+    board::Moves expanded_path(int depth) const {
+        board::Moves m;
         for (int i = 0; i < depth; ++i)
             m.insert(m.end(), static_cast<size_t>(path_[i].run), path_[i].dir);
         return m;
@@ -253,14 +253,14 @@ private:
     }
 
     H h_;
-    Board goal_;
+    board::Board goal_;
     bool bpmx_;
     int max_run_;
-    int8_t nbr_[kMaxCells][kDirs];
-    bool allowed_[kDirs + 1][kDirs];  // [previous direction + 1][direction]
+    int8_t nbr_[board::kMaxCells][board::kDirs];
+    bool allowed_[board::kDirs + 1][board::kDirs];  // [previous direction + 1][direction]
     // The search under way.
     Limiter limiter_;
-    SearchState s_;
+    board::SearchState s_;
     int bound_ = 0, next_bound_ = 0, depth_ = 0;
     int shorter_ = -1;  // enumerate: the length of a shorter solution found, -1 when none
     uint64_t generated_ = 0, expanded_ = 0, next_check_ = 0;
@@ -272,4 +272,4 @@ private:
     EnumerateOptions opt_;
 };
 
-}  // namespace loyd
+}  // namespace loyd::search

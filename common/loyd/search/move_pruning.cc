@@ -8,7 +8,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::search {
 
 namespace {
 
@@ -90,7 +90,7 @@ struct Forbidden {
 uint64_t key(int start, uint32_t moves) { return static_cast<uint64_t>(moves) << 5 | static_cast<uint64_t>(start); }
 
 // The minimal non-canonical sequences up to max_len, for every start cell, in order of length.
-std::vector<Forbidden> minimal_forbidden(const Geometry& g, int max_len) {
+std::vector<Forbidden> minimal_forbidden(const board::Geometry& g, int max_len) {
     const int n = g.cells();
     std::vector<std::vector<Sequence>> level(static_cast<size_t>(n));
     std::vector<FlatSet<Arrangement>> seen(static_cast<size_t>(n));
@@ -110,13 +110,13 @@ std::vector<Forbidden> minimal_forbidden(const Geometry& g, int max_len) {
         for (int b = 0; b < n; ++b) {
             std::vector<Sequence> next;
             for (const Sequence& p : level[b]) {
-                for (int d = 0; d < kDirs; ++d) {  // p in lexical order, then d: s in lexical order
-                    const int e = g.neighbor(p.end, static_cast<Dir>(d));
-                    if (e == kNoCell) continue;
+                for (int d = 0; d < board::kDirs; ++d) {  // p in lexical order, then d: s in lexical order
+                    const int e = g.neighbor(p.end, static_cast<board::Dir>(d));
+                    if (e == board::kNoCell) continue;
                     const uint32_t moves = p.moves | static_cast<uint32_t>(d) << (2 * (len - 1));
                     // s's suffix (without its first move) must be canonical, or s contains a
                     // shorter forbidden string already and is not minimal.
-                    const int second_start = g.neighbor(b, static_cast<Dir>(moves & 3));
+                    const int second_start = g.neighbor(b, static_cast<board::Dir>(moves & 3));
                     if (!canonical.contains(key(second_start, moves >> 2))) continue;
                     const Sequence s{moves, static_cast<int8_t>(b), static_cast<int8_t>(e),
                                      swapped(p.arrangement, p.end, e)};
@@ -138,7 +138,7 @@ std::vector<Forbidden> minimal_forbidden(const Geometry& g, int max_len) {
 // The Aho-Corasick automaton of the forbidden strings; node i < n is the empty path on cell i.
 class Automaton {
 public:
-    Automaton(const Geometry& g, const std::vector<Forbidden>& strings) : g_(g) {
+    Automaton(const board::Geometry& g, const std::vector<Forbidden>& strings) : g_(g) {
         for (int c = 0; c < g.cells(); ++c) nodes_.push_back(Node{c});
         for (const Forbidden& f : strings) insert(f);
         link();
@@ -155,18 +155,18 @@ public:
             order.push_back(c);
         }
         for (size_t i = 0; i < order.size(); ++i)
-            for (int d = 0; d < kDirs; ++d) {
+            for (int d = 0; d < board::kDirs; ++d) {
                 const int v = delta_[order[i]][d];
                 if (v >= 0 && !nodes_[v].forbidden && id[v] < 0) {
                     id[v] = static_cast<int32_t>(order.size());
                     order.push_back(v);
                 }
             }
-        std::vector<int32_t> t(order.size() * kDirs, -1);
+        std::vector<int32_t> t(order.size() * board::kDirs, -1);
         for (size_t i = 0; i < order.size(); ++i)
-            for (int d = 0; d < kDirs; ++d) {
+            for (int d = 0; d < board::kDirs; ++d) {
                 const int v = delta_[order[i]][d];
-                if (v >= 0 && !nodes_[v].forbidden) t[i * kDirs + d] = id[v];
+                if (v >= 0 && !nodes_[v].forbidden) t[i * board::kDirs + d] = id[v];
             }
         return t;
     }
@@ -174,7 +174,7 @@ public:
 private:
     struct Node {
         int cell;
-        std::array<int, kDirs> child{-1, -1, -1, -1};
+        std::array<int, board::kDirs> child{-1, -1, -1, -1};
         int fail = -1;
         bool forbidden = false;
     };
@@ -185,7 +185,7 @@ private:
             const int d = static_cast<int>((f.moves >> (2 * i)) & 3);
             if (nodes_[u].child[d] < 0) {
                 nodes_[u].child[d] = static_cast<int>(nodes_.size());
-                nodes_.push_back(Node{g_.neighbor(nodes_[u].cell, static_cast<Dir>(d))});
+                nodes_.push_back(Node{g_.neighbor(nodes_[u].cell, static_cast<board::Dir>(d))});
             }
             u = nodes_[u].child[d];
         }
@@ -202,9 +202,9 @@ private:
             const int u = queue.front();
             queue.pop_front();
             const bool root = u < g_.cells();
-            for (int d = 0; d < kDirs; ++d) {
-                const int to = g_.neighbor(nodes_[u].cell, static_cast<Dir>(d));
-                if (to == kNoCell) continue;
+            for (int d = 0; d < board::kDirs; ++d) {
+                const int to = g_.neighbor(nodes_[u].cell, static_cast<board::Dir>(d));
+                if (to == board::kNoCell) continue;
                 const int v = nodes_[u].child[d];
                 if (v >= 0) {
                     nodes_[v].fail = root ? to : delta_[nodes_[u].fail][d];
@@ -218,14 +218,14 @@ private:
         }
     }
 
-    const Geometry& g_;
+    const board::Geometry& g_;
     std::vector<Node> nodes_;
-    std::vector<std::array<int, kDirs>> delta_;
+    std::vector<std::array<int, board::kDirs>> delta_;
 };
 
 }  // namespace
 
-MovePruning::MovePruning(const Geometry& g, int max_len) : geom_(g), max_len_(max_len) {
+MovePruning::MovePruning(const board::Geometry& g, int max_len) : geom_(g), max_len_(max_len) {
     if (max_len < 2 || max_len > 16)
         throw UsageError("move-pruning length " + std::to_string(max_len) + " out of range (2..16)");
     const std::vector<Forbidden> strings = minimal_forbidden(g, max_len);
@@ -233,21 +233,21 @@ MovePruning::MovePruning(const Geometry& g, int max_len) : geom_(g), max_len_(ma
     next_ = Automaton(g, strings).table();
 }
 
-MovePruning::MovePruning(const Geometry& g, int max_len, uint64_t forbidden, std::vector<int32_t> transitions)
+MovePruning::MovePruning(const board::Geometry& g, int max_len, uint64_t forbidden, std::vector<int32_t> transitions)
     : geom_(g), max_len_(max_len), forbidden_(forbidden), next_(std::move(transitions)) {
     if (max_len < 2 || max_len > 16)
         throw UsageError("move-pruning length " + std::to_string(max_len) + " out of range (2..16)");
-    const size_t states = next_.size() / kDirs;
-    if (next_.size() % kDirs != 0 || states < static_cast<size_t>(g.cells()) || states > (size_t{1} << 30))
+    const size_t states = next_.size() / board::kDirs;
+    if (next_.size() % board::kDirs != 0 || states < static_cast<size_t>(g.cells()) || states > (size_t{1} << 30))
         throw UsageError("move-pruning table of " + std::to_string(next_.size()) + " entries does not fit " +
                          g.name());
     for (int c = 0; c < g.cells(); ++c)
-        for (int d = 0; d < kDirs; ++d)
-            if ((g.neighbor(c, static_cast<Dir>(d)) == kNoCell) != (next(c, d) < 0))
+        for (int d = 0; d < board::kDirs; ++d)
+            if ((g.neighbor(c, static_cast<board::Dir>(d)) == board::kNoCell) != (next(c, d) < 0))
                 throw UsageError("move-pruning table: cell " + std::to_string(c) + " does not match " + g.name());
     for (int32_t v : next_)
         if (v < -1 || v >= static_cast<int32_t>(states))
             throw UsageError("move-pruning table: state " + std::to_string(v) + " out of range");
 }
 
-}  // namespace loyd
+}  // namespace loyd::search

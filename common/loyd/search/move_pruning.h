@@ -28,45 +28,45 @@
 
 #include "loyd/board/geometry.h"
 
-namespace loyd {
+namespace loyd::search {
 
 class MovePruning {
 public:
     // UsageError unless 2 <= max_len <= 16.
-    MovePruning(const Geometry& g, int max_len);
+    MovePruning(const board::Geometry& g, int max_len);
     // An automaton built earlier by the constructor above for (g, max_len): its
     // forbidden_strings() and table() (search/prebuilt_pruning.h). UsageError when the table
     // cannot be one for g: its size, a root's moves off the board, a state out of range.
-    MovePruning(const Geometry& g, int max_len, uint64_t forbidden, std::vector<int32_t> transitions);
+    MovePruning(const board::Geometry& g, int max_len, uint64_t forbidden, std::vector<int32_t> transitions);
 
-    const Geometry& geometry() const { return geom_; }
+    const board::Geometry& geometry() const { return geom_; }
     int max_len() const { return max_len_; }
-    int states() const { return static_cast<int>(next_.size() / kDirs); }
+    int states() const { return static_cast<int>(next_.size() / board::kDirs); }
     uint64_t forbidden_strings() const { return forbidden_; }
 
     // The state of an empty path with the blank on `cell`.
     int start(int cell) const { return cell; }
     // The state after moving the blank in direction d, or -1 when the move leaves the board
     // or completes a forbidden string.
-    int next(int state, int d) const { return next_[static_cast<size_t>(state) * kDirs + d]; }
+    int next(int state, int d) const { return next_[static_cast<size_t>(state) * board::kDirs + d]; }
     // The transition table, kDirs entries per state, for hot loops.
     const int32_t* table() const { return next_.data(); }
 
     // The default sequence length for a board, chosen by measurement (docs/benchmarks.md):
     // the compiled-in automaton's (12 for 3x3, 4x4 and 5x5), else 12 up to 9 cells and 10
     // above (where the build costs the process time).
-    static int default_length(const Geometry& g);
+    static int default_length(const board::Geometry& g);
     // A process-wide automaton for (g, max_len), built on first use and kept for the life of
     // the process; thread-safe. The solver's many calls on one board share one build. 3x3,
     // 4x4 and 5x5 at default_length are compiled in (search/prebuilt_pruning.h) and cost
     // nothing to build.
-    static const MovePruning& shared(const Geometry& g, int max_len);
+    static const MovePruning& shared(const board::Geometry& g, int max_len);
 
 private:
-    Geometry geom_;
+    board::Geometry geom_;
     int max_len_;
     uint64_t forbidden_ = 0;
     std::vector<int32_t> next_;
 };
 
-}  // namespace loyd
+}  // namespace loyd::search

@@ -14,18 +14,18 @@
 
 #include "loyd/board/search_state.h"
 
-namespace loyd {
+namespace loyd::search {
 
 __extension__ typedef unsigned __int128 PackedPosition;
 
-inline PackedPosition pack_position(const SearchState& s) {
+inline PackedPosition pack_position(const board::SearchState& s) {
     PackedPosition k = 0;
     for (int i = 0; i < s.n; ++i) k |= static_cast<PackedPosition>(s.cell[i]) << (5 * i);
     return k;
 }
 
-inline SearchState unpack_position(PackedPosition k, int n) {
-    SearchState s;
+inline board::SearchState unpack_position(PackedPosition k, int n) {
+    board::SearchState s;
     s.n = n;
     for (int i = 0; i < n; ++i) {
         s.cell[i] = static_cast<uint8_t>((k >> (5 * i)) & 31);
@@ -110,4 +110,4 @@ private:
     size_t used_ = 0;
 };
 
-}  // namespace loyd
+}  // namespace loyd::search

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-namespace loyd {
+namespace loyd::search {
 
 struct PrebuiltPruning {
     int width, height, max_len;
@@ -22,4 +22,4 @@ struct PrebuiltPruning {
 // The compiled-in automaton for this board and length, or nullptr.
 const PrebuiltPruning* find_prebuilt_pruning(int width, int height, int max_len);
 
-}  // namespace loyd
+}  // namespace loyd::search

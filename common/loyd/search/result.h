@@ -7,7 +7,7 @@
 #include "loyd/board/moves.h"
 #include "loyd/search/stop_reason.h"
 
-namespace loyd {
+namespace loyd::search {
 
 // IDA*: no f above the bound was seen (the iteration's tree ends everywhere), so no bound
 // follows: with an admissible heuristic, the start does not reach the goal.
@@ -16,7 +16,7 @@ inline constexpr int kNoNextBound = 1 << 30;
 struct SearchResult {
     enum class Status { Solved, Limit };
     Status status = Status::Limit;
-    Moves moves;                   // an optimal solution when Solved
+    board::Moves moves;                   // an optimal solution when Solved
     uint64_t nodes_expanded = 0;   // nodes whose successors were generated
     uint64_t nodes_generated = 0;  // successors generated (the start counts as one)
     int heuristic_start = 0;
@@ -27,4 +27,4 @@ struct SearchResult {
     StopReason stop_reason = StopReason::None;  // Limit: why (stop_reason_text gives the words)
 };
 
-}  // namespace loyd
+}  // namespace loyd::search

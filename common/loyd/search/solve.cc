@@ -22,7 +22,7 @@
 #include "loyd/board/search_state.h"
 #include "loyd/board/solvability.h"
 
-namespace loyd {
+namespace loyd::search {
 
 Algorithm parse_algorithm(const std::string& s) {
     if (s == "ida") return Algorithm::Ida;
@@ -30,8 +30,8 @@ Algorithm parse_algorithm(const std::string& s) {
     throw UsageError("unknown algorithm '" + s + "' (expected ida or astar)");
 }
 
-HeuristicKind default_classic_heuristic(Metric m) {
-    return m == Metric::Mtm ? HeuristicKind::WalkingDistance : HeuristicKind::LinearConflict;
+heuristics::HeuristicKind default_classic_heuristic(board::Metric m) {
+    return m == board::Metric::Mtm ? heuristics::HeuristicKind::WalkingDistance : heuristics::HeuristicKind::LinearConflict;
 }
 
 namespace {
@@ -39,11 +39,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 template <class H>
-SearchResult run(H& h, const Board& start, const Board& goal, const SolveOptions& opt) {
+SearchResult run(H& h, const board::Board& start, const board::Board& goal, const SolveOptions& opt) {
     // A* evaluates positions one by one through init(); IDA* copies h and updates it per move.
     if (opt.algorithm == Algorithm::Astar) return astar(h, start, goal, opt.limits, opt.metric);
-    if (opt.metric == Metric::Mtm) return MetricIda<H>(h, goal, Metric::Mtm, opt.bpmx).solve(start, opt.limits);
-    const Geometry& g = goal.geometry();
+    if (opt.metric == board::Metric::Mtm) return MetricIda<H>(h, goal, board::Metric::Mtm, opt.bpmx).solve(start, opt.limits);
+    const board::Geometry& g = goal.geometry();
     const MovePruning* pruning = opt.pruning;
     if (!pruning || !(pruning->geometry() == g))
         pruning = &MovePruning::shared(g, opt.prune ? MovePruning::default_length(g) : 2);
@@ -51,7 +51,7 @@ SearchResult run(H& h, const Board& start, const Board& goal, const SolveOptions
     return ida.solve(start, opt.limits, opt.threads, opt.ranks);
 }
 
-UsageError not_admissible(HeuristicKind k) {
+UsageError not_admissible(heuristics::HeuristicKind k) {
     return UsageError(heuristic_name(k) +
                       " is not admissible in the multi-tile metric (one move can bring several tiles home); "
                       "use walking-distance, manhattan or pdb");
@@ -61,69 +61,69 @@ UsageError not_admissible(HeuristicKind k) {
 // frame the heuristic works in (the tables' goal for PDBs, else the instance's own); returns the
 // mapping that takes moves back from that frame (identity when nothing was mapped).
 template <class Fn>
-std::optional<GoalMapping> with_heuristic(const Board& start, const Board& goal, const SolveOptions& opt,
+std::optional<board::GoalMapping> with_heuristic(const board::Board& start, const board::Board& goal, const SolveOptions& opt,
                                           std::string& lookups, Fn&& fn) {
-    const bool mtm = opt.metric == Metric::Mtm;
+    const bool mtm = opt.metric == board::Metric::Mtm;
     switch (opt.heuristic) {
-        case HeuristicKind::Misplaced: {
+        case heuristics::HeuristicKind::Misplaced: {
             if (mtm) throw not_admissible(opt.heuristic);
-            MisplacedH h(goal);
+            heuristics::MisplacedH h(goal);
             fn(h, start, goal);
             return std::nullopt;
         }
-        case HeuristicKind::Manhattan: {
+        case heuristics::HeuristicKind::Manhattan: {
             if (mtm) {
-                WalkingDistanceH h(goal, Metric::Mtm, false);
+                heuristics::WalkingDistanceH h(goal, board::Metric::Mtm, false);
                 fn(h, start, goal);
             } else {
-                ManhattanH h(goal);
+                heuristics::ManhattanH h(goal);
                 fn(h, start, goal);
             }
             return std::nullopt;
         }
-        case HeuristicKind::LinearConflict: {
+        case heuristics::HeuristicKind::LinearConflict: {
             if (mtm) throw not_admissible(opt.heuristic);
-            LinearConflictH h(goal);
+            heuristics::LinearConflictH h(goal);
             fn(h, start, goal);
             return std::nullopt;
         }
-        case HeuristicKind::WalkingDistance: {
-            WalkingDistanceH h(goal, opt.metric);
+        case heuristics::HeuristicKind::WalkingDistance: {
+            heuristics::WalkingDistanceH h(goal, opt.metric);
             fn(h, start, goal);
             return std::nullopt;
         }
-        case HeuristicKind::Pdb: break;
+        case heuristics::HeuristicKind::Pdb: break;
     }
     if (!opt.pdb) throw UsageError("the pdb heuristic needs a table set (see --pdb)");
-    const LoadedSet& set = *opt.pdb;
-    const Board& tgoal = set.spec.goal;
+    const tables::LoadedSet& set = *opt.pdb;
+    const board::Board& tgoal = set.spec.goal;
     require_fit(set.spec, set.dir, goal, opt.metric);
-    const std::optional<GoalMapping> map = GoalMapping::find(goal, tgoal);
+    const std::optional<board::GoalMapping> map = board::GoalMapping::find(goal, tgoal);
     if (mtm) {
-        MtmPdbH h(set, opt.lookups);
+        heuristics::MtmPdbH h(set, opt.lookups);
         lookups = h.lookups().to_string();
         fn(h, map->map(start), tgoal);
-    } else if (AdditivePdbH::supports(set, opt.lookups)) {
+    } else if (heuristics::AdditivePdbH::supports(set, opt.lookups)) {
         // The fast path (one additive partition), with the width a constant on the usual boards.
         auto run_with = [&](auto&& h) {
             lookups = h.lookups().to_string();
             fn(h, map->map(start), tgoal);
         };
-        const bool compact = AdditivePdbH::compact(set);
+        const bool compact = heuristics::AdditivePdbH::compact(set);
         switch (tgoal.geometry().width() * 2 + (compact ? 1 : 0)) {
-            case 6: run_with(BasicAdditivePdbH<3>(set, opt.lookups)); break;
-            case 7: run_with(BasicAdditivePdbH<3, true>(set, opt.lookups)); break;
-            case 8: run_with(BasicAdditivePdbH<4>(set, opt.lookups)); break;
-            case 9: run_with(BasicAdditivePdbH<4, true>(set, opt.lookups)); break;
-            case 10: run_with(BasicAdditivePdbH<5>(set, opt.lookups)); break;
-            case 11: run_with(BasicAdditivePdbH<5, true>(set, opt.lookups)); break;
+            case 6: run_with(heuristics::BasicAdditivePdbH<3>(set, opt.lookups)); break;
+            case 7: run_with(heuristics::BasicAdditivePdbH<3, true>(set, opt.lookups)); break;
+            case 8: run_with(heuristics::BasicAdditivePdbH<4>(set, opt.lookups)); break;
+            case 9: run_with(heuristics::BasicAdditivePdbH<4, true>(set, opt.lookups)); break;
+            case 10: run_with(heuristics::BasicAdditivePdbH<5>(set, opt.lookups)); break;
+            case 11: run_with(heuristics::BasicAdditivePdbH<5, true>(set, opt.lookups)); break;
             default:
-                if (compact) run_with(CompactAdditivePdbH(set, opt.lookups));
-                else run_with(AdditivePdbH(set, opt.lookups));
+                if (compact) run_with(heuristics::CompactAdditivePdbH(set, opt.lookups));
+                else run_with(heuristics::AdditivePdbH(set, opt.lookups));
                 break;
         }
     } else {
-        PdbH h(set, opt.lookups);
+        heuristics::PdbH h(set, opt.lookups);
         lookups = h.lookups().to_string();
         fn(h, map->map(start), tgoal);
     }
@@ -132,7 +132,7 @@ std::optional<GoalMapping> with_heuristic(const Board& start, const Board& goal,
 
 // The independent check of a returned solution: it replays from start to goal and has the
 // length the search claims, in the metric's moves.
-void check_solution(const Board& start, const Moves& m, const Board& goal, Metric metric, int length) {
+void check_solution(const board::Board& start, const board::Moves& m, const board::Board& goal, board::Metric metric, int length) {
     replay_check(start, m, goal);
     const int got = metric_length(m, metric);
     if (got != length)
@@ -152,20 +152,20 @@ SearchLimits remaining(const SearchLimits& limits, double seconds, uint64_t node
 
 }  // namespace
 
-SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& opt) {
+SolveOutcome solve(const board::Board& start, const board::Board& goal, const SolveOptions& opt) {
     if (!(start.geometry() == goal.geometry()))
         throw UsageError("the instance is " + start.geometry().name() + " but the goal is " +
                          goal.geometry().name());
     SolveOutcome out;
-    if (!solvable(start, goal)) {
+    if (!board::solvable(start, goal)) {
         out.status = SolveOutcome::Status::Unsolvable;
         return out;
     }
-    const bool ida = opt.algorithm == Algorithm::Ida && opt.metric == Metric::Stm;
+    const bool ida = opt.algorithm == Algorithm::Ida && opt.metric == board::Metric::Stm;
     out.threads = ida && opt.ranks ? opt.ranks->total_threads() : ida ? std::max(1, opt.threads) : 1;
     out.ranks = ida && opt.ranks ? opt.ranks->ranks() : 1;
     const auto t0 = Clock::now();
-    const auto map = with_heuristic(start, goal, opt, out.lookups, [&](auto& h, const Board& s, const Board& g) {
+    const auto map = with_heuristic(start, goal, opt, out.lookups, [&](auto& h, const board::Board& s, const board::Board& g) {
         out.search = run(h, s, g, opt);
     });
     if (map) out.search.moves = map->unmap(out.search.moves);
@@ -180,23 +180,23 @@ SolveOutcome solve(const Board& start, const Board& goal, const SolveOptions& op
     return out;
 }
 
-void start_heuristics(size_t n, const std::function<Board(size_t)>& start, const Board& goal,
+void start_heuristics(size_t n, const std::function<board::Board(size_t)>& start, const board::Board& goal,
                       const SolveOptions& opt, int* out) {
-    std::optional<GoalMapping> map;  // as with_heuristic maps the instance (it throws without one)
-    if (opt.heuristic == HeuristicKind::Pdb && opt.pdb) map = GoalMapping::find(goal, opt.pdb->spec.goal);
+    std::optional<board::GoalMapping> map;  // as with_heuristic maps the instance (it throws without one)
+    if (opt.heuristic == heuristics::HeuristicKind::Pdb && opt.pdb) map = board::GoalMapping::find(goal, opt.pdb->spec.goal);
     std::string unused;
-    with_heuristic(goal, goal, opt, unused, [&](auto& h, const Board&, const Board&) {
+    with_heuristic(goal, goal, opt, unused, [&](auto& h, const board::Board&, const board::Board&) {
         for (size_t i = 0; i < n; ++i) {
-            const Board b = start(i);
+            const board::Board b = start(i);
             if (!(b.geometry() == goal.geometry()))
                 throw UsageError("the position is " + b.geometry().name() + " but the goal is " +
                                  goal.geometry().name());
-            out[i] = h.init(SearchState::from(map ? map->map(b) : b));
+            out[i] = h.init(board::SearchState::from(map ? map->map(b) : b));
         }
     });
 }
 
-AllSolutionsOutcome solve_all(const Board& start, const Board& goal, const SolveOptions& opt,
+AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goal, const SolveOptions& opt,
                               const AllSolutionsOptions& all) {
     if (!all.count_only && all.max_solutions == 0) throw UsageError("the number of solutions to list must be at least 1");
     AllSolutionsOutcome out;
@@ -217,7 +217,7 @@ AllSolutionsOutcome solve_all(const Board& start, const Board& goal, const Solve
     const SearchLimits left = remaining(opt.limits, first.seconds, first.search.nodes_generated);
     Enumeration en;
     std::string unused;
-    const auto map = with_heuristic(start, goal, opt, unused, [&](auto& h, const Board& s, const Board& g) {
+    const auto map = with_heuristic(start, goal, opt, unused, [&](auto& h, const board::Board& s, const board::Board& g) {
         using H = std::decay_t<decltype(h)>;
         en = MetricIda<H>(h, g, opt.metric, opt.bpmx).enumerate(s, first.length, eo, left);
     });
@@ -227,8 +227,8 @@ AllSolutionsOutcome solve_all(const Board& start, const Board& goal, const Solve
     out.search.lower_bound = first.length;
     out.search.moves.clear();
     out.solutions = std::move(en.solutions);
-    std::set<Moves> seen;
-    for (Moves& m : out.solutions) {
+    std::set<board::Moves> seen;
+    for (board::Moves& m : out.solutions) {
         if (map) m = map->unmap(m);
         check_solution(start, m, goal, opt.metric, first.length);
         if (!seen.insert(m).second) throw Error("solution check failed: a solution was listed twice");
@@ -246,4 +246,4 @@ AllSolutionsOutcome solve_all(const Board& start, const Board& goal, const Solve
     return out;
 }
 
-}  // namespace loyd
+}  // namespace loyd::search

@@ -8,14 +8,14 @@
 
 #include "loyd/base/thread_count.h"
 
-namespace loyd {
+namespace loyd::search {
 
 int batch_threads(int threads) {
     if (threads > 0) return threads;
-    return usable_cpus();
+    return base::usable_cpus();
 }
 
-size_t solve_batch(size_t n, const std::function<Board(size_t)>& start, const Board& goal,
+size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start, const board::Board& goal,
                    const SolveOptions& opt,
                    const std::function<void(size_t, const SolveOutcome&)>& finish,
                    const BatchOptions& batch) {
@@ -62,4 +62,4 @@ size_t solve_batch(size_t n, const std::function<Board(size_t)>& start, const Bo
     return finished.load();
 }
 
-}  // namespace loyd
+}  // namespace loyd::search

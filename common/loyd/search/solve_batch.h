@@ -25,7 +25,7 @@
 #include "loyd/board/board.h"
 #include "loyd/search/solve.h"
 
-namespace loyd {
+namespace loyd::search {
 
 struct BatchOptions {
     int threads = 0;                      // 0: one per CPU this process may use (usable_cpus)
@@ -37,9 +37,9 @@ struct BatchOptions {
 // this process may run on (its affinity mask, at least 1).
 int batch_threads(int threads);
 
-size_t solve_batch(size_t n, const std::function<Board(size_t)>& start, const Board& goal,
+size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start, const board::Board& goal,
                    const SolveOptions& opt,
                    const std::function<void(size_t, const SolveOutcome&)>& finish,
                    const BatchOptions& batch = {});
 
-}  // namespace loyd
+}  // namespace loyd::search

@@ -6,7 +6,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/wire.h"
 
-namespace loyd {
+namespace loyd::search {
 
 namespace {
 
@@ -18,25 +18,25 @@ constexpr size_t kMaxMoves = 4096;
 constexpr size_t kMaxError = 4096;
 constexpr auto kBeatEvery = std::chrono::milliseconds(50);
 
-WireWriter message(Kind kind, uint64_t search) {
-    WireWriter w(kVersion, kind);
+base::WireWriter message(Kind kind, uint64_t search) {
+    base::WireWriter w(kVersion, kind);
     w.u64(search);
     return w;
 }
 
-void put_moves(WireWriter& w, const Moves& moves) {
+void put_moves(base::WireWriter& w, const board::Moves& moves) {
     w.u32(static_cast<uint32_t>(moves.size()));
-    for (Dir d : moves) w.u8(static_cast<uint8_t>(d));
+    for (board::Dir d : moves) w.u8(static_cast<uint8_t>(d));
 }
 
-Moves get_moves(WireReader& r) {
+board::Moves get_moves(base::WireReader& r) {
     const uint32_t n = r.u32("moves");
     if (n > kMaxMoves) r.fail(std::to_string(n) + " moves");
-    Moves m(n);
+    board::Moves m(n);
     for (auto& d : m) {
         const uint8_t v = r.u8("move");
-        if (v >= kDirs) r.fail("move " + std::to_string(v));
-        d = static_cast<Dir>(v);
+        if (v >= board::kDirs) r.fail("move " + std::to_string(v));
+        d = static_cast<board::Dir>(v);
     }
     return m;
 }
@@ -49,7 +49,7 @@ std::string mismatch(int rank, uint32_t iteration) {
 
 }  // namespace
 
-SplitProtocol::SplitProtocol(Collective& group, int tag, uint64_t search, int threads,
+SplitProtocol::SplitProtocol(base::Collective& group, int tag, uint64_t search, int threads,
                              int total_threads)
     : g_(group),
       tag_(tag),
@@ -73,7 +73,7 @@ void SplitProtocol::run(const std::function<void()>& search) {
         done = true;
         pump_cv_.notify_one();
     });
-    PollBackoff idle;
+    base::PollBackoff idle;
     std::exception_ptr pump_error;
     for (;;) {
         bool did = false;
@@ -163,7 +163,7 @@ bool SplitProtocol::take(size_t& index) {
     }
 }
 
-void SplitProtocol::found(const Moves& moves) {
+void SplitProtocol::found(const board::Moves& moves) {
     std::lock_guard<std::mutex> lock(mu_);
     if (rank_ == 0) {
         if (!solved_) solution_ = moves;
@@ -231,8 +231,8 @@ bool SplitProtocol::pump_locked(std::optional<SearchProgress>& progress) {
         }
         return did;
     }
-    for (const Moves& m : found_out_) {
-        WireWriter w = message(kFound, search_);
+    for (const board::Moves& m : found_out_) {
+        base::WireWriter w = message(kFound, search_);
         w.u32(iteration_);
         put_moves(w, m);
         send(0, w.take());
@@ -275,8 +275,8 @@ void SplitProtocol::request_more() {
     take_sent_ = true;
 }
 
-void SplitProtocol::handle(const Collective::Message& m) {
-    WireReader r(m.data, kVersion, "split-search message from rank " + std::to_string(m.source));
+void SplitProtocol::handle(const base::Collective::Message& m) {
+    base::WireReader r(m.data, kVersion, "split-search message from rank " + std::to_string(m.source));
     const uint8_t kind = r.kind();
     if (r.u64("search") != search_) return;  // a search that is over
     const bool coordinator_kind = kind == kTake || kind == kFound || kind == kBeat || kind == kDone;
@@ -310,7 +310,7 @@ void SplitProtocol::handle(const Collective::Message& m) {
     }
 }
 
-void SplitProtocol::on_take(WireReader& r, int source, Other& o) {
+void SplitProtocol::on_take(base::WireReader& r, int source, Other& o) {
     const uint32_t it = r.u32("iteration");
     const uint64_t fp = r.u64("fingerprint");
     const uint32_t threads = r.u32("threads");
@@ -326,16 +326,16 @@ void SplitProtocol::on_take(WireReader& r, int source, Other& o) {
     o.take_threads = static_cast<int>(std::clamp<uint32_t>(threads, 1, 1 << 16));
 }
 
-void SplitProtocol::on_found(WireReader& r) {
+void SplitProtocol::on_found(base::WireReader& r) {
     r.u32("iteration");
-    Moves moves = get_moves(r);
+    board::Moves moves = get_moves(r);
     r.finish();
     if (!solved_) solution_ = std::move(moves);
     solved_ = true;
     stop_ = true;
 }
 
-void SplitProtocol::on_done(WireReader& r, int source, Other& o) {
+void SplitProtocol::on_done(base::WireReader& r, int source, Other& o) {
     const uint32_t it = r.u32("iteration");
     const uint64_t fp = r.u64("fingerprint");
     o.part.next_bound = r.i32("next bound");
@@ -351,7 +351,7 @@ void SplitProtocol::on_done(WireReader& r, int source, Other& o) {
     o.generated = std::max(o.generated, o.part.generated);
 }
 
-void SplitProtocol::on_give(WireReader& r) {
+void SplitProtocol::on_give(base::WireReader& r) {
     const uint32_t it = r.u32("iteration");
     const uint64_t first = r.u64("first"), last = r.u64("last");
     r.finish();
@@ -370,7 +370,7 @@ void SplitProtocol::on_give(WireReader& r) {
     work_cv_.notify_all();
 }
 
-void SplitProtocol::on_stop(WireReader& r) {
+void SplitProtocol::on_stop(base::WireReader& r) {
     const uint32_t it = r.u32("iteration");
     r.finish();
     stop_iteration_ = std::max(stop_iteration_, it);
@@ -380,7 +380,7 @@ void SplitProtocol::on_stop(WireReader& r) {
     }
 }
 
-void SplitProtocol::on_verdict(WireReader& r) {
+void SplitProtocol::on_verdict(base::WireReader& r) {
     const uint32_t it = r.u32("iteration");
     const uint8_t kind_v = r.u8("verdict");
     SplitVerdict v;
@@ -466,7 +466,7 @@ void SplitProtocol::close_iteration() {
         v.reason = stop_reason_;
     }
     for (int r = 1; r < size_; ++r) {
-        WireWriter w = message(kVerdict, search_);
+        base::WireWriter w = message(kVerdict, search_);
         w.u32(iteration_).u8(kind).i32(v.next_bound).u8(static_cast<uint8_t>(v.reason));
         w.u64(v.generated).u64(v.expanded);
         put_moves(w, v.moves);
@@ -479,4 +479,4 @@ void SplitProtocol::close_iteration() {
     work_cv_.notify_all();
 }
 
-}  // namespace loyd
+}  // namespace loyd::search

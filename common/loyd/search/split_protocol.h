@@ -42,15 +42,17 @@
 #include "loyd/search/split_ranks.h"
 #include "loyd/search/stop_reason.h"
 
-namespace loyd {
-
+namespace loyd::base {
 class WireReader;  // base/wire.h
+}  // namespace loyd::base
+
+namespace loyd::search {
 
 class SplitProtocol final : public SplitRanks {
 public:
     // `threads`: this rank's search threads; `total_threads`: the sum over every rank (each
     // rank passes the same).
-    SplitProtocol(Collective& group, int tag, uint64_t search, int threads, int total_threads);
+    SplitProtocol(base::Collective& group, int tag, uint64_t search, int threads, int total_threads);
 
     // Runs `search` (which calls solve() with this object) on a new thread and pumps the
     // messages on the calling thread until it returns; rethrows what it threw.
@@ -68,7 +70,7 @@ public:
                                    const std::atomic<uint64_t>& generated) override;
     void begin(int bound, size_t frontier, uint64_t fingerprint, uint64_t collected) override;
     bool take(size_t& index) override;
-    void found(const Moves& moves) override;
+    void found(const board::Moves& moves) override;
     SplitVerdict end(const SplitPart& part) override;
     void finish() override;
 
@@ -92,13 +94,13 @@ private:
     // The pump failed here (the other ranks do not know): this rank's search stops and throws.
     void fail_here(const std::string& message);
     bool pump_locked(std::optional<SearchProgress>& progress);
-    void handle(const Collective::Message& m);          // checks the header, then one of:
-    void on_take(WireReader& r, int source, Other& o);  // rank 0
-    void on_found(WireReader& r);
-    void on_done(WireReader& r, int source, Other& o);
-    void on_give(WireReader& r);  // other ranks
-    void on_stop(WireReader& r);
-    void on_verdict(WireReader& r);
+    void handle(const base::Collective::Message& m);          // checks the header, then one of:
+    void on_take(base::WireReader& r, int source, Other& o);  // rank 0
+    void on_found(base::WireReader& r);
+    void on_done(base::WireReader& r, int source, Other& o);
+    void on_give(base::WireReader& r);  // other ranks
+    void on_stop(base::WireReader& r);
+    void on_verdict(base::WireReader& r);
     // rank 0
     void serve_take(int rank);
     void stop_all(StopReason reason);
@@ -109,7 +111,7 @@ private:
     // other ranks
     void request_more();
 
-    Collective& g_;
+    base::Collective& g_;
     const int tag_, rank_, size_, threads_, total_threads_;
     const uint64_t search_;
     bool failure_agreed_ = false;
@@ -143,7 +145,7 @@ private:
     size_t next_ = 0;
     std::vector<Other> others_;
     bool solved_ = false;
-    Moves solution_;
+    board::Moves solution_;
     StopReason stop_reason_ = StopReason::None;  // the limit that stopped the search
     std::string error_;                          // a frontier mismatch
 
@@ -152,10 +154,10 @@ private:
     size_t pool_size_ = 0;
     bool take_sent_ = false, none_left_ = false;
     uint32_t stop_iteration_ = 0;  // the last iteration rank 0 said to stop in
-    std::vector<Moves> found_out_;
+    std::vector<board::Moves> found_out_;
     bool done_sent_ = false;
     Clock::time_point last_beat_;
     uint64_t beat_generated_ = 0;
 };
 
-}  // namespace loyd
+}  // namespace loyd::search

@@ -24,7 +24,7 @@
 #include "loyd/search/result.h"
 #include "loyd/search/stop_reason.h"
 
-namespace loyd {
+namespace loyd::search {
 
 // One rank's part of an iteration.
 struct SplitPart {
@@ -39,7 +39,7 @@ struct SplitVerdict {
     enum class Kind : uint8_t { Continue, Solved, Stopped };
     Kind kind = Kind::Continue;
     int next_bound = kNoNextBound;         // Continue: the next bound (kNoNextBound: no solution)
-    Moves moves;                           // Solved: the solution
+    board::Moves moves;                           // Solved: the solution
     StopReason reason = StopReason::None;  // Stopped: NodeLimit, TimeLimit or Cancelled
     uint64_t generated = 0, expanded = 0;  // SplitPart's counts summed over the ranks
 };
@@ -64,7 +64,7 @@ public:
     // (all handed out, or the search stops).
     virtual bool take(size_t& index) = 0;
     // A solution found here in this iteration (the moves from the start).
-    virtual void found(const Moves& moves) = 0;
+    virtual void found(const board::Moves& moves) = 0;
     // After this rank's threads are done: its part; returns the verdict of all ranks. Throws
     // FormatError on every rank when the ranks collected different frontiers.
     virtual SplitVerdict end(const SplitPart& part) = 0;
@@ -73,4 +73,4 @@ public:
     virtual void finish() = 0;
 };
 
-}  // namespace loyd
+}  // namespace loyd::search

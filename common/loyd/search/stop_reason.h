@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace loyd {
+namespace loyd::search {
 
 enum class StopReason : uint8_t {
     None = 0,         // not stopped by a limit: solved, or still searching
@@ -51,4 +51,4 @@ constexpr std::optional<StopReason> stop_reason_from_byte(uint8_t b) {
     return static_cast<StopReason>(b);
 }
 
-}  // namespace loyd
+}  // namespace loyd::search

@@ -4,7 +4,7 @@
 #include "loyd/tables/header.h"
 #include "loyd/tables/region_space.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace build_detail {
 
@@ -47,7 +47,7 @@ void finish_bytes(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
 
 BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
     using namespace build_detail;
-    if (opt.coding == EntryCoding::Compact && p.metric() == Metric::Mtm)
+    if (opt.coding == EntryCoding::Compact && p.metric() == board::Metric::Mtm)
         throw UsageError("compact entries are for single-tile-metric tables; MTM tables keep one byte per entry");
     BuildResult out;
     const auto t0 = Clock::now();
@@ -62,4 +62,4 @@ BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
     return out;
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -37,7 +37,7 @@
 #include "loyd/tables/pattern.h"
 #include "loyd/tables/ranker.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 // The table's ranker: the pattern's tiles in ascending order, then the blank for full tables.
 Ranker pattern_ranker(const Pattern& p);
@@ -50,10 +50,10 @@ inline void pattern_items(const Pattern& p, const uint8_t* pos, uint8_t* items) 
 
 // Full tables: the rank after the blank (item k of `items`) moves to the neighbouring cell
 // `to`, swapping with the pattern tile there if `occupied` holds `to`. `items` is left as it was.
-inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, Mask occupied, int to) {
+inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, base::Mask occupied, int to) {
     const int blank = items[k];
     int moved = -1;
-    if (occupied & bit(to))
+    if (occupied & base::bit(to))
         for (int i = 0; i < k; ++i)
             if (items[i] == to) moved = i;
     if (moved >= 0) items[moved] = static_cast<uint8_t>(blank);
@@ -69,13 +69,13 @@ inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, Mas
 // back), `key` being the successor's items. `occupied` holds the items' cells; `items` is left
 // as it was. Cost: O(W + H) ranks.
 template <class Fn>
-void for_each_mtm_successor(const Ranker& rk, const Geometry& g, uint8_t* items, int k, Mask occupied, Fn&& fn) {
+void for_each_mtm_successor(const Ranker& rk, const board::Geometry& g, uint8_t* items, int k, base::Mask occupied, Fn&& fn) {
     const int blank = items[k];
-    for (int d = 0; d < kDirs; ++d) {
-        int shifted[kMaxCells], n = 0;  // items the blank passed, back one cell each
+    for (int d = 0; d < board::kDirs; ++d) {
+        int shifted[board::kMaxCells], n = 0;  // items the blank passed, back one cell each
         int at = blank;
-        for (int to; (to = g.neighbor(at, static_cast<Dir>(d))) != kNoCell; at = to) {
-            if (occupied & bit(to))
+        for (int to; (to = g.neighbor(at, static_cast<board::Dir>(d))) != board::kNoCell; at = to) {
+            if (occupied & base::bit(to))
                 for (int i = 0; i < k; ++i)
                     if (items[i] == to) {
                         items[i] = static_cast<uint8_t>(at);
@@ -85,7 +85,7 @@ void for_each_mtm_successor(const Ranker& rk, const Geometry& g, uint8_t* items,
             fn(rk.rank(items), static_cast<const uint8_t*>(items));
         }
         for (int j = 0; j < n; ++j)
-            items[shifted[j]] = static_cast<uint8_t>(g.neighbor(items[shifted[j]], static_cast<Dir>(d)));
+            items[shifted[j]] = static_cast<uint8_t>(g.neighbor(items[shifted[j]], static_cast<board::Dir>(d)));
         items[k] = static_cast<uint8_t>(blank);
     }
 }
@@ -119,4 +119,4 @@ uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding = EntryCoding
 
 BuildResult build_table(const Pattern& p, const BuildOptions& opt);
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -11,7 +11,7 @@
 #include "loyd/tables/region_space.h"
 #include "loyd/tables/state_codes.h"
 
-namespace loyd::build_detail {
+namespace loyd::tables::build_detail {
 
 namespace {
 
@@ -80,7 +80,7 @@ AdditiveBuild::AdditiveBuild(const Pattern& p, const BuildOptions& opt)
 // The placement's first region was reached in layer d: its entry is d, stored at its rank
 // (one plain store: every placement is written once, by one thread).
 void AdditiveBuild::first_seen(uint64_t set, uint64_t arrangement, int d, Tally& t) {
-    uint8_t cells[kMaxCells];
+    uint8_t cells[board::kMaxCells];
     sp_.cells_of(set, arrangement, cells);
     const uint64_t r = rk_.rank(cells);
     int v = d;
@@ -140,7 +140,7 @@ uint64_t AdditiveBuild::push_layer(int d, const ScanContext& ctx) {
     scan_ranks(sp_.placements(), threads_, ctx, [&](uint64_t lo, uint64_t hi) {
         Tally t;
         constexpr int kBatch = 64;
-        Succ batch[kBatch + 4 * kMaxCells];
+        Succ batch[kBatch + 4 * board::kMaxCells];
         int nb = 0;
         uint64_t a = lo / sets, set = lo % sets;  // placement p = a * sets + set
         for (uint64_t p = lo; p < hi;) {
@@ -226,4 +226,4 @@ void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out)
     AdditiveBuild(p, opt).run(out);
 }
 
-}  // namespace loyd::build_detail
+}  // namespace loyd::tables::build_detail

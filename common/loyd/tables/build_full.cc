@@ -5,7 +5,7 @@
 
 #include "loyd/tables/build_support.h"
 
-namespace loyd::build_detail {
+namespace loyd::tables::build_detail {
 
 namespace {
 
@@ -19,19 +19,19 @@ inline bool claim(uint8_t* dist, uint64_t r2, uint8_t next_d) {
 // One instantiation per metric keeps the STM scan's inner loop as tight as it was.
 template <bool kMtm>
 void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
-    const Geometry& g = p.geometry();
+    const board::Geometry& g = p.geometry();
     const Ranker rk = pattern_ranker(p);
     const int k = p.size();
     const uint64_t total = rk.size();
-    std::array<Mask, kMaxCells> nmask{};
+    std::array<base::Mask, board::kMaxCells> nmask{};
     for (int c = 0; c < g.cells(); ++c) nmask[c] = g.neighbor_mask(c);
 
     out.entries.coding = EntryCoding::Byte;
     out.entries.count = total;
     out.entries.bytes.assign(total, kUnset);
     uint8_t* dist = out.entries.bytes.data();
-    const Cells goal_pos = p.goal().positions();
-    uint8_t items[kMaxCells];
+    const board::Cells goal_pos = p.goal().positions();
+    uint8_t items[board::kMaxCells];
     pattern_items(p, goal_pos.data(), items);
     dist[rk.rank(items)] = 0;
 
@@ -46,15 +46,15 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
         const ScanContext ctx{opt, BuildProgress{d, 0, total, 0}, assigned, t0};
         scan_ranks(total, threads, ctx, [&](uint64_t lo, uint64_t hi) {
             uint64_t found = 0;
-            uint8_t pc[kMaxCells];
+            uint8_t pc[board::kMaxCells];
             for (uint64_t r = lo; r < hi; ++r) {
                 if (atomic_load(dist + r) != cur_d) continue;  // others CAS entries of this layer
-                const Mask occ = rk.unrank(r, pc);
+                const base::Mask occ = rk.unrank(r, pc);
                 if constexpr (kMtm) {
                     for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2, const uint8_t*) { found += claim(dist, r2, next_d); });
                 } else {
-                    for (Mask adj = nmask[pc[k]]; adj; adj &= adj - 1)
-                        found += claim(dist, full_successor_rank(rk, pc, k, occ, lowest(adj)), next_d);
+                    for (base::Mask adj = nmask[pc[k]]; adj; adj &= adj - 1)
+                        found += claim(dist, full_successor_rank(rk, pc, k, occ, base::lowest(adj)), next_d);
                 }
             }
             discovered.fetch_add(found, std::memory_order_relaxed);
@@ -69,8 +69,8 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
 }  // namespace
 
 void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
-    if (p.metric() == Metric::Mtm) build_full_in<true>(p, opt, out);
+    if (p.metric() == board::Metric::Mtm) build_full_in<true>(p, opt, out);
     else build_full_in<false>(p, opt, out);
 }
 
-}  // namespace loyd::build_detail
+}  // namespace loyd::tables::build_detail

@@ -25,7 +25,7 @@
 
 namespace fs = std::filesystem;
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 
@@ -36,7 +36,7 @@ using build_detail::kUnset;
 // Buckets of messages (uint64) by owner, exchanged in rounds.
 class Exchange {
 public:
-    Exchange(Collective& g, uint64_t budget_bytes, int headroom)
+    Exchange(base::Collective& g, uint64_t budget_bytes, int headroom)
         : g_(g), buckets_(static_cast<size_t>(g.size())), headroom_(static_cast<size_t>(headroom)) {
         cap_ = std::max<uint64_t>(256, budget_bytes / 8 / static_cast<uint64_t>(g.size()));
         for (auto& b : buckets_) b.reserve(cap_ + headroom_);
@@ -65,7 +65,7 @@ public:
             apply(load(m + i));
         }
         uint64_t flags[2] = {done ? 0u : 1u, cancel && cancel->load(std::memory_order_relaxed) ? 1u : 0u};
-        g_.all_reduce(flags, 2, ReduceOp::Sum);
+        g_.all_reduce(flags, 2, base::ReduceOp::Sum);
         if (flags[1]) g_.agree(std::make_exception_ptr(LimitError("table build cancelled")));
         return flags[0] == 0;
     }
@@ -76,7 +76,7 @@ private:
         std::memcpy(&v, p, sizeof v);
         return v;
     }
-    Collective& g_;
+    base::Collective& g_;
     std::vector<std::vector<uint64_t>> buckets_;
     std::vector<uint8_t> recv_;
     std::vector<uint64_t> recv_bytes_;
@@ -100,7 +100,7 @@ class RegionKind {
 public:
     static constexpr int kShift = 9;  // activity bits per 512 states, as the one-process build
 
-    RegionKind(const Pattern& p, const Collective& g, EntryCoding coding)
+    RegionKind(const Pattern& p, const base::Collective& g, EntryCoding coding)
         : sp_(p),
           bound_(p),
           rk_(pattern_ranker(p)),
@@ -120,7 +120,7 @@ public:
         }
     }
     const RankSlices& keys() const { return keys_; }
-    int headroom() const { return 4 * kMaxCells; }
+    int headroom() const { return 4 * board::kMaxCells; }
     uint64_t assigned() const { return assigned_; }
     const std::array<uint64_t, 256>& histogram() const { return hist_; }
 
@@ -199,7 +199,7 @@ public:
         else first_seen(sp_.where(key), layer);
     }
     // Collective: the slice of the table (in rank order) this rank holds at the end.
-    SlicedTable finish(Collective& g, uint64_t exchange_bytes, const std::atomic<bool>* cancel);
+    SlicedTable finish(base::Collective& g, uint64_t exchange_bytes, const std::atomic<bool>* cancel);
 
 private:
     RankSlices state_bounds() const {
@@ -214,7 +214,7 @@ private:
     void first_seen(const RegionSpace::Where& w, int d) {
         uint8_t& e = entries_[w.arrangement * sp_.sets() + w.set - p_lo_];
         if (e != kUnset) return;
-        uint8_t cells[kMaxCells];
+        uint8_t cells[board::kMaxCells];
         sp_.cells_of(w.set, w.arrangement, cells);
         e = coded(coding_, bound_, cells, d);
         ++assigned_;
@@ -235,7 +235,7 @@ private:
     std::array<uint64_t, 256> hist_{};
 };
 
-SlicedTable RegionKind::finish(Collective& g, uint64_t exchange_bytes, const std::atomic<bool>* cancel) {
+SlicedTable RegionKind::finish(base::Collective& g, uint64_t exchange_bytes, const std::atomic<bool>* cancel) {
     codes_ = StateCodes();
     SlicedTable out;
     out.slices = RankSlices(rk_.size(), g.size());
@@ -250,7 +250,7 @@ SlicedTable RegionKind::finish(Collective& g, uint64_t exchange_bytes, const std
     auto prefetch = [&](uint64_t msg) { __builtin_prefetch(out.entries.data() + ((msg >> 8) - out.lo), 1); };
     for (;;) {
         for (; pos < end && ex.room(); ++pos) {
-            uint8_t cells[kMaxCells];
+            uint8_t cells[board::kMaxCells];
             sp_.cells_of(set, a, cells);
             const uint64_t r = rk_.rank(cells);
             const int owner = out.slices.owner(r);
@@ -271,7 +271,7 @@ SlicedTable RegionKind::finish(Collective& g, uint64_t exchange_bytes, const std
 // successor's rank. Every layer scans the whole slice (as the one-process builder does).
 class FullKind {
 public:
-    FullKind(const Pattern& p, const Collective& g, EntryCoding coding)
+    FullKind(const Pattern& p, const base::Collective& g, EntryCoding coding)
         : p_(p),
           rk_(pattern_ranker(p)),
           k_(p.size()),
@@ -292,8 +292,8 @@ public:
     uint64_t assigned() const { return assigned_; }
 
     void seed(bool) {
-        const Cells goal_pos = p_.goal().positions();
-        uint8_t items[kMaxCells];
+        const board::Cells goal_pos = p_.goal().positions();
+        uint8_t items[board::kMaxCells];
         pattern_items(p_, goal_pos.data(), items);
         const uint64_t r0 = rk_.rank(items);
         if (r0 - lo_ >= n_ || dist_[r0 - lo_] != kUnset) return;
@@ -304,9 +304,9 @@ public:
     bool expand(int d, uint64_t& pos, Emit&& emit, Room&& room) {
         for (; pos < n_ && room(); ++pos) {
             if (dist_[pos] != static_cast<uint8_t>(d)) continue;
-            uint8_t pc[kMaxCells];
-            const Mask occ = rk_.unrank(lo_ + pos, pc);
-            for (Mask adj = nmask_[pc[k_]]; adj; adj &= adj - 1) emit(full_successor_rank(rk_, pc, k_, occ, lowest(adj)));
+            uint8_t pc[board::kMaxCells];
+            const base::Mask occ = rk_.unrank(lo_ + pos, pc);
+            for (base::Mask adj = nmask_[pc[k_]]; adj; adj &= adj - 1) emit(full_successor_rank(rk_, pc, k_, occ, base::lowest(adj)));
         }
         return pos >= n_;
     }
@@ -330,7 +330,7 @@ public:
         v = static_cast<uint8_t>(layer);
         ++assigned_;
     }
-    SlicedTable finish(Collective&, uint64_t, const std::atomic<bool>*) {
+    SlicedTable finish(base::Collective&, uint64_t, const std::atomic<bool>*) {
         SlicedTable out;
         out.slices = keys_;
         out.lo = lo_;
@@ -339,7 +339,7 @@ public:
         for (uint8_t v : dist_) ++out.histogram[v];
         if (coding_ == EntryCoding::Compact && !out.histogram[kUnset]) {
             const EntryBound bound(p_);
-            uint8_t cells[kMaxCells];
+            uint8_t cells[board::kMaxCells];
             for (uint64_t i = 0; i < n_; ++i) {
                 rk_.unrank(lo_ + i, cells);
                 dist_[i] = coded(coding_, bound, cells, dist_[i]);
@@ -359,7 +359,7 @@ private:
     const RankSlices keys_;
     const int me_;
     const uint64_t lo_, n_;
-    std::array<Mask, kMaxCells> nmask_{};
+    std::array<base::Mask, board::kMaxCells> nmask_{};
     std::vector<uint8_t> dist_;
     uint64_t assigned_ = 0;
 };
@@ -374,7 +374,7 @@ std::string part_name(int layer, int rank, int size) {
 template <class Kind>
 class SlicedBfs {
 public:
-    SlicedBfs(const Pattern& p, const SlicedBuildOptions& opt, Collective& g) : p_(p), opt_(opt), g_(g) {
+    SlicedBfs(const Pattern& p, const SlicedBuildOptions& opt, base::Collective& g) : p_(p), opt_(opt), g_(g) {
         g_.agree_on([&] { kind_ = std::make_unique<Kind>(p, g, opt.coding); });
     }
 
@@ -390,7 +390,7 @@ private:
 
     const Pattern& p_;
     const SlicedBuildOptions& opt_;
-    Collective& g_;
+    base::Collective& g_;
     std::unique_ptr<Kind> kind_;
     std::string ck_dir_;
     CheckpointManifest manifest_;  // rank 0's record of the complete layers
@@ -447,7 +447,7 @@ int SlicedBfs<Kind>::resume() {
         if (ec || !fs::is_directory(ck_dir_))
             throw IoError("cannot create checkpoint folder '" + ck_dir_ + "'" + (ec ? ": " + ec.message() : ""));
         if (!fs::exists(mpath, ec)) return;
-        text = read_regular(mpath, "checkpoint manifest", size_t{1} << 26);
+        text = base::read_regular(mpath, "checkpoint manifest", size_t{1} << 26);
         check_same_table(parse_checkpoint(text, mpath), identity, mpath);
     });
     g_.broadcast(text, 0);
@@ -469,7 +469,7 @@ int SlicedBfs<Kind>::resume() {
             }
         }
     uint64_t first_bad = bad_layer * static_cast<uint64_t>(g_.size()) + static_cast<uint64_t>(g_.rank());
-    g_.all_reduce(&first_bad, 1, ReduceOp::Min);
+    g_.all_reduce(&first_bad, 1, base::ReduceOp::Min);
     const int layers = static_cast<int>(first_bad / static_cast<uint64_t>(g_.size())) - 1;
     if (layers < found.layers) {
         g_.broadcast(problem, static_cast<int>(first_bad % static_cast<uint64_t>(g_.size())));
@@ -507,7 +507,7 @@ void SlicedBfs<Kind>::write_checkpoint(int layer) {
         written[2 * static_cast<size_t>(g_.rank())] = r.bytes;
         written[2 * static_cast<size_t>(g_.rank()) + 1] = r.xxh3;
     });
-    g_.all_reduce(written.data(), written.size(), ReduceOp::Sum);
+    g_.all_reduce(written.data(), written.size(), base::ReduceOp::Sum);
     g_.agree_on([&] {
         if (g_.rank() != 0) return;
         for (int q = 0; q < g_.size(); ++q)
@@ -515,7 +515,7 @@ void SlicedBfs<Kind>::write_checkpoint(int layer) {
                                                      written[2 * static_cast<size_t>(q)],
                                                      written[2 * static_cast<size_t>(q) + 1]});
         manifest_.layers = layer;
-        write_file_atomic((fs::path(ck_dir_) / kCheckpointManifest).string(), checkpoint_text(manifest_));
+        base::write_file_atomic((fs::path(ck_dir_) / kCheckpointManifest).string(), checkpoint_text(manifest_));
     });
 }
 
@@ -543,7 +543,7 @@ SlicedTable SlicedBfs<Kind>::run() {
     for (size_t v = 0; v < 256; ++v) out.histogram[v] += hist[v];
     out.layers = layers;
     out.resumed_layers = start;
-    g_.all_reduce(out.histogram.data(), out.histogram.size(), ReduceOp::Sum);
+    g_.all_reduce(out.histogram.data(), out.histogram.size(), base::ReduceOp::Sum);
     g_.agree_on([&] {
         if (assigned < total) out.histogram[kUnset] += total - assigned - out.histogram[kUnset];
         out.max_value = build_detail::max_reached(out.histogram, p_);
@@ -563,8 +563,8 @@ uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t excha
     return s.bytes + (s.states / 4 + 2 * entries + n - 1) / n + 2 * exchange_bytes;
 }
 
-SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, Collective& group) {
-    if (opt.coding == EntryCoding::Compact && p.metric() == Metric::Mtm)
+SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, base::Collective& group) {
+    if (opt.coding == EntryCoding::Compact && p.metric() == board::Metric::Mtm)
         throw UsageError("compact entries are for single-tile-metric tables; MTM tables keep one byte per entry");
     if (p.kind() == PatternKind::Full) return SlicedBfs<FullKind>(p, opt, group).run();
     return SlicedBfs<RegionKind>(p, opt, group).run();
@@ -573,7 +573,7 @@ SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, 
 // Rank 0 streams the slices; compact entries (excesses, a byte each in the slices) are packed
 // two per byte on the way, the escaped ones kept for the exception table, which follows the
 // nibbles (the header counts them first: a sum over the ranks).
-void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t, Collective& group,
+void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t, base::Collective& group,
                         PdbEncoding enc, int zstd_level) {
     constexpr uint64_t kPiece = uint64_t{8} << 20;
     const bool compact = t.coding == EntryCoding::Compact;
@@ -643,7 +643,7 @@ void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable&
     group.agree(err);
 }
 
-void remove_checkpoint(const std::string& dir, const std::string& table_file, Collective& group) {
+void remove_checkpoint(const std::string& dir, const std::string& table_file, base::Collective& group) {
     const std::string folder = checkpoint_folder(dir, table_file);
     std::error_code ec;
     if (group.rank() == 0) fs::remove(fs::path(folder) / kCheckpointManifest, ec);
@@ -659,4 +659,4 @@ void remove_checkpoint(const std::string& dir, const std::string& table_file, Co
     if (group.rank() == 0) fs::remove(folder, ec);
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -42,7 +42,7 @@
 #include "loyd/tables/header.h"
 #include "loyd/tables/slices.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 struct SlicedBuildOptions {
     EntryCoding coding = EntryCoding::Byte;     // of SlicedTable::entries and the file
@@ -76,16 +76,16 @@ uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t excha
 // reached, LimitError when cancelled or out of memory) and for checkpoints: UsageError for a
 // checkpoint of another table, IoError/FormatError for unreadable or malformed ones; a part
 // that fails its checksum is not used (the build resumes from the layer before, said by `note`).
-SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, Collective& group);
+SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, base::Collective& group);
 
 // Collective: rank 0 writes the table file atomically (PdbWriter), receiving the other ranks'
 // slices in rank order, in pieces of at most 8 MiB; h's coding fields are set from t. Every
 // rank throws the writer's error.
-void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t, Collective& group,
+void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t, base::Collective& group,
                         PdbEncoding enc, int zstd_level);
 
 // Collective: removes the table's checkpoint folder (its manifest first, so a half-removed
 // checkpoint is never used). Errors are ignored: a checkpoint left behind is only disk space.
-void remove_checkpoint(const std::string& dir, const std::string& table_file, Collective& group);
+void remove_checkpoint(const std::string& dir, const std::string& table_file, base::Collective& group);
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -26,7 +26,7 @@
 #include "loyd/tables/pattern.h"
 #include "loyd/tables/ranker.h"
 
-namespace loyd::build_detail {
+namespace loyd::tables::build_detail {
 
 using Clock = std::chrono::steady_clock;
 inline constexpr uint8_t kUnset = 255;
@@ -112,7 +112,7 @@ void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn, cons
         }
     };
     std::vector<std::thread> pool;
-    const int workers = workers_for(total, chunk, threads);  // a small layer: fewer threads
+    const int workers = base::workers_for(total, chunk, threads);  // a small layer: fewer threads
     for (int t = 1; t < workers; ++t) pool.emplace_back(work, false);
     work(true);
     for (auto& th : pool) th.join();
@@ -132,4 +132,4 @@ uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p
 void build_additive(const Pattern& p, const BuildOptions& opt, BuildResult& out);
 void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out);
 
-}  // namespace loyd::build_detail
+}  // namespace loyd::tables::build_detail

@@ -20,7 +20,7 @@
 #include "loyd/tables/build.h"
 #include "loyd/tables/region_space.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 
@@ -33,14 +33,14 @@ constexpr const char* kManifestVersion = "loyd-checkpoint 2";
 class Reader {
 public:
     explicit Reader(const std::string& path) : path_(path), buf_(1 << 20) {
-        fd_ = open_regular(path, "checkpoint part");  // a FIFO is refused, never waited on
+        fd_ = base::open_regular(path, "checkpoint part");  // a FIFO is refused, never waited on
     }
     Reader(const Reader&) = delete;
     Reader& operator=(const Reader&) = delete;
     ~Reader() { ::close(fd_); }
     // Next bytes, at most buf size; empty at the end of the file.
     std::pair<const uint8_t*, size_t> next() {
-        return {buf_.data(), read_some(fd_, buf_.data(), buf_.size(), path_)};
+        return {buf_.data(), base::read_some(fd_, buf_.data(), buf_.size(), path_)};
     }
 
 private:
@@ -102,7 +102,7 @@ std::string checkpoint_text(const CheckpointManifest& m) {
       << "mask-bytes " << m.mask_bytes << "\n"
       << "layers " << m.layers << "\n";
     for (const auto& p : m.parts)
-        o << "part " << p.layer << " " << p.lo << " " << p.hi << " " << p.file << " " << p.bytes << " xxh3=" << hex16(p.xxh3)
+        o << "part " << p.layer << " " << p.lo << " " << p.hi << " " << p.file << " " << p.bytes << " xxh3=" << base::hex16(p.xxh3)
           << "\n";
     return o.str();
 }
@@ -158,7 +158,7 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
             if (file.find('/') != std::string::npos || file == "." || file == ".." || file[0] == '.')
                 throw FormatError(where + ": part file must be a plain name");
             const std::optional<uint64_t> xxh3 =
-                sum.compare(0, 5, "xxh3=") == 0 ? parse_hex16(std::string_view(sum).substr(5), HexCase::Lower)
+                sum.compare(0, 5, "xxh3=") == 0 ? parse_hex16(std::string_view(sum).substr(5), base::HexCase::Lower)
                                                 : std::nullopt;
             if (!xxh3) throw FormatError(where + ": expected xxh3= and 16 lowercase hex digits");
             p.xxh3 = *xxh3;
@@ -210,7 +210,7 @@ void check_same_table(const CheckpointManifest& found, const CheckpointManifest&
 }
 
 struct CheckpointPartWriter::Impl {
-    AtomicFile out;
+    base::AtomicFile out;
     XXH3_state_t* hash;
     uint64_t lo, hi, prev;
     int mask_bytes;
@@ -235,12 +235,12 @@ CheckpointPartWriter::CheckpointPartWriter(const std::string& path, int layer, u
     std::vector<uint8_t>& b = impl_->buf;
     b.reserve(1 << 20);
     b.insert(b.end(), kMagic, kMagic + 8);
-    append_le(b, kPartVersion, 4);
-    append_le(b, static_cast<uint64_t>(mask_bytes), 4);
-    append_le(b, static_cast<uint64_t>(layer), 8);
-    append_le(b, lo, 8);
-    append_le(b, hi, 8);
-    append_le(b, 0, 8);  // reserved
+    base::append_le(b, kPartVersion, 4);
+    base::append_le(b, static_cast<uint64_t>(mask_bytes), 4);
+    base::append_le(b, static_cast<uint64_t>(layer), 8);
+    base::append_le(b, lo, 8);
+    base::append_le(b, hi, 8);
+    base::append_le(b, 0, 8);  // reserved
 }
 
 CheckpointPartWriter::~CheckpointPartWriter() = default;
@@ -255,7 +255,7 @@ void CheckpointPartWriter::add(uint64_t rank, uint32_t mask) {
         gap >>= 7;
         w.buf.push_back(static_cast<uint8_t>(low | (gap ? 0x80 : 0)));
     } while (gap);
-    append_le(w.buf, mask, w.mask_bytes);
+    base::append_le(w.buf, mask, w.mask_bytes);
     w.prev = rank;
     w.any = true;
     if (w.buf.size() >= (1 << 20) - 16) w.flush();
@@ -289,8 +289,8 @@ void verify_checkpoint_part(const std::string& path, const CheckpointPart& part)
         throw FormatError(path + ": checkpoint part has " + std::to_string(bytes) + " bytes, the manifest says " +
                           std::to_string(part.bytes));
     if (sum != part.xxh3)
-        throw FormatError(path + ": checkpoint part checksum " + hex16(sum) + " differs from the manifest's " +
-                          hex16(part.xxh3));
+        throw FormatError(path + ": checkpoint part checksum " + base::hex16(sum) + " differs from the manifest's " +
+                          base::hex16(part.xxh3));
 }
 
 void replay_checkpoint_part(const std::string& path, const CheckpointPart& part, int mask_bytes, uint64_t lo,
@@ -312,10 +312,10 @@ void replay_checkpoint_part(const std::string& path, const CheckpointPart& part,
             }
             const uint8_t* h = pending.data();
             if (!std::equal(kMagic, kMagic + 8, h)) bad("not a loyd checkpoint part (magic)");
-            if (load_le32(h + 8) != kPartVersion) bad("unsupported checkpoint part version");
-            if (static_cast<int>(load_le32(h + 12)) != mask_bytes) bad("checkpoint part has other mask bytes");
-            if (load_le64(h + 16) != static_cast<uint64_t>(part.layer) || load_le64(h + 24) != part.lo ||
-                load_le64(h + 32) != part.hi)
+            if (base::load_le32(h + 8) != kPartVersion) bad("unsupported checkpoint part version");
+            if (static_cast<int>(base::load_le32(h + 12)) != mask_bytes) bad("checkpoint part has other mask bytes");
+            if (base::load_le64(h + 16) != static_cast<uint64_t>(part.layer) || base::load_le64(h + 24) != part.lo ||
+                base::load_le64(h + 32) != part.hi)
                 bad("checkpoint part header differs from the manifest (layer or range)");
             header_done = true;
             at = kPartHeader;
@@ -337,7 +337,7 @@ void replay_checkpoint_part(const std::string& path, const CheckpointPart& part,
             }
             if (!complete && shift >= 64) bad("checkpoint part has a malformed rank gap");
             if (!complete || pending.size() - q < static_cast<size_t>(mask_bytes)) break;
-            const uint32_t mask = static_cast<uint32_t>(load_le(pending.data() + q, mask_bytes));
+            const uint32_t mask = static_cast<uint32_t>(base::load_le(pending.data() + q, mask_bytes));
             q += static_cast<size_t>(mask_bytes);
             const uint64_t base = prev + (any ? 1 : 0);
             if (gap >= part.hi - base || base >= part.hi) bad("checkpoint part names a rank outside its range");
@@ -356,4 +356,4 @@ void replay_checkpoint_part(const std::string& path, const CheckpointPart& part,
     }
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

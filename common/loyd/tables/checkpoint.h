@@ -33,7 +33,7 @@
 
 #include "loyd/tables/pattern.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 inline constexpr const char* kCheckpointManifest = "manifest.txt";
 
@@ -103,4 +103,4 @@ void verify_checkpoint_part(const std::string& path, const CheckpointPart& part)
 void replay_checkpoint_part(const std::string& path, const CheckpointPart& part, int mask_bytes, uint64_t lo,
                             uint64_t hi, const std::function<void(uint64_t, uint32_t)>& fn);
 
-}  // namespace loyd
+}  // namespace loyd::tables

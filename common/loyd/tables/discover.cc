@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 #define LOYD_BIN_TO_PDB "../share/loyd/pdb"
 #endif
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 std::string env(const char* name) {
@@ -67,7 +67,7 @@ std::vector<std::string> default_pdb_dirs(const std::string& program) {
     dirs.push_back((bin / LOYD_BIN_TO_PDB).lexically_normal().string());
     std::string extra;
     try {  // a missing (or unreadable) file: no extra folder
-        extra = read_regular((bin / kBuildTreePathFile).string(), "build-tree path file", 1 << 16);
+        extra = base::read_regular((bin / kBuildTreePathFile).string(), "build-tree path file", 1 << 16);
     } catch (const Error&) {
     }
     std::istringstream lines(extra);
@@ -93,8 +93,8 @@ double set_strength(const PdbSetSpec& s) {
     return best * (s.reflect ? 1.5 : 1.0);
 }
 
-std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Board& goal,
-                                std::vector<std::string>* notes, Metric metric) {
+std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const board::Board& goal,
+                                std::vector<std::string>* notes, board::Metric metric) {
     std::vector<FoundSet> found;
     auto consider = [&](const fs::path& manifest) {
         std::optional<PdbSetSpec> read;
@@ -137,8 +137,8 @@ std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Boar
     return found;
 }
 
-std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
-                                      std::vector<std::string>* notes, Metric metric) {
+std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const board::Board& goal,
+                                      std::vector<std::string>* notes, board::Metric metric) {
     std::vector<FoundSet> all = find_sets(dirs, goal, notes, metric);
     if (all.empty()) return std::nullopt;
     return std::move(all.front());
@@ -148,10 +148,10 @@ namespace {
 // The set the hints suggest for a goal: a preset for the standard goals of 3x3, 4x4 and 5x5,
 // otherwise the goal's tiles, in goal order, split into patterns of at most k tiles (additive
 // in STM, full in MTM), with k chosen so that each table stays under ~60 million entries.
-PdbSetSpec suggested_set(const Board& goal, Metric metric, std::string* preset_name) {
-    const Geometry& g = goal.geometry();
-    const bool standard = goal == Board::blank_last(g) || goal == Board::blank_first(g);
-    const bool mtm = metric == Metric::Mtm;
+PdbSetSpec suggested_set(const board::Board& goal, board::Metric metric, std::string* preset_name) {
+    const board::Geometry& g = goal.geometry();
+    const bool standard = goal == board::Board::blank_last(g) || goal == board::Board::blank_first(g);
+    const bool mtm = metric == board::Metric::Mtm;
     const char* name = !standard                                 ? nullptr
                        : g.width() == 4 && g.height() == 4 ? (mtm ? "15-mtm-6-6" : "15-7-8")
                        : g.width() == 5 && g.height() == 5 ? (mtm ? nullptr : "24-6-6-6-6")
@@ -195,13 +195,13 @@ std::string shell_word(const std::string& s) {
     return q + "'";
 }
 
-std::string suggest_build_command(const Board& goal, Metric metric) {
+std::string suggest_build_command(const board::Board& goal, board::Metric metric) {
     const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
     std::string name;
     const PdbSetSpec spec = suggested_set(goal, metric, &name);
     if (!name.empty()) return "pdbgen build --preset " + name + " --out " + shell_word(dir + "/" + name);
     std::string cmd = "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
-    if (metric == Metric::Mtm) cmd += " --metric mtm";
+    if (metric == board::Metric::Mtm) cmd += " --metric mtm";
     for (const auto& t : spec.tables) {
         cmd += " --pattern ";
         bool first = true;
@@ -214,7 +214,7 @@ std::string suggest_build_command(const Board& goal, Metric metric) {
     return cmd + " --name " + shell_word(spec.name) + " --out " + shell_word(dir + "/" + spec.name);
 }
 
-BuildCost suggest_build_cost(const Board& goal, Metric metric) {
+BuildCost suggest_build_cost(const board::Board& goal, board::Metric metric) {
     std::string name;
     return estimate_build_cost(suggested_set(goal, metric, &name));
 }
@@ -228,7 +228,7 @@ BuildCost estimate_build_cost(const PdbSetSpec& spec) {
     BuildCost c;
     for (const auto& t : spec.tables) {
         const uint64_t e = pattern_ranker(t.pattern).size();
-        const bool compact = t.pattern.metric() == Metric::Stm;  // the default coding (--entries)
+        const bool compact = t.pattern.metric() == board::Metric::Stm;  // the default coding (--entries)
         c.entries += e;
         c.peak_bytes = std::max(c.peak_bytes, estimate_build_bytes(t.pattern, compact ? EntryCoding::Compact
                                                                                        : EntryCoding::Byte));
@@ -238,4 +238,4 @@ BuildCost estimate_build_cost(const PdbSetSpec& spec) {
     return c;
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

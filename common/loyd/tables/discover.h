@@ -21,7 +21,7 @@
 #include "loyd/board/board.h"
 #include "loyd/tables/manifest.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 // `program` is the running program's path (self_executable_path()); empty skips the
 // installation and build-tree folders.
@@ -44,11 +44,11 @@ double set_strength(const PdbSetSpec& s);
 // Every set in `dirs` (each a set's folder or a folder of sets) usable for this goal and
 // metric, strongest first (equal strengths in the order found); notes (may be null) receives
 // one line per set skipped and why. Reads manifests only: a set listed may still fail to load.
-std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const Board& goal,
-                                std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
+std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const board::Board& goal,
+                                std::vector<std::string>* notes = nullptr, board::Metric metric = board::Metric::Stm);
 // The first of find_sets, if any.
-std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const Board& goal,
-                                      std::vector<std::string>* notes = nullptr, Metric metric = Metric::Stm);
+std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const board::Board& goal,
+                                      std::vector<std::string>* notes = nullptr, board::Metric metric = board::Metric::Stm);
 
 // `s` as one word of a POSIX shell command: as is when it holds only safe characters
 // (letters, digits, / . _ - + , : = @ %), else in single quotes ('\'' for a quote).
@@ -56,7 +56,7 @@ std::string shell_word(const std::string& s);
 
 // The pdbgen command that builds a good set for this board, goal and metric (paths quoted with
 // shell_word, so it runs as printed).
-std::string suggest_build_command(const Board& goal, Metric metric = Metric::Stm);
+std::string suggest_build_command(const board::Board& goal, board::Metric metric = board::Metric::Stm);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
 // (estimate_build_bytes), raw bytes on disk (half a byte per entry in the compact coding the
@@ -73,7 +73,7 @@ inline constexpr double kBuildSecondsPerEntry = 0.18e-6;
 inline constexpr double kBuildSecondsPerEntryLarge = 0.30e-6;
 inline constexpr uint64_t kLargeTableEntries = uint64_t{1} << 30;
 double estimate_build_seconds(uint64_t entries);
-BuildCost suggest_build_cost(const Board& goal, Metric metric = Metric::Stm);
+BuildCost suggest_build_cost(const board::Board& goal, board::Metric metric = board::Metric::Stm);
 BuildCost estimate_build_cost(const PdbSetSpec& spec);  // the same for any set
 
-}  // namespace loyd
+}  // namespace loyd::tables

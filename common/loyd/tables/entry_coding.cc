@@ -10,11 +10,11 @@
 #include "loyd/base/thread_count.h"
 #include "loyd/tables/build.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 EntryBound::EntryBound(const Pattern& p) : k_(p.size()), full_(p.kind() == PatternKind::Full) {
-    const Geometry& g = p.geometry();
-    const Cells goal = p.goal().positions();
+    const board::Geometry& g = p.geometry();
+    const board::Cells goal = p.goal().positions();
     for (int i = 0; i < k_; ++i) {
         const int home = goal[p.tiles()[static_cast<size_t>(i)]];
         for (int c = 0; c < g.cells(); ++c) md_[i][c] = static_cast<uint8_t>(g.distance(c, home));
@@ -31,7 +31,7 @@ std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& ex
         table[i] = (e.rank << 8) | e.excess;
     }
     std::vector<uint8_t> out(8 * slots);
-    for (uint64_t i = 0; i < slots; ++i) store_le64(out.data() + 8 * i, table[i]);
+    for (uint64_t i = 0; i < slots; ++i) base::store_le64(out.data() + 8 * i, table[i]);
     return out;
 }
 
@@ -48,7 +48,7 @@ unsigned EntryReader::escaped(uint64_t r) const {
     // and the payload checksum its content); the probe still stops at an empty slot.
     uint64_t i = nslots_ ? exception_home(r, nslots_) : 0;
     for (uint64_t probes = 0; probes < nslots_; ++probes, i = (i + 1) & (nslots_ - 1)) {
-        const uint64_t v = load_le64(slots_ + 8 * i);
+        const uint64_t v = base::load_le64(slots_ + 8 * i);
         if (v == UINT64_MAX) return kEscapeNibble;
         if ((v >> 8) == r) return static_cast<unsigned>(v & 255);
     }
@@ -71,7 +71,7 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
                std::to_string(h.exceptions) + " exceptions";
     const uint8_t* slots = payload + padded;
     const uint64_t n = h.exception_slots;
-    auto slot = [&](uint64_t i) { return load_le64(slots + 8 * i); };
+    auto slot = [&](uint64_t i) { return base::load_le64(slots + 8 * i); };
     uint64_t filled = 0;
     for (uint64_t i = 0; i < n; ++i) {
         const uint64_t v = slot(i);
@@ -97,7 +97,7 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
 }
 
 TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries, EntryCoding to, int threads) {
-    if (to == EntryCoding::Compact && p.metric() == Metric::Mtm)
+    if (to == EntryCoding::Compact && p.metric() == board::Metric::Mtm)
         throw UsageError("compact entries are for single-tile-metric tables; pattern " + p.tiles_string() +
                          " counts multi-tile moves (its tables keep one byte per entry)");
     const Ranker rk = pattern_ranker(p);
@@ -112,7 +112,7 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
     constexpr uint64_t kPiece = 1 << 16;  // even, so a nibble byte is never split
     auto work = [&] {
         std::vector<EntryException> local;
-        uint8_t cells[kMaxCells];
+        uint8_t cells[board::kMaxCells];
         for (uint64_t lo; (lo = next.fetch_add(kPiece)) < entries;) {
             const uint64_t hi = std::min(entries, lo + kPiece);
             for (uint64_t r = lo; r < hi; ++r) {
@@ -140,7 +140,7 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
         out.exceptions.insert(out.exceptions.end(), local.begin(), local.end());
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < workers_for(entries, kPiece, threads); ++t) pool.emplace_back(work);
+    for (int t = 1; t < base::workers_for(entries, kPiece, threads); ++t) pool.emplace_back(work);
     work();
     for (auto& th : pool) th.join();
     if (!problem.empty()) throw FormatError("cannot encode the table of pattern " + p.tiles_string() + ": " + problem);
@@ -149,4 +149,4 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
     return out;
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -30,7 +30,7 @@
 #include "loyd/tables/header.h"
 #include "loyd/tables/pattern.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 inline constexpr unsigned kEscapeNibble = 15;
 
@@ -52,8 +52,8 @@ public:
 private:
     int k_;
     bool full_;
-    uint8_t md_[kMaxCells][kMaxCells]{};
-    uint8_t blank_md_[kMaxCells]{};
+    uint8_t md_[board::kMaxCells][board::kMaxCells]{};
+    uint8_t blank_md_[board::kMaxCells]{};
 };
 
 // An escaped entry: its rank and its excess (h - L) / step.
@@ -64,7 +64,7 @@ struct EntryException {
 };
 
 // Entry bytes in memory: big ones in transparent huge pages (base/huge_buffer.h).
-using EntryBytes = std::vector<uint8_t, HugePageAllocator<uint8_t>>;
+using EntryBytes = std::vector<uint8_t, base::HugePageAllocator<uint8_t>>;
 
 // A table's entries in memory, in one coding.
 struct TableEntries {
@@ -126,4 +126,4 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload);
 // table: such an entry cannot be a distance), UsageError for compact entries of an MTM table.
 TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries, EntryCoding to, int threads);
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -9,7 +9,7 @@
 #include "loyd/base/hex.h"
 #include "loyd/base/little_endian.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 
@@ -83,9 +83,9 @@ std::string header_problem(const PdbHeader& h) {
             return "goal: unused cell " + std::to_string(c) + " is not zero (reserved)";
     if (h.kind != PdbKind::Additive && h.kind != PdbKind::Full)
         return "kind " + std::to_string(static_cast<int>(h.kind)) + " unknown (1 additive, 2 full)";
-    if (h.metric != Metric::Stm && h.metric != Metric::Mtm)
+    if (h.metric != board::Metric::Stm && h.metric != board::Metric::Mtm)
         return "metric " + std::to_string(static_cast<int>(h.metric)) + " unknown (0 stm, 1 mtm)";
-    if (h.metric == Metric::Mtm && h.kind != PdbKind::Full)
+    if (h.metric == board::Metric::Mtm && h.kind != PdbKind::Full)
         return "an additive table in the multi-tile metric (MTM tables are full only)";
     if (h.ranking != kRankingPartialPermutation)
         return "ranking scheme " + std::to_string(h.ranking) + " unknown (this build knows " +
@@ -123,7 +123,7 @@ std::string header_problem(const PdbHeader& h) {
                to_string(h.kind) + " " + std::to_string(k) + "-tile pattern on " +
                std::to_string(n) + " cells has " + std::to_string(*expected) + ")";
     if (h.coding == EntryCoding::Compact) {
-        if (h.metric != Metric::Stm) return "compact entries in a multi-tile-metric table (MTM tables use bytes)";
+        if (h.metric != board::Metric::Stm) return "compact entries in a multi-tile-metric table (MTM tables use bytes)";
         if (h.exceptions > h.entries)
             return "exception count " + std::to_string(h.exceptions) + " exceeds the entry count";
         if (h.exception_slots != exception_slots(h.exceptions))
@@ -150,8 +150,8 @@ uint64_t payload_bytes(const PdbHeader& h) {
 PdbHeaderBytes encode_header(const PdbHeader& h) {
     PdbHeaderBytes b{};
     std::memcpy(b.data() + kOffMagic, kMagic, sizeof kMagic);
-    store_le32(b.data() + kOffVersion, format_version(h));
-    store_le32(b.data() + kOffHeaderSize, kPdbHeaderSize);
+    base::store_le32(b.data() + kOffVersion, format_version(h));
+    base::store_le32(b.data() + kOffHeaderSize, kPdbHeaderSize);
     b[kOffWidth] = h.width;
     b[kOffHeight] = h.height;
     b[kOffKind] = static_cast<uint8_t>(h.kind);
@@ -164,16 +164,16 @@ PdbHeaderBytes encode_header(const PdbHeader& h) {
     b[kOffEncoding] = static_cast<uint8_t>(h.encoding);
     b[kOffMetric] = static_cast<uint8_t>(h.metric);
     b[kOffCoding] = static_cast<uint8_t>(h.coding);
-    store_le32(b.data() + kOffGenerator, h.generator_version);
-    store_le64(b.data() + kOffEntries, h.entries);
-    store_le64(b.data() + kOffPayloadOffset, h.payload_offset);
-    store_le64(b.data() + kOffStoredSize, h.payload_stored_size);
-    store_le64(b.data() + kOffDecodedSize, payload_bytes(h));
-    store_le64(b.data() + kOffPayloadHash, h.payload_xxh3);
-    store_le64(b.data() + kOffStoredHash, h.stored_xxh3);
-    store_le64(b.data() + kOffExceptions, h.exceptions);
-    store_le64(b.data() + kOffExceptionSlots, h.exception_slots);
-    store_le64(b.data() + kOffHeaderHash, pdb_checksum(b.data(), kOffHeaderHash));
+    base::store_le32(b.data() + kOffGenerator, h.generator_version);
+    base::store_le64(b.data() + kOffEntries, h.entries);
+    base::store_le64(b.data() + kOffPayloadOffset, h.payload_offset);
+    base::store_le64(b.data() + kOffStoredSize, h.payload_stored_size);
+    base::store_le64(b.data() + kOffDecodedSize, payload_bytes(h));
+    base::store_le64(b.data() + kOffPayloadHash, h.payload_xxh3);
+    base::store_le64(b.data() + kOffStoredHash, h.stored_xxh3);
+    base::store_le64(b.data() + kOffExceptions, h.exceptions);
+    base::store_le64(b.data() + kOffExceptionSlots, h.exception_slots);
+    base::store_le64(b.data() + kOffHeaderHash, pdb_checksum(b.data(), kOffHeaderHash));
     return b;
 }
 
@@ -194,19 +194,19 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
         bad_format(path, "truncated: file is " + std::to_string(file_size) +
                              " bytes, shorter than the " + std::to_string(kPdbHeaderSize) +
                              "-byte header");
-    const uint32_t version = load_le32(buf + kOffVersion);
+    const uint32_t version = base::load_le32(buf + kOffVersion);
     if (version < 1 || version > kPdbFormatVersion)
         bad_format(path, "unsupported format version " + std::to_string(version) +
                              " (this build reads versions 1 to " + std::to_string(kPdbFormatVersion) + ")");
-    const uint32_t header_size = load_le32(buf + kOffHeaderSize);
+    const uint32_t header_size = base::load_le32(buf + kOffHeaderSize);
     if (header_size != kPdbHeaderSize)
         bad_format(path, "header size " + std::to_string(header_size) + " wrong (must be " +
                              std::to_string(kPdbHeaderSize) + ")");
-    const uint64_t stored_hash = load_le64(buf + kOffHeaderHash);
+    const uint64_t stored_hash = base::load_le64(buf + kOffHeaderHash);
     const uint64_t computed_hash = pdb_checksum(buf, kOffHeaderHash);
     if (stored_hash != computed_hash)
-        bad_format(path, "header checksum mismatch (recorded 0x" + hex16(stored_hash) + ", computed 0x" +
-                             hex16(computed_hash) + ")");
+        bad_format(path, "header checksum mismatch (recorded 0x" + base::hex16(stored_hash) + ", computed 0x" +
+                             base::hex16(computed_hash) + ")");
 
     PdbHeader h;
     h.width = buf[kOffWidth];
@@ -227,22 +227,22 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     h.encoding = static_cast<PdbEncoding>(buf[kOffEncoding]);
     if (version == 1 && buf[kOffMetric] != 0)
         bad_format(path, "reserved: byte at offset " + std::to_string(kOffMetric) + " is not zero (version 1)");
-    h.metric = static_cast<Metric>(buf[kOffMetric]);
+    h.metric = static_cast<board::Metric>(buf[kOffMetric]);
     if (version < 3)
         for (size_t i = kOffCoding; i < kOffReservedB; i = i == kOffCoding ? kOffExceptions : i + 1)
             if (buf[i] != 0)
                 bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero (version " +
                                      std::to_string(version) + ")");
     h.coding = static_cast<EntryCoding>(buf[kOffCoding]);
-    h.exceptions = load_le64(buf + kOffExceptions);
-    h.exception_slots = load_le64(buf + kOffExceptionSlots);
-    h.generator_version = load_le32(buf + kOffGenerator);
-    h.entries = load_le64(buf + kOffEntries);
-    h.payload_offset = load_le64(buf + kOffPayloadOffset);
-    h.payload_stored_size = load_le64(buf + kOffStoredSize);
-    const uint64_t decoded_size = load_le64(buf + kOffDecodedSize);
-    h.payload_xxh3 = load_le64(buf + kOffPayloadHash);
-    h.stored_xxh3 = load_le64(buf + kOffStoredHash);
+    h.exceptions = base::load_le64(buf + kOffExceptions);
+    h.exception_slots = base::load_le64(buf + kOffExceptionSlots);
+    h.generator_version = base::load_le32(buf + kOffGenerator);
+    h.entries = base::load_le64(buf + kOffEntries);
+    h.payload_offset = base::load_le64(buf + kOffPayloadOffset);
+    h.payload_stored_size = base::load_le64(buf + kOffStoredSize);
+    const uint64_t decoded_size = base::load_le64(buf + kOffDecodedSize);
+    h.payload_xxh3 = base::load_le64(buf + kOffPayloadHash);
+    h.stored_xxh3 = base::load_le64(buf + kOffStoredHash);
     for (size_t i = kOffReservedB; i < kOffHeaderHash; ++i)
         if (buf[i] != 0)
             bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero");
@@ -267,8 +267,8 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
                              " differs from the decoded size " + std::to_string(decoded_size) +
                              " (raw payload)");
     if (h.encoding == PdbEncoding::Raw && h.stored_xxh3 != h.payload_xxh3)
-        bad_format(path, "stored payload checksum 0x" + hex16(h.stored_xxh3) +
-                             " differs from the payload checksum 0x" + hex16(h.payload_xxh3) +
+        bad_format(path, "stored payload checksum 0x" + base::hex16(h.stored_xxh3) +
+                             " differs from the payload checksum 0x" + base::hex16(h.payload_xxh3) +
                              " (raw payload: they hash the same bytes)");
     if (h.encoding == PdbEncoding::Zstd && h.payload_stored_size == 0)
         bad_format(path, "payload stored size is 0 (zstd payload)");
@@ -292,7 +292,7 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
 
 uint32_t format_version(const PdbHeader& h) {
     if (h.coding == EntryCoding::Compact) return 3;
-    return h.metric == Metric::Stm ? 1 : 2;
+    return h.metric == board::Metric::Stm ? 1 : 2;
 }
 
 uint64_t pdb_checksum(const void* data, uint64_t size) {
@@ -352,4 +352,4 @@ std::string to_string(PdbEncoding e) {
     return "unknown encoding " + std::to_string(static_cast<int>(e));
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

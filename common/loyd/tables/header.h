@@ -17,7 +17,7 @@
 
 #include "loyd/board/metric.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 enum class PdbKind : uint8_t {
     Additive = 1,  // abstract state: the pattern tiles' cells (n!/(n-k)! entries)
@@ -46,7 +46,7 @@ struct PdbHeader {
     uint8_t width = 0, height = 0;
     std::array<uint8_t, 25> goal{};  // cell -> tile, first width*height used, rest 0
     PdbKind kind = PdbKind::Additive;
-    Metric metric = Metric::Stm;  // what one move is; MTM tables are full only
+    board::Metric metric = board::Metric::Stm;  // what one move is; MTM tables are full only
     uint8_t ranking = kRankingPartialPermutation;
     std::vector<uint8_t> tiles;  // pattern tiles in rank order (1..25 items, no 0)
     uint64_t entries = 0;        // number of entries
@@ -110,4 +110,4 @@ uint64_t exception_slots(uint64_t n);
 // Bytes of the nibbles of `entries` compact entries, zero-padded to a multiple of 8.
 uint64_t nibble_bytes(uint64_t entries);
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -16,7 +16,7 @@
 
 namespace fs = std::filesystem;
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 // The source file's identity: device, inode, size and modification time. A cache entry is
@@ -29,7 +29,7 @@ std::string source_key(const std::string& file) {
     const uint64_t fields[] = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
                                static_cast<uint64_t>(st.st_size), static_cast<uint64_t>(st.st_mtim.tv_sec),
                                static_cast<uint64_t>(st.st_mtim.tv_nsec)};
-    return hex16(pdb_checksum(reinterpret_cast<const uint8_t*>(fields), sizeof fields));
+    return base::hex16(pdb_checksum(reinterpret_cast<const uint8_t*>(fields), sizeof fields));
 }
 
 // Removes the cache entries of the same payload checksum from earlier versions of a source.
@@ -52,17 +52,17 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
                       (ec ? ": " + ec.message() : std::string(" does not exist")));
     const PdbHeader h = read_pdb_header(file);
     if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
-        throw FormatError(file + ": payload xxh3 " + hex16(h.payload_xxh3) + " differs from the manifest's " +
-                          hex16(*t.xxh3));
+        throw FormatError(file + ": payload xxh3 " + base::hex16(h.payload_xxh3) + " differs from the manifest's " +
+                          base::hex16(*t.xxh3));
     // Small tables decode in milliseconds: only big ones are worth a raw copy in the cache.
     if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= opt.cache_min_entries) {
-        const std::string prefix = hex16(h.payload_xxh3) + "-";
+        const std::string prefix = base::hex16(h.payload_xxh3) + "-";
         const std::string cached = (fs::path(opt.cache_dir) / (prefix + source_key(file) + ".pdb")).string();
         // Never through a symbolic link: an entry replaced by a link is a miss, and the link
         // itself is replaced below (what it names is never read or written).
         if (fs::exists(fs::symlink_status(cached, ec))) {
             try {
-                PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload, Links::Refuse);
+                PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload, base::Links::Refuse);
                 if (c.file().header().payload_xxh3 == h.payload_xxh3 &&
                     c.file().header().encoding == PdbEncoding::Raw)
                     return c;
@@ -73,10 +73,10 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         PdbTable d = PdbTable::load(file, t.pattern, true);
         try {
             fs::create_directories(opt.cache_dir, ec);
-            remove_dead_temporaries(opt.cache_dir);  // left by interrupted fills (SIGKILL, Ctrl-C)
+            base::remove_dead_temporaries(opt.cache_dir);  // left by interrupted fills (SIGKILL, Ctrl-C)
             PdbHeader raw = d.file().header();
             write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw, kDefaultZstdLevel,
-                      Links::Refuse);  // atomic: never torn
+                      base::Links::Refuse);  // atomic: never torn
             remove_stale(opt.cache_dir, prefix, cached);
         } catch (const Error&) {
             // The cache is an optimisation: a read-only or full disk only costs speed.
@@ -111,4 +111,4 @@ LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
     return set;
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -21,7 +21,7 @@
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/table.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 // A table set loaded and checked against its manifest.
 struct LoadedSet {
@@ -50,4 +50,4 @@ void check_not_rewritten(const LoadedSet& set);
 // field; a table that fails any check is never returned.
 LoadedSet load_set(const std::string& path, const LoadOptions& opt = {});
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -12,7 +12,7 @@
 #include "loyd/board/mirror.h"
 #include "loyd/board/parse.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 // `text` as it may be quoted in a message: its first 40 bytes (control characters escaped
@@ -24,7 +24,7 @@ std::string printable(const std::string& text) {
 
 std::string table_file_name(const Pattern& p) {
     std::string s = to_string(p.kind());
-    if (p.metric() == Metric::Mtm) s += "-mtm";
+    if (p.metric() == board::Metric::Mtm) s += "-mtm";
     for (int t : p.tiles()) {
         s += '-';
         s += std::to_string(t);
@@ -42,14 +42,14 @@ std::string set_name_problem(const std::string& name) {
     return "";
 }
 
-PdbSetSpec custom_set(const std::string& name, const Board& goal,
-                      const std::vector<std::vector<int>>& patterns, PatternKind kind, Metric metric) {
+PdbSetSpec custom_set(const std::string& name, const board::Board& goal,
+                      const std::vector<std::vector<int>>& patterns, PatternKind kind, board::Metric metric) {
     if (const std::string why = set_name_problem(name); !why.empty())
         throw UsageError("invalid set name '" + printable(name) + "': " + why);
     PdbSetSpec s{name, goal, reflectable(goal), {}, {}, metric};
     if (patterns.empty()) throw UsageError("no pattern given");
     std::vector<int> part;
-    Mask used = 0;
+    base::Mask used = 0;
     for (const auto& tiles : patterns) {
         Pattern p(goal, tiles, kind, metric);
         if (kind == PatternKind::Additive && (used & p.tile_mask()))
@@ -71,7 +71,7 @@ PdbSetSpec custom_set(const std::string& name, const Board& goal,
 std::string manifest_text(const PdbSetSpec& s) {
     std::ostringstream o;
     o << "# loyd pattern-database set (see docs/pdb-format.md)\n";
-    const bool mtm = s.metric == Metric::Mtm;
+    const bool mtm = s.metric == board::Metric::Mtm;
     o << "loyd-pdb-set " << (mtm ? 2 : 1) << "\n";
     o << "name " << s.name << "\n";
     o << "board " << s.geometry().name() << "\n";
@@ -82,7 +82,7 @@ std::string manifest_text(const PdbSetSpec& s) {
     for (size_t i = 0; i < s.tables.size(); ++i) {
         const auto& t = s.tables[i];
         o << "table " << t.file << " " << to_string(t.pattern.kind()) << " " << t.pattern.tiles_string();
-        if (t.xxh3) o << " xxh3=" << hex16(*t.xxh3);
+        if (t.xxh3) o << " xxh3=" << base::hex16(*t.xxh3);
         o << "\n";
     }
     for (const auto& p : s.partitions) {
@@ -156,7 +156,7 @@ private:
         if (!tables_.empty()) throw fail("'metric' must come before the tables");
         if (have_metric_) throw fail("'metric' given twice");
         try {
-            metric_ = parse_metric(rest);
+            metric_ = board::parse_metric(rest);
         } catch (const UsageError& e) {
             throw fail(e.what());
         }
@@ -165,7 +165,7 @@ private:
 
     void board(const std::string& rest) {
         try {
-            geom_ = parse_size(rest);
+            geom_ = board::parse_size(rest);
         } catch (const UsageError& e) {
             throw fail(e.what());
         }
@@ -174,7 +174,7 @@ private:
     void goal(const std::string& rest) {
         if (!geom_) throw fail("'goal' before 'board'");
         try {
-            goal_ = Board::make(*geom_, parse_int_list(rest));
+            goal_ = board::Board::make(*geom_, board::parse_int_list(rest));
         } catch (const FormatError& e) {
             throw fail(std::string("bad goal: ") + e.what());
         }
@@ -198,13 +198,13 @@ private:
         std::optional<uint64_t> sum;
         while (ts >> extra) {
             if (extra.rfind("xxh3=", 0) != 0 || extra.size() != 21) throw fail("unexpected '" + extra + "'");
-            sum = parse_hex16(std::string_view(extra).substr(5));
+            sum = base::parse_hex16(std::string_view(extra).substr(5));
             if (!sum) throw fail("bad checksum '" + extra + "'");
         }
         if (by_file_.count(file)) throw fail("table '" + file + "' listed twice");
         if (version_ >= 2 && !have_metric_) throw fail("'table' before 'metric' (manifest version 2)");
         try {
-            Pattern p(*goal_, parse_int_list(tiles), parse_pattern_kind(kind), metric_);
+            Pattern p(*goal_, board::parse_int_list(tiles), parse_pattern_kind(kind), metric_);
             by_file_[file] = static_cast<int>(tables_.size());
             tables_.push_back(TableSpec{file, p, sum});
         } catch (const Error& e) {
@@ -219,7 +219,7 @@ private:
         std::istringstream ps(rest);
         std::string file;
         std::vector<int> part;
-        Mask used = 0;
+        base::Mask used = 0;
         while (ps >> file) {
             auto it = by_file_.find(file);
             if (it == by_file_.end()) throw fail("partition names unknown table '" + file + "'");
@@ -254,9 +254,9 @@ private:
     int lineno_ = 0;
     bool magic_ = false, have_reflect_ = false, reflect_ = false, have_metric_ = false;
     int version_ = 1;
-    Metric metric_ = Metric::Stm;
-    std::optional<Geometry> geom_;
-    std::optional<Board> goal_;
+    board::Metric metric_ = board::Metric::Stm;
+    std::optional<board::Geometry> geom_;
+    std::optional<board::Board> goal_;
     std::string name_;
     std::vector<TableSpec> tables_;
     std::map<std::string, int> by_file_;
@@ -271,7 +271,7 @@ PdbSetSpec parse_manifest(const std::string& text, const std::string& path) {
 
 PdbSetSpec read_manifest(const std::string& path) {
     // A regular file only: a FIFO in its place is refused at once, never waited on.
-    return parse_manifest(read_regular(path, "manifest", kMaxManifestBytes), path);
+    return parse_manifest(base::read_regular(path, "manifest", kMaxManifestBytes), path);
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

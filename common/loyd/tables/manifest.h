@@ -21,7 +21,7 @@
 
 #include "loyd/tables/pattern.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 struct TableSpec {
     std::string file;               // file name inside the set's folder
@@ -31,13 +31,13 @@ struct TableSpec {
 
 struct PdbSetSpec {
     std::string name;
-    Board goal;
+    board::Board goal;
     bool reflect = false;
     std::vector<TableSpec> tables;              // each distinct table once
     std::vector<std::vector<int>> partitions;   // indices into `tables`
-    Metric metric = Metric::Stm;                // the metric of every table
+    board::Metric metric = board::Metric::Stm;                // the metric of every table
 
-    const Geometry& geometry() const { return goal.geometry(); }
+    const board::Geometry& geometry() const { return goal.geometry(); }
 };
 
 // A set's name is 1 to 64 of A-Z a-z 0-9 space . _ + -, not starting with '.', '-' or a
@@ -47,9 +47,9 @@ std::string set_name_problem(const std::string& name);
 
 // Builds a spec from custom patterns (one partition; full tables each their own). UsageError
 // on an invalid name.
-PdbSetSpec custom_set(const std::string& name, const Board& goal,
+PdbSetSpec custom_set(const std::string& name, const board::Board& goal,
                       const std::vector<std::vector<int>>& patterns, PatternKind kind,
-                      Metric metric = Metric::Stm);
+                      board::Metric metric = board::Metric::Stm);
 
 // The canonical file name of a table: "<kind>-<tiles joined by '-'>.pdb", with "-mtm" after
 // the kind for MTM tables.
@@ -68,4 +68,4 @@ inline constexpr const char* kManifestName = "manifest.txt";
 inline constexpr int kMaxSetTables = 16;
 inline constexpr int kMaxSetPartitions = 16;
 
-}  // namespace loyd
+}  // namespace loyd::tables

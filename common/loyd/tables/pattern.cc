@@ -4,7 +4,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 std::string to_string(PatternKind k) { return k == PatternKind::Additive ? "additive" : "full"; }
 
@@ -14,10 +14,10 @@ PatternKind parse_pattern_kind(const std::string& s) {
     throw UsageError("unknown pattern kind '" + s + "' (expected additive or full)");
 }
 
-Pattern::Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind, Metric metric)
+Pattern::Pattern(const board::Board& goal, std::vector<int> tiles, PatternKind kind, board::Metric metric)
     : goal_(goal), tiles_(std::move(tiles)), kind_(kind), metric_(metric) {
     const int n = goal.cells();
-    if (kind == PatternKind::Additive && metric == Metric::Mtm)
+    if (kind == PatternKind::Additive && metric == board::Metric::Mtm)
         throw UsageError("additive tables do not add up in the multi-tile metric (one move can slide the tiles of "
                          "several patterns): build full tables (--kind full) for --metric mtm");
     if (tiles_.empty()) throw UsageError("a pattern needs at least one tile");
@@ -30,7 +30,7 @@ Pattern::Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind, Me
                              goal.geometry().name() + " board (tiles are 1.." + std::to_string(n - 1) + ")");
         if (i && tiles_[i - 1] == t)
             throw UsageError("pattern tile " + std::to_string(t) + " is listed twice");
-        tile_mask_ |= bit(t);
+        tile_mask_ |= base::bit(t);
     }
     // With one or two free cells (the blank and at most one other tile) the abstract space is
     // the real puzzle's, which splits by parity, and part of the table could never be reached.
@@ -49,4 +49,4 @@ std::string Pattern::tiles_string() const {
     return s;
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

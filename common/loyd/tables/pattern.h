@@ -23,7 +23,7 @@
 #include "loyd/board/metric.h"
 #include "loyd/base/tileset.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 enum class PatternKind : uint8_t { Additive = 1, Full = 2 };
 std::string to_string(PatternKind k);
@@ -31,24 +31,24 @@ PatternKind parse_pattern_kind(const std::string& s);  // "additive" | "full"
 
 class Pattern {
 public:
-    Pattern(const Board& goal, std::vector<int> tiles, PatternKind kind, Metric metric = Metric::Stm);
+    Pattern(const board::Board& goal, std::vector<int> tiles, PatternKind kind, board::Metric metric = board::Metric::Stm);
 
-    const Board& goal() const { return goal_; }
-    const Geometry& geometry() const { return goal_.geometry(); }
+    const board::Board& goal() const { return goal_; }
+    const board::Geometry& geometry() const { return goal_.geometry(); }
     const std::vector<int>& tiles() const { return tiles_; }
     int size() const { return static_cast<int>(tiles_.size()); }
     PatternKind kind() const { return kind_; }
-    Metric metric() const { return metric_; }
+    board::Metric metric() const { return metric_; }
     bool has_tile(int t) const { return (tile_mask_ >> t) & 1; }
-    Mask tile_mask() const { return tile_mask_; }
+    base::Mask tile_mask() const { return tile_mask_; }
     std::string tiles_string() const;  // "1,2,3"
 
 private:
-    Board goal_;
+    board::Board goal_;
     std::vector<int> tiles_;
     PatternKind kind_;
-    Metric metric_;
-    Mask tile_mask_ = 0;
+    board::Metric metric_;
+    base::Mask tile_mask_ = 0;
 };
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -2,7 +2,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 
@@ -12,7 +12,7 @@ struct PresetDef {
     PatternKind kind;
     std::vector<std::vector<int>> patterns;
     const char* about;
-    Metric metric = Metric::Stm;
+    board::Metric metric = board::Metric::Stm;
 };
 
 const std::vector<PresetDef>& presets() {
@@ -46,17 +46,17 @@ const std::vector<PresetDef>& presets() {
         {"8-mtm-fringe", 3, 3, PatternKind::Full, {{1, 2, 3, 4, 7}},
          "3x3 multi-tile metric: full table of the top row and left column (tiles 1 2 3 4 7) with the "
          "blank, counting MTM moves; 60,480 entries",
-         Metric::Mtm},
+         board::Metric::Mtm},
         {"15-mtm-6-6", 4, 4, PatternKind::Full, {{1, 2, 3, 4, 5, 6}, {10, 11, 12, 13, 14, 15}},
          "4x4 multi-tile metric: full tables of tiles 1-6 and 10-15 with the blank, counting MTM moves, "
          "combined by max with reflection and the MTM walking distance; each of Korf's 100 in about a "
          "second or less; 2 x 57,657,600 entries",
-         Metric::Mtm},
+         board::Metric::Mtm},
         {"15-mtm-7-7", 4, 4, PatternKind::Full, {{1, 2, 3, 4, 5, 6, 7}, {9, 10, 11, 12, 13, 14, 15}},
          "4x4 multi-tile metric: full tables of tiles 1-7 and 9-15 with the blank, counting MTM moves; "
          "9x fewer nodes than 15-mtm-6-6 on Korf's 100 (each in a tenth of a second or less); "
          "2 x 518,918,400 entries",
-         Metric::Mtm},
+         board::Metric::Mtm},
     };
     return defs;
 }
@@ -78,8 +78,8 @@ std::string preset_description(const std::string& name) {
 PdbSetSpec preset(const std::string& name) {
     for (const auto& d : presets())
         if (name == d.name) {
-            Geometry g(d.w, d.h);
-            return custom_set(d.name, Board::blank_last(g), d.patterns, d.kind, d.metric);
+            board::Geometry g(d.w, d.h);
+            return custom_set(d.name, board::Board::blank_last(g), d.patterns, d.kind, d.metric);
         }
     std::string all;
     for (const auto& n : preset_names()) {
@@ -89,4 +89,4 @@ PdbSetSpec preset(const std::string& name) {
     throw UsageError("unknown preset '" + name + "' (presets: " + all + ")");
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -7,10 +7,10 @@
 
 #include "loyd/tables/manifest.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 std::vector<std::string> preset_names();
 PdbSetSpec preset(const std::string& name);  // UsageError naming the valid presets
 std::string preset_description(const std::string& name);
 
-}  // namespace loyd
+}  // namespace loyd::tables

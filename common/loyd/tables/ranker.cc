@@ -3,7 +3,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/geometry.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 __extension__ typedef unsigned __int128 u128;
@@ -16,7 +16,7 @@ uint64_t partial_permutations(int n, int m) {
 }
 
 Ranker::Ranker(int cells, int items) : n_(cells), m_(items) {
-    if (cells < 2 || cells > kMaxCells || items < 1 || items >= cells)
+    if (cells < 2 || cells > board::kMaxCells || items < 1 || items >= cells)
         throw UsageError("cannot rank " + std::to_string(items) + " items on " +
                          std::to_string(cells) + " cells");
     // 25!/1! overflows uint64; every table loyd builds is far smaller, so refuse early. The
@@ -36,7 +36,7 @@ Ranker::Ranker(int cells, int items) : n_(cells), m_(items) {
         recip_[i] = static_cast<uint64_t>(((static_cast<u128>(1) << 64) + radix_[i] - 1) / radix_[i]);
         w *= radix_[i];
     }
-    all_ = cells == 32 ? ~Mask{0} : bit(cells) - 1;
+    all_ = cells == 32 ? ~base::Mask{0} : base::bit(cells) - 1;
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

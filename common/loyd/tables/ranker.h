@@ -26,7 +26,7 @@
 #include "loyd/base/tileset.h"
 #include "loyd/board/geometry.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 class Ranker {
 public:
@@ -79,18 +79,18 @@ public:
 
     // cells_of_items[i] = cell of item i. Items must be on distinct cells.
     uint64_t rank(const uint8_t* cells_of_items) const {
-        Mask used = 0;
+        base::Mask used = 0;
         uint64_t r = 0;
         for (int i = 0; i < m_; ++i) {
             const int c = cells_of_items[i];
-            r += weight_[i] * static_cast<uint64_t>(c - count_below(used, c));
-            used |= bit(c);
+            r += weight_[i] * static_cast<uint64_t>(c - base::count_below(used, c));
+            used |= base::bit(c);
         }
         return r;
     }
 
     // Inverse of rank. Returns the mask of cells the items hold.
-    Mask unrank(uint64_t r, uint8_t* cells_of_items) const {
+    base::Mask unrank(uint64_t r, uint8_t* cells_of_items) const {
         uint8_t digit[kMaxItems];
         for (int i = m_ - 1; i >= 0; --i) {
             // r / radix by multiplication with a rounded-up reciprocal: exact for r < 2^59.
@@ -98,11 +98,11 @@ public:
             digit[i] = static_cast<uint8_t>(r - q * radix_[i]);
             r = q;
         }
-        Mask free = all_;
+        base::Mask free = all_;
         for (int i = 0; i < m_; ++i) {
-            const int c = select_bit(free, digit[i]);
+            const int c = base::select_bit(free, digit[i]);
             cells_of_items[i] = static_cast<uint8_t>(c);
-            free &= ~bit(c);
+            free &= ~base::bit(c);
         }
         return all_ & ~free;
     }
@@ -110,10 +110,10 @@ public:
 private:
     __extension__ typedef unsigned __int128 u128;
     static constexpr int kMaxItems = 32;
-    static_assert(kNoItem == kMaxItems - 1 && kNoItem > kMaxCells);
+    static_assert(kNoItem == kMaxItems - 1 && kNoItem > board::kMaxCells);
     int n_, m_;
     uint64_t size_;
-    Mask all_;
+    base::Mask all_;
     uint64_t weight_[kMaxItems]{};  // product of the radices after item i; 0 for kNoItem
     uint64_t radix_[kMaxItems];   // n - i
     uint64_t recip_[kMaxItems];   // ceil(2^64 / radix)
@@ -122,4 +122,4 @@ private:
 // n! / (n-m)!
 uint64_t partial_permutations(int n, int m);
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -4,7 +4,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 constexpr uint64_t kMaxSets = uint64_t{1} << 26;
@@ -14,12 +14,12 @@ constexpr int kMaxTableItems = 8;  // moved-arrangement table up to 8! * 8 * 8 e
 RegionSpace::RegionSpace(const Pattern& p) : g_(p.geometry()), n_(g_.cells()), k_(p.size()), all_(g_.all_cells()) {
     if (p.kind() != PatternKind::Additive)
         throw UsageError("the region state space is for additive patterns, not " + to_string(p.kind()) + " ones");
-    for (int i = 0; i <= kMaxCells; ++i) {
+    for (int i = 0; i <= board::kMaxCells; ++i) {
         binom_[i][0] = 1;
         for (int j = 1; j <= i; ++j) binom_[i][j] = binom_[i - 1][j - 1] + (j < i ? binom_[i - 1][j] : 0);
     }
     fact_[0] = 1;
-    for (int i = 1; i <= kMaxCells; ++i) fact_[i] = fact_[i - 1] * static_cast<uint64_t>(i);
+    for (int i = 1; i <= board::kMaxCells; ++i) fact_[i] = fact_[i - 1] * static_cast<uint64_t>(i);
     if (binom_[n_][k_] > kMaxSets)
         throw UsageError("pattern " + p.tiles_string() + " on " + g_.name() + " has " +
                          std::to_string(binom_[n_][k_]) + " cell sets, more than the builder's limit of " +
@@ -39,12 +39,12 @@ RegionSpace::RegionSpace(const Pattern& p) : g_(p.geometry()), n_(g_.cells()), k
                         static_cast<uint16_t>(moved_slow(a, f, t));
     }
     // The goal: every pattern tile on its goal cell, the blank in its region.
-    const Cells goal_pos = p.goal().positions();
-    uint8_t cells[kMaxCells];
-    Mask occ = 0;
+    const board::Cells goal_pos = p.goal().positions();
+    uint8_t cells[board::kMaxCells];
+    base::Mask occ = 0;
     for (int i = 0; i < k_; ++i) {
         cells[i] = goal_pos[p.tiles()[static_cast<size_t>(i)]];
-        occ |= bit(cells[i]);
+        occ |= base::bit(cells[i]);
     }
     const uint64_t placement = placement_of(cells);
     goal_state_ = state(placement % sets(), placement / sets(), region_ordinal(all_ & ~occ, goal_pos[0]));
@@ -58,16 +58,16 @@ void RegionSpace::build_sets(const Pattern& p) {
     nregions_.reserve(count);
     region_index_.reserve(count);
     uint64_t regions_total = 0;
-    for (Mask m = bit(k_) - 1;;) {
-        const Mask free = all_ & ~m;
+    for (base::Mask m = base::bit(k_) - 1;;) {
+        const base::Mask free = all_ & ~m;
         int r = 0;
-        for (Mask f = free; f; ++r) f &= ~flood(g_, bit(lowest(f)), free);
+        for (base::Mask f = free; f; ++r) f &= ~flood(g_, base::bit(base::lowest(f)), free);
         occ_.push_back(m);
         nregions_.push_back(static_cast<uint8_t>(r));
         region_index_.push_back(static_cast<uint32_t>(regions_total));
         regions_total += static_cast<uint64_t>(r);
-        const Mask low = m & (0 - m), ripple = m + low;
-        const Mask next = ripple | (((m ^ ripple) >> 2) / low);
+        const base::Mask low = m & (0 - m), ripple = m + low;
+        const base::Mask next = ripple | (((m ^ ripple) >> 2) / low);
         if (ripple == 0 || next > all_) break;
         m = next;
     }
@@ -78,10 +78,10 @@ void RegionSpace::build_sets(const Pattern& p) {
     states_ = regions_total * arrangements_;
 }
 
-int RegionSpace::region_ordinal(Mask free, int cell) const {
-    const Mask region = flood(g_, bit(cell), free);
+int RegionSpace::region_ordinal(base::Mask free, int cell) const {
+    const base::Mask region = flood(g_, base::bit(cell), free);
     int ordinal = 0;
-    for (Mask f = free & (bit(lowest(region)) - 1); f; ++ordinal) f &= ~flood(g_, bit(lowest(f)), free);
+    for (base::Mask f = free & (base::bit(base::lowest(region)) - 1); f; ++ordinal) f &= ~flood(g_, base::bit(base::lowest(f)), free);
     return ordinal;
 }
 
@@ -89,23 +89,23 @@ void RegionSpace::build_moves(const Pattern& p) {
     uint64_t regions_total = region_index_.empty() ? 0 : region_index_.back() + nregions_.back();
     move_start_.reserve(regions_total + 1);
     for (uint64_t s = 0; s < occ_.size(); ++s) {
-        const Mask occ = occ_[s], free = all_ & ~occ;
-        uint8_t cells[kMaxCells];
+        const base::Mask occ = occ_[s], free = all_ & ~occ;
+        uint8_t cells[board::kMaxCells];
         int j = 0;
-        for (Mask m = occ; m; m &= m - 1) cells[j++] = static_cast<uint8_t>(lowest(m));
-        for (Mask f = free; f;) {
-            const Mask region = flood(g_, bit(lowest(f)), free);
+        for (base::Mask m = occ; m; m &= m - 1) cells[j++] = static_cast<uint8_t>(base::lowest(m));
+        for (base::Mask f = free; f;) {
+            const base::Mask region = flood(g_, base::bit(base::lowest(f)), free);
             f &= ~region;
             move_start_.push_back(static_cast<uint32_t>(moves_.size()));
             for (int slot = 0; slot < k_; ++slot) {
                 const int a = cells[slot];
-                for (Mask adj = g_.neighbor_mask(a) & region; adj; adj &= adj - 1) {
-                    const int b = lowest(adj);
-                    const Mask occ2 = (occ & ~bit(a)) | bit(b);
+                for (base::Mask adj = g_.neighbor_mask(a) & region; adj; adj &= adj - 1) {
+                    const int b = base::lowest(adj);
+                    const base::Mask occ2 = (occ & ~base::bit(a)) | base::bit(b);
                     const uint64_t set2 = set_of(occ2);
                     const int region2 = region_ordinal(all_ & ~occ2, a);
                     moves_.push_back(Move{static_cast<uint32_t>(set2), region_index_[set2] + static_cast<uint32_t>(region2),
-                                          static_cast<uint8_t>(slot), static_cast<uint8_t>(count_below(occ2, b)),
+                                          static_cast<uint8_t>(slot), static_cast<uint8_t>(base::count_below(occ2, b)),
                                           static_cast<uint8_t>(region2), 0});
                 }
             }
@@ -117,18 +117,18 @@ void RegionSpace::build_moves(const Pattern& p) {
 }
 
 RegionSpace::Size RegionSpace::size_of(const Pattern& p) {
-    const Geometry& g = p.geometry();
+    const board::Geometry& g = p.geometry();
     const int n = g.cells(), k = p.size();
-    const Mask all = g.all_cells();
+    const base::Mask all = g.all_cells();
     Size out;
     uint64_t sets = 0, regions = 0, arrangements = 1;
     for (int i = 2; i <= k; ++i) arrangements *= static_cast<uint64_t>(i);
-    for (Mask m = bit(k) - 1;;) {
-        const Mask free = all & ~m;
-        for (Mask f = free; f; ++regions) f &= ~flood(g, bit(lowest(f)), free);
+    for (base::Mask m = base::bit(k) - 1;;) {
+        const base::Mask free = all & ~m;
+        for (base::Mask f = free; f; ++regions) f &= ~flood(g, base::bit(base::lowest(f)), free);
         ++sets;
-        const Mask low = m & (0 - m), ripple = m + low;
-        const Mask next = ripple | (((m ^ ripple) >> 2) / low);
+        const base::Mask low = m & (0 - m), ripple = m + low;
+        const base::Mask next = ripple | (((m ^ ripple) >> 2) / low);
         if (ripple == 0 || next > all || sets > kMaxSets) break;
         m = next;
     }
@@ -140,38 +140,38 @@ RegionSpace::Size RegionSpace::size_of(const Pattern& p) {
     return out;
 }
 
-uint64_t RegionSpace::set_of(Mask occupied) const {
+uint64_t RegionSpace::set_of(base::Mask occupied) const {
     uint64_t r = 0;
     int j = 0;
-    for (Mask m = occupied; m; m &= m - 1) r += binom_[lowest(m)][++j];
+    for (base::Mask m = occupied; m; m &= m - 1) r += binom_[base::lowest(m)][++j];
     return r;
 }
 
 void RegionSpace::unrank_arrangement(uint64_t a, uint8_t* item_of_slot) const {
-    Mask unused = bit(k_) - 1;
+    base::Mask unused = base::bit(k_) - 1;
     for (int j = 0; j < k_; ++j) {
         const uint64_t f = fact_[k_ - 1 - j];
         const int digit = static_cast<int>(a / f);
         a -= static_cast<uint64_t>(digit) * f;
-        const int item = select_bit(unused, digit);
+        const int item = base::select_bit(unused, digit);
         item_of_slot[j] = static_cast<uint8_t>(item);
-        unused &= ~bit(item);
+        unused &= ~base::bit(item);
     }
 }
 
 uint64_t RegionSpace::rank_arrangement(const uint8_t* item_of_slot) const {
-    Mask unused = bit(k_) - 1;
+    base::Mask unused = base::bit(k_) - 1;
     uint64_t r = 0;
     for (int j = 0; j < k_; ++j) {
         const int item = item_of_slot[j];
-        r += static_cast<uint64_t>(count_below(unused, item)) * fact_[k_ - 1 - j];
-        unused &= ~bit(item);
+        r += static_cast<uint64_t>(base::count_below(unused, item)) * fact_[k_ - 1 - j];
+        unused &= ~base::bit(item);
     }
     return r;
 }
 
 uint64_t RegionSpace::moved_slow(uint64_t a, int from, int to) const {
-    uint8_t perm[kMaxCells]{};
+    uint8_t perm[board::kMaxCells]{};
     unrank_arrangement(a, perm);
     const uint8_t item = perm[from];
     if (from < to)
@@ -183,20 +183,20 @@ uint64_t RegionSpace::moved_slow(uint64_t a, int from, int to) const {
 }
 
 uint64_t RegionSpace::placement_of(const uint8_t* cells_of_items) const {
-    Mask occ = 0;
-    for (int i = 0; i < k_; ++i) occ |= bit(cells_of_items[i]);
-    uint8_t perm[kMaxCells]{};
-    for (int i = 0; i < k_; ++i) perm[count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
+    base::Mask occ = 0;
+    for (int i = 0; i < k_; ++i) occ |= base::bit(cells_of_items[i]);
+    uint8_t perm[board::kMaxCells]{};
+    for (int i = 0; i < k_; ++i) perm[base::count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
     return rank_arrangement(perm) * sets() + set_of(occ);
 }
 
 void RegionSpace::cells_of(uint64_t set, uint64_t arrangement, uint8_t* cells_of_items) const {
-    uint8_t buf[kMaxCells];
+    uint8_t buf[board::kMaxCells];
     const uint8_t* perm = buf;
     if (!perms_.empty()) perm = perms_.data() + arrangement * static_cast<uint64_t>(k_);
     else unrank_arrangement(arrangement, buf);
     int j = 0;
-    for (Mask m = occ_[set]; m; m &= m - 1) cells_of_items[perm[j++]] = static_cast<uint8_t>(lowest(m));
+    for (base::Mask m = occ_[set]; m; m &= m - 1) cells_of_items[perm[j++]] = static_cast<uint8_t>(base::lowest(m));
 }
 
 RegionSpace::Where RegionSpace::where(uint64_t state) const {
@@ -206,4 +206,4 @@ RegionSpace::Where RegionSpace::where(uint64_t state) const {
     return Where{set, a, static_cast<int>(in_block - region_index_[set])};
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

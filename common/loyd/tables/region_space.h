@@ -37,7 +37,7 @@
 #include "loyd/board/geometry.h"
 #include "loyd/tables/pattern.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 class RegionSpace {
 public:
@@ -64,7 +64,7 @@ public:
     uint64_t placements() const { return sets() * arrangements_; }
     uint64_t states() const { return states_; }
 
-    Mask occupied(uint64_t set) const { return occ_[set]; }
+    base::Mask occupied(uint64_t set) const { return occ_[set]; }
     int regions(uint64_t set) const { return nregions_[set]; }
     // R: the states of one arrangement's block.
     uint64_t block() const { return block_; }
@@ -90,7 +90,7 @@ public:
     }
 
     // The colex rank of a set of k cells (its index among the k-cell masks in increasing order).
-    uint64_t set_of(Mask occupied) const;
+    uint64_t set_of(base::Mask occupied) const;
     // The tile (item index 0..k-1) on each slot of an arrangement, and back.
     void unrank_arrangement(uint64_t arrangement, uint8_t* item_of_slot) const;
     uint64_t rank_arrangement(const uint8_t* item_of_slot) const;
@@ -111,18 +111,18 @@ private:
     uint64_t moved_slow(uint64_t arrangement, int from, int to) const;
     void build_sets(const Pattern& p);
     void build_moves(const Pattern& p);
-    int region_ordinal(Mask free, int cell) const;
+    int region_ordinal(base::Mask free, int cell) const;
 
-    Geometry g_;
+    board::Geometry g_;
     int n_, k_;
-    Mask all_;
+    base::Mask all_;
     uint64_t arrangements_ = 1;
     uint64_t block_ = 0;
     uint64_t states_ = 0;
     uint64_t goal_state_ = 0;
-    uint64_t binom_[kMaxCells + 1][kMaxCells + 1]{};
-    uint64_t fact_[kMaxCells + 1]{};
-    std::vector<Mask> occ_;
+    uint64_t binom_[board::kMaxCells + 1][board::kMaxCells + 1]{};
+    uint64_t fact_[board::kMaxCells + 1]{};
+    std::vector<base::Mask> occ_;
     std::vector<uint8_t> nregions_;
     std::vector<uint32_t> region_index_;
     std::vector<uint32_t> move_start_;
@@ -131,4 +131,4 @@ private:
     std::vector<uint8_t> perms_;   // k <= 8: the tile on each slot of every arrangement
 };
 
-}  // namespace loyd
+}  // namespace loyd::tables

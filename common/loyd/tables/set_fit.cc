@@ -4,17 +4,17 @@
 #include "loyd/board/goal_map.h"
 #include "loyd/tables/discover.h"
 
-namespace loyd {
+namespace loyd::tables {
 
-SetMisfit misfit(const PdbSetSpec& set, const Board& goal, Metric metric) {
+SetMisfit misfit(const PdbSetSpec& set, const board::Board& goal, board::Metric metric) {
     if (set.metric != metric) return SetMisfit::Metric;
     if (!(set.geometry() == goal.geometry())) return SetMisfit::Board;
-    if (!GoalMapping::find(goal, set.goal)) return SetMisfit::Goal;
+    if (!board::GoalMapping::find(goal, set.goal)) return SetMisfit::Goal;
     return SetMisfit::None;
 }
 
 std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& where,
-                           const Board& goal, Metric metric) {
+                           const board::Board& goal, board::Metric metric) {
     const std::string tables = "the tables in " + where;
     switch (why) {
         case SetMisfit::None:
@@ -35,10 +35,10 @@ std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::stri
     return "";
 }
 
-void require_fit(const PdbSetSpec& set, const std::string& where, const Board& goal,
-                 Metric metric) {
+void require_fit(const PdbSetSpec& set, const std::string& where, const board::Board& goal,
+                 board::Metric metric) {
     const SetMisfit why = misfit(set, goal, metric);
     if (why != SetMisfit::None) throw UsageError(misfit_message(why, set, where, goal, metric));
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -19,19 +19,19 @@
 #include "loyd/board/metric.h"
 #include "loyd/tables/manifest.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 enum class SetMisfit { None, Metric, Board, Goal };
 
-SetMisfit misfit(const PdbSetSpec& set, const Board& goal, Metric metric);
-inline bool fits(const PdbSetSpec& set, const Board& goal, Metric metric) {
+SetMisfit misfit(const PdbSetSpec& set, const board::Board& goal, board::Metric metric);
+inline bool fits(const PdbSetSpec& set, const board::Board& goal, board::Metric metric) {
     return misfit(set, goal, metric) == SetMisfit::None;
 }
 
 // "" for SetMisfit::None.
 std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& where,
-                           const Board& goal, Metric metric);
+                           const board::Board& goal, board::Metric metric);
 
-void require_fit(const PdbSetSpec& set, const std::string& where, const Board& goal, Metric metric);
+void require_fit(const PdbSetSpec& set, const std::string& where, const board::Board& goal, board::Metric metric);
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -6,7 +6,7 @@
 
 namespace fs = std::filesystem;
 
-namespace loyd {
+namespace loyd::tables {
 
 bool names_set(const std::string& path) {
     std::error_code ec;
@@ -25,4 +25,4 @@ bool holds_set(const fs::path& folder) {
     return fs::exists(folder / kManifestName, ec);
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -15,7 +15,7 @@
 #include <filesystem>
 #include <string>
 
-namespace loyd {
+namespace loyd::tables {
 
 struct SetPath {
     std::filesystem::path dir;
@@ -26,4 +26,4 @@ bool names_set(const std::string& path);
 SetPath set_path(const std::string& path);
 bool holds_set(const std::filesystem::path& folder);
 
-}  // namespace loyd
+}  // namespace loyd::tables

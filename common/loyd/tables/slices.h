@@ -14,7 +14,7 @@
 
 #include "loyd/base/error.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 class RankSlices {
 public:
@@ -50,4 +50,4 @@ private:
     std::vector<uint64_t> bounds_;  // empty: even slices of step_
 };
 
-}  // namespace loyd
+}  // namespace loyd::tables

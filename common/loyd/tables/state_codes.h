@@ -21,7 +21,7 @@
 #include "loyd/base/huge_buffer.h"
 #include "loyd/base/thread_count.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 class StateCodes {
 public:
@@ -33,7 +33,7 @@ public:
     StateCodes() = default;
     explicit StateCodes(uint64_t states) : n_(states) {
         try {
-            words_ = HugeBuffer<uint64_t>(states / 32 + 2);  // +1 word so a run may read past the end
+            words_ = base::HugeBuffer<uint64_t>(states / 32 + 2);  // +1 word so a run may read past the end
         } catch (const std::bad_alloc&) {
             throw LimitError("out of memory allocating the table build's state codes");
         }
@@ -110,7 +110,7 @@ public:
                 }
         };
         std::vector<std::thread> pool;
-        for (int t = 1; t < workers_for(words, kPiece, threads); ++t) pool.emplace_back(work);
+        for (int t = 1; t < base::workers_for(words, kPiece, threads); ++t) pool.emplace_back(work);
         work();
         for (auto& t : pool) t.join();
     }
@@ -122,7 +122,7 @@ private:
     uint64_t* word(uint64_t i) { return words_.data() + i; }
 
     uint64_t n_ = 0;
-    HugeBuffer<uint64_t> words_;
+    base::HugeBuffer<uint64_t> words_;
 };
 
-}  // namespace loyd
+}  // namespace loyd::tables

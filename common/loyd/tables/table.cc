@@ -4,7 +4,7 @@
 #include "loyd/tables/build.h"
 #include "loyd/base/version.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 // (Here rather than in build.cc, so a reader of tables links without the builders: the play
 // page's WebAssembly engine has no builders.)
@@ -14,7 +14,7 @@ Ranker pattern_ranker(const Pattern& p) {
 
 PdbHeader header_for(const Pattern& p, uint8_t max_value) {
     PdbHeader h;
-    const Geometry& g = p.geometry();
+    const board::Geometry& g = p.geometry();
     h.width = static_cast<uint8_t>(g.width());
     h.height = static_cast<uint8_t>(g.height());
     for (int c = 0; c < g.cells(); ++c) h.goal[c] = static_cast<uint8_t>(p.goal().at(c));
@@ -29,10 +29,10 @@ PdbHeader header_for(const Pattern& p, uint8_t max_value) {
 
 Pattern pattern_of(const PdbHeader& h, const std::string& path) {
     try {
-        Geometry g(h.width, h.height);
+        board::Geometry g(h.width, h.height);
         std::vector<int> goal(h.goal.begin(), h.goal.begin() + g.cells());
         std::vector<int> tiles(h.tiles.begin(), h.tiles.end());
-        return Pattern(Board::make(g, goal), tiles,
+        return Pattern(board::Board::make(g, goal), tiles,
                        h.kind == PdbKind::Additive ? PatternKind::Additive : PatternKind::Full, h.metric);
     } catch (const Error& e) {
         throw FormatError(path + ": header describes no valid pattern: " + e.what());
@@ -47,7 +47,7 @@ PdbTable::PdbTable(PdbFile f, Pattern p)
       reader_(file_.header().coding, file_.data(), file_.header().entries, file_.header().exception_slots) {}
 
 PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
-                        bool verify_payload, Links links) {
+                        bool verify_payload, base::Links links) {
     PdbFile f = PdbFile::open(path, verify_payload, links);
     Pattern p = pattern_of(f.header(), path);
     if (expected) {
@@ -79,4 +79,4 @@ void convert_table(const std::string& in, const std::string& out, PdbEncoding en
     write_table(out, t.file().header(), e, enc, zstd_level);
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -15,7 +15,7 @@
 #include "loyd/tables/table_file.h"
 #include "loyd/tables/ranker.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 PdbHeader header_for(const Pattern& p, uint8_t max_value);
 Pattern pattern_of(const PdbHeader& h, const std::string& path);  // FormatError if invalid
@@ -25,7 +25,7 @@ public:
     // Opens `path` (checking header and payload checksum unless verify_payload is false) and,
     // when `expected` is given, checks that the file holds exactly that pattern.
     static PdbTable load(const std::string& path, const std::optional<Pattern>& expected = std::nullopt,
-                         bool verify_payload = true, Links links = Links::Follow);
+                         bool verify_payload = true, base::Links links = base::Links::Follow);
 
     const Pattern& pattern() const { return pattern_; }
     const Ranker& ranker() const { return ranker_; }
@@ -54,4 +54,4 @@ private:
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
                    std::optional<EntryCoding> coding = std::nullopt, int threads = 1);
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -23,7 +23,7 @@
 #include "loyd/base/regular_file.h"
 #include "loyd/tables/entry_coding.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 
@@ -56,7 +56,7 @@ private:
 };
 
 // A regular file only, opened without blocking (a FIFO in a table's place is refused at once).
-Fd open_for_reading(const std::string& path, Links links = Links::Follow) {
+Fd open_for_reading(const std::string& path, base::Links links = base::Links::Follow) {
     return Fd(open_regular(path, "table", links));
 }
 
@@ -96,7 +96,7 @@ HeaderRead read_header_from(const Fd& fd, const std::string& path) {
     const uint64_t file_size = file_size_of(fd, path);
     std::array<uint8_t, kPdbRawPayloadOffset> buf{};
     const uint64_t avail = std::min<uint64_t>(file_size, buf.size());
-    read_exact_at(fd.get(), buf.data(), avail, 0, path);
+    base::read_exact_at(fd.get(), buf.data(), avail, 0, path);
     return {parse_header(buf.data(), avail, file_size, path), file_size};
 }
 
@@ -124,14 +124,14 @@ constexpr uint64_t kZstdFeed = 1 << 20;  // the frame is always fed in pieces of
 struct PdbWriter::Impl {
     PdbHeader h;
     PdbEncoding enc;
-    AtomicFile out;
+    base::AtomicFile out;
     Xxh3State payload_hash = new_xxh3();
     Xxh3State stored_hash = new_xxh3();
     uint64_t appended = 0;
     std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx;
     std::vector<uint8_t> staged, chunk;
 
-    Impl(const std::string& path, const PdbHeader& header, PdbEncoding e, Links links)
+    Impl(const std::string& path, const PdbHeader& header, PdbEncoding e, base::Links links)
         : h(header), enc(e), out(path, links) {}
 
     void check(size_t r) const {
@@ -153,7 +153,7 @@ struct PdbWriter::Impl {
     }
 };
 
-PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level, Links links) {
+PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level, base::Links links) {
     h.encoding = enc;
     if (std::string p = header_problem(h); !p.empty()) throw UsageError(path + ": " + p);
     if (enc == PdbEncoding::Zstd && (zstd_level < 1 || zstd_level > ZSTD_maxCLevel()))
@@ -225,7 +225,7 @@ PdbHeader PdbWriter::finish() {
 }
 
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
-               PdbEncoding enc, int zstd_level, Links links) {
+               PdbEncoding enc, int zstd_level, base::Links links) {
     if (size != payload_bytes(h))
         throw UsageError(path + ": payload has " + std::to_string(size) + " bytes but the header says " +
                          std::to_string(payload_bytes(h)));
@@ -240,7 +240,7 @@ PdbHeader read_pdb_header(const std::string& path) {
     return read_header_from(fd, path).header;
 }
 
-PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links) {
+PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links links) {
     Fd fd = open_for_reading(path, links);
     HeaderRead hr = read_header_from(fd, path);
     PdbFile f;
@@ -269,14 +269,14 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links)
             uint8_t* data() { return bytes.get(); }
             uint64_t size() const { return n; }
         } frame{memory_for(path, h.payload_stored_size, "read its payload"), h.payload_stored_size};
-        read_exact_at(fd.get(), frame.data(), frame.size(), h.payload_offset, path);
+        base::read_exact_at(fd.get(), frame.data(), frame.size(), h.payload_offset, path);
         // Checked before decoding: a zstd decoder ignores some bits (e.g. the frame header's
         // unused bit), so only this hash sees every stored bit.
         if (verify_payload) {
             const uint64_t computed = pdb_checksum(frame.data(), frame.size());
             if (computed != h.stored_xxh3)
-                bad_format(path, "stored payload checksum mismatch (header says 0x" + hex16(h.stored_xxh3) +
-                                     ", computed 0x" + hex16(computed) + ")");
+                bad_format(path, "stored payload checksum mismatch (header says 0x" + base::hex16(h.stored_xxh3) +
+                                     ", computed 0x" + base::hex16(computed) + ")");
         }
         const uint64_t decoded = payload_bytes(h);
         const unsigned long long content = ZSTD_getFrameContentSize(frame.data(), frame.size());
@@ -305,8 +305,8 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, Links links)
     if (verify_payload) {
         const uint64_t computed = pdb_checksum(f.data_, payload_bytes(h));
         if (computed != h.payload_xxh3)
-            bad_format(path, "payload checksum mismatch (header says 0x" + hex16(h.payload_xxh3) +
-                                 ", computed 0x" + hex16(computed) + ")");
+            bad_format(path, "payload checksum mismatch (header says 0x" + base::hex16(h.payload_xxh3) +
+                                 ", computed 0x" + base::hex16(computed) + ")");
         if (h.coding == EntryCoding::Compact)
             if (std::string p = compact_problem(h, f.data_); !p.empty()) bad_format(path, p);
     }
@@ -386,4 +386,4 @@ PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& 
     return w.finish();
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

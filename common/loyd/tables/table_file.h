@@ -24,7 +24,7 @@
 #include "loyd/tables/entry_coding.h"
 #include "loyd/tables/header.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 // Writes header + payload atomically: a temporary file ".NAME.tmp.PID" in the target's
 // folder is written, fsync'ed, renamed over `path`, and the folder is fsync'ed. On failure the
@@ -36,7 +36,7 @@ namespace loyd {
 // Zstd output is deterministic (single-threaded): the same input gives a byte-identical file.
 // With Links::Refuse a symbolic link at `path` is replaced, never written through (AtomicFile).
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
-               PdbEncoding enc, int zstd_level = kDefaultZstdLevel, Links links = Links::Follow);
+               PdbEncoding enc, int zstd_level = kDefaultZstdLevel, base::Links links = base::Links::Follow);
 
 // Streams a table file: entries are appended in rank order, in pieces of any size, and
 // finish() commits the file atomically (as write_pdb does). The payload checksums are computed
@@ -49,7 +49,7 @@ void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64
 class PdbWriter {
 public:
     PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level = kDefaultZstdLevel,
-              Links links = Links::Follow);
+              base::Links links = base::Links::Follow);
     PdbWriter(const PdbWriter&) = delete;
     PdbWriter& operator=(const PdbWriter&) = delete;
     ~PdbWriter();
@@ -77,7 +77,7 @@ class PdbFile {
 public:
     // Only a regular file is opened (a FIFO is refused at once); with Links::Refuse, not through
     // a symbolic link either (IoError).
-    static PdbFile open(const std::string& path, bool verify_payload = true, Links links = Links::Follow);
+    static PdbFile open(const std::string& path, bool verify_payload = true, base::Links links = base::Links::Follow);
 
     PdbFile(PdbFile&& o) noexcept;
     PdbFile& operator=(PdbFile&& o) noexcept;
@@ -126,4 +126,4 @@ void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
 PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,
                       int zstd_level = kDefaultZstdLevel);
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -14,7 +14,7 @@
 #include "loyd/tables/build.h"
 #include "loyd/tables/header.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 namespace {
 
@@ -55,10 +55,10 @@ public:
         k_ = p.size();
         m_ = rk_.items();
         full_ = p.kind() == PatternKind::Full;
-        mtm_ = p.metric() == Metric::Mtm;
+        mtm_ = p.metric() == board::Metric::Mtm;
         for (int c = 0; c < g_.cells(); ++c) nmask_[c] = g_.neighbor_mask(c);
-        uint8_t goal_items[kMaxCells];
-        const Cells goal_pos = p.goal().positions();
+        uint8_t goal_items[board::kMaxCells];
+        const board::Cells goal_pos = p.goal().positions();
         pattern_items(p, goal_pos.data(), goal_items);
         goal_rank_ = rk_.rank(goal_items);
     }
@@ -66,8 +66,8 @@ public:
 
     // "" when entry r keeps every invariant, else what it breaks.
     std::string problem(uint64_t r) const {
-        uint8_t pc[kMaxCells];
-        const Mask occ = rk_.unrank(r, pc);
+        uint8_t pc[board::kMaxCells];
+        const base::Mask occ = rk_.unrank(r, pc);
         const int v = table_.value(r, pc, bound_);
         if (v == kUnset) return "entry never reached (255)";
         if ((v == 0) != (r == goal_rank_))
@@ -88,7 +88,7 @@ public:
 
 private:
     // One MTM move can keep the blank's colour (an even run): neighbours differ by at most one.
-    std::string mtm_neighbours(uint8_t* pc, Mask occ, int v, bool& has_lower) const {
+    std::string mtm_neighbours(uint8_t* pc, base::Mask occ, int v, bool& has_lower) const {
         int far = -1;
         for_each_mtm_successor(rk_, g_, pc, k_, occ, [&](uint64_t r2, const uint8_t* key) {
             const int w = table_.value(r2, key, bound_);
@@ -99,13 +99,13 @@ private:
         return "entries " + std::to_string(v) + " and " + std::to_string(far) +
                " one move apart differ by more than one (" + placement(pc, m_) + ")";
     }
-    std::string full_neighbours(uint8_t* pc, Mask occ, int v, bool& has_lower) const {
+    std::string full_neighbours(uint8_t* pc, base::Mask occ, int v, bool& has_lower) const {
         const int blank = pc[k_];
-        for (Mask adj = nmask_[blank]; adj; adj &= adj - 1) {
+        for (base::Mask adj = nmask_[blank]; adj; adj &= adj - 1) {
             // The successor's key: the blank on `to`, a pattern tile there on `blank`.
-            uint8_t key[kMaxCells];
+            uint8_t key[board::kMaxCells];
             std::copy(pc, pc + m_, key);
-            const int to = lowest(adj);
+            const int to = base::lowest(adj);
             for (int i = 0; i < k_; ++i)
                 if (key[i] == to) key[i] = static_cast<uint8_t>(blank);
             key[k_] = static_cast<uint8_t>(to);
@@ -117,18 +117,18 @@ private:
         }
         return "";
     }
-    std::string additive_neighbours(uint8_t* pc, Mask occ, int v, bool& has_lower) const {
-        const Mask fr = g_.all_cells() & ~occ;
+    std::string additive_neighbours(uint8_t* pc, base::Mask occ, int v, bool& has_lower) const {
+        const base::Mask fr = g_.all_cells() & ~occ;
         for (int i = 0; i < k_; ++i) {
             const int from = pc[i];
-            for (Mask adj = nmask_[from] & fr; adj; adj &= adj - 1) {
-                const int to = lowest(adj);
+            for (base::Mask adj = nmask_[from] & fr; adj; adj &= adj - 1) {
+                const int to = base::lowest(adj);
                 pc[i] = static_cast<uint8_t>(to);
                 const int w = table_.value(rk_.rank(pc), pc, bound_);
                 pc[i] = static_cast<uint8_t>(from);
                 has_lower |= w <= v - 1;
-                const Mask fr2 = (fr | bit(from)) & ~bit(to);
-                if (v > w + 1 && flood(g_, bit(from), fr2) == fr2)
+                const base::Mask fr2 = (fr | base::bit(from)) & ~base::bit(to);
+                if (v > w + 1 && flood(g_, base::bit(from), fr2) == fr2)
                     return "entry " + std::to_string(v) + " exceeds by more than one a neighbour of " +
                            std::to_string(w) + " whose free cells are connected (" + placement(pc, m_) + ")";
             }
@@ -139,10 +139,10 @@ private:
     const EntryReader& table_;
     EntryBound bound_;
     Ranker rk_;
-    const Geometry& g_;
+    const board::Geometry& g_;
     int k_ = 0, m_ = 0;
     bool full_ = false, mtm_ = false;
-    std::array<Mask, kMaxCells> nmask_{};
+    std::array<base::Mask, board::kMaxCells> nmask_{};
     uint64_t goal_rank_ = 0;
 };
 
@@ -172,7 +172,7 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
         }
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < workers_for(entries, kChunk, threads); ++t) pool.emplace_back(work);
+    for (int t = 1; t < base::workers_for(entries, kChunk, threads); ++t) pool.emplace_back(work);
     work();
     for (auto& th : pool) th.join();
     if (fail.any)
@@ -220,7 +220,7 @@ ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64
         std::atomic<uint64_t> next{0};
         auto work = [&] {
             std::array<uint64_t, 256> hist{};
-            uint8_t cells[kMaxCells];
+            uint8_t cells[board::kMaxCells];
             for (uint64_t lo; (lo = next.fetch_add(1 << 14)) < n;)
                 for (uint64_t i = lo; i < std::min(n, lo + (1 << 14)); ++i) {
                     if (table.compact()) {
@@ -234,7 +234,7 @@ ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64
             for (size_t v = 0; v < 256; ++v) out.histogram[v] += hist[v];
         };
         std::vector<std::thread> pool;
-        for (int t = 1; t < workers_for(n, 1 << 14, threads); ++t) pool.emplace_back(work);
+        for (int t = 1; t < base::workers_for(n, 1 << 14, threads); ++t) pool.emplace_back(work);
         work();
         for (auto& th : pool) th.join();
         XXH3_64bits_update(hash.get(), piece, n);
@@ -243,4 +243,4 @@ ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64
     return out;
 }
 
-}  // namespace loyd
+}  // namespace loyd::tables

@@ -34,7 +34,7 @@
 #include "loyd/tables/entry_coding.h"
 #include "loyd/tables/pattern.h"
 
-namespace loyd {
+namespace loyd::tables {
 
 // Throws FormatError naming `what` (a file name), the rank and the broken invariant. The
 // entries are read in either coding (compact ones decoded against their bound).
@@ -58,4 +58,4 @@ struct ValueSummary {
 };
 ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64_t entries, int threads);
 
-}  // namespace loyd
+}  // namespace loyd::tables
