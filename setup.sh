@@ -2,8 +2,9 @@
 # loyd's one setup script.
 #   ./setup.sh        install missing Debian packages (emscripten too, for the play page),
 #                     build (Release, ./build), solve an example
-#   ./setup.sh test   the same install (and Chromium, for the replay page's browser test, and
-#                     clang, for fuzzing) and build, then every test (Release), the unit tests
+#   ./setup.sh test   the same install (and Chromium, for the replay page's browser test,
+#                     clang-format, for the formatting check, and clang, for fuzzing) and
+#                     build, then every test (Release, formatting included), the unit tests
 #                     again under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded
 #                     ones under ThreadSanitizer, and a 10 s fuzz run of every fuzz target
 #   ./setup.sh build  install and build only
@@ -42,6 +43,12 @@ fi
 # it, and without it those tests are skipped.
 if [ "$mode" = test ] && ! apt_install chromium; then
   echo "setup: could not install chromium; the browser tests (replay_browser, play_browser) will be skipped" >&2
+fi
+
+# The test run checks the tree's formatting (tests/format_test.sh) with Debian's clang-format.
+if [ "$mode" = test ] && ! apt_install clang-format; then
+  echo "setup: could not install clang-format, which the test run needs" >&2
+  exit 1
 fi
 
 # Fuzzing (./setup.sh fuzz, and the smoke run of ./setup.sh test) needs clang's libFuzzer.

@@ -92,7 +92,8 @@ int home_cost(const std::vector<int>& tiles, int x) {
 struct Probe {
     const tables::LoadedSet& set;
     std::vector<std::vector<int>> cost;  // [table][blank cell]: home_cost
-    heuristics::PdbH regular{set, heuristics::Lookups::regular_only()}, reflected{set, heuristics::Lookups{true, false, false}},
+    heuristics::PdbH regular{set, heuristics::Lookups::regular_only()},
+        reflected{set, heuristics::Lookups{true, false, false}},
         dual{set, heuristics::Lookups{false, true, false}}, all{set, heuristics::Lookups::all()};
     long states = 0, plain_over = 0, home = 0, home_over = 0, mover_over = 0;
     double sum[7] = {};

@@ -46,15 +46,17 @@ int main(int argc, char** argv) {
             for (const auto& t : s.tables) {
                 const int n = loyd::tables::spot_check_samples(t.file().payload_size());
                 if (i == 0) samples += n;
-                loyd::tables::spot_check_table(t.pattern(), t.entries(), t.size(), n, t.file().header().payload_xxh3,
-                                       t.file().path());
+                loyd::tables::spot_check_table(t.pattern(), t.entries(), t.size(), n,
+                                               t.file().header().payload_xxh3, t.file().path());
             }
             sample.push_back(seconds_since(t0));
         }
         std::printf("load with the sample (%d entries in all): least %.4f s\n", samples, least(a));
         std::printf("load without it:                        least %.4f s\n", least(b));
-        std::printf("the sample alone:                       least %.5f s (%.2f %% of the load without it)\n",
-                    least(sample), 100.0 * least(sample) / least(b));
+        std::printf(
+            "the sample alone:                       least %.5f s (%.2f %% of the load without "
+            "it)\n",
+            least(sample), 100.0 * least(sample) / least(b));
     } catch (const loyd::Error& e) {
         std::fprintf(stderr, "load_check_bench: %s\n", e.what());
         return 4;

@@ -33,9 +33,11 @@ int main(int argc, char** argv) {
         for (const auto& t : set.tables) {
             loyd::tables::BuildResult r = loyd::tables::build_table(t.pattern, opt);
             total += r.seconds;
-            const std::string sum = loyd::base::hex16(XXH3_64bits(r.entries.bytes.data(), r.entries.bytes.size()));
-            std::printf("%-40s entries %12zu layers %3d max %3d seconds %8.2f xxh3 %s\n", t.file.c_str(),
-                        r.entries.bytes.size(), r.layers, r.max_value, r.seconds, sum.c_str());
+            const std::string sum =
+                loyd::base::hex16(XXH3_64bits(r.entries.bytes.data(), r.entries.bytes.size()));
+            std::printf("%-40s entries %12zu layers %3d max %3d seconds %8.2f xxh3 %s\n",
+                        t.file.c_str(), r.entries.bytes.size(), r.layers, r.max_value, r.seconds,
+                        sum.c_str());
             std::fflush(stdout);
         }
         std::printf("total seconds %.2f threads %d\n", total, opt.threads);

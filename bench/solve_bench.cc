@@ -48,7 +48,8 @@ std::vector<Row> read_tsv(const std::string& path) {
         while (std::getline(ss, c, '\t')) cols.push_back(c);
         if (cols.size() < 4) continue;
         Row r{std::stoi(cols[0]), loyd::board::parse_int_list(cols[1]), 0, 0};
-        // 15-puzzle rows: id, tiles, manhattan, optimal, nodes; 24-puzzle rows: id, tiles, optimal, nodes
+        // 15-puzzle rows: id, tiles, manhattan, optimal, nodes; 24-puzzle rows: id, tiles, optimal,
+        // nodes
         if (cols.size() >= 5) {
             r.optimal = std::stoi(cols[3]);
             r.korf_nodes = std::stoull(cols[4]);
@@ -64,7 +65,9 @@ std::vector<Row> read_tsv(const std::string& path) {
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | --ids 1,2]\n");
+        std::fprintf(stderr,
+                     "usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | "
+                     "--ids 1,2]\n");
         return 2;
     }
     try {
@@ -78,31 +81,51 @@ int main(int argc, char** argv) {
         bool count = false;
         for (int i = 3; i < argc; ++i) {
             std::string a = argv[i];
-            if (a == "--pdb" && i + 1 < argc) pdb = argv[++i];
-            else if (a == "--cache-dir" && i + 1 < argc) cache = argv[++i];
-            else if (a == "--no-reflect") so.lookups.reflected = false;
-            else if (a == "--lookups" && i + 1 < argc) so.lookups = loyd::heuristics::Lookups::parse(argv[++i]);
-            else if (a == "--no-prune") so.prune = false;
-            else if (a == "--prune-length" && i + 1 < argc) prune_length = std::stoi(argv[++i]);
-            else if (a == "--no-bpmx") so.bpmx = false;
-            else if (a == "--threads" && i + 1 < argc) so.threads = std::stoi(argv[++i]);
-            else if (a == "--metric" && i + 1 < argc) so.metric = loyd::board::parse_metric(argv[++i]);
-            else if (a == "--algorithm" && i + 1 < argc) so.algorithm = loyd::search::parse_algorithm(argv[++i]);
-            else if (a == "--time-limit" && i + 1 < argc) so.limits.max_seconds = std::stod(argv[++i]);
-            else if (a == "--node-limit" && i + 1 < argc) so.limits.max_nodes = std::stoull(argv[++i]);
-            else if (a == "--count") count = true;
-            else if (a == "--easiest" && i + 1 < argc) easiest = std::stoul(argv[++i]);
+            if (a == "--pdb" && i + 1 < argc)
+                pdb = argv[++i];
+            else if (a == "--cache-dir" && i + 1 < argc)
+                cache = argv[++i];
+            else if (a == "--no-reflect")
+                so.lookups.reflected = false;
+            else if (a == "--lookups" && i + 1 < argc)
+                so.lookups = loyd::heuristics::Lookups::parse(argv[++i]);
+            else if (a == "--no-prune")
+                so.prune = false;
+            else if (a == "--prune-length" && i + 1 < argc)
+                prune_length = std::stoi(argv[++i]);
+            else if (a == "--no-bpmx")
+                so.bpmx = false;
+            else if (a == "--threads" && i + 1 < argc)
+                so.threads = std::stoi(argv[++i]);
+            else if (a == "--metric" && i + 1 < argc)
+                so.metric = loyd::board::parse_metric(argv[++i]);
+            else if (a == "--algorithm" && i + 1 < argc)
+                so.algorithm = loyd::search::parse_algorithm(argv[++i]);
+            else if (a == "--time-limit" && i + 1 < argc)
+                so.limits.max_seconds = std::stod(argv[++i]);
+            else if (a == "--node-limit" && i + 1 < argc)
+                so.limits.max_nodes = std::stoull(argv[++i]);
+            else if (a == "--count")
+                count = true;
+            else if (a == "--easiest" && i + 1 < argc)
+                easiest = std::stoul(argv[++i]);
             else if (a == "--ids" && i + 1 < argc)
                 for (int v : loyd::board::parse_int_list(argv[++i])) ids.insert(v);
-            else throw loyd::UsageError("unknown argument " + a);
+            else
+                throw loyd::UsageError("unknown argument " + a);
         }
         if (easiest) {
-            std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.korf_nodes < b.korf_nodes; });
+            std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+                return a.korf_nodes < b.korf_nodes;
+            });
             rows.resize(std::min(easiest, rows.size()));
-            std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.id < b.id; });
+            std::sort(rows.begin(), rows.end(),
+                      [](const Row& a, const Row& b) { return a.id < b.id; });
         }
         if (!ids.empty())
-            rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const Row& r) { return !ids.count(r.id); }), rows.end());
+            rows.erase(std::remove_if(rows.begin(), rows.end(),
+                                      [&](const Row& r) { return !ids.count(r.id); }),
+                       rows.end());
         std::unique_ptr<loyd::tables::LoadedSet> set;
         double load = 0;
         if (so.heuristic == loyd::heuristics::HeuristicKind::Pdb) {
@@ -116,15 +139,18 @@ int main(int argc, char** argv) {
         if (prune_length && !rows.empty()) {
             const int side = rows[0].tiles.size() == 25 ? 5 : 4;
             const auto t0 = std::chrono::steady_clock::now();
-            so.pruning = &loyd::search::MovePruning::shared(loyd::board::Geometry(side, side), prune_length);
-            std::printf("pruning automaton: length %d, %d states, built in %.3f s\n", prune_length,
-                        so.pruning->states(),
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            so.pruning =
+                &loyd::search::MovePruning::shared(loyd::board::Geometry(side, side), prune_length);
+            std::printf(
+                "pruning automaton: length %d, %d states, built in %.3f s\n", prune_length,
+                so.pruning->states(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
         const bool stm = so.metric == loyd::board::Metric::Stm;
         uint64_t nodes = 0, wrong = 0, limited = 0;
         double secs = 0;
-        std::printf("%4s %4s %4s %14s %10s %12s\n", "id", "len", stm ? "opt" : "stm", "nodes", "seconds", "nodes/s");
+        std::printf("%4s %4s %4s %14s %10s %12s\n", "id", "len", stm ? "opt" : "stm", "nodes",
+                    "seconds", "nodes/s");
         for (const Row& r : rows) {
             const int side = r.tiles.size() == 25 ? 5 : 4;
             loyd::board::Geometry g(side, side);
@@ -134,12 +160,14 @@ int main(int argc, char** argv) {
             if (count) {
                 loyd::search::AllSolutionsOptions all;
                 all.count_only = true;
-                const loyd::search::AllSolutionsOutcome a = loyd::search::solve_all(start, loyd::board::Board::blank_first(g), so, all);
+                const loyd::search::AllSolutionsOutcome a =
+                    loyd::search::solve_all(start, loyd::board::Board::blank_first(g), so, all);
                 o.status = a.status;
                 o.search = a.search;
                 o.length = a.length;
                 o.seconds = a.seconds;
-                counted = "  solutions " + std::to_string(a.count) + (a.status == loyd::search::SolveOutcome::Status::Limit ? "+" : "");
+                counted = "  solutions " + std::to_string(a.count) +
+                          (a.status == loyd::search::SolveOutcome::Status::Limit ? "+" : "");
             } else {
                 o = loyd::search::solve(start, loyd::board::Board::blank_first(g), so);
             }
@@ -150,23 +178,27 @@ int main(int argc, char** argv) {
             const bool bad = solved && stm && o.length != r.optimal;
             wrong += bad;
             const std::string len = solved ? std::to_string(o.length) : "limit";
-            const std::string note = bad      ? "  WRONG LENGTH"
-                                     : solved ? ""
-                                              : "  lower bound " + std::to_string(o.search.lower_bound);
-            std::printf("%4d %4s %4d %14llu %10.4f %12.0f%s\n", r.id, len.c_str(), r.optimal,
-                        static_cast<unsigned long long>(o.search.nodes_generated), o.seconds,
-                        o.seconds > 0 ? static_cast<double>(o.search.nodes_generated) / o.seconds : 0.0,
-                        (note + counted).c_str());
+            const std::string note = bad ? "  WRONG LENGTH"
+                                     : solved
+                                         ? ""
+                                         : "  lower bound " + std::to_string(o.search.lower_bound);
+            std::printf(
+                "%4d %4s %4d %14llu %10.4f %12.0f%s\n", r.id, len.c_str(), r.optimal,
+                static_cast<unsigned long long>(o.search.nodes_generated), o.seconds,
+                o.seconds > 0 ? static_cast<double>(o.search.nodes_generated) / o.seconds : 0.0,
+                (note + counted).c_str());
             std::fflush(stdout);
         }
-        std::printf("instances %zu, solved %llu, limits %llu, wrong lengths %llu, total nodes %llu, mean nodes %.0f, "
-                    "search seconds %.3f, mean seconds %.4f, nodes/s %.0f, table load seconds %.3f\n",
-                    rows.size(), static_cast<unsigned long long>(rows.size() - limited),
-                    static_cast<unsigned long long>(limited), static_cast<unsigned long long>(wrong),
-                    static_cast<unsigned long long>(nodes),
-                    rows.empty() ? 0.0 : static_cast<double>(nodes) / static_cast<double>(rows.size()), secs,
-                    rows.empty() ? 0.0 : secs / static_cast<double>(rows.size()),
-                    secs > 0 ? static_cast<double>(nodes) / secs : 0.0, load);
+        std::printf(
+            "instances %zu, solved %llu, limits %llu, wrong lengths %llu, total nodes %llu, mean "
+            "nodes %.0f, "
+            "search seconds %.3f, mean seconds %.4f, nodes/s %.0f, table load seconds %.3f\n",
+            rows.size(), static_cast<unsigned long long>(rows.size() - limited),
+            static_cast<unsigned long long>(limited), static_cast<unsigned long long>(wrong),
+            static_cast<unsigned long long>(nodes),
+            rows.empty() ? 0.0 : static_cast<double>(nodes) / static_cast<double>(rows.size()),
+            secs, rows.empty() ? 0.0 : secs / static_cast<double>(rows.size()),
+            secs > 0 ? static_cast<double>(nodes) / secs : 0.0, load);
         return wrong ? 1 : 0;
     } catch (const loyd::Error& e) {
         std::fprintf(stderr, "solve_bench: %s\n", e.what());

@@ -26,10 +26,13 @@ int main(int argc, char** argv) {
         uint64_t sum = 0;
         const auto t0 = std::chrono::steady_clock::now();
         for (long r = 0; r < reads; ++r)
-            sum += table[(offset[static_cast<size_t>(r) & (kOffsets - 1)] + static_cast<uint64_t>(r) * 7919) % n];
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("%4zu MiB: %.1f ns per read (checksum %llu)\n", mib, s / static_cast<double>(reads) * 1e9,
-                    static_cast<unsigned long long>(sum));
+            sum += table[(offset[static_cast<size_t>(r) & (kOffsets - 1)] +
+                          static_cast<uint64_t>(r) * 7919) %
+                         n];
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("%4zu MiB: %.1f ns per read (checksum %llu)\n", mib,
+                    s / static_cast<double>(reads) * 1e9, static_cast<unsigned long long>(sum));
     }
     return 0;
 }

@@ -21,7 +21,7 @@ struct Context {
     const Options& options;
     std::ostream& out;
     std::ostream& err;
-    base::Collective& world;                     // the ranks pdbgen runs as (one without mpirun)
+    base::Collective& world;               // the ranks pdbgen runs as (one without mpirun)
     const std::atomic<bool>& interrupted;  // set by SIGINT/SIGTERM
 };
 

@@ -1,7 +1,8 @@
 // The solver's commands, one file each: solve (commands/solve.cc), check (commands/check.cc),
-// scramble (commands/scramble.cc) and play (commands/play.cc). Each reads only the validated request, prints its records on
-// `out` and its messages on `err`, and returns the exit status (README, `solver --help`); solve
-// and check search with every rank of the run (on rank 0; the others serve, ranks/run.h).
+// scramble (commands/scramble.cc) and play (commands/play.cc). Each reads only the validated
+// request, prints its records on `out` and its messages on `err`, and returns the exit status
+// (README, `solver --help`); solve and check search with every rank of the run (on rank 0; the
+// others serve, ranks/run.h).
 #pragma once
 
 #include <ostream>

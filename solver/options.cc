@@ -140,7 +140,8 @@ Exit status: 0 every sequence optimal (or solving, with --no-optimal),
 the optimal length, 4 file error, 5 internal error.
 )";
 
-constexpr const char* kScrambleUsage = R"(Usage: solver scramble [--size WxH] [--goal GOAL] [--count N] [--seed S]
+constexpr const char* kScrambleUsage =
+    R"(Usage: solver scramble [--size WxH] [--goal GOAL] [--count N] [--seed S]
 Prints N random positions, drawn uniformly from all the positions that can reach
 the goal (a random permutation, its parity repaired without bias), one per line,
 in the goal's numbers or labels, ready to pipe into the solver. The board is
@@ -152,7 +153,8 @@ Examples:
 Exit status: 0 ok, 2 usage error, 4 standard output could not be written.
 )";
 
-constexpr const char* kPlayUsage = R"(Usage: solver play --out FILE [--size WxH] [--goal GOAL] [BOARD]
+constexpr const char* kPlayUsage =
+    R"(Usage: solver play --out FILE [--size WxH] [--goal GOAL] [BOARD]
 Writes the play page: one self-contained HTML file (the solver's engine compiled to
 WebAssembly, small table sets, no network) to play, shuffle, get hints and solve
 optimally in a browser, offline. With BOARD (and --goal blank-last, blank-first or

@@ -14,22 +14,22 @@
 namespace loyd::solver {
 
 struct Options {
-    std::string command;                 // "" (solve) | solve | check | scramble | play: the first argument
+    std::string command;  // "" (solve) | solve | check | scramble | play: the first argument
     std::vector<std::string> arguments;  // the other positional arguments
     // every command
-    std::optional<std::string> size;     // --size WxH
+    std::optional<std::string> size;  // --size WxH
     std::string goal = "blank-last";
-    bool quiet = false;                  // -q: no hints or notes on stderr (errors still)
+    bool quiet = false;  // -q: no hints or notes on stderr (errors still)
     // solve and check
-    std::string input;                   // --input FILE ("-" = stdin); empty = none
+    std::string input;                     // --input FILE ("-" = stdin); empty = none
     std::optional<std::string> heuristic;  // unset = strongest available
     std::string algorithm = "ida";
-    bool quiet_progress = false;         // --no-progress
+    bool quiet_progress = false;  // --no-progress
     bool json = false;
     std::optional<std::string> node_limit;  // IDA*: nodes generated; A*: positions stored
-    double time_limit = 0;               // seconds, 0 = none
-    std::string pdb;                     // --pdb PATH (set folder or manifest); empty = look for one
-    std::string cache_dir;               // --cache-dir; empty = default; "none" = no cache
+    double time_limit = 0;                  // seconds, 0 = none
+    std::string pdb;        // --pdb PATH (set folder or manifest); empty = look for one
+    std::string cache_dir;  // --cache-dir; empty = default; "none" = no cache
     std::optional<std::string> lookups;  // --lookups LIST; unset = the default (lookups.h)
     bool no_reflect = false;             // --no-reflect: drop the reflected lookups
     bool no_prune = false;               // --no-prune: parent pruning only
@@ -39,21 +39,21 @@ struct Options {
     std::string notation = "blank";      // --notation blank|tile
     std::optional<bool> runs;            // --runs / --no-runs; unset = runs for tile notation
     // solve
-    bool all = false;                    // --all: list every optimal solution
-    bool count_solutions = false;        // --count (solve): count them
+    bool all = false;                          // --all: list every optimal solution
+    bool count_solutions = false;              // --count (solve): count them
     std::optional<std::string> max_solutions;  // --max-solutions N
     bool show = false;
-    std::string html;                    // --html FILE: a replay page of the instances solved
+    std::string html;  // --html FILE: a replay page of the instances solved
     // check and scramble
     std::optional<std::string> board_format;  // --board-format rows|flat
     // check
-    std::optional<std::string> moves;    // --moves MOVES
-    bool no_optimal = false;             // --no-optimal: no search for the optimal length
+    std::optional<std::string> moves;  // --moves MOVES
+    bool no_optimal = false;           // --no-optimal: no search for the optimal length
     // scramble
-    std::optional<std::string> count;    // --count N (solve's --count is count_solutions)
-    std::optional<std::string> seed;     // --seed S
+    std::optional<std::string> count;  // --count N (solve's --count is count_solutions)
+    std::optional<std::string> seed;   // --seed S
     // play
-    std::string out;                     // --out FILE ("-" = stdout)
+    std::string out;  // --out FILE ("-" = stdout)
     bool help = false;
     bool version = false;
 };

@@ -15,14 +15,10 @@ namespace {
 // Rank 0: the command.
 int run_command(const Request& req, std::ostream& out, std::ostream& err, RankRun& run) {
     switch (req.command) {
-        case Command::Check:
-            return run_check(req, out, err, run);
-        case Command::Scramble:
-            return run_scramble(req, out, err);
-        case Command::Play:
-            return run_play(req, out, err);
-        case Command::Solve:
-            break;
+        case Command::Check: return run_check(req, out, err, run);
+        case Command::Scramble: return run_scramble(req, out, err);
+        case Command::Play: return run_play(req, out, err);
+        case Command::Solve: break;
     }
     return run_solve(req, out, err, run);
 }

@@ -18,8 +18,8 @@ uint64_t unsigned_value(const std::string& text, const std::string& option, uint
     uint64_t v = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (text.empty() || ec != std::errc() || p != text.data() + text.size() || v < least)
-        throw UsageError("bad " + option + " '" + text + "' (expected a number " + std::to_string(least) +
-                         " to 2^64-1)");
+        throw UsageError("bad " + option + " '" + text + "' (expected a number " +
+                         std::to_string(least) + " to 2^64-1)");
     return v;
 }
 
@@ -46,10 +46,12 @@ void set_search(const Options& o, Request& r) {
     r.search.bpmx = !o.no_bpmx;
     if (o.heuristic) r.heuristic = heuristics::parse_heuristic(*o.heuristic);
     if (r.metric == board::Metric::Mtm && r.heuristic &&
-        (*r.heuristic == heuristics::HeuristicKind::Misplaced || *r.heuristic == heuristics::HeuristicKind::LinearConflict))
-        throw UsageError("--heuristic " + heuristic_name(*r.heuristic) +
-                         " is not admissible in the multi-tile metric (one move can bring several tiles "
-                         "home); use walking-distance, manhattan or pdb");
+        (*r.heuristic == heuristics::HeuristicKind::Misplaced ||
+         *r.heuristic == heuristics::HeuristicKind::LinearConflict))
+        throw UsageError(
+            "--heuristic " + heuristic_name(*r.heuristic) +
+            " is not admissible in the multi-tile metric (one move can bring several tiles "
+            "home); use walking-distance, manhattan or pdb");
     if (r.heuristic && *r.heuristic != heuristics::HeuristicKind::Pdb && !o.pdb.empty())
         throw UsageError("--pdb needs --heuristic pdb (the default when --pdb is given)");
     r.pdb = o.pdb;
@@ -75,14 +77,16 @@ void set_check(const Options& o, Request& r) {
 void set_solutions(const Options& o, Request& r) {
     r.all = o.all;
     r.count_solutions = o.count_solutions;
-    if (r.all && r.count_solutions) throw UsageError("give --all (list the solutions) or --count (count them), not both");
+    if (r.all && r.count_solutions)
+        throw UsageError("give --all (list the solutions) or --count (count them), not both");
     if (o.max_solutions) {
         if (!r.all) throw UsageError("--max-solutions needs --all");
         r.max_solutions = unsigned_value(*o.max_solutions, "--max-solutions", 1);
     }
     if ((r.all || r.count_solutions) && r.show)
         throw UsageError(std::string("--show does not apply to ") + (r.all ? "--all" : "--count"));
-    if (r.count_solutions && !r.html.empty()) throw UsageError("--html does not apply to --count (no solution is listed)");
+    if (r.count_solutions && !r.html.empty())
+        throw UsageError("--html does not apply to --count (no solution is listed)");
 }
 
 void set_scramble(const Options& o, Request& r) {
@@ -107,9 +111,12 @@ Request make_request(const Options& o) {
     if (o.board_format) r.layout = board::parse_board_layout(*o.board_format);
     r.style.notation = board::parse_notation(o.notation);
     // In the multi-tile metric a run is one move: answers are always written with run lengths.
-    const bool mtm = r.command != Command::Scramble && board::parse_metric(o.metric) == board::Metric::Mtm;
+    const bool mtm =
+        r.command != Command::Scramble && board::parse_metric(o.metric) == board::Metric::Mtm;
     if (mtm && o.runs == false)
-        throw UsageError("--no-runs does not apply to --metric mtm (a run of one direction is one move, written R3)");
+        throw UsageError(
+            "--no-runs does not apply to --metric mtm (a run of one direction is one move, written "
+            "R3)");
     r.style.runs = o.runs.value_or(r.style.notation == board::Notation::Tile || mtm);
     r.style_given = !(r.style == board::MoveStyle{});
     r.json = o.json;
@@ -120,7 +127,9 @@ Request make_request(const Options& o) {
     if (r.command == Command::Play) {  // the page: its file, and where it starts
         if (o.out.empty()) throw UsageError("play needs --out FILE (- for standard output)");
         if (r.format.goal_written() && !r.format.labels().are_numbers())
-            throw UsageError("the play page plays numbered tiles: give --goal in numbers, blank-last or blank-first");
+            throw UsageError(
+                "the play page plays numbered tiles: give --goal in numbers, blank-last or "
+                "blank-first");
         r.out = o.out;
         return r;
     }

@@ -31,18 +31,19 @@ struct Request {
     std::string input;
 
     // Conventions.
-    board::BoardFormat format;                      // size, goal, labels (--size, --goal)
+    board::BoardFormat format;                             // size, goal, labels (--size, --goal)
     board::BoardLayout layout = board::BoardLayout::Rows;  // boards printed by check and scramble
-    board::MoveStyle style;                         // moves printed (--notation, --runs)
-    bool style_given = false;                // not the default style: solve's JSON names it
-    board::Metric metric = board::Metric::Stm;             // --metric; also in search.metric
+    board::MoveStyle style;                                // moves printed (--notation, --runs)
+    bool style_given = false;                   // not the default style: solve's JSON names it
+    board::Metric metric = board::Metric::Stm;  // --metric; also in search.metric
 
     // Search (solve and check).
-    std::optional<heuristics::HeuristicKind> heuristic;  // unset = tables when found, else linear conflict
-    std::string pdb;                         // --pdb; empty = look for tables
-    std::string cache_dir;                   // decoded-table cache; empty = none
-    search::SolveOptions search;                     // algorithm, limits, lookups, pruning, BPMX
-    int jobs = 0;                            // 0 = all cores
+    std::optional<heuristics::HeuristicKind>
+        heuristic;                // unset = tables when found, else linear conflict
+    std::string pdb;              // --pdb; empty = look for tables
+    std::string cache_dir;        // decoded-table cache; empty = none
+    search::SolveOptions search;  // algorithm, limits, lookups, pruning, BPMX
+    int jobs = 0;                 // 0 = all cores
 
     // solve: every optimal solution listed (--all, at most max_solutions) or counted (--count).
     bool all = false;

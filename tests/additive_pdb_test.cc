@@ -34,9 +34,9 @@ std::string test_name(std::string set) {
 
 // The sets the fast path takes: presets, other goals, tiles left to Manhattan, a board the
 // mirror does not apply to.
-const char* const kFastSets[] = {"8-4-4",           "first-3x3",         "centre-3x3",      "part-3x3",
-                                 "part-4x4",        "add-3x4",           "8-4-4/compact",   "centre-3x3/compact",
-                                 "part-4x4/compact", "add-3x4/compact"};
+const char* const kFastSets[] = {
+    "8-4-4",   "first-3x3",     "centre-3x3",         "part-3x3",         "part-4x4",
+    "add-3x4", "8-4-4/compact", "centre-3x3/compact", "part-4x4/compact", "add-3x4/compact"};
 
 class AdditiveWalk : public testing::TestWithParam<const char*> {};
 
@@ -68,7 +68,8 @@ void walk(const tables::LoadedSet& set, const heuristics::Lookups& lk, int steps
             board::SearchState child = s;
             child.slide(from);
             typename H::Undo u;
-            ASSERT_EQ(h.evaluate(s, from, blank, d, u), slow.init(child)) << "step " << i << " dir " << d;
+            ASSERT_EQ(h.evaluate(s, from, blank, d, u), slow.init(child))
+                << "step " << i << " dir " << d;
         }
         if (!path.empty() && rng() % 3 == 0) {
             h.undo(path.back().u);
@@ -76,7 +77,9 @@ void walk(const tables::LoadedSet& set, const heuristics::Lookups& lk, int steps
             path.pop_back();
         } else {
             int d, from;
-            do from = g.neighbor(blank, static_cast<board::Dir>(d = static_cast<int>(rng() % board::kDirs)));
+            do
+                from = g.neighbor(
+                    blank, static_cast<board::Dir>(d = static_cast<int>(rng() % board::kDirs)));
             while (from == board::kNoCell);
             Step st{{}, blank};
             h.evaluate(s, from, blank, d, st.u);
@@ -91,7 +94,8 @@ TEST_P(AdditiveWalk, EqualsTheGeneralHeuristic) {
     const tables::LoadedSet& set = test_set(GetParam());
     const int steps = test::kRelease ? 20000 : 2000;
     const int width = set.spec.goal.geometry().width();
-    for (const heuristics::Lookups lk : {heuristics::Lookups{}, heuristics::Lookups::regular_only()}) {
+    for (const heuristics::Lookups lk :
+         {heuristics::Lookups{}, heuristics::Lookups::regular_only()}) {
         if (heuristics::AdditivePdbH::compact(set)) {
             walk<heuristics::CompactAdditivePdbH>(set, lk, steps);
             if (width == 3) walk<heuristics::BasicAdditivePdbH<3, true>>(set, lk, steps);
@@ -113,8 +117,10 @@ TEST(AdditivePdb, CompactEqualsBytesOnEvery3x3Position) {
     const tables::LoadedSet& compact = test_set("8-4-4/compact");
     heuristics::CompactAdditivePdbH fast_compact(compact, heuristics::Lookups{});
     heuristics::AdditivePdbH fast_bytes(bytes, heuristics::Lookups{});
-    heuristics::PdbH general_compact(compact, heuristics::Lookups{}), general_bytes(bytes, heuristics::Lookups{});
-    heuristics::PdbH mixed_compact(test_set("mixed-3x3/compact"), heuristics::Lookups{}), mixed_bytes(test_set("mixed-3x3"), heuristics::Lookups{});
+    heuristics::PdbH general_compact(compact, heuristics::Lookups{}),
+        general_bytes(bytes, heuristics::Lookups{});
+    heuristics::PdbH mixed_compact(test_set("mixed-3x3/compact"), heuristics::Lookups{}),
+        mixed_bytes(test_set("mixed-3x3"), heuristics::Lookups{});
     const board::Geometry g(3, 3);
     const board::Board goal = board::Board::blank_last(g);
     std::vector<int> cells = {0, 1, 2, 3, 4, 5, 6, 7, 8};
@@ -155,16 +161,21 @@ TEST(AdditivePdb, CompactEqualsBytes) {
         }
     }
     // A fast path of one coding refuses a set of the other.
-    test::error_of<UsageError>([] { heuristics::CompactAdditivePdbH h(test_set("8-4-4"), heuristics::Lookups{}); });
-    test::error_of<UsageError>([] { heuristics::AdditivePdbH h(test_set("8-4-4/compact"), heuristics::Lookups{}); });
+    test::error_of<UsageError>(
+        [] { heuristics::CompactAdditivePdbH h(test_set("8-4-4"), heuristics::Lookups{}); });
+    test::error_of<UsageError>(
+        [] { heuristics::AdditivePdbH h(test_set("8-4-4/compact"), heuristics::Lookups{}); });
 }
 
 TEST(AdditivePdb, ConstantWidthRefusesAnotherBoard) {
-    test::error_of<UsageError>([] { heuristics::BasicAdditivePdbH<4> h(test_set("8-4-4"), heuristics::Lookups{}); });
+    test::error_of<UsageError>(
+        [] { heuristics::BasicAdditivePdbH<4> h(test_set("8-4-4"), heuristics::Lookups{}); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Sets, AdditiveWalk, testing::ValuesIn(kFastSets),
-                         [](const testing::TestParamInfo<const char*>& p) { return test_name(p.param); });
+                         [](const testing::TestParamInfo<const char*>& p) {
+                             return test_name(p.param);
+                         });
 
 // The classic interface (moved after the slide, then undo), used by the threaded split's
 // frontier, agrees with PdbH along a walk.
@@ -202,8 +213,10 @@ TEST(AdditivePdb, RefusesWhatItDoesNotCover) {
     EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("mixed-3x3"), heuristics::Lookups{}));
     EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("small-3x4"), heuristics::Lookups{}));
     EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("8-4-4"), heuristics::Lookups::all()));
-    EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("8-4-4"), heuristics::Lookups{false, true, false}));
-    test::error_of<UsageError>([] { heuristics::AdditivePdbH h(test_set("8-fringe"), heuristics::Lookups{}); });
+    EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("8-4-4"),
+                                                    heuristics::Lookups{false, true, false}));
+    test::error_of<UsageError>(
+        [] { heuristics::AdditivePdbH h(test_set("8-fringe"), heuristics::Lookups{}); });
 }
 
 search::SolveOptions pdb_options(const tables::LoadedSet& set, int threads) {
@@ -227,8 +240,11 @@ TEST(AdditivePdb, SolvesAtTheExactDistance) {
                 for (int threads : {1, 2}) {
                     const search::SolveOutcome r = solve(b, goal, pdb_options(set, threads));
                     ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << b.to_string();
-                    ASSERT_EQ(static_cast<int>(r.search.moves.size()), dist) << name << " " << b.to_string();
-                    ASSERT_EQ(r.lookups, heuristics::AdditivePdbH(set, heuristics::Lookups{}).lookups().to_string());
+                    ASSERT_EQ(static_cast<int>(r.search.moves.size()), dist)
+                        << name << " " << b.to_string();
+                    ASSERT_EQ(
+                        r.lookups,
+                        heuristics::AdditivePdbH(set, heuristics::Lookups{}).lookups().to_string());
                     board::Board e = b;
                     for (board::Dir d : r.search.moves) ASSERT_TRUE(e.move(d));
                     ASSERT_EQ(e, goal);

@@ -42,7 +42,8 @@ void for_each_neighbour(const board::Geometry& g, board::Metric metric, board::C
     }
 }
 
-BfsOracle::BfsOracle(const board::Board& goal, board::Metric metric) : goal_(goal), metric_(metric), n_(goal.cells()) {
+BfsOracle::BfsOracle(const board::Board& goal, board::Metric metric)
+    : goal_(goal), metric_(metric), n_(goal.cells()) {
     if (n_ > kMaxCells)
         throw std::invalid_argument("BfsOracle: " + goal.geometry().name() +
                                     " has too many cells for a full BFS");

@@ -62,9 +62,9 @@ private:
     board::Board goal_;
     board::Metric metric_;
     int n_;
-    std::vector<uint64_t> fact_;  // fact_[i] = i!
-    std::vector<uint8_t> dist_;   // indexed by rank, kUnreached for unreachable positions
-    std::vector<uint64_t> paths_; // indexed by rank: shortest move sequences to the goal
+    std::vector<uint64_t> fact_;   // fact_[i] = i!
+    std::vector<uint8_t> dist_;    // indexed by rank, kUnreached for unreachable positions
+    std::vector<uint64_t> paths_;  // indexed by rank: shortest move sequences to the goal
     uint64_t states_ = 0;
     std::vector<uint64_t> histogram_;
 };

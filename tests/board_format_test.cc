@@ -36,8 +36,8 @@ board::Board random_board(const board::Geometry& g, std::mt19937_64& rng) {
 }
 
 // A goal in `names` (reading order, the blank `blank` at `blank_cell`), in rows.
-std::string labelled_goal(const board::Geometry& g, const std::vector<std::string>& names, int blank_cell,
-                          const std::string& blank = "_") {
+std::string labelled_goal(const board::Geometry& g, const std::vector<std::string>& names,
+                          int blank_cell, const std::string& blank = "_") {
     std::string s;
     size_t next = 0;
     for (int c = 0; c < g.cells(); ++c) {
@@ -72,8 +72,10 @@ TEST(SplitBoard, FlatRowsAndCommas) {
 
 // A message quoting input with control characters stays whole and on one line.
 TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
-    const std::string m = error_of<FormatError>(
-        [] { board::BoardFormat(std::nullopt, "blank-last").read(std::string("1 2 3 4 5 6 7 \0x\n 8", 20)); });
+    const std::string m = error_of<FormatError>([] {
+        board::BoardFormat(std::nullopt, "blank-last")
+            .read(std::string("1 2 3 4 5 6 7 \0x\n 8", 20));
+    });
     EXPECT_TRUE(contains(m, "'\\0x' is not a tile number")) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     EXPECT_EQ(std::string(m.c_str()), m);  // no NUL cuts it short
@@ -87,7 +89,8 @@ TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
             board::BoardFormat f(std::nullopt, goal);
             ADD_FAILURE() << "accepted " << one_line(goal);
         } catch (const UsageError& e) {
-            EXPECT_NE(std::string(e.what()).find("holds a control character"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("holds a control character"), std::string::npos)
+                << e.what();
         }
     }
 }
@@ -95,14 +98,18 @@ TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
 TEST(SplitBoard, RefusesRaggedAndEmptyRows) {
     EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_board("8 2 0/4 6/1 3 7 5"); }),
                          "ragged rows: row 2 has 2 tiles, row 1 has 3"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_board("1 2/3 0//"); }), "row 3 is empty"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_board("/1 2/3 0"); }), "row 1 is empty"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_board("1 2//3 0"); }), "row 2 is empty"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([] { board::split_board("1 2/3 0//"); }), "row 3 is empty"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([] { board::split_board("/1 2/3 0"); }), "row 1 is empty"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([] { board::split_board("1 2//3 0"); }), "row 2 is empty"));
     for (const char* none : {"", "  ", ",", " , "})
         EXPECT_TRUE(contains(error_of<FormatError>([&] { board::split_board(none); }), "no tiles"));
     std::string many;
     for (int i = 0; i < 1000; ++i) many += "1 ";
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { board::split_board(many); }), "more than 25 tiles"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { board::split_board(many); }), "more than 25 tiles"));
 }
 
 TEST(BoardFormat, NumbersFlatAndInRows) {
@@ -142,8 +149,10 @@ TEST(BoardFormat, RefusesBadNumberBoards) {
                  "'A' is not a tile number (a board in labels needs --goal in the same labels)"));
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4 5 6 7 0"); }), "--size"));
     // Tile numbers have no sign; leading zeros are fine.
-    for (const char* signed_board : {"1 2 3 4 5 6 7 -0 8", "1 2 3 4 5 6 7 0 +8", "-1 2 3 4 5 6 7 0 8"})
-        EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read(signed_board); }), "is not a tile number"))
+    for (const char* signed_board :
+         {"1 2 3 4 5 6 7 -0 8", "1 2 3 4 5 6 7 0 +8", "-1 2 3 4 5 6 7 0 8"})
+        EXPECT_TRUE(
+            contains(error_of<FormatError>([&] { f.read(signed_board); }), "is not a tile number"))
             << signed_board;
     EXPECT_EQ(f.read("01 02 03/04 05 06/07 00 08"), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8}));
     // A board of rows the library does not support is a bad line, not a usage error.
@@ -239,7 +248,8 @@ TEST(BoardFormat, RefusesBadGoals) {
           Case{std::nullopt, "1 2 3 4 5 6 7 8 9", "out of range"},
           Case{std::nullopt, "1 2 3", "cannot infer"},
           Case{std::nullopt, "A B C D E F G _", "cannot infer"},
-          Case{board::Geometry(3, 3), "1 2 3 4/5 6 7 0", "the rows make a 4x2 board, --size is 3x3"},
+          Case{board::Geometry(3, 3), "1 2 3 4/5 6 7 0",
+               "the rows make a 4x2 board, --size is 3x3"},
           Case{board::Geometry(2, 4), "1 2 3 4 5 6 7 8 0", "expected 8 tiles"},
           Case{std::nullopt, "1/0/2", "not supported"}}) {
         const std::string m = error_of<UsageError>([&] { board::BoardFormat(c.size, c.goal); });
@@ -302,13 +312,15 @@ TEST(BoardFormat, GridRightAlignsAndShowsTheBlank) {
     EXPECT_EQ(f.grid(board::Board::blank_first(board::Geometry(4, 2))), ". 1 2 3\n4 5 6 7\n");
     EXPECT_EQ(f.grid(board::Board::blank_last(board::Geometry(5, 2))), "1 2 3 4 5\n6 7 8 9 .\n");
     const board::BoardFormat labels(std::nullopt, "A BB/é _");
-    EXPECT_EQ(labels.grid(labels.goal(board::Geometry(2, 2))), " A BB\n é  _\n");  // é is one column
+    EXPECT_EQ(labels.grid(labels.goal(board::Geometry(2, 2))),
+              " A BB\n é  _\n");  // é is one column
 }
 
 TEST(BoardFormat, LayoutNames) {
     EXPECT_EQ(board::parse_board_layout("rows"), board::BoardLayout::Rows);
     EXPECT_EQ(board::parse_board_layout("flat"), board::BoardLayout::Flat);
-    EXPECT_TRUE(contains(error_of<UsageError>([] { board::parse_board_layout("grid"); }), "'grid'"));
+    EXPECT_TRUE(
+        contains(error_of<UsageError>([] { board::parse_board_layout("grid"); }), "'grid'"));
 }
 
 TEST(TileLabels, NumbersAndBlankTokens) {

@@ -75,8 +75,10 @@ TEST(Board, StandardGoals) {
     board::Geometry g(3, 3);
     EXPECT_EQ(board::Board::blank_last(g), board(3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 0}));
     EXPECT_EQ(board::Board::blank_first(g), board(3, 3, {0, 1, 2, 3, 4, 5, 6, 7, 8}));
-    EXPECT_EQ(board::Board::blank_last(board::Geometry(2, 4)), board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
-    EXPECT_EQ(board::Board::blank_first(board::Geometry(4, 2)), board(4, 2, {0, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(board::Board::blank_last(board::Geometry(2, 4)),
+              board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
+    EXPECT_EQ(board::Board::blank_first(board::Geometry(4, 2)),
+              board(4, 2, {0, 1, 2, 3, 4, 5, 6, 7}));
     board::Board b = board::Board::blank_last(board::Geometry(4, 5));
     EXPECT_EQ(b.blank(), 19);
     for (int c = 0; c < 19; ++c) EXPECT_EQ(b.at(c), c + 1);

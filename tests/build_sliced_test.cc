@@ -37,7 +37,8 @@ tables::Pattern pattern(int w, int h, const std::vector<int>& tiles, tables::Pat
 }
 
 // The whole table assembled from the slices of a sliced build on `ranks` threads.
-std::vector<uint8_t> sliced(const tables::Pattern& p, int ranks, tables::SlicedBuildOptions opt = {}) {
+std::vector<uint8_t> sliced(const tables::Pattern& p, int ranks,
+                            tables::SlicedBuildOptions opt = {}) {
     std::vector<uint8_t> table(pattern_ranker(p).size(), 0);
     std::mutex m;
     test::run_group(ranks, [&](base::Collective& g) {
@@ -45,7 +46,8 @@ std::vector<uint8_t> sliced(const tables::Pattern& p, int ranks, tables::SlicedB
         EXPECT_EQ(t.lo, t.slices.lo(g.rank()));
         EXPECT_EQ(t.entries.size(), t.hi - t.lo);
         std::lock_guard<std::mutex> lock(m);
-        std::copy(t.entries.begin(), t.entries.end(), table.begin() + static_cast<std::ptrdiff_t>(t.lo));
+        std::copy(t.entries.begin(), t.entries.end(),
+                  table.begin() + static_cast<std::ptrdiff_t>(t.lo));
     });
     return table;
 }
@@ -56,7 +58,8 @@ std::string file_bytes(const std::string& path) {
 }
 
 fs::path scratch(const std::string& name) {
-    const fs::path d = fs::temp_directory_path() / ("loyd_sliced_" + name + "_" + std::to_string(::getpid()));
+    const fs::path d =
+        fs::temp_directory_path() / ("loyd_sliced_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
     return d;
@@ -73,7 +76,8 @@ TEST(RankSlices, CoverTheRangeInOrderAndOwnersMatch) {
                 if (i) {
                     EXPECT_EQ(s.lo(i), s.hi(i - 1));
                 }
-                for (uint64_t r = s.lo(i); r < s.hi(i); r += 1 + (s.size(i) / 50)) EXPECT_EQ(s.owner(r), i);
+                for (uint64_t r = s.lo(i); r < s.hi(i); r += 1 + (s.size(i) / 50))
+                    EXPECT_EQ(s.owner(r), i);
                 if (s.size(i)) {
                     EXPECT_EQ(s.owner(s.hi(i) - 1), i);
                 }
@@ -89,12 +93,19 @@ TEST(SlicedBuild, EqualsTheOneProcessBuild) {
         tables::PatternKind kind;
     };
     const std::vector<Case> cases = {
-        {3, 3, {1, 2, 4, 5}, tables::PatternKind::Additive},      {3, 3, {3, 6, 7, 8}, tables::PatternKind::Additive},
-        {3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full},       {2, 4, {1, 2, 3}, tables::PatternKind::Additive},
-        {4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive},   {4, 4, {1, 2, 3, 4}, tables::PatternKind::Additive},
-        {4, 4, {13, 14, 15}, tables::PatternKind::Full},          {5, 5, {1, 2, 3}, tables::PatternKind::Additive},
+        {3, 3, {1, 2, 4, 5}, tables::PatternKind::Additive},
+        {3, 3, {3, 6, 7, 8}, tables::PatternKind::Additive},
+        {3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full},
+        {2, 4, {1, 2, 3}, tables::PatternKind::Additive},
+        {4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive},
+        {4, 4, {1, 2, 3, 4}, tables::PatternKind::Additive},
+        {4, 4, {13, 14, 15}, tables::PatternKind::Full},
+        {5, 5, {1, 2, 3}, tables::PatternKind::Additive},
         {3, 3, {1, 2, 3, 4, 5, 6}, tables::PatternKind::Additive},
-        {2, 3, {1}, tables::PatternKind::Additive},  // 6 entries: on 7 ranks the last slice is empty
+        {2,
+         3,
+         {1},
+         tables::PatternKind::Additive},  // 6 entries: on 7 ranks the last slice is empty
         {2, 3, {5}, tables::PatternKind::Full},
     };
     for (const auto& c : cases) {
@@ -104,17 +115,20 @@ TEST(SlicedBuild, EqualsTheOneProcessBuild) {
         for (int ranks : {1, 2, 3, 7}) {
             tables::SlicedBuildOptions opt;
             opt.exchange_bytes = ranks == 3 ? 0 : opt.exchange_bytes;  // 3 ranks: many small rounds
-            EXPECT_EQ(sliced(p, ranks, opt), test::as_vector(one.entries.bytes)) << c.w << "x" << c.h << " " << p.tiles_string() << " on " << ranks;
+            EXPECT_EQ(sliced(p, ranks, opt), test::as_vector(one.entries.bytes))
+                << c.w << "x" << c.h << " " << p.tiles_string() << " on " << ranks;
         }
     }
 }
 
 TEST(SlicedBuild, FileIsByteIdenticalToTheOneProcessFile) {
     const fs::path d = scratch("file");
-    for (const tables::Pattern& p : {pattern(4, 4, {1, 2, 5, 6, 9}, tables::PatternKind::Additive),
-                             pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full),
-                             pattern(2, 3, {1}, tables::PatternKind::Additive)})  // an odd entry count
-        for (tables::EntryCoding coding : {tables::EntryCoding::Byte, tables::EntryCoding::Compact}) {
+    for (const tables::Pattern& p :
+         {pattern(4, 4, {1, 2, 5, 6, 9}, tables::PatternKind::Additive),
+          pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full),
+          pattern(2, 3, {1}, tables::PatternKind::Additive)})  // an odd entry count
+        for (tables::EntryCoding coding :
+             {tables::EntryCoding::Byte, tables::EntryCoding::Compact}) {
             tables::BuildOptions bo;
             bo.coding = coding;
             const tables::BuildResult one = build_table(p, bo);
@@ -128,7 +142,8 @@ TEST(SlicedBuild, FileIsByteIdenticalToTheOneProcessFile) {
                     const tables::SlicedTable t = build_table_sliced(p, so, g);
                     EXPECT_EQ(t.max_value, one.max_value);
                     EXPECT_EQ(t.histogram, one.histogram);
-                    write_sliced_table(dist, header_for(p, t.max_value), t, g, enc, tables::kDefaultZstdLevel);
+                    write_sliced_table(dist, header_for(p, t.max_value), t, g, enc,
+                                       tables::kDefaultZstdLevel);
                 });
                 EXPECT_EQ(file_bytes(ref), file_bytes(dist))
                     << p.tiles_string() << " " << to_string(coding) << " " << to_string(enc);
@@ -147,20 +162,23 @@ void build_until(const tables::Pattern& p, const std::string& dir, int ranks, in
     opt.progress = [&](const tables::BuildProgress& bp) {
         if (bp.layer + 1 >= stop) cancel = true;
     };
-    EXPECT_THROW(test::run_group(ranks, [&](base::Collective& g) { build_table_sliced(p, opt, g); }), LimitError);
+    EXPECT_THROW(
+        test::run_group(ranks, [&](base::Collective& g) { build_table_sliced(p, opt, g); }),
+        LimitError);
 }
 
 TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
     const fs::path d = scratch("resume");
     for (tables::PatternKind kind : {tables::PatternKind::Additive, tables::PatternKind::Full}) {
-        const tables::Pattern p = kind == tables::PatternKind::Additive ? pattern(4, 3, {1, 2, 5, 6, 9}, kind)
-                                                        : pattern(3, 3, {1, 2, 3, 4, 7}, kind);
+        const tables::Pattern p = kind == tables::PatternKind::Additive
+                                      ? pattern(4, 3, {1, 2, 5, 6, 9}, kind)
+                                      : pattern(3, 3, {1, 2, 3, 4, 7}, kind);
         const tables::BuildResult one = build_table(p, tables::BuildOptions{});
         const std::string folder = tables::checkpoint_folder(d.string(), table_file_name(p));
         for (auto [first, second] : {std::pair{3, 3}, std::pair{3, 2}, std::pair{1, 4}}) {
             build_until(p, d.string(), first, 6);
-            const tables::CheckpointManifest m =
-                tables::parse_checkpoint(file_bytes(folder + "/manifest.txt"), folder + "/manifest.txt");
+            const tables::CheckpointManifest m = tables::parse_checkpoint(
+                file_bytes(folder + "/manifest.txt"), folder + "/manifest.txt");
             EXPECT_GE(m.layers, 6);
             EXPECT_LT(m.layers, one.layers);
             tables::SlicedBuildOptions opt;
@@ -169,9 +187,14 @@ TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
             std::string note;
             opt.note = [&](const std::string& s) { note += s; };
             std::vector<uint8_t> table = sliced(p, second, opt);
-            EXPECT_EQ(table, test::as_vector(one.entries.bytes)) << to_string(kind) << " " << first << " then " << second << " ranks";
-            EXPECT_NE(note.find("resuming after layer " + std::to_string(m.layers)), std::string::npos) << note;
-            test::run_group(second, [&](base::Collective& g) { tables::remove_checkpoint(d.string(), opt.table_file, g); });
+            EXPECT_EQ(table, test::as_vector(one.entries.bytes))
+                << to_string(kind) << " " << first << " then " << second << " ranks";
+            EXPECT_NE(note.find("resuming after layer " + std::to_string(m.layers)),
+                      std::string::npos)
+                << note;
+            test::run_group(second, [&](base::Collective& g) {
+                tables::remove_checkpoint(d.string(), opt.table_file, g);
+            });
             EXPECT_FALSE(fs::exists(folder));
         }
     }
@@ -184,8 +207,10 @@ TEST(SlicedBuild, DamagedPartIsNotUsed) {
     const tables::BuildResult one = build_table(p, tables::BuildOptions{});
     build_until(p, d.string(), 2, 8);
     const std::string folder = tables::checkpoint_folder(d.string(), table_file_name(p));
-    const tables::CheckpointManifest m = tables::parse_checkpoint(file_bytes(folder + "/manifest.txt"), "manifest");
-    // Flip a byte in a part of layer 4, and leave a stray part of a layer the manifest does not have.
+    const tables::CheckpointManifest m =
+        tables::parse_checkpoint(file_bytes(folder + "/manifest.txt"), "manifest");
+    // Flip a byte in a part of layer 4, and leave a stray part of a layer the manifest does not
+    // have.
     const std::string victim = folder + "/" + m.parts_of(4).back().file;
     std::string bytes = file_bytes(victim);
     bytes[bytes.size() / 2] ^= 0x40;
@@ -197,7 +222,8 @@ TEST(SlicedBuild, DamagedPartIsNotUsed) {
     std::string note;
     opt.note = [&](const std::string& s) { note += s + "\n"; };
     EXPECT_EQ(sliced(p, 2, opt), test::as_vector(one.entries.bytes));
-    EXPECT_NE(note.find("not using layers 4.." + std::to_string(m.layers)), std::string::npos) << note;
+    EXPECT_NE(note.find("not using layers 4.." + std::to_string(m.layers)), std::string::npos)
+        << note;
     EXPECT_NE(note.find("checksum"), std::string::npos) << note;
     EXPECT_NE(note.find("resuming after layer 3"), std::string::npos) << note;
     fs::remove_all(d);
@@ -214,7 +240,8 @@ TEST(SlicedBuild, CheckpointOfAnotherTableIsRefused) {
     opt.table_file = table_file_name(p);
     const std::string msg = test::error_of<UsageError>(
         [&] { test::run_group(2, [&](base::Collective& g) { build_table_sliced(q, opt, g); }); });
-    EXPECT_NE(msg.find("another table (board '4x3', this build's is '3x4')"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("another table (board '4x3', this build's is '3x4')"), std::string::npos)
+        << msg;
     fs::remove_all(d);
 }
 
@@ -226,7 +253,10 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
     EXPECT_EQ(m.keys, tables::RegionSpace::size_of(p).states);
     EXPECT_GT(m.keys, 504u);
     EXPECT_EQ(m.mask_bytes, 0);
-    EXPECT_EQ(checkpoint_identity(pattern(3, 3, {1, 2, 3}, tables::PatternKind::Full), "full-1-2-3.pdb").keys, 3024u);
+    EXPECT_EQ(
+        checkpoint_identity(pattern(3, 3, {1, 2, 3}, tables::PatternKind::Full), "full-1-2-3.pdb")
+            .keys,
+        3024u);
     const std::string keys = std::to_string(m.keys);
     m.layers = 2;
     for (int l = 1; l <= 2; ++l) {
@@ -257,10 +287,12 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
         {"", "empty checkpoint manifest"},
     };
     for (const auto& [t, want] : bad) {
-        const std::string msg = test::error_of<FormatError>([&] { tables::parse_checkpoint(t, "m"); });
+        const std::string msg =
+            test::error_of<FormatError>([&] { tables::parse_checkpoint(t, "m"); });
         EXPECT_NE(msg.find(want), std::string::npos) << msg;
     }
-    tables::CheckpointManifest other = checkpoint_identity(pattern(3, 3, {1, 2, 4}, tables::PatternKind::Additive), "additive-1-2-3.pdb");
+    tables::CheckpointManifest other = checkpoint_identity(
+        pattern(3, 3, {1, 2, 4}, tables::PatternKind::Additive), "additive-1-2-3.pdb");
     const std::string msg = test::error_of<UsageError>([&] { check_same_table(back, other, "m"); });
     EXPECT_NE(msg.find("tiles '1,2,3', this build's is '1,2,4'"), std::string::npos) << msg;
 }
@@ -269,26 +301,32 @@ TEST(CheckpointPart, WritesAndReplaysRecordsAndRefusesDamage) {
     const fs::path d = scratch("part");
     const std::string path = (d / "p.ckpt").string();
     tables::CheckpointPartWriter w(path, 5, 1000, 900000, 2);
-    const std::vector<std::pair<uint64_t, uint32_t>> recs = {{1000, 1}, {1001, 0xffff}, {1300, 7}, {899999, 2}};
+    const std::vector<std::pair<uint64_t, uint32_t>> recs = {
+        {1000, 1}, {1001, 0xffff}, {1300, 7}, {899999, 2}};
     for (auto [r, m] : recs) w.add(r, m);
     EXPECT_THROW(w.add(899999, 1), UsageError);
     const auto written = w.finish();
     tables::CheckpointPart part{5, 1000, 900000, "p.ckpt", written.bytes, written.xxh3};
     EXPECT_NO_THROW(verify_checkpoint_part(path, part));
     std::vector<std::pair<uint64_t, uint32_t>> got;
-    replay_checkpoint_part(path, part, 2, 0, UINT64_MAX, [&](uint64_t r, uint32_t m) { got.emplace_back(r, m); });
+    replay_checkpoint_part(path, part, 2, 0, UINT64_MAX,
+                           [&](uint64_t r, uint32_t m) { got.emplace_back(r, m); });
     EXPECT_EQ(got, recs);
     got.clear();
-    replay_checkpoint_part(path, part, 2, 1001, 1301, [&](uint64_t r, uint32_t m) { got.emplace_back(r, m); });
+    replay_checkpoint_part(path, part, 2, 1001, 1301,
+                           [&](uint64_t r, uint32_t m) { got.emplace_back(r, m); });
     EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint32_t>>{{1001, 0xffff}, {1300, 7}}));
     tables::CheckpointPart other = part;
     other.layer = 6;
-    EXPECT_THROW(replay_checkpoint_part(path, other, 2, 0, UINT64_MAX, [](uint64_t, uint32_t) {}), FormatError);
-    EXPECT_THROW(replay_checkpoint_part(path, part, 1, 0, UINT64_MAX, [](uint64_t, uint32_t) {}), FormatError);
+    EXPECT_THROW(replay_checkpoint_part(path, other, 2, 0, UINT64_MAX, [](uint64_t, uint32_t) {}),
+                 FormatError);
+    EXPECT_THROW(replay_checkpoint_part(path, part, 1, 0, UINT64_MAX, [](uint64_t, uint32_t) {}),
+                 FormatError);
     // Truncated by one byte: refused by size and checksum, and by the record decoder.
     fs::resize_file(path, written.bytes - 1);
     EXPECT_THROW(verify_checkpoint_part(path, part), FormatError);
-    EXPECT_THROW(replay_checkpoint_part(path, part, 2, 0, UINT64_MAX, [](uint64_t, uint32_t) {}), FormatError);
+    EXPECT_THROW(replay_checkpoint_part(path, part, 2, 0, UINT64_MAX, [](uint64_t, uint32_t) {}),
+                 FormatError);
     EXPECT_THROW(verify_checkpoint_part((d / "missing").string(), part), IoError);
     fs::remove_all(d);
 }

@@ -26,8 +26,8 @@
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
 #include "loyd/tables/verify.h"
-#include "tests/pdb_test_support.h"
 #include "test_util.h"
+#include "tests/pdb_test_support.h"
 
 namespace loyd {
 namespace {
@@ -35,8 +35,10 @@ namespace {
 namespace fs = std::filesystem;
 using Bytes = std::vector<uint8_t>;
 
-tables::Pattern pattern(int w, int h, std::vector<int> tiles, tables::PatternKind kind, board::Metric metric = board::Metric::Stm) {
-    return tables::Pattern(board::Board::blank_last(board::Geometry(w, h)), std::move(tiles), kind, metric);
+tables::Pattern pattern(int w, int h, std::vector<int> tiles, tables::PatternKind kind,
+                        board::Metric metric = board::Metric::Stm) {
+    return tables::Pattern(board::Board::blank_last(board::Geometry(w, h)), std::move(tiles), kind,
+                           metric);
 }
 
 tables::BuildResult build(const tables::Pattern& p, tables::EntryCoding coding) {
@@ -52,11 +54,13 @@ tables::EntryReader reader_of(const tables::TableEntries& e, std::vector<uint8_t
     payload.resize(tables::nibble_bytes(e.count), 0);
     const Bytes slots = exception_table_bytes(e.exceptions);
     payload.insert(payload.end(), slots.begin(), slots.end());
-    return tables::EntryReader(tables::EntryCoding::Compact, payload.data(), e.count, tables::exception_slots(e.exceptions.size()));
+    return tables::EntryReader(tables::EntryCoding::Compact, payload.data(), e.count,
+                               tables::exception_slots(e.exceptions.size()));
 }
 
 // Every entry of `compact`, decoded against its bound, equals the byte table's.
-void expect_same_values(const tables::Pattern& p, const tables::TableEntries& bytes, const tables::TableEntries& compact) {
+void expect_same_values(const tables::Pattern& p, const tables::TableEntries& bytes,
+                        const tables::TableEntries& compact) {
     ASSERT_EQ(bytes.count, compact.count);
     Bytes pb, pc;
     const tables::EntryReader b = reader_of(bytes, pb), c = reader_of(compact, pc);
@@ -67,8 +71,8 @@ void expect_same_values(const tables::Pattern& p, const tables::TableEntries& by
     for (uint64_t r = 0; r < bytes.count && mismatches < 5; ++r) {
         rk.unrank(r, cells);
         if (c.value(r, cells, bound) != b.value(r, cells, bound) && ++mismatches)
-            ADD_FAILURE() << p.tiles_string() << " rank " << r << ": compact " << c.value(r, cells, bound) << ", byte "
-                          << b.value(r, cells, bound);
+            ADD_FAILURE() << p.tiles_string() << " rank " << r << ": compact "
+                          << c.value(r, cells, bound) << ", byte " << b.value(r, cells, bound);
     }
 }
 
@@ -84,9 +88,10 @@ TEST(EntryCoding, CompactTablesDecodeToTheByteTables) {
         pattern(5, 5, {1, 2, 3}, tables::PatternKind::Additive),
     };
     for (const tables::Pattern& p : patterns) {
-        SCOPED_TRACE(p.geometry().name() + " " + to_string(p.kind()) + " " + to_string(p.metric()) + " " +
-                     p.tiles_string());
-        const tables::BuildResult b = build(p, tables::EntryCoding::Byte), c = build(p, tables::EntryCoding::Compact);
+        SCOPED_TRACE(p.geometry().name() + " " + to_string(p.kind()) + " " + to_string(p.metric()) +
+                     " " + p.tiles_string());
+        const tables::BuildResult b = build(p, tables::EntryCoding::Byte),
+                                  c = build(p, tables::EntryCoding::Compact);
         EXPECT_EQ(c.entries.coding, tables::EntryCoding::Compact);
         EXPECT_EQ(c.entries.bytes.size(), (b.entries.count + 1) / 2);
         EXPECT_EQ(c.max_value, b.max_value);
@@ -94,10 +99,12 @@ TEST(EntryCoding, CompactTablesDecodeToTheByteTables) {
         expect_same_values(p, b.entries, c.entries);
         // Re-encoding either way gives the other build exactly.
         Bytes pb, pc;
-        const tables::TableEntries enc = encode_entries(p, reader_of(b.entries, pb), b.entries.count, tables::EntryCoding::Compact, 2);
+        const tables::TableEntries enc = encode_entries(
+            p, reader_of(b.entries, pb), b.entries.count, tables::EntryCoding::Compact, 2);
         EXPECT_EQ(test::as_vector(enc.bytes), test::as_vector(c.entries.bytes));
         EXPECT_EQ(enc.exceptions, c.entries.exceptions);
-        const tables::TableEntries dec = encode_entries(p, reader_of(c.entries, pc), c.entries.count, tables::EntryCoding::Byte, 1);
+        const tables::TableEntries dec = encode_entries(
+            p, reader_of(c.entries, pc), c.entries.count, tables::EntryCoding::Byte, 1);
         EXPECT_EQ(test::as_vector(dec.bytes), test::as_vector(b.entries.bytes));
         // And the decoded values' checksum is the byte table's.
         EXPECT_EQ(summarize_values(p, reader_of(c.entries, pc), c.entries.count, 2).xxh3,
@@ -115,10 +122,13 @@ tables::TableEntries synthetic(const tables::Pattern& p, int escapes_every, Byte
     uint8_t cells[board::kMaxCells];
     for (uint64_t r = 0; r < rk.size(); ++r) {
         rk.unrank(r, cells);
-        const int e = r % static_cast<uint64_t>(escapes_every) == 0 ? 15 + static_cast<int>(rng() % 90) : static_cast<int>(rng() % 15);
+        const int e = r % static_cast<uint64_t>(escapes_every) == 0
+                          ? 15 + static_cast<int>(rng() % 90)
+                          : static_cast<int>(rng() % 15);
         values[r] = static_cast<uint8_t>(bound(cells) + 2 * e);
     }
-    return encode_entries(p, tables::EntryReader::bytes(values.data()), rk.size(), tables::EntryCoding::Compact, 2);
+    return encode_entries(p, tables::EntryReader::bytes(values.data()), rk.size(),
+                          tables::EntryCoding::Compact, 2);
 }
 
 TEST(EntryCoding, EscapedEntriesRoundTripThroughTheExceptionTable) {
@@ -127,7 +137,8 @@ TEST(EntryCoding, EscapedEntriesRoundTripThroughTheExceptionTable) {
     Bytes values;
     const tables::TableEntries c = synthetic(p, 7, values);
     EXPECT_EQ(c.exceptions.size(), (values.size() + 6) / 7);
-    for (size_t i = 1; i < c.exceptions.size(); ++i) EXPECT_LT(c.exceptions[i - 1].rank, c.exceptions[i].rank);
+    for (size_t i = 1; i < c.exceptions.size(); ++i)
+        EXPECT_LT(c.exceptions[i - 1].rank, c.exceptions[i].rank);
     tables::TableEntries b;
     b.count = values.size();
     b.bytes.assign(values.begin(), values.end());
@@ -151,12 +162,16 @@ TEST(EntryCoding, EscapedEntriesRoundTripThroughTheExceptionTable) {
 }
 
 TEST(EntryCoding, MultiTileMetricTablesKeepBytes) {
-    const tables::Pattern p = pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full, board::Metric::Mtm);
-    EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] { build(p, tables::EntryCoding::Compact); }), "single-tile"));
+    const tables::Pattern p =
+        pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full, board::Metric::Mtm);
+    EXPECT_TRUE(
+        test::contains(test::error_of<UsageError>([&] { build(p, tables::EntryCoding::Compact); }),
+                       "single-tile"));
     const tables::BuildResult b = build(p, tables::EntryCoding::Byte);
     Bytes pb;
     EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] {
-                                   encode_entries(p, reader_of(b.entries, pb), b.entries.count, tables::EntryCoding::Compact, 1);
+                                   encode_entries(p, reader_of(b.entries, pb), b.entries.count,
+                                                  tables::EntryCoding::Compact, 1);
                                }),
                                "single-tile"));
 }
@@ -171,7 +186,8 @@ TEST(EntryCoding, SlotsAndSizes) {
     EXPECT_EQ(tables::nibble_bytes(17), 16u);
     EXPECT_EQ(tables::parse_entry_coding("compact"), tables::EntryCoding::Compact);
     EXPECT_EQ(tables::parse_entry_coding("byte"), tables::EntryCoding::Byte);
-    EXPECT_TRUE(test::contains(test::error_of<UsageError>([] { tables::parse_entry_coding("nibble"); }), "compact"));
+    EXPECT_TRUE(test::contains(
+        test::error_of<UsageError>([] { tables::parse_entry_coding("nibble"); }), "compact"));
 }
 
 TEST(EntryCoding, AnEntryBelowItsBoundOrOfTheOtherParityIsRefused) {
@@ -184,14 +200,17 @@ TEST(EntryCoding, AnEntryBelowItsBoundOrOfTheOtherParityIsRefused) {
     uint64_t far = 0;
     for (uint64_t r = 0, best = 0; r < rk.size(); ++r) {
         rk.unrank(r, cells);
-        if (static_cast<uint64_t>(bound(cells)) > best) best = static_cast<uint64_t>(bound(cells)), far = r;
+        if (static_cast<uint64_t>(bound(cells)) > best)
+            best = static_cast<uint64_t>(bound(cells)), far = r;
     }
     for (int delta : {-2, 1}) {
         tables::EntryBytes bytes = b.entries.bytes;
         rk.unrank(far, cells);
         bytes[far] = static_cast<uint8_t>(delta < 0 ? bound(cells) - 2 : bytes[far] + 1);
-        const std::string m = test::error_of<FormatError>(
-            [&] { encode_entries(p, tables::EntryReader::bytes(bytes.data()), bytes.size(), tables::EntryCoding::Compact, 1); });
+        const std::string m = test::error_of<FormatError>([&] {
+            encode_entries(p, tables::EntryReader::bytes(bytes.data()), bytes.size(),
+                           tables::EntryCoding::Compact, 1);
+        });
         EXPECT_TRUE(test::contains(m, "rank " + std::to_string(far))) << m;
     }
 }
@@ -226,7 +245,8 @@ TEST(CompactFile, EveryFlippedBitIsRefused) {
                 Bytes b = orig;
                 b[pos] ^= static_cast<uint8_t>(1u << bit);
                 write_bytes(bad, b);
-                EXPECT_THROW(tables::PdbFile::open(bad), FormatError) << to_string(enc) << " byte " << pos << " bit " << bit;
+                EXPECT_THROW(tables::PdbFile::open(bad), FormatError)
+                    << to_string(enc) << " byte " << pos << " bit " << bit;
             }
     }
 }
@@ -249,8 +269,10 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
         std::function<void(Bytes&)> edit;
     };
     const Case cases[] = {
-        {"escape", [&](Bytes& b) { b[nib + plain / 2] |= static_cast<uint8_t>(15 << ((plain & 1) * 4)); }},
-        {"escape", [&](Bytes& b) { b[nib + r0 / 2] &= static_cast<uint8_t>(~(15 << ((r0 & 1) * 4))); }},
+        {"escape",
+         [&](Bytes& b) { b[nib + plain / 2] |= static_cast<uint8_t>(15 << ((plain & 1) * 4)); }},
+        {"escape",
+         [&](Bytes& b) { b[nib + r0 / 2] &= static_cast<uint8_t>(~(15 << ((r0 & 1) * 4))); }},
         {"padding byte", [&](Bytes& b) { b[slots - 1] = 1; }},
         {"beyond the table",
          [&](Bytes& b) {
@@ -283,7 +305,8 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
              for (uint64_t i = 0; i < n; ++i) {
                  const uint64_t v = base::load_le64(b.data() + slots + 8 * i);
                  if (v == UINT64_MAX) continue;
-                 const uint64_t home = tables::exception_home(v >> 8, n), to = (home + n - 1) & (n - 1);
+                 const uint64_t home = tables::exception_home(v >> 8, n),
+                                to = (home + n - 1) & (n - 1);
                  if (base::load_le64(b.data() + slots + 8 * to) != UINT64_MAX) continue;
                  base::store_le64(b.data() + slots + 8 * to, v);
                  base::store_le64(b.data() + slots + 8 * i, UINT64_MAX);
@@ -318,8 +341,10 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
                               {75, 2, "entry coding 2 unknown"},
                               {136, 64, "exception slots"}}) {
         Bytes b = orig;
-        if (at == 136) base::store_le64(b.data() + at, v);
-        else b[at] = static_cast<uint8_t>(v);
+        if (at == 136)
+            base::store_le64(b.data() + at, v);
+        else
+            b[at] = static_cast<uint8_t>(v);
         base::store_le64(b.data() + 248, tables::pdb_checksum(b.data(), 248));
         write_bytes(bad, b);
         const std::string m = test::error_of<FormatError>([&] { tables::read_pdb_header(bad); });
@@ -330,7 +355,8 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
 TEST(CompactFile, RawCompactFilesAreHalfTheByteFile) {
     test::ScratchDir dir;
     const tables::Pattern p = pattern(4, 4, {1, 2, 5, 6, 9}, tables::PatternKind::Additive);
-    const tables::BuildResult b = build(p, tables::EntryCoding::Byte), c = build(p, tables::EntryCoding::Compact);
+    const tables::BuildResult b = build(p, tables::EntryCoding::Byte),
+                              c = build(p, tables::EntryCoding::Compact);
     write_table(dir / "b.pdb", header_for(p, b.max_value), b.entries, tables::PdbEncoding::Raw);
     write_table(dir / "c.pdb", header_for(p, c.max_value), c.entries, tables::PdbEncoding::Raw);
     ASSERT_TRUE(c.entries.exceptions.empty());

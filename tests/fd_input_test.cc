@@ -120,11 +120,14 @@ TEST_F(FdInputTest, ReadSomeRetriesAReadASignalInterrupted) {
 
 TEST_F(FdInputTest, FailuresNameTheFile) {
     uint8_t buf[16];
-    std::string m = test::error_of<IoError>([&] { base::read_some(-1, buf, sizeof buf, "/some/file"); });
+    std::string m =
+        test::error_of<IoError>([&] { base::read_some(-1, buf, sizeof buf, "/some/file"); });
     EXPECT_EQ(m, "/some/file: cannot read: Bad file descriptor");
-    m = test::error_of<IoError>([&] { base::read_some(-1, buf, sizeof buf, "/some/file", "manifest"); });
+    m = test::error_of<IoError>(
+        [&] { base::read_some(-1, buf, sizeof buf, "/some/file", "manifest"); });
     EXPECT_EQ(m, "/some/file: cannot read manifest: Bad file descriptor");
-    m = test::error_of<IoError>([&] { base::read_exact_at(-1, buf, sizeof buf, 0, "/some/table"); });
+    m = test::error_of<IoError>(
+        [&] { base::read_exact_at(-1, buf, sizeof buf, 0, "/some/table"); });
     EXPECT_EQ(m, "/some/table: cannot read: Bad file descriptor");
 
     const std::string path = make_file("short", 10);

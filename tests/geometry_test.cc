@@ -86,8 +86,8 @@ TEST(Geometry, Directions) {
     EXPECT_EQ(opposite(board::Dir::Down), board::Dir::Up);
     EXPECT_EQ(opposite(board::Dir::Left), board::Dir::Right);
     EXPECT_EQ(opposite(board::Dir::Right), board::Dir::Left);
-    EXPECT_EQ(std::string() + dir_char(board::Dir::Up) + dir_char(board::Dir::Down) + dir_char(board::Dir::Left) +
-                  dir_char(board::Dir::Right),
+    EXPECT_EQ(std::string() + dir_char(board::Dir::Up) + dir_char(board::Dir::Down) +
+                  dir_char(board::Dir::Left) + dir_char(board::Dir::Right),
               "UDLR");
 }
 

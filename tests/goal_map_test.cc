@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "loyd/board/moves.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/search/ida_star.h"
-#include "loyd/board/moves.h"
 #include "tests/pdb_test_support.h"
 
 namespace loyd {
@@ -116,10 +116,10 @@ TEST(GoalMap, NoMappingWhenTheBlanksCannotCorrespond) {
     const board::Board second = board::Board::make(g34, {1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
     EXPECT_FALSE(board::GoalMapping::find(second, board::Board::blank_last(g34)));
     // Different boards never map, even when one is the other turned by 90 degrees.
-    EXPECT_FALSE(
-        board::GoalMapping::find(board::Board::blank_last(board::Geometry(3, 4)), board::Board::blank_last(board::Geometry(4, 3))));
-    EXPECT_FALSE(
-        board::GoalMapping::find(board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_last(board::Geometry(4, 4))));
+    EXPECT_FALSE(board::GoalMapping::find(board::Board::blank_last(board::Geometry(3, 4)),
+                                          board::Board::blank_last(board::Geometry(4, 3))));
+    EXPECT_FALSE(board::GoalMapping::find(board::Board::blank_last(board::Geometry(3, 3)),
+                                          board::Board::blank_last(board::Geometry(4, 4))));
 }
 
 TEST(GoalMap, PrefersTheIdentity) {
@@ -127,8 +127,9 @@ TEST(GoalMap, PrefersTheIdentity) {
     for (auto [w, h] : kSizes) {
         const board::Geometry g(w, h);
         // The centre of an odd square is fixed by all 8 symmetries; every cell by the identity.
-        std::vector<board::Board> goals = {board::Board::blank_last(g), board::Board::blank_first(g),
-                                    test::random_goal(g, g.cells() / 2, rng)};
+        std::vector<board::Board> goals = {board::Board::blank_last(g),
+                                           board::Board::blank_first(g),
+                                           test::random_goal(g, g.cells() / 2, rng)};
         for (const board::Board& goal : goals) {
             auto m = board::GoalMapping::find(goal, goal);
             ASSERT_TRUE(m) << goal.to_string();
@@ -163,7 +164,8 @@ TEST(GoalMap, MovesCorrespond) {
         const board::Geometry g(w, h);
         for (int blank = 0; blank < g.cells(); ++blank) {
             const board::Board from = test::random_goal(g, blank, rng);
-            for (const board::Board& to : {board::Board::blank_last(g), board::Board::blank_first(g)}) {
+            for (const board::Board& to :
+                 {board::Board::blank_last(g), board::Board::blank_first(g)}) {
                 auto m = board::GoalMapping::find(from, to);
                 if (!m) continue;
                 // The table-frame direction of each instance direction.

@@ -2,8 +2,6 @@
 // boards, 0 at the goal, equal to simple reference implementations on large boards, the
 // incremental classes equal to a fresh evaluation after every move and undo, and
 // hand-computed linear-conflict values.
-#include "loyd/heuristics/classic.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +10,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/board/search_state.h"
+#include "loyd/heuristics/classic.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
 #include "tests/test_util.h"
@@ -102,8 +101,9 @@ int ref_linear_conflict(const board::Board& b, const board::Board& goal) {
 // --- Names -------------------------------------------------------------------------------
 
 TEST(HeuristicNames, RoundTripAndRejectUnknown) {
-    for (heuristics::HeuristicKind k : {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::Manhattan,
-                            heuristics::HeuristicKind::LinearConflict, heuristics::HeuristicKind::Pdb})
+    for (heuristics::HeuristicKind k :
+         {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::Manhattan,
+          heuristics::HeuristicKind::LinearConflict, heuristics::HeuristicKind::Pdb})
         EXPECT_EQ(heuristics::parse_heuristic(heuristic_name(k)), k);
     EXPECT_EQ(heuristic_name(heuristics::HeuristicKind::LinearConflict), "linear-conflict");
     for (const char* s : {"", "Manhattan", "lc", "linear_conflict", "none"})
@@ -135,7 +135,8 @@ Counts check_exhaustive(const board::Board& goal, bool moves = true) {
     };
     oracle.for_each([&](const board::Board& b, int dist) {
         ++n.states;
-        const int hm = heuristics::misplaced(b, goal), hd = heuristics::manhattan(b, goal), hl = heuristics::linear_conflict(b, goal);
+        const int hm = heuristics::misplaced(b, goal), hd = heuristics::manhattan(b, goal),
+                  hl = heuristics::linear_conflict(b, goal);
         if (!(hm <= hd && hd <= hl && hl <= dist))
             fail(b, "order misplaced " + std::to_string(hm) + " <= manhattan " +
                         std::to_string(hd) + " <= lc " + std::to_string(hl) + " <= distance " +
@@ -149,9 +150,11 @@ Counts check_exhaustive(const board::Board& goal, bool moves = true) {
         for (int d = 0; moves && d < board::kDirs; ++d) {
             board::Board nb = b;
             if (!nb.move(static_cast<board::Dir>(d))) continue;
-            if (std::abs(heuristics::misplaced(nb, goal) - hm) > 1 || std::abs(heuristics::manhattan(nb, goal) - hd) != 1 ||
+            if (std::abs(heuristics::misplaced(nb, goal) - hm) > 1 ||
+                std::abs(heuristics::manhattan(nb, goal) - hd) != 1 ||
                 std::abs(heuristics::linear_conflict(nb, goal) - hl) != 1)
-                fail(b, std::string("inconsistent across move ") + dir_char(static_cast<board::Dir>(d)));
+                fail(b, std::string("inconsistent across move ") +
+                            dir_char(static_cast<board::Dir>(d)));
         }
         n.lc_above_md += hl > hd;
         n.lc_exact += hl == dist;
@@ -189,14 +192,15 @@ TEST(HeuristicExhaustive, Board2x4ExplicitGoal) {
 }
 TEST(HeuristicExhaustive, Board2x5BlankLast) {
     if (!test::kOptimized) GTEST_SKIP() << "1.8M states: Release builds only (too slow here)";
-    check_exhaustive(board::Board::blank_last(board::Geometry(2, 5)), false);  // consistency: 3x3, 2x4 only
+    check_exhaustive(board::Board::blank_last(board::Geometry(2, 5)),
+                     false);  // consistency: 3x3, 2x4 only
 }
 
 TEST(Heuristic, ZeroAtTheGoalOnEveryBoard) {
     std::mt19937_64 rng(3);
     for (const board::Geometry& g : all_geometries())
-        for (const board::Board& goal :
-             {board::Board::blank_last(g), board::Board::blank_first(g), random_permutation(g, rng)}) {
+        for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g),
+                                         random_permutation(g, rng)}) {
             const board::SearchState s = board::SearchState::from(goal);
             EXPECT_EQ(heuristics::misplaced(goal, goal), 0) << g.name();
             EXPECT_EQ(heuristics::manhattan(goal, goal), 0) << g.name();
@@ -212,7 +216,7 @@ TEST(Heuristic, MatchesReferenceOnRandomBoards) {
     std::mt19937_64 rng(11);
     for (const board::Geometry& g : all_geometries()) {
         const board::Board goals[] = {board::Board::blank_last(g), board::Board::blank_first(g),
-                               random_permutation(g, rng)};
+                                      random_permutation(g, rng)};
         for (const board::Board& goal : goals) {
             heuristics::MisplacedH mis(goal);
             heuristics::ManhattanH man(goal);
@@ -225,7 +229,8 @@ TEST(Heuristic, MatchesReferenceOnRandomBoards) {
                           hl = ref_linear_conflict(b, goal);
                 ASSERT_EQ(heuristics::misplaced(b, goal), hm) << g.name() << " " << b.to_string();
                 ASSERT_EQ(heuristics::manhattan(b, goal), hd) << g.name() << " " << b.to_string();
-                ASSERT_EQ(heuristics::linear_conflict(b, goal), hl) << g.name() << " " << b.to_string();
+                ASSERT_EQ(heuristics::linear_conflict(b, goal), hl)
+                    << g.name() << " " << b.to_string();
                 ASSERT_EQ(mis.init(s), hm);
                 ASSERT_EQ(man.init(s), hd);
                 ASSERT_EQ(lc.init(s), hl);
@@ -304,11 +309,13 @@ TEST(LinearConflict, RowAndColumnConflictsAdd) {
 
 TEST(LinearConflict, NeverBelowManhattanOnLargeBoards) {
     std::mt19937_64 rng(5);
-    for (const board::Geometry& g : {board::Geometry(4, 4), board::Geometry(5, 5), board::Geometry(4, 5), board::Geometry(3, 8)}) {
+    for (const board::Geometry& g : {board::Geometry(4, 4), board::Geometry(5, 5),
+                                     board::Geometry(4, 5), board::Geometry(3, 8)}) {
         const board::Board goal = board::Board::blank_last(g);
         for (int i = 0; i < 2000; ++i) {
             board::Board b = random_permutation(g, rng);
-            ASSERT_GE(heuristics::linear_conflict(b, goal), heuristics::manhattan(b, goal)) << b.to_string();
+            ASSERT_GE(heuristics::linear_conflict(b, goal), heuristics::manhattan(b, goal))
+                << b.to_string();
         }
     }
 }
@@ -380,7 +387,7 @@ void walk_everywhere(uint64_t seed) {
     std::mt19937_64 rng(seed);
     for (const board::Geometry& g : all_geometries()) {
         const board::Board goals[] = {board::Board::blank_last(g), board::Board::blank_first(g),
-                               random_permutation(g, rng)};
+                                      random_permutation(g, rng)};
         for (const board::Board& goal : goals) {
             // Start at the goal, and at a random (possibly unsolvable) permutation.
             EXPECT_EQ(walk<H>(goal, goal, rng(), 1500), 1500);
@@ -413,7 +420,8 @@ TEST(Incremental, LinearConflictInitResetsState) {
         for (int k = 0; k < 10; ++k) {
             int from;
             do {
-                from = goal.geometry().neighbor(s.blank, static_cast<board::Dir>(rng() % board::kDirs));
+                from = goal.geometry().neighbor(s.blank,
+                                                static_cast<board::Dir>(rng() % board::kDirs));
             } while (from == board::kNoCell);
             const int to = s.blank;
             heuristics::LinearConflictH::Undo u;

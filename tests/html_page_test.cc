@@ -1,11 +1,10 @@
-#include "solver/replay/page.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "solver/replay/page.h"
 #include "test_util.h"
 
 namespace loyd::solver {
@@ -36,7 +35,8 @@ ReplayInstance tiny(const std::string& label = "tiny") {
 TEST(TileLabels, NumbersWithTheBlankEmpty) {
     const board::Board b = test::board(3, 2, {4, 0, 1, 5, 2, 3});
     EXPECT_EQ(tile_labels(b), (std::vector<std::string>{"4", "", "1", "5", "2", "3"}));
-    const ReplayInstance in = replay_instance("x", b, board::Board::blank_last(board::Geometry(3, 2)), {});
+    const ReplayInstance in =
+        replay_instance("x", b, board::Board::blank_last(board::Geometry(3, 2)), {});
     EXPECT_EQ(in.width, 3);
     EXPECT_EQ(in.height, 2);
     EXPECT_EQ(in.goal, (std::vector<std::string>{"1", "2", "3", "4", "5", ""}));
@@ -50,14 +50,16 @@ TEST(TileLabels, TheLabelsOfAGoalInLabels) {
     EXPECT_EQ(in.start, (std::vector<std::string>{"A", "B", "", "D", "E", "C"}));
     EXPECT_EQ(in.goal, (std::vector<std::string>{"A", "B", "C", "D", "E", ""}));
     const std::string data = data_of(html_page({in}));
-    EXPECT_NE(data.find("\"start\":[\"A\",\"B\",null,\"D\",\"E\",\"C\"]"), std::string::npos) << data;
+    EXPECT_NE(data.find("\"start\":[\"A\",\"B\",null,\"D\",\"E\",\"C\"]"), std::string::npos)
+        << data;
 }
 
 TEST(HtmlPage, OneInstanceIsASelfContainedPage) {
     const std::string page = html_page({tiny()});
     EXPECT_EQ(page.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
     EXPECT_NE(page.find("<meta charset=\"utf-8\">"), std::string::npos);
-    EXPECT_NE(page.find("Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
+    EXPECT_NE(page.find("Content-Security-Policy\" content=\"default-src 'none'"),
+              std::string::npos);
     EXPECT_NE(page.find("<title>loyd replay</title>"), std::string::npos);
     // Nothing to fetch: no URL, no external script, style, image or font.
     for (const char* s : {"http:", "https:", "file:", "src=", "href=", "@import", "url("})
@@ -65,10 +67,10 @@ TEST(HtmlPage, OneInstanceIsASelfContainedPage) {
     EXPECT_EQ(count(page, "<script"), 2u);
     EXPECT_EQ(count(page, "</script>"), 2u);
     EXPECT_EQ(count(page, "<style>"), 1u);
-    for (const char* id : {"board", "goal", "moves-left", "step", "move-total", "instance-label",
-                           "move-list", "btn-first", "btn-back", "btn-play", "btn-forward",
-                           "btn-last", "slider", "speed", "instances", "notation-blank",
-                           "notation-tile", "solved"})
+    for (const char* id :
+         {"board", "goal", "moves-left", "step", "move-total", "instance-label", "move-list",
+          "btn-first", "btn-back", "btn-play", "btn-forward", "btn-last", "slider", "speed",
+          "instances", "notation-blank", "notation-tile", "solved"})
         EXPECT_EQ(count(page, "id=\"" + std::string(id) + "\""), 1u) << id;
     EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
     EXPECT_EQ(data_of(page),
@@ -83,7 +85,8 @@ TEST(HtmlPage, HostileLabelsCannotBreakThePage) {
     ReplayInstance in = tiny("</script><b>x</b><!--");
     in.start = {"</script><b>", "\"'&amp;", "", "\xE2\x80\xA8"};
     in.goal = {"</script><b>", "\"'&amp;", "\xE2\x80\xA8", ""};
-    const std::string page = html_page({in}, {"</title><script>alert(1)</script>", board::Notation::Tile});
+    const std::string page =
+        html_page({in}, {"</title><script>alert(1)</script>", board::Notation::Tile});
     EXPECT_EQ(count(page, "<script"), 2u);
     EXPECT_EQ(count(page, "</script>"), 2u);
     EXPECT_EQ(count(page, "</title>"), 1u);
@@ -95,8 +98,9 @@ TEST(HtmlPage, HostileLabelsCannotBreakThePage) {
     const std::string data = data_of(page);
     EXPECT_NE(data.find(R"("label":"\u003c/script\u003e\u003cb\u003ex\u003c/b\u003e\u003c!--")"),
               std::string::npos);
-    EXPECT_NE(data.find(R"("start":["\u003c/script\u003e\u003cb\u003e","\"'\u0026amp;",null,"\u2028"])"),
-              std::string::npos);
+    EXPECT_NE(
+        data.find(R"("start":["\u003c/script\u003e\u003cb\u003e","\"'\u0026amp;",null,"\u2028"])"),
+        std::string::npos);
     EXPECT_NE(data.find("\"notation\":\"tile\""), std::string::npos);
     // Without JavaScript the label is escaped text, the moves in tile notation.
     EXPECT_NE(page.find("<li>&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;&lt;!--: <code>L</code></li>"),
@@ -117,12 +121,16 @@ TEST(HtmlPage, ABatchKeepsEveryInstanceInOrder) {
     const board::Board goal = board::Board::blank_last(g);
     const board::Board one = test::board(3, 3, {1, 2, 3, 4, 5, 6, 7, 0, 8});
     const board::Board two = test::board(3, 3, {1, 2, 3, 4, 0, 5, 7, 8, 6});
-    const ReplayInstance wide{"wide", 5, 2, {"a", "b", "c", "d", "e", "f", "g", "h", "i", ""},
-                              {"a", "b", "c", "d", "e", "f", "g", "h", "", "i"}, board::parse_moves("L")};
-    const std::string page = html_page({replay_instance("first", one, goal, board::parse_moves("R")),
-                                        replay_instance("second", two, goal, board::parse_moves("RD")),
-                                        wide},
-                                       {"three", board::Notation::Tile});
+    const ReplayInstance wide{"wide",
+                              5,
+                              2,
+                              {"a", "b", "c", "d", "e", "f", "g", "h", "i", ""},
+                              {"a", "b", "c", "d", "e", "f", "g", "h", "", "i"},
+                              board::parse_moves("L")};
+    const std::string page =
+        html_page({replay_instance("first", one, goal, board::parse_moves("R")),
+                   replay_instance("second", two, goal, board::parse_moves("RD")), wide},
+                  {"three", board::Notation::Tile});
     const std::string data = data_of(page);
     const size_t a = data.find("\"label\":\"first\""), b = data.find("\"label\":\"second\""),
                  c = data.find("\"label\":\"wide\"");

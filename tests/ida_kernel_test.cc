@@ -41,8 +41,9 @@ struct Kernel {
         shared.limiter = search::Limiter(limits);
     }
     Worker<heuristics::ManhattanH> worker(bool bpmx = false) {
-        return Worker<heuristics::ManhattanH>(heuristics::ManhattanH(goal), goal.cell_array(), goal.geometry(),
-                                  test::default_pruning(goal.geometry()), bpmx, shared);
+        return Worker<heuristics::ManhattanH>(heuristics::ManhattanH(goal), goal.cell_array(),
+                                              goal.geometry(),
+                                              test::default_pruning(goal.geometry()), bpmx, shared);
     }
     board::Board goal;
     Shared shared;
@@ -138,7 +139,8 @@ TEST(IdaKernel, FrontierNodesReplayToTheirH) {
 TEST(IdaKernel, ASolutionAboveTheSplitDepthIsFoundWhileCollecting) {
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     board::Board start = goal;
-    for (board::Dir d : {board::Dir::Up, board::Dir::Left, board::Dir::Up}) ASSERT_TRUE(start.move(d));
+    for (board::Dir d : {board::Dir::Up, board::Dir::Left, board::Dir::Up})
+        ASSERT_TRUE(start.move(d));
     Kernel k(goal);
     Worker<heuristics::ManhattanH> w = k.worker();
     const int h0 = w.init(start);

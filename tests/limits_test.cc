@@ -136,7 +136,8 @@ TEST(StopReason, WordsOfEveryReason) {
     EXPECT_STREQ(stop_reason_text(search::StopReason::NodeLimit), "node limit");
     EXPECT_STREQ(stop_reason_text(search::StopReason::TimeLimit), "time limit");
     EXPECT_STREQ(stop_reason_text(search::StopReason::Cancelled), "cancelled");
-    EXPECT_STREQ(stop_reason_text(search::StopReason::NoSolution), "no solution (start not solvable)");
+    EXPECT_STREQ(stop_reason_text(search::StopReason::NoSolution),
+                 "no solution (start not solvable)");
     EXPECT_STREQ(stop_reason_text(search::StopReason::Interrupted), "interrupted");
     EXPECT_EQ(search::kLastStopReason, search::StopReason::Interrupted);
 }
@@ -150,7 +151,8 @@ TEST(StopReason, EveryByteRoundTripsAndNoneBeyond) {
     EXPECT_EQ(static_cast<int>(search::StopReason::NoSolution), 4);
     EXPECT_EQ(static_cast<int>(search::StopReason::Interrupted), 5);
     for (int b = 0; b < 256; ++b) {
-        const std::optional<search::StopReason> r = search::stop_reason_from_byte(static_cast<uint8_t>(b));
+        const std::optional<search::StopReason> r =
+            search::stop_reason_from_byte(static_cast<uint8_t>(b));
         if (b <= static_cast<int>(search::kLastStopReason)) {
             ASSERT_TRUE(r) << b;
             EXPECT_EQ(static_cast<int>(*r), b);

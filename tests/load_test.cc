@@ -1,6 +1,8 @@
 // Loading sets through the decoded-table cache (tables/load.h): entries keyed on the source
 // file's identity, a corrupted source refused even with a warm cache, damaged entries
 // rewritten, stale entries removed, and concurrent loaders never tearing a file.
+#include "loyd/tables/load.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,7 +21,6 @@
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/discover.h"
-#include "loyd/tables/load.h"
 #include "tests/pdb_test_support.h"
 
 namespace loyd {
@@ -49,7 +50,8 @@ void flip_last_byte(const std::string& path) {
 class CacheTest : public testing::Test {
 protected:
     CacheTest() {
-        set_ = test::build_set(test::test_spec("8-4-4"), scratch_ / "set", tables::PdbEncoding::Zstd);
+        set_ =
+            test::build_set(test::test_spec("8-4-4"), scratch_ / "set", tables::PdbEncoding::Zstd);
         opt_.cache_dir = scratch_ / "cache";
         opt_.cache_min_entries = 0;  // the 3x3 tables are small: cache them anyway
         // An hour in the past, so an edit made within the file system's timestamp tick of the
@@ -80,7 +82,8 @@ TEST_F(CacheTest, SecondLoadMapsTheCachedCopy) {
     for (size_t i = 0; i < a.tables.size(); ++i) {
         EXPECT_TRUE(b.tables[i].file().mapped());
         ASSERT_EQ(a.tables[i].size(), b.tables[i].size());
-        EXPECT_TRUE(std::equal(a.tables[i].data(), a.tables[i].data() + a.tables[i].size(), b.tables[i].data()));
+        EXPECT_TRUE(std::equal(a.tables[i].data(), a.tables[i].data() + a.tables[i].size(),
+                               b.tables[i].data()));
     }
 }
 
@@ -127,9 +130,7 @@ TEST_F(CacheTest, SymlinkedEntryIsReplacedNotFollowed) {
     const auto entries = cache_files(opt_.cache_dir);
     ASSERT_EQ(entries.size(), 2u);
     const std::string precious = scratch_ / "precious.txt";
-    {
-        std::ofstream(precious) << "keep me\n";
-    }
+    { std::ofstream(precious) << "keep me\n"; }
     for (const std::string& e : entries) {
         fs::remove(e);
         fs::create_symlink(precious, e);
@@ -200,10 +201,12 @@ namespace {
 // file, which no longer matches the manifest.
 TEST(LoadFaults, TableReplacedWhileMapped) {
     test::ScratchDir scratch;
-    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
+    const std::string dir =
+        test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
     const tables::LoadedSet set = tables::load_set(dir);
     const tables::PdbSetSpec spec = tables::read_manifest(dir + "/" + tables::kManifestName);
-    const std::string victim = dir + "/" + spec.tables[0].file, other = dir + "/" + spec.tables[1].file;
+    const std::string victim = dir + "/" + spec.tables[0].file,
+                      other = dir + "/" + spec.tables[1].file;
     const uint64_t before = tables::pdb_checksum(set.tables[0].data(), set.tables[0].size());
     fs::copy_file(other, victim + ".new");
     fs::rename(victim + ".new", victim);
@@ -216,7 +219,8 @@ TEST(LoadFaults, TableReplacedWhileMapped) {
 // check_not_rewritten, naming the file and how it changed; an untouched set is not.
 TEST(LoadFaults, TableRewrittenInPlaceIsNamed) {
     test::ScratchDir scratch;
-    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
+    const std::string dir =
+        test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
     const tables::PdbSetSpec spec = tables::read_manifest(dir + "/" + tables::kManifestName);
     const std::string victim = dir + "/" + spec.tables[1].file;
     {
@@ -227,7 +231,8 @@ TEST(LoadFaults, TableRewrittenInPlaceIsNamed) {
         EXPECT_NE(m.find(victim + ": its size went from"), std::string::npos) << m;
         EXPECT_NE(m.find("never in place"), std::string::npos) << m;
     }
-    const std::string dir2 = test::build_set(test::test_spec("8-4-4"), scratch / "set2", tables::PdbEncoding::Raw);
+    const std::string dir2 =
+        test::build_set(test::test_spec("8-4-4"), scratch / "set2", tables::PdbEncoding::Raw);
     const std::string victim2 = dir2 + "/" + spec.tables[1].file;
     const tables::LoadedSet set = tables::load_set(dir2);
     flip_last_byte(victim2);  // same size, other contents
@@ -257,9 +262,10 @@ TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
         max_value = std::max<int>(max_value, doubled.bytes[r]);
     }
     const std::string victim = dir + "/" + spec.tables[0].file;
-    spec.tables[0].xxh3 = write_table(victim + ".new", header_for(t.pattern(), static_cast<uint8_t>(max_value)),
-                                      doubled, tables::PdbEncoding::Raw)
-                              .payload_xxh3;
+    spec.tables[0].xxh3 =
+        write_table(victim + ".new", header_for(t.pattern(), static_cast<uint8_t>(max_value)),
+                    doubled, tables::PdbEncoding::Raw)
+            .payload_xxh3;
     spec.tables[1].xxh3 = good.tables[1].file().header().payload_xxh3;
     fs::rename(victim + ".new", victim);
     base::write_file_atomic(dir + "/" + tables::kManifestName, manifest_text(spec));
@@ -337,7 +343,8 @@ TEST(LoadFaults, LinkLoopIsNotReportedAsMissing) {
 // discovery skips a set whose manifest or table is one.
 TEST(LoadFaults, FifosAreRefusedWithoutBlocking) {
     test::ScratchDir scratch;
-    const std::string dir = test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
+    const std::string dir =
+        test::build_set(test::test_spec("8-4-4"), scratch / "set", tables::PdbEncoding::Raw);
     const tables::PdbSetSpec spec = tables::read_manifest(dir + "/" + tables::kManifestName);
     const fs::path root = scratch / "sets";
     fs::create_directories(root);
@@ -349,23 +356,28 @@ TEST(LoadFaults, FifosAreRefusedWithoutBlocking) {
     expect_refused([&] { (void)tables::PdbFile::open(victim); }, "not a regular file (a FIFO)");
     const std::string fifo_manifest = scratch / "fifo-manifest.txt";
     ASSERT_EQ(::mkfifo(fifo_manifest.c_str(), 0644), 0);
-    expect_refused([&] { (void)tables::read_manifest(fifo_manifest); }, fifo_manifest + ": not a regular file (a FIFO)");
+    expect_refused([&] { (void)tables::read_manifest(fifo_manifest); },
+                   fifo_manifest + ": not a regular file (a FIFO)");
 
-    // Discovery: a folder of sets with a FIFO manifest (a) and a FIFO table (b), then a good one (c).
+    // Discovery: a folder of sets with a FIFO manifest (a) and a FIFO table (b), then a good one
+    // (c).
     fs::create_directories(root / "a");
     ASSERT_EQ(::mkfifo((root / "a" / tables::kManifestName).c_str(), 0644), 0);
     fs::remove(root / "b" / spec.tables[0].file);
     ASSERT_EQ(::mkfifo((root / "b" / spec.tables[0].file).c_str(), 0644), 0);
-    const std::string good = test::build_set(test::test_spec("8-4-4"), root / "c", tables::PdbEncoding::Raw);
+    const std::string good =
+        test::build_set(test::test_spec("8-4-4"), root / "c", tables::PdbEncoding::Raw);
     std::vector<std::string> notes;
     within_seconds(20, [&] {
-        const auto found = tables::find_best_set({root.string()}, board::Board::blank_last(board::Geometry(3, 3)), &notes);
+        const auto found = tables::find_best_set(
+            {root.string()}, board::Board::blank_last(board::Geometry(3, 3)), &notes);
         ASSERT_TRUE(found.has_value());
         EXPECT_EQ(fs::path(found->manifest).parent_path(), fs::path(good));
     });
     ASSERT_EQ(notes.size(), 2u);
     EXPECT_NE(notes[0].find("not a regular file"), std::string::npos) << notes[0];
-    EXPECT_NE(notes[1].find(spec.tables[0].file + " is not a regular file"), std::string::npos) << notes[1];
+    EXPECT_NE(notes[1].find(spec.tables[0].file + " is not a regular file"), std::string::npos)
+        << notes[1];
 }
 
 }  // namespace
@@ -375,7 +387,8 @@ namespace loyd {
 namespace {
 
 TEST(ShellWord, QuotesOnlyWhatNeedsIt) {
-    EXPECT_EQ(tables::shell_word("/home/ann/.local/share/loyd/pdb/15-7-8"), "/home/ann/.local/share/loyd/pdb/15-7-8");
+    EXPECT_EQ(tables::shell_word("/home/ann/.local/share/loyd/pdb/15-7-8"),
+              "/home/ann/.local/share/loyd/pdb/15-7-8");
     EXPECT_EQ(tables::shell_word("/home/ann b/pdb"), "'/home/ann b/pdb'");
     EXPECT_EQ(tables::shell_word("it's"), "'it'\\''s'");
     EXPECT_EQ(tables::shell_word("$(rm -rf x)"), "'$(rm -rf x)'");
@@ -387,8 +400,12 @@ TEST(ShellWord, BuildCommandQuotesTheFolder) {
     const char* old = std::getenv("XDG_DATA_HOME");
     const std::string saved = old ? old : "";
     ::setenv("XDG_DATA_HOME", "/tmp/my data", 1);
-    const std::string cmd = tables::suggest_build_command(board::Board::blank_last(board::Geometry(4, 4)));
-    if (old) ::setenv("XDG_DATA_HOME", saved.c_str(), 1); else ::unsetenv("XDG_DATA_HOME");
+    const std::string cmd =
+        tables::suggest_build_command(board::Board::blank_last(board::Geometry(4, 4)));
+    if (old)
+        ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
+    else
+        ::unsetenv("XDG_DATA_HOME");
     EXPECT_NE(cmd.find("--out '/tmp/my data/loyd/pdb/15-7-8'"), std::string::npos) << cmd;
 }
 

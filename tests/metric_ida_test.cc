@@ -98,8 +98,9 @@ TEST(MetricIda, MtmDistanceOnEveryPositionOf3x3And2x4) {
         o.for_each([&](const board::Board& b, int) {
             if (i++ % every == 0) expect_optimal(near.solve(b), b, o);
         });
-        search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm), o.goal(),
-                                        board::Metric::Mtm);
+        search::MetricIda<heuristics::WalkingDistanceH> ida(
+            heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm), o.goal(),
+            board::Metric::Mtm);
         o.for_each([&](const board::Board& b, int d) {
             if (d == o.max_distance()) expect_optimal(ida.solve(b), b, o);
         });
@@ -110,15 +111,17 @@ TEST(MetricIda, MtmDistanceOnEveryPositionOf3x3And2x4) {
 
 TEST(MetricIda, MtmManhattanBoundIsOptimalToo) {
     const BfsOracle& o = oracle(3, 3, board::Metric::Mtm);
-    search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm, false), o.goal(),
-                                    board::Metric::Mtm);
+    search::MetricIda<heuristics::WalkingDistanceH> ida(
+        heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm, false), o.goal(),
+        board::Metric::Mtm);
     expect_optimal_on_sample(o, 3, test::kOptimized ? 500 : 50,
                              [&](const board::Board& b) { return ida.solve(b); });
 }
 
 TEST(MetricIda, StmWithParentPruningIsOptimal) {
     const BfsOracle& o = oracle(3, 3, board::Metric::Stm);
-    search::MetricIda<heuristics::LinearConflictH> ida(heuristics::LinearConflictH(o.goal()), o.goal(), board::Metric::Stm);
+    search::MetricIda<heuristics::LinearConflictH> ida(heuristics::LinearConflictH(o.goal()),
+                                                       o.goal(), board::Metric::Stm);
     expect_optimal_on_sample(o, 4, test::kOptimized ? 1000 : 100,
                              [&](const board::Board& b) { return ida.solve(b); });
 }
@@ -132,7 +135,8 @@ TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
         OracleH near(o, 2);
         int i = 0;
         o.for_each([&](const board::Board& b, int) {
-            if (i++ % every == 0) expect_optimal(search::astar(near, b, o.goal(), {}, board::Metric::Mtm), b, o);
+            if (i++ % every == 0)
+                expect_optimal(search::astar(near, b, o.goal(), {}, board::Metric::Mtm), b, o);
         });
         heuristics::WalkingDistanceH wd(o.goal(), board::Metric::Mtm);
         o.for_each([&](const board::Board& b, int d) {
@@ -183,7 +187,8 @@ TEST(Enumerate, WithRealHeuristicsAndBpmx) {
     // Weaker heuristics visit more, and must still find every solution exactly once.
     for (board::Metric m : {board::Metric::Stm, board::Metric::Mtm}) {
         const BfsOracle& o = oracle(3, 3, m);
-        search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(o.goal(), m), o.goal(), m);
+        search::MetricIda<heuristics::WalkingDistanceH> ida(
+            heuristics::WalkingDistanceH(o.goal(), m), o.goal(), m);
         std::mt19937_64 rng(8);
         for (int k = 0; k < (test::kOptimized ? 300 : 30); ++k) {
             const board::Board b = o.sample(rng);
@@ -203,7 +208,8 @@ TEST(Enumerate, StopsAfterAndKeeps) {
         if (o.paths(b) > o.paths(best)) best = b;
     });
     ASSERT_EQ(o.paths(best), 64u);
-    search::MetricIda<heuristics::LinearConflictH> ida(heuristics::LinearConflictH(o.goal()), o.goal(), board::Metric::Stm);
+    search::MetricIda<heuristics::LinearConflictH> ida(heuristics::LinearConflictH(o.goal()),
+                                                       o.goal(), board::Metric::Stm);
     const int d = o.distance(best);
     search::EnumerateOptions opt;
     opt.keep = 10;
@@ -235,7 +241,8 @@ TEST(Enumerate, StopsAfterAndKeeps) {
 
 TEST(Enumerate, ShorterSolutionIsAUsageError) {
     const BfsOracle& o = oracle(3, 3, board::Metric::Mtm);
-    search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm), o.goal(), board::Metric::Mtm);
+    search::MetricIda<heuristics::WalkingDistanceH> ida(
+        heuristics::WalkingDistanceH(o.goal(), board::Metric::Mtm), o.goal(), board::Metric::Mtm);
     board::Board b = o.goal();
     ASSERT_TRUE(b.move(board::Dir::Up));
     ASSERT_TRUE(b.move(board::Dir::Left));
@@ -255,7 +262,8 @@ board::Board scrambled(const board::Board& goal, int moves, uint64_t seed) {
 TEST(Enumerate, LimitsStopIt) {
     const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
     const board::Board start = scrambled(goal, 1000, 9);
-    search::MetricIda<heuristics::WalkingDistanceH> ida(heuristics::WalkingDistanceH(goal, board::Metric::Mtm), goal, board::Metric::Mtm);
+    search::MetricIda<heuristics::WalkingDistanceH> ida(
+        heuristics::WalkingDistanceH(goal, board::Metric::Mtm), goal, board::Metric::Mtm);
     search::SearchLimits lim;
     lim.max_seconds = 1e-6;
     const search::SearchResult t = ida.solve(start, lim);

@@ -31,8 +31,11 @@ TEST(Metric, RunsAndLengths) {
     EXPECT_TRUE(board::move_runs({}).empty());
     EXPECT_EQ(metric_length({}, board::Metric::Mtm), 0);
     const board::Moves m = board::parse_moves("RRRULLDDR");
-    const std::vector<board::MoveRun> want = {
-        {board::Dir::Right, 3}, {board::Dir::Up, 1}, {board::Dir::Left, 2}, {board::Dir::Down, 2}, {board::Dir::Right, 1}};
+    const std::vector<board::MoveRun> want = {{board::Dir::Right, 3},
+                                              {board::Dir::Up, 1},
+                                              {board::Dir::Left, 2},
+                                              {board::Dir::Down, 2},
+                                              {board::Dir::Right, 1}};
     EXPECT_EQ(move_runs(m), want);
     EXPECT_EQ(metric_length(m, board::Metric::Stm), 9);
     EXPECT_EQ(metric_length(m, board::Metric::Mtm), 5);
@@ -78,7 +81,8 @@ TEST(MtmOracle, FifteenPuzzleLayersMatchPublishedCounts) {
     // in a corner (a bounded BFS: the full space is too large for a test).
     const std::vector<uint64_t> published = {1, 6, 18, 54, 162, 486, 1457, 4334, 12568, 36046};
     const int depth = test::kOptimized ? 9 : 7;
-    const auto got = test::layer_counts(board::Board::blank_first(board::Geometry(4, 4)), board::Metric::Mtm, depth);
+    const auto got = test::layer_counts(board::Board::blank_first(board::Geometry(4, 4)),
+                                        board::Metric::Mtm, depth);
     EXPECT_EQ(got, std::vector<uint64_t>(published.begin(), published.begin() + depth + 1));
 }
 
@@ -93,11 +97,12 @@ TEST(MtmOracle, PathCountsSumOverPredecessors) {
             if (d == 0) return;
             board::Cells c = b.cell_array();
             uint64_t sum = 0;
-            test::for_each_neighbour(goal.geometry(), metric, c, b.blank(), [&](const board::Cells& nb) {
-                if (o.distance(nb) == d - 1)
-                    sum += o.paths(
-                        board::Board::make(goal.geometry(), std::vector<int>(nb.begin(), nb.begin() + 8)));
-            });
+            test::for_each_neighbour(
+                goal.geometry(), metric, c, b.blank(), [&](const board::Cells& nb) {
+                    if (o.distance(nb) == d - 1)
+                        sum += o.paths(board::Board::make(
+                            goal.geometry(), std::vector<int>(nb.begin(), nb.begin() + 8)));
+                });
             ASSERT_EQ(o.paths(b), sum) << b.to_string();
             ASSERT_GE(sum, 1u);
         });
@@ -110,14 +115,16 @@ TEST(Metric, MultiTileLengthCountsRunsOfOneDirection) {
     EXPECT_EQ(metric_length(board::parse_moves("RR"), board::Metric::Mtm), 1);
     EXPECT_EQ(metric_length(board::parse_moves("RRUUL"), board::Metric::Mtm), 3);
     EXPECT_EQ(metric_length(board::parse_moves("RLRL"), board::Metric::Mtm), 4);
-    EXPECT_EQ(metric_length(board::parse_moves("R2R"), board::Metric::Mtm), 1);  // one run, however it was written
+    EXPECT_EQ(metric_length(board::parse_moves("R2R"), board::Metric::Mtm),
+              1);  // one run, however it was written
     // Against a slow count: a run ends where the next move differs.
     std::mt19937_64 rng(3);
     for (int trial = 0; trial < 200; ++trial) {
         board::Moves m;
         for (uint64_t i = rng() % 30; i > 0; --i) m.push_back(static_cast<board::Dir>(rng() % 3));
         size_t runs = 0;
-        for (size_t i = 0; i < m.size(); ++i) runs += (i + 1 == m.size() || m[i + 1] != m[i]) ? 1 : 0;
+        for (size_t i = 0; i < m.size(); ++i)
+            runs += (i + 1 == m.size() || m[i + 1] != m[i]) ? 1 : 0;
         EXPECT_EQ(metric_length(m, board::Metric::Mtm), static_cast<int>(runs));
     }
 }

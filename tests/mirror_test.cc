@@ -60,7 +60,7 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
         for (int d = 0; d < w; ++d)
             for (int k = 0; k < 3; ++k) {
                 const board::Board goal = k == 0 ? test::goal_with_blank(g, d * (w + 1))
-                                          : test::random_goal(g, d * (w + 1), rng);
+                                                 : test::random_goal(g, d * (w + 1), rng);
                 SCOPED_TRACE(goal.to_string());
                 const board::Mirror m = board::Mirror::of(goal);
                 int fixed = 0;
@@ -69,11 +69,13 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
                     ASSERT_EQ(m.tile[m.tile[c]], c);
                     fixed += m.cell[c] == c;
                     // Up on the position is Left on the image, Down is Right (and back).
-                    for (const auto& [a, b] :
-                         {std::pair{board::Dir::Up, board::Dir::Left}, std::pair{board::Dir::Down, board::Dir::Right},
-                          std::pair{board::Dir::Left, board::Dir::Up}, std::pair{board::Dir::Right, board::Dir::Down}}) {
+                    for (const auto& [a, b] : {std::pair{board::Dir::Up, board::Dir::Left},
+                                               std::pair{board::Dir::Down, board::Dir::Right},
+                                               std::pair{board::Dir::Left, board::Dir::Up},
+                                               std::pair{board::Dir::Right, board::Dir::Down}}) {
                         const int n = g.neighbor(c, a);
-                        ASSERT_EQ(g.neighbor(m.cell[c], b), n == board::kNoCell ? board::kNoCell : m.cell[n]);
+                        ASSERT_EQ(g.neighbor(m.cell[c], b),
+                                  n == board::kNoCell ? board::kNoCell : m.cell[n]);
                     }
                     // The goal is its own image.
                     ASSERT_EQ(m.tile[goal.at(c)], goal.at(m.cell[c]));
@@ -89,9 +91,9 @@ TEST(Mirror, EveryReflectableGoalOfTheSquareBoards) {
 // The oracle: a position and its image are equally far from the goal, for every position of
 // 3x3 with the blank last and in the centre, and of 2x2.
 TEST(Mirror, ImagesKeepTheExactDistance) {
-    for (const board::Board& goal :
-         {board::Board::blank_last(board::Geometry(3, 3)), test::goal_with_blank(board::Geometry(3, 3), 4),
-          board::Board::blank_first(board::Geometry(2, 2))}) {
+    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)),
+                                     test::goal_with_blank(board::Geometry(3, 3), 4),
+                                     board::Board::blank_first(board::Geometry(2, 2))}) {
         SCOPED_TRACE(goal.to_string());
         const test::BfsOracle oracle(goal);
         const board::Mirror m = board::Mirror::of(goal);
@@ -108,9 +110,9 @@ TEST(Mirror, ImagesKeepTheExactDistance) {
 }
 
 TEST(Mirror, AGoalWithoutAMirrorImageIsRefused) {
-    for (const board::Board& goal :
-         {test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8}), board::Board::blank_last(board::Geometry(4, 3)),
-          test::board(3, 3, {1, 2, 0, 3, 4, 5, 6, 7, 8})}) {
+    for (const board::Board& goal : {test::board(3, 3, {1, 0, 2, 3, 4, 5, 6, 7, 8}),
+                                     board::Board::blank_last(board::Geometry(4, 3)),
+                                     test::board(3, 3, {1, 2, 0, 3, 4, 5, 6, 7, 8})}) {
         const std::string m = test::error_of<UsageError>([&] { board::Mirror::of(goal); });
         EXPECT_TRUE(
             test::contains(m, "goal '" + goal.to_string() + "' on " + goal.geometry().name()))

@@ -4,6 +4,8 @@
 // BFS distance with the default automaton. The heuristic there is the exact distance itself,
 // so IDA* walks only optimal paths and fails to finish at the BFS distance exactly when the
 // automaton cut every one of them.
+#include "loyd/search/move_pruning.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 #include "loyd/board/moves.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/search/ida_star.h"
-#include "loyd/search/move_pruning.h"
 #include "loyd/search/prebuilt_pruning.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
@@ -94,7 +95,8 @@ bool automaton_accepts(const search::MovePruning& p, int c, const std::string& s
 }
 
 TEST(MovePruning, AutomatonEqualsTheBruteForceDefinition) {
-    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(2, 3), board::Geometry(4, 3), board::Geometry(2, 2)}) {
+    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(2, 3),
+                                     board::Geometry(4, 3), board::Geometry(2, 2)}) {
         const int len = 6;
         const search::MovePruning p(g, len);
         const BruteForce bf(g, len);
@@ -122,8 +124,10 @@ TEST(MovePruning, LengthTwoIsParentPruning) {
             if (q < 0) continue;
             for (int e = 0; e < board::kDirs; ++e) {
                 const bool legal = g.neighbor(to, static_cast<board::Dir>(e)) != board::kNoCell;
-                const bool inverse = static_cast<board::Dir>(e) == opposite(static_cast<board::Dir>(d));
-                EXPECT_EQ(p.next(q, e) >= 0, legal && !inverse) << "cell " << c << " moves " << d << e;
+                const bool inverse =
+                    static_cast<board::Dir>(e) == opposite(static_cast<board::Dir>(d));
+                EXPECT_EQ(p.next(q, e) >= 0, legal && !inverse)
+                    << "cell " << c << " moves " << d << e;
             }
         }
 }
@@ -135,8 +139,9 @@ TEST(MovePruning, RefusesBadLengthsAndIsShared) {
     const search::MovePruning& b = search::MovePruning::shared(board::Geometry(3, 3), 8);
     EXPECT_EQ(&a, &b);
     EXPECT_NE(&a, &search::MovePruning::shared(board::Geometry(3, 3), 6));
-    EXPECT_THROW(search::IdaStar<heuristics::ManhattanH>(heuristics::ManhattanH(board::Board::blank_last(board::Geometry(4, 4))),
-                                     board::Board::blank_last(board::Geometry(4, 4)), a),
+    EXPECT_THROW(search::IdaStar<heuristics::ManhattanH>(
+                     heuristics::ManhattanH(board::Board::blank_last(board::Geometry(4, 4))),
+                     board::Board::blank_last(board::Geometry(4, 4)), a),
                  UsageError);
 }
 
@@ -153,14 +158,18 @@ TEST(MovePruning, CompiledInAutomataEqualFreshBuilds) {
         const search::MovePruning fresh(g, len);
         ASSERT_EQ(p->states, fresh.states()) << g.name();
         EXPECT_EQ(p->forbidden, fresh.forbidden_strings()) << g.name();
-        EXPECT_TRUE(std::equal(p->next, p->next + p->states * board::kDirs, fresh.table())) << g.name();
+        EXPECT_TRUE(std::equal(p->next, p->next + p->states * board::kDirs, fresh.table()))
+            << g.name();
         const search::MovePruning& shared = search::MovePruning::shared(g, len);
         EXPECT_EQ(shared.states(), fresh.states());
-        EXPECT_TRUE(std::equal(fresh.table(), fresh.table() + fresh.states() * board::kDirs, shared.table()));
+        EXPECT_TRUE(std::equal(fresh.table(), fresh.table() + fresh.states() * board::kDirs,
+                               shared.table()));
     }
     EXPECT_EQ(found, 3);
     EXPECT_EQ(search::find_prebuilt_pruning(4, 4, 7), nullptr);
-    EXPECT_EQ(search::find_prebuilt_pruning(3, 4, search::MovePruning::default_length(board::Geometry(3, 4))), nullptr);
+    EXPECT_EQ(search::find_prebuilt_pruning(
+                  3, 4, search::MovePruning::default_length(board::Geometry(3, 4))),
+              nullptr);
 }
 
 TEST(MovePruning, RefusesTablesThatDoNotFitTheBoard) {
@@ -168,7 +177,8 @@ TEST(MovePruning, RefusesTablesThatDoNotFitTheBoard) {
     const search::MovePruning m(g, 6);
     const std::vector<int32_t> good(m.table(), m.table() + m.states() * board::kDirs);
     EXPECT_NO_THROW(search::MovePruning(g, 6, m.forbidden_strings(), good));
-    EXPECT_THROW(search::MovePruning(board::Geometry(4, 4), 6, 0, good), UsageError);  // 3x3 edges inside 4x4
+    EXPECT_THROW(search::MovePruning(board::Geometry(4, 4), 6, 0, good),
+                 UsageError);  // 3x3 edges inside 4x4
     std::vector<int32_t> odd = good;
     odd.pop_back();
     EXPECT_THROW(search::MovePruning(g, 6, 0, odd), UsageError);
@@ -191,7 +201,9 @@ public:
     struct Undo {};
     explicit OracleH(const BfsOracle& o) : o_(&o) {}
     int init(const board::SearchState& s) const { return o_->distance(s.cell); }
-    int moved(int, const board::SearchState& s, int, int, int, Undo&) const { return o_->distance(s.cell); }
+    int moved(int, const board::SearchState& s, int, int, int, Undo&) const {
+        return o_->distance(s.cell);
+    }
     void undo(const Undo&) const {}
 
 private:
@@ -201,17 +213,19 @@ private:
 // Solves every `stride`-th position (from `shard`) and checks the length and the replay.
 void every_position_at_its_distance(const board::Board& goal, uint64_t stride, uint64_t shard) {
     const BfsOracle oracle(goal);
-    const search::MovePruning& p = search::MovePruning::shared(goal.geometry(), search::MovePruning::default_length(goal.geometry()));
+    const search::MovePruning& p = search::MovePruning::shared(
+        goal.geometry(), search::MovePruning::default_length(goal.geometry()));
     search::IdaStar<OracleH> ida(OracleH(oracle), goal, p);
     uint64_t i = 0, solved = 0, wrong = 0;
     oracle.for_each([&](const board::Board& b, int d) {
         if (i++ % stride != shard) return;
         const search::SearchResult r = ida.solve(b);
-        const bool ok = r.status == search::SearchResult::Status::Solved && static_cast<int>(r.moves.size()) == d &&
-                        r.iterations <= 1;
+        const bool ok = r.status == search::SearchResult::Status::Solved &&
+                        static_cast<int>(r.moves.size()) == d && r.iterations <= 1;
         if (!ok && wrong++ < 5)
-            ADD_FAILURE() << goal.geometry().name() << " " << b.to_string() << ": distance " << d << ", found "
-                          << r.moves.size() << " after " << r.iterations << " iterations";
+            ADD_FAILURE() << goal.geometry().name() << " " << b.to_string() << ": distance " << d
+                          << ", found " << r.moves.size() << " after " << r.iterations
+                          << " iterations";
         if (ok) {
             EXPECT_NO_THROW(replay_check(b, r.moves, goal));
         }
@@ -225,7 +239,8 @@ TEST(PruningKeepsAnOptimalPath, Every3x3Position) {
     const board::Geometry g(3, 3);
     const uint64_t stride = test::kOptimized ? 1 : 20;
     every_position_at_its_distance(board::Board::blank_last(g), stride, 0);
-    every_position_at_its_distance(board::Board::make(g, {1, 2, 3, 4, 0, 5, 6, 7, 8}), stride * 4, 1);
+    every_position_at_its_distance(board::Board::make(g, {1, 2, 3, 4, 0, 5, 6, 7, 8}), stride * 4,
+                                   1);
 }
 
 TEST(PruningKeepsAnOptimalPath, Every2x4And4x2Position) {
@@ -239,7 +254,8 @@ class Every2x5Position : public testing::TestWithParam<int> {};
 TEST_P(Every2x5Position, SolvedAtItsDistance) {
     const uint64_t stride = test::kOptimized ? 4 : 400;
     if (!test::kOptimized && GetParam() > 0) GTEST_SKIP() << "one shard in the sanitizer build";
-    every_position_at_its_distance(board::Board::blank_last(board::Geometry(5, 2)), stride, static_cast<uint64_t>(GetParam()));
+    every_position_at_its_distance(board::Board::blank_last(board::Geometry(5, 2)), stride,
+                                   static_cast<uint64_t>(GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, Every2x5Position, testing::Range(0, 4));
@@ -250,7 +266,8 @@ TEST(MovePruning, GeneratesFewerNodesThanParentPruning) {
     const board::Geometry g(4, 4);
     const board::Board goal = board::Board::blank_first(g);
     heuristics::LinearConflictH h(goal);
-    search::IdaStar<heuristics::LinearConflictH> full(h, goal, search::MovePruning::shared(g, search::MovePruning::default_length(g)));
+    search::IdaStar<heuristics::LinearConflictH> full(
+        h, goal, search::MovePruning::shared(g, search::MovePruning::default_length(g)));
     search::IdaStar<heuristics::LinearConflictH> parent(h, goal, search::MovePruning::shared(g, 2));
     auto korf = test::load_korf100_easiest_first();
     uint64_t with = 0, without = 0;

@@ -15,7 +15,8 @@ using test::board;
 using test::error_of;
 
 TEST(Moves, ToStringAndParseRoundTrip) {
-    const board::Moves m = {board::Dir::Up, board::Dir::Down, board::Dir::Left, board::Dir::Right, board::Dir::Right};
+    const board::Moves m = {board::Dir::Up, board::Dir::Down, board::Dir::Left, board::Dir::Right,
+                            board::Dir::Right};
     EXPECT_EQ(to_string(m), "UDLRR");
     EXPECT_EQ(board::parse_moves("UDLRR"), m);
     EXPECT_EQ(to_string(board::Moves{}), "");

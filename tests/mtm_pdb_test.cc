@@ -30,10 +30,11 @@ const tables::LoadedSet& mtm_set(const std::string& name) {
     tables::PdbSetSpec spec =
         name == "fringe-3x3" ? custom_set(name, board::Board::blank_last(g3), {{1, 2, 3, 4, 7}},
                                           tables::PatternKind::Full, board::Metric::Mtm)
-        : name == "two-3x3"  ? custom_set(name, board::Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6, 7}},
-                                          tables::PatternKind::Full, board::Metric::Mtm)
-                             : custom_set(name, board::Board::blank_last(g24), {{1, 2, 3, 4}, {5, 6, 7}},
-                                          tables::PatternKind::Full, board::Metric::Mtm);
+        : name == "two-3x3"
+            ? custom_set(name, board::Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6, 7}},
+                         tables::PatternKind::Full, board::Metric::Mtm)
+            : custom_set(name, board::Board::blank_last(g24), {{1, 2, 3, 4}, {5, 6, 7}},
+                         tables::PatternKind::Full, board::Metric::Mtm);
     s = std::make_unique<tables::LoadedSet>(tables::load_set(test::build_set(spec, dir / name)));
     return *s;
 }
@@ -43,7 +44,8 @@ TEST(MtmPdb, AdmissibleOnEveryPositionAndAtLeastTheWalkingDistance) {
         const tables::LoadedSet& set = mtm_set(name);
         EXPECT_EQ(set.spec.metric, board::Metric::Mtm);
         const BfsOracle o(set.spec.goal, board::Metric::Mtm);
-        for (const heuristics::Lookups& want : {heuristics::Lookups::regular_only(), heuristics::Lookups::all()}) {
+        for (const heuristics::Lookups& want :
+             {heuristics::Lookups::regular_only(), heuristics::Lookups::all()}) {
             heuristics::MtmPdbH h(set, want);
             EXPECT_FALSE(h.lookups().dual);
             EXPECT_EQ(h.lookups().reflected, want.reflected && set.spec.reflect);
@@ -72,7 +74,8 @@ TEST(MtmPdb, IncrementalEqualsFromScratch) {
 TEST(MtmPdb, TablesAreNeverUsedInTheOtherMetric) {
     const tables::LoadedSet& mtm = mtm_set("fringe-3x3");
     const tables::LoadedSet& stm = test::test_set("8-fringe");
-    std::string m = error_of<UsageError>([&] { heuristics::MtmPdbH h(stm, heuristics::Lookups{}); });
+    std::string m =
+        error_of<UsageError>([&] { heuristics::MtmPdbH h(stm, heuristics::Lookups{}); });
     EXPECT_NE(m.find("pdbgen build --metric mtm"), std::string::npos) << m;
     m = error_of<UsageError>([&] { heuristics::PdbH h(mtm, heuristics::Lookups{}); });
     EXPECT_NE(m.find("multi-tile"), std::string::npos) << m;
@@ -91,12 +94,13 @@ TEST(MtmPdb, TablesAreNeverUsedInTheOtherMetric) {
 
     // A manifest that says MTM over a table file that holds the STM table of the same tiles.
     test::ScratchDir dir;
-    tables::PdbSetSpec spec = custom_set("x", goal, {{1, 2, 3, 4, 7}}, tables::PatternKind::Full, board::Metric::Mtm);
+    tables::PdbSetSpec spec =
+        custom_set("x", goal, {{1, 2, 3, 4, 7}}, tables::PatternKind::Full, board::Metric::Mtm);
     test::build_set(spec, dir.path());
     const tables::Pattern stm_pattern(goal, {1, 2, 3, 4, 7}, tables::PatternKind::Full);
     const tables::BuildResult r = build_table(stm_pattern, {});
-    write_pdb(dir / spec.tables[0].file, header_for(stm_pattern, r.max_value), r.entries.bytes.data(),
-              r.entries.bytes.size(), tables::PdbEncoding::Raw);
+    write_pdb(dir / spec.tables[0].file, header_for(stm_pattern, r.max_value),
+              r.entries.bytes.data(), r.entries.bytes.size(), tables::PdbEncoding::Raw);
     spec.tables[0].xxh3.reset();
     base::write_file_atomic(dir / tables::kManifestName, manifest_text(spec));
     m = error_of<FormatError>([&] { tables::load_set(dir.path()); });
@@ -106,14 +110,17 @@ TEST(MtmPdb, TablesAreNeverUsedInTheOtherMetric) {
 TEST(MtmPdb, DiscoveryPicksTheSetOfTheMetric) {
     test::ScratchDir dir;
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
-    test::build_set(custom_set("a-stm", goal, {{1, 2, 3, 4, 7}}, tables::PatternKind::Full), dir / "a-stm");
-    test::build_set(custom_set("b-mtm", goal, {{1, 2, 3}}, tables::PatternKind::Full, board::Metric::Mtm),
-                    dir / "b-mtm");
+    test::build_set(custom_set("a-stm", goal, {{1, 2, 3, 4, 7}}, tables::PatternKind::Full),
+                    dir / "a-stm");
+    test::build_set(
+        custom_set("b-mtm", goal, {{1, 2, 3}}, tables::PatternKind::Full, board::Metric::Mtm),
+        dir / "b-mtm");
     const auto stm = tables::find_best_set({dir.path()}, goal);
     ASSERT_TRUE(stm);
     EXPECT_EQ(stm->spec.name, "a-stm");
     const auto mtm =
-        tables::find_best_set({dir.path()}, board::Board::blank_first(board::Geometry(3, 3)), nullptr, board::Metric::Mtm);
+        tables::find_best_set({dir.path()}, board::Board::blank_first(board::Geometry(3, 3)),
+                              nullptr, board::Metric::Mtm);
     ASSERT_TRUE(mtm);
     EXPECT_EQ(mtm->spec.name, "b-mtm");
     EXPECT_FALSE(tables::find_best_set({dir / "a-stm"}, goal, nullptr, board::Metric::Mtm));
@@ -125,12 +132,13 @@ TEST(MtmPdb, BuildSuggestionsAreForTheMetric) {
     EXPECT_NE(tables::suggest_build_command(g4).find("--preset 15-7-8 "), std::string::npos);
     EXPECT_NE(tables::suggest_build_command(g4, board::Metric::Mtm).find("--preset 15-mtm-6-6 "),
               std::string::npos);
-    EXPECT_NE(tables::suggest_build_command(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Mtm)
+    EXPECT_NE(tables::suggest_build_command(board::Board::blank_last(board::Geometry(3, 3)),
+                                            board::Metric::Mtm)
                   .find("--preset 8-mtm-fringe "),
               std::string::npos);
     // Other boards: full patterns of the metric, each table under ~60 M entries.
-    for (const board::Board& goal :
-         {board::Board::blank_last(board::Geometry(3, 4)), board::Board::blank_last(board::Geometry(5, 5))}) {
+    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 4)),
+                                     board::Board::blank_last(board::Geometry(5, 5))}) {
         const std::string cmd = tables::suggest_build_command(goal, board::Metric::Mtm);
         EXPECT_NE(cmd.find("--metric mtm"), std::string::npos) << cmd;
         EXPECT_EQ(cmd.find("--kind"), std::string::npos) << cmd;  // full is the default in MTM
@@ -147,8 +155,8 @@ TEST(MtmPdb, SolvesAndCountsOptimallyAlsoThroughAGoalMapping) {
     opt.metric = board::Metric::Mtm;
     opt.heuristic = heuristics::HeuristicKind::Pdb;
     opt.pdb = &set;
-    for (const board::Board& goal :
-         {board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_first(board::Geometry(3, 3))}) {
+    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)),
+                                     board::Board::blank_first(board::Geometry(3, 3))}) {
         const BfsOracle o(goal, board::Metric::Mtm);
         std::mt19937_64 rng(11);
         for (int i = 0; i < (test::kOptimized ? 200 : 30); ++i) {
@@ -165,7 +173,8 @@ TEST(MtmPdb, SolvesAndCountsOptimallyAlsoThroughAGoalMapping) {
             all.count_only = false;
             const search::AllSolutionsOutcome listed = solve_all(start, goal, opt, all);
             EXPECT_EQ(listed.solutions.size(), o.paths(start));
-            for (const board::Moves& m : listed.solutions) EXPECT_NO_THROW(replay_check(start, m, goal));
+            for (const board::Moves& m : listed.solutions)
+                EXPECT_NO_THROW(replay_check(start, m, goal));
         }
     }
 }

@@ -16,13 +16,17 @@ namespace {
 using test::contains;
 using test::error_of;
 
-const board::MoveStyle kBlank{board::Notation::Blank, false}, kBlankRuns{board::Notation::Blank, true},
-    kTile{board::Notation::Tile, false}, kTileRuns{board::Notation::Tile, true};
+const board::MoveStyle kBlank{board::Notation::Blank, false},
+    kBlankRuns{board::Notation::Blank, true}, kTile{board::Notation::Tile, false},
+    kTileRuns{board::Notation::Tile, true};
 
 board::Moves blank_moves(const std::string& letters) {
     board::Moves m;
     for (char c : letters)
-        m.push_back(c == 'U' ? board::Dir::Up : c == 'D' ? board::Dir::Down : c == 'L' ? board::Dir::Left : board::Dir::Right);
+        m.push_back(c == 'U'   ? board::Dir::Up
+                    : c == 'D' ? board::Dir::Down
+                    : c == 'L' ? board::Dir::Left
+                               : board::Dir::Right);
     return m;
 }
 
@@ -83,7 +87,9 @@ TEST(Notation, RoundTripsEveryStyleOnRandomSequences) {
                         ASSERT_NE(text[j], text[i]) << text;
                     }
             // The other notation reads the same text as the opposite moves.
-            const board::Notation other = s.notation == board::Notation::Blank ? board::Notation::Tile : board::Notation::Blank;
+            const board::Notation other = s.notation == board::Notation::Blank
+                                              ? board::Notation::Tile
+                                              : board::Notation::Blank;
             const board::Moves flipped = parse_move_text(text, other).moves;
             ASSERT_EQ(flipped.size(), m.size());
             for (size_t i = 0; i < m.size(); ++i) ASSERT_EQ(flipped[i], opposite(m[i]));
@@ -116,11 +122,13 @@ TEST(Notation, RefusesBadTextNamingTheCharacter) {
 TEST(Notation, RefusesAbsurdlyLongSequences) {
     std::string text;
     for (size_t i = 0; i <= board::kMaxMoves / 99; ++i) text += "R99";
-    const std::string m = error_of<FormatError>([&] { parse_move_text(text, board::Notation::Blank); });
+    const std::string m =
+        error_of<FormatError>([&] { parse_move_text(text, board::Notation::Blank); });
     EXPECT_TRUE(contains(m, "more than 1000000 moves")) << m;
     // Exactly at the bound is fine.
-    EXPECT_EQ(parse_move_text(std::string(board::kMaxMoves, 'U'), board::Notation::Blank).moves.size(),
-              board::kMaxMoves);
+    EXPECT_EQ(
+        parse_move_text(std::string(board::kMaxMoves, 'U'), board::Notation::Blank).moves.size(),
+        board::kMaxMoves);
 }
 
 TEST(Notation, RandomTextEitherReadsOrThrowsFormatError) {
@@ -134,8 +142,9 @@ TEST(Notation, RandomTextEitherReadsOrThrowsFormatError) {
             ASSERT_EQ(t.moves.size(), t.letter_at.size());
             for (size_t i = 0; i < t.moves.size(); ++i)
                 ASSERT_TRUE(std::string("UDLR").find(text[t.letter_at[i]]) != std::string::npos);
-            ASSERT_EQ(parse_move_text(format_moves(t.moves, kTileRuns), board::Notation::Tile).moves,
-                      t.moves);
+            ASSERT_EQ(
+                parse_move_text(format_moves(t.moves, kTileRuns), board::Notation::Tile).moves,
+                t.moves);
         } catch (const FormatError&) {
         }
     }
@@ -147,7 +156,8 @@ TEST(Notation, Names) {
     EXPECT_STREQ(notation_name(board::Notation::Tile), "tile");
     EXPECT_STREQ(notation_name(board::Notation::Blank), "blank");
     for (const char* bad : {"", "Tile", "tiles", "stm"})
-        EXPECT_TRUE(contains(error_of<UsageError>([&] { board::parse_notation(bad); }), "notation"));
+        EXPECT_TRUE(
+            contains(error_of<UsageError>([&] { board::parse_notation(bad); }), "notation"));
 }
 
 }  // namespace

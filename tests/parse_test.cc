@@ -18,7 +18,8 @@ using test::contains;
 using test::error_of;
 
 // The path the solver takes for one line: split off the label, read the board.
-board::Board board_from_line(const std::string& line, const std::optional<board::Geometry>& size = {}) {
+board::Board board_from_line(const std::string& line,
+                             const std::optional<board::Geometry>& size = {}) {
     auto it = board::split_instance_line(line);
     if (!it) throw std::logic_error("no instance on the line");
     return board::BoardFormat(size, "blank-last").read(it->body);
@@ -74,7 +75,8 @@ TEST(ParseIntList, RejectsNonIntegers) {
 TEST(ParseIntList, OneNumberIsSingular) {
     const std::string m = error_of<FormatError>([] { board_from_line("7"); });
     EXPECT_TRUE(contains(m, "cannot infer the board from 1 number (")) << m;
-    EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("1 2"); }), "from 2 numbers (")) << m;
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("1 2"); }), "from 2 numbers ("))
+        << m;
 }
 
 TEST(SplitInstanceLine, SkipsBlankAndCommentLines) {
@@ -110,8 +112,10 @@ TEST(SplitInstanceLine, LabelAndColon) {
 }
 
 TEST(SplitInstanceLine, RejectsAnEmptyLabel) {
-    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_instance_line(": 1 2 3 0"); }), "label"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { board::split_instance_line("  :"); }), "label"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([] { board::split_instance_line(": 1 2 3 0"); }), "label"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([] { board::split_instance_line("  :"); }), "label"));
 }
 
 TEST(InferGeometry, SquareBoardsFromTheCount) {
@@ -143,7 +147,8 @@ TEST(ParseGoal, NamedGoals) {
     board::Geometry g(3, 3);
     EXPECT_EQ(parse_goal("blank-last", g), board::Board::blank_last(g));
     EXPECT_EQ(parse_goal("blank-first", g), board::Board::blank_first(g));
-    EXPECT_EQ(parse_goal("blank-last", board::Geometry(4, 5)), board::Board::blank_last(board::Geometry(4, 5)));
+    EXPECT_EQ(parse_goal("blank-last", board::Geometry(4, 5)),
+              board::Board::blank_last(board::Geometry(4, 5)));
     EXPECT_FALSE(board::goal_is_explicit("blank-last"));
     EXPECT_FALSE(board::goal_is_explicit("blank-first"));
     EXPECT_TRUE(board::goal_is_explicit("1 2 3 8 0 4 7 6 5"));
@@ -152,7 +157,8 @@ TEST(ParseGoal, NamedGoals) {
 TEST(ParseGoal, ExplicitPermutation) {
     EXPECT_EQ(parse_goal("1 2 3 8 0 4 7 6 5", board::Geometry(3, 3)),
               board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}));
-    EXPECT_EQ(parse_goal("7,6,5,4,3,2,1,0", board::Geometry(2, 4)), board(2, 4, {7, 6, 5, 4, 3, 2, 1, 0}));
+    EXPECT_EQ(parse_goal("7,6,5,4,3,2,1,0", board::Geometry(2, 4)),
+              board(2, 4, {7, 6, 5, 4, 3, 2, 1, 0}));
     // In rows too, with the blank written _.
     EXPECT_EQ(parse_goal("1 2 3/8 _ 4/7 6 5", board::Geometry(3, 3)),
               board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}));
@@ -160,9 +166,9 @@ TEST(ParseGoal, ExplicitPermutation) {
 
 TEST(ParseGoal, RejectsBadGoals) {
     board::Geometry g(3, 3);
-    for (const char* s : {"", "blank", "Blank-Last", "last", "1 2 3", "1 2 3 4 5 6 7 8 9",
-                          "1 2 3 4 5 6 7 8 8", "1 2 3 4 5 6 7 8 0 1", "1 2 3 4 x 6 7 8 0",
-                          "1 2 3 4/5 6 7 0", "A B C/D E F/G H _"}) {
+    for (const char* s :
+         {"", "blank", "Blank-Last", "last", "1 2 3", "1 2 3 4 5 6 7 8 9", "1 2 3 4 5 6 7 8 8",
+          "1 2 3 4 5 6 7 8 0 1", "1 2 3 4 x 6 7 8 0", "1 2 3 4/5 6 7 0", "A B C/D E F/G H _"}) {
         std::string m = error_of<UsageError>([&] { parse_goal(s, g); });
         EXPECT_TRUE(contains(m, "goal")) << "'" << s << "': " << m;
     }
@@ -171,15 +177,16 @@ TEST(ParseGoal, RejectsBadGoals) {
 TEST(ParseEndToEnd, LinesBecomeBoards) {
     EXPECT_EQ(board_from_line("6 4 7 8 5 0 3 2 1"), board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1}));
     EXPECT_EQ(board_from_line("x: 6,4,7,8,5,0,3,2,1"), board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1}));
-    EXPECT_EQ(board_from_line("5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13").geometry(), board::Geometry(4, 4));
+    EXPECT_EQ(board_from_line("5 10 14 7 8 3 6 1 15 0 12 9 2 11 4 13").geometry(),
+              board::Geometry(4, 4));
     EXPECT_EQ(board_from_line("1 2 3 4 5 6 7 0", board::parse_size("2x4")),
               board(2, 4, {1, 2, 3, 4, 5, 6, 7, 0}));
     EXPECT_EQ(board_from_line("0 1 2 3 4 5 6 7 8 9 10 11", board::parse_size("3x4")).geometry(),
               board::Geometry(3, 4));
-    EXPECT_EQ(
-        board_from_line("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19", board::parse_size("4x5"))
-            .geometry(),
-        board::Geometry(4, 5));
+    EXPECT_EQ(board_from_line("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19",
+                              board::parse_size("4x5"))
+                  .geometry(),
+              board::Geometry(4, 5));
     std::string line;
     for (int i = 24; i >= 0; --i) line += std::to_string(i) + (i % 2 ? "," : " ");
     EXPECT_EQ(board_from_line(line).at(0), 24);

@@ -15,8 +15,12 @@ namespace {
 
 using test::error_of;
 
-board::Board goal3() { return board::Board::blank_last(board::Geometry(3, 3)); }
-board::Board goal4() { return board::Board::blank_last(board::Geometry(4, 4)); }
+board::Board goal3() {
+    return board::Board::blank_last(board::Geometry(3, 3));
+}
+board::Board goal4() {
+    return board::Board::blank_last(board::Geometry(4, 4));
+}
 
 TEST(Pattern, KeepsGoalKindAndSortedTiles) {
     const tables::Pattern p(goal4(), {9, 1, 5, 2, 6}, tables::PatternKind::Additive);
@@ -50,29 +54,37 @@ TEST(Pattern, LargestAllowedLeavesThreeFreeCells) {
     // n - 3 tiles: the blank and two more free cells.
     EXPECT_NO_THROW(tables::Pattern(goal3(), {1, 2, 3, 4, 5, 6}, tables::PatternKind::Additive));
     EXPECT_NO_THROW(tables::Pattern(goal3(), {1, 2, 3, 4, 5, 6}, tables::PatternKind::Full));
-    EXPECT_NO_THROW(tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {1}, tables::PatternKind::Additive));
+    EXPECT_NO_THROW(tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {1},
+                                    tables::PatternKind::Additive));
 }
 
 TEST(Pattern, RefusesEmpty) {
-    const std::string m = error_of<UsageError>([] { tables::Pattern(goal3(), {}, tables::PatternKind::Additive); });
+    const std::string m =
+        error_of<UsageError>([] { tables::Pattern(goal3(), {}, tables::PatternKind::Additive); });
     EXPECT_NE(m.find("at least one tile"), std::string::npos) << m;
 }
 
 TEST(Pattern, RefusesTheBlank) {
-    const std::string m = error_of<UsageError>([] { tables::Pattern(goal3(), {1, 0, 2}, tables::PatternKind::Additive); });
+    const std::string m = error_of<UsageError>([] {
+        tables::Pattern(goal3(), {1, 0, 2}, tables::PatternKind::Additive);
+    });
     EXPECT_NE(m.find("blank"), std::string::npos) << m;
     EXPECT_THROW(tables::Pattern(goal3(), {0}, tables::PatternKind::Full), UsageError);
 }
 
 TEST(Pattern, RefusesDuplicates) {
-    const std::string m = error_of<UsageError>([] { tables::Pattern(goal3(), {3, 1, 3}, tables::PatternKind::Additive); });
+    const std::string m = error_of<UsageError>([] {
+        tables::Pattern(goal3(), {3, 1, 3}, tables::PatternKind::Additive);
+    });
     EXPECT_NE(m.find("3"), std::string::npos) << m;
     EXPECT_NE(m.find("twice"), std::string::npos) << m;
     EXPECT_THROW(tables::Pattern(goal4(), {5, 5}, tables::PatternKind::Full), UsageError);
 }
 
 TEST(Pattern, RefusesTilesOffTheBoard) {
-    const std::string m = error_of<UsageError>([] { tables::Pattern(goal3(), {1, 9}, tables::PatternKind::Additive); });
+    const std::string m = error_of<UsageError>([] {
+        tables::Pattern(goal3(), {1, 9}, tables::PatternKind::Additive);
+    });
     EXPECT_NE(m.find("9"), std::string::npos) << m;
     EXPECT_NE(m.find("3x3"), std::string::npos) << m;
     EXPECT_THROW(tables::Pattern(goal3(), {-1}, tables::PatternKind::Additive), UsageError);
@@ -86,14 +98,21 @@ TEST(Pattern, RefusesTilesOffTheBoard) {
 // which splits by parity: part of the table would be unreachable (pdb_build_test shows it
 // with its abstract-space oracle), so Pattern refuses it up front.
 TEST(Pattern, RefusesTooManyTiles) {
-    const std::string m =
-        error_of<UsageError>([] { tables::Pattern(goal3(), {1, 2, 3, 4, 5, 6, 7}, tables::PatternKind::Additive); });
+    const std::string m = error_of<UsageError>([] {
+        tables::Pattern(goal3(), {1, 2, 3, 4, 5, 6, 7}, tables::PatternKind::Additive);
+    });
     EXPECT_NE(m.find("fewer than three"), std::string::npos) << m;
     EXPECT_NE(m.find("1,2,3,4,5,6,7"), std::string::npos) << m;
-    EXPECT_THROW(tables::Pattern(goal3(), {1, 2, 3, 4, 5, 6, 8}, tables::PatternKind::Full), UsageError);
-    EXPECT_THROW(tables::Pattern(goal3(), {8, 7, 6, 5, 4, 3, 2, 1}, tables::PatternKind::Full), UsageError);
-    EXPECT_THROW(tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {1, 2}, tables::PatternKind::Additive), UsageError);
-    EXPECT_THROW(tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {1, 2, 3}, tables::PatternKind::Additive), UsageError);
+    EXPECT_THROW(tables::Pattern(goal3(), {1, 2, 3, 4, 5, 6, 8}, tables::PatternKind::Full),
+                 UsageError);
+    EXPECT_THROW(tables::Pattern(goal3(), {8, 7, 6, 5, 4, 3, 2, 1}, tables::PatternKind::Full),
+                 UsageError);
+    EXPECT_THROW(tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {1, 2},
+                                 tables::PatternKind::Additive),
+                 UsageError);
+    EXPECT_THROW(tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {1, 2, 3},
+                                 tables::PatternKind::Additive),
+                 UsageError);
     std::vector<int> fifteen;
     for (int t = 1; t <= 15; ++t) fifteen.push_back(t);
     EXPECT_THROW(tables::Pattern(goal4(), fifteen, tables::PatternKind::Additive), UsageError);

@@ -9,8 +9,6 @@
 //   on every 3x3 and 2x4 position against the MTM BFS;
 // - the table does not depend on the thread count;
 // - cancellation, progress reports and the result's histogram.
-#include "loyd/tables/build.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,15 +22,15 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/tables/build.h"
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/presets.h"
 #include "loyd/tables/verify.h"
-#include "tests/bfs_oracle.h"
 #include "test_util.h"
+#include "tests/bfs_oracle.h"
 
 namespace loyd {
 namespace {
-
 
 // A placement: the cells of the pattern tiles in ascending tile order, then (full) the
 // blank's, 5 bits each.
@@ -46,7 +44,8 @@ using PlacementCode = uint64_t;
 // answer is indexed by placement: for full, the state itself; for additive, the minimum over
 // the states with that placement of the pattern tiles. In MTM (full only) the blank also runs
 // 2.. cells along its row or column, every cell it passes shifting back one, at cost 1.
-std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vector<int> tiles, bool full,
+std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vector<int> tiles,
+                                              bool full,
                                               board::Metric metric = board::Metric::Stm) {
     std::sort(tiles.begin(), tiles.end());
     const int w = goal.geometry().width(), h = goal.geometry().height(), n = w * h;
@@ -57,7 +56,9 @@ std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vec
     if (n * bits > 64) throw std::logic_error("oracle: board too large for this pattern");
     const uint64_t mask = (uint64_t{1} << bits) - 1;
     auto get = [&](uint64_t s, int c) { return (s >> (bits * c)) & mask; };
-    auto set = [&](uint64_t s, int c, uint64_t v) { return (s & ~(mask << (bits * c))) | (v << (bits * c)); };
+    auto set = [&](uint64_t s, int c, uint64_t v) {
+        return (s & ~(mask << (bits * c))) | (v << (bits * c));
+    };
     const auto nb = test::neighbour_lists(w, h);
 
     uint64_t start = 0;
@@ -65,8 +66,11 @@ std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vec
     for (int c = 0; c < n; ++c) {
         const int t = goal.at(c);
         const auto it = std::find(tiles.begin(), tiles.end(), t);
-        if (t == 0) start_blank = c;
-        else start = set(start, c, it != tiles.end() ? static_cast<uint64_t>(it - tiles.begin() + 1) : erased);
+        if (t == 0)
+            start_blank = c;
+        else
+            start = set(start, c,
+                        it != tiles.end() ? static_cast<uint64_t>(it - tiles.begin() + 1) : erased);
     }
     struct Item {
         uint64_t state;
@@ -88,8 +92,10 @@ std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vec
                 auto [it, fresh] = dist.emplace(t, d);
                 if (fresh || it->second > d) {
                     it->second = d;
-                    if (cost == 0) dq.push_front({t, at, d});
-                    else dq.push_back({t, at, d});
+                    if (cost == 0)
+                        dq.push_front({t, at, d});
+                    else
+                        dq.push_back({t, at, d});
                 }
                 const int next = 2 * at - prev;  // the cell beyond `at`, seen from `prev`
                 const bool same_line = next >= 0 && next < n &&
@@ -107,8 +113,10 @@ std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vec
         int blank = -1;
         for (int c = 0; c < n; ++c) {
             const uint64_t v = get(st, c);
-            if (v == 0) blank = c;
-            else if (v != erased) code |= static_cast<uint64_t>(c) << (5 * (v - 1));
+            if (v == 0)
+                blank = c;
+            else if (v != erased)
+                code |= static_cast<uint64_t>(c) << (5 * (v - 1));
         }
         if (full) code |= static_cast<uint64_t>(blank) << (5 * k);
         auto [it, fresh] = by_placement.emplace(code, d);
@@ -117,8 +125,10 @@ std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vec
     return by_placement;
 }
 
-std::string describe(const board::Board& goal, const std::vector<int>& tiles, tables::PatternKind kind) {
-    std::string s = goal.geometry().name() + " goal '" + goal.to_string() + "' " + to_string(kind) + " {";
+std::string describe(const board::Board& goal, const std::vector<int>& tiles,
+                     tables::PatternKind kind) {
+    std::string s =
+        goal.geometry().name() + " goal '" + goal.to_string() + "' " + to_string(kind) + " {";
     for (size_t i = 0; i < tiles.size(); ++i) {
         if (i) s += ',';
         s += std::to_string(tiles[i]);
@@ -129,7 +139,8 @@ std::string describe(const board::Board& goal, const std::vector<int>& tiles, ta
 
 // Builds the table and compares it entry for entry with the oracle; checks that every entry
 // is covered by exactly one abstract placement, and the result's histogram and maximum.
-void check_against_oracle(const board::Board& goal, const std::vector<int>& tiles, tables::PatternKind kind, int threads = 1,
+void check_against_oracle(const board::Board& goal, const std::vector<int>& tiles,
+                          tables::PatternKind kind, int threads = 1,
                           board::Metric metric = board::Metric::Stm) {
     SCOPED_TRACE(describe(goal, tiles, kind) + " " + to_string(metric));
     const tables::Pattern p(goal, tiles, kind, metric);
@@ -140,12 +151,14 @@ void check_against_oracle(const board::Board& goal, const std::vector<int>& tile
     ASSERT_EQ(res.entries.bytes.size(), rk.size());
 
     const auto want = oracle(goal, tiles, kind == tables::PatternKind::Full, metric);
-    ASSERT_EQ(want.size(), res.entries.bytes.size()) << "the oracle reaches a different number of placements";
+    ASSERT_EQ(want.size(), res.entries.bytes.size())
+        << "the oracle reaches a different number of placements";
     std::vector<bool> covered(res.entries.bytes.size(), false);
     int mismatches = 0;
     for (const auto& [code, d] : want) {
         uint8_t cells[board::kMaxCells];
-        for (int i = 0; i < rk.items(); ++i) cells[i] = static_cast<uint8_t>((code >> (5 * i)) & 31);
+        for (int i = 0; i < rk.items(); ++i)
+            cells[i] = static_cast<uint8_t>((code >> (5 * i)) & 31);
         const uint64_t r = rk.rank(cells);
         ASSERT_LT(r, res.entries.bytes.size());
         ASSERT_FALSE(covered[r]) << "two placements share rank " << r;
@@ -156,7 +169,8 @@ void check_against_oracle(const board::Board& goal, const std::vector<int>& tile
                 where += ' ';
                 where += std::to_string(cells[i]);
             }
-            ADD_FAILURE() << "rank " << r << " (cells" << where << "): table " << int(res.entries.bytes[r]) << ", oracle " << d;
+            ADD_FAILURE() << "rank " << r << " (cells" << where << "): table "
+                          << int(res.entries.bytes[r]) << ", oracle " << d;
         }
     }
     EXPECT_EQ(mismatches, 0);
@@ -174,9 +188,20 @@ const tables::PatternKind kBoth[] = {tables::PatternKind::Additive, tables::Patt
 TEST(PdbBuild, MatchesOracle3x3) {
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     for (tables::PatternKind kind : kBoth)
-        for (const auto& tiles : std::vector<std::vector<int>>{
-                 {1}, {5}, {8}, {1, 2}, {3, 7}, {5, 8}, {2, 4, 6}, {1, 2, 3}, {6, 7, 8}, {1, 2, 4, 5},
-                 {3, 6, 7, 8}, {1, 3, 7, 8}, {2, 3, 5, 6, 8}, {1, 2, 3, 4, 7}})
+        for (const auto& tiles : std::vector<std::vector<int>>{{1},
+                                                               {5},
+                                                               {8},
+                                                               {1, 2},
+                                                               {3, 7},
+                                                               {5, 8},
+                                                               {2, 4, 6},
+                                                               {1, 2, 3},
+                                                               {6, 7, 8},
+                                                               {1, 2, 4, 5},
+                                                               {3, 6, 7, 8},
+                                                               {1, 3, 7, 8},
+                                                               {2, 3, 5, 6, 8},
+                                                               {1, 2, 3, 4, 7}})
             check_against_oracle(goal, tiles, kind);
     // The largest patterns 3x3 allows (three free cells): every entry is reachable.
     check_against_oracle(goal, {1, 2, 3, 4, 5, 6}, tables::PatternKind::Additive);
@@ -187,13 +212,23 @@ TEST(PdbBuild, MatchesOracle3x3) {
 TEST(PdbBuild, MatchesOracle2x4And4x2) {
     const board::Board goal = board::Board::blank_last(board::Geometry(4, 2));  // 4 wide, 2 high
     for (tables::PatternKind kind : kBoth)
-        for (const auto& tiles : std::vector<std::vector<int>>{
-                 {1}, {4}, {7}, {1, 2}, {3, 4}, {1, 5}, {4, 7}, {5, 6, 7}, {1, 2, 3, 4}, {2, 3, 6, 7},
-                 {1, 2, 5, 6, 7}, {2, 3, 4, 6, 7}})
+        for (const auto& tiles : std::vector<std::vector<int>>{{1},
+                                                               {4},
+                                                               {7},
+                                                               {1, 2},
+                                                               {3, 4},
+                                                               {1, 5},
+                                                               {4, 7},
+                                                               {5, 6, 7},
+                                                               {1, 2, 3, 4},
+                                                               {2, 3, 6, 7},
+                                                               {1, 2, 5, 6, 7},
+                                                               {2, 3, 4, 6, 7}})
             check_against_oracle(goal, tiles, kind);
     const board::Board tall = board::Board::blank_last(board::Geometry(2, 4));  // 2 wide, 4 high
     for (tables::PatternKind kind : kBoth)
-        for (const auto& tiles : std::vector<std::vector<int>>{{1}, {1, 2}, {3, 5}, {2, 4, 6}, {1, 3, 5, 7}, {1, 2, 3, 4, 5}})
+        for (const auto& tiles : std::vector<std::vector<int>>{
+                 {1}, {1, 2}, {3, 5}, {2, 4, 6}, {1, 3, 5, 7}, {1, 2, 3, 4, 5}})
             check_against_oracle(tall, tiles, kind);
 }
 
@@ -201,9 +236,11 @@ TEST(PdbBuild, MatchesOracle3x4And4x3) {
     const board::Board wide = board::Board::blank_last(board::Geometry(4, 3));
     const board::Board tall = board::Board::blank_last(board::Geometry(3, 4));
     for (tables::PatternKind kind : kBoth) {
-        for (const auto& tiles : std::vector<std::vector<int>>{{1, 2}, {6, 11}, {1, 11}, {1, 2, 3}, {4, 8, 11}, {5, 9, 10}, {6, 7, 10}})
+        for (const auto& tiles : std::vector<std::vector<int>>{
+                 {1, 2}, {6, 11}, {1, 11}, {1, 2, 3}, {4, 8, 11}, {5, 9, 10}, {6, 7, 10}})
             check_against_oracle(wide, tiles, kind);
-        for (const auto& tiles : std::vector<std::vector<int>>{{1, 2}, {5, 8}, {1, 4, 7}, {9, 10, 11}})
+        for (const auto& tiles :
+             std::vector<std::vector<int>>{{1, 2}, {5, 8}, {1, 4, 7}, {9, 10, 11}})
             check_against_oracle(tall, tiles, kind);
     }
 }
@@ -240,7 +277,8 @@ TEST(PdbBuild, MatchesOracleOtherBoards) {
 TEST(PdbBuild, MatchesOracleNonStandardGoals) {
     const board::Board bf3 = board::Board::blank_first(board::Geometry(3, 3));
     const board::Board bf24 = board::Board::blank_first(board::Geometry(4, 2));
-    const board::Board mid34 = test::board(4, 3, {1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11});  // blank inside
+    const board::Board mid34 =
+        test::board(4, 3, {1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11});  // blank inside
     // Random permutations (parity does not matter to the abstract space).
     std::mt19937_64 rng(7);
     std::vector<int> perm9 = {0, 1, 2, 3, 4, 5, 6, 7, 8};
@@ -250,15 +288,18 @@ TEST(PdbBuild, MatchesOracleNonStandardGoals) {
     std::shuffle(perm8.begin(), perm8.end(), rng);
     const board::Board r24 = test::board(4, 2, perm8);
     for (tables::PatternKind kind : kBoth) {
-        for (const auto& tiles : std::vector<std::vector<int>>{{1}, {1, 2}, {3, 4, 5}, {1, 2, 3, 4}, {2, 5, 7, 8}, {1, 3, 4, 6, 8}})
+        for (const auto& tiles : std::vector<std::vector<int>>{
+                 {1}, {1, 2}, {3, 4, 5}, {1, 2, 3, 4}, {2, 5, 7, 8}, {1, 3, 4, 6, 8}})
             check_against_oracle(bf3, tiles, kind);
         for (const auto& tiles : std::vector<std::vector<int>>{{1, 2}, {4, 5, 6}, {1, 2, 3, 7}})
             check_against_oracle(bf24, tiles, kind);
         for (const auto& tiles : std::vector<std::vector<int>>{{1, 2}, {5, 6, 9}, {1, 4, 11}})
             check_against_oracle(mid34, tiles, kind);
-        for (const auto& tiles : std::vector<std::vector<int>>{{1}, {2, 8}, {1, 4, 6}, {3, 5, 6, 7}, {1, 2, 5, 7, 8}, {2, 3, 4, 6, 7, 8}})
+        for (const auto& tiles : std::vector<std::vector<int>>{
+                 {1}, {2, 8}, {1, 4, 6}, {3, 5, 6, 7}, {1, 2, 5, 7, 8}, {2, 3, 4, 6, 7, 8}})
             check_against_oracle(r3, tiles, kind);
-        for (const auto& tiles : std::vector<std::vector<int>>{{3}, {1, 7}, {2, 4, 6}, {1, 3, 5, 6, 7}})
+        for (const auto& tiles :
+             std::vector<std::vector<int>>{{3}, {1, 7}, {2, 4, 6}, {1, 3, 5, 6, 7}})
             check_against_oracle(r24, tiles, kind);
     }
 }
@@ -278,7 +319,8 @@ TEST(PdbBuild, OracleNeedsThreeFreeCellsToReachEveryPlacement) {
     const board::Board g22 = board::Board::blank_last(board::Geometry(2, 2));
     EXPECT_LT(oracle(g22, {1, 2}, false).size(), tables::partial_permutations(4, 2));
     EXPECT_EQ(oracle(g22, {1}, false).size(), tables::partial_permutations(4, 1));
-    EXPECT_THROW(tables::Pattern(g24, {1, 2, 3, 4, 5, 6}, tables::PatternKind::Additive), UsageError);
+    EXPECT_THROW(tables::Pattern(g24, {1, 2, 3, 4, 5, 6}, tables::PatternKind::Additive),
+                 UsageError);
 }
 
 TEST(PdbBuild, MatchesOracleWithTwoThreads) {
@@ -287,7 +329,8 @@ TEST(PdbBuild, MatchesOracleWithTwoThreads) {
         check_against_oracle(goal, {1, 2, 3}, kind, 2);
         check_against_oracle(goal, {5, 9, 10}, kind, 3);
     }
-    check_against_oracle(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 5}, tables::PatternKind::Additive, 2);
+    check_against_oracle(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 5},
+                         tables::PatternKind::Additive, 2);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -300,7 +343,8 @@ std::unordered_map<uint64_t, int> exact_distances(const board::Board& goal) {
     const auto nb = test::neighbour_lists(w, h);
     auto pack = [n](const std::vector<int>& b) {
         uint64_t k = 0;
-        for (int c = 0; c < n; ++c) k |= static_cast<uint64_t>(b[static_cast<size_t>(c)]) << (4 * c);
+        for (int c = 0; c < n; ++c)
+            k |= static_cast<uint64_t>(b[static_cast<size_t>(c)]) << (4 * c);
         return k;
     };
     std::vector<int> g(static_cast<size_t>(n));
@@ -326,7 +370,10 @@ struct Table {
     tables::Pattern pattern;
     std::vector<uint8_t> data;
     tables::Ranker ranker;
-    explicit Table(const tables::Pattern& p) : pattern(p), data(test::as_vector(build_table(p, tables::BuildOptions{}).entries.bytes)), ranker(pattern_ranker(p)) {}
+    explicit Table(const tables::Pattern& p)
+        : pattern(p),
+          data(test::as_vector(build_table(p, tables::BuildOptions{}).entries.bytes)),
+          ranker(pattern_ranker(p)) {}
     int lookup(const uint8_t* pos) const {
         uint8_t items[board::kMaxCells];
         pattern_items(pattern, pos, items);
@@ -337,7 +384,8 @@ struct Table {
 // For every position: Manhattan distance of the partition's tiles <= sum of the partition's
 // entries (max over the full tables) <= exact distance. Returns how many positions have a
 // sum strictly above Manhattan.
-uint64_t check_admissible(const board::Board& goal, const std::vector<std::vector<int>>& patterns, tables::PatternKind kind) {
+uint64_t check_admissible(const board::Board& goal, const std::vector<std::vector<int>>& patterns,
+                          tables::PatternKind kind) {
     const int w = goal.geometry().width(), n = goal.cells();
     std::vector<Table> tables;
     for (const auto& t : patterns) tables.emplace_back(tables::Pattern(goal, t, kind));
@@ -371,8 +419,8 @@ uint64_t check_admissible(const board::Board& goal, const std::vector<std::vecto
             }
         }
         if ((h > d || h < md) && ++failures <= 5)
-            ADD_FAILURE() << "position " << std::hex << key << std::dec << ": exact " << d << ", tables " << h
-                          << ", Manhattan of the tiles " << md;
+            ADD_FAILURE() << "position " << std::hex << key << std::dec << ": exact " << d
+                          << ", tables " << h << ", Manhattan of the tiles " << md;
         if (h > md) ++above_manhattan;
         if (d == 0) {
             EXPECT_EQ(h, 0);
@@ -386,18 +434,32 @@ uint64_t check_admissible(const board::Board& goal, const std::vector<std::vecto
 
 TEST(PdbBuild, MtmMatchesOracle) {
     const board::Board g33 = board::Board::blank_last(board::Geometry(3, 3));
-    for (const auto& tiles : std::vector<std::vector<int>>{
-             {1}, {5}, {1, 2}, {3, 7}, {2, 4, 6}, {1, 2, 3}, {1, 2, 4, 5}, {1, 2, 3, 4, 7}, {2, 3, 4, 5, 6, 8}})
+    for (const auto& tiles : std::vector<std::vector<int>>{{1},
+                                                           {5},
+                                                           {1, 2},
+                                                           {3, 7},
+                                                           {2, 4, 6},
+                                                           {1, 2, 3},
+                                                           {1, 2, 4, 5},
+                                                           {1, 2, 3, 4, 7},
+                                                           {2, 3, 4, 5, 6, 8}})
         check_against_oracle(g33, tiles, tables::PatternKind::Full, 1, board::Metric::Mtm);
-    check_against_oracle(board::Board::blank_first(board::Geometry(3, 3)), {1, 5, 8}, tables::PatternKind::Full, 2, board::Metric::Mtm);
-    for (const auto& tiles : std::vector<std::vector<int>>{{1}, {1, 2}, {3, 5}, {1, 3, 5, 7}, {2, 3, 4, 6, 7}}) {
-        check_against_oracle(board::Board::blank_last(board::Geometry(2, 4)), tiles, tables::PatternKind::Full, 1, board::Metric::Mtm);
-        check_against_oracle(board::Board::blank_last(board::Geometry(4, 2)), tiles, tables::PatternKind::Full, 1, board::Metric::Mtm);
+    check_against_oracle(board::Board::blank_first(board::Geometry(3, 3)), {1, 5, 8},
+                         tables::PatternKind::Full, 2, board::Metric::Mtm);
+    for (const auto& tiles :
+         std::vector<std::vector<int>>{{1}, {1, 2}, {3, 5}, {1, 3, 5, 7}, {2, 3, 4, 6, 7}}) {
+        check_against_oracle(board::Board::blank_last(board::Geometry(2, 4)), tiles,
+                             tables::PatternKind::Full, 1, board::Metric::Mtm);
+        check_against_oracle(board::Board::blank_last(board::Geometry(4, 2)), tiles,
+                             tables::PatternKind::Full, 1, board::Metric::Mtm);
     }
-    check_against_oracle(board::Board::blank_last(board::Geometry(4, 3)), {1, 6, 11}, tables::PatternKind::Full, 1, board::Metric::Mtm);
-    check_against_oracle(board::Board::blank_last(board::Geometry(2, 5)), {1, 2, 9}, tables::PatternKind::Full, 1, board::Metric::Mtm);
+    check_against_oracle(board::Board::blank_last(board::Geometry(4, 3)), {1, 6, 11},
+                         tables::PatternKind::Full, 1, board::Metric::Mtm);
+    check_against_oracle(board::Board::blank_last(board::Geometry(2, 5)), {1, 2, 9},
+                         tables::PatternKind::Full, 1, board::Metric::Mtm);
     if (test::kOptimized)
-        check_against_oracle(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 3}, tables::PatternKind::Full, 2, board::Metric::Mtm);
+        check_against_oracle(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 3},
+                             tables::PatternKind::Full, 2, board::Metric::Mtm);
 }
 
 // Every position of the board: the entry of each table is at most its MTM distance, and the
@@ -429,15 +491,20 @@ void check_mtm_admissible(const board::Board& goal, const std::vector<std::vecto
 }
 
 TEST(PdbBuild, MtmAdmissibleOnEvery3x3And2x4Position) {
-    check_mtm_admissible(board::Board::blank_last(board::Geometry(3, 3)), {{1, 2, 3, 4, 7}, {2, 3, 5, 6, 8}});
+    check_mtm_admissible(board::Board::blank_last(board::Geometry(3, 3)),
+                         {{1, 2, 3, 4, 7}, {2, 3, 5, 6, 8}});
     check_mtm_admissible(board::Board::blank_first(board::Geometry(3, 3)), {{1, 2, 3, 4, 5, 6}});
-    check_mtm_admissible(board::Board::blank_last(board::Geometry(2, 4)), {{1, 2, 3, 4, 5}, {3, 4, 5, 6, 7}});
+    check_mtm_admissible(board::Board::blank_last(board::Geometry(2, 4)),
+                         {{1, 2, 3, 4, 5}, {3, 4, 5, 6, 7}});
 }
 
 TEST(PdbBuild, MtmAdditiveIsRefused) {
-    const std::string m = test::error_of<UsageError>(
-        [] { tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Additive, board::Metric::Mtm); });
-    EXPECT_NE(m.find("additive tables do not add up in the multi-tile metric"), std::string::npos) << m;
+    const std::string m = test::error_of<UsageError>([] {
+        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2},
+                        tables::PatternKind::Additive, board::Metric::Mtm);
+    });
+    EXPECT_NE(m.find("additive tables do not add up in the multi-tile metric"), std::string::npos)
+        << m;
     EXPECT_NE(m.find("--kind full"), std::string::npos) << m;
 }
 
@@ -448,21 +515,25 @@ TEST(PdbBuild, AdditivePartitionsAdmissibleOnEvery3x3Position) {
     for (const auto& t : s.tables) preset_patterns.push_back(t.pattern.tiles());
     EXPECT_GT(check_admissible(goal, preset_patterns, tables::PatternKind::Additive), 0u)
         << "the 8-4-4 tables never beat Manhattan distance";
-    EXPECT_GT(check_admissible(goal, {{1, 2, 3}, {4, 5, 6}, {7, 8}}, tables::PatternKind::Additive), 0u);
-    EXPECT_GT(check_admissible(board::Board::blank_first(board::Geometry(3, 3)), {{1, 3, 5, 7}, {2, 4, 6, 8}}, tables::PatternKind::Additive),
+    EXPECT_GT(check_admissible(goal, {{1, 2, 3}, {4, 5, 6}, {7, 8}}, tables::PatternKind::Additive),
+              0u);
+    EXPECT_GT(check_admissible(board::Board::blank_first(board::Geometry(3, 3)),
+                               {{1, 3, 5, 7}, {2, 4, 6, 8}}, tables::PatternKind::Additive),
               0u);
 }
 
 TEST(PdbBuild, FullTableAdmissibleOnEvery3x3Position) {
     const tables::PdbSetSpec s = tables::preset("8-fringe");
     ASSERT_EQ(s.tables.size(), 1u);
-    EXPECT_GT(check_admissible(s.goal, {s.tables[0].pattern.tiles()}, tables::PatternKind::Full), 0u);
+    EXPECT_GT(check_admissible(s.goal, {s.tables[0].pattern.tiles()}, tables::PatternKind::Full),
+              0u);
 }
 
 TEST(PdbBuild, AdmissibleOnEvery2x4Position) {
     const board::Board goal = board::Board::blank_last(board::Geometry(4, 2));
     EXPECT_GT(check_admissible(goal, {{1, 2, 5, 6}, {3, 4, 7}}, tables::PatternKind::Additive), 0u);
-    EXPECT_GT(check_admissible(goal, {{1, 2, 3}, {4, 5, 6}, {7}}, tables::PatternKind::Additive), 0u);
+    EXPECT_GT(check_admissible(goal, {{1, 2, 3}, {4, 5, 6}, {7}}, tables::PatternKind::Additive),
+              0u);
     EXPECT_GT(check_admissible(goal, {{1, 2, 3, 4}, {4, 5, 6, 7}}, tables::PatternKind::Full), 0u);
 }
 
@@ -477,8 +548,10 @@ std::vector<uint8_t> build_with(const tables::Pattern& p, int threads) {
 
 TEST(PdbBuild, AdditiveTableIndependentOfThreadCount) {
     // 5 tiles of 4x4: 524,160 entries (4 tiles, 43,680, under the sanitizers).
-    const std::vector<int> tiles = test::kOptimized ? std::vector<int>{1, 2, 5, 6, 9} : std::vector<int>{1, 2, 5, 6};
-    const tables::Pattern p(board::Board::blank_last(board::Geometry(4, 4)), tiles, tables::PatternKind::Additive);
+    const std::vector<int> tiles =
+        test::kOptimized ? std::vector<int>{1, 2, 5, 6, 9} : std::vector<int>{1, 2, 5, 6};
+    const tables::Pattern p(board::Board::blank_last(board::Geometry(4, 4)), tiles,
+                            tables::PatternKind::Additive);
     const auto one = build_with(p, 1);
     ASSERT_EQ(one.size(), test::kOptimized ? 524160u : 43680u);
     for (int threads : {2, 3, 64}) {  // 64: more threads than cores, and than most layers' chunks
@@ -486,7 +559,8 @@ TEST(PdbBuild, AdditiveTableIndependentOfThreadCount) {
         ASSERT_EQ(many.size(), one.size());
         EXPECT_TRUE(many == one) << threads << " threads give a different table";
     }
-    EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 additive"));
+    EXPECT_NO_THROW(
+        verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 additive"));
 }
 
 TEST(PdbBuild, FullTableIndependentOfThreadCount) {
@@ -500,17 +574,21 @@ TEST(PdbBuild, FullTableIndependentOfThreadCount) {
         const auto two = build_with(p, 2);
         ASSERT_EQ(one.size(), pattern_ranker(p).size());
         EXPECT_TRUE(one == two) << p.tiles_string();
-        EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 full"));
+        EXPECT_NO_THROW(
+            verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 full"));
     }
 }
 
 TEST(PdbBuild, MtmFullTableVerifiedAndIndependentOfThreadCount) {
-    const tables::Pattern p(board::Board::blank_last(board::Geometry(4, 4)), test::kOptimized ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1, 2, 3},
-                    tables::PatternKind::Full, board::Metric::Mtm);
+    const tables::Pattern p(
+        board::Board::blank_last(board::Geometry(4, 4)),
+        test::kOptimized ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1, 2, 3},
+        tables::PatternKind::Full, board::Metric::Mtm);
     const auto one = build_with(p, 1);
     EXPECT_TRUE(one == build_with(p, 2));
     EXPECT_TRUE(one == build_with(p, 3));
-    EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 full mtm"));
+    EXPECT_NO_THROW(
+        verify_table(p, tables::EntryReader::bytes(one.data()), one.size(), 2, "4x4 full mtm"));
     // The same tiles in STM give another table: farther from the goal.
     const auto stm = build_with(tables::Pattern(p.goal(), p.tiles(), tables::PatternKind::Full), 1);
     EXPECT_GT(*std::max_element(stm.begin(), stm.end()), *std::max_element(one.begin(), one.end()));
@@ -522,7 +600,10 @@ TEST(PdbBuild, CancelThrowsLimitError) {
         tables::BuildOptions opt;
         opt.cancel = &cancel;
         opt.threads = 2;
-        EXPECT_THROW(build_table(tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 3}, kind), opt), LimitError);
+        EXPECT_THROW(build_table(tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)),
+                                                 {1, 2, 3}, kind),
+                                 opt),
+                     LimitError);
     }
 }
 
@@ -542,7 +623,8 @@ TEST(PdbBuild, ProgressReachesTotal) {
 
 TEST(PdbBuild, EstimateCoversTheTable) {
     for (tables::PatternKind kind : kBoth) {
-        const tables::Pattern p(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 5, 6, 9}, kind);
+        const tables::Pattern p(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 5, 6, 9},
+                                kind);
         EXPECT_GE(estimate_build_bytes(p), pattern_ranker(p).size());
     }
 }

@@ -1,8 +1,6 @@
 // Tests of the pattern-database file format: round trips, determinism, and a refusal for
 // every kind of damage (each flipped bit, truncation, trailing bytes, wrong version, non-zero
 // reserved bytes), plus the atomic-write guarantees.
-#include "loyd/tables/table_file.h"
-
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -19,6 +17,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/little_endian.h"
+#include "loyd/tables/table_file.h"
 #include "tests/test_util.h"
 
 namespace loyd {
@@ -95,7 +94,8 @@ struct Table {
     tables::PdbHeader header;
     Bytes payload;
 };
-Table write_table(const std::string& path, tables::PdbEncoding enc, tables::PdbKind kind = tables::PdbKind::Additive,
+Table write_table(const std::string& path, tables::PdbEncoding enc,
+                  tables::PdbKind kind = tables::PdbKind::Additive,
                   std::vector<uint8_t> tiles = {1, 2}) {
     Table t{make_header(3, 3, kind, std::move(tiles)), {}};
     t.payload = make_payload(t.header.entries);
@@ -310,7 +310,8 @@ TEST_F(PdbFileTest, TrailingBytesAreRefused) {
         Bytes b = read_bytes(file("good.pdb"));
         b.push_back(0);
         write_bytes(file("bad.pdb"), b);
-        const std::string msg = error_of<FormatError>([&] { tables::PdbFile::open(file("bad.pdb")); });
+        const std::string msg =
+            error_of<FormatError>([&] { tables::PdbFile::open(file("bad.pdb")); });
         EXPECT_NE(msg.find("trailing bytes"), std::string::npos) << msg;
     }
 }
@@ -322,9 +323,11 @@ TEST_F(PdbFileTest, OtherVersionIsRefused) {
         b[8] = static_cast<uint8_t>(v);  // format version
         reseal(b);
         write_bytes(file("v4.pdb"), b);
-        const std::string msg = error_of<FormatError>([&] { tables::read_pdb_header(file("v4.pdb")); });
+        const std::string msg =
+            error_of<FormatError>([&] { tables::read_pdb_header(file("v4.pdb")); });
         EXPECT_NE(msg.find(file("v4.pdb")), std::string::npos) << msg;
-        EXPECT_NE(msg.find("unsupported format version " + std::to_string(v) + " (this build reads versions 1 to 3)"),
+        EXPECT_NE(msg.find("unsupported format version " + std::to_string(v) +
+                           " (this build reads versions 1 to 3)"),
                   std::string::npos)
             << msg;
         EXPECT_THROW(tables::PdbFile::open(file("v4.pdb")), FormatError);
@@ -369,8 +372,11 @@ TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
         v1[8] = 1;
         reseal(v1);
         write_bytes(file("v1mtm.pdb"), v1);
-        std::string msg = error_of<FormatError>([&] { tables::read_pdb_header(file("v1mtm.pdb")); });
-        EXPECT_NE(msg.find("reserved: byte at offset 74 is not zero (version 1)"), std::string::npos) << msg;
+        std::string msg =
+            error_of<FormatError>([&] { tables::read_pdb_header(file("v1mtm.pdb")); });
+        EXPECT_NE(msg.find("reserved: byte at offset 74 is not zero (version 1)"),
+                  std::string::npos)
+            << msg;
         // Unknown metrics, and additive MTM tables, are refused.
         Bytes bad = mtm;
         bad[74] = 2;
@@ -390,7 +396,9 @@ TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {
     tables::PdbHeader h = make_header(3, 3, tables::PdbKind::Additive, {1, 2});
     h.metric = board::Metric::Mtm;
     const Bytes payload = make_payload(h.entries);
-    EXPECT_THROW(write_pdb(file("w.pdb"), h, payload.data(), payload.size(), tables::PdbEncoding::Raw), UsageError);
+    EXPECT_THROW(
+        write_pdb(file("w.pdb"), h, payload.data(), payload.size(), tables::PdbEncoding::Raw),
+        UsageError);
 }
 
 TEST_F(PdbFileTest, NonZeroReservedIsRefused) {
@@ -453,7 +461,8 @@ TEST_F(PdbFileTest, InconsistentFieldsAreRefused) {
         }
         write_bytes(file("bad.pdb"), b);
         SCOPED_TRACE("offset " + std::to_string(e.offset));
-        const std::string msg = error_of<FormatError>([&] { tables::read_pdb_header(file("bad.pdb")); });
+        const std::string msg =
+            error_of<FormatError>([&] { tables::read_pdb_header(file("bad.pdb")); });
         EXPECT_NE(msg.find(e.expect), std::string::npos) << msg;
         EXPECT_NE(msg.find(file("bad.pdb")), std::string::npos) << msg;
     }
@@ -500,10 +509,12 @@ TEST_F(PdbFileTest, WritesThroughLinksAndRefusesOtherFiles) {
     }
     EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
     fs::create_symlink("/dev/null", file("null.pdb"));
-    EXPECT_THROW(write_pdb(file("null.pdb"), t.header, t.payload.data(), t.payload.size(), tables::PdbEncoding::Raw),
+    EXPECT_THROW(write_pdb(file("null.pdb"), t.header, t.payload.data(), t.payload.size(),
+                           tables::PdbEncoding::Raw),
                  IoError);
     EXPECT_TRUE(fs::is_character_file(fs::status("/dev/null")));
-    EXPECT_EQ(listing(), (std::vector<std::string>{"fifo.pdb", "link.pdb", "null.pdb", "real.pdb"}));
+    EXPECT_EQ(listing(),
+              (std::vector<std::string>{"fifo.pdb", "link.pdb", "null.pdb", "real.pdb"}));
 }
 
 TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
@@ -530,7 +541,8 @@ TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
 
     // The target is a folder: the rename fails, the temporary file is removed.
     fs::create_directory(file("sub.pdb"));
-    EXPECT_THROW(write_pdb(file("sub.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Zstd), IoError);
+    EXPECT_THROW(write_pdb(file("sub.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Zstd),
+                 IoError);
     EXPECT_EQ(listing(), (std::vector<std::string>{"sub.pdb", "t.pdb"}));
 
     // The temporary name is taken (not ours, so left alone): nothing is written.
@@ -544,23 +556,30 @@ TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
 TEST_F(PdbFileTest, BadArgumentsAreUsageErrors) {
     const Table t = write_table(file("good.pdb"), tables::PdbEncoding::Raw);
     const Bytes& d = t.payload;
-    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size() - 1, tables::PdbEncoding::Raw),
-                 UsageError);
+    EXPECT_THROW(
+        write_pdb(file("x.pdb"), t.header, d.data(), d.size() - 1, tables::PdbEncoding::Raw),
+        UsageError);
     tables::PdbHeader h = t.header;
     h.tiles = {0, 1};
-    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw), UsageError);
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw),
+                 UsageError);
     h = t.header;
     h.bits_per_entry = 4;
-    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw), UsageError);
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw),
+                 UsageError);
     h = t.header;
     h.goal[0] = h.goal[1];
-    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw), UsageError);
-    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size(), tables::PdbEncoding::Zstd, 0),
+    EXPECT_THROW(write_pdb(file("x.pdb"), h, d.data(), d.size(), tables::PdbEncoding::Raw),
                  UsageError);
-    EXPECT_THROW(write_pdb(file("x.pdb"), t.header, d.data(), d.size(), tables::PdbEncoding::Zstd, 23),
-                 UsageError);
-    EXPECT_THROW(write_pdb(dir_.string() + "/", t.header, d.data(), d.size(), tables::PdbEncoding::Raw),
-                 UsageError);
+    EXPECT_THROW(
+        write_pdb(file("x.pdb"), t.header, d.data(), d.size(), tables::PdbEncoding::Zstd, 0),
+        UsageError);
+    EXPECT_THROW(
+        write_pdb(file("x.pdb"), t.header, d.data(), d.size(), tables::PdbEncoding::Zstd, 23),
+        UsageError);
+    EXPECT_THROW(
+        write_pdb(dir_.string() + "/", t.header, d.data(), d.size(), tables::PdbEncoding::Raw),
+        UsageError);
     EXPECT_EQ(listing(), std::vector<std::string>{"good.pdb"});
 }
 
@@ -589,7 +608,8 @@ TEST_F(PdbFileTest, ConvertRoundTrip) {
 // A crafted table whose decoded size (13 tiles of 5x5: 25!/12! bytes, over 3 PB) cannot be
 // allocated: an IoError naming the table and the memory it needs, never std::bad_alloc.
 TEST_F(PdbFileTest, UnallocatableDecodedSizeNamesTheTableAndTheBytes) {
-    tables::PdbHeader h = make_header(5, 5, tables::PdbKind::Additive, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+    tables::PdbHeader h =
+        make_header(5, 5, tables::PdbKind::Additive, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
     h.encoding = tables::PdbEncoding::Zstd;
     h.max_value = 1;
     h.payload_offset = payload_offset_for(tables::PdbEncoding::Zstd);
@@ -625,7 +645,8 @@ TEST(PdbHeaderContract, ShortBufferIsRefused) {
     const std::vector<uint8_t> buf(300, 0);
     EXPECT_THROW(tables::parse_header(buf.data(), 100, 300, "short.pdb"), UsageError);
     EXPECT_THROW(tables::parse_header(buf.data(), 256, 5000, "short.pdb"), UsageError);
-    EXPECT_THROW(tables::parse_header(buf.data(), 300, 300, "zeros.pdb"), FormatError);  // enough bytes: bad magic
+    EXPECT_THROW(tables::parse_header(buf.data(), 300, 300, "zeros.pdb"),
+                 FormatError);  // enough bytes: bad magic
 }
 
 }  // namespace loyd

@@ -20,8 +20,8 @@
 #include "loyd/base/error.h"
 #include "loyd/base/hex.h"
 #include "loyd/board/mirror.h"
-#include "loyd/heuristics/classic.h"
 #include "loyd/board/search_state.h"
+#include "loyd/heuristics/classic.h"
 #include "tests/pdb_test_support.h"
 
 namespace fs = std::filesystem;
@@ -29,9 +29,9 @@ namespace fs = std::filesystem;
 namespace loyd {
 namespace {
 
+using test::error_of;
 using test::ExactDistances;
 using test::test_set;
-using test::error_of;
 
 int eval(heuristics::PdbH& h, const board::Board& b) {
     return h.init(board::SearchState::from(b));
@@ -97,8 +97,10 @@ TEST_P(Every3x3State, AgainstExactDistances) {
     ASSERT_TRUE(set.spec.reflect) << "these sets all allow the reflected lookup";
     const ExactDistances exact(goal);
     ASSERT_EQ(exact.reachable(), 181440u);
-    heuristics::PdbH with(set, heuristics::Lookups{}), without(set, heuristics::Lookups::regular_only());
-    heuristics::PdbH dual(set, heuristics::Lookups{false, true, false}), all(set, heuristics::Lookups::all());
+    heuristics::PdbH with(set, heuristics::Lookups{}),
+        without(set, heuristics::Lookups::regular_only());
+    heuristics::PdbH dual(set, heuristics::Lookups{false, true, false}),
+        all(set, heuristics::Lookups::all());
     ASSERT_EQ(all.lookups(), heuristics::Lookups::all());
     const bool additive = has_additive_table(set.spec);
     const bool invariant = reflection_invariant(set.spec);
@@ -129,7 +131,8 @@ TEST_P(Every3x3State, AgainstExactDistances) {
             const int hd = eval(dual, b), ha = eval(all, b);
             admissible_dual.expect(hd <= d, [&] { return at(hd); });
             admissible_all.expect(ha <= d, [&] { return at(ha); });
-            all_max.expect(ha >= h && ha >= hd, [&] { return at(ha) + ", default " + std::to_string(h); });
+            all_max.expect(ha >= h && ha >= hd,
+                           [&] { return at(ha) + ", default " + std::to_string(h); });
             zero_all.expect((ha == 0) == (d == 0), [&] { return at(ha); });
             raised_dual += hd > h0;
             reflection.expect(h >= h0,
@@ -137,7 +140,8 @@ TEST_P(Every3x3State, AgainstExactDistances) {
             raised += h > h0;
             zero.expect((h == 0) == (d == 0), [&] { return at(h); });
             parity.expect(h % 2 == d % 2, [&] { return at(h); });
-            const int base = additive ? heuristics::manhattan(b, goal) : heuristics::linear_conflict(b, goal);
+            const int base =
+                additive ? heuristics::manhattan(b, goal) : heuristics::linear_conflict(b, goal);
             floor.expect(h0 >= base, [&] { return at(h0) + ", floor " + std::to_string(base); });
             for (int dir = 0; dir < board::kDirs; ++dir) {
                 board::Board n = b;
@@ -155,9 +159,9 @@ TEST_P(Every3x3State, AgainstExactDistances) {
             }
         },
         stride);
-    for (const Property* p : {&admissible, &admissible0, &reflection, &zero, &parity, &floor,
-                              &consistent, &consistent0, &admissible_dual, &admissible_all, &all_max,
-                              &zero_all})
+    for (const Property* p :
+         {&admissible, &admissible0, &reflection, &zero, &parity, &floor, &consistent, &consistent0,
+          &admissible_dual, &admissible_all, &all_max, &zero_all})
         EXPECT_EQ(p->failures, 0u) << GetParam() << ": " << p->what << " fails on " << p->failures
                                    << " of " << checked << " positions, e.g. " << p->example;
     EXPECT_GT(checked, 25000u);
@@ -199,9 +203,11 @@ TEST_P(IncrementalWalk, MovedAndUndoEqualInit) {
     std::mt19937_64 rng(42);
     // Default (regular + reflected), regular only, and all four views: the incremental ranks
     // of every view, and the dual's relabeling on non-tree edges, against a full evaluation.
-    for (const heuristics::Lookups lk : {heuristics::Lookups{}, heuristics::Lookups::regular_only(), heuristics::Lookups::all()}) {
+    for (const heuristics::Lookups lk :
+         {heuristics::Lookups{}, heuristics::Lookups::regular_only(), heuristics::Lookups::all()}) {
         const bool reflect = lk.reflected;
-        heuristics::PdbH h(set, lk), fresh(set, lk), plain(set, heuristics::Lookups::regular_only());
+        heuristics::PdbH h(set, lk), fresh(set, lk),
+            plain(set, heuristics::Lookups::regular_only());
         board::SearchState s = board::SearchState::from(goal);
         int hv = h.init(s);
         ASSERT_EQ(hv, 0);
@@ -336,8 +342,9 @@ TEST_F(LoadRefusal, FlippedPayloadByte) {
     for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         const std::string dir = make("8-4-4", enc);
         const std::string file = dir + "/additive-3-6-7-8.pdb";
-        const uint64_t offset =
-            enc == tables::PdbEncoding::Raw ? tables::kPdbRawPayloadOffset + 1000 : tables::kPdbHeaderSize + 40;
+        const uint64_t offset = enc == tables::PdbEncoding::Raw
+                                    ? tables::kPdbRawPayloadOffset + 1000
+                                    : tables::kPdbHeaderSize + 40;
         flip_byte(file, offset);
         const std::string msg = error_of<FormatError>([&] { tables::load_set(dir); });
         EXPECT_NE(msg.find(file), std::string::npos) << msg;

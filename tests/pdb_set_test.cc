@@ -1,8 +1,5 @@
 // Tests of pattern-database sets: presets, custom sets, reflection, file names, and the
 // manifest: round trips and a FormatError naming the line for every kind of bad line.
-#include "loyd/tables/manifest.h"
-#include "loyd/tables/presets.h"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -15,6 +12,8 @@
 
 #include "loyd/base/error.h"
 #include "loyd/board/mirror.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/presets.h"
 #include "test_util.h"
 
 namespace loyd {
@@ -42,7 +41,8 @@ void expect_same(const tables::PdbSetSpec& a, const tables::PdbSetSpec& b) {
 
 TEST(PdbSet, PresetNames) {
     const std::vector<std::string> names = tables::preset_names();
-    for (const char* want : {"8-fringe", "8-4-4", "15-5-5-5", "15-6-6-3", "15-7-8", "15-fringe", "24-6-6-6-6"})
+    for (const char* want :
+         {"8-fringe", "8-4-4", "15-5-5-5", "15-6-6-3", "15-7-8", "15-fringe", "24-6-6-6-6"})
         EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
     for (const auto& n : names) EXPECT_FALSE(tables::preset_description(n).empty()) << n;
     EXPECT_EQ(tables::preset_description("no-such-preset"), "");
@@ -101,7 +101,8 @@ TEST(PdbSet, UnknownPresetNamesTheValidOnes) {
 
 TEST(PdbSet, CustomSet) {
     const board::Board goal = board::Board::blank_last(board::Geometry(4, 2));
-    const tables::PdbSetSpec s = custom_set("mine", goal, {{3, 4}, {2, 1}}, tables::PatternKind::Additive);
+    const tables::PdbSetSpec s =
+        custom_set("mine", goal, {{3, 4}, {2, 1}}, tables::PatternKind::Additive);
     EXPECT_EQ(s.name, "mine");
     EXPECT_EQ(s.goal, goal);
     EXPECT_FALSE(s.reflect);
@@ -111,17 +112,20 @@ TEST(PdbSet, CustomSet) {
     EXPECT_EQ(s.partitions, (std::vector<std::vector<int>>{{0, 1}}));
 
     // Full tables combine by max: overlaps are fine, each is its own partition.
-    const tables::PdbSetSpec f = custom_set("f", board::Board::blank_last(board::Geometry(3, 3)), {{1, 2, 3}, {3, 4, 5}}, tables::PatternKind::Full);
+    const tables::PdbSetSpec f = custom_set("f", board::Board::blank_last(board::Geometry(3, 3)),
+                                            {{1, 2, 3}, {3, 4, 5}}, tables::PatternKind::Full);
     EXPECT_TRUE(f.reflect);
     EXPECT_EQ(f.partitions, (std::vector<std::vector<int>>{{0}, {1}}));
 }
 
 TEST(PdbSet, CustomSetRefusals) {
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
-    const std::string m =
-        error_of<UsageError>([&] { custom_set("x", goal, {{1, 2, 3}, {3, 4}}, tables::PatternKind::Additive); });
+    const std::string m = error_of<UsageError>([&] {
+        custom_set("x", goal, {{1, 2, 3}, {3, 4}}, tables::PatternKind::Additive);
+    });
     EXPECT_NE(m.find("disjoint"), std::string::npos) << m;
-    EXPECT_THROW(custom_set("x", goal, {{1, 2}, {5}, {2, 6}}, tables::PatternKind::Additive), UsageError);
+    EXPECT_THROW(custom_set("x", goal, {{1, 2}, {5}, {2, 6}}, tables::PatternKind::Additive),
+                 UsageError);
     EXPECT_THROW(custom_set("x", goal, {}, tables::PatternKind::Additive), UsageError);
     EXPECT_THROW(custom_set("x", goal, {{1, 0}}, tables::PatternKind::Additive), UsageError);
     EXPECT_THROW(custom_set("x", goal, {{9}}, tables::PatternKind::Full), UsageError);
@@ -130,9 +134,13 @@ TEST(PdbSet, CustomSetRefusals) {
 
 TEST(PdbSet, TableFileName) {
     const board::Board g = board::Board::blank_last(board::Geometry(4, 4));
-    EXPECT_EQ(table_file_name(tables::Pattern(g, {9, 1, 5}, tables::PatternKind::Additive)), "additive-1-5-9.pdb");
-    EXPECT_EQ(table_file_name(tables::Pattern(g, {1, 2, 3, 4, 5, 9, 13}, tables::PatternKind::Full)), "full-1-2-3-4-5-9-13.pdb");
-    EXPECT_EQ(table_file_name(tables::Pattern(g, {15}, tables::PatternKind::Additive)), "additive-15.pdb");
+    EXPECT_EQ(table_file_name(tables::Pattern(g, {9, 1, 5}, tables::PatternKind::Additive)),
+              "additive-1-5-9.pdb");
+    EXPECT_EQ(
+        table_file_name(tables::Pattern(g, {1, 2, 3, 4, 5, 9, 13}, tables::PatternKind::Full)),
+        "full-1-2-3-4-5-9-13.pdb");
+    EXPECT_EQ(table_file_name(tables::Pattern(g, {15}, tables::PatternKind::Additive)),
+              "additive-15.pdb");
 }
 
 TEST(PdbSet, ManifestRoundTripsPresets) {
@@ -140,7 +148,8 @@ TEST(PdbSet, ManifestRoundTripsPresets) {
         SCOPED_TRACE(n);
         tables::PdbSetSpec s = tables::preset(n);
         // Give half of the tables a checksum, including values with leading zeros and all bits.
-        const uint64_t sums[] = {0x0123456789abcdefull, 0xffffffffffffffffull, 0, 0x00000000000000a5ull};
+        const uint64_t sums[] = {0x0123456789abcdefull, 0xffffffffffffffffull, 0,
+                                 0x00000000000000a5ull};
         for (size_t i = 0; i < s.tables.size(); i += 2) s.tables[i].xxh3 = sums[(i / 2) % 4];
         const std::string text = manifest_text(s);
         const tables::PdbSetSpec back = tables::parse_manifest(text, "m.txt");
@@ -151,9 +160,10 @@ TEST(PdbSet, ManifestRoundTripsPresets) {
 
 TEST(PdbSet, ManifestRoundTripsCustomSets) {
     const board::Board odd = test::board(4, 3, {5, 1, 2, 3, 0, 4, 6, 7, 8, 9, 10, 11});
-    for (const tables::PdbSetSpec& s : {custom_set("odd goal", odd, {{1, 2, 3}, {4, 5}, {11}}, tables::PatternKind::Additive),
-                                custom_set("fulls", board::Board::blank_first(board::Geometry(3, 3)), {{1, 2}, {2, 3, 4}},
-                                           tables::PatternKind::Full)}) {
+    for (const tables::PdbSetSpec& s :
+         {custom_set("odd goal", odd, {{1, 2, 3}, {4, 5}, {11}}, tables::PatternKind::Additive),
+          custom_set("fulls", board::Board::blank_first(board::Geometry(3, 3)), {{1, 2}, {2, 3, 4}},
+                     tables::PatternKind::Full)}) {
         const std::string text = manifest_text(s);
         const tables::PdbSetSpec back = tables::parse_manifest(text, "m.txt");
         expect_same(s, back);
@@ -189,17 +199,17 @@ TEST(PdbSet, ManifestIgnoresCommentsAndBlankLines) {
 
 // A valid manifest; each error case replaces one numbered line (1-based) or appends one.
 const std::vector<std::string> kLines = {
-    "loyd-pdb-set 1",                                 // 1
-    "name t",                                         // 2
-    "board 3x3",                                      // 3
-    "goal 1 2 3 4 5 6 7 8 0",                         // 4
-    "combine max-of-sums",                            // 5
-    "reflect yes",                                    // 6
-    "table a.pdb additive 1,2,3",                     // 7
-    "table b.pdb additive 4,5",                       // 8
-    "table c.pdb full 1,2,4",                         // 9
-    "partition a.pdb b.pdb",                          // 10
-    "partition c.pdb",                                // 11
+    "loyd-pdb-set 1",              // 1
+    "name t",                      // 2
+    "board 3x3",                   // 3
+    "goal 1 2 3 4 5 6 7 8 0",      // 4
+    "combine max-of-sums",         // 5
+    "reflect yes",                 // 6
+    "table a.pdb additive 1,2,3",  // 7
+    "table b.pdb additive 4,5",    // 8
+    "table c.pdb full 1,2,4",      // 9
+    "partition a.pdb b.pdb",       // 10
+    "partition c.pdb",             // 11
 };
 
 std::string join(const std::vector<std::string>& lines) {
@@ -212,9 +222,12 @@ std::string join(const std::vector<std::string>& lines) {
 // FormatError that names the path, the line and contains `word`.
 void expect_bad_line(int lineno, const std::string& line, const std::string& word) {
     std::vector<std::string> lines = kLines;
-    if (lineno <= static_cast<int>(lines.size())) lines[static_cast<size_t>(lineno - 1)] = line;
-    else lines.push_back(line);
-    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(lines), "dir/manifest.txt"); });
+    if (lineno <= static_cast<int>(lines.size()))
+        lines[static_cast<size_t>(lineno - 1)] = line;
+    else
+        lines.push_back(line);
+    const std::string m =
+        error_of<FormatError>([&] { tables::parse_manifest(join(lines), "dir/manifest.txt"); });
     EXPECT_EQ(m.rfind("dir/manifest.txt:" + std::to_string(lineno) + ": ", 0), 0u)
         << "line " << lineno << " '" << line << "': " << m;
     EXPECT_NE(m.find(word), std::string::npos) << "line " << lineno << " '" << line << "': " << m;
@@ -239,7 +252,8 @@ TEST(PdbSet, ManifestErrorsNameTheLine) {
     expect_bad_line(6, "reflect maybe", "reflect");
     expect_bad_line(10, "partition a.pdb z.pdb", "unknown table 'z.pdb'");
     expect_bad_line(11, "partition b.pdb c.pdb", "full table");
-    expect_bad_line(11, "partition c.pdb a.pdb", "");  // reported as shared tiles or as a full table
+    expect_bad_line(11, "partition c.pdb a.pdb",
+                    "");  // reported as shared tiles or as a full table
     expect_bad_line(11, "partition a.pdb c.pdb", "full table");
     expect_bad_line(10, "partition a.pdb b.pdb a.pdb", "share tiles");
     expect_bad_line(11, "partition", "empty partition");
@@ -265,14 +279,20 @@ TEST(PdbSet, ManifestErrorsNameTheLine) {
 }
 
 TEST(PdbSet, SetNames) {
-    for (const char* ok : {"15-7-8", "8-mtm-fringe", "my_set.v2", "a+b", "x", "odd goal"}) EXPECT_EQ(tables::set_name_problem(ok), "") << ok;
-    for (const std::string& bad : std::vector<std::string>{"", ".", "..", "../x", "a/b", "-x", ".hidden", " a", "a ", "a\nb", "tab\tx",
-                                  std::string(65, 'a'), std::string("nul\0x", 5), "\xc3\xa9t\xc3\xa9"})
+    for (const char* ok : {"15-7-8", "8-mtm-fringe", "my_set.v2", "a+b", "x", "odd goal"})
+        EXPECT_EQ(tables::set_name_problem(ok), "") << ok;
+    for (const std::string& bad : std::vector<std::string>{
+             "", ".", "..", "../x", "a/b", "-x", ".hidden", " a", "a ", "a\nb", "tab\tx",
+             std::string(65, 'a'), std::string("nul\0x", 5), "\xc3\xa9t\xc3\xa9"})
         EXPECT_NE(tables::set_name_problem(bad), "") << bad;
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
-    const std::string m = error_of<UsageError>([&] { custom_set("../x", goal, {{1, 2}}, tables::PatternKind::Additive); });
+    const std::string m = error_of<UsageError>([&] {
+        custom_set("../x", goal, {{1, 2}}, tables::PatternKind::Additive);
+    });
     EXPECT_NE(m.find("invalid set name '../x'"), std::string::npos) << m;
-    const std::string n = error_of<UsageError>([&] { custom_set("a\nboard 4x4", goal, {{1, 2}}, tables::PatternKind::Additive); });
+    const std::string n = error_of<UsageError>([&] {
+        custom_set("a\nboard 4x4", goal, {{1, 2}}, tables::PatternKind::Additive);
+    });
     EXPECT_NE(n.find("'a\\nboard 4x4'"), std::string::npos) << n;
 }
 
@@ -280,7 +300,8 @@ TEST(PdbSet, SetNames) {
 
 TEST(PdbSet, MtmManifestRoundTrip) {
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
-    tables::PdbSetSpec s = custom_set("m", goal, {{1, 2, 3}, {4, 7}}, tables::PatternKind::Full, board::Metric::Mtm);
+    tables::PdbSetSpec s =
+        custom_set("m", goal, {{1, 2, 3}, {4, 7}}, tables::PatternKind::Full, board::Metric::Mtm);
     EXPECT_EQ(s.metric, board::Metric::Mtm);
     ASSERT_EQ(s.tables.size(), 2u);
     EXPECT_EQ(s.tables[0].file, "full-mtm-1-2-3.pdb");
@@ -292,11 +313,14 @@ TEST(PdbSet, MtmManifestRoundTrip) {
     EXPECT_NE(text.find("\nmetric mtm\n"), std::string::npos) << text;
     expect_same(tables::parse_manifest(text, "m.txt"), s);
     // STM sets keep version 1 and no metric line: their manifests are unchanged.
-    const std::string stm = manifest_text(custom_set("m", goal, {{1, 2, 3}}, tables::PatternKind::Full));
+    const std::string stm =
+        manifest_text(custom_set("m", goal, {{1, 2, 3}}, tables::PatternKind::Full));
     EXPECT_EQ(stm.find("metric"), std::string::npos);
     EXPECT_NE(stm.find("loyd-pdb-set 1\n"), std::string::npos);
     // Additive tables cannot be MTM tables.
-    error_of<UsageError>([&] { custom_set("m", goal, {{1, 2}, {3, 4}}, tables::PatternKind::Additive, board::Metric::Mtm); });
+    error_of<UsageError>([&] {
+        custom_set("m", goal, {{1, 2}, {3, 4}}, tables::PatternKind::Additive, board::Metric::Mtm);
+    });
     // A version 2 manifest may say `metric stm`; it prints as version 1.
     std::string v2stm = stm;
     v2stm.replace(v2stm.find("loyd-pdb-set 1"), 14, "loyd-pdb-set 2");
@@ -318,11 +342,15 @@ TEST(PdbSet, MtmManifestErrorsNameTheLine) {
     };
     EXPECT_EQ(tables::parse_manifest(join(mtm), "m.txt").metric, board::Metric::Mtm);
     // Line `lineno` replaced by (or `line` inserted before it), reported at line `at`.
-    auto bad = [&](int lineno, const std::string& line, int at, const std::string& word, bool insert = false) {
+    auto bad = [&](int lineno, const std::string& line, int at, const std::string& word,
+                   bool insert = false) {
         std::vector<std::string> lines = mtm;
-        if (insert) lines.insert(lines.begin() + lineno - 1, line);
-        else lines[static_cast<size_t>(lineno - 1)] = line;
-        const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
+        if (insert)
+            lines.insert(lines.begin() + lineno - 1, line);
+        else
+            lines[static_cast<size_t>(lineno - 1)] = line;
+        const std::string m =
+            error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
         EXPECT_EQ(m.rfind("m.txt:" + std::to_string(at) + ": ", 0), 0u) << m;
         EXPECT_NE(m.find(word), std::string::npos) << m;
     };
@@ -335,7 +363,8 @@ TEST(PdbSet, MtmManifestErrorsNameTheLine) {
     std::vector<std::string> none = mtm;
     none.erase(none.begin() + 3);
     none.erase(none.begin() + 4, none.end());
-    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(none), "m.txt"); });
+    const std::string m =
+        error_of<FormatError>([&] { tables::parse_manifest(join(none), "m.txt"); });
     EXPECT_NE(m.find("no tables"), std::string::npos) << m;
 }
 
@@ -343,7 +372,8 @@ TEST(PdbSet, MtmManifestErrorsNameTheLine) {
 TEST(PdbSet, ManifestOverlappingAdditiveTablesInAPartition) {
     std::vector<std::string> lines = kLines;
     lines[7] = "table b.pdb additive 3,4";  // line 8 overlaps a.pdb (1,2,3)
-    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
+    const std::string m =
+        error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
     EXPECT_EQ(m.rfind("m.txt:10: ", 0), 0u) << m;
     EXPECT_NE(m.find("share tiles"), std::string::npos) << m;
 }
@@ -373,7 +403,8 @@ TEST(PdbSet, ManifestWholeFileErrors) {
     expect_error(join(lines), "reflect yes");
     lines = kLines;
     lines.erase(lines.begin() + 3);  // no goal: the first table line complains
-    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
+    const std::string m =
+        error_of<FormatError>([&] { tables::parse_manifest(join(lines), "m.txt"); });
     EXPECT_EQ(m.rfind("m.txt:6: ", 0), 0u) << m;
     EXPECT_NE(m.find("'table' before 'goal'"), std::string::npos) << m;
 }

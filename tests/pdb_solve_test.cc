@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "loyd/base/error.h"
-#include "loyd/heuristics/classic.h"
 #include "loyd/board/moves.h"
+#include "loyd/heuristics/classic.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/search/solve.h"
 #include "tests/bfs_oracle.h"
@@ -26,7 +26,9 @@ namespace {
 using test::ExactDistances;
 using test::test_set;
 
-search::SolveOptions pdb_options(const tables::LoadedSet& set, search::Algorithm a = search::Algorithm::Ida, bool reflect = true) {
+search::SolveOptions pdb_options(const tables::LoadedSet& set,
+                                 search::Algorithm a = search::Algorithm::Ida,
+                                 bool reflect = true) {
     search::SolveOptions o;
     o.heuristic = heuristics::HeuristicKind::Pdb;
     o.algorithm = a;
@@ -36,7 +38,8 @@ search::SolveOptions pdb_options(const tables::LoadedSet& set, search::Algorithm
 }
 
 // Solves `start` and checks length and moves independently of solve()'s own replay.
-void expect_optimal(const board::Board& start, const board::Board& goal, int distance, const search::SolveOptions& opt) {
+void expect_optimal(const board::Board& start, const board::Board& goal, int distance,
+                    const search::SolveOptions& opt) {
     const search::SolveOutcome r = solve(start, goal, opt);
     ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << start.to_string();
     ASSERT_EQ(static_cast<int>(r.search.moves.size()), distance) << start.to_string();
@@ -72,7 +75,9 @@ search::SolveOptions shard_variant(const tables::LoadedSet& set, int shard) {
         case 1: o.lookups = heuristics::Lookups::all(), o.bpmx = false; break;
         case 2: o.lookups = heuristics::Lookups{false, true, false}, o.threads = 2; break;
         case 3: o.lookups = heuristics::Lookups::all(), o.prune = false; break;
-        case 4: o.lookups = heuristics::Lookups{false, false, true}, o.bpmx = false, o.threads = 3; break;
+        case 4:
+            o.lookups = heuristics::Lookups{false, false, true}, o.bpmx = false, o.threads = 3;
+            break;
         default: o.lookups = heuristics::Lookups::all(), o.threads = 2; break;
     }
     return o;
@@ -104,8 +109,8 @@ TEST(PdbSolve, Sample3x3With8Fringe) {
     const ExactDistances exact(goal);
     std::mt19937_64 rng(11);
     for (bool reflect : {true, false})
-        expect_optimal_on_sample(exact, goal, pdb_options(set, search::Algorithm::Ida, reflect), rng,
-                                 test::kRelease ? 3000 : 150);
+        expect_optimal_on_sample(exact, goal, pdb_options(set, search::Algorithm::Ida, reflect),
+                                 rng, test::kRelease ? 3000 : 150);
 }
 
 TEST(PdbSolve, Sample3x3WithTwoPartitionsAndAFullTable) {
@@ -138,7 +143,8 @@ TEST(PdbSolve, AstarOptimalWithAdditiveTables) {
 }
 
 // A* on `samples` random positions of each named 3x3 set, with `lookups`, at their BFS distance.
-void expect_astar_sample_optimal(std::initializer_list<const char*> names, uint64_t seed, int samples,
+void expect_astar_sample_optimal(std::initializer_list<const char*> names, uint64_t seed,
+                                 int samples,
                                  const heuristics::Lookups& lookups = heuristics::Lookups{}) {
     std::mt19937_64 rng(seed);
     for (const char* name : names) {
@@ -159,7 +165,8 @@ TEST(PdbSolve, AstarSample3x3WithAdditiveTables) {
 // evaluate() (search/astar.h): with all four lookups (PdbH, the dual views relabeled on
 // non-tree blank moves) every sampled position must still be solved at its BFS distance.
 TEST(PdbSolve, AstarSample3x3WithAllLookups) {
-    expect_astar_sample_optimal({"8-4-4", "mixed-3x3"}, 14, test::kRelease ? 500 : 50, heuristics::Lookups::all());
+    expect_astar_sample_optimal({"8-4-4", "mixed-3x3"}, 14, test::kRelease ? 500 : 50,
+                                heuristics::Lookups::all());
 }
 
 // Full tables give a consistent h: A* is optimal with them today.
@@ -176,9 +183,9 @@ TEST(PdbSolve, OtherGoalThroughMapping3x3) {
         const char* set;
         board::Board goal;
     };
-    for (const Case& c :
-         {Case{"8-4-4", board::Board::blank_first(g)}, Case{"first-3x3", board::Board::blank_last(g)},
-          Case{"8-fringe", board::Board::make(g, {8, 7, 3, 4, 5, 6, 1, 2, 0})}}) {
+    for (const Case& c : {Case{"8-4-4", board::Board::blank_first(g)},
+                          Case{"first-3x3", board::Board::blank_last(g)},
+                          Case{"8-fringe", board::Board::make(g, {8, 7, 3, 4, 5, 6, 1, 2, 0})}}) {
         const tables::LoadedSet& set = test_set(c.set);
         ASSERT_NE(set.spec.goal, c.goal);
         const ExactDistances exact(c.goal);
@@ -212,8 +219,10 @@ TEST(PdbSolve, AllSolutionsWithTablesThroughTheMapping) {
 
 TEST(PdbSolve, UnmappableGoalIsAUsageError) {
     const tables::LoadedSet& set = test_set("8-4-4");
-    const board::Board centre = board::Board::make(board::Geometry(3, 3), {1, 2, 3, 4, 0, 5, 6, 7, 8});
-    const board::Board start = board::Board::make(board::Geometry(3, 3), {1, 2, 3, 4, 5, 0, 6, 7, 8});
+    const board::Board centre =
+        board::Board::make(board::Geometry(3, 3), {1, 2, 3, 4, 0, 5, 6, 7, 8});
+    const board::Board start =
+        board::Board::make(board::Geometry(3, 3), {1, 2, 3, 4, 5, 0, 6, 7, 8});
     const std::string msg =
         test::error_of<UsageError>([&] { solve(start, centre, pdb_options(set)); });
     EXPECT_NE(msg.find(set.dir), std::string::npos) << msg;
@@ -223,12 +232,14 @@ TEST(PdbSolve, UnmappableGoalIsAUsageError) {
     // Without a set, the pdb heuristic is refused rather than guessed.
     search::SolveOptions none;
     none.heuristic = heuristics::HeuristicKind::Pdb;
-    test::error_of<UsageError>([&] { solve(start, board::Board::blank_last(board::Geometry(3, 3)), none); });
+    test::error_of<UsageError>(
+        [&] { solve(start, board::Board::blank_last(board::Geometry(3, 3)), none); });
 }
 
 TEST(PdbSolve, UnsolvableIsReportedWithTables) {
     const tables::LoadedSet& set = test_set("8-4-4");
-    const board::Board start = board::Board::make(board::Geometry(3, 3), {2, 1, 3, 4, 5, 6, 7, 8, 0});
+    const board::Board start =
+        board::Board::make(board::Geometry(3, 3), {2, 1, 3, 4, 5, 6, 7, 8, 0});
     const search::SolveOutcome r = solve(start, set.spec.goal, pdb_options(set));
     EXPECT_EQ(r.status, search::SolveOutcome::Status::Unsolvable);
 }

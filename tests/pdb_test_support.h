@@ -33,13 +33,13 @@
 #include "loyd/base/atomic_file.h"
 #include "loyd/board/board.h"
 #include "loyd/board/mirror.h"
-#include "loyd/tables/build.h"
-#include "loyd/tables/table_file.h"
 #include "loyd/heuristics/pdb_heuristic.h"
-#include "test_util.h"
+#include "loyd/tables/build.h"
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/presets.h"
 #include "loyd/tables/table.h"
+#include "loyd/tables/table_file.h"
+#include "test_util.h"
 
 namespace loyd::test {
 
@@ -68,7 +68,8 @@ private:
 // Builds `spec`'s tables into `dir` (created if needed) and writes its manifest, with the
 // tables' checksums unless `with_checksums` is false. Returns `dir`.
 inline std::string build_set(tables::PdbSetSpec spec, const std::string& dir,
-                             tables::PdbEncoding enc = tables::PdbEncoding::Raw, bool with_checksums = true,
+                             tables::PdbEncoding enc = tables::PdbEncoding::Raw,
+                             bool with_checksums = true,
                              tables::EntryCoding coding = tables::EntryCoding::Byte) {
     std::filesystem::create_directories(dir);
     for (auto& t : spec.tables) {
@@ -76,7 +77,8 @@ inline std::string build_set(tables::PdbSetSpec spec, const std::string& dir,
         bo.threads = 1;
         bo.coding = coding;
         const tables::BuildResult r = build_table(t.pattern, bo);
-        const tables::PdbHeader h = write_table(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.entries, enc);
+        const tables::PdbHeader h =
+            write_table(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.entries, enc);
         if (with_checksums) t.xxh3 = h.payload_xxh3;
     }
     base::write_file_atomic(dir + "/" + tables::kManifestName, manifest_text(spec));
@@ -85,9 +87,10 @@ inline std::string build_set(tables::PdbSetSpec spec, const std::string& dir,
 
 // A spec with any mix of tables and partitions: tables[i] = {kind, tiles}, partitions as
 // indices into tables.
-inline tables::PdbSetSpec mixed_spec(const std::string& name, const board::Board& goal,
-                             const std::vector<std::pair<tables::PatternKind, std::vector<int>>>& tables,
-                             const std::vector<std::vector<int>>& partitions) {
+inline tables::PdbSetSpec mixed_spec(
+    const std::string& name, const board::Board& goal,
+    const std::vector<std::pair<tables::PatternKind, std::vector<int>>>& tables,
+    const std::vector<std::vector<int>>& partitions) {
     tables::PdbSetSpec s{name, goal, reflectable(goal), {}, partitions};
     for (const auto& [kind, tiles] : tables) {
         tables::Pattern p(goal, tiles, kind);
@@ -121,7 +124,8 @@ inline tables::PdbSetSpec test_spec(const std::string& name) {
     if (name == "full-3x3")
         return custom_set(name, board::Board::blank_last(g3), {{1, 2, 3}, {4, 5, 6}}, K::Full);
     if (name == "first-3x3")
-        return custom_set(name, board::Board::blank_first(g3), {{1, 2, 3, 4}, {5, 6, 7, 8}}, K::Additive);
+        return custom_set(name, board::Board::blank_first(g3), {{1, 2, 3, 4}, {5, 6, 7, 8}},
+                          K::Additive);
     if (name == "centre-3x3")
         return custom_set(name, board::Board::make(g3, {1, 2, 3, 4, 0, 5, 6, 7, 8}),
                           {{1, 2, 4, 6}, {3, 5, 7, 8}}, K::Additive);
@@ -133,11 +137,14 @@ inline tables::PdbSetSpec test_spec(const std::string& name) {
                            {K::Additive, {6, 7, 10, 11}},
                            {K::Full, {1, 2, 3}}},
                           {{0, 1, 2}, {3}, {4}});
-    if (name == "part-3x3") return custom_set(name, board::Board::blank_last(g3), {{1, 2, 4, 5}}, K::Additive);
+    if (name == "part-3x3")
+        return custom_set(name, board::Board::blank_last(g3), {{1, 2, 4, 5}}, K::Additive);
     if (name == "part-4x4")
-        return custom_set(name, board::Board::blank_last(g4), {{1, 2, 5, 6}, {3, 4, 7, 8}}, K::Additive);
+        return custom_set(name, board::Board::blank_last(g4), {{1, 2, 5, 6}, {3, 4, 7, 8}},
+                          K::Additive);
     if (name == "add-3x4")
-        return custom_set(name, board::Board::blank_last(g34), {{1, 2, 3, 4}, {5, 6, 7, 8}}, K::Additive);
+        return custom_set(name, board::Board::blank_last(g34), {{1, 2, 3, 4}, {5, 6, 7, 8}},
+                          K::Additive);
     if (name == "small-3x4")
         return mixed_spec(
             name, board::Board::blank_last(g34),
@@ -155,9 +162,12 @@ inline const tables::LoadedSet& test_set(const std::string& name) {
     if (!s) {
         const size_t slash = name.find('/');
         const std::string base = name.substr(0, slash);
-        const tables::EntryCoding coding = slash == std::string::npos ? tables::EntryCoding::Byte : tables::parse_entry_coding(name.substr(slash + 1));
+        const tables::EntryCoding coding = slash == std::string::npos
+                                               ? tables::EntryCoding::Byte
+                                               : tables::parse_entry_coding(name.substr(slash + 1));
         const std::string folder = dir / (base + "-" + to_string(coding));
-        s = std::make_unique<tables::LoadedSet>(tables::load_set(build_set(test_spec(base), folder, tables::PdbEncoding::Raw, true, coding)));
+        s = std::make_unique<tables::LoadedSet>(tables::load_set(
+            build_set(test_spec(base), folder, tables::PdbEncoding::Raw, true, coding)));
     }
     return *s;
 }
@@ -225,7 +235,8 @@ public:
         for (uint64_t r = 0; r < dist_.size(); ++r) {
             if (dist_[r] == kUnreached || i++ % stride != offset) continue;
             const Perm p = unrank(r);
-            f(board::Board::make(goal_.geometry(), std::vector<int>(p.begin(), p.begin() + n_)), dist_[r]);
+            f(board::Board::make(goal_.geometry(), std::vector<int>(p.begin(), p.begin() + n_)),
+              dist_[r]);
         }
     }
     // A position drawn uniformly from those that reach the goal.
@@ -235,7 +246,8 @@ public:
             const uint64_t r = pick(rng);
             if (dist_[r] == kUnreached) continue;
             const Perm p = unrank(r);
-            return board::Board::make(goal_.geometry(), std::vector<int>(p.begin(), p.begin() + n_));
+            return board::Board::make(goal_.geometry(),
+                                      std::vector<int>(p.begin(), p.begin() + n_));
         }
     }
 

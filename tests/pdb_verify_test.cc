@@ -14,8 +14,6 @@
 // exactly when a reference implementation of the documented invariants (written here, from
 // the header's text) finds one broken, and that the changes that must always be caught (255,
 // a zero off the goal, any change of the goal's entry, +1/-1) are.
-#include "loyd/tables/verify.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +25,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/verify.h"
 #include "test_util.h"
 
 namespace loyd {
@@ -34,8 +33,9 @@ namespace {
 
 using test::error_of;
 
-std::vector<uint8_t> build(const tables::Pattern& p) { return test::as_vector(build_table(p, tables::BuildOptions{}).entries.bytes); }
-
+std::vector<uint8_t> build(const tables::Pattern& p) {
+    return test::as_vector(build_table(p, tables::BuildOptions{}).entries.bytes);
+}
 
 // True when the cells not in `held` form one connected set (depth-first search).
 bool free_cells_connected(const std::vector<std::vector<int>>& nb, const bool* held) {
@@ -63,7 +63,9 @@ bool free_cells_connected(const std::vector<std::vector<int>>& nb, const bool* h
 }
 
 // Manhattan distance between two cells of a board `w` wide.
-int cell_distance(int w, int a, int b) { return std::abs(a % w - b % w) + std::abs(a / w - b / w); }
+int cell_distance(int w, int a, int b) {
+    return std::abs(a % w - b % w) + std::abs(a / w - b / w);
+}
 
 // The invariants of pdb_verify.h, implemented plainly. Returns true when all hold.
 bool invariants_hold(const tables::Pattern& p, const std::vector<uint8_t>& t) {
@@ -187,16 +189,18 @@ Tally check_changes(const tables::Pattern& p, const std::vector<uint64_t>& ranks
         ++tally.tried;
         const bool refused = verify_refuses(p, t);
         tally.refused += refused;
-        const bool must = p.kind() == tables::PatternKind::Full || c == Change::Unset || x == 0 || r == goal_rank;
+        const bool must =
+            p.kind() == tables::PatternKind::Full || c == Change::Unset || x == 0 || r == goal_rank;
         if (must) {
-            EXPECT_TRUE(refused) << to_string(p.kind()) << " " << p.tiles_string() << " rank " << r << " value "
-                                 << int(orig) << " " << name(c) << " was not refused";
+            EXPECT_TRUE(refused) << to_string(p.kind()) << " " << p.tiles_string() << " rank " << r
+                                 << " value " << int(orig) << " " << name(c) << " was not refused";
         } else {
             const bool holds = invariants_hold(p, t);
-            EXPECT_EQ(refused, !holds) << to_string(p.kind()) << " " << p.tiles_string() << " rank " << r
-                                       << " value " << int(orig) << " " << name(c)
-                                       << (refused ? " refused though the documented invariants hold"
-                                                   : " accepted though a documented invariant is broken");
+            EXPECT_EQ(refused, !holds)
+                << to_string(p.kind()) << " " << p.tiles_string() << " rank " << r << " value "
+                << int(orig) << " " << name(c)
+                << (refused ? " refused though the documented invariants hold"
+                            : " accepted though a documented invariant is broken");
             tally.undetectable += holds;
         }
         t[r] = orig;
@@ -230,16 +234,20 @@ TEST(PdbVerify, AcceptsCorrectTables) {
         int w, h;
         std::vector<int> tiles;
     };
-    const std::vector<Case> cases = {{3, 3, {1, 2, 3}},    {3, 3, {1, 2, 4, 5}}, {3, 3, {1, 2, 3, 4, 5, 6}},
-                                     {4, 2, {1, 2, 3, 4}}, {2, 4, {1, 3, 5}},    {4, 3, {1, 2, 5}},
-                                     {4, 4, {1, 2, 3}},    {5, 5, {1, 2}},       {2, 2, {1}}};
+    const std::vector<Case> cases = {
+        {3, 3, {1, 2, 3}},    {3, 3, {1, 2, 4, 5}}, {3, 3, {1, 2, 3, 4, 5, 6}},
+        {4, 2, {1, 2, 3, 4}}, {2, 4, {1, 3, 5}},    {4, 3, {1, 2, 5}},
+        {4, 4, {1, 2, 3}},    {5, 5, {1, 2}},       {2, 2, {1}}};
     for (const Case& c : cases)
         for (tables::PatternKind kind : {tables::PatternKind::Additive, tables::PatternKind::Full})
-            for (const board::Board& goal : {board::Board::blank_last(board::Geometry(c.w, c.h)), board::Board::blank_first(board::Geometry(c.w, c.h))}) {
+            for (const board::Board& goal :
+                 {board::Board::blank_last(board::Geometry(c.w, c.h)),
+                  board::Board::blank_first(board::Geometry(c.w, c.h))}) {
                 const tables::Pattern p(goal, c.tiles, kind);
                 const std::vector<uint8_t> t = build(p);
                 for (int threads : {1, 2}) {
-                    EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), threads, "ok.pdb"))
+                    EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(t.data()), t.size(),
+                                                 threads, "ok.pdb"))
                         << goal.to_string() << " " << to_string(kind) << " " << p.tiles_string();
                 }
                 EXPECT_TRUE(invariants_hold(p, t)) << "reference invariants: " << p.tiles_string();
@@ -247,18 +255,27 @@ TEST(PdbVerify, AcceptsCorrectTables) {
 }
 
 TEST(PdbVerify, RefusesWrongEntryCount) {
-    const tables::Pattern p(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Additive);
+    const tables::Pattern p(board::Board::blank_last(board::Geometry(3, 3)), {1, 2},
+                            tables::PatternKind::Additive);
     const std::vector<uint8_t> t = build(p);
-    const std::string m = error_of<FormatError>([&] { verify_table(p, tables::EntryReader::bytes(t.data()), t.size() - 1, 1, "short.pdb"); });
+    const std::string m = error_of<FormatError>([&] {
+        verify_table(p, tables::EntryReader::bytes(t.data()), t.size() - 1, 1, "short.pdb");
+    });
     EXPECT_NE(m.find("short.pdb"), std::string::npos) << m;
-    const tables::Pattern f(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Full);
-    EXPECT_THROW(verify_table(f, tables::EntryReader::bytes(t.data()), t.size(), 1, "x"), FormatError);  // additive-sized table
+    const tables::Pattern f(board::Board::blank_last(board::Geometry(3, 3)), {1, 2},
+                            tables::PatternKind::Full);
+    EXPECT_THROW(verify_table(f, tables::EntryReader::bytes(t.data()), t.size(), 1, "x"),
+                 FormatError);  // additive-sized table
 }
 
 TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
-    for (const tables::Pattern& p : {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Full),
-                             tables::Pattern(board::Board::blank_first(board::Geometry(4, 2)), {3, 6}, tables::PatternKind::Full),
-                             tables::Pattern(board::Board::blank_last(board::Geometry(2, 3)), {1, 2, 3}, tables::PatternKind::Full)}) {
+    for (const tables::Pattern& p :
+         {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2},
+                          tables::PatternKind::Full),
+          tables::Pattern(board::Board::blank_first(board::Geometry(4, 2)), {3, 6},
+                          tables::PatternKind::Full),
+          tables::Pattern(board::Board::blank_last(board::Geometry(2, 3)), {1, 2, 3},
+                          tables::PatternKind::Full)}) {
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, every_rank(p), c);
             EXPECT_GT(tally.tried, 0u);
@@ -266,8 +283,11 @@ TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
         }
     }
     // Sampled positions of larger tables.
-    for (const tables::Pattern& p : {tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 3}, tables::PatternKind::Full),
-                             tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7}, tables::PatternKind::Full)})
+    for (const tables::Pattern& p :
+         {tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 3},
+                          tables::PatternKind::Full),
+          tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7},
+                          tables::PatternKind::Full)})
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, some_ranks(p, test::kOptimized ? 1500 : 6000), c);
             EXPECT_EQ(tally.refused, tally.tried) << p.tiles_string() << " " << name(c);
@@ -278,24 +298,34 @@ TEST(PdbVerify, FullTablesRefuseEverySingleChange) {
 // non-goal entry has a neighbour one lower; so every single change is refused here too (+1
 // leaves the lower neighbour two below, -1 leaves no neighbour one below).
 TEST(PdbVerify, MtmFullTablesAcceptedAndRefuseEverySingleChange) {
-    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_first(board::Geometry(4, 3))})
-        for (const std::vector<int>& tiles : {std::vector<int>{1, 2}, std::vector<int>{1, 2, 3, 4}}) {
+    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)),
+                                     board::Board::blank_first(board::Geometry(4, 3))})
+        for (const std::vector<int>& tiles :
+             {std::vector<int>{1, 2}, std::vector<int>{1, 2, 3, 4}}) {
             const tables::Pattern p(goal, tiles, tables::PatternKind::Full, board::Metric::Mtm);
             const std::vector<uint8_t> t = build(p);
-            EXPECT_NO_THROW(verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 2, "mtm.pdb")) << p.tiles_string();
+            EXPECT_NO_THROW(
+                verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 2, "mtm.pdb"))
+                << p.tiles_string();
             // The STM verifier's rule (differ by exactly one) would not hold: an even run keeps
             // the blank's colour, so some neighbours are equal.
             const tables::Pattern stm(goal, tiles, tables::PatternKind::Full);
-            EXPECT_THROW(verify_table(stm, tables::EntryReader::bytes(t.data()), t.size(), 1, "mtm.pdb"), FormatError);
+            EXPECT_THROW(
+                verify_table(stm, tables::EntryReader::bytes(t.data()), t.size(), 1, "mtm.pdb"),
+                FormatError);
         }
-    for (const tables::Pattern& p : {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Full, board::Metric::Mtm),
-                             tables::Pattern(board::Board::blank_first(board::Geometry(4, 2)), {3, 6}, tables::PatternKind::Full, board::Metric::Mtm)})
+    for (const tables::Pattern& p :
+         {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2},
+                          tables::PatternKind::Full, board::Metric::Mtm),
+          tables::Pattern(board::Board::blank_first(board::Geometry(4, 2)), {3, 6},
+                          tables::PatternKind::Full, board::Metric::Mtm)})
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, every_rank(p), c);
             EXPECT_GT(tally.tried, 0u);
             EXPECT_EQ(tally.refused, tally.tried) << p.tiles_string() << " " << name(c);
         }
-    const tables::Pattern big(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7}, tables::PatternKind::Full, board::Metric::Mtm);
+    const tables::Pattern big(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7},
+                              tables::PatternKind::Full, board::Metric::Mtm);
     for (Change c : kChanges) {
         const Tally tally = check_changes(big, some_ranks(big, test::kOptimized ? 1500 : 6000), c);
         EXPECT_EQ(tally.refused, tally.tried) << name(c);
@@ -304,13 +334,20 @@ TEST(PdbVerify, MtmFullTablesAcceptedAndRefuseEverySingleChange) {
 
 TEST(PdbVerify, AdditiveTablesRefuseWhatTheInvariantsCatch) {
     const std::vector<tables::Pattern> small = {
-        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3}, tables::PatternKind::Additive),
-        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {2, 4, 6}, tables::PatternKind::Additive),
-        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {5}, tables::PatternKind::Additive),
-        tables::Pattern(board::Board::blank_first(board::Geometry(3, 3)), {1, 2}, tables::PatternKind::Additive),
-        tables::Pattern(board::Board::blank_last(board::Geometry(4, 2)), {1, 2, 3}, tables::PatternKind::Additive),
-        tables::Pattern(board::Board::blank_last(board::Geometry(4, 2)), {1, 5, 6}, tables::PatternKind::Additive),
-        tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {3}, tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3},
+                        tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {2, 4, 6},
+                        tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {5},
+                        tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_first(board::Geometry(3, 3)), {1, 2},
+                        tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(4, 2)), {1, 2, 3},
+                        tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(4, 2)), {1, 5, 6},
+                        tables::PatternKind::Additive),
+        tables::Pattern(board::Board::blank_last(board::Geometry(2, 2)), {3},
+                        tables::PatternKind::Additive),
     };
     Tally pm;  // +1 / -1 changes
     for (const tables::Pattern& p : small)
@@ -326,8 +363,11 @@ TEST(PdbVerify, AdditiveTablesRefuseWhatTheInvariantsCatch) {
             }
         }
     // Sampled positions of larger tables.
-    for (const tables::Pattern& p : {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 4, 5}, tables::PatternKind::Additive),
-                             tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 5}, tables::PatternKind::Additive)})
+    for (const tables::Pattern& p :
+         {tables::Pattern(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 4, 5},
+                          tables::PatternKind::Additive),
+          tables::Pattern(board::Board::blank_last(board::Geometry(4, 4)), {1, 2, 5},
+                          tables::PatternKind::Additive)})
         for (Change c : kChanges) {
             const Tally tally = check_changes(p, some_ranks(p, test::kOptimized ? 150 : 600), c);
             if (c == Change::Plus1 || c == Change::Minus1) {
@@ -340,21 +380,24 @@ TEST(PdbVerify, AdditiveTablesRefuseWhatTheInvariantsCatch) {
     // caught (before the bound was checked, some could not be seen).
     EXPECT_EQ(pm.refused, pm.tried);
     EXPECT_EQ(pm.undetectable, 0u);
-    std::cout << "[   INFO   ] additive +1/-1 changes: " << pm.tried << " tried, " << pm.refused << " refused, "
-              << pm.undetectable << " leave every documented invariant true\n";
+    std::cout << "[   INFO   ] additive +1/-1 changes: " << pm.tried << " tried, " << pm.refused
+              << " refused, " << pm.undetectable << " leave every documented invariant true\n";
 }
 
 TEST(PdbVerify, ReportsTheRankAndTheBrokenInvariant) {
-    const tables::Pattern p(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7}, tables::PatternKind::Full);
+    const tables::Pattern p(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 7},
+                            tables::PatternKind::Full);
     std::vector<uint8_t> t = build(p);
     uint64_t r = 0;
     while (t[r] == 0) ++r;
     t[r] = 255;
-    std::string m = error_of<FormatError>([&] { verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 2, "fringe.pdb"); });
+    std::string m = error_of<FormatError>(
+        [&] { verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 2, "fringe.pdb"); });
     EXPECT_NE(m.find("fringe.pdb: rank " + std::to_string(r)), std::string::npos) << m;
     EXPECT_NE(m.find("255"), std::string::npos) << m;
     t[r] = 0;
-    m = error_of<FormatError>([&] { verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 1, "fringe.pdb"); });
+    m = error_of<FormatError>(
+        [&] { verify_table(p, tables::EntryReader::bytes(t.data()), t.size(), 1, "fringe.pdb"); });
     EXPECT_NE(m.find("zero"), std::string::npos) << m;
 }
 

@@ -44,14 +44,19 @@ std::string built(const ScratchDir& scratch, const std::string& spec,
 TEST(PlayTableSets, LoadsAnUploadWithItsManifestUnderAnyNames) {
     ScratchDir scratch;
     play::TableSets sets;
-    const tables::LoadedSet& s = sets.load_upload(upload(scratch, built(scratch, "8-4-4"), "up", true));
+    const tables::LoadedSet& s =
+        sets.load_upload(upload(scratch, built(scratch, "8-4-4"), "up", true));
     EXPECT_EQ(s.spec.name, "8-4-4");
     EXPECT_EQ(s.tables.size(), 2u);
     EXPECT_FALSE(fs::exists(scratch / "up"));  // the files hold no memory once loaded
-    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Stm), &s);
-    EXPECT_EQ(sets.best_for(board::Board::blank_first(board::Geometry(3, 3)), board::Metric::Stm), &s);  // mapped
-    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(4, 4)), board::Metric::Stm), nullptr);
-    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Mtm), nullptr);
+    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Stm),
+              &s);
+    EXPECT_EQ(sets.best_for(board::Board::blank_first(board::Geometry(3, 3)), board::Metric::Stm),
+              &s);  // mapped
+    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(4, 4)), board::Metric::Stm),
+              nullptr);
+    EXPECT_EQ(sets.best_for(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Mtm),
+              nullptr);
 }
 
 TEST(PlayTableSets, NamesAPresetsTablesAfterThePresetWithoutAManifest) {
@@ -167,7 +172,8 @@ TEST(PlayRequests, SolveRecordsAreTheLibrarysAnswers) {
     so.heuristic = heuristics::HeuristicKind::Pdb;
     so.pdb = sets.best_for(board::Board::blank_last(board::Geometry(3, 3)), board::Metric::Stm);
     ASSERT_NE(so.pdb, nullptr);
-    const search::SolveOutcome r = solve(start, board::Board::blank_last(board::Geometry(3, 3)), so);
+    const search::SolveOutcome r =
+        solve(start, board::Board::blank_last(board::Geometry(3, 3)), so);
     const std::string rec = play::solve_json(sets, "x: 8 2 0/4 6 1/3 7 5", {});
     EXPECT_TRUE(contains(rec, "{\"label\":\"x\",\"status\":\"solved\",\"length\":24,\"moves\":\"" +
                                   to_string(r.search.moves) + "\""));

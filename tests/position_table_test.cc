@@ -57,7 +57,8 @@ TEST(PositionTable, MatchesStdMapThroughGrowth) {
 
 TEST(PackedPosition, RoundTripsAndSlides) {
     std::mt19937_64 rng(8);
-    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(4, 4), board::Geometry(5, 5), board::Geometry(2, 5)}) {
+    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(4, 4),
+                                     board::Geometry(5, 5), board::Geometry(2, 5)}) {
         for (int i = 0; i < 200; ++i) {
             board::SearchState s = random_position(g, rng);
             const search::PackedPosition k = search::pack_position(s);

@@ -19,9 +19,9 @@
 
 #include "loyd/base/error.h"
 #include "program/exit_status.h"
-#include "solver/run/batch.h"
 #include "solver/commands.h"
 #include "solver/ranks/run.h"
+#include "solver/run/batch.h"
 #include "solver/run/tables.h"
 #include "tests/test_util.h"
 #include "tests/thread_group.h"
@@ -49,7 +49,8 @@ std::string record(const Task& t, bool nodes) {
     if (!t.failure.empty()) return os.str() + "failure " + t.failure;
     const search::SolveOutcome& o = t.outcome;
     if (o.status == search::SolveOutcome::Status::Unsolvable) return os.str() + "unsolvable";
-    os << (o.status == search::SolveOutcome::Status::Solved ? "length " : "limit ") << o.search.moves.size();
+    os << (o.status == search::SolveOutcome::Status::Solved ? "length " : "limit ")
+       << o.search.moves.size();
     if (nodes) os << " " << to_string(o.search.moves) << " nodes " << o.search.nodes_generated;
     return os.str();
 }
@@ -62,8 +63,8 @@ struct BatchRun {
 
 // The batch of `path` on `ranks` thread ranks (1: SingleProcess, as without mpirun).
 BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb, bool nodes,
-                 const std::function<std::string(int)>& pdb_of_rank = {},
-                 const std::function<void()>& on_read = {}) {
+                      const std::function<std::string(int)>& pdb_of_rank = {},
+                      const std::function<void()>& on_read = {}) {
     BatchRun out;
     std::mutex m;
     auto body = [&](base::Collective& g) {
@@ -85,7 +86,8 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
         auto print = [&](const Task& t) {
             std::lock_guard<std::mutex> lock(m);
             out.records.push_back(record(t, nodes));
-            if (t.error.empty() && t.failure.empty() && t.outcome.status == search::SolveOutcome::Status::Solved) {
+            if (t.error.empty() && t.failure.empty() &&
+                t.outcome.status == search::SolveOutcome::Status::Solved) {
                 const board::Replay r = replay(*t.start, t.outcome.search.moves);
                 if (r.illegal || !(r.end == *t.goal)) out.replay_errors.push_back(t.label);
             }
@@ -94,7 +96,8 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
         try {
             run_batch(req, source, read, print, muted, run);
         } catch (...) {
-            const program::Failure f = program::failure_of(std::current_exception(), "solver", false);
+            const program::Failure f =
+                program::failure_of(std::current_exception(), "solver", false);
             status = f.status;
             out.error = f.message;
         }
@@ -110,7 +113,8 @@ BatchRun run_batch_on(int ranks, const std::string& path, const std::string& pdb
 }
 
 fs::path scratch(const std::string& name) {
-    const fs::path d = fs::temp_directory_path() / ("loyd_rank_batch_" + name + "_" + std::to_string(::getpid()));
+    const fs::path d =
+        fs::temp_directory_path() / ("loyd_rank_batch_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
     return d;
@@ -159,7 +163,8 @@ TEST(RankBatch, FewerInstancesThanRanksAreSearchedTogether) {
     const fs::path d = scratch("together");
     {
         std::ofstream f(d / "two.txt");
-        f << "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 8 7 0\nnot a board\n";  // 31 moves, unsolvable, invalid
+        f << "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 8 7 0\nnot a board\n";  // 31 moves, unsolvable,
+                                                                     // invalid
     }
     const std::string path = (d / "two.txt").string();
     const BatchRun one = run_batch_on(1, path, kSet, false);
@@ -179,8 +184,8 @@ TEST(RankBatch, ARankWithoutTheTablesEndsTheRun) {
     // ranks look for it (the reader removes it when rank 0 reads the second line).
     fs::copy(kSet, d / "copy", fs::copy_options::recursive);
     int lines = 0;
-    const BatchRun r = run_batch_on(
-        3, (d / "two.txt").string(), (d / "copy").string(), false, {}, [&] {
+    const BatchRun r =
+        run_batch_on(3, (d / "two.txt").string(), (d / "copy").string(), false, {}, [&] {
             if (++lines == 2) fs::remove_all(d / "copy");
         });
     EXPECT_TRUE(test::contains(r.error, "rank 1: ")) << r.error;

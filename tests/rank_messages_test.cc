@@ -3,11 +3,10 @@
 // StopReason as its one byte; malformed messages (unknown kind or version, a board that is not
 // a permutation, a bad heuristic, a move or stop reason out of range, a truncated or padded
 // message) are refused with a FormatError naming the rank they came from.
-#include "solver/ranks/messages.h"
-
 #include <gtest/gtest.h>
 
 #include "loyd/base/wire.h"
+#include "solver/ranks/messages.h"
 #include "tests/test_util.h"
 
 namespace loyd::solver {
@@ -173,8 +172,9 @@ TEST(RankMessages, MalformedMessagesAreRefused) {
     res.results[0].outcome.search.moves = {board::Dir::Up};
     const std::vector<uint8_t> bytes = encode(res);
     for (size_t cut = 0; cut < bytes.size(); ++cut)
-        EXPECT_TRUE(test::contains(refused(std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<long>(cut))),
-                                   "ends inside"))
+        EXPECT_TRUE(test::contains(
+            refused(std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<long>(cut))),
+            "ends inside"))
             << cut;
     std::vector<uint8_t> bad_move = bytes;
     bad_move[bytes.size() - 30] = 4;  // the move, before 2 counts, 3 ints and the reason (29 bytes)

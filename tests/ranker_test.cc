@@ -62,7 +62,8 @@ void check_round_trip(int n, int m) {
         base::Mask seen = 0;
         for (int i = 0; i < m; ++i) {
             ASSERT_LT(pc[i], n) << "rank " << r;
-            ASSERT_FALSE(seen & (base::Mask{1} << pc[i])) << "rank " << r << " puts two items on cell " << int(pc[i]);
+            ASSERT_FALSE(seen & (base::Mask{1} << pc[i]))
+                << "rank " << r << " puts two items on cell " << int(pc[i]);
             seen |= base::Mask{1} << pc[i];
         }
         ASSERT_EQ(mask, seen) << "rank " << r;
@@ -135,7 +136,8 @@ TEST(Ranker, RoundTripSampledLargeBoards) {
                 }
                 uint8_t pc[32];
                 rk->unrank(r, pc);
-                for (int i = 0; i < m; ++i) ASSERT_EQ(pc[i], want[i]) << "rank " << r << " item " << i;
+                for (int i = 0; i < m; ++i)
+                    ASSERT_EQ(pc[i], want[i]) << "rank " << r << " item " << i;
                 ASSERT_EQ(rk->rank(pc), r);
             }
         }
@@ -184,10 +186,14 @@ void check_steps(int w, int h, int m) {
                 std::copy(cells, cells + m, moved);
                 moved[i] = static_cast<uint8_t>(b);
                 const uint64_t want = rk.rank(moved);
-                ASSERT_EQ(rk.step(r, i, a, b, w, item_at), want) << "rank " << r << " item " << i << " " << a << "->" << b;
+                ASSERT_EQ(rk.step(r, i, a, b, w, item_at), want)
+                    << "rank " << r << " item " << i << " " << a << "->" << b;
                 if (b == a + w || b == a - w) {
-                    auto passed = [&](int c) { return tables::Ranker::Passed{item_on[c], rk.weight(item_on[c])}; };
-                    const uint64_t shift = tables::Ranker::vertical_step(i, rk.weight(i), std::min(a, b), w, passed);
+                    auto passed = [&](int c) {
+                        return tables::Ranker::Passed{item_on[c], rk.weight(item_on[c])};
+                    };
+                    const uint64_t shift =
+                        tables::Ranker::vertical_step(i, rk.weight(i), std::min(a, b), w, passed);
                     ASSERT_EQ(b > a ? r + shift : r - shift, want);
                 }
                 ++steps;
@@ -197,7 +203,8 @@ void check_steps(int w, int h, int m) {
 }
 
 TEST(Ranker, StepEqualsRankingAgainExhaustively) {
-    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{2, 2}, {3, 2}, {2, 3}, {3, 3}, {2, 4}, {4, 2}})
+    for (const auto& [w, h] :
+         std::vector<std::pair<int, int>>{{2, 2}, {3, 2}, {2, 3}, {3, 3}, {2, 4}, {4, 2}})
         for (int m = 1; m < w * h; ++m) check_steps(w, h, m);
     for (int m = 1; m <= 6; ++m) check_steps(2, 5, m);
     for (int m = 1; m <= 5; ++m) check_steps(3, 4, m);

@@ -56,7 +56,8 @@ TEST(SolveRecord, EveryOptionalFieldAndAHostileLabel) {
     r.seconds = 1.5;
     r.threads = 4;
     r.ranks = 2;
-    const RecordStyle style{"walking-distance", board::Metric::Mtm, {board::Notation::Tile, true}, true};
+    const RecordStyle style{
+        "walking-distance", board::Metric::Mtm, {board::Notation::Tile, true}, true};
     EXPECT_EQ(solve_record(kHostile, r, style),
               "{\"label\":" + kHostileJson +
                   R"(,"status":"solved","length":2,"moves":"L2U","metric":"mtm","length_stm":3,)"
@@ -208,7 +209,8 @@ TEST(FailedRecord, EveryFieldNullButTheError) {
 }
 
 TEST(HeuristicField, TablesByTheirSetsName) {
-    EXPECT_EQ(heuristic_field(nullptr, heuristics::HeuristicKind::LinearConflict), "linear-conflict");
+    EXPECT_EQ(heuristic_field(nullptr, heuristics::HeuristicKind::LinearConflict),
+              "linear-conflict");
     const tables::LoadedSet set = tables::load_set(std::string(LOYD_SOURCE_DIR) + "/data/8-4-4");
     EXPECT_EQ(heuristic_field(&set, heuristics::HeuristicKind::LinearConflict), "pdb:8-4-4");
 }

@@ -86,7 +86,8 @@ void check_space(const tables::Pattern& p) {
         for (int o = 0; o < sp.regions(set); ++o) {
             std::set<std::pair<int, int>> expected;  // (from cell, to cell)
             for (base::Mask m = occ; m; m &= m - 1)
-                for (base::Mask adj = g.neighbor_mask(base::lowest(m)) & rs[static_cast<size_t>(o)]; adj; adj &= adj - 1)
+                for (base::Mask adj = g.neighbor_mask(base::lowest(m)) & rs[static_cast<size_t>(o)];
+                     adj; adj &= adj - 1)
                     expected.insert({base::lowest(m), base::lowest(adj)});
             std::set<std::pair<int, int>> got;
             for (const auto& mv : sp.moves(set, o)) {
@@ -113,18 +114,24 @@ void check_space(const tables::Pattern& p) {
 
 TEST(RegionSpace, NumbersEveryStateOnceAndMovesSlideTiles) {
     const board::Geometry g3(3, 3), g42(4, 2), g43(4, 3);
-    check_space(tables::Pattern(board::Board::blank_last(g3), {1, 2, 4, 5}, tables::PatternKind::Additive));
-    check_space(tables::Pattern(board::Board::blank_first(g3), {3, 6, 7, 8}, tables::PatternKind::Additive));
-    check_space(tables::Pattern(board::Board::blank_last(g3), {2, 4, 6, 8}, tables::PatternKind::Additive));  // walls off corners
+    check_space(
+        tables::Pattern(board::Board::blank_last(g3), {1, 2, 4, 5}, tables::PatternKind::Additive));
+    check_space(tables::Pattern(board::Board::blank_first(g3), {3, 6, 7, 8},
+                                tables::PatternKind::Additive));
+    check_space(tables::Pattern(board::Board::blank_last(g3), {2, 4, 6, 8},
+                                tables::PatternKind::Additive));  // walls off corners
     check_space(tables::Pattern(board::Board::blank_last(g3), {5}, tables::PatternKind::Additive));
-    check_space(tables::Pattern(board::Board::blank_last(g42), {1, 2, 3, 5, 6}, tables::PatternKind::Additive));
-    check_space(tables::Pattern(board::Board::blank_last(g43), {1, 2, 5, 6, 9}, tables::PatternKind::Additive));
+    check_space(tables::Pattern(board::Board::blank_last(g42), {1, 2, 3, 5, 6},
+                                tables::PatternKind::Additive));
+    check_space(tables::Pattern(board::Board::blank_last(g43), {1, 2, 5, 6, 9},
+                                tables::PatternKind::Additive));
 }
 
 TEST(RegionSpace, MovedArrangementsMatchTheSlowPathBeyondTheTable) {
     // Nine tiles: no table, the arrangement is moved by unranking and ranking.
     const board::Geometry g(4, 3);
-    const tables::Pattern p(board::Board::blank_last(g), {1, 2, 3, 4, 5, 6, 7, 8, 9}, tables::PatternKind::Additive);
+    const tables::Pattern p(board::Board::blank_last(g), {1, 2, 3, 4, 5, 6, 7, 8, 9},
+                            tables::PatternKind::Additive);
     const tables::RegionSpace sp(p);
     uint8_t perm[board::kMaxCells], moved[board::kMaxCells];
     for (uint64_t a : {uint64_t{0}, uint64_t{1}, uint64_t{12345}, sp.arrangements() - 1}) {
@@ -160,7 +167,8 @@ TEST(RegionSpace, GoalStateHoldsTheGoalPlacementAndTheBlanksRegion) {
 TEST(RegionSpace, RefusesFullPatterns) {
     const board::Geometry g(3, 3);
     const tables::Pattern p(board::Board::blank_last(g), {1, 2}, tables::PatternKind::Full);
-    EXPECT_TRUE(test::contains(test::error_of<UsageError>([&] { tables::RegionSpace sp(p); }), "additive"));
+    EXPECT_TRUE(
+        test::contains(test::error_of<UsageError>([&] { tables::RegionSpace sp(p); }), "additive"));
 }
 
 }  // namespace

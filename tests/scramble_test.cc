@@ -93,8 +93,9 @@ TEST(Scramble, NeverUnsolvableOnAnyBoardOrGoal) {
     for (int w = 2; w <= 12; ++w)
         for (int h = 2; w * h <= board::kMaxCells; ++h) {
             const board::Geometry g(w, h);
-            for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g),
-                                      random_position(board::Board::blank_last(g), rng)}) {
+            for (const board::Board& goal :
+                 {board::Board::blank_last(g), board::Board::blank_first(g),
+                  random_position(board::Board::blank_last(g), rng)}) {
                 for (int i = 0; i < 300; ++i)
                     ASSERT_TRUE(solvable(random_position(goal, rng), goal)) << g.name();
             }
@@ -106,9 +107,11 @@ TEST(Scramble, EverySmallBoardPositionIsReachableFromTheGoal) {
     // other than the standard ones.
     std::mt19937_64 rng(4);
     for (const board::Geometry& g :
-         {board::Geometry(2, 2), board::Geometry(2, 3), board::Geometry(3, 2), board::Geometry(2, 4), board::Geometry(3, 3)}) {
+         {board::Geometry(2, 2), board::Geometry(2, 3), board::Geometry(3, 2),
+          board::Geometry(2, 4), board::Geometry(3, 3)}) {
         const board::Board goal =
-            board::BoardFormat(std::nullopt, g.cells() == 9 ? "a b c/d _ e/f g h" : "blank-last").goal(g);
+            board::BoardFormat(std::nullopt, g.cells() == 9 ? "a b c/d _ e/f g h" : "blank-last")
+                .goal(g);
         const BfsOracle oracle(goal);
         for (int i = 0; i < 2000; ++i)
             ASSERT_GE(oracle.distance(random_position(goal, rng)), 0) << g.name();

@@ -7,10 +7,10 @@
 #include <atomic>
 #include <random>
 
-#include "loyd/search/astar.h"
-#include "loyd/heuristics/classic.h"
-#include "loyd/search/ida_star.h"
 #include "loyd/board/moves.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/astar.h"
+#include "loyd/search/ida_star.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
 #include "tests/test_util.h"
@@ -24,7 +24,8 @@ using test::board;
 enum class Alg { Ida, Astar };
 
 template <class H>
-search::SearchResult search(Alg alg, const board::Board& start, const board::Board& goal, const search::SearchLimits& lim = {}) {
+search::SearchResult search(Alg alg, const board::Board& start, const board::Board& goal,
+                            const search::SearchLimits& lim = {}) {
     H h(goal);
     if (alg == Alg::Astar) return astar(h, start, goal, lim);
     search::IdaStar<H> ida(h, goal, test::default_pruning(goal.geometry()));
@@ -33,7 +34,8 @@ search::SearchResult search(Alg alg, const board::Board& start, const board::Boa
 
 // The result is solved, its moves replay from start to goal, and each move brings the
 // position exactly one step closer according to the oracle (so the length is the distance).
-void expect_optimal(const search::SearchResult& r, const board::Board& start, const BfsOracle& oracle) {
+void expect_optimal(const search::SearchResult& r, const board::Board& start,
+                    const BfsOracle& oracle) {
     const board::Board& goal = oracle.goal();
     ASSERT_EQ(r.status, search::SearchResult::Status::Solved) << start.to_string();
     const int dist = oracle.distance(start);
@@ -54,7 +56,9 @@ void check_random(const BfsOracle& oracle, Alg alg, int count, uint64_t seed) {
     std::mt19937_64 rng(seed);
     const board::Board& goal = oracle.goal();
     H h(goal);
-    search::IdaStar<H> ida(h, goal, test::default_pruning(goal.geometry()));  // reused across solves, as the solver does
+    search::IdaStar<H> ida(
+        h, goal,
+        test::default_pruning(goal.geometry()));  // reused across solves, as the solver does
     for (int i = 0; i < count; ++i) {
         const board::Board start = oracle.sample(rng);
         search::SearchResult r = alg == Alg::Ida ? ida.solve(start) : search::astar(h, start, goal);
@@ -131,7 +135,7 @@ TEST(BfsOracle, Diameter2x5) {
 TEST(Search3x3, SeedsBoardsAreTheTwoHardest) {
     std::vector<board::Board> hard = hardest_3x3();
     std::vector<board::Board> seeds = {board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1}),
-                                board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1})};
+                                       board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1})};
     ASSERT_EQ(hard.size(), 2u);
     for (const board::Board& s : seeds) {
         EXPECT_EQ(oracle_3x3().distance(s), 31);
@@ -181,7 +185,8 @@ TEST(Search3x3, StartAtGoal) {
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     for (Alg alg : {Alg::Ida, Alg::Astar}) {
         for (const search::SearchResult& r :
-             {search<heuristics::MisplacedH>(alg, goal, goal), search<heuristics::ManhattanH>(alg, goal, goal),
+             {search<heuristics::MisplacedH>(alg, goal, goal),
+              search<heuristics::ManhattanH>(alg, goal, goal),
               search<heuristics::LinearConflictH>(alg, goal, goal)}) {
             EXPECT_EQ(r.status, search::SearchResult::Status::Solved);
             EXPECT_TRUE(r.moves.empty());
@@ -206,7 +211,7 @@ TEST(Search3x3, OtherGoals) {
     std::vector<int> t = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     std::shuffle(t.begin(), t.end(), rng);
     for (const board::Board& goal : {board::Board::blank_first(board::Geometry(3, 3)),
-                              board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}), board(3, 3, t)}) {
+                                     board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}), board(3, 3, t)}) {
         BfsOracle oracle(goal);
         const int n = test::kOptimized ? 300 : 50;
         check_random<heuristics::LinearConflictH>(oracle, Alg::Ida, n, rng());
@@ -223,7 +228,8 @@ TEST(SearchNonSquare, Board2x4And4x2) {
         std::vector<int> t(8);
         for (int i = 0; i < 8; ++i) t[i] = i;
         std::shuffle(t.begin(), t.end(), rng);
-        for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g), board::Board::make(g, t)}) {
+        for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g),
+                                         board::Board::make(g, t)}) {
             BfsOracle oracle(goal);
             const int n = test::kOptimized ? 100 : 20;
             check_random<heuristics::LinearConflictH>(oracle, Alg::Ida, n, rng());
@@ -268,7 +274,8 @@ TEST(SearchNonSquare, Board3x4And4x3ManhattanAndLinearConflictAgree) {
     for (int i = 0; i < 12; ++i) t[i] = i;
     std::shuffle(t.begin(), t.end(), rng);
     for (const board::Board& goal :
-         {board::Board::blank_last(g), board::Board::blank_first(board::Geometry(4, 3)), board::Board::make(g, t)}) {
+         {board::Board::blank_last(g), board::Board::blank_first(board::Geometry(4, 3)),
+          board::Board::make(g, t)}) {
         for (int i = 0; i < (test::kOptimized ? 10 : 4); ++i) {
             const int steps = 30 + static_cast<int>(rng() % 30);
             const board::Board start = scramble(goal, steps, rng);
@@ -292,7 +299,8 @@ TEST(Search4x4, KorfTenEasiest) {
     ASSERT_EQ(korf.size(), 100u);
     const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
     heuristics::LinearConflictH h(goal);
-    search::IdaStar<heuristics::LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
+    search::IdaStar<heuristics::LinearConflictH> ida(h, goal,
+                                                     test::default_pruning(goal.geometry()));
     // Release: the ten easiest take about 0.2 s together; the sanitizer build does three.
     const size_t n = test::kOptimized ? 10 : 3;
     for (size_t i = 0; i < n; ++i) {
@@ -337,8 +345,10 @@ TEST(SearchLarge, ShortScramblesOnEveryShape) {
     // 4x5, 5x4, 5x5, 3x8, 2x12: optimal length <= scramble length, same parity, replays.
     std::mt19937_64 rng(16);
     for (const board::Geometry& g :
-         {board::Geometry(4, 5), board::Geometry(5, 4), board::Geometry(5, 5), board::Geometry(3, 8), board::Geometry(2, 12)}) {
-        for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g)}) {
+         {board::Geometry(4, 5), board::Geometry(5, 4), board::Geometry(5, 5),
+          board::Geometry(3, 8), board::Geometry(2, 12)}) {
+        for (const board::Board& goal :
+             {board::Board::blank_last(g), board::Board::blank_first(g)}) {
             for (int i = 0; i < 3; ++i) {
                 const int steps = 20 + static_cast<int>(rng() % 10);
                 const board::Board start = scramble(goal, steps, rng);
@@ -347,7 +357,8 @@ TEST(SearchLarge, ShortScramblesOnEveryShape) {
                 EXPECT_LE(static_cast<int>(r.moves.size()), steps);
                 EXPECT_EQ(r.moves.size() % 2, static_cast<size_t>(steps % 2));
                 EXPECT_NO_THROW(replay_check(start, r.moves, goal));
-                search::SearchResult a = search<heuristics::LinearConflictH>(Alg::Astar, start, goal);
+                search::SearchResult a =
+                    search<heuristics::LinearConflictH>(Alg::Astar, start, goal);
                 ASSERT_EQ(a.status, search::SearchResult::Status::Solved);
                 EXPECT_EQ(a.moves.size(), r.moves.size());
             }
@@ -358,15 +369,16 @@ TEST(SearchLarge, ShortScramblesOnEveryShape) {
 // --- Limits -------------------------------------------------------------------------------
 
 const board::Board& hard4x4() {
-    static const board::Board b = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
+    static const board::Board b =
+        board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
     return b;
 }
 
 TEST(SearchLimits, IdaNodeLimit) {
     search::SearchLimits lim;
     lim.max_nodes = 1000;
-    search::SearchResult r =
-        search<heuristics::LinearConflictH>(Alg::Ida, hard4x4(), board::Board::blank_last(board::Geometry(4, 4)), lim);
+    search::SearchResult r = search<heuristics::LinearConflictH>(
+        Alg::Ida, hard4x4(), board::Board::blank_last(board::Geometry(4, 4)), lim);
     EXPECT_EQ(r.status, search::SearchResult::Status::Limit);
     EXPECT_EQ(r.stop_reason, search::StopReason::NodeLimit);
     EXPECT_GE(r.nodes_generated, 1000u);
@@ -415,8 +427,10 @@ TEST(SearchLimits, GenerousLimitsDoNotStopASolvableSearch) {
     lim.max_seconds = 60;
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     for (const board::Board& s : hardest_3x3()) {
-        expect_optimal(search<heuristics::LinearConflictH>(Alg::Ida, s, goal, lim), s, oracle_3x3());
-        expect_optimal(search<heuristics::LinearConflictH>(Alg::Astar, s, goal, lim), s, oracle_3x3());
+        expect_optimal(search<heuristics::LinearConflictH>(Alg::Ida, s, goal, lim), s,
+                       oracle_3x3());
+        expect_optimal(search<heuristics::LinearConflictH>(Alg::Astar, s, goal, lim), s,
+                       oracle_3x3());
     }
 }
 
@@ -428,9 +442,11 @@ namespace {
 
 // One instance split over threads: the same optimal lengths as the oracle, every solution
 // replayed, and limits stop every thread.
-search::SearchResult threaded(const board::Board& start, const board::Board& goal, int threads, const search::SearchLimits& lim = {}) {
+search::SearchResult threaded(const board::Board& start, const board::Board& goal, int threads,
+                              const search::SearchLimits& lim = {}) {
     heuristics::LinearConflictH h(goal);
-    search::IdaStar<heuristics::LinearConflictH> ida(h, goal, test::default_pruning(goal.geometry()));
+    search::IdaStar<heuristics::LinearConflictH> ida(h, goal,
+                                                     test::default_pruning(goal.geometry()));
     return ida.solve(start, lim, threads);
 }
 
@@ -441,7 +457,8 @@ TEST(IdaThreads, RandomStatesAtTheirDistance) {
         const board::Board b = oracle.sample(rng);
         for (int t : {2, 3}) expect_optimal(threaded(b, oracle.goal(), t), b, oracle);
     }
-    for (const board::Board& s : hardest_3x3()) expect_optimal(threaded(s, oracle.goal(), 2), s, oracle);
+    for (const board::Board& s : hardest_3x3())
+        expect_optimal(threaded(s, oracle.goal(), 2), s, oracle);
 }
 
 TEST(IdaThreads, KorfEasiestAtTheirOptimalLength) {

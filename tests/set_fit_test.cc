@@ -19,7 +19,8 @@ tables::PdbSetSpec spec_for(const board::Board& goal, board::Metric metric) {
     return tables::PdbSetSpec{"s", goal, false, {}, {}, metric};
 }
 
-tables::SetMisfit reference(const tables::PdbSetSpec& set, const board::Board& goal, board::Metric metric) {
+tables::SetMisfit reference(const tables::PdbSetSpec& set, const board::Board& goal,
+                            board::Metric metric) {
     if (set.metric != metric) return tables::SetMisfit::Metric;
     if (!(set.geometry() == goal.geometry())) return tables::SetMisfit::Board;
     return test::symmetric_cells(goal.geometry(), goal.blank()).count(set.goal.blank())
@@ -28,8 +29,9 @@ tables::SetMisfit reference(const tables::PdbSetSpec& set, const board::Board& g
 }
 
 TEST(SetFit, EveryPairOfGoalsAgainstTheReference) {
-    const std::vector<board::Geometry> boards = {board::Geometry(3, 3), board::Geometry(4, 4), board::Geometry(2, 4),
-                                          board::Geometry(4, 2), board::Geometry(3, 4), board::Geometry(2, 3)};
+    const std::vector<board::Geometry> boards = {board::Geometry(3, 3), board::Geometry(4, 4),
+                                                 board::Geometry(2, 4), board::Geometry(4, 2),
+                                                 board::Geometry(3, 4), board::Geometry(2, 3)};
     std::vector<board::Board> goals;
     for (const board::Geometry& g : boards)
         for (int z = 0; z < g.cells(); ++z) goals.push_back(test::goal_with_blank(g, z));
@@ -55,12 +57,15 @@ TEST(SetFit, EveryPairOfGoalsAgainstTheReference) {
 TEST(SetFit, MetricIsCheckedBeforeBoardAndBoardBeforeGoal) {
     const board::Board g33 = board::Board::blank_last(board::Geometry(3, 3));
     const board::Board g44 = board::Board::blank_last(board::Geometry(4, 4));
-    EXPECT_EQ(misfit(spec_for(g33, board::Metric::Mtm), g44, board::Metric::Stm), tables::SetMisfit::Metric);
-    EXPECT_EQ(misfit(spec_for(g33, board::Metric::Stm), g44, board::Metric::Stm), tables::SetMisfit::Board);
-    EXPECT_EQ(
-        misfit(spec_for(g33, board::Metric::Stm), test::goal_with_blank(board::Geometry(3, 3), 1), board::Metric::Stm),
-        tables::SetMisfit::Goal);
-    EXPECT_EQ(misfit(spec_for(g33, board::Metric::Stm), board::Board::blank_first(board::Geometry(3, 3)), board::Metric::Stm),
+    EXPECT_EQ(misfit(spec_for(g33, board::Metric::Mtm), g44, board::Metric::Stm),
+              tables::SetMisfit::Metric);
+    EXPECT_EQ(misfit(spec_for(g33, board::Metric::Stm), g44, board::Metric::Stm),
+              tables::SetMisfit::Board);
+    EXPECT_EQ(misfit(spec_for(g33, board::Metric::Stm),
+                     test::goal_with_blank(board::Geometry(3, 3), 1), board::Metric::Stm),
+              tables::SetMisfit::Goal);
+    EXPECT_EQ(misfit(spec_for(g33, board::Metric::Stm),
+                     board::Board::blank_first(board::Geometry(3, 3)), board::Metric::Stm),
               tables::SetMisfit::None);  // the 180-degree turn
 }
 
@@ -73,10 +78,11 @@ TEST(SetFit, MessagesNameTheSetAndWhatToBuild) {
               "the tables in dir/8 count stm moves, the search mtm moves; build tables for it with "
               "pdbgen "
               "build --metric mtm");
-    EXPECT_EQ(misfit_message(tables::SetMisfit::Board, stm, "dir/8", board::Board::blank_last(board::Geometry(4, 4)),
-                             board::Metric::Stm),
+    EXPECT_EQ(misfit_message(tables::SetMisfit::Board, stm, "dir/8",
+                             board::Board::blank_last(board::Geometry(4, 4)), board::Metric::Stm),
               "the tables in dir/8 are for 3x3 boards, the instance is 4x4");
-    const std::string goal = misfit_message(tables::SetMisfit::Goal, stm, "dir/8", centre, board::Metric::Stm);
+    const std::string goal =
+        misfit_message(tables::SetMisfit::Goal, stm, "dir/8", centre, board::Metric::Stm);
     EXPECT_EQ(
         goal.rfind(
             "the tables in dir/8 are for goal '1 2 3 4 5 6 7 8 0' on 3x3, which the instance's "
@@ -90,12 +96,15 @@ TEST(SetFit, MessagesNameTheSetAndWhatToBuild) {
 TEST(SetFit, RequireFitThrowsTheMessage) {
     const board::Board g33 = board::Board::blank_last(board::Geometry(3, 3));
     const tables::PdbSetSpec stm = spec_for(g33, board::Metric::Stm);
-    require_fit(stm, "dir/8", board::Board::blank_first(board::Geometry(3, 3)), board::Metric::Stm);  // fits: no throw
-    EXPECT_EQ(test::error_of<UsageError>([&] { require_fit(stm, "dir/8", g33, board::Metric::Mtm); }),
-              misfit_message(tables::SetMisfit::Metric, stm, "dir/8", g33, board::Metric::Mtm));
+    require_fit(stm, "dir/8", board::Board::blank_first(board::Geometry(3, 3)),
+                board::Metric::Stm);  // fits: no throw
+    EXPECT_EQ(
+        test::error_of<UsageError>([&] { require_fit(stm, "dir/8", g33, board::Metric::Mtm); }),
+        misfit_message(tables::SetMisfit::Metric, stm, "dir/8", g33, board::Metric::Mtm));
     const board::Board g44 = board::Board::blank_last(board::Geometry(4, 4));
-    EXPECT_EQ(test::error_of<UsageError>([&] { require_fit(stm, "dir/8", g44, board::Metric::Stm); }),
-              "the tables in dir/8 are for 3x3 boards, the instance is 4x4");
+    EXPECT_EQ(
+        test::error_of<UsageError>([&] { require_fit(stm, "dir/8", g44, board::Metric::Stm); }),
+        "the tables in dir/8 are for 3x3 boards, the instance is 4x4");
     const board::Board centre = test::goal_with_blank(board::Geometry(3, 3), 4);
     EXPECT_TRUE(test::contains(
         test::error_of<UsageError>([&] { require_fit(stm, "dir/8", centre, board::Metric::Stm); }),

@@ -115,15 +115,20 @@ TEST(Solvable, KorfInstancesReachBlankFirst) {
         std::vector<int> t = k.tiles;
         int a = t[0] == 0 ? 1 : 0, c = t[15] == 0 ? 14 : 15;
         std::swap(t[a], t[c]);
-        EXPECT_FALSE(solvable(board::Board::make(board::Geometry(4, 4), t), goal)) << "korf " << k.id;
+        EXPECT_FALSE(solvable(board::Board::make(board::Geometry(4, 4), t), goal))
+            << "korf " << k.id;
     }
 }
 
 TEST(Solvable, RejectsDifferentBoards) {
-    test::error_of<UsageError>(
-        [] { solvable(board::Board::blank_last(board::Geometry(2, 4)), board::Board::blank_last(board::Geometry(4, 2))); });
-    test::error_of<UsageError>(
-        [] { solvable(board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_last(board::Geometry(4, 4))); });
+    test::error_of<UsageError>([] {
+        solvable(board::Board::blank_last(board::Geometry(2, 4)),
+                 board::Board::blank_last(board::Geometry(4, 2)));
+    });
+    test::error_of<UsageError>([] {
+        solvable(board::Board::blank_last(board::Geometry(3, 3)),
+                 board::Board::blank_last(board::Geometry(4, 4)));
+    });
 }
 
 }  // namespace

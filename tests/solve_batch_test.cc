@@ -225,8 +225,8 @@ TEST(SolveBatch, FirstErrorStopsTheBatchAndIsRethrown) {
     opt.heuristic = heuristics::HeuristicKind::Pdb;
     test::error_of<UsageError>([&] {
         solve_batch(
-            3, [&](size_t i) { return starts[i]; }, goal, opt, [](size_t, const search::SolveOutcome&) {},
-            b);
+            3, [&](size_t i) { return starts[i]; }, goal, opt,
+            [](size_t, const search::SolveOutcome&) {}, b);
     });
 }
 
@@ -235,9 +235,11 @@ TEST(StartHeuristics, AsTheSearchStartsFrom) {
     const board::Board first = board::Board::blank_first(board::Geometry(3, 3));
     const std::vector<board::Board> starts = positions(goal, 30, 13);
     for (heuristics::HeuristicKind h :
-         {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::Manhattan, heuristics::HeuristicKind::LinearConflict,
-          heuristics::HeuristicKind::WalkingDistance, heuristics::HeuristicKind::Pdb})
-        for (const board::Board& g : {goal, first}) {  // blank-first maps onto the blank-last tables
+         {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::Manhattan,
+          heuristics::HeuristicKind::LinearConflict, heuristics::HeuristicKind::WalkingDistance,
+          heuristics::HeuristicKind::Pdb})
+        for (const board::Board& g :
+             {goal, first}) {  // blank-first maps onto the blank-last tables
             search::SolveOptions opt;
             opt.heuristic = h;
             opt.pdb = &test::test_set("8-4-4");

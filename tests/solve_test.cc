@@ -32,7 +32,8 @@ TEST(Solve, EveryCombinationIsOptimal) {
     BfsOracle oracle(goal);
     std::mt19937_64 rng(31);
     for (heuristics::HeuristicKind h :
-         {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::Manhattan, heuristics::HeuristicKind::LinearConflict})
+         {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::Manhattan,
+          heuristics::HeuristicKind::LinearConflict})
         for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar}) {
             search::SolveOptions opt;
             opt.heuristic = h;
@@ -96,8 +97,10 @@ TEST(Solve, LimitIsReported) {
 }
 
 TEST(Solve, RejectsDifferentBoards) {
-    std::string m = error_of<UsageError>(
-        [] { search::solve(board::Board::blank_last(board::Geometry(2, 4)), board::Board::blank_last(board::Geometry(4, 2)), {}); });
+    std::string m = error_of<UsageError>([] {
+        search::solve(board::Board::blank_last(board::Geometry(2, 4)),
+                      board::Board::blank_last(board::Geometry(4, 2)), {});
+    });
     EXPECT_NE(m.find("2x4"), std::string::npos) << m;
     EXPECT_NE(m.find("4x2"), std::string::npos) << m;
 }
@@ -108,7 +111,8 @@ TEST(SolveMtm, EveryAdmissibleCombinationIsOptimal) {
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     BfsOracle oracle(goal, board::Metric::Mtm);
     std::mt19937_64 rng(41);
-    for (heuristics::HeuristicKind h : {heuristics::HeuristicKind::Manhattan, heuristics::HeuristicKind::WalkingDistance})
+    for (heuristics::HeuristicKind h :
+         {heuristics::HeuristicKind::Manhattan, heuristics::HeuristicKind::WalkingDistance})
         for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar}) {
             search::SolveOptions opt;
             opt.metric = board::Metric::Mtm;
@@ -119,7 +123,8 @@ TEST(SolveMtm, EveryAdmissibleCombinationIsOptimal) {
                 const board::Board start = oracle.sample(rng);
                 const search::SolveOutcome r = solve(start, goal, opt);
                 ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << start.to_string();
-                EXPECT_EQ(r.length, oracle.distance(start)) << heuristic_name(h) << " " << start.to_string();
+                EXPECT_EQ(r.length, oracle.distance(start))
+                    << heuristic_name(h) << " " << start.to_string();
                 EXPECT_EQ(metric_length(r.search.moves, board::Metric::Mtm), r.length);
                 EXPECT_NO_THROW(replay_check(start, r.search.moves, goal));
                 EXPECT_EQ(r.threads, 1);  // MTM searches run on one thread
@@ -146,11 +151,14 @@ TEST(SolveMtm, NonSquareAndExplicitGoals) {
 }
 
 TEST(SolveMtm, InadmissibleHeuristicsAreRefused) {
-    EXPECT_EQ(search::default_classic_heuristic(board::Metric::Stm), heuristics::HeuristicKind::LinearConflict);
-    EXPECT_EQ(search::default_classic_heuristic(board::Metric::Mtm), heuristics::HeuristicKind::WalkingDistance);
+    EXPECT_EQ(search::default_classic_heuristic(board::Metric::Stm),
+              heuristics::HeuristicKind::LinearConflict);
+    EXPECT_EQ(search::default_classic_heuristic(board::Metric::Mtm),
+              heuristics::HeuristicKind::WalkingDistance);
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     const board::Board start = board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});
-    for (heuristics::HeuristicKind h : {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::LinearConflict}) {
+    for (heuristics::HeuristicKind h :
+         {heuristics::HeuristicKind::Misplaced, heuristics::HeuristicKind::LinearConflict}) {
         search::SolveOptions opt;
         opt.metric = board::Metric::Mtm;
         opt.heuristic = h;
@@ -162,11 +170,13 @@ TEST(SolveMtm, InadmissibleHeuristicsAreRefused) {
     search::SolveOptions opt;
     opt.metric = board::Metric::Mtm;
     opt.heuristic = heuristics::HeuristicKind::WalkingDistance;
-    EXPECT_EQ(solve(board(3, 3, {2, 1, 3, 4, 5, 6, 7, 8, 0}), goal, opt).status, search::SolveOutcome::Status::Unsolvable);
+    EXPECT_EQ(solve(board(3, 3, {2, 1, 3, 4, 5, 6, 7, 8, 0}), goal, opt).status,
+              search::SolveOutcome::Status::Unsolvable);
 }
 
 TEST(SolveStm, WalkingDistanceIsOptimal) {
-    EXPECT_EQ(heuristics::parse_heuristic("walking-distance"), heuristics::HeuristicKind::WalkingDistance);
+    EXPECT_EQ(heuristics::parse_heuristic("walking-distance"),
+              heuristics::HeuristicKind::WalkingDistance);
     EXPECT_EQ(heuristic_name(heuristics::HeuristicKind::WalkingDistance), "walking-distance");
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     BfsOracle oracle(goal);
@@ -187,7 +197,8 @@ TEST(SolveStm, WalkingDistanceIsOptimal) {
 
 // --- All optimal solutions -------------------------------------------------------------------
 
-void expect_all(const search::AllSolutionsOutcome& r, const board::Board& start, const BfsOracle& o, uint64_t cap) {
+void expect_all(const search::AllSolutionsOutcome& r, const board::Board& start, const BfsOracle& o,
+                uint64_t cap) {
     ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << start.to_string();
     EXPECT_EQ(r.length, o.distance(start));
     const uint64_t paths = o.paths(start);
@@ -204,7 +215,8 @@ void expect_all(const search::AllSolutionsOutcome& r, const board::Board& start,
 
 TEST(SolveAll, CountsAndListsMatchTheBfsInBothMetrics) {
     for (board::Metric metric : {board::Metric::Stm, board::Metric::Mtm}) {
-        for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_first(board::Geometry(2, 4))}) {
+        for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)),
+                                         board::Board::blank_first(board::Geometry(2, 4))}) {
             BfsOracle o(goal, metric);
             std::mt19937_64 rng(44);
             search::SolveOptions opt;
@@ -212,7 +224,8 @@ TEST(SolveAll, CountsAndListsMatchTheBfsInBothMetrics) {
             opt.heuristic = search::default_classic_heuristic(metric);
             for (int i = 0; i < (test::kOptimized ? 60 : 15); ++i) {
                 const board::Board start = o.sample(rng);
-                opt.algorithm = i % 2 ? search::Algorithm::Astar : search::Algorithm::Ida;  // the first phase
+                opt.algorithm =
+                    i % 2 ? search::Algorithm::Astar : search::Algorithm::Ida;  // the first phase
                 search::AllSolutionsOptions all;
                 all.count_only = true;
                 const search::AllSolutionsOutcome c = solve_all(start, goal, opt, all);

@@ -39,7 +39,8 @@ public:
     explicit OtherFrontier(search::SplitProtocol& p) : p_(p) {}
     int ranks() const override { return p_.ranks(); }
     int total_threads() const override { return p_.total_threads(); }
-    const std::atomic<bool>& start(const search::SearchLimits& l, const std::atomic<uint64_t>& g) override {
+    const std::atomic<bool>& start(const search::SearchLimits& l,
+                                   const std::atomic<uint64_t>& g) override {
         return p_.start(l, g);
     }
     void begin(int bound, size_t n, uint64_t fp, uint64_t c) override {
@@ -57,10 +58,13 @@ private:
 // Solves `start` with H on `ranks` thread ranks of `threads` threads each (rank `liar`
 // reporting another frontier); every rank's result.
 template <class H>
-std::vector<search::SearchResult> split_solve(const board::Board& start, const board::Board& goal, int ranks, int threads,
-                                      const search::SearchLimits& limits = {}, int liar = -1) {
+std::vector<search::SearchResult> split_solve(const board::Board& start, const board::Board& goal,
+                                              int ranks, int threads,
+                                              const search::SearchLimits& limits = {},
+                                              int liar = -1) {
     std::vector<search::SearchResult> out(static_cast<size_t>(ranks));
-    const search::MovePruning& pruning = test::default_pruning(goal.geometry());  // (not thread-safe)
+    const search::MovePruning& pruning =
+        test::default_pruning(goal.geometry());  // (not thread-safe)
     test::run_group(ranks, [&](base::Collective& g) {
         search::SplitProtocol p(g, kTag, 42, threads, ranks * threads);
         OtherFrontier other(p);
@@ -94,7 +98,8 @@ TEST(SplitProtocol, RandomStatesAtTheirDistanceOnEveryRank) {
     for (int i = 0; i < (test::kOptimized ? 40 : 8); ++i) {
         const board::Board start = oracle.sample(rng);
         for (auto [ranks, threads] : {std::pair{1, 2}, {2, 1}, {3, 2}, {4, 1}}) {
-            const auto rs = split_solve<heuristics::ManhattanH>(start, oracle.goal(), ranks, threads);
+            const auto rs =
+                split_solve<heuristics::ManhattanH>(start, oracle.goal(), ranks, threads);
             ASSERT_EQ(rs[0].status, search::SearchResult::Status::Solved) << start.to_string();
             const int d = oracle.distance(start);
             ASSERT_EQ(static_cast<int>(rs[0].moves.size()), d) << start.to_string();
@@ -124,7 +129,8 @@ TEST(SplitProtocol, KorfInstancesAtTheirOptimalLength) {
         // many threads generates (the same split; only the last iteration depends on timing),
         // where one rank's count alone would be a third.
         heuristics::LinearConflictH h(goal);
-        search::IdaStar<heuristics::LinearConflictH> one(h, goal, test::default_pruning(goal.geometry()));
+        search::IdaStar<heuristics::LinearConflictH> one(h, goal,
+                                                         test::default_pruning(goal.geometry()));
         const search::SearchResult r1 = one.solve(start, {}, 3 * threads);
         EXPECT_GT(rs[0].nodes_generated, r1.nodes_generated * 2 / 3) << "korf " << korf[i].id;
         EXPECT_LT(rs[0].nodes_generated, r1.nodes_generated * 3 / 2) << "korf " << korf[i].id;
@@ -189,13 +195,15 @@ TEST(SplitProtocol, RanksWithAnotherFrontierAllFail) {
 // waits for the others forever.
 TEST(SplitProtocol, RankSettlingAnIterationAloneFailsEveryRank) {
     const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
-    const board::Board near = test::board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15});
+    const board::Board near =
+        test::board(4, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15});
     for (int odd : {0, 1}) {
         std::vector<std::string> errors(3);
         const search::MovePruning& pruning = test::default_pruning(goal.geometry());
         test::run_group(3, [&](base::Collective& g) {
             search::SplitProtocol p(g, kTag, 42, 1, 3);
-            search::IdaStar<heuristics::ManhattanH> ida(heuristics::ManhattanH(goal), goal, pruning);
+            search::IdaStar<heuristics::ManhattanH> ida(heuristics::ManhattanH(goal), goal,
+                                                        pruning);
             const board::Board& start = g.rank() == odd ? near : hard4x4();
             try {
                 p.run([&] { ida.solve(start, {}, 1, &p); });
@@ -263,7 +271,8 @@ TEST(SplitProtocol, VerdictWithAnUnknownStopReasonIsRefused) {
     test::run_group(2, [&](base::Collective& g) {
         if (g.rank() == 1) {
             search::SplitProtocol p(g, kTag, 7, 1, 2);
-            search::IdaStar<heuristics::ManhattanH> ida(heuristics::ManhattanH(goal), goal, pruning);
+            search::IdaStar<heuristics::ManhattanH> ida(heuristics::ManhattanH(goal), goal,
+                                                        pruning);
             try {
                 p.run([&] { ida.solve(hard4x4(), {}, 1, &p); });
             } catch (const FormatError& e) {

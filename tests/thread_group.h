@@ -23,8 +23,12 @@ namespace loyd::test {
 class ThreadGroup {
 public:
     explicit ThreadGroup(int n)
-        : n_(n), bar_(n), sends_(static_cast<size_t>(n)), values_(static_cast<size_t>(n)),
-          strings_(static_cast<size_t>(n)), boxes_(static_cast<size_t>(n * n)),
+        : n_(n),
+          bar_(n),
+          sends_(static_cast<size_t>(n)),
+          values_(static_cast<size_t>(n)),
+          strings_(static_cast<size_t>(n)),
+          boxes_(static_cast<size_t>(n * n)),
           inboxes_(static_cast<size_t>(n)) {}
 
     class Rank final : public base::Collective {
@@ -33,8 +37,8 @@ public:
         int rank() const override { return r_; }
         int size() const override { return g_.n_; }
         int node_size() const override { return g_.n_; }
-        void all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
-                        std::vector<uint64_t>& recv_bytes) override {
+        void all_to_all(const std::vector<std::span<const uint8_t>>& send,
+                        std::vector<uint8_t>& recv, std::vector<uint64_t>& recv_bytes) override {
             g_.sends_[static_cast<size_t>(r_)] = &send;
             g_.bar_.arrive_and_wait();
             recv.clear();
@@ -53,9 +57,9 @@ public:
             for (int s = 0; s < g_.n_; ++s)
                 for (size_t i = 0; i < n; ++i) {
                     const uint64_t v = g_.values_[static_cast<size_t>(s)][i];
-                    out[i] = op == base::ReduceOp::Sum ? (s ? out[i] + v : v)
+                    out[i] = op == base::ReduceOp::Sum   ? (s ? out[i] + v : v)
                              : op == base::ReduceOp::Max ? std::max(out[i], v)
-                                                   : std::min(out[i], v);
+                                                         : std::min(out[i], v);
                 }
             g_.bar_.arrive_and_wait();
             std::copy(out.begin(), out.end(), values);

@@ -86,8 +86,9 @@ TEST(WalkingDistanceTable, MatchesAnIndependentAbstractBfs) {
                                      std::to_string(c.cap) + ", " + to_string(metric);
             // Every matrix with the right sums is reached (the abstraction is connected).
             EXPECT_EQ(static_cast<uint64_t>(t.states()), ref.size()) << what;
-            EXPECT_EQ(heuristics::WalkingDistanceTable::count_states(c.lines, c.cap, c.blank, 1u << 30),
-                      ref.size())
+            EXPECT_EQ(
+                heuristics::WalkingDistanceTable::count_states(c.lines, c.cap, c.blank, 1u << 30),
+                ref.size())
                 << what;
             int deepest = 0;
             for (const auto& [a, d] : ref) {
@@ -107,12 +108,15 @@ TEST(WalkingDistanceTable, FifteenPuzzleSizeAndTooLargeBoards) {
     EXPECT_EQ(heuristics::WalkingDistanceTable::count_states(5, 5, 4, 1000), 1001u);  // saturates
     EXPECT_EQ(heuristics::WalkingDistanceTable::shared(5, 5, 4, board::Metric::Mtm), nullptr);
     EXPECT_EQ(heuristics::WalkingDistanceTable::shared(7, 3, 6, board::Metric::Stm), nullptr);
-    const heuristics::WalkingDistanceTable* t = heuristics::WalkingDistanceTable::shared(4, 4, 3, board::Metric::Mtm);
+    const heuristics::WalkingDistanceTable* t =
+        heuristics::WalkingDistanceTable::shared(4, 4, 3, board::Metric::Mtm);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->states(), 24964);
-    EXPECT_EQ(t, heuristics::WalkingDistanceTable::shared(4, 4, 3, board::Metric::Mtm));  // built once
+    EXPECT_EQ(t,
+              heuristics::WalkingDistanceTable::shared(4, 4, 3, board::Metric::Mtm));  // built once
     if (test::kOptimized) {  // the largest kind of table built: the rows of 3x5 (~1 s)
-        const heuristics::WalkingDistanceTable* big = heuristics::WalkingDistanceTable::shared(5, 3, 4, board::Metric::Mtm);
+        const heuristics::WalkingDistanceTable* big =
+            heuristics::WalkingDistanceTable::shared(5, 3, 4, board::Metric::Mtm);
         ASSERT_NE(big, nullptr);
         EXPECT_EQ(big->states(), 352560);
     }
@@ -121,12 +125,15 @@ TEST(WalkingDistanceTable, FifteenPuzzleSizeAndTooLargeBoards) {
     // No table for 5x5: both axes fall back to their Manhattan bound.
     const board::Board goal = board::Board::blank_last(board::Geometry(5, 5));
     EXPECT_FALSE(heuristics::WalkingDistanceH(goal, board::Metric::Mtm).has_tables());
-    EXPECT_TRUE(heuristics::WalkingDistanceH(board::Board::blank_last(board::Geometry(4, 4)), board::Metric::Mtm).has_tables());
+    EXPECT_TRUE(heuristics::WalkingDistanceH(board::Board::blank_last(board::Geometry(4, 4)),
+                                             board::Metric::Mtm)
+                    .has_tables());
     std::mt19937_64 rng(5);
     for (int i = 0; i < 50; ++i) {
         board::Board b = goal;
         for (int s = 0; s < 200; ++s) b.move(static_cast<board::Dir>(rng() % 4));
-        EXPECT_EQ(heuristics::walking_distance(b, goal, board::Metric::Mtm), heuristics::manhattan_bound(b, goal, board::Metric::Mtm));
+        EXPECT_EQ(heuristics::walking_distance(b, goal, board::Metric::Mtm),
+                  heuristics::manhattan_bound(b, goal, board::Metric::Mtm));
     }
 }
 
@@ -136,10 +143,10 @@ TEST(WalkingDistanceTable, SharedFromManyThreads) {
     std::vector<std::thread> pool;
     for (int i = 0; i < 8; ++i)
         pool.emplace_back([&got, i] {
-            got[static_cast<size_t>(i)] =
-                heuristics::WalkingDistanceTable::shared(3 + i % 2, 4 - i % 2, 1, board::Metric::Mtm);
+            got[static_cast<size_t>(i)] = heuristics::WalkingDistanceTable::shared(
+                3 + i % 2, 4 - i % 2, 1, board::Metric::Mtm);
             heuristics::WalkingDistanceH h(board::Board::blank_last(board::Geometry(3, 4)),
-                               i % 2 ? board::Metric::Mtm : board::Metric::Stm);
+                                           i % 2 ? board::Metric::Mtm : board::Metric::Stm);
             EXPECT_TRUE(h.has_tables());
         });
     for (auto& t : pool) t.join();
@@ -166,10 +173,11 @@ int slow_bound(const board::Board& b, const board::Board& goal, board::Metric me
 }
 
 TEST(WalkingDistance, AdmissibleOnEveryPositionOfSmallBoards) {
-    std::vector<board::Board> goals = {
-        board::Board::blank_last(board::Geometry(3, 3)), board::Board::blank_first(board::Geometry(3, 3)),
-        board::Board::blank_last(board::Geometry(2, 4)), board::Board::blank_first(board::Geometry(4, 2)),
-        test::board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5})};
+    std::vector<board::Board> goals = {board::Board::blank_last(board::Geometry(3, 3)),
+                                       board::Board::blank_first(board::Geometry(3, 3)),
+                                       board::Board::blank_last(board::Geometry(2, 4)),
+                                       board::Board::blank_first(board::Geometry(4, 2)),
+                                       test::board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5})};
     for (const board::Board& goal : goals)
         for (board::Metric metric : {board::Metric::Stm, board::Metric::Mtm}) {
             const BfsOracle o(goal, metric);
@@ -192,13 +200,16 @@ TEST(WalkingDistance, AdmissibleOnEveryPositionOfSmallBoards) {
 // --- Incremental updates ---------------------------------------------------------------------
 
 TEST(WalkingDistance, IncrementalEqualsFromScratch) {
-    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(4, 4)), board::Board::blank_first(board::Geometry(3, 4)),
-                              board::Board::blank_last(board::Geometry(4, 3)), board::Board::blank_last(board::Geometry(5, 5))})
+    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(4, 4)),
+                                     board::Board::blank_first(board::Geometry(3, 4)),
+                                     board::Board::blank_last(board::Geometry(4, 3)),
+                                     board::Board::blank_last(board::Geometry(5, 5))})
         for (board::Metric metric : {board::Metric::Stm, board::Metric::Mtm})
             for (bool tables : {true, false}) {
                 heuristics::WalkingDistanceH h(goal, metric, tables), fresh(goal, metric, tables);
                 test::expect_incremental_walk(h, fresh, goal, 300, 7);
-                EXPECT_EQ(h.vertical() + h.horizontal(), fresh.init(board::SearchState::from(goal)));
+                EXPECT_EQ(h.vertical() + h.horizontal(),
+                          fresh.init(board::SearchState::from(goal)));
             }
 }
 

@@ -12,7 +12,12 @@ namespace {
 
 TEST(Wire, FieldsRoundTrip) {
     base::WireWriter w(3, 9);
-    w.u8(200).u32(0xdeadbeef).u64(0x0123456789abcdefull).i32(-5).f64(0.25).str("r\xc3\xa9sum\xc3\xa9");
+    w.u8(200)
+        .u32(0xdeadbeef)
+        .u64(0x0123456789abcdefull)
+        .i32(-5)
+        .f64(0.25)
+        .str("r\xc3\xa9sum\xc3\xa9");
     const uint8_t raw[] = {1, 2, 3};
     w.raw(raw, 3);
     const std::vector<uint8_t> bytes = w.take();

@@ -97,7 +97,8 @@ std::string board_repr(const board::Board& b) {
     return "loyd.Board('" + rows_text(b) + "')";
 }
 
-board::Board apply_moves(const board::Board& b, const std::string& text, const std::string& notation_name) {
+board::Board apply_moves(const board::Board& b, const std::string& text,
+                         const std::string& notation_name) {
     const board::Notation n = board::parse_notation(notation_name);
     const board::MoveText m = read_moves(text, n);
     const board::Replay r = replay(b, m.moves);
@@ -192,8 +193,8 @@ board::MoveText read_moves(const std::string& text, board::Notation n) {
     }
 }
 
-std::string illegal_move_message(const board::MoveText& m, const std::string& text, size_t i, board::Notation n,
-                                 size_t number) {
+std::string illegal_move_message(const board::MoveText& m, const std::string& text, size_t i,
+                                 board::Notation n, size_t number) {
     static const char* const names[] = {"up", "down", "left", "right"};
     const bool tile = n == board::Notation::Tile;
     const board::Dir d = tile ? opposite(m.moves[i]) : m.moves[i];
@@ -253,13 +254,15 @@ UsageError for a bad size or goal.)doc")
 width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list of rows.
 0 is the blank. Raises InvalidInputError when the tiles are not a permutation of 0..W*H-1.)doc")
         .def_static(
-            "blank_last", [](const py::object& size) { return board::Board::blank_last(*size_arg(size)); },
+            "blank_last",
+            [](const py::object& size) { return board::Board::blank_last(*size_arg(size)); },
             "size"_a,
             "The goal 1 2 ... N-1 0 of a board of `size` ('WxH' or (W, H)): the blank in the last "
             "cell.")
         .def_static(
             "blank_first",
-            [](const py::object& size) { return board::Board::blank_first(*size_arg(size)); }, "size"_a,
+            [](const py::object& size) { return board::Board::blank_first(*size_arg(size)); },
+            "size"_a,
             "The goal 0 1 ... N-1 of a board of `size`: the blank in the first cell (Korf's "
             "instances).")
         .def("to_list", &tile_list, "The tiles in reading order (row-major), 0 the blank.")
@@ -287,7 +290,8 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
             },
             "(width, height).")
         .def_property_readonly("cells", &board::Board::cells, "width * height.")
-        .def_property_readonly("blank", &board::Board::blank, "The cell of the blank (row-major index).")
+        .def_property_readonly("blank", &board::Board::blank,
+                               "The cell of the blank (row-major index).")
         .def(
             "position",
             [](const board::Board& b, int tile) {
@@ -351,7 +355,8 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
             [](const board::Board& b) {
                 std::string out;
                 for (int d = 0; d < board::kDirs; ++d)
-                    if (b.geometry().neighbor(b.blank(), static_cast<board::Dir>(d)) != board::kNoCell)
+                    if (b.geometry().neighbor(b.blank(), static_cast<board::Dir>(d)) !=
+                        board::kNoCell)
                         out += dir_char(static_cast<board::Dir>(d));
                 return out;
             },
@@ -374,8 +379,8 @@ character or a move that leaves the board (naming it).)doc")
             },
             [](const py::tuple& t) {
                 if (t.size() != 3) throw InvalidInput("bad pickled loyd.Board");
-                return board_arg(t[2],
-                                 board::BoardFormat(size_arg(py::make_tuple(t[0], t[1])), "blank-last"));
+                return board_arg(
+                    t[2], board::BoardFormat(size_arg(py::make_tuple(t[0], t[1])), "blank-last"));
             }));
 }
 

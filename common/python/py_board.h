@@ -49,8 +49,8 @@ board::MoveText read_moves(const std::string& text, board::Notation n);
 // The solver's check message for move i of `m` (read from `text`), which leaves the board;
 // `number` is its number in the metric's moves: "move 3 (L at character 3) leaves the board:
 // no tile can slide left".
-std::string illegal_move_message(const board::MoveText& m, const std::string& text, size_t i, board::Notation n,
-                                 size_t number);
+std::string illegal_move_message(const board::MoveText& m, const std::string& text, size_t i,
+                                 board::Notation n, size_t number);
 
 void bind_board(py::module_& m);
 

@@ -36,7 +36,8 @@ struct Positions {
     size_t size() const { return cells.size(); }
     board::Board at(size_t i) const {
         const board::Cells& c = cells[i];
-        return board::Board::make(*geometry, std::vector<int>(c.begin(), c.begin() + geometry->cells()));
+        return board::Board::make(*geometry,
+                                  std::vector<int>(c.begin(), c.begin() + geometry->cells()));
     }
 };
 
@@ -136,7 +137,8 @@ Positions read_positions(const py::handle& boards, const board::BoardFormat& f) 
 std::pair<Positions, Search> prepare(const py::handle& boards, const py::dict& o) {
     const board::BoardFormat f = format_of(o);
     Positions p = read_positions(boards, f);
-    const board::Geometry g = p.geometry ? *p.geometry : f.geometry().value_or(board::Geometry(4, 4));
+    const board::Geometry g =
+        p.geometry ? *p.geometry : f.geometry().value_or(board::Geometry(4, 4));
     Search s = search_for(g, f, o);
     return {std::move(p), std::move(s)};
 }
@@ -224,7 +226,8 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
     const size_t n = pos.size();
     const board::Notation nt = board::parse_notation(notation);
     BatchArrays out(n, want_moves,
-                    board::MoveStyle{nt, nt == board::Notation::Tile || s.options.metric == board::Metric::Mtm});
+                    board::MoveStyle{
+                        nt, nt == board::Notation::Tile || s.options.metric == board::Metric::Mtm});
     std::atomic<bool> cancel{false};
     search::BatchOptions batch;
     batch.threads = s.options.threads;
@@ -250,8 +253,8 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
     d["goal"] = s.goal;
     d["metric"] = to_string(s.options.metric);
     d["heuristic"] = s.choice.name();
-    d["threads"] =
-        std::min<size_t>(std::max<size_t>(n, 1), static_cast<size_t>(search::batch_threads(batch.threads)));
+    d["threads"] = std::min<size_t>(std::max<size_t>(n, 1),
+                                    static_cast<size_t>(search::batch_threads(batch.threads)));
     d["wall_seconds"] = wall;
     return d;
 }
@@ -283,8 +286,9 @@ py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& 
                         hi - lo, [&](size_t k) { return pos.at(lo + k); }, s.goal, s.options,
                         h.data());
                     for (size_t k = lo; k < hi; ++k)
-                        outp[k] =
-                            board::solvable(pos.at(k), s.goal) ? static_cast<int32_t>(h[k - lo]) : -1;
+                        outp[k] = board::solvable(pos.at(k), s.goal)
+                                      ? static_cast<int32_t>(h[k - lo])
+                                      : -1;
                 }
             } catch (...) {
                 std::lock_guard<std::mutex> lock(mu);

@@ -85,8 +85,10 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
     opt.threads = threads_arg(get(o, "threads"));
     const py::object heuristic = get(o, "heuristic");
     if (opt.metric == board::Metric::Mtm && !heuristic.is_none()) {
-        const heuristics::HeuristicKind k = heuristics::parse_heuristic(py::str(heuristic).cast<std::string>());
-        if (k == heuristics::HeuristicKind::Misplaced || k == heuristics::HeuristicKind::LinearConflict)
+        const heuristics::HeuristicKind k =
+            heuristics::parse_heuristic(py::str(heuristic).cast<std::string>());
+        if (k == heuristics::HeuristicKind::Misplaced ||
+            k == heuristics::HeuristicKind::LinearConflict)
             throw UsageError(
                 "heuristic '" + heuristic_name(k) +
                 "' is not admissible in the multi-tile metric (one move can bring several tiles "

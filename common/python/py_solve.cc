@@ -72,8 +72,9 @@ void run_search(Search& s, const py::object& progress, Fn&& fn) {
 
 [[noreturn]] void limit_reached(const search::SearchResult& r, double seconds, int64_t count = -1) {
     throw LimitReached(
-        std::string(stop_reason_text(r.stop_reason)) + " reached after " + std::to_string(r.nodes_generated) +
-            " nodes (no solution is shorter than " + std::to_string(r.lower_bound) + ")",
+        std::string(stop_reason_text(r.stop_reason)) + " reached after " +
+            std::to_string(r.nodes_generated) + " nodes (no solution is shorter than " +
+            std::to_string(r.lower_bound) + ")",
         stop_reason_text(r.stop_reason), r.nodes_generated, seconds, r.lower_bound, count);
 }
 
@@ -82,7 +83,8 @@ py::dict solution_dict(const board::Board& start, const Search& s, const search:
     py::dict d("start"_a = start, "goal"_a = s.goal, "length"_a = r.length,
                "metric"_a = to_string(m),
                "moves"_a = format_moves(r.search.moves, default_style(m)),
-               "tile_moves"_a = format_moves(r.search.moves, board::MoveStyle{board::Notation::Tile, true}),
+               "tile_moves"_a =
+                   format_moves(r.search.moves, board::MoveStyle{board::Notation::Tile, true}),
                "path"_a = to_string(r.search.moves), "length_stm"_a = r.search.moves.size(),
                "nodes"_a = r.search.nodes_generated, "nodes_expanded"_a = r.search.nodes_expanded,
                "seconds"_a = r.seconds, "heuristic"_a = s.choice.name(),
@@ -104,7 +106,8 @@ py::dict solve_one(const py::handle& board, const py::dict& o, const py::object&
     auto& start = prepared.first;
     auto& s = prepared.second;
     search::SolveOutcome r;
-    run_search(s, progress, [&](const search::SolveOptions& opt) { r = solve(start, s.goal, opt); });
+    run_search(s, progress,
+               [&](const search::SolveOptions& opt) { r = solve(start, s.goal, opt); });
     if (r.status == search::SolveOutcome::Status::Unsolvable) throw Unsolvable(kUnsolvable);
     if (r.status == search::SolveOutcome::Status::Limit) limit_reached(r.search, r.seconds);
     return solution_dict(start, s, r);
@@ -138,8 +141,8 @@ py::dict all_solutions(const py::handle& board, const py::dict& o, bool count_on
 // The number of the move holding single move i (0-based), counted in the metric's moves.
 size_t move_number(const board::Moves& m, size_t i, board::Metric metric) {
     if (metric == board::Metric::Stm) return i + 1;
-    return static_cast<size_t>(
-        metric_length(board::Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
+    return static_cast<size_t>(metric_length(
+        board::Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
 }
 
 // The optimal length in `d` ("optimal"), or why it is unknown ("optimal_unknown", and after a
@@ -150,7 +153,8 @@ void optimal_length(Search& s, const board::Board& start, bool search, py::dict&
         return;
     }
     search::SolveOutcome r;
-    run_search(s, py::none(), [&](const search::SolveOptions& opt) { r = solve(start, s.goal, opt); });
+    run_search(s, py::none(),
+               [&](const search::SolveOptions& opt) { r = solve(start, s.goal, opt); });
     if (r.status == search::SolveOutcome::Status::Solved) {
         d["optimal"] = r.length;
     } else if (r.status == search::SolveOutcome::Status::Unsolvable) {

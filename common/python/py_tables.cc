@@ -91,7 +91,8 @@ void warn(const std::string& message) {
         .attr("warn")("loyd: " + message, py::handle(PyExc_RuntimeWarning), 2);
 }
 
-std::string discovery_key(const std::vector<std::string>& dirs, const board::Board& goal, board::Metric metric) {
+std::string discovery_key(const std::vector<std::string>& dirs, const board::Board& goal,
+                          board::Metric metric) {
     std::string key = goal.geometry().name() + ':' + goal.to_string() + ':' + to_string(metric);
     for (const auto& d : dirs) key += '\n' + d;
     return key;
@@ -159,7 +160,8 @@ std::vector<std::string> search_dirs() {
 Choice choose(const board::Board& goal, const py::handle& tables, const py::handle& heuristic,
               board::Metric metric) {
     std::optional<heuristics::HeuristicKind> h;
-    if (!heuristic.is_none()) h = heuristics::parse_heuristic(py::str(heuristic).cast<std::string>());
+    if (!heuristic.is_none())
+        h = heuristics::parse_heuristic(py::str(heuristic).cast<std::string>());
     if (!tables.is_none()) {
         if (h && *h != heuristics::HeuristicKind::Pdb)
             throw UsageError(
@@ -169,8 +171,10 @@ Choice choose(const board::Board& goal, const py::handle& tables, const py::hand
         const tables::LoadedSet& s = *t.set;
         // An unmappable goal is left to solve(), which says what to build.
         const tables::SetMisfit why = misfit(s.spec, goal, metric);
-        if (why == tables::SetMisfit::Metric) throw UsageError(misfit_message(why, s.spec, s.dir, goal, metric));
-        if (why == tables::SetMisfit::Board) throw InvalidInput(misfit_message(why, s.spec, s.dir, goal, metric));
+        if (why == tables::SetMisfit::Metric)
+            throw UsageError(misfit_message(why, s.spec, s.dir, goal, metric));
+        if (why == tables::SetMisfit::Board)
+            throw InvalidInput(misfit_message(why, s.spec, s.dir, goal, metric));
         return Choice{heuristics::HeuristicKind::Pdb, t.set};
     }
     if (h && *h != heuristics::HeuristicKind::Pdb) return Choice{*h, nullptr};
@@ -226,7 +230,8 @@ Raises FileError when the set cannot be read or fails a check.)doc")
                 std::optional<board::Geometry> g = f.geometry();
                 if (!board.is_none()) g = board_arg(board, f).geometry();
                 if (!g) throw UsageError("Tables.find needs a board, a size or a goal written out");
-                const std::optional<Tables> t = find_tables(goal_for(f, *g), board::parse_metric(metric));
+                const std::optional<Tables> t =
+                    find_tables(goal_for(f, *g), board::parse_metric(metric));
                 return t ? py::cast(*t) : py::none();
             },
             "board"_a = py::none(), py::kw_only(), "size"_a = py::none(), "goal"_a = "blank-last",

@@ -44,8 +44,8 @@ std::string progress_text(const std::string& file, const tables::BuildProgress& 
 }
 
 // The line saying a table was written.
-void report_table(const Context& c, const std::string& path, uint64_t entries, tables::EntryCoding coding,
-                  int max_value, double secs, int resumed_layers) {
+void report_table(const Context& c, const std::string& path, uint64_t entries,
+                  tables::EntryCoding coding, int max_value, double secs, int resumed_layers) {
     if (c.world.rank() != 0 || c.options.quiet) return;
     c.err << "pdbgen: " << path << ": " << thousands(entries) << " " << to_string(coding)
           << " entries, max " << max_value << ", " << seconds(secs)
@@ -152,7 +152,7 @@ int run_build(const Context& c) {
     c.world.agree_on([&] {
         if (c.world.rank() == 0)
             base::write_file_atomic((fs::path(plan.out) / tables::kManifestName).string(),
-                              manifest_text(plan.spec));
+                                    manifest_text(plan.spec));
     });
     summary(plan, c, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return kExitOk;

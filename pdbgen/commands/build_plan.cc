@@ -39,13 +39,14 @@ tables::PdbSetSpec custom_spec(const Options& o, board::Metric m) {
         }
     }
     board::Geometry g = o.size ? board::parse_size(*o.size) : [&]() -> board::Geometry {
-        const std::optional<board::Geometry> written = board::BoardFormat(std::nullopt, o.goal).geometry();
+        const std::optional<board::Geometry> written =
+            board::BoardFormat(std::nullopt, o.goal).geometry();
         if (!written) throw UsageError("a custom set needs --size WxH");
         return *written;
     }();
-    const tables::PatternKind kind = o.kind             ? tables::parse_pattern_kind(*o.kind)
-                             : m == board::Metric::Mtm ? tables::PatternKind::Full
-                                                : tables::PatternKind::Additive;
+    const tables::PatternKind kind = o.kind                    ? tables::parse_pattern_kind(*o.kind)
+                                     : m == board::Metric::Mtm ? tables::PatternKind::Full
+                                                               : tables::PatternKind::Additive;
     return custom_set(o.name.empty() ? "custom" : o.name, parse_goal(o.goal, g), pats, kind, m);
 }
 
@@ -135,10 +136,11 @@ BuildPlan plan_build(const Options& o, int ranks) {
 void check_memory(const BuildPlan& plan, const base::Collective& world) {
     uint64_t peak = 0;
     for (const auto& t : plan.spec.tables)
-        peak = std::max(peak, plan.sliced
-                                  ? estimate_sliced_build_bytes(t.pattern, world.size(),
-                                                                tables::SlicedBuildOptions{}.exchange_bytes)
-                                  : estimate_build_bytes(t.pattern, plan.coding(plan.spec.metric)));
+        peak = std::max(
+            peak, plan.sliced
+                      ? estimate_sliced_build_bytes(t.pattern, world.size(),
+                                                    tables::SlicedBuildOptions{}.exchange_bytes)
+                      : estimate_build_bytes(t.pattern, plan.coding(plan.spec.metric)));
     // A machine's available memory is shared by its ranks.
     const uint64_t local = plan.sliced ? static_cast<uint64_t>(world.node_size()) : 1;
     const uint64_t limit = plan.max_memory ? plan.max_memory : available_memory() / local;
@@ -165,7 +167,8 @@ void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::D
     refuse_another_set(plan.out, plan.spec);
 }
 
-std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t, const Context& c) {
+std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t,
+                                      const Context& c) {
     const Options& o = c.options;
     const std::string path = plan.path(t);
     std::error_code ec;

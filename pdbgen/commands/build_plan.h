@@ -17,12 +17,12 @@
 namespace loyd::pdbgen {
 
 struct BuildPlan {
-    tables::PdbSetSpec spec;                     // a preset, or the custom set of --size/--goal/--pattern
-    std::string out;                     // the output folder
-    tables::PdbEncoding encoding;                // --encoding
-    int level = 0;                       // the zstd level (--level, else the format's default)
+    tables::PdbSetSpec spec;       // a preset, or the custom set of --size/--goal/--pattern
+    std::string out;               // the output folder
+    tables::PdbEncoding encoding;  // --encoding
+    int level = 0;                 // the zstd level (--level, else the format's default)
     std::optional<tables::EntryCoding> entries;  // --entries
-    bool sliced = false;                 // several ranks, or --checkpoint: build_sliced.h
+    bool sliced = false;                         // several ranks, or --checkpoint: build_sliced.h
     std::string checkpoint;   // --checkpoint: the folder of the finished layers ("" = none)
     int threads = 1;          // one process: -j capped at the CPUs; sliced: one per rank
     uint64_t max_memory = 0;  // --max-memory; 0 = the memory available
@@ -53,7 +53,8 @@ void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::D
 // Rank 0: the payload checksum of the table at plan.path(t) when it is already built and valid
 // (and --force is not given), after re-encoding it when it is valid in another entry coding or
 // payload encoding; nullopt when it must be built. Says which on stderr unless --quiet.
-std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t, const Context& c);
+std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t,
+                                      const Context& c);
 
 // The largest resident set this process has had (getrusage).
 uint64_t peak_rss_bytes();

@@ -83,7 +83,8 @@ int convert(const Context& c, tables::PdbEncoding encoding) {
     note_thread_cap(o, c.err);
     const Conversion how{
         encoding, o.level ? o.level : tables::kDefaultZstdLevel,
-        o.entries ? std::optional<tables::EntryCoding>(tables::parse_entry_coding(*o.entries)) : std::nullopt,
+        o.entries ? std::optional<tables::EntryCoding>(tables::parse_entry_coding(*o.entries))
+                  : std::nullopt,
         thread_count(o)};
     return tables::names_set(o.paths[0]) ? convert_set(c, how) : convert_file(c, how);
 }

@@ -82,7 +82,8 @@ void describe_header(const std::string& path, const tables::PdbTable& t, std::os
 // The entries' checksum (of a coded table), the generator, the histogram and the mean value.
 void describe_values(const tables::PdbTable& t, int threads, std::ostream& out) {
     const tables::PdbHeader& h = t.file().header();
-    const tables::ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    const tables::ValueSummary values =
+        summarize_values(t.pattern(), t.entries(), t.size(), threads);
     if (h.coding != tables::EntryCoding::Byte)
         out << "values xxh3 " << base::hex16(values.xxh3) << " (the entries as bytes)\n";
     out << "generator   " << (h.generator_version >> 16) << "."

@@ -67,7 +67,8 @@ std::string debian_name(const std::string& set) {
 
 void make_table_packages(const std::string& set_dir, const std::string& out_dir,
                          std::ostream& out) {
-    const tables::LoadedSet set = tables::load_set(set_dir);  // every check; a broken set is never packaged
+    const tables::LoadedSet set =
+        tables::load_set(set_dir);  // every check; a broken set is never packaged
     const std::string name = set.spec.name, pkg = debian_name(name);
     std::error_code ec;
     fs::create_directories(out_dir, ec);

@@ -20,10 +20,12 @@ int run_presets(const Context& c) {
         out << std::left << std::setw(12) << n << std::right << std::setw(14)
             << program::thousands(cost.entries) << std::setw(10)
             << program::duration(cost.minutes * 60) << std::setw(12) << bytes(cost.peak_bytes)
-            << std::setw(11) << bytes(cost.disk_bytes) << "  " << tables::preset_description(n) << "\n";
+            << std::setw(11) << bytes(cost.disk_bytes) << "  " << tables::preset_description(n)
+            << "\n";
     }
-    out << "~build: estimated at " << tables::kBuildSecondsPerEntry * 1e6 << " microseconds per entry ("
-        << tables::kBuildSecondsPerEntryLarge * 1e6 << " for tables above " << (tables::kLargeTableEntries >> 20)
+    out << "~build: estimated at " << tables::kBuildSecondsPerEntry * 1e6
+        << " microseconds per entry (" << tables::kBuildSecondsPerEntryLarge * 1e6
+        << " for tables above " << (tables::kLargeTableEntries >> 20)
         << " Mi entries), the rates measured\non the build machine with 2 threads "
            "(docs/benchmarks.md); "
            "raw disk: compact entries (STM) or one byte each (MTM);\nzstd files take a quarter of "

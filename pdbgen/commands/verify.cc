@@ -23,7 +23,6 @@ namespace loyd::pdbgen {
 
 namespace {
 
-
 // A verified table's checksums: of its payload (what its set's manifest records) and of its
 // entries as bytes (what a reference manifest records, whatever the coding).
 struct Verified {
@@ -31,11 +30,12 @@ struct Verified {
 };
 
 // Verifies one table file fully, and says so on `out`.
-Verified verify_file(const std::string& path, const std::optional<tables::Pattern>& expected, int threads,
-                     std::ostream& out) {
+Verified verify_file(const std::string& path, const std::optional<tables::Pattern>& expected,
+                     int threads, std::ostream& out) {
     tables::PdbTable t = tables::PdbTable::load(path, expected);
     const tables::PdbHeader& h = t.file().header();
-    const tables::ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    const tables::ValueSummary values =
+        summarize_values(t.pattern(), t.entries(), t.size(), threads);
     if (values.max_value() != h.max_value)
         throw FormatError(path + ": header max value " + std::to_string(h.max_value) +
                           " but the largest entry is " + std::to_string(values.max_value()));
@@ -65,27 +65,29 @@ void match_reference(const Reference& ref, const std::string& file, const std::s
         if (*rt.xxh3 == sum.payload || *rt.xxh3 == sum.values) return;
         std::error_code ec;
         if (fs::exists(ref.dir / file, ec)) {
-            const tables::PdbTable other = tables::PdbTable::load((ref.dir / file).string(), rt.pattern);
+            const tables::PdbTable other =
+                tables::PdbTable::load((ref.dir / file).string(), rt.pattern);
             if (other.file().header().payload_xxh3 == *rt.xxh3 &&
                 other.coding() == tables::EntryCoding::Compact &&
                 summarize_values(other.pattern(), other.entries(), other.size(), threads).xxh3 ==
                     sum.values)
                 return;
         }
-        throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) + " (values " + base::hex16(sum.values) +
-                          ") differs from the reference " + base::hex16(*rt.xxh3));
+        throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) + " (values " +
+                          base::hex16(sum.values) + ") differs from the reference " +
+                          base::hex16(*rt.xxh3));
     }
     throw FormatError(path + ": the reference manifest has no checksum for " + file);
 }
 
 // One table of a set, against its manifest's checksum and the reference.
-void verify_member(const tables::SetPath& set, const tables::TableSpec& t, const std::optional<Reference>& ref,
-                   int threads, std::ostream& out) {
+void verify_member(const tables::SetPath& set, const tables::TableSpec& t,
+                   const std::optional<Reference>& ref, int threads, std::ostream& out) {
     const std::string path = (set.dir / t.file).string();
     const Verified sum = verify_file(path, t.pattern, threads, out);
     if (t.xxh3 && *t.xxh3 != sum.payload)
-        throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) + " differs from the manifest's " +
-                          base::hex16(*t.xxh3));
+        throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) +
+                          " differs from the manifest's " + base::hex16(*t.xxh3));
     if (ref) match_reference(*ref, t.file, path, sum, threads);
 }
 

@@ -53,10 +53,10 @@ std::optional<Task> read_check(const Request& req, const Job& job) {
 
 // What a task's check found.
 struct Verdict {
-    std::string status;       // see the file's comment; "invalid" and "error" for failures
-    std::string message;      // invalid, error, illegal: why
-    size_t stm = 0, mtm = 0;  // the moves' lengths
-    size_t length = 0;        // in the request's metric
+    std::string status;             // see the file's comment; "invalid" and "error" for failures
+    std::string message;            // invalid, error, illegal: why
+    size_t stm = 0, mtm = 0;        // the moves' lengths
+    size_t length = 0;              // in the request's metric
     std::optional<size_t> optimal;  // in the request's metric
     // Why the optimal length is not known: "not searched", a limit's reason, or "unsolvable".
     std::string unknown;
@@ -73,7 +73,8 @@ Verdict failed(const std::string& status, const std::string& message) {
 // moves (in MTM a run like R3 is one move).
 size_t move_number(const board::Moves& m, size_t i, board::Metric metric) {
     if (metric == board::Metric::Stm) return i + 1;
-    return static_cast<size_t>(metric_length(board::Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
+    return static_cast<size_t>(metric_length(
+        board::Moves(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(i) + 1), metric));
 }
 
 Verdict judge(const Task& t, board::Notation notation, board::Metric metric) {
@@ -87,12 +88,11 @@ Verdict judge(const Task& t, board::Notation notation, board::Metric metric) {
         const bool tile = notation == board::Notation::Tile;
         const board::Dir d = tile ? opposite(c.moves.moves[i]) : c.moves.moves[i];
         v.status = "illegal";
-        v.message =
-            "move " + std::to_string(move_number(c.moves.moves, i, metric)) + " (" +
-            std::string(1, c.text[c.moves.letter_at[i]]) +
-            " at character " + std::to_string(c.moves.letter_at[i] + 1) +
-            ") leaves the board: " + (tile ? "no tile can slide " : "the blank cannot move ") +
-            names[static_cast<int>(d)];
+        v.message = "move " + std::to_string(move_number(c.moves.moves, i, metric)) + " (" +
+                    std::string(1, c.text[c.moves.letter_at[i]]) + " at character " +
+                    std::to_string(c.moves.letter_at[i] + 1) + ") leaves the board: " +
+                    (tile ? "no tile can slide " : "the blank cannot move ") +
+                    names[static_cast<int>(d)];
         return v;
     }
     v.stm = c.moves.moves.size();
@@ -239,7 +239,8 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         [&](const Task& t) {
             const Verdict v = judge(t, req.style.notation, req.metric);
             if (v.status == "invalid") err << "solver: " << t.origin << ": " << v.message << "\n";
-            if (v.status == "error") err << "solver: " << one_line(t.label) << ": " << v.message << "\n";
+            if (v.status == "error")
+                err << "solver: " << one_line(t.label) << ": " << v.message << "\n";
             if (req.json)
                 print_json(req, t, v, out);
             else

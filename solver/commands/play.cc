@@ -1,5 +1,5 @@
-// `solver play --out FILE [BOARD]`: writes the play page (solver/play/embedded_page.h, docs/play.md),
-// opening on BOARD when one is given, atomically; or says that this build has none.
+// `solver play --out FILE [BOARD]`: writes the play page (solver/play/embedded_page.h,
+// docs/play.md), opening on BOARD when one is given, atomically; or says that this build has none.
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>

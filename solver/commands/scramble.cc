@@ -1,10 +1,11 @@
 // `solver scramble`: random positions, uniform over those that reach the goal (board/scramble.h),
 // one per line in the run's board format, so the output pipes straight into `solver`.
+#include "loyd/board/scramble.h"
+
 #include <ostream>
 #include <random>
 
 #include "loyd/base/fd_output.h"
-#include "loyd/board/scramble.h"
 #include "solver/commands.h"
 
 namespace loyd::solver {

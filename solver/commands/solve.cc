@@ -36,7 +36,8 @@ RecordStyle record_style(const Request& req, const Task& t) {
 }
 
 // --show without --json: the start and the board after every move, naming the tiles it slid.
-void show_text(const Request& req, const board::Board& start, const board::Moves& moves, std::ostream& out) {
+void show_text(const Request& req, const board::Board& start, const board::Moves& moves,
+               std::ostream& out) {
     out << "start\n" << req.format.grid(start);
     size_t i = 0;
     for (const SolutionStep& step : solution_steps(start, moves, req.metric)) {
@@ -68,8 +69,9 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
     } else if (r.status == search::SolveOutcome::Status::Unsolvable) {
         out << one_line(t.label) << ": unsolvable\n";
     } else {
-        out << one_line(t.label) << ": limit (" << stop_reason_text(s.stop_reason) << ") nodes " << s.nodes_generated
-            << " seconds " << fixed(r.seconds) << " lower bound " << s.lower_bound << "\n";
+        out << one_line(t.label) << ": limit (" << stop_reason_text(s.stop_reason) << ") nodes "
+            << s.nodes_generated << " seconds " << fixed(r.seconds) << " lower bound "
+            << s.lower_bound << "\n";
     }
 }
 
@@ -89,8 +91,8 @@ void print_all_text(const Request& req, const Task& t, std::ostream& out) {
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
             << s.lower_bound << "\n";
     } else {
-        out << label << ": length " << a.length << (req.metric == board::Metric::Mtm ? " metric mtm" : "")
-            << " solutions " << a.count;
+        out << label << ": length " << a.length
+            << (req.metric == board::Metric::Mtm ? " metric mtm" : "") << " solutions " << a.count;
         if (a.capped) out << " (the first " << a.count << " listed; there are more)";
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << "\n";
     }
@@ -104,8 +106,8 @@ void print_all_text(const Request& req, const Task& t, std::ostream& out) {
 void print_all(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
     const search::AllSolutionsOutcome& a = *t.all;
     if (a.status == search::SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(a.search.stop_reason) << " reached after "
-            << a.search.nodes_generated << " nodes\n";
+        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(a.search.stop_reason)
+            << " reached after " << a.search.nodes_generated << " nodes\n";
     if (req.json)
         out << solutions_record(t.label, a, record_style(req, t), req.all) << "\n";
     else
@@ -118,7 +120,8 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
         if (req.json)
             out << failed_record(t.label, "invalid", t.error) << "\n";
         else
-            out << one_line(t.label) << ": invalid: " << t.error << "\n";  // one line per input line
+            out << one_line(t.label) << ": invalid: " << t.error
+                << "\n";  // one line per input line
         return;
     }
     if (!t.failure.empty()) {
@@ -214,27 +217,34 @@ void refuse_html_over_inputs(const Request& req) {
     namespace fs = std::filesystem;
     if (req.html.empty()) return;
     struct stat target {};
-    if (::stat(req.html.c_str(), &target) != 0) return;  // a new file: nothing of the run's is replaced
-    auto is_target = [&](const struct stat& s) { return s.st_dev == target.st_dev && s.st_ino == target.st_ino; };
+    if (::stat(req.html.c_str(), &target) != 0)
+        return;  // a new file: nothing of the run's is replaced
+    auto is_target = [&](const struct stat& s) {
+        return s.st_dev == target.st_dev && s.st_ino == target.st_ino;
+    };
     auto same = [&](const std::string& p) {
         struct stat s {};
         return !p.empty() && ::stat(p.c_str(), &s) == 0 && is_target(s);
     };
     auto refuse = [&](const std::string& what) {
-        throw UsageError("--html " + req.html + " is " + what + ", which this run reads: give another file");
+        throw UsageError("--html " + req.html + " is " + what +
+                         ", which this run reads: give another file");
     };
     struct stat in {};
     if (req.input.empty() || req.input == "-") {
-        if (req.boards.empty() && ::fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) && is_target(in))
+        if (req.boards.empty() && ::fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) &&
+            is_target(in))
             refuse("the file standard input reads");
     } else if (same(req.input)) {
         refuse("the --input file");
     }
     std::error_code ec;
-    if (same(req.pdb) || same(tables::set_path(req.pdb).manifest.string())) refuse("the --pdb set's manifest");
+    if (same(req.pdb) || same(tables::set_path(req.pdb).manifest.string()))
+        refuse("the --pdb set's manifest");
     const fs::path real = fs::weakly_canonical(req.html, ec);
     const std::string name = real.filename().string();
-    if (!ec && (name == tables::kManifestName || real.extension() == ".pdb") && tables::holds_set(real.parent_path()))
+    if (!ec && (name == tables::kManifestName || real.extension() == ".pdb") &&
+        tables::holds_set(real.parent_path()))
         refuse("a file of the table set in " + real.parent_path().string());
 }
 
@@ -270,11 +280,12 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
             if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
             if (t.all) {  // --all: every listed solution, numbered
                 for (size_t i = 0; i < t.all->solutions.size(); ++i)
-                    replays.push_back(replay_instance(t.label + " #" + std::to_string(i + 1), *t.start, *t.goal,
-                                                      t.all->solutions[i], req.format.labels()));
+                    replays.push_back(replay_instance(t.label + " #" + std::to_string(i + 1),
+                                                      *t.start, *t.goal, t.all->solutions[i],
+                                                      req.format.labels()));
             } else if (t.outcome.status == search::SolveOutcome::Status::Solved) {
-                replays.push_back(replay_instance(t.label, *t.start, *t.goal, t.outcome.search.moves,
-                                                  req.format.labels()));
+                replays.push_back(replay_instance(t.label, *t.start, *t.goal,
+                                                  t.outcome.search.moves, req.format.labels()));
             }
         },
         err, ranks, [&] { base::require_written(out.flush()); });

@@ -127,23 +127,12 @@ std::string html_escape(std::string_view raw) {
     o.reserve(s.size());
     for (char c : s) {
         switch (c) {
-            case '&':
-                o += "&amp;";
-                break;
-            case '<':
-                o += "&lt;";
-                break;
-            case '>':
-                o += "&gt;";
-                break;
-            case '"':
-                o += "&quot;";
-                break;
-            case '\'':
-                o += "&#39;";
-                break;
-            default:
-                o += c;
+            case '&': o += "&amp;"; break;
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '"': o += "&quot;"; break;
+            case '\'': o += "&#39;"; break;
+            default: o += c;
         }
     }
     return o;

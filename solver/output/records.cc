@@ -22,12 +22,9 @@ constexpr std::string_view kUnsolvable = "the instance cannot reach the goal (pe
 
 const char* status_word(search::SolveOutcome::Status s) {
     switch (s) {
-        case search::SolveOutcome::Status::Solved:
-            return "solved";
-        case search::SolveOutcome::Status::Unsolvable:
-            return "unsolvable";
-        case search::SolveOutcome::Status::Limit:
-            return "limit";
+        case search::SolveOutcome::Status::Solved: return "solved";
+        case search::SolveOutcome::Status::Unsolvable: return "unsolvable";
+        case search::SolveOutcome::Status::Limit: return "limit";
     }
     return "limit";
 }
@@ -51,14 +48,16 @@ void write_style(JsonObject& o, const RecordStyle& s) {
 
 // What ends a record that did not find its solutions: the bound proven and the limit, or why
 // no solution exists.
-void write_unsolved(JsonObject& o, search::SolveOutcome::Status status, const search::SearchResult& s) {
+void write_unsolved(JsonObject& o, search::SolveOutcome::Status status,
+                    const search::SearchResult& s) {
     if (status == search::SolveOutcome::Status::Limit)
         o.number("lower_bound", s.lower_bound).text("error", stop_reason_text(s.stop_reason));
     if (status == search::SolveOutcome::Status::Unsolvable) o.text("error", kUnsolvable);
 }
 
 // --show's "states" and "moved" of `moves` (records.h).
-void write_shown(JsonObject& o, const ShownBoards& shown, const board::Moves& moves, board::Metric metric) {
+void write_shown(JsonObject& o, const ShownBoards& shown, const board::Moves& moves,
+                 board::Metric metric) {
     Json states = Json::array(), moved = Json::array();
     states.push_back(board_json(shown.start, shown.labels));
     for (const SolutionStep& step : solution_steps(shown.start, moves, metric)) {
@@ -86,8 +85,8 @@ std::string heuristic_field(const tables::LoadedSet* pdb, heuristics::HeuristicK
     return pdb ? "pdb:" + pdb->spec.name : heuristic_name(classic);
 }
 
-std::string solve_record(std::string_view label, const search::SolveOutcome& r, const RecordStyle& style,
-                         const ShownBoards* shown) {
+std::string solve_record(std::string_view label, const search::SolveOutcome& r,
+                         const RecordStyle& style, const ShownBoards* shown) {
     const search::SearchResult& s = r.search;
     const bool solved = r.status == search::SolveOutcome::Status::Solved;
     std::string out = record_buffer();

@@ -34,10 +34,10 @@ namespace loyd::solver {
 
 // How a record names the search and writes the moves.
 struct RecordStyle {
-    std::string heuristic;        // heuristic_field's text
+    std::string heuristic;                      // heuristic_field's text
     board::Metric metric = board::Metric::Stm;  // mtm: "metric" (and "length_stm") are written
-    board::MoveStyle style;              // how "moves" and "solutions" are written
-    bool name_style = false;      // write "notation" and "runs"
+    board::MoveStyle style;                     // how "moves" and "solutions" are written
+    bool name_style = false;                    // write "notation" and "runs"
 };
 
 // "pdb:NAME" for tables, else the classic heuristic's name.
@@ -52,8 +52,8 @@ struct ShownBoards {
     const board::TileLabels& labels;
 };
 
-std::string solve_record(std::string_view label, const search::SolveOutcome& r, const RecordStyle& style,
-                         const ShownBoards* shown = nullptr);
+std::string solve_record(std::string_view label, const search::SolveOutcome& r,
+                         const RecordStyle& style, const ShownBoards* shown = nullptr);
 
 // `listed`: the solutions were listed (--all), else only counted (--count).
 std::string solutions_record(std::string_view label, const search::AllSolutionsOutcome& a,

@@ -14,7 +14,8 @@ std::vector<board::MoveRun> metric_moves(const board::Moves& moves, board::Metri
 
 }  // namespace
 
-std::vector<SolutionStep> solution_steps(board::Board b, const board::Moves& moves, board::Metric metric) {
+std::vector<SolutionStep> solution_steps(board::Board b, const board::Moves& moves,
+                                         board::Metric metric) {
     std::vector<SolutionStep> steps;
     for (const board::MoveRun& m : metric_moves(moves, metric)) {
         std::vector<int> tiles;

@@ -11,13 +11,14 @@
 namespace loyd::solver {
 
 struct SolutionStep {
-    board::MoveRun move;            // the direction the blank moves and how many cells (1 in stm)
+    board::MoveRun move;     // the direction the blank moves and how many cells (1 in stm)
     std::vector<int> tiles;  // the tiles it slid, in the order they moved
-    board::Board after;             // the board after it
+    board::Board after;      // the board after it
 };
 
 // Precondition: `moves` (blank moves) stay on the board from `start`. Cost: linear in the moves
 // times the board's cells.
-std::vector<SolutionStep> solution_steps(board::Board start, const board::Moves& moves, board::Metric metric);
+std::vector<SolutionStep> solution_steps(board::Board start, const board::Moves& moves,
+                                         board::Metric metric);
 
 }  // namespace loyd::solver

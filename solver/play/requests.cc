@@ -80,7 +80,8 @@ search::SolveOptions search_options(const Options& o) {
         so.limits.max_nodes = kDefaultAstarNodes;
     if (const std::string t = get(o, "time-limit"); !t.empty())
         so.limits.max_seconds = time_limit(t);
-    if (const std::string l = get(o, "lookups"); !l.empty()) so.lookups = heuristics::Lookups::parse(l);
+    if (const std::string l = get(o, "lookups"); !l.empty())
+        so.lookups = heuristics::Lookups::parse(l);
     return so;
 }
 
@@ -98,7 +99,8 @@ void choose_heuristic(const TableSets& sets, const Options& o, const board::Boar
     if (!set.empty()) {
         const tables::LoadedSet& s = sets.named(set);
         // Another board is refused here; another metric or goal by solve(), as the solver does.
-        if (const tables::SetMisfit why = misfit(s.spec, goal, so.metric); why == tables::SetMisfit::Board)
+        if (const tables::SetMisfit why = misfit(s.spec, goal, so.metric);
+            why == tables::SetMisfit::Board)
             throw UsageError(misfit_message(why, s.spec, set, goal, so.metric));
         so.pdb = &s;
     } else {

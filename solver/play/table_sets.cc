@@ -88,7 +88,7 @@ bool same_pattern(const tables::Pattern& a, const tables::Pattern& b) {
 // The preset whose tables are exactly these patterns, or whose tables include them all (then
 // `missing` lists the tables not given).
 std::optional<tables::PdbSetSpec> matching_preset(const std::vector<Given>& given,
-                                          std::vector<std::string>& missing) {
+                                                  std::vector<std::string>& missing) {
     for (const std::string& name : tables::preset_names()) {
         const tables::PdbSetSpec s = tables::preset(name);
         std::vector<std::string> absent;
@@ -110,7 +110,8 @@ std::optional<tables::PdbSetSpec> matching_preset(const std::vector<Given>& give
 }
 
 // A set of the given tables alone: one additive partition covering every tile, or full tables.
-tables::PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vector<std::string>& held) {
+tables::PdbSetSpec set_of_tables(const std::vector<Given>& given,
+                                 const std::vector<std::string>& held) {
     const tables::Pattern& first = *given[0].pattern;
     std::vector<std::vector<int>> patterns;
     base::Mask used = 0;
@@ -145,10 +146,10 @@ tables::PdbSetSpec set_of_tables(const std::vector<Given>& given, const std::vec
     for (int k = 2; std::find(held.begin(), held.end(), name) != held.end(); ++k)
         name = "loaded-" + std::to_string(first.geometry().cells() - 1) + sizes + "." +
                std::to_string(k);
-    return custom_set(
-        name, first.goal(), patterns,
-        first.kind() == tables::PatternKind::Additive ? tables::PatternKind::Additive : tables::PatternKind::Full,
-        first.metric());
+    return custom_set(name, first.goal(), patterns,
+                      first.kind() == tables::PatternKind::Additive ? tables::PatternKind::Additive
+                                                                    : tables::PatternKind::Full,
+                      first.metric());
 }
 
 // Renames the given tables to the file names `spec` gives their patterns; a table the spec

@@ -14,8 +14,8 @@ namespace loyd::solver {
 
 namespace {
 
-constexpr uint32_t kMaxWant = 1024;     // instances per message
-constexpr size_t kMaxExtra = 65536;     // instances rank 0 holds for the others
+constexpr uint32_t kMaxWant = 1024;      // instances per message
+constexpr size_t kMaxExtra = 65536;      // instances rank 0 holds for the others
 constexpr double kWorkPerThread = 0.02;  // seconds of search asked for per thread
 constexpr double kTaskFloor = 5e-6;      // seconds an instance costs besides its search
 
@@ -95,9 +95,12 @@ private:
     // What to ask for: about kWorkPerThread seconds per thread at the speed seen so far.
     uint32_t want() const {
         const double each = std::max(kTaskFloor, mean_seconds_);
-        const double per_thread = mean_seconds_ > 0 ? std::clamp(kWorkPerThread / each, 1.0, 1024.0) : 2.0;
-        const uint32_t least = std::min(static_cast<uint32_t>(threads_), kMaxWant);  // (a rank may have more threads)
-        return std::clamp(static_cast<uint32_t>(std::min(per_thread * threads_, double{kMaxWant})), least, kMaxWant);
+        const double per_thread =
+            mean_seconds_ > 0 ? std::clamp(kWorkPerThread / each, 1.0, 1024.0) : 2.0;
+        const uint32_t least =
+            std::min(static_cast<uint32_t>(threads_), kMaxWant);  // (a rank may have more threads)
+        return std::clamp(static_cast<uint32_t>(std::min(per_thread * threads_, double{kMaxWant})),
+                          least, kMaxWant);
     }
 
     // Receives work, sends results and requests, until rank 0 said the input is over and every
@@ -132,7 +135,9 @@ private:
             }
             if (!results.results.empty()) {
                 for (const auto& r : results.results)
-                    mean_seconds_ = mean_seconds_ > 0 ? 0.9 * mean_seconds_ + 0.1 * r.outcome.seconds : r.outcome.seconds;
+                    mean_seconds_ = mean_seconds_ > 0
+                                        ? 0.9 * mean_seconds_ + 0.1 * r.outcome.seconds
+                                        : r.outcome.seconds;
                 run_.send(0, results);
                 did = true;
             }
@@ -160,7 +165,8 @@ private:
     void receive(int source, RankMessage& m) {
         if (source != 0 || (m.kind != RankKind::Work && m.kind != RankKind::Drained))
             throw FormatError("solver message from rank " + std::to_string(source) + ": kind " +
-                              std::to_string(static_cast<int>(m.kind)) + " not expected during a batch");
+                              std::to_string(static_cast<int>(m.kind)) +
+                              " not expected during a batch");
         requested_ = false;
         if (m.kind == RankKind::Drained) {
             drained_ = true;
@@ -201,7 +207,8 @@ WorkItem work_item(const Task& t, uint64_t seq) {
     it.start = *t.start;
     it.goal = *t.goal;
     it.heuristic = t.heuristic;
-    if (t.pdb) it.pdb = std::filesystem::absolute(t.pdb->dir).string();  // other ranks may run elsewhere
+    if (t.pdb)
+        it.pdb = std::filesystem::absolute(t.pdb->dir).string();  // other ranks may run elsewhere
     return it;
 }
 
@@ -213,8 +220,9 @@ BatchServer::BatchServer(RankRun& run, TaskWindow& window)
     : run_(run), window_(window), others_(static_cast<size_t>(run.size())) {}
 
 size_t BatchServer::window_extra() const {
-    return std::min(kMaxExtra, static_cast<size_t>(run_.size() - 1) * 2 * kMaxWant +
-                                   8 * static_cast<size_t>(std::max(0, run_.total_threads() - run_.threads())));
+    return std::min(
+        kMaxExtra, static_cast<size_t>(run_.size() - 1) * 2 * kMaxWant +
+                       8 * static_cast<size_t>(std::max(0, run_.total_threads() - run_.threads())));
 }
 
 bool BatchServer::pump() {
@@ -234,7 +242,8 @@ bool BatchServer::pump() {
 
 void BatchServer::finish() {
     base::PollBackoff idle;
-    while (!std::all_of(others_.begin() + 1, others_.end(), [](const Other& o) { return o.drained; })) {
+    while (!std::all_of(others_.begin() + 1, others_.end(),
+                        [](const Other& o) { return o.drained; })) {
         if (pump())
             idle.reset();
         else
@@ -248,7 +257,9 @@ void BatchServer::handle(int source, RankMessage& m) {
     Other& o = others_[static_cast<size_t>(source)];
     switch (m.kind) {
         case RankKind::Request:
-            if (o.waiting || o.drained) throw FormatError(from + ": a request while another is unanswered or after the end");
+            if (o.waiting || o.drained)
+                throw FormatError(from +
+                                  ": a request while another is unanswered or after the end");
             o.want = std::clamp<uint32_t>(m.want, 1, kMaxWant);
             o.waiting = true;
             break;
@@ -256,7 +267,8 @@ void BatchServer::handle(int source, RankMessage& m) {
             for (auto& r : m.results) {
                 auto it = out_.find(r.seq);
                 if (it == out_.end())
-                    throw FormatError(from + ": a result for instance " + std::to_string(r.seq) + ", never handed out");
+                    throw FormatError(from + ": a result for instance " + std::to_string(r.seq) +
+                                      ", never handed out");
                 Task& t = *it->second;
                 t.error = std::move(r.error);
                 t.failure = std::move(r.failure);
@@ -274,7 +286,8 @@ void BatchServer::handle(int source, RankMessage& m) {
             }
             break;
         default:
-            throw FormatError(from + ": kind " + std::to_string(static_cast<int>(m.kind)) + " not expected on rank 0");
+            throw FormatError(from + ": kind " + std::to_string(static_cast<int>(m.kind)) +
+                              " not expected on rank 0");
     }
 }
 

@@ -18,8 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "solver/run/batch.h"
 #include "solver/ranks/run.h"
+#include "solver/run/batch.h"
 #include "solver/run/tables.h"
 
 namespace loyd::solver {

@@ -36,7 +36,8 @@ enum class RunMode : uint8_t { Batch = 1, Split = 2 };
 // An instance to search on another rank.
 struct WorkItem {
     uint64_t seq = 0;  // rank 0's number for it
-    board::Board start = board::Board::blank_last(board::Geometry(2, 2)), goal = board::Board::blank_last(board::Geometry(2, 2));
+    board::Board start = board::Board::blank_last(board::Geometry(2, 2)),
+                 goal = board::Board::blank_last(board::Geometry(2, 2));
     heuristics::HeuristicKind heuristic = heuristics::HeuristicKind::LinearConflict;
     std::string pdb;  // the table set's folder ("" = none)
 };
@@ -55,9 +56,9 @@ struct RankMessage {
     uint32_t want = 0;              // Request
     std::vector<WorkItem> items;    // Work; Split (one)
     std::vector<WorkResult> results;
-    int code = 0;                   // Failed: the error's kind (collective.h's error codes)
-    std::string message;            // Failed
-    int status = 0;                 // End: the exit status
+    int code = 0;         // Failed: the error's kind (collective.h's error codes)
+    std::string message;  // Failed
+    int status = 0;       // End: the exit status
 };
 
 std::vector<uint8_t> encode(const RankMessage& m);

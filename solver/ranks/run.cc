@@ -14,15 +14,17 @@
 
 namespace loyd::solver {
 
-RankRun::RankRun(base::Collective& world, const Request& req, std::function<void(int)> abort, int cpus)
+RankRun::RankRun(base::Collective& world, const Request& req, std::function<void(int)> abort,
+                 int cpus)
     : world_(world), abort_(std::move(abort)) {
     cpus = std::max(1, cpus);
     if (req.jobs > 0) {
         const base::ThreadCount t = base::cap_threads(req.jobs, cpus);
         threads_ = t.threads;
         if (t.capped)
-            cap_note_ = "-j " + std::to_string(req.jobs) + " is more than the " + std::to_string(cpus) +
-                        (cpus == 1 ? " CPU" : " CPUs") + " available; using " + std::to_string(threads_);
+            cap_note_ = "-j " + std::to_string(req.jobs) + " is more than the " +
+                        std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") +
+                        " available; using " + std::to_string(threads_);
     } else {
         // The machine's cores shared among its ranks, within the CPUs this rank may use (one
         // when mpirun binds each rank to a core).
@@ -54,7 +56,9 @@ RankMessage RankRun::wait() {
     base::PollBackoff idle;
     for (;;) {
         if (auto m = poll()) {
-            if (m->first != 0) throw FormatError("solver message from rank " + std::to_string(m->first) + ": not expected on rank " + std::to_string(rank()));
+            if (m->first != 0)
+                throw FormatError("solver message from rank " + std::to_string(m->first) +
+                                  ": not expected on rank " + std::to_string(rank()));
             return std::move(m->second);
         }
         std::this_thread::sleep_for(idle.next());
@@ -105,7 +109,8 @@ int serve_rank(const Request& req, RankRun& run, std::ostream& err) {
             case RankKind::Split: follow_split(run, tables, base, m.items.at(0)); break;
             case RankKind::End: return m.status;
             default:
-                throw FormatError("solver message from rank 0: kind " + std::to_string(static_cast<int>(m.kind)) +
+                throw FormatError("solver message from rank 0: kind " +
+                                  std::to_string(static_cast<int>(m.kind)) +
                                   " not expected on rank " + std::to_string(run.rank()));
         }
     }

@@ -21,8 +21,9 @@ uint64_t digest(const tables::LoadedSet& set) {
 // Every rank: the item's tables (`set`, or loaded from the item's folder), the same on every
 // rank (collectives), then the search over all ranks. `agreed` is set when what it throws was
 // thrown on every rank.
-search::SolveOutcome search_together(RankRun& run, Tables& tables, const search::SolveOptions& base, const WorkItem& item,
-                             const tables::LoadedSet* set, bool& agreed) {
+search::SolveOutcome search_together(RankRun& run, Tables& tables, const search::SolveOptions& base,
+                                     const WorkItem& item, const tables::LoadedSet* set,
+                                     bool& agreed) {
     base::Collective& world = run.world();
     agreed = true;
     world.agree_on([&] {
@@ -38,7 +39,8 @@ search::SolveOutcome search_together(RankRun& run, Tables& tables, const search:
     uint64_t seen[2] = {mine, ~mine};
     world.all_reduce(seen, 2, base::ReduceOp::Max);
     if (seen[0] != mine || seen[1] != ~mine)
-        throw FormatError("the ranks hold different tables in " + item.pdb + " (every rank must see the same set)");
+        throw FormatError("the ranks hold different tables in " + item.pdb +
+                          " (every rank must see the same set)");
     search::SplitProtocol protocol(world, kSplitTag, item.seq, run.threads(), run.total_threads());
     search::SolveOptions so = base;
     so.heuristic = item.heuristic;
@@ -60,7 +62,8 @@ search::SolveOutcome search_together(RankRun& run, Tables& tables, const search:
 }  // namespace
 
 void split_search(RankRun& run, Tables& tables, const search::SolveOptions& base, Task& t) {
-    if (!t.error.empty() || !t.search || base.algorithm != search::Algorithm::Ida || base.metric != board::Metric::Stm || !solvable(*t.start, *t.goal))
+    if (!t.error.empty() || !t.search || base.algorithm != search::Algorithm::Ida ||
+        base.metric != board::Metric::Stm || !solvable(*t.start, *t.goal))
         return solve_task(base, t);
     const WorkItem item = work_item(t, run.next_seq());
     RankMessage m;
@@ -78,7 +81,8 @@ void split_search(RankRun& run, Tables& tables, const search::SolveOptions& base
     }
 }
 
-void follow_split(RankRun& run, Tables& tables, const search::SolveOptions& base, const WorkItem& item) {
+void follow_split(RankRun& run, Tables& tables, const search::SolveOptions& base,
+                  const WorkItem& item) {
     bool agreed = false;
     try {
         search_together(run, tables, base, item, nullptr, agreed);

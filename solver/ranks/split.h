@@ -12,8 +12,8 @@
 // line invalid, as in one process.
 #pragma once
 
-#include "solver/run/batch.h"
 #include "solver/ranks/run.h"
+#include "solver/run/batch.h"
 #include "solver/run/tables.h"
 
 namespace loyd::solver {
@@ -23,6 +23,7 @@ namespace loyd::solver {
 void split_search(RankRun& run, Tables& tables, const search::SolveOptions& base, Task& t);
 
 // Every other rank, on Split: its part of the search of `item`.
-void follow_split(RankRun& run, Tables& tables, const search::SolveOptions& base, const WorkItem& item);
+void follow_split(RankRun& run, Tables& tables, const search::SolveOptions& base,
+                  const WorkItem& item);
 
 }  // namespace loyd::solver

@@ -14,13 +14,15 @@ namespace loyd::solver {
 
 namespace {
 
-bool is_blank(const std::string& label) { return label == kBlankLabel; }
+bool is_blank(const std::string& label) {
+    return label == kBlankLabel;
+}
 
 // The board's size, or UsageError naming the instance.
 board::Geometry geometry_of(const ReplayInstance& in, const std::string& who) {
     // Range-check first: Geometry multiplies W by H.
-    if (in.width < 2 || in.height < 2 || in.width > board::kMaxCells || in.height > board::kMaxCells ||
-        in.width * in.height > board::kMaxCells)
+    if (in.width < 2 || in.height < 2 || in.width > board::kMaxCells ||
+        in.height > board::kMaxCells || in.width * in.height > board::kMaxCells)
         throw UsageError(who + ": board size " + std::to_string(in.width) + "x" +
                          std::to_string(in.height) +
                          " is not supported (need 2 <= W, H and W*H <= 25)");
@@ -28,13 +30,13 @@ board::Geometry geometry_of(const ReplayInstance& in, const std::string& who) {
 }
 
 // The blank's cell in `labels`, after checking there is one cell per board cell and one blank.
-int blank_cell(const std::vector<std::string>& labels, const board::Geometry& g, const std::string& what) {
+int blank_cell(const std::vector<std::string>& labels, const board::Geometry& g,
+               const std::string& what) {
     if (labels.size() != static_cast<size_t>(g.cells()))
         throw UsageError(what + " has " + std::to_string(labels.size()) + " labels, the " +
                          g.name() + " board has " + std::to_string(g.cells()) + " cells");
     const auto blanks = std::count_if(labels.begin(), labels.end(), is_blank);
-    if (blanks != 1)
-        throw UsageError(what + " has " + std::to_string(blanks) + " blanks, not one");
+    if (blanks != 1) throw UsageError(what + " has " + std::to_string(blanks) + " blanks, not one");
     return static_cast<int>(std::find_if(labels.begin(), labels.end(), is_blank) - labels.begin());
 }
 
@@ -89,12 +91,12 @@ std::string data_json(const std::vector<ReplayInstance>& instances, const HtmlPa
 
 // What a browser without JavaScript shows: each instance's moves as text.
 std::string noscript(const std::vector<ReplayInstance>& instances, board::Notation notation) {
-    std::string o = "<noscript><div class=\"noscript\"><p>The replay needs JavaScript. The moves (" +
-                    std::string(notation_name(notation)) +
-                    " notation):</p><ul>";
+    std::string o =
+        "<noscript><div class=\"noscript\"><p>The replay needs JavaScript. The moves (" +
+        std::string(notation_name(notation)) + " notation):</p><ul>";
     for (const ReplayInstance& in : instances)
-        o += "<li>" + html_escape(in.label) + ": <code>" + format_moves(in.moves, {notation, true}) +
-             "</code></li>";
+        o += "<li>" + html_escape(in.label) + ": <code>" +
+             format_moves(in.moves, {notation, true}) + "</code></li>";
     return o + "</ul></div></noscript>\n";
 }
 
@@ -107,13 +109,19 @@ std::vector<std::string> tile_labels(const board::Board& b, const board::TileLab
     return names;
 }
 
-ReplayInstance replay_instance(const std::string& label, const board::Board& start, const board::Board& goal,
-                               const board::Moves& moves, const board::TileLabels& labels) {
-    return {label, start.geometry().width(), start.geometry().height(), tile_labels(start, labels),
-            tile_labels(goal, labels), moves};
+ReplayInstance replay_instance(const std::string& label, const board::Board& start,
+                               const board::Board& goal, const board::Moves& moves,
+                               const board::TileLabels& labels) {
+    return {label,
+            start.geometry().width(),
+            start.geometry().height(),
+            tile_labels(start, labels),
+            tile_labels(goal, labels),
+            moves};
 }
 
-std::string html_page(const std::vector<ReplayInstance>& instances, const HtmlPageOptions& options) {
+std::string html_page(const std::vector<ReplayInstance>& instances,
+                      const HtmlPageOptions& options) {
     if (instances.empty()) throw UsageError("replay page: no solved instance to show");
     for (size_t i = 0; i < instances.size(); ++i) check_instance(instances[i], i);
     std::string page =
@@ -126,7 +134,8 @@ std::string html_page(const std::vector<ReplayInstance>& instances, const HtmlPa
     page += kVersion;
     page += "\">\n<title>" + html_escape(options.title) + "</title>\n<style>\n";
     page += page_style();
-    page += "</style>\n</head>\n<body data-instance=\"0\" data-step=\"0\" data-playing=\"false\">\n";
+    page +=
+        "</style>\n</head>\n<body data-instance=\"0\" data-step=\"0\" data-playing=\"false\">\n";
     page += page_body();
     page += noscript(instances, options.notation);
     page += "<script type=\"application/json\" id=\"loyd-data\">";

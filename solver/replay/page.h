@@ -59,7 +59,7 @@ struct ReplayInstance {
     std::string label;
     int width = 0, height = 0;
     std::vector<std::string> start, goal;  // row-major labels, kBlankLabel for the blank
-    board::Moves moves;                           // directions the blank moves
+    board::Moves moves;                    // directions the blank moves
 };
 
 struct HtmlPageOptions {
@@ -72,8 +72,9 @@ struct HtmlPageOptions {
 std::vector<std::string> tile_labels(const board::Board& b, const board::TileLabels& labels = {});
 
 // The instance `label`: `moves` from `start` to `goal`, the tiles named by `labels`.
-ReplayInstance replay_instance(const std::string& label, const board::Board& start, const board::Board& goal,
-                               const board::Moves& moves, const board::TileLabels& labels = {});
+ReplayInstance replay_instance(const std::string& label, const board::Board& start,
+                               const board::Board& goal, const board::Moves& moves,
+                               const board::TileLabels& labels = {});
 
 // The page, as described above. Throws UsageError for data that breaks the contract.
 std::string html_page(const std::vector<ReplayInstance>& instances,

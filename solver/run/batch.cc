@@ -22,10 +22,10 @@
 #include "program/numbers.h"
 #include "program/progress_line.h"
 #include "program/signals.h"
+#include "solver/output/report.h"
 #include "solver/ranks/batch.h"
 #include "solver/ranks/run.h"
 #include "solver/ranks/split.h"
-#include "solver/output/report.h"
 #include "solver/run/tables.h"
 
 namespace loyd::solver {
@@ -50,7 +50,9 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
 
 }  // namespace
 
-std::atomic<bool>& interrupt_flag() { return program::interrupted(); }
+std::atomic<bool>& interrupt_flag() {
+    return program::interrupted();
+}
 
 void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
@@ -59,12 +61,15 @@ void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
     so.pdb = t.pdb;
     try {
         if (req.all || req.count_solutions)
-            t.all = solve_all(*t.start, *t.goal, so, search::AllSolutionsOptions{req.count_solutions, req.max_solutions});
+            t.all = solve_all(*t.start, *t.goal, so,
+                              search::AllSolutionsOptions{req.count_solutions, req.max_solutions});
         else
             t.outcome = solve(*t.start, *t.goal, so);
         if (interrupt_flag()) {  // what was proven stays: the lower bound reached
-            if (t.all && t.all->status == search::SolveOutcome::Status::Limit) t.all->search.stop_reason = search::StopReason::Interrupted;
-            if (!t.all && t.outcome.status == search::SolveOutcome::Status::Limit) t.outcome.search.stop_reason = search::StopReason::Interrupted;
+            if (t.all && t.all->status == search::SolveOutcome::Status::Limit)
+                t.all->search.stop_reason = search::StopReason::Interrupted;
+            if (!t.all && t.outcome.status == search::SolveOutcome::Status::Limit)
+                t.outcome.search.stop_reason = search::StopReason::Interrupted;
         }
     } catch (const UsageError& e) {
         t.error = e.what();
@@ -73,7 +78,9 @@ void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
     }
 }
 
-void solve_task(const search::SolveOptions& base, Task& t) { solve_task(Request{}, base, t); }
+void solve_task(const search::SolveOptions& base, Task& t) {
+    solve_task(Request{}, base, t);
+}
 
 namespace {
 
@@ -98,9 +105,9 @@ public:
     // calling `flush` (when given) whenever the next task is not ready yet. With `pump` (rank 0
     // of several), calls it between prints and at least every millisecond, and holds `extra`
     // more tasks for the other ranks.
-    void run(int threads, const search::SolveOptions& base, const std::function<void(const Task&)>& print,
-             const std::function<void()>& flush, const std::function<bool()>& pump = {},
-             size_t extra = 0) {
+    void run(int threads, const search::SolveOptions& base,
+             const std::function<void(const Task&)>& print, const std::function<void()>& flush,
+             const std::function<bool()>& pump = {}, size_t extra = 0) {
         limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
         search::SolveOptions opts = base;  // searches stop early on an interrupt or a failed write
         if (!opts.limits.cancel) opts.limits.cancel = &interrupt_flag();
@@ -122,14 +129,15 @@ public:
     }
 
 private:
-    void print_in_order(const std::function<void(const Task&)>& print, const std::function<void()>& flush,
-                        const std::function<bool()>& pump) {
+    void print_in_order(const std::function<void(const Task&)>& print,
+                        const std::function<void()>& flush, const std::function<bool()>& pump) {
         base::PollBackoff idle;
         auto pumped = std::chrono::steady_clock::now();
         bool unflushed = false;
         for (;;) {
             // Between prints at most every 250 us: waking to poll costs more than the latency.
-            if (pump && std::chrono::steady_clock::now() - pumped >= std::chrono::microseconds(250)) {
+            if (pump &&
+                std::chrono::steady_clock::now() - pumped >= std::chrono::microseconds(250)) {
                 if (pump()) idle.reset();
                 pumped = std::chrono::steady_clock::now();
             }
@@ -137,7 +145,9 @@ private:
             bool wake;
             {
                 std::unique_lock<std::mutex> lock(mu_);
-                auto ready = [&] { return (!window_.empty() && window_.front()->done) || finished(); };
+                auto ready = [&] {
+                    return (!window_.empty() && window_.front()->done) || finished();
+                };
                 if (unflushed && flush && !ready()) {  // what is printed goes out before a wait
                     lock.unlock();
                     flush();
@@ -153,7 +163,7 @@ private:
                 if (window_.empty() || !window_.front()->done) break;
                 t = std::move(window_.front());
                 window_.pop_front();
-                --unclaimed_;  // the front was claimed: it is done
+                --unclaimed_;         // the front was claimed: it is done
                 wake = waiting_ > 0;  // a worker waits only when the window is full
             }
             if (wake) space_cv_.notify_one();  // one slot freed: one waiting worker can fill it
@@ -165,7 +175,6 @@ private:
     }
 
 public:
-
     // The window's first task, taken out (to be searched and printed by the caller); null at the
     // end of the input. Only when no worker runs.
     std::unique_ptr<Task> pop() {
@@ -190,7 +199,8 @@ public:
             if (t->error.empty() && t->search && solvable(*t->start, *t->goal)) {
                 out.push_back(t);
             } else {  // nothing to search: ready to print
-                if (t->error.empty() && t->search) t->outcome = solve(*t->start, *t->goal, search::SolveOptions{});
+                if (t->error.empty() && t->search)
+                    t->outcome = solve(*t->start, *t->goal, search::SolveOptions{});
                 t->done = true;
             }
         }
@@ -332,8 +342,8 @@ BatchPlan plan_batch(const Request& req, Batch& batch, RankRun& ranks) {
 
 // A long search on the progress line: "solver: bound 50, 1,234,567 nodes, 2.0 s, 0.6 M nodes/s".
 std::string progress_text(const search::SearchProgress& p) {
-    return "solver: bound " + std::to_string(p.bound) + ", " + program::thousands(p.nodes_generated) +
-           " nodes, " + program::seconds(p.seconds) + ", " +
+    return "solver: bound " + std::to_string(p.bound) + ", " +
+           program::thousands(p.nodes_generated) + " nodes, " + program::seconds(p.seconds) + ", " +
            fixed(static_cast<double>(p.nodes_generated) / p.seconds / 1e6, 1) + " M nodes/s";
 }
 
@@ -399,7 +409,8 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         ++totals.tasks;
         if (t.error.empty() && t.failure.empty() && t.search) {
             search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
-            limited |= (t.all ? t.all->status : t.outcome.status) == search::SolveOutcome::Status::Limit;
+            limited |=
+                (t.all ? t.all->status : t.outcome.status) == search::SolveOutcome::Status::Limit;
         }
         tables.check_unchanged(t.pdb);  // an answer from tables rewritten under it is not printed
         print(t);

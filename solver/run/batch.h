@@ -12,9 +12,9 @@
 // shows a progress line on stderr, erased before its answer.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
-#include <atomic>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -25,8 +25,8 @@
 #include "loyd/board/notation.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/search/solve.h"
-#include "solver/run/input.h"
 #include "solver/request.h"
+#include "solver/run/input.h"
 
 namespace loyd::tables {
 struct LoadedSet;
@@ -36,24 +36,24 @@ namespace loyd::solver {
 
 // What `check` is given: the moves as written and read, and where they lead.
 struct Claim {
-    std::string text;  // as written
-    board::MoveText moves;    // the blank moves and where each letter stands in `text`
-    board::Replay replay;     // the end position, and the first move that leaves the board
+    std::string text;       // as written
+    board::MoveText moves;  // the blank moves and where each letter stands in `text`
+    board::Replay replay;   // the end position, and the first move that leaves the board
 };
 
 // One instance, read and ready to search (or with the reason it cannot be).
 struct Task {
     std::string origin, label;
     std::optional<board::Board> start, goal;
-    std::string error;               // invalid input
-    bool search = true;              // false: nothing to search (check: illegal, --no-optimal)
+    std::string error;   // invalid input
+    bool search = true;  // false: nothing to search (check: illegal, --no-optimal)
     const tables::LoadedSet* pdb = nullptr;  // tables to use, when the heuristic is pdb
     heuristics::HeuristicKind heuristic = heuristics::HeuristicKind::LinearConflict;
     std::optional<Claim> claim;  // check only
     // results
     search::SolveOutcome outcome;
     std::optional<search::AllSolutionsOutcome> all;  // solve --all / --count
-    std::string failure;  // an error while solving (e.g. internal)
+    std::string failure;                             // an error while solving (e.g. internal)
     bool done = false;
 };
 

@@ -18,7 +18,8 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
         if (all_single && args.size() > 1) {
             std::string joined;
             for (const auto& a : args) joined += a + " ";
-            args_.push_back({"argument 1", joined, ""});  // one board, labelled as any other argument
+            args_.push_back(
+                {"argument 1", joined, ""});  // one board, labelled as any other argument
         } else {
             for (size_t i = 0; i < args.size(); ++i)
                 args_.push_back({"argument " + std::to_string(i + 1), args[i], ""});
@@ -60,7 +61,8 @@ std::optional<Job> JobSource::next() {
         const bool newline = !in_->eof();
         job.text.assign(buffer_.data(), newline ? got - 1 : got);
         in_->clear(in_->rdstate() & ~std::ios::failbit);
-        if (line_no_ == 0 && job.text.rfind("\xEF\xBB\xBF", 0) == 0) job.text.erase(0, 3);  // a UTF-8 byte order mark
+        if (line_no_ == 0 && job.text.rfind("\xEF\xBB\xBF", 0) == 0)
+            job.text.erase(0, 3);  // a UTF-8 byte order mark
     }
     ++line_no_;
     return job;

@@ -23,7 +23,7 @@ inline constexpr size_t kMaxLine = 64 * 1024;
 struct Job {
     std::string origin;  // where it came from, for messages: "argument 1", "file.txt:3"
     std::string text;
-    std::string error;   // set when the line cannot be an instance (too long)
+    std::string error;  // set when the line cannot be an instance (too long)
 };
 
 class JobSource {

@@ -62,7 +62,8 @@ void Tables::check_metric() {
     if (req_.pdb.empty()) return;
     const tables::LoadedSet* s = load(req_.pdb);
     if (s->spec.metric != req_.metric)
-        throw UsageError(misfit_message(tables::SetMisfit::Metric, s->spec, req_.pdb, s->spec.goal, req_.metric));
+        throw UsageError(misfit_message(tables::SetMisfit::Metric, s->spec, req_.pdb, s->spec.goal,
+                                        req_.metric));
 }
 
 std::string Tables::misfit(const board::Board& goal) {
@@ -71,7 +72,9 @@ std::string Tables::misfit(const board::Board& goal) {
     const tables::LoadedSet* s = load(req_.pdb);
     const tables::SetMisfit why = loyd::tables::misfit(s->spec, goal, req_.metric);
     // An unmappable goal is reported by solve(), naming the set's folder.
-    return why == tables::SetMisfit::Board ? misfit_message(why, s->spec, req_.pdb, goal, req_.metric) : "";
+    return why == tables::SetMisfit::Board
+               ? misfit_message(why, s->spec, req_.pdb, goal, req_.metric)
+               : "";
 }
 
 const tables::LoadedSet* Tables::choose(const board::Board& goal, bool required) {
@@ -80,14 +83,16 @@ const tables::LoadedSet* Tables::choose(const board::Board& goal, bool required)
         return load(req_.pdb);
     }
     std::vector<std::string> notes;
-    const std::vector<tables::FoundSet> found = tables::find_sets(tables::default_pdb_dirs(base::self_executable_path()), goal, &notes, req_.metric);
+    const std::vector<tables::FoundSet> found = tables::find_sets(
+        tables::default_pdb_dirs(base::self_executable_path()), goal, &notes, req_.metric);
     for (const auto& n : notes) err_ << "solver: " << n << "\n";
     if (found.empty()) {
         if (required)
             throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
-                             goal.geometry().name() +
-                             "; build them with: " + tables::suggest_build_command(goal, req_.metric));
-        hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used " + classic_words(req_.metric));
+                             goal.geometry().name() + "; build them with: " +
+                             tables::suggest_build_command(goal, req_.metric));
+        hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used " +
+                       classic_words(req_.metric));
         notice_now(goal);
         return nullptr;
     }
@@ -112,10 +117,13 @@ const tables::LoadedSet* Tables::choose(const board::Board& goal, bool required)
 }
 
 void Tables::notice_now(const board::Board& goal) {
-    if (hint_.empty() || hint_printed_ || req_.quiet || goal.cells() <= 16 || !isatty(STDERR_FILENO)) return;
+    if (hint_.empty() || hint_printed_ || req_.quiet || goal.cells() <= 16 ||
+        !isatty(STDERR_FILENO))
+        return;
     err_ << "solver: " << hint_ << "\n"
          << "solver: without tables a random " << goal.geometry().name()
-         << " board can take hours or days; searching anyway (Ctrl-C stops with the bound reached)\n";
+         << " board can take hours or days; searching anyway (Ctrl-C stops with the bound "
+            "reached)\n";
     hint_printed_ = true;
 }
 
@@ -125,7 +133,8 @@ void Tables::hint(const board::Board& goal, const std::string& what) {
     std::string cmd = tables::suggest_build_command(goal, req_.metric);
     const fs::path sibling = fs::path(base::self_executable_path()).parent_path() / "pdbgen";
     std::error_code ec;
-    if (fs::exists(sibling, ec)) cmd = tables::shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
+    if (fs::exists(sibling, ec))
+        cmd = tables::shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
     std::ostringstream os;
     os << what << "; for faster solving build tables (about " << std::max(1.0, std::ceil(c.minutes))
        << " min on 2 cores, " << program::bytes(c.peak_bytes) << " of memory, up to "

@@ -22,7 +22,8 @@ void round_trip(const loyd::board::BoardFormat& f, const loyd::board::Board& b) 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 1) return 0;
     const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
-    static const char* const goals[] = {"blank-last", "A B C/D E F/G H _", "1 2 3 4/5 6 7 _", "blank-first"};
+    static const char* const goals[] = {"blank-last", "A B C/D E F/G H _", "1 2 3 4/5 6 7 _",
+                                        "blank-first"};
     try {
         const loyd::board::BoardFormat f(std::nullopt, goals[data[0] % 4]);
         round_trip(f, f.read(text));
@@ -33,8 +34,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (f.goal_written()) {
             const loyd::board::Board goal = f.goal(*f.geometry());
             round_trip(f, goal);
-            const loyd::board::BoardFormat again(std::nullopt, f.write(goal, loyd::board::BoardLayout::Rows));
-            if (again.goal(*again.geometry()) != goal || again.labels().blank() != f.labels().blank())
+            const loyd::board::BoardFormat again(std::nullopt,
+                                                 f.write(goal, loyd::board::BoardLayout::Rows));
+            if (again.goal(*again.geometry()) != goal ||
+                again.labels().blank() != f.labels().blank())
                 __builtin_trap();
         }
     } catch (const loyd::UsageError&) {

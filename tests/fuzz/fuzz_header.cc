@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const loyd::tables::PdbHeaderBytes b = loyd::encode_header(h);
         std::vector<uint8_t> file(data, data + size);
         std::memcpy(file.data(), b.data(), b.size());  // the same file with the re-encoded header
-        const loyd::tables::PdbHeader again = loyd::parse_header(file.data(), size, size, "fuzz.pdb");
+        const loyd::tables::PdbHeader again =
+            loyd::parse_header(file.data(), size, size, "fuzz.pdb");
         const loyd::tables::PdbHeaderBytes b2 = loyd::encode_header(again);
         if (std::memcmp(b.data(), b2.data(), b.size()) != 0) __builtin_trap();
     } catch (const loyd::Error&) {

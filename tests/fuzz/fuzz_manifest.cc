@@ -11,7 +11,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         const loyd::tables::PdbSetSpec s = loyd::parse_manifest(text, "fuzz/manifest.txt");
         const std::string printed = loyd::manifest_text(s);
-        if (loyd::manifest_text(loyd::parse_manifest(printed, "fuzz/printed.txt")) != printed) __builtin_trap();
+        if (loyd::manifest_text(loyd::parse_manifest(printed, "fuzz/printed.txt")) != printed)
+            __builtin_trap();
     } catch (const loyd::Error&) {
     }
     return 0;

@@ -6,8 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <string>
 #include <filesystem>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -32,7 +32,8 @@ std::string resolve(const std::string& target, Links links) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::path p(target);
-    if (links == Links::Refuse) return target;  // rename replaces whatever is there, a link included
+    if (links == Links::Refuse)
+        return target;  // rename replaces whatever is there, a link included
     if (fs::is_symlink(fs::symlink_status(p, ec))) {
         p = fs::weakly_canonical(p, ec);
         if (ec) fail(target, "cannot follow the symbolic link", ec.value());
@@ -44,7 +45,8 @@ std::string resolve(const std::string& target, Links links) {
 }
 }  // namespace
 
-AtomicFile::AtomicFile(const std::string& target, Links links) : target_(target), path_(resolve(target, links)) {
+AtomicFile::AtomicFile(const std::string& target, Links links)
+    : target_(target), path_(resolve(target, links)) {
     const std::filesystem::path p(path_);
     std::string name = ".";
     name += p.filename().string();
@@ -83,7 +85,8 @@ void AtomicFile::commit() {
     if (::fsync(fd_) != 0) fail(target_, "cannot fsync temporary file " + temp_, errno);
     const int fd = std::exchange(fd_, -1);
     if (::close(fd) != 0) fail(target_, "cannot close temporary file " + temp_, errno);
-    if (::rename(temp_.c_str(), path_.c_str()) != 0) fail(target_, "cannot rename " + temp_ + " over it", errno);
+    if (::rename(temp_.c_str(), path_.c_str()) != 0)
+        fail(target_, "cannot rename " + temp_ + " over it", errno);
     committed_ = true;
     const std::string folder = folder_of(path_);
     int dfd;
@@ -104,8 +107,9 @@ void write_file_atomic(const std::string& path, const std::string& content) {
 
 long temporary_writer(const std::string& name) {
     const auto tmp = name.rfind(".tmp.");
-    if (name.size() < 2 || name[0] != '.' || tmp == std::string::npos || tmp < 2 || tmp + 5 >= name.size() ||
-        name.size() - (tmp + 5) > 9 || name.find_first_not_of("0123456789", tmp + 5) != std::string::npos)
+    if (name.size() < 2 || name[0] != '.' || tmp == std::string::npos || tmp < 2 ||
+        tmp + 5 >= name.size() || name.size() - (tmp + 5) > 9 ||
+        name.find_first_not_of("0123456789", tmp + 5) != std::string::npos)
         return 0;
     return std::stol(name.substr(tmp + 5));
 }
@@ -119,7 +123,8 @@ int remove_dead_temporaries(const std::string& folder) {
         if (pid <= 0 || pid == ::getpid()) continue;
         std::error_code st;
         if (!fs::is_regular_file(it->symlink_status(st))) continue;
-        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to ask)
+        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+            continue;  // alive (or not ours to ask)
         std::error_code rm;
         if (fs::remove(it->path(), rm)) ++removed;
     }

@@ -16,21 +16,14 @@ int error_code_of(std::exception_ptr e, std::string& message) {
     if (!e) return kNone;
     try {
         std::rethrow_exception(e);
-    } catch (const IoError& x) {
+    } catch (const Error& x) {
         message = x.what();
-        return kIo;
-    } catch (const FormatError& x) {
-        message = x.what();
-        return kFormat;
-    } catch (const UsageError& x) {
-        message = x.what();
-        return kUsage;
-    } catch (const LimitError& x) {
-        message = x.what();
-        return kLimit;
-    } catch (const BusyError& x) {
-        message = x.what();
-        return kBusy;
+        if (dynamic_cast<const IoError*>(&x)) return kIo;
+        if (dynamic_cast<const FormatError*>(&x)) return kFormat;
+        if (dynamic_cast<const UsageError*>(&x)) return kUsage;
+        if (dynamic_cast<const LimitError*>(&x)) return kLimit;
+        if (dynamic_cast<const BusyError*>(&x)) return kBusy;
+        return kOther;
     } catch (const std::bad_alloc&) {
         message = "out of memory";
         return kLimit;
@@ -68,15 +61,16 @@ void Collective::agree(std::exception_ptr local) {
     throw_error_code(std::stoi(packet.substr(0, colon)), packet.substr(colon + 1));
 }
 
-void SingleProcess::all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
-                               std::vector<uint64_t>& recv_bytes) {
+void SingleProcess::all_to_all(const std::vector<std::span<const uint8_t>>& send,
+                               std::vector<uint8_t>& recv, std::vector<uint64_t>& recv_bytes) {
     if (send.size() != 1) throw UsageError("all_to_all: one buffer per rank expected");
     recv.assign(send[0].begin(), send[0].end());
     recv_bytes.assign(1, send[0].size());
 }
 
 void SingleProcess::send(int dest, const uint8_t* data, size_t n) {
-    if (dest != 0) throw UsageError("send: no rank " + std::to_string(dest) + " in a single process");
+    if (dest != 0)
+        throw UsageError("send: no rank " + std::to_string(dest) + " in a single process");
     mailbox_.insert(mailbox_.end(), data, data + n);
 }
 
@@ -88,7 +82,8 @@ void SingleProcess::recv(int source, uint8_t* data, size_t n) {
 }
 
 void SingleProcess::post(int dest, int tag, std::vector<uint8_t> data) {
-    if (dest != 0) throw UsageError("post: no rank " + std::to_string(dest) + " in a single process");
+    if (dest != 0)
+        throw UsageError("post: no rank " + std::to_string(dest) + " in a single process");
     posted_[tag].push_back(std::move(data));
 }
 

@@ -45,8 +45,8 @@ public:
 
     // send[i] goes to rank i (send.size() == size()). On return `recv` holds what every rank
     // sent to this one, concatenated in rank order, and recv_bytes[i] the bytes from rank i.
-    virtual void all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
-                            std::vector<uint64_t>& recv_bytes) = 0;
+    virtual void all_to_all(const std::vector<std::span<const uint8_t>>& send,
+                            std::vector<uint8_t>& recv, std::vector<uint64_t>& recv_bytes) = 0;
     // Element-wise reduction of `n` values over all ranks, in place.
     virtual void all_reduce(uint64_t* values, size_t n, ReduceOp op) = 0;
     // `bytes` of rank `root` replaces `bytes` on every rank.

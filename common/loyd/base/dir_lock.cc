@@ -13,7 +13,8 @@ DirLock::DirLock(const std::string& dir, bool wait, const std::function<void()>&
                  const std::atomic<bool>* cancel) {
     const std::string path = dir + "/" + kFileName;
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw IoError(path + ": cannot open the folder's lock file: " + std::strerror(errno));
+    if (fd_ < 0)
+        throw IoError(path + ": cannot open the folder's lock file: " + std::strerror(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
     const int e = errno;
     if (e != EWOULDBLOCK) {
@@ -22,7 +23,8 @@ DirLock::DirLock(const std::string& dir, bool wait, const std::function<void()>&
     }
     if (!wait) {
         ::close(fd_);
-        throw BusyError(dir + ": another build is writing into this folder (lock " + path + " held)");
+        throw BusyError(dir + ": another build is writing into this folder (lock " + path +
+                        " held)");
     }
     if (on_wait) on_wait();
     while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {

@@ -18,12 +18,18 @@ inline std::string one_line(const std::string& text) {
     out.reserve(text.size());
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
-        if (c >= 0x20 && c != 0x7f) out += ch;
-        else if (c == 0) out += "\\0";
-        else if (c == '\n') out += "\\n";
-        else if (c == '\r') out += "\\r";
-        else if (c == '\t') out += "\\t";
-        else out += std::string{'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+        if (c >= 0x20 && c != 0x7f)
+            out += ch;
+        else if (c == 0)
+            out += "\\0";
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
+        else
+            out += std::string{'\\', 'x', kHex[c >> 4], kHex[c & 15]};
     }
     return out;
 }
@@ -35,33 +41,28 @@ public:
 };
 
 // A file could not be opened, read, written, mapped or renamed.
-class IoError : public Error {
-public:
-    explicit IoError(const std::string& what) : Error(what) {}
+struct IoError : Error {
+    using Error::Error;
 };
 
 // A file or text was read but its content is wrong (bad header, checksum, manifest).
-class FormatError : public Error {
-public:
-    explicit FormatError(const std::string& what) : Error(what) {}
+struct FormatError : Error {
+    using Error::Error;
 };
 
 // The caller asked for something that makes no sense (bad board, goal, pattern, option value).
-class UsageError : public Error {
-public:
-    explicit UsageError(const std::string& what) : Error(what) {}
+struct UsageError : Error {
+    using Error::Error;
 };
 
 // A search or build hit a node, time or memory limit before it finished.
-class LimitError : public Error {
-public:
-    explicit LimitError(const std::string& what) : Error(what) {}
+struct LimitError : Error {
+    using Error::Error;
 };
 
 // A resource another process holds (a folder another build is writing into).
-class BusyError : public Error {
-public:
-    explicit BusyError(const std::string& what) : Error(what) {}
+struct BusyError : Error {
+    using Error::Error;
 };
 
 }  // namespace loyd

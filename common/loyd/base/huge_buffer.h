@@ -21,7 +21,8 @@ public:
     explicit HugeBuffer(uint64_t n) : n_(n) {
         bytes_ = n * sizeof(T);
         if (bytes_ == 0) return;
-        void* p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void* p =
+            ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
         ::madvise(p, bytes_, MADV_HUGEPAGE);  // advice only: without THP it still works
@@ -29,7 +30,9 @@ public:
         p_ = static_cast<T*>(p);  // anonymous mappings are zero-filled
     }
     HugeBuffer(HugeBuffer&& o) noexcept
-        : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), bytes_(std::exchange(o.bytes_, 0)) {}
+        : p_(std::exchange(o.p_, nullptr)),
+          n_(std::exchange(o.n_, 0)),
+          bytes_(std::exchange(o.bytes_, 0)) {}
     HugeBuffer& operator=(HugeBuffer&& o) noexcept {
         if (this != &o) {
             release();
@@ -41,13 +44,25 @@ public:
     }
     HugeBuffer(const HugeBuffer&) = delete;
     HugeBuffer& operator=(const HugeBuffer&) = delete;
-    ~HugeBuffer() { release(); }
+    ~HugeBuffer() {
+        release();
+    }
 
-    T* data() { return p_; }
-    const T* data() const { return p_; }
-    uint64_t size() const { return n_; }
-    T& operator[](uint64_t i) { return p_[i]; }
-    const T& operator[](uint64_t i) const { return p_[i]; }
+    T* data() {
+        return p_;
+    }
+    const T* data() const {
+        return p_;
+    }
+    uint64_t size() const {
+        return n_;
+    }
+    T& operator[](uint64_t i) {
+        return p_[i];
+    }
+    const T& operator[](uint64_t i) const {
+        return p_[i];
+    }
 
 private:
     void release() noexcept {
@@ -72,7 +87,8 @@ struct HugePageAllocator {
     T* allocate(size_t n) {
         const size_t bytes = n * sizeof(T);
         if (bytes < kHugeBytes) return static_cast<T*>(::operator new(bytes));
-        void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void* p =
+            ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
         ::madvise(p, bytes, MADV_HUGEPAGE);
@@ -81,8 +97,10 @@ struct HugePageAllocator {
     }
     void deallocate(T* p, size_t n) noexcept {
         const size_t bytes = n * sizeof(T);
-        if (bytes < kHugeBytes) ::operator delete(p);
-        else ::munmap(p, bytes);
+        if (bytes < kHugeBytes)
+            ::operator delete(p);
+        else
+            ::munmap(p, bytes);
     }
     template <class U>
     bool operator==(const HugePageAllocator<U>&) const noexcept {

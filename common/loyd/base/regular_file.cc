@@ -66,7 +66,8 @@ std::string read_regular(const std::string& path, const std::string& what, size_
     while (const size_t r = read_some(file.fd, buf, sizeof buf, path, what)) {
         text.append(buf, r);
         if (text.size() > max_bytes)
-            throw FormatError(path + ": longer than " + std::to_string(max_bytes) + " bytes: not a " + what);
+            throw FormatError(path + ": longer than " + std::to_string(max_bytes) +
+                              " bytes: not a " + what);
     }
     return text;
 }

@@ -12,11 +12,19 @@ namespace loyd::base {
 
 using Mask = uint32_t;
 
-constexpr Mask bit(int i) { return Mask{1} << i; }
-constexpr int count(Mask m) { return std::popcount(m); }
-constexpr int lowest(Mask m) { return std::countr_zero(m); }
+constexpr Mask bit(int i) {
+    return Mask{1} << i;
+}
+constexpr int count(Mask m) {
+    return std::popcount(m);
+}
+constexpr int lowest(Mask m) {
+    return std::countr_zero(m);
+}
 // Number of set bits of m strictly below position i.
-constexpr int count_below(Mask m, int i) { return std::popcount(m & (bit(i) - 1)); }
+constexpr int count_below(Mask m, int i) {
+    return std::popcount(m & (bit(i) - 1));
+}
 
 // Position of the r-th (0-based) set bit of m; precondition r < count(m).
 inline int select_bit(Mask m, int r) {

@@ -95,7 +95,8 @@ BoardText split_board(std::string_view text) {
     }
     if (t.tokens.empty()) throw FormatError("no tiles");
     if (row_ends.empty()) return t;
-    if (row_ends.back() != t.tokens.size()) row_ends.push_back(t.tokens.size());  // else: ended by '/'
+    if (row_ends.back() != t.tokens.size())
+        row_ends.push_back(t.tokens.size());  // else: ended by '/'
 
     for (size_t r = 0; r < row_ends.size(); ++r) {
         const size_t len = row_ends[r] - (r ? row_ends[r - 1] : 0);
@@ -130,7 +131,8 @@ TileLabels TileLabels::of_goal(const std::vector<std::string>& tokens) {
             throw FormatError("label '" + t + "' appears twice");
         // Labels are printed as given (boards, --show): a control character (a terminal escape
         // sequence) in one would reach the terminal.
-        if (std::any_of(t.begin(), t.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+        if (std::any_of(t.begin(), t.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
             throw FormatError("label '" + t + "' holds a control character");
         l.names_.push_back(t);
     }
@@ -197,12 +199,9 @@ std::optional<Geometry> BoardFormat::geometry() const {
 
 Board BoardFormat::goal(const Geometry& g) const {
     switch (kind_) {
-        case Goal::BlankFirst:
-            return Board::blank_first(g);
-        case Goal::Written:
-            return *goal_;
-        case Goal::BlankLast:
-            break;
+        case Goal::BlankFirst: return Board::blank_first(g);
+        case Goal::Written: return *goal_;
+        case Goal::BlankLast: break;
     }
     return Board::blank_last(g);
 }

@@ -27,7 +27,9 @@ int Geometry::distance(int a, int b) const {
     return std::abs(row(a) - row(b)) + std::abs(col(a) - col(b));
 }
 
-std::string Geometry::name() const { return std::to_string(w_) + "x" + std::to_string(h_); }
+std::string Geometry::name() const {
+    return std::to_string(w_) + "x" + std::to_string(h_);
+}
 
 uint32_t flood(const Geometry& g, uint32_t seed, uint32_t open) {
     const int w = g.width();

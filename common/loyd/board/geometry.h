@@ -17,8 +17,12 @@ inline constexpr int kNoCell = -1;
 enum class Dir : uint8_t { Up = 0, Down = 1, Left = 2, Right = 3 };
 inline constexpr int kDirs = 4;
 
-constexpr Dir opposite(Dir d) { return static_cast<Dir>(static_cast<int>(d) ^ 1); }
-constexpr char dir_char(Dir d) { return "UDLR"[static_cast<int>(d)]; }
+constexpr Dir opposite(Dir d) {
+    return static_cast<Dir>(static_cast<int>(d) ^ 1);
+}
+constexpr char dir_char(Dir d) {
+    return "UDLR"[static_cast<int>(d)];
+}
 
 class Geometry {
 public:

@@ -3,8 +3,9 @@
 namespace loyd::board {
 
 namespace {
-const char* const kNames[8] = {"identity", "rotate-180", "mirror-left-right", "mirror-top-bottom",
-                               "transpose", "anti-transpose", "rotate-90", "rotate-270"};
+const char* const kNames[8] = {"identity",          "rotate-180", "mirror-left-right",
+                               "mirror-top-bottom", "transpose",  "anti-transpose",
+                               "rotate-90",         "rotate-270"};
 
 // Image of (r, c) under symmetry s on a W x H board (s >= 4 only for square boards).
 int image(const Geometry& g, int s, int cell) {
@@ -33,7 +34,8 @@ std::optional<GoalMapping> GoalMapping::find(const Board& from, const Board& to)
         GoalMapping m(g);
         m.sym_ = s;
         for (int c = 0; c < g.cells(); ++c) m.cell_map_[c] = static_cast<uint8_t>(image(g, s, c));
-        for (int t = 0; t < g.cells(); ++t) m.relabel_[t] = static_cast<uint8_t>(to.at(m.cell_map_[from_pos[t]]));
+        for (int t = 0; t < g.cells(); ++t)
+            m.relabel_[t] = static_cast<uint8_t>(to.at(m.cell_map_[from_pos[t]]));
         // Direction d on the instance moves the blank from c to c' = nbr(c, d); on the mapped
         // board it moves from map(c) to map(c'). Find that direction from any cell having both.
         for (int d = 0; d < kDirs; ++d) {

@@ -23,17 +23,17 @@ public:
     // The mapping from `from_goal` onto `to_goal`, preferring the identity, or nullopt.
     static std::optional<GoalMapping> find(const Board& from_goal, const Board& to_goal);
 
-    Board map(const Board& b) const;         // an instance position -> the tables' frame
-    Moves unmap(const Moves& m) const;       // moves in the tables' frame -> the instance's
+    Board map(const Board& b) const;    // an instance position -> the tables' frame
+    Moves unmap(const Moves& m) const;  // moves in the tables' frame -> the instance's
     bool identity() const;
-    std::string name() const;                // "identity", "rotate-180", ...
+    std::string name() const;  // "identity", "rotate-180", ...
 
 private:
     GoalMapping(const Geometry& g) : geom_(g) {}
     Geometry geom_;
     int sym_ = 0;
-    Cells cell_map_{};   // instance cell -> table cell
-    Cells relabel_{};    // instance tile -> table tile
+    Cells cell_map_{};       // instance cell -> table cell
+    Cells relabel_{};        // instance tile -> table tile
     Dir dir_back_[kDirs]{};  // table-frame direction -> instance direction
 };
 

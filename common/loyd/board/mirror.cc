@@ -20,7 +20,8 @@ Mirror Mirror::of(const Board& goal) {
                          " has no mirror image about the main diagonal (it needs a square board "
                          "with the blank on the diagonal)");
     Mirror m;
-    for (int c = 0; c < g.cells(); ++c) m.cell[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
+    for (int c = 0; c < g.cells(); ++c)
+        m.cell[c] = static_cast<uint8_t>(g.cell(g.col(c), g.row(c)));
     const Cells home = goal.positions();
     for (int t = 0; t < g.cells(); ++t) m.tile[t] = static_cast<uint8_t>(goal.at(m.cell[home[t]]));
     return m;

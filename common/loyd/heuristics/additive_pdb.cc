@@ -8,14 +8,16 @@
 namespace loyd::heuristics {
 
 template <int kWidth, bool kCompact>
-bool BasicAdditivePdbH<kWidth, kCompact>::supports(const tables::LoadedSet& set, const Lookups& lookups) {
+bool BasicAdditivePdbH<kWidth, kCompact>::supports(const tables::LoadedSet& set,
+                                                   const Lookups& lookups) {
     if (set.spec.metric != board::Metric::Stm) return false;
     if (lookups.dual || lookups.dual_reflected || set.spec.partitions.size() != 1) return false;
     if (set.tables.size() > static_cast<size_t>(kMaxTables)) return false;
     for (const auto& t : set.tables)
         if (t.pattern().kind() != tables::PatternKind::Additive) return false;
     for (int i : set.spec.partitions[0])
-        if (set.tables[static_cast<size_t>(i)].coding() != set.tables[static_cast<size_t>(set.spec.partitions[0][0])].coding())
+        if (set.tables[static_cast<size_t>(i)].coding() !=
+            set.tables[static_cast<size_t>(set.spec.partitions[0][0])].coding())
             return false;
     return true;
 }
@@ -23,20 +25,26 @@ bool BasicAdditivePdbH<kWidth, kCompact>::supports(const tables::LoadedSet& set,
 template <int kWidth, bool kCompact>
 bool BasicAdditivePdbH<kWidth, kCompact>::compact(const tables::LoadedSet& set) {
     return set.spec.partitions.size() == 1 && !set.spec.partitions[0].empty() &&
-           set.tables[static_cast<size_t>(set.spec.partitions[0][0])].coding() == tables::EntryCoding::Compact;
+           set.tables[static_cast<size_t>(set.spec.partitions[0][0])].coding() ==
+               tables::EntryCoding::Compact;
 }
 
 template <int kWidth, bool kCompact>
-BasicAdditivePdbH<kWidth, kCompact>::BasicAdditivePdbH(const tables::LoadedSet& set, const Lookups& want) : goal_(set.spec.goal) {
+BasicAdditivePdbH<kWidth, kCompact>::BasicAdditivePdbH(const tables::LoadedSet& set,
+                                                       const Lookups& want)
+    : goal_(set.spec.goal) {
     if (!supports(set, want))
-        throw UsageError("the additive fast path needs one partition of additive tables of one entry coding and no "
-                         "dual lookup");
+        throw UsageError(
+            "the additive fast path needs one partition of additive tables of one entry coding and "
+            "no "
+            "dual lookup");
     if (compact(set) != kCompact)
-        throw UsageError(std::string("this additive fast path is for ") + (kCompact ? "compact" : "byte") +
-                         " entries, the set's are " + (kCompact ? "bytes" : "compact"));
+        throw UsageError(std::string("this additive fast path is for ") +
+                         (kCompact ? "compact" : "byte") + " entries, the set's are " +
+                         (kCompact ? "bytes" : "compact"));
     if (kWidth && set.spec.goal.geometry().width() != kWidth)
-        throw UsageError("this additive fast path is for boards " + std::to_string(kWidth) + " wide, not " +
-                         set.spec.goal.geometry().name());
+        throw UsageError("this additive fast path is for boards " + std::to_string(kWidth) +
+                         " wide, not " + set.spec.goal.geometry().name());
     const board::Board& goal = set.spec.goal;
     const board::Geometry& g = goal.geometry();
     n_ = g.cells();
@@ -69,7 +77,8 @@ int BasicAdditivePdbH<kWidth, kCompact>::init(const board::SearchState& s) {
     for (int v = 0; v < (reflect_ ? 2 : 1); ++v) {
         // View 1 is the mirror image (board/mirror.h).
         board::Cells pos{};
-        for (int t = 0; t < n_; ++t) pos[v ? mirror_.tile[t] : t] = v ? mirror_.cell[s.pos[t]] : s.pos[t];
+        for (int t = 0; t < n_; ++t)
+            pos[v ? mirror_.tile[t] : t] = v ? mirror_.cell[s.pos[t]] : s.pos[t];
         // The Manhattan distance of the tiles no table holds (kCompact: of every tile), and the
         // tables' entries.
         int sum = 0;

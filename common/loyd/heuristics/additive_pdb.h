@@ -78,15 +78,18 @@ public:
     // in direction d; s is the parent position (unchanged). Nothing changes until apply(u).
     // (With d a constant, as in IDA*'s unrolled move loop, which view steps vertically and in
     // which sense is known at compile time.)
-    [[gnu::always_inline]] int evaluate(const board::SearchState& s, int from, int to, int d, Undo& u) const {
+    [[gnu::always_inline]] int evaluate(const board::SearchState& s, int from, int to, int d,
+                                        Undo& u) const {
         const int tile = s.cell[from];
-        const bool vertical = d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Down);
+        const bool vertical =
+            d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Down);
         // The tile moves to a higher cell when the blank moves up or left, in both views.
-        const bool forward = d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Left);
+        const bool forward =
+            d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Left);
         int h = view_step(0, tile, from, to, vertical, forward, s.cell.data(), u);
         if (reflect_) {
-            const int h1 =
-                view_step(1, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], !vertical, forward, s.cell.data(), u);
+            const int h1 = view_step(1, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to],
+                                     !vertical, forward, s.cell.data(), u);
             h = h > h1 ? h : h1;
         }
         return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
@@ -132,7 +135,8 @@ private:
         };
         const int i = item_in_[t][tile];
         const uint64_t w = weight_in_[t][tile];
-        const uint64_t delta = vertical ? tables::Ranker::vertical_step(i, w, a < b ? a : b, width(), passed) : w;
+        const uint64_t delta =
+            vertical ? tables::Ranker::vertical_step(i, w, a < b ? a : b, width(), passed) : w;
         const uint64_t r = forward ? rank_[v][t] + delta : rank_[v][t] - delta;
         const uint8_t e = entry(t, r);
         u.rank[v] = r;
@@ -142,8 +146,10 @@ private:
 
     // Table t's entry at rank r: the byte, or twice the compact excess.
     [[gnu::always_inline]] uint8_t entry(int t, uint64_t r) const {
-        if constexpr (kCompact) return static_cast<uint8_t>(2 * readers_[t].excess(r));
-        else return data_[t][r];
+        if constexpr (kCompact)
+            return static_cast<uint8_t>(2 * readers_[t].excess(r));
+        else
+            return data_[t][r];
     }
 
     [[gnu::always_inline]] void exchange(Undo& u) {
@@ -160,7 +166,8 @@ private:
         sum_[v] = u.sum[v];
         u.sum[v] = s;
         const int t = u.table[v];
-        if (t < 0) [[unlikely]] return;
+        if (t < 0) [[unlikely]]
+            return;
         const uint64_t r = rank_[v][t];
         rank_[v][t] = u.rank[v];
         u.rank[v] = r;
@@ -170,7 +177,9 @@ private:
     }
 #pragma GCC diagnostic pop
 
-    int width() const { return kWidth ? kWidth : width_; }
+    int width() const {
+        return kWidth ? kWidth : width_;
+    }
 
     Lookups lookups_;
     GoalTables goal_;

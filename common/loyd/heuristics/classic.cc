@@ -32,7 +32,8 @@ GoalTables::GoalTables(const board::Board& goal) : geom(goal.geometry()) {
     for (int t = 0; t < goal.cells(); ++t)
         for (int c = 0; c < goal.cells(); ++c)
             md[t][c] = static_cast<int8_t>(t == 0 ? 0 : geom.distance(c, goal_pos[t]));
-    for (int c = 0; c < goal.cells(); ++c) parity[c] = static_cast<uint8_t>(geom.distance(c, goal.blank()) & 1);
+    for (int c = 0; c < goal.cells(); ++c)
+        parity[c] = static_cast<uint8_t>(geom.distance(c, goal.blank()) & 1);
 }
 
 int misplaced(const board::Board& b, const board::Board& goal) {
@@ -58,8 +59,10 @@ int lis(const int* v, int n) {
         int lo = 0, hi = len;
         while (lo < hi) {
             int mid = (lo + hi) / 2;
-            if (tails[mid] < v[i]) lo = mid + 1;
-            else hi = mid;
+            if (tails[mid] < v[i])
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         tails[lo] = v[i];
         if (lo == len) ++len;
@@ -73,21 +76,22 @@ int linear_conflict(const board::Board& b, const board::Board& goal) {
     board::Cells gp = goal.positions();
     int h = manhattan(b, goal);
     int seq[board::kMaxCells];
-    for (int r = 0; r < g.height(); ++r) {
-        int n = 0;
-        for (int k = 0; k < g.width(); ++k) {
-            int t = b.at(g.cell(r, k));
-            if (t && g.row(gp[t]) == r) seq[n++] = g.col(gp[t]);
+    // Rows (axis 0), then columns (axis 1): the goal positions along the line of the tiles
+    // whose goal is in that line, in board order; those not in increasing order conflict.
+    for (int axis = 0; axis < 2; ++axis) {
+        const int lines = axis ? g.width() : g.height();
+        const int along = axis ? g.height() : g.width();
+        for (int line = 0; line < lines; ++line) {
+            int n = 0;
+            for (int k = 0; k < along; ++k) {
+                const int t = b.at(axis ? g.cell(k, line) : g.cell(line, k));
+                if (!t) continue;
+                const int home = gp[t];
+                if ((axis ? g.col(home) : g.row(home)) == line)
+                    seq[n++] = axis ? g.row(home) : g.col(home);
+            }
+            h += 2 * (n - lis(seq, n));
         }
-        h += 2 * (n - lis(seq, n));
-    }
-    for (int k = 0; k < g.width(); ++k) {
-        int n = 0;
-        for (int r = 0; r < g.height(); ++r) {
-            int t = b.at(g.cell(r, k));
-            if (t && g.col(gp[t]) == k) seq[n++] = g.row(gp[t]);
-        }
-        h += 2 * (n - lis(seq, n));
     }
     return h;
 }
@@ -102,7 +106,8 @@ LinearConflictH::LinearConflictH(const board::Board& goal) : t_(goal) {
     for (int k = 0; k < g.width(); ++k) {
         int id = g.height() + k;
         line_len_[id] = static_cast<uint8_t>(g.height());
-        for (int r = 0; r < g.height(); ++r) line_cells_[id][r] = static_cast<uint8_t>(g.cell(r, k));
+        for (int r = 0; r < g.height(); ++r)
+            line_cells_[id][r] = static_cast<uint8_t>(g.cell(r, k));
     }
     for (int t = 1; t < goal.cells(); ++t) {
         int c = t_.goal_pos[t];

@@ -53,7 +53,7 @@ int linear_conflict(const board::Board& b, const board::Board& goal);  // Manhat
 struct GoalTables {
     explicit GoalTables(const board::Board& goal);
     board::Geometry geom;
-    board::Cells goal_pos{};                                      // tile -> goal cell
+    board::Cells goal_pos{};                                                  // tile -> goal cell
     std::array<std::array<int8_t, board::kMaxCells>, board::kMaxCells> md{};  // [tile][cell]
     // [blank cell]: the parity every path to the goal has (in single-tile moves) from a
     // position with the blank there: every move flips the blank's checkerboard colour.
@@ -107,7 +107,7 @@ public:
     int init(const board::SearchState& s);
     int moved(int h, const board::SearchState& s, int tile, int from, int to, Undo& u) {
         const board::Geometry& g = t_.geom;
-        int a, b;  // line ids: rows are 0..H-1, columns H..H+W-1
+        int a, b;                        // line ids: rows are 0..H-1, columns H..H+W-1
         if (g.row(from) == g.row(to)) {  // horizontal slide: the tile changes column
             a = g.height() + g.col(from);
             b = g.height() + g.col(to);

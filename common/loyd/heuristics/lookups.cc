@@ -15,9 +15,12 @@ Lookups Lookups::parse(const std::string& text) {
     while (std::getline(in, word, ',')) {
         any = true;
         if (word == "regular") continue;
-        if (word == "reflected") l.reflected = true;
-        else if (word == "dual") l.dual = true;
-        else if (word == "dual-reflected") l.dual_reflected = true;
+        if (word == "reflected")
+            l.reflected = true;
+        else if (word == "dual")
+            l.dual = true;
+        else if (word == "dual-reflected")
+            l.dual_reflected = true;
         else
             throw UsageError("unknown lookup '" + word +
                              "' (expected a comma-separated list of regular, reflected, dual, "

@@ -4,7 +4,8 @@
 
 namespace loyd::heuristics {
 
-MtmPdbH::MtmPdbH(const tables::LoadedSet& set, const Lookups& want) : wd_(set.spec.goal, board::Metric::Mtm) {
+MtmPdbH::MtmPdbH(const tables::LoadedSet& set, const Lookups& want)
+    : wd_(set.spec.goal, board::Metric::Mtm) {
     if (set.spec.metric != board::Metric::Mtm)
         throw UsageError("the tables in " + set.dir +
                          " count single-tile (stm) moves; the multi-tile metric needs "

@@ -103,7 +103,7 @@ private:
     int ntables_ = 0;
     int views_ = 1;  // 1: regular; 2: also reflected
     int n_ = 0;
-    board::Mirror mirror_;  // the identity unless views_ == 2
+    board::Mirror mirror_;                // the identity unless views_ == 2
     uint8_t pos_[2][board::kMaxCells]{};  // per view: tile -> cell
     uint8_t val_[2][kMaxTables]{};
 };

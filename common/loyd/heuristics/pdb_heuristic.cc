@@ -1,7 +1,6 @@
 #include "loyd/heuristics/pdb_heuristic.h"
 
 #include <cstdlib>
-
 #include <deque>
 
 #include "loyd/base/error.h"
@@ -12,7 +11,8 @@ namespace loyd::heuristics {
 PdbH::PdbH(const tables::LoadedSet& set, const Lookups& want)
     : goal_(set.spec.goal), lc_(set.spec.goal) {
     if (set.spec.metric != board::Metric::Stm)
-        throw UsageError("the tables in " + set.dir + " count multi-tile (mtm) moves; single-tile searches need "
+        throw UsageError("the tables in " + set.dir +
+                         " count multi-tile (mtm) moves; single-tile searches need "
                          "tables built with --metric stm (heuristics/mtm_pdb.h takes these)");
     const board::Board& goal = set.spec.goal;
     const board::Geometry& g = goal.geometry();
@@ -20,7 +20,12 @@ PdbH::PdbH(const tables::LoadedSet& set, const Lookups& want)
     width_ = g.width();
     for (size_t i = 0; i < set.tables.size(); ++i) {
         const tables::Pattern& p = set.tables[i].pattern();
-        Table t{set.tables[i].entries(), &set.tables[i].bound(), set.tables[i].ranker(), {}, {}, 0,
+        Table t{set.tables[i].entries(),
+                &set.tables[i].bound(),
+                set.tables[i].ranker(),
+                {},
+                {},
+                0,
                 p.kind() == tables::PatternKind::Full};
         for (auto& v : t.item_of) v = tables::Ranker::kNoItem;
         for (int tile : p.tiles()) {
@@ -113,8 +118,10 @@ void PdbH::build_references(const board::Board& goal) {
         for (int k = 0; k < 2; ++k) {
             const int v = kDual + k;
             for (int t = 0; t < n_; ++t) {
-                if (k == 0) pos_[v][t] = p[t];
-                else pos_[v][mirror_.tile[t]] = mirror_.cell[p[t]];
+                if (k == 0)
+                    pos_[v][t] = p[t];
+                else
+                    pos_[v][mirror_.tile[t]] = mirror_.cell[p[t]];
             }
             for (size_t t = 0; t < tables_.size(); ++t)
                 corr_[k][x][t] = entry(v, static_cast<int>(t), full_rank(v, static_cast<int>(t)));
@@ -125,7 +132,8 @@ void PdbH::build_references(const board::Board& goal) {
     for (int x = 0; x < n_; ++x)
         for (int d = 0; d < board::kDirs; ++d) {
             const int y = g.neighbor(x, static_cast<board::Dir>(d));
-            if (y == board::kNoCell || parent[y] == x || parent[x] == y) continue;  // tree edges: no change
+            if (y == board::kNoCell || parent[y] == x || parent[x] == y)
+                continue;  // tree edges: no change
             // New dual position of tile t = old position of sigma(t), sigma(t) = G_x's tile on
             // the cell where G_y holds t, with x and y swapped (the move just made).
             Relabel r;

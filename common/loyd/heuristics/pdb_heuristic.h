@@ -63,8 +63,9 @@ public:
         LinearConflictH::Undo lc;
     };
 
-    // The set must outlive the heuristic; an MTM set is refused (UsageError). Lookups the set cannot take (reflections on a goal
-    // that is not mirror-symmetric) are left out: lookups() says what runs.
+    // The set must outlive the heuristic; an MTM set is refused (UsageError). Lookups the set
+    // cannot take (reflections on a goal that is not mirror-symmetric) are left out: lookups() says
+    // what runs.
     PdbH(const tables::LoadedSet& set, const Lookups& lookups);
     explicit PdbH(const tables::LoadedSet& set) : PdbH(set, Lookups{}) {}
 
@@ -79,7 +80,8 @@ public:
         u.to = static_cast<uint8_t>(to);
         update_md(tile, from, to, 1);
         move_view(kRegular, tile, from, to, u);
-        if (on_[kReflected]) move_view(kReflected, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], u);
+        if (on_[kReflected])
+            move_view(kReflected, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], u);
         // The blank moved from `to` to `from`.
         x_ = from;
         u.relabeled = false;
@@ -104,7 +106,8 @@ public:
             val_[v][t] = sv.val;
         }
         unmove_view(kRegular, u.tile, u.from, u.to);
-        if (on_[kReflected]) unmove_view(kReflected, mirror_.tile[u.tile], mirror_.cell[u.from], mirror_.cell[u.to]);
+        if (on_[kReflected])
+            unmove_view(kReflected, mirror_.tile[u.tile], mirror_.cell[u.from], mirror_.cell[u.to]);
         update_md(u.tile, u.from, u.to, -1);
         x_ = u.to;
         if (u.relabeled) {
@@ -123,8 +126,9 @@ private:
         tables::EntryReader reader;
         const tables::EntryBound* bound;
         tables::Ranker ranker;
-        uint8_t item_of[board::kMaxCells];  // tile -> item index, Ranker::kNoItem when not in the table
-        uint8_t items[board::kMaxCells];   // tiles in rank order, then 0 (blank) for full tables
+        uint8_t
+            item_of[board::kMaxCells];  // tile -> item index, Ranker::kNoItem when not in the table
+        uint8_t items[board::kMaxCells];  // tiles in rank order, then 0 (blank) for full tables
         int nitems;
         bool full;
     };
@@ -169,7 +173,8 @@ private:
         if (!tb.reader.compact()) return tb.reader.data()[r];
         uint8_t cells[board::kMaxCells];
         for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
-        return static_cast<uint8_t>(std::min(255, tb.reader.value(r, cells, *tb.bound)));  // never wraps
+        return static_cast<uint8_t>(
+            std::min(255, tb.reader.value(r, cells, *tb.bound)));  // never wraps
     }
 
     void move_view(int v, int tile, int a, int b, Undo& u) {
@@ -212,7 +217,8 @@ private:
     void relabel(const Relabel& r, Undo& u) {
         u.relabeled = true;
         for (int k = 0; k < 2; ++k)
-            for (int p = 0; p < nparts_; ++p) u.dual_md[k][p] = static_cast<int16_t>(dual_md_[k][p]);
+            for (int p = 0; p < nparts_; ++p)
+                u.dual_md[k][p] = static_cast<int16_t>(dual_md_[k][p]);
         apply_relabel(r);
         for (int k = 0; k < 2; ++k) {
             const int v = kDual + k;
@@ -257,7 +263,7 @@ private:
     int width_ = 0, n_ = 0;
     std::vector<Table> tables_;
     uint32_t tables_of_[board::kMaxCells]{};  // tile -> tables whose key holds it
-    uint32_t full_tables_ = 0;         // their key holds the blank: every move changes them
+    uint32_t full_tables_ = 0;                // their key holds the blank: every move changes them
     int nparts_ = 0;
     int part_len_[kMaxParts]{};
     int part_tab_[kMaxParts][kMaxTables]{};
@@ -279,8 +285,9 @@ private:
     uint8_t corr_[2][board::kMaxCells][kMaxTables]{};
     int disp_[2][board::kMaxCells][kMaxParts]{};
     uint8_t ref_pos_[board::kMaxCells][board::kMaxCells]{};  // G_x: tile -> cell
-    uint16_t edge_[board::kMaxCells][board::kMaxCells]{};    // (blank cell, next blank cell) -> relabels_ index
-    std::vector<Relabel> relabels_;           // [0] is empty (tree edges)
+    uint16_t edge_[board::kMaxCells]
+                  [board::kMaxCells]{};  // (blank cell, next blank cell) -> relabels_ index
+    std::vector<Relabel> relabels_;      // [0] is empty (tree edges)
     static constexpr uint8_t zero_[kMaxTables]{};
     int md_ = 0;
     int part_md_[2][kMaxParts]{};

@@ -103,7 +103,8 @@ void WalkingDistanceTable::expand(int32_t state) {
     }
 }
 
-WalkingDistanceTable::WalkingDistanceTable(int lines, int cap, int goal_blank_line, board::Metric metric)
+WalkingDistanceTable::WalkingDistanceTable(int lines, int cap, int goal_blank_line,
+                                           board::Metric metric)
     : lines_(lines), bits_(std::bit_width(static_cast<unsigned>(cap))) {
     if (lines < 2 || lines > kMaxLines || cap < 2 || goal_blank_line < 0 ||
         goal_blank_line >= lines)

@@ -134,7 +134,8 @@ private:
     const WalkingDistanceTable* cols_ = nullptr;
     uint8_t row_of_[board::kMaxCells]{}, col_of_[board::kMaxCells]{};
     uint8_t goal_row_[board::kMaxCells]{}, goal_col_[board::kMaxCells]{};
-    int8_t vd_[board::kMaxCells][board::kMaxCells]{}, hd_[board::kMaxCells][board::kMaxCells]{};  // [tile][cell]
+    int8_t vd_[board::kMaxCells][board::kMaxCells]{},
+        hd_[board::kMaxCells][board::kMaxCells]{};  // [tile][cell]
     int32_t row_ = 0, col_ = 0;
     int vmd_ = 0, hmd_ = 0;
 };

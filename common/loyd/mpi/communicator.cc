@@ -18,7 +18,8 @@ void check(int rc, const char* call) {
 
 int int_count(uint64_t n, const char* call) {
     if (n > static_cast<uint64_t>(INT_MAX))
-        throw LimitError(std::string(call) + ": " + std::to_string(n) + " bytes is more than MPI's int counts allow");
+        throw LimitError(std::string(call) + ": " + std::to_string(n) +
+                         " bytes is more than MPI's int counts allow");
     return static_cast<int>(n);
 }
 
@@ -30,7 +31,8 @@ Communicator::Communicator(MPI_Comm comm) {
     check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
     MPI_Comm node = MPI_COMM_NULL;
-    check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+    check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+          "MPI_Comm_split_type");
     const int rc = MPI_Comm_size(node, &node_size_);
     MPI_Comm_free(&node);
     check(rc, "MPI_Comm_size");
@@ -40,14 +42,20 @@ Communicator::~Communicator() {
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
-void Communicator::all_to_all(const std::vector<std::span<const uint8_t>>& send, std::vector<uint8_t>& recv,
-                              std::vector<uint64_t>& recv_bytes) {
-    if (send.size() != static_cast<size_t>(size_)) throw UsageError("all_to_all: one buffer per rank expected");
-    std::vector<long long> out_counts(static_cast<size_t>(size_)), in_counts(static_cast<size_t>(size_));
-    for (int i = 0; i < size_; ++i) out_counts[static_cast<size_t>(i)] = static_cast<long long>(send[static_cast<size_t>(i)].size());
-    check(MPI_Alltoall(out_counts.data(), 1, MPI_LONG_LONG, in_counts.data(), 1, MPI_LONG_LONG, comm_), "MPI_Alltoall");
-    std::vector<int> sc(static_cast<size_t>(size_)), sd(static_cast<size_t>(size_)), rc(static_cast<size_t>(size_)),
-        rd(static_cast<size_t>(size_));
+void Communicator::all_to_all(const std::vector<std::span<const uint8_t>>& send,
+                              std::vector<uint8_t>& recv, std::vector<uint64_t>& recv_bytes) {
+    if (send.size() != static_cast<size_t>(size_))
+        throw UsageError("all_to_all: one buffer per rank expected");
+    std::vector<long long> out_counts(static_cast<size_t>(size_)),
+        in_counts(static_cast<size_t>(size_));
+    for (int i = 0; i < size_; ++i)
+        out_counts[static_cast<size_t>(i)] =
+            static_cast<long long>(send[static_cast<size_t>(i)].size());
+    check(MPI_Alltoall(out_counts.data(), 1, MPI_LONG_LONG, in_counts.data(), 1, MPI_LONG_LONG,
+                       comm_),
+          "MPI_Alltoall");
+    std::vector<int> sc(static_cast<size_t>(size_)), sd(static_cast<size_t>(size_)),
+        rc(static_cast<size_t>(size_)), rd(static_cast<size_t>(size_));
     std::vector<uint8_t> out;
     uint64_t total_out = 0, total_in = 0;
     for (size_t i = 0; i < sc.size(); ++i) {
@@ -63,14 +71,19 @@ void Communicator::all_to_all(const std::vector<std::span<const uint8_t>>& send,
     out.reserve(total_out);
     for (const auto& s : send) out.insert(out.end(), s.begin(), s.end());
     recv.resize(total_in);
-    check(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, recv.data(), rc.data(), rd.data(), MPI_BYTE, comm_),
+    check(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, recv.data(), rc.data(),
+                        rd.data(), MPI_BYTE, comm_),
           "MPI_Alltoallv");
     recv_bytes.assign(in_counts.begin(), in_counts.end());
 }
 
 void Communicator::all_reduce(uint64_t* values, size_t n, base::ReduceOp op) {
-    const MPI_Op o = op == base::ReduceOp::Sum ? MPI_SUM : op == base::ReduceOp::Max ? MPI_MAX : MPI_MIN;
-    check(MPI_Allreduce(MPI_IN_PLACE, values, int_count(n, "MPI_Allreduce"), MPI_UINT64_T, o, comm_), "MPI_Allreduce");
+    const MPI_Op o = op == base::ReduceOp::Sum   ? MPI_SUM
+                     : op == base::ReduceOp::Max ? MPI_MAX
+                                                 : MPI_MIN;
+    check(
+        MPI_Allreduce(MPI_IN_PLACE, values, int_count(n, "MPI_Allreduce"), MPI_UINT64_T, o, comm_),
+        "MPI_Allreduce");
 }
 
 void Communicator::broadcast(std::string& bytes, int root) {
@@ -81,24 +94,28 @@ void Communicator::broadcast(std::string& bytes, int root) {
 }
 
 void Communicator::send(int dest, const uint8_t* data, size_t n) {
-    check(MPI_Send(data, int_count(n, "MPI_Send"), MPI_BYTE, dest, kCollectiveTag, comm_), "MPI_Send");
+    check(MPI_Send(data, int_count(n, "MPI_Send"), MPI_BYTE, dest, kCollectiveTag, comm_),
+          "MPI_Send");
 }
 
 void Communicator::recv(int source, uint8_t* data, size_t n) {
     MPI_Status st;
-    check(MPI_Recv(data, int_count(n, "MPI_Recv"), MPI_BYTE, source, kCollectiveTag, comm_, &st), "MPI_Recv");
+    check(MPI_Recv(data, int_count(n, "MPI_Recv"), MPI_BYTE, source, kCollectiveTag, comm_, &st),
+          "MPI_Recv");
     int got = 0;
     check(MPI_Get_count(&st, MPI_BYTE, &got), "MPI_Get_count");
     if (static_cast<size_t>(got) != n)
-        throw MpiError("MPI_Recv: " + std::to_string(got) + " bytes from rank " + std::to_string(source) + ", expected " +
-                       std::to_string(n));
+        throw MpiError("MPI_Recv: " + std::to_string(got) + " bytes from rank " +
+                       std::to_string(source) + ", expected " + std::to_string(n));
 }
 
 void Communicator::post(int dest, int tag, std::vector<uint8_t> data) {
-    if (tag < 1 || tag > 32767) throw UsageError("post: tag " + std::to_string(tag) + " outside 1..32767");
+    if (tag < 1 || tag > 32767)
+        throw UsageError("post: tag " + std::to_string(tag) + " outside 1..32767");
     retire_sends();
     Posted p{MPI_REQUEST_NULL, std::move(data)};
-    check(MPI_Isend(p.data.data(), int_count(p.data.size(), "MPI_Isend"), MPI_BYTE, dest, tag, comm_, &p.request),
+    check(MPI_Isend(p.data.data(), int_count(p.data.size(), "MPI_Isend"), MPI_BYTE, dest, tag,
+                    comm_, &p.request),
           "MPI_Isend");
     posted_.push_back(std::move(p));  // the vector's heap buffer does not move with it
 }
@@ -114,7 +131,8 @@ std::optional<base::Collective::Message> Communicator::poll(int tag) {
     Message m;
     m.source = st.MPI_SOURCE;
     m.data.resize(static_cast<size_t>(n));
-    check(MPI_Recv(m.data.data(), n, MPI_BYTE, m.source, tag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    check(MPI_Recv(m.data.data(), n, MPI_BYTE, m.source, tag, comm_, MPI_STATUS_IGNORE),
+          "MPI_Recv");
     return m;
 }
 

@@ -159,8 +159,8 @@ private:
     }
 
     bool skipped(int d, int parent_dir) const {
-        return parent_dir >= 0 &&
-               (metric_ == board::Metric::Mtm ? (d >> 1) == (parent_dir >> 1) : (d ^ 1) == parent_dir);
+        return parent_dir >= 0 && (metric_ == board::Metric::Mtm ? (d >> 1) == (parent_dir >> 1)
+                                                                 : (d ^ 1) == parent_dir);
     }
 
     // STM with evaluate(): the children of `cur` (packed `k`, g moves from the start) from the
@@ -172,8 +172,9 @@ private:
             Key nk[board::kDirs];
             int from[board::kDirs], h[board::kDirs];
             for (int d = 0; d < board::kDirs; ++d) {
-                from[d] = skipped(d, parent_dir) ? board::kNoCell
-                                                 : geom_.neighbor(cur.blank, static_cast<board::Dir>(d));
+                from[d] = skipped(d, parent_dir)
+                              ? board::kNoCell
+                              : geom_.neighbor(cur.blank, static_cast<board::Dir>(d));
                 if (from[d] == board::kNoCell) continue;
                 ++res_.nodes_generated;
                 nk[d] = packed_slide(k, cur.cell[from[d]], from[d], cur.blank);
@@ -181,9 +182,9 @@ private:
             }
             bool fresh[board::kDirs];
             for (int d = 0; d < board::kDirs; ++d)
-                fresh[d] =
-                    from[d] != board::kNoCell && record(nk[d], Info{static_cast<uint16_t>(g + 1),
-                                                             static_cast<int8_t>(d), false, 1});
+                fresh[d] = from[d] != board::kNoCell &&
+                           record(nk[d], Info{static_cast<uint16_t>(g + 1), static_cast<int8_t>(d),
+                                              false, 1});
             for (int d = 0; d < board::kDirs; ++d) {
                 typename H::Undo u;
                 h[d] = fresh[d] ? heur_.evaluate(cur, from[d], cur.blank, d, u) : -1;
@@ -202,8 +203,9 @@ private:
             board::SearchState nx = cur;
             Key nk = k;
             int hr = h, run = 0;
-            for (int from; run < longest_ &&
-                           (from = geom_.neighbor(nx.blank, static_cast<board::Dir>(d))) != board::kNoCell;) {
+            for (int from;
+                 run < longest_ &&
+                 (from = geom_.neighbor(nx.blank, static_cast<board::Dir>(d))) != board::kNoCell;) {
                 const int to = nx.blank;
                 const int tile = nx.slide(from);
                 hr = heur_.moved(hr, nx, tile, from, to, undo_[static_cast<size_t>(run)]);
@@ -259,8 +261,8 @@ private:
 }  // namespace astar_detail
 
 template <class H>
-SearchResult astar(H& heur, const board::Board& start, const board::Board& goal, const SearchLimits& limits = {},
-                   board::Metric metric = board::Metric::Stm) {
+SearchResult astar(H& heur, const board::Board& start, const board::Board& goal,
+                   const SearchLimits& limits = {}, board::Metric metric = board::Metric::Stm) {
     return astar_detail::Search<H>(heur, goal, limits, metric).run(start);
 }
 

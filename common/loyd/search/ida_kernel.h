@@ -82,8 +82,8 @@ struct FrontierNode {
 template <class H>
 class Worker {
 public:
-    Worker(const H& h, const board::Cells& goal, const board::Geometry& geom, const MovePruning& pruning,
-           bool bpmx, Shared& shared)
+    Worker(const H& h, const board::Cells& goal, const board::Geometry& geom,
+           const MovePruning& pruning, bool bpmx, Shared& shared)
         : h_(h), goal_(goal), fsm_(pruning.table()), bpmx_(bpmx), shared_(shared) {
         for (int c = 0; c < geom.cells(); ++c)
             for (int d = 0; d < board::kDirs; ++d)

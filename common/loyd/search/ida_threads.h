@@ -90,8 +90,7 @@ Outcome iterate_threads(Workers<H>& ws, Shared& shared, int bound, int h0, int r
             o.next_bound = lead.next_bound();
             lead.check();  // the collecting pass counts towards the limits too
             return o;
-        case Collected::Ready:
-            break;
+        case Collected::Ready: break;
     }
     if (lead.check()) return o;
     o.next_bound = lead.next_bound();
@@ -101,8 +100,8 @@ Outcome iterate_threads(Workers<H>& ws, Shared& shared, int bound, int h0, int r
         return i < frontier.size();
     };
     board::Moves solution;
-    const bool found =
-        search_frontier(ws, shared, bound, h0, frontier, take, solution, [](const board::Moves&) {});
+    const bool found = search_frontier(ws, shared, bound, h0, frontier, take, solution,
+                                       [](const board::Moves&) {});
     for (auto& w : ws) o.next_bound = std::min(o.next_bound, w->next_bound());
     if (found) {
         o.found = true;

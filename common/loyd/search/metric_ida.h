@@ -44,11 +44,11 @@ struct EnumerateOptions {
 };
 
 struct Enumeration {
-    uint64_t count = 0;            // solutions found: all of them when `complete`
+    uint64_t count = 0;                   // solutions found: all of them when `complete`
     std::vector<board::Moves> solutions;  // the first `keep` of them (expanded blank paths)
-    bool complete = false;         // the whole tree was searched, so `count` is exact
-    bool stopped = false;          // stop_after solutions were found before the end
-    SearchResult search;           // nodes; status Limit (with the reason) when a limit hit
+    bool complete = false;                // the whole tree was searched, so `count` is exact
+    bool stopped = false;                 // stop_after solutions were found before the end
+    SearchResult search;                  // nodes; status Limit (with the reason) when a limit hit
 };
 
 template <class H>
@@ -65,8 +65,9 @@ public:
             for (int d = 0; d < board::kDirs; ++d)
                 allowed_[p + 1][d] =
                     p < 0 ||
-                    (metric == board::Metric::Mtm ? axis(static_cast<board::Dir>(p)) != axis(static_cast<board::Dir>(d))
-                                           : static_cast<board::Dir>(d) != opposite(static_cast<board::Dir>(p)));
+                    (metric == board::Metric::Mtm
+                         ? axis(static_cast<board::Dir>(p)) != axis(static_cast<board::Dir>(d))
+                         : static_cast<board::Dir>(d) != opposite(static_cast<board::Dir>(p)));
     }
 
     SearchResult solve(const board::Board& start, const SearchLimits& limits = {}) {

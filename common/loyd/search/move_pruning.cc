@@ -19,11 +19,14 @@ __extension__ typedef unsigned __int128 Arrangement;
 constexpr int kCellBits = 5;
 constexpr Arrangement kCellMask = 31;
 
-int token_at(Arrangement a, int cell) { return static_cast<int>((a >> (kCellBits * cell)) & kCellMask); }
+int token_at(Arrangement a, int cell) {
+    return static_cast<int>((a >> (kCellBits * cell)) & kCellMask);
+}
 
 // `a` with the contents of cells x and y exchanged.
 Arrangement swapped(Arrangement a, int x, int y) {
-    const Arrangement tx = static_cast<Arrangement>(token_at(a, x)), ty = static_cast<Arrangement>(token_at(a, y));
+    const Arrangement tx = static_cast<Arrangement>(token_at(a, x)),
+                      ty = static_cast<Arrangement>(token_at(a, y));
     a &= ~(kCellMask << (kCellBits * x) | kCellMask << (kCellBits * y));
     return a | ty << (kCellBits * x) | tx << (kCellBits * y);
 }
@@ -87,7 +90,9 @@ struct Forbidden {
     uint32_t moves;
 };
 
-uint64_t key(int start, uint32_t moves) { return static_cast<uint64_t>(moves) << 5 | static_cast<uint64_t>(start); }
+uint64_t key(int start, uint32_t moves) {
+    return static_cast<uint64_t>(moves) << 5 | static_cast<uint64_t>(start);
+}
 
 // The minimal non-canonical sequences up to max_len, for every start cell, in order of length.
 std::vector<Forbidden> minimal_forbidden(const board::Geometry& g, int max_len) {
@@ -110,7 +115,8 @@ std::vector<Forbidden> minimal_forbidden(const board::Geometry& g, int max_len) 
         for (int b = 0; b < n; ++b) {
             std::vector<Sequence> next;
             for (const Sequence& p : level[b]) {
-                for (int d = 0; d < board::kDirs; ++d) {  // p in lexical order, then d: s in lexical order
+                for (int d = 0; d < board::kDirs;
+                     ++d) {  // p in lexical order, then d: s in lexical order
                     const int e = g.neighbor(p.end, static_cast<board::Dir>(d));
                     if (e == board::kNoCell) continue;
                     const uint32_t moves = p.moves | static_cast<uint32_t>(d) << (2 * (len - 1));
@@ -227,24 +233,29 @@ private:
 
 MovePruning::MovePruning(const board::Geometry& g, int max_len) : geom_(g), max_len_(max_len) {
     if (max_len < 2 || max_len > 16)
-        throw UsageError("move-pruning length " + std::to_string(max_len) + " out of range (2..16)");
+        throw UsageError("move-pruning length " + std::to_string(max_len) +
+                         " out of range (2..16)");
     const std::vector<Forbidden> strings = minimal_forbidden(g, max_len);
     forbidden_ = strings.size();
     next_ = Automaton(g, strings).table();
 }
 
-MovePruning::MovePruning(const board::Geometry& g, int max_len, uint64_t forbidden, std::vector<int32_t> transitions)
+MovePruning::MovePruning(const board::Geometry& g, int max_len, uint64_t forbidden,
+                         std::vector<int32_t> transitions)
     : geom_(g), max_len_(max_len), forbidden_(forbidden), next_(std::move(transitions)) {
     if (max_len < 2 || max_len > 16)
-        throw UsageError("move-pruning length " + std::to_string(max_len) + " out of range (2..16)");
+        throw UsageError("move-pruning length " + std::to_string(max_len) +
+                         " out of range (2..16)");
     const size_t states = next_.size() / board::kDirs;
-    if (next_.size() % board::kDirs != 0 || states < static_cast<size_t>(g.cells()) || states > (size_t{1} << 30))
-        throw UsageError("move-pruning table of " + std::to_string(next_.size()) + " entries does not fit " +
-                         g.name());
+    if (next_.size() % board::kDirs != 0 || states < static_cast<size_t>(g.cells()) ||
+        states > (size_t{1} << 30))
+        throw UsageError("move-pruning table of " + std::to_string(next_.size()) +
+                         " entries does not fit " + g.name());
     for (int c = 0; c < g.cells(); ++c)
         for (int d = 0; d < board::kDirs; ++d)
             if ((g.neighbor(c, static_cast<board::Dir>(d)) == board::kNoCell) != (next(c, d) < 0))
-                throw UsageError("move-pruning table: cell " + std::to_string(c) + " does not match " + g.name());
+                throw UsageError("move-pruning table: cell " + std::to_string(c) +
+                                 " does not match " + g.name());
     for (int32_t v : next_)
         if (v < -1 || v >= static_cast<int32_t>(states))
             throw UsageError("move-pruning table: state " + std::to_string(v) + " out of range");

@@ -37,7 +37,8 @@ public:
     // An automaton built earlier by the constructor above for (g, max_len): its
     // forbidden_strings() and table() (search/prebuilt_pruning.h). UsageError when the table
     // cannot be one for g: its size, a root's moves off the board, a state out of range.
-    MovePruning(const board::Geometry& g, int max_len, uint64_t forbidden, std::vector<int32_t> transitions);
+    MovePruning(const board::Geometry& g, int max_len, uint64_t forbidden,
+                std::vector<int32_t> transitions);
 
     const board::Geometry& geometry() const { return geom_; }
     int max_len() const { return max_len_; }
@@ -48,7 +49,9 @@ public:
     int start(int cell) const { return cell; }
     // The state after moving the blank in direction d, or -1 when the move leaves the board
     // or completes a forbidden string.
-    int next(int state, int d) const { return next_[static_cast<size_t>(state) * board::kDirs + d]; }
+    int next(int state, int d) const {
+        return next_[static_cast<size_t>(state) * board::kDirs + d];
+    }
     // The transition table, kDirs entries per state, for hot loops.
     const int32_t* table() const { return next_.data(); }
 

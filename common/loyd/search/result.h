@@ -16,7 +16,7 @@ inline constexpr int kNoNextBound = 1 << 30;
 struct SearchResult {
     enum class Status { Solved, Limit };
     Status status = Status::Limit;
-    board::Moves moves;                   // an optimal solution when Solved
+    board::Moves moves;            // an optimal solution when Solved
     uint64_t nodes_expanded = 0;   // nodes whose successors were generated
     uint64_t nodes_generated = 0;  // successors generated (the start counts as one)
     int heuristic_start = 0;

@@ -6,21 +6,21 @@
 #include <set>
 #include <type_traits>
 
-#include "loyd/search/astar.h"
+#include "loyd/base/error.h"
 #include "loyd/board/goal_map.h"
-#include "loyd/tables/set_fit.h"
+#include "loyd/board/moves.h"
+#include "loyd/board/search_state.h"
+#include "loyd/board/solvability.h"
 #include "loyd/heuristics/additive_pdb.h"
 #include "loyd/heuristics/mtm_pdb.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/heuristics/walking_distance.h"
-#include "loyd/base/error.h"
+#include "loyd/search/astar.h"
 #include "loyd/search/ida_star.h"
 #include "loyd/search/metric_ida.h"
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/split_ranks.h"
-#include "loyd/board/moves.h"
-#include "loyd/board/search_state.h"
-#include "loyd/board/solvability.h"
+#include "loyd/tables/set_fit.h"
 
 namespace loyd::search {
 
@@ -31,7 +31,8 @@ Algorithm parse_algorithm(const std::string& s) {
 }
 
 heuristics::HeuristicKind default_classic_heuristic(board::Metric m) {
-    return m == board::Metric::Mtm ? heuristics::HeuristicKind::WalkingDistance : heuristics::HeuristicKind::LinearConflict;
+    return m == board::Metric::Mtm ? heuristics::HeuristicKind::WalkingDistance
+                                   : heuristics::HeuristicKind::LinearConflict;
 }
 
 namespace {
@@ -39,10 +40,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 template <class H>
-SearchResult run(H& h, const board::Board& start, const board::Board& goal, const SolveOptions& opt) {
+SearchResult run(H& h, const board::Board& start, const board::Board& goal,
+                 const SolveOptions& opt) {
     // A* evaluates positions one by one through init(); IDA* copies h and updates it per move.
     if (opt.algorithm == Algorithm::Astar) return astar(h, start, goal, opt.limits, opt.metric);
-    if (opt.metric == board::Metric::Mtm) return MetricIda<H>(h, goal, board::Metric::Mtm, opt.bpmx).solve(start, opt.limits);
+    if (opt.metric == board::Metric::Mtm)
+        return MetricIda<H>(h, goal, board::Metric::Mtm, opt.bpmx).solve(start, opt.limits);
     const board::Geometry& g = goal.geometry();
     const MovePruning* pruning = opt.pruning;
     if (!pruning || !(pruning->geometry() == g))
@@ -52,17 +55,19 @@ SearchResult run(H& h, const board::Board& start, const board::Board& goal, cons
 }
 
 UsageError not_admissible(heuristics::HeuristicKind k) {
-    return UsageError(heuristic_name(k) +
-                      " is not admissible in the multi-tile metric (one move can bring several tiles home); "
-                      "use walking-distance, manhattan or pdb");
+    return UsageError(
+        heuristic_name(k) +
+        " is not admissible in the multi-tile metric (one move can bring several tiles home); "
+        "use walking-distance, manhattan or pdb");
 }
 
 // Builds the heuristic `opt` asks for and calls fn(h, start, goal) with the instance in the
 // frame the heuristic works in (the tables' goal for PDBs, else the instance's own); returns the
 // mapping that takes moves back from that frame (identity when nothing was mapped).
 template <class Fn>
-std::optional<board::GoalMapping> with_heuristic(const board::Board& start, const board::Board& goal, const SolveOptions& opt,
-                                          std::string& lookups, Fn&& fn) {
+std::optional<board::GoalMapping> with_heuristic(const board::Board& start,
+                                                 const board::Board& goal, const SolveOptions& opt,
+                                                 std::string& lookups, Fn&& fn) {
     const bool mtm = opt.metric == board::Metric::Mtm;
     switch (opt.heuristic) {
         case heuristics::HeuristicKind::Misplaced: {
@@ -118,8 +123,10 @@ std::optional<board::GoalMapping> with_heuristic(const board::Board& start, cons
             case 10: run_with(heuristics::BasicAdditivePdbH<5>(set, opt.lookups)); break;
             case 11: run_with(heuristics::BasicAdditivePdbH<5, true>(set, opt.lookups)); break;
             default:
-                if (compact) run_with(heuristics::CompactAdditivePdbH(set, opt.lookups));
-                else run_with(heuristics::AdditivePdbH(set, opt.lookups));
+                if (compact)
+                    run_with(heuristics::CompactAdditivePdbH(set, opt.lookups));
+                else
+                    run_with(heuristics::AdditivePdbH(set, opt.lookups));
                 break;
         }
     } else {
@@ -132,15 +139,18 @@ std::optional<board::GoalMapping> with_heuristic(const board::Board& start, cons
 
 // The independent check of a returned solution: it replays from start to goal and has the
 // length the search claims, in the metric's moves.
-void check_solution(const board::Board& start, const board::Moves& m, const board::Board& goal, board::Metric metric, int length) {
+void check_solution(const board::Board& start, const board::Moves& m, const board::Board& goal,
+                    board::Metric metric, int length) {
     replay_check(start, m, goal);
     const int got = metric_length(m, metric);
     if (got != length)
-        throw Error("solution check failed: the moves are " + std::to_string(got) + " " + to_string(metric) +
-                    " moves, the search found " + std::to_string(length));
+        throw Error("solution check failed: the moves are " + std::to_string(got) + " " +
+                    to_string(metric) + " moves, the search found " + std::to_string(length));
 }
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // What is left of `limits` after a first phase that took `seconds` and `nodes`.
 SearchLimits remaining(const SearchLimits& limits, double seconds, uint64_t nodes) {
@@ -162,12 +172,15 @@ SolveOutcome solve(const board::Board& start, const board::Board& goal, const So
         return out;
     }
     const bool ida = opt.algorithm == Algorithm::Ida && opt.metric == board::Metric::Stm;
-    out.threads = ida && opt.ranks ? opt.ranks->total_threads() : ida ? std::max(1, opt.threads) : 1;
+    out.threads = ida && opt.ranks ? opt.ranks->total_threads()
+                  : ida            ? std::max(1, opt.threads)
+                                   : 1;
     out.ranks = ida && opt.ranks ? opt.ranks->ranks() : 1;
     const auto t0 = Clock::now();
-    const auto map = with_heuristic(start, goal, opt, out.lookups, [&](auto& h, const board::Board& s, const board::Board& g) {
-        out.search = run(h, s, g, opt);
-    });
+    const auto map = with_heuristic(start, goal, opt, out.lookups,
+                                    [&](auto& h, const board::Board& s, const board::Board& g) {
+                                        out.search = run(h, s, g, opt);
+                                    });
     if (map) out.search.moves = map->unmap(out.search.moves);
     out.seconds = since(t0);
     if (out.search.status == SearchResult::Status::Solved) {
@@ -180,10 +193,12 @@ SolveOutcome solve(const board::Board& start, const board::Board& goal, const So
     return out;
 }
 
-void start_heuristics(size_t n, const std::function<board::Board(size_t)>& start, const board::Board& goal,
-                      const SolveOptions& opt, int* out) {
-    std::optional<board::GoalMapping> map;  // as with_heuristic maps the instance (it throws without one)
-    if (opt.heuristic == heuristics::HeuristicKind::Pdb && opt.pdb) map = board::GoalMapping::find(goal, opt.pdb->spec.goal);
+void start_heuristics(size_t n, const std::function<board::Board(size_t)>& start,
+                      const board::Board& goal, const SolveOptions& opt, int* out) {
+    std::optional<board::GoalMapping>
+        map;  // as with_heuristic maps the instance (it throws without one)
+    if (opt.heuristic == heuristics::HeuristicKind::Pdb && opt.pdb)
+        map = board::GoalMapping::find(goal, opt.pdb->spec.goal);
     std::string unused;
     with_heuristic(goal, goal, opt, unused, [&](auto& h, const board::Board&, const board::Board&) {
         for (size_t i = 0; i < n; ++i) {
@@ -196,9 +211,10 @@ void start_heuristics(size_t n, const std::function<board::Board(size_t)>& start
     });
 }
 
-AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goal, const SolveOptions& opt,
-                              const AllSolutionsOptions& all) {
-    if (!all.count_only && all.max_solutions == 0) throw UsageError("the number of solutions to list must be at least 1");
+AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goal,
+                              const SolveOptions& opt, const AllSolutionsOptions& all) {
+    if (!all.count_only && all.max_solutions == 0)
+        throw UsageError("the number of solutions to list must be at least 1");
     AllSolutionsOutcome out;
     const auto t0 = Clock::now();
     const SolveOutcome first = solve(start, goal, opt);
@@ -217,10 +233,11 @@ AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goa
     const SearchLimits left = remaining(opt.limits, first.seconds, first.search.nodes_generated);
     Enumeration en;
     std::string unused;
-    const auto map = with_heuristic(start, goal, opt, unused, [&](auto& h, const board::Board& s, const board::Board& g) {
-        using H = std::decay_t<decltype(h)>;
-        en = MetricIda<H>(h, g, opt.metric, opt.bpmx).enumerate(s, first.length, eo, left);
-    });
+    const auto map = with_heuristic(
+        start, goal, opt, unused, [&](auto& h, const board::Board& s, const board::Board& g) {
+            using H = std::decay_t<decltype(h)>;
+            en = MetricIda<H>(h, g, opt.metric, opt.bpmx).enumerate(s, first.length, eo, left);
+        });
     out.search.nodes_generated += en.search.nodes_generated;
     out.search.nodes_expanded += en.search.nodes_expanded;
     out.search.iterations += en.search.iterations;
@@ -231,7 +248,8 @@ AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goa
     for (board::Moves& m : out.solutions) {
         if (map) m = map->unmap(m);
         check_solution(start, m, goal, opt.metric, first.length);
-        if (!seen.insert(m).second) throw Error("solution check failed: a solution was listed twice");
+        if (!seen.insert(m).second)
+            throw Error("solution check failed: a solution was listed twice");
     }
     out.seconds = since(t0);
     if (en.search.status != SearchResult::Status::Solved) {

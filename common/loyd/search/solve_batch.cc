@@ -15,8 +15,8 @@ int batch_threads(int threads) {
     return base::usable_cpus();
 }
 
-size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start, const board::Board& goal,
-                   const SolveOptions& opt,
+size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start,
+                   const board::Board& goal, const SolveOptions& opt,
                    const std::function<void(size_t, const SolveOutcome&)>& finish,
                    const BatchOptions& batch) {
     if (n == 0) return 0;

@@ -37,8 +37,8 @@ struct BatchOptions {
 // this process may run on (its affinity mask, at least 1).
 int batch_threads(int threads);
 
-size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start, const board::Board& goal,
-                   const SolveOptions& opt,
+size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start,
+                   const board::Board& goal, const SolveOptions& opt,
                    const std::function<void(size_t, const SolveOutcome&)>& finish,
                    const BatchOptions& batch = {});
 

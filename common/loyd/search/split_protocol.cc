@@ -276,7 +276,8 @@ void SplitProtocol::request_more() {
 }
 
 void SplitProtocol::handle(const base::Collective::Message& m) {
-    base::WireReader r(m.data, kVersion, "split-search message from rank " + std::to_string(m.source));
+    base::WireReader r(m.data, kVersion,
+                       "split-search message from rank " + std::to_string(m.source));
     const uint8_t kind = r.kind();
     if (r.u64("search") != search_) return;  // a search that is over
     const bool coordinator_kind = kind == kTake || kind == kFound || kind == kBeat || kind == kDone;
@@ -285,28 +286,16 @@ void SplitProtocol::handle(const base::Collective::Message& m) {
         r.fail("not expected on rank " + std::to_string(rank_));
     Other& o = others_[static_cast<size_t>(m.source)];
     switch (kind) {
-        case kTake:
-            on_take(r, m.source, o);
-            break;
-        case kFound:
-            on_found(r);
-            break;
+        case kTake: on_take(r, m.source, o); break;
+        case kFound: on_found(r); break;
         case kBeat:
             o.generated = std::max(o.generated, r.u64("generated"));
             r.finish();
             break;
-        case kDone:
-            on_done(r, m.source, o);
-            break;
-        case kGive:
-            on_give(r);
-            break;
-        case kStop:
-            on_stop(r);
-            break;
-        case kVerdict:
-            on_verdict(r);
-            break;
+        case kDone: on_done(r, m.source, o); break;
+        case kGive: on_give(r); break;
+        case kStop: on_stop(r); break;
+        case kVerdict: on_verdict(r); break;
     }
 }
 

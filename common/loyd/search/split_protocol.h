@@ -52,7 +52,8 @@ class SplitProtocol final : public SplitRanks {
 public:
     // `threads`: this rank's search threads; `total_threads`: the sum over every rank (each
     // rank passes the same).
-    SplitProtocol(base::Collective& group, int tag, uint64_t search, int threads, int total_threads);
+    SplitProtocol(base::Collective& group, int tag, uint64_t search, int threads,
+                  int total_threads);
 
     // Runs `search` (which calls solve() with this object) on a new thread and pumps the
     // messages on the calling thread until it returns; rethrows what it threw.

@@ -39,7 +39,7 @@ struct SplitVerdict {
     enum class Kind : uint8_t { Continue, Solved, Stopped };
     Kind kind = Kind::Continue;
     int next_bound = kNoNextBound;         // Continue: the next bound (kNoNextBound: no solution)
-    board::Moves moves;                           // Solved: the solution
+    board::Moves moves;                    // Solved: the solution
     StopReason reason = StopReason::None;  // Stopped: NodeLimit, TimeLimit or Cancelled
     uint64_t generated = 0, expanded = 0;  // SplitPart's counts summed over the ranks
 };

@@ -28,18 +28,12 @@ inline constexpr StopReason kLastStopReason = StopReason::Interrupted;
 // "no solution (start not solvable)", "interrupted".
 constexpr const char* stop_reason_text(StopReason r) {
     switch (r) {
-        case StopReason::None:
-            return "";
-        case StopReason::NodeLimit:
-            return "node limit";
-        case StopReason::TimeLimit:
-            return "time limit";
-        case StopReason::Cancelled:
-            return "cancelled";
-        case StopReason::NoSolution:
-            return "no solution (start not solvable)";
-        case StopReason::Interrupted:
-            return "interrupted";
+        case StopReason::None: return "";
+        case StopReason::NodeLimit: return "node limit";
+        case StopReason::TimeLimit: return "time limit";
+        case StopReason::Cancelled: return "cancelled";
+        case StopReason::NoSolution: return "no solution (start not solvable)";
+        case StopReason::Interrupted: return "interrupted";
     }
     return "";
 }

@@ -12,8 +12,9 @@ uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p
     if (histogram[kUnset]) {
         uint64_t total = 0;
         for (uint64_t n : histogram) total += n;
-        throw UsageError(std::to_string(histogram[kUnset]) + " of " + std::to_string(total) + " entries of pattern " +
-                         p.tiles_string() + " cannot be reached from the goal on the " + p.geometry().name() +
+        throw UsageError(std::to_string(histogram[kUnset]) + " of " + std::to_string(total) +
+                         " entries of pattern " + p.tiles_string() +
+                         " cannot be reached from the goal on the " + p.geometry().name() +
                          " board (the pattern leaves too few free cells)");
     }
     for (int v = 254; v > 0; --v)
@@ -26,7 +27,8 @@ uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p
 uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding) {
     const uint64_t entries = pattern_ranker(p).size();
     const bool compact = coding == EntryCoding::Compact;
-    if (p.kind() == PatternKind::Full) return entries + (compact ? entries / 2 : 0);  // bytes, then re-encoded
+    if (p.kind() == PatternKind::Full)
+        return entries + (compact ? entries / 2 : 0);  // bytes, then re-encoded
     // The search: two bits per state and a byte per entry; then, compact, the nibbles beside
     // the bytes.
     const RegionSpace::Size s = RegionSpace::size_of(p);
@@ -40,15 +42,18 @@ void finish_bytes(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
     for (uint8_t v : bytes) ++out.histogram[v];
     build_detail::max_reached(out.histogram, p);  // refuses unreached entries before encoding
     if (opt.coding == EntryCoding::Compact)
-        out.entries = encode_entries(p, EntryReader(EntryCoding::Byte, bytes.data(), bytes.size(), 0), bytes.size(),
-                                     EntryCoding::Compact, std::max(1, opt.threads));
+        out.entries =
+            encode_entries(p, EntryReader(EntryCoding::Byte, bytes.data(), bytes.size(), 0),
+                           bytes.size(), EntryCoding::Compact, std::max(1, opt.threads));
 }
 }  // namespace
 
 BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
     using namespace build_detail;
     if (opt.coding == EntryCoding::Compact && p.metric() == board::Metric::Mtm)
-        throw UsageError("compact entries are for single-tile-metric tables; MTM tables keep one byte per entry");
+        throw UsageError(
+            "compact entries are for single-tile-metric tables; MTM tables keep one byte per "
+            "entry");
     BuildResult out;
     const auto t0 = Clock::now();
     if (p.kind() == PatternKind::Full) {

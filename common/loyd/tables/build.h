@@ -11,9 +11,10 @@
 // stored, at the placement's rank, when that layer is expanded: the entry itself, or for
 // compact tables its excess over the Manhattan bound, halved (tables/entry_coding.h), packed
 // two per byte at the end. Each layer pushes: every state of the layer offers its successors
-// (pulling, after Beamer, Asanovic & Patterson 2012, was measured and was not faster). Memory: 2 bits per state (about 2.75 states
-// per placement for 8 tiles on 4x4, 1.7 for 7 tiles on 5x5) plus a byte per entry; for
-// 15-7-8's 8-tile table about 0.9 GB where a byte per entry plus region masks took 2.6 GB.
+// (pulling, after Beamer, Asanovic & Patterson 2012, was measured and was not faster). Memory: 2
+// bits per state (about 2.75 states per placement for 8 tiles on 4x4, 1.7 for 7 tiles on 5x5) plus
+// a byte per entry; for 15-7-8's 8-tile table about 0.9 GB where a byte per entry plus region masks
+// took 2.6 GB.
 //
 // Full patterns (Culberson & Schaeffer 1998): a plain BFS over (placement, blank cell),
 // n!/(n-k-1)! one-byte entries, nothing else, re-encoded at the end when compact entries are
@@ -50,7 +51,8 @@ inline void pattern_items(const Pattern& p, const uint8_t* pos, uint8_t* items) 
 
 // Full tables: the rank after the blank (item k of `items`) moves to the neighbouring cell
 // `to`, swapping with the pattern tile there if `occupied` holds `to`. `items` is left as it was.
-inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, base::Mask occupied, int to) {
+inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, base::Mask occupied,
+                                    int to) {
     const int blank = items[k];
     int moved = -1;
     if (occupied & base::bit(to))
@@ -69,7 +71,8 @@ inline uint64_t full_successor_rank(const Ranker& rk, uint8_t* items, int k, bas
 // back), `key` being the successor's items. `occupied` holds the items' cells; `items` is left
 // as it was. Cost: O(W + H) ranks.
 template <class Fn>
-void for_each_mtm_successor(const Ranker& rk, const board::Geometry& g, uint8_t* items, int k, base::Mask occupied, Fn&& fn) {
+void for_each_mtm_successor(const Ranker& rk, const board::Geometry& g, uint8_t* items, int k,
+                            base::Mask occupied, Fn&& fn) {
     const int blank = items[k];
     for (int d = 0; d < board::kDirs; ++d) {
         int shifted[board::kMaxCells], n = 0;  // items the blank passed, back one cell each
@@ -85,15 +88,16 @@ void for_each_mtm_successor(const Ranker& rk, const board::Geometry& g, uint8_t*
             fn(rk.rank(items), static_cast<const uint8_t*>(items));
         }
         for (int j = 0; j < n; ++j)
-            items[shifted[j]] = static_cast<uint8_t>(g.neighbor(items[shifted[j]], static_cast<board::Dir>(d)));
+            items[shifted[j]] =
+                static_cast<uint8_t>(g.neighbor(items[shifted[j]], static_cast<board::Dir>(d)));
         items[k] = static_cast<uint8_t>(blank);
     }
 }
 
 struct BuildProgress {
-    int layer = 0;           // depth being expanded
-    uint64_t assigned = 0;   // entries with a value so far
-    uint64_t total = 0;      // entries in the table
+    int layer = 0;          // depth being expanded
+    uint64_t assigned = 0;  // entries with a value so far
+    uint64_t total = 0;     // entries in the table
     double seconds = 0;
 };
 
@@ -106,7 +110,7 @@ struct BuildOptions {
 };
 
 struct BuildResult {
-    TableEntries entries;        // one entry per rank, in BuildOptions::coding
+    TableEntries entries;  // one entry per rank, in BuildOptions::coding
     uint8_t max_value = 0;
     int layers = 0;
     double seconds = 0;

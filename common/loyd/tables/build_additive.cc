@@ -55,8 +55,8 @@ private:
     const bool compact_;
     const int threads_;
     StateCodes codes_;
-    ChunkBits active_[2];          // per block of 2^kActiveShift states: holds states of the layer
-    EntryBytes entries_;            // in rank order: the entry, or (compact) its excess (h - L) / 2
+    ChunkBits active_[2];  // per block of 2^kActiveShift states: holds states of the layer
+    EntryBytes entries_;   // in rank order: the entry, or (compact) its excess (h - L) / 2
     std::atomic<uint64_t> assigned_{0};  // placements with an entry
 };
 
@@ -87,7 +87,8 @@ void AdditiveBuild::first_seen(uint64_t set, uint64_t arrangement, int d, Tally&
     if (compact_) {
         const int over = d - bound_(cells);
         if (over < 0 || over % 2 != 0)
-            throw std::logic_error("additive build: distance " + std::to_string(d) + " below its Manhattan bound");
+            throw std::logic_error("additive build: distance " + std::to_string(d) +
+                                   " below its Manhattan bound");
         v = over / 2;
     }
     __builtin_prefetch(&entries_[r], 1);
@@ -102,7 +103,8 @@ void AdditiveBuild::store_pending(Tally& t) {
     t.pending = 0;
 }
 
-void AdditiveBuild::expand(uint64_t set, uint64_t arrangement, uint64_t cur_regions, Succ* batch, int& nb) {
+void AdditiveBuild::expand(uint64_t set, uint64_t arrangement, uint64_t cur_regions, Succ* batch,
+                           int& nb) {
     for (uint64_t m = cur_regions; m; m &= m - 1) {
         const int region = std::countr_zero(m) / 2;
         for (const auto& mv : sp_.moves(set, region)) {
@@ -137,41 +139,45 @@ uint64_t AdditiveBuild::push_layer(int d, const ScanContext& ctx) {
     ChunkBits& active = active_[cur - 1];
     std::atomic<uint64_t> found{0};
     const uint64_t sets = sp_.sets();
-    scan_ranks(sp_.placements(), threads_, ctx, [&](uint64_t lo, uint64_t hi) {
-        Tally t;
-        constexpr int kBatch = 64;
-        Succ batch[kBatch + 4 * board::kMaxCells];
-        int nb = 0;
-        uint64_t a = lo / sets, set = lo % sets;  // placement p = a * sets + set
-        for (uint64_t p = lo; p < hi;) {
-            const int r = sp_.regions(set);
-            const uint64_t first = sp_.state(set, a, 0), last = first + static_cast<uint64_t>(r) - 1;
-            if (!active.marked(first) && !active.marked(last)) {
-                // Every state up to the next marked block is idle: on to the placement holding
-                // that block's first state.
-                const uint64_t b = active.next_marked_chunk((last >> kActiveShift) + 1);
-                if (b == UINT64_MAX) break;
-                const RegionSpace::Where w = sp_.where(b << kActiveShift);
-                p = w.arrangement * sets + w.set;
-                a = w.arrangement;
-                set = w.set;
-                continue;
+    scan_ranks(
+        sp_.placements(), threads_, ctx,
+        [&](uint64_t lo, uint64_t hi) {
+            Tally t;
+            constexpr int kBatch = 64;
+            Succ batch[kBatch + 4 * board::kMaxCells];
+            int nb = 0;
+            uint64_t a = lo / sets, set = lo % sets;  // placement p = a * sets + set
+            for (uint64_t p = lo; p < hi;) {
+                const int r = sp_.regions(set);
+                const uint64_t first = sp_.state(set, a, 0),
+                               last = first + static_cast<uint64_t>(r) - 1;
+                if (!active.marked(first) && !active.marked(last)) {
+                    // Every state up to the next marked block is idle: on to the placement holding
+                    // that block's first state.
+                    const uint64_t b = active.next_marked_chunk((last >> kActiveShift) + 1);
+                    if (b == UINT64_MAX) break;
+                    const RegionSpace::Where w = sp_.where(b << kActiveShift);
+                    p = w.arrangement * sets + w.set;
+                    a = w.arrangement;
+                    set = w.set;
+                    continue;
+                }
+                const uint64_t v = codes_.run(first, r);
+                if (const uint64_t curm = StateCodes::with_code(v, cur)) {
+                    if (!StateCodes::with_code(v, StateCodes::kOld)) first_seen(set, a, d, t);
+                    expand(set, a, curm, batch, nb);
+                    if (nb >= kBatch) flush(batch, nb, next, t);
+                }
+                ++p;
+                if (++set == sets) {
+                    set = 0;
+                    ++a;
+                }
             }
-            const uint64_t v = codes_.run(first, r);
-            if (const uint64_t curm = StateCodes::with_code(v, cur)) {
-                if (!StateCodes::with_code(v, StateCodes::kOld)) first_seen(set, a, d, t);
-                expand(set, a, curm, batch, nb);
-                if (nb >= kBatch) flush(batch, nb, next, t);
-            }
-            ++p;
-            if (++set == sets) {
-                set = 0;
-                ++a;
-            }
-        }
-        flush(batch, nb, next, t);
-        merge(t, found);
-    }, nullptr, 1 << 16);
+            flush(batch, nb, next, t);
+            merge(t, found);
+        },
+        nullptr, 1 << 16);
     // The layer's codes stayed while it was expanded (an atomic OR per state cost more than
     // this sweep of the blocks that hold them).
     codes_.retire(cur, threads_, &active, kActiveShift);
@@ -189,7 +195,8 @@ void AdditiveBuild::run(BuildResult& out) {
         const ScanContext ctx{opt_, BuildProgress{d, 0, sp_.placements(), 0}, assigned_, t0};
         const uint64_t before = assigned_.load();
         frontier = push_layer(d, ctx);
-        out.histogram[static_cast<size_t>(d)] = assigned_.load() - before;  // entries first seen in layer d
+        out.histogram[static_cast<size_t>(d)] =
+            assigned_.load() - before;  // entries first seen in layer d
         active_[StateCodes::layer_code(d) - 1].clear();
         out.layers = d + 1;
         report_layer(opt_, d, assigned_.load(), sp_.placements(), t0);
@@ -197,14 +204,16 @@ void AdditiveBuild::run(BuildResult& out) {
     }
     if (assigned_.load() != sp_.placements())
         throw UsageError(std::to_string(sp_.placements() - assigned_.load()) + " of " +
-                         std::to_string(sp_.placements()) + " entries of pattern " + p_.tiles_string() +
-                         " cannot be reached from the goal on the " + p_.geometry().name() +
-                         " board (the pattern leaves too few free cells)");
+                         std::to_string(sp_.placements()) + " entries of pattern " +
+                         p_.tiles_string() + " cannot be reached from the goal on the " +
+                         p_.geometry().name() + " board (the pattern leaves too few free cells)");
     codes_ = StateCodes();
     out.entries.coding = opt_.coding;
     out.entries.count = sp_.placements();
-    if (compact_) pack_nibbles(out);
-    else out.entries.bytes = std::move(entries_);
+    if (compact_)
+        pack_nibbles(out);
+    else
+        out.entries.bytes = std::move(entries_);
 }
 
 // The excesses, one per byte in rank order, packed two per byte; those of 15 or more escape.

@@ -13,7 +13,8 @@ namespace {
 inline bool claim(uint8_t* dist, uint64_t r2, uint8_t next_d) {
     uint8_t expect = kUnset;
     return atomic_load(dist + r2) == kUnset &&
-           std::atomic_ref<uint8_t>(dist[r2]).compare_exchange_strong(expect, next_d, std::memory_order_relaxed);
+           std::atomic_ref<uint8_t>(dist[r2]).compare_exchange_strong(expect, next_d,
+                                                                      std::memory_order_relaxed);
 }
 
 // One instantiation per metric keeps the STM scan's inner loop as tight as it was.
@@ -51,10 +52,13 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
                 if (atomic_load(dist + r) != cur_d) continue;  // others CAS entries of this layer
                 const base::Mask occ = rk.unrank(r, pc);
                 if constexpr (kMtm) {
-                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2, const uint8_t*) { found += claim(dist, r2, next_d); });
+                    for_each_mtm_successor(rk, g, pc, k, occ, [&](uint64_t r2, const uint8_t*) {
+                        found += claim(dist, r2, next_d);
+                    });
                 } else {
                     for (base::Mask adj = nmask[pc[k]]; adj; adj &= adj - 1)
-                        found += claim(dist, full_successor_rank(rk, pc, k, occ, base::lowest(adj)), next_d);
+                        found += claim(dist, full_successor_rank(rk, pc, k, occ, base::lowest(adj)),
+                                       next_d);
                 }
             }
             discovered.fetch_add(found, std::memory_order_relaxed);
@@ -69,8 +73,10 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
 }  // namespace
 
 void build_full(const Pattern& p, const BuildOptions& opt, BuildResult& out) {
-    if (p.metric() == board::Metric::Mtm) build_full_in<true>(p, opt, out);
-    else build_full_in<false>(p, opt, out);
+    if (p.metric() == board::Metric::Mtm)
+        build_full_in<true>(p, opt, out);
+    else
+        build_full_in<false>(p, opt, out);
 }
 
 }  // namespace loyd::tables::build_detail

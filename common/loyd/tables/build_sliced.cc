@@ -54,7 +54,8 @@ public:
     bool round(bool done, const std::atomic<bool>* cancel, Apply&& apply, Prefetch&& prefetch) {
         std::vector<std::span<const uint8_t>> send;
         for (const auto& b : buckets_)
-            send.emplace_back(reinterpret_cast<const uint8_t*>(b.data()), b.size() * sizeof(uint64_t));
+            send.emplace_back(reinterpret_cast<const uint8_t*>(b.data()),
+                              b.size() * sizeof(uint64_t));
         g_.all_to_all(send, recv_, recv_bytes_);
         for (auto& b : buckets_) b.clear();
         full_ = false;
@@ -64,7 +65,8 @@ public:
             if (i + 8 < n) prefetch(load(m + i + 8));
             apply(load(m + i));
         }
-        uint64_t flags[2] = {done ? 0u : 1u, cancel && cancel->load(std::memory_order_relaxed) ? 1u : 0u};
+        uint64_t flags[2] = {done ? 0u : 1u,
+                             cancel && cancel->load(std::memory_order_relaxed) ? 1u : 0u};
         g_.all_reduce(flags, 2, base::ReduceOp::Sum);
         if (flags[1]) g_.agree(std::make_exception_ptr(LimitError("table build cancelled")));
         return flags[0] == 0;
@@ -116,7 +118,8 @@ public:
         try {
             entries_.assign(places_.size(me_), kUnset);
         } catch (const std::bad_alloc&) {
-            throw LimitError("out of memory allocating the table build arrays of this rank's slice");
+            throw LimitError(
+                "out of memory allocating the table build arrays of this rank's slice");
         }
     }
     const RankSlices& keys() const { return keys_; }
@@ -128,8 +131,10 @@ public:
         const uint64_t goal = sp_.goal_state();
         if (goal - lo_ >= n_) return;
         codes_.or_run(goal - lo_, 1, fresh ? StateCodes::layer_code(0) : StateCodes::kOld);
-        if (fresh) active_[StateCodes::layer_code(0) - 1].mark(goal - lo_);
-        else first_seen(sp_.where(goal), 0);
+        if (fresh)
+            active_[StateCodes::layer_code(0) - 1].mark(goal - lo_);
+        else
+            first_seen(sp_.where(goal), 0);
     }
     // Expands the states of layer d of placements [pos, end) of the slice while room() holds;
     // true when the slice is done.
@@ -141,7 +146,8 @@ public:
         uint64_t a = (p_lo_ + pos) / sets, set = (p_lo_ + pos) % sets;
         while (pos < end && room()) {
             const int r = sp_.regions(set);
-            const uint64_t first = sp_.state(set, a, 0) - lo_, last = first + static_cast<uint64_t>(r) - 1;
+            const uint64_t first = sp_.state(set, a, 0) - lo_,
+                           last = first + static_cast<uint64_t>(r) - 1;
             if (!active.marked(first) && !active.marked(last)) {
                 const uint64_t b = active.next_marked_chunk((last >> kShift) + 1);
                 if (b == UINT64_MAX || (b << kShift) >= n_) {
@@ -158,7 +164,8 @@ public:
             if (const uint64_t curm = StateCodes::with_code(v, cur)) {
                 if (!StateCodes::with_code(v, StateCodes::kOld)) first_seen({set, a, 0}, d);
                 for (uint64_t m = curm; m; m &= m - 1)
-                    for (const auto& mv : sp_.moves(set, std::countr_zero(m) / 2)) emit(sp_.successor(a, mv));
+                    for (const auto& mv : sp_.moves(set, std::countr_zero(m) / 2))
+                        emit(sp_.successor(a, mv));
             }
             ++pos;
             if (++set == sets) {
@@ -195,18 +202,22 @@ public:
     void replay(uint64_t key, int layer, bool frontier) {
         const uint64_t s = key - lo_;
         codes_.or_run(s, 1, frontier ? StateCodes::layer_code(layer) : StateCodes::kOld);
-        if (frontier) active_[StateCodes::layer_code(layer) - 1].mark(s);
-        else first_seen(sp_.where(key), layer);
+        if (frontier)
+            active_[StateCodes::layer_code(layer) - 1].mark(s);
+        else
+            first_seen(sp_.where(key), layer);
     }
     // Collective: the slice of the table (in rank order) this rank holds at the end.
-    SlicedTable finish(base::Collective& g, uint64_t exchange_bytes, const std::atomic<bool>* cancel);
+    SlicedTable finish(base::Collective& g, uint64_t exchange_bytes,
+                       const std::atomic<bool>* cancel);
 
 private:
     RankSlices state_bounds() const {
         std::vector<uint64_t> b;
         for (int i = 0; i <= places_.parts(); ++i) {
             const uint64_t pl = places_.lo(i);
-            b.push_back(pl == sp_.placements() ? sp_.states() : sp_.state(pl % sp_.sets(), pl / sp_.sets(), 0));
+            b.push_back(pl == sp_.placements() ? sp_.states()
+                                               : sp_.state(pl % sp_.sets(), pl / sp_.sets(), 0));
         }
         return RankSlices(std::move(b));
     }
@@ -235,7 +246,8 @@ private:
     std::array<uint64_t, 256> hist_{};
 };
 
-SlicedTable RegionKind::finish(base::Collective& g, uint64_t exchange_bytes, const std::atomic<bool>* cancel) {
+SlicedTable RegionKind::finish(base::Collective& g, uint64_t exchange_bytes,
+                               const std::atomic<bool>* cancel) {
     codes_ = StateCodes();
     SlicedTable out;
     out.slices = RankSlices(rk_.size(), g.size());
@@ -246,16 +258,22 @@ SlicedTable RegionKind::finish(base::Collective& g, uint64_t exchange_bytes, con
     Exchange ex(g, exchange_bytes, 1);
     const uint64_t sets = sp_.sets(), end = entries_.size();
     uint64_t pos = 0, a = p_lo_ / sets, set = p_lo_ % sets;
-    auto store = [&](uint64_t msg) { out.entries[(msg >> 8) - out.lo] = static_cast<uint8_t>(msg & 255); };
-    auto prefetch = [&](uint64_t msg) { __builtin_prefetch(out.entries.data() + ((msg >> 8) - out.lo), 1); };
+    auto store = [&](uint64_t msg) {
+        out.entries[(msg >> 8) - out.lo] = static_cast<uint8_t>(msg & 255);
+    };
+    auto prefetch = [&](uint64_t msg) {
+        __builtin_prefetch(out.entries.data() + ((msg >> 8) - out.lo), 1);
+    };
     for (;;) {
         for (; pos < end && ex.room(); ++pos) {
             uint8_t cells[board::kMaxCells];
             sp_.cells_of(set, a, cells);
             const uint64_t r = rk_.rank(cells);
             const int owner = out.slices.owner(r);
-            if (owner == me_) out.entries[r - out.lo] = entries_[pos];
-            else ex.push(owner, (r << 8) | entries_[pos]);
+            if (owner == me_)
+                out.entries[r - out.lo] = entries_[pos];
+            else
+                ex.push(owner, (r << 8) | entries_[pos]);
             if (++set == sets) {
                 set = 0;
                 ++a;
@@ -284,7 +302,8 @@ public:
         try {
             dist_.assign(n_, kUnset);
         } catch (const std::bad_alloc&) {
-            throw LimitError("out of memory allocating the table build arrays of this rank's slice");
+            throw LimitError(
+                "out of memory allocating the table build arrays of this rank's slice");
         }
     }
     const RankSlices& keys() const { return keys_; }
@@ -306,7 +325,8 @@ public:
             if (dist_[pos] != static_cast<uint8_t>(d)) continue;
             uint8_t pc[board::kMaxCells];
             const base::Mask occ = rk_.unrank(lo_ + pos, pc);
-            for (base::Mask adj = nmask_[pc[k_]]; adj; adj &= adj - 1) emit(full_successor_rank(rk_, pc, k_, occ, base::lowest(adj)));
+            for (base::Mask adj = nmask_[pc[k_]]; adj; adj &= adj - 1)
+                emit(full_successor_rank(rk_, pc, k_, occ, base::lowest(adj)));
         }
         return pos >= n_;
     }
@@ -374,7 +394,8 @@ std::string part_name(int layer, int rank, int size) {
 template <class Kind>
 class SlicedBfs {
 public:
-    SlicedBfs(const Pattern& p, const SlicedBuildOptions& opt, base::Collective& g) : p_(p), opt_(opt), g_(g) {
+    SlicedBfs(const Pattern& p, const SlicedBuildOptions& opt, base::Collective& g)
+        : p_(p), opt_(opt), g_(g) {
         g_.agree_on([&] { kind_ = std::make_unique<Kind>(p, g, opt.coding); });
     }
 
@@ -445,7 +466,8 @@ int SlicedBfs<Kind>::resume() {
         std::error_code ec;
         fs::create_directories(ck_dir_, ec);
         if (ec || !fs::is_directory(ck_dir_))
-            throw IoError("cannot create checkpoint folder '" + ck_dir_ + "'" + (ec ? ": " + ec.message() : ""));
+            throw IoError("cannot create checkpoint folder '" + ck_dir_ + "'" +
+                          (ec ? ": " + ec.message() : ""));
         if (!fs::exists(mpath, ec)) return;
         text = base::read_regular(mpath, "checkpoint manifest", size_t{1} << 26);
         check_same_table(parse_checkpoint(text, mpath), identity, mpath);
@@ -454,7 +476,8 @@ int SlicedBfs<Kind>::resume() {
     manifest_ = identity;
     if (text.empty()) return 0;
     const CheckpointManifest found = parse_checkpoint(text, mpath);
-    // Check every part this rank will read; the first layer with a bad part anywhere ends the replay.
+    // Check every part this rank will read; the first layer with a bad part anywhere ends the
+    // replay.
     uint64_t bad_layer = static_cast<uint64_t>(found.layers) + 1;
     std::string problem;
     for (int l = 1; l <= found.layers && bad_layer > static_cast<uint64_t>(found.layers); ++l)
@@ -468,29 +491,31 @@ int SlicedBfs<Kind>::resume() {
                 break;
             }
         }
-    uint64_t first_bad = bad_layer * static_cast<uint64_t>(g_.size()) + static_cast<uint64_t>(g_.rank());
+    uint64_t first_bad =
+        bad_layer * static_cast<uint64_t>(g_.size()) + static_cast<uint64_t>(g_.rank());
     g_.all_reduce(&first_bad, 1, base::ReduceOp::Min);
     const int layers = static_cast<int>(first_bad / static_cast<uint64_t>(g_.size())) - 1;
     if (layers < found.layers) {
         g_.broadcast(problem, static_cast<int>(first_bad % static_cast<uint64_t>(g_.size())));
         if (g_.rank() == 0 && opt_.note)
-            opt_.note("checkpoint " + ck_dir_ + ": not using layers " + std::to_string(layers + 1) + ".." +
-                      std::to_string(found.layers) + ": " + problem);
+            opt_.note("checkpoint " + ck_dir_ + ": not using layers " + std::to_string(layers + 1) +
+                      ".." + std::to_string(found.layers) + ": " + problem);
     }
     g_.agree_on([&] {
         for (int l = 1; l <= layers; ++l)
             for (const auto& part : found.parts_of(l)) {
                 if (part.hi <= lo() || part.lo >= hi()) continue;
-                replay_checkpoint_part((fs::path(ck_dir_) / part.file).string(), part, 0, lo(), hi(),
-                                       [&](uint64_t key, uint32_t) { kind_->replay(key, l, l == layers); });
+                replay_checkpoint_part(
+                    (fs::path(ck_dir_) / part.file).string(), part, 0, lo(), hi(),
+                    [&](uint64_t key, uint32_t) { kind_->replay(key, l, l == layers); });
             }
     });
     for (const auto& part : found.parts)
         if (part.layer <= layers) manifest_.parts.push_back(part);
     manifest_.layers = layers;
     if (layers > 0 && g_.rank() == 0 && opt_.note)
-        opt_.note("checkpoint " + ck_dir_ + ": resuming after layer " + std::to_string(layers) + " (" +
-                  std::to_string(g_.size()) + " rank" + (g_.size() > 1 ? "s" : "") + ")");
+        opt_.note("checkpoint " + ck_dir_ + ": resuming after layer " + std::to_string(layers) +
+                  " (" + std::to_string(g_.size()) + " rank" + (g_.size() > 1 ? "s" : "") + ")");
     return layers;
 }
 
@@ -511,11 +536,12 @@ void SlicedBfs<Kind>::write_checkpoint(int layer) {
     g_.agree_on([&] {
         if (g_.rank() != 0) return;
         for (int q = 0; q < g_.size(); ++q)
-            manifest_.parts.push_back(CheckpointPart{layer, keys().lo(q), keys().hi(q), part_name(layer, q, g_.size()),
-                                                     written[2 * static_cast<size_t>(q)],
-                                                     written[2 * static_cast<size_t>(q) + 1]});
+            manifest_.parts.push_back(CheckpointPart{
+                layer, keys().lo(q), keys().hi(q), part_name(layer, q, g_.size()),
+                written[2 * static_cast<size_t>(q)], written[2 * static_cast<size_t>(q) + 1]});
         manifest_.layers = layer;
-        base::write_file_atomic((fs::path(ck_dir_) / kCheckpointManifest).string(), checkpoint_text(manifest_));
+        base::write_file_atomic((fs::path(ck_dir_) / kCheckpointManifest).string(),
+                                checkpoint_text(manifest_));
     });
 }
 
@@ -555,7 +581,8 @@ SlicedTable SlicedBfs<Kind>::run() {
 }  // namespace
 
 uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t exchange_bytes) {
-    const uint64_t entries = pattern_ranker(p).size(), n = static_cast<uint64_t>(std::max(1, ranks));
+    const uint64_t entries = pattern_ranker(p).size(),
+                   n = static_cast<uint64_t>(std::max(1, ranks));
     if (p.kind() == PatternKind::Full) return (entries + n - 1) / n + 2 * exchange_bytes;
     // Two bits per state and a byte per placement of the slice; then that byte and the
     // slice of the table.
@@ -563,9 +590,12 @@ uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t excha
     return s.bytes + (s.states / 4 + 2 * entries + n - 1) / n + 2 * exchange_bytes;
 }
 
-SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, base::Collective& group) {
+SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt,
+                               base::Collective& group) {
     if (opt.coding == EntryCoding::Compact && p.metric() == board::Metric::Mtm)
-        throw UsageError("compact entries are for single-tile-metric tables; MTM tables keep one byte per entry");
+        throw UsageError(
+            "compact entries are for single-tile-metric tables; MTM tables keep one byte per "
+            "entry");
     if (p.kind() == PatternKind::Full) return SlicedBfs<FullKind>(p, opt, group).run();
     return SlicedBfs<RegionKind>(p, opt, group).run();
 }
@@ -573,8 +603,8 @@ SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, 
 // Rank 0 streams the slices; compact entries (excesses, a byte each in the slices) are packed
 // two per byte on the way, the escaped ones kept for the exception table, which follows the
 // nibbles (the header counts them first: a sum over the ranks).
-void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t, base::Collective& group,
-                        PdbEncoding enc, int zstd_level) {
+void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t,
+                        base::Collective& group, PdbEncoding enc, int zstd_level) {
     constexpr uint64_t kPiece = uint64_t{8} << 20;
     const bool compact = t.coding == EntryCoding::Compact;
     uint64_t escapes = 0;
@@ -607,9 +637,11 @@ void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable&
                 const unsigned e = d[i];
                 if (e >= kEscapeNibble) exceptions.push_back({rank, static_cast<uint8_t>(e)});
                 const unsigned nib = std::min(e, kEscapeNibble);
-                if (carry < 0) carry = static_cast<int>(nib);
+                if (carry < 0)
+                    carry = static_cast<int>(nib);
                 else {
-                    packed.push_back(static_cast<uint8_t>(static_cast<unsigned>(carry) | (nib << 4)));
+                    packed.push_back(
+                        static_cast<uint8_t>(static_cast<unsigned>(carry) | (nib << 4)));
                     carry = -1;
                 }
             }
@@ -622,7 +654,8 @@ void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable&
             for (uint64_t left = t.slices.size(q); left > 0;) {
                 const uint64_t n = std::min(left, kPiece);
                 piece.resize(n);
-                group.recv(q, piece.data(), n);  // received even after a failure, so no sender waits forever
+                group.recv(q, piece.data(),
+                           n);  // received even after a failure, so no sender waits forever
                 guarded([&] { append(piece.data(), n); });
                 left -= n;
             }
@@ -643,7 +676,8 @@ void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable&
     group.agree(err);
 }
 
-void remove_checkpoint(const std::string& dir, const std::string& table_file, base::Collective& group) {
+void remove_checkpoint(const std::string& dir, const std::string& table_file,
+                       base::Collective& group) {
     const std::string folder = checkpoint_folder(dir, table_file);
     std::error_code ec;
     if (group.rank() == 0) fs::remove(fs::path(folder) / kCheckpointManifest, ec);

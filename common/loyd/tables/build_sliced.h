@@ -45,12 +45,12 @@
 namespace loyd::tables {
 
 struct SlicedBuildOptions {
-    EntryCoding coding = EntryCoding::Byte;     // of SlicedTable::entries and the file
+    EntryCoding coding = EntryCoding::Byte;  // of SlicedTable::entries and the file
     // Rank 0 only: called after every layer with the global counts.
     std::function<void(const BuildProgress&)> progress;
     const std::atomic<bool>* cancel = nullptr;  // any rank's: every rank throws LimitError
     std::string checkpoint_dir;                 // empty: no checkpoint
-    std::string table_file;                     // the table's file name (names its checkpoint folder)
+    std::string table_file;  // the table's file name (names its checkpoint folder)
     uint64_t exchange_bytes = uint64_t{64} << 20;
     // Rank 0 only: what was done with an existing checkpoint (resumed, damaged parts dropped).
     std::function<void(const std::string&)> note;
@@ -76,16 +76,18 @@ uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t excha
 // reached, LimitError when cancelled or out of memory) and for checkpoints: UsageError for a
 // checkpoint of another table, IoError/FormatError for unreadable or malformed ones; a part
 // that fails its checksum is not used (the build resumes from the layer before, said by `note`).
-SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt, base::Collective& group);
+SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt,
+                               base::Collective& group);
 
 // Collective: rank 0 writes the table file atomically (PdbWriter), receiving the other ranks'
 // slices in rank order, in pieces of at most 8 MiB; h's coding fields are set from t. Every
 // rank throws the writer's error.
-void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t, base::Collective& group,
-                        PdbEncoding enc, int zstd_level);
+void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t,
+                        base::Collective& group, PdbEncoding enc, int zstd_level);
 
 // Collective: removes the table's checkpoint folder (its manifest first, so a half-removed
 // checkpoint is never used). Errors are ignored: a checkpoint left behind is only disk space.
-void remove_checkpoint(const std::string& dir, const std::string& table_file, base::Collective& group);
+void remove_checkpoint(const std::string& dir, const std::string& table_file,
+                       base::Collective& group);
 
 }  // namespace loyd::tables

@@ -85,8 +85,8 @@ struct ScanContext {
 // `chunk`: how many indices a thread takes at a time; `active` (optional, kChunk granularity)
 // skips chunks with no work.
 template <class Fn>
-void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn, const ChunkBits* active = nullptr,
-                uint64_t chunk = kChunk) {
+void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn,
+                const ChunkBits* active = nullptr, uint64_t chunk = kChunk) {
     std::atomic<uint64_t> next{0};
     std::atomic<bool> cancelled{false};
     auto work = [&](bool reporter) {
@@ -120,9 +120,11 @@ void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn, cons
 }
 
 // Reports the end of a layer to the progress callback.
-inline void report_layer(const BuildOptions& opt, int d, uint64_t assigned, uint64_t total, Clock::time_point t0) {
+inline void report_layer(const BuildOptions& opt, int d, uint64_t assigned, uint64_t total,
+                         Clock::time_point t0) {
     if (opt.progress)
-        opt.progress(BuildProgress{d, assigned, total, std::chrono::duration<double>(Clock::now() - t0).count()});
+        opt.progress(BuildProgress{d, assigned, total,
+                                   std::chrono::duration<double>(Clock::now() - t0).count()});
 }
 
 // The largest entry of a finished table given its value histogram; UsageError when some

@@ -78,14 +78,16 @@ CheckpointManifest checkpoint_identity(const Pattern& p, const std::string& tabl
     m.tiles = p.tiles_string();
     // The keys the search numbers: (placement, blank cell) ranks for full tables, the states of
     // tables/region_space.h for additive ones; a log names keys only (no masks).
-    m.keys = p.kind() == PatternKind::Full ? pattern_ranker(p).size() : RegionSpace::size_of(p).states;
+    m.keys =
+        p.kind() == PatternKind::Full ? pattern_ranker(p).size() : RegionSpace::size_of(p).states;
     m.mask_bytes = 0;
     return m;
 }
 
 std::string checkpoint_folder(const std::string& dir, const std::string& table) {
     std::string stem = table;
-    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".pdb") == 0) stem.resize(stem.size() - 4);
+    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".pdb") == 0)
+        stem.resize(stem.size() - 4);
     return (std::filesystem::path(dir) / stem).string();
 }
 
@@ -102,8 +104,8 @@ std::string checkpoint_text(const CheckpointManifest& m) {
       << "mask-bytes " << m.mask_bytes << "\n"
       << "layers " << m.layers << "\n";
     for (const auto& p : m.parts)
-        o << "part " << p.layer << " " << p.lo << " " << p.hi << " " << p.file << " " << p.bytes << " xxh3=" << base::hex16(p.xxh3)
-          << "\n";
+        o << "part " << p.layer << " " << p.lo << " " << p.hi << " " << p.file << " " << p.bytes
+          << " xxh3=" << base::hex16(p.xxh3) << "\n";
     return o.str();
 }
 
@@ -119,22 +121,31 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
         if (line.empty() || line[0] == '#') continue;
         if (!versioned) {
             if (line == "loyd-checkpoint 1")
-                throw FormatError(where + ": a checkpoint of an older loyd (version 1, whose additive builds kept "
-                                          "other records); remove its folder to build afresh");
+                throw FormatError(
+                    where +
+                    ": a checkpoint of an older loyd (version 1, whose additive builds kept "
+                    "other records); remove its folder to build afresh");
             if (line != kManifestVersion)
-                throw FormatError(where + ": expected '" + kManifestVersion + "' (not a loyd checkpoint manifest, or another version)");
+                throw FormatError(where + ": expected '" + kManifestVersion +
+                                  "' (not a loyd checkpoint manifest, or another version)");
             versioned = true;
             continue;
         }
         const size_t sp = line.find(' ');
         const std::string key = line.substr(0, sp);
         const std::string value = sp == std::string::npos ? "" : line.substr(sp + 1);
-        if (key == "table") m.table = value;
-        else if (key == "board") m.board = value;
-        else if (key == "goal") m.goal = value;
-        else if (key == "kind") m.kind = value;
-        else if (key == "tiles") m.tiles = value;
-        else if (key == "keys") m.keys = parse_u64(value, where);
+        if (key == "table")
+            m.table = value;
+        else if (key == "board")
+            m.board = value;
+        else if (key == "goal")
+            m.goal = value;
+        else if (key == "kind")
+            m.kind = value;
+        else if (key == "tiles")
+            m.tiles = value;
+        else if (key == "keys")
+            m.keys = parse_u64(value, where);
         else if (key == "mask-bytes") {
             m.mask_bytes = static_cast<int>(parse_u64(value, where));
             if (m.mask_bytes != 0 && m.mask_bytes != 1 && m.mask_bytes != 2 && m.mask_bytes != 4)
@@ -155,44 +166,55 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
             p.hi = parse_u64(hi, where);
             p.file = file;
             p.bytes = parse_u64(bytes, where);
-            if (file.find('/') != std::string::npos || file == "." || file == ".." || file[0] == '.')
+            if (file.find('/') != std::string::npos || file == "." || file == ".." ||
+                file[0] == '.')
                 throw FormatError(where + ": part file must be a plain name");
             const std::optional<uint64_t> xxh3 =
-                sum.compare(0, 5, "xxh3=") == 0 ? parse_hex16(std::string_view(sum).substr(5), base::HexCase::Lower)
-                                                : std::nullopt;
+                sum.compare(0, 5, "xxh3=") == 0
+                    ? parse_hex16(std::string_view(sum).substr(5), base::HexCase::Lower)
+                    : std::nullopt;
             if (!xxh3) throw FormatError(where + ": expected xxh3= and 16 lowercase hex digits");
             p.xxh3 = *xxh3;
-            if (p.lo > p.hi) throw FormatError(where + ": part range " + lo + ".." + hi + " is reversed");
+            if (p.lo > p.hi)
+                throw FormatError(where + ": part range " + lo + ".." + hi + " is reversed");
             m.parts.push_back(p);
         } else {
             throw FormatError(where + ": unknown key '" + key + "'");
         }
     }
     if (!versioned) throw FormatError(path + ": empty checkpoint manifest");
-    const char* missing = m.table.empty() ? "table" : m.board.empty() ? "board" : m.goal.empty() ? "goal"
-                          : m.kind.empty() ? "kind" : m.tiles.empty() ? "tiles" : m.keys == 0 ? "keys"
-                          : !have_layers ? "layers" : nullptr;
+    const char* missing = m.table.empty()   ? "table"
+                          : m.board.empty() ? "board"
+                          : m.goal.empty()  ? "goal"
+                          : m.kind.empty()  ? "kind"
+                          : m.tiles.empty() ? "tiles"
+                          : m.keys == 0     ? "keys"
+                          : !have_layers    ? "layers"
+                                            : nullptr;
     if (missing) throw FormatError(path + ": missing '" + missing + "'");
     for (const auto& p : m.parts)
         if (p.layer < 1 || p.layer > m.layers)
-            throw FormatError(path + ": part " + p.file + " is of layer " + std::to_string(p.layer) +
-                              ", outside the complete layers 1.." + std::to_string(m.layers));
+            throw FormatError(path + ": part " + p.file + " is of layer " +
+                              std::to_string(p.layer) + ", outside the complete layers 1.." +
+                              std::to_string(m.layers));
     for (int l = 1; l <= m.layers; ++l) {
         uint64_t next = 0;
         for (const auto& p : m.parts_of(l)) {
             if (p.lo != next)
-                throw FormatError(path + ": the parts of layer " + std::to_string(l) + " do not cover key " +
-                                  std::to_string(next) + " exactly once");
+                throw FormatError(path + ": the parts of layer " + std::to_string(l) +
+                                  " do not cover key " + std::to_string(next) + " exactly once");
             next = p.hi;
         }
         if (next != m.keys)
             throw FormatError(path + ": the parts of layer " + std::to_string(l) + " end at key " +
-                              std::to_string(next) + ", not at the search's " + std::to_string(m.keys) + " keys");
+                              std::to_string(next) + ", not at the search's " +
+                              std::to_string(m.keys) + " keys");
     }
     return m;
 }
 
-void check_same_table(const CheckpointManifest& found, const CheckpointManifest& expected, const std::string& path) {
+void check_same_table(const CheckpointManifest& found, const CheckpointManifest& expected,
+                      const std::string& path) {
     const std::pair<const char*, std::pair<std::string, std::string>> fields[] = {
         {"table", {found.table, expected.table}},
         {"board", {found.board, expected.board}},
@@ -204,8 +226,8 @@ void check_same_table(const CheckpointManifest& found, const CheckpointManifest&
     };
     for (const auto& [name, v] : fields)
         if (v.first != v.second)
-            throw UsageError(path + ": the checkpoint is of another table (" + name + " '" + v.first +
-                             "', this build's is '" + v.second +
+            throw UsageError(path + ": the checkpoint is of another table (" + name + " '" +
+                             v.first + "', this build's is '" + v.second +
                              "'); remove the folder or give another --checkpoint folder");
 }
 
@@ -229,8 +251,8 @@ struct CheckpointPartWriter::Impl {
     }
 };
 
-CheckpointPartWriter::CheckpointPartWriter(const std::string& path, int layer, uint64_t lo, uint64_t hi,
-                                           int mask_bytes)
+CheckpointPartWriter::CheckpointPartWriter(const std::string& path, int layer, uint64_t lo,
+                                           uint64_t hi, int mask_bytes)
     : impl_(std::make_unique<Impl>(path, lo, hi, mask_bytes)) {
     std::vector<uint8_t>& b = impl_->buf;
     b.reserve(1 << 20);
@@ -248,7 +270,8 @@ CheckpointPartWriter::~CheckpointPartWriter() = default;
 void CheckpointPartWriter::add(uint64_t rank, uint32_t mask) {
     Impl& w = *impl_;
     if (rank < w.prev + (w.any ? 1 : 0) || rank >= w.hi)
-        throw UsageError(w.out.target() + ": checkpoint ranks must increase inside the part's range");
+        throw UsageError(w.out.target() +
+                         ": checkpoint ranks must increase inside the part's range");
     uint64_t gap = rank - w.prev - (w.any ? 1 : 0);
     do {
         const uint8_t low = gap & 0x7f;
@@ -286,15 +309,16 @@ void verify_checkpoint_part(const std::string& path, const CheckpointPart& part)
     const uint64_t sum = XXH3_64bits_digest(hash);
     XXH3_freeState(hash);
     if (bytes != part.bytes)
-        throw FormatError(path + ": checkpoint part has " + std::to_string(bytes) + " bytes, the manifest says " +
-                          std::to_string(part.bytes));
+        throw FormatError(path + ": checkpoint part has " + std::to_string(bytes) +
+                          " bytes, the manifest says " + std::to_string(part.bytes));
     if (sum != part.xxh3)
-        throw FormatError(path + ": checkpoint part checksum " + base::hex16(sum) + " differs from the manifest's " +
-                          base::hex16(part.xxh3));
+        throw FormatError(path + ": checkpoint part checksum " + base::hex16(sum) +
+                          " differs from the manifest's " + base::hex16(part.xxh3));
 }
 
-void replay_checkpoint_part(const std::string& path, const CheckpointPart& part, int mask_bytes, uint64_t lo,
-                            uint64_t hi, const std::function<void(uint64_t, uint32_t)>& fn) {
+void replay_checkpoint_part(const std::string& path, const CheckpointPart& part, int mask_bytes,
+                            uint64_t lo, uint64_t hi,
+                            const std::function<void(uint64_t, uint32_t)>& fn) {
     Reader in(path);
     // The records are decoded from a carry-over buffer so a record may span two reads.
     std::vector<uint8_t> pending;
@@ -313,9 +337,10 @@ void replay_checkpoint_part(const std::string& path, const CheckpointPart& part,
             const uint8_t* h = pending.data();
             if (!std::equal(kMagic, kMagic + 8, h)) bad("not a loyd checkpoint part (magic)");
             if (base::load_le32(h + 8) != kPartVersion) bad("unsupported checkpoint part version");
-            if (static_cast<int>(base::load_le32(h + 12)) != mask_bytes) bad("checkpoint part has other mask bytes");
-            if (base::load_le64(h + 16) != static_cast<uint64_t>(part.layer) || base::load_le64(h + 24) != part.lo ||
-                base::load_le64(h + 32) != part.hi)
+            if (static_cast<int>(base::load_le32(h + 12)) != mask_bytes)
+                bad("checkpoint part has other mask bytes");
+            if (base::load_le64(h + 16) != static_cast<uint64_t>(part.layer) ||
+                base::load_le64(h + 24) != part.lo || base::load_le64(h + 32) != part.hi)
                 bad("checkpoint part header differs from the manifest (layer or range)");
             header_done = true;
             at = kPartHeader;
@@ -337,10 +362,12 @@ void replay_checkpoint_part(const std::string& path, const CheckpointPart& part,
             }
             if (!complete && shift >= 64) bad("checkpoint part has a malformed rank gap");
             if (!complete || pending.size() - q < static_cast<size_t>(mask_bytes)) break;
-            const uint32_t mask = static_cast<uint32_t>(base::load_le(pending.data() + q, mask_bytes));
+            const uint32_t mask =
+                static_cast<uint32_t>(base::load_le(pending.data() + q, mask_bytes));
             q += static_cast<size_t>(mask_bytes);
             const uint64_t base = prev + (any ? 1 : 0);
-            if (gap >= part.hi - base || base >= part.hi) bad("checkpoint part names a rank outside its range");
+            if (gap >= part.hi - base || base >= part.hi)
+                bad("checkpoint part names a rank outside its range");
             const uint64_t r = base + gap;
             prev = r;
             any = true;

@@ -73,12 +73,14 @@ std::string checkpoint_text(const CheckpointManifest& m);
 CheckpointManifest parse_checkpoint(const std::string& text, const std::string& path);
 // UsageError naming the first identity field of `found` (read from `path`) that differs
 // from `expected`.
-void check_same_table(const CheckpointManifest& found, const CheckpointManifest& expected, const std::string& path);
+void check_same_table(const CheckpointManifest& found, const CheckpointManifest& expected,
+                      const std::string& path);
 
 // Writes one part atomically: add() ranks in increasing order within [lo, hi), then finish().
 class CheckpointPartWriter {
 public:
-    CheckpointPartWriter(const std::string& path, int layer, uint64_t lo, uint64_t hi, int mask_bytes);
+    CheckpointPartWriter(const std::string& path, int layer, uint64_t lo, uint64_t hi,
+                         int mask_bytes);
     CheckpointPartWriter(const CheckpointPartWriter&) = delete;
     CheckpointPartWriter& operator=(const CheckpointPartWriter&) = delete;
     ~CheckpointPartWriter();
@@ -100,7 +102,8 @@ void verify_checkpoint_part(const std::string& path, const CheckpointPart& part)
 // Calls fn(rank, mask) for every record of the part whose rank is in [lo, hi), in rank order.
 // Checks the header against `part` and `mask_bytes`, and every record (inside the part's
 // range, increasing, not cut off): FormatError naming the file.
-void replay_checkpoint_part(const std::string& path, const CheckpointPart& part, int mask_bytes, uint64_t lo,
-                            uint64_t hi, const std::function<void(uint64_t, uint32_t)>& fn);
+void replay_checkpoint_part(const std::string& path, const CheckpointPart& part, int mask_bytes,
+                            uint64_t lo, uint64_t hi,
+                            const std::function<void(uint64_t, uint32_t)>& fn);
 
 }  // namespace loyd::tables

@@ -1,8 +1,5 @@
 #include "loyd/tables/discover.h"
 
-#include "loyd/tables/build.h"
-#include "loyd/tables/presets.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -14,6 +11,8 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/regular_file.h"
+#include "loyd/tables/build.h"
+#include "loyd/tables/presets.h"
 #include "loyd/tables/set_fit.h"
 #include "loyd/tables/set_path.h"
 
@@ -67,7 +66,8 @@ std::vector<std::string> default_pdb_dirs(const std::string& program) {
     dirs.push_back((bin / LOYD_BIN_TO_PDB).lexically_normal().string());
     std::string extra;
     try {  // a missing (or unreadable) file: no extra folder
-        extra = base::read_regular((bin / kBuildTreePathFile).string(), "build-tree path file", 1 << 16);
+        extra = base::read_regular((bin / kBuildTreePathFile).string(), "build-tree path file",
+                                   1 << 16);
     } catch (const Error&) {
     }
     std::istringstream lines(extra);
@@ -127,7 +127,8 @@ std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const boar
             continue;
         }
         std::vector<fs::path> subs;
-        for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+        for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+             it.increment(ec))
             if (it->is_directory(ec) && holds_set(it->path())) subs.push_back(it->path());
         std::sort(subs.begin(), subs.end());
         for (const auto& s : subs) consider(s / kManifestName);
@@ -137,8 +138,9 @@ std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const boar
     return found;
 }
 
-std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const board::Board& goal,
-                                      std::vector<std::string>* notes, board::Metric metric) {
+std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs,
+                                      const board::Board& goal, std::vector<std::string>* notes,
+                                      board::Metric metric) {
     std::vector<FoundSet> all = find_sets(dirs, goal, notes, metric);
     if (all.empty()) return std::nullopt;
     return std::move(all.front());
@@ -150,9 +152,10 @@ namespace {
 // in STM, full in MTM), with k chosen so that each table stays under ~60 million entries.
 PdbSetSpec suggested_set(const board::Board& goal, board::Metric metric, std::string* preset_name) {
     const board::Geometry& g = goal.geometry();
-    const bool standard = goal == board::Board::blank_last(g) || goal == board::Board::blank_first(g);
+    const bool standard =
+        goal == board::Board::blank_last(g) || goal == board::Board::blank_first(g);
     const bool mtm = metric == board::Metric::Mtm;
-    const char* name = !standard                                 ? nullptr
+    const char* name = !standard                           ? nullptr
                        : g.width() == 4 && g.height() == 4 ? (mtm ? "15-mtm-6-6" : "15-7-8")
                        : g.width() == 5 && g.height() == 5 ? (mtm ? nullptr : "24-6-6-6-6")
                        : g.width() == 3 && g.height() == 3 ? (mtm ? "8-mtm-fringe" : "8-4-4")
@@ -187,7 +190,8 @@ PdbSetSpec suggested_set(const board::Board& goal, board::Metric metric, std::st
 
 std::string shell_word(const std::string& s) {
     const bool safe = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("/._-+,:=@%").find(c) != std::string_view::npos;
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               std::string_view("/._-+,:=@%").find(c) != std::string_view::npos;
     });
     if (safe) return s;
     std::string q = "'";
@@ -199,8 +203,10 @@ std::string suggest_build_command(const board::Board& goal, board::Metric metric
     const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
     std::string name;
     const PdbSetSpec spec = suggested_set(goal, metric, &name);
-    if (!name.empty()) return "pdbgen build --preset " + name + " --out " + shell_word(dir + "/" + name);
-    std::string cmd = "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
+    if (!name.empty())
+        return "pdbgen build --preset " + name + " --out " + shell_word(dir + "/" + name);
+    std::string cmd =
+        "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
     if (metric == board::Metric::Mtm) cmd += " --metric mtm";
     for (const auto& t : spec.tables) {
         cmd += " --pattern ";
@@ -228,11 +234,14 @@ BuildCost estimate_build_cost(const PdbSetSpec& spec) {
     BuildCost c;
     for (const auto& t : spec.tables) {
         const uint64_t e = pattern_ranker(t.pattern).size();
-        const bool compact = t.pattern.metric() == board::Metric::Stm;  // the default coding (--entries)
+        const bool compact =
+            t.pattern.metric() == board::Metric::Stm;  // the default coding (--entries)
         c.entries += e;
-        c.peak_bytes = std::max(c.peak_bytes, estimate_build_bytes(t.pattern, compact ? EntryCoding::Compact
-                                                                                       : EntryCoding::Byte));
-        c.disk_bytes += compact ? e / 2 + 256 : e + 4096;  // raw; zstd typically stores a quarter or less
+        c.peak_bytes = std::max(
+            c.peak_bytes,
+            estimate_build_bytes(t.pattern, compact ? EntryCoding::Compact : EntryCoding::Byte));
+        c.disk_bytes +=
+            compact ? e / 2 + 256 : e + 4096;  // raw; zstd typically stores a quarter or less
         c.minutes += estimate_build_seconds(e) / 60.0;
     }
     return c;

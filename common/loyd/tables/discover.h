@@ -5,13 +5,13 @@
 // share folder of the installation the program runs from (<prefix>/share/loyd/pdb, found
 // from the program's own path, so a moved prefix still works), and, for a program run from
 // its build tree, the folders listed in the file `loyd-pdb-path` beside it (CMake writes it
-// there with the source tree's data/; it is never installed). No path is compiled in. Each folder may be a set itself (it holds manifest.txt) or hold
-// sets one level down. Among the sets whose board and metric match and whose goal the
-// instance's goal maps onto (goal_map.h), and whose tables are all present, the strongest is
-// chosen.
-// Strength is an estimate from table sizes: additive partitions count their entries, full
-// tables a sixteenth of theirs (a fringe table alone is weaker than an additive partition of
-// the same size). Only manifests are read here; nothing is loaded.
+// there with the source tree's data/; it is never installed). No path is compiled in. Each folder
+// may be a set itself (it holds manifest.txt) or hold sets one level down. Among the sets whose
+// board and metric match and whose goal the instance's goal maps onto (goal_map.h), and whose
+// tables are all present, the strongest is chosen. Strength is an estimate from table sizes:
+// additive partitions count their entries, full tables a sixteenth of theirs (a fringe table alone
+// is weaker than an additive partition of the same size). Only manifests are read here; nothing is
+// loaded.
 #pragma once
 
 #include <optional>
@@ -45,10 +45,13 @@ double set_strength(const PdbSetSpec& s);
 // metric, strongest first (equal strengths in the order found); notes (may be null) receives
 // one line per set skipped and why. Reads manifests only: a set listed may still fail to load.
 std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const board::Board& goal,
-                                std::vector<std::string>* notes = nullptr, board::Metric metric = board::Metric::Stm);
+                                std::vector<std::string>* notes = nullptr,
+                                board::Metric metric = board::Metric::Stm);
 // The first of find_sets, if any.
-std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs, const board::Board& goal,
-                                      std::vector<std::string>* notes = nullptr, board::Metric metric = board::Metric::Stm);
+std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs,
+                                      const board::Board& goal,
+                                      std::vector<std::string>* notes = nullptr,
+                                      board::Metric metric = board::Metric::Stm);
 
 // `s` as one word of a POSIX shell command: as is when it holds only safe characters
 // (letters, digits, / . _ - + , : = @ %), else in single quotes ('\'' for a quote).
@@ -56,7 +59,8 @@ std::string shell_word(const std::string& s);
 
 // The pdbgen command that builds a good set for this board, goal and metric (paths quoted with
 // shell_word, so it runs as printed).
-std::string suggest_build_command(const board::Board& goal, board::Metric metric = board::Metric::Stm);
+std::string suggest_build_command(const board::Board& goal,
+                                  board::Metric metric = board::Metric::Stm);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
 // (estimate_build_bytes), raw bytes on disk (half a byte per entry in the compact coding the

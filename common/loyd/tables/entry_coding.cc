@@ -35,7 +35,8 @@ std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& ex
     return out;
 }
 
-EntryReader::EntryReader(EntryCoding coding, const uint8_t* payload, uint64_t entries, uint64_t slots)
+EntryReader::EntryReader(EntryCoding coding, const uint8_t* payload, uint64_t entries,
+                         uint64_t slots)
     : coding_(coding), data_(payload) {
     if (coding == EntryCoding::Compact) {
         slots_ = payload + nibble_bytes(entries);
@@ -60,15 +61,17 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
     if ((h.entries & 1) && (payload[used - 1] >> 4))
         return "compact payload: the unused high nibble after the last entry is not zero";
     for (uint64_t i = used; i < padded; ++i)
-        if (payload[i]) return "compact payload: padding byte " + std::to_string(i) + " is not zero";
+        if (payload[i])
+            return "compact payload: padding byte " + std::to_string(i) + " is not zero";
     uint64_t escapes = 0;
     for (uint64_t i = 0; i < used; ++i) {
         const unsigned b = payload[i];
         escapes += ((b & 15u) == 15u) + ((b >> 4) == 15u);
     }
     if (escapes != h.exceptions)
-        return "compact payload: " + std::to_string(escapes) + " entries escape (nibble 15) but the header counts " +
-               std::to_string(h.exceptions) + " exceptions";
+        return "compact payload: " + std::to_string(escapes) +
+               " entries escape (nibble 15) but the header counts " + std::to_string(h.exceptions) +
+               " exceptions";
     const uint8_t* slots = payload + padded;
     const uint64_t n = h.exception_slots;
     auto slot = [&](uint64_t i) { return base::load_le64(slots + 8 * i); };
@@ -85,20 +88,23 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
             return at + ": the nibble of rank " + std::to_string(r) + " is not 15";
         // A lookup of r must reach this slot: no empty slot and no other slot of r on the way.
         for (uint64_t j = exception_home(r, n); j != i; j = (j + 1) & (n - 1)) {
-            if (slot(j) == UINT64_MAX) return at + ": rank " + std::to_string(r) + " is not reachable from its home slot";
+            if (slot(j) == UINT64_MAX)
+                return at + ": rank " + std::to_string(r) + " is not reachable from its home slot";
             if ((slot(j) >> 8) == r) return at + ": rank " + std::to_string(r) + " appears twice";
         }
         ++filled;
     }
     if (filled != h.exceptions)
-        return "compact payload: " + std::to_string(filled) + " exception slots in use, header counts " +
-               std::to_string(h.exceptions);
+        return "compact payload: " + std::to_string(filled) +
+               " exception slots in use, header counts " + std::to_string(h.exceptions);
     return "";
 }
 
-TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries, EntryCoding to, int threads) {
+TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries,
+                            EntryCoding to, int threads) {
     if (to == EntryCoding::Compact && p.metric() == board::Metric::Mtm)
-        throw UsageError("compact entries are for single-tile-metric tables; pattern " + p.tiles_string() +
+        throw UsageError("compact entries are for single-tile-metric tables; pattern " +
+                         p.tiles_string() +
                          " counts multi-tile moves (its tables keep one byte per entry)");
     const Ranker rk = pattern_ranker(p);
     const EntryBound bound(p);
@@ -127,13 +133,15 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
                     std::lock_guard<std::mutex> lock(mu);
                     if (problem.empty())
                         problem = "entry " + std::to_string(v) + " at rank " + std::to_string(r) +
-                                  (v == 255 ? " was never reached" : " is below its Manhattan bound " + std::to_string(l) +
-                                                                          " or of the other parity");
+                                  (v == 255 ? " was never reached"
+                                            : " is below its Manhattan bound " + std::to_string(l) +
+                                                  " or of the other parity");
                     return;
                 }
                 const unsigned e = static_cast<unsigned>((v - l) / 2);
                 if (e >= kEscapeNibble) local.push_back({r, static_cast<uint8_t>(e)});
-                out.bytes[r >> 1] |= static_cast<uint8_t>(std::min(e, kEscapeNibble) << ((r & 1) << 2));
+                out.bytes[r >> 1] |=
+                    static_cast<uint8_t>(std::min(e, kEscapeNibble) << ((r & 1) << 2));
             }
         }
         std::lock_guard<std::mutex> lock(mu);
@@ -143,7 +151,9 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
     for (int t = 1; t < base::workers_for(entries, kPiece, threads); ++t) pool.emplace_back(work);
     work();
     for (auto& th : pool) th.join();
-    if (!problem.empty()) throw FormatError("cannot encode the table of pattern " + p.tiles_string() + ": " + problem);
+    if (!problem.empty())
+        throw FormatError("cannot encode the table of pattern " + p.tiles_string() + ": " +
+                          problem);
     std::sort(out.exceptions.begin(), out.exceptions.end(),
               [](const EntryException& a, const EntryException& b) { return a.rank < b.rank; });
     return out;

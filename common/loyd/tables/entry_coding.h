@@ -70,8 +70,8 @@ using EntryBytes = std::vector<uint8_t, base::HugePageAllocator<uint8_t>>;
 struct TableEntries {
     EntryCoding coding = EntryCoding::Byte;
     uint64_t count = 0;
-    EntryBytes bytes;                         // Byte: count bytes; Compact: (count + 1) / 2 nibble bytes
-    std::vector<EntryException> exceptions;   // Compact: in ascending rank order
+    EntryBytes bytes;  // Byte: count bytes; Compact: (count + 1) / 2 nibble bytes
+    std::vector<EntryException> exceptions;  // Compact: in ascending rank order
 };
 
 // The exception table's slots as stored (little-endian bytes), for exceptions sorted by rank.
@@ -92,7 +92,9 @@ public:
     // long) then `slots` exception slots (a power of two, or 0).
     EntryReader(EntryCoding coding, const uint8_t* payload, uint64_t entries, uint64_t slots);
     // Byte entries at `data`.
-    static EntryReader bytes(const uint8_t* data) { return EntryReader(EntryCoding::Byte, data, 0, 0); }
+    static EntryReader bytes(const uint8_t* data) {
+        return EntryReader(EntryCoding::Byte, data, 0, 0);
+    }
 
     EntryCoding coding() const { return coding_; }
     bool compact() const { return coding_ == EntryCoding::Compact; }
@@ -124,6 +126,7 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload);
 // Re-encodes entries of `p`'s table. Cost: one unrank per entry, spread over `threads`.
 // Throws FormatError when a byte entry is below its bound or of the other parity (a damaged
 // table: such an entry cannot be a distance), UsageError for compact entries of an MTM table.
-TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries, EntryCoding to, int threads);
+TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries,
+                            EntryCoding to, int threads);
 
 }  // namespace loyd::tables

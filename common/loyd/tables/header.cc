@@ -27,8 +27,8 @@ constexpr size_t kOffTiles = 46;
 constexpr size_t kOffBits = 71;
 constexpr size_t kOffMaxValue = 72;
 constexpr size_t kOffEncoding = 73;
-constexpr size_t kOffMetric = 74;     // versions 2, 3; reserved (zero) in version 1
-constexpr size_t kOffCoding = 75;     // version 3; reserved (zero) before
+constexpr size_t kOffMetric = 74;  // versions 2, 3; reserved (zero) in version 1
+constexpr size_t kOffCoding = 75;  // version 3; reserved (zero) before
 constexpr size_t kOffGenerator = 76;
 constexpr size_t kOffEntries = 80;
 constexpr size_t kOffPayloadOffset = 88;
@@ -104,14 +104,15 @@ std::string header_problem(const PdbHeader& h) {
         seen |= 1u << t;
     }
     if (h.coding != EntryCoding::Byte && h.coding != EntryCoding::Compact)
-        return "entry coding " + std::to_string(static_cast<int>(h.coding)) + " unknown (0 byte, 1 compact)";
+        return "entry coding " + std::to_string(static_cast<int>(h.coding)) +
+               " unknown (0 byte, 1 compact)";
     const int want_bits = h.coding == EntryCoding::Compact ? 4 : 8;
     if (h.bits_per_entry != want_bits)
-        return "bits per entry " + std::to_string(h.bits_per_entry) + " wrong for " + to_string(h.coding) +
-               " entries (must be " + std::to_string(want_bits) + ")";
+        return "bits per entry " + std::to_string(h.bits_per_entry) + " wrong for " +
+               to_string(h.coding) + " entries (must be " + std::to_string(want_bits) + ")";
     if (h.coding == EntryCoding::Byte && (h.exceptions || h.exception_slots))
-        return "exception count " + std::to_string(h.exceptions) + " and slots " + std::to_string(h.exception_slots) +
-               " must be zero for byte entries";
+        return "exception count " + std::to_string(h.exceptions) + " and slots " +
+               std::to_string(h.exception_slots) + " must be zero for byte entries";
     if (h.encoding != PdbEncoding::Raw && h.encoding != PdbEncoding::Zstd)
         return "payload encoding " + std::to_string(static_cast<int>(h.encoding)) +
                " unknown (0 raw, 1 zstd)";
@@ -123,13 +124,14 @@ std::string header_problem(const PdbHeader& h) {
                to_string(h.kind) + " " + std::to_string(k) + "-tile pattern on " +
                std::to_string(n) + " cells has " + std::to_string(*expected) + ")";
     if (h.coding == EntryCoding::Compact) {
-        if (h.metric != board::Metric::Stm) return "compact entries in a multi-tile-metric table (MTM tables use bytes)";
+        if (h.metric != board::Metric::Stm)
+            return "compact entries in a multi-tile-metric table (MTM tables use bytes)";
         if (h.exceptions > h.entries)
             return "exception count " + std::to_string(h.exceptions) + " exceeds the entry count";
         if (h.exception_slots != exception_slots(h.exceptions))
             return "exception slots " + std::to_string(h.exception_slots) + " wrong for " +
-                   std::to_string(h.exceptions) + " exceptions (must be " + std::to_string(exception_slots(h.exceptions)) +
-                   ")";
+                   std::to_string(h.exceptions) + " exceptions (must be " +
+                   std::to_string(exception_slots(h.exceptions)) + ")";
     }
     return "";
 }
@@ -141,10 +143,13 @@ uint64_t exception_slots(uint64_t n) {
     return s;
 }
 
-uint64_t nibble_bytes(uint64_t entries) { return ((entries + 1) / 2 + 7) / 8 * 8; }
+uint64_t nibble_bytes(uint64_t entries) {
+    return ((entries + 1) / 2 + 7) / 8 * 8;
+}
 
 uint64_t payload_bytes(const PdbHeader& h) {
-    return h.coding == EntryCoding::Compact ? nibble_bytes(h.entries) + 8 * h.exception_slots : h.entries;
+    return h.coding == EntryCoding::Compact ? nibble_bytes(h.entries) + 8 * h.exception_slots
+                                            : h.entries;
 }
 
 PdbHeaderBytes encode_header(const PdbHeader& h) {
@@ -186,7 +191,8 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
                        const std::string& path) {
     if (avail < std::min<uint64_t>(file_size, kPdbRawPayloadOffset))
         throw UsageError(path + ": parse_header needs the file's first min(size, " +
-                         std::to_string(kPdbRawPayloadOffset) + ") bytes, got " + std::to_string(avail));
+                         std::to_string(kPdbRawPayloadOffset) + ") bytes, got " +
+                         std::to_string(avail));
     const uint64_t magic_len = std::min<uint64_t>(avail, sizeof kMagic);
     if (std::memcmp(buf, kMagic, magic_len) != 0)
         bad_format(path, "bad magic (not a loyd pattern-database file)");
@@ -197,7 +203,8 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     const uint32_t version = base::load_le32(buf + kOffVersion);
     if (version < 1 || version > kPdbFormatVersion)
         bad_format(path, "unsupported format version " + std::to_string(version) +
-                             " (this build reads versions 1 to " + std::to_string(kPdbFormatVersion) + ")");
+                             " (this build reads versions 1 to " +
+                             std::to_string(kPdbFormatVersion) + ")");
     const uint32_t header_size = base::load_le32(buf + kOffHeaderSize);
     if (header_size != kPdbHeaderSize)
         bad_format(path, "header size " + std::to_string(header_size) + " wrong (must be " +
@@ -205,8 +212,8 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     const uint64_t stored_hash = base::load_le64(buf + kOffHeaderHash);
     const uint64_t computed_hash = pdb_checksum(buf, kOffHeaderHash);
     if (stored_hash != computed_hash)
-        bad_format(path, "header checksum mismatch (recorded 0x" + base::hex16(stored_hash) + ", computed 0x" +
-                             base::hex16(computed_hash) + ")");
+        bad_format(path, "header checksum mismatch (recorded 0x" + base::hex16(stored_hash) +
+                             ", computed 0x" + base::hex16(computed_hash) + ")");
 
     PdbHeader h;
     h.width = buf[kOffWidth];
@@ -226,13 +233,14 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     h.max_value = buf[kOffMaxValue];
     h.encoding = static_cast<PdbEncoding>(buf[kOffEncoding]);
     if (version == 1 && buf[kOffMetric] != 0)
-        bad_format(path, "reserved: byte at offset " + std::to_string(kOffMetric) + " is not zero (version 1)");
+        bad_format(path, "reserved: byte at offset " + std::to_string(kOffMetric) +
+                             " is not zero (version 1)");
     h.metric = static_cast<board::Metric>(buf[kOffMetric]);
     if (version < 3)
         for (size_t i = kOffCoding; i < kOffReservedB; i = i == kOffCoding ? kOffExceptions : i + 1)
             if (buf[i] != 0)
-                bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero (version " +
-                                     std::to_string(version) + ")");
+                bad_format(path, "reserved: byte at offset " + std::to_string(i) +
+                                     " is not zero (version " + std::to_string(version) + ")");
     h.coding = static_cast<EntryCoding>(buf[kOffCoding]);
     h.exceptions = base::load_le64(buf + kOffExceptions);
     h.exception_slots = base::load_le64(buf + kOffExceptionSlots);
@@ -254,9 +262,10 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
         bad_format(path, "compact entries in a version " + std::to_string(version) + " file");
     if (decoded_size != payload_bytes(h))
         bad_format(path, "payload decoded size " + std::to_string(decoded_size) + " wrong (" +
-                             std::to_string(h.entries) + " " + to_string(h.coding) + " entries and " +
-                             std::to_string(h.exception_slots) + " exception slots take " +
-                             std::to_string(payload_bytes(h)) + " bytes)");
+                             std::to_string(h.entries) + " " + to_string(h.coding) +
+                             " entries and " + std::to_string(h.exception_slots) +
+                             " exception slots take " + std::to_string(payload_bytes(h)) +
+                             " bytes)");
     const uint64_t want_offset = payload_offset_for(h.encoding, h.coding);
     if (h.payload_offset != want_offset)
         bad_format(path, "payload offset " + std::to_string(h.payload_offset) + " wrong (" +
@@ -318,20 +327,16 @@ uint64_t expected_entries(const PdbHeader& h) {
 
 std::string to_string(PdbKind k) {
     switch (k) {
-        case PdbKind::Additive:
-            return "additive";
-        case PdbKind::Full:
-            return "full";
+        case PdbKind::Additive: return "additive";
+        case PdbKind::Full: return "full";
     }
     return "unknown kind " + std::to_string(static_cast<int>(k));
 }
 
 std::string to_string(EntryCoding c) {
     switch (c) {
-        case EntryCoding::Byte:
-            return "byte";
-        case EntryCoding::Compact:
-            return "compact";
+        case EntryCoding::Byte: return "byte";
+        case EntryCoding::Compact: return "compact";
     }
     return "unknown entry coding " + std::to_string(static_cast<int>(c));
 }
@@ -344,10 +349,8 @@ EntryCoding parse_entry_coding(const std::string& s) {
 
 std::string to_string(PdbEncoding e) {
     switch (e) {
-        case PdbEncoding::Raw:
-            return "raw";
-        case PdbEncoding::Zstd:
-            return "zstd";
+        case PdbEncoding::Raw: return "raw";
+        case PdbEncoding::Zstd: return "zstd";
     }
     return "unknown encoding " + std::to_string(static_cast<int>(e));
 }

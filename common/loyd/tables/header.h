@@ -5,9 +5,10 @@
 // and tiles, the metric its distances count (versions 2 and 3), how entries are coded (version
 // 3: one byte each, or four bits with an exception table; tables/entry_coding.h), the entry
 // count, the payload encoding, offset and sizes, the XXH3-64 of the decoded and of the stored
-// payload, reserved bytes that must be zero, and the XXH3-64 of the header itself. `parse_header` checks every field and the file size against them; it is pure
-// (no I/O), so the file reader and the fuzzer share it. Errors are FormatError naming the path
-// and the field. Cost: O(header) plus one XXH3 of 248 bytes.
+// payload, reserved bytes that must be zero, and the XXH3-64 of the header itself. `parse_header`
+// checks every field and the file size against them; it is pure (no I/O), so the file reader and
+// the fuzzer share it. Errors are FormatError naming the path and the field. Cost: O(header) plus
+// one XXH3 of 248 bytes.
 #pragma once
 
 #include <array>
@@ -52,8 +53,9 @@ struct PdbHeader {
     uint64_t entries = 0;        // number of entries
     EntryCoding coding = EntryCoding::Byte;
     uint8_t bits_per_entry = 8;  // 8 (byte coding) or 4 (compact)
-    uint64_t exceptions = 0;       // compact: escaped entries
-    uint64_t exception_slots = 0;  // compact: slots of their hash table (exception_slots(exceptions))
+    uint64_t exceptions = 0;     // compact: escaped entries
+    uint64_t exception_slots =
+        0;  // compact: slots of their hash table (exception_slots(exceptions))
     uint8_t max_value = 0;
     uint32_t generator_version = 0;  // (major<<16)|(minor<<8)|patch
     PdbEncoding encoding = PdbEncoding::Zstd;
@@ -80,7 +82,6 @@ uint64_t pdb_checksum(const void* data, uint64_t size);
 
 using PdbHeaderBytes = std::array<uint8_t, kPdbHeaderSize>;
 
-
 // The first problem with the header's self-description (geometry, goal, kind, ranking, tiles,
 // entry width, encoding, entry count), or "" when there is none. Shared by the writer (which
 // refuses to write such a header) and the reader.
@@ -97,11 +98,12 @@ uint64_t payload_offset_for(PdbEncoding e, EntryCoding c = EntryCoding::Byte);
 // Decodes and checks a header. `buf` holds the first `avail` = min(file_size, 4096) bytes of a
 // file of `file_size` bytes (the raw padding up to 4096 must be zero). FormatError naming
 // `path` and the field otherwise.
-PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size, const std::string& path);
+PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
+                       const std::string& path);
 
-std::string to_string(PdbKind k);      // "additive", "full"
-std::string to_string(PdbEncoding e);  // "raw", "zstd"
-std::string to_string(EntryCoding c);  // "byte", "compact"
+std::string to_string(PdbKind k);                      // "additive", "full"
+std::string to_string(PdbEncoding e);                  // "raw", "zstd"
+std::string to_string(EntryCoding c);                  // "byte", "compact"
 EntryCoding parse_entry_coding(const std::string& s);  // UsageError naming the choices
 
 // The exception table's slots for n exceptions: 0 when n = 0, else the smallest power of two

@@ -25,9 +25,11 @@ namespace {
 // again before it is used.
 std::string source_key(const std::string& file) {
     struct stat st {};
-    if (::stat(file.c_str(), &st) != 0) throw IoError(file + ": cannot stat: " + std::strerror(errno));
+    if (::stat(file.c_str(), &st) != 0)
+        throw IoError(file + ": cannot stat: " + std::strerror(errno));
     const uint64_t fields[] = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
-                               static_cast<uint64_t>(st.st_size), static_cast<uint64_t>(st.st_mtim.tv_sec),
+                               static_cast<uint64_t>(st.st_size),
+                               static_cast<uint64_t>(st.st_mtim.tv_sec),
                                static_cast<uint64_t>(st.st_mtim.tv_nsec)};
     return base::hex16(pdb_checksum(reinterpret_cast<const uint8_t*>(fields), sizeof fields));
 }
@@ -37,8 +39,8 @@ void remove_stale(const fs::path& dir, const std::string& prefix, const fs::path
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.rfind(prefix, 0) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".pdb" &&
-            it->path() != keep) {
+        if (name.rfind(prefix, 0) == 0 && name.size() > 4 &&
+            name.substr(name.size() - 4) == ".pdb" && it->path() != keep) {
             std::error_code rm;
             fs::remove(it->path(), rm);
         }
@@ -52,17 +54,20 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
                       (ec ? ": " + ec.message() : std::string(" does not exist")));
     const PdbHeader h = read_pdb_header(file);
     if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
-        throw FormatError(file + ": payload xxh3 " + base::hex16(h.payload_xxh3) + " differs from the manifest's " +
-                          base::hex16(*t.xxh3));
+        throw FormatError(file + ": payload xxh3 " + base::hex16(h.payload_xxh3) +
+                          " differs from the manifest's " + base::hex16(*t.xxh3));
     // Small tables decode in milliseconds: only big ones are worth a raw copy in the cache.
-    if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() && h.entries >= opt.cache_min_entries) {
+    if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() &&
+        h.entries >= opt.cache_min_entries) {
         const std::string prefix = base::hex16(h.payload_xxh3) + "-";
-        const std::string cached = (fs::path(opt.cache_dir) / (prefix + source_key(file) + ".pdb")).string();
+        const std::string cached =
+            (fs::path(opt.cache_dir) / (prefix + source_key(file) + ".pdb")).string();
         // Never through a symbolic link: an entry replaced by a link is a miss, and the link
         // itself is replaced below (what it names is never read or written).
         if (fs::exists(fs::symlink_status(cached, ec))) {
             try {
-                PdbTable c = PdbTable::load(cached, t.pattern, opt.verify_payload, base::Links::Refuse);
+                PdbTable c =
+                    PdbTable::load(cached, t.pattern, opt.verify_payload, base::Links::Refuse);
                 if (c.file().header().payload_xxh3 == h.payload_xxh3 &&
                     c.file().header().encoding == PdbEncoding::Raw)
                     return c;
@@ -73,9 +78,11 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         PdbTable d = PdbTable::load(file, t.pattern, true);
         try {
             fs::create_directories(opt.cache_dir, ec);
-            base::remove_dead_temporaries(opt.cache_dir);  // left by interrupted fills (SIGKILL, Ctrl-C)
+            base::remove_dead_temporaries(
+                opt.cache_dir);  // left by interrupted fills (SIGKILL, Ctrl-C)
             PdbHeader raw = d.file().header();
-            write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw, kDefaultZstdLevel,
+            write_pdb(cached, raw, d.data(), d.file().payload_size(), PdbEncoding::Raw,
+                      kDefaultZstdLevel,
                       base::Links::Refuse);  // atomic: never torn
             remove_stale(opt.cache_dir, prefix, cached);
         } catch (const Error&) {
@@ -90,8 +97,10 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
 void check_not_rewritten(const LoadedSet& set) {
     for (const PdbTable& t : set.tables)
         if (const std::string how = t.file().rewritten(); !how.empty())
-            throw IoError(t.file().path() + ": " + how + " while in use; replace a table by writing a new " +
-                          "file and renaming it over the old one (as pdbgen does), never in place, then run again");
+            throw IoError(t.file().path() + ": " + how +
+                          " while in use; replace a table by writing a new " +
+                          "file and renaming it over the old one (as pdbgen does), never in place, "
+                          "then run again");
 }
 
 LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
@@ -104,8 +113,8 @@ LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
         const PdbTable& loaded = set.tables.back();
         if (opt.spot_check)
             spot_check_table(loaded.pattern(), loaded.entries(), loaded.size(),
-                             spot_check_samples(loaded.file().payload_size()), loaded.file().header().payload_xxh3,
-                             file);
+                             spot_check_samples(loaded.file().payload_size()),
+                             loaded.file().header().payload_xxh3, file);
     }
     set.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return set;

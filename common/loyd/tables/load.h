@@ -7,11 +7,11 @@
 // source file's identity (device, inode, size, modification time): a source changed in any
 // way misses the cache and is verified again, so a corrupted source is refused even with a
 // warm cache. Entries are written atomically (two loaders filling the cache at once each
-// rename a complete file) and verified again when mapped; a damaged one is rewritten. A table that fails any check is never returned: the call throws
-// IoError / FormatError naming the file and the field. Every table then passes a sampled check
-// of its entries' invariants (tables/verify.h: 16 to 256 entries, so checksums recomputed over
-// wrong entries are caught). Cost: one checksum pass per table (skippable), plus one
-// decode pass per zstd table not found in the cache.
+// rename a complete file) and verified again when mapped; a damaged one is rewritten. A table that
+// fails any check is never returned: the call throws IoError / FormatError naming the file and the
+// field. Every table then passes a sampled check of its entries' invariants (tables/verify.h: 16 to
+// 256 entries, so checksums recomputed over wrong entries are caught). Cost: one checksum pass per
+// table (skippable), plus one decode pass per zstd table not found in the cache.
 #pragma once
 
 #include <cstdint>
@@ -25,18 +25,18 @@ namespace loyd::tables {
 
 // A table set loaded and checked against its manifest.
 struct LoadedSet {
-    std::string dir;              // folder holding the manifest and tables
+    std::string dir;  // folder holding the manifest and tables
     PdbSetSpec spec;
-    std::vector<PdbTable> tables; // spec.tables order
+    std::vector<PdbTable> tables;  // spec.tables order
     double load_seconds = 0;
 };
 
 struct LoadOptions {
-    bool verify_payload = true;   // XXH3 of every payload (a few GB/s)
-    bool spot_check = true;       // a sample of every table's entries checked against
-                                  // verify's invariants (tables/verify.h)
-    std::string cache_dir;        // where decoded zstd tables of cache_min_entries or more are
-                                  // kept raw, to be mapped next time; empty = none
+    bool verify_payload = true;  // XXH3 of every payload (a few GB/s)
+    bool spot_check = true;      // a sample of every table's entries checked against
+                                 // verify's invariants (tables/verify.h)
+    std::string cache_dir;       // where decoded zstd tables of cache_min_entries or more are
+                                 // kept raw, to be mapped next time; empty = none
     uint64_t cache_min_entries = uint64_t{8} << 20;
 };
 

@@ -37,13 +37,15 @@ std::string set_name_problem(const std::string& name) {
     if (name[0] == '.' || name[0] == '-' || name[0] == ' ' || name.back() == ' ')
         return "a set name does not start with '.', '-' or a space, nor end with a space";
     for (const char c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '+' && c != '-' && c != ' ')
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '+' &&
+            c != '-' && c != ' ')
             return "a set name holds only letters, digits, spaces and . _ + -";
     return "";
 }
 
 PdbSetSpec custom_set(const std::string& name, const board::Board& goal,
-                      const std::vector<std::vector<int>>& patterns, PatternKind kind, board::Metric metric) {
+                      const std::vector<std::vector<int>>& patterns, PatternKind kind,
+                      board::Metric metric) {
     if (const std::string why = set_name_problem(name); !why.empty())
         throw UsageError("invalid set name '" + printable(name) + "': " + why);
     PdbSetSpec s{name, goal, reflectable(goal), {}, {}, metric};
@@ -81,7 +83,8 @@ std::string manifest_text(const PdbSetSpec& s) {
     o << "reflect " << (s.reflect ? "yes" : "no") << "\n";
     for (size_t i = 0; i < s.tables.size(); ++i) {
         const auto& t = s.tables[i];
-        o << "table " << t.file << " " << to_string(t.pattern.kind()) << " " << t.pattern.tiles_string();
+        o << "table " << t.file << " " << to_string(t.pattern.kind()) << " "
+          << t.pattern.tiles_string();
         if (t.xxh3) o << " xxh3=" << base::hex16(*t.xxh3);
         o << "\n";
     }
@@ -122,7 +125,8 @@ public:
 private:
     FormatError fail(const std::string& msg) const {
         // lineno 0: a problem of the whole file (something missing), not of one line.
-        return FormatError(lineno_ ? path_ + ":" + std::to_string(lineno_) + ": " + msg : path_ + ": " + msg);
+        return FormatError(lineno_ ? path_ + ":" + std::to_string(lineno_) + ": " + msg
+                                   : path_ + ": " + msg);
     }
 
     void entry(const std::string& key, const std::string& rest) {
@@ -131,21 +135,29 @@ private:
             if (const std::string why = set_name_problem(rest); !why.empty())
                 throw fail("invalid set name '" + printable(rest) + "': " + why);
             name_ = rest;
-        }
-        else if (key == "board") board(rest);
-        else if (key == "goal") goal(rest);
+        } else if (key == "board")
+            board(rest);
+        else if (key == "goal")
+            goal(rest);
         else if (key == "combine") {
             if (rest != "max-of-sums") throw fail("unknown combine rule '" + rest + "'");
-        } else if (key == "reflect") reflect(rest);
-        else if (key == "metric") metric(rest);
-        else if (key == "table") table(rest);
-        else if (key == "partition") partition(rest);
-        else throw fail("unknown key '" + key + "'");
+        } else if (key == "reflect")
+            reflect(rest);
+        else if (key == "metric")
+            metric(rest);
+        else if (key == "table")
+            table(rest);
+        else if (key == "partition")
+            partition(rest);
+        else
+            throw fail("unknown key '" + key + "'");
     }
 
     void magic(const std::string& key, const std::string& rest) {
-        if (key != "loyd-pdb-set") throw fail("not a loyd pdb-set manifest (expected 'loyd-pdb-set 1')");
-        if (rest != "1" && rest != "2") throw fail("unsupported manifest version '" + rest + "' (this build reads 1 and 2)");
+        if (key != "loyd-pdb-set")
+            throw fail("not a loyd pdb-set manifest (expected 'loyd-pdb-set 1')");
+        if (rest != "1" && rest != "2")
+            throw fail("unsupported manifest version '" + rest + "' (this build reads 1 and 2)");
         version_ = rest[0] - '0';
         magic_ = true;
     }
@@ -197,12 +209,14 @@ private:
             throw fail("table file '" + file + "' must be a plain file name in the set's folder");
         std::optional<uint64_t> sum;
         while (ts >> extra) {
-            if (extra.rfind("xxh3=", 0) != 0 || extra.size() != 21) throw fail("unexpected '" + extra + "'");
+            if (extra.rfind("xxh3=", 0) != 0 || extra.size() != 21)
+                throw fail("unexpected '" + extra + "'");
             sum = base::parse_hex16(std::string_view(extra).substr(5));
             if (!sum) throw fail("bad checksum '" + extra + "'");
         }
         if (by_file_.count(file)) throw fail("table '" + file + "' listed twice");
-        if (version_ >= 2 && !have_metric_) throw fail("'table' before 'metric' (manifest version 2)");
+        if (version_ >= 2 && !have_metric_)
+            throw fail("'table' before 'metric' (manifest version 2)");
         try {
             Pattern p(*goal_, board::parse_int_list(tiles), parse_pattern_kind(kind), metric_);
             by_file_[file] = static_cast<int>(tables_.size());

@@ -24,9 +24,9 @@
 namespace loyd::tables {
 
 struct TableSpec {
-    std::string file;               // file name inside the set's folder
+    std::string file;  // file name inside the set's folder
     Pattern pattern;
-    std::optional<uint64_t> xxh3;   // XXH3-64 of the decoded payload, when known
+    std::optional<uint64_t> xxh3;  // XXH3-64 of the decoded payload, when known
 };
 
 struct PdbSetSpec {
@@ -35,7 +35,7 @@ struct PdbSetSpec {
     bool reflect = false;
     std::vector<TableSpec> tables;              // each distinct table once
     std::vector<std::vector<int>> partitions;   // indices into `tables`
-    board::Metric metric = board::Metric::Stm;                // the metric of every table
+    board::Metric metric = board::Metric::Stm;  // the metric of every table
 
     const board::Geometry& geometry() const { return goal.geometry(); }
 };

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "loyd/base/tileset.h"
 #include "loyd/board/board.h"
 #include "loyd/board/metric.h"
-#include "loyd/base/tileset.h"
 
 namespace loyd::tables {
 
@@ -31,7 +31,8 @@ PatternKind parse_pattern_kind(const std::string& s);  // "additive" | "full"
 
 class Pattern {
 public:
-    Pattern(const board::Board& goal, std::vector<int> tiles, PatternKind kind, board::Metric metric = board::Metric::Stm);
+    Pattern(const board::Board& goal, std::vector<int> tiles, PatternKind kind,
+            board::Metric metric = board::Metric::Stm);
 
     const board::Board& goal() const { return goal_; }
     const board::Geometry& geometry() const { return goal_.geometry(); }

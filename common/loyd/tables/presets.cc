@@ -17,43 +17,96 @@ struct PresetDef {
 
 const std::vector<PresetDef>& presets() {
     static const std::vector<PresetDef> defs = {
-        {"8-fringe", 3, 3, PatternKind::Full, {{1, 2, 3, 4, 7}},
+        {"8-fringe",
+         3,
+         3,
+         PatternKind::Full,
+         {{1, 2, 3, 4, 7}},
          "3x3 full table of the top row and left column (tiles 1 2 3 4 7) with the blank: the C# "
          "seed's fringe table; 60,480 entries"},
-        {"8-4-4", 3, 3, PatternKind::Additive, {{1, 2, 4, 5}, {3, 6, 7, 8}},
+        {"8-4-4",
+         3,
+         3,
+         PatternKind::Additive,
+         {{1, 2, 4, 5}, {3, 6, 7, 8}},
          "3x3 additive partition: the top-left 2x2 block and the rest; 2 x 3,024 entries"},
-        {"15-5-5-5", 4, 4, PatternKind::Additive, {{1, 2, 5, 6, 9}, {3, 4, 7, 8, 12}, {10, 11, 13, 14, 15}},
+        {"15-5-5-5",
+         4,
+         4,
+         PatternKind::Additive,
+         {{1, 2, 5, 6, 9}, {3, 4, 7, 8, 12}, {10, 11, 13, 14, 15}},
          "4x4 additive 5-5-5 partition in compact blocks; 3 x 524,160 entries"},
-        {"15-6-6-3", 4, 4, PatternKind::Additive, {{1, 2, 5, 6, 9, 10}, {3, 4, 7, 8, 11, 12}, {13, 14, 15}},
+        {"15-6-6-3",
+         4,
+         4,
+         PatternKind::Additive,
+         {{1, 2, 5, 6, 9, 10}, {3, 4, 7, 8, 11, 12}, {13, 14, 15}},
          "4x4 additive 6-6-3 partition: two 2x3 blocks and the bottom-row triple beside the blank "
          "(1.6x fewer nodes than 1,2,5,6,9,13 / 3,4,7,8,11,12 / 10,14,15 on Korf's 100); "
          "2 x 5,765,760 + 3,360 entries"},
-        {"15-7-8", 4, 4, PatternKind::Additive, {{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15}},
-         "4x4 additive 7-8 partition of Korf & Felner 2002: the two rows holding the blank (7 tiles) "
+        {"15-7-8",
+         4,
+         4,
+         PatternKind::Additive,
+         {{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15}},
+         "4x4 additive 7-8 partition of Korf & Felner 2002: the two rows holding the blank (7 "
+         "tiles) "
          "and the other two rows (8 tiles); 518,918,400 + 57,657,600 entries"},
-        {"15-fringe", 4, 4, PatternKind::Full, {{1, 2, 3, 4, 5, 9, 13}},
+        {"15-fringe",
+         4,
+         4,
+         PatternKind::Full,
+         {{1, 2, 3, 4, 5, 9, 13}},
          "4x4 full fringe table of Culberson & Schaeffer 1998: the row and column farthest from "
          "the blank (tiles 1 2 3 4 5 9 13) with the blank; 518,918,400 entries"},
-        {"24-6-6-6-6", 5, 5, PatternKind::Additive,
-         {{1, 2, 3, 6, 7, 8}, {4, 5, 9, 10, 14, 15}, {11, 12, 16, 17, 21, 22}, {13, 18, 19, 20, 23, 24}},
+        {"24-6-6-6-6",
+         5,
+         5,
+         PatternKind::Additive,
+         {{1, 2, 3, 6, 7, 8},
+          {4, 5, 9, 10, 14, 15},
+          {11, 12, 16, 17, 21, 22},
+          {13, 18, 19, 20, 23, 24}},
          "5x5 additive 6-6-6-6 partition (the strength of Korf & Felner 2002's 6-6-6-6 on their "
          "instances, not their exact partition); 4 x 127,512,000 entries"},
-        {"24-7-7-7-3", 5, 5, PatternKind::Additive,
-         {{1, 2, 6, 7, 11, 12, 13}, {3, 4, 5, 8, 9, 10, 14}, {16, 17, 18, 19, 21, 22, 23}, {15, 20, 24}},
+        {"24-7-7-7-3",
+         5,
+         5,
+         PatternKind::Additive,
+         {{1, 2, 6, 7, 11, 12, 13},
+          {3, 4, 5, 8, 9, 10, 14},
+          {16, 17, 18, 19, 21, 22, 23},
+          {15, 20, 24}},
          "5x5 additive 7-7-7-3 partition: Korf & Felner 2002's 6-6-6-6 blocks (turned 180 degrees "
          "for blank-last) with tiles 13, 14 and 19 moved into the three 7-tile tables and 15 20 24 "
          "left beside the blank; 3 x 2,422,728,000 + 13,800 entries"},
-        {"8-mtm-fringe", 3, 3, PatternKind::Full, {{1, 2, 3, 4, 7}},
-         "3x3 multi-tile metric: full table of the top row and left column (tiles 1 2 3 4 7) with the "
+        {"8-mtm-fringe",
+         3,
+         3,
+         PatternKind::Full,
+         {{1, 2, 3, 4, 7}},
+         "3x3 multi-tile metric: full table of the top row and left column (tiles 1 2 3 4 7) with "
+         "the "
          "blank, counting MTM moves; 60,480 entries",
          board::Metric::Mtm},
-        {"15-mtm-6-6", 4, 4, PatternKind::Full, {{1, 2, 3, 4, 5, 6}, {10, 11, 12, 13, 14, 15}},
-         "4x4 multi-tile metric: full tables of tiles 1-6 and 10-15 with the blank, counting MTM moves, "
-         "combined by max with reflection and the MTM walking distance; each of Korf's 100 in about a "
+        {"15-mtm-6-6",
+         4,
+         4,
+         PatternKind::Full,
+         {{1, 2, 3, 4, 5, 6}, {10, 11, 12, 13, 14, 15}},
+         "4x4 multi-tile metric: full tables of tiles 1-6 and 10-15 with the blank, counting MTM "
+         "moves, "
+         "combined by max with reflection and the MTM walking distance; each of Korf's 100 in "
+         "about a "
          "second or less; 2 x 57,657,600 entries",
          board::Metric::Mtm},
-        {"15-mtm-7-7", 4, 4, PatternKind::Full, {{1, 2, 3, 4, 5, 6, 7}, {9, 10, 11, 12, 13, 14, 15}},
-         "4x4 multi-tile metric: full tables of tiles 1-7 and 9-15 with the blank, counting MTM moves; "
+        {"15-mtm-7-7",
+         4,
+         4,
+         PatternKind::Full,
+         {{1, 2, 3, 4, 5, 6, 7}, {9, 10, 11, 12, 13, 14, 15}},
+         "4x4 multi-tile metric: full tables of tiles 1-7 and 9-15 with the blank, counting MTM "
+         "moves; "
          "9x fewer nodes than 15-mtm-6-6 on Korf's 100 (each in a tenth of a second or less); "
          "2 x 518,918,400 entries",
          board::Metric::Mtm},

@@ -1,5 +1,6 @@
 // The shipped table-set recipes ("presets"), each for the blank-last goal and one metric
-// (the "-mtm-" ones count multi-tile moves); README.md says where each partition comes from. `pdbgen build --preset NAME` builds one.
+// (the "-mtm-" ones count multi-tile moves); README.md says where each partition comes from.
+// `pdbgen build --preset NAME` builds one.
 #pragma once
 
 #include <string>

@@ -11,7 +11,8 @@ __extension__ typedef unsigned __int128 u128;
 
 uint64_t partial_permutations(int n, int m) {
     uint64_t s = 1;
-    for (int i = 0; i < m; ++i) s *= static_cast<uint64_t>(n - i);  // callers check size first (Ranker)
+    for (int i = 0; i < m; ++i)
+        s *= static_cast<uint64_t>(n - i);  // callers check size first (Ranker)
     return s;
 }
 
@@ -33,7 +34,8 @@ Ranker::Ranker(int cells, int items) : n_(cells), m_(items) {
     for (int i = items - 1; i >= 0; --i) {
         weight_[i] = w;
         radix_[i] = static_cast<uint64_t>(cells - i);
-        recip_[i] = static_cast<uint64_t>(((static_cast<u128>(1) << 64) + radix_[i] - 1) / radix_[i]);
+        recip_[i] =
+            static_cast<uint64_t>(((static_cast<u128>(1) << 64) + radix_[i] - 1) / radix_[i]);
         w *= radix_[i];
     }
     all_ = cells == 32 ? ~base::Mask{0} : base::bit(cells) - 1;

@@ -50,7 +50,8 @@ public:
     // The rank after item i moved from cell a to the adjacent cell b, from rank r; item_at(c)
     // is the item on cell c, or kNoItem.
     template <class ItemAt>
-    [[gnu::always_inline]] uint64_t step(uint64_t r, int i, int a, int b, int width, ItemAt item_at) const {
+    [[gnu::always_inline]] uint64_t step(uint64_t r, int i, int a, int b, int width,
+                                         ItemAt item_at) const {
         if (b == a + 1) return r + weight_[i];
         if (b == a - 1) return r - weight_[i];
         auto passed = [&](int c) {
@@ -65,8 +66,8 @@ public:
     // between cell lo and cell lo + width; passed(c) says what is on cell c. A caller that keeps
     // the place values by tile gives them itself (one load where weight() would be two).
     template <class PassedAt>
-    [[gnu::always_inline]] static uint64_t vertical_step(int i, uint64_t weight_i, int lo, int width,
-                                                         PassedAt passed) {
+    [[gnu::always_inline]] static uint64_t vertical_step(int i, uint64_t weight_i, int lo,
+                                                         int width, PassedAt passed) {
         uint64_t shift = weight_i * static_cast<uint64_t>(width);
         for (int k = 1; k < width; ++k) {
             const Passed p = passed(lo + k);
@@ -115,8 +116,8 @@ private:
     uint64_t size_;
     base::Mask all_;
     uint64_t weight_[kMaxItems]{};  // product of the radices after item i; 0 for kNoItem
-    uint64_t radix_[kMaxItems];   // n - i
-    uint64_t recip_[kMaxItems];   // ceil(2^64 / radix)
+    uint64_t radix_[kMaxItems];     // n - i
+    uint64_t recip_[kMaxItems];     // ceil(2^64 / radix)
 };
 
 // n! / (n-m)!

@@ -11,18 +11,22 @@ constexpr uint64_t kMaxSets = uint64_t{1} << 26;
 constexpr int kMaxTableItems = 8;  // moved-arrangement table up to 8! * 8 * 8 entries
 }  // namespace
 
-RegionSpace::RegionSpace(const Pattern& p) : g_(p.geometry()), n_(g_.cells()), k_(p.size()), all_(g_.all_cells()) {
+RegionSpace::RegionSpace(const Pattern& p)
+    : g_(p.geometry()), n_(g_.cells()), k_(p.size()), all_(g_.all_cells()) {
     if (p.kind() != PatternKind::Additive)
-        throw UsageError("the region state space is for additive patterns, not " + to_string(p.kind()) + " ones");
+        throw UsageError("the region state space is for additive patterns, not " +
+                         to_string(p.kind()) + " ones");
     for (int i = 0; i <= board::kMaxCells; ++i) {
         binom_[i][0] = 1;
-        for (int j = 1; j <= i; ++j) binom_[i][j] = binom_[i - 1][j - 1] + (j < i ? binom_[i - 1][j] : 0);
+        for (int j = 1; j <= i; ++j)
+            binom_[i][j] = binom_[i - 1][j - 1] + (j < i ? binom_[i - 1][j] : 0);
     }
     fact_[0] = 1;
     for (int i = 1; i <= board::kMaxCells; ++i) fact_[i] = fact_[i - 1] * static_cast<uint64_t>(i);
     if (binom_[n_][k_] > kMaxSets)
         throw UsageError("pattern " + p.tiles_string() + " on " + g_.name() + " has " +
-                         std::to_string(binom_[n_][k_]) + " cell sets, more than the builder's limit of " +
+                         std::to_string(binom_[n_][k_]) +
+                         " cell sets, more than the builder's limit of " +
                          std::to_string(kMaxSets));
     arrangements_ = fact_[k_];
     build_sets(p);
@@ -47,7 +51,8 @@ RegionSpace::RegionSpace(const Pattern& p) : g_(p.geometry()), n_(g_.cells()), k
         occ |= base::bit(cells[i]);
     }
     const uint64_t placement = placement_of(cells);
-    goal_state_ = state(placement % sets(), placement / sets(), region_ordinal(all_ & ~occ, goal_pos[0]));
+    goal_state_ =
+        state(placement % sets(), placement / sets(), region_ordinal(all_ & ~occ, goal_pos[0]));
 }
 
 // Sets in colex order (increasing masks: Gosper's next-combination step), their regions, and
@@ -71,9 +76,11 @@ void RegionSpace::build_sets(const Pattern& p) {
         if (ripple == 0 || next > all_) break;
         m = next;
     }
-    if (occ_.size() != count) throw UsageError("internal: enumerated " + std::to_string(occ_.size()) + " cell sets");
+    if (occ_.size() != count)
+        throw UsageError("internal: enumerated " + std::to_string(occ_.size()) + " cell sets");
     if (regions_total > UINT32_MAX || regions_total > UINT64_MAX / arrangements_)
-        throw UsageError("pattern " + p.tiles_string() + " has too many states to number in 64 bits");
+        throw UsageError("pattern " + p.tiles_string() +
+                         " has too many states to number in 64 bits");
     block_ = regions_total;
     states_ = regions_total * arrangements_;
 }
@@ -81,7 +88,8 @@ void RegionSpace::build_sets(const Pattern& p) {
 int RegionSpace::region_ordinal(base::Mask free, int cell) const {
     const base::Mask region = flood(g_, base::bit(cell), free);
     int ordinal = 0;
-    for (base::Mask f = free & (base::bit(base::lowest(region)) - 1); f; ++ordinal) f &= ~flood(g_, base::bit(base::lowest(f)), free);
+    for (base::Mask f = free & (base::bit(base::lowest(region)) - 1); f; ++ordinal)
+        f &= ~flood(g_, base::bit(base::lowest(f)), free);
     return ordinal;
 }
 
@@ -104,13 +112,16 @@ void RegionSpace::build_moves(const Pattern& p) {
                     const base::Mask occ2 = (occ & ~base::bit(a)) | base::bit(b);
                     const uint64_t set2 = set_of(occ2);
                     const int region2 = region_ordinal(all_ & ~occ2, a);
-                    moves_.push_back(Move{static_cast<uint32_t>(set2), region_index_[set2] + static_cast<uint32_t>(region2),
-                                          static_cast<uint8_t>(slot), static_cast<uint8_t>(base::count_below(occ2, b)),
+                    moves_.push_back(Move{static_cast<uint32_t>(set2),
+                                          region_index_[set2] + static_cast<uint32_t>(region2),
+                                          static_cast<uint8_t>(slot),
+                                          static_cast<uint8_t>(base::count_below(occ2, b)),
                                           static_cast<uint8_t>(region2), 0});
                 }
             }
             if (moves_.size() > UINT32_MAX)
-                throw UsageError("pattern " + p.tiles_string() + " has too many moves to precompute");
+                throw UsageError("pattern " + p.tiles_string() +
+                                 " has too many moves to precompute");
         }
     }
     move_start_.push_back(static_cast<uint32_t>(moves_.size()));
@@ -186,17 +197,21 @@ uint64_t RegionSpace::placement_of(const uint8_t* cells_of_items) const {
     base::Mask occ = 0;
     for (int i = 0; i < k_; ++i) occ |= base::bit(cells_of_items[i]);
     uint8_t perm[board::kMaxCells]{};
-    for (int i = 0; i < k_; ++i) perm[base::count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
+    for (int i = 0; i < k_; ++i)
+        perm[base::count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
     return rank_arrangement(perm) * sets() + set_of(occ);
 }
 
 void RegionSpace::cells_of(uint64_t set, uint64_t arrangement, uint8_t* cells_of_items) const {
     uint8_t buf[board::kMaxCells];
     const uint8_t* perm = buf;
-    if (!perms_.empty()) perm = perms_.data() + arrangement * static_cast<uint64_t>(k_);
-    else unrank_arrangement(arrangement, buf);
+    if (!perms_.empty())
+        perm = perms_.data() + arrangement * static_cast<uint64_t>(k_);
+    else
+        unrank_arrangement(arrangement, buf);
     int j = 0;
-    for (base::Mask m = occ_[set]; m; m &= m - 1) cells_of_items[perm[j++]] = static_cast<uint8_t>(base::lowest(m));
+    for (base::Mask m = occ_[set]; m; m &= m - 1)
+        cells_of_items[perm[j++]] = static_cast<uint8_t>(base::lowest(m));
 }
 
 RegionSpace::Where RegionSpace::where(uint64_t state) const {

@@ -73,7 +73,8 @@ public:
     }
     // The state a move leads to from arrangement a.
     uint64_t successor(uint64_t a, const Move& mv) const {
-        const uint64_t a2 = mv.from_slot == mv.to_slot ? a : moved_arrangement(a, mv.from_slot, mv.to_slot);
+        const uint64_t a2 =
+            mv.from_slot == mv.to_slot ? a : moved_arrangement(a, mv.from_slot, mv.to_slot);
         return a2 * block_ + mv.in_block;
     }
     std::span<const Move> moves(uint64_t set, int region) const {

@@ -17,8 +17,7 @@ std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::stri
                            const board::Board& goal, board::Metric metric) {
     const std::string tables = "the tables in " + where;
     switch (why) {
-        case SetMisfit::None:
-            return "";
+        case SetMisfit::None: return "";
         case SetMisfit::Metric:
             return tables + " count " + to_string(set.metric) + " moves, the search " +
                    to_string(metric) + " moves; build tables for it with pdbgen build --metric " +

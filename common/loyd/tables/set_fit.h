@@ -32,6 +32,7 @@ inline bool fits(const PdbSetSpec& set, const board::Board& goal, board::Metric 
 std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& where,
                            const board::Board& goal, board::Metric metric);
 
-void require_fit(const PdbSetSpec& set, const std::string& where, const board::Board& goal, board::Metric metric);
+void require_fit(const PdbSetSpec& set, const std::string& where, const board::Board& goal,
+                 board::Metric metric);
 
 }  // namespace loyd::tables

@@ -19,13 +19,15 @@ namespace loyd::tables {
 class RankSlices {
 public:
     RankSlices(uint64_t total, int parts) : total_(total), parts_(parts) {
-        if (parts < 1) throw UsageError("a table build needs at least one rank, not " + std::to_string(parts));
+        if (parts < 1)
+            throw UsageError("a table build needs at least one rank, not " + std::to_string(parts));
         step_ = std::max<uint64_t>(1, total / static_cast<uint64_t>(parts) +
                                           (total % static_cast<uint64_t>(parts) ? 1 : 0));
     }
     // bounds[i] = lo(i); bounds.back() = total.
     explicit RankSlices(std::vector<uint64_t> bounds) : bounds_(std::move(bounds)) {
-        if (bounds_.size() < 2 || bounds_.front() != 0 || !std::is_sorted(bounds_.begin(), bounds_.end()))
+        if (bounds_.size() < 2 || bounds_.front() != 0 ||
+            !std::is_sorted(bounds_.begin(), bounds_.end()))
             throw UsageError("slice boundaries must rise from 0");
         total_ = bounds_.back();
         parts_ = static_cast<int>(bounds_.size()) - 1;
@@ -40,7 +42,9 @@ public:
     uint64_t size(int i) const { return hi(i) - lo(i); }
     int owner(uint64_t r) const {
         if (bounds_.empty()) return static_cast<int>(r / step_);
-        return static_cast<int>(std::upper_bound(bounds_.begin() + 1, bounds_.end() - 1, r) - bounds_.begin()) - 1;
+        return static_cast<int>(std::upper_bound(bounds_.begin() + 1, bounds_.end() - 1, r) -
+                                bounds_.begin()) -
+               1;
     }
 
 private:

@@ -33,7 +33,8 @@ public:
     StateCodes() = default;
     explicit StateCodes(uint64_t states) : n_(states) {
         try {
-            words_ = base::HugeBuffer<uint64_t>(states / 32 + 2);  // +1 word so a run may read past the end
+            words_ = base::HugeBuffer<uint64_t>(states / 32 +
+                                                2);  // +1 word so a run may read past the end
         } catch (const std::bad_alloc&) {
             throw LimitError("out of memory allocating the table build's state codes");
         }
@@ -42,7 +43,9 @@ public:
     uint64_t states() const { return n_; }
     uint64_t bytes() const { return words_.size() * 8; }
 
-    unsigned get(uint64_t s) const { return static_cast<unsigned>(load(s >> 5) >> ((s & 31) * 2)) & 3u; }
+    unsigned get(uint64_t s) const {
+        return static_cast<unsigned>(load(s >> 5) >> ((s & 31) * 2)) & 3u;
+    }
     void prefetch(uint64_t s) const { __builtin_prefetch(words_.data() + (s >> 5), 1); }
 
     // Sets state s to `code` if it is not seen yet; returns the code it had (kUnseen: this
@@ -50,9 +53,13 @@ public:
     unsigned claim(uint64_t s, unsigned code) {
         uint64_t* w = word(s >> 5);
         const int sh = static_cast<int>((s & 31) * 2);
-        const unsigned now = static_cast<unsigned>(std::atomic_ref<uint64_t>(*w).load(std::memory_order_relaxed) >> sh) & 3u;
+        const unsigned now =
+            static_cast<unsigned>(std::atomic_ref<uint64_t>(*w).load(std::memory_order_relaxed) >>
+                                  sh) &
+            3u;
         if (now != kUnseen) return now;
-        const uint64_t prev = std::atomic_ref<uint64_t>(*w).fetch_or(uint64_t{code} << sh, std::memory_order_relaxed);
+        const uint64_t prev =
+            std::atomic_ref<uint64_t>(*w).fetch_or(uint64_t{code} << sh, std::memory_order_relaxed);
         return static_cast<unsigned>(prev >> sh) & 3u;
     }
 
@@ -68,7 +75,8 @@ public:
     void or_run(uint64_t first, int n, uint64_t bits) {
         const uint64_t i = first >> 5;
         const int sh = static_cast<int>((first & 31) * 2);
-        if (const uint64_t lo = bits << sh) std::atomic_ref<uint64_t>(*word(i)).fetch_or(lo, std::memory_order_relaxed);
+        if (const uint64_t lo = bits << sh)
+            std::atomic_ref<uint64_t>(*word(i)).fetch_or(lo, std::memory_order_relaxed);
         if (sh && sh + 2 * n > 64)
             if (const uint64_t hi = bits >> (64 - sh))
                 std::atomic_ref<uint64_t>(*word(i + 1)).fetch_or(hi, std::memory_order_relaxed);
@@ -117,7 +125,8 @@ public:
 
 private:
     uint64_t load(uint64_t i) const {
-        return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(words_[i])).load(std::memory_order_relaxed);
+        return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(words_[i]))
+            .load(std::memory_order_relaxed);
     }
     uint64_t* word(uint64_t i) { return words_.data() + i; }
 

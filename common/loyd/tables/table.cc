@@ -1,8 +1,8 @@
 #include "loyd/tables/table.h"
 
 #include "loyd/base/error.h"
-#include "loyd/tables/build.h"
 #include "loyd/base/version.h"
+#include "loyd/tables/build.h"
 
 namespace loyd::tables {
 
@@ -33,7 +33,8 @@ Pattern pattern_of(const PdbHeader& h, const std::string& path) {
         std::vector<int> goal(h.goal.begin(), h.goal.begin() + g.cells());
         std::vector<int> tiles(h.tiles.begin(), h.tiles.end());
         return Pattern(board::Board::make(g, goal), tiles,
-                       h.kind == PdbKind::Additive ? PatternKind::Additive : PatternKind::Full, h.metric);
+                       h.kind == PdbKind::Additive ? PatternKind::Additive : PatternKind::Full,
+                       h.metric);
     } catch (const Error& e) {
         throw FormatError(path + ": header describes no valid pattern: " + e.what());
     }
@@ -44,7 +45,8 @@ PdbTable::PdbTable(PdbFile f, Pattern p)
       pattern_(std::move(p)),
       ranker_(pattern_ranker(pattern_)),
       bound_(pattern_),
-      reader_(file_.header().coding, file_.data(), file_.header().entries, file_.header().exception_slots) {}
+      reader_(file_.header().coding, file_.data(), file_.header().entries,
+              file_.header().exception_slots) {}
 
 PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
                         bool verify_payload, base::Links links) {
@@ -53,15 +55,18 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
     if (expected) {
         const Pattern& e = *expected;
         if (!(p.geometry() == e.geometry()))
-            throw FormatError(path + ": board is " + p.geometry().name() + ", expected " + e.geometry().name());
+            throw FormatError(path + ": board is " + p.geometry().name() + ", expected " +
+                              e.geometry().name());
         if (p.goal() != e.goal())
             throw FormatError(path + ": goal is '" + p.goal().to_string() + "', expected '" +
                               e.goal().to_string() + "'");
         if (p.kind() != e.kind())
-            throw FormatError(path + ": kind is " + to_string(p.kind()) + ", expected " + to_string(e.kind()));
+            throw FormatError(path + ": kind is " + to_string(p.kind()) + ", expected " +
+                              to_string(e.kind()));
         if (p.metric() != e.metric())
-            throw FormatError(path + ": the table counts " + to_string(p.metric()) + " moves, expected " +
-                              to_string(e.metric()) + " (a table is never used in another metric)");
+            throw FormatError(path + ": the table counts " + to_string(p.metric()) +
+                              " moves, expected " + to_string(e.metric()) +
+                              " (a table is never used in another metric)");
         if (p.tiles() != e.tiles())
             throw FormatError(path + ": pattern tiles are " + p.tiles_string() + ", expected " +
                               e.tiles_string());
@@ -73,7 +78,8 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
 
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
                    std::optional<EntryCoding> coding, int threads) {
-    if (!coding || *coding == read_pdb_header(in).coding) return convert_pdb(in, out, enc, zstd_level);
+    if (!coding || *coding == read_pdb_header(in).coding)
+        return convert_pdb(in, out, enc, zstd_level);
     const PdbTable t = PdbTable::load(in);
     const TableEntries e = encode_entries(t.pattern(), t.entries(), t.size(), *coding, threads);
     write_table(out, t.file().header(), e, enc, zstd_level);

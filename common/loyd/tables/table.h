@@ -3,8 +3,8 @@
 //
 // This is the one place where the file format (pdb_file.h) meets patterns (pattern.h): it
 // turns a pattern into a header and a header back into a pattern, and refuses a file whose
-// board, goal, tiles, kind or metric differ from what the caller expects (FormatError naming the file
-// and the field).
+// board, goal, tiles, kind or metric differ from what the caller expects (FormatError naming the
+// file and the field).
 #pragma once
 
 #include <optional>
@@ -12,8 +12,8 @@
 
 #include "loyd/tables/entry_coding.h"
 #include "loyd/tables/pattern.h"
-#include "loyd/tables/table_file.h"
 #include "loyd/tables/ranker.h"
+#include "loyd/tables/table_file.h"
 
 namespace loyd::tables {
 
@@ -24,7 +24,8 @@ class PdbTable {
 public:
     // Opens `path` (checking header and payload checksum unless verify_payload is false) and,
     // when `expected` is given, checks that the file holds exactly that pattern.
-    static PdbTable load(const std::string& path, const std::optional<Pattern>& expected = std::nullopt,
+    static PdbTable load(const std::string& path,
+                         const std::optional<Pattern>& expected = std::nullopt,
                          bool verify_payload = true, base::Links links = base::Links::Follow);
 
     const Pattern& pattern() const { return pattern_; }

@@ -64,15 +64,18 @@ Fd open_for_reading(const std::string& path, base::Links links = base::Links::Fo
 // memory it needs (a crafted or simply too large table, never "std::bad_alloc").
 // More than the machine's physical memory is refused before asking for it (an absurd request
 // is never made; sanitizer allocators abort on those instead of throwing).
-std::unique_ptr<uint8_t[]> memory_for(const std::string& path, uint64_t bytes, const char* purpose) {
+std::unique_ptr<uint8_t[]> memory_for(const std::string& path, uint64_t bytes,
+                                      const char* purpose) {
     auto refuse = [&] {
         char mib[64];
         std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-        return IoError(path + ": not enough memory to " + purpose + ": it needs " + std::to_string(bytes) +
-                       " bytes (" + mib + ")");
+        return IoError(path + ": not enough memory to " + purpose + ": it needs " +
+                       std::to_string(bytes) + " bytes (" + mib + ")");
     };
     const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0 && bytes / static_cast<uint64_t>(page) >= static_cast<uint64_t>(pages)) throw refuse();
+    if (pages > 0 && page > 0 &&
+        bytes / static_cast<uint64_t>(page) >= static_cast<uint64_t>(pages))
+        throw refuse();
     try {
         return std::make_unique_for_overwrite<uint8_t[]>(bytes);
     } catch (const std::bad_alloc&) {
@@ -135,7 +138,8 @@ struct PdbWriter::Impl {
         : h(header), enc(e), out(path, links) {}
 
     void check(size_t r) const {
-        if (ZSTD_isError(r)) throw IoError(out.target() + ": cannot write: zstd: " + ZSTD_getErrorName(r));
+        if (ZSTD_isError(r))
+            throw IoError(out.target() + ": cannot write: zstd: " + ZSTD_getErrorName(r));
     }
     // Compresses `staged` (ZSTD_e_end at the end of the payload) and appends the output.
     void feed(bool last) {
@@ -153,7 +157,8 @@ struct PdbWriter::Impl {
     }
 };
 
-PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level, base::Links links) {
+PdbWriter::PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level,
+                     base::Links links) {
     h.encoding = enc;
     if (std::string p = header_problem(h); !p.empty()) throw UsageError(path + ": " + p);
     if (enc == PdbEncoding::Zstd && (zstd_level < 1 || zstd_level > ZSTD_maxCLevel()))
@@ -187,7 +192,8 @@ void PdbWriter::append(const uint8_t* data, uint64_t n) {
     Impl& w = *impl_;
     const uint64_t total = payload_bytes(w.h);
     if (n > total - w.appended)
-        throw UsageError(w.out.target() + ": more payload appended than the header's " + std::to_string(total) + " bytes");
+        throw UsageError(w.out.target() + ": more payload appended than the header's " +
+                         std::to_string(total) + " bytes");
     w.appended += n;
     XXH3_64bits_update(w.payload_hash.get(), data, n);
     if (w.enc == PdbEncoding::Raw) {
@@ -227,8 +233,8 @@ PdbHeader PdbWriter::finish() {
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
                PdbEncoding enc, int zstd_level, base::Links links) {
     if (size != payload_bytes(h))
-        throw UsageError(path + ": payload has " + std::to_string(size) + " bytes but the header says " +
-                         std::to_string(payload_bytes(h)));
+        throw UsageError(path + ": payload has " + std::to_string(size) +
+                         " bytes but the header says " + std::to_string(payload_bytes(h)));
     if (data == nullptr && size > 0) throw UsageError(path + ": payload pointer is null");
     PdbWriter w(path, h, enc, zstd_level, links);
     w.append(data, size);
@@ -251,8 +257,8 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links 
         // Map the whole file from offset 0 (works for any page size) and point past the header.
         // When the payload is about to be checksummed anyway, map every page in one call
         // (MAP_POPULATE) instead of taking one page fault per 4 KiB.
-        void* p = ::mmap(nullptr, hr.file_size, PROT_READ, MAP_SHARED | (verify_payload ? MAP_POPULATE : 0),
-                         fd.get(), 0);
+        void* p = ::mmap(nullptr, hr.file_size, PROT_READ,
+                         MAP_SHARED | (verify_payload ? MAP_POPULATE : 0), fd.get(), 0);
         if (p == MAP_FAILED) io_fail(path, "cannot map", errno);
         struct stat st {};
         if (::fstat(fd.get(), &st) == 0)
@@ -275,8 +281,9 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links 
         if (verify_payload) {
             const uint64_t computed = pdb_checksum(frame.data(), frame.size());
             if (computed != h.stored_xxh3)
-                bad_format(path, "stored payload checksum mismatch (header says 0x" + base::hex16(h.stored_xxh3) +
-                                     ", computed 0x" + base::hex16(computed) + ")");
+                bad_format(path, "stored payload checksum mismatch (header says 0x" +
+                                     base::hex16(h.stored_xxh3) + ", computed 0x" +
+                                     base::hex16(computed) + ")");
         }
         const uint64_t decoded = payload_bytes(h);
         const unsigned long long content = ZSTD_getFrameContentSize(frame.data(), frame.size());
@@ -305,8 +312,9 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links 
     if (verify_payload) {
         const uint64_t computed = pdb_checksum(f.data_, payload_bytes(h));
         if (computed != h.payload_xxh3)
-            bad_format(path, "payload checksum mismatch (header says 0x" + base::hex16(h.payload_xxh3) +
-                                 ", computed 0x" + base::hex16(computed) + ")");
+            bad_format(path, "payload checksum mismatch (header says 0x" +
+                                 base::hex16(h.payload_xxh3) + ", computed 0x" +
+                                 base::hex16(computed) + ")");
         if (h.coding == EntryCoding::Compact)
             if (std::string p = compact_problem(h, f.data_); !p.empty()) bad_format(path, p);
     }
@@ -351,10 +359,12 @@ void PdbFile::release() noexcept {
 std::string PdbFile::rewritten() const {
     struct stat st {};
     if (map_ == nullptr || ::stat(path_.c_str(), &st) != 0) return "";
-    if (static_cast<uint64_t>(st.st_dev) != stamp_.dev || static_cast<uint64_t>(st.st_ino) != stamp_.ino)
+    if (static_cast<uint64_t>(st.st_dev) != stamp_.dev ||
+        static_cast<uint64_t>(st.st_ino) != stamp_.ino)
         return "";
     if (static_cast<uint64_t>(st.st_size) != stamp_.size)
-        return "its size went from " + std::to_string(stamp_.size) + " to " + std::to_string(st.st_size) + " bytes";
+        return "its size went from " + std::to_string(stamp_.size) + " to " +
+               std::to_string(st.st_size) + " bytes";
     if (int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec != stamp_.mtime_ns)
         return "it was modified";
     return "";
@@ -365,16 +375,19 @@ void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
     write_pdb(out, f.header(), f.data(), f.payload_size(), enc, zstd_level);
 }
 
-PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc, int zstd_level) {
+PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,
+                      int zstd_level) {
     if (e.count != h.entries)
-        throw UsageError(path + ": " + std::to_string(e.count) + " entries but the header says " + std::to_string(h.entries));
+        throw UsageError(path + ": " + std::to_string(e.count) + " entries but the header says " +
+                         std::to_string(h.entries));
     h.coding = e.coding;
     h.bits_per_entry = e.coding == EntryCoding::Compact ? 4 : 8;
     h.exceptions = e.coding == EntryCoding::Compact ? e.exceptions.size() : 0;
     h.exception_slots = exception_slots(h.exceptions);
     const uint64_t want = e.coding == EntryCoding::Compact ? (e.count + 1) / 2 : e.count;
     if (e.bytes.size() != want)
-        throw UsageError(path + ": " + std::to_string(e.bytes.size()) + " entry bytes, expected " + std::to_string(want));
+        throw UsageError(path + ": " + std::to_string(e.bytes.size()) + " entry bytes, expected " +
+                         std::to_string(want));
     PdbWriter w(path, h, enc, zstd_level);
     w.append(e.bytes.data(), e.bytes.size());
     if (e.coding == EntryCoding::Compact) {

@@ -36,7 +36,8 @@ namespace loyd::tables {
 // Zstd output is deterministic (single-threaded): the same input gives a byte-identical file.
 // With Links::Refuse a symbolic link at `path` is replaced, never written through (AtomicFile).
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
-               PdbEncoding enc, int zstd_level = kDefaultZstdLevel, base::Links links = base::Links::Follow);
+               PdbEncoding enc, int zstd_level = kDefaultZstdLevel,
+               base::Links links = base::Links::Follow);
 
 // Streams a table file: entries are appended in rank order, in pieces of any size, and
 // finish() commits the file atomically (as write_pdb does). The payload checksums are computed
@@ -48,8 +49,8 @@ void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64
 // temporary file.
 class PdbWriter {
 public:
-    PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc, int zstd_level = kDefaultZstdLevel,
-              base::Links links = base::Links::Follow);
+    PdbWriter(const std::string& path, PdbHeader h, PdbEncoding enc,
+              int zstd_level = kDefaultZstdLevel, base::Links links = base::Links::Follow);
     PdbWriter(const PdbWriter&) = delete;
     PdbWriter& operator=(const PdbWriter&) = delete;
     ~PdbWriter();
@@ -77,7 +78,8 @@ class PdbFile {
 public:
     // Only a regular file is opened (a FIFO is refused at once); with Links::Refuse, not through
     // a symbolic link either (IoError).
-    static PdbFile open(const std::string& path, bool verify_payload = true, base::Links links = base::Links::Follow);
+    static PdbFile open(const std::string& path, bool verify_payload = true,
+                        base::Links links = base::Links::Follow);
 
     PdbFile(PdbFile&& o) noexcept;
     PdbFile& operator=(PdbFile&& o) noexcept;

@@ -3,8 +3,8 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <memory>
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -47,7 +47,8 @@ std::string placement(const uint8_t* pc, int m) {
 // The invariants of one entry (see verify.h), against its neighbours' entries.
 class EntryChecker {
 public:
-    EntryChecker(const Pattern& p, const EntryReader& table, uint64_t entries, const std::string& what)
+    EntryChecker(const Pattern& p, const EntryReader& table, uint64_t entries,
+                 const std::string& what)
         : table_(table), bound_(p), rk_(pattern_ranker(p)), g_(p.geometry()) {
         if (entries != rk_.size())
             throw FormatError(what + ": has " + std::to_string(entries) + " entries, pattern " +
@@ -74,7 +75,8 @@ public:
             return v == 0 ? "zero entry that is not the goal (" + placement(pc, m_) + ")"
                           : "the goal's entry is " + std::to_string(v) + ", not 0";
         if (!mtm_ && (v < bound_(pc) || (v - bound_(pc)) % 2 != 0))
-            return "entry " + std::to_string(v) + " is below or of the other parity than its Manhattan bound " +
+            return "entry " + std::to_string(v) +
+                   " is below or of the other parity than its Manhattan bound " +
                    std::to_string(bound_(pc)) + " (" + placement(pc, m_) + ")";
         bool has_lower = false;
         std::string why = full_ && mtm_ ? mtm_neighbours(pc, occ, v, has_lower)
@@ -82,7 +84,8 @@ public:
                                         : additive_neighbours(pc, occ, v, has_lower);
         if (!why.empty()) return why;
         if (v > 0 && !has_lower)
-            return "entry " + std::to_string(v) + " has no neighbour one move closer (" + placement(pc, m_) + ")";
+            return "entry " + std::to_string(v) + " has no neighbour one move closer (" +
+                   placement(pc, m_) + ")";
         return "";
     }
 
@@ -129,8 +132,9 @@ private:
                 has_lower |= w <= v - 1;
                 const base::Mask fr2 = (fr | base::bit(from)) & ~base::bit(to);
                 if (v > w + 1 && flood(g_, base::bit(from), fr2) == fr2)
-                    return "entry " + std::to_string(v) + " exceeds by more than one a neighbour of " +
-                           std::to_string(w) + " whose free cells are connected (" + placement(pc, m_) + ")";
+                    return "entry " + std::to_string(v) +
+                           " exceeds by more than one a neighbour of " + std::to_string(w) +
+                           " whose free cells are connected (" + placement(pc, m_) + ")";
             }
         }
         return "";
@@ -168,30 +172,31 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
             if (lo >= entries || fail.any.load(std::memory_order_relaxed)) return;
             const uint64_t hi = std::min(entries, lo + kChunk);
             for (uint64_t r = lo; r < hi; ++r)
-                if (std::string why = check.problem(r); !why.empty()) return fail.report(r, std::move(why));
+                if (std::string why = check.problem(r); !why.empty())
+                    return fail.report(r, std::move(why));
         }
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < base::workers_for(entries, kChunk, threads); ++t) pool.emplace_back(work);
     work();
     for (auto& th : pool) th.join();
-    if (fail.any)
-        throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
+    if (fail.any) throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
 }
 
 int spot_check_samples(uint64_t payload_bytes) {
     return static_cast<int>(std::clamp<uint64_t>(payload_bytes >> 22, 16, 256));
 }
 
-void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entries, int samples, uint64_t seed,
-                      const std::string& what) {
+void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entries, int samples,
+                      uint64_t seed, const std::string& what) {
     if (samples <= 0) return;
     const EntryChecker check(p, table, entries, what);
     auto refuse = [&](uint64_t r, const std::string& why) {
         throw FormatError(what + ": rank " + std::to_string(r) + ": " + why +
                           " (sampled check on load; pdbgen verify checks every entry)");
     };
-    if (std::string why = check.problem(check.goal_rank()); !why.empty()) refuse(check.goal_rank(), why);
+    if (std::string why = check.problem(check.goal_rank()); !why.empty())
+        refuse(check.goal_rank(), why);
     for (int i = 1; i < samples; ++i) {
         const uint64_t r = mix(seed) % entries;
         if (std::string why = check.problem(r); !why.empty()) refuse(r, why);
@@ -204,13 +209,15 @@ int ValueSummary::max_value() const {
     return 0;
 }
 
-ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64_t entries, int threads) {
+ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64_t entries,
+                              int threads) {
     const Ranker rk = pattern_ranker(p);
     const EntryBound bound(p);
     ValueSummary out;
     constexpr uint64_t kPiece = uint64_t{1} << 24;
     std::vector<uint8_t> values(table.compact() ? std::min(entries, kPiece) : 0);
-    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> hash(XXH3_createState(), &XXH3_freeState);
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> hash(XXH3_createState(),
+                                                                  &XXH3_freeState);
     if (!hash || XXH3_64bits_reset(hash.get()) != XXH_OK) throw std::bad_alloc();
     std::mutex mu;
     for (uint64_t base = 0; base < entries; base += kPiece) {
@@ -226,7 +233,8 @@ ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64
                     if (table.compact()) {
                         rk.unrank(base + i, cells);
                         // Saturated, never wrapped: a value above 255 then fails the max check.
-                        values[i] = static_cast<uint8_t>(std::min(255, table.value(base + i, cells, bound)));
+                        values[i] = static_cast<uint8_t>(
+                            std::min(255, table.value(base + i, cells, bound)));
                     }
                     ++hist[piece[i]];
                 }

@@ -43,8 +43,8 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
 
 // Throws FormatError like verify_table, saying that the check was sampled.
 // Cost: one unrank and up to 4k ranks and lookups per sample (a few microseconds).
-void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entries, int samples, uint64_t seed,
-                      const std::string& what);
+void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entries, int samples,
+                      uint64_t seed, const std::string& what);
 
 // The sample loading takes from a payload of `bytes`: one entry per 4 MiB, at least 16 and at
 // most 256, so it costs well under 1 % of the checksum pass over the same bytes
@@ -56,6 +56,7 @@ struct ValueSummary {
     std::array<uint64_t, 256> histogram{};
     int max_value() const;  // the largest entry
 };
-ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64_t entries, int threads);
+ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64_t entries,
+                              int threads);
 
 }  // namespace loyd::tables
