@@ -33,10 +33,6 @@ inline constexpr uint8_t kUnset = 255;
 inline constexpr uint64_t kChunk = 1 << 14;
 
 template <class T>
-T atomic_or(T* p, T v) {
-    return std::atomic_ref<T>(*p).fetch_or(v, std::memory_order_relaxed);
-}
-template <class T>
 T atomic_load(T* p) {
     return std::atomic_ref<T>(*p).load(std::memory_order_relaxed);
 }
