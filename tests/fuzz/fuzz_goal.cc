@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const loyd::board::Geometry g(2 + data[0] % 4, 2 + (data[0] / 4) % 4);
     const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
     try {
-        const loyd::board::Board goal = loyd::parse_goal(text, g);
+        const loyd::board::Board goal = loyd::board::parse_goal(text, g);
         std::vector<bool> seen(static_cast<size_t>(g.cells()), false);
         for (int c = 0; c < g.cells(); ++c) {
             const int t = goal.at(c);
@@ -21,6 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
     } catch (const loyd::Error&) {
     }
-    (void)loyd::goal_is_explicit(text);
+    (void)loyd::board::goal_is_explicit(text);
     return 0;
 }

@@ -11,14 +11,14 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     try {
-        const auto line = loyd::split_instance_line(text);
+        const auto line = loyd::board::split_instance_line(text);
         if (!line) return 0;
         const loyd::board::Board b = loyd::board::BoardFormat().read(line->body);
         if (b.cells() < 4 || b.cells() > loyd::board::kMaxCells) __builtin_trap();
     } catch (const loyd::Error&) {
     }
     try {
-        (void)loyd::parse_size(text);
+        (void)loyd::board::parse_size(text);
     } catch (const loyd::Error&) {
     }
     return 0;

@@ -9,9 +9,10 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     try {
-        const loyd::tables::PdbSetSpec s = loyd::parse_manifest(text, "fuzz/manifest.txt");
-        const std::string printed = loyd::manifest_text(s);
-        if (loyd::manifest_text(loyd::parse_manifest(printed, "fuzz/printed.txt")) != printed)
+        const loyd::tables::PdbSetSpec s = loyd::tables::parse_manifest(text, "fuzz/manifest.txt");
+        const std::string printed = loyd::tables::manifest_text(s);
+        if (loyd::tables::manifest_text(
+                loyd::tables::parse_manifest(printed, "fuzz/printed.txt")) != printed)
             __builtin_trap();
     } catch (const loyd::Error&) {
     }
