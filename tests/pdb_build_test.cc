@@ -25,6 +25,7 @@
 #include "loyd/tables/build.h"
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/presets.h"
+#include "loyd/tables/region_space.h"
 #include "loyd/tables/verify.h"
 #include "test_util.h"
 #include "tests/bfs_oracle.h"
@@ -44,9 +45,15 @@ using PlacementCode = uint64_t;
 // answer is indexed by placement: for full, the state itself; for additive, the minimum over
 // the states with that placement of the pattern tiles. In MTM (full only) the blank also runs
 // 2.. cells along its row or column, every cell it passes shifting back one, at cost 1.
+// Each abstract state the oracle reached: its placement code and blank cell, and distance.
+struct AbstractState {
+    PlacementCode code;
+    int blank, d;
+};
+
 std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vector<int> tiles,
-                                              bool full,
-                                              board::Metric metric = board::Metric::Stm) {
+                                              bool full, board::Metric metric = board::Metric::Stm,
+                                              std::vector<AbstractState>* each = nullptr) {
     std::sort(tiles.begin(), tiles.end());
     const int w = goal.geometry().width(), h = goal.geometry().height(), n = w * h;
     const int k = static_cast<int>(tiles.size());
@@ -119,6 +126,7 @@ std::unordered_map<PlacementCode, int> oracle(const board::Board& goal, std::vec
                 code |= static_cast<uint64_t>(c) << (5 * (v - 1));
         }
         if (full) code |= static_cast<uint64_t>(blank) << (5 * k);
+        if (each) each->push_back({code, blank, d});
         auto [it, fresh] = by_placement.emplace(code, d);
         if (!fresh) it->second = std::min(it->second, d);
     }
@@ -331,6 +339,77 @@ TEST(PdbBuild, MatchesOracleWithTwoThreads) {
     }
     check_against_oracle(board::Board::blank_last(board::Geometry(3, 3)), {1, 2, 3, 4, 5},
                          tables::PatternKind::Additive, 2);
+}
+
+// Per-region (zero-aware) entries: every (placement, blank cell) the oracle reaches has, at its
+// region's state, the oracle's distance; every state is covered; the minimum over a
+// placement's regions is the regular table's entry.
+void check_per_region(const board::Board& goal, const std::vector<int>& tiles, int threads) {
+    SCOPED_TRACE(describe(goal, tiles, tables::PatternKind::Additive) + " per region, " +
+                 std::to_string(threads) + " threads");
+    const tables::Pattern p(goal, tiles, tables::PatternKind::Additive);
+    tables::BuildOptions opt;
+    opt.threads = threads;
+    opt.per_region = true;
+    const tables::BuildResult res = build_table(p, opt);
+    const tables::RegionSpace sp(p);
+    ASSERT_EQ(res.entries.count, sp.states());
+    ASSERT_EQ(res.entries.bytes.size(), sp.states());
+    std::vector<AbstractState> each;
+    oracle(goal, tiles, false, board::Metric::Stm, &each);
+    std::vector<bool> covered(sp.states(), false);
+    int mismatches = 0;
+    for (const AbstractState& e : each) {
+        uint8_t cells[board::kMaxCells];
+        for (int i = 0; i < p.size(); ++i)
+            cells[i] = static_cast<uint8_t>((e.code >> (5 * i)) & 31);
+        const uint64_t st = sp.state_of(cells, e.blank);
+        ASSERT_LT(st, sp.states());
+        covered[st] = true;
+        if (res.entries.bytes[st] != e.d && ++mismatches <= 5)
+            ADD_FAILURE() << "state " << st << " (blank on " << e.blank << "): table "
+                          << int(res.entries.bytes[st]) << ", oracle " << e.d;
+    }
+    EXPECT_EQ(mismatches, 0);
+    EXPECT_EQ(std::count(covered.begin(), covered.end(), true), static_cast<long>(covered.size()));
+
+    tables::BuildOptions plain;
+    const tables::BuildResult reg = build_table(p, plain);
+    const tables::Ranker rk = pattern_ranker(p);
+    for (uint64_t set = 0; set < sp.sets(); ++set)
+        for (uint64_t a = 0; a < sp.arrangements(); ++a) {
+            uint8_t lowest = 255;
+            for (int r = 0; r < sp.regions(set); ++r)
+                lowest = std::min(lowest, res.entries.bytes[sp.state(set, a, r)]);
+            uint8_t cells[board::kMaxCells];
+            sp.cells_of(set, a, cells);
+            ASSERT_EQ(lowest, reg.entries.bytes[rk.rank(cells)])
+                << "set " << set << " arrangement " << a;
+        }
+}
+
+TEST(PdbBuild, PerRegionEntriesMatchTheOracle) {
+    const board::Board g33 = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board g43 = board::Board::blank_last(board::Geometry(4, 3));
+    const board::Board g34 = board::Board::blank_first(board::Geometry(3, 4));
+    const board::Board g44 = board::Board::blank_last(board::Geometry(4, 4));
+    check_per_region(g33, {1, 2, 4, 5}, 1);
+    check_per_region(g33, {2, 3, 5, 6, 7}, 2);
+    check_per_region(g43, {1, 2, 5, 6}, 2);
+    check_per_region(g43, {3, 4, 7, 8, 11}, 1);
+    check_per_region(g34, {1, 3, 4, 6}, 1);
+    check_per_region(g44, {1, 2, 5, 6}, 2);
+}
+
+TEST(PdbBuild, PerRegionEntriesOnlyForAdditiveByteTables) {
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    tables::BuildOptions opt;
+    opt.per_region = true;
+    EXPECT_THROW(build_table(tables::Pattern(goal, {1, 2}, tables::PatternKind::Full), opt),
+                 UsageError);
+    opt.coding = tables::EntryCoding::Compact;
+    EXPECT_THROW(build_table(tables::Pattern(goal, {1, 2}, tables::PatternKind::Additive), opt),
+                 UsageError);
 }
 
 // ---------------------------------------------------------------------------------------

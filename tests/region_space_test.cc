@@ -164,6 +164,23 @@ TEST(RegionSpace, GoalStateHoldsTheGoalPlacementAndTheBlanksRegion) {
     EXPECT_EQ(region, ordinal_of(g, g.all_cells() & ~sp.occupied(set), gp[0]));
 }
 
+TEST(RegionSpace, StateOfEveryPlacementAndBlankCell) {
+    const board::Geometry g(3, 3);
+    const tables::Pattern p(board::Board::blank_last(g), {2, 4, 6, 8},
+                            tables::PatternKind::Additive);  // up to four regions
+    const tables::RegionSpace sp(p);
+    for (uint64_t set = 0; set < sp.sets(); ++set)
+        for (uint64_t a = 0; a < sp.arrangements(); ++a) {
+            uint8_t cells[board::kMaxCells];
+            sp.cells_of(set, a, cells);
+            const base::Mask free = g.all_cells() & ~sp.occupied(set);
+            for (base::Mask f = free; f; f &= f - 1) {
+                const int blank = base::lowest(f);
+                EXPECT_EQ(sp.state_of(cells, blank), sp.state(set, a, ordinal_of(g, free, blank)));
+            }
+        }
+}
+
 TEST(RegionSpace, RefusesFullPatterns) {
     const board::Geometry g(3, 3);
     const tables::Pattern p(board::Board::blank_last(g), {1, 2}, tables::PatternKind::Full);

@@ -54,6 +54,8 @@ BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
         throw UsageError(
             "compact entries are for single-tile-metric tables; MTM tables keep one byte per "
             "entry");
+    if (opt.per_region && (p.kind() != PatternKind::Additive || opt.coding != EntryCoding::Byte))
+        throw UsageError("per-region entries are built for additive patterns in bytes only");
     BuildResult out;
     const auto t0 = Clock::now();
     if (p.kind() == PatternKind::Full) {

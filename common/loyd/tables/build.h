@@ -107,10 +107,15 @@ struct BuildOptions {
     // Called from the calling thread about twice a second and after every layer.
     std::function<void(const BuildProgress&)> progress;
     const std::atomic<bool>* cancel = nullptr;  // set from outside: the build throws LimitError
+    // Additive patterns, byte entries: one entry per (placement, blank region) state, in the
+    // numbering of tables/region_space.h, instead of one per placement (its minimum over the
+    // regions). These are the values of a zero-aware table (Clausecker & Reinefeld 2019); no
+    // file format holds them yet: bench/zero_aware_probe.cc measures what they would buy.
+    bool per_region = false;
 };
 
 struct BuildResult {
-    TableEntries entries;  // one entry per rank, in BuildOptions::coding
+    TableEntries entries;  // one entry per rank (or per state: per_region), in BuildOptions::coding
     uint8_t max_value = 0;
     int layers = 0;
     double seconds = 0;

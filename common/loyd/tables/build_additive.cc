@@ -43,6 +43,7 @@ private:
     void expand(uint64_t set, uint64_t arrangement, uint64_t cur_regions, Succ* batch, int& nb);
     void flush(Succ* batch, int& nb, unsigned next, Tally& t);
     void first_seen(uint64_t set, uint64_t arrangement, int d, Tally& t);
+    void store_regions(uint64_t first, uint64_t curm, int d, Tally& t);
     void store_pending(Tally& t);
     void merge(Tally& t, std::atomic<uint64_t>& found);
     void pack_nibbles(BuildResult& out);
@@ -53,6 +54,7 @@ private:
     const EntryBound bound_;
     const Ranker rk_;
     const bool compact_;
+    const bool per_region_;
     const int threads_;
     StateCodes codes_;
     ChunkBits active_[2];  // per block of 2^kActiveShift states: holds states of the layer
@@ -67,11 +69,12 @@ AdditiveBuild::AdditiveBuild(const Pattern& p, const BuildOptions& opt)
       bound_(p),
       rk_(pattern_ranker(p)),
       compact_(opt.coding == EntryCoding::Compact),
+      per_region_(opt.per_region),
       threads_(std::max(1, opt.threads)),
       codes_(sp_.states()),
       active_{ChunkBits(sp_.states(), kActiveShift), ChunkBits(sp_.states(), kActiveShift)} {
     try {
-        entries_.assign(sp_.placements(), 0);
+        entries_.assign(opt.per_region ? sp_.states() : sp_.placements(), 0);
     } catch (const std::bad_alloc&) {
         throw LimitError("out of memory allocating the table build arrays");
     }
@@ -96,6 +99,15 @@ void AdditiveBuild::first_seen(uint64_t set, uint64_t arrangement, int d, Tally&
     t.rank[t.pending] = r;
     t.value[t.pending++] = static_cast<uint8_t>(v);
     ++t.newly;
+}
+
+// per_region: every state of the placement (from `first` on) whose code in `curm` is the
+// layer's gets the entry d (one plain store each: a state is in one layer, seen by one thread).
+void AdditiveBuild::store_regions(uint64_t first, uint64_t curm, int d, Tally& t) {
+    for (uint64_t m = curm; m; m &= m - 1) {
+        entries_[first + static_cast<uint64_t>(std::countr_zero(m) / 2)] = static_cast<uint8_t>(d);
+        ++t.newly;
+    }
 }
 
 void AdditiveBuild::store_pending(Tally& t) {
@@ -164,7 +176,10 @@ uint64_t AdditiveBuild::push_layer(int d, const ScanContext& ctx) {
                 }
                 const uint64_t v = codes_.run(first, r);
                 if (const uint64_t curm = StateCodes::with_code(v, cur)) {
-                    if (!StateCodes::with_code(v, StateCodes::kOld)) first_seen(set, a, d, t);
+                    if (per_region_)
+                        store_regions(first, curm, d, t);
+                    else if (!StateCodes::with_code(v, StateCodes::kOld))
+                        first_seen(set, a, d, t);
                     expand(set, a, curm, batch, nb);
                     if (nb >= kBatch) flush(batch, nb, next, t);
                 }
@@ -190,26 +205,27 @@ void AdditiveBuild::run(BuildResult& out) {
     active_[StateCodes::layer_code(0) - 1].mark(goal);
     uint64_t frontier = 1;
     const auto t0 = Clock::now();
+    const uint64_t total = per_region_ ? sp_.states() : sp_.placements();  // entries
     for (int d = 0;; ++d) {
         if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
-        const ScanContext ctx{opt_, BuildProgress{d, 0, sp_.placements(), 0}, assigned_, t0};
+        const ScanContext ctx{opt_, BuildProgress{d, 0, total, 0}, assigned_, t0};
         const uint64_t before = assigned_.load();
         frontier = push_layer(d, ctx);
         out.histogram[static_cast<size_t>(d)] =
             assigned_.load() - before;  // entries first seen in layer d
         active_[StateCodes::layer_code(d) - 1].clear();
         out.layers = d + 1;
-        report_layer(opt_, d, assigned_.load(), sp_.placements(), t0);
+        report_layer(opt_, d, assigned_.load(), total, t0);
         if (frontier == 0) break;
     }
-    if (assigned_.load() != sp_.placements())
-        throw UsageError(std::to_string(sp_.placements() - assigned_.load()) + " of " +
-                         std::to_string(sp_.placements()) + " entries of pattern " +
-                         p_.tiles_string() + " cannot be reached from the goal on the " +
-                         p_.geometry().name() + " board (the pattern leaves too few free cells)");
+    if (assigned_.load() != total)
+        throw UsageError(std::to_string(total - assigned_.load()) + " of " + std::to_string(total) +
+                         " entries of pattern " + p_.tiles_string() +
+                         " cannot be reached from the goal on the " + p_.geometry().name() +
+                         " board (the pattern leaves too few free cells)");
     codes_ = StateCodes();
     out.entries.coding = opt_.coding;
-    out.entries.count = sp_.placements();
+    out.entries.count = total;
     if (compact_)
         pack_nibbles(out);
     else

@@ -202,6 +202,15 @@ uint64_t RegionSpace::placement_of(const uint8_t* cells_of_items) const {
     return rank_arrangement(perm) * sets() + set_of(occ);
 }
 
+uint64_t RegionSpace::state_of(const uint8_t* cells_of_items, int blank) const {
+    base::Mask occ = 0;
+    for (int i = 0; i < k_; ++i) occ |= base::bit(cells_of_items[i]);
+    uint8_t perm[board::kMaxCells]{};
+    for (int i = 0; i < k_; ++i)
+        perm[base::count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
+    return state(set_of(occ), rank_arrangement(perm), region_ordinal(all_ & ~occ, blank));
+}
+
 void RegionSpace::cells_of(uint64_t set, uint64_t arrangement, uint8_t* cells_of_items) const {
     uint8_t buf[board::kMaxCells];
     const uint8_t* perm = buf;

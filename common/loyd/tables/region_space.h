@@ -98,6 +98,9 @@ public:
     // A placement given as the cell of each item (the ranker's layout), and back.
     uint64_t placement_of(const uint8_t* cells_of_items) const;
     void cells_of(uint64_t set, uint64_t arrangement, uint8_t* cells_of_items) const;
+    // The state of a placement (the cell of each item) with the blank on `blank`, a cell no
+    // item holds. Cost: O(k) plus two flood fills (the blank's region and the lower ones).
+    uint64_t state_of(const uint8_t* cells_of_items, int blank) const;
 
     // The goal state: the goal placement with the blank's region.
     uint64_t goal_state() const { return goal_state_; }

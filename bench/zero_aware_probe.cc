@@ -1,0 +1,313 @@
+// What would zero-aware tables buy? A measurement, not a test (issue 19). A zero-aware
+// additive table (Clausecker & Reinefeld, SoCS 2019) keeps one entry per (placement, blank
+// region) state instead of the minimum over a placement's regions: the blank's region is known
+// from the position, so the lookup can take that region's own distance, never less than the
+// minimum. The builder already searches that space (tables/build_additive.cc); with
+// BuildOptions::per_region it keeps every state's distance. This probe builds a preset's
+// tables that way in memory, then solves instances with IDA* twice, with the same code: the
+// "regular" lookup takes the minimum over the placement's regions (exactly the entries of the
+// regular table), the "zero" lookup the blank's own region. Both views (the reflected lookup
+// when the goal allows it) and the parity rounding are as in heuristics/additive_pdb.h, so the
+// regular run's node counts are the solver's. Each answer is checked against the instance's
+// known optimal length.
+//
+// Per node it recomputes the moved tile's state from scratch (O(k) plus two flood fills per
+// view): its speed is not the solver's, its node counts are what it measures.
+// Usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] [--no-reflect]
+//        [--modes regular,zero] [--node-limit N] [--cache DIR]
+// (--cache DIR keeps the built values there between runs; progress goes to stderr.)
+// TSV rows: id, tiles, [manhattan,] optimal, published nodes (../shared/data/korf*.tsv), for
+// the blank-first goal (mapped onto the preset's goal as the solver does, board/goal_map.h).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "loyd/base/error.h"
+#include "loyd/board/goal_map.h"
+#include "loyd/board/mirror.h"
+#include "loyd/board/parse.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/search/ida_star.h"
+#include "loyd/tables/build.h"
+#include "loyd/tables/presets.h"
+#include "loyd/tables/region_space.h"
+
+namespace {
+
+using namespace loyd;
+
+// The preset's additive tables, one distance per (placement, region) state.
+struct RegionTables {
+    std::vector<tables::Pattern> patterns;
+    std::vector<std::unique_ptr<tables::RegionSpace>> spaces;
+    std::vector<std::vector<uint8_t>> values;
+};
+
+// `cache`: a folder where each table's values are kept between runs (raw, unchecked: a
+// probe's scratch files), or empty.
+bool read_cached(const std::string& path, std::vector<uint8_t>& v, uint64_t count) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    v.resize(count);
+    const bool ok = std::fread(v.data(), 1, count, f) == count;
+    std::fclose(f);
+    return ok;
+}
+
+void write_cached(const std::string& path, const std::vector<uint8_t>& v) {
+    const std::string tmp = path + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw IoError("cannot write " + tmp);
+    const bool ok = std::fwrite(v.data(), 1, v.size(), f) == v.size();
+    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw IoError("cannot write " + path);
+}
+
+RegionTables build_tables(const tables::PdbSetSpec& spec, int threads, const std::string& cache) {
+    if (spec.partitions.size() != 1) throw UsageError("the probe takes one partition");
+    RegionTables tb;
+    for (int i : spec.partitions[0]) {
+        const tables::Pattern& p = spec.tables[static_cast<size_t>(i)].pattern;
+        tb.patterns.push_back(p);
+        tb.spaces.push_back(std::make_unique<tables::RegionSpace>(p));
+        tb.values.emplace_back();
+        const std::string path =
+            cache.empty() ? "" : cache + "/" + spec.name + "-" + std::to_string(i) + ".regions";
+        if (!path.empty() && read_cached(path, tb.values.back(), tb.spaces.back()->states()))
+            continue;
+        tables::BuildOptions opt;
+        opt.threads = threads;
+        opt.per_region = true;
+        const auto t0 = std::chrono::steady_clock::now();
+        tables::BuildResult r = tables::build_table(p, opt);
+        std::fprintf(stderr, "pattern %s: %llu states, %.1f s\n", p.tiles_string().c_str(),
+                     static_cast<unsigned long long>(r.entries.count),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        tb.values.back().assign(r.entries.bytes.begin(), r.entries.bytes.end());
+        if (!path.empty()) write_cached(path, tb.values.back());
+    }
+    return tb;
+}
+
+// The classic incremental interface (heuristics/classic.h) over RegionTables.
+class RegionH {
+public:
+    struct Undo {
+        int sum[2];
+        int8_t table[2];
+        uint8_t val[2];
+    };
+
+    RegionH(const RegionTables& tb, const board::Board& goal, bool zero_aware, bool reflect)
+        : tb_(&tb), goal_(goal), zero_(zero_aware), views_(reflect ? 2 : 1) {
+        if (reflect) mirror_ = board::Mirror::of(goal);
+        std::fill(std::begin(tab_), std::end(tab_), int8_t{-1});
+        for (size_t t = 0; t < tb.patterns.size(); ++t)
+            for (int tile : tb.patterns[t].tiles()) tab_[tile] = static_cast<int8_t>(t);
+    }
+
+    int init(const board::SearchState& s) {
+        for (int v = 0; v < views_; ++v) {
+            sum_[v] = 0;
+            for (int tile = 1; tile < s.n; ++tile)
+                if (tab_[tile] < 0) sum_[v] += goal_.md[tile][s.pos[tile]];
+            for (size_t t = 0; t < tb_->patterns.size(); ++t) {
+                val_[v][t] = value(static_cast<int>(t), v, s);
+                sum_[v] += val_[v][t];
+            }
+        }
+        return h(s.blank);
+    }
+
+    // s is the child: `tile` now on `to`, the blank on `from`.
+    int moved(int, const board::SearchState& s, int tile, int from, int to, Undo& u) {
+        for (int v = 0; v < views_; ++v) {
+            const int vt = v ? mirror_.tile[tile] : tile;
+            const int t = tab_[vt];
+            u.sum[v] = sum_[v];
+            u.table[v] = static_cast<int8_t>(t);
+            if (t < 0) {
+                const int a = v ? mirror_.cell[from] : from, b = v ? mirror_.cell[to] : to;
+                sum_[v] += goal_.md[vt][b] - goal_.md[vt][a];
+                continue;
+            }
+            u.val[v] = val_[v][t];
+            val_[v][t] = value(t, v, s);
+            sum_[v] += val_[v][t] - u.val[v];
+        }
+        return h(from);
+    }
+
+    void undo(const Undo& u) {
+        for (int v = 0; v < views_; ++v) {
+            sum_[v] = u.sum[v];
+            if (u.table[v] >= 0) val_[v][u.table[v]] = u.val[v];
+        }
+    }
+
+private:
+    int h(int blank) const {
+        const int x = views_ == 2 ? std::max(sum_[0], sum_[1]) : sum_[0];
+        return x + ((x ^ goal_.parity[blank]) & 1);
+    }
+
+    // Table t's value in view v (1: the mirror image) of position s.
+    uint8_t value(int t, int v, const board::SearchState& s) const {
+        const tables::Pattern& p = tb_->patterns[static_cast<size_t>(t)];
+        const tables::RegionSpace& sp = *tb_->spaces[static_cast<size_t>(t)];
+        uint8_t cells[board::kMaxCells];
+        for (int i = 0; i < p.size(); ++i) {
+            const int tile = p.tiles()[static_cast<size_t>(i)];
+            cells[i] =
+                static_cast<uint8_t>(v ? mirror_.cell[s.pos[mirror_.tile[tile]]] : s.pos[tile]);
+        }
+        const int blank = v ? mirror_.cell[s.blank] : s.blank;
+        const std::vector<uint8_t>& vals = tb_->values[static_cast<size_t>(t)];
+        const uint64_t state = sp.state_of(cells, blank);
+        if (zero_) return vals[state];
+        const tables::RegionSpace::Where w = sp.where(state);
+        uint8_t best = 255;
+        for (int r = 0; r < sp.regions(w.set); ++r)
+            best = std::min(best, vals[sp.state(w.set, w.arrangement, r)]);
+        return best;
+    }
+
+    const RegionTables* tb_;
+    heuristics::GoalTables goal_;
+    bool zero_;
+    int views_;
+    board::Mirror mirror_;
+    int8_t tab_[board::kMaxCells];
+    uint8_t val_[2][tables::kMaxSetTables]{};
+    int sum_[2]{};
+};
+
+struct Row {
+    int id = 0;
+    std::vector<int> tiles;
+    int optimal = 0;
+    unsigned long long published = 0;
+};
+
+std::vector<Row> read_rows(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw IoError("cannot open " + path);
+    std::vector<Row> rows;
+    for (std::string line; std::getline(f, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> c;
+        std::stringstream ss(line);
+        for (std::string x; std::getline(ss, x, '\t');) c.push_back(x);
+        if (c.size() < 4) continue;
+        const size_t o = c.size() >= 5 ? 3 : 2;  // 15-puzzle rows carry a Manhattan column
+        rows.push_back(Row{std::stoi(c[0]), board::parse_int_list(c[1]), std::stoi(c[o]),
+                           std::stoull(c[o + 1])});
+    }
+    return rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr,
+                     "usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] "
+                     "[--no-reflect] [--modes regular,zero] [--node-limit N] [--cache DIR]\n");
+        return 2;
+    }
+    try {
+        const tables::PdbSetSpec spec = tables::preset(argv[1]);
+        std::vector<Row> rows = read_rows(argv[2]);
+        size_t easiest = 0;
+        int threads = 1;
+        bool reflect = spec.reflect;
+        std::set<int> ids;
+        std::string cache;
+        std::vector<std::string> modes{"regular", "zero"};
+        search::SearchLimits limits;
+        for (int i = 3; i < argc; ++i) {
+            const std::string a = argv[i];
+            const bool more = i + 1 < argc;
+            if (a == "--easiest" && more)
+                easiest = std::stoul(argv[++i]);
+            else if (a == "--ids" && more)
+                for (int v : board::parse_int_list(argv[++i])) ids.insert(v);
+            else if (a == "--threads" && more)
+                threads = std::stoi(argv[++i]);
+            else if (a == "--no-reflect")
+                reflect = false;
+            else if (a == "--modes" && more) {
+                modes.clear();
+                std::stringstream ss(argv[++i]);
+                for (std::string m; std::getline(ss, m, ',');) modes.push_back(m);
+            } else if (a == "--cache" && more)
+                cache = argv[++i];
+            else if (a == "--node-limit" && more)
+                limits.max_nodes = std::stoull(argv[++i]);
+            else
+                throw UsageError("unknown argument " + a);
+        }
+        if (easiest) {
+            std::stable_sort(rows.begin(), rows.end(),
+                             [](const Row& a, const Row& b) { return a.published < b.published; });
+            rows.resize(std::min(easiest, rows.size()));
+            std::sort(rows.begin(), rows.end(),
+                      [](const Row& a, const Row& b) { return a.id < b.id; });
+        }
+        if (!ids.empty()) std::erase_if(rows, [&](const Row& r) { return !ids.count(r.id); });
+        const RegionTables tb = build_tables(spec, threads, cache);
+        limits.progress = [](const search::SearchProgress& p) {
+            std::fprintf(
+                stderr, "  bound %d: %llu nodes, %.0f s, %.1f M nodes/s\n", p.bound,
+                static_cast<unsigned long long>(p.nodes_generated), p.seconds,
+                p.seconds > 0 ? static_cast<double>(p.nodes_generated) / p.seconds / 1e6 : 0.0);
+        };
+        limits.progress_every = 60;
+        const board::Board& goal = spec.goal;
+        const search::MovePruning& pruning = search::MovePruning::shared(
+            goal.geometry(), search::MovePruning::default_length(goal.geometry()));
+        // Korf's instances are written for the blank-first goal; the preset's may differ.
+        const auto mapping =
+            board::GoalMapping::find(board::Board::blank_first(goal.geometry()), goal);
+        if (!mapping) throw UsageError("the preset's goal is not a symmetry of blank-first");
+        std::printf("id\tmode\tlength\toptimal\tgenerated\texpanded\tseconds\tper_published\n");
+        int wrong = 0;
+        for (const Row& row : rows) {
+            const board::Board start = mapping->map(board::Board::make(goal.geometry(), row.tiles));
+            for (const std::string& m : modes) {
+                if (m != "regular" && m != "zero") throw UsageError("unknown mode " + m);
+                const RegionH h(tb, goal, m == "zero", reflect);
+                search::IdaStar<RegionH> ida(h, goal, pruning);
+                const auto t0 = std::chrono::steady_clock::now();
+                const search::SearchResult r = ida.solve(start, limits, threads);
+                const double sec =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                const bool solved = r.status == search::SearchResult::Status::Solved;
+                const int len = solved ? static_cast<int>(r.moves.size()) : -1;
+                if (solved && len != row.optimal) ++wrong;
+                std::printf("%d\t%s\t%d\t%d\t%llu\t%llu\t%.2f\t%.3f\n", row.id, m.c_str(), len,
+                            row.optimal, static_cast<unsigned long long>(r.nodes_generated),
+                            static_cast<unsigned long long>(r.nodes_expanded), sec,
+                            row.published ? static_cast<double>(r.nodes_expanded) /
+                                                static_cast<double>(row.published)
+                                          : 0.0);
+                std::fflush(stdout);
+            }
+        }
+        if (wrong) {
+            std::fprintf(stderr, "zero_aware_probe: %d answers differ from the optimal length\n",
+                         wrong);
+            return 1;
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "zero_aware_probe: %s\n", e.what());
+        return 1;
+    }
+}
