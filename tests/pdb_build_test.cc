@@ -360,9 +360,9 @@ void check_per_region(const board::Board& goal, const std::vector<int>& tiles, i
     std::vector<bool> covered(sp.states(), false);
     int mismatches = 0;
     for (const AbstractState& e : each) {
-        uint8_t cells[board::kMaxCells];
-        for (int i = 0; i < p.size(); ++i)
-            cells[i] = static_cast<uint8_t>((e.code >> (5 * i)) & 31);
+        uint8_t cells[board::kMaxCells]{};
+        const int k = std::min(p.size(), board::kMaxCells);
+        for (int i = 0; i < k; ++i) cells[i] = static_cast<uint8_t>((e.code >> (5 * i)) & 31);
         const uint64_t st = sp.state_of(cells, e.blank);
         ASSERT_LT(st, sp.states());
         covered[st] = true;
