@@ -111,6 +111,7 @@ struct BuildOptions {
     // numbering of tables/region_space.h, instead of one per placement (its minimum over the
     // regions). These are the values of a zero-aware table (Clausecker & Reinefeld 2019); no
     // file format holds them yet: bench/zero_aware_probe.cc measures what they would buy.
+    // (region_space.h is not installed: for the project's own tools and tests.)
     bool per_region = false;
 };
 
