@@ -11,8 +11,9 @@
 // regular run's node counts are the solver's. Each answer is checked against the instance's
 // known optimal length.
 //
-// Per node it recomputes the moved tile's state from scratch (O(k) plus two flood fills per
-// view): its speed is not the solver's, its node counts are what it measures.
+// Per node it recomputes the moved tile's state from scratch (O(k) per view, the region from
+// RegionSpace's lookup table): its speed is not the solver's, its node counts are what it
+// measures.
 // Usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] [--no-reflect]
 //        [--modes regular,zero] [--node-limit N] [--cache DIR]
 // (--cache DIR keeps the built values there between runs; progress goes to stderr.)
@@ -75,7 +76,8 @@ RegionTables build_tables(const tables::PdbSetSpec& spec, int threads, const std
     for (int i : spec.partitions[0]) {
         const tables::Pattern& p = spec.tables[static_cast<size_t>(i)].pattern;
         tb.patterns.push_back(p);
-        tb.spaces.push_back(std::make_unique<tables::RegionSpace>(p));
+        tb.spaces.push_back(
+            std::make_unique<tables::RegionSpace>(p, tables::RegionSpace::Use::Lookup));
         tb.values.emplace_back();
         const std::string path =
             cache.empty() ? "" : cache + "/" + spec.name + "-" + std::to_string(i) + ".regions";

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -164,21 +165,41 @@ TEST(RegionSpace, GoalStateHoldsTheGoalPlacementAndTheBlanksRegion) {
     EXPECT_EQ(region, ordinal_of(g, g.all_cells() & ~sp.occupied(set), gp[0]));
 }
 
-TEST(RegionSpace, StateOfEveryPlacementAndBlankCell) {
-    const board::Geometry g(3, 3);
-    const tables::Pattern p(board::Board::blank_last(g), {2, 4, 6, 8},
-                            tables::PatternKind::Additive);  // up to four regions
-    const tables::RegionSpace sp(p);
+// Both ways of building a space (with moves, or with the lookup's ordinal table) number every
+// (placement, blank cell) as the definition does.
+void check_state_of(const tables::Pattern& p) {
+    SCOPED_TRACE(p.geometry().name() + " {" + p.tiles_string() + "}");
+    const board::Geometry& g = p.geometry();
+    const tables::RegionSpace sp(p), lk(p, tables::RegionSpace::Use::Lookup);
+    ASSERT_EQ(lk.states(), sp.states());
+    ASSERT_EQ(lk.block(), sp.block());
+    ASSERT_EQ(lk.goal_state(), sp.goal_state());
     for (uint64_t set = 0; set < sp.sets(); ++set)
         for (uint64_t a = 0; a < sp.arrangements(); ++a) {
-            uint8_t cells[board::kMaxCells];
+            uint8_t cells[board::kMaxCells], again[board::kMaxCells];
             sp.cells_of(set, a, cells);
+            lk.cells_of(set, a, again);
+            ASSERT_TRUE(std::equal(cells, cells + p.size(), again));
             const base::Mask free = g.all_cells() & ~sp.occupied(set);
             for (base::Mask f = free; f; f &= f - 1) {
                 const int blank = base::lowest(f);
-                EXPECT_EQ(sp.state_of(cells, blank), sp.state(set, a, ordinal_of(g, free, blank)));
+                const uint64_t want = sp.state(set, a, ordinal_of(g, free, blank));
+                ASSERT_EQ(sp.state_of(cells, blank), want);
+                ASSERT_EQ(lk.state_of(cells, blank), want);
             }
         }
+}
+
+TEST(RegionSpace, StateOfEveryPlacementAndBlankCell) {
+    const board::Geometry g3(3, 3), g43(4, 3), g34(3, 4);
+    // {2,4,6,8} makes up to four regions on 3x3.
+    for (const auto& tiles : std::vector<std::vector<int>>{{2, 4, 6, 8}, {1, 2, 4, 5}, {5}})
+        check_state_of(
+            tables::Pattern(board::Board::blank_last(g3), tiles, tables::PatternKind::Additive));
+    check_state_of(tables::Pattern(board::Board::blank_last(g43), {2, 5, 7, 10},
+                                   tables::PatternKind::Additive));
+    check_state_of(tables::Pattern(board::Board::blank_first(g34), {1, 4, 6, 8, 11},
+                                   tables::PatternKind::Additive));
 }
 
 TEST(RegionSpace, RefusesFullPatterns) {

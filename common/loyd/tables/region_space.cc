@@ -11,7 +11,7 @@ constexpr uint64_t kMaxSets = uint64_t{1} << 26;
 constexpr int kMaxTableItems = 8;  // moved-arrangement table up to 8! * 8 * 8 entries
 }  // namespace
 
-RegionSpace::RegionSpace(const Pattern& p)
+RegionSpace::RegionSpace(const Pattern& p, Use use)
     : g_(p.geometry()), n_(g_.cells()), k_(p.size()), all_(g_.all_cells()) {
     if (p.kind() != PatternKind::Additive)
         throw UsageError("the region state space is for additive patterns, not " +
@@ -30,8 +30,11 @@ RegionSpace::RegionSpace(const Pattern& p)
                          std::to_string(kMaxSets));
     arrangements_ = fact_[k_];
     build_sets(p);
-    build_moves(p);
-    if (k_ <= kMaxTableItems) {
+    if (use == Use::Lookup)
+        build_ordinals();
+    else
+        build_moves(p);
+    if (use == Use::Search && k_ <= kMaxTableItems) {
         const uint64_t kk = static_cast<uint64_t>(k_);
         perms_.resize(arrangements_ * kk);
         for (uint64_t a = 0; a < arrangements_; ++a) unrank_arrangement(a, perms_.data() + a * kk);
@@ -83,6 +86,21 @@ void RegionSpace::build_sets(const Pattern& p) {
                          " has too many states to number in 64 bits");
     block_ = regions_total;
     states_ = regions_total * arrangements_;
+}
+
+void RegionSpace::build_ordinals() {
+    const uint64_t n = static_cast<uint64_t>(n_);
+    ordinal_.assign(occ_.size() * n, 0);
+    for (uint64_t s = 0; s < occ_.size(); ++s) {
+        const base::Mask free = all_ & ~occ_[s];
+        uint8_t r = 0;
+        for (base::Mask f = free; f; ++r) {
+            const base::Mask region = flood(g_, base::bit(base::lowest(f)), free);
+            f &= ~region;
+            for (base::Mask m = region; m; m &= m - 1)
+                ordinal_[s * n + static_cast<uint64_t>(base::lowest(m))] = r;
+        }
+    }
 }
 
 int RegionSpace::region_ordinal(base::Mask free, int cell) const {
@@ -208,7 +226,11 @@ uint64_t RegionSpace::state_of(const uint8_t* cells_of_items, int blank) const {
     uint8_t perm[board::kMaxCells]{};
     for (int i = 0; i < k_; ++i)
         perm[base::count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
-    return state(set_of(occ), rank_arrangement(perm), region_ordinal(all_ & ~occ, blank));
+    const uint64_t set = set_of(occ);
+    const int region =
+        ordinal_.empty() ? region_ordinal(all_ & ~occ, blank)
+                         : ordinal_[set * static_cast<uint64_t>(n_) + static_cast<uint64_t>(blank)];
+    return state(set, rank_arrangement(perm), region);
 }
 
 void RegionSpace::cells_of(uint64_t set, uint64_t arrangement, uint8_t* cells_of_items) const {

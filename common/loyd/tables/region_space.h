@@ -49,7 +49,11 @@ public:
         uint8_t from_slot, to_slot, region, pad;
     };
 
-    explicit RegionSpace(const Pattern& p);
+    // Search: the numbering and every (set, region)'s moves, for the builders. Lookup: the
+    // numbering and, per (set, cell), the region ordinal of a blank there (C(n, k) * n bytes:
+    // 12 MB for 7 tiles on 5x5), no moves: state_of() then costs O(k) and no flood fill.
+    enum class Use { Search, Lookup };
+    explicit RegionSpace(const Pattern& p, Use use = Use::Search);
 
     // The number of states of p's space, and roughly the bytes a RegionSpace of it holds,
     // without building it (one flood fill per region of every cell set).
@@ -77,6 +81,7 @@ public:
             mv.from_slot == mv.to_slot ? a : moved_arrangement(a, mv.from_slot, mv.to_slot);
         return a2 * block_ + mv.in_block;
     }
+    // (Use::Search only.)
     std::span<const Move> moves(uint64_t set, int region) const {
         const uint32_t i = region_index_[set] + static_cast<uint32_t>(region);
         return {moves_.data() + move_start_[i], moves_.data() + move_start_[i + 1]};
@@ -99,7 +104,8 @@ public:
     uint64_t placement_of(const uint8_t* cells_of_items) const;
     void cells_of(uint64_t set, uint64_t arrangement, uint8_t* cells_of_items) const;
     // The state of a placement (the cell of each item) with the blank on `blank`, a cell no
-    // item holds. Cost: O(k) plus two flood fills (the blank's region and the lower ones).
+    // item holds. Cost: O(k), plus two flood fills (the blank's region and the lower ones)
+    // unless built for Use::Lookup.
     uint64_t state_of(const uint8_t* cells_of_items, int blank) const;
 
     // The goal state: the goal placement with the blank's region.
@@ -115,6 +121,7 @@ private:
     uint64_t moved_slow(uint64_t arrangement, int from, int to) const;
     void build_sets(const Pattern& p);
     void build_moves(const Pattern& p);
+    void build_ordinals();
     int region_ordinal(base::Mask free, int cell) const;
 
     board::Geometry g_;
@@ -131,8 +138,9 @@ private:
     std::vector<uint32_t> region_index_;
     std::vector<uint32_t> move_start_;
     std::vector<Move> moves_;
-    std::vector<uint16_t> moved_;  // k <= 8: moved_arrangement table (k! <= 40320)
-    std::vector<uint8_t> perms_;   // k <= 8: the tile on each slot of every arrangement
+    std::vector<uint16_t> moved_;   // k <= 8: moved_arrangement table (k! <= 40320)
+    std::vector<uint8_t> perms_;    // k <= 8: the tile on each slot of every arrangement
+    std::vector<uint8_t> ordinal_;  // Use::Lookup: [set * n + cell] -> region ordinal
 };
 
 }  // namespace loyd::tables
