@@ -11,11 +11,13 @@
 // regular run's node counts are the solver's. Each answer is checked against the instance's
 // known optimal length.
 //
-// Per node it recomputes the moved tile's state from scratch (O(k) per view, the region from
-// RegionSpace's lookup table): its speed is not the solver's, its node counts are what it
-// measures.
+// Per node the regular and zero modes recompute the moved tile's state from scratch (O(k) per
+// view, the region from RegionSpace's lookup table): their speed is not the solver's, their
+// node counts are what they measure. The "fast" mode runs the zero-aware lookup of
+// heuristics/zero_aware_pdb.h (the same values as "zero", so the same nodes, at the speed a
+// solver would see).
 // Usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] [--no-reflect]
-//        [--modes regular,zero] [--node-limit N] [--cache DIR]
+//        [--modes regular,zero,fast] [--node-limit N] [--cache DIR]
 // (--cache DIR keeps the built values there between runs; progress goes to stderr.)
 // TSV rows: id, tiles, [manhattan,] optimal, published nodes (../shared/data/korf*.tsv), for
 // the blank-first goal (mapped onto the preset's goal as the solver does, board/goal_map.h).
@@ -34,6 +36,7 @@
 #include "loyd/board/mirror.h"
 #include "loyd/board/parse.h"
 #include "loyd/heuristics/classic.h"
+#include "loyd/heuristics/zero_aware_pdb.h"
 #include "loyd/search/ida_star.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/presets.h"
@@ -47,12 +50,12 @@ using namespace loyd;
 struct RegionTables {
     std::vector<tables::Pattern> patterns;
     std::vector<std::unique_ptr<tables::RegionSpace>> spaces;
-    std::vector<std::vector<uint8_t>> values;
+    std::vector<tables::EntryBytes> values;  // in huge pages, as the solver's tables
 };
 
 // `cache`: a folder where each table's values are kept between runs (raw, unchecked: a
 // probe's scratch files), or empty.
-bool read_cached(const std::string& path, std::vector<uint8_t>& v, uint64_t count) {
+bool read_cached(const std::string& path, tables::EntryBytes& v, uint64_t count) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) return false;
     v.resize(count);
@@ -61,7 +64,7 @@ bool read_cached(const std::string& path, std::vector<uint8_t>& v, uint64_t coun
     return ok;
 }
 
-void write_cached(const std::string& path, const std::vector<uint8_t>& v) {
+void write_cached(const std::string& path, const tables::EntryBytes& v) {
     const std::string tmp = path + ".tmp";
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) throw IoError("cannot write " + tmp);
@@ -170,7 +173,7 @@ private:
                 static_cast<uint8_t>(v ? mirror_.cell[s.pos[mirror_.tile[tile]]] : s.pos[tile]);
         }
         const int blank = v ? mirror_.cell[s.blank] : s.blank;
-        const std::vector<uint8_t>& vals = tb_->values[static_cast<size_t>(t)];
+        const tables::EntryBytes& vals = tb_->values[static_cast<size_t>(t)];
         const uint64_t state = sp.state_of(cells, blank);
         if (zero_) return vals[state];
         const tables::RegionSpace::Where w = sp.where(state);
@@ -220,7 +223,7 @@ int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr,
                      "usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] "
-                     "[--no-reflect] [--modes regular,zero] [--node-limit N] [--cache DIR]\n");
+                     "[--no-reflect] [--modes regular,zero,fast] [--node-limit N] [--cache DIR]\n");
         return 2;
     }
     try {
@@ -264,6 +267,9 @@ int main(int argc, char** argv) {
         }
         if (!ids.empty()) std::erase_if(rows, [&](const Row& r) { return !ids.count(r.id); });
         const RegionTables tb = build_tables(spec, threads, cache);
+        std::vector<heuristics::ZeroAwareTable> fast_tables;
+        for (size_t i = 0; i < tb.patterns.size(); ++i)
+            fast_tables.push_back({&tb.patterns[i], tb.spaces[i].get(), tb.values[i].data()});
         limits.progress = [](const search::SearchProgress& p) {
             std::fprintf(
                 stderr, "  bound %d: %llu nodes, %.0f s, %.1f M nodes/s\n", p.bound,
@@ -283,11 +289,19 @@ int main(int argc, char** argv) {
         for (const Row& row : rows) {
             const board::Board start = mapping->map(board::Board::make(goal.geometry(), row.tiles));
             for (const std::string& m : modes) {
-                if (m != "regular" && m != "zero") throw UsageError("unknown mode " + m);
-                const RegionH h(tb, goal, m == "zero", reflect);
-                search::IdaStar<RegionH> ida(h, goal, pruning);
+                if (m != "regular" && m != "zero" && m != "fast")
+                    throw UsageError("unknown mode " + m);
                 const auto t0 = std::chrono::steady_clock::now();
-                const search::SearchResult r = ida.solve(start, limits, threads);
+                search::SearchResult r;
+                if (m == "fast") {
+                    const heuristics::ZeroAwarePdbH h(fast_tables, goal, reflect);
+                    search::IdaStar<heuristics::ZeroAwarePdbH> ida(h, goal, pruning);
+                    r = ida.solve(start, limits, threads);
+                } else {
+                    const RegionH h(tb, goal, m == "zero", reflect);
+                    search::IdaStar<RegionH> ida(h, goal, pruning);
+                    r = ida.solve(start, limits, threads);
+                }
                 const double sec =
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 const bool solved = r.status == search::SearchResult::Status::Solved;

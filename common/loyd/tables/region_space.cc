@@ -34,7 +34,7 @@ RegionSpace::RegionSpace(const Pattern& p, Use use)
         build_ordinals();
     else
         build_moves(p);
-    if (use == Use::Search && k_ <= kMaxTableItems) {
+    if (k_ <= kMaxTableItems) {
         const uint64_t kk = static_cast<uint64_t>(k_);
         perms_.resize(arrangements_ * kk);
         for (uint64_t a = 0; a < arrangements_; ++a) unrank_arrangement(a, perms_.data() + a * kk);
@@ -220,7 +220,7 @@ uint64_t RegionSpace::placement_of(const uint8_t* cells_of_items) const {
     return rank_arrangement(perm) * sets() + set_of(occ);
 }
 
-uint64_t RegionSpace::state_of(const uint8_t* cells_of_items, int blank) const {
+RegionSpace::Where RegionSpace::where_of(const uint8_t* cells_of_items, int blank) const {
     base::Mask occ = 0;
     for (int i = 0; i < k_; ++i) occ |= base::bit(cells_of_items[i]);
     uint8_t perm[board::kMaxCells]{};
@@ -230,7 +230,12 @@ uint64_t RegionSpace::state_of(const uint8_t* cells_of_items, int blank) const {
     const int region =
         ordinal_.empty() ? region_ordinal(all_ & ~occ, blank)
                          : ordinal_[set * static_cast<uint64_t>(n_) + static_cast<uint64_t>(blank)];
-    return state(set, rank_arrangement(perm), region);
+    return Where{set, rank_arrangement(perm), region};
+}
+
+uint64_t RegionSpace::state_of(const uint8_t* cells_of_items, int blank) const {
+    const Where w = where_of(cells_of_items, blank);
+    return state(w.set, w.arrangement, w.region);
 }
 
 void RegionSpace::cells_of(uint64_t set, uint64_t arrangement, uint8_t* cells_of_items) const {

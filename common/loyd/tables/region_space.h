@@ -52,6 +52,7 @@ public:
     // Search: the numbering and every (set, region)'s moves, for the builders. Lookup: the
     // numbering and, per (set, cell), the region ordinal of a blank there (C(n, k) * n bytes:
     // 12 MB for 7 tiles on 5x5), no moves: state_of() then costs O(k) and no flood fill.
+    // Both keep the moved-arrangement table when k <= 8 (k! * k * k entries: 494 KB for 7).
     enum class Use { Search, Lookup };
     explicit RegionSpace(const Pattern& p, Use use = Use::Search);
 
@@ -116,6 +117,19 @@ public:
         int region;
     };
     Where where(uint64_t state) const;
+    // The same for a placement (the cell of each item) with the blank on `blank`, as state_of.
+    Where where_of(const uint8_t* cells_of_items, int blank) const;
+
+    // The raw tables, for lookups that step from state to state (heuristics/zero_aware_pdb.h):
+    // binomial(c, j) = C(c, j), so set_of(m) is the sum of binomial(c, j) over m's cells c in
+    // increasing order, j = 1..k; region_start(set) = the set's first state in a block;
+    // ordinals() = [set * n + cell] -> the region ordinal of a blank on cell (Use::Lookup;
+    // unspecified on the set's cells); moved_table() = [(a * k + from) * k + to] ->
+    // moved_arrangement(a, from, to) (nullptr when k > 8).
+    uint64_t binomial(int c, int j) const { return binom_[c][j]; }
+    const uint32_t* region_starts() const { return region_index_.data(); }
+    const uint8_t* ordinals() const { return ordinal_.data(); }
+    const uint16_t* moved_table() const { return moved_.empty() ? nullptr : moved_.data(); }
 
 private:
     uint64_t moved_slow(uint64_t arrangement, int from, int to) const;

@@ -1,0 +1,174 @@
+// The fast path of zero-aware additive pattern databases: one partition of additive tables
+// whose entries are kept per (placement, blank region) state rather than per placement
+// (Clausecker & Reinefeld, SoCS 2019). A regular additive entry is the fewest pattern-tile
+// moves over every blank position; the zero-aware entry is the fewest from the blank's own
+// region, never less, and still a lower bound: the sum over disjoint patterns stays admissible.
+//
+// The states are numbered as the builder numbers them (tables/region_space.h): arrangement a
+// of the tiles on their slots, cell set s in colex order, region ordinal r; state = a * R +
+// start(s) + r. The heuristic keeps, per table and view, the mask of cells the table's tiles
+// hold, the arrangement and the entry. A move changes one table's state only: the blank moves
+// from `to` to `from`, two adjacent cells no other table holds, so every other table's blank
+// stays in its region. For the moved tile's table the new state costs the mask's colex rank (a
+// fixed loop of k bit scans over a table of binomials), one read of the moved-arrangement
+// table (the same arrangement when the tile keeps its slot), and one read of the per-(set,
+// cell) region ordinal: no flood fill, no branch on the direction. Then one entry read, as in
+// the regular fast path (heuristics/additive_pdb.h), whose protocol this class follows:
+// evaluate() computes a child from its parent without changing anything, apply() and undo()
+// exchange the child's values with the current ones. The reflected view (board/mirror.h) is
+// looked up as well when asked and the goal allows it; h is the larger view, plus the Manhattan
+// distance of tiles no table holds, rounded up to the parity of every solution.
+//
+// Contract: the tables' patterns are additive, disjoint, of the goal, at most 8 tiles each
+// (the moved-arrangement table), each with its RegionSpace built for Use::Lookup and one value
+// per state; everything passed must outlive the heuristic (UsageError otherwise). No
+// allocation, no virtual call per node.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <span>
+
+#include "loyd/board/mirror.h"
+#include "loyd/heuristics/classic.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/pattern.h"
+#include "loyd/tables/region_space.h"
+
+namespace loyd::heuristics {
+
+// One zero-aware table: its pattern, its state space and one entry per state.
+struct ZeroAwareTable {
+    const tables::Pattern* pattern = nullptr;
+    const tables::RegionSpace* space = nullptr;  // Use::Lookup
+    const uint8_t* values = nullptr;             // space->states() entries
+};
+
+class ZeroAwarePdbH {
+public:
+    static constexpr int kMaxTables = tables::kMaxSetTables;
+    static constexpr int kMaxItems = 8;
+
+    // One child's values in each view (evaluate), exchanged by apply() and undo().
+    struct Undo {
+        uint32_t mask[2], arrangement[2];
+        int sum[2];
+        int8_t table[2] = {-1, -1};  // -1: no table of that view holds the tile
+        uint8_t val[2];
+    };
+
+    ZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board::Board& goal, bool reflect);
+
+    // True when the reflected view is looked up too.
+    bool reflected() const { return reflect_; }
+
+    int init(const board::SearchState& s);
+
+    // The child's h when the tile on `from` slides into the blank on `to`; s is the parent
+    // (unchanged). Nothing changes until apply(u).
+    [[gnu::always_inline]] int evaluate(const board::SearchState& s, int from, int to, int,
+                                        Undo& u) const {
+        const int tile = s.cell[from];
+        int h = view_step(0, tile, from, to, u);
+        if (reflect_) {
+            const int h1 =
+                view_step(1, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], u);
+            h = h > h1 ? h : h1;
+        }
+        return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
+    }
+    [[gnu::always_inline]] void apply(Undo& u) { exchange(u); }
+    [[gnu::always_inline]] void undo(Undo& u) { exchange(u); }
+
+    // The classic interface (heuristics/classic.h): s holds the position after the move.
+    int moved(int, const board::SearchState& s, int tile, int from, int to, Undo& u) {
+        board::SearchState parent = s;
+        parent.cell[to] = 0;
+        parent.cell[from] = static_cast<uint8_t>(tile);
+        const int h = evaluate(parent, from, to, 0, u);
+        apply(u);
+        return h;
+    }
+
+private:
+    struct Table {
+        const uint8_t* values;
+        const uint8_t* ordinals;
+        const uint32_t* starts;
+        const uint16_t* moved;
+        uint64_t block;
+        uint32_t k;
+    };
+
+    // View v's sum after its tile `tile` stepped from view cell a to the adjacent cell b (the
+    // blank going to a); the table's new mask, arrangement and entry go to u.
+    [[gnu::always_inline]] int view_step(int v, int tile, int a, int b, Undo& u) const {
+        const int t = tab_[tile];
+        u.table[v] = static_cast<int8_t>(t);
+        if (t < 0) [[unlikely]]
+            return u.sum[v] = sum_[v] + goal_.md[tile][b] - goal_.md[tile][a];
+        const Table& tb = tables_[t];
+        const uint32_t m = mask_[v][t];
+        const uint32_t m2 = m ^ (1u << a) ^ (1u << b);
+        const uint32_t from_slot = static_cast<uint32_t>(std::popcount(m & ((1u << a) - 1)));
+        const uint32_t to_slot = static_cast<uint32_t>(std::popcount(m2 & ((1u << b) - 1)));
+        // The colex rank of m2; a scan past its last cell reads row 32, all zeros.
+        uint32_t set = 0, rest = m2;
+        for (int j = 1; j <= kmax_; ++j) {
+            set += binom_[std::countr_zero(rest)][j];
+            rest &= rest - 1;
+        }
+        const uint32_t arr = tb.moved[(arrangement_[v][t] * tb.k + from_slot) * tb.k + to_slot];
+        const uint64_t state =
+            arr * tb.block + tb.starts[set] +
+            tb.ordinals[static_cast<uint64_t>(set) * n_ + static_cast<uint32_t>(a)];
+        const uint8_t e = tb.values[state];
+        u.mask[v] = m2;
+        u.arrangement[v] = arr;
+        u.val[v] = e;
+        return u.sum[v] = sum_[v] + e - val_[v][t];
+    }
+
+    [[gnu::always_inline]] void exchange(Undo& u) {
+        exchange_view(0, u);
+        if (reflect_) exchange_view(1, u);
+    }
+    // (GCC cannot see that view 1 is exchanged only when evaluate() filled it: reflect_.)
+#pragma GCC diagnostic push
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+    template <class T>
+    [[gnu::always_inline]] static void swap_values(T& a, T& b) {
+        const T x = a;
+        a = b;
+        b = x;
+    }
+    [[gnu::always_inline]] void exchange_view(int v, Undo& u) {
+        swap_values(sum_[v], u.sum[v]);
+        const int t = u.table[v];
+        if (t < 0) [[unlikely]]
+            return;
+        swap_values(mask_[v][t], u.mask[v]);
+        swap_values(arrangement_[v][t], u.arrangement[v]);
+        swap_values(val_[v][t], u.val[v]);
+    }
+#pragma GCC diagnostic pop
+
+    GoalTables goal_;
+    board::Mirror mirror_;
+    bool reflect_ = false;
+    int ntables_ = 0, kmax_ = 0;
+    uint32_t n_ = 0;
+    Table tables_[kMaxTables]{};
+    const tables::Pattern* patterns_[kMaxTables]{};
+    const tables::RegionSpace* spaces_[kMaxTables]{};
+    int8_t tab_[board::kMaxCells]{};
+    uint32_t binom_[33][kMaxItems + 1]{};  // [cell][j] = C(cell, j); rows from n on are zero
+    uint32_t mask_[2][kMaxTables]{};
+    uint32_t arrangement_[2][kMaxTables]{};
+    uint8_t val_[2][kMaxTables]{};
+    int sum_[2]{};
+};
+
+}  // namespace loyd::heuristics
