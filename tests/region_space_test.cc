@@ -198,6 +198,15 @@ TEST(RegionSpace, StateOfEveryPlacementAndBlankCell) {
             tables::Pattern(board::Board::blank_last(g3), tiles, tables::PatternKind::Additive));
     check_state_of(tables::Pattern(board::Board::blank_last(g43), {2, 5, 7, 10},
                                    tables::PatternKind::Additive));
+    // Six tiles on 4x3 leave up to six regions (a checkerboard): the lookup's sets of more
+    // than four regions keep their ordinals apart (RegionSpace::SetRecord::wide).
+    const tables::Pattern six(board::Board::blank_last(g43), {1, 3, 6, 8, 9, 11},
+                              tables::PatternKind::Additive);
+    const tables::RegionSpace lk(six, tables::RegionSpace::Use::Lookup);
+    int wide = 0;
+    for (uint64_t set = 0; set < lk.sets(); ++set) wide += lk.regions(set) > 4;
+    EXPECT_GT(wide, 0);
+    check_state_of(six);
     check_state_of(tables::Pattern(board::Board::blank_first(g34), {1, 4, 6, 8, 11},
                                    tables::PatternKind::Additive));
 }

@@ -24,7 +24,7 @@ ZeroAwarePdbH::ZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board
             throw UsageError("zero-aware pattern " + p.tiles_string() +
                              " is not an additive pattern of this goal");
         if (p.size() > kMaxItems || sp.items() != p.size() || !sp.moved_table() ||
-            sp.ordinals() == nullptr || sp.sets() * n_ == 0)
+            sp.set_records() == nullptr || sp.sets() * n_ == 0)
             throw UsageError("zero-aware pattern " + p.tiles_string() +
                              " needs at most 8 tiles and a lookup state space");
         const int t = ntables_++;
@@ -33,8 +33,8 @@ ZeroAwarePdbH::ZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board
                 throw UsageError("zero-aware patterns overlap on tile " + std::to_string(tile));
             tab_[tile] = static_cast<int8_t>(t);
         }
-        tables_[t] = Table{zt.values,        sp.ordinals(), sp.region_starts(),
-                           sp.moved_table(), sp.block(),    static_cast<uint32_t>(p.size())};
+        tables_[t] = Table{zt.values,        sp.set_records(), sp.wide_ordinals(),
+                           sp.moved_table(), sp.block(),       static_cast<uint32_t>(p.size())};
         patterns_[t] = &p;
         spaces_[t] = &sp;
         if (p.size() > kmax_) kmax_ = p.size();

@@ -93,8 +93,8 @@ public:
 private:
     struct Table {
         const uint8_t* values;
-        const uint8_t* ordinals;
-        const uint32_t* starts;
+        const tables::RegionSpace::SetRecord* sets;
+        const uint8_t* wide;
         const uint16_t* moved;
         uint64_t block;
         uint32_t k;
@@ -119,9 +119,11 @@ private:
             rest &= rest - 1;
         }
         const uint32_t arr = tb.moved[(arrangement_[v][t] * tb.k + from_slot) * tb.k + to_slot];
-        const uint64_t state =
-            arr * tb.block + tb.starts[set] +
-            tb.ordinals[static_cast<uint64_t>(set) * n_ + static_cast<uint32_t>(a)];
+        const tables::RegionSpace::SetRecord& rec = tb.sets[set];
+        uint32_t ordinal = static_cast<uint32_t>(rec.ordinals >> (2 * a)) & 3;
+        if (rec.wide) [[unlikely]]
+            ordinal = tb.wide[(rec.wide - 1) * n_ + static_cast<uint32_t>(a)];
+        const uint64_t state = arr * tb.block + rec.start + ordinal;
         const uint8_t e = tb.values[state];
         u.mask[v] = m2;
         u.arrangement[v] = arr;

@@ -90,15 +90,26 @@ void RegionSpace::build_sets(const Pattern& p) {
 
 void RegionSpace::build_ordinals() {
     const uint64_t n = static_cast<uint64_t>(n_);
-    ordinal_.assign(occ_.size() * n, 0);
+    records_.resize(occ_.size());
+    uint8_t ord[board::kMaxCells];
     for (uint64_t s = 0; s < occ_.size(); ++s) {
         const base::Mask free = all_ & ~occ_[s];
+        std::fill(std::begin(ord), std::end(ord), uint8_t{0});
         uint8_t r = 0;
         for (base::Mask f = free; f; ++r) {
             const base::Mask region = flood(g_, base::bit(base::lowest(f)), free);
             f &= ~region;
-            for (base::Mask m = region; m; m &= m - 1)
-                ordinal_[s * n + static_cast<uint64_t>(base::lowest(m))] = r;
+            for (base::Mask m = region; m; m &= m - 1) ord[base::lowest(m)] = r;
+        }
+        SetRecord& rec = records_[s];
+        rec.start = region_index_[s];
+        rec.wide = 0;
+        rec.ordinals = 0;
+        if (r > 4) {
+            wide_.insert(wide_.end(), ord, ord + n);
+            rec.wide = static_cast<uint32_t>(wide_.size() / n);
+        } else {
+            for (int c = 0; c < n_; ++c) rec.ordinals |= static_cast<uint64_t>(ord[c]) << (2 * c);
         }
     }
 }
@@ -227,9 +238,7 @@ RegionSpace::Where RegionSpace::where_of(const uint8_t* cells_of_items, int blan
     for (int i = 0; i < k_; ++i)
         perm[base::count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
     const uint64_t set = set_of(occ);
-    const int region =
-        ordinal_.empty() ? region_ordinal(all_ & ~occ, blank)
-                         : ordinal_[set * static_cast<uint64_t>(n_) + static_cast<uint64_t>(blank)];
+    const int region = records_.empty() ? region_ordinal(all_ & ~occ, blank) : ordinal(set, blank);
     return Where{set, rank_arrangement(perm), region};
 }
 

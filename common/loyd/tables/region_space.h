@@ -33,6 +33,7 @@
 #include <span>
 #include <vector>
 
+#include "loyd/base/huge_buffer.h"
 #include "loyd/base/tileset.h"
 #include "loyd/board/geometry.h"
 #include "loyd/tables/pattern.h"
@@ -50,11 +51,21 @@ public:
     };
 
     // Search: the numbering and every (set, region)'s moves, for the builders. Lookup: the
-    // numbering and, per (set, cell), the region ordinal of a blank there (C(n, k) * n bytes:
-    // 12 MB for 7 tiles on 5x5), no moves: state_of() then costs O(k) and no flood fill.
-    // Both keep the moved-arrangement table when k <= 8 (k! * k * k entries: 494 KB for 7).
+    // numbering and, per set, a SetRecord (16 bytes: 2.8 MB for 6 tiles on 5x5, 7.7 MB for 7)
+    // giving the region ordinal of a blank on every cell, no moves: state_of() then costs O(k)
+    // and no flood fill. Both keep the moved-arrangement table when k <= 8 (k! * k * k entries:
+    // 494 KB for 7).
     enum class Use { Search, Lookup };
     explicit RegionSpace(const Pattern& p, Use use = Use::Search);
+
+    // A set's first state in an arrangement's block, and the region ordinal of a blank on cell
+    // c: bits 2c, 2c + 1 of `ordinals` when the set has at most 4 regions (wide == 0); else
+    // wide_ordinals()[(wide - 1) * n + c]. One cache line holds a set's whole record, so a
+    // lookup of a state misses the cache once for it.
+    struct SetRecord {
+        uint32_t start, wide;
+        uint64_t ordinals;
+    };
 
     // The number of states of p's space, and roughly the bytes a RegionSpace of it holds,
     // without building it (one flood fill per region of every cell set).
@@ -122,14 +133,20 @@ public:
 
     // The raw tables, for lookups that step from state to state (heuristics/zero_aware_pdb.h):
     // binomial(c, j) = C(c, j), so set_of(m) is the sum of binomial(c, j) over m's cells c in
-    // increasing order, j = 1..k; region_start(set) = the set's first state in a block;
-    // ordinals() = [set * n + cell] -> the region ordinal of a blank on cell (Use::Lookup;
-    // unspecified on the set's cells); moved_table() = [(a * k + from) * k + to] ->
-    // moved_arrangement(a, from, to) (nullptr when k > 8).
+    // increasing order, j = 1..k; set_records() (Use::Lookup, else nullptr) and wide_ordinals()
+    // as above (ordinals are unspecified on the set's own cells); moved_table() = [(a * k +
+    // from) * k + to] -> moved_arrangement(a, from, to) (nullptr when k > 8).
     uint64_t binomial(int c, int j) const { return binom_[c][j]; }
-    const uint32_t* region_starts() const { return region_index_.data(); }
-    const uint8_t* ordinals() const { return ordinal_.data(); }
+    const SetRecord* set_records() const { return records_.empty() ? nullptr : records_.data(); }
+    const uint8_t* wide_ordinals() const { return wide_.data(); }
     const uint16_t* moved_table() const { return moved_.empty() ? nullptr : moved_.data(); }
+    // The region ordinal of a blank on `cell` in set `set` (Use::Lookup).
+    int ordinal(uint64_t set, int cell) const {
+        const SetRecord& r = records_[set];
+        if (r.wide) [[unlikely]]
+            return wide_[(r.wide - 1) * static_cast<uint64_t>(n_) + static_cast<uint64_t>(cell)];
+        return static_cast<int>((r.ordinals >> (2 * cell)) & 3);
+    }
 
 private:
     uint64_t moved_slow(uint64_t arrangement, int from, int to) const;
@@ -152,9 +169,12 @@ private:
     std::vector<uint32_t> region_index_;
     std::vector<uint32_t> move_start_;
     std::vector<Move> moves_;
-    std::vector<uint16_t> moved_;   // k <= 8: moved_arrangement table (k! <= 40320)
-    std::vector<uint8_t> perms_;    // k <= 8: the tile on each slot of every arrangement
-    std::vector<uint8_t> ordinal_;  // Use::Lookup: [set * n + cell] -> region ordinal
+    std::vector<uint16_t> moved_;  // k <= 8: moved_arrangement table (k! <= 40320)
+    std::vector<uint8_t> perms_;   // k <= 8: the tile on each slot of every arrangement
+    // Use::Lookup: per set (in huge pages: read at random per node), and the ordinals of the
+    // sets of more than 4 regions, n bytes each.
+    std::vector<SetRecord, base::HugePageAllocator<SetRecord>> records_;
+    std::vector<uint8_t> wide_;
 };
 
 }  // namespace loyd::tables
