@@ -165,7 +165,7 @@ TEST(RegionSpace, GoalStateHoldsTheGoalPlacementAndTheBlanksRegion) {
     EXPECT_EQ(region, ordinal_of(g, g.all_cells() & ~sp.occupied(set), gp[0]));
 }
 
-// Both ways of building a space (with moves, or with the lookup's ordinal table) number every
+// Both ways of building a space (with moves, or with the lookup's set records) number every
 // (placement, blank cell) as the definition does.
 void check_state_of(const tables::Pattern& p) {
     SCOPED_TRACE(p.geometry().name() + " {" + p.tiles_string() + "}");
