@@ -15,9 +15,9 @@
 // view, the region from RegionSpace's lookup table): their speed is not the solver's, their
 // node counts are what they measure. The "fast" mode runs the zero-aware lookup of
 // heuristics/zero_aware_pdb.h (the same values as "zero", so the same nodes, at the speed a
-// solver would see).
+// solver would see); "fast4" the same with the entries at 4 bits (compact_region_entries).
 // Usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] [--no-reflect]
-//        [--modes regular,zero,fast] [--node-limit N] [--cache DIR]
+//        [--modes regular,zero,fast,fast4] [--node-limit N] [--cache DIR]
 // (--cache DIR keeps the built values there between runs; progress goes to stderr.)
 // TSV rows: id, tiles, [manhattan,] optimal, published nodes (../shared/data/korf*.tsv), for
 // the blank-first goal (mapped onto the preset's goal as the solver does, board/goal_map.h).
@@ -221,9 +221,10 @@ std::vector<Row> read_rows(const std::string& path) {
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr,
-                     "usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] "
-                     "[--no-reflect] [--modes regular,zero,fast] [--node-limit N] [--cache DIR]\n");
+        std::fprintf(
+            stderr,
+            "usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] "
+            "[--no-reflect] [--modes regular,zero,fast,fast4] [--node-limit N] [--cache DIR]\n");
         return 2;
     }
     try {
@@ -267,9 +268,30 @@ int main(int argc, char** argv) {
         }
         if (!ids.empty()) std::erase_if(rows, [&](const Row& r) { return !ids.count(r.id); });
         const RegionTables tb = build_tables(spec, threads, cache);
-        std::vector<heuristics::ZeroAwareTable> fast_tables;
-        for (size_t i = 0; i < tb.patterns.size(); ++i)
-            fast_tables.push_back({&tb.patterns[i], tb.spaces[i].get(), tb.values[i].data()});
+        // The fast modes' tables: the bytes, and (fast4) compact entries, 4 bits per state.
+        std::vector<heuristics::ZeroAwareTable> fast_tables, fast4_tables;
+        std::vector<tables::EntryBytes> payloads;
+        payloads.reserve(tb.patterns.size());
+        const bool want4 = std::find(modes.begin(), modes.end(), "fast4") != modes.end();
+        for (size_t i = 0; i < tb.patterns.size(); ++i) {
+            fast_tables.push_back({&tb.patterns[i], tb.spaces[i].get(),
+                                   tables::EntryReader::bytes(tb.values[i].data())});
+            if (!want4) continue;
+            const tables::TableEntries c =
+                tables::compact_region_entries(tb.patterns[i], *tb.spaces[i], tb.values[i].data());
+            tables::EntryBytes payload(tables::nibble_bytes(c.count), 0);
+            std::copy(c.bytes.begin(), c.bytes.end(), payload.begin());
+            const std::vector<uint8_t> slots = tables::exception_table_bytes(c.exceptions);
+            payload.insert(payload.end(), slots.begin(), slots.end());
+            std::fprintf(stderr, "pattern %s: %llu compact escapes\n",
+                         tb.patterns[i].tiles_string().c_str(),
+                         static_cast<unsigned long long>(c.exceptions.size()));
+            payloads.push_back(std::move(payload));
+            fast4_tables.push_back(
+                {&tb.patterns[i], tb.spaces[i].get(),
+                 tables::EntryReader(tables::EntryCoding::Compact, payloads.back().data(), c.count,
+                                     tables::exception_slots(c.exceptions.size()))});
+        }
         limits.progress = [](const search::SearchProgress& p) {
             std::fprintf(
                 stderr, "  bound %d: %llu nodes, %.0f s, %.1f M nodes/s\n", p.bound,
@@ -289,13 +311,17 @@ int main(int argc, char** argv) {
         for (const Row& row : rows) {
             const board::Board start = mapping->map(board::Board::make(goal.geometry(), row.tiles));
             for (const std::string& m : modes) {
-                if (m != "regular" && m != "zero" && m != "fast")
+                if (m != "regular" && m != "zero" && m != "fast" && m != "fast4")
                     throw UsageError("unknown mode " + m);
                 const auto t0 = std::chrono::steady_clock::now();
                 search::SearchResult r;
                 if (m == "fast") {
                     const heuristics::ZeroAwarePdbH h(fast_tables, goal, reflect);
                     search::IdaStar<heuristics::ZeroAwarePdbH> ida(h, goal, pruning);
+                    r = ida.solve(start, limits, threads);
+                } else if (m == "fast4") {
+                    const heuristics::CompactZeroAwarePdbH h(fast4_tables, goal, reflect);
+                    search::IdaStar<heuristics::CompactZeroAwarePdbH> ida(h, goal, pruning);
                     r = ida.solve(start, limits, threads);
                 } else {
                     const RegionH h(tb, goal, m == "zero", reflect);

@@ -27,12 +27,13 @@
 namespace loyd {
 namespace {
 
-// A partition's zero-aware tables, built in memory.
+// A partition's zero-aware tables, built in memory: byte entries and compact ones.
 struct Partition {
     std::vector<tables::Pattern> patterns;
     std::vector<std::unique_ptr<tables::RegionSpace>> spaces;
-    std::vector<std::vector<uint8_t>> values;
-    std::vector<heuristics::ZeroAwareTable> tables;
+    std::vector<std::vector<uint8_t>> values, payloads;
+    std::vector<uint64_t> slots;  // of each compact payload's exception table
+    std::vector<heuristics::ZeroAwareTable> tables, compact;
 
     Partition(const board::Board& goal, const std::vector<std::vector<int>>& sets) {
         for (const auto& tiles : sets)
@@ -44,9 +45,23 @@ struct Partition {
             opt.per_region = true;
             const tables::BuildResult r = tables::build_table(p, opt);
             values.emplace_back(r.entries.bytes.begin(), r.entries.bytes.end());
+            // The compact payload as a file holds it: the nibbles, then the exception slots.
+            const tables::TableEntries c =
+                tables::compact_region_entries(p, *spaces.back(), values.back().data());
+            std::vector<uint8_t> payload(c.bytes.begin(), c.bytes.end());
+            payload.resize(tables::nibble_bytes(c.count), 0);
+            const std::vector<uint8_t> table = tables::exception_table_bytes(c.exceptions);
+            payload.insert(payload.end(), table.begin(), table.end());
+            payloads.push_back(std::move(payload));
+            slots.push_back(tables::exception_slots(c.exceptions.size()));
         }
-        for (size_t i = 0; i < patterns.size(); ++i)
-            tables.push_back({&patterns[i], spaces[i].get(), values[i].data()});
+        for (size_t i = 0; i < patterns.size(); ++i) {
+            tables.push_back(
+                {&patterns[i], spaces[i].get(), tables::EntryReader::bytes(values[i].data())});
+            compact.push_back({&patterns[i], spaces[i].get(),
+                               tables::EntryReader(tables::EntryCoding::Compact, payloads[i].data(),
+                                                   spaces[i]->states(), slots[i])});
+        }
     }
 
     // The heuristic written out: per view, each table's entry of the position's state and the
@@ -117,19 +132,20 @@ board::Board goal_of(const Case& c) {
 
 class ZeroAwareWalk : public testing::TestWithParam<Case> {};
 
-TEST_P(ZeroAwareWalk, EqualsTheFullEvaluation) {
-    const Case& c = GetParam();
+// A walk in IDA*'s protocol: every child evaluated from its parent, then one applied or the
+// last move undone; every value against the full evaluation of the child.
+template <class H>
+void walk(const Case& c, const Partition& part, const std::vector<heuristics::ZeroAwareTable>& tb) {
     const board::Board goal = goal_of(c);
     const board::Geometry& g = goal.geometry();
-    const Partition part(goal, c.sets);
     for (const bool reflect : {false, true}) {
-        heuristics::ZeroAwarePdbH h(part.tables, goal, reflect);
+        H h(tb, goal, reflect);
         const bool views = reflect && board::reflectable(goal);
         EXPECT_EQ(h.reflected(), views);
         board::SearchState s = board::SearchState::from(goal);
         ASSERT_EQ(h.init(s), 0);
         std::mt19937_64 rng(5);
-        std::vector<std::pair<heuristics::ZeroAwarePdbH::Undo, int>> path;
+        std::vector<std::pair<typename H::Undo, int>> path;
         const int steps = test::kRelease ? 20000 : 3000;
         for (int i = 0; i < steps; ++i) {
             const int blank = s.blank;
@@ -138,7 +154,7 @@ TEST_P(ZeroAwareWalk, EqualsTheFullEvaluation) {
                 if (from == board::kNoCell) continue;
                 board::SearchState child = s;
                 child.slide(from);
-                heuristics::ZeroAwarePdbH::Undo u;
+                typename H::Undo u;
                 ASSERT_EQ(h.evaluate(s, from, blank, d, u), part.slow(child, views))
                     << c.name << " step " << i << " dir " << d;
             }
@@ -158,10 +174,37 @@ TEST_P(ZeroAwareWalk, EqualsTheFullEvaluation) {
                 s.slide(from);
             }
             if (i % 1000 == 0) {
-                heuristics::ZeroAwarePdbH fresh(part.tables, goal, reflect);
+                H fresh(tb, goal, reflect);
                 ASSERT_EQ(fresh.init(s), part.slow(s, views)) << c.name << " step " << i;
             }
         }
+    }
+}
+
+TEST_P(ZeroAwareWalk, EqualsTheFullEvaluation) {
+    const Case& c = GetParam();
+    const Partition part(goal_of(c), c.sets);
+    walk<heuristics::ZeroAwarePdbH>(c, part, part.tables);
+    walk<heuristics::CompactZeroAwarePdbH>(c, part, part.compact);
+}
+
+// The compact entries decode to the bytes, state by state.
+TEST_P(ZeroAwareWalk, CompactEntriesDecodeToTheBytes) {
+    const Case& c = GetParam();
+    const Partition part(goal_of(c), c.sets);
+    for (size_t i = 0; i < part.patterns.size(); ++i) {
+        const tables::RegionSpace& sp = *part.spaces[i];
+        const tables::EntryBound bound(part.patterns[i]);
+        const tables::EntryReader& rd = part.compact[i].entries;
+        uint8_t cells[board::kMaxCells];
+        for (uint64_t a = 0; a < sp.arrangements(); ++a)
+            for (uint64_t set = 0; set < sp.sets(); ++set) {
+                sp.cells_of(set, a, cells);
+                for (int r = 0; r < sp.regions(set); ++r) {
+                    const uint64_t st = sp.state(set, a, r);
+                    ASSERT_EQ(rd.value(st, cells, bound), part.values[i][st]) << c.name;
+                }
+            }
     }
 }
 
@@ -208,9 +251,49 @@ TEST(ZeroAwarePdb, IdaStarIsOptimal) {
                 ASSERT_EQ(r.status, search::SearchResult::Status::Solved);
                 EXPECT_EQ(static_cast<int>(r.moves.size()), oracle.distance(start))
                     << c.name << " " << start.to_string();
+                const heuristics::CompactZeroAwarePdbH hc(part.compact, goal, true);
+                search::IdaStar<heuristics::CompactZeroAwarePdbH> idac(hc, goal, pruning);
+                const search::SearchResult rc = idac.solve(start, search::SearchLimits{}, threads);
+                ASSERT_EQ(rc.status, search::SearchResult::Status::Solved);
+                EXPECT_EQ(rc.moves.size(), r.moves.size()) << c.name << " " << start.to_string();
+                if (threads == 1) {
+                    EXPECT_EQ(rc.nodes_generated, r.nodes_generated) << c.name;
+                }
             }
         }
     }
+}
+
+// Large excesses escape to the exception table and decode back; a value below its bound or
+// of the other parity is refused.
+TEST(ZeroAwarePdb, CompactRegionEntriesEscapeAndRefuse) {
+    const board::Board goal = board::Board::blank_first(board::Geometry(3, 3));
+    const Partition part(goal, {{1, 2, 3, 4}, {5, 6, 7, 8}});
+    const tables::Pattern& p = part.patterns[0];
+    const tables::RegionSpace& sp = *part.spaces[0];
+    std::vector<uint8_t> v = part.values[0];
+    for (uint64_t st = 0; st < v.size(); st += 97) v[st] = static_cast<uint8_t>(v[st] + 40);
+    const tables::TableEntries c = tables::compact_region_entries(p, sp, v.data());
+    EXPECT_EQ(c.exceptions.size(), (v.size() + 96) / 97);
+    std::vector<uint8_t> payload(c.bytes.begin(), c.bytes.end());
+    payload.resize(tables::nibble_bytes(c.count), 0);
+    const std::vector<uint8_t> table = tables::exception_table_bytes(c.exceptions);
+    payload.insert(payload.end(), table.begin(), table.end());
+    const tables::EntryReader rd(tables::EntryCoding::Compact, payload.data(), c.count,
+                                 tables::exception_slots(c.exceptions.size()));
+    const tables::EntryBound bound(p);
+    uint8_t cells[board::kMaxCells];
+    for (uint64_t st = 0; st < v.size(); ++st) {
+        const tables::RegionSpace::Where w = sp.where(st);
+        sp.cells_of(w.set, w.arrangement, cells);
+        ASSERT_EQ(rd.value(st, cells, bound), v[st]) << st;
+    }
+    v = part.values[0];
+    v[5] = static_cast<uint8_t>(v[5] + 1);
+    EXPECT_NE(test::error_of<FormatError>([&] {
+                  tables::compact_region_entries(p, sp, v.data());
+              }).find("state 5"),
+              std::string::npos);
 }
 
 TEST(ZeroAwarePdb, RefusesWhatItCannotLookUp) {
@@ -226,8 +309,12 @@ TEST(ZeroAwarePdb, RefusesWhatItCannotLookUp) {
     test::error_of<UsageError>([&] { heuristics::ZeroAwarePdbH h({}, goal, false); });
     const tables::RegionSpace search_space(part.patterns[0]);
     const std::vector<heuristics::ZeroAwareTable> unindexed = {
-        {&part.patterns[0], &search_space, part.values[0].data()}};
+        {&part.patterns[0], &search_space, part.tables[0].entries}};
     test::error_of<UsageError>([&] { heuristics::ZeroAwarePdbH h(unindexed, goal, false); });
+    // Entries of the other coding.
+    test::error_of<UsageError>(
+        [&] { heuristics::CompactZeroAwarePdbH h(part.tables, goal, false); });
+    test::error_of<UsageError>([&] { heuristics::ZeroAwarePdbH h(part.compact, goal, false); });
     test::error_of<UsageError>([&] {
         heuristics::ZeroAwarePdbH h(part.tables, board::Board::blank_last(goal.geometry()), false);
     });

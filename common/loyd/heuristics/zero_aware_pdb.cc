@@ -6,8 +6,9 @@
 
 namespace loyd::heuristics {
 
-ZeroAwarePdbH::ZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board::Board& goal,
-                             bool reflect)
+template <bool kCompact>
+BasicZeroAwarePdbH<kCompact>::BasicZeroAwarePdbH(std::span<const ZeroAwareTable> tables,
+                                                 const board::Board& goal, bool reflect)
     : goal_(goal) {
     if (tables.empty() || tables.size() > static_cast<size_t>(kMaxTables))
         throw UsageError("a zero-aware partition holds 1 to " + std::to_string(kMaxTables) +
@@ -16,8 +17,13 @@ ZeroAwarePdbH::ZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board
     n_ = static_cast<uint32_t>(g.cells());
     for (auto& t : tab_) t = -1;
     for (const ZeroAwareTable& zt : tables) {
-        if (!zt.pattern || !zt.space || !zt.values)
-            throw UsageError("a zero-aware table needs its pattern, state space and values");
+        if (!zt.pattern || !zt.space || !zt.entries.data())
+            throw UsageError("a zero-aware table needs its pattern, state space and entries");
+        if (zt.entries.compact() != kCompact)
+            throw UsageError(std::string("this zero-aware lookup reads ") +
+                             (kCompact ? "compact" : "byte") + " entries, pattern " +
+                             zt.pattern->tiles_string() + "'s are " +
+                             (kCompact ? "bytes" : "compact"));
         const tables::Pattern& p = *zt.pattern;
         const tables::RegionSpace& sp = *zt.space;
         if (p.kind() != tables::PatternKind::Additive || p.goal() != goal)
@@ -33,7 +39,7 @@ ZeroAwarePdbH::ZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board
                 throw UsageError("zero-aware patterns overlap on tile " + std::to_string(tile));
             tab_[tile] = static_cast<int8_t>(t);
         }
-        tables_[t] = Table{zt.values,        sp.set_records(), sp.wide_ordinals(),
+        tables_[t] = Table{zt.entries,       sp.set_records(), sp.wide_ordinals(),
                            sp.moved_table(), sp.block(),       static_cast<uint32_t>(p.size())};
         patterns_[t] = &p;
         spaces_[t] = &sp;
@@ -46,14 +52,15 @@ ZeroAwarePdbH::ZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board
     if (reflect_) mirror_ = board::Mirror::of(goal);
 }
 
-int ZeroAwarePdbH::init(const board::SearchState& s) {
+template <bool kCompact>
+int BasicZeroAwarePdbH<kCompact>::init(const board::SearchState& s) {
     for (int v = 0; v < (reflect_ ? 2 : 1); ++v) {
         board::Cells pos{};
         for (int t = 0; t < s.n; ++t)
             pos[v ? mirror_.tile[t] : t] = v ? mirror_.cell[s.pos[t]] : s.pos[t];
         int sum = 0;
         for (int t = 1; t < s.n; ++t)
-            if (tab_[t] < 0) sum += goal_.md[t][pos[t]];
+            if (kCompact || tab_[t] < 0) sum += goal_.md[t][pos[t]];
         for (int t = 0; t < ntables_; ++t) {
             const tables::Pattern& p = *patterns_[t];
             uint8_t cells[board::kMaxCells];
@@ -65,7 +72,7 @@ int ZeroAwarePdbH::init(const board::SearchState& s) {
             const tables::RegionSpace::Where w = spaces_[t]->where_of(cells, pos[0]);
             mask_[v][t] = mask;
             arrangement_[v][t] = static_cast<uint32_t>(w.arrangement);
-            val_[v][t] = tables_[t].values[spaces_[t]->state(w.set, w.arrangement, w.region)];
+            val_[v][t] = entry(tables_[t], spaces_[t]->state(w.set, w.arrangement, w.region));
             sum += val_[v][t];
         }
         sum_[v] = sum;
@@ -73,5 +80,8 @@ int ZeroAwarePdbH::init(const board::SearchState& s) {
     const int h = reflect_ && sum_[1] > sum_[0] ? sum_[1] : sum_[0];
     return h + ((h ^ goal_.parity[s.blank]) & 1);
 }
+
+template class BasicZeroAwarePdbH<false>;
+template class BasicZeroAwarePdbH<true>;
 
 }  // namespace loyd::heuristics

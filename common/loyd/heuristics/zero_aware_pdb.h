@@ -19,10 +19,14 @@
 // looked up as well when asked and the goal allows it; h is the larger view, plus the Manhattan
 // distance of tiles no table holds, rounded up to the parity of every solution.
 //
+// Entries are bytes, or with kCompact nibbles of the excess over the Manhattan distance of the
+// table's tiles, halved (tables/entry_coding.h, tables/region_space.h's compact_region_entries):
+// then the sums are kept as the Manhattan distance of every tile plus twice each table's
+// excess, as in the regular fast path's compact form.
 // Contract: the tables' patterns are additive, disjoint, of the goal, at most 8 tiles each
-// (the moved-arrangement table), each with its RegionSpace built for Use::Lookup and one value
-// per state; everything passed must outlive the heuristic (UsageError otherwise). No
-// allocation, no virtual call per node.
+// (the moved-arrangement table), each with its RegionSpace built for Use::Lookup and one entry
+// per state in the coding kCompact names; everything passed must outlive the heuristic
+// (UsageError otherwise). No allocation, no virtual call per node.
 #pragma once
 
 #include <bit>
@@ -31,6 +35,7 @@
 
 #include "loyd/board/mirror.h"
 #include "loyd/heuristics/classic.h"
+#include "loyd/tables/entry_coding.h"
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/pattern.h"
 #include "loyd/tables/region_space.h"
@@ -41,10 +46,11 @@ namespace loyd::heuristics {
 struct ZeroAwareTable {
     const tables::Pattern* pattern = nullptr;
     const tables::RegionSpace* space = nullptr;  // Use::Lookup
-    const uint8_t* values = nullptr;             // space->states() entries
+    tables::EntryReader entries;                 // space->states() entries
 };
 
-class ZeroAwarePdbH {
+template <bool kCompact = false>
+class BasicZeroAwarePdbH {
 public:
     static constexpr int kMaxTables = tables::kMaxSetTables;
     static constexpr int kMaxItems = 8;
@@ -57,7 +63,8 @@ public:
         uint8_t val[2];
     };
 
-    ZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board::Board& goal, bool reflect);
+    BasicZeroAwarePdbH(std::span<const ZeroAwareTable> tables, const board::Board& goal,
+                       bool reflect);
 
     // True when the reflected view is looked up too.
     bool reflected() const { return reflect_; }
@@ -92,7 +99,7 @@ public:
 
 private:
     struct Table {
-        const uint8_t* values;
+        tables::EntryReader entries;
         const tables::RegionSpace::SetRecord* sets;
         const uint8_t* wide;
         const uint16_t* moved;
@@ -105,8 +112,9 @@ private:
     [[gnu::always_inline]] int view_step(int v, int tile, int a, int b, Undo& u) const {
         const int t = tab_[tile];
         u.table[v] = static_cast<int8_t>(t);
+        const int dmd = goal_.md[tile][b] - goal_.md[tile][a];
         if (t < 0) [[unlikely]]
-            return u.sum[v] = sum_[v] + goal_.md[tile][b] - goal_.md[tile][a];
+            return u.sum[v] = sum_[v] + dmd;
         const Table& tb = tables_[t];
         const uint32_t m = mask_[v][t];
         const uint32_t m2 = m ^ (1u << a) ^ (1u << b);
@@ -124,11 +132,19 @@ private:
         if (rec.wide) [[unlikely]]
             ordinal = tb.wide[(rec.wide - 1) * n_ + static_cast<uint32_t>(a)];
         const uint64_t state = arr * tb.block + rec.start + ordinal;
-        const uint8_t e = tb.values[state];
+        const uint8_t e = entry(tb, state);
         u.mask[v] = m2;
         u.arrangement[v] = arr;
         u.val[v] = e;
-        return u.sum[v] = sum_[v] + e - val_[v][t];
+        return u.sum[v] = sum_[v] + e - val_[v][t] + (kCompact ? dmd : 0);
+    }
+
+    // A table's entry: the byte, or twice the compact excess.
+    [[gnu::always_inline]] static uint8_t entry(const Table& tb, uint64_t state) {
+        if constexpr (kCompact)
+            return static_cast<uint8_t>(2 * tb.entries.excess(state));
+        else
+            return tb.entries.data()[state];
     }
 
     [[gnu::always_inline]] void exchange(Undo& u) {
@@ -169,8 +185,13 @@ private:
     uint32_t binom_[33][kMaxItems + 1]{};  // [cell][j] = C(cell, j); rows from n on are zero
     uint32_t mask_[2][kMaxTables]{};
     uint32_t arrangement_[2][kMaxTables]{};
-    uint8_t val_[2][kMaxTables]{};
+    uint8_t val_[2][kMaxTables]{};  // the entry (kCompact: twice the excess)
     int sum_[2]{};
 };
+
+using ZeroAwarePdbH = BasicZeroAwarePdbH<false>;
+using CompactZeroAwarePdbH = BasicZeroAwarePdbH<true>;
+extern template class BasicZeroAwarePdbH<false>;
+extern template class BasicZeroAwarePdbH<true>;
 
 }  // namespace loyd::heuristics

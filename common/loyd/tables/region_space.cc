@@ -1,6 +1,7 @@
 #include "loyd/tables/region_space.h"
 
 #include <algorithm>
+#include <string>
 
 #include "loyd/base/error.h"
 
@@ -48,14 +49,8 @@ RegionSpace::RegionSpace(const Pattern& p, Use use)
     // The goal: every pattern tile on its goal cell, the blank in its region.
     const board::Cells goal_pos = p.goal().positions();
     uint8_t cells[board::kMaxCells];
-    base::Mask occ = 0;
-    for (int i = 0; i < k_; ++i) {
-        cells[i] = goal_pos[p.tiles()[static_cast<size_t>(i)]];
-        occ |= base::bit(cells[i]);
-    }
-    const uint64_t placement = placement_of(cells);
-    goal_state_ =
-        state(placement % sets(), placement / sets(), region_ordinal(all_ & ~occ, goal_pos[0]));
+    for (int i = 0; i < k_; ++i) cells[i] = goal_pos[p.tiles()[static_cast<size_t>(i)]];
+    goal_state_ = state_of(cells, goal_pos[0]);
 }
 
 // Sets in colex order (increasing masks: Gosper's next-combination step), their regions, and
@@ -224,22 +219,25 @@ uint64_t RegionSpace::moved_slow(uint64_t a, int from, int to) const {
 
 uint64_t RegionSpace::placement_of(const uint8_t* cells_of_items) const {
     base::Mask occ = 0;
-    for (int i = 0; i < k_; ++i) occ |= base::bit(cells_of_items[i]);
+    const uint64_t a = arrangement_of(cells_of_items, occ);
+    return a * sets() + set_of(occ);
+}
+
+uint64_t RegionSpace::arrangement_of(const uint8_t* cells_of_items, base::Mask& occupied) const {
+    occupied = 0;
+    for (int i = 0; i < k_; ++i) occupied |= base::bit(cells_of_items[i]);
     uint8_t perm[board::kMaxCells]{};
     for (int i = 0; i < k_; ++i)
-        perm[base::count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
-    return rank_arrangement(perm) * sets() + set_of(occ);
+        perm[base::count_below(occupied, cells_of_items[i])] = static_cast<uint8_t>(i);
+    return rank_arrangement(perm);
 }
 
 RegionSpace::Where RegionSpace::where_of(const uint8_t* cells_of_items, int blank) const {
     base::Mask occ = 0;
-    for (int i = 0; i < k_; ++i) occ |= base::bit(cells_of_items[i]);
-    uint8_t perm[board::kMaxCells]{};
-    for (int i = 0; i < k_; ++i)
-        perm[base::count_below(occ, cells_of_items[i])] = static_cast<uint8_t>(i);
+    const uint64_t a = arrangement_of(cells_of_items, occ);
     const uint64_t set = set_of(occ);
     const int region = records_.empty() ? region_ordinal(all_ & ~occ, blank) : ordinal(set, blank);
-    return Where{set, rank_arrangement(perm), region};
+    return Where{set, a, region};
 }
 
 uint64_t RegionSpace::state_of(const uint8_t* cells_of_items, int blank) const {
@@ -264,6 +262,34 @@ RegionSpace::Where RegionSpace::where(uint64_t state) const {
     const auto it = std::upper_bound(region_index_.begin(), region_index_.end(), in_block);
     const uint64_t set = static_cast<uint64_t>(it - region_index_.begin()) - 1;
     return Where{set, a, static_cast<int>(in_block - region_index_[set])};
+}
+
+TableEntries compact_region_entries(const Pattern& p, const RegionSpace& sp, const uint8_t* bytes) {
+    const EntryBound bound(p);
+    TableEntries out;
+    out.coding = EntryCoding::Compact;
+    out.count = sp.states();
+    out.bytes.assign((out.count + 1) / 2, 0);
+    uint8_t cells[board::kMaxCells];
+    for (uint64_t a = 0; a < sp.arrangements(); ++a)
+        for (uint64_t set = 0; set < sp.sets(); ++set) {
+            sp.cells_of(set, a, cells);
+            const int l = bound(cells);
+            for (int r = 0; r < sp.regions(set); ++r) {
+                const uint64_t st = sp.state(set, a, r);
+                const int v = bytes[st];
+                if (v < l || (v - l) % 2 != 0 || v == 255)
+                    throw FormatError("cannot encode state " + std::to_string(st) + " of pattern " +
+                                      p.tiles_string() + ": entry " + std::to_string(v) +
+                                      " is below its Manhattan bound " + std::to_string(l) +
+                                      ", of the other parity or never reached");
+                const unsigned e = static_cast<unsigned>((v - l) / 2);
+                if (e >= kEscapeNibble) out.exceptions.push_back({st, static_cast<uint8_t>(e)});
+                out.bytes[st >> 1] |=
+                    static_cast<uint8_t>(std::min(e, kEscapeNibble) << ((st & 1) << 2));
+            }
+        }
+    return out;  // exceptions in state order: states are visited in increasing order
 }
 
 }  // namespace loyd::tables

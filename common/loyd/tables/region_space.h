@@ -36,6 +36,7 @@
 #include "loyd/base/huge_buffer.h"
 #include "loyd/base/tileset.h"
 #include "loyd/board/geometry.h"
+#include "loyd/tables/entry_coding.h"
 #include "loyd/tables/pattern.h"
 
 namespace loyd::tables {
@@ -150,6 +151,8 @@ public:
 
 private:
     uint64_t moved_slow(uint64_t arrangement, int from, int to) const;
+    // The arrangement of a placement (the cell of each item); `occupied` gets its cells.
+    uint64_t arrangement_of(const uint8_t* cells_of_items, base::Mask& occupied) const;
     void build_sets(const Pattern& p);
     void build_moves(const Pattern& p);
     void build_ordinals();
@@ -176,5 +179,12 @@ private:
     std::vector<SetRecord, base::HugePageAllocator<SetRecord>> records_;
     std::vector<uint8_t> wide_;
 };
+
+// Compact entries (tables/entry_coding.h) of one value per state of p's space: each state's
+// excess over the Manhattan distance of its placement's tiles, halved, in a nibble (escapes in
+// TableEntries::exceptions, ranked by state). `bytes` holds sp.states() values, each at least
+// its bound and of its parity (FormatError naming the state otherwise: no distance is). Cost:
+// one pass over the states, one cells_of per placement.
+TableEntries compact_region_entries(const Pattern& p, const RegionSpace& sp, const uint8_t* bytes);
 
 }  // namespace loyd::tables
