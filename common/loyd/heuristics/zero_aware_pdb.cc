@@ -15,6 +15,7 @@ BasicZeroAwarePdbH<kCompact>::BasicZeroAwarePdbH(std::span<const ZeroAwareTable>
                          " tables, not " + std::to_string(tables.size()));
     const board::Geometry& g = goal.geometry();
     n_ = static_cast<uint32_t>(g.cells());
+    width_ = g.width();
     for (auto& t : tab_) t = -1;
     for (const ZeroAwareTable& zt : tables) {
         if (!zt.pattern || !zt.space || !zt.entries.data())
@@ -71,6 +72,7 @@ int BasicZeroAwarePdbH<kCompact>::init(const board::SearchState& s) {
             }
             const tables::RegionSpace::Where w = spaces_[t]->where_of(cells, pos[0]);
             mask_[v][t] = mask;
+            set_[v][t] = static_cast<uint32_t>(w.set);
             arrangement_[v][t] = static_cast<uint32_t>(w.arrangement);
             val_[v][t] = entry(tables_[t], spaces_[t]->state(w.set, w.arrangement, w.region));
             sum += val_[v][t];

@@ -7,13 +7,16 @@
 // The states are numbered as the builder numbers them (tables/region_space.h): arrangement a
 // of the tiles on their slots, cell set s in colex order, region ordinal r; state = a * R +
 // start(s) + r. The heuristic keeps, per table and view, the mask of cells the table's tiles
-// hold, the arrangement and the entry. A move changes one table's state only: the blank moves
-// from `to` to `from`, two adjacent cells no other table holds, so every other table's blank
-// stays in its region. For the moved tile's table the new state costs the mask's colex rank (a
-// fixed loop of k bit scans over a table of binomials), one read of the moved-arrangement
-// table (the same arrangement when the tile keeps its slot), and one read of the per-(set,
-// cell) region ordinal: no flood fill, no branch on the direction. Then one entry read, as in
-// the regular fast path (heuristics/additive_pdb.h), whose protocol this class follows:
+// hold, the set's rank, the arrangement and the entry. A move changes one table's state only:
+// the blank moves from `to` to `from`, two adjacent cells no other table holds, so every other
+// table's blank stays in its region. For the moved tile's table: a sideways step keeps every
+// slot, so the set's colex rank changes by one term (two binomials) and the arrangement stays;
+// a vertical step recomputes the rank (a fixed loop of k bit scans over a table of binomials)
+// and reads the moved-arrangement table. With the direction a compile-time constant (IDA*
+// unrolls its move loop) that choice costs no branch. Then one read of the set's record
+// (RegionSpace::SetRecord: its first state and the blank's region ordinal, one cache line)
+// and one entry read, as in the regular fast path (heuristics/additive_pdb.h), whose protocol
+// this class follows:
 // evaluate() computes a child from its parent without changing anything, apply() and undo()
 // exchange the child's values with the current ones. The reflected view (board/mirror.h) is
 // looked up as well when asked and the goal allows it; h is the larger view, plus the Manhattan
@@ -57,7 +60,7 @@ public:
 
     // One child's values in each view (evaluate), exchanged by apply() and undo().
     struct Undo {
-        uint32_t mask[2], arrangement[2];
+        uint32_t mask[2], set[2], arrangement[2];
         int sum[2];
         int8_t table[2] = {-1, -1};  // -1: no table of that view holds the tile
         uint8_t val[2];
@@ -73,13 +76,17 @@ public:
 
     // The child's h when the tile on `from` slides into the blank on `to`; s is the parent
     // (unchanged). Nothing changes until apply(u).
-    [[gnu::always_inline]] int evaluate(const board::SearchState& s, int from, int to, int,
+    // d is the blank's direction (board::Dir); with d a constant, as in IDA*'s unrolled move
+    // loop, whether each view steps sideways is known at compile time.
+    [[gnu::always_inline]] int evaluate(const board::SearchState& s, int from, int to, int d,
                                         Undo& u) const {
         const int tile = s.cell[from];
-        int h = view_step(0, tile, from, to, u);
+        const bool vertical =
+            d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Down);
+        int h = view_step(0, tile, from, to, vertical, u);
         if (reflect_) {
-            const int h1 =
-                view_step(1, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to], u);
+            const int h1 = view_step(1, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to],
+                                     !vertical, u);
             h = h > h1 ? h : h1;
         }
         return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
@@ -92,7 +99,8 @@ public:
         board::SearchState parent = s;
         parent.cell[to] = 0;
         parent.cell[from] = static_cast<uint8_t>(tile);
-        const int h = evaluate(parent, from, to, 0, u);
+        const int d = to == from + width_ ? 0 : to == from - width_ ? 1 : to == from + 1 ? 2 : 3;
+        const int h = evaluate(parent, from, to, d, u);
         apply(u);
         return h;
     }
@@ -108,8 +116,12 @@ private:
     };
 
     // View v's sum after its tile `tile` stepped from view cell a to the adjacent cell b (the
-    // blank going to a); the table's new mask, arrangement and entry go to u.
-    [[gnu::always_inline]] int view_step(int v, int tile, int a, int b, Undo& u) const {
+    // blank going to a), vertically or sideways in the view; the table's new mask, set,
+    // arrangement and entry go to u. A sideways step keeps every tile's slot: the set's colex
+    // rank changes by one term and the arrangement stays. A vertical one may pass other tiles
+    // of the table: the rank is recomputed and the arrangement looked up.
+    [[gnu::always_inline]] int view_step(int v, int tile, int a, int b, bool vertical,
+                                         Undo& u) const {
         const int t = tab_[tile];
         u.table[v] = static_cast<int8_t>(t);
         const int dmd = goal_.md[tile][b] - goal_.md[tile][a];
@@ -119,14 +131,21 @@ private:
         const uint32_t m = mask_[v][t];
         const uint32_t m2 = m ^ (1u << a) ^ (1u << b);
         const uint32_t from_slot = static_cast<uint32_t>(std::popcount(m & ((1u << a) - 1)));
-        const uint32_t to_slot = static_cast<uint32_t>(std::popcount(m2 & ((1u << b) - 1)));
-        // The colex rank of m2; a scan past its last cell reads row 32, all zeros.
-        uint32_t set = 0, rest = m2;
-        for (int j = 1; j <= kmax_; ++j) {
-            set += binom_[std::countr_zero(rest)][j];
-            rest &= rest - 1;
+        uint32_t set, arr;
+        if (vertical) {
+            const uint32_t to_slot = static_cast<uint32_t>(std::popcount(m2 & ((1u << b) - 1)));
+            // The colex rank of m2; a scan past its last cell reads row 32, all zeros.
+            uint32_t rest = m2;
+            set = 0;
+            for (int j = 1; j <= kmax_; ++j) {
+                set += binom_[std::countr_zero(rest)][j];
+                rest &= rest - 1;
+            }
+            arr = tb.moved[(arrangement_[v][t] * tb.k + from_slot) * tb.k + to_slot];
+        } else {
+            set = set_[v][t] - binom_[a][from_slot + 1] + binom_[b][from_slot + 1];
+            arr = arrangement_[v][t];
         }
-        const uint32_t arr = tb.moved[(arrangement_[v][t] * tb.k + from_slot) * tb.k + to_slot];
         const tables::RegionSpace::SetRecord& rec = tb.sets[set];
         uint32_t ordinal = static_cast<uint32_t>(rec.ordinals >> (2 * a)) & 3;
         if (rec.wide) [[unlikely]]
@@ -134,6 +153,7 @@ private:
         const uint64_t state = arr * tb.block + rec.start + ordinal;
         const uint8_t e = entry(tb, state);
         u.mask[v] = m2;
+        u.set[v] = set;
         u.arrangement[v] = arr;
         u.val[v] = e;
         return u.sum[v] = sum_[v] + e - val_[v][t] + (kCompact ? dmd : 0);
@@ -168,6 +188,7 @@ private:
         if (t < 0) [[unlikely]]
             return;
         swap_values(mask_[v][t], u.mask[v]);
+        swap_values(set_[v][t], u.set[v]);
         swap_values(arrangement_[v][t], u.arrangement[v]);
         swap_values(val_[v][t], u.val[v]);
     }
@@ -178,12 +199,14 @@ private:
     bool reflect_ = false;
     int ntables_ = 0, kmax_ = 0;
     uint32_t n_ = 0;
+    int width_ = 0;
     Table tables_[kMaxTables]{};
     const tables::Pattern* patterns_[kMaxTables]{};
     const tables::RegionSpace* spaces_[kMaxTables]{};
     int8_t tab_[board::kMaxCells]{};
     uint32_t binom_[33][kMaxItems + 1]{};  // [cell][j] = C(cell, j); rows from n on are zero
     uint32_t mask_[2][kMaxTables]{};
+    uint32_t set_[2][kMaxTables]{};
     uint32_t arrangement_[2][kMaxTables]{};
     uint8_t val_[2][kMaxTables]{};  // the entry (kCompact: twice the excess)
     int sum_[2]{};
