@@ -267,7 +267,7 @@ int main(int argc, char** argv) {
                       [](const Row& a, const Row& b) { return a.id < b.id; });
         }
         if (!ids.empty()) std::erase_if(rows, [&](const Row& r) { return !ids.count(r.id); });
-        const RegionTables tb = build_tables(spec, threads, cache);
+        RegionTables tb = build_tables(spec, threads, cache);
         // The fast modes' tables: the bytes, and (fast4) compact entries, 4 bits per state.
         std::vector<heuristics::ZeroAwareTable> fast_tables, fast4_tables;
         std::vector<tables::EntryBytes> payloads;
@@ -287,6 +287,8 @@ int main(int argc, char** argv) {
                          tb.patterns[i].tiles_string().c_str(),
                          static_cast<unsigned long long>(c.exceptions.size()));
             payloads.push_back(std::move(payload));
+            // Only fast4 wanted: the bytes are no longer needed (7-tile tables: 4 GB each).
+            if (modes.size() == 1) tables::EntryBytes().swap(tb.values[i]);
             fast4_tables.push_back(
                 {&tb.patterns[i], tb.spaces[i].get(),
                  tables::EntryReader(tables::EntryCoding::Compact, payloads.back().data(), c.count,
