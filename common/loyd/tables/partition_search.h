@@ -1,0 +1,87 @@
+// Choosing an additive partition by prediction rather than by hand.
+//
+// Korf, Reid & Edelkamp (2001, "Time complexity of iterative-deepening-A*") show that IDA* to
+// depth d with a heuristic h generates about sum_i N_i P(d - i) nodes, N_i the brute-force
+// tree's nodes at depth i (about b^i, b its asymptotic branching factor) and P(x) the fraction
+// of positions with h <= x. Summing the geometric series, the nodes are proportional to
+// eta = E[b^-h] over random positions: a table set with a smaller eta generates fewer nodes,
+// eta(h1) / eta(h2) times as many. Disjoint additive tables sum their values; if the values
+// are independent, eta of the sum is the product of the tables' etas, and a table's eta is
+// read off its histogram (each placement of its tiles equally likely, as in a random
+// position). So a partition's score is the sum of its tables' ln eta (lower is better).
+//
+// Building a candidate table costs its full BFS (about 25 s for 6 tiles on 5x5), so the
+// candidates are first ranked by a proxy from the cheapest tables that see interactions:
+// ln eta of each tile alone (its Manhattan distance) plus, for every pair of tiles in a group,
+// the gain of their 2-tile table over the two alone (and optionally every triple's gain over
+// its pairs, the interactions larger groups add). Then only the groups of the proxy's best
+// partitions are built and scored exactly (bench/partition_search.cc drives this).
+//
+// Candidate groups are the tile sets whose goal cells are connected (tiles that interact sit
+// together); a partition is an exact cover of the tiles by groups of the sizes asked for, any
+// tiles left over counted by their Manhattan distance. Costs: connected_groups O(groups * k *
+// cells); best_covers a depth-first search with a bound (each tile's least share of a group's
+// score), at most `limit` nodes (LimitError beyond).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "loyd/base/tileset.h"
+#include "loyd/board/board.h"
+
+namespace loyd::tables {
+
+// The asymptotic branching factor of the board's brute-force tree without the inverse of the
+// previous move (Edelkamp & Korf 1998: sqrt(3) on 3x3, 2.1304 on 4x4, 2.3676 on 5x5),
+// computed by iterating the blank's (cell, last move) counts.
+double branching_factor(const board::Geometry& g);
+
+// ln E[b^-h] over a table whose entries have this histogram (value -> count). UsageError if
+// the histogram is empty or b <= 1.
+double log_eta(const std::array<uint64_t, 256>& histogram, double b);
+
+// The sets of k tiles (masks over tile numbers) whose cells in `goal` are connected, the
+// blank's cell excluded, in ascending mask order. UsageError unless 1 <= k < cells - 1.
+std::vector<base::Mask> connected_groups(const board::Board& goal, int k);
+
+// The proxy's terms: single[t] = ln eta of tile t alone, pair[a][b] = ln eta of the 2-tile
+// table {a, b} minus single[a] and single[b] (usually below 0: the pair's interactions), and
+// when asked for, triple[(a * n + b) * n + c] = ln eta of the 3-tile table {a, b, c} minus its
+// singles and pairs (what three tiles add beyond their pairs), built with `threads` threads.
+// Cost: one small BFS per tile, pair and triple of tiles (5x5: 2,024 triples, ~10 s).
+struct ProxyTerms {
+    int n = 0;  // the board's cells
+    std::array<double, board::kMaxCells> single{};
+    std::array<std::array<double, board::kMaxCells>, board::kMaxCells> pair{};
+    std::vector<double> triple;  // empty unless asked for; n^3, symmetric
+};
+ProxyTerms proxy_terms(const board::Board& goal, double b, int threads, bool triples = false);
+// The proxy score of one group: its tiles' single terms, its pairs' and triples' gains.
+double proxy_score(const ProxyTerms& terms, base::Mask group);
+
+// A candidate group with its score (ln eta or the proxy).
+struct ScoredGroup {
+    base::Mask tiles = 0;
+    double score = 0;
+};
+
+// A partition: indices into the candidate list, and its score (the groups' scores plus
+// `leftover` for every tile left out).
+struct Cover {
+    std::vector<int> groups;
+    double score = 0;
+};
+
+// The `count` best (lowest-scoring) partitions of the tiles `all` into disjoint candidate
+// groups of the sizes in `shape` (one group per element: {6, 6, 6, 6}, {7, 7, 5, 5}), every
+// tile of `all` in one group or left over (a left-over tile scores leftover[t]; none is left
+// over when the sizes sum to |all|), best first. `limit` caps the search's nodes
+// (LimitError beyond). UsageError if the shape does not fit in `all`.
+std::vector<Cover> best_covers(const std::vector<ScoredGroup>& candidates, base::Mask all,
+                               const std::vector<int>& shape,
+                               const std::array<double, board::kMaxCells>& leftover, int count,
+                               uint64_t limit = 2'000'000'000);
+
+}  // namespace loyd::tables
