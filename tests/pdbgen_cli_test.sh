@@ -432,7 +432,7 @@ for enc in zstd raw; do
   (ulimit -f 30; "$pdbgen" build --preset 15-5-5-5 --out "$fd" -j 1 -q --encoding $enc >"$scratch/out" 2>"$scratch/err")
   ran "pdbgen build --preset 15-5-5-5 --out $fd -j 1 -q --encoding $enc (ulimit -f 30)" $?
   expect_status "full disk ($enc)" 4
-  expect_err "full disk ($enc) message" "additive-1-2-5-6-9.pdb.*File too large"
+  expect_err "full disk ($enc) message" "additive-1-2-3-4-6.pdb.*File too large"
   expect_err_line "full disk ($enc): one line"
   count_check
   left=$(find "$fd" -name '*.tmp.*' -o -name manifest.txt -o -name '*.pdb')

@@ -219,7 +219,7 @@ rm -rf "$XDG_DATA_HOME/loyd"
 mkdir -p "$scratch/dmgpath"
 cp -r "$s15" "$scratch/dmgpath/a-damaged"
 cp -r "$scratch/path/sub/mine" "$scratch/dmgpath/b-next"
-py table_damage.py xor "$scratch/dmgpath/a-damaged/additive-3-4-7-8-12.pdb" middle 0x04
+py table_damage.py xor "$scratch/dmgpath/a-damaged/additive-5-9-10-13-14.pdb" middle 0x04
 # shellcheck disable=SC2086
 if LOYD_PDB_PATH="$scratch/dmgpath" expect_run "damaged strongest set" 0 "$solver" --goal blank-first --cache-dir none --json $one; then
   count_check
@@ -319,7 +319,7 @@ fi
 
 # ---------------------------------------------------------------------------------------
 # Refusals: exit 4 and one line naming the file. Each case damages a fresh copy of 15-5-5-5.
-victim=additive-3-4-7-8-12.pdb
+victim=additive-5-9-10-13-14.pdb
 fresh() {
   rm -rf "$scratch/bad"
   cp -r "$s15" "$scratch/bad"

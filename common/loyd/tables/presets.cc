@@ -34,15 +34,19 @@ const std::vector<PresetDef>& presets() {
          4,
          4,
          PatternKind::Additive,
-         {{1, 2, 5, 6, 9}, {3, 4, 7, 8, 12}, {10, 11, 13, 14, 15}},
-         "4x4 additive 5-5-5 partition in compact blocks; 3 x 524,160 entries"},
+         {{1, 2, 3, 4, 6}, {5, 9, 10, 13, 14}, {7, 8, 11, 12, 15}},
+         "4x4 additive 5-5-5 partition chosen by prediction (bench/partition_search): the top row "
+         "with tile 6, the left-hand 3x2 block and the right-hand block around the blank (2.79x "
+         "fewer nodes on Korf's 100 than the earlier 1,2,5,6,9 / 3,4,7,8,12 / 10,11,13,14,15); "
+         "3 x 524,160 entries"},
         {"15-6-6-3",
          4,
          4,
          PatternKind::Additive,
-         {{1, 2, 5, 6, 9, 10}, {3, 4, 7, 8, 11, 12}, {13, 14, 15}},
-         "4x4 additive 6-6-3 partition: two 2x3 blocks and the bottom-row triple beside the blank "
-         "(1.6x fewer nodes than 1,2,5,6,9,13 / 3,4,7,8,11,12 / 10,14,15 on Korf's 100); "
+         {{1, 2, 3}, {4, 7, 8, 11, 12, 15}, {5, 6, 9, 10, 13, 14}},
+         "4x4 additive 6-6-3 partition chosen by prediction (bench/partition_search): the top-row "
+         "triple, the right-hand block around the blank and the left-hand 2x3 block (2.65x fewer "
+         "nodes on Korf's 100 than the earlier 1,2,5,6,9,10 / 3,4,7,8,11,12 / 13,14,15); "
          "2 x 5,765,760 + 3,360 entries"},
         {"15-7-8",
          4,
