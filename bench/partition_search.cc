@@ -54,7 +54,11 @@ std::vector<int> parse_sizes(const std::string& s) {
     size_t i = 0;
     while (i <= s.size()) {
         const size_t j = std::min(s.find('-', i), s.size());
-        out.push_back(std::stoi(s.substr(i, j - i)));
+        const std::string part = s.substr(i, j - i);
+        if (part.empty() || part.size() > 2 ||
+            part.find_first_not_of("0123456789") != std::string::npos)
+            throw UsageError("group sizes '" + s + "' are not like 6-6-3");
+        out.push_back(std::stoi(part));
         i = j + 1;
     }
     return out;
@@ -63,7 +67,8 @@ std::vector<int> parse_sizes(const std::string& s) {
 Options parse(int argc, char** argv) {
     if (argc < 3) throw UsageError("usage: partition_search WxH SIZES [options]");
     Options o;
-    if (std::sscanf(argv[1], "%dx%d", &o.width, &o.height) != 2)
+    char rest = 0;
+    if (std::sscanf(argv[1], "%dx%d%c", &o.width, &o.height, &rest) != 2)
         throw UsageError("board size '" + std::string(argv[1]) + "' is not WxH");
     o.shape = parse_sizes(argv[2]);
     for (int i = 3; i < argc; ++i) {
@@ -253,19 +258,30 @@ int run(const Options& o) {
         return 0;
     }
 
-    // The groups to build: those of the proxy's best partitions, and the preset's.
+    // Steps 2 and 3 (tables::suggest_partitions), the real scores from the cache when known.
     ExactScores exact(goal, b, o);
-    std::vector<ScoredGroup> built;
-    std::set<base::Mask> wanted;
-    for (const Cover& c : by_proxy)
-        for (int i : c.groups) wanted.insert(proxy[static_cast<size_t>(i)].tiles);
-    for (base::Mask m : wanted) built.push_back({m, exact(m)});
+    tables::SuggestOptions so;
+    so.candidates = o.proxy_top;
+    so.count = o.top;
+    so.triples = o.triples;
+    so.score = [&](base::Mask m) { return exact(m); };
+    const std::vector<tables::Suggestion> best = tables::suggest_partitions(goal, o.shape, so);
     if (!o.preset.empty()) {
         ref = preset_score(o.preset, goal, all, terms, exact);
         std::printf("preset %s: ln eta %.4f\n", o.preset.c_str(), ref);
     }
-    print_covers(tables::best_covers(built, all, o.shape, terms.single, o.top), built,
-                 o.preset.empty() ? nullptr : &ref);
+    std::printf("%4s %10s %12s  %s\n", "rank", "ln eta", o.preset.empty() ? "" : "nodes/preset",
+                "groups");
+    for (size_t r = 0; r < best.size(); ++r) {
+        std::string groups;
+        for (base::Mask m : best[r].groups) {
+            if (!groups.empty()) groups += " / ";
+            groups += tiles_of(m);
+        }
+        std::printf("%4zu %10.4f %12s  %s\n", r + 1, best[r].log_eta,
+                    o.preset.empty() ? "" : std::to_string(std::exp(best[r].log_eta - ref)).c_str(),
+                    groups.c_str());
+    }
     return 0;
 }
 

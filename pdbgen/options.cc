@@ -14,8 +14,8 @@ namespace loyd::pdbgen {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"build", "presets", "info",   "verify",
-                                            "pack",  "unpack",  "package"};
+const std::vector<std::string> kCommands = {"build",  "presets", "suggest", "info",
+                                            "verify", "pack",    "unpack",  "package"};
 
 // Every option, once, with the commands it belongs to (a table, kept as written: one option a
 // line).
@@ -26,11 +26,12 @@ program::CommandOptions declared() {
         ("help,h", "print this help and exit (COMMAND --help: that command's)")
         ("version,V", "print the version and exit")
         ("quiet,q", "no progress or notes on stderr");
+    d.group("Board (build, suggest)", {"build", "suggest"})
+        ("size,s", po::value<std::string>(), "board size WxH (build: for a custom set)")
+        ("goal,g", po::value<std::string>()->default_value("blank-last"),
+         "goal: blank-last, blank-first or a permutation");
     d.group("Build (build)", {"build"})
         ("preset,p", po::value<std::string>(), "a preset (see `pdbgen presets`)")
-        ("size,s", po::value<std::string>(), "board size WxH for a custom set")
-        ("goal,g", po::value<std::string>()->default_value("blank-last"),
-         "goal: blank-last, blank-first or a permutation")
         ("pattern", po::value<std::vector<std::string>>()->composing(),
          "tiles of one pattern, e.g. 1,2,3 (repeat for a partition)")
         ("kind", po::value<std::string>(), "additive | full (default: additive; full with --metric mtm)")
@@ -44,6 +45,13 @@ program::CommandOptions declared() {
         ("force", "rebuild tables already present and valid")
         ("checkpoint", po::value<std::string>(),
          "save each finished BFS layer in DIR; the same command resumes from it (any rank count)");
+    d.group("Suggest (suggest)", {"suggest"})
+        ("sizes", po::value<std::string>(), "the groups' sizes, e.g. 6-6-3 (tiles beyond their sum: "
+         "Manhattan distance)")
+        ("top", po::value<int>()->default_value(5), "partitions to print, 1 to 100")
+        ("candidates", po::value<int>()->default_value(20),
+         "partitions the quick estimate proposes, 1 to 1000: their groups' tables are built to "
+         "score them");
     d.group("Output folder (build, package)", {"build", "package"})
         ("out,o", po::value<std::string>(), "output folder");
     d.group("Writing tables (build, pack, unpack)", {"build", "pack", "unpack"})
@@ -56,7 +64,8 @@ program::CommandOptions declared() {
     d.group("Checking (verify)", {"verify"})
         ("against", po::value<std::string>(),
          "reference manifest (file or folder) whose checksums must match");
-    d.group("Threads (build, info, verify, pack, unpack)", {"build", "info", "verify", "pack", "unpack"})
+    d.group("Threads (build, suggest, info, verify, pack, unpack)",
+            {"build", "suggest", "info", "verify", "pack", "unpack"})
         ("jobs,j", po::value<int>()->default_value(0),
          "threads, 0 to 1024 (0 = one per CPU this process may run on; more than those CPUs are "
          "not started, with a note on stderr)");
@@ -89,6 +98,9 @@ void read_values(const po::variables_map& vm, Options& o) {
         if (o.checkpoint.empty()) throw UsageError("--checkpoint needs a folder");
     }
     if (vm.count("against")) o.against = str("against");
+    if (vm.count("sizes")) o.sizes = str("sizes");
+    o.top = vm["top"].as<int>();
+    o.candidates = vm["candidates"].as<int>();
     o.threads = vm["jobs"].as<int>();
     if (o.threads < 0 || o.threads > 1024) throw UsageError("--jobs must be between 0 and 1024");
     if (o.level < 0 || o.level > 22)
@@ -122,6 +134,12 @@ std::string command_help(const std::string& command) {
         {"presets",
          "pdbgen presets\nLists the presets with their entries, estimated build time, memory and "
          "disk."},
+        {"suggest",
+         "pdbgen suggest --size WxH --sizes 6-6-3 [--goal G] [--top N] [--candidates N]\n"
+         "Ranks the additive partitions of the board's tiles into connected groups of those sizes\n"
+         "by the IDA* nodes their tables should cost (predicted from the tables' values; each\n"
+         "candidate group's table is built in memory), and prints each as --pattern options for "
+         "build."},
         {"info",
          "pdbgen info FILE|DIR\nDescribes a table (header, value histogram) or a set folder."},
         {"verify",
@@ -140,7 +158,7 @@ std::string command_help(const std::string& command) {
 
 std::string short_usage() {
     return "Usage: pdbgen COMMAND [OPTIONS] [PATH]...\n"
-           "(commands: build, presets, info, verify, pack, unpack, package)\n"
+           "(commands: build, presets, suggest, info, verify, pack, unpack, package)\n"
            "Try 'pdbgen --help' for more.\n";
 }
 
@@ -161,6 +179,8 @@ std::string help_text() {
            "--out DIR\n"
            "                                     build a custom set\n"
            "  presets                            list the presets\n"
+           "  suggest --size WxH --sizes 6-6-3   the partitions predicted to search fastest, as "
+           "--pattern options\n"
            "  info FILE|DIR                      a table's header and value histogram, or a set's "
            "tables\n"
            "  verify FILE|DIR [--against REF]    check headers, checksums and table invariants\n"

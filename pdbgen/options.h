@@ -11,7 +11,7 @@
 namespace loyd::pdbgen {
 
 struct Options {
-    std::string command;             // build | info | verify | pack | unpack | presets
+    std::string command;  // build | presets | suggest | info | verify | pack | unpack | package
     std::vector<std::string> paths;  // positional arguments after the command
     // build
     std::string preset;
@@ -32,6 +32,10 @@ struct Options {
     std::string checkpoint;  // build: folder of per-layer checkpoints ("" = none)
     // verify
     std::string against;
+    // suggest
+    std::string sizes;  // "6-6-3"
+    int top = 5;
+    int candidates = 20;
     // build, info, verify, pack, unpack
     int threads = 0;  // 0 = all cores
     // every command

@@ -5,7 +5,7 @@ _loyd_pdbgen() {
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "build presets info verify pack unpack package --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "build presets suggest info verify pack unpack package --help --version" -- "$cur"))
         return
     fi
     case $prev in
@@ -22,6 +22,7 @@ _loyd_pdbgen() {
         case $cmd in
             build) COMPREPLY=($(compgen -W "--preset --size --goal --pattern --kind --metric --name --encoding
                 --max-memory --force --checkpoint --out --entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
+            suggest) COMPREPLY=($(compgen -W "--size --goal --sizes --top --candidates --jobs --quiet --help" -- "$cur")) ;;
             verify) COMPREPLY=($(compgen -W "--against --jobs --quiet --help" -- "$cur")) ;;
             info) COMPREPLY=($(compgen -W "--jobs --quiet --help" -- "$cur")) ;;
             pack) COMPREPLY=($(compgen -W "--entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;

@@ -14,8 +14,9 @@ namespace {
 // The commands rank 0 runs alone.
 int run_on_rank_0(const Context& c) {
     static const std::map<std::string, int (*)(const Context&)> commands = {
-        {"presets", run_presets}, {"info", run_info},     {"verify", run_verify},
-        {"pack", run_pack},       {"unpack", run_unpack}, {"package", run_package}};
+        {"presets", run_presets}, {"suggest", run_suggest}, {"info", run_info},
+        {"verify", run_verify},   {"pack", run_pack},       {"unpack", run_unpack},
+        {"package", run_package}};
     return commands.at(c.options.command)(c);
 }
 

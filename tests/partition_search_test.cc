@@ -214,5 +214,50 @@ TEST(PartitionSearch, BestCoversRefusals) {
     EXPECT_TRUE(tables::best_covers(cand, all, {3, 3}, leftover, 3).empty());
 }
 
+TEST(PartitionSearch, SuggestionsAreTheBestPartitionsByRealScores) {
+    // 3x3 into two connected groups of four, every candidate built: the suggestions are the
+    // best partitions of all, scored by their groups' real tables.
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const double b = tables::branching_factor(goal.geometry());
+    std::vector<double> want;
+    const auto groups = tables::connected_groups(goal, 4);
+    for (base::Mask x : groups)
+        for (base::Mask y : groups)
+            if (x < y && !(x & y))
+                want.push_back(tables::group_log_eta(goal, x, b, 1) +
+                               tables::group_log_eta(goal, y, b, 1));
+    std::sort(want.begin(), want.end());
+    ASSERT_GE(want.size(), 3u);
+    tables::SuggestOptions o;
+    o.candidates = 1000;
+    o.count = 3;
+    int scored = 0;
+    o.progress = [&](int, int, base::Mask) { ++scored; };
+    const auto got = tables::suggest_partitions(goal, {4, 4}, o);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_GT(scored, 0);
+    for (size_t i = 0; i < got.size(); ++i) {
+        EXPECT_NEAR(got[i].log_eta, want[i], 1e-9);
+        ASSERT_EQ(got[i].groups.size(), 2u);
+        EXPECT_EQ(got[i].groups[0] | got[i].groups[1], 0x1FEu);
+        EXPECT_LT(base::lowest(got[i].groups[0]), base::lowest(got[i].groups[1]));
+    }
+    // A score given is the one used.
+    o.score = [](base::Mask m) { return -static_cast<double>(base::count(m & 0x1E)); };
+    const auto fake = tables::suggest_partitions(goal, {4, 4}, o);
+    ASSERT_FALSE(fake.empty());
+    EXPECT_EQ(fake[0].log_eta, -4.0);
+    // Refusals: a build above the memory allowed, before anything is built; a cancelled build.
+    o.score = nullptr;
+    o.max_build_bytes = 1;
+    scored = 0;
+    EXPECT_THROW(tables::suggest_partitions(goal, {4, 4}, o), LimitError);
+    EXPECT_EQ(scored, 0);
+    o.max_build_bytes = 0;
+    std::atomic<bool> cancel{true};
+    o.cancel = &cancel;
+    EXPECT_THROW(tables::suggest_partitions(goal, {4, 4}, o), LimitError);
+}
+
 }  // namespace
 }  // namespace loyd

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Command-line tests of pdbgen: presets, builds (preset and custom), verify (clean, damaged,
+# Command-line tests of pdbgen: presets, suggest, builds (preset and custom), verify (clean, damaged,
 # truncated, against a reference manifest), info, pack/unpack, exit codes for bad usage and
 # memory limits, rebuilds into a finished folder, thread-count independence, and -j above the
 # CPUs (capped, with a note).
@@ -260,7 +260,7 @@ expect_run "an option before the command" 0 "$pdbgen" -q --out "$scratch/before"
 expect_run "-q, -j of verify" 0 "$pdbgen" verify -q -j 1 "$s844"
 # The bash completion (pdbgen/pdbgen.bash) offers each command exactly its options (--version
 # aside), as its --help lists them.
-for command in build presets info verify pack unpack package; do
+for command in build presets suggest info verify pack unpack package; do
   helped=$("$pdbgen" "$command" --help | sed -nE 's/^  (-[a-zA-Z] \[ )?(--[a-z][a-z-]*).*/\2/p' |
     grep -vx -- --version | sort | tr '\n' ' ')
   completed=$(bash -c 'source "$1"; COMP_WORDS=(pdbgen "$2" --); COMP_CWORD=2; _loyd_pdbgen
@@ -268,6 +268,39 @@ for command in build presets info verify pack unpack package; do
   expect "completion of $command: '$completed', --help: '$helped'" [ "$helped" = "$completed" ]
 done
 expect "a refused build creates no output folder" [ ! -e "$scratch/x" ]
+
+# ---------------------------------------------------------------------------------------
+# suggest: ranked partitions as --pattern options that build
+scoped "suggest --preset" suggest --preset suggest --size 3x3 --sizes 4-4 --preset 8-4-4
+if expect_run "suggest 3x3 4-4" 0 "$pdbgen" suggest --size 3x3 --sizes 4-4 --top 3 -q; then
+  expect_out "suggest: header" "^rank  nodes  partition \(3x3, goal blank-last"
+  expect "suggest: three partitions" [ "$(grep -c -- '--pattern' "$scratch/out")" = 3 ]
+  expect_out "suggest: the first at 1.00" "^   1   1.00  --pattern [0-9,]+ --pattern [0-9,]+$"
+  # Every suggestion: two groups of four, the eight tiles once each; predictions ascending.
+  while read -r rank nodes rest; do
+    tiles=$(echo "$rest" | sed 's/--pattern //g; s/[ ,]/\n/g' | sort -n | tr '\n' ' ')
+    expect "suggest: rank $rank covers 1..8 once: $rest" [ "$tiles" = "1 2 3 4 5 6 7 8 " ]
+    expect "suggest: rank $rank of two groups: $rest" [ "$(echo "$rest" | grep -o -- --pattern | wc -l)" = 2 ]
+    expect "suggest: rank $rank no better than the one before" awk -v a="${last:-0}" -v b="$nodes" 'BEGIN { exit !(b >= a) }'
+    last=$nodes
+  done < <(grep -- '--pattern' "$scratch/out")
+  # The first suggestion builds as printed.
+  # shellcheck disable=SC2046
+  expect_run "suggest: the first builds" 0 "$pdbgen" build --size 3x3 $(sed -n '2s/^ *1 *1.00 *//p' "$scratch/out") --out "$scratch/suggested" -q
+  expect_run "suggest: the built set verifies" 0 "$pdbgen" verify "$scratch/suggested" -q
+fi
+# 4x4 6-6-3: the partition measured 2.65x fewer nodes than the old 15-6-6-3 on Korf's 100
+# (docs/benchmarks.md), or its mirror image, comes first.
+if expect_run "suggest 4x4 6-6-3" 0 "$pdbgen" suggest --size 4x4 --sizes 6-6-3 --top 2 -q -j 2; then
+  expect_out "suggest 4x4 6-6-3: the measured best first" \
+    "^   1   1.00  --pattern (1,2,3 --pattern 4,7,8,11,12,15 --pattern 5,6,9,10,13,14|1,5,9 --pattern 2,3,4,6,7,8 --pattern 10,11,12,13,14,15)$"
+fi
+for bad in "--sizes 4-4" "--size 3x3" "--size 3x3 --sizes 4-x" "--size 3x3 --sizes 4--4" \
+  "--size 3x3 --sizes 5-5" "--size 3x3 --sizes 4-4 --top 0" "--size 3x3 --sizes 4-4 --candidates 0" \
+  "--size 9x9 --sizes 4-4" "--size 3x3 --sizes 0-4"; do
+  # shellcheck disable=SC2086
+  expect_run "suggest $bad" 2 "$pdbgen" suggest $bad && expect_err_line "suggest $bad: one line"
+done
 
 # ---------------------------------------------------------------------------------------
 # memory limit: exit 3

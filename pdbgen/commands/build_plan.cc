@@ -22,6 +22,16 @@ namespace fs = std::filesystem;
 
 namespace loyd::pdbgen {
 
+// What /proc/meminfo calls available; 0 when unknown.
+uint64_t available_memory() {
+    std::ifstream f("/proc/meminfo");
+    std::string key, unit;
+    uint64_t kb = 0;
+    while (f >> key >> kb >> unit)
+        if (key == "MemAvailable:") return kb * 1024;
+    return 0;
+}
+
 namespace {
 
 using program::bytes;
@@ -68,16 +78,6 @@ tables::PdbEncoding encoding_of(const Options& o) {
     return o.encoding == "zstd"  ? tables::PdbEncoding::Zstd
            : o.encoding == "raw" ? tables::PdbEncoding::Raw
                                  : throw UsageError("--encoding must be zstd or raw");
-}
-
-// What /proc/meminfo calls available; 0 when unknown.
-uint64_t available_memory() {
-    std::ifstream f("/proc/meminfo");
-    std::string key, unit;
-    uint64_t kb = 0;
-    while (f >> key >> kb >> unit)
-        if (key == "MemAvailable:") return kb * 1024;
-    return 0;
 }
 
 // True when `there` is the set `spec` (checksums aside).

@@ -38,6 +38,9 @@ struct BuildPlan {
 // on a missing or bad option or combination.
 BuildPlan plan_build(const Options& o, int ranks);
 
+// What /proc/meminfo calls available; 0 when unknown.
+uint64_t available_memory();
+
 // LimitError when the largest table's estimated peak memory is above --max-memory or, without
 // it, the memory available: for a sliced build, per rank (a rank's slice; the available memory
 // is shared by the ranks of one machine).

@@ -102,12 +102,20 @@ std::vector<base::Mask> connected_groups(const board::Board& goal, int k) {
 
 namespace {
 
-double table_log_eta(const board::Board& goal, std::vector<int> tiles, double b, int threads) {
+double table_log_eta(const board::Board& goal, std::vector<int> tiles, double b, int threads,
+                     const std::atomic<bool>* cancel = nullptr) {
     BuildOptions opt;
     opt.threads = threads;
-    opt.coding = EntryCoding::Byte;
+    opt.coding = EntryCoding::Compact;  // the histogram is of the values either way
+    opt.cancel = cancel;
     const BuildResult r = build_table(Pattern(goal, std::move(tiles), PatternKind::Additive), opt);
     return log_eta(r.histogram, b);
+}
+
+std::vector<int> tiles_of(base::Mask m) {
+    std::vector<int> t;
+    for (; m; m &= m - 1) t.push_back(base::lowest(m));
+    return t;
 }
 
 }  // namespace
@@ -267,6 +275,52 @@ std::vector<Cover> best_covers(const std::vector<ScoredGroup>& candidates, base:
                                uint64_t limit) {
     if (count < 1) throw UsageError("partition count " + std::to_string(count) + " is below 1");
     return CoverSearch(candidates, all, shape, leftover, count, limit).run();
+}
+
+double group_log_eta(const board::Board& goal, base::Mask group, double b, int threads,
+                     const std::atomic<bool>* cancel) {
+    return table_log_eta(goal, tiles_of(group), b, threads, cancel);
+}
+
+std::vector<Suggestion> suggest_partitions(const board::Board& goal, const std::vector<int>& shape,
+                                           const SuggestOptions& o) {
+    const double b = branching_factor(goal.geometry());
+    base::Mask all = 0;
+    for (int t = 1; t < goal.cells(); ++t) all |= base::bit(t);
+    const ProxyTerms terms = proxy_terms(goal, b, 1, o.triples);
+    std::vector<ScoredGroup> proxy;
+    for (int k : std::set<int>(shape.begin(), shape.end()))
+        for (base::Mask m : connected_groups(goal, k)) proxy.push_back({m, proxy_score(terms, m)});
+    std::set<base::Mask> wanted;
+    for (const Cover& c : best_covers(proxy, all, shape, terms.single, o.candidates))
+        for (int i : c.groups) wanted.insert(proxy[static_cast<size_t>(i)].tiles);
+    if (o.max_build_bytes)
+        for (base::Mask m : wanted) {
+            const uint64_t need =
+                estimate_build_bytes(Pattern(goal, tiles_of(m), PatternKind::Additive));
+            if (need > o.max_build_bytes)
+                throw LimitError("scoring the group " +
+                                 Pattern(goal, tiles_of(m), PatternKind::Additive).tiles_string() +
+                                 " needs a build of about " + std::to_string(need >> 20) +
+                                 " MiB, more than the " + std::to_string(o.max_build_bytes >> 20) +
+                                 " MiB allowed");
+        }
+    std::vector<ScoredGroup> built;
+    for (base::Mask m : wanted) {
+        if (o.progress)
+            o.progress(static_cast<int>(built.size()), static_cast<int>(wanted.size()), m);
+        built.push_back({m, o.score ? o.score(m) : group_log_eta(goal, m, b, o.threads, o.cancel)});
+    }
+    std::vector<Suggestion> out;
+    for (const Cover& c : best_covers(built, all, shape, terms.single, o.count)) {
+        Suggestion s;
+        for (int i : c.groups) s.groups.push_back(built[static_cast<size_t>(i)].tiles);
+        std::sort(s.groups.begin(), s.groups.end(),
+                  [](base::Mask x, base::Mask y) { return base::lowest(x) < base::lowest(y); });
+        s.log_eta = c.score;
+        out.push_back(std::move(s));
+    }
+    return out;
 }
 
 }  // namespace loyd::tables

@@ -25,7 +25,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "loyd/base/tileset.h"
@@ -83,5 +85,35 @@ std::vector<Cover> best_covers(const std::vector<ScoredGroup>& candidates, base:
                                const std::vector<int>& shape,
                                const std::array<double, board::kMaxCells>& leftover, int count,
                                uint64_t limit = 2'000'000'000);
+
+// ln eta of one group's additive table, built in memory with `threads` threads (LimitError
+// when `cancel` is set during the build). Cost: the table's BFS.
+double group_log_eta(const board::Board& goal, base::Mask group, double b, int threads,
+                     const std::atomic<bool>* cancel = nullptr);
+
+// The whole prediction: the proxy's `candidates` best partitions into connected groups of the
+// sizes in `shape`, their groups scored by their real tables, and the `count` best partitions
+// of those groups by the real scores, best first.
+struct SuggestOptions {
+    int candidates = 20;  // partitions the proxy proposes (their groups are built)
+    int count = 5;        // partitions returned
+    int threads = 1;
+    bool triples = false;  // the proxy with 3-tile gains
+    // A group whose build needs more bytes is refused (LimitError) before anything is built;
+    // 0: no limit.
+    uint64_t max_build_bytes = 0;
+    const std::atomic<bool>* cancel = nullptr;
+    // Called before each group is scored: its index, the number of groups, its tiles.
+    std::function<void(int, int, base::Mask)> progress;
+    // A group's real ln eta; when empty, group_log_eta with `threads` and `cancel`.
+    std::function<double(base::Mask)> score;
+};
+struct Suggestion {
+    std::vector<base::Mask> groups;  // ascending
+    double log_eta = 0;              // the groups' real scores and the left-over tiles' singles
+};
+// UsageError as best_covers and connected_groups; an empty result when no partition exists.
+std::vector<Suggestion> suggest_partitions(const board::Board& goal, const std::vector<int>& shape,
+                                           const SuggestOptions& o);
 
 }  // namespace loyd::tables
