@@ -49,28 +49,13 @@ struct Options {
     bool proxy_only = false, triples = false, compare = false;
 };
 
-std::vector<int> parse_sizes(const std::string& s) {
-    std::vector<int> out;
-    size_t i = 0;
-    while (i <= s.size()) {
-        const size_t j = std::min(s.find('-', i), s.size());
-        const std::string part = s.substr(i, j - i);
-        if (part.empty() || part.size() > 2 ||
-            part.find_first_not_of("0123456789") != std::string::npos)
-            throw UsageError("group sizes '" + s + "' are not like 6-6-3");
-        out.push_back(std::stoi(part));
-        i = j + 1;
-    }
-    return out;
-}
-
 Options parse(int argc, char** argv) {
     if (argc < 3) throw UsageError("usage: partition_search WxH SIZES [options]");
     Options o;
     char rest = 0;
     if (std::sscanf(argv[1], "%dx%d%c", &o.width, &o.height, &rest) != 2)
         throw UsageError("board size '" + std::string(argv[1]) + "' is not WxH");
-    o.shape = parse_sizes(argv[2]);
+    o.shape = tables::parse_group_sizes(argv[2], "SIZES");
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--proxy-only" || a == "--triples" || a == "--compare-cache") {
@@ -99,15 +84,6 @@ Options parse(int argc, char** argv) {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string tiles_of(base::Mask m) {
-    std::string s;
-    for (; m; m &= m - 1) {
-        if (!s.empty()) s += ',';
-        s += std::to_string(base::lowest(m));
-    }
-    return s;
 }
 
 // Real ln eta of groups, built on demand and kept in the cache file (mask, board, goal, value).
@@ -140,8 +116,8 @@ public:
         const tables::BuildResult r =
             tables::build_table(tables::Pattern(goal_, tiles, tables::PatternKind::Additive), opt);
         const double v = tables::log_eta(r.histogram, b_);
-        std::fprintf(stderr, "built %-24s ln eta %9.5f  %.1f s\n", tiles_of(group).c_str(), v,
-                     seconds_since(t0));
+        std::fprintf(stderr, "built %-24s ln eta %9.5f  %.1f s\n",
+                     tables::tiles_text(group).c_str(), v, seconds_since(t0));
         known_[group] = v;
         if (!path_.empty())
             std::ofstream(path_, std::ios::app) << key_ << ' ' << group << ' ' << v << '\n';
@@ -162,7 +138,7 @@ std::string groups_string(const Cover& c, const std::vector<ScoredGroup>& g) {
     std::string s;
     for (int i : c.groups) {
         if (!s.empty()) s += " / ";
-        s += tiles_of(g[static_cast<size_t>(i)].tiles);
+        s += tables::tiles_text(g[static_cast<size_t>(i)].tiles);
     }
     return s;
 }
@@ -207,7 +183,7 @@ int compare_cache(const board::Board& goal, double b, const Options& o,
     std::printf("%-28s %10s %10s\n", "group", "ln eta", "proxy");
     for (const auto& [m, v] : exact.known()) {
         const double p = tables::proxy_score(terms, m);
-        std::printf("%-28s %10.4f %10.4f\n", tiles_of(m).c_str(), v, p);
+        std::printf("%-28s %10.4f %10.4f\n", tables::tiles_text(m).c_str(), v, p);
         sx += v, sy += p, sxx += v * v, syy += p * p, sxy += v * p, ++n;
     }
     if (n < 2) throw UsageError("the cache holds fewer than two groups of this board and goal");
@@ -276,7 +252,7 @@ int run(const Options& o) {
         std::string groups;
         for (base::Mask m : best[r].groups) {
             if (!groups.empty()) groups += " / ";
-            groups += tiles_of(m);
+            groups += tables::tiles_text(m);
         }
         std::printf("%4zu %10.4f %12s  %s\n", r + 1, best[r].log_eta,
                     o.preset.empty() ? "" : std::to_string(std::exp(best[r].log_eta - ref)).c_str(),

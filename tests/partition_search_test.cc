@@ -30,6 +30,22 @@ TEST(PartitionSearch, BranchingFactorsArePublishedOnes) {
     EXPECT_NEAR(tables::branching_factor(board::Geometry(5, 5)), 2.3676, 1e-4);
 }
 
+TEST(PartitionSearch, GroupSizesAndTilesText) {
+    EXPECT_EQ(tables::parse_group_sizes("6-6-3", "--sizes"), (std::vector<int>{6, 6, 3}));
+    EXPECT_EQ(tables::parse_group_sizes("12", "--sizes"), (std::vector<int>{12}));
+    for (const char* bad : {"", "-", "6-", "-6", "6--6", "6-x", "0-6", "100", "6 6", "+6"}) {
+        try {
+            tables::parse_group_sizes(bad, "--sizes");
+            ADD_FAILURE() << "accepted '" << bad << "'";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("--sizes '" + std::string(bad) + "'"),
+                      std::string::npos);
+        }
+    }
+    EXPECT_EQ(tables::tiles_text(base::bit(1) | base::bit(2) | base::bit(24)), "1,2,24");
+    EXPECT_EQ(tables::tiles_text(0), "");
+}
+
 TEST(PartitionSearch, LogEtaOfAHistogram) {
     std::array<uint64_t, 256> h{};
     h[0] = 1;

@@ -6,7 +6,6 @@
 // needs more memory than is available is refused before anything is built.
 #include <cmath>
 #include <iomanip>
-#include <sstream>
 
 #include "loyd/base/error.h"
 #include "loyd/board/geometry.h"
@@ -19,35 +18,6 @@
 #include "program/progress_line.h"
 
 namespace loyd::pdbgen {
-
-namespace {
-
-// "6-6-3" -> {6, 6, 3}; UsageError naming the option otherwise.
-std::vector<int> parse_sizes(const std::string& s) {
-    std::vector<int> out;
-    std::istringstream in(s);
-    std::string part;
-    while (std::getline(in, part, '-')) {
-        if (part.empty() || part.size() > 2 ||
-            part.find_first_not_of("0123456789") != std::string::npos || std::stoi(part) < 1)
-            throw UsageError("--sizes '" + s + "' is not group sizes like 6-6-3");
-        out.push_back(std::stoi(part));
-    }
-    if (out.empty() || s.back() == '-')
-        throw UsageError("--sizes '" + s + "' is not group sizes like 6-6-3");
-    return out;
-}
-
-std::string tiles_text(base::Mask m) {
-    std::string s;
-    for (; m; m &= m - 1) {
-        if (!s.empty()) s += ',';
-        s += std::to_string(base::lowest(m));
-    }
-    return s;
-}
-
-}  // namespace
 
 int run_suggest(const Context& c) {
     const Options& o = c.options;
@@ -69,10 +39,10 @@ int run_suggest(const Context& c) {
     program::ProgressLine line(c.err, !o.quiet);
     so.progress = [&](int i, int n, base::Mask m) {
         line.show("scoring group " + std::to_string(i + 1) + " of " + std::to_string(n) + " (" +
-                  tiles_text(m) + ")");
+                  tables::tiles_text(m) + ")");
     };
     const std::vector<tables::Suggestion> best =
-        tables::suggest_partitions(goal, parse_sizes(o.sizes), so);
+        tables::suggest_partitions(goal, tables::parse_group_sizes(o.sizes, "--sizes"), so);
     line.clear();
     if (c.interrupted) throw LimitError("interrupted");
     if (best.empty()) {
@@ -84,7 +54,7 @@ int run_suggest(const Context& c) {
     for (size_t r = 0; r < best.size(); ++r) {
         c.out << std::setw(4) << r + 1 << "  " << std::fixed << std::setprecision(2) << std::setw(5)
               << std::exp(best[r].log_eta - best[0].log_eta) << " ";
-        for (base::Mask m : best[r].groups) c.out << " --pattern " << tiles_text(m);
+        for (base::Mask m : best[r].groups) c.out << " --pattern " << tables::tiles_text(m);
         c.out << "\n";
     }
     return kExitOk;

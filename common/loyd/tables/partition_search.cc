@@ -12,6 +12,30 @@
 
 namespace loyd::tables {
 
+std::vector<int> parse_group_sizes(const std::string& s, const std::string& what) {
+    std::vector<int> out;
+    size_t i = 0;
+    while (i <= s.size()) {
+        const size_t j = std::min(s.find('-', i), s.size());
+        const std::string part = s.substr(i, j - i);
+        if (part.empty() || part.size() > 2 ||
+            part.find_first_not_of("0123456789") != std::string::npos || std::stoi(part) < 1)
+            throw UsageError(what + " '" + s + "' is not group sizes like 6-6-3");
+        out.push_back(std::stoi(part));
+        i = j + 1;
+    }
+    return out;
+}
+
+std::string tiles_text(base::Mask group) {
+    std::string s;
+    for (; group; group &= group - 1) {
+        if (!s.empty()) s += ',';
+        s += std::to_string(base::lowest(group));
+    }
+    return s;
+}
+
 double branching_factor(const board::Geometry& g) {
     // n[c][d]: paths of the current length ending with the blank on c after a move in d
     // (d = kDirs: the empty path). The tree's ratio over two steps settles (one step can
@@ -299,11 +323,9 @@ std::vector<Suggestion> suggest_partitions(const board::Board& goal, const std::
             const uint64_t need =
                 estimate_build_bytes(Pattern(goal, tiles_of(m), PatternKind::Additive));
             if (need > o.max_build_bytes)
-                throw LimitError("scoring the group " +
-                                 Pattern(goal, tiles_of(m), PatternKind::Additive).tiles_string() +
-                                 " needs a build of about " + std::to_string(need >> 20) +
-                                 " MiB, more than the " + std::to_string(o.max_build_bytes >> 20) +
-                                 " MiB allowed");
+                throw LimitError("scoring the group " + tiles_text(m) + " needs a build of about " +
+                                 std::to_string(need >> 20) + " MiB, more than the " +
+                                 std::to_string(o.max_build_bytes >> 20) + " MiB allowed");
         }
     std::vector<ScoredGroup> built;
     for (base::Mask m : wanted) {

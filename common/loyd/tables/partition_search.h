@@ -28,12 +28,19 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "loyd/base/tileset.h"
 #include "loyd/board/board.h"
 
 namespace loyd::tables {
+
+// "6-6-3" -> {6, 6, 3}: group sizes of 1 to 99; UsageError naming `what` (an option, say)
+// otherwise.
+std::vector<int> parse_group_sizes(const std::string& s, const std::string& what);
+// A group's tiles as "1,2,3".
+std::string tiles_text(base::Mask group);
 
 // The asymptotic branching factor of the board's brute-force tree without the inverse of the
 // previous move (Edelkamp & Korf 1998: sqrt(3) on 3x3, 2.1304 on 4x4, 2.3676 on 5x5),
