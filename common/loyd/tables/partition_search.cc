@@ -4,7 +4,6 @@
 #include <cmath>
 #include <set>
 #include <string>
-#include <unordered_map>
 
 #include "loyd/base/error.h"
 #include "loyd/tables/build.h"
@@ -208,9 +207,10 @@ public:
                              ", more than the " + std::to_string(base::count(all)) + " tiles");
         // Each tile's least share of any score it can take part in: a bound on what the tiles
         // not yet placed add.
-        share_.fill(spare_ > 0 ? 0 : 1e300);
-        for (int t = 0; t < board::kMaxCells; ++t)
-            if (spare_ > 0) share_[t] = leftover[t];
+        if (spare_ > 0)
+            share_ = leftover;
+        else
+            share_.fill(1e300);  // a tile no candidate holds: no cover
         for (size_t i = 0; i < cand.size(); ++i) {
             const base::Mask m = cand[i].tiles;
             const int k = base::count(m);
