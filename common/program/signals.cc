@@ -15,6 +15,9 @@ std::atomic<bool> g_interrupted{false};
 // The SIGBUS line, written before the handler is installed (a handler may not allocate).
 char g_sigbus_line[512];
 size_t g_sigbus_size = 0;
+// Set by the first thread to fault: when several search threads touch a truncated table at
+// once, each gets its own SIGBUS, and only the first may print (the others wait for _exit).
+std::atomic_flag g_sigbus_reported = ATOMIC_FLAG_INIT;
 
 extern "C" void on_stop(int) {
     g_interrupted.store(true);
@@ -23,6 +26,9 @@ extern "C" void on_stop(int) {
 }
 
 extern "C" void on_sigbus(int) {
+    if (g_sigbus_reported.test_and_set()) {
+        for (;;) ::pause();  // another thread is printing and will end the process
+    }
     (void)!::write(STDERR_FILENO, g_sigbus_line, g_sigbus_size);
     ::_exit(kExitFile);
 }
