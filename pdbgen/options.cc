@@ -139,7 +139,7 @@ std::string command_help(const std::string& command) {
          "Ranks the additive partitions of the board's tiles into connected groups of those sizes\n"
          "by the IDA* nodes their tables should cost (predicted from the tables' values; each\n"
          "candidate group's table is built in memory), and prints each as --pattern options for "
-         "build."},
+         "build,\nfollowed by \"# TILES: Manhattan distance\" when the sizes leave tiles out."},
         {"info",
          "pdbgen info FILE|DIR\nDescribes a table (header, value histogram) or a set folder."},
         {"verify",

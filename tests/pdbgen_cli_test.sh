@@ -289,6 +289,19 @@ if expect_run "suggest 3x3 4-4" 0 "$pdbgen" suggest --size 3x3 --sizes 4-4 --top
   expect_run "suggest: the first builds" 0 "$pdbgen" build --size 3x3 $(sed -n '2s/^ *1 *1.00 *//p' "$scratch/out") --out "$scratch/suggested" -q
   expect_run "suggest: the built set verifies" 0 "$pdbgen" verify "$scratch/suggested" -q
 fi
+# Sizes summing to fewer than the tiles: each line names the tiles left to the Manhattan
+# distance after a shell comment, so groups and names cover 1..8 once and the line pastes at
+# the end of a build command.
+if expect_run "suggest 3x3 3-3" 0 "$pdbgen" suggest --size 3x3 --sizes 3-3 --top 3 -q; then
+  while read -r rank nodes rest; do
+    tiles=$(echo "$rest" | sed 's/--pattern//g; s/#//; s/: Manhattan distance//' | tr ', ' '\n\n' | grep . | sort -n | tr '\n' ' ')
+    expect "suggest 3-3: rank $rank names the left-over tiles: $rest" [ "$tiles" = "1 2 3 4 5 6 7 8 " ]
+  done < <(grep -- '--pattern' "$scratch/out")
+  line=$(sed -n '2s/^ *1 *1.00 *//p' "$scratch/out")
+  expect "suggest 3-3: a comment names two tiles: $line" grep -Eq '  # [0-9],[0-9]: Manhattan distance$' <<<"$line"
+  expect_run "suggest 3-3: the first line pastes" 0 bash -c "\"\$0\" build --size 3x3 --out \"\$1\" -q $line" "$pdbgen" "$scratch/suggested33"
+  expect "suggest 3-3: two tables built" [ "$(find "$scratch/suggested33" -name '*.pdb' | wc -l)" = 2 ]
+fi
 # 4x4 6-6-3: the partition measured 2.65x fewer nodes than the old 15-6-6-3 on Korf's 100
 # (docs/benchmarks.md), or its mirror image, comes first.
 if expect_run "suggest 4x4 6-6-3" 0 "$pdbgen" suggest --size 4x4 --sizes 6-6-3 --top 2 -q -j 2; then

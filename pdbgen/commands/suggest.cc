@@ -49,12 +49,21 @@ int run_suggest(const Context& c) {
         c.out << "no partition of the tiles into connected groups of sizes " << o.sizes << "\n";
         return kExitOk;
     }
+    base::Mask all_tiles = 0;
+    for (int t = 1; t < goal.cells(); ++t) all_tiles |= base::bit(t);
     c.out << "rank  nodes  partition (" << o.size.value() << ", goal " << o.goal
           << "; nodes: predicted, relative to the first)\n";
     for (size_t r = 0; r < best.size(); ++r) {
         c.out << std::setw(4) << r + 1 << "  " << std::fixed << std::setprecision(2) << std::setw(5)
               << std::exp(best[r].log_eta - best[0].log_eta) << " ";
-        for (base::Mask m : best[r].groups) c.out << " --pattern " << tables::tiles_text(m);
+        base::Mask covered = 0;
+        for (base::Mask m : best[r].groups) {
+            c.out << " --pattern " << tables::tiles_text(m);
+            covered |= m;
+        }
+        // Tiles in no group: named after a shell comment, so the line still pastes.
+        if (const base::Mask rest = all_tiles & ~covered)
+            c.out << "  # " << tables::tiles_text(rest) << ": Manhattan distance";
         c.out << "\n";
     }
     return kExitOk;
