@@ -7,8 +7,10 @@
 //
 // Usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | --ids 1,2,3]
 //                    [--cache-dir DIR] [--lookups LIST] [--no-prune] [--prune-length L]
-//                    [--no-bpmx] [--threads N] [--metric stm|mtm] [--algorithm ida|astar]
-//                    [--time-limit S] [--node-limit N] [--count]
+//                    [--no-bpmx] [--threads N] [--split-after NODES] [--metric stm|mtm]
+//                    [--algorithm ida|astar] [--time-limit S] [--node-limit N] [--count]
+//   --split-after: with --threads above 1, split an iteration only after one of NODES nodes
+//   (SolveOptions::split_after; 0: every iteration, the behaviour before 2026-11-27)
 //   HEURISTIC: misplaced | manhattan | linear-conflict | walking-distance | pdb
 #include <algorithm>
 #include <chrono>
@@ -97,6 +99,8 @@ int main(int argc, char** argv) {
                 so.bpmx = false;
             else if (a == "--threads" && i + 1 < argc)
                 so.threads = std::stoi(argv[++i]);
+            else if (a == "--split-after" && i + 1 < argc)
+                so.split_after = std::stoull(argv[++i]);
             else if (a == "--metric" && i + 1 < argc)
                 so.metric = loyd::board::parse_metric(argv[++i]);
             else if (a == "--algorithm" && i + 1 < argc)

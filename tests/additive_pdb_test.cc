@@ -224,6 +224,7 @@ search::SolveOptions pdb_options(const tables::LoadedSet& set, int threads) {
     o.heuristic = heuristics::HeuristicKind::Pdb;
     o.pdb = &set;
     o.threads = threads;
+    o.split_after = 0;  // split every iteration: these searches are far below the default
     return o;
 }
 

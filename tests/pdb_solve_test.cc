@@ -66,8 +66,8 @@ void expect_optimal_on_sample(const ExactDistances& exact, const board::Board& g
 class Every3x3Position : public testing::TestWithParam<int> {};
 
 // Each shard runs the default options and one other combination of the search features:
-// all four lookups with and without BPMX, split over threads, without the pruning automaton,
-// and everything together.
+// all four lookups with and without BPMX, split over threads (every iteration), without the
+// pruning automaton, and everything together.
 search::SolveOptions shard_variant(const tables::LoadedSet& set, int shard) {
     search::SolveOptions o = pdb_options(set);
     switch (shard) {
@@ -80,6 +80,7 @@ search::SolveOptions shard_variant(const tables::LoadedSet& set, int shard) {
             break;
         default: o.lookups = heuristics::Lookups::all(), o.threads = 2; break;
     }
+    o.split_after = 0;  // split every iteration: 3x3 searches are far below the default
     return o;
 }
 

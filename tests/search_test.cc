@@ -442,11 +442,13 @@ namespace {
 
 // One instance split over threads: the same optimal lengths as the oracle, every solution
 // replayed, and limits stop every thread.
+// split_after 0: every iteration is split (the default leaves short searches to one thread).
 search::SearchResult threaded(const board::Board& start, const board::Board& goal, int threads,
-                              const search::SearchLimits& lim = {}) {
+                              const search::SearchLimits& lim = {}, uint64_t split_after = 0) {
     heuristics::LinearConflictH h(goal);
     search::IdaStar<heuristics::LinearConflictH> ida(h, goal,
                                                      test::default_pruning(goal.geometry()));
+    ida.split_after(split_after);
     return ida.solve(start, lim, threads);
 }
 
@@ -472,6 +474,42 @@ TEST(IdaThreads, KorfEasiestAtTheirOptimalLength) {
         EXPECT_EQ(r.lower_bound, korf[i].optimal);
         EXPECT_NO_THROW(replay_check(start, r.moves, goal)) << "korf " << korf[i].id;
     }
+}
+
+// With the default threshold, a search whose iterations all stay under it runs on one thread:
+// exactly one thread's node counts (a split search's differ: its collecting pass counts too).
+// Past the threshold the iterations are split, and the answer stays optimal.
+TEST(IdaThreads, ShortSearchesRunOnOneThread) {
+    EXPECT_EQ(search::IdaStar<heuristics::LinearConflictH>(
+                  heuristics::LinearConflictH(board::Board::blank_last(board::Geometry(3, 3))),
+                  board::Board::blank_last(board::Geometry(3, 3)),
+                  test::default_pruning(board::Geometry(3, 3)))
+                  .split_after(),
+              search::kSplitAfter);
+    const BfsOracle& oracle = oracle_3x3();
+    std::mt19937_64 rng(5);
+    int split_differs = 0;
+    for (int i = 0; i < 40; ++i) {
+        const board::Board b = oracle.sample(rng);
+        const search::SearchResult one = threaded(b, oracle.goal(), 1);
+        const search::SearchResult two = threaded(b, oracle.goal(), 2, {}, search::kSplitAfter);
+        ASSERT_LT(one.nodes_generated, search::kSplitAfter);
+        expect_optimal(two, b, oracle);
+        EXPECT_EQ(two.nodes_generated, one.nodes_generated);
+        EXPECT_EQ(two.nodes_expanded, one.nodes_expanded);
+        split_differs += threaded(b, oracle.goal(), 2).nodes_generated != one.nodes_generated;
+    }
+    EXPECT_GT(split_differs, 0);  // the comparison above could fail
+    // A 4x4 search whose last iterations pass a small threshold: split, and still optimal.
+    auto korf = test::load_korf100_easiest_first();
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
+    const board::Board start = board::Board::make(board::Geometry(4, 4), korf[0].tiles);
+    const search::SearchResult one = threaded(start, goal, 1);
+    const search::SearchResult late = threaded(start, goal, 2, {}, one.nodes_generated / 8);
+    ASSERT_EQ(late.status, search::SearchResult::Status::Solved);
+    EXPECT_EQ(static_cast<int>(late.moves.size()), korf[0].optimal);
+    EXPECT_NO_THROW(replay_check(start, late.moves, goal));
+    EXPECT_NE(late.nodes_generated, one.nodes_generated);  // some iteration was split
 }
 
 TEST(IdaThreads, LimitsStopEveryThread) {

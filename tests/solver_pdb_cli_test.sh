@@ -96,8 +96,15 @@ count_check
   fail "default lookups: JSON does not report regular,reflected: $(head -c 600 "$scratch/out")"
 expect_run "--lookups bad" 2 "$solver" --pdb "$s15" --lookups regular,mirror --goal blank-first "$scratch/easy.txt" &&
   expect_err_line "--lookups bad" "mirror"
-# One instance and two threads: its search is split, the JSON says so, the length is optimal.
-korf 12 >"$scratch/split.txt"
+# One instance and two threads: its search (1.2 M nodes) is split, the JSON says so, the length
+# is optimal. A short one (11 k nodes) stays on one thread: no "threads" in its record.
+korf 12 >"$scratch/short.txt"
+if expect_run "short instance -j 2" 0 "$solver" --pdb "$s15" --goal blank-first --cache-dir none --json -j 2 --input "$scratch/short.txt"; then
+  check_records "short instance -j 2" 4x4 blank-first "$scratch/short.txt" json --optimal "$scratch/optimal"
+  count_check
+  grep -q '"threads"' "$scratch/out" && fail "short instance -j 2: split although short: $(cat "$scratch/out")"
+fi
+korf 98 >"$scratch/split.txt"
 if expect_run "one instance -j 2" 0 "$solver" --pdb "$s15" --goal blank-first --cache-dir none --json -j 2 --input "$scratch/split.txt"; then
   check_records "one instance -j 2" 4x4 blank-first "$scratch/split.txt" json --optimal "$scratch/optimal"
   count_check

@@ -126,11 +126,12 @@ TEST(SplitProtocol, KorfInstancesAtTheirOptimalLength) {
         EXPECT_NO_THROW(replay_check(start, rs[0].moves, goal));
         expect_same(rs);
         // The nodes of the whole search, summed over the ranks: about what one process with as
-        // many threads generates (the same split; only the last iteration depends on timing),
-        // where one rank's count alone would be a third.
+        // many threads generates splitting every iteration as ranks do (the same split; only
+        // the last iteration depends on timing), where one rank's count alone would be a third.
         heuristics::LinearConflictH h(goal);
         search::IdaStar<heuristics::LinearConflictH> one(h, goal,
                                                          test::default_pruning(goal.geometry()));
+        one.split_after(0);
         const search::SearchResult r1 = one.solve(start, {}, 3 * threads);
         EXPECT_GT(rs[0].nodes_generated, r1.nodes_generated * 2 / 3) << "korf " << korf[i].id;
         EXPECT_LT(rs[0].nodes_generated, r1.nodes_generated * 3 / 2) << "korf " << korf[i].id;

@@ -10,6 +10,11 @@
 // processes (search/ida_ranks.h, search/split_ranks.h). The limits (search/limits.h) are
 // checked by the workers every 65,536 nodes (over ranks: by the ranks); a stopped search
 // returns Status::Limit with its reason and the last bound it exhausted as lower_bound.
+// On several threads, an iteration is split only when the one before it generated at least
+// split_after() nodes (kSplitAfter by default): the split's collecting pass and its last
+// subtrees cost a few thousand nodes and some idle time per iteration, more than a short
+// iteration gains (docs/benchmarks.md, "Short searches on two threads"), so small searches
+// run on one thread and give one thread's node counts.
 // Precondition: start is solvable towards goal (check with solvable() first; an exhausted
 // tree is reported as StopReason::NoSolution); the pruning automaton is built for the goal's
 // geometry (else UsageError).
@@ -42,6 +47,11 @@ public:
             throw UsageError("the move-pruning automaton is for " + pruning.geometry().name() +
                              " boards, the goal is " + goal.geometry().name());
     }
+
+    // Threads split an iteration only after one of at least `nodes` nodes (0: every iteration,
+    // as the tests of the split do). Ranks always split.
+    void split_after(uint64_t nodes) { split_after_ = nodes; }
+    uint64_t split_after() const { return split_after_; }
 
     // `ranks`: the search is shared with other processes (every rank calls solve with the same
     // start); null = this process alone.
@@ -81,21 +91,26 @@ public:
         if (ranks)
             RankSplit<H>(workers, shared, *ranks, h0, root_state).search(res);
         else
-            iterate(workers, shared, h0, root_state, res);
+            iterate(workers, shared, h0, root_state, split_after_, res);
         return res;
     }
 
 private:
     // The iterations of one process, on one thread or split over threads.
     static void iterate(ida_detail::Workers<H>& ws, ida_detail::Shared& shared, int h0,
-                        int root_state, SearchResult& res) {
+                        int root_state, uint64_t split_after, SearchResult& res) {
         using namespace ida_detail;
         Outcome out;
+        uint64_t last = 0;  // nodes of the iteration before
         for (int bound = h0;;) {
             ++res.iterations;
-            shared.limiter.report(bound, total(ws));
-            out = ws.size() == 1 ? iterate_one(*ws[0], bound, h0, root_state)
-                                 : iterate_threads(ws, shared, bound, h0, root_state);
+            const uint64_t before = total(ws);
+            shared.limiter.report(bound, before);
+            const bool split = ws.size() > 1 && last >= split_after;
+            if (split) res.threads = static_cast<int>(ws.size());
+            out = split ? iterate_threads(ws, shared, bound, h0, root_state)
+                        : iterate_one(*ws[0], bound, h0, root_state);
+            last = total(ws) - before;
             if (out.found || shared.stop.load() || out.next_bound >= kNoNextBound) break;
             bound = out.next_bound;  // every path with f <= the old bound is exhausted
             res.lower_bound = bound;
@@ -123,6 +138,7 @@ private:
     board::Board goal_;
     const MovePruning& pruning_;
     bool bpmx_;
+    uint64_t split_after_ = kSplitAfter;
 };
 
 }  // namespace loyd::search

@@ -13,6 +13,10 @@ namespace loyd::search {
 // follows: with an admissible heuristic, the start does not reach the goal.
 inline constexpr int kNoNextBound = 1 << 30;
 
+// IDA* on several threads (search/ida_star.h): an iteration is split over them only after one
+// of at least this many nodes; shorter searches run on one thread.
+inline constexpr uint64_t kSplitAfter = 100'000;
+
 struct SearchResult {
     enum class Status { Solved, Limit };
     Status status = Status::Limit;
@@ -21,6 +25,7 @@ struct SearchResult {
     uint64_t nodes_generated = 0;  // successors generated (the start counts as one)
     int heuristic_start = 0;
     int iterations = 0;  // IDA*: cost bounds tried
+    int threads = 1;     // IDA*: threads that searched (1 when no iteration was split)
     // A proven lower bound on the optimal length: no solution is shorter (the length itself
     // when Solved; on a limit, the bound after the last completed IDA* iteration, or A*'s f).
     int lower_bound = 0;

@@ -51,6 +51,7 @@ SearchResult run(H& h, const board::Board& start, const board::Board& goal,
     if (!pruning || !(pruning->geometry() == g))
         pruning = &MovePruning::shared(g, opt.prune ? MovePruning::default_length(g) : 2);
     IdaStar<H> ida(h, goal, *pruning, opt.bpmx);
+    ida.split_after(opt.split_after);
     return ida.solve(start, opt.limits, opt.threads, opt.ranks);
 }
 
@@ -181,6 +182,7 @@ SolveOutcome solve(const board::Board& start, const board::Board& goal, const So
                                     [&](auto& h, const board::Board& s, const board::Board& g) {
                                         out.search = run(h, s, g, opt);
                                     });
+    if (ida && !opt.ranks) out.threads = out.search.threads;  // 1 when no iteration was split
     if (map) out.search.moves = map->unmap(out.search.moves);
     out.seconds = since(t0);
     if (out.search.status == SearchResult::Status::Solved) {

@@ -62,6 +62,9 @@ struct SolveOptions {
     bool prune = true;
     bool bpmx = true;  // IDA*: propagate inconsistent PDB values (BPMX)
     int threads = 1;   // IDA* in STM: threads for this one instance
+    // IDA* in STM on threads: an iteration is split over them only after one of at least this
+    // many nodes (search/ida_star.h; 0: every iteration).
+    uint64_t split_after = kSplitAfter;
     // IDA* in STM: the search is shared with other ranks (every rank calls solve() with the
     // same instance and options); null = this process alone.
     SplitRanks* ranks = nullptr;
