@@ -67,6 +67,7 @@ TEST(SolveBatch, FewerInstancesThanThreadsSplitTheSearch) {
     const board::Board goal = board::Board::blank_last(board::Geometry(4, 3));
     const std::vector<board::Board> starts = positions(goal, 2, 5);
     search::SolveOptions opt;
+    opt.split_after = 0;  // these searches are short: split them anyway, to count the threads
     std::vector<search::SolveOutcome> got(2);
     search::BatchOptions b;
     b.threads = 4;
@@ -87,6 +88,8 @@ TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
     std::mutex mu;
     std::set<std::thread::id> workers;
     std::vector<search::SolveOutcome> got(3);
+    search::SolveOptions split_always;
+    split_always.split_after = 0;  // short searches: split anyway, to count the threads
     search::BatchOptions b;
     b.threads = 64;
     solve_batch(
@@ -96,7 +99,7 @@ TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
             workers.insert(std::this_thread::get_id());
             return starts[i];
         },
-        goal, {}, [&](size_t i, const search::SolveOutcome& r) { got[i] = r; }, b);
+        goal, split_always, [&](size_t i, const search::SolveOutcome& r) { got[i] = r; }, b);
     EXPECT_LE(workers.size(), 3u);
     test::BfsOracle oracle(goal);
     for (size_t i = 0; i < 3; ++i) {
