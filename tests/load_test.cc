@@ -241,40 +241,69 @@ TEST(LoadFaults, TableRewrittenInPlaceIsNamed) {
     EXPECT_NE(m.find(victim2 + ": it was modified"), std::string::npos) << m;
 }
 
-// Checksums recomputed over wrong entries (every entry of one table doubled, as a buggy
-// builder might write them): the payload and manifest checks pass, the sampled check of the
-// entries' invariants refuses the set, naming the table. With the sample turned off the same
-// set loads, so it is the sample that refuses it.
-TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
-    test::ScratchDir scratch;
-    tables::PdbSetSpec spec = test::test_spec("8-4-4");
-    const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+// Writes `dir`'s first table again with its entries passed through `change(rank, value)`,
+// the payload checksum and the manifest recomputed over them (as a buggy or hostile builder
+// might write them), so the file and manifest checks pass.
+template <class Change>
+void rewrite_first_table(const std::string& dir, tables::PdbSetSpec spec, Change change) {
     const tables::LoadedSet good = tables::load_set(dir);
     const tables::PdbTable& t = good.tables[0];
-    tables::TableEntries doubled;
-    doubled.count = t.size();
-    doubled.bytes.resize(t.size());
+    tables::TableEntries changed;
+    changed.count = t.size();
+    changed.bytes.resize(t.size());
     uint8_t cells[board::kMaxCells];
     int max_value = 0;
     for (uint64_t r = 0; r < t.size(); ++r) {
         t.ranker().unrank(r, cells);
-        doubled.bytes[r] = static_cast<uint8_t>(2 * t.value(r, cells));
-        max_value = std::max<int>(max_value, doubled.bytes[r]);
+        changed.bytes[r] = static_cast<uint8_t>(change(r, t.value(r, cells)));
+        max_value = std::max<int>(max_value, changed.bytes[r]);
     }
     const std::string victim = dir + "/" + spec.tables[0].file;
     spec.tables[0].xxh3 =
         write_table(victim + ".new", header_for(t.pattern(), static_cast<uint8_t>(max_value)),
-                    doubled, tables::PdbEncoding::Raw)
+                    changed, tables::PdbEncoding::Raw)
             .payload_xxh3;
-    spec.tables[1].xxh3 = good.tables[1].file().header().payload_xxh3;
+    for (size_t i = 1; i < spec.tables.size(); ++i)
+        spec.tables[i].xxh3 = good.tables[i].file().header().payload_xxh3;
     fs::rename(victim + ".new", victim);
     base::write_file_atomic(dir + "/" + tables::kManifestName, manifest_text(spec));
+}
+
+// Checksums recomputed over wrong entries: every entry of one table doubled. A small table
+// (8-4-4: 3,024 entries) has every entry checked on load; a large one (15-5-5-5: 524,160) a
+// sample, which meets a wrong entry at once. Either way the set is refused, naming the table;
+// with the check turned off the same set loads, so it is the check that refuses it.
+TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
+    for (const char* name : {"8-4-4", "15-5-5-5"}) {
+        test::ScratchDir scratch;
+        const tables::PdbSetSpec spec = test::test_spec(name);
+        const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+        rewrite_first_table(dir, spec, [](uint64_t, int v) { return 2 * v; });
+        const std::string m = test::error_of<FormatError>([&] { (void)tables::load_set(dir); });
+        EXPECT_NE(m.find(spec.tables[0].file), std::string::npos) << m;
+        const bool small = std::string(name) == "8-4-4";
+        EXPECT_NE(m.find(small ? "every entry of a table this small is checked on load"
+                               : "sampled check on load"),
+                  std::string::npos)
+            << m;
+        tables::LoadOptions unchecked;
+        unchecked.spot_check = false;
+        EXPECT_NO_THROW((void)load_set(dir, unchecked));
+    }
+}
+
+// One wrong entry in a small table (raised by 2: same parity, still above its Manhattan bound,
+// so only its neighbours give it away): every entry is checked on load, so it is refused too.
+// A search on it could have returned a non-optimal length.
+TEST(LoadFaults, OneWrongEntryOfASmallTableIsRefused) {
+    test::ScratchDir scratch;
+    const tables::PdbSetSpec spec = test::test_spec("8-4-4");
+    const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+    const uint64_t victim_rank = 1'234;
+    rewrite_first_table(dir, spec, [&](uint64_t r, int v) { return r == victim_rank ? v + 2 : v; });
     const std::string m = test::error_of<FormatError>([&] { (void)tables::load_set(dir); });
     EXPECT_NE(m.find(spec.tables[0].file), std::string::npos) << m;
-    EXPECT_NE(m.find("sampled check"), std::string::npos) << m;
-    tables::LoadOptions unchecked;
-    unchecked.spot_check = false;
-    EXPECT_NO_THROW((void)load_set(dir, unchecked));
+    EXPECT_NE(m.find("checked on load"), std::string::npos) << m;
 }
 
 // A raw 8-4-4 set built into a scratch folder, one of its tables removed: a test puts something

@@ -440,6 +440,48 @@ TEST(SearchLimits, GenerousLimitsDoNotStopASolvableSearch) {
 namespace loyd {
 namespace {
 
+// A heuristic as a damaged table gives it: the true distance, plus 2 everywhere but at the
+// goal (0 there, as a table's goal entry is checked on load).
+class OverestimatingH {
+public:
+    struct Undo {};
+    explicit OverestimatingH(const BfsOracle& o) : o_(&o) {}
+    int init(const board::SearchState& s) const { return value(s); }
+    int moved(int, const board::SearchState& s, int, int, int, Undo&) const { return value(s); }
+    void undo(const Undo&) const {}
+
+private:
+    int value(const board::SearchState& s) const {
+        const int d = o_->distance(s.cell);
+        return d ? d + 2 : 0;
+    }
+    const BfsOracle* o_;
+};
+
+// BPMX raises the goal's h above 0 under such a heuristic (a parent one move away has h 3);
+// the goal is still recognised, so the search ends (before, it deepened without end), and a
+// start that is the goal is solved whatever h says.
+TEST(IdaStar, TheGoalIsFoundUnderAnOverestimatingHeuristic) {
+    const BfsOracle& oracle = oracle_3x3();
+    const board::Board& goal = oracle.goal();
+    search::IdaStar<OverestimatingH> ida(OverestimatingH(oracle), goal,
+                                         test::default_pruning(goal.geometry()));
+    search::SearchLimits lim;
+    lim.max_nodes = 10'000'000;
+    int near = 0;
+    oracle.for_each([&](const board::Board& b, int d) {
+        if (d > 3) return;
+        ++near;
+        for (int threads : {1, 2}) {
+            const search::SearchResult r = ida.solve(b, lim, threads);
+            ASSERT_EQ(r.status, search::SearchResult::Status::Solved) << b.to_string();
+            EXPECT_NO_THROW(replay_check(b, r.moves, goal)) << b.to_string();
+        }
+    });
+    EXPECT_GT(near, 10);
+    EXPECT_EQ(ida.solve(goal, lim).status, search::SearchResult::Status::Solved);
+}
+
 // One instance split over threads: the same optimal lengths as the oracle, every solution
 // replayed, and limits stop every thread.
 // split_after 0: every iteration is split (the default leaves short searches to one thread).

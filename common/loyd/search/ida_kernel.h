@@ -94,7 +94,9 @@ public:
         s_ = board::SearchState::from(start);
         return h_.init(s_);
     }
-    bool at_goal(int h) const { return h == 0 && s_.same_cells(goal_); }
+    // The start only: its cells are compared whatever h says (a damaged table's h(goal) > 0
+    // must not send the search past the goal).
+    bool at_goal() const { return s_.same_cells(goal_); }
 
     void begin_iteration(int bound) {
         bound_ = bound;
@@ -202,6 +204,9 @@ private:
                 const int tile = s_.slide(from);
                 h2 = h_.moved(h, s_, tile, from, blank, u);
             }
+            // The goal test takes the heuristic's own value: BPMX may raise it above 0 only
+            // when a table overestimates (damaged), and the goal must still be recognised.
+            const int raw = h2;
             if (bpmx_ && h2 < h - 1) h2 = h - 1;
             const int f = g + 1 + h2;
             int r = 0;
@@ -211,7 +216,7 @@ private:
                     s_.slide(from);
                 }
                 path_[g] = static_cast<board::Dir>(d);
-                if (h2 == 0 && s_.same_cells(goal_)) {
+                if (raw == 0 && s_.same_cells(goal_)) {
                     depth_ = g + 1;
                     r = kFound;
                 } else if (g + 1 < kMaxDepth) {

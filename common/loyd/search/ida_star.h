@@ -83,7 +83,7 @@ public:
         res.heuristic_start = h0;
         res.lower_bound = h0;
         res.nodes_generated = 1;
-        if (workers[0]->at_goal(h0)) {
+        if (workers[0]->at_goal()) {
             res.status = SearchResult::Status::Solved;
             return res;
         }

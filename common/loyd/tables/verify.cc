@@ -191,12 +191,19 @@ void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entri
                       uint64_t seed, const std::string& what) {
     if (samples <= 0) return;
     const EntryChecker check(p, table, entries, what);
+    const bool every = entries <= kFullCheckEntries;
     auto refuse = [&](uint64_t r, const std::string& why) {
         throw FormatError(what + ": rank " + std::to_string(r) + ": " + why +
-                          " (sampled check on load; pdbgen verify checks every entry)");
+                          (every ? " (every entry of a table this small is checked on load)"
+                                 : " (sampled check on load; pdbgen verify checks every entry)"));
     };
     if (std::string why = check.problem(check.goal_rank()); !why.empty())
         refuse(check.goal_rank(), why);
+    if (every) {
+        for (uint64_t r = 0; r < entries; ++r)
+            if (std::string why = check.problem(r); !why.empty()) refuse(r, why);
+        return;
+    }
     for (int i = 1; i < samples; ++i) {
         const uint64_t r = mix(seed) % entries;
         if (std::string why = check.problem(r); !why.empty()) refuse(r, why);
