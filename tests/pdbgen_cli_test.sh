@@ -537,5 +537,21 @@ expect_run "another goal into its folder" 2 "$pdbgen" build --size 3x3 --goal bl
 expect_err "another goal into its folder" "already holds the set 8-4-4"
 expect_run "the same set again" 0 "$pdbgen" build --preset 8-4-4 --out "$one" --encoding raw -q
 expect_run "verify after the refusals" 0 "$pdbgen" verify "$one" --against "$root_ref/8-4-4.manifest.txt"
+# unpack and pack into a folder that holds another set, and a table written over another
+# pattern's table, are refused the same way, nothing written; the same set or table passes.
+fringe="$scratch/fringe-set"
+expect_run "a second set" 0 "$pdbgen" build --preset 8-fringe --out "$fringe" -q
+before=$(cksum "$one"/*)
+for cmd in unpack pack; do
+  expect_run "$cmd into another set's folder" 2 "$pdbgen" $cmd "$fringe" "$one" -q
+  expect_err_line "$cmd into another set's folder" "pdbgen: $one already holds the set 8-4-4 (" "; ${cmd}ing 8-fringe there"
+done
+expect_run "pack over another pattern's table" 2 "$pdbgen" pack "$fringe/full-1-2-3-4-7.pdb" "$one/additive-1-2-4-5.pdb" -q
+expect_err_line "pack over another pattern's table" "pdbgen: $one/additive-1-2-4-5.pdb is another table (additive 1,2,4,5 of 3x3" "full-1-2-3-4-7.pdb (full 1,2,3,4,7 of 3x3"
+expect "the refusals left the set as it was" [ "$(cksum "$one"/*)" = "$before" ]
+expect_run "unpack the same set into its folder" 0 "$pdbgen" unpack "$one" "$scratch/one-copy" -q
+expect_run "unpack the same set again over its copy" 0 "$pdbgen" unpack "$one" "$scratch/one-copy" -q
+expect_run "pack a table over its own copy" 0 "$pdbgen" pack "$one/additive-1-2-4-5.pdb" "$scratch/one-copy/additive-1-2-4-5.pdb" -q
+expect_run "the copy verifies" 0 "$pdbgen" verify "$scratch/one-copy" --against "$root_ref/8-4-4.manifest.txt"
 
 finish

@@ -80,31 +80,6 @@ tables::PdbEncoding encoding_of(const Options& o) {
                                  : throw UsageError("--encoding must be zstd or raw");
 }
 
-// True when `there` is the set `spec` (checksums aside).
-bool same_set(tables::PdbSetSpec there, tables::PdbSetSpec spec) {
-    for (auto& t : there.tables) t.xxh3.reset();
-    for (auto& t : spec.tables) t.xxh3.reset();
-    return manifest_text(there) == manifest_text(spec);
-}
-
-void refuse_another_set(const std::string& out, const tables::PdbSetSpec& spec) {
-    const fs::path m = fs::path(out) / tables::kManifestName;
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(m, ec))) return;
-    std::optional<tables::PdbSetSpec> there;
-    try {
-        there = tables::read_manifest(m.string());
-    } catch (const Error&) {
-        return;
-    }
-    if (same_set(*there, spec)) return;
-    std::string files;
-    for (const auto& t : there->tables) files += (files.empty() ? "" : ", ") + t.file;
-    throw UsageError(out + " already holds the set " + there->name + " (" + files + "); building " +
-                     spec.name + " there would leave its tables named by no manifest: build into " +
-                     "another folder, or remove that set first");
-}
-
 }  // namespace
 
 tables::EntryCoding BuildPlan::coding(board::Metric m) const {
@@ -164,7 +139,7 @@ void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::D
         throw IoError("cannot create output folder '" + plan.out + "': " + ec.message());
     lock_folder(c, plan.out, lock);
     remove_build_temporaries(c, plan.out);
-    refuse_another_set(plan.out, plan.spec);
+    refuse_another_set(plan.out, plan.spec, "building");
 }
 
 std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t,

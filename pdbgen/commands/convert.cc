@@ -49,6 +49,7 @@ int convert_file(const Context& c, const Conversion& how) {
     std::optional<base::DirLock> lock;
     if (tables::holds_set(dir)) lock_folder(c, dir, lock);
     remove_dead_temporaries_in(c, dir);
+    refuse_another_table(in, to);
     convert_one(how, in, to, c.out);
     return kExitOk;
 }
@@ -64,6 +65,7 @@ int convert_set(const Context& c, const Conversion& how) {
     std::optional<base::DirLock> lock;
     lock_folder(c, folder_of(dst), lock);
     remove_dead_temporaries_in(c, folder_of(dst));
+    refuse_another_set(folder_of(dst), spec, c.options.command == "pack" ? "packing" : "unpacking");
     bool recoded = false;
     for (auto& t : spec.tables) {
         const std::string to = (dst / t.file).string();

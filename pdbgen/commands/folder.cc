@@ -3,6 +3,9 @@
 #include <filesystem>
 
 #include "loyd/base/atomic_file.h"
+#include "loyd/base/error.h"
+#include "loyd/tables/table.h"
+#include "loyd/tables/table_file.h"
 
 namespace fs = std::filesystem;
 
@@ -46,6 +49,58 @@ void remove_dead_temporaries_in(const Context& c, const std::string& dir) {
     if (const int n = base::remove_dead_temporaries(dir); n > 0 && !c.options.quiet)
         c.err << "pdbgen: removed " << n << " temporary file(s) of an interrupted run in " << dir
               << "\n";
+}
+
+namespace {
+
+// True when `there` is the set `spec` (checksums aside).
+bool same_set(tables::PdbSetSpec there, tables::PdbSetSpec spec) {
+    for (auto& t : there.tables) t.xxh3.reset();
+    for (auto& t : spec.tables) t.xxh3.reset();
+    return manifest_text(there) == manifest_text(spec);
+}
+
+// What a table holds, in words: "additive 1,2,4,5 of 3x3 for the goal 1 2 3 ... (stm)".
+std::string describe(const tables::Pattern& p) {
+    return to_string(p.kind()) + " " + p.tiles_string() + " of " + p.geometry().name() +
+           " for the goal " + p.goal().to_string() + " (" + to_string(p.metric()) + ")";
+}
+
+}  // namespace
+
+void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
+                        const std::string& doing) {
+    const fs::path m = fs::path(dir) / tables::kManifestName;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(m, ec))) return;
+    std::optional<tables::PdbSetSpec> there;
+    try {
+        there = tables::read_manifest(m.string());
+    } catch (const Error&) {
+        return;
+    }
+    if (same_set(*there, spec)) return;
+    std::string files;
+    for (const auto& t : there->tables) files += (files.empty() ? "" : ", ") + t.file;
+    throw UsageError(dir + " already holds the set " + there->name + " (" + files + "); " + doing +
+                     " " + spec.name + " there would leave its tables named by no manifest: " +
+                     "write into another folder, or remove that set first");
+}
+
+void refuse_another_table(const std::string& in, const std::string& to) {
+    std::error_code ec;
+    if (!fs::exists(to, ec) || fs::equivalent(in, to, ec)) return;
+    std::optional<tables::Pattern> theirs;
+    try {
+        theirs = tables::pattern_of(tables::read_pdb_header(to), to);
+    } catch (const Error&) {
+        return;  // not a readable table: nothing of value is lost
+    }
+    const tables::Pattern ours = tables::pattern_of(tables::read_pdb_header(in), in);
+    if (describe(ours) == describe(*theirs)) return;
+    throw UsageError(to + " is another table (" + describe(*theirs) + "); writing " + in + " (" +
+                     describe(ours) + ") over it would break its set: write to another file, or " +
+                     "remove it first");
 }
 
 }  // namespace loyd::pdbgen

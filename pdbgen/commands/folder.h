@@ -7,6 +7,7 @@
 #include <string>
 
 #include "loyd/base/dir_lock.h"
+#include "loyd/tables/manifest.h"
 #include "pdbgen/commands.h"
 
 namespace loyd::pdbgen {
@@ -23,5 +24,17 @@ void remove_build_temporaries(const Context& c, const std::string& dir);
 // Removes the temporary files in `dir` whose writer no longer runs, and says how many unless
 // --quiet.
 void remove_dead_temporaries_in(const Context& c, const std::string& dir);
+
+// Refuses (UsageError) to write the set `spec` into `dir` when `dir`'s manifest describes
+// another set: `doing` it there ("building", "unpacking", ...) would leave that set's tables
+// named by no manifest. The same set again (checksums aside: a rebuild, another encoding or
+// entry coding) passes; so does a folder whose manifest cannot be read (it names nothing).
+void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
+                        const std::string& doing);
+
+// Refuses (UsageError) to write the table file `in` over `to` when `to` is a readable table of
+// another pattern or goal (most likely one of another set's tables). A damaged `to`, or
+// any other file, may be replaced.
+void refuse_another_table(const std::string& in, const std::string& to);
 
 }  // namespace loyd::pdbgen
