@@ -85,7 +85,10 @@ void read_values(const po::variables_map& vm, Options& o) {
     if (vm.count("pattern")) o.patterns = vm["pattern"].as<std::vector<std::string>>();
     if (vm.count("kind")) o.kind = str("kind");
     if (vm.count("metric")) o.metric = str("metric");
-    if (vm.count("name")) o.name = str("name");
+    if (vm.count("name")) {
+        o.name = str("name");
+        if (o.name.empty()) throw UsageError("--name needs 1-64 letters, digits, spaces, . _ + -");
+    }
     if (vm.count("out")) o.out = str("out");
     o.encoding = str("encoding");
     if (vm.count("entries")) o.entries = str("entries");
@@ -204,6 +207,10 @@ Options parse_options(int argc, char** argv) {
     Options o;
     o.command = p.command;
     o.paths = p.arguments;
+    if (!o.paths.empty() &&
+        (o.command == "build" || o.command == "presets" || o.command == "suggest"))
+        throw UsageError("unexpected argument '" + o.paths[0] + "' (" + o.command +
+                         " takes options only)");
     read_values(p.values, o);
     return o;
 }

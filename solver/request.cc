@@ -41,6 +41,10 @@ void set_search(const Options& o, Request& r) {
         r.search.limits.max_nodes = kDefaultAstarNodes;
     r.search.limits.max_seconds = o.time_limit;
     if (o.lookups) r.search.lookups = heuristics::Lookups::parse(*o.lookups);
+    if (o.lookups && o.no_reflect &&
+        (r.search.lookups.reflected || r.search.lookups.dual_reflected))
+        throw UsageError("--lookups " + *o.lookups +
+                         " asks for reflected lookups that --no-reflect leaves out: give one");
     if (o.no_reflect) r.search.lookups.reflected = r.search.lookups.dual_reflected = false;
     r.search.prune = !o.no_prune;
     r.search.bpmx = !o.no_bpmx;

@@ -289,6 +289,15 @@ if expect_run "suggest 3x3 4-4" 0 "$pdbgen" suggest --size 3x3 --sizes 4-4 --top
   expect_run "suggest: the first builds" 0 "$pdbgen" build --size 3x3 $(sed -n '2s/^ *1 *1.00 *//p' "$scratch/out") --out "$scratch/suggested" -q
   expect_run "suggest: the built set verifies" 0 "$pdbgen" verify "$scratch/suggested" -q
 fi
+# Commands that take options only refuse a stray argument; an empty --name is refused.
+for cmd in "presets" "suggest --size 3x3 --sizes 4-4" "build --preset 8-4-4 --out $scratch/stray"; do
+  # shellcheck disable=SC2086
+  expect_run "$cmd with a stray argument" 2 "$pdbgen" $cmd stray -q &&
+    expect_err_line "$cmd with a stray argument" "unexpected argument 'stray' (${cmd%% *} takes options only)"
+done
+expect_run "an empty --name" 2 "$pdbgen" build --size 2x3 --pattern 1,2 --name "" --out "$scratch/noname" -q &&
+  expect_err_line "an empty --name" "--name needs 1-64 letters"
+expect "an empty --name writes nothing" [ ! -e "$scratch/noname/manifest.txt" ]
 # Sizes summing to fewer than the tiles: each line names the tiles left to the Manhattan
 # distance after a shell comment, so groups and names cover 1..8 once and the line pastes at
 # the end of a build command.

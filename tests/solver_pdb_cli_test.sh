@@ -96,6 +96,9 @@ count_check
   fail "default lookups: JSON does not report regular,reflected: $(head -c 600 "$scratch/out")"
 expect_run "--lookups bad" 2 "$solver" --pdb "$s15" --lookups regular,mirror --goal blank-first "$scratch/easy.txt" &&
   expect_err_line "--lookups bad" "mirror"
+expect_run "--lookups reflected with --no-reflect" 2 "$solver" --pdb "$s15" --lookups regular,reflected --no-reflect --goal blank-first "$scratch/easy.txt" &&
+  expect_err_line "--lookups reflected with --no-reflect" "asks for reflected lookups that --no-reflect leaves out"
+expect_run "--lookups regular with --no-reflect" 0 "$solver" --pdb "$s15" --lookups regular --no-reflect --goal blank-first --input "$scratch/easy.txt"
 # One instance and two threads: its search (1.2 M nodes) is split, the JSON says so, the length
 # is optimal. A short one (11 k nodes) stays on one thread: no "threads" in its record.
 korf 12 >"$scratch/short.txt"

@@ -93,8 +93,6 @@ std::string BuildPlan::path(const tables::TableSpec& t) const {
 
 BuildPlan plan_build(const Options& o, int ranks) {
     if (o.out.empty()) throw UsageError("build needs --out DIR");
-    if (!o.paths.empty())
-        throw UsageError("unexpected argument '" + o.paths[0] + "' (build takes options only)");
     const bool sliced = ranks > 1 || !o.checkpoint.empty();
     BuildPlan plan{spec_from_options(o),
                    o.out,
