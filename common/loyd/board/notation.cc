@@ -46,6 +46,14 @@ int read_run_length(std::string_view text, size_t& i) {
     return run;
 }
 
+// The character starting at byte i: the whole UTF-8 sequence its lead byte announces (so an
+// error names "２", not its first byte), as far as the text goes.
+std::string character_at(std::string_view text, size_t i) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const size_t n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return std::string(text.substr(i, n));
+}
+
 }  // namespace
 
 Notation parse_notation(std::string_view name) {
@@ -84,7 +92,7 @@ MoveText parse_move_text(std::string_view text, Notation n) {
         Dir d;
         if (!letter_move(c, n, d)) {
             if (is_digit(c)) throw FormatError("run length without a move letter " + where(i));
-            throw FormatError(std::string("bad move character '") + c + "' " + where(i) +
+            throw FormatError("bad move character '" + character_at(text, i) + "' " + where(i) +
                               " (moves are U D L R, each optionally followed by a run length)");
         }
         const size_t letter = i++;
