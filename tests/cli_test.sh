@@ -154,8 +154,10 @@ expect_status "empty file" 2
 run "$solver" --input "$scratch/does-not-exist.txt"
 expect_status "missing --input file" 4
 expect_err "missing --input file names it" "does-not-exist.txt"
+expect_err "missing --input file says why" "does-not-exist.txt': No such file or directory"
 run "$solver" --input "$scratch"
 expect_status "--input is a directory" 4
+expect_err "--input is a directory, said so" "^solver: cannot read input file '.*': it is a folder$"
 
 # --- Solving -------------------------------------------------------------------------------
 

@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -33,11 +36,22 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
         in_ = &std::cin;
         name_ = "stdin";
     } else {
+        std::error_code ec;
+        if (std::filesystem::is_directory(input, ec))
+            throw IoError("cannot read input file '" + input + "': it is a folder");
+        errno = 0;
         file_.open(input);
-        if (!file_) throw IoError("cannot open input file '" + input + "'");
+        if (!file_)
+            throw IoError("cannot open input file '" + input + "'" +
+                          (errno ? std::string(": ") + std::strerror(errno) : std::string()));
         in_ = &file_;
         name_ = input;
     }
+}
+
+IoError JobSource::read_error() const {
+    return IoError("error reading input " + name_ +
+                   (errno ? std::string(": ") + std::strerror(errno) : std::string()));
 }
 
 std::optional<Job> JobSource::next() {
@@ -48,12 +62,12 @@ std::optional<Job> JobSource::next() {
     if (buffer_.empty()) buffer_.resize(kMaxLine + 1);  // once: the longest line and its NUL
     in_->getline(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
     const auto got = static_cast<size_t>(in_->gcount());
-    if (in_->bad()) throw IoError("error reading input " + name_);
+    if (in_->bad()) throw read_error();
     Job job{name_ + ":" + std::to_string(line_no_ + 1), "", ""};
     if (in_->fail() && !in_->eof() && got == kMaxLine) {  // no newline within kMaxLine bytes
         in_->clear();
         in_->ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-        if (in_->bad()) throw IoError("error reading input " + name_);
+        if (in_->bad()) throw read_error();
         job.error = "line longer than " + std::to_string(kMaxLine) + " bytes";
     } else if (got == 0 && in_->eof()) {
         return std::nullopt;  // (a last line without a newline still counts)

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "loyd/base/error.h"
+
 namespace loyd::solver {
 
 // The longest input line read (a 5x5 board with labels takes far less): a longer one is an
@@ -36,6 +38,8 @@ public:
     std::optional<Job> next();
 
 private:
+    IoError read_error() const;  // names the input and, when known, the system's reason
+
     std::vector<Job> args_;
     size_t next_arg_ = 0;
     std::ifstream file_;
