@@ -385,6 +385,14 @@ cp "$scratch/html_in.txt" "$scratch/html_in.before"
 run "$solver" --input "$scratch/html_in.txt" --html "$scratch/html_in.txt"
 expect_status "--html over the --input file" 2
 expect_err "--html over the --input file: named" "is the --input file"
+# An --html that cannot be written (a folder; a missing folder) is refused before the search:
+# Korf #60 with Manhattan would search for minutes.
+hard60=$(grep "^korf-60:" "$repo/data/korf100.txt" | sed 's/^[^:]*://; s/#.*//')
+for bad in "$scratch" "$scratch/no-such-folder/page.html"; do
+  run timeout 20 "$solver" -j 1 --heuristic manhattan --goal blank-first --html "$bad" "$hard60"
+  expect_status "--html $bad" 4
+  expect_err "--html $bad: said at once" "^solver: cannot write --html $bad: (it is a folder|the folder .* does not exist)$"
+done
 expect_same "--html over the --input file" "$scratch/html_in.txt" "$scratch/html_in.before"
 ln -s html_in.txt "$scratch/html_link.html"
 run "$solver" --input "$scratch/html_in.txt" --html "$scratch/html_link.html"

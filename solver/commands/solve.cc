@@ -217,8 +217,18 @@ void refuse_html_over_inputs(const Request& req) {
     namespace fs = std::filesystem;
     if (req.html.empty()) return;
     struct stat target {};
-    if (::stat(req.html.c_str(), &target) != 0)
-        return;  // a new file: nothing of the run's is replaced
+    if (::stat(req.html.c_str(), &target) != 0) {
+        // A new file: nothing of the run's is replaced; its folder must exist (said now, not
+        // after the search).
+        const fs::path dir = fs::path(req.html).parent_path();
+        std::error_code ec;
+        if (!dir.empty() && !fs::is_directory(dir, ec))
+            throw IoError("cannot write --html " + req.html + ": the folder " + dir.string() +
+                          " does not exist");
+        return;
+    }
+    if (S_ISDIR(target.st_mode))
+        throw IoError("cannot write --html " + req.html + ": it is a folder");
     auto is_target = [&](const struct stat& s) {
         return s.st_dev == target.st_dev && s.st_ino == target.st_ino;
     };
