@@ -319,7 +319,7 @@ if expect_run "suggest 4x4 6-6-3" 0 "$pdbgen" suggest --size 4x4 --sizes 6-6-3 -
 fi
 for bad in "--sizes 4-4" "--size 3x3" "--size 3x3 --sizes 4-x" "--size 3x3 --sizes 4--4" \
   "--size 3x3 --sizes 5-5" "--size 3x3 --sizes 4-4 --top 0" "--size 3x3 --sizes 4-4 --candidates 0" \
-  "--size 9x9 --sizes 4-4" "--size 3x3 --sizes 0-4"; do
+  "--size 9x9 --sizes 4-4" "--size 3x3 --sizes 0-4" "--size 2x2 --sizes 1"; do
   # shellcheck disable=SC2086
   expect_run "suggest $bad" 2 "$pdbgen" suggest $bad && expect_err_line "suggest $bad: one line"
 done

@@ -309,6 +309,11 @@ double group_log_eta(const board::Board& goal, base::Mask group, double b, int t
 std::vector<Suggestion> suggest_partitions(const board::Board& goal, const std::vector<int>& shape,
                                            const SuggestOptions& o) {
     const double b = branching_factor(goal.geometry());
+    if (!(b > 1.0001))
+        throw UsageError(
+            "on " + goal.geometry().name() +
+            " the blank has one way forward from every position (branching factor " +
+            "1): IDA* searches alike under every partition, so there is nothing to rank");
     base::Mask all = 0;
     for (int t = 1; t < goal.cells(); ++t) all |= base::bit(t);
     const ProxyTerms terms = proxy_terms(goal, b, 1, o.triples);
