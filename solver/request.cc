@@ -1,6 +1,7 @@
 #include "solver/request.h"
 
 #include <charconv>
+#include <filesystem>
 
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
@@ -62,6 +63,11 @@ void set_search(const Options& o, Request& r) {
     r.cache_dir = o.cache_dir == "none" ? ""
                   : o.cache_dir.empty() ? tables::default_cache_dir()
                                         : o.cache_dir;
+    std::error_code ec;
+    if (!o.cache_dir.empty() && o.cache_dir != "none" && std::filesystem::exists(o.cache_dir, ec) &&
+        !std::filesystem::is_directory(o.cache_dir, ec))
+        throw UsageError("--cache-dir " + o.cache_dir +
+                         " is not a folder (give a folder, or none)");
     if (o.jobs < 0 || o.jobs > 1024) throw UsageError("--jobs must be between 0 and 1024");
     r.jobs = o.jobs;
 }

@@ -158,6 +158,9 @@ expect_err "missing --input file says why" "does-not-exist.txt': No such file or
 run "$solver" --input "$scratch"
 expect_status "--input is a directory" 4
 expect_err "--input is a directory, said so" "^solver: cannot read input file '.*': it is a folder$"
+run "$solver" --cache-dir "$scratch/one.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--cache-dir is a file" 2
+expect_err "--cache-dir is a file: said" "^solver: --cache-dir .*one.txt is not a folder"
 
 # --- Solving -------------------------------------------------------------------------------
 
