@@ -13,6 +13,7 @@
 #include "loyd/heuristics/walking_distance.h"
 #include "loyd/search/astar.h"
 #include "tests/bfs_oracle.h"
+#include "tests/oracle_heuristic.h"
 #include "tests/test_util.h"
 
 namespace loyd {
@@ -24,24 +25,15 @@ using test::BfsOracle;
 // oracle): admissible, inconsistent (so BPMX works), and close enough to the truth that IDA*
 // and the enumeration visit little beyond the optimal paths, so every position of a small
 // board can be searched in seconds. slack = 0 is the exact distance.
-class OracleH {
-public:
-    struct Undo {};
-    OracleH(const BfsOracle& o, int slack) : o_(&o), slack_(slack) {}
-    int init(const board::SearchState& s) const { return value(s); }
-    int moved(int, const board::SearchState& s, int, int, int, Undo&) const { return value(s); }
-    void undo(const Undo&) const {}
-
-private:
-    int value(const board::SearchState& s) const {
-        const int d = o_->distance(s.cell);
-        if (!slack_) return d;
-        const int cut = (s.cell[0] + 3 * s.cell[1] + 5 * s.cell[2] + s.blank) % (slack_ + 1);
+struct Slack {
+    int slack;
+    int operator()(const board::SearchState& s, int d) const {
+        if (!slack) return d;
+        const int cut = (s.cell[0] + 3 * s.cell[1] + 5 * s.cell[2] + s.blank) % (slack + 1);
         return std::max(0, d - cut);
     }
-    const BfsOracle* o_;
-    int slack_;
 };
+using OracleH = test::OracleHeuristic<Slack>;
 
 const BfsOracle& oracle(int w, int h, board::Metric m) {
     static std::map<std::tuple<int, int, board::Metric>, std::unique_ptr<BfsOracle>> built;
@@ -93,7 +85,7 @@ TEST(MetricIda, MtmDistanceOnEveryPositionOf3x3And2x4) {
     const int every = test::kOptimized ? 1 : 9;  // the sanitizer build checks a ninth
     for (auto [w, h] : {std::pair{3, 3}, std::pair{2, 4}}) {
         const BfsOracle& o = oracle(w, h, board::Metric::Mtm);
-        search::MetricIda<OracleH> near(OracleH(o, 2), o.goal(), board::Metric::Mtm);
+        search::MetricIda<OracleH> near(OracleH(o, Slack{2}), o.goal(), board::Metric::Mtm);
         int i = 0;
         o.for_each([&](const board::Board& b, int) {
             if (i++ % every == 0) expect_optimal(near.solve(b), b, o);
@@ -132,7 +124,7 @@ TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
     const int every = test::kOptimized ? 1 : 9;
     for (auto [w, h] : {std::pair{3, 3}, std::pair{2, 4}}) {
         const BfsOracle& o = oracle(w, h, board::Metric::Mtm);
-        OracleH near(o, 2);
+        OracleH near(o, Slack{2});
         int i = 0;
         o.for_each([&](const board::Board& b, int) {
             if (i++ % every == 0)
@@ -155,7 +147,7 @@ TEST(AstarMtm, DistanceOnEveryPositionOf3x3And2x4) {
 // count with the oracle's number of shortest paths; the solutions listed are distinct, replay
 // and have the optimal length.
 void check_counts(const BfsOracle& o, int every) {
-    search::MetricIda<OracleH> ida(OracleH(o, 1), o.goal(), o.metric());
+    search::MetricIda<OracleH> ida(OracleH(o, Slack{1}), o.goal(), o.metric());
     search::EnumerateOptions keep_all;
     keep_all.keep = 1000;
     int i = 0;

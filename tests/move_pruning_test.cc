@@ -20,6 +20,7 @@
 #include "loyd/search/prebuilt_pruning.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
+#include "tests/oracle_heuristic.h"
 #include "tests/test_util.h"
 
 namespace loyd {
@@ -196,26 +197,17 @@ TEST(MovePruning, RefusesTablesThatDoNotFitTheBoard) {
 
 // The exact distance as the heuristic: IDA* then needs a single iteration at the distance,
 // which succeeds exactly when some optimal path avoids every pruned sequence.
-class OracleH {
-public:
-    struct Undo {};
-    explicit OracleH(const BfsOracle& o) : o_(&o) {}
-    int init(const board::SearchState& s) const { return o_->distance(s.cell); }
-    int moved(int, const board::SearchState& s, int, int, int, Undo&) const {
-        return o_->distance(s.cell);
-    }
-    void undo(const Undo&) const {}
-
-private:
-    const BfsOracle* o_;
+struct Exact {
+    int operator()(const board::SearchState&, int d) const { return d; }
 };
+using OracleH = test::OracleHeuristic<Exact>;
 
 // Solves every `stride`-th position (from `shard`) and checks the length and the replay.
 void every_position_at_its_distance(const board::Board& goal, uint64_t stride, uint64_t shard) {
     const BfsOracle oracle(goal);
     const search::MovePruning& p = search::MovePruning::shared(
         goal.geometry(), search::MovePruning::default_length(goal.geometry()));
-    search::IdaStar<OracleH> ida(OracleH(oracle), goal, p);
+    search::IdaStar<OracleH> ida(OracleH(oracle, Exact{}), goal, p);
     uint64_t i = 0, solved = 0, wrong = 0;
     oracle.for_each([&](const board::Board& b, int d) {
         if (i++ % stride != shard) return;

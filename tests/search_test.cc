@@ -13,6 +13,7 @@
 #include "loyd/search/ida_star.h"
 #include "tests/bfs_oracle.h"
 #include "tests/korf100.h"
+#include "tests/oracle_heuristic.h"
 #include "tests/test_util.h"
 
 namespace loyd {
@@ -442,21 +443,10 @@ namespace {
 
 // A heuristic as a damaged table gives it: the true distance, plus 2 everywhere but at the
 // goal (0 there, as a table's goal entry is checked on load).
-class OverestimatingH {
-public:
-    struct Undo {};
-    explicit OverestimatingH(const BfsOracle& o) : o_(&o) {}
-    int init(const board::SearchState& s) const { return value(s); }
-    int moved(int, const board::SearchState& s, int, int, int, Undo&) const { return value(s); }
-    void undo(const Undo&) const {}
-
-private:
-    int value(const board::SearchState& s) const {
-        const int d = o_->distance(s.cell);
-        return d ? d + 2 : 0;
-    }
-    const BfsOracle* o_;
+struct PlusTwo {
+    int operator()(const board::SearchState&, int d) const { return d ? d + 2 : 0; }
 };
+using OverestimatingH = test::OracleHeuristic<PlusTwo>;
 
 // BPMX raises the goal's h above 0 under such a heuristic (a parent one move away has h 3);
 // the goal is still recognised, so the search ends (before, it deepened without end), and a
@@ -464,7 +454,7 @@ private:
 TEST(IdaStar, TheGoalIsFoundUnderAnOverestimatingHeuristic) {
     const BfsOracle& oracle = oracle_3x3();
     const board::Board& goal = oracle.goal();
-    search::IdaStar<OverestimatingH> ida(OverestimatingH(oracle), goal,
+    search::IdaStar<OverestimatingH> ida(OverestimatingH(oracle, PlusTwo{}), goal,
                                          test::default_pruning(goal.geometry()));
     search::SearchLimits lim;
     lim.max_nodes = 10'000'000;
