@@ -441,7 +441,13 @@ printf 'easy: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\nhard: %s\n' "$hard" >"$scra
 for sig in INT TERM; do
   "$solver" -j 1 --heuristic manhattan --goal blank-first --input "$scratch/interrupt.txt" >"$scratch/out" 2>"$scratch/err" &
   victim=$!
-  sleep 1.5
+  # Signal once "hard" has started (the easy record is out), not after a fixed sleep: on a
+  # loaded machine the solver may not have installed its handlers 1.5 s after the fork.
+  for _ in $(seq 300); do
+    grep -q '^easy:' "$scratch/out" 2>/dev/null && break
+    sleep 0.1
+  done
+  sleep 0.3
   kill -s "$sig" "$victim"
   wait "$victim"
   ran "solver -j 1 --heuristic manhattan --goal blank-first --input interrupt.txt, then SIG$sig" $?

@@ -442,10 +442,17 @@ fi
 # One build per output folder: the folder's lock file (held here by util-linux flock, as
 # another build would hold it) makes --no-wait exit 6 at once and a plain build wait.
 lk=$scratch/locked
+# wait_held FILE: until another process holds FILE's lock (a fixed sleep races a loaded machine).
+wait_held() {
+  for _ in $(seq 200); do
+    flock -n "$1" true 2>/dev/null || return 0
+    sleep 0.05
+  done
+}
 mkdir -p "$lk"
 flock -x "$lk/.loyd.lock" -c "sleep 2" &
 holder=$!
-sleep 0.3
+wait_held "$lk/.loyd.lock"
 if expect_run "--no-wait on a held folder" 6 "$pdbgen" build --preset 8-4-4 --out "$lk" --no-wait -q; then
   expect_err "--no-wait message" "another build is writing into .*locked"
   expect_err_line "--no-wait: one line on stderr"
@@ -463,7 +470,7 @@ wait "$holder"
 # leaves every table as it was (a single table of the set too); without it they wait.
 flock -x "$lk/.loyd.lock" -c "sleep 2" &
 holder=$!
-sleep 0.3
+wait_held "$lk/.loyd.lock"
 before=$(cksum "$lk"/*.pdb)
 expect_run "unpack --no-wait on a held set" 6 "$pdbgen" unpack "$lk" --no-wait -q
 expect_run "pack --no-wait of a held set's table" 6 "$pdbgen" pack "$lk/additive-1-2-4-5.pdb" --no-wait -q

@@ -399,10 +399,15 @@ expect_run "weak 2-2 set" 0 "$pdbgen" build --size 4x4 --goal blank-first --patt
 hard=$(awk -F'\t' '!/^#/ && $1 == 88 { print $2 }' "$repo/data/korf100.tsv")
 timeout 120 "$solver" --pdb "$scratch/weak" --goal blank-first --cache-dir none "$hard" >"$scratch/out" 2>"$scratch/err" &
 pid=$!
-sleep 1
+# Truncate once the solver (a child of timeout) has mapped the table.
+for _ in $(seq 300); do
+  grep -qs "$scratch/weak/additive-1-2.pdb" /proc/[0-9]*/maps && break
+  sleep 0.05
+done
+sleep 0.5
 truncate -s 0 "$scratch/weak/additive-1-2.pdb"
 wait "$pid"
-ran "timeout 120 solver --pdb weak --goal blank-first --cache-dir none KORF-88, the table truncated after 1 s" $?
+ran "timeout 120 solver --pdb weak --goal blank-first --cache-dir none KORF-88, the table truncated once mapped" $?
 expect_status "table truncated while mapped" 4
 expect_err_line "table truncated while mapped" "SIGBUS" "truncated or rewritten while in use"
 # A batch whose table is rewritten in place between two lines: the answer that may rest on
@@ -410,9 +415,15 @@ expect_err_line "table truncated while mapped" "SIGBUS" "truncated or rewritten 
 # (Mapped tables only: a zstd table is decoded into memory and cannot change under a search.)
 expect_run "raw 15-5-5-5" 0 "$pdbgen" build --preset 15-5-5-5 --encoding raw --out "$scratch/raw15" -j 1 -q || finish
 lines=$(head -2 "$scratch/easy.txt")
+: >"$scratch/out"
 {
   echo "$lines" | head -1
-  sleep 1
+  # Rewrite once the first answer is out (so the table was loaded as it was).
+  for _ in $(seq 300); do
+    [ -s "$scratch/out" ] && break
+    sleep 0.05
+  done
+  sleep 0.2
   printf 'x' >>"$scratch/raw15/$victim"
   sleep 0.5
   echo "$lines" | tail -1
