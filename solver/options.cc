@@ -1,6 +1,7 @@
 #include "solver/options.h"
 
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <map>
 #include <sstream>
 
@@ -289,10 +290,24 @@ void read_values(const Values& v, const std::string& command, Options& o) {
     o.out = v.nonempty("out", "--out needs a file name (- for standard output)");
 }
 
+// `solver frob`: a word of letters where a board or a command belongs is a mistyped command,
+// not a one-tile board (tiles are numbers unless --goal gives them other labels).
+void refuse_unknown_command(const program::CommandOptions::Parsed& p) {
+    if (p.named || p.arguments.empty()) return;
+    if (p.values.count("goal") && !p.values["goal"].defaulted()) return;
+    const std::string& w = p.arguments.front();
+    if (w.size() < 2) return;
+    for (const char c : w)
+        if (!std::isalpha(static_cast<unsigned char>(c))) return;
+    throw UsageError("unknown command '" + w +
+                     "' (solve, check, scramble, play; a board is its tiles' numbers)");
+}
+
 }  // namespace
 
 Options parse_options(int argc, char** argv) {
     const program::CommandOptions::Parsed p = declared().parse(argc, argv);
+    refuse_unknown_command(p);
     Options o;
     o.command = p.named ? p.command : "";
     o.arguments = p.arguments;

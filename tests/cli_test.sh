@@ -44,6 +44,15 @@ expect_status "bad --heuristic" 2
 expect_err "bad --heuristic names it" "bogus"
 run "$solver" --algorithm dfs 6 4 7 8 5 0 3 2 1
 expect_status "bad --algorithm" 2
+# A word of letters where a board or command belongs is a mistyped command (usage, exit 2);
+# with --goal labels, letters are tiles and the board is judged as one.
+for word in frob solv; do
+  run "$solver" "$word" 1 2 3 4 5 6 7 8 0
+  expect_status "mistyped command $word" 2
+  expect_err "mistyped command $word: named" "^solver: unknown command '$word' \(solve, check, scramble, play"
+done
+run "$solver" --goal "A B C/D E F/G H _" frob
+expect_status "a word with --goal labels is a board" 1
 run "$solver" --time-limit -1 6 4 7 8 5 0 3 2 1
 expect_status "negative --time-limit" 2
 run "$solver" --time-limit abc 6 4 7 8 5 0 3 2 1
