@@ -130,6 +130,43 @@ TEST(PartitionSearch, ProxyTermsAreTheirTables) {
         1e-12);
 }
 
+// The closed form of a lone tile's score is its built 1-tile table's (whose values are its
+// Manhattan distances), on boards of several shapes and goals.
+TEST(PartitionSearch, ManhattanScoreIsTheOneTileTable) {
+    for (const board::Board& goal : {board::Board::blank_last(board::Geometry(3, 3)),
+                                     board::Board::blank_first(board::Geometry(4, 3)),
+                                     board::Board::blank_last(board::Geometry(2, 5))}) {
+        const double b = tables::branching_factor(goal.geometry());
+        for (int t = 1; t < goal.geometry().cells(); ++t)
+            EXPECT_NEAR(tables::manhattan_log_eta(goal, t, b), built_log_eta(goal, {t}, b), 1e-12)
+                << goal.to_string() << " tile " << t;
+    }
+    const board::Board g = board::Board::blank_last(board::Geometry(3, 3));
+    EXPECT_THROW(tables::manhattan_log_eta(g, 9, 1.7), UsageError);
+    EXPECT_THROW(tables::manhattan_log_eta(g, 0, 1.7), UsageError);
+    EXPECT_THROW(tables::manhattan_log_eta(g, 1, 1.0), UsageError);
+}
+
+// A partition's score: its tables' scores plus the Manhattan score of every tile left out.
+TEST(PartitionSearch, PartitionScoreAddsTablesAndLeftOverTiles) {
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const double b = tables::branching_factor(goal.geometry());
+    std::vector<std::array<uint64_t, 256>> hist;
+    const std::vector<std::vector<int>> tiles = {{1, 2, 4, 5}, {3, 6}};
+    for (const auto& t : tiles)
+        hist.push_back(
+            tables::build_table(tables::Pattern(goal, t, tables::PatternKind::Additive), {})
+                .histogram);
+    const double expected = built_log_eta(goal, {1, 2, 4, 5}, b) + built_log_eta(goal, {3, 6}, b) +
+                            built_log_eta(goal, {7}, b) + built_log_eta(goal, {8}, b);
+    EXPECT_NEAR(tables::partition_log_eta(goal, hist, tiles, b), expected, 1e-12);
+    // Stronger than Manhattan alone.
+    double manhattan = 0;
+    for (int t = 1; t < 9; ++t) manhattan += tables::manhattan_log_eta(goal, t, b);
+    EXPECT_LT(expected, manhattan);
+    EXPECT_THROW(tables::partition_log_eta(goal, hist, {{1, 2, 4, 5}}, b), UsageError);
+}
+
 // Every partition of `all` into disjoint candidates of the shape's sizes, leftovers scored.
 std::vector<double> slow_cover_scores(const std::vector<ScoredGroup>& cand, base::Mask all,
                                       std::vector<int> shape,

@@ -36,6 +36,16 @@ expect "build 8-4-4: manifest.txt" [ -f "$s844/manifest.txt" ]
 for t in additive-1-2-4-5.pdb additive-3-6-7-8.pdb; do
   expect "build 8-4-4: $t" [ -f "$s844/$t" ]
 done
+# info's ln eta: the set's partition scores the sum of its two tables' own scores (8-4-4 holds
+# every tile), each below 0; a fringe table alone is not an additive partition (no score).
+eta_of() { awk '/^ln eta +-?[0-9]/ { print $3 }' "$scratch/out"; }
+expect_run "info 8-4-4 table 1" 0 "$pdbgen" info "$s844/additive-1-2-4-5.pdb" && e1=$(eta_of)
+expect_run "info 8-4-4 table 2" 0 "$pdbgen" info "$s844/additive-3-6-7-8.pdb" && e2=$(eta_of)
+if expect_run "info 8-4-4 set" 0 "$pdbgen" info "$s844"; then
+  part=$(awk '/^partition / { print $NF }' "$scratch/out")
+  expect "info 8-4-4: the partition scores its tables' sum ($e1 + $e2 = $part)" \
+    awk -v a="$e1" -v b="$e2" -v p="$part" 'BEGIN { d = a + b - p; exit !(a < 0 && b < 0 && d < 0.002 && d > -0.002) }'
+fi
 expect_file "8-4-4 manifest has checksums" "$s844/manifest.txt" \
   "^table additive-1-2-4-5.pdb additive 1,2,4,5 xxh3=[0-9a-f]{16}$"
 

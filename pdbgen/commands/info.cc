@@ -1,11 +1,17 @@
 // `pdbgen info FILE|DIR`: a table's header, checksums and value histogram, or a set's tables,
-// each checked and described on one line.
+// each checked and described on one line. For additive single-tile-metric tables both also
+// print ln eta = ln E[b^-h] (tables/partition_search.h): IDA*'s nodes are proportional to eta
+// (Korf, Reid & Edelkamp 2001), so the difference of two sets' scores predicts their node
+// ratio (exp of it), a set's score being its best partition's.
+#include <array>
 #include <filesystem>
 #include <iomanip>
+#include <vector>
 
 #include "loyd/base/error.h"
 #include "loyd/base/hex.h"
 #include "loyd/tables/load.h"
+#include "loyd/tables/partition_search.h"
 #include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/verify.h"
@@ -21,8 +27,37 @@ namespace {
 
 using program::thousands;
 
+// Additive single-tile-metric tables: ln eta from the histogram (else nothing to print).
+bool scored(const tables::Pattern& p) {
+    return p.kind() == tables::PatternKind::Additive && p.metric() == board::Metric::Stm;
+}
+
+// Each partition's ln eta, or nothing when a table of the set is not scored.
+std::vector<double> partition_scores(const tables::LoadedSet& set, int threads) {
+    const tables::PdbSetSpec& s = set.spec;
+    std::vector<std::array<uint64_t, 256>> hist;
+    for (size_t i = 0; i < s.tables.size(); ++i) {
+        const tables::Pattern& p = s.tables[i].pattern;
+        if (!scored(p)) return {};
+        const tables::PdbTable& t = set.tables[i];
+        hist.push_back(summarize_values(p, t.entries(), t.size(), threads).histogram);
+    }
+    const double b = tables::branching_factor(s.geometry());
+    std::vector<double> scores;
+    for (const auto& partition : s.partitions) {
+        std::vector<std::array<uint64_t, 256>> h;
+        std::vector<std::vector<int>> tiles;
+        for (int t : partition) {
+            h.push_back(hist[static_cast<size_t>(t)]);
+            tiles.push_back(s.tables[static_cast<size_t>(t)].pattern.tiles());
+        }
+        scores.push_back(tables::partition_log_eta(s.goal, h, tiles, b));
+    }
+    return scores;
+}
+
 // `info DIR` (or its manifest): the set, each table checked and described on one line.
-int info_set(const std::string& path, std::ostream& out) {
+int info_set(const std::string& path, int threads, std::ostream& out) {
     const tables::LoadedSet set = load_set(path, tables::LoadOptions{});
     const tables::PdbSetSpec& s = set.spec;
     uint64_t entries = 0, bytes = 0;
@@ -43,11 +78,20 @@ int info_set(const std::string& path, std::ostream& out) {
             << to_string(h.coding) << " entries, max " << int(h.max_value) << ", "
             << to_string(h.encoding) << ", " << thousands(size) << " bytes\n";
     }
-    for (const auto& partition : s.partitions) {
+    const std::vector<double> scores = partition_scores(set, threads);
+    for (size_t i = 0; i < s.partitions.size(); ++i) {
         out << "partition   ";
-        for (int t : partition) out << s.tables[static_cast<size_t>(t)].file << " ";
+        for (int t : s.partitions[i]) out << s.tables[static_cast<size_t>(t)].file << " ";
+        if (!scores.empty())
+            out << " ln eta " << std::fixed << std::setprecision(3) << scores[i]
+                << std::defaultfloat;
         out << "\n";
     }
+    if (!scores.empty())
+        out << "ln eta      of E[b^-h], b = " << std::fixed << std::setprecision(4)
+            << tables::branching_factor(s.geometry()) << std::defaultfloat
+            << " (tiles no table holds: Manhattan; reflection not counted): IDA*'s nodes scale "
+               "with eta, so 1 lower is e times fewer\n";
     out << "total       " << thousands(entries) << " entries, " << thousands(bytes)
         << " bytes on disk\n";
     return kExitOk;
@@ -97,6 +141,11 @@ void describe_values(const tables::PdbTable& t, int threads, std::ostream& out) 
     }
     out << "mean        " << std::fixed << std::setprecision(3)
         << sum / static_cast<double>(t.size()) << "\n";
+    if (scored(t.pattern())) {
+        const double b = tables::branching_factor(t.pattern().geometry());
+        out << "ln eta      " << tables::log_eta(values.histogram, b)
+            << " (ln E[b^-h], b = " << std::setprecision(4) << b << ": lower is stronger)\n";
+    }
 }
 
 }  // namespace
@@ -106,7 +155,7 @@ int run_info(const Context& c) {
     if (o.paths.size() != 1) throw UsageError("info takes one table file or set folder");
     note_thread_cap(o, c.err);
     const std::string& path = o.paths[0];
-    if (tables::names_set(path)) return info_set(path, c.out);
+    if (tables::names_set(path)) return info_set(path, thread_count(o), c.out);
     const tables::PdbTable t = tables::PdbTable::load(path);
     describe_header(path, t, c.out);
     describe_values(t, thread_count(o), c.out);

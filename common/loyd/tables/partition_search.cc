@@ -89,6 +89,35 @@ double log_eta(const std::array<uint64_t, 256>& histogram, double b) {
     return std::log(sum / count);
 }
 
+double manhattan_log_eta(const board::Board& goal, int tile, double b) {
+    if (!(b > 1)) throw UsageError("branching factor " + std::to_string(b) + " is not above 1");
+    const board::Geometry& g = goal.geometry();
+    int home = -1;
+    for (int c = 0; c < g.cells(); ++c)
+        if (tile != 0 && goal.at(c) == tile) home = c;
+    if (home < 0) throw UsageError("tile " + std::to_string(tile) + " is not on the board");
+    double sum = 0;
+    for (int c = 0; c < g.cells(); ++c) sum += std::pow(b, -g.distance(c, home));
+    return std::log(sum / g.cells());
+}
+
+double partition_log_eta(const board::Board& goal,
+                         const std::vector<std::array<uint64_t, 256>>& histograms,
+                         const std::vector<std::vector<int>>& tables, double b) {
+    if (histograms.size() != tables.size())
+        throw UsageError("partition_log_eta: one histogram per table");
+    double score = 0;
+    std::vector<bool> held(static_cast<size_t>(goal.geometry().cells()), false);
+    for (size_t i = 0; i < tables.size(); ++i) {
+        score += log_eta(histograms[i], b);
+        for (int t : tables[i])
+            if (t > 0 && t < goal.geometry().cells()) held[static_cast<size_t>(t)] = true;
+    }
+    for (int t = 1; t < goal.geometry().cells(); ++t)
+        if (!held[static_cast<size_t>(t)]) score += manhattan_log_eta(goal, t, b);
+    return score;
+}
+
 std::vector<base::Mask> connected_groups(const board::Board& goal, int k) {
     const board::Geometry& g = goal.geometry();
     const int n = g.cells();

@@ -51,6 +51,17 @@ double branching_factor(const board::Geometry& g);
 // the histogram is empty or b <= 1.
 double log_eta(const std::array<uint64_t, 256>& histogram, double b);
 
+// ln E[b^-m] for tile `tile`'s Manhattan distance m to its cell in `goal`, the tile's cell
+// uniform over the board's cells: the score of a tile no table holds (its 1-tile table's
+// values are its Manhattan distances). UsageError if the tile is not on the board or b <= 1.
+double manhattan_log_eta(const board::Board& goal, int tile, double b);
+
+// The score of an additive partition of `goal`'s tiles: the tables' ln eta (one histogram
+// each) plus manhattan_log_eta of every tile none of `tables` holds. Lower is stronger.
+double partition_log_eta(const board::Board& goal,
+                         const std::vector<std::array<uint64_t, 256>>& histograms,
+                         const std::vector<std::vector<int>>& tables, double b);
+
 // The sets of k tiles (masks over tile numbers) whose cells in `goal` are connected, the
 // blank's cell excluded, in ascending mask order. UsageError unless 1 <= k < cells - 1.
 std::vector<base::Mask> connected_groups(const board::Board& goal, int k);
