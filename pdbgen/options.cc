@@ -144,7 +144,8 @@ std::string command_help(const std::string& command) {
          "candidate group's table is built in memory), and prints each as --pattern options for "
          "build,\nfollowed by \"# TILES: Manhattan distance\" when the sizes leave tiles out."},
         {"info",
-         "pdbgen info FILE|DIR\nDescribes a table (header, value histogram) or a set folder, with ln eta\n(lower predicts fewer search nodes) for additive tables and partitions."},
+         "pdbgen info FILE|DIR\nDescribes a table (header, value histogram) or a set folder, with "
+         "ln eta\n(lower predicts fewer search nodes) for additive tables and partitions."},
         {"verify",
          "pdbgen verify FILE|DIR [--against REF]\nChecks headers, checksums and table invariants."},
         {"pack", "pdbgen pack FILE|DIR [OUT]\nRe-encodes tables as zstd (in place without OUT)."},
