@@ -61,6 +61,9 @@ program::CommandOptions declared() {
         ("no-wait", "when another build holds the folder written to, exit 6 at once instead of waiting");
     d.group("Compression (build, pack)", {"build", "pack"})
         ("level", po::value<int>()->default_value(0), "zstd level 1..22 (0 = default 3)");
+    d.group("Set folders (info)", {"info"})
+        ("scores", "info DIR: also each partition's ln eta (reads every entry once: seconds to "
+         "minutes)");
     d.group("Checking (verify)", {"verify"})
         ("against", po::value<std::string>(),
          "reference manifest (file or folder) whose checksums must match");
@@ -101,6 +104,7 @@ void read_values(const po::variables_map& vm, Options& o) {
         if (o.checkpoint.empty()) throw UsageError("--checkpoint needs a folder");
     }
     if (vm.count("against")) o.against = str("against");
+    o.scores = vm.count("scores") > 0;
     if (vm.count("sizes")) o.sizes = str("sizes");
     o.top = vm["top"].as<int>();
     o.candidates = vm["candidates"].as<int>();
@@ -144,8 +148,9 @@ std::string command_help(const std::string& command) {
          "candidate group's table is built in memory), and prints each as --pattern options for "
          "build,\nfollowed by \"# TILES: Manhattan distance\" when the sizes leave tiles out."},
         {"info",
-         "pdbgen info FILE|DIR\nDescribes a table (header, value histogram) or a set folder, with "
-         "ln eta\n(lower predicts fewer search nodes) for additive tables and partitions."},
+         "pdbgen info FILE|DIR [--scores]\nDescribes a table (header, value histogram, and ln eta "
+         "for an additive table:\nlower predicts fewer search nodes) or a set folder (its tables "
+         "from their headers;\n--scores: each partition's ln eta too)."},
         {"verify",
          "pdbgen verify FILE|DIR [--against REF]\nChecks headers, checksums and table invariants."},
         {"pack", "pdbgen pack FILE|DIR [OUT]\nRe-encodes tables as zstd (in place without OUT)."},
@@ -185,7 +190,7 @@ std::string help_text() {
            "  presets                            list the presets\n"
            "  suggest --size WxH --sizes 6-6-3   the partitions predicted to search fastest, as "
            "--pattern options\n"
-           "  info FILE|DIR                      a table's header and value histogram, or a set's "
+           "  info FILE|DIR [--scores]           a table's header and value histogram, or a set's "
            "tables\n"
            "  verify FILE|DIR [--against REF]    check headers, checksums and table invariants\n"
            "  pack FILE|DIR [OUT]                re-encode tables as zstd (in place without OUT)\n"

@@ -32,6 +32,8 @@ struct Options {
     std::string checkpoint;  // build: folder of per-layer checkpoints ("" = none)
     // verify
     std::string against;
+    // info: a set's partition scores (one more pass over every entry)
+    bool scores = false;
     // suggest
     std::string sizes;  // "6-6-3"
     int top = 5;

@@ -24,7 +24,7 @@ _loyd_pdbgen() {
                 --max-memory --force --checkpoint --out --entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
             suggest) COMPREPLY=($(compgen -W "--size --goal --sizes --top --candidates --jobs --quiet --help" -- "$cur")) ;;
             verify) COMPREPLY=($(compgen -W "--against --jobs --quiet --help" -- "$cur")) ;;
-            info) COMPREPLY=($(compgen -W "--jobs --quiet --help" -- "$cur")) ;;
+            info) COMPREPLY=($(compgen -W "--scores --jobs --quiet --help" -- "$cur")) ;;
             pack) COMPREPLY=($(compgen -W "--entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
             unpack) COMPREPLY=($(compgen -W "--entries --no-wait --jobs --quiet --help" -- "$cur")) ;;
             package) COMPREPLY=($(compgen -W "--out --quiet --help" -- "$cur")) ;;

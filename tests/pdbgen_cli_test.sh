@@ -41,10 +41,17 @@ done
 eta_of() { awk '/^ln eta +-?[0-9]/ { print $3 }' "$scratch/out"; }
 expect_run "info 8-4-4 table 1" 0 "$pdbgen" info "$s844/additive-1-2-4-5.pdb" && e1=$(eta_of)
 expect_run "info 8-4-4 table 2" 0 "$pdbgen" info "$s844/additive-3-6-7-8.pdb" && e2=$(eta_of)
-if expect_run "info 8-4-4 set" 0 "$pdbgen" info "$s844"; then
+expect_run "info 8-4-4 set, no scores" 0 "$pdbgen" info "$s844"
+expect_file "info 8-4-4 set: no score without --scores" "$scratch/out" "^partition +additive-1-2-4-5.pdb additive-3-6-7-8.pdb *$"
+expect_file "info 8-4-4 set: how to get the scores" "$scratch/out" "^scores +with --scores"
+if expect_run "info 8-4-4 set --scores" 0 "$pdbgen" info "$s844" --scores; then
   part=$(awk '/^partition / { print $NF }' "$scratch/out")
   expect "info 8-4-4: the partition scores its tables' sum ($e1 + $e2 = $part)" \
     awk -v a="$e1" -v b="$e2" -v p="$part" 'BEGIN { d = a + b - p; exit !(a < 0 && b < 0 && d < 0.002 && d > -0.002) }'
+fi
+if expect_run "info 8-fringe set --scores" 0 "$pdbgen" info "$fringe" --scores; then
+  expect "info 8-fringe: a full table is not scored" sh -c "! grep -Eq '^(ln eta|scores) ' '$scratch/out'"
+  expect_file "info 8-fringe: its table is listed" "$scratch/out" "^  full-1-2-3-4-7.pdb: full"
 fi
 expect_file "8-4-4 manifest has checksums" "$s844/manifest.txt" \
   "^table additive-1-2-4-5.pdb additive 1,2,4,5 xxh3=[0-9a-f]{16}$"

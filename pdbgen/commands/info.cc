@@ -1,8 +1,10 @@
 // `pdbgen info FILE|DIR`: a table's header, checksums and value histogram, or a set's tables,
-// each checked and described on one line. For additive single-tile-metric tables both also
-// print ln eta = ln E[b^-h] (tables/partition_search.h): IDA*'s nodes are proportional to eta
-// (Korf, Reid & Edelkamp 2001), so the difference of two sets' scores predicts their node
-// ratio (exp of it), a set's score being its best partition's.
+// each checked and described on one line from its header. For additive single-tile-metric
+// tables FILE also prints ln eta = ln E[b^-h], and DIR with --scores each partition's (one
+// more pass over every entry, for the histograms) (tables/partition_search.h): IDA*'s nodes are
+// proportional to eta (Korf, Reid & Edelkamp 2001), so the difference of two sets' scores predicts
+// their node ratio (exp of it), a set's score being its best partition's.
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <iomanip>
@@ -32,15 +34,18 @@ bool scored(const tables::Pattern& p) {
     return p.kind() == tables::PatternKind::Additive && p.metric() == board::Metric::Stm;
 }
 
-// Each partition's ln eta, or nothing when a table of the set is not scored.
+bool scored(const tables::PdbSetSpec& s) {
+    return std::all_of(s.tables.begin(), s.tables.end(),
+                       [](const tables::TableSpec& t) { return scored(t.pattern); });
+}
+
+// Each partition's ln eta (the set is scored).
 std::vector<double> partition_scores(const tables::LoadedSet& set, int threads) {
     const tables::PdbSetSpec& s = set.spec;
     std::vector<std::array<uint64_t, 256>> hist;
     for (size_t i = 0; i < s.tables.size(); ++i) {
-        const tables::Pattern& p = s.tables[i].pattern;
-        if (!scored(p)) return {};
         const tables::PdbTable& t = set.tables[i];
-        hist.push_back(summarize_values(p, t.entries(), t.size(), threads).histogram);
+        hist.push_back(summarize_values(t.pattern(), t.entries(), t.size(), threads).histogram);
     }
     const double b = tables::branching_factor(s.geometry());
     std::vector<double> scores;
@@ -57,7 +62,7 @@ std::vector<double> partition_scores(const tables::LoadedSet& set, int threads) 
 }
 
 // `info DIR` (or its manifest): the set, each table checked and described on one line.
-int info_set(const std::string& path, int threads, std::ostream& out) {
+int info_set(const std::string& path, int threads, bool want_scores, std::ostream& out) {
     const tables::LoadedSet set = load_set(path, tables::LoadOptions{});
     const tables::PdbSetSpec& s = set.spec;
     uint64_t entries = 0, bytes = 0;
@@ -78,10 +83,12 @@ int info_set(const std::string& path, int threads, std::ostream& out) {
             << to_string(h.coding) << " entries, max " << int(h.max_value) << ", "
             << to_string(h.encoding) << ", " << thousands(size) << " bytes\n";
     }
-    const std::vector<double> scores = partition_scores(set, threads);
+    const bool scorable = scored(s);
+    const std::vector<double> scores =
+        scorable && want_scores ? partition_scores(set, threads) : std::vector<double>{};
     for (size_t i = 0; i < s.partitions.size(); ++i) {
-        out << "partition   ";
-        for (int t : s.partitions[i]) out << s.tables[static_cast<size_t>(t)].file << " ";
+        out << "partition  ";
+        for (int t : s.partitions[i]) out << " " << s.tables[static_cast<size_t>(t)].file;
         if (!scores.empty())
             out << " ln eta " << std::fixed << std::setprecision(3) << scores[i]
                 << std::defaultfloat;
@@ -94,6 +101,8 @@ int info_set(const std::string& path, int threads, std::ostream& out) {
                "with eta, so 1 lower is e times fewer\n";
     out << "total       " << thousands(entries) << " entries, " << thousands(bytes)
         << " bytes on disk\n";
+    if (scorable && !want_scores)
+        out << "scores      with --scores: each partition's ln eta (reads every entry once more)\n";
     return kExitOk;
 }
 
@@ -155,7 +164,7 @@ int run_info(const Context& c) {
     if (o.paths.size() != 1) throw UsageError("info takes one table file or set folder");
     note_thread_cap(o, c.err);
     const std::string& path = o.paths[0];
-    if (tables::names_set(path)) return info_set(path, thread_count(o), c.out);
+    if (tables::names_set(path)) return info_set(path, thread_count(o), o.scores, c.out);
     const tables::PdbTable t = tables::PdbTable::load(path);
     describe_header(path, t, c.out);
     describe_values(t, thread_count(o), c.out);
