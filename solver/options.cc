@@ -72,9 +72,11 @@ void declare_solving(program::CommandOptions& d) {
         ("json", "one JSON object per instance");
 }
 
+const std::vector<std::string> kCommands = {"solve", "check", "scramble", "play"};
+
 // Every option, once, with the commands it belongs to.
 program::CommandOptions declared() {
-    program::CommandOptions d({"solve", "check", "scramble", "play"}, "solve");
+    program::CommandOptions d(kCommands, "solve");
     declare_common(d);
     declare_solving(d);
     d.group("Solve only", {"solve"})
@@ -299,8 +301,10 @@ void refuse_unknown_command(const program::CommandOptions::Parsed& p) {
     if (w.size() < 2) return;
     for (const char c : w)
         if (!std::isalpha(static_cast<unsigned char>(c))) return;
-    throw UsageError("unknown command '" + w +
-                     "' (solve, check, scramble, play; a board is its tiles' numbers)");
+    std::string commands;
+    for (const std::string& c : kCommands) commands += (commands.empty() ? "" : ", ") + c;
+    throw UsageError("unknown command '" + w + "' (" + commands +
+                     "; a board is its tiles' numbers)");
 }
 
 }  // namespace
