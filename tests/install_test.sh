@@ -163,6 +163,16 @@ $scratch/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" ]
       (cd "$scratch" && "$scratch/root/usr/bin/solver" --json 8 6 7 2 5 4 3 0 1) >"$scratch/out" 2>&1
       expect_out "the solver uses the installed table package" '"heuristic":"pdb:fleet-3x3"'
     fi
+    # A name that does not map one to one onto a Debian package name gets its hash appended,
+    # so "Fleet 3x3" does not replace fleet-3x3 when installed beside it.
+    expect_run "build the 'Fleet 3x3' set" 0 "$p/bin/pdbgen" build --size 3x3 --pattern 1,2 \
+      --name "Fleet 3x3" --out "$scratch/fleet-upper" -q
+    if expect_run "pdbgen package 'Fleet 3x3'" 0 "$p/bin/pdbgen" package "$scratch/fleet-upper" --out "$scratch/tpkg3"; then
+      expect_out "'Fleet 3x3' is packaged under its own name" "^$scratch/tpkg3/loyd-pdb-fleet-3x3-[0-9a-f]{8}_0.2.0_all.deb$"
+      udeb=$(head -1 "$scratch/out")
+      dpkg-deb -c "$udeb" >"$scratch/udeb.list"
+      expect "the 'Fleet 3x3' .deb installs into its set's name" grep -q " \./usr/share/loyd/pdb/Fleet 3x3/manifest.txt$" "$scratch/udeb.list"
+    fi
     # A damaged set is never packaged.
     printf 'x' | dd of="$scratch/fleet/full-1-2-3-4-5-6.pdb" bs=1 seek=5000 conv=notrunc 2>/dev/null
     run "$p/bin/pdbgen" package "$scratch/fleet" --out "$scratch/tpkg2"

@@ -2,9 +2,9 @@
 // header, checksum and the manifest checked), its tables are staged zstd-compressed under
 // usr/share/loyd/pdb/NAME, and two packages are made from the stage with Debian's own tools:
 // DIR/loyd-pdb-NAME_VERSION_all.deb (dpkg-deb) and DIR/loyd-pdb-NAME-VERSION.tar.gz (tar),
-// whose paths are printed, one per line. Installed, they put the set where an installed
-// solver looks without options. IoError when a tool cannot run or fails, FormatError for a set
-// that fails its checks.
+// whose paths are printed, one per line (NAME in lower case, see debian_name). Installed, they put
+// the set where an installed solver looks without options. IoError when a tool cannot run or fails,
+// FormatError for a set that fails its checks.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -18,7 +18,9 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/hex.h"
 #include "loyd/base/version.h"
+#include "loyd/tables/header.h"
 #include "loyd/tables/load.h"
 #include "loyd/tables/table_file.h"
 #include "pdbgen/commands.h"
@@ -54,13 +56,22 @@ void run_tool(const std::vector<std::string>& args) {
                       ")");
 }
 
-// A Debian package name from a set name: lower case letters, digits, '+', '-', '.'.
+// A Debian package name from a set name: lower case letters, digits, '+', '-', '.'. A name
+// that does not map one to one ("My set" and "my-set" would both be loyd-pdb-my-set, and
+// installing one would replace the other) gets 8 hex digits of its XXH3 appended.
 std::string debian_name(const std::string& set) {
     std::string n = "loyd-pdb-";
+    bool exact = true;
     for (char c : set) {
         const unsigned char u = static_cast<unsigned char>(c);
-        n +=
+        const char d =
             std::isalnum(u) ? static_cast<char>(std::tolower(u)) : (c == '+' || c == '.' ? c : '-');
+        exact = exact && d == c;
+        n += d;
+    }
+    if (!exact) {
+        const std::string hash = base::hex16(tables::pdb_checksum(set.data(), set.size()));
+        n.append("-").append(hash, 0, 8);
     }
     return n;
 }
