@@ -167,6 +167,61 @@ TEST(AdditivePdb, CompactEqualsBytes) {
         [] { heuristics::AdditivePdbH h(test_set("8-4-4/compact"), heuristics::Lookups{}); });
 }
 
+// Two partitions under max: the walk against PdbH for each coding and width the solver uses.
+TEST(AdditivePdb, TwoPartitionsEqualTheGeneralHeuristic) {
+    const int steps = test::kRelease ? 20000 : 2000;
+    for (const heuristics::Lookups lk :
+         {heuristics::Lookups{}, heuristics::Lookups::regular_only()}) {
+        walk<heuristics::MaxAdditivePdbH>(test_set("max-3x3"), lk, steps);
+        walk<heuristics::MaxAdditivePdbH>(test_set("max-4x4"), lk, steps);
+        walk<heuristics::CompactMaxAdditivePdbH>(test_set("max-3x3/compact"), lk, steps);
+        walk<heuristics::CompactMaxAdditivePdbH>(test_set("max-4x4/compact"), lk, steps);
+        walk<heuristics::BasicAdditivePdbH<4, true, 2>>(test_set("max-4x4/compact"), lk, steps);
+    }
+}
+
+// Exhaustively on 3x3: the two-partition fast path (bytes and compact) gives PdbH's value on
+// every solvable position, and more than either partition alone somewhere (else the test
+// would not tell a max from one partition).
+TEST(AdditivePdb, TwoPartitionsOnEvery3x3Position) {
+    const tables::LoadedSet& bytes = test_set("max-3x3");
+    heuristics::MaxAdditivePdbH fast(bytes, heuristics::Lookups{});
+    heuristics::CompactMaxAdditivePdbH fast_compact(test_set("max-3x3/compact"),
+                                                    heuristics::Lookups{});
+    heuristics::PdbH general(bytes, heuristics::Lookups{});
+    heuristics::AdditivePdbH first(test_set("8-4-4"), heuristics::Lookups{});
+    const board::Geometry g(3, 3);
+    const board::Board goal = board::Board::blank_last(g);
+    std::vector<int> cells = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    int checked = 0, above_first = 0;
+    do {
+        const board::Board b = board::Board::make(g, cells);
+        if (!solvable(b, goal)) continue;
+        const board::SearchState s = board::SearchState::from(b);
+        const int v = general.init(s);
+        ASSERT_EQ(fast.init(s), v) << b.to_string();
+        ASSERT_EQ(fast_compact.init(s), v) << b.to_string();
+        ASSERT_GE(v, first.init(s)) << b.to_string();  // 8-4-4 is max-3x3's first partition
+        above_first += v > first.init(s);
+        ++checked;
+    } while (std::next_permutation(cells.begin(), cells.end()));
+    EXPECT_EQ(checked, 181440);
+    EXPECT_GT(above_first, 0);
+}
+
+TEST(AdditivePdb, TwoPartitionsRefuseOtherSets) {
+    EXPECT_FALSE(heuristics::MaxAdditivePdbH::supports(test_set("8-4-4"), heuristics::Lookups{}));
+    EXPECT_FALSE(
+        heuristics::MaxAdditivePdbH::supports(test_set("mixed-3x3"), heuristics::Lookups{}));
+    EXPECT_FALSE(heuristics::MaxAdditivePdbH::supports(test_set("max-3x3"),
+                                                       heuristics::Lookups{false, true, false}));
+    EXPECT_FALSE(heuristics::AdditivePdbH::supports(test_set("max-3x3"), heuristics::Lookups{}));
+    test::error_of<UsageError>(
+        [] { heuristics::MaxAdditivePdbH h(test_set("8-4-4"), heuristics::Lookups{}); });
+    test::error_of<UsageError>(
+        [] { heuristics::MaxAdditivePdbH h(test_set("max-3x3/compact"), heuristics::Lookups{}); });
+}
+
 TEST(AdditivePdb, ConstantWidthRefusesAnotherBoard) {
     test::error_of<UsageError>(
         [] { heuristics::BasicAdditivePdbH<4> h(test_set("8-4-4"), heuristics::Lookups{}); });
@@ -228,10 +283,11 @@ search::SolveOptions pdb_options(const tables::LoadedSet& set, int threads) {
     return o;
 }
 
-// Solving through the fast path, on one thread and split over two (whose frontier uses the
-// classic interface), at the exact distance of a sample of positions.
+// Solving through the fast path (one partition, and two under max), on one thread and split
+// over two (whose frontier uses the classic interface), at the exact distance of a sample of
+// positions.
 TEST(AdditivePdb, SolvesAtTheExactDistance) {
-    for (const char* name : {"part-3x3", "centre-3x3"}) {
+    for (const char* name : {"part-3x3", "centre-3x3", "max-3x3"}) {
         const tables::LoadedSet& set = test_set(name);
         const board::Board& goal = set.spec.goal;
         const test::ExactDistances exact(goal);
@@ -243,9 +299,8 @@ TEST(AdditivePdb, SolvesAtTheExactDistance) {
                     ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << b.to_string();
                     ASSERT_EQ(static_cast<int>(r.search.moves.size()), dist)
                         << name << " " << b.to_string();
-                    ASSERT_EQ(
-                        r.lookups,
-                        heuristics::AdditivePdbH(set, heuristics::Lookups{}).lookups().to_string());
+                    ASSERT_EQ(r.lookups,
+                              heuristics::PdbH(set, heuristics::Lookups{}).lookups().to_string());
                     board::Board e = b;
                     for (board::Dir d : r.search.moves) ASSERT_TRUE(e.move(d));
                     ASSERT_EQ(e, goal);

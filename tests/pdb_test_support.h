@@ -110,6 +110,9 @@ inline tables::PdbSetSpec mixed_spec(
 //   part-3x3    one additive table {1,2,4,5}, the other tiles left to Manhattan
 //   part-4x4    additive 4-4 {1,2,5,6} {3,4,7,8}, eight tiles left to Manhattan
 //   add-3x4     a non-square board with one additive partition 4-4 (tiles 9-11 to Manhattan)
+//   max-3x3     two additive partitions under max: 4-4 and 3-3 (tiles 7, 8 to Manhattan)
+//   max-4x4     two additive partitions under max: 4-4 {1,2,5,6} {3,4,7,8} and 4-4
+//               {1,2,3,4} {9,10,13,14}, the other tiles to Manhattan
 inline tables::PdbSetSpec test_spec(const std::string& name) {
     using K = tables::PatternKind;
     const board::Geometry g3(3, 3), g4(4, 4), g34(3, 4);
@@ -145,6 +148,20 @@ inline tables::PdbSetSpec test_spec(const std::string& name) {
     if (name == "add-3x4")
         return custom_set(name, board::Board::blank_last(g34), {{1, 2, 3, 4}, {5, 6, 7, 8}},
                           K::Additive);
+    if (name == "max-3x3")
+        return mixed_spec(name, board::Board::blank_last(g3),
+                          {{K::Additive, {1, 2, 4, 5}},
+                           {K::Additive, {3, 6, 7, 8}},
+                           {K::Additive, {1, 2, 3}},
+                           {K::Additive, {4, 5, 6}}},
+                          {{0, 1}, {2, 3}});
+    if (name == "max-4x4")
+        return mixed_spec(name, board::Board::blank_last(g4),
+                          {{K::Additive, {1, 2, 5, 6}},
+                           {K::Additive, {3, 4, 7, 8}},
+                           {K::Additive, {1, 2, 3, 4}},
+                           {K::Additive, {9, 10, 13, 14}}},
+                          {{0, 1}, {2, 3}});
     if (name == "small-3x4")
         return mixed_spec(
             name, board::Board::blank_last(g34),

@@ -1,5 +1,6 @@
-// The fast path of the pattern-database heuristic: one additive partition, looked up in the
-// regular view and (when the goal allows it) the view reflected about the main diagonal.
+// The fast path of the pattern-database heuristic: kParts additive partitions (one, or two
+// under max), each looked up in the regular view and (when the goal allows it) the view
+// reflected about the main diagonal.
 //
 // It computes exactly PdbH's value for such sets (heuristics/pdb_heuristic.h): the larger of
 // the two views' sums of table entries (plus the Manhattan distance of tiles no table holds;
@@ -28,8 +29,11 @@
 //   looked up in the table's exception hash).
 // The table entries are minima over the blank's regions, so the value is not consistent and
 // BPMX still helps.
-// Sets with full tables, several partitions, more than kMaxTables tables or dual lookups use
-// PdbH; supports() tells which. No allocation, no virtual call.
+// Several partitions (kParts of them, each with its own sum per view) combine by max, as in
+// PdbH: a move changes one rank and one entry per partition and view, so two partitions cost
+// four table reads per move where one costs two.
+// Sets with full tables, another number of partitions, more than kMaxTables tables in their
+// partitions or dual lookups use PdbH; supports() tells which. No allocation, no virtual call.
 #pragma once
 
 #include <cstdint>
@@ -43,25 +47,27 @@ namespace loyd::heuristics {
 
 // kWidth: the board's width when known at compile time (the solver instantiates 3, 4 and 5,
 // whose vertical steps then run a fixed, unrolled loop), or 0 for any width. kCompact: the
-// set's tables all hold compact entries (else all bytes).
-template <int kWidth, bool kCompact = false>
+// set's tables all hold compact entries (else all bytes). kParts: the set's partitions.
+template <int kWidth, bool kCompact = false, int kParts = 1>
 class BasicAdditivePdbH {
 public:
+    static_assert(kParts >= 1 && kParts <= 2);
     static constexpr int kMaxTables = tables::kMaxSetTables;
+    static constexpr int kViews = 2 * kParts;  // view 2p + r: partition p, reflected when r
 
     // One child's values in each view, computed by evaluate(); apply() exchanges them with
     // the current ones and undo() exchanges them back.
     struct Undo {
-        uint64_t rank[2];
-        int sum[2];
-        int8_t table[2];  // -1: no table of that view holds the tile
-        uint8_t val[2];
+        uint64_t rank[kViews];
+        int sum[kViews];
+        int8_t table[kViews];  // -1: no table of that view's partition holds the tile
+        uint8_t val[kViews];
     };
 
-    // True when the set is one partition of additive tables of one entry coding and no dual
-    // lookup is asked.
+    // True when the set is kParts partitions of additive tables of one entry coding (at most
+    // kMaxTables in all) and no dual lookup is asked.
     static bool supports(const tables::LoadedSet& set, const Lookups& lookups);
-    // True when supports() and the partition's tables hold compact entries.
+    // True when supports() and the partitions' tables hold compact entries.
     static bool compact(const tables::LoadedSet& set);
 
     // The set must outlive the heuristic; UsageError unless supports(set, lookups), the
@@ -80,17 +86,10 @@ public:
     // which sense is known at compile time.)
     [[gnu::always_inline]] int evaluate(const board::SearchState& s, int from, int to, int d,
                                         Undo& u) const {
-        const int tile = s.cell[from];
-        const bool vertical =
-            d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Down);
-        // The tile moves to a higher cell when the blank moves up or left, in both views.
-        const bool forward =
-            d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Left);
-        int h = view_step(0, tile, from, to, vertical, forward, s.cell.data(), u);
-        if (reflect_) {
-            const int h1 = view_step(1, mirror_.tile[tile], mirror_.cell[from], mirror_.cell[to],
-                                     !vertical, forward, s.cell.data(), u);
-            h = h > h1 ? h : h1;
+        int h = 0;
+        for (int p = 0; p < kParts; ++p) {
+            const int hp = part_step(p, s, from, to, d, u);
+            h = h > hp ? h : hp;
         }
         return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
     }
@@ -113,12 +112,30 @@ public:
     }
 
 private:
-    // View v's sum after its tile `tile` (in the view's labels) stepped from view cell a to
-    // the adjacent view cell b; the new rank and entry go to u. `cells` is the parent's
-    // cell -> tile array (the cells between a and b are the same in the child).
-    [[gnu::always_inline]] int view_step(int v, int tile, int a, int b, bool vertical, bool forward,
-                                         const uint8_t* cells, Undo& u) const {
-        const int t = tab_[tile];
+    // Partition p's value (its views' max) after the move; its views' ranks and entries go to u.
+    [[gnu::always_inline]] int part_step(int p, const board::SearchState& s, int from, int to,
+                                         int d, Undo& u) const {
+        const int tile = s.cell[from];
+        const bool vertical =
+            d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Down);
+        // The tile moves to a higher cell when the blank moves up or left, in both views.
+        const bool forward =
+            d == static_cast<int>(board::Dir::Up) || d == static_cast<int>(board::Dir::Left);
+        int h = view_step(2 * p, p, tile, from, to, vertical, forward, s.cell.data(), u);
+        if (reflect_) {
+            const int h1 = view_step(2 * p + 1, p, mirror_.tile[tile], mirror_.cell[from],
+                                     mirror_.cell[to], !vertical, forward, s.cell.data(), u);
+            h = h > h1 ? h : h1;
+        }
+        return h;
+    }
+
+    // View v's sum (partition p) after its tile `tile` (in the view's labels) stepped from view
+    // cell a to the adjacent view cell b; the new rank and entry go to u. `cells` is the
+    // parent's cell -> tile array (the cells between a and b are the same in the child).
+    [[gnu::always_inline]] int view_step(int v, int p, int tile, int a, int b, bool vertical,
+                                         bool forward, const uint8_t* cells, Undo& u) const {
+        const int t = tab_[p][tile];
         u.table[v] = static_cast<int8_t>(t);
         // Manhattan change; the goal is its own mirror image, so view labels and cells do.
         const int dmd = goal_.md[tile][b] - goal_.md[tile][a];
@@ -130,7 +147,7 @@ private:
         // The rank step (tables/ranker.h); the cells between a and b, read from the parent, hold
         // the same tiles in the child.
         auto passed = [&](int c) {
-            const int o = v ? mirror_.tile[cells[mirror_.cell[c]]] : cells[c];
+            const int o = v & 1 ? mirror_.tile[cells[mirror_.cell[c]]] : cells[c];
             return tables::Ranker::Passed{item_in_[t][o], weight_in_[t][o]};
         };
         const int i = item_in_[t][tile];
@@ -153,8 +170,10 @@ private:
     }
 
     [[gnu::always_inline]] void exchange(Undo& u) {
-        exchange_view(0, u);
-        if (reflect_) exchange_view(1, u);
+        for (int p = 0; p < kParts; ++p) {
+            exchange_view(2 * p, u);
+            if (reflect_) exchange_view(2 * p + 1, u);
+        }
     }
     // (GCC cannot see that view 1 is exchanged only when evaluate() filled it: reflect_.)
 #pragma GCC diagnostic push
@@ -184,25 +203,30 @@ private:
     Lookups lookups_;
     GoalTables goal_;
     int width_ = 0, n_ = 0, ntables_ = 0;
+    int first_[kParts + 1]{};  // partition p's tables: first_[p] .. first_[p + 1] - 1
     bool reflect_ = false;
     const uint8_t* data_[kMaxTables]{};
     tables::EntryReader readers_[kMaxTables]{};
     const tables::Ranker* ranker_[kMaxTables]{};
     uint8_t items_[kMaxTables][board::kMaxCells]{};  // table -> its tiles in rank order
     int nitems_[kMaxTables]{};
-    int8_t tab_[board::kMaxCells]{};  // tile -> its table, -1 when no table holds it
+    // Partition, tile -> its table, -1 when no table of the partition holds it.
+    int8_t tab_[kParts][board::kMaxCells]{};
     // Table, tile -> the tile's item index and place value in the table (tables/ranker.h), or
     // Ranker::kNoItem and 0 when the table does not hold it.
     uint8_t item_in_[kMaxTables][board::kMaxCells]{};
     uint64_t weight_in_[kMaxTables][board::kMaxCells]{};
     board::Mirror mirror_;  // the identity unless reflect_
-    uint64_t rank_[2][kMaxTables]{};
-    uint8_t val_[2][kMaxTables]{};  // the entry (kCompact: twice the excess)
-    int sum_[2]{};
+    uint64_t rank_[kViews][kMaxTables]{};
+    uint8_t val_[kViews][kMaxTables]{};  // the entry (kCompact: twice the excess)
+    int sum_[kViews]{};
 };
 
 using AdditivePdbH = BasicAdditivePdbH<0>;
 using CompactAdditivePdbH = BasicAdditivePdbH<0, true>;
+// Two partitions under max.
+using MaxAdditivePdbH = BasicAdditivePdbH<0, false, 2>;
+using CompactMaxAdditivePdbH = BasicAdditivePdbH<0, true, 2>;
 
 extern template class BasicAdditivePdbH<0>;
 extern template class BasicAdditivePdbH<3>;
@@ -212,5 +236,9 @@ extern template class BasicAdditivePdbH<0, true>;
 extern template class BasicAdditivePdbH<3, true>;
 extern template class BasicAdditivePdbH<4, true>;
 extern template class BasicAdditivePdbH<5, true>;
+extern template class BasicAdditivePdbH<0, false, 2>;
+extern template class BasicAdditivePdbH<0, true, 2>;
+extern template class BasicAdditivePdbH<4, true, 2>;
+extern template class BasicAdditivePdbH<5, true, 2>;
 
 }  // namespace loyd::heuristics

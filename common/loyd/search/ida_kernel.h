@@ -169,6 +169,11 @@ private:
     // The depth-first search below the current position (g moves from the start, heuristic
     // h, automaton state `state`). Returns kFound (path_[0..depth_) solves), kStopped, or the
     // node's h after BPMX. The position is unchanged on return.
+    // (GCC cannot always see that hs[d] and us[d] are read only for the children evaluated.)
+#pragma GCC diagnostic push
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     template <Pass kPass>
     int dfs(int g, int h, int state) {
         if constexpr (kPass == Pass::Collect)
@@ -245,6 +250,8 @@ private:
         }
         return h;
     }
+
+#pragma GCC diagnostic pop
 
     // Collect pass: a node at the split depth, recorded instead of searched.
     int record(int g, int h, int state) {

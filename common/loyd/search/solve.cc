@@ -130,6 +130,22 @@ std::optional<board::GoalMapping> with_heuristic(const board::Board& start,
                     run_with(heuristics::AdditivePdbH(set, opt.lookups));
                 break;
         }
+    } else if (heuristics::MaxAdditivePdbH::supports(set, opt.lookups)) {
+        // Two additive partitions under max: the fast path with four views.
+        auto run_with = [&](auto&& h) {
+            lookups = h.lookups().to_string();
+            fn(h, map->map(start), tgoal);
+        };
+        const bool compact = heuristics::MaxAdditivePdbH::compact(set);
+        const int width = tgoal.geometry().width();
+        if (compact && width == 5)
+            run_with(heuristics::BasicAdditivePdbH<5, true, 2>(set, opt.lookups));
+        else if (compact && width == 4)
+            run_with(heuristics::BasicAdditivePdbH<4, true, 2>(set, opt.lookups));
+        else if (compact)
+            run_with(heuristics::CompactMaxAdditivePdbH(set, opt.lookups));
+        else
+            run_with(heuristics::MaxAdditivePdbH(set, opt.lookups));
     } else {
         heuristics::PdbH h(set, opt.lookups);
         lookups = h.lookups().to_string();
