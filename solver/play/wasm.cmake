@@ -98,6 +98,11 @@ add_library(loyd STATIC
   ${loyd_dir}/search/limits.cc
   ${loyd_dir}/search/move_pruning_shared.cc
   ${loyd_dir}/search/solve.cc
+  ${loyd_dir}/search/solve_runs_additive_3_4.cc
+  ${loyd_dir}/search/solve_runs_additive_5.cc
+  ${loyd_dir}/search/solve_runs_classic.cc
+  ${loyd_dir}/search/solve_runs_max.cc
+  ${loyd_dir}/search/solve_runs_pdb.cc
   ${loyd_dir}/search/split_protocol.cc
   ${loyd_prebuilt_pruning}
   $<TARGET_OBJECTS:loyd_pruning_core>

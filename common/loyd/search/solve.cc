@@ -4,7 +4,6 @@
 #include <chrono>
 #include <optional>
 #include <set>
-#include <type_traits>
 
 #include "loyd/base/error.h"
 #include "loyd/board/goal_map.h"
@@ -15,10 +14,7 @@
 #include "loyd/heuristics/mtm_pdb.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/heuristics/walking_distance.h"
-#include "loyd/search/astar.h"
-#include "loyd/search/ida_star.h"
-#include "loyd/search/metric_ida.h"
-#include "loyd/search/move_pruning.h"
+#include "loyd/search/solve_runs.h"
 #include "loyd/search/split_ranks.h"
 #include "loyd/tables/set_fit.h"
 
@@ -38,22 +34,6 @@ heuristics::HeuristicKind default_classic_heuristic(board::Metric m) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-template <class H>
-SearchResult run(H& h, const board::Board& start, const board::Board& goal,
-                 const SolveOptions& opt) {
-    // A* evaluates positions one by one through init(); IDA* copies h and updates it per move.
-    if (opt.algorithm == Algorithm::Astar) return astar(h, start, goal, opt.limits, opt.metric);
-    if (opt.metric == board::Metric::Mtm)
-        return MetricIda<H>(h, goal, board::Metric::Mtm, opt.bpmx).solve(start, opt.limits);
-    const board::Geometry& g = goal.geometry();
-    const MovePruning* pruning = opt.pruning;
-    if (!pruning || !(pruning->geometry() == g))
-        pruning = &MovePruning::shared(g, opt.prune ? MovePruning::default_length(g) : 2);
-    IdaStar<H> ida(h, goal, *pruning, opt.bpmx);
-    ida.split_after(opt.split_after);
-    return ida.solve(start, opt.limits, opt.threads, opt.ranks);
-}
 
 UsageError not_admissible(heuristics::HeuristicKind k) {
     return UsageError(
@@ -105,16 +85,14 @@ std::optional<board::GoalMapping> with_heuristic(const board::Board& start,
     const board::Board& tgoal = set.spec.goal;
     require_fit(set.spec, set.dir, goal, opt.metric);
     const std::optional<board::GoalMapping> map = board::GoalMapping::find(goal, tgoal);
-    if (mtm) {
-        heuristics::MtmPdbH h(set, opt.lookups);
+    auto run_with = [&](auto&& h) {
         lookups = h.lookups().to_string();
         fn(h, map->map(start), tgoal);
+    };
+    if (mtm) {
+        run_with(heuristics::MtmPdbH(set, opt.lookups));
     } else if (heuristics::AdditivePdbH::supports(set, opt.lookups)) {
         // The fast path (one additive partition), with the width a constant on the usual boards.
-        auto run_with = [&](auto&& h) {
-            lookups = h.lookups().to_string();
-            fn(h, map->map(start), tgoal);
-        };
         const bool compact = heuristics::AdditivePdbH::compact(set);
         switch (tgoal.geometry().width() * 2 + (compact ? 1 : 0)) {
             case 6: run_with(heuristics::BasicAdditivePdbH<3>(set, opt.lookups)); break;
@@ -132,10 +110,6 @@ std::optional<board::GoalMapping> with_heuristic(const board::Board& start,
         }
     } else if (heuristics::MaxAdditivePdbH::supports(set, opt.lookups)) {
         // Two additive partitions under max: the fast path with four views.
-        auto run_with = [&](auto&& h) {
-            lookups = h.lookups().to_string();
-            fn(h, map->map(start), tgoal);
-        };
         const bool compact = heuristics::MaxAdditivePdbH::compact(set);
         const int width = tgoal.geometry().width();
         if (compact && width == 5)
@@ -147,9 +121,7 @@ std::optional<board::GoalMapping> with_heuristic(const board::Board& start,
         else
             run_with(heuristics::MaxAdditivePdbH(set, opt.lookups));
     } else {
-        heuristics::PdbH h(set, opt.lookups);
-        lookups = h.lookups().to_string();
-        fn(h, map->map(start), tgoal);
+        run_with(heuristics::PdbH(set, opt.lookups));
     }
     return map;
 }
@@ -196,7 +168,7 @@ SolveOutcome solve(const board::Board& start, const board::Board& goal, const So
     const auto t0 = Clock::now();
     const auto map = with_heuristic(start, goal, opt, out.lookups,
                                     [&](auto& h, const board::Board& s, const board::Board& g) {
-                                        out.search = run(h, s, g, opt);
+                                        out.search = detail::run_search(h, s, g, opt);
                                     });
     if (ida && !opt.ranks) out.threads = out.search.threads;  // 1 when no iteration was split
     if (map) out.search.moves = map->unmap(out.search.moves);
@@ -253,8 +225,7 @@ AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goa
     std::string unused;
     const auto map = with_heuristic(
         start, goal, opt, unused, [&](auto& h, const board::Board& s, const board::Board& g) {
-            using H = std::decay_t<decltype(h)>;
-            en = MetricIda<H>(h, g, opt.metric, opt.bpmx).enumerate(s, first.length, eo, left);
+            en = detail::run_enumerate(h, s, g, opt, first.length, eo, left);
         });
     out.search.nodes_generated += en.search.nodes_generated;
     out.search.nodes_expanded += en.search.nodes_expanded;
