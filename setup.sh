@@ -79,22 +79,12 @@ case "$mode" in
     cmake --build build-asan -j "$jobs" --target loyd_tests
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
     # The tests that run threads (split IDA*, parallel builds and verify, concurrent cache
-    # fills, the sliced build on thread ranks), again under ThreadSanitizer: any data race fails the run.
+    # fills, the sliced build on thread ranks) and the solver's threads, again under
+    # ThreadSanitizer: any data race fails the run. This tree builds only the threaded tests' files.
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
       -DLOYD_PLAY_PAGE=OFF >/dev/null  # (the play page is built and tested once, in ./build)
     cmake --build build-tsan -j "$jobs" --target loyd_tests solver
-    TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/tests/loyd_tests --gtest_brief=1 \
-      --gtest_filter="$(cat tests/tsan_tests.txt | grep -v '^#' | paste -sd:)"
-    # The solver's streamed batch (three workers and the printer) and a split single instance.
-    python3 -c 'import random; random.seed(5)
-for i in range(600): t = list(range(9)); random.shuffle(t); print(" ".join(map(str, t)))' |
-      TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/solver -j 3 --pdb data/8-4-4 >/dev/null
-    # Korf #21 is the smallest of Korf's 100 whose iterations pass the 100,000 nodes after
-    # which a search is split (search/ida_star.h); its record must say so.
-    split=$(TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./build-tsan/solver -j 2 --json \
-      --pdb data/15-5-5-5 --goal blank-first 12 8 14 6 11 4 7 0 5 1 10 15 3 13 9 2)
-    [[ $(nproc) -lt 2 || $split == *'"threads":2'* ]] ||
-      { echo "setup: the TSan run did not split Korf #21: $split" >&2; exit 1; }
+    tests/tsan_run.sh "$PWD/build-tsan"
     # Fuzz smoke run: every libFuzzer target for 10 s under ASan + UBSan.
     install_fuzz_tools
     tests/fuzz/run.sh 10 "$PWD/build-fuzz"
