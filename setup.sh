@@ -3,7 +3,8 @@
 #   ./setup.sh        install missing Debian packages (emscripten too, for the play page),
 #                     build (Release, ./build), solve an example
 #   ./setup.sh test   the same install (and Chromium, for the replay page's browser test,
-#                     clang-format, for the formatting check, and clang, for fuzzing) and
+#                     clang-format, for the formatting check, and clang, for the sanitizer
+#                     trees and fuzzing) and
 #                     build, then every test (Release, formatting included), the unit tests
 #                     again under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded
 #                     ones under ThreadSanitizer, and a 10 s fuzz run of every fuzz target
@@ -51,11 +52,28 @@ if [ "$mode" = test ] && ! apt_install clang-format; then
   exit 1
 fi
 
-# Fuzzing (./setup.sh fuzz, and the smoke run of ./setup.sh test) needs clang's libFuzzer.
-install_fuzz_tools() {
+# clang_tree DIR OPTION...: configures the build tree DIR with clang. A tree an earlier run
+# configured with another compiler is removed first (CMake, told of a new compiler, would
+# drop the tree's options).
+clang_tree() {
+  local dir=$1
+  shift
+  if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' "$dir/CMakeCache.txt"; then
+    rm -rf "$dir"
+  fi
+  CC=clang CXX=clang++ cmake -S . -B "$dir" "$@" >/dev/null
+}
+
+# Fuzzing (./setup.sh fuzz, and the smoke run of ./setup.sh test) needs clang's libFuzzer;
+# the test run's sanitizer trees are compiled by clang too (built and run in about 70 % of
+# g++'s time).
+install_clang() {
   apt_install clang libclang-rt-14-dev
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOYD_FUZZ=ON \
-    -DLOYD_BUILD_TESTS=OFF -DLOYD_BUILD_PROGRAMS=OFF -DLOYD_BUILD_BENCH=OFF -DLOYD_INSTALL=OFF -DLOYD_PYTHON=OFF >/dev/null
+}
+install_fuzz_tools() {
+  install_clang
+  clang_tree build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOYD_FUZZ=ON -DLOYD_BUILD_TESTS=OFF \
+    -DLOYD_BUILD_PROGRAMS=OFF -DLOYD_BUILD_BENCH=OFF -DLOYD_INSTALL=OFF -DLOYD_PYTHON=OFF
   cmake --build build-fuzz -j "$jobs"
 }
 
@@ -74,15 +92,17 @@ case "$mode" in
     # The sanitizer trees are built without MPI (Open MPI's own libraries report leaks and races
     # of their own under ASan/TSan); the distributed build is tested there with ranks played by
     # threads (tests/thread_group.h), and with real mpirun ranks in the Release run above.
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLOYD_SANITIZE=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
-      -DLOYD_PLAY_PAGE=OFF >/dev/null
+    # Both are compiled by clang: built and run in about 70 % of g++'s time (docs/benchmarks.md).
+    install_clang
+    clang_tree build-asan -DCMAKE_BUILD_TYPE=Debug -DLOYD_SANITIZE=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
+      -DLOYD_PLAY_PAGE=OFF
     cmake --build build-asan -j "$jobs" --target loyd_tests
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
     # The tests that run threads (split IDA*, parallel builds and verify, concurrent cache
     # fills, the sliced build on thread ranks) and the solver's threads, again under
     # ThreadSanitizer: any data race fails the run. This tree builds only the threaded tests' files.
-    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
-      -DLOYD_PLAY_PAGE=OFF >/dev/null  # (the play page is built and tested once, in ./build)
+    clang_tree build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
+      -DLOYD_PLAY_PAGE=OFF  # (the play page is built and tested once, in ./build)
     cmake --build build-tsan -j "$jobs" --target loyd_tests solver
     tests/tsan_run.sh "$PWD/build-tsan"
     # Fuzz smoke run: every libFuzzer target for 10 s under ASan + UBSan.

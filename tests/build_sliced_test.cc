@@ -286,7 +286,8 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
         {edited("mask-bytes 0", "mask-bytes 3"), "mask-bytes must be"},
         {"", "empty checkpoint manifest"},
     };
-    for (const auto& [t, want] : bad) {
+    for (const auto& [bad_text, want] : bad) {
+        const std::string& t = bad_text;  // a structured binding is not capturable before clang 16
         const std::string msg =
             test::error_of<FormatError>([&] { tables::parse_checkpoint(t, "m"); });
         EXPECT_NE(msg.find(want), std::string::npos) << msg;

@@ -38,7 +38,8 @@ TEST(Geometry, AcceptsEveryBoardUpTo25Cells) {
 TEST(Geometry, RejectsUnsupportedSizes) {
     const std::vector<std::pair<int, int>> bad = {{1, 4}, {4, 1},  {0, 0},  {-3, 4},   {6, 5},
                                                   {5, 6}, {13, 2}, {2, 13}, {100, 100}};
-    for (auto [w, h] : bad) {
+    for (const auto& size : bad) {
+        const int w = size.first, h = size.second;
         std::string m = error_of<UsageError>([&] { board::Geometry(w, h); });
         EXPECT_NE(m.find(std::to_string(w) + "x" + std::to_string(h)), std::string::npos) << m;
     }
