@@ -74,7 +74,7 @@ install_fuzz_tools() {
   install_clang
   clang_tree build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOYD_FUZZ=ON -DLOYD_BUILD_TESTS=OFF \
     -DLOYD_BUILD_PROGRAMS=OFF -DLOYD_BUILD_BENCH=OFF -DLOYD_INSTALL=OFF -DLOYD_PYTHON=OFF
-  cmake --build build-fuzz -j "$jobs"
+  cmake --build build-fuzz -j "$jobs" --target fuzz_targets
 }
 
 jobs=$(nproc 2>/dev/null || echo 2)
