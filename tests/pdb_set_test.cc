@@ -274,6 +274,14 @@ TEST(PdbSet, ManifestErrorsNameTheLine) {
     expect_bad_line(8, "table a.pdb additive 4,5", "listed twice");
     expect_bad_line(3, "goal 1 2 3 4 5 6 7 8 0", "'goal' before 'board'");
     expect_bad_line(2, "name ../../escaped", "invalid set name '../../escaped'");
+    // Keys that may appear once: a second 'goal' or 'board' after the tables would have given
+    // the tables read so far another goal than the set's (a wrong heuristic).
+    expect_bad_line(12, "goal 2 3 1 4 5 6 7 8 0", "'goal' given twice");
+    expect_bad_line(12, "board 3x3", "'board' given twice");
+    expect_bad_line(12, "board 4x3", "'board' given twice");
+    expect_bad_line(12, "reflect no", "'reflect' given twice");
+    expect_bad_line(12, "name u", "'name' given twice");
+    expect_bad_line(12, "combine max-of-sums", "'combine' given twice");
     expect_bad_line(2, "name a/b", "invalid set name");
     expect_bad_line(2, "name", "invalid set name");
 }
@@ -358,7 +366,7 @@ TEST(PdbSet, MtmManifestErrorsNameTheLine) {
     bad(4, "metric fast", 4, "unknown metric 'fast'");
     bad(5, "metric mtm", 5, "'metric' given twice");
     bad(6, "table a.pdb additive 1,2,3", 6, "additive tables do not add up");
-    bad(4, "reflect yes", 6, "'table' before 'metric'");
+    bad(4, "# no metric line", 6, "'table' before 'metric'");
     bad(7, "metric stm", 7, "'metric' must come before the tables", true);
     std::vector<std::string> none = mtm;
     none.erase(none.begin() + 3);

@@ -134,6 +134,7 @@ private:
         if (key == "name") {
             if (const std::string why = set_name_problem(rest); !why.empty())
                 throw fail("invalid set name '" + printable(rest) + "': " + why);
+            once(have_name_, "name");
             name_ = rest;
         } else if (key == "board")
             board(rest);
@@ -141,6 +142,7 @@ private:
             goal(rest);
         else if (key == "combine") {
             if (rest != "max-of-sums") throw fail("unknown combine rule '" + rest + "'");
+            once(have_combine_, "combine");
         } else if (key == "reflect")
             reflect(rest);
         else if (key == "metric")
@@ -175,7 +177,15 @@ private:
         have_metric_ = true;
     }
 
+    // A key that may appear once: a second 'board' or 'goal' would give the tables read so far
+    // another goal than the set's.
+    void once(bool& seen, const char* key) {
+        if (seen) throw fail(std::string("'") + key + "' given twice");
+        seen = true;
+    }
+
     void board(const std::string& rest) {
+        once(have_board_, "board");
         try {
             geom_ = board::parse_size(rest);
         } catch (const UsageError& e) {
@@ -185,6 +195,7 @@ private:
 
     void goal(const std::string& rest) {
         if (!geom_) throw fail("'goal' before 'board'");
+        once(have_goal_, "goal");
         try {
             goal_ = board::Board::make(*geom_, board::parse_int_list(rest));
         } catch (const FormatError& e) {
@@ -194,8 +205,8 @@ private:
 
     void reflect(const std::string& rest) {
         if (rest != "yes" && rest != "no") throw fail("reflect must be yes or no");
+        once(have_reflect_, "reflect");
         reflect_ = rest == "yes";
-        have_reflect_ = true;
     }
 
     // table FILE KIND TILES [xxh3=HEX]
@@ -259,6 +270,9 @@ private:
         if (partitions_.empty()) throw fail("no partitions");
         if (!have_reflect_) throw fail("missing 'reflect'");
         if (version_ >= 2 && !have_metric_) throw fail("missing 'metric' (manifest version 2)");
+        for (const TableSpec& t : tables_)  // guaranteed by 'goal' once, before every table
+            if (!(t.pattern.goal() == *goal_))
+                throw fail("table '" + t.file + "' was read for another goal than the set's");
         if (reflect_ && !reflectable(*goal_))
             throw fail("reflect yes needs a square board with the goal blank on the main diagonal");
         return PdbSetSpec{name_, *goal_, reflect_, tables_, partitions_, metric_};
@@ -267,6 +281,7 @@ private:
     std::string path_;
     int lineno_ = 0;
     bool magic_ = false, have_reflect_ = false, reflect_ = false, have_metric_ = false;
+    bool have_name_ = false, have_combine_ = false, have_board_ = false, have_goal_ = false;
     int version_ = 1;
     board::Metric metric_ = board::Metric::Stm;
     std::optional<board::Geometry> geom_;
