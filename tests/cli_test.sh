@@ -465,6 +465,21 @@ for sig in INT TERM; do
   expect_out "SIG$sig: the summary" "^summary: instances 2, solved 1, "
 done
 
+# scramble too: the first signal stops the drawing after a whole line, exit 130.
+for sig in INT TERM; do
+  "$solver" scramble --count 18446744073709551615 --seed 1 -q >"$scratch/out" 2>"$scratch/err" &
+  victim=$!
+  for _ in $(seq 300); do
+    [ -s "$scratch/out" ] && break
+    sleep 0.1
+  done
+  kill -s "$sig" "$victim"
+  wait "$victim"
+  ran "solver scramble --count 2^64-1, then SIG$sig" $?
+  expect_status "scramble, SIG$sig" 130
+  expect "scramble, SIG$sig: the last line printed is whole" [ "$(tail -c 1 "$scratch/out" | od -An -c | tr -d ' ')" = '\n' ]
+done
+
 # --- Failed writes to stdout: the first one ends the run, one line naming it, exit 4 -----
 
 # run_to DEST [ARGS...]: as run "$solver" ARGS, with stdout to DEST.

@@ -7,6 +7,7 @@
 
 #include "loyd/base/fd_output.h"
 #include "solver/commands.h"
+#include "solver/run/batch.h"
 
 namespace loyd::solver {
 
@@ -23,12 +24,14 @@ int run_scramble(const Request& req, std::ostream& out, std::ostream& err) {
             err << "solver: scramble seed " << seed << " (--seed " << seed << " repeats it)\n";
     }
     std::mt19937_64 rng(seed);
-    for (uint64_t i = 0; i < req.count; ++i) {
+    // Ctrl-C or SIGTERM stops the drawing after the line being written: the lines printed are
+    // whole, and the exit status says the run was cut short.
+    for (uint64_t i = 0; i < req.count && !interrupt_flag(); ++i) {
         out << req.format.write(random_position(goal, rng), req.layout) << '\n';
         base::require_written(out);  // a full disk or a closed pipe: stop drawing
     }
     base::require_written(out.flush());
-    return kExitOk;
+    return interrupt_flag() ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace loyd::solver
