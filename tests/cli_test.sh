@@ -158,6 +158,12 @@ expect_status "comments only" 2
 : >"$scratch/empty.txt"
 run "$solver" --input "$scratch/empty.txt"
 expect_status "empty file" 2
+# A read error on stdin (a folder as stdin: EISDIR) is a failed read, not an empty input.
+"$solver" <"$scratch" >"$scratch/out" 2>"$scratch/err"
+ran "solver <folder" $?
+expect_status "a folder as stdin" 4
+expect_err "a folder as stdin: named" "^solver: error reading input stdin: Is a directory$"
+expect_err_line "a folder as stdin"
 
 # File errors.
 run "$solver" --input "$scratch/does-not-exist.txt"

@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
 #include <limits>
 
 #include "loyd/base/error.h"
@@ -33,7 +32,9 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
         if (input.empty() && isatty(STDIN_FILENO))
             throw UsageError(
                 "no instance given (pass numbers as arguments, --input FILE, or pipe them in)");
-        in_ = &std::cin;
+        stdin_buf_ = std::make_unique<StdinBuf>();
+        stdin_ = std::make_unique<std::istream>(stdin_buf_.get());
+        in_ = stdin_.get();
         name_ = "stdin";
     } else {
         std::error_code ec;
@@ -49,9 +50,26 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
     }
 }
 
+StdinBuf::int_type StdinBuf::underflow() {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    ssize_t n;
+    do {
+        n = ::read(STDIN_FILENO, buf_, sizeof buf_);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        error = errno;
+        // An exception from the buffer sets the stream's badbit (the stream does not rethrow).
+        throw std::ios_base::failure("read error");
+    }
+    if (n == 0) return traits_type::eof();
+    setg(buf_, buf_, buf_ + n);
+    return traits_type::to_int_type(*gptr());
+}
+
 IoError JobSource::read_error() const {
+    const int e = stdin_buf_ && stdin_buf_->error ? stdin_buf_->error : errno;
     return IoError("error reading input " + name_ +
-                   (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+                   (e ? std::string(": ") + std::strerror(e) : std::string()));
 }
 
 std::optional<Job> JobSource::next() {

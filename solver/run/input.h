@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <fstream>
 #include <istream>
+#include <memory>
+#include <streambuf>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,20 @@ struct Job {
     std::string error;  // set when the line cannot be an instance (too long)
 };
 
+// Standard input read with read(2): a failed read (EIO, EISDIR for a folder given as stdin) is an
+// error the stream reports (badbit), where std::cin, synchronised with stdio, would take it for
+// the end of the input. Retries EINTR; keeps the failed call's errno in `error`.
+class StdinBuf : public std::streambuf {
+public:
+    int error = 0;
+
+protected:
+    int_type underflow() override;
+
+private:
+    char buf_[64 * 1024];
+};
+
 class JobSource {
 public:
     // `args` (arguments) or `input` (a file, "-" = stdin; both empty = stdin, refused with
@@ -43,6 +59,8 @@ private:
     std::vector<Job> args_;
     size_t next_arg_ = 0;
     std::ifstream file_;
+    std::unique_ptr<StdinBuf> stdin_buf_;
+    std::unique_ptr<std::istream> stdin_;
     std::istream* in_ = nullptr;
     std::string name_;
     uint64_t line_no_ = 0;
