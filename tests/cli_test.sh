@@ -411,6 +411,19 @@ for bad in "$scratch" "$scratch/no-such-folder/page.html"; do
   expect_status "--html $bad" 4
   expect_err "--html $bad: said at once" "^solver: cannot write --html $bad: (it is a folder|the folder .* does not exist)$"
 done
+# A dangling link is written through, like any link: refused when its destination's folder is
+# missing (the link stays a link), written there when the folder exists.
+ln -sfn no-such-folder/page.html "$scratch/html_dangling.html"
+run timeout 20 "$solver" -j 1 --heuristic manhattan --goal blank-first --html "$scratch/html_dangling.html" "$hard60"
+expect_status "--html through a dangling link" 4
+expect_err "--html through a dangling link: said at once" "^solver: cannot write --html .*html_dangling.html: the folder .*no-such-folder does not exist$"
+expect "--html through a dangling link: still a link" [ -L "$scratch/html_dangling.html" ]
+mkdir -p "$scratch/html_dest"
+ln -sfn html_dest/page.html "$scratch/html_dangling.html"
+run "$solver" --html "$scratch/html_dangling.html" 8 6 7 2 5 4 3 0 1
+expect_status "--html through a dangling link into a folder" 0
+expect "--html through a dangling link: the page at its destination" grep -q "<html" "$scratch/html_dest/page.html"
+expect "--html through a dangling link: the link kept" [ -L "$scratch/html_dangling.html" ]
 expect_same "--html over the --input file" "$scratch/html_in.txt" "$scratch/html_in.before"
 ln -s html_in.txt "$scratch/html_link.html"
 run "$solver" --input "$scratch/html_in.txt" --html "$scratch/html_link.html"

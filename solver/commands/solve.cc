@@ -219,8 +219,8 @@ void refuse_html_over_inputs(const Request& req) {
     struct stat target {};
     if (::stat(req.html.c_str(), &target) != 0) {
         // A new file: nothing of the run's is replaced; its folder must exist (said now, not
-        // after the search).
-        const fs::path dir = fs::path(req.html).parent_path();
+        // after the search). A dangling link is written through: its destination's folder.
+        const fs::path dir = fs::path(base::link_destination(req.html)).parent_path();
         std::error_code ec;
         if (!dir.empty() && !fs::is_directory(dir, ec))
             throw IoError("cannot write --html " + req.html + ": the folder " + dir.string() +

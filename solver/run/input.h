@@ -11,8 +11,8 @@
 #include <fstream>
 #include <istream>
 #include <memory>
-#include <streambuf>
 #include <optional>
+#include <streambuf>
 #include <string>
 #include <vector>
 

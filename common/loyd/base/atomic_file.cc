@@ -34,16 +34,31 @@ std::string resolve(const std::string& target, Links links) {
     fs::path p(target);
     if (links == Links::Refuse)
         return target;  // rename replaces whatever is there, a link included
-    if (fs::is_symlink(fs::symlink_status(p, ec))) {
-        p = fs::weakly_canonical(p, ec);
-        if (ec) fail(target, "cannot follow the symbolic link", ec.value());
-    }
+    if (fs::is_symlink(fs::symlink_status(p, ec))) p = link_destination(target);
     const fs::file_status st = fs::status(p, ec);
     if (fs::exists(st) && !fs::is_regular_file(st))
         throw IoError(target + ": not a regular file (only a regular file is replaced)");
     return p.string();
 }
 }  // namespace
+
+std::string link_destination(const std::string& target) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p(target);
+    if (!fs::is_symlink(fs::symlink_status(p, ec))) return target;
+    // A dangling link is followed by hand: weakly_canonical stops at the last path that
+    // exists, which is the link itself. 40 links, as the kernel's ELOOP limit.
+    for (int hops = 0; fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+        if (hops == 40) fail(target, "cannot follow the symbolic link", ELOOP);
+        const fs::path to = fs::read_symlink(p, ec);
+        if (ec) fail(target, "cannot follow the symbolic link", ec.value());
+        p = to.is_absolute() ? to : p.parent_path() / to;
+    }
+    const fs::path real = fs::weakly_canonical(p, ec);
+    if (ec) fail(target, "cannot follow the symbolic link", ec.value());
+    return real.string();
+}
 
 AtomicFile::AtomicFile(const std::string& target, Links links)
     : target_(target), path_(resolve(target, links)) {

@@ -36,6 +36,11 @@ private:
     bool committed_ = false;
 };
 
+// The file a write to `target` through symbolic links lands on (AtomicFile with
+// Links::Follow): `target` itself when it is not a link; else the end of its chain of links,
+// dangling or not. IoError naming `target` for a loop (40 links) or a link that cannot be read.
+std::string link_destination(const std::string& target);
+
 void write_file_atomic(const std::string& path, const std::string& content);
 
 // The writer's process id in a temporary file's name (".NAME.tmp.PID"), or 0 when `name` is

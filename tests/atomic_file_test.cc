@@ -1,0 +1,70 @@
+// base/atomic_file.h: where a write through symbolic links lands, and that the link survives.
+#include "loyd/base/atomic_file.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "loyd/base/error.h"
+
+namespace loyd {
+namespace {
+
+namespace fs = std::filesystem;
+
+class AtomicFileTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("loyd_atomic_" + std::to_string(::getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+    std::string at(const std::string& name) const { return (dir_ / name).string(); }
+    static std::string read(const std::string& path) {
+        std::ifstream f(path);
+        return std::string(std::istreambuf_iterator<char>(f), {});
+    }
+    fs::path dir_;
+};
+
+TEST_F(AtomicFileTest, NotALinkIsItsOwnDestination) {
+    EXPECT_EQ(base::link_destination(at("plain.txt")), at("plain.txt"));
+    EXPECT_EQ(base::link_destination("relative/x.txt"), "relative/x.txt");
+}
+
+TEST_F(AtomicFileTest, ADanglingLinkIsWrittenThroughAndKept) {
+    fs::create_directories(dir_ / "dest");
+    fs::create_symlink("hop2", dir_ / "hop1");  // a chain: hop1 -> hop2 -> dest/file.txt
+    fs::create_symlink("dest/file.txt", dir_ / "hop2");
+    EXPECT_EQ(fs::path(base::link_destination(at("hop1"))),
+              fs::weakly_canonical(dir_ / "dest" / "file.txt"));
+    base::write_file_atomic(at("hop1"), "page");
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir_ / "hop1")));
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir_ / "hop2")));
+    EXPECT_EQ(read(at("dest/file.txt")), "page");
+}
+
+TEST_F(AtomicFileTest, ADanglingLinkIntoAMissingFolderIsRefusedAndKept) {
+    fs::create_symlink("no-such-folder/file.txt", dir_ / "link");
+    EXPECT_EQ(fs::path(base::link_destination(at("link"))).parent_path().filename(),
+              "no-such-folder");
+    EXPECT_THROW(base::write_file_atomic(at("link"), "page"), IoError);
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir_ / "link")));
+}
+
+TEST_F(AtomicFileTest, ALinkLoopIsAnIoError) {
+    fs::create_symlink("b", dir_ / "a");
+    fs::create_symlink("a", dir_ / "b");
+    EXPECT_THROW(base::link_destination(at("a")), IoError);
+    EXPECT_THROW(base::write_file_atomic(at("a"), "page"), IoError);
+}
+
+}  // namespace
+}  // namespace loyd
