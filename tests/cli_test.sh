@@ -162,7 +162,7 @@ expect_status "empty file" 2
 "$solver" <"$scratch" >"$scratch/out" 2>"$scratch/err"
 ran "solver <folder" $?
 expect_status "a folder as stdin" 4
-expect_err "a folder as stdin: named" "^solver: error reading input stdin: Is a directory$"
+expect_err "a folder as stdin: named" "^solver: stdin: cannot read: Is a directory$"
 expect_err_line "a folder as stdin"
 
 # File errors.

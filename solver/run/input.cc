@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "loyd/base/error.h"
+#include "loyd/base/fd_input.h"
 
 namespace loyd::solver {
 
@@ -52,14 +53,12 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
 
 StdinBuf::int_type StdinBuf::underflow() {
     if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-    ssize_t n;
-    do {
-        n = ::read(STDIN_FILENO, buf_, sizeof buf_);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        error = errno;
-        // An exception from the buffer sets the stream's badbit (the stream does not rethrow).
-        throw std::ios_base::failure("read error");
+    size_t n = 0;
+    try {
+        n = base::read_some(STDIN_FILENO, buf_, sizeof buf_, "stdin");
+    } catch (const IoError& e) {
+        error = e.what();
+        throw;  // the stream catches it and sets badbit (it does not rethrow)
     }
     if (n == 0) return traits_type::eof();
     setg(buf_, buf_, buf_ + n);
@@ -67,9 +66,9 @@ StdinBuf::int_type StdinBuf::underflow() {
 }
 
 IoError JobSource::read_error() const {
-    const int e = stdin_buf_ && stdin_buf_->error ? stdin_buf_->error : errno;
+    if (stdin_buf_ && !stdin_buf_->error.empty()) return IoError(stdin_buf_->error);
     return IoError("error reading input " + name_ +
-                   (e ? std::string(": ") + std::strerror(e) : std::string()));
+                   (errno ? std::string(": ") + std::strerror(errno) : std::string()));
 }
 
 std::optional<Job> JobSource::next() {

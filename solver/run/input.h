@@ -30,12 +30,12 @@ struct Job {
     std::string error;  // set when the line cannot be an instance (too long)
 };
 
-// Standard input read with read(2): a failed read (EIO, EISDIR for a folder given as stdin) is an
-// error the stream reports (badbit), where std::cin, synchronised with stdio, would take it for
-// the end of the input. Retries EINTR; keeps the failed call's errno in `error`.
+// Standard input read with read(2) (base::read_some): a failed read (EIO, EISDIR for a folder
+// given as stdin) is an error the stream reports (badbit), where std::cin, synchronised with
+// stdio, would take it for the end of the input. `error` keeps the failed read's message.
 class StdinBuf : public std::streambuf {
 public:
-    int error = 0;
+    std::string error;
 
 protected:
     int_type underflow() override;

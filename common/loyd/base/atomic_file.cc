@@ -31,10 +31,9 @@ std::string folder_of(const std::string& target) {
 std::string resolve(const std::string& target, Links links) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    fs::path p(target);
     if (links == Links::Refuse)
         return target;  // rename replaces whatever is there, a link included
-    if (fs::is_symlink(fs::symlink_status(p, ec))) p = link_destination(target);
+    const fs::path p = link_destination(target);  // `target` itself when it is not a link
     const fs::file_status st = fs::status(p, ec);
     if (fs::exists(st) && !fs::is_regular_file(st))
         throw IoError(target + ": not a regular file (only a regular file is replaced)");

@@ -270,9 +270,6 @@ private:
         if (partitions_.empty()) throw fail("no partitions");
         if (!have_reflect_) throw fail("missing 'reflect'");
         if (version_ >= 2 && !have_metric_) throw fail("missing 'metric' (manifest version 2)");
-        for (const TableSpec& t : tables_)  // guaranteed by 'goal' once, before every table
-            if (!(t.pattern.goal() == *goal_))
-                throw fail("table '" + t.file + "' was read for another goal than the set's");
         if (reflect_ && !reflectable(*goal_))
             throw fail("reflect yes needs a square board with the goal blank on the main diagonal");
         return PdbSetSpec{name_, *goal_, reflect_, tables_, partitions_, metric_};
