@@ -99,7 +99,11 @@ HeaderRead read_header_from(const Fd& fd, const std::string& path) {
     const uint64_t file_size = file_size_of(fd, path);
     std::array<uint8_t, kPdbRawPayloadOffset> buf{};
     const uint64_t avail = std::min<uint64_t>(file_size, buf.size());
+    // Without read-ahead: pages read ahead now would be cached in small folios and keep a
+    // table's later mapping out of huge pages (advise_huge_pages below).
+    ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_RANDOM);
     base::read_exact_at(fd.get(), buf.data(), avail, 0, path);
+    ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_NORMAL);
     return {parse_header(buf.data(), avail, file_size, path), file_size};
 }
 
@@ -118,6 +122,21 @@ Xxh3State new_xxh3() {
 }
 
 constexpr uint64_t kZstdFeed = 1 << 20;  // the frame is always fed in pieces of this size
+
+// Advice for a table's mapping, before its first access: transparent huge pages, so a file not
+// yet in the page cache is read into 2 MiB folios that the search's random lookups reach through
+// one TLB entry each (docs/benchmarks.md, "Tables mapped in huge pages"); a file already cached
+// in small pages stays as it is. Then, when the payload is about to be checksummed anyway, every
+// page is mapped in one call instead of one fault per page. Both are advice: a kernel without
+// them (EINVAL) leaves the pages to be faulted in as they are read.
+void advise_huge_pages(void* p, uint64_t size, bool populate) {
+    ::madvise(p, size, MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_READ
+    if (populate) ::madvise(p, size, MADV_POPULATE_READ);
+#else
+    (void)populate;
+#endif
+}
 
 }  // namespace
 
@@ -255,11 +274,9 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links 
     const PdbHeader& h = f.header_;
     if (h.encoding == PdbEncoding::Raw) {
         // Map the whole file from offset 0 (works for any page size) and point past the header.
-        // When the payload is about to be checksummed anyway, map every page in one call
-        // (MAP_POPULATE) instead of taking one page fault per 4 KiB.
-        void* p = ::mmap(nullptr, hr.file_size, PROT_READ,
-                         MAP_SHARED | (verify_payload ? MAP_POPULATE : 0), fd.get(), 0);
+        void* p = ::mmap(nullptr, hr.file_size, PROT_READ, MAP_SHARED, fd.get(), 0);
         if (p == MAP_FAILED) io_fail(path, "cannot map", errno);
+        advise_huge_pages(p, hr.file_size, verify_payload);
         struct stat st {};
         if (::fstat(fd.get(), &st) == 0)
             f.stamp_ = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
