@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <filesystem>
+#include <utility>
 
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
@@ -113,6 +114,12 @@ Request make_request(const Options& o) {
     r.command = command_of(o.command);
     r.boards = o.arguments;
     r.input = o.input;
+    // `solver -`: the instances on standard input, as with --input -.
+    if (r.command == Command::Solve && r.boards.size() == 1 && r.boards[0] == "-" &&
+        r.input.empty()) {
+        r.input = std::move(r.boards[0]);  // "-"
+        r.boards.clear();
+    }
     if (!r.input.empty() && !r.boards.empty())
         throw UsageError("give boards as arguments or with --input, not both");
     std::optional<board::Geometry> size;

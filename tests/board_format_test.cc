@@ -143,7 +143,12 @@ TEST(BoardFormat, RefusesBadNumberBoards) {
     EXPECT_TRUE(
         contains(error_of<FormatError>([&] { f.read("1 2 3/4 5 6/7 8 9"); }), "out of range"));
     EXPECT_TRUE(
-        contains(error_of<FormatError>([&] { f.read("1 2 _/4 5 6/7 8 0"); }), "0 appears twice"));
+        contains(error_of<FormatError>([&] { f.read("1 2 _/4 5 6/7 8 0"); }), "two blanks"));
+    // A word is named before the tiles are counted; digits beyond any int are out of range.
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { f.read("frob"); }), "'frob' is not a tile number"));
+    EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3/4 5 6/7 4294967297 8"); }),
+                         "'4294967297' is out of range"));
     EXPECT_TRUE(
         contains(error_of<FormatError>([&] { f.read("A B C/D E F/G H _"); }),
                  "'A' is not a tile number (a board in labels needs --goal in the same labels)"));

@@ -104,6 +104,26 @@ expect_out "a byte order mark" "bom.txt:1: length 31 "
 run "$solver" -j 1 -- 8 6 7 2 5 4 3 0 1
 expect_status "-- then a board" 0
 expect_out "-- then a board" "^argument 1: length 31 "
+# Tiles as separate arguments with commas after them are one board too.
+run "$solver" -j 1 8, 6, 7, 2, 5, 4, 3, 0, 1
+expect_status "separate tiles with commas" 0
+expect_out "separate tiles with commas: one board" "^argument 1: length 31 "
+run "$solver" -j 1 1 2 3 "4 5 6" 7 0 8
+expect_status "separate tiles and a whole board mixed" 2
+expect_err "separate tiles and a whole board mixed: said" "mix separate tiles .* and whole boards"
+# A lone - reads the instances from standard input.
+printf '8 6 7 2 5 4 3 0 1\n' >"$scratch/stdin"
+run "$solver" -j 1 -
+expect_status "- reads stdin" 0
+expect_out "- reads stdin" "^stdin:1: length 31 "
+: >"$scratch/stdin"
+# A word is named as no tile number, not counted as one; a huge number is out of range.
+run "$solver" -j 1 solve frob
+expect_status "a word as the board" 1
+expect_out "a word as the board: named" "'frob' is not a tile number"
+run "$solver" -j 1 "1 2 3/4 5 6/7 4294967297 8"
+expect_status "a tile number beyond any integer" 1
+expect_out "a tile number beyond any integer: out of range" "'4294967297' is out of range"
 # --node-limit 1 stops one instance however many threads search it.
 run "$solver" -j 2 --node-limit 1 8 6 7 2 5 4 3 0 1
 expect_status "--node-limit 1 on two threads" 3

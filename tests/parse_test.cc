@@ -74,8 +74,8 @@ TEST(ParseIntList, RejectsNonIntegers) {
 
 TEST(ParseIntList, OneNumberIsSingular) {
     const std::string m = error_of<FormatError>([] { board_from_line("7"); });
-    EXPECT_TRUE(contains(m, "cannot infer the board from 1 number (")) << m;
-    EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("1 2"); }), "from 2 numbers ("))
+    EXPECT_TRUE(contains(m, "cannot infer the board from 1 tile (")) << m;
+    EXPECT_TRUE(contains(error_of<FormatError>([] { board_from_line("1 2"); }), "from 2 tiles ("))
         << m;
 }
 

@@ -12,21 +12,48 @@
 
 namespace loyd::solver {
 
+namespace {
+
+// True when an argument is one word between spaces, tabs and commas (a tile, or tiles joined by
+// the '/' that ends a row, as in "7/2"); a labelled board ("name: ...") never is.
+bool one_word(const std::string& a) {
+    if (a.find(':') != std::string::npos) return false;
+    int words = 0;
+    bool in_word = false;
+    for (char c : a) {
+        const bool sep = c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r';
+        if (!sep && !in_word) ++words;
+        in_word = !sep;
+    }
+    return words <= 1;
+}
+
+}  // namespace
+
+void JobSource::group_arguments(const std::vector<std::string>& args) {
+    // Arguments of one tile each (a trailing comma or '/' included) form one board; otherwise
+    // each argument is one board. Both at once is refused: which tiles belong together?
+    const std::string* single = nullptr;
+    const std::string* whole = nullptr;
+    for (const auto& a : args) (one_word(a) ? single : whole) = &a;
+    if (args.size() > 1 && single && whole)
+        throw UsageError("the arguments mix separate tiles ('" + *single +
+                         "') and whole boards ('" + *whole +
+                         "'): give one board as separate tiles, or each board as one quoted "
+                         "argument");
+    if (args.size() > 1 && !whole) {
+        std::string joined;
+        for (const auto& a : args) joined += a + " ";
+        args_.push_back({"argument 1", joined, ""});  // one board, labelled as any other argument
+        return;
+    }
+    for (size_t i = 0; i < args.size(); ++i)
+        args_.push_back({"argument " + std::to_string(i + 1), args[i], ""});
+}
+
 JobSource::JobSource(const std::vector<std::string>& args, const std::string& input) {
     if (!args.empty()) {
-        // Separate single tiles form one board; otherwise each argument is one board.
-        bool all_single = true;
-        for (const auto& a : args)
-            if (a.find_first_of(" ,\t:") != std::string::npos) all_single = false;
-        if (all_single && args.size() > 1) {
-            std::string joined;
-            for (const auto& a : args) joined += a + " ";
-            args_.push_back(
-                {"argument 1", joined, ""});  // one board, labelled as any other argument
-        } else {
-            for (size_t i = 0; i < args.size(); ++i)
-                args_.push_back({"argument " + std::to_string(i + 1), args[i], ""});
-        }
+        group_arguments(args);
         return;
     }
     if (input.empty() || input == "-") {

@@ -1,7 +1,8 @@
 // Where the solver's boards come from: its arguments, an input file or standard input.
 //
-// Arguments: tiles given as separate single-token arguments form one board (`solver 8 6 7 2 5
-// 4 3 0 1`); otherwise each argument is one board. Every one is labelled "argument N". Files
+// Arguments: tiles given as separate arguments of one tile each form one board (`solver 8 6 7 2
+// 5 4 3 0 1`, `solver 8, 6, 7, ...`); otherwise each argument is one board; a mix of the two is a
+// UsageError. Every one is labelled "argument N". Files
 // and stdin are read one line at a time, never whole, so a pipe of any length runs in bounded
 // memory; their lines are labelled "FILE:LINE" (or "stdin:LINE") unless they carry a label.
 // Not thread-safe: the caller serialises `next`.
@@ -54,6 +55,7 @@ public:
     std::optional<Job> next();
 
 private:
+    void group_arguments(const std::vector<std::string>& args);
     IoError read_error() const;  // names the input and, when known, the system's reason
 
     std::vector<Job> args_;

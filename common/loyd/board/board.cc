@@ -18,7 +18,9 @@ Board Board::make(const Geometry& g, const std::vector<int>& tiles) {
         if (t < 0 || t >= n)
             throw FormatError("value " + std::to_string(t) + " is out of range 0.." +
                               std::to_string(n - 1) + " for a " + g.name() + " board");
-        if (seen[t]) throw FormatError("value " + std::to_string(t) + " appears twice");
+        if (seen[t])
+            throw FormatError(t == 0 ? std::string("two blanks (0, _ or .)")
+                                     : "value " + std::to_string(t) + " appears twice");
         seen[t] = true;
         c[i] = static_cast<uint8_t>(t);
     }

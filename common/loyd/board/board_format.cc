@@ -18,10 +18,14 @@ bool is_separator(char c) {
 // The integer written as `token`, if the whole token is one.
 // A tile number: digits only (leading zeros allowed, as in "01"; no sign: "-0" and "+1" are
 // not tile numbers).
+// Digits too many for an int are a number all the same, out of every board's range: FormatError.
 std::optional<int> integer(std::string_view token) {
     if (token.empty() || token[0] == '-') return std::nullopt;
     int v = 0;
     auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (ec == std::errc::result_out_of_range && p == token.data() + token.size())
+        throw FormatError("tile number '" + std::string(token) + "' is out of range (a board has " +
+                          std::to_string(kMaxCells) + " cells at most)");
     if (ec != std::errc() || p != token.data() + token.size()) return std::nullopt;
     return v;
 }
@@ -208,7 +212,7 @@ Board BoardFormat::goal(const Geometry& g) const {
 
 Board BoardFormat::read(std::string_view text) const {
     const BoardText t = split_board(text);
-    const Geometry g = geometry_of(t, geometry(), goal_ ? "the goal" : "--size");
+    // Every token is read first: a word that is no tile is named as such, not counted.
     std::vector<int> tiles;
     tiles.reserve(t.tokens.size());
     for (const std::string& s : t.tokens) {
@@ -218,6 +222,7 @@ Board BoardFormat::read(std::string_view text) const {
                                         : "label '" + s + "' appears twice");
         tiles.push_back(tile);
     }
+    const Geometry g = geometry_of(t, geometry(), goal_ ? "the goal" : "--size");
     return Board::make(g, tiles);
 }
 

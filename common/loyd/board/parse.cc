@@ -83,7 +83,7 @@ Geometry infer_geometry(size_t count, const std::optional<Geometry>& size) {
     if (side >= 2 && static_cast<size_t>(side * side) == count && count <= kMaxCells)
         return Geometry(side, side);
     throw FormatError("cannot infer the board from " + std::to_string(count) +
-                      (count == 1 ? " number" : " numbers") +
+                      (count == 1 ? " tile" : " tiles") +
                       " (square boards take 4, 9, 16 or 25; give --size WxH or write the rows "
                       "separated by /)");
 }
