@@ -124,6 +124,10 @@ expect_out "a word as the board: named" "'frob' is not a tile number"
 run "$solver" -j 1 "1 2 3/4 5 6/7 4294967297 8"
 expect_status "a tile number beyond any integer" 1
 expect_out "a tile number beyond any integer: out of range" "'4294967297' is out of range"
+# check with the moves left out: the last tile is taken for the moves, and the message says so.
+run "$solver" check 1 2 3 4 5 6 7 0 8
+expect_status "check without moves" 1
+expect_out "check without moves: said" "were they left out"
 # --node-limit 1 stops one instance however many threads search it.
 run "$solver" -j 2 --node-limit 1 8 6 7 2 5 4 3 0 1
 expect_status "--node-limit 1 on two threads" 3

@@ -9,6 +9,7 @@
 //   illegal      a move leaves the board (named by its number and its place in the text)
 //   invalid      the line cannot be read
 #include <algorithm>
+#include <cctype>
 #include <ostream>
 
 #include "loyd/base/error.h"
@@ -40,8 +41,14 @@ std::optional<Task> read_check(const Request& req, const Job& job) {
         try {
             parsed = parse_move_text(moves, req.style.notation);
         } catch (const FormatError& e) {
-            throw FormatError("moves '" + moves.substr(0, 40) + (moves.size() > 40 ? "..." : "") +
-                              "': " + e.what());
+            // A tile number where the moves belong: most likely the moves were left out.
+            const bool number = std::all_of(moves.begin(), moves.end(), [](char c) {
+                return std::isdigit(static_cast<unsigned char>(c));
+            });
+            throw FormatError(
+                "moves '" + moves.substr(0, 40) + (moves.size() > 40 ? "..." : "") +
+                "': " + e.what() +
+                (number ? " (the moves come after the board: were they left out?)" : ""));
         }
         t.start = req.format.read(board);
         t.goal = req.format.goal(t.start->geometry());
