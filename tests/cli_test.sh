@@ -508,6 +508,22 @@ for sig in INT TERM; do
   expect_out "SIG$sig: the summary" "^summary: instances 2, solved 1, "
 done
 
+# The same SIGTERM twice at once (as `timeout` sends it, to the process and then its group) is
+# one request: still 130 with the record, not the end by the second signal (143).
+"$solver" -j 1 --heuristic manhattan --goal blank-first --input "$scratch/interrupt.txt" >"$scratch/out" 2>"$scratch/err" &
+victim=$!
+for _ in $(seq 300); do
+  grep -q '^easy:' "$scratch/out" 2>/dev/null && break
+  sleep 0.1
+done
+sleep 0.3
+kill -s TERM "$victim"
+kill -s TERM "$victim" 2>/dev/null
+wait "$victim"
+ran "solver ... --input interrupt.txt, then SIGTERM twice at once" $?
+expect_status "SIGTERM twice at once" 130
+expect_out "SIGTERM twice at once: the instance in progress" "^hard: limit \(interrupted\)"
+
 # scramble too: the first signal stops the drawing after a whole line, exit 130.
 for sig in INT TERM; do
   "$solver" scramble --count 18446744073709551615 --seed 1 -q >"$scratch/out" 2>"$scratch/err" &

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -551,6 +552,41 @@ TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
     EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), tables::PdbEncoding::Raw), IoError);
     EXPECT_EQ(read_bytes(p), before);
     EXPECT_EQ(read_bytes(squatter), (Bytes{1, 2, 3}));
+}
+
+// A cancel flag set while a table is written stops the write (LimitError): the old target
+// stays, no temporary file is left, in both encodings and through convert_pdb; a flag left
+// clear changes nothing.
+TEST_F(PdbFileTest, CancelledWriteLeavesTargetUntouched) {
+    const std::string p = file("t.pdb");
+    write_table(p, tables::PdbEncoding::Zstd);
+    const Bytes before = read_bytes(p);
+    tables::PdbHeader h = make_header(4, 4, tables::PdbKind::Additive, {1, 2, 3, 4});
+    const Bytes d = make_payload(h.entries);
+    h.max_value = max_of(d);
+    std::atomic<bool> cancel{true};
+    for (auto enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
+        EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), enc, tables::kDefaultZstdLevel,
+                               base::Links::Follow, &cancel),
+                     LimitError);
+        EXPECT_EQ(read_bytes(p), before);
+        EXPECT_EQ(listing(), std::vector<std::string>{"t.pdb"});
+    }
+    EXPECT_THROW(tables::convert_pdb(p, file("u.pdb"), tables::PdbEncoding::Raw,
+                                     tables::kDefaultZstdLevel, &cancel),
+                 LimitError);
+    EXPECT_EQ(listing(), std::vector<std::string>{"t.pdb"});
+    // Set between two pieces: the next one stops the write.
+    tables::PdbWriter w(file("v.pdb"), h, tables::PdbEncoding::Raw);
+    std::atomic<bool> later{false};
+    w.cancel_on(&later);
+    w.append(d.data(), 100);
+    later = true;
+    EXPECT_THROW(w.append(d.data() + 100, d.size() - 100), LimitError);
+    cancel = false;
+    write_pdb(p, h, d.data(), d.size(), tables::PdbEncoding::Zstd, tables::kDefaultZstdLevel,
+              base::Links::Follow, &cancel);
+    EXPECT_EQ(tables::PdbFile::open(p).header().entries, h.entries);
 }
 
 TEST_F(PdbFileTest, BadArgumentsAreUsageErrors) {

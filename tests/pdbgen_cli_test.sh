@@ -195,10 +195,21 @@ expect_run "pack keeps byte entries" 0 "$pdbgen" pack "$scratch/conv-bytes" && e
 expect_run "pack back to compact entries" 0 "$pdbgen" pack "$scratch/conv-bytes" --entries compact &&
   expect_out "pack to compact says so" "zstd, compact entries"
 expect_run "verify after re-encoding in place" 0 "$pdbgen" verify "$scratch/conv-bytes" --against "$root_ref/8-4-4.manifest.txt"
+# One table of a set re-coded on its own: the set's manifest takes its new checksum.
+expect_run "unpack one table of a set to byte entries" 0 "$pdbgen" unpack "$scratch/conv-bytes/additive-1-2-4-5.pdb" --entries byte
+expect_run "the set stays whole after one table is re-coded" 0 "$pdbgen" verify "$scratch/conv-bytes"
 expect_run "bad --entries" 2 "$pdbgen" build --preset 8-4-4 --entries nibble --out "$scratch/bad-entries"
 expect_err "bad --entries message" "compact .4 bits each. or byte"
 expect_run "compact MTM refused" 2 "$pdbgen" build --preset 8-mtm-fringe --entries compact --out "$scratch/mtm-compact"
 expect_err "compact MTM message" "single-tile-metric"
+expect "a refused build creates no folder" [ ! -e "$scratch/mtm-compact" ]
+# Options a preset fixes are refused with it, not ignored.
+for opt in "--goal blank-first" "--kind full" "--name mine"; do
+  # shellcheck disable=SC2086
+  expect_run "--preset with $opt" 2 "$pdbgen" build --preset 8-4-4 $opt --out "$scratch/preset-opt"
+  expect_err "--preset with $opt: said" "${opt%% *} does not apply to --preset"
+done
+expect "refused preset options create no folder" [ ! -e "$scratch/preset-opt" ]
 expect_run "pack in place" 0 "$pdbgen" pack "$conv"
 expect_run "verify after pack" 0 "$pdbgen" verify "$conv"
 expect_run "info after pack" 0 "$pdbgen" info "$conv/additive-1-2-4-5.pdb" && expect_out "info zstd" "^encoding +zstd"
@@ -227,8 +238,11 @@ py table_damage.py checksum "$s844/manifest.txt" "$doctored/manifest.txt" first
 expect_run "verify against a doctored manifest" 4 "$pdbgen" verify "$again" --against "$doctored" && {
   expect_err "verify against doctored names the file" "additive-1-2-4-5.pdb"
   expect_err "verify against doctored says why" "differs from the reference"
+  expect "a table failing against the reference is not also ok" not grep -q "^ok .*additive-1-2-4-5.pdb" "$scratch/out"
+  expect_out "the other table is ok" "^ok .*additive-3-6-7-8.pdb"
 }
-expect_run "verify one file against doctored" 4 "$pdbgen" verify "$again/additive-1-2-4-5.pdb" --against "$doctored"
+expect_run "verify one file against doctored" 4 "$pdbgen" verify "$again/additive-1-2-4-5.pdb" --against "$doctored" &&
+  expect "one file failing against the reference is not also ok" not grep -q "^ok " "$scratch/out"
 expect_run "verify against another set" 4 "$pdbgen" verify "$again" --against "$custom"
 
 # ---------------------------------------------------------------------------------------

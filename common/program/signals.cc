@@ -1,8 +1,10 @@
 #include "program/signals.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 
 #include "program/exit_status.h"
@@ -19,10 +21,22 @@ size_t g_sigbus_size = 0;
 // once, each gets its own SIGBUS, and only the first may print (the others wait for _exit).
 std::atomic_flag g_sigbus_reported = ATOMIC_FLAG_INIT;
 
-extern "C" void on_stop(int) {
-    g_interrupted.store(true);
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+// When the first SIGINT or SIGTERM came (CLOCK_MONOTONIC, ns); 0: none yet.
+std::atomic<int64_t> g_first_stop_ns{0};
+static_assert(std::atomic<int64_t>::is_always_lock_free);  // used in a signal handler
+
+extern "C" void on_stop(int sig) {
+    timespec ts{};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);                                    // async-signal-safe
+    const int64_t now = int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec + 1;  // never 0
+    int64_t first = 0;
+    if (g_first_stop_ns.compare_exchange_strong(first, now)) {
+        g_interrupted.store(true);
+        return;
+    }
+    if (static_cast<double>(now - first) < kRepeatSeconds * 1e9) return;  // the same request
+    std::signal(sig, SIG_DFL);  // a second request: end at once, as the signal does by default
+    ::raise(sig);
 }
 
 extern "C" void on_sigbus(int) {

@@ -1,8 +1,10 @@
 // The signals of loyd's programs, handled once for both.
 //
 //   SIGINT, SIGTERM  set interrupted(): the program stops what it does cleanly (a search with
-//                    what it proved, a build before writing) and exits 130; the handler is then
-//                    reset, so a second signal ends the process at once
+//                    what it proved, a build before writing) and exits 130. A second signal
+//                    ends the process at once (by that signal's default action), unless it comes
+//                    within kRepeatSeconds of the first: that is the same request delivered
+//                    twice (`timeout` signals the process and then its process group), ignored.
 //   SIGXFSZ          ignored: a write past the file-size limit (`ulimit -f`) fails with EFBIG and
 //                    is reported naming its file instead of killing the process
 //   SIGBUS           a memory-mapped table truncated or rewritten in place while in use (or a
@@ -15,6 +17,8 @@
 #include <string_view>
 
 namespace loyd::program {
+
+inline constexpr double kRepeatSeconds = 0.5;
 
 // Set by SIGINT or SIGTERM once install_signal_handlers() ran; never cleared.
 std::atomic<bool>& interrupted();

@@ -65,7 +65,7 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
     line.clear();
     if (c.interrupted) throw LimitError("interrupted");
     const uint64_t sum = write_table(plan.path(t), header_for(t.pattern, r.max_value), r.entries,
-                                     plan.encoding, plan.level)
+                                     plan.encoding, plan.level, &c.interrupted)
                              .payload_xxh3;
     report_table(c, plan.path(t), r.entries.count, bo.coding, r.max_value, r.seconds, 0);
     return sum;

@@ -65,6 +65,16 @@ tables::PdbSetSpec spec_from_options(const Options& o) {
     if (o.preset.empty()) return custom_spec(o, m);
     if (o.size || !o.patterns.empty())
         throw UsageError("give either --preset or --size/--pattern, not both");
+    // A preset fixes its tables, their goal and its name: options that would change them are
+    // refused, not ignored.
+    if (o.kind) throw UsageError("--kind does not apply to --preset (a preset fixes its tables)");
+    if (!o.name.empty())
+        throw UsageError("--name does not apply to --preset (the set is named after the preset)");
+    if (o.goal != "blank-last")
+        throw UsageError(
+            "--goal does not apply to --preset: presets are built for the goal blank-last, which "
+            "the solver maps blank-first and the board's other symmetric goals onto; for another "
+            "goal give --size and --pattern");
     tables::PdbSetSpec s = tables::preset(o.preset);
     if (o.metric && m != s.metric)
         throw UsageError("preset " + o.preset + " is for the " + to_string(s.metric) +
@@ -103,6 +113,11 @@ BuildPlan plan_build(const Options& o, int ranks) {
                    o.checkpoint,
                    sliced ? 1 : thread_count(o),
                    o.max_memory};
+    // Refused before the output folder is created (claim_folder), like every other refusal.
+    if (plan.entries == tables::EntryCoding::Compact && plan.spec.metric == board::Metric::Mtm)
+        throw UsageError(
+            "compact entries are for single-tile-metric tables; MTM tables keep one byte per "
+            "entry");
     return plan;
 }
 

@@ -29,9 +29,11 @@ struct Conversion {
 };
 
 // Re-encodes one table file, and says so.
-void convert_one(const Conversion& how, const std::string& from, const std::string& to,
-                 std::ostream& out) {
-    convert_table(from, to, how.encoding, how.level, how.coding, how.threads);
+void convert_one(const Context& c, const Conversion& how, const std::string& from,
+                 const std::string& to) {
+    if (c.interrupted) throw LimitError("interrupted");
+    convert_table(from, to, how.encoding, how.level, how.coding, how.threads, &c.interrupted);
+    std::ostream& out = c.out;
     out << "wrote " << to << " (" << to_string(how.encoding) << ", "
         << to_string(tables::read_pdb_header(to).coding) << " entries)\n";
 }
@@ -39,6 +41,21 @@ void convert_one(const Conversion& how, const std::string& from, const std::stri
 // The folder a conversion writes into ("" is the current one).
 std::string folder_of(const fs::path& dir) {
     return dir.empty() ? "." : dir.string();
+}
+
+// A table of the set in `dir` was rewritten: its manifest line takes the new payload checksum
+// (a change of entry coding changes it), so the set stays whole.
+void update_manifest_sum(const std::string& dir, const std::string& file) {
+    const std::string manifest = (fs::path(dir) / tables::kManifestName).string();
+    tables::PdbSetSpec spec = tables::read_manifest(manifest);
+    for (auto& t : spec.tables) {
+        if (t.file != file || !t.xxh3) continue;
+        const uint64_t sum = tables::read_pdb_header((fs::path(dir) / file).string()).payload_xxh3;
+        if (*t.xxh3 == sum) return;
+        t.xxh3 = sum;
+        base::write_file_atomic(manifest, manifest_text(spec));
+        return;
+    }
 }
 
 // One table file: under the lock of its folder when that folder holds a set.
@@ -50,7 +67,8 @@ int convert_file(const Context& c, const Conversion& how) {
     if (tables::holds_set(dir)) lock_folder(c, dir, lock);
     remove_dead_temporaries_in(c, dir);
     refuse_another_table(in, to);
-    convert_one(how, in, to, c.out);
+    convert_one(c, how, in, to);
+    if (lock) update_manifest_sum(dir, fs::path(to).filename().string());
     return kExitOk;
 }
 
@@ -67,15 +85,22 @@ int convert_set(const Context& c, const Conversion& how) {
     remove_dead_temporaries_in(c, folder_of(dst));
     refuse_another_set(folder_of(dst), spec, c.options.command == "pack" ? "packing" : "unpacking");
     bool recoded = false;
-    for (auto& t : spec.tables) {
-        const std::string to = (dst / t.file).string();
-        convert_one(how, (sp.dir / t.file).string(), to, c.out);
-        const uint64_t sum = tables::read_pdb_header(to).payload_xxh3;
-        recoded |= t.xxh3 && *t.xxh3 != sum;
-        if (t.xxh3) t.xxh3 = sum;  // a change of entry coding changes the payload
+    const std::string manifest = (dst / tables::kManifestName).string();
+    try {
+        for (auto& t : spec.tables) {
+            const std::string to = (dst / t.file).string();
+            convert_one(c, how, (sp.dir / t.file).string(), to);
+            const uint64_t sum = tables::read_pdb_header(to).payload_xxh3;
+            recoded |= t.xxh3 && *t.xxh3 != sum;
+            if (t.xxh3) t.xxh3 = sum;  // a change of entry coding changes the payload
+        }
+    } catch (...) {
+        // Stopped half-way (interrupted, a failed table): a set converted in place keeps the
+        // checksums of the tables already rewritten, so it stays whole and usable.
+        if (dst == sp.dir && recoded) base::write_file_atomic(manifest, manifest_text(spec));
+        throw;
     }
-    if (dst != sp.dir || recoded)
-        base::write_file_atomic((dst / tables::kManifestName).string(), manifest_text(spec));
+    if (dst != sp.dir || recoded) base::write_file_atomic(manifest, manifest_text(spec));
     return kExitOk;
 }
 

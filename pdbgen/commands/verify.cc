@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <sstream>
 
 #include "loyd/base/error.h"
 #include "loyd/base/hex.h"
@@ -27,11 +28,12 @@ namespace {
 // entries as bytes (what a reference manifest records, whatever the coding).
 struct Verified {
     uint64_t payload, values;
+    std::string line;  // "ok  PATH (...)", printed once every check of the table has passed
 };
 
-// Verifies one table file fully, and says so on `out`.
+// Verifies one table file fully; its line says so.
 Verified verify_file(const std::string& path, const std::optional<tables::Pattern>& expected,
-                     int threads, std::ostream& out) {
+                     int threads) {
     tables::PdbTable t = tables::PdbTable::load(path, expected);
     const tables::PdbHeader& h = t.file().header();
     const tables::ValueSummary values =
@@ -40,12 +42,13 @@ Verified verify_file(const std::string& path, const std::optional<tables::Patter
         throw FormatError(path + ": header max value " + std::to_string(h.max_value) +
                           " but the largest entry is " + std::to_string(values.max_value()));
     verify_table(t.pattern(), t.entries(), t.size(), threads, path);
+    std::ostringstream out;
     out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " "
         << t.pattern().tiles_string() << ", " << program::thousands(t.size()) << " "
         << to_string(h.coding) << " entries, xxh3 " << base::hex16(h.payload_xxh3);
     if (h.coding != tables::EntryCoding::Byte) out << ", values xxh3 " << base::hex16(values.xxh3);
     out << ")\n";
-    return Verified{h.payload_xxh3, values.xxh3};
+    return Verified{h.payload_xxh3, values.xxh3, out.str()};
 }
 
 // The reference manifest of --against, and the folder its tables would be in.
@@ -84,11 +87,12 @@ void match_reference(const Reference& ref, const std::string& file, const std::s
 void verify_member(const tables::SetPath& set, const tables::TableSpec& t,
                    const std::optional<Reference>& ref, int threads, std::ostream& out) {
     const std::string path = (set.dir / t.file).string();
-    const Verified sum = verify_file(path, t.pattern, threads, out);
+    const Verified sum = verify_file(path, t.pattern, threads);
     if (t.xxh3 && *t.xxh3 != sum.payload)
         throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) +
                           " differs from the manifest's " + base::hex16(*t.xxh3));
     if (ref) match_reference(*ref, t.file, path, sum, threads);
+    out << sum.line;
 }
 
 // Every table of the set at `p`: each failure on one line, then the count.
@@ -130,11 +134,10 @@ int run_verify(const Context& c) {
         ref = Reference{tables::read_manifest(where.manifest.string()), where.dir};
     }
     if (tables::names_set(p)) return verify_set(c, p, ref, threads);
-    const Verified sum = verify_file(p, std::nullopt, threads, c.out);
-    if (ref) {
-        match_reference(*ref, fs::path(p).filename().string(), p, sum, threads);
-        c.out << "matches the reference " << o.against << "\n";
-    }
+    const Verified sum = verify_file(p, std::nullopt, threads);
+    if (ref) match_reference(*ref, fs::path(p).filename().string(), p, sum, threads);
+    c.out << sum.line;
+    if (ref) c.out << "matches the reference " << o.against << "\n";
     return kExitOk;
 }
 

@@ -77,12 +77,13 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
 }
 
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
-                   std::optional<EntryCoding> coding, int threads) {
+                   std::optional<EntryCoding> coding, int threads,
+                   const std::atomic<bool>* cancel) {
     if (!coding || *coding == read_pdb_header(in).coding)
-        return convert_pdb(in, out, enc, zstd_level);
+        return convert_pdb(in, out, enc, zstd_level, cancel);
     const PdbTable t = PdbTable::load(in);
     const TableEntries e = encode_entries(t.pattern(), t.entries(), t.size(), *coding, threads);
-    write_table(out, t.file().header(), e, enc, zstd_level);
+    write_table(out, t.file().header(), e, enc, zstd_level, cancel);
 }
 
 }  // namespace loyd::tables

@@ -51,8 +51,10 @@ private:
 
 // Re-encodes a table file (pdbgen pack/unpack): the payload as `enc`, the entries as `coding`
 // (unchanged when not given; a change costs one unrank per entry, on `threads`). The input is
-// verified first; `in` and `out` may be the same path (written atomically).
+// verified first; `in` and `out` may be the same path (written atomically). `cancel` as for
+// write_pdb (tables/table_file.h).
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
-                   std::optional<EntryCoding> coding = std::nullopt, int threads = 1);
+                   std::optional<EntryCoding> coding = std::nullopt, int threads = 1,
+                   const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace loyd::tables

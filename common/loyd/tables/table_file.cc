@@ -121,7 +121,8 @@ Xxh3State new_xxh3() {
     return s;
 }
 
-constexpr uint64_t kZstdFeed = 1 << 20;  // the frame is always fed in pieces of this size
+constexpr uint64_t kZstdFeed = 1 << 20;   // the frame is always fed in pieces of this size
+constexpr uint64_t kRawPiece = 64 << 20;  // raw payloads are written in pieces of at most this
 
 // Advice for a table's mapping, before its first access: transparent huge pages, so a file not
 // yet in the page cache is read into 2 MiB folios that the search's random lookups reach through
@@ -150,12 +151,17 @@ struct PdbWriter::Impl {
     Xxh3State payload_hash = new_xxh3();
     Xxh3State stored_hash = new_xxh3();
     uint64_t appended = 0;
+    const std::atomic<bool>* cancel = nullptr;
     std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx;
     std::vector<uint8_t> staged, chunk;
 
     Impl(const std::string& path, const PdbHeader& header, PdbEncoding e, base::Links links)
         : h(header), enc(e), out(path, links) {}
 
+    void check_cancel() const {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            throw LimitError(out.target() + ": writing cancelled");
+    }
     void check(size_t r) const {
         if (ZSTD_isError(r))
             throw IoError(out.target() + ": cannot write: zstd: " + ZSTD_getErrorName(r));
@@ -216,10 +222,16 @@ void PdbWriter::append(const uint8_t* data, uint64_t n) {
     w.appended += n;
     XXH3_64bits_update(w.payload_hash.get(), data, n);
     if (w.enc == PdbEncoding::Raw) {
-        w.out.append(data, n);
+        for (uint64_t done = 0; done < n;) {  // in pieces, so that a cancel is seen
+            w.check_cancel();
+            const uint64_t take = std::min<uint64_t>(n - done, kRawPiece);
+            w.out.append(data + done, take);
+            done += take;
+        }
         return;
     }
     while (n > 0) {
+        w.check_cancel();
         const uint64_t take = std::min<uint64_t>(n, kZstdFeed - w.staged.size());
         w.staged.insert(w.staged.end(), data, data + take);
         data += take;
@@ -228,8 +240,13 @@ void PdbWriter::append(const uint8_t* data, uint64_t n) {
     }
 }
 
+void PdbWriter::cancel_on(const std::atomic<bool>* flag) {
+    impl_->cancel = flag;
+}
+
 PdbHeader PdbWriter::finish() {
     Impl& w = *impl_;
+    w.check_cancel();
     if (w.appended != payload_bytes(w.h))
         throw UsageError(w.out.target() + ": payload has " + std::to_string(w.appended) +
                          " bytes but the header says " + std::to_string(payload_bytes(w.h)));
@@ -243,6 +260,7 @@ PdbHeader PdbWriter::finish() {
         h.payload_stored_size = w.out.end() - h.payload_offset;
         h.stored_xxh3 = XXH3_64bits_digest(w.stored_hash.get());
     }
+    w.check_cancel();  // (the last zstd piece may have taken a while)
     const PdbHeaderBytes b = encode_header(h);
     w.out.write_at(b.data(), b.size(), 0);
     w.out.commit();
@@ -250,12 +268,14 @@ PdbHeader PdbWriter::finish() {
 }
 
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
-               PdbEncoding enc, int zstd_level, base::Links links) {
+               PdbEncoding enc, int zstd_level, base::Links links,
+               const std::atomic<bool>* cancel) {
     if (size != payload_bytes(h))
         throw UsageError(path + ": payload has " + std::to_string(size) +
                          " bytes but the header says " + std::to_string(payload_bytes(h)));
     if (data == nullptr && size > 0) throw UsageError(path + ": payload pointer is null");
     PdbWriter w(path, h, enc, zstd_level, links);
+    w.cancel_on(cancel);
     w.append(data, size);
     w.finish();
 }
@@ -387,13 +407,15 @@ std::string PdbFile::rewritten() const {
     return "";
 }
 
-void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level) {
+void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
+                 const std::atomic<bool>* cancel) {
     const PdbFile f = PdbFile::open(in, true);
-    write_pdb(out, f.header(), f.data(), f.payload_size(), enc, zstd_level);
+    write_pdb(out, f.header(), f.data(), f.payload_size(), enc, zstd_level, base::Links::Follow,
+              cancel);
 }
 
 PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,
-                      int zstd_level) {
+                      int zstd_level, const std::atomic<bool>* cancel) {
     if (e.count != h.entries)
         throw UsageError(path + ": " + std::to_string(e.count) + " entries but the header says " +
                          std::to_string(h.entries));
@@ -406,6 +428,7 @@ PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& 
         throw UsageError(path + ": " + std::to_string(e.bytes.size()) + " entry bytes, expected " +
                          std::to_string(want));
     PdbWriter w(path, h, enc, zstd_level);
+    w.cancel_on(cancel);
     w.append(e.bytes.data(), e.bytes.size());
     if (e.coding == EntryCoding::Compact) {
         const std::vector<uint8_t> pad(nibble_bytes(e.count) - want, 0);

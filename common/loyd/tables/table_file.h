@@ -16,6 +16,7 @@
 // pass (skippable); a zstd table costs one decode pass (~1 GB/s).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,9 +36,11 @@ namespace loyd::tables {
 // header fields valid (as read_pdb_header checks them), and for zstd 1 <= zstd_level <= 22.
 // Zstd output is deterministic (single-threaded): the same input gives a byte-identical file.
 // With Links::Refuse a symbolic link at `path` is replaced, never written through (AtomicFile).
+// `cancel` (may be null), when set while the file is written, stops the write: LimitError, and
+// the temporary file is removed (a table being compressed at a high level takes minutes).
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
                PdbEncoding enc, int zstd_level = kDefaultZstdLevel,
-               base::Links links = base::Links::Follow);
+               base::Links links = base::Links::Follow, const std::atomic<bool>* cancel = nullptr);
 
 // Streams a table file: entries are appended in rank order, in pieces of any size, and
 // finish() commits the file atomically (as write_pdb does). The payload checksums are computed
@@ -54,6 +57,9 @@ public:
     PdbWriter(const PdbWriter&) = delete;
     PdbWriter& operator=(const PdbWriter&) = delete;
     ~PdbWriter();
+    // From now on a set `*flag` stops the write at the next piece (or at finish()): LimitError,
+    // the temporary file removed.
+    void cancel_on(const std::atomic<bool>* flag);
     void append(const uint8_t* data, uint64_t n);
     // Commits the file; returns the header written (with the payload checksums).
     PdbHeader finish();
@@ -120,12 +126,14 @@ private:
 // writes `out` atomically with `enc`; the entries keep their coding. `in` and `out` may be the
 // same path.
 void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
-                 int zstd_level = kDefaultZstdLevel);
+                 int zstd_level = kDefaultZstdLevel, const std::atomic<bool>* cancel = nullptr);
 
 // Writes entries in memory as a table file (write_pdb's contract): h's coding fields are set
 // from `e` (compact entries: version 3, the nibbles, padding and the exception table).
 // Returns the header written (with its checksums).
+// `cancel` as for write_pdb.
 PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,
-                      int zstd_level = kDefaultZstdLevel);
+                      int zstd_level = kDefaultZstdLevel,
+                      const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace loyd::tables
