@@ -157,8 +157,8 @@ $scratch/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" ]
       dpkg-deb -I "$tdeb" >"$scratch/tdeb.info"
       expect_file "the table .deb is Architecture: all" "$scratch/tdeb.info" "^ Architecture: all"
       tar tzf "$scratch/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" >"$scratch/ttgz.list"
-      expect "the table .tar.gz holds the table" \
-        grep -qx "usr/share/loyd/pdb/fleet-3x3/full-1-2-3-4-5-6.pdb" "$scratch/ttgz.list"
+      expect "the table .tar.gz holds the table, rooted at the prefix" \
+        grep -qx "share/loyd/pdb/fleet-3x3/full-1-2-3-4-5-6.pdb" "$scratch/ttgz.list"
       dpkg-deb -x "$tdeb" "$scratch/root"
       (cd "$scratch" && "$scratch/root/usr/bin/solver" --json 8 6 7 2 5 4 3 0 1) >"$scratch/out" 2>&1
       expect_out "the solver uses the installed table package" '"heuristic":"pdb:fleet-3x3"'
@@ -173,6 +173,13 @@ $scratch/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" ]
       dpkg-deb -c "$udeb" >"$scratch/udeb.list"
       expect "the 'Fleet 3x3' .deb installs into its set's name" grep -q " \./usr/share/loyd/pdb/Fleet 3x3/manifest.txt$" "$scratch/udeb.list"
     fi
+    # Sets left with the default name (custom) get their own packages and folders.
+    for pat in 1,2 3,4; do
+      expect_run "build a custom set $pat" 0 "$p/bin/pdbgen" build --size 3x3 --pattern "$pat" --out "$scratch/custom-$pat" -q
+      expect_run "package the custom set $pat" 0 "$p/bin/pdbgen" package "$scratch/custom-$pat" --out "$scratch/tpkg4"
+      expect_out "the custom set $pat has a package of its own" "^$scratch/tpkg4/loyd-pdb-custom-[0-9a-f]{8}_0.2.0_all.deb$"
+    done
+    expect "two custom sets, two packages" [ "$(ls "$scratch/tpkg4"/*.deb | wc -l)" = 2 ]
     # A damaged set is never packaged.
     printf 'x' | dd of="$scratch/fleet/full-1-2-3-4-5-6.pdb" bs=1 seek=5000 conv=notrunc 2>/dev/null
     run "$p/bin/pdbgen" package "$scratch/fleet" --out "$scratch/tpkg2"

@@ -22,6 +22,7 @@
 #include "loyd/base/version.h"
 #include "loyd/tables/header.h"
 #include "loyd/tables/load.h"
+#include "loyd/tables/manifest.h"
 #include "loyd/tables/table_file.h"
 #include "pdbgen/commands.h"
 
@@ -76,11 +77,22 @@ std::string debian_name(const std::string& set) {
     return n;
 }
 
+// The name a set is packaged and installed under: its own, except for a set with no name or
+// the default one ("custom", what `build` names a set not given --name), which would share a
+// package and a folder with every other such set: "custom-" and 8 hex digits of the XXH3 of its
+// manifest's text (goal, tables and their checksums: the same tables give the same name).
+std::string package_set_name(const tables::LoadedSet& set) {
+    const std::string& name = set.spec.name;
+    if (!name.empty() && name != "custom") return name;
+    const std::string text = tables::manifest_text(set.spec);
+    return "custom-" + base::hex16(tables::pdb_checksum(text.data(), text.size())).substr(0, 8);
+}
+
 void make_table_packages(const std::string& set_dir, const std::string& out_dir,
                          std::ostream& out) {
     const tables::LoadedSet set =
         tables::load_set(set_dir);  // every check; a broken set is never packaged
-    const std::string name = set.spec.name, pkg = debian_name(name);
+    const std::string name = package_set_name(set), pkg = debian_name(name);
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) throw IoError("cannot create output folder '" + out_dir + "': " + ec.message());
@@ -113,7 +125,9 @@ void make_table_packages(const std::string& set_dir, const std::string& out_dir,
     const std::string deb = (fs::path(out_dir) / (pkg + "_" + kVersion + "_all.deb")).string();
     const std::string tgz = (fs::path(out_dir) / (pkg + "-" + kVersion + ".tar.gz")).string();
     run_tool({"dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage.string(), deb});
-    run_tool({"tar", "--owner=0", "--group=0", "-czf", tgz, "-C", stage.string(), "usr"});
+    // The tarball is rooted at the prefix (share/loyd/pdb/NAME), the .deb at / (usr/...).
+    run_tool(
+        {"tar", "--owner=0", "--group=0", "-czf", tgz, "-C", (stage / "usr").string(), "share"});
     fs::remove_all(stage, ec);
     out << deb << "\n" << tgz << "\n";
 }
