@@ -19,8 +19,11 @@ TEST(Numbers, ThousandsSeparatesEveryThreeDigits) {
 }
 
 TEST(Numbers, BytesInKibBelowAMibElseMib) {
-    EXPECT_EQ(bytes(0), "0.0 KiB");
-    EXPECT_EQ(bytes(512), "0.5 KiB");
+    EXPECT_EQ(bytes(0), "0 B");
+    EXPECT_EQ(bytes(1), "1 B");  // not "0.0 KiB"
+    EXPECT_EQ(bytes(1023), "1023 B");
+    EXPECT_EQ(bytes(1024), "1.0 KiB");
+    EXPECT_EQ(bytes(1536), "1.5 KiB");
     EXPECT_EQ(bytes((1u << 20) - 1), "1024.0 KiB");
     EXPECT_EQ(bytes(1u << 20), "1.0 MiB");
     EXPECT_EQ(bytes(uint64_t{20} << 20), "20.0 MiB");

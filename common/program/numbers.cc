@@ -26,6 +26,7 @@ std::string thousands(uint64_t n) {
 
 std::string bytes(uint64_t n) {
     const double v = static_cast<double>(n);
+    if (n < 1024) return std::to_string(n) + " B";
     if (n < (uint64_t{1} << 20)) return printed("%.1f KiB", v / 1024.0);
     return printed("%.1f MiB", v / (1024.0 * 1024.0));
 }

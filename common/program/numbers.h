@@ -12,8 +12,9 @@ namespace loyd::program {
 // 1234567 -> "1,234,567"; 999 -> "999".
 std::string thousands(uint64_t n);
 
-// A size with one decimal: below 1 MiB in KiB ("0.5 KiB", "512.0 KiB"), else in MiB ("20.0
-// MiB", "3584.0 MiB"): one unit for every table size, so sizes compare at a glance.
+// A size: below 1 KiB in whole bytes ("1 B"), below 1 MiB in KiB with one decimal ("1.5 KiB",
+// "512.0 KiB"), else in MiB ("20.0 MiB", "3584.0 MiB"): one unit for every table size, so sizes
+// compare at a glance.
 std::string bytes(uint64_t n);
 
 // Elapsed or estimated time: below a minute in whole seconds ("0 s", "42 s"), else in minutes

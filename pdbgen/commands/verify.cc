@@ -115,8 +115,9 @@ int verify_set(const Context& c, const std::string& p, const std::optional<Refer
     if (failures)
         throw FormatError(std::to_string(failures) + " of " + std::to_string(spec.tables.size()) +
                           " tables failed verification");
-    c.out << "set " << spec.name << ": all " << spec.tables.size() << " tables verified"
-          << (ref ? " and match the reference" : "") << "\n";
+    c.out << "set " << (spec.name.empty() ? set.dir.string() : spec.name) << ": all "
+          << spec.tables.size() << " tables verified" << (ref ? " and match the reference" : "")
+          << "\n";
     return kExitOk;
 }
 
