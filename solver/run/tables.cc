@@ -136,9 +136,12 @@ void Tables::hint(const board::Board& goal, const std::string& what) {
     if (fs::exists(sibling, ec))
         cmd = tables::shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
     std::ostringstream os;
-    os << what << "; for faster solving build tables (about " << std::max(1.0, std::ceil(c.minutes))
-       << " min on 2 cores, " << program::bytes(c.peak_bytes) << " of memory, up to "
-       << program::bytes(c.disk_bytes) << " on disk): " << cmd;
+    const std::string time =
+        c.minutes < 1 ? "under a minute"
+                      : "about " + std::to_string(static_cast<long>(std::ceil(c.minutes))) + " min";
+    os << what << "; for faster solving build tables (" << time << " on 2 cores, "
+       << program::bytes(c.peak_bytes) << " of memory, up to " << program::bytes(c.disk_bytes)
+       << " on disk): " << cmd;
     hint_ = os.str();
 }
 
