@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/tables/discover.h"
 #include "test_util.h"
 
 namespace loyd {
@@ -74,10 +75,20 @@ TEST(SetFit, MessagesNameTheSetAndWhatToBuild) {
     const board::Board centre = test::goal_with_blank(board::Geometry(3, 3), 4);
     const tables::PdbSetSpec stm = spec_for(g33, board::Metric::Stm);
     EXPECT_EQ(misfit_message(tables::SetMisfit::None, stm, "dir/8", g33, board::Metric::Stm), "");
-    EXPECT_EQ(misfit_message(tables::SetMisfit::Metric, stm, "dir/8", g33, board::Metric::Mtm),
-              "the tables in dir/8 count stm moves, the search mtm moves; build tables for it with "
-              "pdbgen "
-              "build --metric mtm");
+    // The command to build is a whole one, that runs as printed (options and --out).
+    const std::string metric =
+        misfit_message(tables::SetMisfit::Metric, stm, "dir/8", g33, board::Metric::Mtm);
+    EXPECT_EQ(metric.rfind("the tables in dir/8 count stm moves, the search mtm moves; build "
+                           "tables for it with: pdbgen build ",
+                           0),
+              0u)
+        << metric;
+    EXPECT_TRUE(test::contains(metric, "--preset 8-mtm-fringe")) << metric;
+    EXPECT_TRUE(test::contains(metric, "--out ")) << metric;
+    EXPECT_EQ(metric,
+              "the tables in dir/8 count stm moves, the search mtm moves; build tables "
+              "for it with: " +
+                  tables::suggest_build_command(g33, board::Metric::Mtm));
     EXPECT_EQ(misfit_message(tables::SetMisfit::Board, stm, "dir/8",
                              board::Board::blank_last(board::Geometry(4, 4)), board::Metric::Stm),
               "the tables in dir/8 are for 3x3 boards, the instance is 4x4");

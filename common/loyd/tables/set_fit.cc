@@ -20,8 +20,8 @@ std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::stri
         case SetMisfit::None: return "";
         case SetMisfit::Metric:
             return tables + " count " + to_string(set.metric) + " moves, the search " +
-                   to_string(metric) + " moves; build tables for it with pdbgen build --metric " +
-                   to_string(metric);
+                   to_string(metric) +
+                   " moves; build tables for it with: " + suggest_build_command(goal, metric);
         case SetMisfit::Board:
             return tables + " are for " + set.geometry().name() + " boards, the instance is " +
                    goal.geometry().name();
