@@ -50,8 +50,12 @@ if expect_run "info 8-4-4 set --scores" 0 "$pdbgen" info "$s844" --scores; then
     awk -v a="$e1" -v b="$e2" -v p="$part" 'BEGIN { d = a + b - p; exit !(a < 0 && b < 0 && d < 0.002 && d > -0.002) }'
 fi
 if expect_run "info 8-fringe set --scores" 0 "$pdbgen" info "$fringe" --scores; then
-  expect "info 8-fringe: a full table is not scored" sh -c "! grep -Eq '^(ln eta|scores) ' '$scratch/out'"
+  expect "info 8-fringe: a full table is not scored" sh -c "! grep -Eq '^ln eta|ln eta [-0-9]' '$scratch/out'"
+  expect_file "info 8-fringe: --scores says why there is none" "$scratch/out" "^scores +none: only additive"
   expect_file "info 8-fringe: its table is listed" "$scratch/out" "^  full-1-2-3-4-7.pdb: full"
+fi
+if expect_run "info of a full table file --scores" 0 "$pdbgen" info "$fringe/full-1-2-3-4-7.pdb" --scores; then
+  expect_file "info of a full table file: --scores says why there is none" "$scratch/out" "^scores +none: only additive"
 fi
 expect_file "8-4-4 manifest has checksums" "$s844/manifest.txt" \
   "^table additive-1-2-4-5.pdb additive 1,2,4,5 xxh3=[0-9a-f]{16}$"

@@ -62,6 +62,10 @@ std::vector<double> partition_scores(const tables::LoadedSet& set, int threads) 
 }
 
 // `info DIR` (or its manifest): the set, each table checked and described on one line.
+// What --scores prints where there is no score to give.
+constexpr const char* kNoScores =
+    "scores      none: only additive single-tile-metric tables are scored\n";
+
 int info_set(const std::string& path, int threads, bool want_scores, std::ostream& out) {
     const tables::LoadedSet set = load_set(path, tables::LoadOptions{});
     const tables::PdbSetSpec& s = set.spec;
@@ -103,6 +107,7 @@ int info_set(const std::string& path, int threads, bool want_scores, std::ostrea
         << " bytes on disk\n";
     if (scorable && !want_scores)
         out << "scores      with --scores: each partition's ln eta (reads every entry once more)\n";
+    if (!scorable && want_scores) out << kNoScores;
     return kExitOk;
 }
 
@@ -168,6 +173,7 @@ int run_info(const Context& c) {
     const tables::PdbTable t = tables::PdbTable::load(path);
     describe_header(path, t, c.out);
     describe_values(t, thread_count(o), c.out);
+    if (o.scores && !scored(t.pattern())) c.out << kNoScores;
     return kExitOk;
 }
 
