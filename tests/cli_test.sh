@@ -490,16 +490,20 @@ expect_err "a goal label with a control character: named" "label 'A[\\]x1b' hold
 # summary; exit 130. (Korf #60 with Manhattan alone runs for minutes.)
 hard=$(grep "^korf-60:" "$repo/data/korf100.txt" | sed 's/^[^:]*://; s/#.*//')
 printf 'easy: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\nhard: %s\n' "$hard" >"$scratch/interrupt.txt"
-for sig in INT TERM; do
+# start_hard: the solver on interrupt.txt in the background ($victim), returning once "hard"
+# has started (the easy record is out), not after a fixed sleep: on a loaded machine the solver
+# may not have installed its handlers 1.5 s after the fork.
+start_hard() {
   "$solver" -j 1 --heuristic manhattan --goal blank-first --input "$scratch/interrupt.txt" >"$scratch/out" 2>"$scratch/err" &
   victim=$!
-  # Signal once "hard" has started (the easy record is out), not after a fixed sleep: on a
-  # loaded machine the solver may not have installed its handlers 1.5 s after the fork.
   for _ in $(seq 300); do
     grep -q '^easy:' "$scratch/out" 2>/dev/null && break
     sleep 0.1
   done
   sleep 0.3
+}
+for sig in INT TERM; do
+  start_hard
   kill -s "$sig" "$victim"
   wait "$victim"
   ran "solver -j 1 --heuristic manhattan --goal blank-first --input interrupt.txt, then SIG$sig" $?
@@ -510,13 +514,7 @@ done
 
 # The same SIGTERM twice at once (as `timeout` sends it, to the process and then its group) is
 # one request: still 130 with the record, not the end by the second signal (143).
-"$solver" -j 1 --heuristic manhattan --goal blank-first --input "$scratch/interrupt.txt" >"$scratch/out" 2>"$scratch/err" &
-victim=$!
-for _ in $(seq 300); do
-  grep -q '^easy:' "$scratch/out" 2>/dev/null && break
-  sleep 0.1
-done
-sleep 0.3
+start_hard
 kill -s TERM "$victim"
 kill -s TERM "$victim" 2>/dev/null
 wait "$victim"

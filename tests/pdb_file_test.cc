@@ -518,16 +518,24 @@ TEST_F(PdbFileTest, WritesThroughLinksAndRefusesOtherFiles) {
               (std::vector<std::string>{"fifo.pdb", "link.pdb", "null.pdb", "real.pdb"}));
 }
 
+// A 4x4 table of 43680 entries (header and payload), larger than write_table's.
+Table four_by_four() {
+    Table t{make_header(4, 4, tables::PdbKind::Additive, {1, 2, 3, 4}), {}};
+    t.payload = make_payload(t.header.entries);
+    t.header.max_value = max_of(t.payload);
+    return t;
+}
+
 TEST_F(PdbFileTest, FailedWriteLeavesTargetUntouched) {
     const std::string p = file("t.pdb");
     write_table(p, tables::PdbEncoding::Zstd);
     const Bytes before = read_bytes(p);
 
-    // A 4x4 table of 43680 entries, written with a file-size limit below its size: the write
-    // fails part-way (EFBIG), the temporary file is removed, the old target stays.
-    tables::PdbHeader h = make_header(4, 4, tables::PdbKind::Additive, {1, 2, 3, 4});
-    const Bytes d = make_payload(h.entries);
-    h.max_value = max_of(d);
+    // The 4x4 table written with a file-size limit below its size: the write fails part-way
+    // (EFBIG), the temporary file is removed, the old target stays.
+    const Table big = four_by_four();
+    const tables::PdbHeader& h = big.header;
+    const Bytes& d = big.payload;
     rlimit old{};
     ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
     rlimit low = old;
@@ -561,9 +569,7 @@ TEST_F(PdbFileTest, CancelledWriteLeavesTargetUntouched) {
     const std::string p = file("t.pdb");
     write_table(p, tables::PdbEncoding::Zstd);
     const Bytes before = read_bytes(p);
-    tables::PdbHeader h = make_header(4, 4, tables::PdbKind::Additive, {1, 2, 3, 4});
-    const Bytes d = make_payload(h.entries);
-    h.max_value = max_of(d);
+    const auto [h, d] = four_by_four();
     std::atomic<bool> cancel{true};
     for (auto enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         EXPECT_THROW(write_pdb(p, h, d.data(), d.size(), enc, tables::kDefaultZstdLevel,
