@@ -114,9 +114,9 @@ Request make_request(const Options& o) {
     r.command = command_of(o.command);
     r.boards = o.arguments;
     r.input = o.input;
-    // `solver -`: the instances on standard input, as with --input -.
-    if (r.command == Command::Solve && r.boards.size() == 1 && r.boards[0] == "-" &&
-        r.input.empty()) {
+    // `solver -` (and `solver check -`): the instances on standard input, as with --input -.
+    if ((r.command == Command::Solve || r.command == Command::Check) && r.boards.size() == 1 &&
+        r.boards[0] == "-" && r.input.empty()) {
         r.input = std::move(r.boards[0]);  // "-"
         r.boards.clear();
     }

@@ -116,6 +116,10 @@ printf '8 6 7 2 5 4 3 0 1\n' >"$scratch/stdin"
 run "$solver" -j 1 -
 expect_status "- reads stdin" 0
 expect_out "- reads stdin" "^stdin:1: length 31 "
+printf '1 2 3/4 5 6/7 0 8 R\n' >"$scratch/stdin"
+run "$solver" check -
+expect_status "check - reads stdin" 0
+expect_out "check - reads stdin: the line checked" "^stdin:1: "
 : >"$scratch/stdin"
 # A word is named as no tile number, not counted as one; a huge number is out of range.
 run "$solver" -j 1 solve frob

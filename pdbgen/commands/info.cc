@@ -61,11 +61,11 @@ std::vector<double> partition_scores(const tables::LoadedSet& set, int threads) 
     return scores;
 }
 
-// `info DIR` (or its manifest): the set, each table checked and described on one line.
 // What --scores prints where there is no score to give.
 constexpr const char* kNoScores =
     "scores      none: only additive single-tile-metric tables are scored\n";
 
+// `info DIR` (or its manifest): the set, each table checked and described on one line.
 int info_set(const std::string& path, int threads, bool want_scores, std::ostream& out) {
     const tables::LoadedSet set = load_set(path, tables::LoadOptions{});
     const tables::PdbSetSpec& s = set.spec;
