@@ -2,6 +2,7 @@
 
 #include <pybind11/stl.h>
 
+#include <climits>
 #include <vector>
 
 #include "errors.h"
@@ -32,12 +33,11 @@ long long index_value(const py::handle& v, const char* what) {
         throw py::type_error(std::string(what) + " must be whole numbers, not " +
                              std::string(py::str(py::type::of(v).attr("__name__"))));
     }
-    const long long x = PyLong_AsLongLong(i);
+    // A value beyond long long becomes its sign's extreme: out of every range checked.
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(i, &overflow);
     Py_DECREF(i);
-    if (x == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return -1;  // out of any range: Board::make names it
-    }
+    if (overflow) return overflow > 0 ? LLONG_MAX : LLONG_MIN;
     return x;
 }
 
@@ -46,8 +46,14 @@ bool is_text(const py::handle& h) {
 }
 
 int to_tile(long long v) {
-    // Out-of-range values become -1, which Board::make refuses, naming the range.
-    return v < 0 || v > 1000 ? -1 : static_cast<int>(v);
+    // Board::make names the range of a small value; a large one is named here, whole.
+    if (v < -1000 || v > 1000)
+        throw InvalidInput("value " +
+                           (v == LLONG_MAX   ? std::string("above 2^63")
+                            : v == LLONG_MIN ? std::string("below -2^63")
+                                             : std::to_string(v)) +
+                           " is out of range: a board holds at most 25 tiles");
+    return static_cast<int>(v);
 }
 
 // Tiles from a list of rows; `fixed` the size the call fixes, if any.
@@ -58,7 +64,7 @@ board::Board from_rows(const py::sequence& rows, const std::optional<board::Geom
     std::vector<int> tiles;
     size_t w = 0;
     for (size_t r = 0; r < h; ++r) {
-        const py::handle row = rows[r];
+        const py::object row = rows[r];  // owned: a sequence may make its items on demand
         if (is_text(row) || !py::isinstance<py::sequence>(row))
             throw InvalidInput("row " + std::to_string(r + 1) +
                                " is not a sequence of tile numbers");
@@ -71,7 +77,10 @@ board::Board from_rows(const py::sequence& rows, const std::optional<board::Geom
             throw InvalidInput("rows of different lengths (row 1 has " + std::to_string(w) +
                                " tiles, row " + std::to_string(r + 1) + " has " +
                                std::to_string(cells.size()) + ")");
-        for (size_t c = 0; c < w; ++c) tiles.push_back(to_tile(index_value(cells[c], "tiles")));
+        for (size_t c = 0; c < w; ++c) {
+            const py::object cell = cells[c];
+            tiles.push_back(to_tile(index_value(cell, "tiles")));
+        }
     }
     if (w < 2 || h < 2 || w * h > board::kMaxCells)
         throw InvalidInput("a board of " + std::to_string(w) + " columns and " + std::to_string(h) +
@@ -89,7 +98,10 @@ board::Board from_sequence(const py::sequence& seq, const std::optional<board::G
         throw InvalidInput(std::to_string(seq.size()) + " tiles: a board holds at most 25");
     std::vector<int> tiles;
     tiles.reserve(seq.size());
-    for (const py::handle v : seq) tiles.push_back(to_tile(index_value(v, "tiles")));
+    for (size_t i = 0; i < seq.size(); ++i) {
+        const py::object v = seq[i];  // owned: a sequence may make its items on demand
+        tiles.push_back(to_tile(index_value(v, "tiles")));
+    }
     return board::Board::make(infer_geometry(tiles.size(), fixed), tiles);
 }
 
@@ -132,13 +144,21 @@ std::optional<board::Geometry> size_arg(const py::handle& size) {
     }
     if (py::isinstance<py::sequence>(size) && py::len(size) == 2) {
         const py::sequence s = py::reinterpret_borrow<py::sequence>(size);
-        const long long w = index_value(s[0], "a size"), h = index_value(s[1], "a size");
-        if (w < 2 || h < 2 || w * h > board::kMaxCells)
-            throw UsageError("board size " + std::to_string(w) + "x" + std::to_string(h) +
+        const py::object sw = s[0], sh = s[1];
+        const long long w = index_value(sw, "a size"), h = index_value(sh, "a size");
+        if (w < 2 || h < 2 || w > board::kMaxCells || h > board::kMaxCells ||
+            w * h > board::kMaxCells)
+            throw UsageError("board size " + std::string(py::str(sw)) + "x" +
+                             std::string(py::str(sh)) +
                              " is not supported (need 2 <= W, H and W*H <= 25)");
         return board::Geometry(static_cast<int>(w), static_cast<int>(h));
     }
     throw UsageError("a size is 'WxH' or (W, H), not " + std::string(py::repr(size)));
+}
+
+board::Geometry needed_size(const py::handle& size) {
+    if (size.is_none()) throw UsageError("a size is needed: 'WxH' or (W, H), not None");
+    return *size_arg(size);
 }
 
 board::BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
@@ -164,7 +184,14 @@ board::BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
 }
 
 board::Board board_arg(const py::handle& board, const board::BoardFormat& format) {
-    if (py::isinstance<board::Board>(board)) return board.cast<board::Board>();
+    if (py::isinstance<board::Board>(board)) {
+        board::Board b = board.cast<board::Board>();
+        if (format.geometry() && !(b.geometry() == *format.geometry()))
+            throw InvalidInput("the board is " + b.geometry().name() + ", the " +
+                               (format.goal_written() ? "goal" : "size") + " " +
+                               format.geometry()->name());
+        return b;
+    }
     try {
         if (py::isinstance<py::str>(board)) {
             const std::string text = board.cast<std::string>();
@@ -224,12 +251,12 @@ void bind_board(py::module_& m) {
     py::class_<board::Board>(
         m, "Board", R"doc(A sliding-tile position: W x H cells (2 <= W, H; W*H <= 25), 0 the blank.
 
-board::Board(board, *, size=None, goal=None) reads any form the solver reads: a text in
+Board(board, *, size=None, goal=None) reads any form the solver reads: a text in
 numbers or labels, flat or in rows ("8 2 0/4 6 1/3 7 5", "8,2,0,4,6,1,3,7,5"; the
 blank written 0, _ or .), a sequence of tile numbers (flat, or a list of rows),
-or another board::Board. A flat board takes its size from `size` ("WxH" or (W, H)), else
+or another Board. A flat board takes its size from `size` ("WxH" or (W, H)), else
 from the goal, else from its count (4, 9, 16 or 25 tiles: square). Labels need a
-goal written in the same labels: board::Board("H G F/E D C/B A _", goal="A B C/D E F/G H _");
+goal written in the same labels: Board("H G F/E D C/B A _", goal="A B C/D E F/G H _");
 inside loyd a board is numeric (the goal's k-th labelled cell is tile k).
 Boards are immutable, compare equal by size and tiles, hash, and pickle.
 Raises InvalidInputError for a board that cannot be read (naming the token),
@@ -255,13 +282,13 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
 0 is the blank. Raises InvalidInputError when the tiles are not a permutation of 0..W*H-1.)doc")
         .def_static(
             "blank_last",
-            [](const py::object& size) { return board::Board::blank_last(*size_arg(size)); },
+            [](const py::object& size) { return board::Board::blank_last(needed_size(size)); },
             "size"_a,
             "The goal 1 2 ... N-1 0 of a board of `size` ('WxH' or (W, H)): the blank in the last "
             "cell.")
         .def_static(
             "blank_first",
-            [](const py::object& size) { return board::Board::blank_first(*size_arg(size)); },
+            [](const py::object& size) { return board::Board::blank_first(needed_size(size)); },
             "size"_a,
             "The goal 0 1 ... N-1 of a board of `size`: the blank in the first cell (Korf's "
             "instances).")

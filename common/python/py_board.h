@@ -27,6 +27,8 @@ std::string python_words(std::string message);
 
 // None -> nullopt; "WxH" or (W, H) -> the board; UsageError otherwise.
 std::optional<board::Geometry> size_arg(const py::handle& size);
+// size_arg for a call that needs a size: UsageError for None too.
+board::Geometry needed_size(const py::handle& size);
 
 // The conventions of a call: the goal (a name, a text, or a Board) and the size, if given.
 board::BoardFormat format_arg(const py::handle& goal, const py::handle& size);

@@ -70,8 +70,11 @@ void read_rows(const py::array& a, const board::Geometry& g, Positions& out) {
         if (ok) continue;
         std::vector<int> tiles;
         for (int c = 0; c < n; ++c) {
-            const auto tile = static_cast<int64_t>(v(i, c));
-            tiles.push_back(tile >= 0 && tile < 1000 ? static_cast<int>(tile) : -1);
+            const T x = v(i, c);
+            if (static_cast<int64_t>(x) < 0 || static_cast<int64_t>(x) >= n)  // named whole
+                throw InvalidInput("boards[" + std::to_string(i) + "]: value " + std::to_string(x) +
+                                   " is out of range 0.." + std::to_string(n - 1));
+            tiles.push_back(static_cast<int>(x));
         }
         try {
             board::Board::make(g, tiles);
@@ -115,6 +118,10 @@ Positions read_positions(const py::handle& boards, const board::BoardFormat& f) 
     size_t i = 0;
     for (const py::handle item : boards) {
         if (i % 65536 == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
+        if (i == 0 && !py::isinstance<py::bool_>(item) && PyIndex_Check(item.ptr()))
+            throw py::type_error("boards[0] is the number " + std::string(py::repr(item)) +
+                                 ": boards is a sequence of boards (for one board's tiles, "
+                                 "pass [tiles] or call solve())");
         board::Board b = [&] {
             try {
                 return board_arg(item, f);

@@ -24,28 +24,35 @@ std::string text(const py::dict& o, const char* key, const char* fallback) {
     return v.cast<std::string>();
 }
 
+bool is_text_arg(const py::handle& v) {
+    return py::isinstance<py::str>(v) || py::isinstance<py::bytes>(v);
+}
+
 // A truth value given as True or False (None: the default).
 bool flag(const py::dict& o, const char* key, bool fallback) {
     const py::object v = get(o, key);
     if (v.is_none()) return fallback;
-    if (!py::isinstance<py::bool_>(v))
+    // NumPy's bool_ too (not an int subclass, so never mistaken for a count).
+    const std::string type = py::str(py::type::of(v).attr("__name__"));
+    if (!py::isinstance<py::bool_>(v) && !(type == "bool_" || type == "bool"))
         throw UsageError(std::string(key) + " must be True or False, not " +
                          std::string(py::repr(v)));
-    return v.cast<bool>();
+    return PyObject_IsTrue(v.ptr()) == 1;
 }
 
 }  // namespace
 
-uint64_t whole(const py::handle& v, const char* name, uint64_t least) {
+uint64_t whole(const py::handle& v, const char* name, uint64_t least, uint64_t most) {
     if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))
         throw UsageError(std::string(name) + " must be a whole number, not " +
                          std::string(py::repr(v)));
     const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
     const unsigned long long x = PyLong_AsUnsignedLongLong(i.ptr());
-    if (PyErr_Occurred() || x < least) {
+    if (PyErr_Occurred() || x < least || x > most) {
         PyErr_Clear();
-        throw UsageError(std::string(name) + " must be from " + std::to_string(least) +
-                         " to 2^64-1, not " + std::string(py::repr(v)));
+        throw UsageError(std::string(name) + " must be from " + std::to_string(least) + " to " +
+                         (most == UINT64_MAX ? std::string("2^64-1") : std::to_string(most)) +
+                         ", not " + std::string(py::repr(v)));
     }
     return x;
 }
@@ -56,9 +63,7 @@ board::BoardFormat format_of(const py::dict& o) {
 
 int threads_arg(const py::handle& threads) {
     if (threads.is_none()) return search::batch_threads(0);
-    const uint64_t t = whole(threads, "threads", 1);
-    if (t > 1024) throw UsageError("threads must be from 1 to 1024, not " + std::to_string(t));
-    return static_cast<int>(t);
+    return static_cast<int>(whole(threads, "threads", 1, 1024));
 }
 
 Search search_for(const board::Geometry& g, const board::BoardFormat& format, const py::dict& o) {
@@ -72,7 +77,11 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
         opt.limits.max_nodes = kDefaultAstarNodes;
     const py::object secs = get(o, "time_limit");
     if (!secs.is_none()) {
-        const double s = py::float_(secs).cast<double>();
+        // A number (int, float, NumPy's): not a text, not a truth value.
+        const bool number = !py::isinstance<py::bool_>(secs) && !is_text_arg(secs) &&
+                            (PyFloat_Check(secs.ptr()) || PyIndex_Check(secs.ptr()) ||
+                             PyObject_HasAttrString(secs.ptr(), "__float__"));
+        const double s = number ? py::float_(secs).cast<double>() : 0.0;
         if (!(s > 0) || !std::isfinite(s))
             throw UsageError("time_limit must be a number of seconds above 0, not " +
                              std::string(py::repr(secs)));

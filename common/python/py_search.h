@@ -32,7 +32,7 @@ board::BoardFormat format_of(const py::dict& o);
 
 // A whole number from `least` to 2^64-1 (an int or anything with __index__, not a bool), or
 // UsageError naming the argument `name`.
-uint64_t whole(const py::handle& v, const char* name, uint64_t least);
+uint64_t whole(const py::handle& v, const char* name, uint64_t least, uint64_t most = UINT64_MAX);
 
 // The threads of `threads` (None: every core).
 int threads_arg(const py::handle& threads);

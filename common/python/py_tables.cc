@@ -39,10 +39,18 @@ std::string module_program() {
     return (self.parent_path() / LOYD_PY_TO_BIN / "python").lexically_normal().string();
 }
 
-// Every set opened and still held somewhere (by path, cache folder and checks), and every set
-// discovery chose (held for the process, as a solver run holds its sets).
+// Every set opened and still held somewhere (by path and cache folder; whether it was loaded
+// with every check), and every set discovery chose (held for the process, as a solver run
+// holds its sets).
 std::mutex mu;
-std::map<std::string, std::weak_ptr<const tables::LoadedSet>> opened;
+struct Opened {
+    std::weak_ptr<const tables::LoadedSet> set;
+    bool verified = false;
+};
+std::map<std::string, Opened> opened;
+// Held (without the GIL) while a set is loaded, so Python threads opening one set at once load
+// it once and share it.
+std::mutex load_mu;
 std::map<std::string, std::shared_ptr<const tables::LoadedSet>> discovered;
 std::map<std::string, std::optional<std::string>> found_manifests;  // discovery key -> manifest
 
@@ -65,24 +73,30 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
     lo.verify_payload = verify;
     lo.spot_check = verify;
     lo.cache_dir = cache_dir.value_or(default_cache());
-    const std::string key =
-        (ec ? manifest : canonical).string() + '\n' + lo.cache_dir + '\n' + (verify ? "1" : "0");
-    {
+    const std::string key = (ec ? manifest : canonical).string() + '\n' + lo.cache_dir;
+    // The copy already loaded, if it had at least the checks asked for.
+    auto held = [&]() -> std::shared_ptr<const tables::LoadedSet> {
         std::lock_guard<std::mutex> lock(mu);
-        if (auto it = opened.find(key); it != opened.end())
-            if (auto held = it->second.lock()) return Tables{held, manifest.string()};
-    }
-    std::shared_ptr<const tables::LoadedSet> set;
+        const auto it = opened.find(key);
+        if (it == opened.end() || (verify && !it->second.verified)) return nullptr;
+        return it->second.set.lock();
+    };
+    std::shared_ptr<const tables::LoadedSet> set = held();
+    if (set) return Tables{set, manifest.string()};
     try {
         py::gil_scoped_release release;  // a zstd set takes seconds to decode
-        set = std::make_shared<const tables::LoadedSet>(load_set(manifest.string(), lo));
+        std::lock_guard<std::mutex> loading(load_mu);
+        set = held();  // another thread may have loaded it meanwhile
+        if (!set) {
+            set = std::make_shared<const tables::LoadedSet>(load_set(manifest.string(), lo));
+            std::lock_guard<std::mutex> lock(mu);
+            opened[key] = Opened{set, verify};
+        }
     } catch (const IoError& e) {
         throw FileProblem(e.what());
     } catch (const FormatError& e) {
         throw FileProblem(e.what());
     }
-    std::lock_guard<std::mutex> lock(mu);
-    opened[key] = set;
     return Tables{set, manifest.string()};
 }
 

@@ -142,8 +142,59 @@ def test_malformed_sequences():
         loyd.Board(b"1 2 3 0")
 
 
+def test_items_a_sequence_makes_on_demand_are_held_while_read():
+    """NumPy rows and scalars, and any Sequence whose __getitem__ builds a new object, are
+    released by their maker at once: reading them must hold a reference (this crashed)."""
+    import collections.abc
+
+    class Made(collections.abc.Sequence):
+        def __init__(self, items):
+            self.items = items
+
+        def __len__(self):
+            return len(self.items)
+
+        def __getitem__(self, i):
+            item = self.items[i]
+            return Made(item) if isinstance(item, list) else int(item) + 0 * 2**70
+
+    assert loyd.Board(Made([[1, 2], [3, 0]])) == loyd.Board("1 2/3 0")
+    assert loyd.Board(Made([8, 6, 7, 2, 5, 4, 3, 0, 1])).to_list() == [8, 6, 7, 2, 5, 4, 3, 0, 1]
+    rows = np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]).reshape(3, 3)
+    for _ in range(3000):
+        assert loyd.Board(rows).to_list()[0] == 8
+        assert loyd.Board(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1])).to_list()[8] == 1
+    assert loyd.solve(np.array([[1, 2, 3], [4, 5, 6], [7, 0, 8]])).length == 1
+
+
+def test_out_of_range_tiles_are_named_as_given():
+    with pytest.raises(loyd.InvalidInputError, match="value 1099511627776 is out of range"):
+        loyd.Board([8, 6, 7, 2, 5, 4, 3, 2**40, 1])
+    with pytest.raises(loyd.InvalidInputError, match="above 2.63 is out of range"):
+        loyd.Board([8, 6, 7, 2, 5, 4, 3, 10**30, 1])
+    with pytest.raises(loyd.InvalidInputError, match="value 9 is out of range 0..8"):
+        loyd.Board([8, 6, 7, 2, 5, 4, 3, 9, 1])
+
+
+def test_a_board_given_as_a_board_keeps_its_size():
+    b = loyd.Board("1 2/3 0")
+    assert loyd.Board(b, size=(2, 2)) == b
+    with pytest.raises(loyd.InvalidInputError, match="the board is 2x2, the size 3x3"):
+        loyd.Board(b, size=(3, 3))
+    with pytest.raises(loyd.InvalidInputError, match="the board is 2x2, the goal 3x3"):
+        loyd.Board(b, goal="1 2 3/4 5 6/7 8 0")
+
+
 def test_bad_sizes_and_goals_raise_usage_errors():
-    for size in ("4", "1x9", "6x5", (1, 4), (2,), "4x4x4", 16):
+    for size in ("4", "1x9", "6x5", (1, 4), (2,), "4x4x4", 16, (2**62 + 3, 4), (2**70, 2),
+                 (2**32 + 3, 2**32 + 4)):
+        with pytest.raises(loyd.UsageError):
+            loyd.Board("1 2 3 0", size=size)
+    with pytest.raises(loyd.UsageError, match="is not supported"):
+        loyd.scramble(2, (2**62 + 3, 4), seed=1)
+    for make in (loyd.Board.blank_last, loyd.Board.blank_first):
+        with pytest.raises(loyd.UsageError, match="a size is needed"):
+            make(None)
         with pytest.raises(loyd.UsageError):
             loyd.Board("1 2 3 0", size=size)
     with pytest.raises(loyd.UsageError, match="goal"):

@@ -117,7 +117,7 @@ def test_bad_inputs_raise_clear_exceptions():
         loyd.solve_many(bad)
     wide = good.astype(np.int64)
     wide[3, 0] = 1 << 40
-    with pytest.raises(loyd.InvalidInputError, match=r"boards\[3\]"):
+    with pytest.raises(loyd.InvalidInputError, match=r"boards\[3\]: value 1099511627776 is out"):
         loyd.heuristic_values(wide)
     wide[3, 0] = -1
     with pytest.raises(loyd.InvalidInputError, match=r"boards\[3\]"):
@@ -132,6 +132,8 @@ def test_bad_inputs_raise_clear_exceptions():
         loyd.solve_many(loyd.Board.blank_last((3, 3)))
     with pytest.raises(TypeError):
         loyd.solve_many(42)
+    with pytest.raises(TypeError, match="boards is a sequence of boards"):
+        loyd.solve_many([8, 6, 7, 2, 5, 4, 3, 0, 1])
     with pytest.raises(loyd.InvalidInputError, match="are for 3x3 boards"):
         loyd.solve_many(loyd.scramble(2, (4, 4), 1), tables=loyd.Tables.find(size=(3, 3)))
 
@@ -158,10 +160,21 @@ def test_progress_and_its_errors():
     lambda: loyd.all_solutions("1 2 3/4 5 6/7 0 8", max_solutions="many"),
     lambda: loyd.solve("1 2 3/4 5 6/7 0 8", prune="yes"), lambda: loyd.solve("1 2 3/4 5 6/7 0 8", lookups=5),
     lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], threads=2.5),
+    lambda: loyd.solve("1 2 3/4 5 6/7 0 8", time_limit="5"),
+    lambda: loyd.solve("1 2 3/4 5 6/7 0 8", time_limit="abc"),
+    lambda: loyd.solve("1 2 3/4 5 6/7 0 8", time_limit=True),
+    lambda: loyd.check("1 2 3/4 5 6/7 0 8", "L", optimal=None),
 ])
 def test_wrong_argument_types_are_usage_errors(call):
     with pytest.raises(loyd.UsageError):
         call()
+
+
+def test_numpy_scalars_are_numbers_and_truth_values():
+    assert loyd.solve("1 2 3/4 5 6/7 0 8", bpmx=np.bool_(False), prune=np.True_).length == 1
+    assert loyd.solve("1 2 3/4 5 6/7 0 8", time_limit=np.float64(2.5), threads=np.int8(1)).length == 1
+    with pytest.raises(loyd.UsageError, match="from 1 to 1024, not 0"):
+        loyd.solve("1 2 3/4 5 6/7 0 8", threads=0)
 
 
 def test_check_wants_a_text():

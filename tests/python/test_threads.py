@@ -84,6 +84,32 @@ def test_python_threads_share_one_table_set(root):
     assert [results[i] for i in range(len(boards))] == expected
 
 
+def test_python_threads_opening_one_set_at_once_load_it_once(root, tmp_path):
+    # A copy of the set of its own, so no earlier test has it loaded already.
+    import shutil
+    path = tmp_path / "set"
+    shutil.copytree(root / "data/15-5-5-5", path)
+    got = [None] * 4
+    start = threading.Barrier(4)
+
+    def work(i):
+        start.wait()
+        got[i] = loyd.Tables.open(path, cache_dir=None)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert all(t == got[0] for t in got)
+    assert loyd.Tables.open(path, verify=False) == got[0]  # the checked copy serves both
+    other = tmp_path / "other"
+    shutil.copytree(root / "data/8-4-4", other)
+    unchecked = loyd.Tables.open(other, verify=False)
+    checked = loyd.Tables.open(other)  # loaded again, with every check
+    assert checked != unchecked and loyd.Tables.open(other, verify=False) == checked
+
+
 def test_forked_children_solve():
     """multiprocessing's fork start method: a child forked after searches ran (their runner
     threads are not in the child) solves as well, with the tables the parent loaded."""

@@ -159,6 +159,8 @@ class CheckResult:
 
     verdict     "optimal", "suboptimal", "solves" (reaches the goal, optimal length unknown),
                 "misses-goal" (every move legal, the end is not the goal) or "illegal"
+    moves       the move text as given (`solver check --json` writes the moves it read out
+                again in its output style)
     length      single-tile moves; length_mtm: multi-tile moves (maximal runs)
     optimal     the optimal length in the metric (None when unknown: optimal_unknown says
                 why: "not searched", "unsolvable", or a limit, with lower_bound)
@@ -331,6 +333,8 @@ def check(board: BoardLike, moves: str, *, goal: GoalLike = "blank-last",
     InvalidInputError for a board or move text that cannot be read."""
     if not isinstance(moves, str):
         raise TypeError(f"moves must be a str such as 'R2U', not {type(moves).__name__}")
+    if type(optimal).__name__ not in ("bool", "bool_"):
+        raise UsageError(f"optimal must be True or False, not {optimal!r}")
     d = _loyd._check(board, moves, _options(goal, size, tables, heuristic, metric, algorithm,
                                              lookups, node_limit, time_limit, threads),
                      notation, optimal)
