@@ -229,6 +229,40 @@ TEST(SlicedBuild, DamagedPartIsNotUsed) {
     fs::remove_all(d);
 }
 
+// A checkpoint whose part is whole but misses a state (rewritten without its first key, the
+// manifest's size and checksum made to match): the resumed build leaves that state unreached
+// and says the checkpoint is at fault (FormatError), not the pattern.
+TEST(SlicedBuild, CheckpointMissingStatesIsAFormatError) {
+    const fs::path d = scratch("missing");
+    const tables::Pattern p = pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full);
+    build_until(p, d.string(), 1, 6);
+    const std::string folder = tables::checkpoint_folder(d.string(), table_file_name(p));
+    tables::CheckpointManifest m =
+        tables::parse_checkpoint(file_bytes(folder + "/manifest.txt"), "manifest");
+    ASSERT_GE(m.layers, 6);
+    for (tables::CheckpointPart& part : m.parts) {
+        if (part.layer != 2) continue;
+        const std::string path = folder + "/" + part.file;
+        std::vector<uint64_t> keys;
+        tables::replay_checkpoint_part(path, part, 0, part.lo, part.hi,
+                                       [&](uint64_t key, uint32_t) { keys.push_back(key); });
+        ASSERT_FALSE(keys.empty());
+        tables::CheckpointPartWriter w(path, part.layer, part.lo, part.hi, 0);
+        for (size_t i = 1; i < keys.size(); ++i) w.add(keys[i], 0);
+        const auto written = w.finish();
+        part.bytes = written.bytes;
+        part.xxh3 = written.xxh3;
+    }
+    std::ofstream(folder + "/manifest.txt", std::ios::trunc) << checkpoint_text(m);
+    tables::SlicedBuildOptions opt;
+    opt.checkpoint_dir = d.string();
+    opt.table_file = table_file_name(p);
+    const std::string msg = test::error_of<FormatError>([&] { sliced(p, 1, opt); });
+    EXPECT_NE(msg.find("checkpoint " + folder + " is missing states: "), std::string::npos) << msg;
+    EXPECT_NE(msg.find("never reached after resuming from it"), std::string::npos) << msg;
+    fs::remove_all(d);
+}
+
 TEST(SlicedBuild, CheckpointOfAnotherTableIsRefused) {
     const fs::path d = scratch("other");
     const tables::Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive);

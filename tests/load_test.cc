@@ -292,6 +292,49 @@ TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
     }
 }
 
+// pack and unpack (convert_table) pass on no table that loading would refuse: the same doubled
+// entries, raw into zstd, zstd into raw and with a change of entry coding, are refused naming
+// the table, and nothing is written.
+TEST(LoadFaults, ConversionRefusesWhatLoadingRefuses) {
+    ScratchDir scratch;
+    const tables::PdbSetSpec spec = test::test_spec("15-5-5-5");
+    const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+    rewrite_first_table(dir, spec, [](uint64_t, int v) { return 2 * v; });
+    const std::string raw = dir + "/" + spec.tables[0].file;
+    const std::string zst = scratch / "bad.zst.pdb";
+    tables::convert_pdb(raw, zst, tables::PdbEncoding::Zstd);  // the payload alone: no check
+    const std::string out = scratch / "out.pdb";
+    for (const std::string& in : {raw, zst})
+        for (auto coding :
+             {std::optional<tables::EntryCoding>{}, std::optional{tables::EntryCoding::Compact}})
+            for (auto enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
+                const std::string m = test::error_of<FormatError>(
+                    [&] { tables::convert_table(in, out, enc, 3, coding); });
+                EXPECT_NE(m.find(in + ": rank "), std::string::npos) << m;
+                EXPECT_NE(m.find("sampled check on load"), std::string::npos) << m;
+                EXPECT_FALSE(fs::exists(out));
+            }
+}
+
+// A set's table that is a symbolic link into another set, converted with Links::Refuse (as
+// pdbgen converts or rebuilds a set's tables): the link is replaced by the converted table and
+// the file it named is left as it was.
+TEST(LoadFaults, ConversionReplacesALinkNotWhatItNames) {
+    ScratchDir scratch;
+    const tables::PdbSetSpec spec = test::test_spec("8-4-4");
+    const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+    const std::string target = dir + "/" + spec.tables[0].file;
+    const std::string before = test::read_text(target);
+    const std::string link = scratch / "link.pdb";
+    fs::create_symlink(target, link);
+    tables::convert_table(link, link, tables::PdbEncoding::Zstd, 3, std::nullopt, 1, nullptr,
+                          base::Links::Refuse);
+    EXPECT_FALSE(fs::is_symlink(link));
+    EXPECT_EQ(tables::read_pdb_header(link).encoding, tables::PdbEncoding::Zstd);
+    EXPECT_EQ(test::read_text(target), before);
+    EXPECT_NO_THROW((void)tables::load_set(dir));
+}
+
 // One wrong entry in a small table (raised by 2: same parity, still above its Manhattan bound,
 // so only its neighbours give it away): every entry is checked on load, so it is refused too.
 // A search on it could have returned a non-optimal length.

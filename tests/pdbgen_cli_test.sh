@@ -605,4 +605,53 @@ expect_run "unpack the same set again over its copy" 0 "$pdbgen" unpack "$one" "
 expect_run "pack a table over its own copy" 0 "$pdbgen" pack "$one/additive-1-2-4-5.pdb" "$scratch/one-copy/additive-1-2-4-5.pdb" -q
 expect_run "the copy verifies" 0 "$pdbgen" verify "$scratch/one-copy" --against "$root_ref/8-4-4.manifest.txt"
 
+# ---------------------------------------------------------------------------------------
+# A set's tables that are symbolic links into another set: a build (re-encoding them) and a
+# conversion in place replace the links, and the set they named is left as it was.
+linked_a="$scratch/linked-a" linked_b="$scratch/linked-b"
+expect_run "a set to link to" 0 "$pdbgen" build --preset 8-4-4 --encoding raw --out "$linked_a" -q
+before=$(cksum "$linked_a"/*)
+for cmd in "build --preset 8-4-4 --encoding zstd --out $linked_b" "unpack $linked_b"; do
+  rm -rf "$linked_b"
+  mkdir -p "$linked_b"
+  ln -s "$linked_a"/*.pdb "$linked_b"/
+  [ "${cmd%% *}" = unpack ] && cp "$linked_a/manifest.txt" "$linked_b/"
+  # shellcheck disable=SC2086
+  expect_run "$cmd over links" 0 "$pdbgen" $cmd -q
+  expect "$cmd over links: the links were replaced" [ ! -L "$linked_b/additive-1-2-4-5.pdb" ]
+  expect "$cmd over links: the set they named is unchanged" [ "$(cksum "$linked_a"/*)" = "$before" ]
+  expect_run "$cmd over links: the set named verifies" 0 "$pdbgen" verify "$linked_a"
+  expect_run "$cmd over links: the set converted verifies" 0 "$pdbgen" verify "$linked_b"
+done
+
+# ---------------------------------------------------------------------------------------
+# A build resumed from a checkpoint whose parts are whole but wrong (a state added to layer 1,
+# the checkpoint's sizes and checksums made to match) is refused once its table is written and
+# checked (exit 4), the table removed; the build is killed after a checkpointed layer first.
+ck="$scratch/ck"
+ckm="$ck/additive-1-2-3-6-7/manifest.txt"
+p24=(--size 5x5 --pattern 1,2,3,6,7 --name p24 --encoding raw -j 1)
+"$pdbgen" build "${p24[@]}" --out "$scratch/resumed" -q --checkpoint "$ck" >/dev/null 2>&1 &
+builder=$!
+for _ in $(seq 1 1000); do
+  n=$(sed -n 's/^layers //p' "$ckm" 2>/dev/null || true)
+  [ -n "$n" ] && [ "$n" -ge 4 ] && break
+  kill -0 $builder 2>/dev/null || break
+  sleep 0.01
+done
+kill -KILL $builder 2>/dev/null
+wait $builder 2>/dev/null
+count_check
+if [ -e "$scratch/resumed/additive-1-2-3-6-7.pdb" ] || [ ! -f "$ckm" ]; then
+  fail "checkpoint: the build was not killed mid-way ($(ls "$scratch/resumed" "$ck" 2>&1))"
+else
+  py checkpoint_damage.py add-key "$ck/additive-1-2-3-6-7" 1
+  expect_run "a resumed build over a wrong checkpoint" 4 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" -q --checkpoint "$ck"
+  expect_err "a resumed build over a wrong checkpoint: named" "^pdbgen: checkpoint $ck/additive-1-2-3-6-7: the table resumed from it fails its checks \(.*\); the table was removed"
+  expect "a resumed build over a wrong checkpoint: no table" [ ! -e "$scratch/resumed/additive-1-2-3-6-7.pdb" ]
+  rm -rf "$ck"
+  expect_run "the same build afresh" 0 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" -q --checkpoint "$ck"
+  expect_run "the same build afresh verifies" 0 "$pdbgen" verify "$scratch/resumed"
+fi
+
 finish

@@ -10,8 +10,10 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/tables/build_sliced.h"
+#include "loyd/tables/checkpoint.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
+#include "loyd/tables/verify.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/commands/build_plan.h"
 #include "pdbgen/commands/threads.h"
@@ -65,10 +67,35 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
     line.clear();
     if (c.interrupted) throw LimitError("interrupted");
     const uint64_t sum = write_table(plan.path(t), header_for(t.pattern, r.max_value), r.entries,
-                                     plan.encoding, plan.level, &c.interrupted)
+                                     plan.encoding, plan.level, &c.interrupted, kOwnFolder)
                              .payload_xxh3;
     report_table(c, plan.path(t), r.entries.count, bo.coding, r.max_value, r.seconds, 0);
     return sum;
+}
+
+// A table resumed from a checkpoint rests on files outside the build: its parts' checksums
+// catch damage, not parts that are whole but wrong (a faulty writer, a hand edit). So rank 0
+// checks every entry of the written table as `pdbgen verify` does; a table that fails is
+// removed and the build fails naming the checkpoint (exit 4).
+void verify_resumed(const BuildPlan& plan, const tables::TableSpec& t, const Context& c,
+                    ProgressLine& line) {
+    c.world.agree_on([&] {
+        if (c.world.rank() != 0) return;
+        line.show(t.file + ": checking the resumed table");
+        try {
+            const tables::PdbTable table = tables::PdbTable::load(plan.path(t), t.pattern);
+            tables::verify_table(table.pattern(), table.entries(), table.size(),
+                                 thread_count(c.options), plan.path(t));
+        } catch (const FormatError& e) {
+            line.clear();
+            std::error_code ec;
+            fs::remove(plan.path(t), ec);
+            throw FormatError("checkpoint " + tables::checkpoint_folder(plan.checkpoint, t.file) +
+                              ": the table resumed from it fails its checks (" + e.what() +
+                              "); the table was removed: remove that folder and build again");
+        }
+        line.clear();
+    });
 }
 
 // Builds `t` sliced over the ranks (each its slice; checkpoints when planned), rank 0 writing
@@ -89,7 +116,8 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
     tables::SlicedTable r = build_table_sliced(t.pattern, so, c.world);
     line.clear();
     write_sliced_table(path, header_for(t.pattern, r.max_value), r, c.world, plan.encoding,
-                       plan.level);
+                       plan.level, kOwnFolder);
+    if (r.resumed_layers > 0) verify_resumed(plan, t, c, line);
     uint64_t sum = 0;
     c.world.agree_on([&] {
         if (c.world.rank() == 0) sum = tables::read_pdb_header(path).payload_xxh3;

@@ -174,7 +174,8 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
         if (!o.quiet)
             c.err << "pdbgen: " << path << " is built and valid; re-encoding it ("
                   << to_string(coding) << " entries, " << to_string(plan.encoding) << ")\n";
-        convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o));
+        convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o), nullptr,
+                      kOwnFolder);
         return tables::read_pdb_header(path).payload_xxh3;
     } catch (const Error& e) {
         if (!o.quiet) c.err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";

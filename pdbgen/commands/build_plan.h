@@ -10,11 +10,16 @@
 
 #include "loyd/base/collective.h"
 #include "loyd/base/dir_lock.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/tables/header.h"
 #include "loyd/tables/manifest.h"
 #include "pdbgen/commands.h"
 
 namespace loyd::pdbgen {
+
+// How a build writes the tables of its output folder: a symbolic link in a table's place is
+// replaced by the table, and the file it names (another set's table) is never written.
+inline constexpr base::Links kOwnFolder = base::Links::Refuse;
 
 struct BuildPlan {
     tables::PdbSetSpec spec;       // a preset, or the custom set of --size/--goal/--pattern

@@ -28,11 +28,12 @@ struct Conversion {
     int threads;
 };
 
-// Re-encodes one table file, and says so.
+// Re-encodes one table file, and says so. `links`: how a symbolic link at `to` is treated.
 void convert_one(const Context& c, const Conversion& how, const std::string& from,
-                 const std::string& to) {
+                 const std::string& to, base::Links links) {
     if (c.interrupted) throw LimitError("interrupted");
-    convert_table(from, to, how.encoding, how.level, how.coding, how.threads, &c.interrupted);
+    convert_table(from, to, how.encoding, how.level, how.coding, how.threads, &c.interrupted,
+                  links);
     std::ostream& out = c.out;
     out << "wrote " << to << " (" << to_string(how.encoding) << ", "
         << to_string(tables::read_pdb_header(to).coding) << " entries)\n";
@@ -67,7 +68,7 @@ int convert_file(const Context& c, const Conversion& how) {
     if (tables::holds_set(dir)) lock_folder(c, dir, lock);
     remove_dead_temporaries_in(c, dir);
     refuse_another_table(in, to);
-    convert_one(c, how, in, to);
+    convert_one(c, how, in, to, base::Links::Follow);  // the file the user named, as cp does
     if (lock) update_manifest_sum(dir, fs::path(to).filename().string());
     return kExitOk;
 }
@@ -89,7 +90,9 @@ int convert_set(const Context& c, const Conversion& how) {
     try {
         for (auto& t : spec.tables) {
             const std::string to = (dst / t.file).string();
-            convert_one(c, how, (sp.dir / t.file).string(), to);
+            // A set's table that is a symbolic link (into another set) is replaced by the
+            // converted table; the file it names is never written.
+            convert_one(c, how, (sp.dir / t.file).string(), to, base::Links::Refuse);
             const uint64_t sum = tables::read_pdb_header(to).payload_xxh3;
             recoded |= t.xxh3 && *t.xxh3 != sum;
             if (t.xxh3) t.xxh3 = sum;  // a change of entry coding changes the payload

@@ -572,7 +572,18 @@ SlicedTable SlicedBfs<Kind>::run() {
     g_.all_reduce(out.histogram.data(), out.histogram.size(), base::ReduceOp::Sum);
     g_.agree_on([&] {
         if (assigned < total) out.histogram[kUnset] += total - assigned - out.histogram[kUnset];
-        out.max_value = build_detail::max_reached(out.histogram, p_);
+        try {
+            out.max_value = build_detail::max_reached(out.histogram, p_);
+        } catch (const UsageError&) {
+            // Every pattern a plan accepts reaches all its entries: a resumed build that does
+            // not was resumed from a checkpoint missing states.
+            if (start == 0) throw;
+            throw FormatError("checkpoint " + ck_dir_ +
+                              " is missing states: " + std::to_string(out.histogram[kUnset]) +
+                              " of " + std::to_string(total) +
+                              " entries were never reached after resuming from it; remove "
+                              "that folder and build again");
+        }
     });
     out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return out;
@@ -604,7 +615,8 @@ SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt,
 // two per byte on the way, the escaped ones kept for the exception table, which follows the
 // nibbles (the header counts them first: a sum over the ranks).
 void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t,
-                        base::Collective& group, PdbEncoding enc, int zstd_level) {
+                        base::Collective& group, PdbEncoding enc, int zstd_level,
+                        base::Links links) {
     constexpr uint64_t kPiece = uint64_t{8} << 20;
     const bool compact = t.coding == EntryCoding::Compact;
     uint64_t escapes = 0;
@@ -647,7 +659,7 @@ void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable&
             }
             w->append(packed.data(), packed.size());
         };
-        guarded([&] { w = std::make_unique<PdbWriter>(path, h, enc, zstd_level); });
+        guarded([&] { w = std::make_unique<PdbWriter>(path, h, enc, zstd_level, links); });
         guarded([&] { append(t.entries.data(), t.entries.size()); });
         std::vector<uint8_t> piece;
         for (int q = 1; q < group.size(); ++q)

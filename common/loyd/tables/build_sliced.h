@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "loyd/base/collective.h"
+#include "loyd/base/regular_file.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/entry_coding.h"
 #include "loyd/tables/header.h"
@@ -74,16 +75,20 @@ uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t excha
 
 // Collective. Throws on every rank as build_table does (UsageError when entries cannot be
 // reached, LimitError when cancelled or out of memory) and for checkpoints: UsageError for a
-// checkpoint of another table, IoError/FormatError for unreadable or malformed ones; a part
-// that fails its checksum is not used (the build resumes from the layer before, said by `note`).
+// checkpoint of another table, IoError/FormatError for unreadable or malformed ones (and for
+// one that turns out to miss states: entries left unreached after a resume); a part that
+// fails its checksum is not used (the build resumes from the layer before, said by `note`).
+// A checkpoint whose parts are whole but wrong (states dropped or added, checksums made to
+// match) gives a wrong table: the caller verifies a resumed table (pdbgen build does).
 SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt,
                                base::Collective& group);
 
 // Collective: rank 0 writes the table file atomically (PdbWriter), receiving the other ranks'
 // slices in rank order, in pieces of at most 8 MiB; h's coding fields are set from t. Every
-// rank throws the writer's error.
+// rank throws the writer's error. `links` as for write_pdb (tables/table_file.h).
 void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable& t,
-                        base::Collective& group, PdbEncoding enc, int zstd_level);
+                        base::Collective& group, PdbEncoding enc, int zstd_level,
+                        base::Links links = base::Links::Follow);
 
 // Collective: removes the table's checkpoint folder (its manifest first, so a half-removed
 // checkpoint is never used). Errors are ignored: a checkpoint left behind is only disk space.

@@ -3,6 +3,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/version.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/verify.h"
 
 namespace loyd::tables {
 
@@ -77,13 +78,17 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
 }
 
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
-                   std::optional<EntryCoding> coding, int threads,
-                   const std::atomic<bool>* cancel) {
-    if (!coding || *coding == read_pdb_header(in).coding)
-        return convert_pdb(in, out, enc, zstd_level, cancel);
+                   std::optional<EntryCoding> coding, int threads, const std::atomic<bool>* cancel,
+                   base::Links links) {
     const PdbTable t = PdbTable::load(in);
+    spot_check_table(t.pattern(), t.entries(), t.size(),
+                     spot_check_samples(t.file().payload_size()), t.file().header().payload_xxh3,
+                     in);
+    if (!coding || *coding == t.coding())
+        return write_pdb(out, t.file().header(), t.data(), t.file().payload_size(), enc, zstd_level,
+                         links, cancel);
     const TableEntries e = encode_entries(t.pattern(), t.entries(), t.size(), *coding, threads);
-    write_table(out, t.file().header(), e, enc, zstd_level, cancel);
+    write_table(out, t.file().header(), e, enc, zstd_level, cancel, links);
 }
 
 }  // namespace loyd::tables

@@ -51,10 +51,13 @@ private:
 
 // Re-encodes a table file (pdbgen pack/unpack): the payload as `enc`, the entries as `coding`
 // (unchanged when not given; a change costs one unrank per entry, on `threads`). The input is
-// verified first; `in` and `out` may be the same path (written atomically). `cancel` as for
-// write_pdb (tables/table_file.h).
+// checked first as loading checks it (header, payload checksum, and the sampled check of its
+// entries, tables/verify.h: FormatError naming `in`), so a table no program would load is not
+// passed on; `in` and `out` may be the same path (written atomically). `cancel` and `links` as
+// for write_pdb (tables/table_file.h). Memory: the table decoded (a zstd one), or mapped.
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
                    std::optional<EntryCoding> coding = std::nullopt, int threads = 1,
-                   const std::atomic<bool>* cancel = nullptr);
+                   const std::atomic<bool>* cancel = nullptr,
+                   base::Links links = base::Links::Follow);
 
 }  // namespace loyd::tables

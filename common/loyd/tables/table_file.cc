@@ -415,7 +415,7 @@ void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
 }
 
 PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,
-                      int zstd_level, const std::atomic<bool>* cancel) {
+                      int zstd_level, const std::atomic<bool>* cancel, base::Links links) {
     if (e.count != h.entries)
         throw UsageError(path + ": " + std::to_string(e.count) + " entries but the header says " +
                          std::to_string(h.entries));
@@ -427,7 +427,7 @@ PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& 
     if (e.bytes.size() != want)
         throw UsageError(path + ": " + std::to_string(e.bytes.size()) + " entry bytes, expected " +
                          std::to_string(want));
-    PdbWriter w(path, h, enc, zstd_level);
+    PdbWriter w(path, h, enc, zstd_level, links);
     w.cancel_on(cancel);
     w.append(e.bytes.data(), e.bytes.size());
     if (e.coding == EntryCoding::Compact) {

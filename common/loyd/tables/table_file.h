@@ -131,9 +131,9 @@ void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
 // Writes entries in memory as a table file (write_pdb's contract): h's coding fields are set
 // from `e` (compact entries: version 3, the nibbles, padding and the exception table).
 // Returns the header written (with its checksums).
-// `cancel` as for write_pdb.
+// `cancel` and `links` as for write_pdb.
 PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,
-                      int zstd_level = kDefaultZstdLevel,
-                      const std::atomic<bool>* cancel = nullptr);
+                      int zstd_level = kDefaultZstdLevel, const std::atomic<bool>* cancel = nullptr,
+                      base::Links links = base::Links::Follow);
 
 }  // namespace loyd::tables
