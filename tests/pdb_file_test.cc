@@ -188,20 +188,20 @@ TEST_F(PdbFileTest, RoundTripZstd) {
 TEST_F(PdbFileTest, RoundTripFullAndLargerTables) {
     for (tables::PdbEncoding enc : {tables::PdbEncoding::Raw, tables::PdbEncoding::Zstd}) {
         const std::string p = file("full.pdb");
-        const Table t = write_table(p, enc, tables::PdbKind::Full, {8, 3});
+        const Table t = write_table(p, enc, tables::PdbKind::Full, {3, 8});
         EXPECT_EQ(t.header.entries, 504u);
         const tables::PdbFile f = tables::PdbFile::open(p);
         expect_same_header(f.header(), t.header);
         EXPECT_EQ(Bytes(f.data(), f.data() + f.size()), t.payload);
 
         // 4x4, 4 tiles: 43680 entries, a few zstd blocks' worth.
-        tables::PdbHeader h = make_header(4, 4, tables::PdbKind::Additive, {5, 1, 9, 13});
+        tables::PdbHeader h = make_header(4, 4, tables::PdbKind::Additive, {1, 5, 9, 13});
         const Bytes d = make_payload(h.entries);
         h.max_value = max_of(d);
         const std::string q = file("big.pdb");
         write_pdb(q, h, d.data(), d.size(), enc, 1);
         const tables::PdbFile g = tables::PdbFile::open(q);
-        EXPECT_EQ(g.header().tiles, (std::vector<uint8_t>{5, 1, 9, 13}));
+        EXPECT_EQ(g.header().tiles, (std::vector<uint8_t>{1, 5, 9, 13}));
         EXPECT_EQ(Bytes(g.data(), g.data() + g.size()), d);
     }
 }
@@ -444,6 +444,7 @@ TEST_F(PdbFileTest, InconsistentFieldsAreRefused) {
         {46, 0, "blank"},
         {46, 2, "twice"},
         {46, 9, "out of range"},
+        {46, 5, "2 after 5 (the tiles are stored in ascending order"},
         {71, 4, "bits per entry"},
         {73, 2, "encoding"},
         {80, 73, "entry count"},

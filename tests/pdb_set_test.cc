@@ -284,6 +284,24 @@ TEST(PdbSet, ManifestErrorsNameTheLine) {
     expect_bad_line(12, "combine max-of-sums", "'combine' given twice");
     expect_bad_line(2, "name a/b", "invalid set name");
     expect_bad_line(2, "name", "invalid set name");
+    // Repeats that would silently mean the last one, or nothing.
+    expect_bad_line(7, "table a.pdb additive 1,2,3 xxh3=0123456789abcdef xxh3=0123456789abcdef",
+                    "'xxh3=' given twice");
+    expect_bad_line(12, "partition b.pdb a.pdb", "partition given twice");
+    expect_bad_line(7, "table a.pdb additive 1,,3", "empty item");
+    expect_bad_line(7, "table a.pdb additive 1,2,3,", "empty item");
+}
+
+// A table no partition names is never read by the heuristic: a manifest listing one is a
+// mistake (a partition line lost), refused naming the table.
+TEST(PdbSet, ATableInNoPartitionIsRefused) {
+    std::vector<std::string> lines = kLines;
+    lines.pop_back();  // "partition c.pdb"
+    const std::string m =
+        error_of<FormatError>([&] { tables::parse_manifest(join(lines), "dir/manifest.txt"); });
+    EXPECT_EQ(m,
+              "dir/manifest.txt: table 'c.pdb' is in no partition (a table the heuristic "
+              "never reads)");
 }
 
 TEST(PdbSet, SetNames) {

@@ -37,12 +37,20 @@ std::vector<int> parse_int_list(const std::string& s) {
     std::vector<int> v;
     size_t i = 0;
     const size_t n = s.size();
+    bool after_comma = false;  // a comma separates two numbers: "1,,2" and "1,2," lack one
     while (i < n) {
         char c = s[i];
-        if (std::isspace(static_cast<unsigned char>(c)) || c == ',') {
+        if (c == ',') {
+            if (v.empty() || after_comma) throw FormatError("'" + s + "' has an empty item");
+            after_comma = true;
             ++i;
             continue;
         }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
+        after_comma = false;
         size_t j = i;
         while (j < n && !std::isspace(static_cast<unsigned char>(s[j])) && s[j] != ',') ++j;
         std::string tok = s.substr(i, j - i);
@@ -55,6 +63,7 @@ std::vector<int> parse_int_list(const std::string& s) {
         v.push_back(value);
         i = j;
     }
+    if (after_comma) throw FormatError("'" + s + "' has an empty item");
     return v;
 }
 

@@ -26,7 +26,8 @@ Geometry parse_size(const std::string& s);
 // lines. FormatError for an empty label before ':'.
 std::optional<InstanceLine> split_instance_line(const std::string& line);
 
-// Splits a list of integers separated by spaces/commas (FormatError on any other token).
+// Splits a list of integers separated by spaces and/or single commas (FormatError on any other
+// token, and on an empty item: "1,,2", ",1", "1,").
 std::vector<int> parse_int_list(const std::string& s);
 
 // The board of `count` numbers: `size` when given (FormatError if count differs), else the

@@ -94,14 +94,17 @@ std::string header_problem(const PdbHeader& h) {
     if (k < 1 || k >= static_cast<size_t>(n))
         return "tile count " + std::to_string(k) + " out of range (1.." + std::to_string(n - 1) +
                ")";
-    seen = 0;
+    int prev = 0;
     for (uint8_t t : h.tiles) {
         if (t == 0) return "tiles: tile 0 (the blank) cannot be a pattern tile";
         if (t >= n)
             return "tiles: tile " + std::to_string(t) + " out of range (1.." +
                    std::to_string(n - 1) + ")";
-        if (seen & (1u << t)) return "tiles: tile " + std::to_string(t) + " appears twice";
-        seen |= 1u << t;
+        if (t == prev) return "tiles: tile " + std::to_string(t) + " appears twice";
+        if (t < prev)
+            return "tiles: " + std::to_string(t) + " after " + std::to_string(prev) +
+                   " (the tiles are stored in ascending order, their rank order)";
+        prev = t;
     }
     if (h.coding != EntryCoding::Byte && h.coding != EntryCoding::Compact)
         return "entry coding " + std::to_string(static_cast<int>(h.coding)) +

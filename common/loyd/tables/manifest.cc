@@ -1,5 +1,6 @@
 #include "loyd/tables/manifest.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -222,6 +223,7 @@ private:
         while (ts >> extra) {
             if (extra.rfind("xxh3=", 0) != 0 || extra.size() != 21)
                 throw fail("unexpected '" + extra + "'");
+            if (sum) throw fail("table '" + file + "': 'xxh3=' given twice");
             sum = base::parse_hex16(std::string_view(extra).substr(5));
             if (!sum) throw fail("bad checksum '" + extra + "'");
         }
@@ -255,6 +257,9 @@ private:
             part.push_back(it->second);
         }
         if (part.empty()) throw fail("empty partition");
+        for (const auto& other : partitions_)
+            if (std::is_permutation(other.begin(), other.end(), part.begin(), part.end()))
+                throw fail("partition given twice");
         for (int i : part)
             if (tables_[i].pattern.kind() == PatternKind::Full && part.size() > 1)
                 throw fail("a full table counts every move, so it must be alone in its partition");
@@ -268,6 +273,13 @@ private:
         if (!goal_) throw fail("no 'board' and 'goal'");
         if (tables_.empty()) throw fail("no tables");
         if (partitions_.empty()) throw fail("no partitions");
+        std::vector<bool> used(tables_.size(), false);
+        for (const auto& part : partitions_)
+            for (int i : part) used[static_cast<size_t>(i)] = true;
+        for (size_t i = 0; i < tables_.size(); ++i)
+            if (!used[i])
+                throw fail("table '" + tables_[i].file +
+                           "' is in no partition (a table the heuristic never reads)");
         if (!have_reflect_) throw fail("missing 'reflect'");
         if (version_ >= 2 && !have_metric_) throw fail("missing 'metric' (manifest version 2)");
         if (reflect_ && !reflectable(*goal_))
