@@ -9,13 +9,14 @@ _loyd_pdbgen() {
         return
     fi
     case $prev in
-        -p|--preset) COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" presets 2>/dev/null | awk 'NR > 1 && !/^~|^\(/ {print $1}')" -- "$cur")); return ;;
+        -p|--preset) COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" presets 2>/dev/null | awk 'NR > 1 && $2 ~ /^[0-9][0-9,]*$/ {print $1}')" -- "$cur")); return ;;
         --kind) COMPREPLY=($(compgen -W "additive full" -- "$cur")); return ;;
         --metric) COMPREPLY=($(compgen -W "stm mtm" -- "$cur")); return ;;
         --encoding) COMPREPLY=($(compgen -W "zstd raw" -- "$cur")); return ;;
         --entries) COMPREPLY=($(compgen -W "compact byte" -- "$cur")); return ;;
         -g|--goal) COMPREPLY=($(compgen -W "blank-last blank-first" -- "$cur")); return ;;
-        -o|--out|--against|--checkpoint) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        -o|--out|--checkpoint) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --against) COMPREPLY=($(compgen -f -- "$cur")); return ;;  # a folder or a manifest
     esac
     if [[ $cur == -* ]]; then
         # Each command's own options (pdbgen refuses another command's: options.cc).

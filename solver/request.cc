@@ -43,6 +43,7 @@ void set_search(const Options& o, Request& r) {
         r.search.limits.max_nodes = kDefaultAstarNodes;
     r.search.limits.max_seconds = o.time_limit;
     if (o.lookups) r.search.lookups = heuristics::Lookups::parse(*o.lookups);
+    r.lookups_given = o.lookups.has_value();
     if (o.lookups && o.no_reflect &&
         (r.search.lookups.reflected || r.search.lookups.dual_reflected))
         throw UsageError("--lookups " + *o.lookups +

@@ -43,6 +43,7 @@ struct Request {
     std::string pdb;              // --pdb; empty = look for tables
     std::string cache_dir;        // decoded-table cache; empty = none
     search::SolveOptions search;  // algorithm, limits, lookups, pruning, BPMX
+    bool lookups_given = false;   // --lookups: a lookup the tables cannot take is noted
     int jobs = 0;                 // 0 = all cores
 
     // solve: every optimal solution listed (--all, at most max_solutions) or counted (--count).

@@ -18,7 +18,8 @@ _loyd_solver() {
         --board-format) COMPREPLY=($(compgen -W "rows flat" -- "$cur")); return ;;
         --lookups) COMPREPLY=($(compgen -W "all regular,reflected regular,reflected,dual,dual-reflected regular" -- "$cur")); return ;;
         -i|--input|--html|-o|--out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --pdb|--cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --pdb) COMPREPLY=($(compgen -f -- "$cur")); return ;;  # a set folder or its manifest
+        --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         -s|--size) COMPREPLY=($(compgen -W "3x3 4x4 5x5 2x3 3x4 4x3 2x4 4x2 2x5 5x2" -- "$cur")); return ;;
         -j|--jobs|--node-limit|--max-nodes|--time-limit|-m|--moves|-n|--seed|--max-solutions) return ;;
         --count) [ "$cmd" = scramble ] && return ;;

@@ -110,7 +110,7 @@ expect_status "separate tiles with commas" 0
 expect_out "separate tiles with commas: one board" "^argument 1: length 31 "
 run "$solver" -j 1 1 2 3 "4 5 6" 7 0 8
 expect_status "separate tiles and a whole board mixed" 2
-expect_err "separate tiles and a whole board mixed: said" "mix separate tiles .* and whole boards"
+expect_err "separate tiles and a whole board mixed: the first of each named" "mix separate tiles \\('1'\\) and whole boards \\('4 5 6'\\)"
 # A lone - reads the instances from standard input.
 printf '8 6 7 2 5 4 3 0 1\n' >"$scratch/stdin"
 run "$solver" -j 1 -

@@ -69,7 +69,7 @@ expect_status "bad rows" 1
 expect_out "bad rows: ok solved" "^ok: length 1 moves R "
 expect_out "ragged" "^ragged: invalid: ragged rows: row 2 has 2 tiles, row 1 has 3$"
 expect_out "empty row" "^empty-row: invalid: row 4 is empty$"
-expect_out "one column" "^one-column: invalid: a board of 1 columns and 3 rows is not supported"
+expect_out "one column" "^one-column: invalid: a board of 1 column and 3 rows is not supported"
 expect_out "too big" "^too-big: invalid: more than 25 tiles"
 expect_err "bad rows named by line" "bad-rows:2: ragged rows"
 run "$solver" --size 2x4 "1 2 3 4/5 6 7 0"

@@ -171,7 +171,10 @@ $scratch/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" ]
       expect_out "'Fleet 3x3' is packaged under its own name" "^$scratch/tpkg3/loyd-pdb-fleet-3x3-[0-9a-f]{8}_0.2.0_all.deb$"
       udeb=$(head -1 "$scratch/out")
       dpkg-deb -c "$udeb" >"$scratch/udeb.list"
-      expect "the 'Fleet 3x3' .deb installs into its set's name" grep -q " \./usr/share/loyd/pdb/Fleet 3x3/manifest.txt$" "$scratch/udeb.list"
+      ufolder=$(basename "$udeb" _0.2.0_all.deb)
+      ufolder=${ufolder#loyd-pdb-}
+      expect "the 'Fleet 3x3' .deb installs into a folder named as its package ($ufolder)" \
+        grep -q " \./usr/share/loyd/pdb/$ufolder/manifest.txt$" "$scratch/udeb.list"
     fi
     # Sets left with the default name (custom) get their own packages and folders.
     for pat in 1,2 3,4; do

@@ -94,6 +94,17 @@ expect_run "default lookups json" 0 "$solver" --pdb "$s15" --goal blank-first --
 count_check
 [ "$(grep -c '"lookups":"regular,reflected"' "$scratch/out")" = 5 ] ||
   fail "default lookups: JSON does not report regular,reflected: $(head -c 600 "$scratch/out")"
+# --lookups asking for what the tables cannot take (no reflection on a 4x2 board): said once on
+# stderr, naming what ran; -q silences it; without --lookups nothing is said.
+expect_run "a 4x2 set" 0 "$pdbgen" build --size 4x2 --pattern 1,2,3 --pattern 4,5,6,7 --out "$scratch/s42" -q
+printf '5 1 0 2/4 3 6 7\n5 1 2 0/4 3 6 7\n' >"$scratch/b42.txt"
+expect_run "--lookups reflected on 4x2" 0 "$solver" --pdb "$scratch/s42" --lookups reflected,dual-reflected -j 1 --input "$scratch/b42.txt"
+expect_err_line "--lookups reflected on 4x2: noted" "solver: note: --lookups reflected,dual-reflected cannot run for $scratch/b42.txt:1 (a reflected lookup needs" "); ran regular (said once)"
+expect "--lookups reflected on 4x2: noted once" [ "$(grep -c 'note: --lookups' "$scratch/err")" = 1 ]
+expect_run "--lookups all on 4x2 -q" 0 "$solver" -q --pdb "$scratch/s42" --lookups all -j 1 --input "$scratch/b42.txt"
+expect_no_err "--lookups all on 4x2 -q"
+expect_run "default lookups on 4x2" 0 "$solver" --pdb "$scratch/s42" -j 1 --input "$scratch/b42.txt"
+expect_no_err "default lookups on 4x2"
 expect_run "--lookups bad" 2 "$solver" --pdb "$s15" --lookups regular,mirror --goal blank-first "$scratch/easy.txt" &&
   expect_err_line "--lookups bad" "mirror"
 expect_run "--lookups reflected with --no-reflect" 2 "$solver" --pdb "$s15" --lookups regular,reflected --no-reflect --goal blank-first "$scratch/easy.txt" &&

@@ -83,8 +83,9 @@ board::Board from_rows(const py::sequence& rows, const std::optional<board::Geom
         }
     }
     if (w < 2 || h < 2 || w * h > board::kMaxCells)
-        throw InvalidInput("a board of " + std::to_string(w) + " columns and " + std::to_string(h) +
-                           " rows is not supported (need 2 <= W, H and W*H <= 25)");
+        throw InvalidInput("a board of " + std::to_string(w) + (w == 1 ? " column" : " columns") +
+                           " and " + std::to_string(h) + (h == 1 ? " row" : " rows") +
+                           " is not supported (need 2 <= W, H and W*H <= 25)");
     const board::Geometry g(static_cast<int>(w), static_cast<int>(h));
     if (fixed && !(g == *fixed))
         throw InvalidInput("the rows make a " + g.name() + " board, the size is " + fixed->name());

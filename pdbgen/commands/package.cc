@@ -93,12 +93,14 @@ void make_table_packages(const std::string& set_dir, const std::string& out_dir,
     const tables::LoadedSet set =
         tables::load_set(set_dir);  // every check; a broken set is never packaged
     const std::string name = package_set_name(set), pkg = debian_name(name);
+    // The folder it installs, in the package name's letters ("My set" -> my-set-HASH).
+    const std::string folder = pkg.substr(std::string("loyd-pdb-").size());
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) throw IoError("cannot create output folder '" + out_dir + "': " + ec.message());
     const fs::path stage = fs::path(out_dir) / (".stage-" + pkg);
     fs::remove_all(stage, ec);
-    const fs::path dest = stage / "usr/share/loyd/pdb" / name;
+    const fs::path dest = stage / "usr/share/loyd/pdb" / folder;
     fs::create_directories(dest, ec);
     fs::create_directories(stage / "DEBIAN", ec);
     if (ec) throw IoError("cannot create " + stage.string() + ": " + ec.message());
@@ -121,7 +123,7 @@ void make_table_packages(const std::string& set_dir, const std::string& out_dir,
             " (" + set.spec.geometry().name() +
             ")\n Prebuilt, checksummed tables for loyd's solver, which finds them in\n"
             " /usr/share/loyd/pdb/" +
-            name + " without options.\n");
+            folder + " without options.\n");
     const std::string deb = (fs::path(out_dir) / (pkg + "_" + kVersion + "_all.deb")).string();
     const std::string tgz = (fs::path(out_dir) / (pkg + "-" + kVersion + ".tar.gz")).string();
     run_tool({"dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage.string(), deb});

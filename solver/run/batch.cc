@@ -387,6 +387,22 @@ void run_served(RankRun& ranks, Batch& batch, int threads, const search::SolveOp
     if (error) std::rethrow_exception(error);
 }
 
+// The lookups --lookups asked for that did not run for task `t` (its set or goal cannot take
+// them), as "reflected,dual-reflected", or "" (also when nothing was asked or nothing ran).
+std::string lookups_left_out(const Request& req, const Task& t) {
+    const std::string& ran = t.all ? t.all->lookups : t.outcome.lookups;
+    if (!req.lookups_given || ran.empty() || !t.error.empty() || !t.failure.empty()) return "";
+    const heuristics::Lookups asked = req.search.lookups, got = heuristics::Lookups::parse(ran);
+    std::string left;
+    auto check = [&](bool a, bool g, const char* name) {
+        if (a && !g) left += (left.empty() ? "" : ",") + std::string(name);
+    };
+    check(asked.reflected, got.reflected, "reflected");
+    check(asked.dual, got.dual, "dual");
+    check(asked.dual_reflected, got.dual_reflected, "dual-reflected");
+    return left;
+}
+
 }  // namespace
 
 BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& read,
@@ -404,9 +420,22 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     BatchTotals totals;
     double search_seconds = 0;
     bool limited = false;
+    bool noted_lookups = false;
     auto print_task = [&](const Task& t) {
         line.clear();
         ++totals.tasks;
+        if (const std::string left = noted_lookups ? "" : lookups_left_out(req, t); !left.empty()) {
+            noted_lookups = true;
+            const bool reflection = left.find("dual,") == std::string::npos && left != "dual";
+            if (!req.quiet)
+                err << "solver: note: --lookups " << left << " cannot run for "
+                    << (t.label.empty() ? t.origin : t.label) << " ("
+                    << (reflection ? "a reflected lookup needs a square board whose goal has the "
+                                     "blank on the main diagonal, and tables built with it"
+                                   : "its tables cannot take them")
+                    << "); ran " << (t.all ? t.all->lookups : t.outcome.lookups)
+                    << " (said once)\n";
+        }
         if (t.error.empty() && t.failure.empty() && t.search) {
             search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
             limited |=

@@ -35,7 +35,10 @@ void JobSource::group_arguments(const std::vector<std::string>& args) {
     // each argument is one board. Both at once is refused: which tiles belong together?
     const std::string* single = nullptr;
     const std::string* whole = nullptr;
-    for (const auto& a : args) (one_word(a) ? single : whole) = &a;
+    for (const auto& a : args) {
+        const std::string*& first = one_word(a) ? single : whole;  // each kind's first
+        if (!first) first = &a;
+    }
     if (args.size() > 1 && single && whole)
         throw UsageError("the arguments mix separate tiles ('" + *single +
                          "') and whole boards ('" + *whole +

@@ -34,12 +34,17 @@ bool numeric_token(const std::string& t) {
     return is_blank_token(t) || integer(t).has_value();
 }
 
+// "1 column", "3 rows".
+std::string count_of(int n, const std::string& noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 // A board of W x H from rows: FormatError (not UsageError) when the library cannot take it,
 // since it comes from a line of input.
 Geometry rows_geometry(int w, int h) {
     if (w < 2 || h < 2 || w * h > kMaxCells)
-        throw FormatError("a board of " + std::to_string(w) + " columns and " + std::to_string(h) +
-                          " rows is not supported (need 2 <= W, H and W*H <= 25)");
+        throw FormatError("a board of " + count_of(w, "column") + " and " + count_of(h, "row") +
+                          " is not supported (need 2 <= W, H and W*H <= 25)");
     return Geometry(w, h);
 }
 
