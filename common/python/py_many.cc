@@ -109,6 +109,8 @@ Positions from_array(const py::array& a, const board::BoardFormat& f) {
 Positions read_positions(const py::handle& boards, const board::BoardFormat& f) {
     if (py::isinstance<py::array>(boards))
         return from_array(py::reinterpret_borrow<py::array>(boards), f);
+    if (py::isinstance<py::memoryview>(boards))  // a buffer's rows (a 2-D view cannot be iterated)
+        return from_array(py::module_::import("numpy").attr("asarray")(boards), f);
     if (py::isinstance<board::Board>(boards) || py::isinstance<py::str>(boards) ||
         !py::isinstance<py::sequence>(boards))
         throw py::type_error(

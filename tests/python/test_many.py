@@ -170,6 +170,13 @@ def test_wrong_argument_types_are_usage_errors(call):
         call()
 
 
+def test_a_memoryview_of_rows_is_an_array():
+    boards = loyd.scramble(5, (3, 3), 4)
+    expected = loyd.solve_many(boards).lengths.tolist()
+    assert loyd.solve_many(memoryview(boards)).lengths.tolist() == expected
+    assert loyd.heuristic_values(memoryview(boards.astype(np.int16))).shape == (5,)
+
+
 def test_numpy_scalars_are_numbers_and_truth_values():
     assert loyd.solve("1 2 3/4 5 6/7 0 8", bpmx=np.bool_(False), prune=np.True_).length == 1
     assert loyd.solve("1 2 3/4 5 6/7 0 8", time_limit=np.float64(2.5), threads=np.int8(1)).length == 1
