@@ -263,6 +263,17 @@ TEST(SlicedBuild, CheckpointMissingStatesIsAFormatError) {
     fs::remove_all(d);
 }
 
+// The sliced build searches single-tile moves: an MTM pattern is refused (UsageError) rather
+// than built with STM distances under an MTM header.
+TEST(SlicedBuild, MultiTileMetricPatternsAreRefused) {
+    const board::Geometry g(3, 3);
+    const tables::Pattern p(parse_goal("blank-last", g), {1, 2, 3, 4, 7}, tables::PatternKind::Full,
+                            board::Metric::Mtm);
+    const std::string msg = test::error_of<UsageError>([&] { sliced(p, 2, {}); });
+    EXPECT_NE(msg.find("multi-tile-metric table is built in one process"), std::string::npos)
+        << msg;
+}
+
 TEST(SlicedBuild, CheckpointOfAnotherTableIsRefused) {
     const fs::path d = scratch("other");
     const tables::Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive);

@@ -58,6 +58,11 @@ count_check
 [ "$(grep -c 'already built' "$scratch/err")" = 3 ] ||
   fail "skip messages: $(grep -c 'already built' "$scratch/err") (expected 3, rank 0 only)"
 
+# MTM tables are built in one process (the sliced build counts single-tile moves): refused on
+# ranks, nothing created.
+expect_run "MTM on 2 ranks" 2 "${mpi[@]}" -np 2 "$pdbgen" build --preset 8-mtm-fringe --out "$scratch/mtm2"
+expect_err "MTM on 2 ranks: said" "multi-tile-metric tables are built in one process: start pdbgen without mpirun"
+expect "MTM on 2 ranks: nothing created" [ ! -e "$scratch/mtm2" ]
 # Other commands run on rank 0 alone: printed once.
 expect_run "info on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" info "$scratch/r24-2"
 expect_once "info printed once on 2 ranks" "$scratch/out" '^set '

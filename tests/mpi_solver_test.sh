@@ -162,5 +162,13 @@ run_as damaged_batch 4 two_sets c -j 1 --goal blank-first --input "$scratch/smal
 expect_file "damaged tables, batch: the rank named" "$scratch/damaged_batch.err" \
   "^solver: rank [12]: /proc/self/cwd/sets/8-4-4/.*\.pdb: "
 expect_file "damaged tables, batch: the others solved" "$scratch/damaged_batch.out" "^korf-60: length 66 "
+# The failed ranks get no more work; the input is read to its end (docs/scale.md): every line
+# is printed, as a record on stdout (invalid lines too) or, for those the failed ranks held, as
+# an error on stderr.
+records=$(grep -c '' "$scratch/damaged_batch.out")
+errors=$(grep -c '^solver: [^ ]*small.txt:[0-9]*: rank [12]: ' "$scratch/damaged_batch.err")
+lines=$(grep -cvE '^(#|$)' "$scratch/small.txt")
+expect "damaged tables, batch: every line reported ($records records + $errors errors of $lines)" \
+  [ "$((records + errors))" = "$lines" ]
 
 finish

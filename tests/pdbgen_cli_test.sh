@@ -611,16 +611,24 @@ expect_run "pack a table over its own copy" 0 "$pdbgen" pack "$one/additive-1-2-
 expect_run "the copy verifies" 0 "$pdbgen" verify "$scratch/one-copy" --against "$root_ref/8-4-4.manifest.txt"
 
 # ---------------------------------------------------------------------------------------
+# An MTM set with --checkpoint (the sliced build, single-tile moves only) is refused, nothing
+# created; without it, the same set builds and verifies.
+expect_run "MTM with --checkpoint" 2 "$pdbgen" build --preset 8-mtm-fringe --checkpoint "$scratch/mtm-ck" --out "$scratch/mtm-ranks" -q
+expect_err_line "MTM with --checkpoint: said" "pdbgen: multi-tile-metric tables are built in one process: drop --checkpoint"
+expect "MTM with --checkpoint: nothing created" [ ! -e "$scratch/mtm-ranks" ] && [ ! -e "$scratch/mtm-ck" ]
+
+# ---------------------------------------------------------------------------------------
 # A set's tables that are symbolic links into another set: a build (re-encoding them) and a
 # conversion in place replace the links, and the set they named is left as it was.
 linked_a="$scratch/linked-a" linked_b="$scratch/linked-b"
 expect_run "a set to link to" 0 "$pdbgen" build --preset 8-4-4 --encoding raw --out "$linked_a" -q
 before=$(cksum "$linked_a"/*)
-for cmd in "build --preset 8-4-4 --encoding zstd --out $linked_b" "unpack $linked_b"; do
+for cmd in "build --preset 8-4-4 --encoding zstd --out $linked_b" "unpack $linked_b" \
+  "pack $linked_b/additive-1-2-4-5.pdb --entries compact"; do
   rm -rf "$linked_b"
   mkdir -p "$linked_b"
   ln -s "$linked_a"/*.pdb "$linked_b"/
-  [ "${cmd%% *}" = unpack ] && cp "$linked_a/manifest.txt" "$linked_b/"
+  [ "${cmd%% *}" = build ] || cp "$linked_a/manifest.txt" "$linked_b/"
   # shellcheck disable=SC2086
   expect_run "$cmd over links" 0 "$pdbgen" $cmd -q
   expect "$cmd over links: the links were replaced" [ ! -L "$linked_b/additive-1-2-4-5.pdb" ]
@@ -628,6 +636,12 @@ for cmd in "build --preset 8-4-4 --encoding zstd --out $linked_b" "unpack $linke
   expect_run "$cmd over links: the set named verifies" 0 "$pdbgen" verify "$linked_a"
   expect_run "$cmd over links: the set converted verifies" 0 "$pdbgen" verify "$linked_b"
 done
+
+# A FIFO in a table's place is still refused (exit 4), never replaced.
+mkdir -p "$scratch/fifo-set"
+mkfifo "$scratch/fifo-set/additive-1-2-4-5.pdb"
+expect_run "a FIFO in a table's place" 4 timeout 20 "$pdbgen" build --preset 8-4-4 --force --out "$scratch/fifo-set" -q
+expect "a FIFO in a table's place: left as it was" [ -p "$scratch/fifo-set/additive-1-2-4-5.pdb" ]
 
 # ---------------------------------------------------------------------------------------
 # A build resumed from a checkpoint whose parts are whole but wrong (a state added to layer 1,
@@ -652,8 +666,9 @@ if [ -e "$scratch/resumed/additive-1-2-3-6-7.pdb" ] || [ ! -f "$ckm" ]; then
 else
   py checkpoint_damage.py add-key "$ck/additive-1-2-3-6-7" 1
   expect_run "a resumed build over a wrong checkpoint" 4 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" -q --checkpoint "$ck"
-  expect_err "a resumed build over a wrong checkpoint: named" "^pdbgen: checkpoint $ck/additive-1-2-3-6-7: the table resumed from it fails its checks \(.*\); the table was removed"
+  expect_err "a resumed build over a wrong checkpoint: named" "^pdbgen: checkpoint $ck/additive-1-2-3-6-7: the table resumed from it fails its checks \(.*\); remove that folder and build again$"
   expect "a resumed build over a wrong checkpoint: no table" [ ! -e "$scratch/resumed/additive-1-2-3-6-7.pdb" ]
+  expect "a resumed build over a wrong checkpoint: no temporary left" [ -z "$(ls -A "$scratch/resumed" | grep tmp)" ]
   rm -rf "$ck"
   expect_run "the same build afresh" 0 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" -q --checkpoint "$ck"
   expect_run "the same build afresh verifies" 0 "$pdbgen" verify "$scratch/resumed"

@@ -120,7 +120,8 @@ Positions read_positions(const py::handle& boards, const board::BoardFormat& f) 
     size_t i = 0;
     for (const py::handle item : boards) {
         if (i % 65536 == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
-        if (i == 0 && !py::isinstance<py::bool_>(item) && PyIndex_Check(item.ptr()))
+        if (i == 0 && !py::isinstance<py::bool_>(item) && !py::isinstance<py::array>(item) &&
+            !py::isinstance<py::sequence>(item) && PyIndex_Check(item.ptr()))
             throw py::type_error("boards[0] is the number " + std::string(py::repr(item)) +
                                  ": boards is a sequence of boards (for one board's tiles, "
                                  "pass [tiles] or call solve())");

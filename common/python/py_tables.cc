@@ -1,6 +1,7 @@
 #include "py_tables.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <pybind11/stl.h>
 
 #include <filesystem>
@@ -48,9 +49,34 @@ struct Opened {
     bool verified = false;
 };
 std::map<std::string, Opened> opened;
-// Held (without the GIL) while a set is loaded, so Python threads opening one set at once load
-// it once and share it.
-std::mutex load_mu;
+// One lock per set being opened (by the same key), held without the GIL while it loads, so
+// Python threads opening one set at once load it once and share it, while other sets load
+// meanwhile. Neither lock is held across a call into Python.
+std::map<std::string, std::shared_ptr<std::mutex>> loading;
+
+// After fork() the child runs the forking thread alone: a lock another thread held there would
+// never be released. `mu` is taken across fork(), and the child forgets the loading locks (a
+// load in progress in the parent is not in the child).
+std::mutex& fork_safe_mu() {
+    static const bool registered = [] {
+        pthread_atfork([] { mu.lock(); }, [] { mu.unlock(); },
+                       [] {
+                           loading.clear();
+                           mu.unlock();
+                       });
+        return true;
+    }();
+    (void)registered;
+    return mu;
+}
+
+// The lock of the set opened as `key`.
+std::shared_ptr<std::mutex> loading_lock(const std::string& key) {
+    std::lock_guard<std::mutex> lock(fork_safe_mu());
+    std::shared_ptr<std::mutex>& l = loading[key];
+    if (!l) l = std::make_shared<std::mutex>();
+    return l;
+}
 std::map<std::string, std::shared_ptr<const tables::LoadedSet>> discovered;
 std::map<std::string, std::optional<std::string>> found_manifests;  // discovery key -> manifest
 
@@ -76,7 +102,7 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
     const std::string key = (ec ? manifest : canonical).string() + '\n' + lo.cache_dir;
     // The copy already loaded, if it had at least the checks asked for.
     auto held = [&]() -> std::shared_ptr<const tables::LoadedSet> {
-        std::lock_guard<std::mutex> lock(mu);
+        std::lock_guard<std::mutex> lock(fork_safe_mu());
         const auto it = opened.find(key);
         if (it == opened.end() || (verify && !it->second.verified)) return nullptr;
         return it->second.set.lock();
@@ -85,7 +111,8 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
     if (set) return Tables{set, manifest.string()};
     try {
         py::gil_scoped_release release;  // a zstd set takes seconds to decode
-        std::lock_guard<std::mutex> loading(load_mu);
+        const std::shared_ptr<std::mutex> one = loading_lock(key);
+        std::lock_guard<std::mutex> loading_this(*one);
         set = held();  // another thread may have loaded it meanwhile
         if (!set) {
             set = std::make_shared<const tables::LoadedSet>(load_set(manifest.string(), lo));

@@ -4,6 +4,9 @@
 // all ranks end with the same status.
 #include "loyd/tables/build.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -73,28 +76,61 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
     return sum;
 }
 
+// Where a resumed table is written before it is checked: a temporary name in its folder
+// (".NAME.resumed.tmp.PID"), so a table that is stopped or fails while checked never looks
+// built; a later build removes such leftovers.
+std::string staging_path(const std::string& path) {
+    const fs::path p(path);
+    return (p.parent_path() /
+            ("." + p.filename().string() + ".resumed.tmp." + std::to_string(::getpid())))
+        .string();
+}
+
+// Renames the checked table `from` to `to` (a link there is replaced, as kOwnFolder writes do)
+// and makes the rename durable.
+void commit_resumed(const std::string& from, const std::string& to) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(to, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_symlink(st))
+        throw IoError(to + ": not a regular file (only a regular file is replaced)");
+    fs::rename(from, to, ec);
+    if (ec) throw IoError(to + ": cannot rename the checked table into place: " + ec.message());
+    const std::string folder =
+        fs::path(to).parent_path().empty() ? std::string(".") : fs::path(to).parent_path().string();
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const bool synced = fd >= 0 && ::fsync(fd) == 0;
+    if (fd >= 0) ::close(fd);
+    if (!synced) throw IoError(to + ": written, but cannot fsync folder " + folder);
+}
+
 // A table resumed from a checkpoint rests on files outside the build: its parts' checksums
 // catch damage, not parts that are whole but wrong (a faulty writer, a hand edit). So rank 0
-// checks every entry of the written table as `pdbgen verify` does; a table that fails is
-// removed and the build fails naming the checkpoint (exit 4).
-void verify_resumed(const BuildPlan& plan, const tables::TableSpec& t, const Context& c,
-                    ProgressLine& line) {
+// checks every entry of the table written to `staged` as `pdbgen verify` does, then renames it
+// to its own name; a table that fails is removed and the build fails naming the checkpoint
+// (exit 4), as does any other failure (the staged file removed, the error as it was).
+void verify_resumed(const std::string& staged, const BuildPlan& plan, const tables::TableSpec& t,
+                    const Context& c, ProgressLine& line) {
     c.world.agree_on([&] {
         if (c.world.rank() != 0) return;
         line.show(t.file + ": checking the resumed table");
+        std::error_code ec;
         try {
-            const tables::PdbTable table = tables::PdbTable::load(plan.path(t), t.pattern);
+            const tables::PdbTable table = tables::PdbTable::load(staged, t.pattern);
             tables::verify_table(table.pattern(), table.entries(), table.size(),
                                  thread_count(c.options), plan.path(t));
         } catch (const FormatError& e) {
             line.clear();
-            std::error_code ec;
-            fs::remove(plan.path(t), ec);
+            fs::remove(staged, ec);
             throw FormatError("checkpoint " + tables::checkpoint_folder(plan.checkpoint, t.file) +
                               ": the table resumed from it fails its checks (" + e.what() +
-                              "); the table was removed: remove that folder and build again");
+                              "); remove that folder and build again");
+        } catch (...) {
+            line.clear();
+            fs::remove(staged, ec);
+            throw;
         }
         line.clear();
+        commit_resumed(staged, plan.path(t));
     });
 }
 
@@ -115,9 +151,13 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
     const std::string path = plan.path(t);
     tables::SlicedTable r = build_table_sliced(t.pattern, so, c.world);
     line.clear();
-    write_sliced_table(path, header_for(t.pattern, r.max_value), r, c.world, plan.encoding,
+    // A resumed table takes its name only once checked (verify_resumed).
+    const bool resumed = r.resumed_layers > 0;
+    std::string staged = resumed ? staging_path(path) : path;
+    c.world.broadcast(staged, 0);  // rank 0's PID names it
+    write_sliced_table(staged, header_for(t.pattern, r.max_value), r, c.world, plan.encoding,
                        plan.level, kOwnFolder);
-    if (r.resumed_layers > 0) verify_resumed(plan, t, c, line);
+    if (resumed) verify_resumed(staged, plan, t, c, line);
     uint64_t sum = 0;
     c.world.agree_on([&] {
         if (c.world.rank() == 0) sum = tables::read_pdb_header(path).payload_xxh3;

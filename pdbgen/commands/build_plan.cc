@@ -114,6 +114,12 @@ BuildPlan plan_build(const Options& o, int ranks) {
                    sliced ? 1 : thread_count(o),
                    o.max_memory};
     // Refused before the output folder is created (claim_folder), like every other refusal.
+    // The sliced build (tables/build_sliced.h) searches single-tile moves only: an MTM table
+    // built that way would hold STM distances under an MTM header.
+    if (sliced && plan.spec.metric == board::Metric::Mtm)
+        throw UsageError(std::string("multi-tile-metric tables are built in one process: ") +
+                         (ranks > 1 ? "start pdbgen without mpirun" : "drop --checkpoint") +
+                         " (the largest, 15-mtm-7-7, takes about 3 minutes on 2 cores)");
     if (plan.entries == tables::EntryCoding::Compact && plan.spec.metric == board::Metric::Mtm)
         throw UsageError(
             "compact entries are for single-tile-metric tables; MTM tables keep one byte per "

@@ -68,7 +68,9 @@ int convert_file(const Context& c, const Conversion& how) {
     if (tables::holds_set(dir)) lock_folder(c, dir, lock);
     remove_dead_temporaries_in(c, dir);
     refuse_another_table(in, to);
-    convert_one(c, how, in, to, base::Links::Follow);  // the file the user named, as cp does
+    // A set's table that is a link (into another set) is replaced, never written through; a
+    // file outside any set is written through a link, as cp does.
+    convert_one(c, how, in, to, lock ? base::Links::Refuse : base::Links::Follow);
     if (lock) update_manifest_sum(dir, fs::path(to).filename().string());
     return kExitOk;
 }

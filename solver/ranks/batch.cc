@@ -278,11 +278,13 @@ void BatchServer::handle(int source, RankMessage& m) {
             }
             break;
         case RankKind::Failed:
-            o.failed = true;  // it gets no more work
+            // It gets no more work; the others, rank 0 among them, take the rest of the input,
+            // and the run ends with its error once everything is printed (docs/scale.md).
+            o.failed = true;
             try {
                 base::throw_error_code(m.code, "rank " + std::to_string(source) + ": " + m.message);
             } catch (...) {
-                window_.stop_reading(std::current_exception());
+                window_.fail_at_end(std::current_exception());
             }
             break;
         default:

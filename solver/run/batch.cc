@@ -215,6 +215,10 @@ public:
         if (!error_) error_ = error;
         end_input();
     }
+    void fail_at_end(std::exception_ptr error) override {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!error_) error_ = error;
+    }
 
 private:
     // Under mu_: the next task into the window, its tables chosen; false at the end.

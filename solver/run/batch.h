@@ -87,6 +87,8 @@ public:
     virtual void complete(Task& t) = 0;  // a claimed task's results are in
     // Reads no more input; the run ends with `error` once the tasks read are printed.
     virtual void stop_reading(std::exception_ptr error) = 0;
+    // Reads on; the run ends with `error` (unless an earlier one) once every task is printed.
+    virtual void fail_at_end(std::exception_ptr error) = 0;
 
 protected:
     ~TaskWindow() = default;

@@ -134,6 +134,8 @@ def test_bad_inputs_raise_clear_exceptions():
         loyd.solve_many(42)
     with pytest.raises(TypeError, match="boards is a sequence of boards"):
         loyd.solve_many([8, 6, 7, 2, 5, 4, 3, 0, 1])
+    # ...but a list of NumPy rows is boards (an ndarray has __index__ too).
+    assert loyd.solve_many(list(good)).lengths.tolist() == loyd.solve_many(good).lengths.tolist()
     with pytest.raises(loyd.InvalidInputError, match="are for 3x3 boards"):
         loyd.solve_many(loyd.scramble(2, (4, 4), 1), tables=loyd.Tables.find(size=(3, 3)))
 

@@ -110,6 +110,49 @@ def test_python_threads_opening_one_set_at_once_load_it_once(root, tmp_path):
     assert checked != unchecked and loyd.Tables.open(other, verify=False) == checked
 
 
+def test_a_child_forked_while_a_set_loads_opens_sets(root, tmp_path):
+    """fork() while another thread loads a set: the child (the forking thread alone) must not
+    inherit a lock that thread held, or every open there would wait for good."""
+    import os
+    import shutil
+    import time
+    for i in range(6):
+        shutil.copytree(root / "data/15-5-5-5", tmp_path / f"s{i}")
+    stop = threading.Event()
+
+    def loader():
+        i = 0
+        while not stop.is_set():  # each copy dropped at once, so the next open loads again
+            loyd.Tables.open(tmp_path / f"s{i % 5}", cache_dir="none")
+            i += 1
+
+    t = threading.Thread(target=loader)
+    t.start()
+    hung = 0
+    try:
+        for _ in range(6):
+            time.sleep(0.01)
+            pid = os.fork()
+            if pid == 0:
+                ok = loyd.Tables.open(tmp_path / "s5", cache_dir="none") is not None
+                os._exit(0 if ok else 1)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    assert os.waitstatus_to_exitcode(status) == 0
+                    break
+                time.sleep(0.01)
+            else:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                hung += 1
+    finally:
+        stop.set()
+        t.join()
+    assert hung == 0
+
+
 def test_forked_children_solve():
     """multiprocessing's fork start method: a child forked after searches ran (their runner
     threads are not in the child) solves as well, with the tables the parent loaded."""

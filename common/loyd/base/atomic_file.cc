@@ -26,13 +26,18 @@ std::string folder_of(const std::string& target) {
 }
 
 // The file a target names: through symbolic links (renaming over a link would replace the
-// link and leave the file it points at as it was); it must be a regular file or not exist yet
-// (a device, a FIFO or a folder is never replaced by a file).
+// link and leave the file it points at as it was), or with Links::Refuse the target itself (a
+// link there is replaced); it must be a regular file or not exist yet (a device, a FIFO or a
+// folder is never replaced by a file).
 std::string resolve(const std::string& target, Links links) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (links == Links::Refuse)
-        return target;  // rename replaces whatever is there, a link included
+    if (links == Links::Refuse) {
+        const fs::file_status st = fs::symlink_status(target, ec);
+        if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_symlink(st))
+            throw IoError(target + ": not a regular file (only a regular file is replaced)");
+        return target;  // rename replaces a regular file or a link (not what it names)
+    }
     const fs::path p = link_destination(target);  // `target` itself when it is not a link
     const fs::file_status st = fs::status(p, ec);
     if (fs::exists(st) && !fs::is_regular_file(st))

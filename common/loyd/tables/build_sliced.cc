@@ -603,10 +603,10 @@ uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t excha
 
 SlicedTable build_table_sliced(const Pattern& p, const SlicedBuildOptions& opt,
                                base::Collective& group) {
-    if (opt.coding == EntryCoding::Compact && p.metric() == board::Metric::Mtm)
+    if (p.metric() == board::Metric::Mtm)
         throw UsageError(
-            "compact entries are for single-tile-metric tables; MTM tables keep one byte per "
-            "entry");
+            "the sliced build counts single-tile moves; a multi-tile-metric table is "
+            "built in one process (build_table)");
     if (p.kind() == PatternKind::Full) return SlicedBfs<FullKind>(p, opt, group).run();
     return SlicedBfs<RegionKind>(p, opt, group).run();
 }

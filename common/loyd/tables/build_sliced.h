@@ -73,7 +73,8 @@ struct SlicedTable {
 // Peak bytes one rank allocates for `p` split over `ranks` (the largest slice).
 uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t exchange_bytes);
 
-// Collective. Throws on every rank as build_table does (UsageError when entries cannot be
+// Collective. Single-tile-metric patterns only (UsageError for an MTM one: build_table builds
+// those). Throws on every rank as build_table does (UsageError when entries cannot be
 // reached, LimitError when cancelled or out of memory) and for checkpoints: UsageError for a
 // checkpoint of another table, IoError/FormatError for unreadable or malformed ones (and for
 // one that turns out to miss states: entries left unreached after a resume); a part that
