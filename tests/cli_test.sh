@@ -526,6 +526,24 @@ ran "solver ... --input interrupt.txt, then SIGTERM twice at once" $?
 expect_status "SIGTERM twice at once" 130
 expect_out "SIGTERM twice at once: the instance in progress" "^hard: limit \(interrupted\)"
 
+# A signal while the solver waits for input (a pipe with nothing more yet, a FIFO no writer
+# opened) or skips blank lines: the input ends there, what was solved is printed, exit 130 (it
+# was ignored until more input came: timeout's SIGKILL would give 137).
+(echo 8 6 7 2 5 4 3 0 1; sleep 30) | timeout --preserve-status -k 5 -s INT 2 "$solver" -j 1 >"$scratch/out" 2>"$scratch/err"
+ran "(echo BOARD; sleep 30) | timeout -s INT 2 solver" $?
+expect_status "SIGINT while waiting for input" 130
+expect_out "SIGINT while waiting for input: the record" "^stdin:1: length 31 "
+yes '' | timeout --preserve-status -k 5 -s INT 2 "$solver" -j 1 >"$scratch/out" 2>"$scratch/err"
+ran "yes '' | timeout -s INT 2 solver" $?
+expect_status "SIGINT while skipping blank lines" 130
+mkfifo "$scratch/no-writer"
+timeout --preserve-status -k 5 -s INT 2 "$solver" -j 1 --input "$scratch/no-writer" >"$scratch/out" 2>"$scratch/err"
+ran "timeout -s INT 2 solver --input FIFO" $?
+expect_status "SIGINT while opening a FIFO no writer opened" 130
+timeout --preserve-status -k 5 -s TERM 2 "$solver" -j 1 --input /dev/zero >"$scratch/out" 2>"$scratch/err"
+ran "timeout -s TERM 2 solver --input /dev/zero" $?
+expect_status "SIGTERM while skipping an endless line" 130
+
 # scramble too: the first signal stops the drawing after a whole line, exit 130.
 for sig in INT TERM; do
   "$solver" scramble --count 18446744073709551615 --seed 1 -q >"$scratch/out" 2>"$scratch/err" &

@@ -118,6 +118,38 @@ TEST_F(FdInputTest, ReadSomeRetriesAReadASignalInterrupted) {
     EXPECT_EQ(signals_seen.load(), 1);
 }
 
+// The same interrupted read with a stop flag set by the signal (as SIGINT sets the programs'
+// interrupted()): the input ends there (0), nothing written later is waited for.
+std::atomic<bool> stop_requested{false};
+void request_stop(int) {
+    stop_requested = true;
+}
+
+TEST_F(FdInputTest, ReadSomeEndsWhenASignalSetsStop) {
+    struct sigaction sa {
+    }, old{};
+    sa.sa_handler = request_stop;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    ASSERT_EQ(::sigaction(SIGUSR1, &sa, &old), 0);
+    int p[2];
+    ASSERT_EQ(::pipe(p), 0);
+    stop_requested = false;
+    const pthread_t reader = ::pthread_self();
+    std::thread signaller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        ::pthread_kill(reader, SIGUSR1);
+    });
+    char buf[8] = {};
+    const size_t r = base::read_some(p[0], buf, sizeof buf, "pipe", "", &stop_requested);
+    signaller.join();
+    EXPECT_EQ(r, 0u);
+    EXPECT_EQ(base::read_some(p[0], buf, sizeof buf, "pipe", "", &stop_requested), 0u);  // set
+    ::close(p[0]);
+    ::close(p[1]);
+    ::sigaction(SIGUSR1, &old, nullptr);
+}
+
 TEST_F(FdInputTest, FailuresNameTheFile) {
     uint8_t buf[16];
     std::string m =

@@ -64,8 +64,14 @@ void install_signal_handlers(std::string_view name) {
     g_sigbus_size = name.size() + kText.size();
     std::signal(SIGXFSZ, SIG_IGN);
     std::signal(SIGBUS, on_sigbus);
-    std::signal(SIGINT, on_stop);
-    std::signal(SIGTERM, on_stop);
+    // Without SA_RESTART: a read blocked on input (a terminal, a pipe, a FIFO) returns EINTR,
+    // so a program waiting for input sees the request (base::read_some's `stop`).
+    struct sigaction sa {};
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
 }
 
 }  // namespace loyd::program

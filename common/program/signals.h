@@ -1,7 +1,9 @@
 // The signals of loyd's programs, handled once for both.
 //
 //   SIGINT, SIGTERM  set interrupted(): the program stops what it does cleanly (a search with
-//                    what it proved, a build before writing) and exits 130. A second signal
+//                    what it proved, a build before writing) and exits 130. The handlers have
+//                    no SA_RESTART, so a read waiting for input returns EINTR and the program
+//                    sees the request (base::read_some's `stop`). A second signal
 //                    ends the process at once (by that signal's default action), unless it comes
 //                    within kRepeatSeconds of the first: that is the same request delivered
 //                    twice (`timeout` signals the process and then its process group), ignored.

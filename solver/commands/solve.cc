@@ -107,7 +107,8 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
     const search::AllSolutionsOutcome& a = *t.all;
     if (a.status == search::SolveOutcome::Status::Limit)
         err << "solver: " << one_line(t.label) << ": " << stop_reason_text(a.search.stop_reason)
-            << " reached after " << a.search.nodes_generated << " nodes\n";
+            << (interrupt_flag() ? " after " : " reached after ") << a.search.nodes_generated
+            << " nodes\n";
     if (req.json)
         out << solutions_record(t.label, a, record_style(req, t), req.all) << "\n";
     else
@@ -299,6 +300,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
             }
         },
         err, ranks, [&] { base::require_written(out.flush()); });
+    if (n.instances == 0 && interrupt_flag()) throw LimitError("interrupted");  // before any
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
     if (!req.html.empty()) write_replay_page(req, replays, err);

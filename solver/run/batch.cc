@@ -227,6 +227,7 @@ private:
         if (eof_) return false;
         try {
             for (;;) {
+                if (interrupt_flag()) break;  // also between skipped (blank, comment) lines
                 std::optional<Job> job = src_.next();
                 if (!job) break;
                 std::optional<Task> t = read_(*job);
@@ -399,7 +400,9 @@ std::string lookups_left_out(const Request& req, const Task& t) {
     const heuristics::Lookups asked = req.search.lookups, got = heuristics::Lookups::parse(ran);
     std::string left;
     auto check = [&](bool a, bool g, const char* name) {
-        if (a && !g) left += (left.empty() ? "" : ",") + std::string(name);
+        if (!a || g) return;
+        if (!left.empty()) left += ',';
+        left += name;
     };
     check(asked.reflected, got.reflected, "reflected");
     check(asked.dual, got.dual, "dual");

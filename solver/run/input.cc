@@ -1,5 +1,6 @@
 #include "solver/run/input.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/fd_input.h"
+#include "program/signals.h"
 
 namespace loyd::solver {
 
@@ -63,29 +65,38 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
         if (input.empty() && isatty(STDIN_FILENO))
             throw UsageError(
                 "no instance given (pass numbers as arguments, --input FILE, or pipe them in)");
-        stdin_buf_ = std::make_unique<StdinBuf>();
-        stdin_ = std::make_unique<std::istream>(stdin_buf_.get());
-        in_ = stdin_.get();
+        buf_ = std::make_unique<FdBuf>(STDIN_FILENO, "stdin", false, &program::interrupted());
         name_ = "stdin";
     } else {
         std::error_code ec;
         if (std::filesystem::is_directory(input, ec))
             throw IoError("cannot read input file '" + input + "': it is a folder");
-        errno = 0;
-        file_.open(input);
-        if (!file_)
-            throw IoError("cannot open input file '" + input + "'" +
-                          (errno ? std::string(": ") + std::strerror(errno) : std::string()));
-        in_ = &file_;
+        int fd;
+        do  // a FIFO blocks here until a writer opens it: Ctrl-C ends the wait
+            fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+        while (fd < 0 && errno == EINTR && !program::interrupted());
+        if (fd < 0 && errno == EINTR) throw LimitError("interrupted");
+        if (fd < 0)
+            throw IoError("cannot open input file '" + input + "': " + std::strerror(errno));
+        buf_ = std::make_unique<FdBuf>(fd, input, true, &program::interrupted());
         name_ = input;
     }
+    stream_ = std::make_unique<std::istream>(buf_.get());
+    in_ = stream_.get();
 }
 
-StdinBuf::int_type StdinBuf::underflow() {
+FdBuf::FdBuf(int fd, std::string name, bool owned, const std::atomic<bool>* stop)
+    : fd_(fd), name_(std::move(name)), owned_(owned), stop_(stop) {}
+
+FdBuf::~FdBuf() {
+    if (owned_) ::close(fd_);
+}
+
+FdBuf::int_type FdBuf::underflow() {
     if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
     size_t n = 0;
     try {
-        n = base::read_some(STDIN_FILENO, buf_, sizeof buf_, "stdin");
+        n = base::read_some(fd_, buf_, sizeof buf_, name_, "", stop_);
     } catch (const IoError& e) {
         error = e.what();
         throw;  // the stream catches it and sets badbit (it does not rethrow)
@@ -96,7 +107,7 @@ StdinBuf::int_type StdinBuf::underflow() {
 }
 
 IoError JobSource::read_error() const {
-    if (stdin_buf_ && !stdin_buf_->error.empty()) return IoError(stdin_buf_->error);
+    if (buf_ && !buf_->error.empty()) return IoError(buf_->error);
     return IoError("error reading input " + name_ +
                    (errno ? std::string(": ") + std::strerror(errno) : std::string()));
 }

@@ -8,8 +8,8 @@
 // Not thread-safe: the caller serialises `next`.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
-#include <fstream>
 #include <istream>
 #include <memory>
 #include <optional>
@@ -31,17 +31,29 @@ struct Job {
     std::string error;  // set when the line cannot be an instance (too long)
 };
 
-// Standard input read with read(2) (base::read_some): a failed read (EIO, EISDIR for a folder
-// given as stdin) is an error the stream reports (badbit), where std::cin, synchronised with
-// stdio, would take it for the end of the input. `error` keeps the failed read's message.
-class StdinBuf : public std::streambuf {
+// Standard input or an input file read with read(2) (base::read_some): a failed read (EIO,
+// EISDIR for a folder given as stdin) is an error the stream reports (badbit), where std::cin,
+// synchronised with stdio, would take it for the end of the input. `error` keeps the failed
+// read's message. Once `stop` is set (SIGINT, SIGTERM) the input ends, also while a read waits
+// for a terminal, a pipe or a FIFO (the handlers have no SA_RESTART: the read returns EINTR).
+class FdBuf : public std::streambuf {
 public:
+    // Reads `fd` (closed at the end when `owned`), named `name` in messages.
+    FdBuf(int fd, std::string name, bool owned, const std::atomic<bool>* stop);
+    FdBuf(const FdBuf&) = delete;
+    FdBuf& operator=(const FdBuf&) = delete;
+    ~FdBuf() override;
+
     std::string error;
 
 protected:
     int_type underflow() override;
 
 private:
+    int fd_;
+    std::string name_;
+    bool owned_;
+    const std::atomic<bool>* stop_;
     char buf_[64 * 1024];
 };
 
@@ -60,9 +72,8 @@ private:
 
     std::vector<Job> args_;
     size_t next_arg_ = 0;
-    std::ifstream file_;
-    std::unique_ptr<StdinBuf> stdin_buf_;
-    std::unique_ptr<std::istream> stdin_;
+    std::unique_ptr<FdBuf> buf_;
+    std::unique_ptr<std::istream> stream_;
     std::istream* in_ = nullptr;
     std::string name_;
     uint64_t line_no_ = 0;

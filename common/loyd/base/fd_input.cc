@@ -12,10 +12,12 @@ namespace loyd::base {
 namespace {
 // The result of `call` (a read or pread), made again while a signal interrupts it.
 template <class Call>
-size_t retrying(Call call, const std::string& path, const std::string& what) {
+size_t retrying(Call call, const std::string& path, const std::string& what,
+                const std::atomic<bool>* stop = nullptr) {
     for (;;) {
         const ssize_t r = call();
         if (r >= 0) return static_cast<size_t>(r);
+        if (errno == EINTR && stop && stop->load()) return 0;
         if (errno == EINTR) continue;
         throw IoError(path + ": cannot read" + (what.empty() ? "" : " " + what) + ": " +
                       std::generic_category().message(errno));
@@ -23,8 +25,10 @@ size_t retrying(Call call, const std::string& path, const std::string& what) {
 }
 }  // namespace
 
-size_t read_some(int fd, void* buf, size_t n, const std::string& path, const std::string& what) {
-    return retrying([&] { return ::read(fd, buf, n); }, path, what);
+size_t read_some(int fd, void* buf, size_t n, const std::string& path, const std::string& what,
+                 const std::atomic<bool>* stop) {
+    if (stop && stop->load()) return 0;
+    return retrying([&] { return ::read(fd, buf, n); }, path, what, stop);
 }
 
 void read_exact_at(int fd, void* buf, uint64_t n, uint64_t offset, const std::string& path) {

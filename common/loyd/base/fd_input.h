@@ -8,6 +8,7 @@
 // allocation beyond the messages.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,9 +16,10 @@
 namespace loyd::base {
 
 // Up to n bytes from the descriptor's offset, which moves past them: how many were read, 0
-// only at the end of the file (or for n = 0).
-size_t read_some(int fd, void* buf, size_t n, const std::string& path,
-                 const std::string& what = "");
+// only at the end of the file (or for n = 0) or, with `stop`, when a signal interrupted the
+// read while *stop was set (a Ctrl-C while a program waits for input: it reads no more).
+size_t read_some(int fd, void* buf, size_t n, const std::string& path, const std::string& what = "",
+                 const std::atomic<bool>* stop = nullptr);
 
 // Exactly n bytes from `offset` (the descriptor's own offset does not move); IoError "PATH:
 // cannot read: file shrank while being read" when the file ends first.
