@@ -93,12 +93,13 @@ public:
 
     // Reads up to n tasks before any thread starts; false when the input ended before.
     bool read_ahead(size_t n) {
-        std::lock_guard<std::mutex> lock(mu_);
+        std::unique_lock<std::mutex> lock(mu_);
         while (window_.size() < n)
-            if (!read_one()) return false;
+            if (!read_one(lock)) return false;
         return true;
     }
     size_t pending() const { return window_.size(); }
+    bool streaming() const { return src_.streaming(); }
     uint64_t idle_wakes() const { return idle_wakes_; }  // once the run is over
 
     // Runs `threads` workers with `base` options and prints through `print` in input order,
@@ -178,8 +179,8 @@ public:
     // The window's first task, taken out (to be searched and printed by the caller); null at the
     // end of the input. Only when no worker runs.
     std::unique_ptr<Task> pop() {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (window_.empty() && !read_one()) return nullptr;
+        std::unique_lock<std::mutex> lock(mu_);
+        if (window_.empty() && !read_one(lock)) return nullptr;
         std::unique_ptr<Task> t = std::move(window_.front());
         window_.pop_front();
         return t;
@@ -190,8 +191,8 @@ public:
         ended = false;
         while (out.size() < n) {
             // One task per lock: the workers read and claim in between.
-            std::lock_guard<std::mutex> lock(mu_);
-            if (unclaimed_ == window_.size() && !(room() && read_one())) {
+            std::unique_lock<std::mutex> lock(mu_);
+            if (unclaimed_ == window_.size() && !(room() && read_one(lock))) {
                 ended = eof_;
                 break;
             }
@@ -221,10 +222,20 @@ public:
     }
 
 private:
-    // Under mu_: the next task into the window, its tables chosen; false at the end.
-    bool read_one() {
+    // With `lock` (on mu_) held: the next task into the window, its tables chosen; false at
+    // the end. The input is read without mu_, under read_mu_ (taken before mu_, never after),
+    // which keeps the window in input order: a read waiting for more input (a pipe, a terminal)
+    // holds up neither the printer, which prints and flushes what is done, nor the workers.
+    bool read_one(std::unique_lock<std::mutex>& lock) {
         if (interrupt_flag()) end_input();  // interrupted: no more input
         if (eof_) return false;
+        lock.unlock();
+        std::lock_guard<std::mutex> reading(read_mu_);
+        lock.lock();
+        if (eof_) return false;  // another reader met the end meanwhile
+        lock.unlock();
+        std::optional<Task> task;
+        std::exception_ptr failed;
         try {
             for (;;) {
                 if (interrupt_flag()) break;  // also between skipped (blank, comment) lines
@@ -233,12 +244,18 @@ private:
                 std::optional<Task> t = read_(*job);
                 if (!t) continue;
                 choose_heuristic(req_, tables_, *t);
-                window_.push_back(std::make_unique<Task>(std::move(*t)));
-                return true;
+                task = std::move(t);
+                break;
             }
         } catch (...) {
-            if (!error_) error_ = std::current_exception();
+            failed = std::current_exception();
         }
+        lock.lock();
+        if (task) {
+            window_.push_back(std::make_unique<Task>(std::move(*task)));
+            return true;
+        }
+        if (failed && !error_) error_ = failed;
         end_input();
         return false;
     }
@@ -263,7 +280,7 @@ private:
                     --waiting_;
                     if (!(unclaimed_ < window_.size() || eof_ || room())) ++idle_wakes_;
                 }
-                if (unclaimed_ == window_.size() && !(room() && read_one())) {
+                if (unclaimed_ == window_.size() && !(room() && read_one(lock))) {
                     lock.unlock();
                     done_cv_.notify_one();
                     return;
@@ -286,6 +303,7 @@ private:
     JobSource& src_;
     const TaskReader& read_;
     Tables& tables_;
+    std::mutex read_mu_;  // the input (src_, read_, choosing tables): one reader at a time
     std::mutex mu_;
     std::condition_variable done_cv_, space_cv_;
     std::deque<std::unique_ptr<Task>> window_;  // read, not yet printed, in input order
@@ -339,7 +357,11 @@ BatchPlan plan_batch(const Request& req, Batch& batch, RankRun& ranks) {
     const int cores = ranks.threads();
     p.alone = ranks.size() == 1 || req.all || req.count_solutions;
     p.together = !p.alone && !batch.read_ahead(static_cast<size_t>(ranks.size()));
-    p.more = !p.alone ? !p.together : batch.read_ahead(static_cast<size_t>(cores) + 1);
+    // One thread alone takes each line of a stream as it comes: nothing to read ahead, so each
+    // answer is printed as soon as its line is solved (a program feeding lines one at a time).
+    p.more = !p.alone ? !p.together
+                      : (cores == 1 && batch.streaming()) ||
+                            batch.read_ahead(static_cast<size_t>(cores) + 1);
     p.threads = p.more || p.together ? cores : std::max(1, static_cast<int>(batch.pending()));
     p.search_threads = p.more ? 1 : std::max(1, cores / p.threads);
     return p;

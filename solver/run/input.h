@@ -65,6 +65,8 @@ public:
 
     // The next line (or argument), or nullopt at the end. IoError on a read error.
     std::optional<Job> next();
+    // True when the instances come from a file or stdin (a read may wait), not arguments.
+    bool streaming() const { return in_ != nullptr; }
 
 private:
     void group_arguments(const std::vector<std::string>& args);

@@ -1,5 +1,6 @@
 #include "loyd/base/fd_input.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,7 +28,14 @@ size_t retrying(Call call, const std::string& path, const std::string& what,
 
 size_t read_some(int fd, void* buf, size_t n, const std::string& path, const std::string& what,
                  const std::atomic<bool>* stop) {
-    if (stop && stop->load()) return 0;
+    // With `stop`, wait for input in slices of 100 ms and look at the flag between them: the
+    // signal that sets it may be taken by another thread, leaving this read blocked.
+    while (stop) {
+        if (stop->load()) return 0;
+        pollfd p{fd, POLLIN, 0};
+        const int r = ::poll(&p, 1, 100);
+        if (r > 0 || (r < 0 && errno != EINTR)) break;  // readable, closed or failed: read says
+    }
     return retrying([&] { return ::read(fd, buf, n); }, path, what, stop);
 }
 

@@ -16,8 +16,9 @@
 namespace loyd::base {
 
 // Up to n bytes from the descriptor's offset, which moves past them: how many were read, 0
-// only at the end of the file (or for n = 0) or, with `stop`, when a signal interrupted the
-// read while *stop was set (a Ctrl-C while a program waits for input: it reads no more).
+// only at the end of the file (or for n = 0) or, with `stop`, once *stop is set (a Ctrl-C
+// while a program waits for input: it reads no more): the wait for input is then a poll(2)
+// that looks at the flag every 100 ms, whichever thread took the signal.
 size_t read_some(int fd, void* buf, size_t n, const std::string& path, const std::string& what = "",
                  const std::atomic<bool>* stop = nullptr);
 
