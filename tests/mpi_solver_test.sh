@@ -171,4 +171,23 @@ lines=$(grep -cvE '^(#|$)' "$scratch/small.txt")
 expect "damaged tables, batch: every line reported ($records records + $errors errors of $lines)" \
   [ "$((records + errors))" = "$lines" ]
 
+# --------------------------------------------------------------------------------------
+# SIGTERM to every rank (as Slurm's scancel sends it) during a batch of long searches: each
+# search stops as in one process (limit (interrupted), the summary, exit 130), at once rather
+# than when the ranks' instances finish.
+grep -E '^korf-(60|82|88|3|4):' "$repo/data/korf100.txt" >"$scratch/long.txt"
+"${mpi[@]}" -np 2 "$solver" -j 1 --goal blank-first --heuristic manhattan --input "$scratch/long.txt" \
+  >"$scratch/sigterm.out" 2>"$scratch/sigterm.err" &
+launcher=$!
+sleep 2
+started=$(date +%s)
+kill -TERM $(pgrep -P $launcher) 2>/dev/null
+wait $launcher
+ran "mpirun -np 2 solver --input long.txt, then SIGTERM to the ranks" $?
+took=$(($(date +%s) - started))
+expect_status "SIGTERM to the ranks" 130
+expect_file "SIGTERM to the ranks: searches stopped" "$scratch/sigterm.out" " limit \(interrupted\) nodes [0-9]+ "
+expect_file "SIGTERM to the ranks: the summary" "$scratch/sigterm.out" "^summary: instances "
+expect "SIGTERM to the ranks: the run ended at once (${took} s)" [ "$took" -le 5 ]
+
 finish

@@ -24,7 +24,11 @@ constexpr double kTaskFloor = 5e-6;      // seconds an instance costs besides it
 class BatchWorker {
 public:
     BatchWorker(RankRun& run, Tables& tables, const search::SolveOptions& base)
-        : run_(run), tables_(tables), base_(base), threads_(run.threads()) {}
+        : run_(run), tables_(tables), base_(base), threads_(run.threads()) {
+        // A signal to this rank (mpirun's, or Slurm's scancel, which signals every rank) stops
+        // its searches as one process's: each is reported as limit (interrupted).
+        if (!base_.limits.cancel) base_.limits.cancel = &interrupt_flag();
+    }
 
     void serve() {
         std::vector<std::thread> pool;
@@ -182,7 +186,7 @@ private:
     RankRun& run_;
     Tables& tables_;
     std::mutex tables_mu_;
-    const search::SolveOptions& base_;
+    search::SolveOptions base_;
     const int threads_;
     std::mutex mu_;
     std::condition_variable work_cv_, talk_cv_;

@@ -390,6 +390,8 @@ void run_together(RankRun& ranks, Tables& tables, Batch& batch, const search::So
     ranks.start(RunMode::Split);
     while (std::unique_ptr<Task> t = batch.pop()) {
         split_search(ranks, tables, base, *t);
+        if (interrupt_flag() && t->outcome.status == search::SolveOutcome::Status::Limit)
+            t->outcome.search.stop_reason = search::StopReason::Interrupted;  // as one process
         print(*t);
         if (flush) flush();
     }
@@ -443,6 +445,9 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     Batch batch(req, source, read, tables);
     const BatchPlan plan = plan_batch(req, batch, ranks);
     search::SolveOptions base = req.search;
+    // Searches stop on an interrupt: this process's, and one instance split over the ranks
+    // (rank 0 then stops every rank's part).
+    if (!base.limits.cancel) base.limits.cancel = &interrupt_flag();
     base.threads = plan.search_threads;
     program::ProgressLine line(err, !plan.more && batch.pending() == 1 && req.progress);
     show_progress(line, base);
