@@ -439,6 +439,17 @@ for bad in "$scratch" "$scratch/no-such-folder/page.html"; do
   expect_status "--html $bad" 4
   expect_err "--html $bad: said at once" "^solver: cannot write --html $bad: (it is a folder|the folder .* does not exist)$"
 done
+# Nor a device (/dev/full would take nothing), said before the search too; `-` is not standard
+# output (which carries the results): refused, exit 2, no file named `-` written.
+run timeout 20 "$solver" -j 1 --heuristic manhattan --goal blank-first --html /dev/full "$hard60"
+expect_status "--html /dev/full" 4
+expect_err "--html /dev/full: said at once" "^solver: cannot write --html /dev/full: not a regular file \(only a regular file is replaced\)$"
+cd "$scratch" || exit 1
+run "$solver" --html - 8 6 7 2 5 4 3 0 1
+cd - >/dev/null || exit 1
+expect_status "--html -" 2
+expect_err "--html -: said" "^solver: --html -: standard output carries the results; give the page a file name \(see solver --help\)$"
+expect "--html -: no file named -" [ ! -e "$scratch/-" ]
 # A dangling link is written through, like any link: refused when its destination's folder is
 # missing (the link stays a link), written there when the folder exists.
 ln -sfn no-such-folder/page.html "$scratch/html_dangling.html"

@@ -213,10 +213,15 @@ void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std
 // --html never replaces a file the run reads (UsageError, before any search): the --input file
 // (or the file stdin is redirected from), the --pdb manifest, or any manifest or table of a set
 // (a manifest.txt or .pdb file in a folder holding a set's manifest). Compared by identity
-// (device and inode), so a link or another spelling of the same file is caught too.
+// (device and inode), so a link or another spelling of the same file is caught too. Nor is it
+// `-` (UsageError) or anything but a regular file or a new one in an existing folder (IoError,
+// before any search, as write_file_atomic would say after it).
 void refuse_html_over_inputs(const Request& req) {
     namespace fs = std::filesystem;
     if (req.html.empty()) return;
+    if (req.html == "-")
+        throw UsageError(
+            "--html -: standard output carries the results; give the page a file name");
     struct stat target {};
     if (::stat(req.html.c_str(), &target) != 0) {
         // A new file: nothing of the run's is replaced; its folder must exist (said now, not
@@ -230,6 +235,9 @@ void refuse_html_over_inputs(const Request& req) {
     }
     if (S_ISDIR(target.st_mode))
         throw IoError("cannot write --html " + req.html + ": it is a folder");
+    if (!S_ISREG(target.st_mode))  // a device, a FIFO, a socket: said now, not after the search
+        throw IoError("cannot write --html " + req.html +
+                      ": not a regular file (only a regular file is replaced)");
     auto is_target = [&](const struct stat& s) {
         return s.st_dev == target.st_dev && s.st_ino == target.st_ino;
     };
