@@ -286,6 +286,41 @@ TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
     EXPECT_EQ(r.search.lower_bound, first.length);
     EXPECT_EQ(r.search.stop_reason, search::StopReason::NodeLimit);
     EXPECT_LE(r.search.nodes_generated, first.search.nodes_generated + 10 + 100);
+    EXPECT_EQ(r.count, 1u);  // the first phase's solution: at least one (was "at least 0")
+    all.count_only = false;  // listing: that solution listed, replayed
+    r = solve_all(far, g4, opt, all);
+    EXPECT_EQ(r.status, search::SolveOutcome::Status::Limit);
+    ASSERT_EQ(r.solutions.size(), 1u);
+    EXPECT_EQ(r.count, 1u);
+    EXPECT_EQ(r.solutions[0], first.search.moves);
+    EXPECT_NO_THROW(replay_check(far, r.solutions[0], g4));
+    // Limits inside the second phase, on 3x3 starts with many optimal solutions: those found
+    // are distinct and optimal, the first phase's among them, counted as listed.
+    const BfsOracle o3(board::Board::blank_last(board::Geometry(3, 3)));
+    std::mt19937_64 rng3(46);
+    int cut = 0;
+    for (int i = 0; i < 400 && cut < 8; ++i) {
+        const board::Board s3 = o3.sample(rng3);
+        if (o3.paths(s3) < 8) continue;
+        search::SolveOptions o3opt;
+        const search::SolveOutcome f3 = solve(s3, o3.goal(), o3opt);
+        const search::AllSolutionsOutcome whole = solve_all(s3, o3.goal(), o3opt, all);
+        ASSERT_EQ(whole.status, search::SolveOutcome::Status::Solved);
+        o3opt.limits.max_nodes = (f3.search.nodes_generated + whole.search.nodes_generated) / 2;
+        r = solve_all(s3, o3.goal(), o3opt, all);
+        if (r.status != search::SolveOutcome::Status::Limit) continue;  // (the limit's grain)
+        ++cut;
+        std::set<board::Moves> distinct(r.solutions.begin(), r.solutions.end());
+        EXPECT_EQ(distinct.size(), r.solutions.size()) << s3.to_string();
+        EXPECT_EQ(r.count, r.solutions.size()) << s3.to_string();
+        EXPECT_LE(r.count, o3.paths(s3)) << s3.to_string();
+        EXPECT_TRUE(distinct.count(f3.search.moves)) << s3.to_string();
+        for (const board::Moves& m : r.solutions) {
+            EXPECT_EQ(static_cast<int>(m.size()), o3.distance(s3));
+            EXPECT_NO_THROW(replay_check(s3, m, o3.goal()));
+        }
+    }
+    EXPECT_EQ(cut, 8);
 }
 
 }  // namespace

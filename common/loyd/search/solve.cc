@@ -245,7 +245,13 @@ AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goa
         out.status = SolveOutcome::Status::Limit;
         out.search.status = SearchResult::Status::Limit;
         out.search.stop_reason = en.search.stop_reason;
-        out.count = en.count;
+        // The first phase's solution is one of them, found or not by the second: at least 1,
+        // and listed when the second had not (there is room: it stops past max_solutions).
+        if (!all.count_only && seen.insert(first.search.moves).second) {
+            check_solution(start, first.search.moves, goal, opt.metric, first.length);
+            out.solutions.push_back(first.search.moves);
+        }
+        out.count = all.count_only ? std::max<uint64_t>(en.count, 1) : out.solutions.size();
         return out;
     }
     out.capped = en.stopped;

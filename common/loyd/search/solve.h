@@ -102,7 +102,8 @@ struct AllSolutionsOutcome {
     int length = 0;                       // the optimal length in the metric's moves (once known)
     std::vector<board::Moves> solutions;  // listed, each replayed: distinct expanded blank paths
     // Solved: the number of optimal solutions (count_only), or of those listed. Limit: those
-    // found before the limit, a lower bound.
+    // found before the limit (listed, the first phase's among them), a lower bound, at least 1
+    // once the length is known.
     uint64_t count = 0;
     bool capped = false;  // listing: more than max_solutions exist; the first are listed
     SearchResult search;  // nodes of both phases; on a limit its reason, lower_bound
