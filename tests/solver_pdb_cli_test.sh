@@ -101,6 +101,12 @@ printf '5 1 0 2/4 3 6 7\n5 1 2 0/4 3 6 7\n' >"$scratch/b42.txt"
 expect_run "--lookups reflected on 4x2" 0 "$solver" --pdb "$scratch/s42" --lookups reflected,dual-reflected -j 1 --input "$scratch/b42.txt"
 expect_err_line "--lookups reflected on 4x2: noted" "solver: note: --lookups reflected,dual-reflected cannot run for $scratch/b42.txt:1 (a reflected lookup needs" "); ran regular (said once)"
 expect "--lookups reflected on 4x2: noted once" [ "$(grep -c 'note: --lookups' "$scratch/err")" = 1 ]
+# An MTM set takes no dual lookup: each kind left out is given its own reason.
+expect_run "a 4x2 MTM set" 0 "$pdbgen" build --size 4x2 --pattern 1,2,3,4 --metric mtm --out "$scratch/m42" -q
+expect_run "--lookups all on a 4x2 MTM set" 0 "$solver" --metric mtm --pdb "$scratch/m42" --lookups all -j 1 --input "$scratch/b42.txt"
+expect_err_line "--lookups all on a 4x2 MTM set: both reasons" "solver: note: --lookups reflected,dual,dual-reflected cannot run for $scratch/b42.txt:1 (a reflected lookup needs a square board whose goal has the blank on the main diagonal, and tables built with it; MTM tables take no dual lookup); ran regular (said once)"
+expect_run "--lookups dual on a 3x3 MTM set" 0 "$solver" --metric mtm --pdb "$repo/data/8-mtm-fringe" --lookups dual -j 1 8 2 0 4 6 1 3 7 5
+expect_err_line "--lookups dual on a 3x3 MTM set: that reason alone" "solver: note: --lookups dual cannot run for argument 1 (MTM tables take no dual lookup); ran regular (said once)"
 expect_run "--lookups all on 4x2 -q" 0 "$solver" -q --pdb "$scratch/s42" --lookups all -j 1 --input "$scratch/b42.txt"
 expect_no_err "--lookups all on 4x2 -q"
 expect_run "default lookups on 4x2" 0 "$solver" --pdb "$scratch/s42" -j 1 --input "$scratch/b42.txt"

@@ -417,20 +417,34 @@ void run_served(RankRun& ranks, Batch& batch, int threads, const search::SolveOp
 }
 
 // The lookups --lookups asked for that did not run for task `t` (its set or goal cannot take
-// them), as "reflected,dual-reflected", or "" (also when nothing was asked or nothing ran).
-std::string lookups_left_out(const Request& req, const Task& t) {
+// them): their names ("reflected,dual-reflected"; empty also when nothing was asked or nothing
+// ran) and why, one reason for each kind left out.
+struct LeftOut {
+    std::string names;
+    std::string why;
+};
+
+LeftOut lookups_left_out(const Request& req, const Task& t) {
     const std::string& ran = t.all ? t.all->lookups : t.outcome.lookups;
-    if (!req.lookups_given || ran.empty() || !t.error.empty() || !t.failure.empty()) return "";
+    if (!req.lookups_given || ran.empty() || !t.error.empty() || !t.failure.empty()) return {};
     const heuristics::Lookups asked = req.search.lookups, got = heuristics::Lookups::parse(ran);
-    std::string left;
-    auto check = [&](bool a, bool g, const char* name) {
+    LeftOut left;
+    bool mirror = false, dual = false;
+    auto check = [&](bool a, bool g, const char* name, bool& kind) {
         if (!a || g) return;
-        if (!left.empty()) left += ',';
-        left += name;
+        if (!left.names.empty()) left.names += ',';
+        left.names += name;
+        kind = true;
     };
-    check(asked.reflected, got.reflected, "reflected");
-    check(asked.dual, got.dual, "dual");
-    check(asked.dual_reflected, got.dual_reflected, "dual-reflected");
+    check(asked.reflected, got.reflected, "reflected", mirror);
+    check(asked.dual, got.dual, "dual", dual);
+    check(asked.dual_reflected, got.dual_reflected, "dual-reflected", mirror);
+    if (mirror)
+        left.why =
+            "a reflected lookup needs a square board whose goal has the blank on the main "
+            "diagonal, and tables built with it";
+    if (dual)  // (MTM sets are the only ones without)
+        left.why += std::string(mirror ? "; " : "") + "MTM tables take no dual lookup";
     return left;
 }
 
@@ -458,17 +472,13 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     auto print_task = [&](const Task& t) {
         line.clear();
         ++totals.tasks;
-        if (const std::string left = noted_lookups ? "" : lookups_left_out(req, t); !left.empty()) {
+        if (const LeftOut left = noted_lookups ? LeftOut{} : lookups_left_out(req, t);
+            !left.names.empty()) {
             noted_lookups = true;
-            const bool reflection = left.find("dual,") == std::string::npos && left != "dual";
             if (!req.quiet)
-                err << "solver: note: --lookups " << left << " cannot run for "
-                    << (t.label.empty() ? t.origin : t.label) << " ("
-                    << (reflection ? "a reflected lookup needs a square board whose goal has the "
-                                     "blank on the main diagonal, and tables built with it"
-                                   : "its tables cannot take them")
-                    << "); ran " << (t.all ? t.all->lookups : t.outcome.lookups)
-                    << " (said once)\n";
+                err << "solver: note: --lookups " << left.names << " cannot run for "
+                    << (t.label.empty() ? t.origin : t.label) << " (" << left.why << "); ran "
+                    << (t.all ? t.all->lookups : t.outcome.lookups) << " (said once)\n";
         }
         if (t.error.empty() && t.failure.empty() && t.search) {
             search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
