@@ -1,7 +1,9 @@
-// base/atomic_file.h: where a write through symbolic links lands, and that the link survives.
+// base/atomic_file.h: where a write through symbolic links lands, and that the link survives;
+// rename_into_place under both link rules, and what it refuses.
 #include "loyd/base/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -64,6 +66,36 @@ TEST_F(AtomicFileTest, ALinkLoopIsAnIoError) {
     fs::create_symlink("a", dir_ / "b");
     EXPECT_THROW(base::link_destination(at("a")), IoError);
     EXPECT_THROW(base::write_file_atomic(at("a"), "page"), IoError);
+}
+
+// A file finished elsewhere takes its name: through a link with Links::Follow (the link
+// kept), in the link's place with Links::Refuse (what it named untouched); a FIFO in the
+// target's place is refused and the finished file stays where it was.
+TEST_F(AtomicFileTest, RenameIntoPlaceFollowsOrReplacesLinksAndRefusesAFifo) {
+    auto staged = [&](const std::string& text) {
+        std::ofstream(at(".staged")) << text;
+        return at(".staged");
+    };
+    base::rename_into_place(staged("new"), at("plain"));
+    EXPECT_EQ(read(at("plain")), "new");
+    EXPECT_FALSE(fs::exists(dir_ / ".staged"));
+
+    std::ofstream(at("other")) << "other's";
+    fs::create_symlink("other", dir_ / "link");
+    base::rename_into_place(staged("through"), at("link"), base::Links::Follow);
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir_ / "link")));
+    EXPECT_EQ(read(at("other")), "through");
+    base::rename_into_place(staged("replaced"), at("link"), base::Links::Refuse);
+    EXPECT_FALSE(fs::is_symlink(fs::symlink_status(dir_ / "link")));
+    EXPECT_EQ(read(at("link")), "replaced");
+    EXPECT_EQ(read(at("other")), "through");
+
+    ASSERT_EQ(::mkfifo(at("fifo").c_str(), 0600), 0);
+    for (base::Links l : {base::Links::Follow, base::Links::Refuse}) {
+        EXPECT_THROW(base::rename_into_place(staged("kept"), at("fifo"), l), IoError);
+        EXPECT_EQ(read(at(".staged")), "kept");
+        EXPECT_EQ(fs::status(dir_ / "fifo").type(), fs::file_type::fifo);
+    }
 }
 
 }  // namespace

@@ -81,32 +81,18 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
 // built; a later build removes such leftovers.
 std::string staging_path(const std::string& path) {
     const fs::path p(path);
-    return (p.parent_path() /
-            ("." + p.filename().string() + ".resumed.tmp." + std::to_string(::getpid())))
-        .string();
-}
-
-// Renames the checked table `from` to `to` (a link there is replaced, as kOwnFolder writes do)
-// and makes the rename durable.
-void commit_resumed(const std::string& from, const std::string& to) {
-    std::error_code ec;
-    const fs::file_status st = fs::symlink_status(to, ec);
-    if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_symlink(st))
-        throw IoError(to + ": not a regular file (only a regular file is replaced)");
-    fs::rename(from, to, ec);
-    if (ec) throw IoError(to + ": cannot rename the checked table into place: " + ec.message());
-    const std::string folder =
-        fs::path(to).parent_path().empty() ? std::string(".") : fs::path(to).parent_path().string();
-    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    const bool synced = fd >= 0 && ::fsync(fd) == 0;
-    if (fd >= 0) ::close(fd);
-    if (!synced) throw IoError(to + ": written, but cannot fsync folder " + folder);
+    std::string name = ".";  // (appended piecewise: g++ 12 warns on "." + a temporary)
+    name += p.filename().string();
+    name += ".resumed.tmp.";
+    name += std::to_string(::getpid());
+    return (p.parent_path() / name).string();
 }
 
 // A table resumed from a checkpoint rests on files outside the build: its parts' checksums
 // catch damage, not parts that are whole but wrong (a faulty writer, a hand edit). So rank 0
 // checks every entry of the table written to `staged` as `pdbgen verify` does, then renames it
-// to its own name; a table that fails is removed and the build fails naming the checkpoint
+// to its own name (base::rename_into_place; a link there replaced, as kOwnFolder writes do); a
+// table that fails is removed and the build fails naming the checkpoint
 // (exit 4), as does any other failure (the staged file removed, the error as it was).
 void verify_resumed(const std::string& staged, const BuildPlan& plan, const tables::TableSpec& t,
                     const Context& c, ProgressLine& line) {
@@ -130,7 +116,7 @@ void verify_resumed(const std::string& staged, const BuildPlan& plan, const tabl
             throw;
         }
         line.clear();
-        commit_resumed(staged, plan.path(t));
+        base::rename_into_place(staged, plan.path(t), kOwnFolder);
     });
 }
 

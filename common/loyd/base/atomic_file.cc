@@ -100,22 +100,39 @@ void AtomicFile::append(const uint8_t* p, uint64_t n) {
     end_ += n;
 }
 
+namespace {
+void rename_over(const std::string& target, const std::string& from, const std::string& path) {
+    if (::rename(from.c_str(), path.c_str()) != 0)
+        fail(target, "cannot rename " + from + " over it", errno);
+}
+
+// fsyncs the folder of `path` (what `target` resolved to): a rename into it is on disk.
+void sync_folder(const std::string& target, const std::string& path) {
+    const std::string folder = folder_of(path);
+    int dfd;
+    do dfd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    while (dfd < 0 && errno == EINTR);
+    if (dfd < 0) fail(target, "written, but cannot open folder " + folder + " to fsync it", errno);
+    const int rc = ::fsync(dfd);
+    const int err = errno;
+    ::close(dfd);
+    if (rc != 0) fail(target, "written, but cannot fsync folder " + folder, err);
+}
+}  // namespace
+
 void AtomicFile::commit() {
     if (::fsync(fd_) != 0) fail(target_, "cannot fsync temporary file " + temp_, errno);
     const int fd = std::exchange(fd_, -1);
     if (::close(fd) != 0) fail(target_, "cannot close temporary file " + temp_, errno);
-    if (::rename(temp_.c_str(), path_.c_str()) != 0)
-        fail(target_, "cannot rename " + temp_ + " over it", errno);
+    rename_over(target_, temp_, path_);
     committed_ = true;
-    const std::string folder = folder_of(path_);
-    int dfd;
-    do dfd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    while (dfd < 0 && errno == EINTR);
-    if (dfd < 0) fail(target_, "written, but cannot open folder " + folder + " to fsync it", errno);
-    const int rc = ::fsync(dfd);
-    const int err = errno;
-    ::close(dfd);
-    if (rc != 0) fail(target_, "written, but cannot fsync folder " + folder, err);
+    sync_folder(target_, path_);
+}
+
+void rename_into_place(const std::string& from, const std::string& target, Links links) {
+    const std::string path = resolve(target, links);
+    rename_over(target, from, path);
+    sync_folder(target, path);
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {

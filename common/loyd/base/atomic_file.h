@@ -43,6 +43,13 @@ std::string link_destination(const std::string& target);
 
 void write_file_atomic(const std::string& path, const std::string& content);
 
+// The last steps of commit() for a file finished by other means (a table checked under a
+// temporary name before it takes its own): renames `from`, a file in the destination's folder,
+// over `target`, resolved as AtomicFile resolves it with `links` (a device, a FIFO or a folder
+// there is refused), and fsyncs the folder. IoError naming `target`; on failure `from` stays.
+void rename_into_place(const std::string& from, const std::string& target,
+                       Links links = Links::Follow);
+
 // The writer's process id in a temporary file's name (".NAME.tmp.PID"), or 0 when `name` is
 // not one.
 long temporary_writer(const std::string& name);
