@@ -95,14 +95,14 @@ TEST(Limiter, ProgressEveryGivenSeconds) {
     for (int i = 0; i < 100; ++i) lim.check(static_cast<uint64_t>(i), 1, true);
     EXPECT_EQ(calls, 0);  // not due within the hour
     EXPECT_FALSE(lim.progress_due(1, 5));
-    l.progress_every = 0.005;
+    l.progress_every = 0.25;  // (long enough that no preemption between the calls below ends it)
     search::Limiter soon(l);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(260));
     const std::optional<search::SearchProgress> p = soon.progress_due(3, 5);
     ASSERT_TRUE(p);
     EXPECT_EQ(p->bound, 3);
     EXPECT_EQ(p->nodes_generated, 5u);
-    EXPECT_GE(p->seconds, 0.005);
+    EXPECT_GE(p->seconds, 0.25);
     EXPECT_FALSE(soon.progress_due(3, 6));  // it counted as reported
     EXPECT_EQ(calls, 0);                    // progress_due leaves the call to its caller
     EXPECT_FALSE(search::Limiter().progress_due(1, 1));
