@@ -77,6 +77,23 @@ std::shared_ptr<std::mutex> loading_lock(const std::string& key) {
     if (!l) l = std::make_shared<std::mutex>();
     return l;
 }
+
+// The caller's hold on the lock of the set opened as `key`, given back when the open ends: the
+// lock is dropped when no other thread holds or waits on it (every copy is taken under `mu`, so
+// a count of 2, the map's and this one, cannot grow meanwhile), and so is every set no longer
+// held anywhere. So both maps hold what is in use, not one entry for every set ever opened.
+struct LoadingHold {
+    std::string key;
+    std::shared_ptr<std::mutex> lock;
+    ~LoadingHold() {
+        std::lock_guard<std::mutex> guard(fork_safe_mu());
+        const auto it = loading.find(key);
+        if (it != loading.end() && it->second == lock && lock.use_count() == 2) loading.erase(it);
+        for (auto o = opened.begin(); o != opened.end();)
+            o = o->second.set.expired() ? opened.erase(o) : std::next(o);
+    }
+};
+
 std::map<std::string, std::shared_ptr<const tables::LoadedSet>> discovered;
 std::map<std::string, std::optional<std::string>> found_manifests;  // discovery key -> manifest
 
@@ -111,8 +128,8 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
     if (set) return Tables{set, manifest.string()};
     try {
         py::gil_scoped_release release;  // a zstd set takes seconds to decode
-        const std::shared_ptr<std::mutex> one = loading_lock(key);
-        std::lock_guard<std::mutex> loading_this(*one);
+        const LoadingHold hold{key, loading_lock(key)};
+        std::lock_guard<std::mutex> loading_this(*hold.lock);
         set = held();  // another thread may have loaded it meanwhile
         if (!set) {
             set = std::make_shared<const tables::LoadedSet>(load_set(manifest.string(), lo));
@@ -240,6 +257,13 @@ Choice choose(const board::Board& goal, const py::handle& tables, const py::hand
 }
 
 void bind_tables(py::module_& m) {
+    m.def(
+        "_open_bookkeeping",
+        [] {
+            std::lock_guard<std::mutex> lock(fork_safe_mu());
+            return py::make_tuple(opened.size(), loading.size());
+        },
+        "Internal, for the tests: (sets remembered as opened, per-set load locks).");
     py::class_<Tables>(m, "Tables", R"doc(A pattern-database set, loaded once and shared.
 
 Tables.open(path) loads the set in `path` (a set folder or its manifest.txt), checking
