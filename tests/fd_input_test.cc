@@ -1,7 +1,8 @@
 // Tests of the descriptor reads: a file read in pieces and at offsets equals its content, a read
 // that a signal interrupts is made again (a pipe whose writer waits, the reader's thread
 // signalled without SA_RESTART), and every failure is an IoError naming the file: a bad
-// descriptor, a write-only descriptor, a file that ends before the bytes asked for.
+// descriptor, a write-only descriptor, a file that ends before the bytes asked for; code() is
+// the failed call's errno, 0 when none failed.
 #include "loyd/base/fd_input.h"
 
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -175,6 +177,27 @@ TEST_F(FdInputTest, FailuresNameTheFile) {
     EXPECT_EQ(m, path + ": cannot read: file shrank while being read");
     m = test::error_of<IoError>([&] { base::read_exact_at(fd, buf, 1, 10, path); });
     EXPECT_EQ(m, path + ": cannot read: file shrank while being read");
+    ::close(fd);
+}
+
+// IoError::code(): the errno of the failed call (EBADF here), 0 when no call failed.
+TEST_F(FdInputTest, FailuresCarryTheSystemCallsErrno) {
+    uint8_t buf[16];
+    try {
+        base::read_some(-1, buf, sizeof buf, "/some/file");
+        ADD_FAILURE() << "no IoError";
+    } catch (const IoError& e) {
+        EXPECT_EQ(e.code(), EBADF);
+    }
+    const std::string path = make_file("short", 10);
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    try {
+        base::read_exact_at(fd, buf, 11, 0, path);
+        ADD_FAILURE() << "no IoError";
+    } catch (const IoError& e) {
+        EXPECT_EQ(e.code(), 0);
+    }
     ::close(fd);
 }
 

@@ -33,6 +33,15 @@ void raise(PyObject* type, const char* what) {
     PyErr_SetString(type, what);
 }
 
+// FileError with `what` as its message (str(e) is the whole message, as for the others) and,
+// when a system call failed, its errno as OSError has it. (Not strerror: OSError's str() would
+// then be "[Errno N] strerror" alone; the message already holds the reason.)
+void raise_file(const char* what, int code) {
+    py::object exc = py::reinterpret_borrow<py::object>(types.file)(what);
+    if (code != 0) exc.attr("errno") = code;
+    PyErr_SetObject(types.file, exc.ptr());
+}
+
 void raise_limit(const LimitReached& e) {
     py::object exc = py::reinterpret_borrow<py::object>(types.limit)(e.what());
     exc.attr("reason") = e.reason;
@@ -49,7 +58,7 @@ void translate(std::exception_ptr p) {
     } catch (const InvalidInput& e) {
         raise(types.invalid, e.what());
     } catch (const FileProblem& e) {
-        raise(types.file, e.what());
+        raise_file(e.what(), e.code);
     } catch (const Unsolvable& e) {
         raise(types.unsolvable, e.what());
     } catch (const LimitReached& e) {
@@ -57,7 +66,7 @@ void translate(std::exception_ptr p) {
     } catch (const loyd::UsageError& e) {
         raise(types.usage, e.what());
     } catch (const loyd::IoError& e) {
-        raise(types.file, e.what());
+        raise_file(e.what(), e.code());
     } catch (const loyd::BusyError& e) {
         raise(types.file, e.what());
     } catch (const loyd::FormatError& e) {
@@ -96,7 +105,9 @@ void bind_errors(py::module_& m) {
         PyObject_SetAttrString(types.limit, attr, Py_None);
     types.file = make(m, "FileError",
                       "A table set or another file cannot be read, or its content is damaged: "
-                      "a table that fails any check is never used (the solver's exit status 4).",
+                      "a table that fails any check is never used (the solver's exit status 4). "
+                      "errno is the system call's error when one failed (ENOENT for a missing "
+                      "file), else None.",
                       py::make_tuple(base, os));
     types.internal = make(m, "InternalError",
                           "A bug in loyd, e.g. a solution that failed its replay check (the "

@@ -35,8 +35,11 @@ void bind_errors(py::module_& m);
 struct InvalidInput : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+// `code`: the errno value of the failed system call, 0 when none (FileError.errno is then None).
 struct FileProblem : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    explicit FileProblem(const std::string& what, int errno_value = 0)
+        : std::runtime_error(what), code(errno_value) {}
+    int code;
 };
 struct Unsolvable : std::runtime_error {
     using std::runtime_error::runtime_error;

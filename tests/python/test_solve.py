@@ -227,8 +227,12 @@ def test_tables_that_do_not_fit(root, tmp_path):
         loyd.solve("1 2 3/4 0 5/6 7 8", goal="1 2 3/4 0 5/6 7 8", tables=t8)
     with pytest.raises(loyd.UsageError, match="no pattern databases found"):
         loyd.solve("1 2 3 4 5/6 7 8 9 0", heuristic="pdb")
-    with pytest.raises(loyd.FileError, match="manifest"):
+    with pytest.raises(loyd.FileError, match="manifest") as missing:
         loyd.Tables.open(tmp_path / "nothing-here")
+    # A failed system call is named as OSError names it; the message stays loyd's own.
+    import errno
+    assert missing.value.errno == errno.ENOENT
+    assert str(missing.value).startswith(str(tmp_path / "nothing-here"))
     damaged = tmp_path / "8-4-4"
     shutil.copytree(root / "data/8-4-4", damaged)
     table = next(damaged.glob("*.pdb"))
@@ -238,6 +242,7 @@ def test_tables_that_do_not_fit(root, tmp_path):
     with pytest.raises(loyd.FileError) as e:
         loyd.solve("1 2 3/4 5 6/7 0 8", tables=str(damaged))
     assert isinstance(e.value, OSError) and table.name in str(e.value)
+    assert e.value.errno is None  # damaged content: no system call failed
 
 
 @pytest.mark.parametrize("kw, message", [

@@ -17,7 +17,7 @@ namespace loyd::base {
 
 namespace {
 [[noreturn]] void fail(const std::string& target, const std::string& what, int err) {
-    throw IoError(target + ": " + what + ": " + std::generic_category().message(err));
+    throw IoError(target + ": " + what + ": " + std::generic_category().message(err), err);
 }
 
 std::string folder_of(const std::string& target) {

@@ -13,13 +13,15 @@ DirLock::DirLock(const std::string& dir, bool wait, const std::function<void()>&
                  const std::atomic<bool>* cancel) {
     const std::string path = dir + "/" + kFileName;
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0)
-        throw IoError(path + ": cannot open the folder's lock file: " + std::strerror(errno));
+    if (fd_ < 0) {
+        const int e = errno;
+        throw IoError(path + ": cannot open the folder's lock file: " + std::strerror(e), e);
+    }
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
     const int e = errno;
     if (e != EWOULDBLOCK) {
         ::close(fd_);
-        throw IoError(path + ": cannot lock: " + std::strerror(e));
+        throw IoError(path + ": cannot lock: " + std::strerror(e), e);
     }
     if (!wait) {
         ::close(fd_);
@@ -31,7 +33,7 @@ DirLock::DirLock(const std::string& dir, bool wait, const std::function<void()>&
         const int e2 = errno;
         if (e2 != EWOULDBLOCK && e2 != EINTR) {
             ::close(fd_);
-            throw IoError(path + ": cannot lock: " + std::strerror(e2));
+            throw IoError(path + ": cannot lock: " + std::strerror(e2), e2);
         }
         if (cancel && cancel->load()) {
             ::close(fd_);

@@ -40,9 +40,14 @@ public:
     explicit Error(const std::string& what) : std::runtime_error(one_line(what)) {}
 };
 
-// A file could not be opened, read, written, mapped or renamed.
+// A file could not be opened, read, written, mapped or renamed; code() is the errno value the
+// system call gave (ENOENT, EACCES, ...), 0 when none did (a file of the wrong kind, a short read).
 struct IoError : Error {
-    using Error::Error;
+    explicit IoError(const std::string& what, int code = 0) : Error(what), code_(code) {}
+    int code() const { return code_; }
+
+private:
+    int code_;
 };
 
 // A file or text was read but its content is wrong (bad header, checksum, manifest).

@@ -20,8 +20,10 @@ size_t retrying(Call call, const std::string& path, const std::string& what,
         if (r >= 0) return static_cast<size_t>(r);
         if (errno == EINTR && stop && stop->load()) return 0;
         if (errno == EINTR) continue;
+        const int e = errno;
         throw IoError(path + ": cannot read" + (what.empty() ? "" : " " + what) + ": " +
-                      std::generic_category().message(errno));
+                          std::generic_category().message(e),
+                      e);
     }
 }
 }  // namespace

@@ -76,8 +76,9 @@ void require_written(const std::ostream& out) {
     const auto* fd = dynamic_cast<const FdOutput*>(out.rdbuf());
     const std::string name = fd ? fd->name() : "standard output";
     const int e = fd ? fd->error() : 0;
-    throw IoError("cannot write to " + name +
-                  (e != 0 ? std::string(": ") + std::strerror(e) : std::string()));
+    throw IoError(
+        "cannot write to " + name + (e != 0 ? std::string(": ") + std::strerror(e) : std::string()),
+        e);
 }
 
 }  // namespace loyd::base

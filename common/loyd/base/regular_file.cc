@@ -14,7 +14,7 @@ namespace loyd::base {
 
 namespace {
 [[noreturn]] void fail(const std::string& path, const std::string& what, int e) {
-    throw IoError(path + ": cannot open " + what + ": " + std::generic_category().message(e));
+    throw IoError(path + ": cannot open " + what + ": " + std::generic_category().message(e), e);
 }
 
 const char* kind_of(mode_t mode) {

@@ -25,8 +25,10 @@ namespace {
 // again before it is used.
 std::string source_key(const std::string& file) {
     struct stat st {};
-    if (::stat(file.c_str(), &st) != 0)
-        throw IoError(file + ": cannot stat: " + std::strerror(errno));
+    if (::stat(file.c_str(), &st) != 0) {
+        const int e = errno;
+        throw IoError(file + ": cannot stat: " + std::strerror(e), e);
+    }
     const uint64_t fields[] = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
                                static_cast<uint64_t>(st.st_size),
                                static_cast<uint64_t>(st.st_mtim.tv_sec),

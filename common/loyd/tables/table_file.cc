@@ -31,7 +31,7 @@ namespace {
     throw FormatError(path + ": " + msg);
 }
 [[noreturn]] void io_fail(const std::string& path, const std::string& what, int e) {
-    throw IoError(path + ": " + what + ": " + std::generic_category().message(e));
+    throw IoError(path + ": " + what + ": " + std::generic_category().message(e), e);
 }
 
 // An owned file descriptor.
