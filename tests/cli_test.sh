@@ -450,6 +450,11 @@ cd - >/dev/null || exit 1
 expect_status "--html -" 2
 expect_err "--html -: said" "^solver: --html -: standard output carries the results; give the page a file name \(see solver --help\)$"
 expect "--html -: no file named -" [ ! -e "$scratch/-" ]
+# Nor the file standard output is redirected to (the page would replace the results).
+run "$solver" --html /dev/stdout 8 6 7 2 5 4 3 0 1
+expect_status "--html /dev/stdout into a file" 2
+expect_err "--html /dev/stdout: said" "^solver: --html /dev/stdout is the file standard output writes to: give another file \(see solver --help\)$"
+expect "--html /dev/stdout: the output not replaced" [ ! -s "$scratch/out" ]
 # A dangling link is written through, like any link: refused when its destination's folder is
 # missing (the link stays a link), written there when the folder exists.
 ln -sfn no-such-folder/page.html "$scratch/html_dangling.html"

@@ -107,6 +107,9 @@ expect_run "--lookups all on a 4x2 MTM set" 0 "$solver" --metric mtm --pdb "$scr
 expect_err_line "--lookups all on a 4x2 MTM set: both reasons" "solver: note: --lookups reflected,dual,dual-reflected cannot run for $scratch/b42.txt:1 (a reflected lookup needs a square board whose goal has the blank on the main diagonal, and tables built with it; MTM tables take no dual lookup); ran regular (said once)"
 expect_run "--lookups dual on a 3x3 MTM set" 0 "$solver" --metric mtm --pdb "$repo/data/8-mtm-fringe" --lookups dual -j 1 8 2 0 4 6 1 3 7 5
 expect_err_line "--lookups dual on a 3x3 MTM set: that reason alone" "solver: note: --lookups dual cannot run for argument 1 (MTM tables take no dual lookup); ran regular (said once)"
+# On a square MTM set with reflection, dual-reflected is left out for being dual, not reflected.
+expect_run "--lookups all on a 3x3 MTM set" 0 "$solver" --metric mtm --pdb "$repo/data/8-mtm-fringe" --lookups all -j 1 8 2 0 4 6 1 3 7 5
+expect_err_line "--lookups all on a 3x3 MTM set: the dual reason alone" "solver: note: --lookups dual,dual-reflected cannot run for argument 1 (MTM tables take no dual lookup); ran regular,reflected (said once)"
 expect_run "--lookups all on 4x2 -q" 0 "$solver" -q --pdb "$scratch/s42" --lookups all -j 1 --input "$scratch/b42.txt"
 expect_no_err "--lookups all on 4x2 -q"
 expect_run "default lookups on 4x2" 0 "$solver" --pdb "$scratch/s42" -j 1 --input "$scratch/b42.txt"

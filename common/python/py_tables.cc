@@ -79,8 +79,8 @@ std::shared_ptr<std::mutex> loading_lock(const std::string& key) {
 }
 
 // The caller's hold on the lock of the set opened as `key`, given back when the open ends: the
-// lock is dropped when no other thread holds or waits on it (every copy is taken under `mu`, so
-// a count of 2, the map's and this one, cannot grow meanwhile), and so is every set no longer
+// lock is dropped when no other thread holds or waits on it (every copy is taken and given back
+// under `mu`, so a count of 2, the map's and this one, is exact), and so is every set no longer
 // held anywhere. So both maps hold what is in use, not one entry for every set ever opened.
 struct LoadingHold {
     std::string key;
@@ -89,6 +89,7 @@ struct LoadingHold {
         std::lock_guard<std::mutex> guard(fork_safe_mu());
         const auto it = loading.find(key);
         if (it != loading.end() && it->second == lock && lock.use_count() == 2) loading.erase(it);
+        lock.reset();  // under `mu`, so the next hold's count is exact
         for (auto o = opened.begin(); o != opened.end();)
             o = o->second.set.expired() ? opened.erase(o) : std::next(o);
     }
@@ -137,7 +138,7 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
             opened[key] = Opened{set, verify};
         }
     } catch (const IoError& e) {
-        throw FileProblem(e.what());
+        throw FileProblem(e.what(), e.code());
     } catch (const FormatError& e) {
         throw FileProblem(e.what());
     }

@@ -104,6 +104,8 @@ void verify_resumed(const std::string& staged, const BuildPlan& plan, const tabl
             const tables::PdbTable table = tables::PdbTable::load(staged, t.pattern);
             tables::verify_table(table.pattern(), table.entries(), table.size(),
                                  thread_count(c.options), plan.path(t));
+            line.clear();
+            base::rename_into_place(staged, plan.path(t), kOwnFolder);
         } catch (const FormatError& e) {
             line.clear();
             fs::remove(staged, ec);
@@ -115,8 +117,6 @@ void verify_resumed(const std::string& staged, const BuildPlan& plan, const tabl
             fs::remove(staged, ec);
             throw;
         }
-        line.clear();
-        base::rename_into_place(staged, plan.path(t), kOwnFolder);
     });
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <ostream>
+#include <utility>
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
@@ -213,9 +214,10 @@ void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std
 // --html never replaces a file the run reads (UsageError, before any search): the --input file
 // (or the file stdin is redirected from), the --pdb manifest, or any manifest or table of a set
 // (a manifest.txt or .pdb file in a folder holding a set's manifest). Compared by identity
-// (device and inode), so a link or another spelling of the same file is caught too. Nor is it
-// `-` (UsageError) or anything but a regular file or a new one in an existing folder (IoError,
-// before any search, as write_file_atomic would say after it).
+// (device and inode), so a link or another spelling of the same file is caught too; nor the file
+// standard output or error writes to (UsageError). Nor is it `-` (UsageError) or anything but a
+// regular file or a new one in an existing folder (IoError, before any search, as write_file_atomic
+// would say after it).
 void refuse_html_over_inputs(const Request& req) {
     namespace fs = std::filesystem;
     if (req.html.empty()) return;
@@ -249,6 +251,12 @@ void refuse_html_over_inputs(const Request& req) {
         throw UsageError("--html " + req.html + " is " + what +
                          ", which this run reads: give another file");
     };
+    for (const auto& [fd, name] : {std::pair{STDOUT_FILENO, "output"}, {STDERR_FILENO, "error"}}) {
+        struct stat s {};
+        if (::fstat(fd, &s) == 0 && is_target(s))  // (--html /dev/stdout > results.txt)
+            throw UsageError("--html " + req.html + " is the file standard " + name +
+                             " writes to: give another file");
+    }
     struct stat in {};
     if (req.input.empty() || req.input == "-") {
         if (req.boards.empty() && ::fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) &&

@@ -241,12 +241,17 @@ AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goa
             throw Error("solution check failed: a solution was listed twice");
     }
     out.seconds = since(t0);
-    if (en.search.status != SearchResult::Status::Solved) {
+    // The first phase's solution is one of them, found or not by the second. Listing, when the
+    // second was stopped by a limit holding max_solutions others, more than the cap are known
+    // to exist: the first max_solutions listed, capped, as a search that was not stopped says.
+    const bool more_known = !all.count_only && en.search.status != SearchResult::Status::Solved &&
+                            out.solutions.size() >= all.max_solutions &&
+                            !seen.count(first.search.moves);
+    if (en.search.status != SearchResult::Status::Solved && !more_known) {
         out.status = SolveOutcome::Status::Limit;
         out.search.status = SearchResult::Status::Limit;
         out.search.stop_reason = en.search.stop_reason;
-        // The first phase's solution is one of them, found or not by the second: at least 1,
-        // and listed when the second had not (there is room: it stops past max_solutions).
+        // At least 1; listed when the second phase had not found it (there is room).
         if (!all.count_only && seen.insert(first.search.moves).second) {
             check_solution(start, first.search.moves, goal, opt.metric, first.length);
             out.solutions.push_back(first.search.moves);
@@ -254,7 +259,7 @@ AllSolutionsOutcome solve_all(const board::Board& start, const board::Board& goa
         out.count = all.count_only ? std::max<uint64_t>(en.count, 1) : out.solutions.size();
         return out;
     }
-    out.capped = en.stopped;
+    out.capped = en.stopped || more_known;
     out.count = all.count_only ? en.count : out.solutions.size();
     return out;
 }

@@ -103,7 +103,8 @@ struct AllSolutionsOutcome {
     std::vector<board::Moves> solutions;  // listed, each replayed: distinct expanded blank paths
     // Solved: the number of optimal solutions (count_only), or of those listed. Limit: those
     // found before the limit (listed, the first phase's among them), a lower bound, at least 1
-    // once the length is known.
+    // once the length is known. (Listing, a limit that stops the second phase holding
+    // max_solutions solutions other than the first phase's gives Solved, capped: more are known.)
     uint64_t count = 0;
     bool capped = false;  // listing: more than max_solutions exist; the first are listed
     SearchResult search;  // nodes of both phases; on a limit its reason, lower_bound
