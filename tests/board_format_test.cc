@@ -79,6 +79,31 @@ TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
     EXPECT_TRUE(contains(m, "'\\0x' is not a tile number")) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     EXPECT_EQ(std::string(m.c_str()), m);  // no NUL cuts it short
+    // A byte order mark (invisible: the message would read "'8' is not a tile number") is named.
+    const std::string bom = error_of<FormatError>([] {
+        board::BoardFormat(std::nullopt, "blank-last")
+            .read(
+                "\xef\xbb\xbf"
+                "8 2 0/4 6 1/3 7 5");
+    });
+    EXPECT_TRUE(contains(bom, "'\\ufeff8' is not a tile number")) << bom;
+}
+
+// Text quoted in a message is cut at a character, never inside a UTF-8 sequence: every cut of
+// 40 arrows (3 bytes each) is whole characters and "...", and text that fits is kept whole.
+TEST(BoardFormat, QuotedTextIsCutAtACharacter) {
+    std::string arrows;
+    for (int i = 0; i < 40; ++i) arrows += "\u2193";
+    for (size_t max = 0; max < arrows.size(); ++max) {
+        const std::string c = clipped(arrows, max);
+        ASSERT_EQ(c.substr(c.size() - 3), "...") << max;
+        const size_t kept = c.size() - 3;
+        EXPECT_EQ(kept % 3, 0u) << max;
+        EXPECT_LE(kept, max);
+        EXPECT_GT(kept + 3, max);  // as much as fits
+    }
+    EXPECT_EQ(clipped(arrows, arrows.size()), arrows);
+    EXPECT_EQ(clipped("UDLR", 40), "UDLR");
 }
 
 // A goal label holding a control character (a terminal escape sequence) is refused: labels are
@@ -93,6 +118,21 @@ TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
                 << e.what();
         }
     }
+}
+
+// Labels that a board line could not be read back in: a ':' (it ends a line's label), a '#'
+// first (the line would be a comment).
+TEST(BoardFormat, LabelsThatLinesCannotHoldAreRefused) {
+    for (auto [goal, why] :
+         {std::pair{"a:b c/d _", "holds ':'"}, {"#1 b/c _", "starts with '#'"}}) {
+        try {
+            board::BoardFormat f(std::nullopt, goal);
+            ADD_FAILURE() << "accepted " << goal;
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_NO_THROW(board::BoardFormat(std::nullopt, "a#b c/d _"));  // '#' inside is fine
 }
 
 TEST(SplitBoard, RefusesRaggedAndEmptyRows) {
@@ -280,9 +320,9 @@ TEST(BoardFormat, NumbersRoundTripOnEveryBoard) {
 
 TEST(BoardFormat, LabelsRoundTripOnEveryBoard) {
     std::mt19937_64 rng(2);
-    const std::vector<std::string> pool = {"A",  "B",  "C",          "x1", "x2", "é", "🐱", "Z",
-                                           "10", "11", "12",         "q",  "r",  "s", "t", "u",
-                                           "v",  "w",  "long-label", "42", "-3", "@", "#", "ü"};
+    const std::vector<std::string> pool = {"A",  "B",  "C",          "x1", "x2", "é", "🐱",  "Z",
+                                           "10", "11", "12",         "q",  "r",  "s", "t",  "u",
+                                           "v",  "w",  "long-label", "42", "-3", "@", "a#", "ü"};
     for (const board::Geometry& g : all_geometries()) {
         for (int trial = 0; trial < 20; ++trial) {
             std::vector<std::string> names = pool;

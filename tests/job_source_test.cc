@@ -52,6 +52,19 @@ TEST(JobSource, RefusesSeparateTilesMixedWithBoards) {
         } catch (const UsageError& e) {
             EXPECT_NE(std::string(e.what()).find("mix separate tiles"), std::string::npos)
                 << e.what();
+            EXPECT_EQ(std::string(e.what()).find("solver check"), std::string::npos) << e.what();
+        }
+    }
+    // Moves after a board (check was left out): the message says how to check them.
+    for (const auto& args : std::vector<std::vector<std::string>>{{"1 2 3/4 5 6/7 0 8", "R"},
+                                                                  {"8 2 0/4 6 1/3 7 5", "DL2U"}}) {
+        try {
+            JobSource source(args, "");
+            ADD_FAILURE() << "accepted " << args[0] << " " << args[1];
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("(to check moves, run solver check BOARD MOVES)"),
+                      std::string::npos)
+                << e.what();
         }
     }
 }

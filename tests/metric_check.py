@@ -13,8 +13,9 @@ gives every position's distance and its number of shortest paths, independently 
       MODE all:   as count, followed by C lines "solution K MOVES", every one replaying at the
                   optimal length, all distinct (listing is exact when C is below the cap).
   all-json OUTPUT
-      the record of `solver --all --json --max-solutions 3 "8 2 0/4 6 1/3 7 5"`: solved at 24,
-      three distinct solutions listed, capped, the count not exact.
+      the record of `solver --all --json --max-solutions 3 --notation tile "8 2 0/4 6 1/3 7 5"`:
+      solved at 24, three distinct solutions listed, capped, the count not exact, the notation
+      named (the solutions are in it).
   count-json OUTPUT
       the records of `solver --count --json` on the goal, "8 2 0/4 6 1/3 7 5" and an
       unsolvable board: counts 1 (exact) and 4 (no list), null length, 5 in the summary.
@@ -104,6 +105,8 @@ def all_json(out_file):
         errors.append("count, capped, count_exact: %r" % r)
     if not (len(r["solutions"]) == 3 and len(set(r["solutions"])) == 3):
         errors.append("not three distinct solutions: %r" % r)
+    if r.get("notation") != "tile" or "runs" not in r:
+        errors.append("the solutions' notation and run style not named: %r" % r)
 
 
 def count_json(out_file):

@@ -46,8 +46,7 @@ std::optional<Task> read_check(const Request& req, const Job& job) {
                 return std::isdigit(static_cast<unsigned char>(c));
             });
             throw FormatError(
-                "moves '" + moves.substr(0, 40) + (moves.size() > 40 ? "..." : "") +
-                "': " + e.what() +
+                "moves '" + clipped(moves, 40) + "': " + e.what() +
                 (number ? " (the moves come after the board: were they left out?)" : ""));
         }
         t.start = req.format.read(board);

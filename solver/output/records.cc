@@ -125,6 +125,7 @@ std::string solutions_record(std::string_view label, const search::AllSolutionsO
     else
         o.null("length");
     if (style.metric == board::Metric::Mtm) o.text("metric", "mtm");
+    if (listed) write_style(o, style);  // (the solutions are written in it)
     if (a.status != search::SolveOutcome::Status::Unsolvable) write_solutions(o, a, style, listed);
     o.number("nodes_generated", a.search.nodes_generated).text("heuristic", style.heuristic);
     o.fixed("seconds", a.seconds, 6);

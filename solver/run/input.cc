@@ -41,11 +41,16 @@ void JobSource::group_arguments(const std::vector<std::string>& args) {
         const std::string*& first = one_word(a) ? single : whole;  // each kind's first
         if (!first) first = &a;
     }
-    if (args.size() > 1 && single && whole)
-        throw UsageError("the arguments mix separate tiles ('" + *single +
-                         "') and whole boards ('" + *whole +
+    if (args.size() > 1 && single && whole) {
+        // A word of moves (U D L R and run lengths) after a board: `check` was meant, likely.
+        const bool moves = single->find_first_not_of("UDLR0123456789") == std::string::npos &&
+                           single->find_first_of("UDLR") != std::string::npos;
+        throw UsageError("the arguments mix separate tiles ('" + clipped(*single, 40) +
+                         "') and whole boards ('" + clipped(*whole, 60) +
                          "'): give one board as separate tiles, or each board as one quoted "
-                         "argument");
+                         "argument" +
+                         (moves ? " (to check moves, run solver check BOARD MOVES)" : ""));
+    }
     if (args.size() > 1 && !whole) {
         std::string joined;
         for (const auto& a : args) joined += a + " ";

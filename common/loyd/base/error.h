@@ -11,27 +11,41 @@
 namespace loyd {
 
 // `text` on one printable line: control characters (a NUL, a line break, ...) written as
-// \0, \n, \r, \t or \xHH, so a message quoting hostile input is neither cut short nor split.
+// \0, \n, \r, \t or \xHH, so a message quoting hostile input is neither cut short nor split;
+// a byte order mark, invisible, as \ufeff.
 inline std::string one_line(const std::string& text) {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
     out.reserve(text.size());
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c >= 0x20 && c != 0x7f)
-            out += ch;
-        else if (c == 0)
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == 0xef && text.compare(i, 3, "\xef\xbb\xbf") == 0) {
+            out += "\\ufeff";
+            i += 2;
+        } else if (c >= 0x20 && c != 0x7f) {
+            out += text[i];
+        } else if (c == 0) {
             out += "\\0";
-        else if (c == '\n')
+        } else if (c == '\n') {
             out += "\\n";
-        else if (c == '\r')
+        } else if (c == '\r') {
             out += "\\r";
-        else if (c == '\t')
+        } else if (c == '\t') {
             out += "\\t";
-        else
+        } else {
             out += std::string{'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+        }
     }
     return out;
+}
+
+// `text` cut to at most `max` bytes for quoting in a message, with "..." when cut: never inside
+// a UTF-8 sequence (a character cut in half would make the message invalid UTF-8).
+inline std::string clipped(const std::string& text, size_t max) {
+    if (text.size() <= max) return text;
+    size_t n = max;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+    return text.substr(0, n) + "...";
 }
 
 // Base of every error the library throws on purpose; its message is one line (one_line).

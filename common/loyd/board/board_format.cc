@@ -143,6 +143,12 @@ TileLabels TileLabels::of_goal(const std::vector<std::string>& tokens) {
         if (std::any_of(t.begin(), t.end(),
                         [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
             throw FormatError("label '" + t + "' holds a control character");
+        // Boards in these labels must read back from input lines (scramble's output does):
+        // a ':' there ends the line's label, a '#' first makes the line a comment.
+        if (t.find(':') != std::string::npos)
+            throw FormatError("label '" + t + "' holds ':' (it ends an input line's label)");
+        if (t[0] == '#')
+            throw FormatError("label '" + t + "' starts with '#' (it starts a comment line)");
         l.names_.push_back(t);
     }
     if (blanks == 0) throw FormatError("no blank (write it _, . or 0)");

@@ -19,7 +19,7 @@ namespace {
 // `text` as it may be quoted in a message: its first 40 bytes (control characters escaped
 // by one_line, error.h).
 std::string printable(const std::string& text) {
-    return one_line(text.substr(0, 40)) + (text.size() > 40 ? "..." : "");
+    return one_line(clipped(text, 40));
 }
 }  // namespace
 
