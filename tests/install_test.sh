@@ -15,8 +15,10 @@ mkdir -p "$scratch/home"
 export HOME="$scratch/home" XDG_DATA_HOME="$scratch/home/data" XDG_CACHE_HOME="$scratch/home/cache"
 unset LOYD_PDB_PATH
 
-# The example of docs/library.md is the consumer that is built below, byte for byte.
-sed -n '/^```cpp$/,/^```$/p' "$repo/docs/library.md" | sed '1d;$d' >"$scratch/library_example.cc"
+# The example of docs/library.md (the code block under "A complete example") is the consumer that
+# is built below, byte for byte.
+awk '/^## A complete example/ { under = 1 } under && /^```$/ && inside { exit }
+     inside { print } under && /^```cpp$/ { inside = 1 }' "$repo/docs/library.md" >"$scratch/library_example.cc"
 expect "the C++ example of docs/library.md is tests/consumer/main.cc" \
   cmp -s "$scratch/library_example.cc" "$repo/tests/consumer/main.cc"
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -399,6 +400,21 @@ void expect_refused(const std::function<void()>& f, const std::string& text) {
             EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
         }
     });
+}
+
+// IoError::code(): ENOENT for a missing table, as for a missing manifest, so a caller can tell
+// "not there" from "damaged" without reading the message.
+TEST(LoadFaults, MissingFilesCarryEnoent) {
+    test::ScratchDir scratch;
+    const SetWithoutTable s = set_without_table(scratch, 0);
+    for (const std::string& path : {s.dir, s.dir + "/no-such-set"}) {
+        try {
+            (void)tables::load_set(path);
+            ADD_FAILURE() << "loaded " << path;
+        } catch (const IoError& e) {
+            EXPECT_EQ(e.code(), ENOENT) << e.what();
+        }
+    }
 }
 
 // A table that is a symbolic link loop is reported as such, not as "does not exist".

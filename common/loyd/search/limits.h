@@ -33,8 +33,9 @@ struct SearchLimits {
     uint64_t max_nodes = 0;                     // nodes generated; 0 = no limit
     double max_seconds = 0;                     // wall clock; 0 = no limit
     const std::atomic<bool>* cancel = nullptr;  // set from outside to stop early
-    // Called from the searching thread at most every `progress_every` seconds (and when a new
-    // bound starts, at most as often); empty = never. Must be cheap and must not throw.
+    // Called from the searching thread at most every `progress_every` seconds while a bound is
+    // searched, and once as each new bound starts (IDA*'s first bounds may come faster than
+    // that); empty = never. Must be cheap and must not throw.
     std::function<void(const SearchProgress&)> progress;
     double progress_every = 0.2;
 };

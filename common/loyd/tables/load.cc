@@ -53,7 +53,8 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
     std::error_code ec;
     if (!fs::exists(file, ec))  // "does not exist" only when it does not: a link loop says so
         throw IoError("the set's manifest names table '" + t.file + "' but " + file +
-                      (ec ? ": " + ec.message() : std::string(" does not exist")));
+                          (ec ? ": " + ec.message() : std::string(" does not exist")),
+                      ec ? ec.value() : ENOENT);
     const PdbHeader h = read_pdb_header(file);
     if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
         throw FormatError(file + ": payload xxh3 " + base::hex16(h.payload_xxh3) +
