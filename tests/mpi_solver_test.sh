@@ -122,7 +122,7 @@ korf60=$(grep '^korf-60:' "$repo/data/korf100.txt")
 run_as split 0 "${mpi[@]}" -np 3 "$solver" --json --goal blank-first --pdb "$repo/data/15-5-5-5" "$korf60"
 expect_py "split over 3 ranks" mpi_solver_check.py split "$scratch/split.out" "$repo/data/korf100.tsv"
 # A node limit counted over the ranks stops all of them.
-run_as split_limit 3 "${mpi[@]}" -np 3 "$solver" --goal blank-first --pdb "$repo/data/15-5-5-5" --node-limit 5000000 "$korf60"
+run_as split_limit 3 "${mpi[@]}" -np 3 "$solver" --goal blank-first --pdb "$repo/data/15-5-5-5" --node-limit 2000000 "$korf60"
 expect_py "node limit over 3 ranks" mpi_solver_check.py split-limit "$scratch/split_limit.out"
 expect_once "node limit over 3 ranks: said once" "$scratch/split_limit.err" "node limit reached"
 
