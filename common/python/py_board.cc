@@ -216,8 +216,7 @@ board::MoveText read_moves(const std::string& text, board::Notation n) {
     try {
         return parse_move_text(text, n);
     } catch (const FormatError& e) {
-        throw InvalidInput("moves '" + text.substr(0, 40) + (text.size() > 40 ? "..." : "") +
-                           "': " + e.what());
+        throw InvalidInput("moves '" + clipped(text, 40) + "': " + e.what());
     }
 }
 

@@ -185,6 +185,10 @@ def test_check_equals_the_solver(solver, board, moves, args):
 def test_check_refuses_unreadable_moves():
     with pytest.raises(loyd.InvalidInputError, match="moves 'R0'"):
         loyd.check("1 2 3/4 5 6/7 0 8", "R0")
+    # Long moves are quoted cut at a character: 30 arrows (90 bytes) give whole arrows and "...".
+    with pytest.raises(loyd.InvalidInputError) as e:
+        loyd.check("1 2 3/4 5 6/7 0 8", "\u2193" * 30)
+    assert "moves '" + "\u2193" * 13 + "...'" in str(e.value)
 
 
 def test_limits_raise_limit_error_like_the_solver(solver):

@@ -40,9 +40,8 @@ int read_run_length(std::string_view text, size_t& i) {
     if (digits[0] == '0')
         throw FormatError("run length '" + digits + "' " + where(start) + " starts with 0");
     if (run > kMaxRunLength)
-        throw FormatError("run length " + digits.substr(0, 12) + (digits.size() > 12 ? "..." : "") +
-                          " " + where(start) + " is more than " + std::to_string(kMaxRunLength) +
-                          " moves");
+        throw FormatError("run length " + clipped(digits, 12) + " " + where(start) +
+                          " is more than " + std::to_string(kMaxRunLength) + " moves");
     return run;
 }
 
