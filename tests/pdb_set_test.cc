@@ -12,6 +12,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/board/mirror.h"
+#include "loyd/tables/discover.h"
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/presets.h"
 #include "test_util.h"
@@ -466,6 +467,71 @@ TEST(PdbSet, ReadManifest) {
     }
     const std::string big = error_of<FormatError>([&] { tables::read_manifest(path); });
     EXPECT_NE(big.find("not a manifest"), std::string::npos) << big;
+    std::filesystem::remove_all(dir);
+}
+
+// 24-7-7-7-3 was measured no better than 24-6-6-6-6 (docs/benchmarks.md): discovery ranks it
+// just below, wherever its partition appears and in whatever order its tables are listed, and
+// above a smaller 5x5 set; every other preset keeps its size-based strength.
+TEST(PdbSet, DiscoveryRanksAPresetMeasuredNoBetterBelowTheSmallerOne) {
+    const tables::PdbSetSpec six = tables::preset("24-6-6-6-6");
+    tables::PdbSetSpec seven = tables::preset("24-7-7-7-3");
+    EXPECT_EQ(tables::preset_ranked_as(seven, seven.partitions[0]), "24-6-6-6-6");
+    for (const auto& name : tables::preset_names()) {
+        if (name == "24-7-7-7-3") continue;
+        const tables::PdbSetSpec p = tables::preset(name);
+        for (const auto& part : p.partitions) EXPECT_EQ(tables::preset_ranked_as(p, part), "");
+    }
+    const double s6 = tables::set_strength(six), s7 = tables::set_strength(seven);
+    EXPECT_LT(s7, s6);
+    EXPECT_GT(s7, 0.99 * s6);
+    const board::Board goal = board::Board::blank_last(board::Geometry(5, 5));
+    const tables::PdbSetSpec fives = tables::custom_set("fives", goal,
+                                                        {{1, 2, 3, 6, 7},
+                                                         {4, 5, 8, 9, 10},
+                                                         {11, 12, 16, 17, 21},
+                                                         {13, 14, 15, 18, 19},
+                                                         {20, 22, 23, 24}},
+                                                        tables::PatternKind::Additive);
+    EXPECT_GT(s7, tables::set_strength(fives));
+
+    std::reverse(seven.tables.begin(), seven.tables.end());  // the same tables, listed backwards
+    EXPECT_EQ(tables::preset_ranked_as(seven, seven.partitions[0]), "24-6-6-6-6");
+    EXPECT_EQ(tables::set_strength(seven), s7);
+    tables::PdbSetSpec fewer = tables::preset("24-7-7-7-3");  // without the 3-tile table
+    fewer.partitions[0].pop_back();
+    EXPECT_EQ(tables::preset_ranked_as(fewer, fewer.partitions[0]), "");
+    tables::PdbSetSpec other_goal = tables::preset("24-7-7-7-3");
+    other_goal.goal = board::Board::blank_first(board::Geometry(5, 5));
+    EXPECT_EQ(tables::preset_ranked_as(other_goal, other_goal.partitions[0]), "");
+
+    // Under max with a larger partition, the larger one decides.
+    const tables::PdbSetSpec big =
+        tables::custom_set("big", goal, {{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15, 16}},
+                           tables::PatternKind::Additive);
+    tables::PdbSetSpec both = tables::preset("24-7-7-7-3");
+    both.partitions.push_back({});
+    for (const auto& t : big.tables) {
+        both.partitions.back().push_back(static_cast<int>(both.tables.size()));
+        both.tables.push_back(t);
+    }
+    both.reflect = big.reflect;
+    EXPECT_EQ(tables::set_strength(both), tables::set_strength(big));
+
+    // Discovery over two installed sets (the tables need only exist: nothing is loaded).
+    std::string dir = ::testing::TempDir() + "loyd_pdb_rank_XXXXXX";
+    ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+    for (const std::string name : {"24-7-7-7-3", "24-6-6-6-6"}) {
+        const tables::PdbSetSpec s = tables::preset(name);
+        const std::string folder = dir + "/" + name;
+        std::filesystem::create_directories(folder);
+        std::ofstream(folder + "/" + tables::kManifestName) << manifest_text(s);
+        for (const auto& t : s.tables) std::ofstream(folder + "/" + t.file) << "x";
+    }
+    const auto found = tables::find_sets({dir}, goal);
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].spec.name, "24-6-6-6-6");
+    EXPECT_EQ(found[1].spec.name, "24-7-7-7-3");
     std::filesystem::remove_all(dir);
 }
 

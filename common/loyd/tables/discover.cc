@@ -76,17 +76,30 @@ std::vector<std::string> default_pdb_dirs(const std::string& program) {
     return dirs;
 }
 
+namespace {
+// A partition's strength estimate: its tables' entries, a full table's counted at a sixteenth.
+double partition_entries(const PdbSetSpec& s, const std::vector<int>& part) {
+    double v = 0;
+    for (int i : part) {
+        const Pattern& p = s.tables[static_cast<size_t>(i)].pattern;
+        double entries = 1;
+        const int n = p.geometry().cells();
+        const int m = p.size() + (p.kind() == PatternKind::Full ? 1 : 0);
+        for (int j = 0; j < m; ++j) entries *= n - j;
+        v += p.kind() == PatternKind::Full ? entries / 16 : entries;
+    }
+    return v;
+}
+}  // namespace
+
 double set_strength(const PdbSetSpec& s) {
     double best = 0;
     for (const auto& part : s.partitions) {
-        double v = 0;
-        for (int i : part) {
-            const Pattern& p = s.tables[i].pattern;
-            double entries = 1;
-            const int n = p.geometry().cells();
-            const int m = p.size() + (p.kind() == PatternKind::Full ? 1 : 0);
-            for (int j = 0; j < m; ++j) entries *= n - j;
-            v += p.kind() == PatternKind::Full ? entries / 16 : entries;
+        double v = partition_entries(s, part);
+        // A preset measured no better than a smaller one ranks just below it.
+        if (const std::string as = preset_ranked_as(s, part); !as.empty()) {
+            const PdbSetSpec smaller = preset(as);
+            v = 0.999 * partition_entries(smaller, smaller.partitions.front());
         }
         best = std::max(best, v);
     }

@@ -1,5 +1,8 @@
 #include "loyd/tables/presets.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "loyd/base/error.h"
 
 namespace loyd::tables {
@@ -13,6 +16,9 @@ struct PresetDef {
     std::vector<std::vector<int>> patterns;
     const char* about;
     board::Metric metric = board::Metric::Stm;
+    // A preset whose search was measured no better than a smaller preset's (docs/benchmarks.md):
+    // that preset's name. Discovery ranks it just below that one.
+    const char* ranks_as = nullptr;
 };
 
 const std::vector<PresetDef>& presets() {
@@ -83,7 +89,9 @@ const std::vector<PresetDef>& presets() {
           {15, 20, 24}},
          "5x5 additive 7-7-7-3 partition: Korf & Felner 2002's 6-6-6-6 blocks (turned 180 degrees "
          "for blank-last) with tiles 13, 14 and 19 moved into the three 7-tile tables and 15 20 24 "
-         "left beside the blank; 3 x 2,422,728,000 + 13,800 entries"},
+         "left beside the blank; 3 x 2,422,728,000 + 13,800 entries",
+         board::Metric::Stm,
+         "24-6-6-6-6"},
         {"8-mtm-fringe",
          3,
          3,
@@ -129,6 +137,30 @@ std::vector<std::string> preset_names() {
 std::string preset_description(const std::string& name) {
     for (const auto& d : presets())
         if (name == d.name) return d.about;
+    return "";
+}
+
+std::string preset_ranked_as(const PdbSetSpec& spec, const std::vector<int>& partition) {
+    // Each table's kind and tiles, sorted, so that order and file names do not matter.
+    auto shape = [](const PdbSetSpec& s, const std::vector<int>& part) {
+        std::vector<std::pair<int, std::vector<int>>> v;
+        for (int i : part) {
+            const Pattern& p = s.tables[static_cast<size_t>(i)].pattern;
+            std::vector<int> tiles = p.tiles();
+            std::sort(tiles.begin(), tiles.end());
+            v.emplace_back(static_cast<int>(p.kind()), std::move(tiles));
+        }
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    for (const auto& d : presets()) {
+        if (!d.ranks_as || d.w != spec.geometry().width() || d.h != spec.geometry().height() ||
+            d.metric != spec.metric)
+            continue;
+        const PdbSetSpec p = preset(d.name);
+        if (p.goal == spec.goal && shape(p, p.partitions.front()) == shape(spec, partition))
+            return d.ranks_as;
+    }
     return "";
 }
 

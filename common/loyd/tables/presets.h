@@ -13,5 +13,10 @@ namespace loyd::tables {
 std::vector<std::string> preset_names();
 PdbSetSpec preset(const std::string& name);  // UsageError naming the valid presets
 std::string preset_description(const std::string& name);
+// For discovery's ranking (tables/discover.h): when partition `partition` of `spec` (indices
+// into spec.tables) holds the tables of a preset whose search was measured no better than a
+// smaller preset's (same board, goal, metric, kinds and tile sets, in any order), that smaller
+// preset's name; else "".
+std::string preset_ranked_as(const PdbSetSpec& spec, const std::vector<int>& partition);
 
 }  // namespace loyd::tables
