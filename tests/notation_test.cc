@@ -55,8 +55,10 @@ TEST(Notation, ReadsBothNotationsWithAndWithoutRuns) {
     EXPECT_EQ(parse_move_text(" L2 D2\tR\n", board::Notation::Tile).moves, m);
     EXPECT_EQ(parse_move_text("R12", board::Notation::Tile).moves, blank_moves("LLLLLLLLLLLL"));
     EXPECT_EQ(parse_move_text("D99", board::Notation::Blank).moves.size(), 99u);
-    for (const char* none : {"", "-", "  "})
-        EXPECT_TRUE(parse_move_text(none, board::Notation::Tile).moves.empty());
+    for (const char* none : {"", "-", "  ", " - ", "\t-\n"})
+        EXPECT_TRUE(parse_move_text(none, board::Notation::Tile).moves.empty()) << none;
+    for (const char* bad : {"- -", "-R", "R -", "--"})  // "-" only alone
+        EXPECT_THROW(parse_move_text(bad, board::Notation::Tile), FormatError) << bad;
 }
 
 TEST(Notation, RecordsWhereEachMoveWasWritten) {

@@ -50,6 +50,29 @@ TEST(Solve, EveryCombinationIsOptimal) {
         }
 }
 
+// The goal itself: solved in 0 moves, its start generated once, in every metric and search;
+// solve_all counts both of its searches' starts.
+TEST(Solve, TheGoalCostsOneNodeEverywhere) {
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    for (board::Metric m : {board::Metric::Stm, board::Metric::Mtm})
+        for (search::Algorithm a : {search::Algorithm::Ida, search::Algorithm::Astar}) {
+            search::SolveOptions opt;
+            opt.metric = m;
+            opt.algorithm = a;
+            opt.heuristic = heuristics::HeuristicKind::Manhattan;
+            const search::SolveOutcome r = solve(goal, goal, opt);
+            ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
+            EXPECT_EQ(r.length, 0);
+            EXPECT_EQ(r.search.nodes_generated, 1u)
+                << (m == board::Metric::Mtm ? "mtm " : "stm ")
+                << (a == search::Algorithm::Ida ? "ida" : "astar");
+            EXPECT_EQ(r.search.nodes_expanded, 0u);
+            if (a == search::Algorithm::Ida) {
+                EXPECT_EQ(solve_all(goal, goal, opt, {}).search.nodes_generated, 2u);
+            }
+        }
+}
+
 TEST(Solve, UnsolvableWithoutSearching) {
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     const board::Board start = board(3, 3, {2, 1, 3, 4, 5, 6, 7, 8, 0});

@@ -81,7 +81,12 @@ std::string format_moves(const Moves& moves, const MoveStyle& style) {
 
 MoveText parse_move_text(std::string_view text, Notation n) {
     MoveText out;
-    if (text == "-") return out;
+    {  // "-" alone, blanks around it allowed as around moves
+        std::string_view t = text;
+        while (!t.empty() && is_space(t.front())) t.remove_prefix(1);
+        while (!t.empty() && is_space(t.back())) t.remove_suffix(1);
+        if (t == "-") return out;
+    }
     for (size_t i = 0; i < text.size();) {
         const char c = text[i];
         if (is_space(c)) {

@@ -10,7 +10,8 @@
 //
 // Reading (`parse_move_text`) accepts both forms at once: letters U D L R, each optionally
 // followed by a run length 1..kMaxRunLength without leading zeros; white space between runs is
-// skipped; "-" alone (loyd's "no moves") and the empty text are the empty sequence. It throws
+// skipped; "-" alone (loyd's "no moves"; white space around it allowed) and the empty text are
+// the empty sequence. It throws
 // FormatError naming the offending character and its 1-based position for anything else: an
 // unknown character, a run length of 0, a leading zero, a count without a letter, a run longer
 // than kMaxRunLength, or more than kMaxMoves moves in all (so no text can make it allocate

@@ -75,6 +75,7 @@ public:
         const int h0 = begin(start, limits, res);
         if (s_.same_cells(goal_.cell_array())) {
             res.status = SearchResult::Status::Solved;
+            finish(res);  // the start, generated (as IDA* counts it)
             return res;
         }
         for (int bound = h0;;) {
