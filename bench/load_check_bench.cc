@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
                 const int n = loyd::tables::spot_check_samples(t.file().payload_size());
                 if (i == 0) samples += n;
                 loyd::tables::spot_check_table(t.pattern(), t.entries(), t.size(), n,
-                                               t.file().header().payload_xxh3, t.file().path());
+                                               t.file().header().payload_xxh3, t.file().path(),
+                                               t.file().header().max_value);
             }
             sample.push_back(seconds_since(t0));
         }

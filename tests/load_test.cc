@@ -245,8 +245,10 @@ TEST(LoadFaults, TableRewrittenInPlaceIsNamed) {
 // Writes `dir`'s first table again with its entries passed through `change(rank, value)`,
 // the payload checksum and the manifest recomputed over them (as a buggy or hostile builder
 // might write them), so the file and manifest checks pass.
+// The header's max value is the largest entry written, plus `max_shift`.
 template <class Change>
-void rewrite_first_table(const std::string& dir, tables::PdbSetSpec spec, Change change) {
+void rewrite_first_table(const std::string& dir, tables::PdbSetSpec spec, Change change,
+                         int max_shift = 0) {
     const tables::LoadedSet good = tables::load_set(dir);
     const tables::PdbTable& t = good.tables[0];
     tables::TableEntries changed;
@@ -261,8 +263,9 @@ void rewrite_first_table(const std::string& dir, tables::PdbSetSpec spec, Change
     }
     const std::string victim = dir + "/" + spec.tables[0].file;
     spec.tables[0].xxh3 =
-        write_table(victim + ".new", header_for(t.pattern(), static_cast<uint8_t>(max_value)),
-                    changed, tables::PdbEncoding::Raw)
+        write_table(victim + ".new",
+                    header_for(t.pattern(), static_cast<uint8_t>(max_value + max_shift)), changed,
+                    tables::PdbEncoding::Raw)
             .payload_xxh3;
     for (size_t i = 1; i < spec.tables.size(); ++i)
         spec.tables[i].xxh3 = good.tables[i].file().header().payload_xxh3;
@@ -291,6 +294,53 @@ TEST(LoadFaults, ConsistentChecksumsOverWrongEntriesAreRefused) {
         unchecked.spot_check = false;
         EXPECT_NO_THROW((void)load_set(dir, unchecked));
     }
+}
+
+// Checksums recomputed over a whole range of values raised: every entry from t up by 16 (same
+// parity, still above the Manhattan bound). Only the entries at t break an invariant (their
+// neighbours at t - 1 are now 17 lower), too few for a sample to meet; the descents from the
+// samples cross t and meet them. 15-5-5-5's first table holds entries 0 to 25 or so; t up to
+// 12 lies below most samples. The goal's neighbourhood (t = 1) too.
+TEST(LoadFaults, ARangeOfValuesRaisedIsRefused) {
+    for (const int t : {1, 4, 8, 12}) {
+        SCOPED_TRACE("entries from " + std::to_string(t) + " raised");
+        test::ScratchDir scratch;
+        const tables::PdbSetSpec spec = test::test_spec("15-5-5-5");
+        const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+        rewrite_first_table(dir, spec, [&](uint64_t, int v) { return v >= t ? v + 16 : v; });
+        const std::string m = test::error_of<FormatError>([&] { (void)tables::load_set(dir); });
+        EXPECT_NE(m.find(spec.tables[0].file), std::string::npos) << m;
+        EXPECT_NE(m.find("sampled check on load"), std::string::npos) << m;
+        tables::LoadOptions unchecked;
+        unchecked.spot_check = false;
+        EXPECT_NO_THROW((void)load_set(dir, unchecked));
+    }
+}
+
+// The header's max value, recomputed into the checksum, against the entries: a small table's
+// must be its largest entry; a large table's must not be below any entry checked.
+TEST(LoadFaults, AHeaderMaxValueThatLiesIsRefused) {
+    for (const int shift : {-1, 1}) {
+        test::ScratchDir scratch;
+        const tables::PdbSetSpec spec = test::test_spec("8-4-4");
+        const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+        rewrite_first_table(
+            dir, spec, [](uint64_t, int v) { return v; }, shift);
+        const std::string m = test::error_of<FormatError>([&] { (void)tables::load_set(dir); });
+        EXPECT_NE(m.find(spec.tables[0].file), std::string::npos) << m;
+        EXPECT_NE(m.find("max value"), std::string::npos) << m;
+    }
+    test::ScratchDir scratch;
+    const tables::PdbSetSpec spec = test::test_spec("15-5-5-5");
+    const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+    rewrite_first_table(
+        dir, spec, [](uint64_t, int v) { return v; }, -8);
+    const std::string m = test::error_of<FormatError>([&] { (void)tables::load_set(dir); });
+    EXPECT_NE(m.find("exceeds the header's max value"), std::string::npos) << m;
+    const std::string dir2 = test::build_set(spec, scratch / "set2", tables::PdbEncoding::Raw);
+    rewrite_first_table(
+        dir2, spec, [](uint64_t, int v) { return v; }, 3);  // above: harmless
+    EXPECT_NO_THROW((void)tables::load_set(dir2));
 }
 
 // pack and unpack (convert_table) pass on no table that loading would refuse: the same doubled

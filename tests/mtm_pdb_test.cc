@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <random>
+#include <set>
 
 #include "loyd/base/error.h"
 #include "loyd/search/solve.h"
@@ -147,6 +149,40 @@ TEST(MtmPdb, BuildSuggestionsAreForTheMetric) {
         EXPECT_LE(c.peak_bytes, uint64_t{60'000'000});
         EXPECT_EQ(tables::suggest_build_command(goal).find("--metric"), std::string::npos);
     }
+}
+
+// A goal other than blank-last or blank-first gets a set name of its own, so following the
+// hints of two such goals never sends both builds to one folder (pdbgen would refuse the second).
+TEST(MtmPdb, BuildSuggestionsNameEachGoalsOwnSet) {
+    auto name_in = [](const std::string& cmd) {
+        const size_t at = cmd.find(" --name ");
+        EXPECT_NE(at, std::string::npos) << cmd;
+        return cmd.substr(at + 8, cmd.find(' ', at + 8) - at - 8);
+    };
+    const board::Geometry g(3, 4);
+    EXPECT_EQ(name_in(tables::suggest_build_command(board::Board::blank_last(g))), "custom-3x4");
+    EXPECT_EQ(name_in(tables::suggest_build_command(board::Board::blank_first(g))), "custom-3x4");
+    EXPECT_EQ(name_in(tables::suggest_build_command(test::goal_with_blank(g, 4))),
+              "custom-3x4-blank-r2c2");
+    EXPECT_EQ(
+        name_in(tables::suggest_build_command(test::goal_with_blank(g, 4), board::Metric::Mtm)),
+        "custom-mtm-3x4-blank-r2c2");
+    std::set<std::string> names;
+    std::mt19937_64 rng(5);
+    std::vector<board::Board> goals;
+    for (int z = 0; z < g.cells(); ++z) goals.push_back(test::goal_with_blank(g, z));
+    for (int i = 0; i < 40; ++i) {  // shuffled goals
+        std::vector<int> cells(static_cast<size_t>(g.cells()));
+        std::iota(cells.begin(), cells.end(), 0);
+        std::shuffle(cells.begin(), cells.end(), rng);
+        goals.push_back(board::Board::make(g, cells));
+    }
+    for (const board::Board& goal : goals) {
+        const std::string name = name_in(tables::suggest_build_command(goal));
+        EXPECT_EQ(tables::set_name_problem(name), "") << name;
+        names.insert(name);
+    }
+    EXPECT_EQ(names.size(), goals.size() - 1);  // blank-last and blank-first share one
 }
 
 TEST(MtmPdb, SolvesAndCountsOptimallyAlsoThroughAGoalMapping) {

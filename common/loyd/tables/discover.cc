@@ -160,6 +160,28 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs,
 }
 
 namespace {
+// The suggested set's name: "custom-[mtm-]WxH", then for a goal that is neither blank-last nor
+// blank-first "-blank-rRcC" when its tiles are in order around the blank (row R, column C from
+// 1), else "-goal-" and 8 hex digits of the goal's FNV-1a hash: sets for goals that do not map
+// onto each other get folders of their own.
+std::string suggested_name(const board::Board& goal, bool standard, bool mtm) {
+    const board::Geometry& g = goal.geometry();
+    std::string name = std::string(mtm ? "custom-mtm-" : "custom-") + g.name();
+    if (standard) return name;
+    bool in_order = true;
+    for (int c = 0, next = 1; c < g.cells(); ++c)
+        if (goal.at(c) != 0) in_order = in_order && goal.at(c) == next++;
+    if (in_order)
+        return name + "-blank-r" + std::to_string(goal.blank() / g.width() + 1) + "c" +
+               std::to_string(goal.blank() % g.width() + 1);
+    uint32_t h = 2166136261u;
+    for (const char c : goal.to_string()) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    static const char* const kHex = "0123456789abcdef";
+    name += "-goal-";
+    for (int shift = 28; shift >= 0; shift -= 4) name += kHex[(h >> shift) & 15];
+    return name;
+}
+
 // The set the hints suggest for a goal: a preset for the standard goals of 3x3, 4x4 and 5x5,
 // otherwise the goal's tiles, in goal order, split into patterns of at most k tiles (additive
 // in STM, full in MTM), with k chosen so that each table stays under ~60 million entries.
@@ -196,7 +218,7 @@ PdbSetSpec suggested_set(const board::Board& goal, board::Metric metric, std::st
         patterns.emplace_back(order.begin() + static_cast<long>(i),
                               order.begin() + static_cast<long>(std::min(order.size(), i + per)));
     preset_name->clear();
-    return custom_set(std::string(mtm ? "custom-mtm-" : "custom-") + g.name(), goal, patterns,
+    return custom_set(suggested_name(goal, standard, mtm), goal, patterns,
                       mtm ? PatternKind::Full : PatternKind::Additive, metric);
 }
 }  // namespace

@@ -117,7 +117,8 @@ LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
         if (opt.spot_check)
             spot_check_table(loaded.pattern(), loaded.entries(), loaded.size(),
                              spot_check_samples(loaded.file().payload_size()),
-                             loaded.file().header().payload_xxh3, file);
+                             loaded.file().header().payload_xxh3, file,
+                             loaded.file().header().max_value);
     }
     set.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return set;

@@ -83,7 +83,7 @@ void convert_table(const std::string& in, const std::string& out, PdbEncoding en
     const PdbTable t = PdbTable::load(in);
     spot_check_table(t.pattern(), t.entries(), t.size(),
                      spot_check_samples(t.file().payload_size()), t.file().header().payload_xxh3,
-                     in);
+                     in, t.file().header().max_value);
     if (!coding || *coding == t.coding())
         return write_pdb(out, t.file().header(), t.data(), t.file().payload_size(), enc, zstd_level,
                          links, cancel);

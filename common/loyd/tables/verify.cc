@@ -65,11 +65,14 @@ public:
     }
     uint64_t goal_rank() const { return goal_rank_; }
 
-    // "" when entry r keeps every invariant, else what it breaks.
-    std::string problem(uint64_t r) const {
+    // "" when entry r keeps every invariant, else what it breaks. With `lower`, the rank of a
+    // neighbour one move closer (the highest entry below r's) goes there, for a descent; *value
+    // receives the entry.
+    std::string problem(uint64_t r, uint64_t* lower = nullptr, int* value = nullptr) const {
         uint8_t pc[board::kMaxCells];
         const base::Mask occ = rk_.unrank(r, pc);
         const int v = table_.value(r, pc, bound_);
+        if (value) *value = v;
         if (v == kUnset) return "entry never reached (255)";
         if ((v == 0) != (r == goal_rank_))
             return v == 0 ? "zero entry that is not the goal (" + placement(pc, m_) + ")"
@@ -78,31 +81,43 @@ public:
             return "entry " + std::to_string(v) +
                    " is below or of the other parity than its Manhattan bound " +
                    std::to_string(bound_(pc)) + " (" + placement(pc, m_) + ")";
-        bool has_lower = false;
-        std::string why = full_ && mtm_ ? mtm_neighbours(pc, occ, v, has_lower)
-                          : full_       ? full_neighbours(pc, occ, v, has_lower)
-                                        : additive_neighbours(pc, occ, v, has_lower);
+        Lower low;
+        std::string why = full_ && mtm_ ? mtm_neighbours(pc, occ, v, low)
+                          : full_       ? full_neighbours(pc, occ, v, low)
+                                        : additive_neighbours(pc, occ, v, low);
         if (!why.empty()) return why;
-        if (v > 0 && !has_lower)
+        if (lower) *lower = low.rank;
+        if (v > 0 && low.rank == kNone)
             return "entry " + std::to_string(v) + " has no neighbour one move closer (" +
                    placement(pc, m_) + ")";
         return "";
     }
 
+    static constexpr uint64_t kNone = UINT64_MAX;
+
 private:
+    // The neighbour one move closer seen so far: the highest entry below v.
+    struct Lower {
+        uint64_t rank = kNone;
+        int value = -1;
+        void offer(uint64_t r, int w, int v) {
+            if (w < v && w > value) rank = r, value = w;
+        }
+    };
+
     // One MTM move can keep the blank's colour (an even run): neighbours differ by at most one.
-    std::string mtm_neighbours(uint8_t* pc, base::Mask occ, int v, bool& has_lower) const {
+    std::string mtm_neighbours(uint8_t* pc, base::Mask occ, int v, Lower& low) const {
         int far = -1;
         for_each_mtm_successor(rk_, g_, pc, k_, occ, [&](uint64_t r2, const uint8_t* key) {
             const int w = table_.value(r2, key, bound_);
             if (w > v + 1 || w < v - 1) far = w;
-            has_lower |= w == v - 1;
+            if (w == v - 1) low.offer(r2, w, v);
         });
         if (far < 0) return "";
         return "entries " + std::to_string(v) + " and " + std::to_string(far) +
                " one move apart differ by more than one (" + placement(pc, m_) + ")";
     }
-    std::string full_neighbours(uint8_t* pc, base::Mask occ, int v, bool& has_lower) const {
+    std::string full_neighbours(uint8_t* pc, base::Mask occ, int v, Lower& low) const {
         const int blank = pc[k_];
         for (base::Mask adj = nmask_[blank]; adj; adj &= adj - 1) {
             // The successor's key: the blank on `to`, a pattern tile there on `blank`.
@@ -112,24 +127,26 @@ private:
             for (int i = 0; i < k_; ++i)
                 if (key[i] == to) key[i] = static_cast<uint8_t>(blank);
             key[k_] = static_cast<uint8_t>(to);
-            const int w = table_.value(full_successor_rank(rk_, pc, k_, occ, to), key, bound_);
+            const uint64_t r2 = full_successor_rank(rk_, pc, k_, occ, to);
+            const int w = table_.value(r2, key, bound_);
             if (w != v + 1 && w != v - 1)
                 return "neighbouring entries " + std::to_string(v) + " and " + std::to_string(w) +
                        " differ by other than one (" + placement(pc, m_) + ")";
-            has_lower |= w == v - 1;
+            if (w == v - 1) low.offer(r2, w, v);
         }
         return "";
     }
-    std::string additive_neighbours(uint8_t* pc, base::Mask occ, int v, bool& has_lower) const {
+    std::string additive_neighbours(uint8_t* pc, base::Mask occ, int v, Lower& low) const {
         const base::Mask fr = g_.all_cells() & ~occ;
         for (int i = 0; i < k_; ++i) {
             const int from = pc[i];
             for (base::Mask adj = nmask_[from] & fr; adj; adj &= adj - 1) {
                 const int to = base::lowest(adj);
                 pc[i] = static_cast<uint8_t>(to);
-                const int w = table_.value(rk_.rank(pc), pc, bound_);
+                const uint64_t r2 = rk_.rank(pc);
+                const int w = table_.value(r2, pc, bound_);
                 pc[i] = static_cast<uint8_t>(from);
-                has_lower |= w <= v - 1;
+                low.offer(r2, w, v);
                 const base::Mask fr2 = (fr | base::bit(from)) & ~base::bit(to);
                 if (v > w + 1 && flood(g_, base::bit(from), fr2) == fr2)
                     return "entry " + std::to_string(v) +
@@ -188,7 +205,7 @@ int spot_check_samples(uint64_t payload_bytes) {
 }
 
 void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entries, int samples,
-                      uint64_t seed, const std::string& what) {
+                      uint64_t seed, const std::string& what, int max_value) {
     if (samples <= 0) return;
     const EntryChecker check(p, table, entries, what);
     const bool every = entries <= kFullCheckEntries;
@@ -197,16 +214,37 @@ void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entri
                           (every ? " (every entry of a table this small is checked on load)"
                                  : " (sampled check on load; pdbgen verify checks every entry)"));
     };
-    if (std::string why = check.problem(check.goal_rank()); !why.empty())
-        refuse(check.goal_rank(), why);
+    int largest = 0;
+    auto entry_ok = [&](uint64_t r, uint64_t* lower) {
+        int v = 0;
+        if (std::string why = check.problem(r, lower, &v); !why.empty()) refuse(r, why);
+        if (max_value >= 0 && v > max_value)
+            refuse(r, "entry " + std::to_string(v) + " exceeds the header's max value " +
+                          std::to_string(max_value));
+        largest = std::max(largest, v);
+    };
+    entry_ok(check.goal_rank(), nullptr);
     if (every) {
-        for (uint64_t r = 0; r < entries; ++r)
-            if (std::string why = check.problem(r); !why.empty()) refuse(r, why);
+        for (uint64_t r = 0; r < entries; ++r) entry_ok(r, nullptr);
+        if (max_value >= 0 && largest != max_value)
+            throw FormatError(what + ": header max value " + std::to_string(max_value) +
+                              " but the largest entry is " + std::to_string(largest) +
+                              " (every entry of a table this small is checked on load)");
         return;
     }
     for (int i = 1; i < samples; ++i) {
-        const uint64_t r = mix(seed) % entries;
-        if (std::string why = check.problem(r); !why.empty()) refuse(r, why);
+        uint64_t r = mix(seed) % entries;
+        if (i > kSpotCheckWalks) {
+            entry_ok(r, nullptr);
+            continue;
+        }
+        // A descent to the goal, every entry on it checked: each step lowers the entry, so it
+        // ends within 255 steps, on the goal (the only 0).
+        for (int step = 0; step < 256 && r != EntryChecker::kNone; ++step) {
+            uint64_t lower = EntryChecker::kNone;
+            entry_ok(r, &lower);
+            r = lower;
+        }
     }
 }
 
