@@ -674,4 +674,55 @@ else
   expect_run "the same build afresh verifies" 0 "$pdbgen" verify "$scratch/resumed"
 fi
 
+# ---------------------------------------------------------------------------------------
+# A set re-encoded in place into another entry coding (a build over it, or pack) and stopped
+# while its second table is written: by SIGKILL, the set left behind still verifies (the
+# manifest never names a checksum the table on disk does not have); by SIGINT, the build stops
+# with 130, nothing temporary left, the set whole.
+two0="$scratch/two0"
+two=(--size 4x3 --pattern 1,2,3,4,5,6,7 --pattern 5,6,7,8,9,10,11 --kind full --encoding zstd)
+expect_run "4x3 full set" 0 "$pdbgen" build "${two[@]}" --out "$two0" -q
+# stop_at_second SIGNAL COMMAND...: runs COMMAND in the background and sends SIGNAL once the
+# second table's temporary file appears; its exit status in $stopped_rc ("" if it never did).
+stop_at_second() {
+  local sig=$1
+  shift
+  "$@" >/dev/null 2>&1 &
+  local pid=$! seen=""
+  for _ in $(seq 1 3000); do
+    if ls -A "$scratch/two" 2>/dev/null | grep -q '^\.full-5-6-7-8-9-10-11\.pdb\.tmp\.'; then
+      kill -"$sig" $pid 2>/dev/null
+      seen=1
+      break
+    fi
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.005
+  done
+  wait $pid 2>/dev/null
+  stopped_rc=$?
+  [ -n "$seen" ] || stopped_rc=""
+}
+for how in build pack; do
+  for sig in KILL INT; do
+    rm -rf "$scratch/two"
+    cp -r "$two0" "$scratch/two"
+    if [ $how = build ]; then
+      stop_at_second $sig "$pdbgen" build "${two[@]}" --entries byte --out "$scratch/two" -q
+    else
+      stop_at_second $sig "$pdbgen" pack "$scratch/two" --entries byte -q
+    fi
+    count_check
+    if [ -z "$stopped_rc" ]; then
+      fail "$how stopped by SIG$sig: the second table was never seen being written"
+      continue
+    fi
+    [ $sig = KILL ] || [ "$stopped_rc" = 130 ] || fail "$how stopped by SIGINT: exit $stopped_rc, not 130"
+    expect_run "$how stopped by SIG$sig: the set verifies" 0 "$pdbgen" verify "$scratch/two"
+    if [ $sig = INT ]; then
+      count_check
+      [ -z "$(ls -A "$scratch/two" | grep tmp)" ] || fail "$how stopped by SIGINT: a temporary file left"
+    fi
+  done
+done
+
 finish

@@ -14,6 +14,7 @@
 #include "loyd/tables/presets.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
+#include "loyd/tables/verify.h"
 #include "pdbgen/commands/folder.h"
 #include "pdbgen/commands/threads.h"
 #include "program/numbers.h"
@@ -157,7 +158,7 @@ void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::D
     if (ec || !fs::is_directory(plan.out))
         throw IoError("cannot create output folder '" + plan.out + "': " + ec.message());
     lock_folder(c, plan.out, lock);
-    remove_build_temporaries(c, plan.out);
+    remove_build_temporaries(c, plan.out, plan.spec);
     refuse_another_set(plan.out, plan.spec, "building");
 }
 
@@ -168,8 +169,12 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
     std::error_code ec;
     if (o.force || !fs::exists(path, ec)) return std::nullopt;
     try {
-        tables::PdbTable existing = tables::PdbTable::load(path, t.pattern);
+        const tables::PdbTable existing = tables::PdbTable::load(path, t.pattern);
         const tables::PdbHeader& h = existing.file().header();
+        // The check loading makes (a table that fails it is rebuilt, never kept).
+        tables::spot_check_table(existing.pattern(), existing.entries(), existing.size(),
+                                 tables::spot_check_samples(existing.file().payload_size()),
+                                 h.payload_xxh3, path, h.max_value);
         const tables::EntryCoding coding = plan.coding(t.pattern.metric());
         if (h.coding == coding && h.encoding == plan.encoding) {
             if (!o.quiet)
@@ -180,10 +185,15 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
         if (!o.quiet)
             c.err << "pdbgen: " << path << " is built and valid; re-encoding it ("
                   << to_string(coding) << " entries, " << to_string(plan.encoding) << ")\n";
-        convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o), nullptr,
-                      kOwnFolder);
+        // Killed while it is rewritten, the folder's old manifest must not name the old
+        // checksum: it is dropped first (folder.h), and the manifest written at the end of
+        // the build names the new one.
+        if (h.coding != coding) set_manifest_sum(plan.out, t.file, std::nullopt);
+        convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o),
+                      &c.interrupted, kOwnFolder);
         return tables::read_pdb_header(path).payload_xxh3;
     } catch (const Error& e) {
+        if (c.interrupted) throw LimitError("interrupted");
         if (!o.quiet) c.err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
     }
     return std::nullopt;

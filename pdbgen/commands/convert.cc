@@ -44,19 +44,37 @@ std::string folder_of(const fs::path& dir) {
     return dir.empty() ? "." : dir.string();
 }
 
-// A table of the set in `dir` was rewritten: its manifest line takes the new payload checksum
-// (a change of entry coding changes it), so the set stays whole.
-void update_manifest_sum(const std::string& dir, const std::string& file) {
-    const std::string manifest = (fs::path(dir) / tables::kManifestName).string();
-    tables::PdbSetSpec spec = tables::read_manifest(manifest);
-    for (auto& t : spec.tables) {
-        if (t.file != file || !t.xxh3) continue;
-        const uint64_t sum = tables::read_pdb_header((fs::path(dir) / file).string()).payload_xxh3;
-        if (*t.xxh3 == sum) return;
-        t.xxh3 = sum;
-        base::write_file_atomic(manifest, manifest_text(spec));
-        return;
+// Whether converting `from` as `how` says changes its entry coding, so its payload checksum.
+bool recodes(const Conversion& how, const std::string& from) {
+    return how.coding && *how.coding != tables::read_pdb_header(from).coding;
+}
+
+// The checksum `dir`'s manifest gives `file`, if any.
+std::optional<uint64_t> manifest_sum(const std::string& dir, const std::string& file) {
+    try {
+        for (const auto& t :
+             tables::read_manifest((fs::path(dir) / tables::kManifestName).string()).tables)
+            if (t.file == file) return t.xxh3;
+    } catch (const Error&) {
     }
+    return std::nullopt;
+}
+
+// Converts the table `file` of the set in `dir` in place into another entry coding: its
+// checksum is dropped from the manifest while it is rewritten (folder.h), then set to the new
+// payload's; a conversion that fails or is interrupted puts the old one back.
+void recode_in_set(const Context& c, const Conversion& how, const std::string& dir,
+                   const std::string& file, const std::string& from, base::Links links) {
+    const std::string to = (fs::path(dir) / file).string();
+    const std::optional<uint64_t> had = manifest_sum(dir, file);
+    if (had) set_manifest_sum(dir, file, std::nullopt);
+    try {
+        convert_one(c, how, from, to, links);
+    } catch (...) {
+        if (had) set_manifest_sum(dir, file, had);
+        throw;
+    }
+    if (had) set_manifest_sum(dir, file, tables::read_pdb_header(to).payload_xxh3);
 }
 
 // One table file: under the lock of its folder when that folder holds a set.
@@ -70,8 +88,11 @@ int convert_file(const Context& c, const Conversion& how) {
     refuse_another_table(in, to);
     // A set's table that is a link (into another set) is replaced, never written through; a
     // file outside any set is written through a link, as cp does.
-    convert_one(c, how, in, to, lock ? base::Links::Refuse : base::Links::Follow);
-    if (lock) update_manifest_sum(dir, fs::path(to).filename().string());
+    const base::Links links = lock ? base::Links::Refuse : base::Links::Follow;
+    if (lock && recodes(how, in))
+        recode_in_set(c, how, dir, fs::path(to).filename().string(), in, links);
+    else
+        convert_one(c, how, in, to, links);
     return kExitOk;
 }
 
@@ -87,25 +108,22 @@ int convert_set(const Context& c, const Conversion& how) {
     lock_folder(c, folder_of(dst), lock);
     remove_dead_temporaries_in(c, folder_of(dst));
     refuse_another_set(folder_of(dst), spec, c.options.command == "pack" ? "packing" : "unpacking");
-    bool recoded = false;
-    const std::string manifest = (dst / tables::kManifestName).string();
-    try {
-        for (auto& t : spec.tables) {
-            const std::string to = (dst / t.file).string();
-            // A set's table that is a symbolic link (into another set) is replaced by the
-            // converted table; the file it names is never written.
-            convert_one(c, how, (sp.dir / t.file).string(), to, base::Links::Refuse);
-            const uint64_t sum = tables::read_pdb_header(to).payload_xxh3;
-            recoded |= t.xxh3 && *t.xxh3 != sum;
-            if (t.xxh3) t.xxh3 = sum;  // a change of entry coding changes the payload
-        }
-    } catch (...) {
-        // Stopped half-way (interrupted, a failed table): a set converted in place keeps the
-        // checksums of the tables already rewritten, so it stays whole and usable.
-        if (dst == sp.dir && recoded) base::write_file_atomic(manifest, manifest_text(spec));
-        throw;
+    const bool in_place = fs::equivalent(dst, sp.dir, ec);
+    for (auto& t : spec.tables) {
+        const std::string from = (sp.dir / t.file).string(), to = (dst / t.file).string();
+        // A set's table that is a symbolic link (into another set) is replaced by the converted
+        // table; the file it names is never written. In place, the manifest follows each table
+        // rewritten into another coding as it is renamed (recode_in_set), so the set stays whole
+        // and usable wherever the conversion stops.
+        if (in_place && recodes(how, from))
+            recode_in_set(c, how, folder_of(dst), t.file, from, base::Links::Refuse);
+        else
+            convert_one(c, how, from, to, base::Links::Refuse);
+        if (t.xxh3) t.xxh3 = tables::read_pdb_header(to).payload_xxh3;
     }
-    if (dst != sp.dir || recoded) base::write_file_atomic(manifest, manifest_text(spec));
+    // Into another folder the manifest comes last: until then no set is there.
+    if (!in_place)
+        base::write_file_atomic((dst / tables::kManifestName).string(), manifest_text(spec));
     return kExitOk;
 }
 

@@ -32,11 +32,24 @@ void lock_folder(const Context& c, const std::string& dir, std::optional<base::D
         &c.interrupted);
 }
 
-void remove_build_temporaries(const Context& c, const std::string& dir) {
+void remove_build_temporaries(const Context& c, const std::string& dir,
+                              const tables::PdbSetSpec& spec) {
+    // The files a build of `spec` writes: ".FILE.tmp.PID", ".FILE.resumed.tmp.PID".
+    auto ours = [&](const std::string& name) {
+        if (!is_temporary(name)) return false;
+        std::string file = name.substr(1, name.rfind(".tmp.") - 1);
+        if (const std::string r = ".resumed";
+            file.size() > r.size() && file.compare(file.size() - r.size(), r.size(), r) == 0)
+            file.resize(file.size() - r.size());
+        if (file == tables::kManifestName) return true;
+        for (const auto& t : spec.tables)
+            if (file == t.file) return true;
+        return false;
+    };
     std::error_code ec;
     int removed = 0;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (!is_temporary(it->path().filename().string())) continue;
+        if (!ours(it->path().filename().string())) continue;
         std::error_code rm;
         if (fs::remove(it->path(), rm)) ++removed;
     }
@@ -85,6 +98,25 @@ void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
     throw UsageError(dir + " already holds the set " + there->name + " (" + files + "); " + doing +
                      " " + spec.name + " there would leave its tables named by no manifest: " +
                      "write into another folder, or remove that set first");
+}
+
+void set_manifest_sum(const std::string& dir, const std::string& file,
+                      std::optional<uint64_t> sum) {
+    const std::string manifest = (fs::path(dir) / tables::kManifestName).string();
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(manifest, ec))) return;
+    std::optional<tables::PdbSetSpec> spec;
+    try {
+        spec = tables::read_manifest(manifest);
+    } catch (const Error&) {
+        return;
+    }
+    for (auto& t : spec->tables) {
+        if (t.file != file || t.xxh3 == sum) continue;
+        t.xxh3 = sum;
+        base::write_file_atomic(manifest, manifest_text(*spec));
+        return;
+    }
 }
 
 void refuse_another_table(const std::string& in, const std::string& to) {

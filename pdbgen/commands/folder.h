@@ -17,9 +17,11 @@ namespace loyd::pdbgen {
 // --no-wait throws BusyError at once. IoError when the lock file cannot be opened.
 void lock_folder(const Context& c, const std::string& dir, std::optional<base::DirLock>& lock);
 
-// Under a build's lock no other build writes in `dir`: removes every temporary file there, and
-// says how many unless --quiet.
-void remove_build_temporaries(const Context& c, const std::string& dir);
+// Under a build's lock no other build writes in `dir`: removes the temporary files of `spec`'s
+// tables and manifest there (whoever wrote them), and says how many unless --quiet. Other
+// files, temporary-looking or not, are left alone.
+void remove_build_temporaries(const Context& c, const std::string& dir,
+                              const tables::PdbSetSpec& spec);
 
 // Removes the temporary files in `dir` whose writer no longer runs, and says how many unless
 // --quiet.
@@ -31,6 +33,13 @@ void remove_dead_temporaries_in(const Context& c, const std::string& dir);
 // entry coding) passes; so does a folder whose manifest cannot be read (it names nothing).
 void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
                         const std::string& doing);
+
+// The checksum `dir`'s manifest gives the table `file` becomes `sum` (none: nullopt), the
+// manifest rewritten atomically when that changes it. Nothing happens when `dir` holds no
+// readable manifest or it does not name `file`. A table re-encoded in place into another entry
+// coding has its checksum dropped before it is written and set after, so a set stopped at any
+// moment (even by SIGKILL) loads: the table is then checked by its own header's checksums.
+void set_manifest_sum(const std::string& dir, const std::string& file, std::optional<uint64_t> sum);
 
 // Refuses (UsageError) to write the table file `in` over `to` when `to` is a readable table of
 // another pattern or goal (most likely one of another set's tables). A damaged `to`, or
