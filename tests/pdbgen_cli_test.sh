@@ -675,6 +675,22 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
+# A build removes the temporaries of its own set's files (under its lock, whoever wrote them),
+# never a file of another name that only looks temporary.
+lf="$scratch/leftovers"
+mkdir -p "$lf"
+echo partial >"$lf/.additive-1-2-4-5.pdb.tmp.$$"
+echo partial >"$lf/.manifest.txt.tmp.1"
+echo mine >"$lf/.notes.tmp.1"
+echo mine >"$lf/.tmp.5"
+expect_run "a build over leftovers" 0 "$pdbgen" build --preset 8-4-4 --out "$lf"
+expect_err "a build over leftovers: said" "removed 2 temporary file\(s\) of an interrupted build in $lf"
+count_check
+[ ! -e "$lf/.additive-1-2-4-5.pdb.tmp.$$" ] && [ ! -e "$lf/.manifest.txt.tmp.1" ] &&
+  [ -e "$lf/.notes.tmp.1" ] && [ -e "$lf/.tmp.5" ] ||
+  fail "a build over leftovers: its own not removed, or others touched: $(ls -a "$lf")"
+
+# ---------------------------------------------------------------------------------------
 # A set re-encoded in place into another entry coding (a build over it, or pack) and stopped
 # while its second table is written: by SIGKILL, the set left behind still verifies (the
 # manifest never names a checksum the table on disk does not have); by SIGINT, the build stops
