@@ -291,6 +291,13 @@ else
   grep -q '"heuristic":"pdb:custom-3x4"' "$scratch/out" || fail "hinted tables not used: $(cat "$scratch/out")"
   rm -rf "$XDG_DATA_HOME/loyd"
 fi
+# In a batch of several boards the hint is for the board whose search needed tables (here the
+# second line's 3x4, not the first line's 4x2).
+printf 'easy: 1 2 3 4/5 6 0 7\nh: 0 11 10/9 8 7/6 5 4/3 1 2\n' >"$scratch/mixed.txt"
+expect_run "mixed hint" 3 "$solver" --node-limit 2000 --input "$scratch/mixed.txt"
+expect_err "mixed hint: for the 3x4" "no pattern databases found for 3x4; .*--name custom-3x4 "
+count_check
+grep -q "4x2" "$scratch/err" && fail "mixed hint: names the 4x2 board: $(cat "$scratch/err")"
 # Asking for tables where there are none is an error, not a silent fallback.
 expect_run "3x4 --heuristic pdb" 2 "$solver" --size 3x4 --heuristic pdb --input "$scratch/rect.txt" &&
   expect_err_line "3x4 --heuristic pdb" "pdbgen build"

@@ -44,6 +44,7 @@ void choose_heuristic(const Request& req, Tables& tables, Task& t) {
             return;
         }
         t.pdb = tables.for_goal(*t.goal, req.heuristic.has_value() || !req.pdb.empty());
+        t.hint = tables.hint_for(*t.goal);
         t.heuristic = t.pdb ? heuristics::HeuristicKind::Pdb : classic;
     }
 }
@@ -469,8 +470,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
     program::ProgressLine line(err, !plan.more && batch.pending() == 1 && req.progress);
     show_progress(line, base);
     BatchTotals totals;
-    double search_seconds = 0;
-    bool limited = false;
+    const std::string* hint = nullptr;  // of the first search that took 1 s or hit a limit
     bool noted_lookups = false;
     auto print_task = [&](const Task& t) {
         line.clear();
@@ -483,11 +483,10 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
                     << (t.label.empty() ? t.origin : t.label) << " (" << left.why << "); ran "
                     << (t.all ? t.all->lookups : t.outcome.lookups) << " (said once)\n";
         }
-        if (t.error.empty() && t.failure.empty() && t.search) {
-            search_seconds += t.all ? t.all->seconds : t.outcome.seconds;
-            limited |=
-                (t.all ? t.all->status : t.outcome.status) == search::SolveOutcome::Status::Limit;
-        }
+        if (!hint && t.hint && t.error.empty() && t.failure.empty() && t.search &&
+            ((t.all ? t.all->seconds : t.outcome.seconds) >= 1.0 ||
+             (t.all ? t.all->status : t.outcome.status) == search::SolveOutcome::Status::Limit))
+            hint = t.hint;
         tables.check_unchanged(t.pdb);  // an answer from tables rewritten under it is not printed
         print(t);
     };
@@ -497,7 +496,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         run_together(ranks, tables, batch, base, print_task, flush);
     else
         run_served(ranks, batch, plan.threads, base, print_task, flush);
-    tables.print_hint(search_seconds, limited);
+    tables.print_hint(hint);
     totals.load_seconds = tables.load_seconds();
     totals.idle_wakes = batch.idle_wakes();
     totals.threads = plan.alone ? ranks.threads() : ranks.total_threads();

@@ -48,6 +48,7 @@ struct Task {
     std::string error;   // invalid input
     bool search = true;  // false: nothing to search (check: illegal, --no-optimal)
     const tables::LoadedSet* pdb = nullptr;  // tables to use, when the heuristic is pdb
+    const std::string* hint = nullptr;       // Tables::hint_for its goal, if any
     heuristics::HeuristicKind heuristic = heuristics::HeuristicKind::LinearConflict;
     std::optional<Claim> claim;  // check only
     // results

@@ -27,8 +27,14 @@ Tables::Tables(const Request& req, std::ostream& err) : req_(req), err_(err) {
     load_.cache_dir = req.cache_dir;
 }
 
+namespace {
+std::string goal_key(const board::Board& goal) {
+    return goal.geometry().name() + ":" + goal.to_string();
+}
+}  // namespace
+
 const tables::LoadedSet* Tables::for_goal(const board::Board& goal, bool required) {
-    const std::string key = goal.geometry().name() + ":" + goal.to_string();
+    const std::string key = goal_key(goal);
     auto it = chosen_.find(key);
     if (it != chosen_.end()) return it->second;
     const tables::LoadedSet* s = choose(goal, required);
@@ -36,9 +42,14 @@ const tables::LoadedSet* Tables::for_goal(const board::Board& goal, bool require
     return s;
 }
 
-void Tables::print_hint(double search_seconds, bool limited) const {
-    if (hint_.empty() || hint_printed_ || req_.quiet || !(search_seconds >= 1.0 || limited)) return;
-    err_ << "solver: " << hint_ << "\n";
+const std::string* Tables::hint_for(const board::Board& goal) const {
+    const auto it = hints_.find(goal_key(goal));
+    return it == hints_.end() ? nullptr : &it->second;
+}
+
+void Tables::print_hint(const std::string* hint) const {
+    if (!hint || hint == printed_now_ || req_.quiet) return;
+    err_ << "solver: " << *hint << "\n";
 }
 
 void Tables::check_unchanged(const tables::LoadedSet* used) {
@@ -117,18 +128,17 @@ const tables::LoadedSet* Tables::choose(const board::Board& goal, bool required)
 }
 
 void Tables::notice_now(const board::Board& goal) {
-    if (hint_.empty() || hint_printed_ || req_.quiet || goal.cells() <= 16 ||
-        !isatty(STDERR_FILENO))
-        return;
-    err_ << "solver: " << hint_ << "\n"
+    const std::string* hint = hint_for(goal);
+    if (!hint || printed_now_ || req_.quiet || goal.cells() <= 16 || !isatty(STDERR_FILENO)) return;
+    err_ << "solver: " << *hint << "\n"
          << "solver: without tables a random " << goal.geometry().name()
          << " board can take hours or days; searching anyway (Ctrl-C stops with the bound "
             "reached)\n";
-    hint_printed_ = true;
+    printed_now_ = hint;
 }
 
 void Tables::hint(const board::Board& goal, const std::string& what) {
-    if (!hint_.empty() || goal.cells() <= 6) return;
+    if (goal.cells() <= 6 || hints_.count(goal_key(goal))) return;
     const tables::BuildCost c = tables::suggest_build_cost(goal, req_.metric);
     std::string cmd = tables::suggest_build_command(goal, req_.metric);
     const fs::path sibling = fs::path(base::self_executable_path()).parent_path() / "pdbgen";
@@ -142,7 +152,7 @@ void Tables::hint(const board::Board& goal, const std::string& what) {
     os << what << "; for faster solving build tables (" << time << " on 2 cores, "
        << program::bytes(c.peak_bytes) << " of memory, up to " << program::bytes(c.disk_bytes)
        << " on disk): " << cmd;
-    hint_ = os.str();
+    hints_[goal_key(goal)] = os.str();
 }
 
 }  // namespace loyd::solver

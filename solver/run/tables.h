@@ -38,12 +38,16 @@ public:
     // lines keeps its speed; called before each answer is printed, from the printing thread.
     void check_unchanged(const tables::LoadedSet* used);
 
-    // The hint, printed once at the end of a run, and only when tables would have helped: some
-    // search took a second or more (or hit a limit) on a board of more than six cells. (On a
-    // terminal, a board of more than 16 cells without tables gets it at the start instead.) The
-    // command starts with the pdbgen beside this solver when there is one, so it runs as
-    // printed; -q silences it.
-    void print_hint(double search_seconds, bool limited) const;
+    // The "build better tables" hint for this goal's board and goal (null: none, when its
+    // tables are the suggested ones or it has six cells or fewer), made when for_goal() chose
+    // its tables. The command starts with the pdbgen beside this solver when there is one, so it
+    // runs as printed. The text stays put for the Tables' life.
+    const std::string* hint_for(const board::Board& goal) const;
+    // Prints `hint` (null: nothing), once at the end of a run: the hint of the first instance
+    // whose search took a second or more or hit a limit, i.e. where tables would have helped.
+    // (On a terminal, a board of more than 16 cells without tables gets its hint at the start
+    // instead, and not again.) -q silences it.
+    void print_hint(const std::string* hint) const;
 
 private:
     const tables::LoadedSet* load(const std::string& path);
@@ -55,8 +59,8 @@ private:
 
     const Request& req_;
     std::ostream& err_;
-    std::string hint_;
-    bool hint_printed_ = false;  // by notice_now: not again at the end
+    std::map<std::string, std::string> hints_;  // by goal_key()
+    const std::string* printed_now_ = nullptr;  // by notice_now: not again at the end
     tables::LoadOptions load_;
     std::map<std::string, std::unique_ptr<tables::LoadedSet>> loaded_;
     std::map<std::string, const tables::LoadedSet*> chosen_;
