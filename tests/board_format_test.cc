@@ -76,7 +76,7 @@ TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
         board::BoardFormat(std::nullopt, "blank-last")
             .read(std::string("1 2 3 4 5 6 7 \0x\n 8", 20));
     });
-    EXPECT_TRUE(contains(m, "'\\0x' is not a tile number")) << m;
+    EXPECT_TRUE(contains(m, "'\\x00x' is not a tile number")) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     EXPECT_EQ(std::string(m.c_str()), m);  // no NUL cuts it short
     // A byte order mark (invisible: the message would read "'8' is not a tile number") is named.

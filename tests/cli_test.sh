@@ -498,6 +498,13 @@ if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$scratch/out" "$scratch/err"; t
   fail "a control character reached the output"
   show
 fi
+# C1 controls (0x9b alone is CSI on an 8-bit terminal; U+0085, U+009B in UTF-8) and the line
+# separator: escaped in text, and in JSON as \u escapes, so every record stays one line.
+printf '\2332J\302\205\302\233x\342\200\250: 8 6 7 2 5 4 3 0 1\n' >"$scratch/stdin"
+run "$solver"
+expect_out "C1 controls and separators in a label are escaped" '^\\x9b2J\\u0085\\u009bx\\u2028: length 31 '
+run "$solver" --json
+expect_out "C1 controls and separators in a JSON label are escaped" '^\{"label":"'$'\xef\xbf\xbd''2J\\u0085\\u009bx\\u2028",'
 printf 'x\033[2Jy: 8 6 7/2 5 4/3 0 1 UULDDRRUULDLDRRUULDLDRRUULLDDRR\n' >"$scratch/stdin"
 run "$solver" check
 expect_out "check: the label is escaped" '^x\\x1b\[2Jy: optimal'

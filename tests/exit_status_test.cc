@@ -48,6 +48,27 @@ TEST(ExitStatus, MessagesAreOneLineAndSayWhatToRead) {
     EXPECT_EQ(of(std::logic_error("oops")).message, "internal error: oops");
 }
 
+// one_line (base/error.h): every control, C0 or C1, every byte that starts no UTF-8 sequence,
+// the line separators and the byte order mark escaped; other UTF-8 kept as it is.
+TEST(ExitStatus, OneLineEscapesWhatCouldSplitALineOrDriveATerminal) {
+    EXPECT_EQ(loyd::one_line(std::string("a\0"
+                                         "5\n\r\t\x1b[2J\x7f",
+                                         11)),
+              "a\\x005\\n\\r\\t\\x1b[2J\\x7f");
+    EXPECT_EQ(loyd::one_line("\x9b"
+                             "2J \xc2\x85 \xc2\x9b \xc2\xa0 \xe2\x80\xa8\xe2\x80\xa9 \xef\xbb\xbf"),
+              "\\x9b"
+              "2J \\u0085 \\u009b \xc2\xa0 \\u2028\\u2029 \\ufeff");
+    EXPECT_EQ(loyd::one_line("日本 é 🙂"), "日本 é 🙂");
+    // Truncated, overlong and surrogate sequences: each byte escaped.
+    EXPECT_EQ(loyd::one_line("\xe6\x97 \xc0\xaf \xed\xa0\x80"),
+              "\\xe6\\x97 \\xc0\\xaf \\xed\\xa0\\x80");
+    for (int c = 0; c < 256; ++c) {  // no single byte passes as a control
+        const std::string out = loyd::one_line(std::string(1, static_cast<char>(c)));
+        for (const char o : out) EXPECT_TRUE(o >= 0x20 && o < 0x7f) << c;
+    }
+}
+
 TEST(ExitStatus, TheTableHasOneRowPerStatusInOrder) {
     std::set<int> seen;
     int last = -1;

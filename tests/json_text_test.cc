@@ -115,6 +115,22 @@ TEST(JsonQuote, ScriptSafeHidesMarkup) {
     EXPECT_EQ(json_quote("日本 🙂", true), "\"日本 🙂\"");
 }
 
+// The C1 controls and the line and paragraph separators are escaped in every JSON the solver
+// writes (a reader splitting lines at them, as Python's str.splitlines does, still sees one
+// record per line); U+00A0, the first character after the C1 range, is not. The same value.
+TEST(JsonQuote, SeparatorsAndC1ControlsAreEscaped) {
+    const std::string s =
+        "a\xC2\x85"
+        "b\xE2\x80\xA8"
+        "c\xE2\x80\xA9"
+        "d\xC2\x9B\xC2\x80\xC2\x9F\xC2\xA0";
+    for (const bool script_safe : {false, true}) {
+        const std::string q = json_quote(s, script_safe);
+        EXPECT_EQ(q, "\"a\\u0085b\\u2028c\\u2029d\\u009b\\u0080\\u009f\xC2\xA0\"") << script_safe;
+        EXPECT_EQ(Json::parse(q).get<std::string>(), s);
+    }
+}
+
 TEST(HtmlEscape, EscapesTheFiveCharacters) {
     EXPECT_EQ(html_escape("<a href=\"x\">'&'</a>"),
               "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");

@@ -32,8 +32,10 @@ size_t utf8_sequence(std::string_view s, size_t i) {
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";         // U+FFFD
 constexpr std::string_view kLineSeparator = "\xE2\x80\xA8";       // U+2028
 constexpr std::string_view kParagraphSeparator = "\xE2\x80\xA9";  // U+2029
-// What append_json may change with script_safe: escapes, markup, the first byte of U+2028/9.
-constexpr std::string_view kScriptUnsafe = "\\<>&\xE2";
+// What append_json may change: escapes, the first byte of U+2028/9 and of the C1 controls, and
+// with script_safe markup.
+constexpr std::string_view kMayChange = "\\\xE2\xC2";
+constexpr std::string_view kScriptUnsafe = "\\\xE2\xC2<>&";
 
 // Appends `text`, JSON as nlohmann-json writes it, with the house escapes (json_text.h).
 void append_house_escapes(std::string& out, std::string_view text, bool script_safe) {
@@ -50,12 +52,19 @@ void append_house_escapes(std::string& out, std::string_view text, bool script_s
             ++i;
         } else if (script_safe && (c == '<' || c == '>' || c == '&')) {
             out += c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026";
-        } else if (script_safe && text.substr(i, 3) == kLineSeparator) {
+        } else if (text.substr(i, 3) == kLineSeparator) {
             out += "\\u2028";
             i += 2;
-        } else if (script_safe && text.substr(i, 3) == kParagraphSeparator) {
+        } else if (text.substr(i, 3) == kParagraphSeparator) {
             out += "\\u2029";
             i += 2;
+        } else if (c == '\xC2' && i + 1 < text.size() &&
+                   static_cast<uint8_t>(text[i + 1]) >= 0x80 &&
+                   static_cast<uint8_t>(text[i + 1]) <= 0x9F) {  // a C1 control
+            static constexpr char kHex[] = "0123456789abcdef";
+            const auto b = static_cast<uint8_t>(text[i + 1]);
+            out += std::string("\\u00") + kHex[b >> 4] + kHex[b & 15];
+            ++i;
         } else {
             out += c;
         }
@@ -99,7 +108,7 @@ Json json_string(std::string_view s) {
 
 void append_json(std::string& out, const Json& value, bool script_safe) {
     const std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
-    if (text.find_first_of(script_safe ? kScriptUnsafe : std::string_view("\\")) == text.npos)
+    if (text.find_first_of(script_safe ? kScriptUnsafe : kMayChange) == text.npos)
         out += text;  // nothing to change: the usual case
     else
         append_house_escapes(out, text, script_safe);

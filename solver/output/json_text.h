@@ -6,7 +6,9 @@
 // U+FFFD, so its output is always valid UTF-8; `json_string` is that text as a JSON string
 // value. `append_json` writes a JSON value (RFC 8259) compactly, as nlohmann-json dumps it, with
 // the solver's own escapes on top: U+0008 and U+000C as \u0008 and \u000c (nlohmann-json writes
-// \b and \f), and with `script_safe` also "<", ">", "&", U+2028 and U+2029 as \uXXXX escapes, so
+// \b and \f), the C1 controls U+0080..U+009F and the separators U+2028 and U+2029 as \uXXXX (so
+// a reader that splits lines at them, as Python's str.splitlines does, still sees one record per
+// line, and no raw control reaches a terminal), and with `script_safe` also "<", ">" and "&", so
 // the text can sit inside an HTML <script> element (no "</script>" or "<!--" can appear) and is
 // still the same JSON value. Strings in the value should be valid UTF-8 (`json_string` makes them
 // so); a byte that is not is written as U+FFFD, never thrown. `append_json_string` appends

@@ -114,7 +114,7 @@ def test_solvability():
     ("", "no tile"),
     ("1/2", "not supported"),
     ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 0", "25"),
-    ("1 2 3\x00 4 5 6 7 8 0", r"\\0"),
+    ("1 2 3\x00 4 5 6 7 8 0", r"\\x00"),
 ])
 def test_malformed_text_raises_invalid_input(text, message):
     with pytest.raises(loyd.InvalidInputError, match=message) as e:

@@ -10,31 +10,65 @@
 
 namespace loyd {
 
-// `text` on one printable line: control characters (a NUL, a line break, ...) written as
-// \0, \n, \r, \t or \xHH, so a message quoting hostile input is neither cut short nor split;
-// a byte order mark, invisible, as \ufeff.
+// Length of the well-formed UTF-8 sequence (RFC 3629) at text[i], or 0 when none starts there.
+inline size_t utf8_length(const std::string& text, size_t i) {
+    const auto at = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char b = at(i);
+    if (b < 0x80) return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+    if (b >= 0xC2 && b <= 0xDF)
+        n = 2;
+    else if (b >= 0xE0 && b <= 0xEF)
+        n = 3, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+    else if (b >= 0xF0 && b <= 0xF4)
+        n = 4, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+    else
+        return 0;
+    if (i + n > text.size() || at(i + 1) < lo || at(i + 1) > hi) return 0;
+    for (size_t k = 2; k < n; ++k)
+        if (at(i + k) < 0x80 || at(i + k) > 0xBF) return 0;
+    return n;
+}
+
+// `text` on one printable line: control characters written as \n, \r, \t or \xHH (a NUL as
+// \x00), so a message quoting hostile input is neither cut short nor split nor able to drive
+// a terminal; a byte that starts no well-formed UTF-8 sequence (0x9b is a terminal's CSI) as
+// \xHH; the C1 controls U+0080..U+009F, the line and paragraph separators U+2028 and U+2029
+// and the invisible byte order mark as \u0085, \u2028, \ufeff and so on. Other UTF-8 text
+// is kept as it is.
 inline std::string one_line(const std::string& text) {
     static constexpr char kHex[] = "0123456789abcdef";
+    const auto u = [](unsigned cp) {
+        std::string e = "\\u";
+        for (int shift = 12; shift >= 0; shift -= 4) e += kHex[(cp >> shift) & 15];
+        return e;
+    };
     std::string out;
     out.reserve(text.size());
-    for (size_t i = 0; i < text.size(); ++i) {
+    for (size_t i = 0; i < text.size();) {
         const auto c = static_cast<unsigned char>(text[i]);
-        if (c == 0xef && text.compare(i, 3, "\xef\xbb\xbf") == 0) {
-            out += "\\ufeff";
-            i += 2;
-        } else if (c >= 0x20 && c != 0x7f) {
+        const size_t n = utf8_length(text, i);
+        if (c >= 0x20 && c < 0x7f) {
             out += text[i];
-        } else if (c == 0) {
-            out += "\\0";
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else {
+        } else if (c == '\n' || c == '\r' || c == '\t') {
+            out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t";
+        } else if (n <= 1) {  // an ASCII control, DEL, or a byte of no UTF-8 sequence
             out += std::string{'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+            i += 1;
+            continue;
+        } else {
+            unsigned cp = c & (0xFF >> (n + 1));
+            for (size_t k = 1; k < n; ++k)
+                cp = cp << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+            if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF)
+                out += u(cp);
+            else
+                out.append(text, i, n);
+            i += n;
+            continue;
         }
+        ++i;
     }
     return out;
 }
