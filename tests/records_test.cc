@@ -187,12 +187,18 @@ TEST(SolutionsRecord, LimitWithAndWithoutALength) {
               R"("lower_bound":25,"error":"node limit"})");
 }
 
+// Unsolvable: no solution, exactly; the fields a solved record has, so a script reads "count".
 TEST(SolutionsRecord, Unsolvable) {
     search::AllSolutionsOutcome a;
     a.status = search::SolveOutcome::Status::Unsolvable;
     EXPECT_EQ(solutions_record("u", a, named("manhattan"), true),
-              R"({"label":"u","status":"unsolvable","length":null,"nodes_generated":0,)"
+              R"({"label":"u","status":"unsolvable","length":null,"count":0,"count_exact":true,)"
+              R"("capped":false,"solutions":[],"nodes_generated":0,)"
               R"("heuristic":"manhattan","seconds":0.000000,"error":")" +
+                  std::string(kParity) + "\"}");
+    EXPECT_EQ(solutions_record("u", a, named("manhattan"), false),
+              R"({"label":"u","status":"unsolvable","length":null,"count":0,"count_exact":true,)"
+              R"("nodes_generated":0,"heuristic":"manhattan","seconds":0.000000,"error":")" +
                   std::string(kParity) + "\"}");
 }
 
@@ -206,6 +212,17 @@ TEST(FailedRecord, EveryFieldNullButTheError) {
     EXPECT_EQ(e.substr(0, 10 + kHostileJson.size()), "{\"label\":" + kHostileJson + ",");
     EXPECT_EQ(e.substr(e.size() - kHostileJson.size() - 10), ",\"error\":" + kHostileJson + "}");
     EXPECT_EQ(Json::parse(e)["status"], "error");
+}
+
+// A failed line under --count or --all has the fields of the record it stands in for.
+TEST(FailedRecord, ShapedAsTheSolutionsRecord) {
+    EXPECT_EQ(failed_record("x", "invalid", "bad", RecordKind::Count),
+              R"({"label":"x","status":"invalid","length":null,"count":null,"count_exact":null,)"
+              R"("nodes_generated":null,"heuristic":null,"seconds":null,"error":"bad"})");
+    EXPECT_EQ(failed_record("x", "error", "bad", RecordKind::List),
+              R"({"label":"x","status":"error","length":null,"count":null,"count_exact":null,)"
+              R"("capped":null,"solutions":null,"nodes_generated":null,"heuristic":null,)"
+              R"("seconds":null,"error":"bad"})");
 }
 
 TEST(HeuristicField, TablesByTheirSetsName) {

@@ -117,10 +117,13 @@ void print_all(const Request& req, const Task& t, std::ostream& out, std::ostrea
 }
 
 void print_task(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
+    const RecordKind kind = req.all               ? RecordKind::List
+                            : req.count_solutions ? RecordKind::Count
+                                                  : RecordKind::Solve;
     if (!t.error.empty()) {
         err << "solver: " << t.origin << ": " << t.error << "\n";
         if (req.json)
-            out << failed_record(t.label, "invalid", t.error) << "\n";
+            out << failed_record(t.label, "invalid", t.error, kind) << "\n";
         else
             out << one_line(t.label) << ": invalid: " << t.error
                 << "\n";  // one line per input line
@@ -128,7 +131,7 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     }
     if (!t.failure.empty()) {
         err << "solver: " << one_line(t.label) << ": " << t.failure << "\n";
-        if (req.json) out << failed_record(t.label, "error", t.failure) << "\n";
+        if (req.json) out << failed_record(t.label, "error", t.failure, kind) << "\n";
         return;
     }
     if (t.all) return print_all(req, t, out, err);

@@ -1,6 +1,7 @@
 #include "solver/output/records.h"
 
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "solver/output/json_text.h"
 #include "solver/output/json_writer.h"
@@ -71,8 +72,11 @@ void write_shown(JsonObject& o, const ShownBoards& shown, const board::Moves& mo
 
 void write_solutions(JsonObject& o, const search::AllSolutionsOutcome& a, const RecordStyle& style,
                      bool listed) {
-    const bool solved = a.status == search::SolveOutcome::Status::Solved;
-    o.number("count", a.count).boolean("count_exact", solved && (!listed || !a.capped));
+    // Exact when solved and not capped, or unsolvable (none); a limit leaves it a lower bound.
+    const bool exact = a.status == search::SolveOutcome::Status::Solved
+                           ? !listed || !a.capped
+                           : a.status == search::SolveOutcome::Status::Unsolvable;
+    o.number("count", a.count).boolean("count_exact", exact);
     if (!listed) return;
     Json solutions = Json::array();
     for (const board::Moves& m : a.solutions) solutions.push_back(format_moves(m, style.style));
@@ -126,7 +130,7 @@ std::string solutions_record(std::string_view label, const search::AllSolutionsO
         o.null("length");
     if (style.metric == board::Metric::Mtm) o.text("metric", "mtm");
     if (listed) write_style(o, style);  // (the solutions are written in it)
-    if (a.status != search::SolveOutcome::Status::Unsolvable) write_solutions(o, a, style, listed);
+    write_solutions(o, a, style, listed);
     o.number("nodes_generated", a.search.nodes_generated).text("heuristic", style.heuristic);
     o.fixed("seconds", a.seconds, 6);
     if (!a.lookups.empty()) o.text("lookups", a.lookups);
@@ -135,13 +139,22 @@ std::string solutions_record(std::string_view label, const search::AllSolutionsO
     return out;
 }
 
-std::string failed_record(std::string_view label, std::string_view status,
-                          std::string_view message) {
+std::string failed_record(std::string_view label, std::string_view status, std::string_view message,
+                          RecordKind kind) {
     std::string out = record_buffer();
     JsonObject o(out);
     o.text("label", label).text("status", status);
-    for (const char* field : {"length", "moves", "nodes_expanded", "nodes_generated", "heuristic",
-                              "heuristic_start", "seconds"})
+    static const std::vector<const char*> kSolve = {
+        "length",    "moves",           "nodes_expanded", "nodes_generated",
+        "heuristic", "heuristic_start", "seconds"};
+    static const std::vector<const char*> kCount = {"length",          "count",     "count_exact",
+                                                    "nodes_generated", "heuristic", "seconds"};
+    static const std::vector<const char*> kList = {"length",    "count",     "count_exact",
+                                                   "capped",    "solutions", "nodes_generated",
+                                                   "heuristic", "seconds"};
+    for (const char* field : kind == RecordKind::Solve   ? kSolve
+                             : kind == RecordKind::Count ? kCount
+                                                         : kList)
         o.null(field);
     o.text("error", message);
     o.close();

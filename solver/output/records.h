@@ -10,11 +10,11 @@
 //                  (when more than one), lower_bound and error (limit), error (unsolvable),
 //                  states and moved (--show, solved)
 //   solutions      label, status, length (null unless solved or a solution was found before a
-//                  limit), metric (mtm), count and count_exact (unless unsolvable), capped and
-//                  solutions (listed, unless unsolvable), nodes_generated, heuristic, seconds,
-//                  lookups, lower_bound and error (limit), error (unsolvable)
-//   failed line    label, status (invalid | error), the solve record's other fields as null,
-//                  error
+//                  limit), metric (mtm), count and count_exact (unsolvable: 0, exact), capped
+//                  and solutions (listed; unsolvable: false, []), nodes_generated, heuristic,
+//                  seconds, lookups, lower_bound and error (limit), error (unsolvable)
+//   failed line    label, status (invalid | error), the other fields of the record it stands
+//                  in for (solve, or solutions counted or listed) as null, error
 //
 // Labels and messages may hold any bytes: they are written as valid UTF-8 (json_text.h).
 #pragma once
@@ -59,8 +59,11 @@ std::string solve_record(std::string_view label, const search::SolveOutcome& r,
 std::string solutions_record(std::string_view label, const search::AllSolutionsOutcome& a,
                              const RecordStyle& style, bool listed);
 
+// Which record a failed line stands in for: its fields are that record's, as null.
+enum class RecordKind { Solve, Count, List };
+
 // `status`: "invalid" (the line could not be read) or "error" (solving it failed).
-std::string failed_record(std::string_view label, std::string_view status,
-                          std::string_view message);
+std::string failed_record(std::string_view label, std::string_view status, std::string_view message,
+                          RecordKind kind = RecordKind::Solve);
 
 }  // namespace loyd::solver
