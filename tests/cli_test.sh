@@ -487,6 +487,11 @@ expect_same "--html over a set's table" "$scratch/html_set/additive-1-2-4-5.pdb"
 run "$solver" --html "$scratch/html_page.html" 8 6 7 2 5 4 3 0 1
 expect_status "--html to a new file" 0
 
+# --- A*'s node limit counts the positions it stores: its message says so ---
+run "$solver" -q -a astar --node-limit 5000 --heuristic manhattan --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
+expect_status "A* node limit" 3
+expect_err "A* node limit: what it counts" "^solver: argument 1: node limit reached after [0-9]+ nodes generated \(A\* counts the 5000 positions it stored against the limit\)$"
+
 # --- Control characters in labels never reach the terminal: escaped in plain text (\x1b) ---
 printf 'x\033[31mred\tz: 8 6 7 2 5 4 3 0 1\nb\033]0;title\007: 9 9\n' >"$scratch/stdin"
 run "$solver"

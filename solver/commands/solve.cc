@@ -76,6 +76,19 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
     }
 }
 
+// Why a search stopped, on stderr: "node limit reached after N nodes" (generated); A*'s node
+// limit counts the positions it stores, which it says.
+std::string limit_note(const Request& req, const search::SearchResult& s) {
+    std::string note = std::string(stop_reason_text(s.stop_reason)) +
+                       (interrupt_flag() ? " after " : " reached after ") +
+                       std::to_string(s.nodes_generated) + " nodes";
+    if (s.stop_reason == search::StopReason::NodeLimit &&
+        req.search.algorithm == search::Algorithm::Astar)
+        note += " generated (A* counts the " + std::to_string(req.search.limits.max_nodes) +
+                " positions it stored against the limit)";
+    return note;
+}
+
 // --all / --count as text: the optimal length, the number of solutions, and (--all) each
 // solution on its own line.
 void print_all_text(const Request& req, const Task& t, std::ostream& out) {
@@ -107,9 +120,7 @@ void print_all_text(const Request& req, const Task& t, std::ostream& out) {
 void print_all(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
     const search::AllSolutionsOutcome& a = *t.all;
     if (a.status == search::SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(a.search.stop_reason)
-            << (interrupt_flag() ? " after " : " reached after ") << a.search.nodes_generated
-            << " nodes\n";
+        err << "solver: " << one_line(t.label) << ": " << limit_note(req, a.search) << "\n";
     if (req.json)
         out << solutions_record(t.label, a, record_style(req, t), req.all) << "\n";
     else
@@ -137,9 +148,7 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     if (t.all) return print_all(req, t, out, err);
     const search::SolveOutcome& r = t.outcome;
     if (r.status == search::SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << stop_reason_text(r.search.stop_reason)
-            << (interrupt_flag() ? " after " : " reached after ") << r.search.nodes_generated
-            << " nodes\n";
+        err << "solver: " << one_line(t.label) << ": " << limit_note(req, r.search) << "\n";
     if (req.json)
         print_json(req, t, out);
     else
