@@ -263,6 +263,25 @@ INSTANTIATE_TEST_SUITE_P(
 
 // 15-5-5-5 takes about a second to build in Release and ten under the sanitizers, so the
 // Debug build walks the small 4x4 set above instead.
+// --lookups: a comma-separated list, or "all" alone; each refusal names what was wrong.
+TEST(Lookups, ParseAndRefusals) {
+    using heuristics::Lookups;
+    EXPECT_EQ(Lookups::parse("all"), Lookups::all());
+    EXPECT_EQ(Lookups::parse("regular"), Lookups::regular_only());
+    EXPECT_EQ(Lookups::parse("regular,dual").to_string(), "regular,dual");
+    EXPECT_EQ(Lookups::parse("reflected,dual-reflected").to_string(),
+              "regular,reflected,dual-reflected");
+    EXPECT_NE(test::error_of<UsageError>([] {
+                  Lookups::parse("all,regular");
+              }).find("lookup 'all' stands alone"),
+              std::string::npos);
+    EXPECT_NE(test::error_of<UsageError>([] {
+                  Lookups::parse("regular,foo");
+              }).find("unknown lookup 'foo'"),
+              std::string::npos);
+    EXPECT_THROW(Lookups::parse(""), UsageError);
+}
+
 TEST(IncrementalWalk15, MovedEqualsInitOn15_5_5_5) {
     if (!test::kRelease)
         GTEST_SKIP() << "15-5-5-5 is built in Release runs only (small-4x4 covers 4x4 in Debug)";

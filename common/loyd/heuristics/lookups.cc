@@ -21,10 +21,13 @@ Lookups Lookups::parse(const std::string& text) {
             l.dual = true;
         else if (word == "dual-reflected")
             l.dual_reflected = true;
+        else if (word == "all")
+            throw UsageError("lookup 'all' stands alone: it names every lookup (got '" + text +
+                             "')");
         else
             throw UsageError("unknown lookup '" + word +
                              "' (expected a comma-separated list of regular, reflected, dual, "
-                             "dual-reflected, or all)");
+                             "dual-reflected, or all alone)");
     }
     if (!any) throw UsageError("empty list of lookups");
     return l;
