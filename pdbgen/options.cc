@@ -123,11 +123,21 @@ uint64_t parse_bytes(const std::string& s) {
     uint64_t v = std::stoull(s.substr(0, i));
     std::string unit = s.substr(i);
     for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (unit == "" || unit == "B") return v;
-    if (unit == "K" || unit == "KB" || unit == "KIB") return v << 10;
-    if (unit == "M" || unit == "MB" || unit == "MIB") return v << 20;
-    if (unit == "G" || unit == "GB" || unit == "GIB") return v << 30;
-    throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
+    int shift;
+    if (unit == "" || unit == "B")
+        shift = 0;
+    else if (unit == "K" || unit == "KB" || unit == "KIB")
+        shift = 10;
+    else if (unit == "M" || unit == "MB" || unit == "MIB")
+        shift = 20;
+    else if (unit == "G" || unit == "GB" || unit == "GIB")
+        shift = 30;
+    else
+        throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
+    // At most 2^50 bytes (a pebibyte): larger sizes are typing errors, and would wrap.
+    if (v > (uint64_t{1} << (50 - shift)))
+        throw UsageError("memory size '" + s + "' is more than 1 PiB");
+    return v << shift;
 }
 
 std::string command_help(const std::string& command) {

@@ -369,6 +369,12 @@ done
 expect_run "--max-memory 1K" 3 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 1K &&
   expect_err "memory message" "max-memory"
 expect "a build refused for memory writes no manifest" [ ! -e "$scratch/mem/manifest.txt" ]
+# Sizes that would wrap around 64 bits are refused, not read as small ones (or as 0, no limit).
+for m in 17179869185G 34359738368G 1048577G; do
+  expect_run "--max-memory $m" 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory $m &&
+    expect_err "--max-memory $m: said" "is more than 1 PiB"
+done
+expect_run "--max-memory 1048576G" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 1048576G -q
 expect_run "--max-memory big enough" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 64M -q
 
 # ---------------------------------------------------------------------------------------
