@@ -323,7 +323,7 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
         {edited("layers 2", "layers 3"), "parts of layer 3 end at key 0"},
         {edited("layers 2", "layers 1"), "outside the complete layers"},
         {edited("part 2 300 " + keys, "part 2 301 " + keys), "do not cover key 300"},
-        {edited("keys " + keys, "keys 9999"), "not at the search's 9999 keys"},
+        {edited("keys " + keys, "keys 9999"), "not at the 9999 keys its manifest gives the search"},
         {edited("xxh3=0123456789abcdef", "xxh3=0123"), "16 lowercase hex"},
         {edited("table ", "tabel "), "unknown key 'tabel'"},
         {edited(" a1 ", " ../a1 "), "plain name"},

@@ -443,7 +443,7 @@ done
 # output (which carries the results): refused, exit 2, no file named `-` written.
 run timeout 20 "$solver" -j 1 --heuristic manhattan --goal blank-first --html /dev/full "$hard60"
 expect_status "--html /dev/full" 4
-expect_err "--html /dev/full: said at once" "^solver: cannot write --html /dev/full: not a regular file \(only a regular file is replaced\)$"
+expect_err "--html /dev/full: said at once" "^solver: cannot write --html /dev/full: not a regular file, and only a regular file is ever written over: remove it, or write elsewhere$"
 cd "$scratch" || exit 1
 run "$solver" --html - 8 6 7 2 5 4 3 0 1
 cd - >/dev/null || exit 1

@@ -154,6 +154,10 @@ void check_memory(const BuildPlan& plan, const base::Collective& world) {
 
 void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::DirLock>& lock) {
     std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(plan.out, ec)) && !fs::exists(plan.out, ec))
+        throw IoError("output folder '" + plan.out + "' is a symbolic link to '" +
+                      fs::read_symlink(plan.out, ec).string() +
+                      "', which does not exist: create that folder, or write elsewhere");
     fs::create_directories(plan.out, ec);
     if (ec || !fs::is_directory(plan.out))
         throw IoError("cannot create output folder '" + plan.out + "': " + ec.message());

@@ -251,7 +251,8 @@ void refuse_html_over_inputs(const Request& req) {
         throw IoError("cannot write --html " + req.html + ": it is a folder");
     if (!S_ISREG(target.st_mode))  // a device, a FIFO, a socket: said now, not after the search
         throw IoError("cannot write --html " + req.html +
-                      ": not a regular file (only a regular file is replaced)");
+                      ": not a regular file, and only a regular file is ever written over: "
+                      "remove it, or write elsewhere");
     auto is_target = [&](const struct stat& s) {
         return s.st_dev == target.st_dev && s.st_ino == target.st_ino;
     };

@@ -35,13 +35,17 @@ std::string resolve(const std::string& target, Links links) {
     if (links == Links::Refuse) {
         const fs::file_status st = fs::symlink_status(target, ec);
         if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_symlink(st))
-            throw IoError(target + ": not a regular file (only a regular file is replaced)");
+            throw IoError(target +
+                          ": not a regular file, and only a regular file is ever "
+                          "written over: remove it, or write elsewhere");
         return target;  // rename replaces a regular file or a link (not what it names)
     }
     const fs::path p = link_destination(target);  // `target` itself when it is not a link
     const fs::file_status st = fs::status(p, ec);
     if (fs::exists(st) && !fs::is_regular_file(st))
-        throw IoError(target + ": not a regular file (only a regular file is replaced)");
+        throw IoError(target +
+                      ": not a regular file, and only a regular file is ever "
+                      "written over: remove it, or write elsewhere");
     return p.string();
 }
 }  // namespace

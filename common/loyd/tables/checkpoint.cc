@@ -207,8 +207,8 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
         }
         if (next != m.keys)
             throw FormatError(path + ": the parts of layer " + std::to_string(l) + " end at key " +
-                              std::to_string(next) + ", not at the search's " +
-                              std::to_string(m.keys) + " keys");
+                              std::to_string(next) + ", not at the " + std::to_string(m.keys) +
+                              " keys its manifest gives the search");
     }
     return m;
 }
