@@ -115,10 +115,11 @@ TEST(Notation, RefusesBadTextNamingTheCharacter) {
           Case{"R,U", "bad move character ',' at character 2"},
           Case{"--", "bad move character '-' at character 1"},
           Case{"R-", "bad move character '-' at character 2"},
-          // a UTF-8 character is named whole (a fullwidth 2, a cut-off sequence as far as it goes)
+          // a UTF-8 character is named whole (a fullwidth 2); a cut-off sequence as far as it
+          // goes, its bytes escaped (they are not UTF-8: base/error.h one_line)
           Case{"R\xEF\xBC\x92", "bad move character '\xEF\xBC\x92' at character 2"},
           Case{"R\xC3\xA9U", "bad move character '\xC3\xA9' at character 2"},
-          Case{"R\xEF\xBC", "bad move character '\xEF\xBC' at character 2"}}) {
+          Case{"R\xEF\xBC", "bad move character '\\xef\\xbc' at character 2"}}) {
         const std::string m =
             error_of<FormatError>([&] { parse_move_text(c.text, board::Notation::Blank); });
         EXPECT_TRUE(contains(m, c.says)) << c.text << ": " << m;
