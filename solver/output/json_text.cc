@@ -3,31 +3,11 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "loyd/base/error.h"
+
 namespace loyd::solver {
 
 namespace {
-
-// Length of the well-formed UTF-8 sequence at s[i], or 0 if there is none.
-size_t utf8_sequence(std::string_view s, size_t i) {
-    const auto byte = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
-    const uint8_t b = byte(i);
-    if (b < 0x80) return 1;
-    size_t n;
-    uint8_t lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (b >= 0xC2 && b <= 0xDF)
-        n = 2;
-    else if (b >= 0xE0 && b <= 0xEF)
-        n = 3, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
-    else if (b >= 0xF0 && b <= 0xF4)
-        n = 4, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
-    else
-        return 0;
-    if (i + n > s.size()) return 0;
-    if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-    for (size_t k = 2; k < n; ++k)
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-    return n;
-}
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";         // U+FFFD
 constexpr std::string_view kLineSeparator = "\xE2\x80\xA8";       // U+2028
@@ -90,7 +70,7 @@ std::string valid_utf8(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (size_t i = 0; i < s.size();) {
-        const size_t n = utf8_sequence(s, i);
+        const size_t n = utf8_length(s, i);
         if (n == 0) {
             out += kReplacement;
             ++i;

@@ -7,11 +7,12 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace loyd {
 
 // Length of the well-formed UTF-8 sequence (RFC 3629) at text[i], or 0 when none starts there.
-inline size_t utf8_length(const std::string& text, size_t i) {
+inline size_t utf8_length(std::string_view text, size_t i) {
     const auto at = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
     const unsigned char b = at(i);
     if (b < 0x80) return 1;
