@@ -491,6 +491,10 @@ expect_status "--html to a new file" 0
 run "$solver" -q -a astar --node-limit 5000 --heuristic manhattan --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
 expect_status "A* node limit" 3
 expect_err "A* node limit: what it counts" "^solver: argument 1: node limit reached after [0-9]+ nodes generated \(A\* counts the 5000 positions it stored against the limit\)$"
+# With --all, A* finds the length and the enumeration after it is what the limit stops: its nodes.
+run "$solver" -q --all -a astar --node-limit 3000 --pdb "$repo/data/8-4-4" 8 6 7 2 5 4 3 0 1
+expect_status "A* --all node limit" 3
+expect_err "A* --all node limit: nodes" "^solver: argument 1: node limit reached after [0-9]+ nodes$"
 
 # --- Control characters in labels never reach the terminal: escaped in plain text (\x1b) ---
 printf 'x\033[31mred\tz: 8 6 7 2 5 4 3 0 1\nb\033]0;title\007: 9 9\n' >"$scratch/stdin"

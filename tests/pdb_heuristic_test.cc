@@ -261,8 +261,6 @@ INSTANTIATE_TEST_SUITE_P(
                     WalkCase{"small-3x4/compact", 20000}),
     [](const testing::TestParamInfo<WalkCase>& p) { return test_name(p.param.set); });
 
-// 15-5-5-5 takes about a second to build in Release and ten under the sanitizers, so the
-// Debug build walks the small 4x4 set above instead.
 // --lookups: a comma-separated list, or "all" alone; each refusal names what was wrong.
 TEST(Lookups, ParseAndRefusals) {
     using heuristics::Lookups;
@@ -282,6 +280,8 @@ TEST(Lookups, ParseAndRefusals) {
     EXPECT_THROW(Lookups::parse(""), UsageError);
 }
 
+// 15-5-5-5 takes about a second to build in Release and ten under the sanitizers, so the
+// Debug build walks the small 4x4 set above instead.
 TEST(IncrementalWalk15, MovedEqualsInitOn15_5_5_5) {
     if (!test::kRelease)
         GTEST_SKIP() << "15-5-5-5 is built in Release runs only (small-4x4 covers 4x4 in Debug)";

@@ -724,14 +724,16 @@ stop_at_second() {
   stopped_rc=$?
   [ -n "$seen" ] || stopped_rc=""
 }
-for how in build pack; do
+for how in build pack pack-into; do
   for sig in KILL INT; do
     rm -rf "$scratch/two"
     cp -r "$two0" "$scratch/two"
     if [ $how = build ]; then
       stop_at_second $sig "$pdbgen" build "${two[@]}" --entries byte --out "$scratch/two" -q
-    else
+    elif [ $how = pack ]; then
       stop_at_second $sig "$pdbgen" pack "$scratch/two" --entries byte -q
+    else  # into another folder that already holds the set
+      stop_at_second $sig "$pdbgen" pack "$two0" "$scratch/two" --entries byte -q
     fi
     count_check
     if [ -z "$stopped_rc" ]; then
@@ -746,5 +748,13 @@ for how in build pack; do
     fi
   done
 done
+
+# One table converted on its own into a set's folder, from a file of another coding (here the
+# compact table over the byte one): the set's manifest takes the new checksum.
+rm -rf "$scratch/two"
+cp -r "$two0" "$scratch/two"
+expect_run "a set unpacked to byte entries" 0 "$pdbgen" unpack "$scratch/two" --entries byte -q
+expect_run "one compact table unpacked over its byte one" 0 "$pdbgen" unpack "$two0/full-1-2-3-4-5-6-7.pdb" "$scratch/two/full-1-2-3-4-5-6-7.pdb" -q
+expect_run "one compact table unpacked over its byte one: the set verifies" 0 "$pdbgen" verify "$scratch/two"
 
 finish

@@ -156,10 +156,16 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
 // The payload checksum of `t` in the output folder (on rank 0): the table already built there,
 // or built now.
 uint64_t table_checksum(const BuildPlan& plan, const tables::TableSpec& t, const Context& c) {
-    std::string built;  // rank 0's verdict, for every rank: "" = build it
-    if (c.world.rank() == 0)
-        if (const auto sum = already_built(plan, t, c)) built = std::to_string(*sum);
+    std::string built;  // rank 0's verdict, for every rank: "" = build it, "-": interrupted
+    if (c.world.rank() == 0) {
+        try {
+            if (const auto sum = already_built(plan, t, c)) built = std::to_string(*sum);
+        } catch (const LimitError&) {  // stopped while it re-encoded: every rank stops alike
+            built = "-";
+        }
+    }
     c.world.broadcast(built, 0);
+    if (built == "-") throw LimitError("interrupted");
     if (!built.empty()) return std::stoull(built);
     ProgressLine line(c.err, c.world.rank() == 0 && !c.options.quiet);
     return plan.sliced ? build_sliced(plan, t, c, line) : build_here(plan, t, c, line);

@@ -44,11 +44,6 @@ std::string folder_of(const fs::path& dir) {
     return dir.empty() ? "." : dir.string();
 }
 
-// Whether converting `from` as `how` says changes its entry coding, so its payload checksum.
-bool recodes(const Conversion& how, const std::string& from) {
-    return how.coding && *how.coding != tables::read_pdb_header(from).coding;
-}
-
 // The checksum `dir`'s manifest gives `file`, if any.
 std::optional<uint64_t> manifest_sum(const std::string& dir, const std::string& file) {
     try {
@@ -60,21 +55,29 @@ std::optional<uint64_t> manifest_sum(const std::string& dir, const std::string& 
     return std::nullopt;
 }
 
-// Converts the table `file` of the set in `dir` in place into another entry coding: its
-// checksum is dropped from the manifest while it is rewritten (folder.h), then set to the new
-// payload's; a conversion that fails or is interrupted puts the old one back.
-void recode_in_set(const Context& c, const Conversion& how, const std::string& dir,
-                   const std::string& file, const std::string& from, base::Links links) {
+// Writes the table `file` of the set in `dir` from `from` (itself, or another file: another
+// coding may change its payload checksum): the checksum is dropped from the manifest while the
+// table is rewritten (folder.h), then set to that of the file in place, also when the
+// conversion fails or is stopped (the old table if it was never renamed, else the new one; left
+// dropped if it cannot be read).
+void convert_in_set(const Context& c, const Conversion& how, const std::string& dir,
+                    const std::string& file, const std::string& from, base::Links links) {
     const std::string to = (fs::path(dir) / file).string();
     const std::optional<uint64_t> had = manifest_sum(dir, file);
     if (had) set_manifest_sum(dir, file, std::nullopt);
+    auto settle = [&] {
+        if (had) set_manifest_sum(dir, file, tables::read_pdb_header(to).payload_xxh3);
+    };
     try {
         convert_one(c, how, from, to, links);
     } catch (...) {
-        if (had) set_manifest_sum(dir, file, had);
+        try {
+            settle();
+        } catch (const Error&) {  // the first error is the one to report
+        }
         throw;
     }
-    if (had) set_manifest_sum(dir, file, tables::read_pdb_header(to).payload_xxh3);
+    settle();
 }
 
 // One table file: under the lock of its folder when that folder holds a set.
@@ -89,8 +92,8 @@ int convert_file(const Context& c, const Conversion& how) {
     // A set's table that is a link (into another set) is replaced, never written through; a
     // file outside any set is written through a link, as cp does.
     const base::Links links = lock ? base::Links::Refuse : base::Links::Follow;
-    if (lock && recodes(how, in))
-        recode_in_set(c, how, dir, fs::path(to).filename().string(), in, links);
+    if (lock)
+        convert_in_set(c, how, dir, fs::path(to).filename().string(), in, links);
     else
         convert_one(c, how, in, to, links);
     return kExitOk;
@@ -109,19 +112,21 @@ int convert_set(const Context& c, const Conversion& how) {
     remove_dead_temporaries_in(c, folder_of(dst));
     refuse_another_set(folder_of(dst), spec, c.options.command == "pack" ? "packing" : "unpacking");
     const bool in_place = fs::equivalent(dst, sp.dir, ec);
+    // In place, or into a folder that already holds the set: the manifest there follows each
+    // table as it is renamed (convert_in_set), so the set stays whole and usable wherever the
+    // conversion stops. Into a folder without one, the manifest comes last: until then no set
+    // is there.
+    const bool has_set = tables::holds_set(folder_of(dst));
     for (auto& t : spec.tables) {
         const std::string from = (sp.dir / t.file).string(), to = (dst / t.file).string();
         // A set's table that is a symbolic link (into another set) is replaced by the converted
-        // table; the file it names is never written. In place, the manifest follows each table
-        // rewritten into another coding as it is renamed (recode_in_set), so the set stays whole
-        // and usable wherever the conversion stops.
-        if (in_place && recodes(how, from))
-            recode_in_set(c, how, folder_of(dst), t.file, from, base::Links::Refuse);
+        // table; the file it names is never written.
+        if (has_set)
+            convert_in_set(c, how, folder_of(dst), t.file, from, base::Links::Refuse);
         else
             convert_one(c, how, from, to, base::Links::Refuse);
         if (t.xxh3) t.xxh3 = tables::read_pdb_header(to).payload_xxh3;
     }
-    // Into another folder the manifest comes last: until then no set is there.
     if (!in_place)
         base::write_file_atomic((dst / tables::kManifestName).string(), manifest_text(spec));
     return kExitOk;

@@ -77,12 +77,13 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
 }
 
 // Why a search stopped, on stderr: "node limit reached after N nodes" (generated); A*'s node
-// limit counts the positions it stores, which it says.
-std::string limit_note(const Request& req, const search::SearchResult& s) {
+// limit counts the positions it stores, which it says when A* was the search stopped
+// (`astar_phase`: with --all, only its first phase; the enumeration after it counts nodes).
+std::string limit_note(const Request& req, const search::SearchResult& s, bool astar_phase) {
     std::string note = std::string(stop_reason_text(s.stop_reason)) +
                        (interrupt_flag() ? " after " : " reached after ") +
                        std::to_string(s.nodes_generated) + " nodes";
-    if (s.stop_reason == search::StopReason::NodeLimit &&
+    if (s.stop_reason == search::StopReason::NodeLimit && astar_phase &&
         req.search.algorithm == search::Algorithm::Astar)
         note += " generated (A* counts the " + std::to_string(req.search.limits.max_nodes) +
                 " positions it stored against the limit)";
@@ -120,7 +121,8 @@ void print_all_text(const Request& req, const Task& t, std::ostream& out) {
 void print_all(const Request& req, const Task& t, std::ostream& out, std::ostream& err) {
     const search::AllSolutionsOutcome& a = *t.all;
     if (a.status == search::SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << limit_note(req, a.search) << "\n";
+        err << "solver: " << one_line(t.label) << ": " << limit_note(req, a.search, a.length == 0)
+            << "\n";
     if (req.json)
         out << solutions_record(t.label, a, record_style(req, t), req.all) << "\n";
     else
@@ -148,7 +150,7 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     if (t.all) return print_all(req, t, out, err);
     const search::SolveOutcome& r = t.outcome;
     if (r.status == search::SolveOutcome::Status::Limit)
-        err << "solver: " << one_line(t.label) << ": " << limit_note(req, r.search) << "\n";
+        err << "solver: " << one_line(t.label) << ": " << limit_note(req, r.search, true) << "\n";
     if (req.json)
         print_json(req, t, out);
     else

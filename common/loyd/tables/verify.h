@@ -48,7 +48,8 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
 // Tables up to this many entries are checked whole on load (about 0.2 microseconds an entry).
 inline constexpr uint64_t kFullCheckEntries = 65'536;
 
-// Samples whose check continues down to the goal: from the sampled entry to a neighbour one
+// Samples whose check continues down to the goal (the first drawn after the goal's entry, so 15
+// when `samples` is 16): from the sampled entry to a neighbour one
 // move closer, and on, every entry on the way checked. A walk crosses every value between the
 // sample's and 0, so an error that moves a whole range of values (every entry above some value
 // raised, with the checksums recomputed) is met where the range begins, wherever it lies.
