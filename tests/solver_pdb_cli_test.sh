@@ -300,7 +300,7 @@ count_check
 grep -q "4x2" "$scratch/err" && fail "mixed hint: names the 4x2 board: $(cat "$scratch/err")"
 # Asking for tables where there are none is an error, not a silent fallback.
 expect_run "3x4 --heuristic pdb" 2 "$solver" --size 3x4 --heuristic pdb --input "$scratch/rect.txt" &&
-  expect_err_line "3x4 --heuristic pdb" "pdbgen build"
+  expect_err_line "3x4 --heuristic pdb" "build them with: $(dirname "$solver")/pdbgen build --size 3x4 "
 
 # ---------------------------------------------------------------------------------------
 # Progress: one instance searched for over a second on a terminal (util-linux `script` gives

@@ -73,7 +73,7 @@ void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
                 t.outcome.search.stop_reason = search::StopReason::Interrupted;
         }
     } catch (const UsageError& e) {
-        t.error = e.what();
+        t.error = local_pdbgen(e.what());  // a goal the tables cannot map: the command to build
     } catch (const std::exception& e) {
         t.failure = std::string("internal error: ") + e.what();
     }

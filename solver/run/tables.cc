@@ -27,6 +27,20 @@ Tables::Tables(const Request& req, std::ostream& err) : req_(req), err_(err) {
     load_.cache_dir = req.cache_dir;
 }
 
+std::string local_pdbgen(std::string message) {
+    static const std::string sibling = [] {
+        const fs::path p = fs::path(base::self_executable_path()).parent_path() / "pdbgen";
+        std::error_code ec;
+        return fs::exists(p, ec) ? tables::shell_word(p.string()) : std::string();
+    }();
+    if (sibling.empty()) return message;
+    const std::string key = "with: pdbgen ";
+    for (size_t at = message.find(key); at != std::string::npos;
+         at = message.find(key, at + 6 + sibling.size()))
+        message.replace(at + 6, 6, sibling);
+    return message;
+}
+
 namespace {
 std::string goal_key(const board::Board& goal) {
     return goal.geometry().name() + ":" + goal.to_string();
@@ -73,8 +87,8 @@ void Tables::check_metric() {
     if (req_.pdb.empty()) return;
     const tables::LoadedSet* s = load(req_.pdb);
     if (s->spec.metric != req_.metric)
-        throw UsageError(misfit_message(tables::SetMisfit::Metric, s->spec, req_.pdb, s->spec.goal,
-                                        req_.metric));
+        throw UsageError(local_pdbgen(misfit_message(tables::SetMisfit::Metric, s->spec, req_.pdb,
+                                                     s->spec.goal, req_.metric)));
 }
 
 std::string Tables::misfit(const board::Board& goal) {
@@ -99,9 +113,10 @@ const tables::LoadedSet* Tables::choose(const board::Board& goal, bool required)
     for (const auto& n : notes) err_ << "solver: " << n << "\n";
     if (found.empty()) {
         if (required)
-            throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
-                             goal.geometry().name() + "; build them with: " +
-                             tables::suggest_build_command(goal, req_.metric));
+            throw UsageError(local_pdbgen(
+                "no pattern databases found for goal '" + goal.to_string() + "' on " +
+                goal.geometry().name() +
+                "; build them with: " + tables::suggest_build_command(goal, req_.metric)));
         hint(goal, "no pattern databases found for " + goal.geometry().name() + "; used " +
                        classic_words(req_.metric));
         notice_now(goal);
@@ -140,11 +155,8 @@ void Tables::notice_now(const board::Board& goal) {
 void Tables::hint(const board::Board& goal, const std::string& what) {
     if (goal.cells() <= 6 || hints_.count(goal_key(goal))) return;
     const tables::BuildCost c = tables::suggest_build_cost(goal, req_.metric);
-    std::string cmd = tables::suggest_build_command(goal, req_.metric);
-    const fs::path sibling = fs::path(base::self_executable_path()).parent_path() / "pdbgen";
-    std::error_code ec;
-    if (fs::exists(sibling, ec))
-        cmd = tables::shell_word(sibling.string()) + cmd.substr(std::string("pdbgen").size());
+    const std::string cmd =
+        local_pdbgen("with: " + tables::suggest_build_command(goal, req_.metric)).substr(6);
     std::ostringstream os;
     const std::string time =
         c.minutes < 1 ? "under a minute"

@@ -14,6 +14,10 @@
 
 namespace loyd::solver {
 
+// `message` with each build command it suggests ("with: pdbgen ...") starting with the pdbgen
+// beside this solver when there is one, so the command runs as printed, as the hint's does.
+std::string local_pdbgen(std::string message);
+
 class Tables {
 public:
     Tables(const Request& req, std::ostream& err);
