@@ -40,6 +40,20 @@ const char* const kFastSets[] = {
 
 class AdditiveWalk : public testing::TestWithParam<const char*> {};
 
+// A staged heuristic's value through all its stages, each checked to be at least the one
+// before.
+template <class H, int kStage = 1>
+int staged(const H& h, const board::SearchState& s, int from, int to, int d, typename H::Undo& u,
+           int so_far = -1) {
+    if (kStage == 1) so_far = h.evaluate_first(s, from, to, d, u);
+    if constexpr (kStage < H::kStages) {
+        const int next = h.template evaluate_stage<kStage>(s, from, to, d, u, so_far);
+        EXPECT_GE(next, so_far);
+        return staged<H, kStage + 1>(h, s, from, to, d, u, next);
+    }
+    return so_far;
+}
+
 // A random walk in IDA*'s protocol: at every position each child is evaluated from the
 // parent, then one child is applied or the last move is undone. Every value is checked
 // against PdbH's full evaluation of the child (so the state apply/undo leave is checked by the
@@ -60,6 +74,7 @@ void walk(const tables::LoadedSet& set, const heuristics::Lookups& lk, int steps
         int to;
     };
     std::vector<Step> path;
+    int below = 0;  // children whose first stage is below their h
     for (int i = 0; i < steps; ++i) {
         const int blank = s.blank;
         for (int d = 0; d < board::kDirs; ++d) {
@@ -68,8 +83,15 @@ void walk(const tables::LoadedSet& set, const heuristics::Lookups& lk, int steps
             board::SearchState child = s;
             child.slide(from);
             typename H::Undo u;
-            ASSERT_EQ(h.evaluate(s, from, blank, d, u), slow.init(child))
-                << "step " << i << " dir " << d;
+            const int v = slow.init(child);
+            ASSERT_EQ(h.evaluate(s, from, blank, d, u), v) << "step " << i << " dir " << d;
+            if constexpr (heuristics::EvaluatesInStages<H>) {
+                // The first stage a lower bound, the second the value.
+                const int first = h.evaluate_first(s, from, blank, d, u);
+                ASSERT_LE(first, v) << "step " << i << " dir " << d;
+                below += first < v;
+                ASSERT_EQ(staged(h, s, from, blank, d, u), v) << "step " << i << " dir " << d;
+            }
         }
         if (!path.empty() && rng() % 3 == 0) {
             h.undo(path.back().u);
@@ -82,11 +104,17 @@ void walk(const tables::LoadedSet& set, const heuristics::Lookups& lk, int steps
                     blank, static_cast<board::Dir>(d = static_cast<int>(rng() % board::kDirs)));
             while (from == board::kNoCell);
             Step st{{}, blank};
-            h.evaluate(s, from, blank, d, st.u);
+            if constexpr (heuristics::EvaluatesInStages<H>)  // as IDA* makes a child
+                staged(h, s, from, blank, d, st.u);
+            else
+                h.evaluate(s, from, blank, d, st.u);
             h.apply(st.u);
             s.slide(from);
             path.push_back(st);
         }
+    }
+    if constexpr (heuristics::EvaluatesInStages<H>) {
+        EXPECT_GT(below, 0);
     }
 }
 
@@ -167,7 +195,8 @@ TEST(AdditivePdb, CompactEqualsBytes) {
         [] { heuristics::AdditivePdbH h(test_set("8-4-4/compact"), heuristics::Lookups{}); });
 }
 
-// Two partitions under max: the walk against PdbH for each coding and width the solver uses.
+// Two partitions under max: the walk against PdbH for each coding and width the solver uses,
+// evaluating in one stage and in two (IDA*'s way).
 TEST(AdditivePdb, TwoPartitionsEqualTheGeneralHeuristic) {
     const int steps = test::kRelease ? 20000 : 2000;
     for (const heuristics::Lookups lk :

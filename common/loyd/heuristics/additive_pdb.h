@@ -31,7 +31,11 @@
 // BPMX still helps.
 // Several partitions (kParts of them, each with its own sum per view) combine by max, as in
 // PdbH: a move changes one rank and one entry per partition and view, so two partitions cost
-// four table reads per move where one costs two.
+// four table reads per move where one costs two. They are evaluated in stages, one per
+// partition in the manifest's order (evaluate_first, evaluate_stage): IDA* reads the second
+// partition's tables only for the children the first leaves inside the bound. Per partition,
+// not per view: when the second partition's tables are far larger than the cache, the reads
+// saved outweigh the branch; a stage per view was slower (docs/benchmarks.md).
 // Sets with full tables, another number of partitions, more than kMaxTables tables in their
 // partitions or dual lookups use PdbH; supports() tells which. No allocation, no virtual call.
 #pragma once
@@ -94,6 +98,25 @@ public:
         return h + ((h ^ goal_.parity[from]) & 1);  // the blank will be on `from`
     }
 
+    // evaluate() in stages, one per partition, when there are several: stage 0 is the first
+    // partition's value, stage k (1 <= k < kStages) raises `so_far` to partition k's value
+    // when that is higher, so each stage gives a lower bound on the child's h and the last
+    // gives h. Between the stages u holds only the partitions evaluated; apply(u) needs all.
+    // (Stages of one view each, a table read fewer for some children, were slower.)
+    static constexpr int kStages = kParts;
+    [[gnu::always_inline]] int evaluate_first(const board::SearchState& s, int from, int to, int d,
+                                              Undo& u) const requires(kParts > 1) {
+        const int h = part_step(0, s, from, to, d, u);
+        return h + ((h ^ goal_.parity[from]) & 1);
+    }
+    template <int kStage>
+    [[gnu::always_inline]] int evaluate_stage(const board::SearchState& s, int from, int to, int d,
+                                              Undo& u, int so_far) const
+        requires(kStage >= 1 && kStage < kStages) {
+        int h = part_step(kStage, s, from, to, d, u);
+        h += (h ^ goal_.parity[from]) & 1;  // rounding up to a parity keeps the order
+        return h > so_far ? h : so_far;
+    }
     // Makes the child evaluated in u the current position.
     [[gnu::always_inline]] void apply(Undo& u) { exchange(u); }
     // Returns to the parent after apply(u).
@@ -129,7 +152,6 @@ private:
         }
         return h;
     }
-
     // View v's sum (partition p) after its tile `tile` (in the view's labels) stepped from view
     // cell a to the adjacent view cell b; the new rank and entry go to u. `cells` is the
     // parent's cell -> tile array (the cells between a and b are the same in the child).

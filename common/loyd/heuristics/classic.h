@@ -38,6 +38,17 @@ concept EvaluatesChildren = requires(H& h, const board::SearchState& s, typename
     h.apply(u);
 };
 
+// Heuristics that evaluate a child in stages (heuristics/additive_pdb.h, two partitions under
+// max): evaluate_first() gives a lower bound on the child's h, each evaluate_stage<k>() a
+// higher one from the one before (k = 1 .. kStages - 1), the last the child's h. IDA* runs a
+// stage only for the children the ones before leave inside the bound.
+template <class H>
+concept EvaluatesInStages = EvaluatesChildren<H> &&
+    requires(H& h, const board::SearchState& s, typename H::Undo& u) {
+    h.evaluate_first(s, 0, 0, 0, u);
+    h.template evaluate_stage<1>(s, 0, 0, 0, u, 0);
+};
+
 // WalkingDistance is heuristics/walking_distance.h; Pdb heuristics/pdb_heuristic.h (STM) and
 // heuristics/mtm_pdb.h (MTM).
 enum class HeuristicKind { Misplaced, Manhattan, LinearConflict, Pdb, WalkingDistance };

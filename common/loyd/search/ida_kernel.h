@@ -16,7 +16,9 @@
 //   Every raised value is still a lower bound, so the search stays optimal.
 // - Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h): all children of a
 //   node are evaluated from the node first (their table reads overlap), and only those inside
-//   the bound are made; the move loops are unrolled so each copy knows its direction.
+//   the bound are made; the move loops are unrolled so each copy knows its direction. A
+//   heuristic that evaluates in stages (two partitions under max) runs each later stage only
+//   for the children the stages before leave inside the bound.
 // - One depth-first search, two passes chosen at compile time: Search searches the whole tree
 //   under the bound and checks the limits (search/limits.h) every Limiter::interval() nodes;
 //   Collect is the same search with the nodes at a split depth taken as leaves and recorded as
@@ -165,6 +167,34 @@ private:
     // Heuristics with evaluate / apply / undo (heuristics/additive_pdb.h) evaluate a child
     // from its parent, before it is made.
     static constexpr bool kEvaluates = heuristics::EvaluatesChildren<H>;
+    // Heuristics that evaluate in stages (two partitions under max): the first stage for
+    // every child, each later one only for those the stages before leave inside the bound.
+    static constexpr bool kStaged = heuristics::EvaluatesInStages<H>;
+
+    // A child's h (the first stage's, for a staged heuristic).
+    [[gnu::always_inline]] int evaluate(int blank, int d, typename H::Undo& u) const {
+        if constexpr (kStaged)
+            return h_.evaluate_first(s_, nbr_[blank][d], blank, d, u);
+        else
+            return h_.evaluate(s_, nbr_[blank][d], blank, d, u);
+    }
+
+    // The later stages of a staged heuristic, each for the children the stages before leave
+    // inside the bound (a child's f in dfs's second loop is at least its f here: BPMX only
+    // raises h, so no child made there misses a stage).
+    template <int kStage>
+    [[gnu::always_inline]] void stage(int g, int h, int blank, const int* next, int* hs,
+                                      typename H::Undo* us) const {
+        if constexpr (kStage < H::kStages) {
+            const int floor = bpmx_ ? h - 1 : 0;
+#pragma GCC unroll 4
+            for (int d = 0; d < board::kDirs; ++d)
+                if (next[d] >= 0 && g + 1 + std::max(hs[d], floor) <= bound_)
+                    hs[d] = h_.template evaluate_stage<kStage>(s_, nbr_[blank][d], blank, d, us[d],
+                                                               hs[d]);
+            stage<kStage + 1>(g, h, blank, next, hs, us);
+        }
+    }
 
     // The depth-first search below the current position (g moves from the start, heuristic
     // h, automaton state `state`). Returns kFound (path_[0..depth_) solves), kStopped, or the
@@ -193,8 +223,9 @@ private:
         for (int d = 0; d < board::kDirs; ++d) {
             next[d] = tr[d];
             if constexpr (kEvaluates)
-                if (next[d] >= 0) hs[d] = h_.evaluate(s_, nbr_[blank][d], blank, d, us[d]);
+                if (next[d] >= 0) hs[d] = evaluate(blank, d, us[d]);
         }
+        if constexpr (kStaged) stage<1>(g, h, blank, next, hs, us);
 #pragma GCC unroll 4
         for (int d = 0; d < board::kDirs; ++d) {
             const int ns = next[d];
