@@ -313,8 +313,8 @@ search::SolveOptions pdb_options(const tables::LoadedSet& set, int threads) {
 }
 
 // Solving through the fast path (one partition, and two under max), on one thread and split
-// over two (whose frontier uses the classic interface), at the exact distance of a sample of
-// positions.
+// over two (whose frontier uses the classic interface), and for two partitions without BPMX,
+// at the exact distance of a sample of positions.
 TEST(AdditivePdb, SolvesAtTheExactDistance) {
     for (const char* name : {"part-3x3", "centre-3x3", "max-3x3"}) {
         const tables::LoadedSet& set = test_set(name);
@@ -323,8 +323,12 @@ TEST(AdditivePdb, SolvesAtTheExactDistance) {
         uint64_t solved = 0;
         exact.for_each(
             [&](const board::Board& b, int dist) {
-                for (int threads : {1, 2}) {
-                    const search::SolveOutcome r = solve(b, goal, pdb_options(set, threads));
+                for (int run = 0; run < 3; ++run) {
+                    // Two partitions (staged in IDA*) also without BPMX.
+                    if (run == 2 && std::string(name) != "max-3x3") break;
+                    search::SolveOptions o = pdb_options(set, run == 1 ? 2 : 1);
+                    o.bpmx = run != 2;
+                    const search::SolveOutcome r = solve(b, goal, o);
                     ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << b.to_string();
                     ASSERT_EQ(static_cast<int>(r.search.moves.size()), dist)
                         << name << " " << b.to_string();
@@ -338,6 +342,38 @@ TEST(AdditivePdb, SolvesAtTheExactDistance) {
             },
             test::kRelease ? 331 : 3331, 0);
         EXPECT_GT(solved, test::kRelease ? 500u : 50u);  // 181,440 positions: 549 or 55 sampled
+    }
+}
+
+// Two partitions under max on 4x4 (the solver's instances for width 4 and any width, bytes
+// and compact), with and without BPMX, on one thread and two: the length Manhattan-distance
+// IDA* finds (an independent oracle) for positions 60 to 160 random moves from the goal (24 of
+// them in Release: 4 to 39 moves).
+TEST(AdditivePdb, TwoPartitionsSolve4x4AtManhattansLength) {
+    const board::Geometry g(4, 4);
+    const board::Board goal = board::Board::blank_last(g);
+    std::mt19937_64 rng(11);
+    const int count = test::kRelease ? 24 : 4;
+    for (int i = 0; i < count; ++i) {
+        board::Board b = goal;
+        const int walk = 60 + static_cast<int>(rng() % 101);
+        for (int k = 0; k < walk; ++k) b.move(static_cast<board::Dir>(rng() % board::kDirs));
+        search::SolveOptions manhattan;
+        manhattan.heuristic = heuristics::HeuristicKind::Manhattan;
+        const search::SolveOutcome want = solve(b, goal, manhattan);
+        ASSERT_EQ(want.status, search::SolveOutcome::Status::Solved) << b.to_string();
+        for (const char* name : {"max-4x4", "max-4x4/compact"})
+            for (int run = 0; run < 3; ++run) {
+                search::SolveOptions o = pdb_options(test_set(name), run == 1 ? 2 : 1);
+                o.bpmx = run != 2;
+                const search::SolveOutcome r = solve(b, goal, o);
+                ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << b.to_string();
+                ASSERT_EQ(r.search.moves.size(), want.search.moves.size())
+                    << name << " run " << run << " " << b.to_string();
+                board::Board e = b;
+                for (board::Dir d : r.search.moves) ASSERT_TRUE(e.move(d));
+                ASSERT_EQ(e, goal);
+            }
     }
 }
 

@@ -39,9 +39,9 @@ concept EvaluatesChildren = requires(H& h, const board::SearchState& s, typename
 };
 
 // Heuristics that evaluate a child in stages (heuristics/additive_pdb.h, two partitions under
-// max): evaluate_first() gives a lower bound on the child's h, each evaluate_stage<k>() a
-// higher one from the one before (k = 1 .. kStages - 1), the last the child's h. IDA* runs a
-// stage only for the children the ones before leave inside the bound.
+// max): evaluate_first() gives a lower bound on the child's h, each evaluate_stage<k>() one at
+// least as high from the one before (k = 1 .. kStages - 1), the last the child's h. IDA* runs
+// a stage only for the children the ones before leave inside the bound (A* evaluates in one).
 template <class H>
 concept EvaluatesInStages = EvaluatesChildren<H> &&
     requires(H& h, const board::SearchState& s, typename H::Undo& u) {

@@ -183,16 +183,19 @@ private:
     // inside the bound (a child's f in dfs's second loop is at least its f here: BPMX only
     // raises h, so no child made there misses a stage).
     template <int kStage>
-    [[gnu::always_inline]] void stage(int g, int h, int blank, const int* next, int* hs,
+    [[gnu::always_inline]] void stage(int g, int h, int bound, int blank, const int* next, int* hs,
                                       typename H::Undo* us) const {
         if constexpr (kStage < H::kStages) {
-            const int floor = bpmx_ ? h - 1 : 0;
 #pragma GCC unroll 4
-            for (int d = 0; d < board::kDirs; ++d)
-                if (next[d] >= 0 && g + 1 + std::max(hs[d], floor) <= bound_)
+            for (int d = 0; d < board::kDirs; ++d) {
+                if (next[d] < 0) continue;
+                // The child's h as dfs's second loop will first see it (BPMX's floor).
+                const int hd = bpmx_ && hs[d] < h - 1 ? h - 1 : hs[d];
+                if (g + 1 + hd <= bound)
                     hs[d] = h_.template evaluate_stage<kStage>(s_, nbr_[blank][d], blank, d, us[d],
                                                                hs[d]);
-            stage<kStage + 1>(g, h, blank, next, hs, us);
+            }
+            stage<kStage + 1>(g, h, bound, blank, next, hs, us);
         }
     }
 
@@ -225,7 +228,7 @@ private:
             if constexpr (kEvaluates)
                 if (next[d] >= 0) hs[d] = evaluate(blank, d, us[d]);
         }
-        if constexpr (kStaged) stage<1>(g, h, blank, next, hs, us);
+        if constexpr (kStaged) stage<1>(g, h, bound, blank, next, hs, us);
 #pragma GCC unroll 4
         for (int d = 0; d < board::kDirs; ++d) {
             const int ns = next[d];
