@@ -1,8 +1,8 @@
 // The pdbgen commands, one file each in commands/: build (build.cc; its plan, shared by the
 // one-process and the sliced build, in build_plan.h), presets, suggest, info, verify, pack and
-// unpack (convert.cc), package. Each reads its options, prints its results on `out` and its notes
-// on `err`, and returns the exit status (program/exit_status.h) or throws a loyd::Error, which the
-// program layer maps to its status.
+// unpack (convert.cc), package, combine. Each reads its options, prints its results on `out` and
+// its notes on `err`, and returns the exit status (program/exit_status.h) or throws a loyd::Error,
+// which the program layer maps to its status.
 #pragma once
 
 #include <atomic>
@@ -35,5 +35,6 @@ int run_verify(const Context& c);
 int run_pack(const Context& c);
 int run_unpack(const Context& c);
 int run_package(const Context& c);
+int run_combine(const Context& c);
 
 }  // namespace loyd::pdbgen

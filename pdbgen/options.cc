@@ -14,8 +14,8 @@ namespace loyd::pdbgen {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"build",  "presets", "suggest", "info",
-                                            "verify", "pack",    "unpack",  "package"};
+const std::vector<std::string> kCommands = {"build", "presets", "suggest", "info",   "verify",
+                                            "pack",  "unpack",  "package", "combine"};
 
 // Every option, once, with the commands it belongs to (a table, kept as written: one option a
 // line).
@@ -37,8 +37,6 @@ program::CommandOptions declared() {
         ("kind", po::value<std::string>(), "additive | full (default: additive; full with --metric mtm)")
         ("metric", po::value<std::string>(),
          "stm | mtm: what one move is (mtm: 1..k tiles of a row or column; full tables only)")
-        ("name", po::value<std::string>(),
-         "name of a custom set (default: custom): 1-64 letters, digits, spaces, . _ + -")
         ("encoding", po::value<std::string>()->default_value("zstd"), "zstd | raw")
         ("max-memory", po::value<std::string>(),
          "refuse to start above this peak (e.g. 4G; 0 = the memory available, the default)")
@@ -52,12 +50,17 @@ program::CommandOptions declared() {
         ("candidates", po::value<int>()->default_value(20),
          "partitions the quick estimate proposes, 1 to 1000: their groups' tables are built to "
          "score them");
-    d.group("Output folder (build, package)", {"build", "package"})
+    d.group("Output folder (build, package, combine)", {"build", "package", "combine"})
         ("out,o", po::value<std::string>(), "output folder");
+    d.group("Set name (build, combine)", {"build", "combine"})
+        ("name", po::value<std::string>(),
+         "name of a custom set (build default: custom; combine default: the sets' names joined by "
+         "+): 1-64 letters, digits, spaces, . _ + -");
     d.group("Writing tables (build, pack, unpack)", {"build", "pack", "unpack"})
         ("entries", po::value<std::string>(),
          "compact (4 bits per entry; the default for STM tables) | byte (the default and the only "
-         "coding for MTM tables; pack/unpack: keep the tables' own when not given)")
+         "coding for MTM tables; pack/unpack: keep the tables' own when not given)");
+    d.group("Folder lock (build, pack, unpack, combine)", {"build", "pack", "unpack", "combine"})
         ("no-wait", "when another build holds the folder written to, exit 6 at once instead of waiting");
     d.group("Compression (build, pack)", {"build", "pack"})
         ("level", po::value<int>()->default_value(0), "zstd level 1..22 (0 = default 3)");
@@ -170,14 +173,18 @@ std::string command_help(const std::string& command) {
          "pdbgen package SET_DIR --out DIR\nMakes DIR/loyd-pdb-NAME_VERSION_all.deb and "
          "loyd-pdb-NAME-VERSION.tar.gz:\nthe set checked, its tables zstd-compressed, installing "
          "into "
-         "share/loyd/pdb/NAME."}};
+         "share/loyd/pdb/NAME."},
+        {"combine",
+         "pdbgen combine SET_DIR SET_DIR... --out DIR [--name NAME]\nMakes DIR a set of the sets' "
+         "partitions under max (one board, goal and metric):\ntheir tables hard-linked into DIR "
+         "(copied across file systems) and a manifest naming them."}};
     const std::string options = declared().help(command);  // UsageError: an unknown command
     return "Usage: " + usage.at(command) + "\n\n" + options;
 }
 
 std::string short_usage() {
     return "Usage: pdbgen COMMAND [OPTIONS] [PATH]...\n"
-           "(commands: build, presets, suggest, info, verify, pack, unpack, package)\n"
+           "(commands: build, presets, suggest, info, verify, pack, unpack, package, combine)\n"
            "Try 'pdbgen --help' for more.\n";
 }
 
@@ -207,6 +214,7 @@ std::string help_text() {
            "  unpack FILE|DIR [OUT]              re-encode tables as raw (memory-mappable)\n"
            "  package DIR --out OUT              a .deb and a .tar.gz installing the set for the "
            "solver\n"
+           "  combine DIR DIR... --out OUT       one set of the sets' partitions under max\n"
            "'pdbgen COMMAND --help' describes one command; an option of another command is "
            "refused.\n\n" +
            declared().help() + program::exit_status_help(program::kPdbgen) +

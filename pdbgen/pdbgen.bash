@@ -5,7 +5,7 @@ _loyd_pdbgen() {
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "build presets suggest info verify pack unpack package --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "build presets suggest info verify pack unpack package combine --help --version" -- "$cur"))
         return
     fi
     case $prev in
@@ -29,6 +29,7 @@ _loyd_pdbgen() {
             pack) COMPREPLY=($(compgen -W "--entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
             unpack) COMPREPLY=($(compgen -W "--entries --no-wait --jobs --quiet --help" -- "$cur")) ;;
             package) COMPREPLY=($(compgen -W "--out --quiet --help" -- "$cur")) ;;
+            combine) COMPREPLY=($(compgen -W "--out --name --no-wait --quiet --help" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help --quiet" -- "$cur")) ;;
         esac
     else

@@ -16,7 +16,7 @@ int run_on_rank_0(const Context& c) {
     static const std::map<std::string, int (*)(const Context&)> commands = {
         {"presets", run_presets}, {"suggest", run_suggest}, {"info", run_info},
         {"verify", run_verify},   {"pack", run_pack},       {"unpack", run_unpack},
-        {"package", run_package}};
+        {"package", run_package}, {"combine", run_combine}};
     return commands.at(c.options.command)(c);
 }
 

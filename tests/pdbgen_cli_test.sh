@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Command-line tests of pdbgen: presets, suggest, builds (preset and custom), verify (clean, damaged,
 # truncated, against a reference manifest), info, pack/unpack, exit codes for bad usage and
-# memory limits, rebuilds into a finished folder, thread-count independence, and -j above the
-# CPUs (capped, with a note).
+# memory limits, rebuilds into a finished folder, thread-count independence, -j above the
+# CPUs (capped, with a note), and sets combined by max.
 # Only small sets are built (3x3, 2x4 and a few 4x4 tables of at most 4 tiles).
 #
 # Usage: pdbgen_cli_test.sh PDBGEN SCRATCH_DIR
@@ -560,7 +560,7 @@ rm -f "$scratch/fifo.pdb" "$scratch/fifo.manifest.txt"
 
 # ---------------------------------------------------------------------------------------
 # Messages: the bare usage names every command; --level where nothing is compressed is refused.
-expect_run "pdbgen alone" 2 "$pdbgen" && expect_err "pdbgen alone names package" "pack, unpack, package\)"
+expect_run "pdbgen alone" 2 "$pdbgen" && expect_err "pdbgen alone names package and combine" "pack, unpack, package, combine\)"
 expect_run "--level with --encoding raw" 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/lvl" --encoding raw --level 9 -q &&
   expect_err "--level with raw: named" "--level sets the zstd level: it does not apply to --encoding raw"
 expect "--level with raw builds no set" [ ! -e "$scratch/lvl/manifest.txt" ]
@@ -756,5 +756,53 @@ cp -r "$two0" "$scratch/two"
 expect_run "a set unpacked to byte entries" 0 "$pdbgen" unpack "$scratch/two" --entries byte -q
 expect_run "one compact table unpacked over its byte one" 0 "$pdbgen" unpack "$two0/full-1-2-3-4-5-6-7.pdb" "$scratch/two/full-1-2-3-4-5-6-7.pdb" -q
 expect_run "one compact table unpacked over its byte one: the set verifies" 0 "$pdbgen" verify "$scratch/two"
+
+# ---------------------------------------------------------------------------------------
+# combine: sets under max in one folder, their tables hard-linked, the manifest last.
+rows=$scratch/rows
+expect_run "build a 3-3 set to combine" 0 "$pdbgen" build --size 3x3 --pattern 1,2,3 --pattern 4,5,6 --name rows --out "$rows" -q
+cmb=$scratch/combined
+if expect_run "combine 8-4-4 and rows" 0 "$pdbgen" combine "$s844" "$rows" --out "$cmb"; then
+  expect_out "combine: says what it made" "combined/manifest.txt: 8-4-4\+rows, 2 partitions under max, 4 tables"
+  expect_file "combine: the name" "$cmb/manifest.txt" "^name 8-4-4\+rows$"
+  expect_file "combine: the first partition" "$cmb/manifest.txt" "^partition additive-1-2-4-5.pdb additive-3-6-7-8.pdb$"
+  expect_file "combine: the second partition" "$cmb/manifest.txt" "^partition additive-1-2-3.pdb additive-4-5-6.pdb$"
+  expect_file "combine: the checksums" "$cmb/manifest.txt" "^table additive-1-2-3.pdb additive 1,2,3 xxh3=[0-9a-f]{16}$"
+  expect "combine: tables hard-linked" [ "$cmb/additive-1-2-4-5.pdb" -ef "$s844/additive-1-2-4-5.pdb" ]
+  expect "combine: tables hard-linked" [ "$cmb/additive-4-5-6.pdb" -ef "$rows/additive-4-5-6.pdb" ]
+  expect_run "combine: the set verifies" 0 "$pdbgen" verify "$cmb"
+  expect_run "combine: again into the same folder" 0 "$pdbgen" combine "$s844" "$rows" --out "$cmb" -q
+  expect_run "combine: named, from a manifest path" 0 "$pdbgen" combine "$s844/manifest.txt" "$rows" --name "max 3x3" --out "$scratch/named" -q
+  expect_file "combine: --name" "$scratch/named/manifest.txt" "^name max 3x3$"
+fi
+expect_run "combine: into a folder holding another set" 2 "$pdbgen" combine "$s844" "$rows" --out "$rows"
+expect_err_line "combine: into a folder holding another set" "already holds the set rows"
+expect_run "combine: one set" 2 "$pdbgen" combine "$s844" --out "$scratch/one"
+expect_err_line "combine: one set" "expected SET_DIR SET_DIR... --out DIR"
+expect "combine: one set: nothing created" [ ! -e "$scratch/one" ]
+expect_run "combine: no --out" 2 "$pdbgen" combine "$s844" "$rows"
+expect_run "build a blank-first set" 0 "$pdbgen" build --size 3x3 --goal blank-first --pattern 1,2,3 --name first --out "$scratch/first" -q
+expect_run "combine: another goal" 2 "$pdbgen" combine "$s844" "$scratch/first" --out "$scratch/goals"
+expect_err_line "combine: another goal" "is for another goal than the set in"
+expect "combine: another goal: nothing created" [ ! -e "$scratch/goals" ]
+# A set on another file system (/dev/shm, when it is one) is copied, not linked.
+shm=$(mktemp -d /dev/shm/loyd-combine.XXXXXX 2>/dev/null) || shm=
+if [ -n "$shm" ] && [ "$(stat -c %d "$shm")" != "$(stat -c %d "$scratch")" ]; then
+  cp -r "$rows" "$shm/rows"
+  if expect_run "combine: a set on another file system" 0 "$pdbgen" combine "$s844" "$shm/rows" --out "$scratch/copied" -q; then
+    expect "combine: copied across file systems" not [ "$scratch/copied/additive-1-2-3.pdb" -ef "$shm/rows/additive-1-2-3.pdb" ]
+    expect "combine: the copy is the table" cmp "$scratch/copied/additive-1-2-3.pdb" "$shm/rows/additive-1-2-3.pdb"
+    expect_run "combine: the copied set verifies" 0 "$pdbgen" verify "$scratch/copied"
+  fi
+fi
+[ -z "$shm" ] || rm -rf "$shm"
+cp -r "$rows" "$scratch/rows-gone"
+rm "$scratch/rows-gone/additive-4-5-6.pdb"
+expect_run "combine: a table missing" 4 "$pdbgen" combine "$s844" "$scratch/rows-gone" --out "$scratch/gone"
+expect_err_line "combine: a table missing" "rows-gone/additive-4-5-6.pdb"
+expect "combine: a table missing: no manifest" [ ! -e "$scratch/gone/manifest.txt" ]
+cp "$s844/additive-1-2-4-5.pdb" "$scratch/rows-gone/additive-4-5-6.pdb"
+expect_run "combine: a table holding another pattern" 4 "$pdbgen" combine "$s844" "$scratch/rows-gone" --out "$scratch/gone"
+expect_err_line "combine: a table holding another pattern" "rows-gone/additive-4-5-6.pdb: the table holds additive 1,2,4,5, not the additive 4,5,6"
 
 finish

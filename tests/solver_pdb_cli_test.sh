@@ -4,8 +4,8 @@
 # (every solution replayed by an independent checker, tests/solver_pdb_check.py),
 # time and node limits, table discovery through LOYD_PDB_PATH and the fallback to linear
 # conflict, and refusals of damaged or mismatched tables (exit 4, one-line message naming the
-# file). Known lengths come from data/korf100.tsv (Korf 1985) and, for 3x3, from the
-# checker's own breadth-first search.
+# file), and a set made by pdbgen combine. Known lengths come from data/korf100.tsv (Korf
+# 1985) and, for 3x3, from the checker's own breadth-first search.
 #
 # Usage: solver_pdb_cli_test.sh SOLVER PDBGEN SCRATCH_DIR
 # SCRATCH_DIR is emptied and reused (and removed when every check passes). HOME,
@@ -172,6 +172,15 @@ EOF
 for set in 8-fringe 8-4-4; do
   if expect_run "3x3 $set" 0 "$solver" --pdb "$scratch/sets/$set" --cache-dir none --json --input "$scratch/eight.txt"; then
     check_records "3x3 $set" 3x3 blank-last "$scratch/eight.txt" json --bfs --heuristic "pdb:$set"
+  fi
+done
+# Sets combined by max (pdbgen combine): 8-4-4 and a 3-3 partition, in IDA* (which reads the
+# second partition only for children the first leaves inside the bound) and in A*.
+expect_run "build rows" 0 "$pdbgen" build --size 3x3 --pattern 1,2,3 --pattern 4,5,6 --name rows --out "$scratch/sets/rows" -q
+expect_run "combine 8-4-4 and rows" 0 "$pdbgen" combine "$scratch/sets/8-4-4" "$scratch/sets/rows" --out "$scratch/sets/max" -q
+for alg in ida astar; do
+  if expect_run "3x3 combined, $alg" 0 "$solver" --pdb "$scratch/sets/max" --algorithm $alg --cache-dir none --json --input "$scratch/eight.txt"; then
+    check_records "3x3 combined, $alg" 3x3 blank-last "$scratch/eight.txt" json --bfs --heuristic "pdb:8-4-4+rows"
   fi
 done
 # Blank-first 3x3 instances on the blank-last fringe table, through the goal mapping.

@@ -93,7 +93,7 @@ double partition_entries(const PdbSetSpec& s, const std::vector<int>& part) {
 }  // namespace
 
 double set_strength(const PdbSetSpec& s) {
-    double best = 0;
+    double best = 0, all = 0;
     for (const auto& part : s.partitions) {
         double v = partition_entries(s, part);
         // A preset measured no better than a smaller one ranks just below it.
@@ -102,8 +102,11 @@ double set_strength(const PdbSetSpec& s) {
             v = 0.999 * partition_entries(smaller, smaller.partitions.front());
         }
         best = std::max(best, v);
+        all += v;
     }
-    return best * (s.reflect ? 1.5 : 1.0);
+    // The other partitions under max break ties: a set combining another's partitions with
+    // more (pdbgen combine) ranks above it.
+    return (best + 1e-3 * (all - best)) * (s.reflect ? 1.5 : 1.0);
 }
 
 std::vector<FoundSet> find_sets(const std::vector<std::string>& dirs, const board::Board& goal,

@@ -10,10 +10,11 @@
 // board and metric match and whose goal the instance's goal maps onto (goal_map.h), and whose
 // tables are all present, the strongest is chosen. Strength is an estimate from table sizes:
 // additive partitions count their entries, full tables a sixteenth of theirs (a fringe table alone
-// is weaker than an additive partition of the same size), a set its strongest partition's, times
-// 1.5 with reflection. A preset's partition measured no better than a smaller preset's (tables/
-// presets.h: 24-7-7-7-3, as strong as 24-6-6-6-6 in nodes and slower per node) counts just below
-// that one. Only manifests are read here; nothing is loaded.
+// is weaker than an additive partition of the same size), a set its strongest partition's (plus
+// a thousandth of its other partitions', so that a set combining another's partitions with more
+// ranks above it), times 1.5 with reflection. A preset's partition measured no better than a
+// smaller preset's (tables/presets.h: 24-7-7-7-3, as strong as 24-6-6-6-6 in nodes and slower per
+// node) counts just below that one. Only manifests are read here; nothing is loaded.
 #pragma once
 
 #include <optional>

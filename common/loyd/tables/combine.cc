@@ -1,0 +1,97 @@
+#include "loyd/tables/combine.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "loyd/base/error.h"
+#include "loyd/base/hex.h"
+
+namespace loyd::tables {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool same_pattern(const Pattern& a, const Pattern& b) {
+    return a.kind() == b.kind() && a.tiles() == b.tiles();
+}
+
+// The default name: the sets' names joined by '+'.
+std::string joined_name(const std::vector<SetSource>& sets) {
+    std::string n;
+    for (const auto& s : sets) n += (n.empty() ? "" : "+") + s.spec.name;
+    if (!set_name_problem(n).empty())
+        throw UsageError("the sets' names joined by '+' make no valid set name (" +
+                         std::to_string(n.size()) + " characters; at most 64): give --name");
+    return n;
+}
+
+// Checks that `s` is for `first`'s board, goal and metric.
+void check_same_puzzle(const SetSource& first, const SetSource& s) {
+    auto differs = [&](const std::string& what) {
+        throw UsageError("the set in " + s.dir + " is for another " + what + " than the set in " +
+                         first.dir + ": sets combine only for one board, goal and metric");
+    };
+    if (s.spec.geometry() != first.spec.geometry()) differs("board");
+    if (s.spec.goal != first.spec.goal) differs("goal");
+    if (s.spec.metric != first.spec.metric) differs("metric");
+}
+
+// The index in `out` of table `t` of the set in `dir`, added when new.
+int add_table(CombinedSet& out, const std::string& dir, const TableSpec& t) {
+    for (size_t i = 0; i < out.spec.tables.size(); ++i) {
+        const TableSpec& have = out.spec.tables[i];
+        const bool pattern = same_pattern(have.pattern, t.pattern);
+        if (pattern && have.xxh3 && t.xxh3 && *have.xxh3 != *t.xxh3)
+            throw UsageError("two different tables of the pattern " + t.pattern.tiles_string() +
+                             ": " + out.sources[i] + " (xxh3=" + base::hex16(*have.xxh3) +
+                             ") and " + (fs::path(dir) / t.file).string() +
+                             " (xxh3=" + base::hex16(*t.xxh3) + "); combine sets built alike");
+        if (pattern) return static_cast<int>(i);
+        if (have.file == t.file)
+            throw UsageError("two tables named " + t.file + " hold different patterns (" +
+                             out.sources[i] + " and " + (fs::path(dir) / t.file).string() + ")");
+    }
+    if (static_cast<int>(out.spec.tables.size()) == kMaxSetTables)
+        throw UsageError("the combined set would hold more than " + std::to_string(kMaxSetTables) +
+                         " tables, the most a set may hold");
+    out.spec.tables.push_back(t);
+    out.sources.push_back((fs::path(dir) / t.file).string());
+    return static_cast<int>(out.spec.tables.size()) - 1;
+}
+
+}  // namespace
+
+CombinedSet combine_sets(const std::vector<SetSource>& sets, const std::string& name) {
+    if (sets.size() < 2) throw UsageError("combine needs at least two sets");
+    const std::string n = name.empty() ? joined_name(sets) : name;
+    if (const std::string why = set_name_problem(n); !why.empty())
+        throw UsageError("invalid set name '" + one_line(clipped(n, 40)) + "': " + why);
+    const SetSource& first = sets.front();
+    CombinedSet out{PdbSetSpec{n, first.spec.goal, true, {}, {}, first.spec.metric}, {}};
+    for (const SetSource& s : sets) {
+        check_same_puzzle(first, s);
+        out.spec.reflect = out.spec.reflect && s.spec.reflect;
+        for (const auto& part : s.spec.partitions) {
+            std::vector<int> mapped;
+            for (int i : part)
+                mapped.push_back(add_table(out, s.dir, s.spec.tables[static_cast<size_t>(i)]));
+            std::vector<int> key = mapped;
+            std::sort(key.begin(), key.end());
+            const bool repeated = std::any_of(out.spec.partitions.begin(),
+                                              out.spec.partitions.end(), [&](std::vector<int> p) {
+                                                  std::sort(p.begin(), p.end());
+                                                  return p == key;
+                                              });
+            if (repeated) continue;
+            if (static_cast<int>(out.spec.partitions.size()) == kMaxSetPartitions)
+                throw UsageError("the combined set would hold more than " +
+                                 std::to_string(kMaxSetPartitions) +
+                                 " partitions, the most a set may hold");
+            out.spec.partitions.push_back(mapped);
+        }
+    }
+    return out;
+}
+
+}  // namespace loyd::tables

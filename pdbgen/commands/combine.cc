@@ -1,0 +1,129 @@
+// `pdbgen combine SET SET... --out DIR [--name NAME]`: one set of several built sets'
+// partitions under max (tables/combine.h). Each table is hard-linked into DIR (copied when DIR
+// is on another file system) under a temporary name and renamed into place; the manifest is
+// written last, atomically, so an interrupted combine leaves no manifest naming a table that is
+// not there. DIR is created when missing, locked as a build locks its folder, and refused when
+// it holds another set. Each source table's header must hold the pattern its manifest names
+// (its checksums are checked where it is loaded). Prints the manifest's path and the
+// partitions.
+#include "loyd/tables/combine.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <vector>
+
+#include "loyd/base/atomic_file.h"
+#include "loyd/base/error.h"
+#include "loyd/tables/header.h"
+#include "loyd/tables/set_path.h"
+#include "loyd/tables/table.h"
+#include "pdbgen/commands.h"
+#include "pdbgen/commands/folder.h"
+
+namespace loyd::pdbgen {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<tables::SetSource> read_sets(const std::vector<std::string>& paths) {
+    std::vector<tables::SetSource> sets;
+    for (const std::string& p : paths) {
+        const tables::SetPath sp = tables::set_path(p);
+        sets.push_back({sp.dir.string(), tables::read_manifest(sp.manifest.string())});
+    }
+    return sets;
+}
+
+// FormatError unless the table file `path` holds `want` (its header read, nothing else).
+void check_source(const std::string& path, const tables::Pattern& want) {
+    const tables::Pattern p = tables::pattern_of(tables::read_pdb_header(path), path);
+    if (p.kind() != want.kind() || p.tiles() != want.tiles() || p.goal() != want.goal() ||
+        p.metric() != want.metric())
+        throw FormatError(path + ": the table holds " + to_string(p.kind()) + " " +
+                          p.tiles_string() + ", not the " + to_string(want.kind()) + " " +
+                          want.tiles_string() + " its manifest names");
+}
+
+// Copies `from` to `to` atomically (base/atomic_file.h).
+void copy_atomic(const std::string& from, const std::string& to,
+                 const std::atomic<bool>& interrupted) {
+    std::ifstream in(from, std::ios::binary);
+    if (!in) throw IoError("cannot open " + from + ": " + std::strerror(errno));
+    base::AtomicFile out(to);
+    std::vector<char> buf(size_t{1} << 22);
+    while (in) {
+        if (interrupted) throw LimitError("interrupted");
+        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+        out.append(reinterpret_cast<const uint8_t*>(buf.data()),
+                   static_cast<uint64_t>(in.gcount()));
+    }
+    if (in.bad()) throw IoError("cannot read " + from);
+    out.commit();
+}
+
+// Puts the table `from` at `to`: nothing when `to` is that file already; else a hard link
+// under a temporary name renamed over `to`, or a copy when no link can be made there.
+void place(const std::string& from, const std::string& to, const std::atomic<bool>& interrupted) {
+    std::error_code ec;
+    if (fs::exists(to, ec) && fs::equivalent(from, to, ec)) return;
+    refuse_another_table(from, to);
+    const fs::path t(to);
+    std::string name = ".";  // (appended, not added: GCC 12 warns wrongly on the sum)
+    name += t.filename().string();
+    name += ".tmp.";
+    name += std::to_string(::getpid());
+    const std::string temp = (t.parent_path() / name).string();
+    // (Following a symbolic link: the link in DIR names the table, not the link.)
+    if (::linkat(AT_FDCWD, from.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+        const int e = errno;
+        if (e != EXDEV && e != EPERM && e != EMLINK && e != ENOTSUP)
+            throw IoError("cannot link " + from + " into " + t.parent_path().string() + ": " +
+                          std::strerror(e));
+        copy_atomic(from, to, interrupted);
+        return;
+    }
+    try {
+        base::rename_into_place(temp, to);
+    } catch (...) {
+        fs::remove(temp, ec);
+        throw;
+    }
+}
+
+}  // namespace
+
+int run_combine(const Context& c) {
+    const Options& o = c.options;
+    if (o.paths.size() < 2 || o.out.empty())
+        throw UsageError("expected SET_DIR SET_DIR... --out DIR");
+    const tables::CombinedSet cs = tables::combine_sets(read_sets(o.paths), o.name);
+    for (size_t i = 0; i < cs.spec.tables.size(); ++i)
+        check_source(cs.sources[i], cs.spec.tables[i].pattern);
+
+    std::error_code ec;
+    fs::create_directories(o.out, ec);
+    if (ec || !fs::is_directory(o.out))
+        throw IoError("cannot create output folder '" + o.out + "': " + ec.message());
+    std::optional<base::DirLock> lock;
+    lock_folder(c, o.out, lock);
+    remove_build_temporaries(c, o.out, cs.spec);
+    refuse_another_set(o.out, cs.spec, "combining");
+    for (size_t i = 0; i < cs.spec.tables.size(); ++i) {
+        if (c.interrupted) throw LimitError("interrupted");
+        place(cs.sources[i], (fs::path(o.out) / cs.spec.tables[i].file).string(), c.interrupted);
+    }
+    const std::string manifest = (fs::path(o.out) / tables::kManifestName).string();
+    base::write_file_atomic(manifest, tables::manifest_text(cs.spec));
+    c.out << manifest << ": " << cs.spec.name << ", " << cs.spec.partitions.size()
+          << " partitions under max, " << cs.spec.tables.size() << " tables\n";
+    return kExitOk;
+}
+
+}  // namespace loyd::pdbgen
