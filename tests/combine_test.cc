@@ -67,13 +67,36 @@ TEST(Combine, RanksAboveEachOfItsSets) {
 }
 
 TEST(Combine, ARepeatedPartitionIsKeptOnce) {
-    const auto c = combine_sets({{"a", additive("a", {{1, 2, 4, 5}, {3, 6, 7, 8}})},
-                                 {"b", additive("b", {{3, 6, 7, 8}, {1, 2, 4, 5}})},
-                                 {"c", additive("c", {{1, 2, 3}, {4, 5, 6}})}},
-                                "three");
+    const tables::PdbSetSpec a = additive("a", {{1, 2, 4, 5}, {3, 6, 7, 8}});
+    const tables::PdbSetSpec ac =
+        combine_sets({{"a", a}, {"c", additive("c", {{1, 2, 3}, {4, 5, 6}})}}, "ac").spec;
+    // The same partition, its tables listed the other way round, then a and c's.
+    const auto c =
+        combine_sets({{"b", additive("b", {{3, 6, 7, 8}, {1, 2, 4, 5}})}, {"ac", ac}}, "three");
     EXPECT_EQ(c.spec.name, "three");
     EXPECT_EQ(c.spec.tables.size(), 4u);
     EXPECT_EQ(c.spec.partitions.size(), 2u);
+    EXPECT_EQ(c.sources[0], "b/additive-3-6-7-8.pdb");
+    EXPECT_EQ(c.sources[2], "ac/additive-1-2-3.pdb");
+}
+
+TEST(Combine, RefusesASetThatAddsNoPartition) {
+    const tables::PdbSetSpec a = additive("a", {{1, 2, 4, 5}, {3, 6, 7, 8}});
+    EXPECT_NE(error_of<UsageError>([&] {
+                  combine_sets({{"a", a}, {"a2", a}}, "");
+              }).find("the set in a2 adds no partition to the sets before it"),
+              std::string::npos);
+}
+
+// Tables found by pattern before any name is compared: a set whose files are named otherwise
+// (here swapped) still shares them.
+TEST(Combine, MatchesTablesByPatternWhateverTheirNames) {
+    const tables::PdbSetSpec a = additive("a", {{1, 2, 3}, {4, 5, 6}});
+    tables::PdbSetSpec b = additive("b", {{1, 2, 3}, {4, 5, 6}, {7, 8}});
+    std::swap(b.tables[0].file, b.tables[1].file);
+    const auto c = combine_sets({{"a", a}, {"b", b}}, "ab");
+    EXPECT_EQ(c.spec.tables.size(), 3u);
+    EXPECT_EQ(c.sources[2], "b/additive-7-8.pdb");
 }
 
 TEST(Combine, ReflectsOnlyWhenEverySetDoes) {

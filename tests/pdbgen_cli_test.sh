@@ -785,6 +785,30 @@ expect_run "build a blank-first set" 0 "$pdbgen" build --size 3x3 --goal blank-f
 expect_run "combine: another goal" 2 "$pdbgen" combine "$s844" "$scratch/first" --out "$scratch/goals"
 expect_err_line "combine: another goal" "is for another goal than the set in"
 expect "combine: another goal: nothing created" [ ! -e "$scratch/goals" ]
+expect_run "combine: a set twice" 2 "$pdbgen" combine "$s844" "$s844" --out "$scratch/twice"
+expect_err_line "combine: a set twice" "adds no partition to the sets before it"
+# A symbolic link in DIR where a table goes (here to another set's table of that pattern) is
+# replaced, never written through.
+cp -r "$rows" "$scratch/rows-byte"
+expect_run "combine: a set of byte entries" 0 "$pdbgen" unpack "$scratch/rows-byte" --entries byte -q
+mkdir -p "$scratch/linked"
+ln -s ../rows-byte/additive-1-2-3.pdb "$scratch/linked/additive-1-2-3.pdb"
+expect_run "combine: over a link to another set's table" 0 "$pdbgen" combine "$s844" "$rows" --out "$scratch/linked" -q
+expect "combine: the link replaced" [ ! -L "$scratch/linked/additive-1-2-3.pdb" ]
+expect_run "combine: the linked set is untouched" 0 "$pdbgen" verify "$scratch/rows-byte"
+expect_run "combine: over a link: the set verifies" 0 "$pdbgen" verify "$scratch/linked"
+# Combined again over itself from tables of another coding, and stopped by a failure after the
+# first table: the manifest has lost its checksums, so the tables already replaced still load.
+expect_run "combine: again" 0 "$pdbgen" combine "$s844" "$rows" --name again --out "$scratch/recombined" -q
+rm "$scratch/recombined/additive-4-5-6.pdb"
+mkdir "$scratch/recombined/additive-4-5-6.pdb"
+expect_run "combine: stopped by a folder in a table's place" 4 "$pdbgen" combine "$s844" "$scratch/rows-byte" --name again --out "$scratch/recombined"
+expect_file "combine: stopped: no checksum while tables are replaced" "$scratch/recombined/manifest.txt" "^table additive-1-2-3.pdb additive 1,2,3$"
+expect_run "combine: stopped: the table replaced loads" 0 "$pdbgen" verify "$scratch/recombined/additive-1-2-3.pdb"
+rmdir "$scratch/recombined/additive-4-5-6.pdb"
+expect_run "combine: again, finished" 0 "$pdbgen" combine "$s844" "$scratch/rows-byte" --name again --out "$scratch/recombined" -q
+expect_file "combine: finished: the checksums back" "$scratch/recombined/manifest.txt" "^table additive-1-2-3.pdb additive 1,2,3 xxh3=[0-9a-f]{16}$"
+expect_run "combine: finished: the set verifies" 0 "$pdbgen" verify "$scratch/recombined"
 # A set on another file system (/dev/shm, when it is one) is copied, not linked.
 shm=$(mktemp -d /dev/shm/loyd-combine.XXXXXX 2>/dev/null) || shm=
 if [ -n "$shm" ] && [ "$(stat -c %d "$shm")" != "$(stat -c %d "$scratch")" ]; then

@@ -2,10 +2,11 @@
 // partitions under max (tables/combine.h). Each table is hard-linked into DIR (copied when DIR
 // is on another file system) under a temporary name and renamed into place; the manifest is
 // written last, atomically, so an interrupted combine leaves no manifest naming a table that is
-// not there. DIR is created when missing, locked as a build locks its folder, and refused when
-// it holds another set. Each source table's header must hold the pattern its manifest names
-// (its checksums are checked where it is loaded). Prints the manifest's path and the
-// partitions.
+// not there (over the same set, its manifest is first rewritten without checksums, so that
+// it loads whenever the combine stops). DIR is created when missing, locked as a build locks its
+// folder, and refused when it holds another set. Each source table's header must hold the pattern
+// its manifest names (its checksums are checked where it is loaded). Prints the manifest's path and
+// the partitions.
 #include "loyd/tables/combine.h"
 
 #include <fcntl.h>
@@ -56,7 +57,7 @@ void copy_atomic(const std::string& from, const std::string& to,
                  const std::atomic<bool>& interrupted) {
     std::ifstream in(from, std::ios::binary);
     if (!in) throw IoError("cannot open " + from + ": " + std::strerror(errno));
-    base::AtomicFile out(to);
+    base::AtomicFile out(to, base::Links::Refuse);
     std::vector<char> buf(size_t{1} << 22);
     while (in) {
         if (interrupted) throw LimitError("interrupted");
@@ -69,7 +70,8 @@ void copy_atomic(const std::string& from, const std::string& to,
 }
 
 // Puts the table `from` at `to`: nothing when `to` is that file already; else a hard link
-// under a temporary name renamed over `to`, or a copy when no link can be made there.
+// under a temporary name renamed over `to`, or a copy when no link can be made there. A
+// symbolic link at `to` is replaced, never written through (it may name another set's table).
 void place(const std::string& from, const std::string& to, const std::atomic<bool>& interrupted) {
     std::error_code ec;
     if (fs::exists(to, ec) && fs::equivalent(from, to, ec)) return;
@@ -90,7 +92,7 @@ void place(const std::string& from, const std::string& to, const std::atomic<boo
         return;
     }
     try {
-        base::rename_into_place(temp, to);
+        base::rename_into_place(temp, to, base::Links::Refuse);
     } catch (...) {
         fs::remove(temp, ec);
         throw;
@@ -115,11 +117,19 @@ int run_combine(const Context& c) {
     lock_folder(c, o.out, lock);
     remove_build_temporaries(c, o.out, cs.spec);
     refuse_another_set(o.out, cs.spec, "combining");
+    // The same set there already (checksums aside): its manifest loses its checksums while the
+    // tables are replaced, so that a set stopped at any moment loads (each table is then checked
+    // by its own header's checksums), as a re-encoding in place does (folder.h).
+    const std::string manifest = (fs::path(o.out) / tables::kManifestName).string();
+    if (tables::holds_set(o.out)) {
+        tables::PdbSetSpec bare = cs.spec;
+        for (auto& t : bare.tables) t.xxh3.reset();
+        base::write_file_atomic(manifest, tables::manifest_text(bare));
+    }
     for (size_t i = 0; i < cs.spec.tables.size(); ++i) {
         if (c.interrupted) throw LimitError("interrupted");
         place(cs.sources[i], (fs::path(o.out) / cs.spec.tables[i].file).string(), c.interrupted);
     }
-    const std::string manifest = (fs::path(o.out) / tables::kManifestName).string();
     base::write_file_atomic(manifest, tables::manifest_text(cs.spec));
     c.out << manifest << ": " << cs.spec.name << ", " << cs.spec.partitions.size()
           << " partitions under max, " << cs.spec.tables.size() << " tables\n";

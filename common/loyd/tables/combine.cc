@@ -39,25 +39,53 @@ void check_same_puzzle(const SetSource& first, const SetSource& s) {
 
 // The index in `out` of table `t` of the set in `dir`, added when new.
 int add_table(CombinedSet& out, const std::string& dir, const TableSpec& t) {
+    const std::string path = (fs::path(dir) / t.file).string();
     for (size_t i = 0; i < out.spec.tables.size(); ++i) {
         const TableSpec& have = out.spec.tables[i];
-        const bool pattern = same_pattern(have.pattern, t.pattern);
-        if (pattern && have.xxh3 && t.xxh3 && *have.xxh3 != *t.xxh3)
+        if (!same_pattern(have.pattern, t.pattern)) continue;
+        if (have.xxh3 && t.xxh3 && *have.xxh3 != *t.xxh3)
             throw UsageError("two different tables of the pattern " + t.pattern.tiles_string() +
                              ": " + out.sources[i] + " (xxh3=" + base::hex16(*have.xxh3) +
-                             ") and " + (fs::path(dir) / t.file).string() +
-                             " (xxh3=" + base::hex16(*t.xxh3) + "); combine sets built alike");
-        if (pattern) return static_cast<int>(i);
-        if (have.file == t.file)
-            throw UsageError("two tables named " + t.file + " hold different patterns (" +
-                             out.sources[i] + " and " + (fs::path(dir) / t.file).string() + ")");
+                             ") and " + path + " (xxh3=" + base::hex16(*t.xxh3) +
+                             "); if one holds other entries (compact, byte), pdbgen unpack "
+                             "--entries makes them alike");
+        return static_cast<int>(i);
     }
+    for (size_t i = 0; i < out.spec.tables.size(); ++i)
+        if (out.spec.tables[i].file == t.file)
+            throw UsageError("two tables named " + t.file + " hold different patterns (" +
+                             out.sources[i] + " and " + path + ")");
     if (static_cast<int>(out.spec.tables.size()) == kMaxSetTables)
         throw UsageError("the combined set would hold more than " + std::to_string(kMaxSetTables) +
                          " tables, the most a set may hold");
     out.spec.tables.push_back(t);
-    out.sources.push_back((fs::path(dir) / t.file).string());
+    out.sources.push_back(path);
     return static_cast<int>(out.spec.tables.size()) - 1;
+}
+
+// Adds the partitions of `s`; false when all of them were there already.
+bool add_partitions(CombinedSet& out, const SetSource& s) {
+    bool added = false;
+    for (const auto& part : s.spec.partitions) {
+        std::vector<int> mapped;
+        for (int i : part)
+            mapped.push_back(add_table(out, s.dir, s.spec.tables[static_cast<size_t>(i)]));
+        std::vector<int> key = mapped;
+        std::sort(key.begin(), key.end());
+        const bool repeated = std::any_of(out.spec.partitions.begin(), out.spec.partitions.end(),
+                                          [&](std::vector<int> p) {
+                                              std::sort(p.begin(), p.end());
+                                              return p == key;
+                                          });
+        if (repeated) continue;
+        if (static_cast<int>(out.spec.partitions.size()) == kMaxSetPartitions)
+            throw UsageError("the combined set would hold more than " +
+                             std::to_string(kMaxSetPartitions) +
+                             " partitions, the most a set may hold");
+        out.spec.partitions.push_back(mapped);
+        added = true;
+    }
+    return added;
 }
 
 }  // namespace
@@ -72,24 +100,9 @@ CombinedSet combine_sets(const std::vector<SetSource>& sets, const std::string& 
     for (const SetSource& s : sets) {
         check_same_puzzle(first, s);
         out.spec.reflect = out.spec.reflect && s.spec.reflect;
-        for (const auto& part : s.spec.partitions) {
-            std::vector<int> mapped;
-            for (int i : part)
-                mapped.push_back(add_table(out, s.dir, s.spec.tables[static_cast<size_t>(i)]));
-            std::vector<int> key = mapped;
-            std::sort(key.begin(), key.end());
-            const bool repeated = std::any_of(out.spec.partitions.begin(),
-                                              out.spec.partitions.end(), [&](std::vector<int> p) {
-                                                  std::sort(p.begin(), p.end());
-                                                  return p == key;
-                                              });
-            if (repeated) continue;
-            if (static_cast<int>(out.spec.partitions.size()) == kMaxSetPartitions)
-                throw UsageError("the combined set would hold more than " +
-                                 std::to_string(kMaxSetPartitions) +
-                                 " partitions, the most a set may hold");
-            out.spec.partitions.push_back(mapped);
-        }
+        if (!add_partitions(out, s))
+            throw UsageError("the set in " + s.dir +
+                             " adds no partition to the sets before it: nothing to combine");
     }
     return out;
 }

@@ -5,8 +5,9 @@
 // Contract: every set is for one board, goal and metric (else UsageError naming the set that
 // differs). A table found in several sets (the same kind and tiles) is held once; two tables
 // of one pattern whose manifests give different checksums, or two patterns under one file
-// name, are refused (UsageError). Partitions repeated are kept once. The result reflects only
-// when every set does. At most kMaxSetTables tables and kMaxSetPartitions partitions
+// name, are refused (UsageError). Partitions repeated are kept once; a set that adds none to
+// the sets before it is refused (UsageError: a mistake, such as a set given twice). The result
+// reflects only when every set does. At most kMaxSetTables tables and kMaxSetPartitions partitions
 // (UsageError). Only manifests are read: the tables are checked where they are loaded. Cost:
 // linear in the sets' tables.
 #pragma once
