@@ -80,12 +80,7 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
 // (".NAME.resumed.tmp.PID"), so a table that is stopped or fails while checked never looks
 // built; a later build removes such leftovers.
 std::string staging_path(const std::string& path) {
-    const fs::path p(path);
-    std::string name = ".";  // (appended piecewise: g++ 12 warns on "." + a temporary)
-    name += p.filename().string();
-    name += ".resumed.tmp.";
-    name += std::to_string(::getpid());
-    return (p.parent_path() / name).string();
+    return base::temporary_path(path, ".resumed");
 }
 
 // A table resumed from a checkpoint rests on files outside the build: its parts' checksums

@@ -45,8 +45,7 @@ std::vector<tables::SetSource> read_sets(const std::vector<std::string>& paths) 
 // FormatError unless the table file `path` holds `want` (its header read, nothing else).
 void check_source(const std::string& path, const tables::Pattern& want) {
     const tables::Pattern p = tables::pattern_of(tables::read_pdb_header(path), path);
-    if (p.kind() != want.kind() || p.tiles() != want.tiles() || p.goal() != want.goal() ||
-        p.metric() != want.metric())
+    if (!(p == want))
         throw FormatError(path + ": the table holds " + to_string(p.kind()) + " " +
                           p.tiles_string() + ", not the " + to_string(want.kind()) + " " +
                           want.tiles_string() + " its manifest names");
@@ -76,18 +75,13 @@ void place(const std::string& from, const std::string& to, const std::atomic<boo
     std::error_code ec;
     if (fs::exists(to, ec) && fs::equivalent(from, to, ec)) return;
     refuse_another_table(from, to);
-    const fs::path t(to);
-    std::string name = ".";  // (appended, not added: GCC 12 warns wrongly on the sum)
-    name += t.filename().string();
-    name += ".tmp.";
-    name += std::to_string(::getpid());
-    const std::string temp = (t.parent_path() / name).string();
+    const std::string temp = base::temporary_path(to);
     // (Following a symbolic link: the link in DIR names the table, not the link.)
     if (::linkat(AT_FDCWD, from.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
         const int e = errno;
         if (e != EXDEV && e != EPERM && e != EMLINK && e != ENOTSUP)
-            throw IoError("cannot link " + from + " into " + t.parent_path().string() + ": " +
-                          std::strerror(e));
+            throw IoError("cannot link " + from + " into " + fs::path(to).parent_path().string() +
+                          ": " + std::strerror(e));
         copy_atomic(from, to, interrupted);
         return;
     }

@@ -129,7 +129,7 @@ void refuse_another_table(const std::string& in, const std::string& to) {
         return;  // not a readable table: nothing of value is lost
     }
     const tables::Pattern ours = tables::pattern_of(tables::read_pdb_header(in), in);
-    if (describe(ours) == describe(*theirs)) return;
+    if (ours == *theirs) return;
     throw UsageError(to + " is another table (" + describe(*theirs) + "); writing " + in + " (" +
                      describe(ours) + ") over it would break its set: write to another file, or " +
                      "remove it first");

@@ -80,11 +80,6 @@ std::vector<Given> classify(const std::string& dir, std::optional<std::string>& 
     return tables;
 }
 
-bool same_pattern(const tables::Pattern& a, const tables::Pattern& b) {
-    return a.geometry() == b.geometry() && a.goal() == b.goal() && a.kind() == b.kind() &&
-           a.metric() == b.metric() && a.tiles() == b.tiles();
-}
-
 // The preset whose tables are exactly these patterns, or whose tables include them all (then
 // `missing` lists the tables not given).
 std::optional<tables::PdbSetSpec> matching_preset(const std::vector<Given>& given,
@@ -94,9 +89,8 @@ std::optional<tables::PdbSetSpec> matching_preset(const std::vector<Given>& give
         std::vector<std::string> absent;
         size_t found = 0;
         for (const tables::TableSpec& t : s.tables) {
-            const bool have = std::any_of(given.begin(), given.end(), [&](const Given& g) {
-                return same_pattern(*g.pattern, t.pattern);
-            });
+            const bool have = std::any_of(given.begin(), given.end(),
+                                          [&](const Given& g) { return *g.pattern == t.pattern; });
             if (have)
                 ++found;
             else
@@ -164,7 +158,7 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const table
     std::vector<std::string> absent;
     for (const tables::TableSpec& t : spec.tables) {
         auto it = std::find_if(given.begin(), given.end(),
-                               [&](const Given& g) { return same_pattern(*g.pattern, t.pattern); });
+                               [&](const Given& g) { return *g.pattern == t.pattern; });
         if (it == given.end()) {
             absent.push_back(t.file);
             continue;

@@ -68,14 +68,18 @@ std::string link_destination(const std::string& target) {
     return real.string();
 }
 
-AtomicFile::AtomicFile(const std::string& target, Links links)
-    : target_(target), path_(resolve(target, links)) {
-    const std::filesystem::path p(path_);
-    std::string name = ".";
-    name += p.filename().string();
+std::string temporary_path(const std::string& path, const std::string& kind) {
+    std::string name = ".";  // (appended piecewise: g++ 12 warns on "." + a temporary)
+    name += std::filesystem::path(path).filename().string();
+    name += kind;
     name += ".tmp.";
     name += std::to_string(::getpid());
-    temp_ = (std::filesystem::path(folder_of(path_)) / name).string();
+    return (std::filesystem::path(folder_of(path)) / name).string();
+}
+
+AtomicFile::AtomicFile(const std::string& target, Links links)
+    : target_(target), path_(resolve(target, links)) {
+    temp_ = temporary_path(path_);
     int fd;
     do fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     while (fd < 0 && errno == EINTR);

@@ -50,6 +50,11 @@ void write_file_atomic(const std::string& path, const std::string& content);
 void rename_into_place(const std::string& from, const std::string& target,
                        Links links = Links::Follow);
 
+// The temporary file beside `path` that this process writes it under:
+// "FOLDER/.NAME<kind>.tmp.PID" (kind: "" for AtomicFile, e.g. ".resumed" for a file checked
+// before it takes its name). temporary_writer() reads the PID back.
+std::string temporary_path(const std::string& path, const std::string& kind = "");
+
 // The writer's process id in a temporary file's name (".NAME.tmp.PID"), or 0 when `name` is
 // not one.
 long temporary_writer(const std::string& name);

@@ -12,10 +12,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool same_pattern(const Pattern& a, const Pattern& b) {
-    return a.kind() == b.kind() && a.tiles() == b.tiles();
-}
-
 // The default name: the sets' names joined by '+'.
 std::string joined_name(const std::vector<SetSource>& sets) {
     std::string n;
@@ -42,7 +38,7 @@ int add_table(CombinedSet& out, const std::string& dir, const TableSpec& t) {
     const std::string path = (fs::path(dir) / t.file).string();
     for (size_t i = 0; i < out.spec.tables.size(); ++i) {
         const TableSpec& have = out.spec.tables[i];
-        if (!same_pattern(have.pattern, t.pattern)) continue;
+        if (!(have.pattern == t.pattern)) continue;
         if (have.xxh3 && t.xxh3 && *have.xxh3 != *t.xxh3)
             throw UsageError("two different tables of the pattern " + t.pattern.tiles_string() +
                              ": " + out.sources[i] + " (xxh3=" + base::hex16(*have.xxh3) +

@@ -44,6 +44,11 @@ public:
     base::Mask tile_mask() const { return tile_mask_; }
     std::string tiles_string() const;  // "1,2,3"
 
+    // The same table: board, goal, kind, metric and tiles (kept sorted).
+    bool operator==(const Pattern& o) const {
+        return goal_ == o.goal_ && kind_ == o.kind_ && metric_ == o.metric_ && tiles_ == o.tiles_;
+    }
+
 private:
     board::Board goal_;
     std::vector<int> tiles_;
