@@ -1,5 +1,6 @@
 #include "solver/request.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <utility>
@@ -123,6 +124,11 @@ Request make_request(const Options& o) {
     }
     if (!r.input.empty() && !r.boards.empty())
         throw UsageError("give boards as arguments or with --input, not both");
+    if ((r.command == Command::Solve || r.command == Command::Check) &&
+        std::find(r.boards.begin(), r.boards.end(), "-") != r.boards.end())
+        throw UsageError(
+            "a lone '-' reads standard input and must be the only argument (the blank is 0, _ "
+            "or .)");
     std::optional<board::Geometry> size;
     if (o.size) size = board::parse_size(*o.size);
     r.format = board::BoardFormat(size, o.goal);

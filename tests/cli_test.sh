@@ -120,6 +120,13 @@ printf '1 2 3/4 5 6/7 0 8 R\n' >"$scratch/stdin"
 run "$solver" check -
 expect_status "check - reads stdin" 0
 expect_out "check - reads stdin: the line checked" "^stdin:1: "
+# A lone - among other arguments is refused (it is standard input, not a tile), as is - twice.
+run "$solver" -j 1 - -
+expect_status "- twice" 2
+expect_err "- twice: said" "lone '-' reads standard input and must be the only argument"
+run "$solver" -j 1 1 2 3 4 5 6 7 - 8
+expect_status "- among separate tiles" 2
+expect_err "- among separate tiles: the blank named" "the blank is 0, _ or \\."
 : >"$scratch/stdin"
 # A word is named as no tile number, not counted as one; a huge number is out of range.
 run "$solver" -j 1 solve frob
