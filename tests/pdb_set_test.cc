@@ -538,5 +538,34 @@ TEST(PdbSet, DiscoveryRanksAPresetMeasuredNoBetterBelowTheSmallerOne) {
     std::filesystem::remove_all(dir);
 }
 
+// A preset of two partitions under max: the first is 24-6-6-6-6's, in its order (the search
+// reads the first partition first), the second shares no table with it, every table is listed
+// once, and discovery ranks the set above 24-6-6-6-6 alone.
+TEST(PdbSet, APresetOfTwoPartitionsHoldsBothAndRanksAboveTheFirst) {
+    const tables::PdbSetSpec six = tables::preset("24-6-6-6-6");
+    const tables::PdbSetSpec two = tables::preset("24-6-6-6-6x2");
+    ASSERT_EQ(two.partitions.size(), 2u);
+    ASSERT_EQ(two.tables.size(), 8u);
+    for (size_t i = 0; i < six.tables.size(); ++i) {
+        const int t = two.partitions[0][i];
+        EXPECT_EQ(two.tables[static_cast<size_t>(t)].pattern,
+                  six.tables[static_cast<size_t>(six.partitions[0][i])].pattern);
+    }
+    base::Mask covered = 0;
+    for (const int t : two.partitions[1]) {
+        for (const int u : two.partitions[0]) EXPECT_NE(t, u);
+        covered |= two.tables[static_cast<size_t>(t)].pattern.tile_mask();
+    }
+    EXPECT_EQ(covered, six.tables[0].pattern.tile_mask() | six.tables[1].pattern.tile_mask() |
+                           six.tables[2].pattern.tile_mask() | six.tables[3].pattern.tile_mask());
+    EXPECT_TRUE(two.reflect);
+    EXPECT_GT(tables::set_strength(two), tables::set_strength(six));
+    EXPECT_EQ(tables::preset_ranked_as(two, two.partitions[0]), "");
+    // Its manifest reads back to the same set.
+    const tables::PdbSetSpec back = tables::parse_manifest(tables::manifest_text(two), "m");
+    EXPECT_EQ(back.partitions, two.partitions);
+    EXPECT_EQ(back.tables.size(), two.tables.size());
+}
+
 }  // namespace
 }  // namespace loyd

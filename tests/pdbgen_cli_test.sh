@@ -306,7 +306,7 @@ expect "a refused build creates no output folder" [ ! -e "$scratch/x" ]
 # --preset completes to the presets' names, and nothing from the lines around the table.
 completed=$(bash -c 'source "$1"; COMP_WORDS=("$2" build --preset ""); COMP_CWORD=3; _loyd_pdbgen
   printf "%s\n" "${COMPREPLY[@]}"' _ "$repo/pdbgen/pdbgen.bash" "$pdbgen" | sort | tr '\n' ' ')
-names="15-5-5-5 15-6-6-3 15-7-8 15-fringe 15-mtm-6-6 15-mtm-7-7 24-6-6-6-6 24-7-7-7-3 8-4-4 8-fringe 8-mtm-fringe "
+names="15-5-5-5 15-6-6-3 15-7-8 15-fringe 15-mtm-6-6 15-mtm-7-7 24-6-6-6-6 24-6-6-6-6x2 24-7-7-7-3 8-4-4 8-fringe 8-mtm-fringe "
 expect "completion of --preset: '$completed'" [ "$completed" = "$names" ]
 
 # ---------------------------------------------------------------------------------------

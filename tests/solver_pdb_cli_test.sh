@@ -480,7 +480,7 @@ if command -v script >/dev/null; then
   got=$?
   [ "$got" = 3 ] || fail "5x5 on a terminal: exited $got, expected 3 (time limit): $(head -c 600 "$scratch/tty")"
   first=$(head -1 "$scratch/tty")
-  for want in "no pattern databases found for 5x5" "pdbgen build --preset 24-6-6-6-6" "min on 2 cores" "MiB of memory"; do
+  for want in "no pattern databases found for 5x5" "pdbgen build --preset 24-6-6-6-6x2 " "min on 2 cores" "MiB of memory"; do
     count_check
     case "$first" in *"$want"*) ;; *) fail "5x5 on a terminal: first line lacks '$want': $first" ;; esac
   done
@@ -498,7 +498,7 @@ fi
 # Not on a terminal (scripts, pipes): no notice at the start, the hint once at the end.
 expect_run "5x5 piped" 3 "$solver" --time-limit 0.5 --cache-dir none "$b25"
 count_check
-! grep -q "hours or days" "$scratch/err" && grep -q "pdbgen build --preset 24-6-6-6-6" "$scratch/err" ||
+! grep -q "hours or days" "$scratch/err" && grep -q "pdbgen build --preset 24-6-6-6-6x2 " "$scratch/err" ||
   fail "5x5 piped: $(head -c 600 "$scratch/err")"
 
 finish

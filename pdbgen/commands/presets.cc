@@ -12,12 +12,12 @@ namespace loyd::pdbgen {
 int run_presets(const Context& c) {
     using program::bytes;
     std::ostream& out = c.out;
-    out << std::left << std::setw(12) << "preset" << std::right << std::setw(14) << "entries"
+    out << std::left << std::setw(14) << "preset" << std::right << std::setw(14) << "entries"
         << std::setw(10) << "~build" << std::setw(12) << "peak RAM" << std::setw(11) << "raw disk"
         << "  about\n";
     for (const auto& n : tables::preset_names()) {
         const tables::BuildCost cost = tables::estimate_build_cost(tables::preset(n));
-        out << std::left << std::setw(12) << n << std::right << std::setw(14)
+        out << std::left << std::setw(14) << n << std::right << std::setw(14)
             << program::thousands(cost.entries) << std::setw(10)
             << program::duration(cost.minutes * 60) << std::setw(12) << bytes(cost.peak_bytes)
             << std::setw(11) << bytes(cost.disk_bytes) << "  " << tables::preset_description(n)

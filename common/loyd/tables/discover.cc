@@ -195,7 +195,7 @@ PdbSetSpec suggested_set(const board::Board& goal, board::Metric metric, std::st
     const bool mtm = metric == board::Metric::Mtm;
     const char* name = !standard                           ? nullptr
                        : g.width() == 4 && g.height() == 4 ? (mtm ? "15-mtm-6-6" : "15-7-8")
-                       : g.width() == 5 && g.height() == 5 ? (mtm ? nullptr : "24-6-6-6-6")
+                       : g.width() == 5 && g.height() == 5 ? (mtm ? nullptr : "24-6-6-6-6x2")
                        : g.width() == 3 && g.height() == 3 ? (mtm ? "8-mtm-fringe" : "8-4-4")
                                                            : nullptr;
     if (name) {

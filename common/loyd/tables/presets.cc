@@ -19,7 +19,25 @@ struct PresetDef {
     // A preset whose search was measured no better than a smaller preset's (docs/benchmarks.md):
     // that preset's name. Discovery ranks it just below that one.
     const char* ranks_as = nullptr;
+    // Further additive partitions of the same tiles, combined with `patterns` by max (the set
+    // of tables/combine.h): their tables are built with the first partition's, a table both
+    // hold once.
+    std::vector<std::vector<std::vector<int>>> more = {};
 };
+
+// s with the one partition of `other` (same board, goal, kind and metric) added: a table of
+// a pattern s already holds is shared, not repeated.
+void add_partition(PdbSetSpec& s, const PdbSetSpec& other) {
+    std::vector<int> part;
+    for (const int i : other.partitions.front()) {
+        const TableSpec& t = other.tables[static_cast<size_t>(i)];
+        const auto same = std::find_if(s.tables.begin(), s.tables.end(),
+                                       [&](const TableSpec& u) { return u.pattern == t.pattern; });
+        part.push_back(static_cast<int>(same - s.tables.begin()));
+        if (same == s.tables.end()) s.tables.push_back(t);
+    }
+    s.partitions.push_back(std::move(part));
+}
 
 const std::vector<PresetDef>& presets() {
     static const std::vector<PresetDef> defs = {
@@ -79,6 +97,24 @@ const std::vector<PresetDef>& presets() {
           {13, 18, 19, 20, 23, 24}},
          "5x5 additive 6-6-6-6 partition (the strength of Korf & Felner 2002's 6-6-6-6 on their "
          "instances, not their exact partition); 4 x 127,512,000 entries"},
+        {"24-6-6-6-6x2",
+         5,
+         5,
+         PatternKind::Additive,
+         {{1, 2, 3, 6, 7, 8},
+          {4, 5, 9, 10, 14, 15},
+          {11, 12, 16, 17, 21, 22},
+          {13, 18, 19, 20, 23, 24}},
+         "5x5 two additive 6-6-6-6 partitions under max: 24-6-6-6-6's and a second chosen by "
+         "searching Korf's instances with each candidate (the left column with tile 22, "
+         "2,7,8,12,13,17, the top-right block and the block around the blank); 8 x 127,512,000 "
+         "entries",
+         board::Metric::Stm,
+         nullptr,
+         {{{1, 6, 11, 16, 21, 22},
+           {2, 7, 8, 12, 13, 17},
+           {3, 4, 5, 9, 10, 14},
+           {15, 18, 19, 20, 23, 24}}}},
         {"24-7-7-7-3",
          5,
          5,
@@ -167,8 +203,11 @@ std::string preset_ranked_as(const PdbSetSpec& spec, const std::vector<int>& par
 PdbSetSpec preset(const std::string& name) {
     for (const auto& d : presets())
         if (name == d.name) {
-            board::Geometry g(d.w, d.h);
-            return custom_set(d.name, board::Board::blank_last(g), d.patterns, d.kind, d.metric);
+            const board::Board goal = board::Board::blank_last(board::Geometry(d.w, d.h));
+            PdbSetSpec s = custom_set(d.name, goal, d.patterns, d.kind, d.metric);
+            for (const auto& part : d.more)
+                add_partition(s, custom_set(d.name, goal, part, d.kind, d.metric));
+            return s;
         }
     std::string all;
     for (const auto& n : preset_names()) {
