@@ -40,6 +40,11 @@ void add_partition(PdbSetSpec& s, const PdbSetSpec& other) {
 }
 
 const std::vector<PresetDef>& presets() {
+    // 24-6-6-6-6's partition, also the first of 24-6-6-6-6x2.
+    const std::vector<std::vector<int>> k24Six = {{1, 2, 3, 6, 7, 8},
+                                                  {4, 5, 9, 10, 14, 15},
+                                                  {11, 12, 16, 17, 21, 22},
+                                                  {13, 18, 19, 20, 23, 24}};
     static const std::vector<PresetDef> defs = {
         {"8-fringe",
          3,
@@ -87,24 +92,14 @@ const std::vector<PresetDef>& presets() {
          {{1, 2, 3, 4, 5, 9, 13}},
          "4x4 full fringe table of Culberson & Schaeffer 1998: the row and column farthest from "
          "the blank (tiles 1 2 3 4 5 9 13) with the blank; 518,918,400 entries"},
-        {"24-6-6-6-6",
-         5,
-         5,
-         PatternKind::Additive,
-         {{1, 2, 3, 6, 7, 8},
-          {4, 5, 9, 10, 14, 15},
-          {11, 12, 16, 17, 21, 22},
-          {13, 18, 19, 20, 23, 24}},
+        {"24-6-6-6-6", 5, 5, PatternKind::Additive, k24Six,
          "5x5 additive 6-6-6-6 partition (the strength of Korf & Felner 2002's 6-6-6-6 on their "
          "instances, not their exact partition); 4 x 127,512,000 entries"},
         {"24-6-6-6-6x2",
          5,
          5,
          PatternKind::Additive,
-         {{1, 2, 3, 6, 7, 8},
-          {4, 5, 9, 10, 14, 15},
-          {11, 12, 16, 17, 21, 22},
-          {13, 18, 19, 20, 23, 24}},
+         k24Six,
          "5x5 two additive 6-6-6-6 partitions under max: 24-6-6-6-6's and a second chosen by "
          "searching Korf's instances with each candidate (the left column with tile 22, "
          "2,7,8,12,13,17, the top-right block and the block around the blank); 8 x 127,512,000 "
