@@ -130,6 +130,10 @@ int main(int argc, char** argv) {
             else
                 throw loyd::UsageError("unknown argument " + a);
         }
+        if (gap < 0 || (gap > 0 && (count || so.algorithm != loyd::search::Algorithm::Ida ||
+                                    so.metric != loyd::board::Metric::Stm)))
+            throw loyd::UsageError(
+                "--gap needs K >= 1, IDA* and the single-tile metric, and not --count");
         if (easiest) {
             std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
                 return a.korf_nodes < b.korf_nodes;
@@ -175,6 +179,7 @@ int main(int argc, char** argv) {
             std::string counted;
             std::atomic<bool> cancel{false};
             uint64_t through = 0;  // --gap: nodes of the iterations up to optimal - gap
+            bool gapped = false;   // --gap: the search stopped at that bound
             if (gap > 0) {
                 so.limits.cancel = &cancel;
                 so.limits.progress = [&](const loyd::search::SearchProgress& p) {
@@ -203,7 +208,8 @@ int main(int argc, char** argv) {
                 so.limits.progress = nullptr;
                 // A search that ended first (a solution shorter than the TSV's length) keeps
                 // its own count and length.
-                if (cancel.load()) {
+                gapped = cancel.load();
+                if (gapped) {
                     o.search.nodes_generated = through;
                     o.status = loyd::search::SolveOutcome::Status::Solved;
                     o.length = r.optimal;
@@ -217,7 +223,8 @@ int main(int argc, char** argv) {
             const bool bad =
                 solved && stm && o.length != r.optimal && !(gap > 0 && o.length < r.optimal);
             wrong += bad;
-            const std::string len = solved ? std::to_string(o.length) : "limit";
+            // (--gap: "gap" for a search stopped at its bound, whose length is not known.)
+            const std::string len = gapped ? "gap" : solved ? std::to_string(o.length) : "limit";
             const std::string note = bad ? "  WRONG LENGTH"
                                      : solved
                                          ? ""

@@ -132,6 +132,11 @@ TEST(MtmPdb, DiscoveryPicksTheSetOfTheMetric) {
 TEST(MtmPdb, BuildSuggestionsAreForTheMetric) {
     const board::Board g4 = board::Board::blank_first(board::Geometry(4, 4));
     EXPECT_NE(tables::suggest_build_command(g4).find("--preset 15-7-8 "), std::string::npos);
+    // 5x5: the two-partition preset, not the 24-6-6-6-6 its name begins with.
+    const std::string g5 =
+        tables::suggest_build_command(board::Board::blank_first(board::Geometry(5, 5)));
+    EXPECT_NE(g5.find("--preset 24-6-6-6-6x2 "), std::string::npos) << g5;
+    EXPECT_EQ(g5.find("--preset 24-6-6-6-6 "), std::string::npos) << g5;
     EXPECT_NE(tables::suggest_build_command(g4, board::Metric::Mtm).find("--preset 15-mtm-6-6 "),
               std::string::npos);
     EXPECT_NE(tables::suggest_build_command(board::Board::blank_last(board::Geometry(3, 3)),
