@@ -124,8 +124,11 @@ Request make_request(const Options& o) {
     }
     if (!r.input.empty() && !r.boards.empty())
         throw UsageError("give boards as arguments or with --input, not both");
+    // A lone '-' elsewhere is no tile (check's last argument is its moves, where '-' is none).
+    const auto tiles_end =
+        r.command == Command::Check && !r.boards.empty() ? r.boards.end() - 1 : r.boards.end();
     if ((r.command == Command::Solve || r.command == Command::Check) &&
-        std::find(r.boards.begin(), r.boards.end(), "-") != r.boards.end())
+        std::find(r.boards.begin(), tiles_end, "-") != tiles_end)
         throw UsageError(
             "a lone '-' reads standard input and must be the only argument (the blank is 0, _ "
             "or .)");

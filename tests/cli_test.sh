@@ -127,6 +127,10 @@ expect_err "- twice: said" "lone '-' reads standard input and must be the only a
 run "$solver" -j 1 1 2 3 4 5 6 7 - 8
 expect_status "- among separate tiles" 2
 expect_err "- among separate tiles: the blank named" "the blank is 0, _ or \\."
+# ... but check's last argument is its moves, where - is none.
+run "$solver" check 1 2 3 4 5 6 7 8 0 -
+expect_status "check with - as the moves" 0
+expect_out "check with - as the moves: no moves, optimal" "^argument 1: optimal stm 0 "
 : >"$scratch/stdin"
 # A word is named as no tile number, not counted as one; a huge number is out of range.
 run "$solver" -j 1 solve frob

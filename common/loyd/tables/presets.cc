@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "loyd/base/error.h"
+#include "loyd/tables/combine.h"
 
 namespace loyd::tables {
 
@@ -19,25 +20,11 @@ struct PresetDef {
     // A preset whose search was measured no better than a smaller preset's (docs/benchmarks.md):
     // that preset's name. Discovery ranks it just below that one.
     const char* ranks_as = nullptr;
-    // Further additive partitions of the same tiles, combined with `patterns` by max (the set
-    // of tables/combine.h): their tables are built with the first partition's, a table both
-    // hold once.
+    // Further additive partitions of the same tiles, combined with `patterns` by max as
+    // tables/combine.h combines sets: their tables are built with the first partition's, a table
+    // both hold once.
     std::vector<std::vector<std::vector<int>>> more = {};
 };
-
-// s with the one partition of `other` (same board, goal, kind and metric) added: a table of
-// a pattern s already holds is shared, not repeated.
-void add_partition(PdbSetSpec& s, const PdbSetSpec& other) {
-    std::vector<int> part;
-    for (const int i : other.partitions.front()) {
-        const TableSpec& t = other.tables[static_cast<size_t>(i)];
-        const auto same = std::find_if(s.tables.begin(), s.tables.end(),
-                                       [&](const TableSpec& u) { return u.pattern == t.pattern; });
-        part.push_back(static_cast<int>(same - s.tables.begin()));
-        if (same == s.tables.end()) s.tables.push_back(t);
-    }
-    s.partitions.push_back(std::move(part));
-}
 
 const std::vector<PresetDef>& presets() {
     // 24-6-6-6-6's partition, also the first of 24-6-6-6-6x2.
@@ -199,10 +186,12 @@ PdbSetSpec preset(const std::string& name) {
     for (const auto& d : presets())
         if (name == d.name) {
             const board::Board goal = board::Board::blank_last(board::Geometry(d.w, d.h));
-            PdbSetSpec s = custom_set(d.name, goal, d.patterns, d.kind, d.metric);
+            std::vector<SetSource> parts{
+                {"", custom_set(d.name, goal, d.patterns, d.kind, d.metric)}};
             for (const auto& part : d.more)
-                add_partition(s, custom_set(d.name, goal, part, d.kind, d.metric));
-            return s;
+                parts.push_back({"", custom_set(d.name, goal, part, d.kind, d.metric)});
+            // Several partitions: the set `pdbgen combine` would make of them.
+            return parts.size() == 1 ? parts[0].spec : combine_sets(parts, d.name).spec;
         }
     std::string all;
     for (const auto& n : preset_names()) {
