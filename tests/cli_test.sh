@@ -539,8 +539,11 @@ hard=$(grep "^korf-60:" "$repo/data/korf100.txt" | sed 's/^[^:]*://; s/#.*//')
 printf 'easy: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\nhard: %s\n' "$hard" >"$scratch/interrupt.txt"
 # start_hard: the solver on interrupt.txt in the background ($victim), returning once "hard"
 # has started (the easy record is out), not after a fixed sleep: on a loaded machine the solver
-# may not have installed its handlers 1.5 s after the fork.
+# may not have installed its handlers 1.5 s after the fork. The output file is emptied here
+# first: the child's own redirection may come after the first look, which would then see the
+# last run's lines and signal a process that has not installed its handlers yet.
 start_hard() {
+  : >"$scratch/out"
   "$solver" -j 1 --heuristic manhattan --goal blank-first --input "$scratch/interrupt.txt" >"$scratch/out" 2>"$scratch/err" &
   victim=$!
   for _ in $(seq 300); do
@@ -589,6 +592,7 @@ expect_status "SIGTERM while skipping an endless line" 130
 
 # scramble too: the first signal stops the drawing after a whole line, exit 130.
 for sig in INT TERM; do
+  : >"$scratch/out" # emptied before the start, as in start_hard
   "$solver" scramble --count 18446744073709551615 --seed 1 -q >"$scratch/out" 2>"$scratch/err" &
   victim=$!
   for _ in $(seq 300); do
