@@ -610,6 +610,17 @@ for cmd in unpack pack; do
 done
 expect_run "pack over another pattern's table" 2 "$pdbgen" pack "$fringe/full-1-2-3-4-7.pdb" "$one/additive-1-2-4-5.pdb" -q
 expect_err_line "pack over another pattern's table" "pdbgen: $one/additive-1-2-4-5.pdb is another table (additive 1,2,4,5 of 3x3" "full-1-2-3-4-7.pdb (full 1,2,3,4,7 of 3x3"
+# A table of another set written into a set's folder under a name its manifest does not give
+# (it would be named by no manifest), or under one of its names with another pattern (the set
+# would not load): refused, nothing written.
+for cmd in unpack pack; do
+  expect_run "$cmd a table into another set's folder" 2 "$pdbgen" $cmd "$fringe/full-1-2-3-4-7.pdb" "$one/full-1-2-3-4-7.pdb" -q
+  expect_err_line "$cmd a table into another set's folder" "pdbgen: $one holds the set 8-4-4, which names no table full-1-2-3-4-7.pdb; writing $fringe/full-1-2-3-4-7.pdb there would leave a table named by no manifest"
+done
+rm "$one/additive-3-6-7-8.pdb"
+expect_run "unpack a table under a missing table's name" 2 "$pdbgen" unpack "$fringe/full-1-2-3-4-7.pdb" "$one/additive-3-6-7-8.pdb" -q
+expect_err_line "unpack a table under a missing table's name" "pdbgen: $one's set 8-4-4 names additive-3-6-7-8.pdb as additive 3,6,7,8 of 3x3" "full 1,2,3,4,7 of 3x3" "would break that set"
+"$pdbgen" build --preset 8-4-4 --out "$one" --encoding raw -q >/dev/null 2>&1 # the table removed, again
 expect "the refusals left the set as it was" [ "$(cksum "$one"/*)" = "$before" ]
 expect_run "unpack the same set into its folder" 0 "$pdbgen" unpack "$one" "$scratch/one-copy" -q
 expect_run "unpack the same set again over its copy" 0 "$pdbgen" unpack "$one" "$scratch/one-copy" -q

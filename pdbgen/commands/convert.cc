@@ -89,6 +89,9 @@ int convert_file(const Context& c, const Conversion& how) {
     if (tables::holds_set(dir)) lock_folder(c, dir, lock);
     remove_dead_temporaries_in(c, dir);
     refuse_another_table(in, to);
+    std::error_code ec;
+    if (lock && !fs::equivalent(in, to, ec))  // in place, the folder gains no table
+        refuse_unnamed_table(in, dir, fs::path(to).filename().string());
     // A set's table that is a link (into another set) is replaced, never written through; a
     // file outside any set is written through a link, as cp does.
     const base::Links links = lock ? base::Links::Refuse : base::Links::Follow;

@@ -135,4 +135,27 @@ void refuse_another_table(const std::string& in, const std::string& to) {
                      "remove it first");
 }
 
+void refuse_unnamed_table(const std::string& in, const std::string& dir, const std::string& file) {
+    const fs::path m = fs::path(dir) / tables::kManifestName;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(m, ec))) return;
+    std::optional<tables::PdbSetSpec> there;
+    try {
+        there = tables::read_manifest(m.string());
+    } catch (const Error&) {
+        return;
+    }
+    const tables::Pattern ours = tables::pattern_of(tables::read_pdb_header(in), in);
+    for (const auto& t : there->tables) {
+        if (t.file != file) continue;
+        if (t.pattern == ours) return;
+        throw UsageError(dir + "'s set " + there->name + " names " + file + " as " +
+                         describe(t.pattern) + "; writing " + in + " (" + describe(ours) +
+                         ") there would break that set: write it elsewhere");
+    }
+    throw UsageError(
+        dir + " holds the set " + there->name + ", which names no table " + file + "; writing " +
+        in + " there would leave a table named by no manifest: " + "write it into another folder");
+}
+
 }  // namespace loyd::pdbgen

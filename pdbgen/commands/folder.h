@@ -46,4 +46,9 @@ void set_manifest_sum(const std::string& dir, const std::string& file, std::opti
 // any other file, may be replaced.
 void refuse_another_table(const std::string& in, const std::string& to);
 
+// Refuses (UsageError) to write the table file `in` as `file` into `dir` when `dir` holds a set
+// whose manifest does not name `file` (the table would be named by no manifest), or names it as
+// another pattern (the set would fail to load). A folder whose manifest cannot be read passes.
+void refuse_unnamed_table(const std::string& in, const std::string& dir, const std::string& file);
+
 }  // namespace loyd::pdbgen
