@@ -88,15 +88,15 @@ const std::vector<PresetDef>& presets() {
          PatternKind::Additive,
          k24Six,
          "5x5 two additive 6-6-6-6 partitions under max: 24-6-6-6-6's and a second chosen by "
-         "searching Korf's instances with each candidate (the left column with tile 22, "
-         "2,7,8,12,13,17, the top-right block and the block around the blank); 8 x 127,512,000 "
-         "entries",
+         "searching Korf's instances with each candidate (the left column with tile 2, the "
+         "top-right block, the 2x3 block in the middle and the block around the blank); 8 x "
+         "127,512,000 entries",
          board::Metric::Stm,
          nullptr,
-         {{{1, 6, 11, 16, 21, 22},
-           {2, 7, 8, 12, 13, 17},
+         {{{1, 2, 6, 11, 16, 21},
            {3, 4, 5, 9, 10, 14},
-           {15, 18, 19, 20, 23, 24}}}},
+           {7, 8, 12, 13, 17, 18},
+           {15, 19, 20, 22, 23, 24}}}},
         {"24-7-7-7-3",
          5,
          5,
