@@ -79,19 +79,25 @@ std::string describe(const tables::Pattern& p) {
            " for the goal " + p.goal().to_string() + " (" + to_string(p.metric()) + ")";
 }
 
+// The set `dir`'s manifest describes; none when it has no manifest or one that cannot be read
+// (it names nothing).
+std::optional<tables::PdbSetSpec> set_in(const std::string& dir) {
+    const fs::path m = fs::path(dir) / tables::kManifestName;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(m, ec))) return std::nullopt;
+    try {
+        return tables::read_manifest(m.string());
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
 }  // namespace
 
 void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
                         const std::string& doing) {
-    const fs::path m = fs::path(dir) / tables::kManifestName;
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(m, ec))) return;
-    std::optional<tables::PdbSetSpec> there;
-    try {
-        there = tables::read_manifest(m.string());
-    } catch (const Error&) {
-        return;
-    }
+    const std::optional<tables::PdbSetSpec> there = set_in(dir);
+    if (!there) return;
     if (same_set(*there, spec)) return;
     std::string files;
     for (const auto& t : there->tables) files += (files.empty() ? "" : ", ") + t.file;
@@ -136,15 +142,8 @@ void refuse_another_table(const std::string& in, const std::string& to) {
 }
 
 void refuse_unnamed_table(const std::string& in, const std::string& dir, const std::string& file) {
-    const fs::path m = fs::path(dir) / tables::kManifestName;
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(m, ec))) return;
-    std::optional<tables::PdbSetSpec> there;
-    try {
-        there = tables::read_manifest(m.string());
-    } catch (const Error&) {
-        return;
-    }
+    const std::optional<tables::PdbSetSpec> there = set_in(dir);
+    if (!there) return;
     const tables::Pattern ours = tables::pattern_of(tables::read_pdb_header(in), in);
     for (const auto& t : there->tables) {
         if (t.file != file) continue;
@@ -155,7 +154,7 @@ void refuse_unnamed_table(const std::string& in, const std::string& dir, const s
     }
     throw UsageError(
         dir + " holds the set " + there->name + ", which names no table " + file + "; writing " +
-        in + " there would leave a table named by no manifest: " + "write it into another folder");
+        in + " there would leave a table named by no manifest: write it into another folder");
 }
 
 }  // namespace loyd::pdbgen
