@@ -1,14 +1,17 @@
 #!/usr/bin/python3
-"""Random solvable positions in Korf's 24-puzzle TSV form, for `solve_bench --gap` on instances
-no partition was chosen on (docs/benchmarks.md, "A second 6-6-6-6 partition ...").
+"""Random solvable positions in the TSV form of ../shared/data/korf24.tsv, for `solve_bench
+--gap` on instances no partition was chosen on (docs/benchmarks.md, "A second 6-6-6-6
+partition ..." and "A wider search for the second partition").
 
-  random_tsv.py WxH COUNT SEED PLUS
+  random_tsv.py 4x4|5x5 COUNT SEED PLUS
 
-prints COUNT positions of a W x H board (goal blank first, as solve_bench's), one row each:
-id, the tiles row-major (0 the blank), Manhattan distance + PLUS in the length column, and 1 in
-the published-nodes column. The length column is a bound, not a length: `solve_bench TSV pdb
---gap K` then stops every search as its bound passes Manhattan + PLUS - K, the same depth for
-every set, and counts the nodes to there (an instance solved below it counts its whole search).
+prints a comment line, then COUNT positions of the board (the 15- or 24-puzzle, the boards
+solve_bench reads; goal blank first, as solve_bench's), one row each: id, the tiles row-major
+(0 the blank), Manhattan distance + PLUS in the length column, and 1 in the published-nodes
+column. The length column is a bound, not a length: `solve_bench TSV pdb --gap K` then stops
+every search as its bound passes Manhattan + PLUS - K, the same depth for every set, and counts
+the nodes to there (an instance solved below it counts its whole search). PLUS must exceed K,
+or no iteration is counted.
 Each position is Python's random.shuffle of the cells after random.seed(SEED), drawn again
 while it cannot reach the goal: the same arguments always give the same rows.
 """
@@ -35,12 +38,15 @@ def manhattan(cells, width):
 
 
 def main():
-    if len(sys.argv) != 5 or "x" not in sys.argv[1]:
+    if len(sys.argv) != 5 or sys.argv[1] not in ("4x4", "5x5"):
         sys.exit(__doc__)
-    width, height = (int(x) for x in sys.argv[1].split("x"))
-    count, seed, plus = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    if not (2 <= width and 2 <= height and width * height <= 25) or count < 0 or plus < 0:
-        sys.exit("random_tsv.py: a board of 4 to 25 cells, COUNT and PLUS at least 0")
+    width = height = int(sys.argv[1][0])
+    try:
+        count, seed, plus = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    except ValueError:
+        sys.exit("random_tsv.py: COUNT, SEED and PLUS are whole numbers\n" + __doc__)
+    if count < 0 or plus < 1:
+        sys.exit("random_tsv.py: COUNT must be at least 0 and PLUS at least 1")
     random.seed(seed)
     print(f"# {count} random {width}x{height} positions (bench/random_tsv.py {width}x{height} "
           f"{count} {seed} {plus}), goal blank first; column 3 is Manhattan + {plus} (a bound, "

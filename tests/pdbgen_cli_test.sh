@@ -620,6 +620,7 @@ done
 rm "$one/additive-3-6-7-8.pdb"
 expect_run "unpack a table under a missing table's name" 2 "$pdbgen" unpack "$fringe/full-1-2-3-4-7.pdb" "$one/additive-3-6-7-8.pdb" -q
 expect_err_line "unpack a table under a missing table's name" "pdbgen: $one's set 8-4-4 names additive-3-6-7-8.pdb as additive 3,6,7,8 of 3x3" "full 1,2,3,4,7 of 3x3" "would break that set"
+expect "unpack a table under a missing table's name: nothing written" [ ! -e "$one/additive-3-6-7-8.pdb" ]
 "$pdbgen" build --preset 8-4-4 --out "$one" --encoding raw -q >/dev/null 2>&1 # the table removed, again
 expect "the refusals left the set as it was" [ "$(cksum "$one"/*)" = "$before" ]
 expect_run "unpack the same set into its folder" 0 "$pdbgen" unpack "$one" "$scratch/one-copy" -q
