@@ -223,9 +223,13 @@ class Search:
 
 def main():
     args = parse_args()
+    try:
+        cur = [[int(t) for t in g.split(",")] for g in args.start.split()]
+    except ValueError:
+        sys.exit(f'partition_local_search.py: --start "{args.start}" is not groups of tile '
+                 'numbers such as "1,2,3 4,5,6"')
     os.makedirs(args.work, exist_ok=True)
     search = Search(args)
-    cur = [[int(t) for t in g.split(",")] for g in args.start.split()]
     tiles = sorted(t for g in cur for t in g)
     if tiles != sorted(t for t in search.goal if t):
         sys.exit("--start must hold each of the board's tiles once")
@@ -253,4 +257,7 @@ def main():
     print(f"best {search.key(cur)} {best:.4f}")
 
 
-main()
+try:
+    main()
+except (OSError, subprocess.CalledProcessError) as e:
+    sys.exit(f"partition_local_search.py: {e}")
