@@ -41,6 +41,9 @@ program::CommandOptions declared() {
         ("max-memory", po::value<std::string>(),
          "refuse to start above this peak (e.g. 4G; 0 = the memory available, the default)")
         ("force", "rebuild tables already present and valid")
+        ("reuse", po::value<std::vector<std::string>>()->composing(),
+         "a built set (folder or manifest) whose tables of this set are linked in, not built "
+         "(repeat for several)")
         ("checkpoint", po::value<std::string>(),
          "save each finished BFS layer in DIR; the same command resumes from it (any rank count)");
     d.group("Suggest (suggest)", {"suggest"})
@@ -101,6 +104,7 @@ void read_values(const po::variables_map& vm, Options& o) {
     o.level = vm["level"].as<int>();
     if (vm.count("max-memory")) o.max_memory = parse_bytes(str("max-memory"));
     o.force = vm.count("force") > 0;
+    if (vm.count("reuse")) o.reuse = vm["reuse"].as<std::vector<std::string>>();
     o.no_wait = vm.count("no-wait") > 0;
     if (vm.count("checkpoint")) {
         o.checkpoint = str("checkpoint");

@@ -28,6 +28,7 @@ struct Options {
     int level = 0;            // 0 = the format's default
     uint64_t max_memory = 0;  // bytes; 0 = what the machine has available
     bool force = false;
+    std::vector<std::string> reuse;  // build: sets whose tables are linked in, not built
     bool no_wait = false;    // build, pack, unpack: fail instead of waiting for the folder's lock
     std::string checkpoint;  // build: folder of per-layer checkpoints ("" = none)
     // verify

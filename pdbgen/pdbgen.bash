@@ -16,13 +16,13 @@ _loyd_pdbgen() {
         --entries) COMPREPLY=($(compgen -W "compact byte" -- "$cur")); return ;;
         -g|--goal) COMPREPLY=($(compgen -W "blank-last blank-first" -- "$cur")); return ;;
         -o|--out|--checkpoint) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --against) COMPREPLY=($(compgen -f -- "$cur")); return ;;  # a folder or a manifest
+        --against|--reuse) COMPREPLY=($(compgen -f -- "$cur")); return ;;  # a folder or a manifest
     esac
     if [[ $cur == -* ]]; then
         # Each command's own options (pdbgen refuses another command's: options.cc).
         case $cmd in
             build) COMPREPLY=($(compgen -W "--preset --size --goal --pattern --kind --metric --name --encoding
-                --max-memory --force --checkpoint --out --entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
+                --max-memory --force --reuse --checkpoint --out --entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
             suggest) COMPREPLY=($(compgen -W "--size --goal --sizes --top --candidates --jobs --quiet --help" -- "$cur")) ;;
             verify) COMPREPLY=($(compgen -W "--against --jobs --quiet --help" -- "$cur")) ;;
             info) COMPREPLY=($(compgen -W "--scores --jobs --quiet --help" -- "$cur")) ;;

@@ -16,12 +16,14 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <sstream>
 #include <thread>
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/discover.h"
+#include "loyd/tables/presets.h"
 #include "tests/pdb_test_support.h"
 
 namespace loyd {
@@ -545,6 +547,56 @@ TEST(ShellWord, BuildCommandQuotesTheFolder) {
     else
         ::unsetenv("XDG_DATA_HOME");
     EXPECT_NE(cmd.find("--out '/tmp/my data/loyd/pdb/15-7-8'"), std::string::npos) << cmd;
+}
+
+// A set already built that holds some of the suggested set's tables: the command reuses them
+// (--reuse, its folder quoted) and the cost counts only the others.
+TEST(ShellWord, BuildCommandReusesTheTablesOfASetHeld) {
+    const board::Board g5 = board::Board::blank_first(board::Geometry(5, 5));
+    const tables::PdbSetSpec p6 = tables::preset("24-6-6-6-6");
+    const tables::BuiltSet have{p6, "/tmp/my sets/24-6-6-6-6"};
+    const std::string cmd = tables::suggest_build_command(g5, board::Metric::Stm, &have);
+    EXPECT_NE(cmd.find("--preset 24-6-6-6-6x2 --reuse '/tmp/my sets/24-6-6-6-6' --out "),
+              std::string::npos)
+        << cmd;
+    int shared = -1;
+    const tables::BuildCost all = tables::suggest_build_cost(g5);
+    const tables::BuildCost rest =
+        tables::suggest_build_cost(g5, board::Metric::Stm, &have, &shared);
+    EXPECT_EQ(shared, 4);
+    EXPECT_EQ(rest.entries * 2, all.entries);  // four 6-tile tables of eight
+    EXPECT_EQ(rest.disk_bytes * 2, all.disk_bytes);
+    EXPECT_NEAR(rest.minutes * 2, all.minutes, 1e-9);
+    EXPECT_EQ(rest.peak_bytes, all.peak_bytes);
+    // A set sharing no table (another board) changes nothing.
+    const tables::PdbSetSpec p15 = tables::preset("15-7-8");
+    const tables::BuiltSet other{p15, "/tmp/15"};
+    EXPECT_EQ(tables::suggest_build_command(g5, board::Metric::Stm, &other),
+              tables::suggest_build_command(g5));
+    EXPECT_EQ(tables::suggest_build_cost(g5, board::Metric::Stm, &other, &shared).entries,
+              all.entries);
+    EXPECT_EQ(shared, 0);
+    // A custom suggestion reuses too: the 3x4 board's own tables, held by a set.
+    const board::Board g34 = board::Board::blank_last(board::Geometry(3, 4));
+    const std::string custom = tables::suggest_build_command(g34);
+    std::vector<std::vector<int>> patterns;
+    for (size_t at = custom.find("--pattern "); at != std::string::npos;
+         at = custom.find("--pattern ", at + 1)) {
+        std::vector<int> tiles;
+        std::istringstream in(custom.substr(at + 10, custom.find(' ', at + 10) - at - 10));
+        for (std::string t; std::getline(in, t, ',');) tiles.push_back(std::stoi(t));
+        patterns.push_back(tiles);
+    }
+    ASSERT_GE(patterns.size(), 2u) << custom;
+    const tables::PdbSetSpec held =
+        tables::custom_set("held", g34, {patterns[0]}, tables::PatternKind::Additive);
+    const tables::BuiltSet h{held, "/tmp/held"};
+    const std::string reusing = tables::suggest_build_command(g34, board::Metric::Stm, &h);
+    EXPECT_NE(reusing.find(" --reuse /tmp/held --name "), std::string::npos) << reusing;
+    EXPECT_EQ(tables::suggest_build_cost(g34, board::Metric::Stm, &h, &shared).entries +
+                  tables::estimate_build_cost(held).entries,
+              tables::suggest_build_cost(g34).entries);
+    EXPECT_EQ(shared, 1);
 }
 
 }  // namespace

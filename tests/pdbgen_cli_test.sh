@@ -2,7 +2,7 @@
 # Command-line tests of pdbgen: presets, suggest, builds (preset and custom), verify (clean, damaged,
 # truncated, against a reference manifest), info, pack/unpack, exit codes for bad usage and
 # memory limits, rebuilds into a finished folder, thread-count independence, -j above the
-# CPUs (capped, with a note), and sets combined by max.
+# CPUs (capped, with a note), sets combined by max, and builds reusing another set's tables.
 # Only small sets are built (3x3, 2x4 and a few 4x4 tables of at most 4 tiles).
 #
 # Usage: pdbgen_cli_test.sh PDBGEN SCRATCH_DIR
@@ -840,5 +840,33 @@ expect "combine: a table missing: no manifest" [ ! -e "$scratch/gone/manifest.tx
 cp "$s844/additive-1-2-4-5.pdb" "$scratch/rows-gone/additive-4-5-6.pdb"
 expect_run "combine: a table holding another pattern" 4 "$pdbgen" combine "$s844" "$scratch/rows-gone" --out "$scratch/gone"
 expect_err_line "combine: a table holding another pattern" "rows-gone/additive-4-5-6.pdb: the table holds additive 1,2,4,5, not the additive 4,5,6"
+
+# build --reuse: the tables another set holds are linked in, not built; that set is never written.
+reuse=$scratch/reuse
+if expect_run "reuse: 8-4-4's table and rows' from both sets" 0 "$pdbgen" build --size 3x3 --pattern 1,2,4,5 --pattern 3,6 --pattern 7,8 --name mixed --out "$reuse" --reuse "$rows" --reuse "$s844/manifest.txt"; then
+  expect_err "reuse: says which table it reuses" "reuse/additive-1-2-4-5.pdb: reusing .*s844/additive-1-2-4-5.pdb$"
+  expect_err "reuse: a set holding none of the tables gets a note" "note: --reuse .*rows holds no table of mixed$"
+  expect "reuse: hard-linked" [ "$reuse/additive-1-2-4-5.pdb" -ef "$s844/additive-1-2-4-5.pdb" ]
+  expect "reuse: the others built" [ -f "$reuse/additive-3-6.pdb" ] && expect "reuse: the others built" [ -f "$reuse/additive-7-8.pdb" ]
+  expect_run "reuse: the set verifies" 0 "$pdbgen" verify "$reuse"
+fi
+sum844=$(cksum < "$s844/additive-1-2-4-5.pdb")
+expect_run "reuse: in another entry coding" 0 "$pdbgen" build --size 3x3 --pattern 1,2,4,5 --pattern 3,6,7,8 --name bytes --entries byte --out "$scratch/reuse-byte" --reuse "$s844" -q
+expect "reuse: re-encoded into its own file" not [ "$scratch/reuse-byte/additive-1-2-4-5.pdb" -ef "$s844/additive-1-2-4-5.pdb" ]
+expect "reuse: the reused set untouched" [ "$(cksum < "$s844/additive-1-2-4-5.pdb")" = "$sum844" ]
+expect_run "reuse: the byte set verifies" 0 "$pdbgen" verify "$scratch/reuse-byte"
+cp -r "$s844" "$scratch/s844-bad"
+printf '\x07' | dd of="$scratch/s844-bad/additive-1-2-4-5.pdb" bs=1 seek=300 conv=notrunc 2>/dev/null
+sumbad=$(cksum < "$scratch/s844-bad/additive-1-2-4-5.pdb")
+expect_run "reuse: a damaged table" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-bad" --reuse "$scratch/s844-bad"
+expect_err "reuse: a damaged table is rebuilt" "rebuilding .*reuse-bad/additive-1-2-4-5.pdb: .*checksum"
+expect "reuse: the damaged set untouched" [ "$(cksum < "$scratch/s844-bad/additive-1-2-4-5.pdb")" = "$sumbad" ]
+expect_run "reuse: the rebuilt set verifies" 0 "$pdbgen" verify "$scratch/reuse-bad"
+expect_run "reuse: a folder without a set" 4 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-none" --reuse "$scratch/nowhere"
+expect_err_line "reuse: a folder without a set" "pdbgen: --reuse: $scratch/nowhere: cannot open manifest"
+expect "reuse: a folder without a set: nothing created" [ ! -e "$scratch/reuse-none" ]
+expect_run "reuse: with --force" 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-force" --reuse "$s844" --force
+expect_err_line "reuse: with --force" "give one"
+expect_run "reuse: not an option of verify" 2 "$pdbgen" verify "$s844" --reuse "$s844"
 
 finish

@@ -300,6 +300,24 @@ else
   grep -q '"heuristic":"pdb:custom-3x4"' "$scratch/out" || fail "hinted tables not used: $(cat "$scratch/out")"
   rm -rf "$XDG_DATA_HOME/loyd"
 fi
+# Tables used that are not the set suggested, but hold some of its tables: the hint's command
+# reuses them (--reuse, the cost counting only the others), and runs as printed.
+expect_run "a set holding one of 8-4-4's tables" 0 "$pdbgen" build --size 3x3 --pattern 1,2,4,5 --name part --out "$scratch/partpath/part" -q
+printf 'h: 8 6 7 2 5 4 3 0 1\n' >"$scratch/hard33.txt"
+# (Copies of the programs, away from the build tree, whose data/ ships 8-4-4 itself.)
+mkdir -p "$scratch/bin"
+cp "$solver" "$pdbgen" "$scratch/bin/"
+LOYD_PDB_PATH="$scratch/partpath" expect_run "reuse hint" 3 "$scratch/bin/solver" --node-limit 50 --input "$scratch/hard33.txt"
+expect_err "reuse hint: names the set used and what it reuses" "used the part tables from $scratch/partpath/part; for faster solving build tables \(under a minute on 2 cores, .*, reusing 1 of its tables from $scratch/partpath/part\): $scratch/bin/pdbgen build --preset 8-4-4 --reuse $scratch/partpath/part --out "
+cmd=$(sed -En 's/.*of its tables from [^)]*\): //p' "$scratch/err" | head -1)
+if [ -z "$cmd" ] || ! eval "$cmd -j 2" >"$scratch/hintbuild.out" 2>&1; then
+  fail "the reusing command does not run as printed: '$cmd': $(cat "$scratch/hintbuild.out" 2>/dev/null)"
+else
+  grep -q "additive-1-2-4-5.pdb: reusing $scratch/partpath/part/additive-1-2-4-5.pdb" "$scratch/hintbuild.out" ||
+    fail "the reusing command did not reuse: $(cat "$scratch/hintbuild.out")"
+  expect "the reused table is linked" [ "$XDG_DATA_HOME/loyd/pdb/8-4-4/additive-1-2-4-5.pdb" -ef "$scratch/partpath/part/additive-1-2-4-5.pdb" ]
+  rm -rf "$XDG_DATA_HOME/loyd"
+fi
 # In a batch of several boards the hint is for the board whose search needed tables (here the
 # second line's 3x4, not the first line's 4x2).
 printf 'easy: 1 2 3 4/5 6 0 7\nh: 0 11 10/9 8 7/6 5 4/3 1 2\n' >"$scratch/mixed.txt"

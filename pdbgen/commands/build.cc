@@ -200,7 +200,10 @@ int run_build(const Context& c) {
     notes(plan, c);
     std::optional<base::DirLock> lock;
     c.world.agree_on([&] {
-        if (c.world.rank() == 0) claim_folder(plan, c, lock);
+        if (c.world.rank() != 0) return;
+        const std::vector<Reused> reused = reused_tables(plan, c);
+        claim_folder(plan, c, lock);
+        place_reused(plan, reused, c);
     });
     const auto t0 = std::chrono::steady_clock::now();
     for (auto& t : plan.spec.tables) t.xxh3 = table_checksum(plan, t, c);

@@ -12,6 +12,7 @@
 #include "loyd/tables/build.h"
 #include "loyd/tables/build_sliced.h"
 #include "loyd/tables/presets.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
 #include "loyd/tables/verify.h"
@@ -104,6 +105,8 @@ std::string BuildPlan::path(const tables::TableSpec& t) const {
 
 BuildPlan plan_build(const Options& o, int ranks) {
     if (o.out.empty()) throw UsageError("build needs --out DIR");
+    if (o.force && !o.reuse.empty())
+        throw UsageError("--force rebuilds every table and --reuse links some in: give one");
     const bool sliced = ranks > 1 || !o.checkpoint.empty();
     BuildPlan plan{spec_from_options(o),
                    o.out,
@@ -201,6 +204,56 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
         if (!o.quiet) c.err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
     }
     return std::nullopt;
+}
+
+std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c) {
+    const Options& o = c.options;
+    std::vector<Reused> found;
+    for (const std::string& from : o.reuse) {
+        tables::SetPath sp;
+        std::optional<tables::PdbSetSpec> theirs;
+        try {
+            sp = tables::set_path(from);
+            theirs = tables::read_manifest(sp.manifest.string());
+        } catch (const IoError& e) {
+            throw IoError(std::string("--reuse: ") + e.what());
+        } catch (const FormatError& e) {
+            throw FormatError(std::string("--reuse: ") + e.what());
+        }
+        bool any = false;
+        for (size_t i = 0; i < plan.spec.tables.size(); ++i)
+            for (const auto& u : theirs->tables)
+                if (u.pattern == plan.spec.tables[i].pattern) {
+                    found.push_back({(sp.dir / u.file).string(), i});
+                    any = true;
+                    break;
+                }
+        if (!any && !o.quiet)
+            c.err << "pdbgen: note: --reuse " << from << " holds no table of " << plan.spec.name
+                  << "\n";
+    }
+    return found;
+}
+
+void place_reused(const BuildPlan& plan, const std::vector<Reused>& reused, const Context& c) {
+    const Options& o = c.options;
+    for (const Reused& r : reused) {
+        const tables::TableSpec& t = plan.spec.tables[r.table];
+        const std::string path = plan.path(t);
+        std::error_code ec;
+        if (fs::exists(path, ec) || fs::is_symlink(path, ec)) continue;
+        if (c.interrupted) throw LimitError("interrupted");
+        try {
+            check_table_holds(r.source, t.pattern);
+            place_table(r.source, path, c.interrupted);
+        } catch (const LimitError&) {
+            throw;
+        } catch (const Error& e) {  // built instead
+            if (!o.quiet) c.err << "pdbgen: not reusing " << r.source << ": " << e.what() << "\n";
+            continue;
+        }
+        if (!o.quiet) c.err << "pdbgen: " << path << ": reusing " << r.source << "\n";
+    }
 }
 
 uint64_t peak_rss_bytes() {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "loyd/base/collective.h"
 #include "loyd/base/dir_lock.h"
@@ -57,6 +58,21 @@ void check_memory(const BuildPlan& plan, const base::Collective& world);
 // manifest). The same set again (a rebuild, a resumed build, another encoding or entry coding)
 // is what build is for; a manifest that cannot be read names nothing.
 void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::DirLock>& lock);
+
+// A table of the plan (plan.spec.tables[table]) that a --reuse set holds, as `source`.
+struct Reused {
+    std::string source;
+    size_t table;
+};
+// Rank 0, before claim_folder: the tables of the plan each --reuse set holds (the same pattern:
+// board, goal, kind, metric, tiles), in the order the sets are given. A set that holds none
+// gets a note; one whose manifest cannot be read fails the build (IoError, FormatError).
+std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c);
+// Rank 0, after claim_folder: each of those tables missing from the output folder is put there
+// from its source (place_table: a hard link, or a copy across file systems); already_built then
+// checks it as any table found there (one that fails is rebuilt, its link replaced: the reused
+// set is never written). A table that cannot be put there is built instead, with a note.
+void place_reused(const BuildPlan& plan, const std::vector<Reused>& reused, const Context& c);
 
 // Rank 0: the payload checksum of the table at plan.path(t) when it is already built and valid
 // (and --force is not given), after re-encoding it when it is valid in another entry coding or

@@ -9,13 +9,7 @@
 // the partitions.
 #include "loyd/tables/combine.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -42,57 +36,6 @@ std::vector<tables::SetSource> read_sets(const std::vector<std::string>& paths) 
     return sets;
 }
 
-// FormatError unless the table file `path` holds `want` (its header read, nothing else).
-void check_source(const std::string& path, const tables::Pattern& want) {
-    const tables::Pattern p = tables::pattern_of(tables::read_pdb_header(path), path);
-    if (!(p == want))
-        throw FormatError(path + ": the table holds " + to_string(p.kind()) + " " +
-                          p.tiles_string() + ", not the " + to_string(want.kind()) + " " +
-                          want.tiles_string() + " its manifest names");
-}
-
-// Copies `from` to `to` atomically (base/atomic_file.h).
-void copy_atomic(const std::string& from, const std::string& to,
-                 const std::atomic<bool>& interrupted) {
-    std::ifstream in(from, std::ios::binary);
-    if (!in) throw IoError("cannot open " + from + ": " + std::strerror(errno));
-    base::AtomicFile out(to, base::Links::Refuse);
-    std::vector<char> buf(size_t{1} << 22);
-    while (in) {
-        if (interrupted) throw LimitError("interrupted");
-        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-        out.append(reinterpret_cast<const uint8_t*>(buf.data()),
-                   static_cast<uint64_t>(in.gcount()));
-    }
-    if (in.bad()) throw IoError("cannot read " + from);
-    out.commit();
-}
-
-// Puts the table `from` at `to`: nothing when `to` is that file already; else a hard link
-// under a temporary name renamed over `to`, or a copy when no link can be made there. A
-// symbolic link at `to` is replaced, never written through (it may name another set's table).
-void place(const std::string& from, const std::string& to, const std::atomic<bool>& interrupted) {
-    std::error_code ec;
-    if (fs::exists(to, ec) && fs::equivalent(from, to, ec)) return;
-    refuse_another_table(from, to);
-    const std::string temp = base::temporary_path(to);
-    // (Following a symbolic link: the link in DIR names the table, not the link.)
-    if (::linkat(AT_FDCWD, from.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
-        const int e = errno;
-        if (e != EXDEV && e != EPERM && e != EMLINK && e != ENOTSUP)
-            throw IoError("cannot link " + from + " into " + fs::path(to).parent_path().string() +
-                          ": " + std::strerror(e));
-        copy_atomic(from, to, interrupted);
-        return;
-    }
-    try {
-        base::rename_into_place(temp, to, base::Links::Refuse);
-    } catch (...) {
-        fs::remove(temp, ec);
-        throw;
-    }
-}
-
 }  // namespace
 
 int run_combine(const Context& c) {
@@ -101,7 +44,7 @@ int run_combine(const Context& c) {
         throw UsageError("expected SET_DIR SET_DIR... --out DIR");
     const tables::CombinedSet cs = tables::combine_sets(read_sets(o.paths), o.name);
     for (size_t i = 0; i < cs.spec.tables.size(); ++i)
-        check_source(cs.sources[i], cs.spec.tables[i].pattern);
+        check_table_holds(cs.sources[i], cs.spec.tables[i].pattern);
 
     std::error_code ec;
     fs::create_directories(o.out, ec);
@@ -122,7 +65,8 @@ int run_combine(const Context& c) {
     }
     for (size_t i = 0; i < cs.spec.tables.size(); ++i) {
         if (c.interrupted) throw LimitError("interrupted");
-        place(cs.sources[i], (fs::path(o.out) / cs.spec.tables[i].file).string(), c.interrupted);
+        place_table(cs.sources[i], (fs::path(o.out) / cs.spec.tables[i].file).string(),
+                    c.interrupted);
     }
     base::write_file_atomic(manifest, tables::manifest_text(cs.spec));
     c.out << manifest << ": " << cs.spec.name << ", " << cs.spec.partitions.size()

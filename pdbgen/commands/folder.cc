@@ -1,6 +1,13 @@
 #include "pdbgen/commands/folder.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <vector>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
@@ -18,6 +25,23 @@ bool is_temporary(const std::string& name) {
     const auto tmp = name.rfind(".tmp.");
     return !name.empty() && name[0] == '.' && tmp != std::string::npos && tmp + 5 < name.size() &&
            name.find_first_not_of("0123456789", tmp + 5) == std::string::npos;
+}
+
+// Copies `from` to `to` atomically (base/atomic_file.h).
+void copy_atomic(const std::string& from, const std::string& to,
+                 const std::atomic<bool>& interrupted) {
+    std::ifstream in(from, std::ios::binary);
+    if (!in) throw IoError("cannot open " + from + ": " + std::strerror(errno));
+    base::AtomicFile out(to, base::Links::Refuse);
+    std::vector<char> buf(size_t{1} << 22);
+    while (in) {
+        if (interrupted) throw LimitError("interrupted");
+        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+        out.append(reinterpret_cast<const uint8_t*>(buf.data()),
+                   static_cast<uint64_t>(in.gcount()));
+    }
+    if (in.bad()) throw IoError("cannot read " + from);
+    out.commit();
 }
 
 }  // namespace
@@ -155,6 +179,37 @@ void refuse_unnamed_table(const std::string& in, const std::string& dir, const s
     throw UsageError(
         dir + " holds the set " + there->name + ", which names no table " + file + "; writing " +
         in + " there would leave a table named by no manifest: write it into another folder");
+}
+
+void check_table_holds(const std::string& path, const tables::Pattern& want) {
+    const tables::Pattern p = tables::pattern_of(tables::read_pdb_header(path), path);
+    if (!(p == want))
+        throw FormatError(path + ": the table holds " + to_string(p.kind()) + " " +
+                          p.tiles_string() + ", not the " + to_string(want.kind()) + " " +
+                          want.tiles_string() + " its manifest names");
+}
+
+void place_table(const std::string& from, const std::string& to,
+                 const std::atomic<bool>& interrupted) {
+    std::error_code ec;
+    if (fs::exists(to, ec) && fs::equivalent(from, to, ec)) return;
+    refuse_another_table(from, to);
+    const std::string temp = base::temporary_path(to);
+    // (Following a symbolic link: the link in DIR names the table, not the link.)
+    if (::linkat(AT_FDCWD, from.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+        const int e = errno;
+        if (e != EXDEV && e != EPERM && e != EMLINK && e != ENOTSUP)
+            throw IoError("cannot link " + from + " into " + fs::path(to).parent_path().string() +
+                          ": " + std::strerror(e));
+        copy_atomic(from, to, interrupted);
+        return;
+    }
+    try {
+        base::rename_into_place(temp, to, base::Links::Refuse);
+    } catch (...) {
+        fs::remove(temp, ec);
+        throw;
+    }
 }
 
 }  // namespace loyd::pdbgen

@@ -3,6 +3,7 @@
 // temporary files (".NAME.tmp.PID", base/atomic_file.h) that interrupted writers left in it.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -50,5 +51,16 @@ void refuse_another_table(const std::string& in, const std::string& to);
 // whose manifest does not name `file` (the table would be named by no manifest), or names it as
 // another pattern (the set would fail to load). A folder whose manifest cannot be read passes.
 void refuse_unnamed_table(const std::string& in, const std::string& dir, const std::string& file);
+
+// FormatError unless the table file `path` holds `want` (its header read, nothing else).
+void check_table_holds(const std::string& path, const tables::Pattern& want);
+
+// Puts the table `from` at `to`: nothing when `to` is that file already; else a hard link
+// under a temporary name renamed over `to`, or a copy (atomic, base/atomic_file.h) when no link
+// can be made there. A symbolic link at `to` is replaced, never written through (it may name
+// another set's table); refuse_another_table(from, to) first. `interrupted` stops a copy
+// (LimitError).
+void place_table(const std::string& from, const std::string& to,
+                 const std::atomic<bool>& interrupted);
 
 }  // namespace loyd::pdbgen

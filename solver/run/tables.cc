@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "loyd/base/error.h"
@@ -129,7 +130,7 @@ const tables::LoadedSet* Tables::choose(const board::Board& goal, bool required)
             const std::string better = tables::suggest_build_command(goal, req_.metric);
             if (better.find("--preset " + s->spec.name + " ") == std::string::npos &&
                 better.find("--preset") != std::string::npos)
-                hint(goal, "used the " + s->spec.name + " tables from " + s->dir);
+                hint(goal, "used the " + s->spec.name + " tables from " + s->dir, s);
             return s;
         } catch (const Error& e) {
             if (required && i + 1 == found.size()) throw;
@@ -152,18 +153,26 @@ void Tables::notice_now(const board::Board& goal) {
     printed_now_ = hint;
 }
 
-void Tables::hint(const board::Board& goal, const std::string& what) {
+void Tables::hint(const board::Board& goal, const std::string& what,
+                  const tables::LoadedSet* have) {
     if (goal.cells() <= 6 || hints_.count(goal_key(goal))) return;
-    const tables::BuildCost c = tables::suggest_build_cost(goal, req_.metric);
+    std::optional<tables::BuiltSet> built;
+    if (have) built.emplace(tables::BuiltSet{have->spec, have->dir});
+    const tables::BuiltSet* b = built ? &*built : nullptr;
+    int shared = 0;
+    const tables::BuildCost c = tables::suggest_build_cost(goal, req_.metric, b, &shared);
     const std::string cmd =
-        local_pdbgen("with: " + tables::suggest_build_command(goal, req_.metric)).substr(6);
+        local_pdbgen("with: " + tables::suggest_build_command(goal, req_.metric, b)).substr(6);
     std::ostringstream os;
     const std::string time =
         c.minutes < 1 ? "under a minute"
                       : "about " + std::to_string(static_cast<long>(std::ceil(c.minutes))) + " min";
     os << what << "; for faster solving build tables (" << time << " on 2 cores, "
        << program::bytes(c.peak_bytes) << " of memory, up to " << program::bytes(c.disk_bytes)
-       << " on disk): " << cmd;
+       << " on disk"
+       << (shared ? ", reusing " + std::to_string(shared) + " of its tables from " + have->dir
+                  : std::string())
+       << "): " << cmd;
     hints_[goal_key(goal)] = os.str();
 }
 

@@ -56,7 +56,10 @@ public:
 private:
     const tables::LoadedSet* load(const std::string& path);
     const tables::LoadedSet* choose(const board::Board& goal, bool required);
-    void hint(const board::Board& goal, const std::string& what);
+    // The hint for `goal`: `what` was used, and the command that builds the suggested set (its
+    // tables that `have`, the set used, holds are reused, not built or counted in the cost).
+    void hint(const board::Board& goal, const std::string& what,
+              const tables::LoadedSet* have = nullptr);
     // On a terminal, for a board of more than 16 cells without tables: the hint at once, with
     // what waiting means, since such a search may run for hours (printed once; -q silences it).
     void notice_now(const board::Board& goal);

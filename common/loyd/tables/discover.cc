@@ -237,12 +237,33 @@ std::string shell_word(const std::string& s) {
     return q + "'";
 }
 
-std::string suggest_build_command(const board::Board& goal, board::Metric metric) {
+namespace {
+
+// Whether `have` holds table t (the same pattern).
+bool holds(const BuiltSet* have, const TableSpec& t) {
+    if (!have) return false;
+    for (const auto& u : have->spec.tables)
+        if (u.pattern == t.pattern) return true;
+    return false;
+}
+
+// " --reuse DIR" when `have` holds one of spec's tables, else "".
+std::string reuse_option(const PdbSetSpec& spec, const BuiltSet* have) {
+    for (const auto& t : spec.tables)
+        if (holds(have, t)) return " --reuse " + shell_word(have->dir);
+    return "";
+}
+
+}  // namespace
+
+std::string suggest_build_command(const board::Board& goal, board::Metric metric,
+                                  const BuiltSet* have) {
     const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
     std::string name;
     const PdbSetSpec spec = suggested_set(goal, metric, &name);
     if (!name.empty())
-        return "pdbgen build --preset " + name + " --out " + shell_word(dir + "/" + name);
+        return "pdbgen build --preset " + name + reuse_option(spec, have) + " --out " +
+               shell_word(dir + "/" + name);
     std::string cmd =
         "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
     if (metric == board::Metric::Mtm) cmd += " --metric mtm";
@@ -255,12 +276,19 @@ std::string suggest_build_command(const board::Board& goal, board::Metric metric
             first = false;
         }
     }
-    return cmd + " --name " + shell_word(spec.name) + " --out " + shell_word(dir + "/" + spec.name);
+    return cmd + reuse_option(spec, have) + " --name " + shell_word(spec.name) + " --out " +
+           shell_word(dir + "/" + spec.name);
 }
 
-BuildCost suggest_build_cost(const board::Board& goal, board::Metric metric) {
+BuildCost suggest_build_cost(const board::Board& goal, board::Metric metric, const BuiltSet* have,
+                             int* shared) {
     std::string name;
-    return estimate_build_cost(suggested_set(goal, metric, &name));
+    PdbSetSpec spec = suggested_set(goal, metric, &name);
+    const auto end = std::remove_if(spec.tables.begin(), spec.tables.end(),
+                                    [&](const TableSpec& t) { return holds(have, t); });
+    if (shared) *shared = static_cast<int>(spec.tables.end() - end);
+    spec.tables.erase(end, spec.tables.end());
+    return estimate_build_cost(spec);
 }
 
 double estimate_build_seconds(uint64_t entries) {

@@ -60,10 +60,18 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs,
 // (letters, digits, / . _ - + , : = @ %), else in single quotes ('\'' for a quote).
 std::string shell_word(const std::string& s);
 
+// A set already built, in folder `dir`, whose tables the suggested set may share.
+struct BuiltSet {
+    const PdbSetSpec& spec;
+    std::string dir;
+};
+
 // The pdbgen command that builds a good set for this board, goal and metric (paths quoted with
-// shell_word, so it runs as printed).
+// shell_word, so it runs as printed). When `have` holds some of that set's tables, the command
+// reuses them (`--reuse DIR`: linked, not built).
 std::string suggest_build_command(const board::Board& goal,
-                                  board::Metric metric = board::Metric::Stm);
+                                  board::Metric metric = board::Metric::Stm,
+                                  const BuiltSet* have = nullptr);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
 // (estimate_build_bytes), raw bytes on disk (half a byte per entry in the compact coding the
@@ -80,7 +88,10 @@ inline constexpr double kBuildSecondsPerEntry = 0.18e-6;
 inline constexpr double kBuildSecondsPerEntryLarge = 0.30e-6;
 inline constexpr uint64_t kLargeTableEntries = uint64_t{1} << 30;
 double estimate_build_seconds(uint64_t entries);
-BuildCost suggest_build_cost(const board::Board& goal, board::Metric metric = board::Metric::Stm);
+// The suggested set's tables that `have` holds cost nothing (they are linked: no build, no
+// disk); `shared` (may be null) receives their number.
+BuildCost suggest_build_cost(const board::Board& goal, board::Metric metric = board::Metric::Stm,
+                             const BuiltSet* have = nullptr, int* shared = nullptr);
 BuildCost estimate_build_cost(const PdbSetSpec& spec);  // the same for any set
 
 }  // namespace loyd::tables
