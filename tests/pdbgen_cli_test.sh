@@ -867,6 +867,28 @@ expect_err_line "reuse: a folder without a set" "pdbgen: --reuse: $scratch/nowhe
 expect "reuse: a folder without a set: nothing created" [ ! -e "$scratch/reuse-none" ]
 expect_run "reuse: with --force" 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-force" --reuse "$s844" --force
 expect_err_line "reuse: with --force" "give one"
+expect "reuse: with --force: nothing created" [ ! -e "$scratch/reuse-force" ]
+mkdir -p "$scratch/reuse-junk" && echo "not a manifest" >"$scratch/reuse-junk/manifest.txt"
+expect_run "reuse: a malformed manifest" 4 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-junk-out" --reuse "$scratch/reuse-junk"
+expect_err_line "reuse: a malformed manifest" "pdbgen: --reuse: $scratch/reuse-junk/manifest.txt:1: not a loyd pdb-set manifest"
+expect "reuse: a malformed manifest: nothing created" [ ! -e "$scratch/reuse-junk-out" ]
+# A table whose file holds another pattern, or whose set's manifest gives another checksum, is
+# not taken: the next --reuse set's is, or it is built.
+cp -r "$s844" "$scratch/s844-swapped"
+cp "$s844/additive-3-6-7-8.pdb" "$scratch/s844-swapped/additive-1-2-4-5.pdb"
+cp -r "$s844" "$scratch/s844-othersum"
+sed -i -E 's/^(table additive-1-2-4-5.pdb additive 1,2,4,5 xxh3=)[0-9a-f]{16}$/\10123456789abcdef/' "$scratch/s844-othersum/manifest.txt"
+if expect_run "reuse: sources not taken" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-next" --reuse "$scratch/s844-swapped" --reuse "$scratch/s844-othersum" --reuse "$s844"; then
+  expect_err "reuse: another pattern is not taken" "not reusing .*s844-swapped/additive-1-2-4-5.pdb: .*holds additive 3,6,7,8"
+  expect_err "reuse: another checksum is not taken" "not reusing .*s844-othersum/additive-1-2-4-5.pdb: its checksum is not the one its set's manifest gives"
+  expect "reuse: the next set's table taken" [ "$scratch/reuse-next/additive-1-2-4-5.pdb" -ef "$s844/additive-1-2-4-5.pdb" ]
+  expect "reuse: no advice to --force after a reuse" sh -c "! grep -q 'use --force' '$scratch/err'"
+fi
+# The output folder itself among the --reuse sets is passed over: its missing table is built.
+rm "$scratch/reuse-next/additive-3-6-7-8.pdb"
+expect_run "reuse: the output folder itself" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-next" --reuse "$scratch/reuse-next"
+expect_err "reuse: the output folder itself: the table built" "reuse-next/additive-3-6-7-8.pdb: 3,024 compact entries"
+expect "reuse: the output folder itself: no note" sh -c "! grep -q 'reusing\|not reusing\|note:' '$scratch/err'"
 expect_run "reuse: not an option of verify" 2 "$pdbgen" verify "$s844" --reuse "$s844"
 
 finish

@@ -308,8 +308,8 @@ printf 'h: 8 6 7 2 5 4 3 0 1\n' >"$scratch/hard33.txt"
 mkdir -p "$scratch/bin"
 cp "$solver" "$pdbgen" "$scratch/bin/"
 LOYD_PDB_PATH="$scratch/partpath" expect_run "reuse hint" 3 "$scratch/bin/solver" --node-limit 50 --input "$scratch/hard33.txt"
-expect_err "reuse hint: names the set used and what it reuses" "used the part tables from $scratch/partpath/part; for faster solving build tables \(under a minute on 2 cores, .*, reusing 1 of its tables from $scratch/partpath/part\): $scratch/bin/pdbgen build --preset 8-4-4 --reuse $scratch/partpath/part --out "
-cmd=$(sed -En 's/.*of its tables from [^)]*\): //p' "$scratch/err" | head -1)
+expect_err "reuse hint: names the set used and what it reuses" "used the part tables from $scratch/partpath/part; for faster solving build tables \(under a minute on 2 cores, .*, reusing 1 table of the set in $scratch/partpath/part\): $scratch/bin/pdbgen build --preset 8-4-4 --reuse $scratch/partpath/part --out "
+cmd=$(sed -En 's/.*of the set in [^)]*\): //p' "$scratch/err" | head -1)
 if [ -z "$cmd" ] || ! eval "$cmd -j 2" >"$scratch/hintbuild.out" 2>&1; then
   fail "the reusing command does not run as printed: '$cmd': $(cat "$scratch/hintbuild.out" 2>/dev/null)"
 else

@@ -148,13 +148,14 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
     return sum;
 }
 
-// The payload checksum of `t` in the output folder (on rank 0): the table already built there,
-// or built now.
-uint64_t table_checksum(const BuildPlan& plan, const tables::TableSpec& t, const Context& c) {
+// The payload checksum of `t` in the output folder (on rank 0): the table already built there
+// (`reused`: just put there by --reuse), or built now.
+uint64_t table_checksum(const BuildPlan& plan, const tables::TableSpec& t, const Context& c,
+                        bool reused) {
     std::string built;  // rank 0's verdict, for every rank: "" = build it, "-": interrupted
     if (c.world.rank() == 0) {
         try {
-            if (const auto sum = already_built(plan, t, c)) built = std::to_string(*sum);
+            if (const auto sum = already_built(plan, t, c, reused)) built = std::to_string(*sum);
         } catch (const LimitError&) {  // stopped while it re-encoded: every rank stops alike
             built = "-";
         }
@@ -199,14 +200,17 @@ int run_build(const Context& c) {
     c.world.agree_on([&] { check_memory(plan, c.world); });
     notes(plan, c);
     std::optional<base::DirLock> lock;
+    std::vector<bool> placed;  // rank 0: the tables --reuse put there
     c.world.agree_on([&] {
         if (c.world.rank() != 0) return;
         const std::vector<Reused> reused = reused_tables(plan, c);
         claim_folder(plan, c, lock);
-        place_reused(plan, reused, c);
+        placed = place_reused(plan, reused, c);
     });
     const auto t0 = std::chrono::steady_clock::now();
-    for (auto& t : plan.spec.tables) t.xxh3 = table_checksum(plan, t, c);
+    for (size_t i = 0; i < plan.spec.tables.size(); ++i)
+        plan.spec.tables[i].xxh3 =
+            table_checksum(plan, plan.spec.tables[i], c, i < placed.size() && placed[i]);
     c.world.agree_on([&] {
         if (c.world.rank() == 0)
             base::write_file_atomic((fs::path(plan.out) / tables::kManifestName).string(),

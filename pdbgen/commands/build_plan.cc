@@ -170,7 +170,7 @@ void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::D
 }
 
 std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t,
-                                      const Context& c) {
+                                      const Context& c, bool reused) {
     const Options& o = c.options;
     const std::string path = plan.path(t);
     std::error_code ec;
@@ -184,7 +184,7 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
                                  h.payload_xxh3, path, h.max_value);
         const tables::EntryCoding coding = plan.coding(t.pattern.metric());
         if (h.coding == coding && h.encoding == plan.encoding) {
-            if (!o.quiet)
+            if (!o.quiet && !reused)  // (a reused table was named when it was linked in)
                 c.err << "pdbgen: " << path
                       << " is already built and valid (use --force to rebuild)\n";
             return h.payload_xxh3;
@@ -216,15 +216,17 @@ std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c) {
             sp = tables::set_path(from);
             theirs = tables::read_manifest(sp.manifest.string());
         } catch (const IoError& e) {
-            throw IoError(std::string("--reuse: ") + e.what());
+            throw IoError(std::string("--reuse: ") + e.what(), e.code());
         } catch (const FormatError& e) {
             throw FormatError(std::string("--reuse: ") + e.what());
         }
+        std::error_code ec;
+        if (fs::equivalent(sp.dir, plan.out, ec)) continue;  // the output folder itself
         bool any = false;
         for (size_t i = 0; i < plan.spec.tables.size(); ++i)
             for (const auto& u : theirs->tables)
                 if (u.pattern == plan.spec.tables[i].pattern) {
-                    found.push_back({(sp.dir / u.file).string(), i});
+                    found.push_back({(sp.dir / u.file).string(), i, u.xxh3});
                     any = true;
                     break;
                 }
@@ -235,8 +237,10 @@ std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c) {
     return found;
 }
 
-void place_reused(const BuildPlan& plan, const std::vector<Reused>& reused, const Context& c) {
+std::vector<bool> place_reused(const BuildPlan& plan, const std::vector<Reused>& reused,
+                               const Context& c) {
     const Options& o = c.options;
+    std::vector<bool> placed(plan.spec.tables.size());
     for (const Reused& r : reused) {
         const tables::TableSpec& t = plan.spec.tables[r.table];
         const std::string path = plan.path(t);
@@ -245,6 +249,9 @@ void place_reused(const BuildPlan& plan, const std::vector<Reused>& reused, cons
         if (c.interrupted) throw LimitError("interrupted");
         try {
             check_table_holds(r.source, t.pattern);
+            // A table its own set would not load is not taken either.
+            if (r.xxh3 && tables::read_pdb_header(r.source).payload_xxh3 != *r.xxh3)
+                throw FormatError("its checksum is not the one its set's manifest gives");
             place_table(r.source, path, c.interrupted);
         } catch (const LimitError&) {
             throw;
@@ -252,8 +259,10 @@ void place_reused(const BuildPlan& plan, const std::vector<Reused>& reused, cons
             if (!o.quiet) c.err << "pdbgen: not reusing " << r.source << ": " << e.what() << "\n";
             continue;
         }
+        placed[r.table] = true;
         if (!o.quiet) c.err << "pdbgen: " << path << ": reusing " << r.source << "\n";
     }
+    return placed;
 }
 
 uint64_t peak_rss_bytes() {

@@ -63,22 +63,29 @@ void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::D
 struct Reused {
     std::string source;
     size_t table;
+    std::optional<uint64_t> xxh3;  // the checksum its set's manifest gives it, if any
 };
 // Rank 0, before claim_folder: the tables of the plan each --reuse set holds (the same pattern:
 // board, goal, kind, metric, tiles), in the order the sets are given. A set that holds none
-// gets a note; one whose manifest cannot be read fails the build (IoError, FormatError).
+// gets a note; one whose manifest cannot be read fails the build (IoError, FormatError); the
+// output folder itself is passed over.
 std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c);
-// Rank 0, after claim_folder: each of those tables missing from the output folder is put there
-// from its source (place_table: a hard link, or a copy across file systems); already_built then
-// checks it as any table found there (one that fails is rebuilt, its link replaced: the reused
-// set is never written). A table that cannot be put there is built instead, with a note.
-void place_reused(const BuildPlan& plan, const std::vector<Reused>& reused, const Context& c);
+// Rank 0, after claim_folder: each of those tables missing from the output folder (a file there,
+// even a damaged one, is left to already_built) is put there from its source (place_table: a
+// hard link, or a copy across file systems); already_built then checks it as any table found
+// there (one that fails is rebuilt, its link replaced: the reused set is never written). A
+// source that cannot be put there, holds another pattern or has another checksum than its
+// set's manifest gives is not taken (a note; the next --reuse set's, or a build). Returns, by
+// table index, which were put there.
+std::vector<bool> place_reused(const BuildPlan& plan, const std::vector<Reused>& reused,
+                               const Context& c);
 
 // Rank 0: the payload checksum of the table at plan.path(t) when it is already built and valid
 // (and --force is not given), after re-encoding it when it is valid in another entry coding or
 // payload encoding; nullopt when it must be built. Says which on stderr unless --quiet.
+// (`reused`: the table was just put there by place_reused, which said so.)
 std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::TableSpec& t,
-                                      const Context& c);
+                                      const Context& c, bool reused = false);
 
 // The largest resident set this process has had (getrusage).
 uint64_t peak_rss_bytes();

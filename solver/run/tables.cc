@@ -161,6 +161,7 @@ void Tables::hint(const board::Board& goal, const std::string& what,
     const tables::BuiltSet* b = built ? &*built : nullptr;
     int shared = 0;
     const tables::BuildCost c = tables::suggest_build_cost(goal, req_.metric, b, &shared);
+    if (shared && c.entries == 0) return;  // the set used holds every suggested table
     const std::string cmd =
         local_pdbgen("with: " + tables::suggest_build_command(goal, req_.metric, b)).substr(6);
     std::ostringstream os;
@@ -170,7 +171,8 @@ void Tables::hint(const board::Board& goal, const std::string& what,
     os << what << "; for faster solving build tables (" << time << " on 2 cores, "
        << program::bytes(c.peak_bytes) << " of memory, up to " << program::bytes(c.disk_bytes)
        << " on disk"
-       << (shared ? ", reusing " + std::to_string(shared) + " of its tables from " + have->dir
+       << (shared ? ", reusing " + std::to_string(shared) + (shared == 1 ? " table" : " tables") +
+                        " of the set in " + have->dir
                   : std::string())
        << "): " << cmd;
     hints_[goal_key(goal)] = os.str();

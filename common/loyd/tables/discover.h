@@ -60,7 +60,8 @@ std::optional<FoundSet> find_best_set(const std::vector<std::string>& dirs,
 // (letters, digits, / . _ - + , : = @ %), else in single quotes ('\'' for a quote).
 std::string shell_word(const std::string& s);
 
-// A set already built, in folder `dir`, whose tables the suggested set may share.
+// A set already built, in folder `dir`, whose tables the suggested set may share. It refers to
+// `spec`, which must outlive it.
 struct BuiltSet {
     const PdbSetSpec& spec;
     std::string dir;
@@ -88,8 +89,10 @@ inline constexpr double kBuildSecondsPerEntry = 0.18e-6;
 inline constexpr double kBuildSecondsPerEntryLarge = 0.30e-6;
 inline constexpr uint64_t kLargeTableEntries = uint64_t{1} << 30;
 double estimate_build_seconds(uint64_t entries);
-// The suggested set's tables that `have` holds cost nothing (they are linked: no build, no
-// disk); `shared` (may be null) receives their number.
+// The suggested set's tables that `have` holds are left out of the cost (they are linked in, not
+// built: no time, no memory, no disk; a copy when the folders are on two file systems, or a
+// re-encoding when --entries or --encoding differ, is not counted either); `shared` (may be
+// null) receives their number.
 BuildCost suggest_build_cost(const board::Board& goal, board::Metric metric = board::Metric::Stm,
                              const BuiltSet* have = nullptr, int* shared = nullptr);
 BuildCost estimate_build_cost(const PdbSetSpec& spec);  // the same for any set
