@@ -104,7 +104,11 @@ void read_values(const po::variables_map& vm, Options& o) {
     o.level = vm["level"].as<int>();
     if (vm.count("max-memory")) o.max_memory = parse_bytes(str("max-memory"));
     o.force = vm.count("force") > 0;
-    if (vm.count("reuse")) o.reuse = vm["reuse"].as<std::vector<std::string>>();
+    if (vm.count("reuse")) {
+        o.reuse = vm["reuse"].as<std::vector<std::string>>();
+        for (const std::string& r : o.reuse)
+            if (r.empty()) throw UsageError("--reuse needs a table folder or manifest");
+    }
     o.no_wait = vm.count("no-wait") > 0;
     if (vm.count("checkpoint")) {
         o.checkpoint = str("checkpoint");

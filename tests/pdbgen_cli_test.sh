@@ -865,6 +865,9 @@ expect_run "reuse: the rebuilt set verifies" 0 "$pdbgen" verify "$scratch/reuse-
 expect_run "reuse: a folder without a set" 4 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-none" --reuse "$scratch/nowhere"
 expect_err_line "reuse: a folder without a set" "pdbgen: --reuse: $scratch/nowhere: cannot open manifest"
 expect "reuse: a folder without a set: nothing created" [ ! -e "$scratch/reuse-none" ]
+expect_run "reuse: an empty folder name" 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-empty" --reuse ""
+expect_err_line "reuse: an empty folder name" "pdbgen: --reuse needs a table folder or manifest"
+expect "reuse: an empty folder name: nothing created" [ ! -e "$scratch/reuse-empty" ]
 expect_run "reuse: with --force" 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-force" --reuse "$s844" --force
 expect_err_line "reuse: with --force" "give one"
 expect "reuse: with --force: nothing created" [ ! -e "$scratch/reuse-force" ]

@@ -318,6 +318,13 @@ else
   expect "the reused table is linked" [ "$XDG_DATA_HOME/loyd/pdb/8-4-4/additive-1-2-4-5.pdb" -ef "$scratch/partpath/part/additive-1-2-4-5.pdb" ]
   rm -rf "$XDG_DATA_HOME/loyd"
 fi
+# A set under another name holding every table of the set suggested: no hint (building would
+# give the same heuristic).
+expect_run "a twin of 8-4-4" 0 "$pdbgen" build --size 3x3 --pattern 1,2,4,5 --pattern 3,6,7,8 --name twin --out "$scratch/twinpath/twin" -q
+LOYD_PDB_PATH="$scratch/twinpath" expect_run "twin: no hint" 3 "$scratch/bin/solver" --node-limit 50 --input "$scratch/hard33.txt"
+expect "twin: no hint" sh -c "! grep -q 'faster' '$scratch/err'"
+LOYD_PDB_PATH="$scratch/partpath" expect_run "part: the hint again" 3 "$scratch/bin/solver" --node-limit 50 --input "$scratch/hard33.txt"
+expect_err "part: the hint again" "for faster solving build tables"
 # In a batch of several boards the hint is for the board whose search needed tables (here the
 # second line's 3x4, not the first line's 4x2).
 printf 'easy: 1 2 3 4/5 6 0 7\nh: 0 11 10/9 8 7/6 5 4/3 1 2\n' >"$scratch/mixed.txt"
