@@ -143,6 +143,13 @@ count_check
 # Memory: --max-memory is per rank; the estimate is of one rank's slice.
 expect_run "memory limit per rank" 3 "${mpi[@]}" -np 2 "$pdbgen" build "${s15[@]}" --out "$scratch/o6" --max-memory 20M
 expect_err "memory limit per rank: said" "on 2 rank\(s\) needs about .* per rank, more than --max-memory \(20.0 MiB\)"
+# --reuse on 2 ranks, with checkpoints: rank 0 links the table another set holds; the others
+# are built over the ranks; the set is the one-process build's.
+expect_run "a set holding 15-6-6-3's triple" 0 "$pdbgen" build --size 4x4 --pattern 1,2,3 --name trip --out "$scratch/trip" -q
+expect_run "reuse on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s15[@]}" --out "$scratch/reuse2" --reuse "$scratch/trip" --checkpoint "$scratch/reuse2c"
+expect_once "reuse on 2 ranks: said once" "$scratch/err" 'additive-1-2-3.pdb: reusing '
+expect "reuse on 2 ranks: hard-linked" [ "$scratch/reuse2/additive-1-2-3.pdb" -ef "$scratch/trip/additive-1-2-3.pdb" ]
+same_set "reuse on 2 ranks" "$scratch/one15" "$scratch/reuse2"
 expect_run "empty --checkpoint" 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o4" --checkpoint ""
 
 finish
