@@ -148,10 +148,12 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
     return sum;
 }
 
-// The payload checksum of `t` in the output folder (on rank 0): the table already built there
-// (`reused`: just put there by --reuse), or built now.
-uint64_t table_checksum(const BuildPlan& plan, const tables::TableSpec& t, const Context& c,
-                        bool reused) {
+// The payload checksum of table `i` in the output folder (on rank 0): the table already built
+// there (`reused`: just put there by --reuse), or built now (`expected`: the first memory check
+// passed it over, expecting to find it, so it is checked now).
+uint64_t table_checksum(const BuildPlan& plan, size_t i, const Context& c, bool reused,
+                        bool expected) {
+    const tables::TableSpec& t = plan.spec.tables[i];
     std::string built;  // rank 0's verdict, for every rank: "" = build it, "-": interrupted
     if (c.world.rank() == 0) {
         try {
@@ -163,8 +165,31 @@ uint64_t table_checksum(const BuildPlan& plan, const tables::TableSpec& t, const
     c.world.broadcast(built, 0);
     if (built == "-") throw LimitError("interrupted");
     if (!built.empty()) return std::stoull(built);
+    if (expected) {
+        std::vector<bool> others(plan.spec.tables.size(), true);
+        others[i] = false;
+        c.world.agree_on(
+            [&] { check_memory(plan, c.world, others, "rebuilding " + plan.path(t)); });
+    }
     ProgressLine line(c.err, c.world.rank() == 0 && !c.options.quiet);
     return plan.sliced ? build_sliced(plan, t, c, line) : build_here(plan, t, c, line);
+}
+
+// Rank 0's tables_in_place (build_plan.h), on every rank; `reused` receives, on rank 0, the
+// tables the --reuse sets hold.
+std::vector<bool> expected_tables(const BuildPlan& plan, const Context& c,
+                                  std::vector<Reused>& reused) {
+    std::string in_place;  // by table, '1' or '0'
+    c.world.agree_on([&] {
+        if (c.world.rank() != 0) return;
+        reused = reused_tables(plan, c);
+        for (const bool b : tables_in_place(plan, reused, c.options)) in_place += b ? '1' : '0';
+    });
+    c.world.broadcast(in_place, 0);
+    std::vector<bool> expected(plan.spec.tables.size(), false);
+    for (size_t i = 0; i < expected.size() && i < in_place.size(); ++i)
+        expected[i] = in_place[i] == '1';
+    return expected;
 }
 
 // "built NAME in DIR: 3 tables, 1,234 entries, 2.5 s, peak 20.0 MiB, 2 threads" (sliced: the
@@ -197,20 +222,21 @@ int run_build(const Context& c) {
     std::optional<BuildPlan> planned;
     c.world.agree_on([&] { planned = plan_build(c.options, c.world.size()); });
     BuildPlan& plan = *planned;
-    c.world.agree_on([&] { check_memory(plan, c.world); });
+    std::vector<Reused> reused;  // rank 0: the tables --reuse sets hold
+    const std::vector<bool> expected = expected_tables(plan, c, reused);
+    c.world.agree_on([&] { check_memory(plan, c.world, expected); });
     notes(plan, c);
     std::optional<base::DirLock> lock;
     std::vector<bool> placed;  // rank 0: the tables --reuse put there
     c.world.agree_on([&] {
         if (c.world.rank() != 0) return;
-        const std::vector<Reused> reused = reused_tables(plan, c);
         claim_folder(plan, c, lock);
         placed = place_reused(plan, reused, c);
     });
     const auto t0 = std::chrono::steady_clock::now();
     for (size_t i = 0; i < plan.spec.tables.size(); ++i)
         plan.spec.tables[i].xxh3 =
-            table_checksum(plan, plan.spec.tables[i], c, i < placed.size() && placed[i]);
+            table_checksum(plan, i, c, i < placed.size() && placed[i], expected[i]);
     c.world.agree_on([&] {
         if (c.world.rank() == 0)
             base::write_file_atomic((fs::path(plan.out) / tables::kManifestName).string(),

@@ -131,14 +131,18 @@ BuildPlan plan_build(const Options& o, int ranks) {
     return plan;
 }
 
-void check_memory(const BuildPlan& plan, const base::Collective& world) {
+void check_memory(const BuildPlan& plan, const base::Collective& world,
+                  const std::vector<bool>& skip, const std::string& what) {
     uint64_t peak = 0;
-    for (const auto& t : plan.spec.tables)
+    for (size_t i = 0; i < plan.spec.tables.size(); ++i) {
+        if (i < skip.size() && skip[i]) continue;
+        const tables::TableSpec& t = plan.spec.tables[i];
         peak = std::max(
             peak, plan.sliced
                       ? estimate_sliced_build_bytes(t.pattern, world.size(),
                                                     tables::SlicedBuildOptions{}.exchange_bytes)
                       : estimate_build_bytes(t.pattern, plan.coding(plan.spec.metric)));
+    }
     // A machine's available memory is shared by its ranks.
     const uint64_t local = plan.sliced ? static_cast<uint64_t>(world.node_size()) : 1;
     const uint64_t limit = plan.max_memory ? plan.max_memory : available_memory() / local;
@@ -150,9 +154,9 @@ void check_memory(const BuildPlan& plan, const base::Collective& world) {
                                             std::to_string(local) + " rank(s) on rank " +
                                             std::to_string(world.rank()) + "'s machine)"
                                       : "is available (" + bytes(limit) + ")";
-    throw LimitError("building " + plan.spec.name + (plan.sliced ? " on " + ranks : "") +
-                     " needs about " + bytes(peak) + " of memory" +
-                     (plan.sliced ? " per rank" : "") + ", more than " + more_than);
+    throw LimitError((what.empty() ? "building " + plan.spec.name : what) +
+                     (plan.sliced ? " on " + ranks : "") + " needs about " + bytes(peak) +
+                     " of memory" + (plan.sliced ? " per rank" : "") + ", more than " + more_than);
 }
 
 void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::DirLock>& lock) {
@@ -235,6 +239,17 @@ std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c) {
                   << "\n";
     }
     return found;
+}
+
+std::vector<bool> tables_in_place(const BuildPlan& plan, const std::vector<Reused>& reused,
+                                  const Options& o) {
+    std::vector<bool> in_place(plan.spec.tables.size(), false);
+    if (o.force) return in_place;
+    std::error_code ec;
+    for (size_t i = 0; i < in_place.size(); ++i)
+        in_place[i] = fs::exists(plan.path(plan.spec.tables[i]), ec);
+    for (const Reused& r : reused) in_place[r.table] = true;
+    return in_place;
 }
 
 std::vector<bool> place_reused(const BuildPlan& plan, const std::vector<Reused>& reused,

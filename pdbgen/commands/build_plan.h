@@ -49,8 +49,11 @@ uint64_t available_memory();
 
 // LimitError when the largest table's estimated peak memory is above --max-memory or, without
 // it, the memory available: for a sliced build, per rank (a rank's slice; the available memory
-// is shared by the ranks of one machine).
-void check_memory(const BuildPlan& plan, const base::Collective& world);
+// is shared by the ranks of one machine). Tables marked in `skip` (by index; missing = false)
+// are passed over: those the build expects to find (tables_in_place), each checked alone
+// before it is built after all. `what` starts the message (default "building NAME").
+void check_memory(const BuildPlan& plan, const base::Collective& world,
+                  const std::vector<bool>& skip = {}, const std::string& what = "");
 
 // Rank 0, before writing: creates the output folder (IoError when it cannot), takes its lock
 // into `lock` (folder.h), removes temporaries of interrupted builds, and refuses a folder that
@@ -70,6 +73,12 @@ struct Reused {
 // gets a note; one whose manifest cannot be read fails the build (IoError, FormatError); the
 // output folder itself is passed over.
 std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c);
+// Rank 0, before claim_folder: by table index, the tables the build expects to find rather than
+// build (no --force, and a file of its name in the output folder, or a --reuse set holding it):
+// the first memory check passes them over, so that a set already built, or made of tables
+// another set holds, needs no memory for tables it will not build.
+std::vector<bool> tables_in_place(const BuildPlan& plan, const std::vector<Reused>& reused,
+                                  const Options& o);
 // Rank 0, after claim_folder: each of those tables missing from the output folder (a file there,
 // even a damaged one, is left to already_built) is put there from its source (place_table: a
 // hard link, or a copy across file systems); already_built then checks it as any table found
