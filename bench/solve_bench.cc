@@ -29,7 +29,9 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "loyd/base/error.h"
@@ -58,195 +60,262 @@ std::vector<Row> read_tsv(const std::string& path) {
         std::string c;
         while (std::getline(ss, c, '\t')) cols.push_back(c);
         if (cols.size() < 4) continue;
-        Row r{std::stoi(cols[0]), loyd::board::parse_int_list(cols[1]), 0, 0};
-        // 15-puzzle rows: id, tiles, manhattan, optimal, nodes; 24-puzzle rows: id, tiles, optimal,
-        // nodes
-        if (cols.size() >= 5) {
-            r.optimal = std::stoi(cols[3]);
-            r.korf_nodes = std::stoull(cols[4]);
-        } else {
-            r.optimal = std::stoi(cols[2]);
-            r.korf_nodes = std::stoull(cols[3]);
+        try {
+            Row r{std::stoi(cols[0]), loyd::board::parse_int_list(cols[1]), 0, 0};
+            // 15-puzzle rows: id, tiles, manhattan, optimal, nodes; 24-puzzle rows: id, tiles,
+            // optimal, nodes
+            const size_t k = cols.size() >= 5 ? 3 : 2;
+            r.optimal = std::stoi(cols[k]);
+            r.korf_nodes = std::stoull(cols[k + 1]);
+            rows.push_back(r);
+        } catch (const std::logic_error&) {
+            throw loyd::FormatError(path + ": not a row of numbers: " + line);
         }
-        rows.push_back(r);
     }
     return rows;
+}
+
+// The command line beyond TSV and HEURISTIC.
+struct Args {
+    loyd::search::SolveOptions so;
+    std::string pdb, cache;
+    size_t easiest = 0;
+    int prune_length = 0;
+    std::set<int> ids;
+    bool count = false;
+    int gap = 0;
+};
+
+// A number of an option; UsageError (not std::invalid_argument) when it is none.
+template <class T>
+T number(const std::string& option, const std::string& text) {
+    try {
+        size_t used = 0;
+        const long double v = std::stold(text, &used);
+        if (used != text.size() || (v < 0 && !std::is_signed_v<T>))
+            throw std::invalid_argument(text);
+        if constexpr (!std::is_floating_point_v<T>)
+            if (v != static_cast<long double>(static_cast<T>(v))) throw std::invalid_argument(text);
+        return static_cast<T>(v);
+    } catch (const std::logic_error&) {
+        throw loyd::UsageError(option + " needs a number, not '" + text + "'");
+    }
+}
+
+Args parse_args(int argc, char** argv) {
+    Args a;
+    loyd::search::SolveOptions& so = a.so;
+    so.heuristic = loyd::heuristics::parse_heuristic(argv[2]);
+    for (int i = 3; i < argc; ++i) {
+        const std::string o = argv[i];
+        const bool has = i + 1 < argc;
+        auto value = [&] { return std::string(argv[++i]); };
+        if (o == "--pdb" && has)
+            a.pdb = value();
+        else if (o == "--cache-dir" && has)
+            a.cache = value();
+        else if (o == "--no-reflect")
+            so.lookups.reflected = false;
+        else if (o == "--lookups" && has)
+            so.lookups = loyd::heuristics::Lookups::parse(value());
+        else if (o == "--no-prune")
+            so.prune = false;
+        else if (o == "--prune-length" && has)
+            a.prune_length = number<int>(o, value());
+        else if (o == "--no-bpmx")
+            so.bpmx = false;
+        else if (o == "--threads" && has)
+            so.threads = number<int>(o, value());
+        else if (o == "--split-after" && has)
+            so.split_after = number<uint64_t>(o, value());
+        else if (o == "--metric" && has)
+            so.metric = loyd::board::parse_metric(value());
+        else if (o == "--algorithm" && has)
+            so.algorithm = loyd::search::parse_algorithm(value());
+        else if (o == "--time-limit" && has)
+            so.limits.max_seconds = number<double>(o, value());
+        else if (o == "--node-limit" && has)
+            so.limits.max_nodes = number<uint64_t>(o, value());
+        else if (o == "--count")
+            a.count = true;
+        else if (o == "--gap" && has)
+            a.gap = number<int>(o, value());
+        else if (o == "--easiest" && has)
+            a.easiest = number<size_t>(o, value());
+        else if (o == "--ids" && has)
+            for (int v : loyd::board::parse_int_list(value())) a.ids.insert(v);
+        else
+            throw loyd::UsageError("unknown argument " + o);
+    }
+    if (a.gap < 0 || (a.gap > 0 && (a.count || so.algorithm != loyd::search::Algorithm::Ida ||
+                                    so.metric != loyd::board::Metric::Stm)))
+        throw loyd::UsageError(
+            "--gap needs K >= 1, IDA* and the single-tile metric, and not --count");
+    return a;
+}
+
+// --easiest N (the N with the fewest published nodes, in id order) and --ids.
+void select_rows(std::vector<Row>& rows, const Args& a) {
+    if (a.easiest) {
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const Row& x, const Row& y) { return x.korf_nodes < y.korf_nodes; });
+        rows.resize(std::min(a.easiest, rows.size()));
+        std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.id < y.id; });
+    }
+    if (!a.ids.empty())
+        rows.erase(std::remove_if(rows.begin(), rows.end(),
+                                  [&](const Row& r) { return !a.ids.count(r.id); }),
+                   rows.end());
+}
+
+// The set of --pdb (null for the other heuristics), its load seconds in `load`.
+std::unique_ptr<loyd::tables::LoadedSet> load_tables(Args& a, double& load) {
+    if (a.so.heuristic != loyd::heuristics::HeuristicKind::Pdb) return nullptr;
+    if (a.pdb.empty()) throw loyd::UsageError("pdb needs --pdb DIR");
+    loyd::tables::LoadOptions lo;
+    lo.cache_dir = a.cache;
+    auto set = std::make_unique<loyd::tables::LoadedSet>(loyd::tables::load_set(a.pdb, lo));
+    a.so.pdb = set.get();
+    load = set->load_seconds;
+    return set;
+}
+
+// --prune-length L: the automaton built (outside the timed searches) and said.
+void build_pruning(Args& a, const std::vector<Row>& rows) {
+    if (!a.prune_length || rows.empty()) return;
+    const int side = rows[0].tiles.size() == 25 ? 5 : 4;
+    const auto t0 = std::chrono::steady_clock::now();
+    a.so.pruning =
+        &loyd::search::MovePruning::shared(loyd::board::Geometry(side, side), a.prune_length);
+    std::printf("pruning automaton: length %d, %d states, built in %.3f s\n", a.prune_length,
+                a.so.pruning->states(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+// One instance's search: its outcome; `gapped` when --gap stopped it at its bound (the nodes
+// are then those of the iterations up to there, the length the TSV's); --count's column.
+struct RowResult {
+    loyd::search::SolveOutcome o;
+    bool gapped = false;
+    std::string counted;
+};
+
+// --count: every optimal solution counted (solve_all).
+RowResult solve_counting(const loyd::board::Board& start, const loyd::board::Board& goal,
+                         const loyd::search::SolveOptions& so) {
+    loyd::search::AllSolutionsOptions all;
+    all.count_only = true;
+    const loyd::search::AllSolutionsOutcome c = loyd::search::solve_all(start, goal, so, all);
+    RowResult res;
+    res.o.status = c.status;
+    res.o.search = c.search;
+    res.o.length = c.length;
+    res.o.seconds = c.seconds;
+    res.counted = "  solutions " + std::to_string(c.count) +
+                  (c.status == loyd::search::SolveOutcome::Status::Limit ? "+" : "");
+    return res;
+}
+
+RowResult solve_row(const Row& r, const Args& a) {
+    loyd::search::SolveOptions so = a.so;
+    const int side = r.tiles.size() == 25 ? 5 : 4;
+    const loyd::board::Geometry g(side, side);
+    const loyd::board::Board start = loyd::board::Board::make(g, r.tiles);
+    const loyd::board::Board goal = loyd::board::Board::blank_first(g);
+    std::atomic<bool> cancel{false};
+    uint64_t through = 0;  // --gap: nodes of the iterations up to optimal - gap
+    if (a.gap > 0) {
+        so.limits.cancel = &cancel;
+        so.limits.progress = [&](const loyd::search::SearchProgress& p) {
+            if (p.bound > r.optimal - a.gap && !cancel.load()) {
+                through = p.nodes_generated;
+                cancel.store(true);
+            }
+        };
+    }
+    RowResult res;
+    if (a.count)
+        res = solve_counting(start, goal, so);
+    else
+        res.o = loyd::search::solve(start, goal, so);
+    // A search that ended first (a solution shorter than the TSV's length) keeps its own count
+    // and length.
+    res.gapped = a.gap > 0 && cancel.load();
+    if (res.gapped) {
+        res.o.search.nodes_generated = through;
+        res.o.status = loyd::search::SolveOutcome::Status::Solved;
+        res.o.length = r.optimal;
+    }
+    return res;
+}
+
+struct Totals {
+    uint64_t nodes = 0, wrong = 0, limited = 0;
+    double secs = 0;
+};
+
+// Solves and prints one row; adds it to the totals.
+void run_row(const Row& r, const Args& a, Totals& t) {
+    const RowResult res = solve_row(r, a);
+    const loyd::search::SolveOutcome& o = res.o;
+    const bool stm = a.so.metric == loyd::board::Metric::Stm;
+    const bool solved = o.status == loyd::search::SolveOutcome::Status::Solved;
+    t.nodes += o.search.nodes_generated;
+    t.secs += o.seconds;
+    t.limited += !solved;
+    // (With --gap the length column may be a mere bound: a shorter answer is not flagged.)
+    const bool bad = solved && stm && o.length != r.optimal && !(a.gap > 0 && o.length < r.optimal);
+    t.wrong += bad;
+    // (--gap: "gap" for a search stopped at its bound, whose length is not known.)
+    const std::string len = res.gapped ? "gap" : solved ? std::to_string(o.length) : "limit";
+    const std::string note = bad      ? "  WRONG LENGTH"
+                             : solved ? ""
+                                      : "  lower bound " + std::to_string(o.search.lower_bound);
+    std::printf("%4d %4s %4d %14llu %10.4f %12.0f%s\n", r.id, len.c_str(), r.optimal,
+                static_cast<unsigned long long>(o.search.nodes_generated), o.seconds,
+                o.seconds > 0 ? static_cast<double>(o.search.nodes_generated) / o.seconds : 0.0,
+                (note + res.counted).c_str());
+    std::fflush(stdout);
+}
+
+void print_totals(const Totals& t, size_t n, double load) {
+    std::printf(
+        "instances %zu, solved %llu, limits %llu, wrong lengths %llu, total nodes %llu, mean "
+        "nodes %.0f, search seconds %.3f, mean seconds %.4f, nodes/s %.0f, table load seconds "
+        "%.3f\n",
+        n, static_cast<unsigned long long>(n - t.limited),
+        static_cast<unsigned long long>(t.limited), static_cast<unsigned long long>(t.wrong),
+        static_cast<unsigned long long>(t.nodes),
+        n ? static_cast<double>(t.nodes) / static_cast<double>(n) : 0.0, t.secs,
+        n ? t.secs / static_cast<double>(n) : 0.0,
+        t.secs > 0 ? static_cast<double>(t.nodes) / t.secs : 0.0, load);
 }
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr,
-                     "usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | "
-                     "--ids 1,2]\n");
+                     "usage: solve_bench TSV HEURISTIC [--pdb DIR] [--easiest N | --ids 1,2] "
+                     "[--gap K] [--threads N] ... (all options: bench/solve_bench.cc's comment)\n");
         return 2;
     }
     try {
         std::vector<Row> rows = read_tsv(argv[1]);
-        loyd::search::SolveOptions so;
-        so.heuristic = loyd::heuristics::parse_heuristic(argv[2]);
-        std::string pdb, cache;
-        size_t easiest = 0;
-        int prune_length = 0;
-        std::set<int> ids;
-        bool count = false;
-        int gap = 0;
-        for (int i = 3; i < argc; ++i) {
-            std::string a = argv[i];
-            if (a == "--pdb" && i + 1 < argc)
-                pdb = argv[++i];
-            else if (a == "--cache-dir" && i + 1 < argc)
-                cache = argv[++i];
-            else if (a == "--no-reflect")
-                so.lookups.reflected = false;
-            else if (a == "--lookups" && i + 1 < argc)
-                so.lookups = loyd::heuristics::Lookups::parse(argv[++i]);
-            else if (a == "--no-prune")
-                so.prune = false;
-            else if (a == "--prune-length" && i + 1 < argc)
-                prune_length = std::stoi(argv[++i]);
-            else if (a == "--no-bpmx")
-                so.bpmx = false;
-            else if (a == "--threads" && i + 1 < argc)
-                so.threads = std::stoi(argv[++i]);
-            else if (a == "--split-after" && i + 1 < argc)
-                so.split_after = std::stoull(argv[++i]);
-            else if (a == "--metric" && i + 1 < argc)
-                so.metric = loyd::board::parse_metric(argv[++i]);
-            else if (a == "--algorithm" && i + 1 < argc)
-                so.algorithm = loyd::search::parse_algorithm(argv[++i]);
-            else if (a == "--time-limit" && i + 1 < argc)
-                so.limits.max_seconds = std::stod(argv[++i]);
-            else if (a == "--node-limit" && i + 1 < argc)
-                so.limits.max_nodes = std::stoull(argv[++i]);
-            else if (a == "--count")
-                count = true;
-            else if (a == "--gap" && i + 1 < argc)
-                gap = std::stoi(argv[++i]);
-            else if (a == "--easiest" && i + 1 < argc)
-                easiest = std::stoul(argv[++i]);
-            else if (a == "--ids" && i + 1 < argc)
-                for (int v : loyd::board::parse_int_list(argv[++i])) ids.insert(v);
-            else
-                throw loyd::UsageError("unknown argument " + a);
-        }
-        if (gap < 0 || (gap > 0 && (count || so.algorithm != loyd::search::Algorithm::Ida ||
-                                    so.metric != loyd::board::Metric::Stm)))
-            throw loyd::UsageError(
-                "--gap needs K >= 1, IDA* and the single-tile metric, and not --count");
-        if (easiest) {
-            std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-                return a.korf_nodes < b.korf_nodes;
-            });
-            rows.resize(std::min(easiest, rows.size()));
-            std::sort(rows.begin(), rows.end(),
-                      [](const Row& a, const Row& b) { return a.id < b.id; });
-        }
-        if (!ids.empty())
-            rows.erase(std::remove_if(rows.begin(), rows.end(),
-                                      [&](const Row& r) { return !ids.count(r.id); }),
-                       rows.end());
-        std::unique_ptr<loyd::tables::LoadedSet> set;
+        Args a = parse_args(argc, argv);
+        select_rows(rows, a);
         double load = 0;
-        if (so.heuristic == loyd::heuristics::HeuristicKind::Pdb) {
-            if (pdb.empty()) throw loyd::UsageError("pdb needs --pdb DIR");
-            loyd::tables::LoadOptions lo;
-            lo.cache_dir = cache;
-            set = std::make_unique<loyd::tables::LoadedSet>(loyd::tables::load_set(pdb, lo));
-            so.pdb = set.get();
-            load = set->load_seconds;
-        }
-        if (prune_length && !rows.empty()) {
-            const int side = rows[0].tiles.size() == 25 ? 5 : 4;
-            const auto t0 = std::chrono::steady_clock::now();
-            so.pruning =
-                &loyd::search::MovePruning::shared(loyd::board::Geometry(side, side), prune_length);
-            std::printf(
-                "pruning automaton: length %d, %d states, built in %.3f s\n", prune_length,
-                so.pruning->states(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        }
-        const bool stm = so.metric == loyd::board::Metric::Stm;
-        uint64_t nodes = 0, wrong = 0, limited = 0;
-        double secs = 0;
-        std::printf("%4s %4s %4s %14s %10s %12s\n", "id", "len", stm ? "opt" : "stm", "nodes",
-                    "seconds", "nodes/s");
-        for (const Row& r : rows) {
-            const int side = r.tiles.size() == 25 ? 5 : 4;
-            loyd::board::Geometry g(side, side);
-            loyd::board::Board start = loyd::board::Board::make(g, r.tiles);
-            loyd::search::SolveOutcome o;
-            std::string counted;
-            std::atomic<bool> cancel{false};
-            uint64_t through = 0;  // --gap: nodes of the iterations up to optimal - gap
-            bool gapped = false;   // --gap: the search stopped at that bound
-            if (gap > 0) {
-                so.limits.cancel = &cancel;
-                so.limits.progress = [&](const loyd::search::SearchProgress& p) {
-                    if (p.bound > r.optimal - gap && !cancel.load()) {
-                        through = p.nodes_generated;
-                        cancel.store(true);
-                    }
-                };
-            }
-            if (count) {
-                loyd::search::AllSolutionsOptions all;
-                all.count_only = true;
-                const loyd::search::AllSolutionsOutcome a =
-                    loyd::search::solve_all(start, loyd::board::Board::blank_first(g), so, all);
-                o.status = a.status;
-                o.search = a.search;
-                o.length = a.length;
-                o.seconds = a.seconds;
-                counted = "  solutions " + std::to_string(a.count) +
-                          (a.status == loyd::search::SolveOutcome::Status::Limit ? "+" : "");
-            } else {
-                o = loyd::search::solve(start, loyd::board::Board::blank_first(g), so);
-            }
-            if (gap > 0) {
-                so.limits.cancel = nullptr;
-                so.limits.progress = nullptr;
-                // A search that ended first (a solution shorter than the TSV's length) keeps
-                // its own count and length.
-                gapped = cancel.load();
-                if (gapped) {
-                    o.search.nodes_generated = through;
-                    o.status = loyd::search::SolveOutcome::Status::Solved;
-                    o.length = r.optimal;
-                }
-            }
-            const bool solved = o.status == loyd::search::SolveOutcome::Status::Solved;
-            nodes += o.search.nodes_generated;
-            secs += o.seconds;
-            limited += !solved;
-            // (With --gap the length column may be a mere bound: a shorter answer is not flagged.)
-            const bool bad =
-                solved && stm && o.length != r.optimal && !(gap > 0 && o.length < r.optimal);
-            wrong += bad;
-            // (--gap: "gap" for a search stopped at its bound, whose length is not known.)
-            const std::string len = gapped ? "gap" : solved ? std::to_string(o.length) : "limit";
-            const std::string note = bad ? "  WRONG LENGTH"
-                                     : solved
-                                         ? ""
-                                         : "  lower bound " + std::to_string(o.search.lower_bound);
-            std::printf(
-                "%4d %4s %4d %14llu %10.4f %12.0f%s\n", r.id, len.c_str(), r.optimal,
-                static_cast<unsigned long long>(o.search.nodes_generated), o.seconds,
-                o.seconds > 0 ? static_cast<double>(o.search.nodes_generated) / o.seconds : 0.0,
-                (note + counted).c_str());
-            std::fflush(stdout);
-        }
-        std::printf(
-            "instances %zu, solved %llu, limits %llu, wrong lengths %llu, total nodes %llu, mean "
-            "nodes %.0f, "
-            "search seconds %.3f, mean seconds %.4f, nodes/s %.0f, table load seconds %.3f\n",
-            rows.size(), static_cast<unsigned long long>(rows.size() - limited),
-            static_cast<unsigned long long>(limited), static_cast<unsigned long long>(wrong),
-            static_cast<unsigned long long>(nodes),
-            rows.empty() ? 0.0 : static_cast<double>(nodes) / static_cast<double>(rows.size()),
-            secs, rows.empty() ? 0.0 : secs / static_cast<double>(rows.size()),
-            secs > 0 ? static_cast<double>(nodes) / secs : 0.0, load);
-        return wrong ? 1 : 0;
+        const auto set = load_tables(a, load);
+        build_pruning(a, rows);
+        std::printf("%4s %4s %4s %14s %10s %12s\n", "id", "len",
+                    a.so.metric == loyd::board::Metric::Stm ? "opt" : "stm", "nodes", "seconds",
+                    "nodes/s");
+        Totals t;
+        for (const Row& r : rows) run_row(r, a, t);
+        print_totals(t, rows.size(), load);
+        return t.wrong ? 1 : 0;
+    } catch (const loyd::UsageError& e) {
+        std::fprintf(stderr, "solve_bench: %s\n", e.what());
+        return 2;
     } catch (const loyd::Error& e) {
         std::fprintf(stderr, "solve_bench: %s\n", e.what());
         return 1;
