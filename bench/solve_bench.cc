@@ -22,11 +22,14 @@
 //   HEURISTIC: misplaced | manhattan | linear-conflict | walking-distance | pdb
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -41,6 +44,27 @@
 #include "loyd/search/solve.h"
 
 namespace {
+// The whole of `text` as a T (an integer in its range, or a finite double); none otherwise.
+template <class T>
+std::optional<T> parse_number(const std::string& text) {
+    T v{};
+    const char* end = text.data() + text.size();
+    if constexpr (std::is_floating_point_v<T>) {
+        size_t used = 0;
+        try {
+            v = static_cast<T>(std::stod(text, &used));
+        } catch (const std::logic_error&) {
+            return std::nullopt;
+        }
+        if (used != text.size() || !std::isfinite(v)) return std::nullopt;
+        return v;
+    } else {
+        const auto [p, ec] = std::from_chars(text.data(), end, v);
+        if (ec != std::errc() || p != end) return std::nullopt;
+        return v;
+    }
+}
+
 struct Row {
     int id;
     std::vector<int> tiles;
@@ -48,29 +72,36 @@ struct Row {
     uint64_t korf_nodes;
 };
 
+// A row's columns: 15-puzzle rows id, tiles, Manhattan, optimal, nodes; 24-puzzle rows id,
+// tiles, optimal, nodes. FormatError naming `where` when a column is not its number.
+Row parse_row(const std::vector<std::string>& cols, const std::string& where) {
+    const size_t k = cols.size() >= 5 ? 3 : 2;
+    const std::optional<int> id = parse_number<int>(cols[0]), optimal = parse_number<int>(cols[k]);
+    const std::optional<uint64_t> nodes = parse_number<uint64_t>(cols[k + 1]);
+    if (!id || !optimal || !nodes)
+        throw loyd::FormatError(where + ": the id, length and node columns must be numbers");
+    try {
+        return Row{*id, loyd::board::parse_int_list(cols[1]), *optimal, *nodes};
+    } catch (const loyd::FormatError& e) {
+        throw loyd::FormatError(where + ": " + e.what());
+    }
+}
+
 std::vector<Row> read_tsv(const std::string& path) {
     std::ifstream f(path);
     if (!f) throw loyd::IoError("cannot open " + path);
     std::vector<Row> rows;
     std::string line;
+    int lineno = 0;
     while (std::getline(f, line)) {
+        ++lineno;
         if (line.empty() || line[0] == '#') continue;
         std::vector<std::string> cols;
         std::stringstream ss(line);
         std::string c;
         while (std::getline(ss, c, '\t')) cols.push_back(c);
         if (cols.size() < 4) continue;
-        try {
-            Row r{std::stoi(cols[0]), loyd::board::parse_int_list(cols[1]), 0, 0};
-            // 15-puzzle rows: id, tiles, manhattan, optimal, nodes; 24-puzzle rows: id, tiles,
-            // optimal, nodes
-            const size_t k = cols.size() >= 5 ? 3 : 2;
-            r.optimal = std::stoi(cols[k]);
-            r.korf_nodes = std::stoull(cols[k + 1]);
-            rows.push_back(r);
-        } catch (const std::logic_error&) {
-            throw loyd::FormatError(path + ": not a row of numbers: " + line);
-        }
+        rows.push_back(parse_row(cols, path + ":" + std::to_string(lineno)));
     }
     return rows;
 }
@@ -86,19 +117,21 @@ struct Args {
     int gap = 0;
 };
 
-// A number of an option; UsageError (not std::invalid_argument) when it is none.
+// A number of an option; UsageError when it is none or out of T's range.
 template <class T>
 T number(const std::string& option, const std::string& text) {
+    const std::optional<T> v = parse_number<T>(text);
+    if (!v) throw loyd::UsageError(option + " needs a number, not '" + text + "'");
+    return *v;
+}
+
+// --ids 1,2,3.
+std::set<int> ids_of(const std::string& text) {
     try {
-        size_t used = 0;
-        const long double v = std::stold(text, &used);
-        if (used != text.size() || (v < 0 && !std::is_signed_v<T>))
-            throw std::invalid_argument(text);
-        if constexpr (!std::is_floating_point_v<T>)
-            if (v != static_cast<long double>(static_cast<T>(v))) throw std::invalid_argument(text);
-        return static_cast<T>(v);
-    } catch (const std::logic_error&) {
-        throw loyd::UsageError(option + " needs a number, not '" + text + "'");
+        const std::vector<int> v = loyd::board::parse_int_list(text);
+        return std::set<int>(v.begin(), v.end());
+    } catch (const loyd::FormatError& e) {
+        throw loyd::UsageError(std::string("--ids: ") + e.what());
     }
 }
 
@@ -143,7 +176,7 @@ Args parse_args(int argc, char** argv) {
         else if (o == "--easiest" && has)
             a.easiest = number<size_t>(o, value());
         else if (o == "--ids" && has)
-            for (int v : loyd::board::parse_int_list(value())) a.ids.insert(v);
+            a.ids = ids_of(value());
         else
             throw loyd::UsageError("unknown argument " + o);
     }

@@ -39,7 +39,8 @@ program::CommandOptions declared() {
          "stm | mtm: what one move is (mtm: 1..k tiles of a row or column; full tables only)")
         ("encoding", po::value<std::string>()->default_value("zstd"), "zstd | raw")
         ("max-memory", po::value<std::string>(),
-         "refuse to start above this peak (e.g. 4G; 0 = the memory available, the default)")
+         "refuse to build above this peak (e.g. 4G; 0 = the memory available, the default; "
+         "raw tables already there count nothing)")
         ("force", "rebuild tables already present and valid")
         ("reuse", po::value<std::vector<std::string>>()->composing(),
          "a built set (folder or manifest) whose tables of this set are linked in, not built "

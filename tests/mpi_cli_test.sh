@@ -150,6 +150,14 @@ expect_run "reuse on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s15[@]}" --
 expect_once "reuse on 2 ranks: said once" "$scratch/err" 'additive-1-2-3.pdb: reusing '
 expect "reuse on 2 ranks: hard-linked" [ "$scratch/reuse2/additive-1-2-3.pdb" -ef "$scratch/trip/additive-1-2-3.pdb" ]
 same_set "reuse on 2 ranks" "$scratch/one15" "$scratch/reuse2"
+# The memory check on 2 ranks counts only the tables to build: a raw set built passes any limit;
+# a damaged table is checked (on every rank, said once) before it is rebuilt.
+expect_run "--max-memory 1K on 2 ranks, the set built" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/r24-2" --max-memory 1K
+cp -r "$scratch/r24-2" "$scratch/r24-bad"
+victim=$scratch/r24-bad/additive-1-2-3-6-7.pdb
+py table_damage.py xor "$victim" $(($(stat -c %s "$victim") - 5)) 0xff
+expect_run "--max-memory 1K on 2 ranks, a damaged table" 3 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/r24-bad" --max-memory 1K
+expect_once "--max-memory 1K on 2 ranks, a damaged table: said once" "$scratch/err" "rebuilding .*additive-1-2-3-6-7.pdb on 2 rank\(s\) needs about .* per rank"
 expect_run "empty --checkpoint" 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o4" --checkpoint ""
 
 finish

@@ -376,21 +376,31 @@ for m in 17179869185G 34359738368G 1048577G; do
 done
 expect_run "--max-memory 1048576G" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 1048576G -q
 expect_run "--max-memory big enough" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 64M -q
-# Only the tables a build makes need memory: a set already built, or every table linked in by
-# --reuse, passes any limit; a table found damaged is checked alone before it is rebuilt.
-expect_run "--max-memory 1K, the set built" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 1K
-expect_err "--max-memory 1K, the set built: checked" "additive-3-6-7-8.pdb is already built and valid"
-expect_run "--max-memory 1K, all reused" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem-reuse" --max-memory 1K --reuse "$scratch/mem"
-expect "--max-memory 1K, all reused: linked" [ "$scratch/mem-reuse/additive-3-6-7-8.pdb" -ef "$scratch/mem/additive-3-6-7-8.pdb" ]
-expect_run "--max-memory 1K, --force" 3 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 1K --force
-expect_err_line "--max-memory 1K, --force: said" "pdbgen: building 8-4-4 needs about " "more than --max-memory (1.0 KiB)"
-cp -r "$scratch/mem" "$scratch/mem-bad"
-victim=$scratch/mem-bad/additive-3-6-7-8.pdb
+# Only the tables a build makes need memory: a raw set already built, or every table linked in
+# by --reuse, passes any limit; a table found damaged is checked alone before it is rebuilt. (Two
+# tables of unequal estimates: the 2-tile one about 4 KiB, the 6-tile one about 188 KiB.)
+twoz=(--size 3x3 --pattern 1,2 --pattern 3,4,5,6,7,8 --name two)
+two=("${twoz[@]}" --encoding raw)
+expect_run "a raw set of two tables" 0 "$pdbgen" build "${two[@]}" --out "$scratch/mem-raw" -q
+expect_run "--max-memory 1K, the set built" 0 "$pdbgen" build "${two[@]}" --out "$scratch/mem-raw" --max-memory 1K
+expect_err "--max-memory 1K, the set built: checked" "additive-3-4-5-6-7-8.pdb is already built and valid"
+expect_run "--max-memory 1K, all reused" 0 "$pdbgen" build "${two[@]}" --out "$scratch/mem-reuse" --max-memory 1K --reuse "$scratch/mem-raw"
+expect "--max-memory 1K, all reused: linked" [ "$scratch/mem-reuse/additive-3-4-5-6-7-8.pdb" -ef "$scratch/mem-raw/additive-3-4-5-6-7-8.pdb" ]
+expect_run "--max-memory 1K, --force" 3 "$pdbgen" build "${two[@]}" --out "$scratch/mem-raw" --max-memory 1K --force
+expect_err_line "--max-memory 1K, --force: said" "pdbgen: building two needs about " "more than --max-memory (1.0 KiB)"
+# A zstd set is decoded whole to be checked, a set in another encoding re-encoded: both count.
+expect_run "--max-memory 1K, the set to re-encode" 3 "$pdbgen" build "${twoz[@]}" --encoding zstd --out "$scratch/mem-raw" --max-memory 1K
+expect_run "--max-memory 1K, a zstd set" 3 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 1K
+cp -r "$scratch/mem-raw" "$scratch/mem-bad"
+victim=$scratch/mem-bad/additive-1-2.pdb
 py table_damage.py xor "$victim" $(($(stat -c %s "$victim") - 5)) 0xff
-expect_run "--max-memory 1K, a damaged table" 3 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem-bad" --max-memory 1K
-expect_err "--max-memory 1K, a damaged table: said" "^pdbgen: rebuilding $scratch/mem-bad/additive-3-6-7-8.pdb needs about .* of memory, more than --max-memory \(1.0 KiB\)$"
-expect_run "a damaged table, memory enough" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem-bad" --max-memory 64M -q
-expect_run "a damaged table, memory enough: rebuilt" 0 "$pdbgen" verify "$scratch/mem-bad"
+expect_run "--max-memory 50K, the small table damaged" 0 "$pdbgen" build "${two[@]}" --out "$scratch/mem-bad" --max-memory 50K
+expect_err "--max-memory 50K, the small table damaged: rebuilt" "rebuilding $scratch/mem-bad/additive-1-2.pdb: "
+expect_run "--max-memory 50K, the small table damaged: verifies" 0 "$pdbgen" verify "$scratch/mem-bad"
+victim=$scratch/mem-bad/additive-3-4-5-6-7-8.pdb
+py table_damage.py xor "$victim" $(($(stat -c %s "$victim") - 5)) 0xff
+expect_run "--max-memory 50K, the large table damaged" 3 "$pdbgen" build "${two[@]}" --out "$scratch/mem-bad" --max-memory 50K
+expect_err "--max-memory 50K, the large table damaged: said" "^pdbgen: rebuilding $scratch/mem-bad/additive-3-4-5-6-7-8.pdb needs about .* of memory, more than --max-memory \\(50.0 KiB\\)$"
 
 # ---------------------------------------------------------------------------------------
 # a second build into a finished folder keeps the tables

@@ -321,7 +321,8 @@ fi
 # A set under another name holding every table of the set suggested: no hint (building would
 # give the same heuristic).
 expect_run "a twin of 8-4-4" 0 "$pdbgen" build --size 3x3 --pattern 1,2,4,5 --pattern 3,6,7,8 --name twin --out "$scratch/twinpath/twin" -q
-LOYD_PDB_PATH="$scratch/twinpath" expect_run "twin: no hint" 3 "$scratch/bin/solver" --node-limit 50 --input "$scratch/hard33.txt"
+LOYD_PDB_PATH="$scratch/twinpath" expect_run "twin: no hint" 3 "$scratch/bin/solver" --node-limit 50 --json --input "$scratch/hard33.txt"
+expect_out "twin: the twin tables used" '"heuristic":"pdb:twin"'
 expect "twin: no hint" sh -c "! grep -q 'faster' '$scratch/err'"
 LOYD_PDB_PATH="$scratch/partpath" expect_run "part: the hint again" 3 "$scratch/bin/solver" --node-limit 50 --input "$scratch/hard33.txt"
 expect_err "part: the hint again" "for faster solving build tables"

@@ -168,8 +168,10 @@ uint64_t table_checksum(const BuildPlan& plan, size_t i, const Context& c, bool 
     if (expected) {
         std::vector<bool> others(plan.spec.tables.size(), true);
         others[i] = false;
-        c.world.agree_on(
-            [&] { check_memory(plan, c.world, others, "rebuilding " + plan.path(t)); });
+        std::error_code ec;
+        const std::string what =
+            (fs::exists(plan.path(t), ec) ? "rebuilding " : "building ") + plan.path(t);
+        c.world.agree_on([&] { check_memory(plan, c.world, others, what); });
     }
     ProgressLine line(c.err, c.world.rank() == 0 && !c.options.quiet);
     return plan.sliced ? build_sliced(plan, t, c, line) : build_here(plan, t, c, line);

@@ -241,14 +241,33 @@ std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c) {
     return found;
 }
 
+namespace {
+
+// A table file that already_built checks and keeps without memory of its own: raw (mapped,
+// not decoded) and in the entry coding and encoding asked (not re-encoded).
+bool kept_as_is(const std::string& path, const BuildPlan& plan, const tables::TableSpec& t) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return false;
+    try {
+        const tables::PdbHeader h = tables::read_pdb_header(path);
+        return h.encoding == tables::PdbEncoding::Raw &&
+               plan.encoding == tables::PdbEncoding::Raw &&
+               h.coding == plan.coding(t.pattern.metric());
+    } catch (const Error&) {
+        return false;  // rebuilt: counted
+    }
+}
+
+}  // namespace
+
 std::vector<bool> tables_in_place(const BuildPlan& plan, const std::vector<Reused>& reused,
                                   const Options& o) {
     std::vector<bool> in_place(plan.spec.tables.size(), false);
     if (o.force) return in_place;
-    std::error_code ec;
     for (size_t i = 0; i < in_place.size(); ++i)
-        in_place[i] = fs::exists(plan.path(plan.spec.tables[i]), ec);
-    for (const Reused& r : reused) in_place[r.table] = true;
+        in_place[i] = kept_as_is(plan.path(plan.spec.tables[i]), plan, plan.spec.tables[i]);
+    for (const Reused& r : reused)
+        if (kept_as_is(r.source, plan, plan.spec.tables[r.table])) in_place[r.table] = true;
     return in_place;
 }
 

@@ -73,10 +73,12 @@ struct Reused {
 // gets a note; one whose manifest cannot be read fails the build (IoError, FormatError); the
 // output folder itself is passed over.
 std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c);
-// Rank 0, before claim_folder: by table index, the tables the build expects to find rather than
-// build (no --force, and a file of its name in the output folder, or a --reuse set holding it):
-// the first memory check passes them over, so that a set already built, or made of tables
-// another set holds, needs no memory for tables it will not build.
+// Rank 0, before claim_folder: by table index, the tables the build expects to keep as they
+// are (no --force; a raw file of its name in the output folder, or in a --reuse set holding it,
+// in the entry coding asked, to be written raw): the first memory check passes them over, so
+// that a raw set already built, or made of tables another set holds, needs no memory for tables
+// it will not build. (A zstd table is decoded whole to be checked, and a table in another
+// coding or encoding is re-encoded: those count as built.)
 std::vector<bool> tables_in_place(const BuildPlan& plan, const std::vector<Reused>& reused,
                                   const Options& o);
 // Rank 0, after claim_folder: each of those tables missing from the output folder (a file there,
