@@ -40,7 +40,7 @@ program::CommandOptions declared() {
         ("encoding", po::value<std::string>()->default_value("zstd"), "zstd | raw")
         ("max-memory", po::value<std::string>(),
          "refuse to build above this peak (e.g. 4G; 0 = the memory available, the default; "
-         "raw tables already there count nothing)")
+         "tables already there count what checking them takes)")
         ("force", "rebuild tables already present and valid")
         ("reuse", po::value<std::vector<std::string>>()->composing(),
          "a built set (folder or manifest) whose tables of this set are linked in, not built "

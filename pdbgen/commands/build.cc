@@ -10,6 +10,10 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/tables/build_sliced.h"
@@ -150,7 +154,7 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
 
 // The payload checksum of table `i` in the output folder (on rank 0): the table already built
 // there (`reused`: just put there by --reuse), or built now (`expected`: the first memory check
-// passed it over, expecting to find it, so it is checked now).
+// counted only what checking it takes, expecting to keep it, so its build is checked now).
 uint64_t table_checksum(const BuildPlan& plan, size_t i, const Context& c, bool reused,
                         bool expected) {
     const tables::TableSpec& t = plan.spec.tables[i];
@@ -166,8 +170,8 @@ uint64_t table_checksum(const BuildPlan& plan, size_t i, const Context& c, bool 
     if (built == "-") throw LimitError("interrupted");
     if (!built.empty()) return std::stoull(built);
     if (expected) {
-        std::vector<bool> others(plan.spec.tables.size(), true);
-        others[i] = false;
+        std::vector<std::optional<uint64_t>> others(plan.spec.tables.size(), uint64_t{0});
+        others[i] = std::nullopt;
         std::error_code ec;
         const std::string what =
             (fs::exists(plan.path(t), ec) ? "rebuilding " : "building ") + plan.path(t);
@@ -179,19 +183,22 @@ uint64_t table_checksum(const BuildPlan& plan, size_t i, const Context& c, bool 
 
 // Rank 0's tables_in_place (build_plan.h), on every rank; `reused` receives, on rank 0, the
 // tables the --reuse sets hold.
-std::vector<bool> expected_tables(const BuildPlan& plan, const Context& c,
-                                  std::vector<Reused>& reused) {
-    std::string in_place;  // by table, '1' or '0'
+std::vector<std::optional<uint64_t>> expected_tables(const BuildPlan& plan, const Context& c,
+                                                     std::vector<Reused>& reused) {
+    std::string text;  // by table: "-" (to build) or the bytes, each followed by ','
     c.world.agree_on([&] {
         if (c.world.rank() != 0) return;
         reused = reused_tables(plan, c);
-        for (const bool b : tables_in_place(plan, reused, c.options)) in_place += b ? '1' : '0';
+        for (const auto& k : tables_in_place(plan, reused, c.options))
+            text += (k ? std::to_string(*k) : "-") + ",";
     });
-    c.world.broadcast(in_place, 0);
-    std::vector<bool> expected(plan.spec.tables.size(), false);
-    for (size_t i = 0; i < expected.size() && i < in_place.size(); ++i)
-        expected[i] = in_place[i] == '1';
-    return expected;
+    c.world.broadcast(text, 0);
+    std::vector<std::optional<uint64_t>> kept(plan.spec.tables.size());
+    std::istringstream in(text);
+    std::string item;
+    for (size_t i = 0; i < kept.size() && std::getline(in, item, ','); ++i)
+        if (item != "-") kept[i] = std::stoull(item);
+    return kept;
 }
 
 // "built NAME in DIR: 3 tables, 1,234 entries, 2.5 s, peak 20.0 MiB, 2 threads" (sliced: the
@@ -225,8 +232,8 @@ int run_build(const Context& c) {
     c.world.agree_on([&] { planned = plan_build(c.options, c.world.size()); });
     BuildPlan& plan = *planned;
     std::vector<Reused> reused;  // rank 0: the tables --reuse sets hold
-    const std::vector<bool> expected = expected_tables(plan, c, reused);
-    c.world.agree_on([&] { check_memory(plan, c.world, expected); });
+    const std::vector<std::optional<uint64_t>> kept = expected_tables(plan, c, reused);
+    c.world.agree_on([&] { check_memory(plan, c.world, kept); });
     notes(plan, c);
     std::optional<base::DirLock> lock;
     std::vector<bool> placed;  // rank 0: the tables --reuse put there
@@ -238,7 +245,7 @@ int run_build(const Context& c) {
     const auto t0 = std::chrono::steady_clock::now();
     for (size_t i = 0; i < plan.spec.tables.size(); ++i)
         plan.spec.tables[i].xxh3 =
-            table_checksum(plan, i, c, i < placed.size() && placed[i], expected[i]);
+            table_checksum(plan, i, c, i < placed.size() && placed[i], kept[i].has_value());
     c.world.agree_on([&] {
         if (c.world.rank() == 0)
             base::write_file_atomic((fs::path(plan.out) / tables::kManifestName).string(),

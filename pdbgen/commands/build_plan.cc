@@ -132,10 +132,13 @@ BuildPlan plan_build(const Options& o, int ranks) {
 }
 
 void check_memory(const BuildPlan& plan, const base::Collective& world,
-                  const std::vector<bool>& skip, const std::string& what) {
+                  const std::vector<std::optional<uint64_t>>& kept, const std::string& what) {
     uint64_t peak = 0;
     for (size_t i = 0; i < plan.spec.tables.size(); ++i) {
-        if (i < skip.size() && skip[i]) continue;
+        if (i < kept.size() && kept[i]) {
+            peak = std::max(peak, *kept[i]);
+            continue;
+        }
         const tables::TableSpec& t = plan.spec.tables[i];
         peak = std::max(
             peak, plan.sliced
@@ -243,32 +246,35 @@ std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c) {
 
 namespace {
 
-// A table file that already_built checks and keeps without memory of its own: raw (mapped,
-// not decoded) and in the entry coding and encoding asked (not re-encoded).
-bool kept_as_is(const std::string& path, const BuildPlan& plan, const tables::TableSpec& t) {
+// The memory already_built needs to check and keep the table file at `path` as it is: none for a
+// raw file (mapped), its decoded payload for zstd (decoded whole); nullopt when it will be built
+// or re-encoded instead (missing, unreadable, or in another entry coding or encoding).
+std::optional<uint64_t> kept_as_is(const std::string& path, const BuildPlan& plan,
+                                   const tables::TableSpec& t) {
     std::error_code ec;
-    if (!fs::exists(path, ec)) return false;
+    if (!fs::exists(path, ec)) return std::nullopt;
     try {
         const tables::PdbHeader h = tables::read_pdb_header(path);
-        return h.encoding == tables::PdbEncoding::Raw &&
-               plan.encoding == tables::PdbEncoding::Raw &&
-               h.coding == plan.coding(t.pattern.metric());
+        if (h.encoding != plan.encoding || h.coding != plan.coding(t.pattern.metric()))
+            return std::nullopt;
+        return h.encoding == tables::PdbEncoding::Raw ? 0 : tables::payload_bytes(h);
     } catch (const Error&) {
-        return false;  // rebuilt: counted
+        return std::nullopt;  // rebuilt: counted as built
     }
 }
 
 }  // namespace
 
-std::vector<bool> tables_in_place(const BuildPlan& plan, const std::vector<Reused>& reused,
-                                  const Options& o) {
-    std::vector<bool> in_place(plan.spec.tables.size(), false);
-    if (o.force) return in_place;
-    for (size_t i = 0; i < in_place.size(); ++i)
-        in_place[i] = kept_as_is(plan.path(plan.spec.tables[i]), plan, plan.spec.tables[i]);
+std::vector<std::optional<uint64_t>> tables_in_place(const BuildPlan& plan,
+                                                     const std::vector<Reused>& reused,
+                                                     const Options& o) {
+    std::vector<std::optional<uint64_t>> kept(plan.spec.tables.size());
+    if (o.force) return kept;
+    for (size_t i = 0; i < kept.size(); ++i)
+        kept[i] = kept_as_is(plan.path(plan.spec.tables[i]), plan, plan.spec.tables[i]);
     for (const Reused& r : reused)
-        if (kept_as_is(r.source, plan, plan.spec.tables[r.table])) in_place[r.table] = true;
-    return in_place;
+        if (!kept[r.table]) kept[r.table] = kept_as_is(r.source, plan, plan.spec.tables[r.table]);
+    return kept;
 }
 
 std::vector<bool> place_reused(const BuildPlan& plan, const std::vector<Reused>& reused,

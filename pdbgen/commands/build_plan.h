@@ -49,11 +49,13 @@ uint64_t available_memory();
 
 // LimitError when the largest table's estimated peak memory is above --max-memory or, without
 // it, the memory available: for a sliced build, per rank (a rank's slice; the available memory
-// is shared by the ranks of one machine). Tables marked in `skip` (by index; missing = false)
-// are passed over: those the build expects to find (tables_in_place), each checked alone
-// before it is built after all. `what` starts the message (default "building NAME").
+// is shared by the ranks of one machine). A table with a value in `kept` (by index; missing =
+// none) counts that value instead: one the build expects to keep as it is (tables_in_place),
+// checked alone with its estimate before it is built after all. `what` starts the message
+// (default "building NAME").
 void check_memory(const BuildPlan& plan, const base::Collective& world,
-                  const std::vector<bool>& skip = {}, const std::string& what = "");
+                  const std::vector<std::optional<uint64_t>>& kept = {},
+                  const std::string& what = "");
 
 // Rank 0, before writing: creates the output folder (IoError when it cannot), takes its lock
 // into `lock` (folder.h), removes temporaries of interrupted builds, and refuses a folder that
@@ -73,21 +75,16 @@ struct Reused {
 // gets a note; one whose manifest cannot be read fails the build (IoError, FormatError); the
 // output folder itself is passed over.
 std::vector<Reused> reused_tables(const BuildPlan& plan, const Context& c);
-// Rank 0, before claim_folder: by table index, the tables the build expects to keep as they
-// are (no --force; a raw file of its name in the output folder, or in a --reuse set holding it,
-// in the entry coding asked, to be written raw): the first memory check passes them over, so
-// that a raw set already built, or made of tables another set holds, needs no memory for tables
-// it will not build. (A zstd table is decoded whole to be checked, and a table in another
-// coding or encoding is re-encoded: those count as built.)
-std::vector<bool> tables_in_place(const BuildPlan& plan, const std::vector<Reused>& reused,
-                                  const Options& o);
-// Rank 0, after claim_folder: each of those tables missing from the output folder (a file there,
-// even a damaged one, is left to already_built) is put there from its source (place_table: a
-// hard link, or a copy across file systems); already_built then checks it as any table found
-// there (one that fails is rebuilt, its link replaced: the reused set is never written). A
-// source that cannot be put there, holds another pattern or has another checksum than its
-// set's manifest gives is not taken (a note; the next --reuse set's, or a build). Returns, by
-// table index, which were put there.
+// Rank 0, before claim_folder: by table index, for each table the build expects to keep as it
+// is (no --force; a file of its name in the output folder, or in a --reuse set holding it, in
+// the entry coding and encoding asked), the memory checking it takes: none for a raw table
+// (mapped), its decoded payload for zstd. The first memory check counts that instead of the
+// table's build, so that a set already built, or made of tables another set holds, needs no
+// memory for tables it will not build. (A table in another coding or encoding is re-encoded:
+// it counts as built.)
+std::vector<std::optional<uint64_t>> tables_in_place(const BuildPlan& plan,
+                                                     const std::vector<Reused>& reused,
+                                                     const Options& o);
 std::vector<bool> place_reused(const BuildPlan& plan, const std::vector<Reused>& reused,
                                const Context& c);
 
