@@ -1,15 +1,14 @@
 // Benchmark harness: solves instances from a TSV of Korf's format (id, tiles, Manhattan,
-// optimal length, nodes; goal blank first) one at a time on one thread and prints, per
-// instance and in total, the length found (checked against the known optimum in STM; the
-// TSV holds no MTM lengths), nodes generated, seconds and nodes per second. With a time or
-// node limit an instance that hits it is printed as `limit` and counted apart. With --count
-// every optimal solution is counted too (solve_all), and the count printed after the seconds.
-// With --gap K the search of each instance stops as the bound passes its optimal length less K,
-// and the nodes printed are those of the iterations up to that bound (a search that finds a
-// shorter solution first, when the TSV's length column is a mere bound, keeps its own count
-// and length): whole iterations, so the
-// count does not depend on where the last iteration finds a solution, nor (up to BPMX across
-// the split) on the threads. A measure of a heuristic's strength on many instances at a
+// optimal length, nodes; goal blank first) one at a time (on --threads N, default 1) and prints,
+// per instance and in total, the length found (checked against the known optimum in STM; the TSV
+// holds no MTM lengths), nodes generated, seconds and nodes per second. With a time or node limit
+// an instance that hits it is printed as `limit` and counted apart. With --count every optimal
+// solution is counted too (solve_all), and the count printed after the seconds. With --gap K the
+// search of each instance stops as the bound passes its optimal length less K, and the nodes
+// printed are those of the iterations up to that bound (a search that finds a shorter solution
+// first, when the TSV's length column is a mere bound, keeps its own count and length): whole
+// iterations, so the count does not depend on where the last iteration finds a solution, nor (up to
+// BPMX across the split) on the threads. A measure of a heuristic's strength on many instances at a
 // fraction of the cost of solving them (IDA*'s iterations grow by a near-constant factor).
 //
 // Usage: solve_bench TSV HEURISTIC [--pdb DIR] [--no-reflect] [--easiest N | --ids 1,2,3]
@@ -20,6 +19,8 @@
 //   --split-after: with --threads above 1, split an iteration only after one of NODES nodes
 //   (SolveOptions::split_after; 0: every iteration, the behaviour before 2026-11-27)
 //   HEURISTIC: misplaced | manhattan | linear-conflict | walking-distance | pdb
+// Exit status: 0; 1 when an answer has the wrong length, or the TSV or the tables cannot be
+// read (a row that is not numbers is named by file:line); 2 on a bad option or value.
 #include <algorithm>
 #include <atomic>
 #include <charconv>
