@@ -7,7 +7,8 @@
 // - slice arithmetic (owner of a rank, empty slices);
 // - checkpoints: a build cancelled after a layer resumes (on the same or another number of
 //   ranks) to the same table; a damaged part is not used; a checkpoint of another table is
-//   refused; manifest parsing refuses malformed and inconsistent manifests.
+//   refused; manifest parsing refuses malformed and inconsistent manifests; holds_checkpoint_of
+//   names only a well-formed checkpoint of that very table.
 #include "loyd/tables/build_sliced.h"
 
 #include <gtest/gtest.h>
@@ -287,6 +288,26 @@ TEST(SlicedBuild, CheckpointOfAnotherTableIsRefused) {
         [&] { test::run_group(2, [&](base::Collective& g) { build_table_sliced(q, opt, g); }); });
     EXPECT_NE(msg.find("another table (board '4x3', this build's is '3x4')"), std::string::npos)
         << msg;
+    fs::remove_all(d);
+}
+
+TEST(CheckpointManifest, HoldsCheckpointOfNamesOnlyAWellFormedOneOfThatTable) {
+    const fs::path d = scratch("holds");
+    const tables::Pattern p = pattern(4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive);
+    const std::string file = table_file_name(p);
+    const std::string folder = tables::checkpoint_folder(d.string(), file);
+    EXPECT_FALSE(tables::holds_checkpoint_of(folder, p, file));  // no folder
+    build_until(p, d.string(), 2, 4);
+    EXPECT_TRUE(tables::holds_checkpoint_of(folder, p, file));
+    // Another table's build, or this one's under another file name: not this table's.
+    EXPECT_FALSE(tables::holds_checkpoint_of(
+        folder, pattern(3, 4, {1, 2, 5, 6, 9}, tables::PatternKind::Additive), file));
+    EXPECT_FALSE(tables::holds_checkpoint_of(folder, p, "other.pdb"));
+    // A manifest cut short is malformed: not named as this table's either.
+    const fs::path m = fs::path(folder) / tables::kCheckpointManifest;
+    const std::string text = file_bytes(m.string());
+    std::ofstream(m, std::ios::trunc) << text.substr(0, text.size() / 2);
+    EXPECT_FALSE(tables::holds_checkpoint_of(folder, p, file));
     fs::remove_all(d);
 }
 

@@ -97,11 +97,19 @@ fi
 # Leftovers a kill can leave: a part of a layer the manifest lacks, a temporary file.
 echo junk >"$ck/additive-1-2-3-6-7/layer-0099.part-000-of-003.ckpt"
 echo junk >"$ck/additive-1-2-3-6-7/.manifest.txt.tmp.99999"
+cp -r "$ck" "$scratch/old-ck"  # a checkpoint of a table built meanwhile, for below
 # Resumed on 2 ranks (re-sliced): the same file, and the checkpoint is gone afterwards.
 expect_run "resume on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/killed" --checkpoint "$ck"
 expect_err "resume says where it starts" "resuming after layer $killed_at \(2 ranks\)"
 same_set "killed and resumed" "$scratch/one24" "$scratch/killed"
 expect "the checkpoint folder is removed after the table was written" [ ! -e "$ck/additive-1-2-3-6-7" ]
+
+# The same build again with an old checkpoint of that table (2 ranks): the table is kept, the
+# checkpoint removed (said once); the set is unchanged.
+expect_run "an old checkpoint of a table built, 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/killed" --checkpoint "$scratch/old-ck"
+expect_once "an old checkpoint: removal said once" "$scratch/err" "removed the checkpoint $scratch/old-ck/additive-1-2-3-6-7 \\($scratch/killed/additive-1-2-3-6-7.pdb is built\\)"
+expect "an old checkpoint: removed" [ ! -e "$scratch/old-ck/additive-1-2-3-6-7" ]
+same_set "an old checkpoint" "$scratch/one24" "$scratch/killed"
 
 # One process with --checkpoint (no mpirun) builds the same file.
 expect_run "checkpoint, one process" 0 "$pdbgen" build "${s24[@]}" --out "$scratch/ck1" -q --checkpoint "$scratch/ck1c"
@@ -110,7 +118,7 @@ same_set "checkpoint, one process" "$scratch/one24" "$scratch/ck1"
 # Refusals: a checkpoint folder that is a file; a checkpoint of another table; a damaged manifest.
 touch "$scratch/afile"
 expect_run "checkpoint is a file" 4 "${mpi[@]}" -np 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o1" -q --checkpoint "$scratch/afile"
-expect_err "checkpoint is a file: named" "checkpoint folder '$scratch/afile/additive-1-2-3-6-7'"
+expect_err "checkpoint is a file: named" "cannot create checkpoint folder '$scratch/afile'"
 mkdir -p "$scratch/other/additive-1-2-3-6-7"
 cat >"$scratch/other/additive-1-2-3-6-7/manifest.txt" <<EOF
 loyd-checkpoint 2

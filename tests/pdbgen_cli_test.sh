@@ -553,6 +553,23 @@ expect_run "pack --no-wait of a held set's table" 6 "$pdbgen" pack "$lk/additive
 expect "pack/unpack --no-wait keep the tables of a held set" [ "$(cksum "$lk"/*.pdb)" = "$before" ]
 expect_run "unpack waits for the lock" 0 "$pdbgen" unpack "$lk" && expect_err "unpack waiting message" "waiting for another build"
 wait "$holder"
+# The checkpoint folder is held as the output folder is: a build using it waits (--no-wait:
+# exit 6), so no build writes or removes a checkpoint another uses. A checkpoint folder that is
+# the output folder is held once.
+hk=$scratch/held-ck
+mkdir -p "$hk"
+flock -x "$hk/.loyd.lock" -c "sleep 2" &
+holder=$!
+wait_held "$hk/.loyd.lock"
+if expect_run "--no-wait on a held checkpoint folder" 6 "$pdbgen" build --preset 8-4-4 --out "$scratch/held-ck-out" --checkpoint "$hk" --no-wait -q; then
+  expect_err_line "--no-wait on a held checkpoint folder: said" "pdbgen: $hk: another build is writing into this folder (lock $hk/.loyd.lock held)"
+  expect "--no-wait on a held checkpoint folder: no manifest" [ ! -e "$scratch/held-ck-out/manifest.txt" ]
+fi
+expect_run "a build waits for the checkpoint folder" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/held-ck-out" --checkpoint "$hk"
+expect_err "a build waits for the checkpoint folder: said" "^pdbgen: waiting for another build using the checkpoint folder $hk$"
+wait "$holder"
+expect_run "--checkpoint the output folder" 0 timeout 60 "$pdbgen" build --preset 8-4-4 --out "$scratch/self-ck" --checkpoint "$scratch/self-ck" -q
+expect_run "--checkpoint the output folder: verify" 0 "$pdbgen" verify "$scratch/self-ck" --against "$root_ref/8-4-4.manifest.txt"
 # Two real builds into one folder at once: both succeed, the set matches the reference.
 both=$scratch/both
 "$pdbgen" build --preset 8-4-4 --out "$both" -j 1 -q >/dev/null 2>"$scratch/err1" &
@@ -712,6 +729,7 @@ count_check
 if [ -e "$scratch/resumed/additive-1-2-3-6-7.pdb" ] || [ ! -f "$ckm" ]; then
   fail "checkpoint: the build was not killed mid-way ($(ls "$scratch/resumed" "$ck" 2>&1))"
 else
+  cp -r "$ck" "$scratch/old-ck"  # a checkpoint of a table built later, for below
   py checkpoint_damage.py add-key "$ck/additive-1-2-3-6-7" 1
   expect_run "a resumed build over a wrong checkpoint" 4 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" -q --checkpoint "$ck"
   expect_err "a resumed build over a wrong checkpoint: named" "^pdbgen: checkpoint $ck/additive-1-2-3-6-7: the table resumed from it fails its checks \(.*\); remove that folder and build again$"
@@ -720,6 +738,21 @@ else
   rm -rf "$ck"
   expect_run "the same build afresh" 0 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" -q --checkpoint "$ck"
   expect_run "the same build afresh verifies" 0 "$pdbgen" verify "$scratch/resumed"
+  # A table kept as it is needs no checkpoint: an old one of it is removed, whether the table is
+  # found built or reused; one of another table under its name is left as it is.
+  cp -r "$scratch/old-ck" "$scratch/old-ck2"
+  cp -r "$scratch/old-ck" "$scratch/other-ck"
+  sed -i 's/^board 5x5$/board 4x4/' "$scratch/other-ck/additive-1-2-3-6-7/manifest.txt"
+  expect_run "an old checkpoint of a table built" 0 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" --checkpoint "$scratch/old-ck"
+  expect_err "an old checkpoint of a table built: said" "^pdbgen: removed the checkpoint $scratch/old-ck/additive-1-2-3-6-7 \\($scratch/resumed/additive-1-2-3-6-7.pdb is built\\)$"
+  expect "an old checkpoint of a table built: removed" [ ! -e "$scratch/old-ck/additive-1-2-3-6-7" ]
+  expect_run "an old checkpoint of a table reused" 0 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed2" --reuse "$scratch/resumed" --checkpoint "$scratch/old-ck2" -q
+  expect "an old checkpoint of a table reused: removed" [ ! -e "$scratch/old-ck2/additive-1-2-3-6-7" ]
+  expect "an old checkpoint of a table reused: the table linked" [ "$scratch/resumed2/additive-1-2-3-6-7.pdb" -ef "$scratch/resumed/additive-1-2-3-6-7.pdb" ]
+  before=$(cksum "$scratch/other-ck/additive-1-2-3-6-7"/*)
+  expect_run "a checkpoint of another table, the table built" 0 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" --checkpoint "$scratch/other-ck"
+  expect "a checkpoint of another table: not said removed" [ "$(grep -c 'removed the checkpoint' "$scratch/err")" = 0 ]
+  expect "a checkpoint of another table: left as it is" [ "$(cksum "$scratch/other-ck/additive-1-2-3-6-7"/*)" = "$before" ]
 fi
 
 # ---------------------------------------------------------------------------------------

@@ -152,6 +152,23 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
     return sum;
 }
 
+// A table kept as it is (found built, or put there by --reuse) needs no checkpoint: the one an
+// earlier build of it left in the checkpoint folder (its manifest names this very table) is
+// removed, and said. One of another table, or one whose manifest cannot be read, is left as it
+// is. (No other build uses the folder: rank 0 holds its lock, claim_folder.)
+void drop_old_checkpoint(const BuildPlan& plan, const tables::TableSpec& t, const Context& c) {
+    if (plan.checkpoint.empty()) return;
+    const std::string folder = tables::checkpoint_folder(plan.checkpoint, t.file);
+    const bool ours = c.world.rank() == 0 && tables::holds_checkpoint_of(folder, t.pattern, t.file);
+    std::string old(ours ? 1 : 0, '1');  // rank 0's verdict, for every rank: "1" = remove it
+    c.world.broadcast(old, 0);
+    if (old.empty()) return;
+    tables::remove_checkpoint(plan.checkpoint, t.file, c.world);
+    if (c.world.rank() == 0 && !c.options.quiet)
+        c.err << "pdbgen: removed the checkpoint " << folder << " (" << plan.path(t)
+              << " is built)\n";
+}
+
 // The payload checksum of table `i` in the output folder (on rank 0): the table already built
 // there (`reused`: just put there by --reuse), or built now (`expected`: the first memory check
 // counted only what checking it takes, expecting to keep it, so its build is checked now).
@@ -168,7 +185,10 @@ uint64_t table_checksum(const BuildPlan& plan, size_t i, const Context& c, bool 
     }
     c.world.broadcast(built, 0);
     if (built == "-") throw LimitError("interrupted");
-    if (!built.empty()) return std::stoull(built);
+    if (!built.empty()) {
+        drop_old_checkpoint(plan, t, c);
+        return std::stoull(built);
+    }
     if (expected) {
         std::vector<std::optional<uint64_t>> others(plan.spec.tables.size(), uint64_t{0});
         others[i] = std::nullopt;
@@ -235,11 +255,11 @@ int run_build(const Context& c) {
     const std::vector<std::optional<uint64_t>> kept = expected_tables(plan, c, reused);
     c.world.agree_on([&] { check_memory(plan, c.world, kept); });
     notes(plan, c);
-    std::optional<base::DirLock> lock;
+    FolderLocks locks;
     std::vector<bool> placed;  // rank 0: the tables --reuse put there
     c.world.agree_on([&] {
         if (c.world.rank() != 0) return;
-        claim_folder(plan, c, lock);
+        claim_folder(plan, c, locks);
         placed = place_reused(plan, reused, c);
     });
     const auto t0 = std::chrono::steady_clock::now();

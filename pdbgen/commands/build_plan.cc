@@ -162,16 +162,38 @@ void check_memory(const BuildPlan& plan, const base::Collective& world,
                      " of memory" + (plan.sliced ? " per rank" : "") + ", more than " + more_than);
 }
 
-void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::DirLock>& lock) {
+namespace {
+
+// Creates the folder `dir` ("output folder", "checkpoint folder": `what`) and its parents.
+void make_folder(const std::string& dir, const std::string& what) {
     std::error_code ec;
-    if (fs::is_symlink(fs::symlink_status(plan.out, ec)) && !fs::exists(plan.out, ec))
-        throw IoError("output folder '" + plan.out + "' is a symbolic link to '" +
-                      fs::read_symlink(plan.out, ec).string() +
+    if (fs::is_symlink(fs::symlink_status(dir, ec)) && !fs::exists(dir, ec))
+        throw IoError(what + " '" + dir + "' is a symbolic link to '" +
+                      fs::read_symlink(dir, ec).string() +
                       "', which does not exist: create that folder, or write elsewhere");
-    fs::create_directories(plan.out, ec);
-    if (ec || !fs::is_directory(plan.out))
-        throw IoError("cannot create output folder '" + plan.out + "': " + ec.message());
-    lock_folder(c, plan.out, lock);
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+        throw IoError("cannot create " + what + " '" + dir + "'" +
+                      (ec ? ": " + ec.message() : ": a file has its name"));
+}
+
+}  // namespace
+
+void claim_folder(const BuildPlan& plan, const Context& c, FolderLocks& locks) {
+    make_folder(plan.out, "output folder");
+    bool checkpoint_lock = false, checkpoint_first = false;
+    if (!plan.checkpoint.empty()) {
+        make_folder(plan.checkpoint, "checkpoint folder");
+        std::error_code ec;
+        checkpoint_lock = !fs::equivalent(plan.out, plan.checkpoint, ec);
+        checkpoint_first =
+            checkpoint_lock && fs::canonical(plan.checkpoint, ec) < fs::canonical(plan.out, ec);
+    }
+    const std::string use = "using the checkpoint folder";
+    if (checkpoint_first) lock_folder(c, plan.checkpoint, locks.checkpoint, use);
+    lock_folder(c, plan.out, locks.out);
+    if (checkpoint_lock && !checkpoint_first)
+        lock_folder(c, plan.checkpoint, locks.checkpoint, use);
     remove_build_temporaries(c, plan.out, plan.spec);
     refuse_another_set(plan.out, plan.spec, "building");
 }

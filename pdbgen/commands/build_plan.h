@@ -57,12 +57,21 @@ void check_memory(const BuildPlan& plan, const base::Collective& world,
                   const std::vector<std::optional<uint64_t>>& kept = {},
                   const std::string& what = "");
 
-// Rank 0, before writing: creates the output folder (IoError when it cannot), takes its lock
-// into `lock` (folder.h), removes temporaries of interrupted builds, and refuses a folder that
-// holds another set (UsageError: building there would leave that set's tables named by no
-// manifest). The same set again (a rebuild, a resumed build, another encoding or entry coding)
-// is what build is for; a manifest that cannot be read names nothing.
-void claim_folder(const BuildPlan& plan, const Context& c, std::optional<base::DirLock>& lock);
+// The folders a build holds while it runs: the output folder and, with --checkpoint, the
+// checkpoint folder (unless it is the output folder).
+struct FolderLocks {
+    std::optional<base::DirLock> out, checkpoint;
+};
+
+// Rank 0, before writing: creates the output folder and the checkpoint folder, if any (IoError
+// when it cannot), takes their locks (folder.h; both in the order of their canonical paths, so
+// that two builds each holding the folder the other waits for cannot happen), removes
+// temporaries of interrupted builds, and refuses a folder that holds another set (UsageError:
+// building there would leave that set's tables named by no manifest). The same set again (a
+// rebuild, a resumed build, another encoding or entry coding) is what build is for; a manifest
+// that cannot be read names nothing. The checkpoint folder's lock keeps a second build from
+// writing or removing a checkpoint this one uses.
+void claim_folder(const BuildPlan& plan, const Context& c, FolderLocks& locks);
 
 // A table of the plan (plan.spec.tables[table]) that a --reuse set holds, as `source`.
 struct Reused {

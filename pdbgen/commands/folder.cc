@@ -46,12 +46,14 @@ void copy_atomic(const std::string& from, const std::string& to,
 
 }  // namespace
 
-void lock_folder(const Context& c, const std::string& dir, std::optional<base::DirLock>& lock) {
+void lock_folder(const Context& c, const std::string& dir, std::optional<base::DirLock>& lock,
+                 const std::string& use) {
     const Options& o = c.options;
     lock.emplace(
         dir, !o.no_wait,
         [&] {
-            if (!o.quiet) c.err << "pdbgen: waiting for another build writing into " << dir << "\n";
+            if (!o.quiet)
+                c.err << "pdbgen: waiting for another build " << use << " " << dir << "\n";
         },
         &c.interrupted);
 }

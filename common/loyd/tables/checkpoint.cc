@@ -231,6 +231,17 @@ void check_same_table(const CheckpointManifest& found, const CheckpointManifest&
                              "'); remove the folder or give another --checkpoint folder");
 }
 
+bool holds_checkpoint_of(const std::string& folder, const Pattern& p, const std::string& table) {
+    const std::string path = (std::filesystem::path(folder) / kCheckpointManifest).string();
+    try {
+        const std::string text = base::read_regular(path, "checkpoint manifest", size_t{1} << 26);
+        check_same_table(parse_checkpoint(text, path), checkpoint_identity(p, table), path);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
 struct CheckpointPartWriter::Impl {
     base::AtomicFile out;
     XXH3_state_t* hash;

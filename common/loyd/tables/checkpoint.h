@@ -76,6 +76,11 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
 void check_same_table(const CheckpointManifest& found, const CheckpointManifest& expected,
                       const std::string& path);
 
+// True when `folder` holds a checkpoint manifest, readable and well formed, of the build of `p`
+// into table file `table` (check_same_table passes); false otherwise, whatever the reason
+// (missing, unreadable, malformed, of another table). Reads the manifest only.
+bool holds_checkpoint_of(const std::string& folder, const Pattern& p, const std::string& table);
+
 // Writes one part atomically: add() ranks in increasing order within [lo, hi), then finish().
 class CheckpointPartWriter {
 public:
