@@ -310,9 +310,9 @@ std::vector<bool> place_reused(const BuildPlan& plan, const std::vector<Reused>&
         if (fs::exists(path, ec) || fs::is_symlink(path, ec)) continue;
         if (c.interrupted) throw LimitError("interrupted");
         try {
-            check_table_holds(r.source, t.pattern);
+            const tables::PdbHeader h = check_table_holds(r.source, t.pattern);
             // A table its own set would not load is not taken either.
-            if (r.xxh3 && tables::read_pdb_header(r.source).payload_xxh3 != *r.xxh3)
+            if (r.xxh3 && h.payload_xxh3 != *r.xxh3)
                 throw FormatError("its checksum is not the one its set's manifest gives");
             place_table(r.source, path, c.interrupted);
         } catch (const LimitError&) {

@@ -183,12 +183,14 @@ void refuse_unnamed_table(const std::string& in, const std::string& dir, const s
         in + " there would leave a table named by no manifest: write it into another folder");
 }
 
-void check_table_holds(const std::string& path, const tables::Pattern& want) {
-    const tables::Pattern p = tables::pattern_of(tables::read_pdb_header(path), path);
+tables::PdbHeader check_table_holds(const std::string& path, const tables::Pattern& want) {
+    tables::PdbHeader h = tables::read_pdb_header(path);
+    const tables::Pattern p = tables::pattern_of(h, path);
     if (!(p == want))
         throw FormatError(path + ": the table holds " + to_string(p.kind()) + " " +
                           p.tiles_string() + ", not the " + to_string(want.kind()) + " " +
                           want.tiles_string() + " its manifest names");
+    return h;
 }
 
 void place_table(const std::string& from, const std::string& to,

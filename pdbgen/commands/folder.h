@@ -8,6 +8,7 @@
 #include <string>
 
 #include "loyd/base/dir_lock.h"
+#include "loyd/tables/header.h"
 #include "loyd/tables/manifest.h"
 #include "pdbgen/commands.h"
 
@@ -54,8 +55,9 @@ void refuse_another_table(const std::string& in, const std::string& to);
 // another pattern (the set would fail to load). A folder whose manifest cannot be read passes.
 void refuse_unnamed_table(const std::string& in, const std::string& dir, const std::string& file);
 
-// FormatError unless the table file `path` holds `want` (its header read, nothing else).
-void check_table_holds(const std::string& path, const tables::Pattern& want);
+// FormatError unless the table file `path` holds `want` (its header read, nothing else); the
+// header.
+tables::PdbHeader check_table_holds(const std::string& path, const tables::Pattern& want);
 
 // Puts the table `from` at `to`: nothing when `to` is that file already; else a hard link
 // under a temporary name renamed over `to`, or a copy (atomic, base/atomic_file.h) when no link
