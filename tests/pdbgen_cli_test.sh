@@ -554,21 +554,29 @@ expect "pack/unpack --no-wait keep the tables of a held set" [ "$(cksum "$lk"/*.
 expect_run "unpack waits for the lock" 0 "$pdbgen" unpack "$lk" && expect_err "unpack waiting message" "waiting for another build"
 wait "$holder"
 # The checkpoint folder is held as the output folder is: a build using it waits (--no-wait:
-# exit 6), so no build writes or removes a checkpoint another uses. A checkpoint folder that is
-# the output folder is held once.
+# exit 6), so no build writes or removes a checkpoint another uses; the two locks are taken in
+# the order of their paths (the checkpoint folder's first below, then last). A checkpoint
+# folder that is the output folder, or a link to it, is held once.
 hk=$scratch/held-ck
 mkdir -p "$hk"
-flock -x "$hk/.loyd.lock" -c "sleep 2" &
+flock -x "$hk/.loyd.lock" -c "sleep 3" &
 holder=$!
 wait_held "$hk/.loyd.lock"
 if expect_run "--no-wait on a held checkpoint folder" 6 "$pdbgen" build --preset 8-4-4 --out "$scratch/held-ck-out" --checkpoint "$hk" --no-wait -q; then
-  expect_err_line "--no-wait on a held checkpoint folder: said" "pdbgen: $hk: another build is writing into this folder (lock $hk/.loyd.lock held)"
+  expect_err_line "--no-wait on a held checkpoint folder: said" "pdbgen: $hk: another build holds this folder (this build's checkpoint folder; lock $hk/.loyd.lock held)"
   expect "--no-wait on a held checkpoint folder: no manifest" [ ! -e "$scratch/held-ck-out/manifest.txt" ]
 fi
-expect_run "a build waits for the checkpoint folder" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/held-ck-out" --checkpoint "$hk"
-expect_err "a build waits for the checkpoint folder: said" "^pdbgen: waiting for another build using the checkpoint folder $hk$"
+start=$(date +%s.%N)
+if expect_run "a build waits for the checkpoint folder" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/a-held-ck-out" --checkpoint "$hk"; then
+  expect_err "a build waits for the checkpoint folder: said" "^pdbgen: waiting for another build holding $hk \\(this build's checkpoint folder\\)$"
+  expect "a build waits for the checkpoint folder: it waited (1.2 s at least)" \
+    awk -v start="$start" -v end="$(date +%s.%N)" 'BEGIN { exit !(end - start >= 1.2) }'
+  expect_run "a build waits for the checkpoint folder: verify" 0 "$pdbgen" verify "$scratch/a-held-ck-out" --against "$root_ref/8-4-4.manifest.txt"
+fi
 wait "$holder"
 expect_run "--checkpoint the output folder" 0 timeout 60 "$pdbgen" build --preset 8-4-4 --out "$scratch/self-ck" --checkpoint "$scratch/self-ck" -q
+ln -s self-ck "$scratch/self-ck-link"
+expect_run "--checkpoint a link to the output folder" 0 timeout 60 "$pdbgen" build --preset 8-4-4 --out "$scratch/self-ck" --checkpoint "$scratch/self-ck-link" -q --force
 expect_run "--checkpoint the output folder: verify" 0 "$pdbgen" verify "$scratch/self-ck" --against "$root_ref/8-4-4.manifest.txt"
 # Two real builds into one folder at once: both succeed, the set matches the reference.
 both=$scratch/both

@@ -164,7 +164,12 @@ void drop_old_checkpoint(const BuildPlan& plan, const tables::TableSpec& t, cons
     c.world.broadcast(old, 0);
     if (old.empty()) return;
     tables::remove_checkpoint(plan.checkpoint, t.file, c.world);
-    if (c.world.rank() == 0 && !c.options.quiet)
+    if (c.world.rank() != 0 || c.options.quiet) return;
+    std::error_code ec;
+    if (fs::exists(folder, ec))  // (remove_checkpoint leaves what it cannot remove)
+        c.err << "pdbgen: note: could not remove all of the checkpoint " << folder << " ("
+              << plan.path(t) << " is built)\n";
+    else
         c.err << "pdbgen: removed the checkpoint " << folder << " (" << plan.path(t)
               << " is built)\n";
 }

@@ -189,11 +189,11 @@ void claim_folder(const BuildPlan& plan, const Context& c, FolderLocks& locks) {
         checkpoint_first =
             checkpoint_lock && fs::canonical(plan.checkpoint, ec) < fs::canonical(plan.out, ec);
     }
-    const std::string use = "using the checkpoint folder";
-    if (checkpoint_first) lock_folder(c, plan.checkpoint, locks.checkpoint, use);
+    const std::string role = "this build's checkpoint folder";
+    if (checkpoint_first) lock_folder(c, plan.checkpoint, locks.checkpoint, role);
     lock_folder(c, plan.out, locks.out);
     if (checkpoint_lock && !checkpoint_first)
-        lock_folder(c, plan.checkpoint, locks.checkpoint, use);
+        lock_folder(c, plan.checkpoint, locks.checkpoint, role);
     remove_build_temporaries(c, plan.out, plan.spec);
     refuse_another_set(plan.out, plan.spec, "building");
 }

@@ -47,15 +47,23 @@ void copy_atomic(const std::string& from, const std::string& to,
 }  // namespace
 
 void lock_folder(const Context& c, const std::string& dir, std::optional<base::DirLock>& lock,
-                 const std::string& use) {
+                 const std::string& role) {
     const Options& o = c.options;
-    lock.emplace(
-        dir, !o.no_wait,
-        [&] {
-            if (!o.quiet)
-                c.err << "pdbgen: waiting for another build " << use << " " << dir << "\n";
-        },
-        &c.interrupted);
+    const std::string waiting =
+        role.empty() ? "waiting for another build writing into " + dir
+                     : "waiting for another build holding " + dir + " (" + role + ")";
+    try {
+        lock.emplace(
+            dir, !o.no_wait,
+            [&] {
+                if (!o.quiet) c.err << "pdbgen: " << waiting << "\n";
+            },
+            &c.interrupted);
+    } catch (const BusyError&) {
+        if (role.empty()) throw;
+        throw BusyError(dir + ": another build holds this folder (" + role + "; lock " + dir + "/" +
+                        base::DirLock::kFileName + " held)");
+    }
 }
 
 void remove_build_temporaries(const Context& c, const std::string& dir,

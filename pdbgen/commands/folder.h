@@ -15,11 +15,12 @@
 namespace loyd::pdbgen {
 
 // Takes the lock on the existing folder `dir` into `lock`: waits while another process holds
-// it (saying "waiting for another build <use> DIR" on stderr unless --quiet; an interrupt ends
-// the wait with LimitError), or with --no-wait throws BusyError at once. IoError when the lock
-// file cannot be opened.
+// it (saying so on stderr unless --quiet; an interrupt ends the wait with LimitError), or with
+// --no-wait throws BusyError at once. IoError when the lock file cannot be opened. `role` names
+// what the folder is to this build when it is not the folder written to (e.g. "this build's
+// checkpoint folder"); both messages then give it.
 void lock_folder(const Context& c, const std::string& dir, std::optional<base::DirLock>& lock,
-                 const std::string& use = "writing into");
+                 const std::string& role = "");
 
 // Under a build's lock no other build writes in `dir`: removes the temporary files of `spec`'s
 // tables and manifest there (whoever wrote them), and says how many unless --quiet. Other
