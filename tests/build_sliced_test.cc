@@ -350,6 +350,7 @@ TEST(CheckpointManifest, RoundTripsAndRefusesBadManifests) {
         {edited(" a1 ", " ../a1 "), "plain name"},
         {edited("keys " + keys, "keys x"), "not a number"},
         {edited("mask-bytes 0", "mask-bytes 3"), "mask-bytes must be"},
+        {edited("mask-bytes 0", "mask-bytes 4294967297"), "mask-bytes must be"},  // not 1 mod 2^32
         {"", "empty checkpoint manifest"},
     };
     for (const auto& [bad_text, want] : bad) {

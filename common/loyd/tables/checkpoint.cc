@@ -109,80 +109,77 @@ std::string checkpoint_text(const CheckpointManifest& m) {
     return o.str();
 }
 
-CheckpointManifest parse_checkpoint(const std::string& text, const std::string& path) {
-    CheckpointManifest m;
-    std::istringstream in(text);
-    std::string line;
-    int lineno = 0;
-    bool versioned = false, have_layers = false;
-    while (std::getline(in, line)) {
-        ++lineno;
-        const std::string where = path + ":" + std::to_string(lineno);
-        if (line.empty() || line[0] == '#') continue;
-        if (!versioned) {
-            if (line == "loyd-checkpoint 1")
-                throw FormatError(
-                    where +
-                    ": a checkpoint of an older loyd (version 1, whose additive builds kept "
-                    "other records); remove its folder to build afresh");
-            if (line != kManifestVersion)
-                throw FormatError(where + ": expected '" + kManifestVersion +
-                                  "' (not a loyd checkpoint manifest, or another version)");
-            versioned = true;
-            continue;
-        }
-        const size_t sp = line.find(' ');
-        const std::string key = line.substr(0, sp);
-        const std::string value = sp == std::string::npos ? "" : line.substr(sp + 1);
-        if (key == "table")
-            m.table = value;
-        else if (key == "board")
-            m.board = value;
-        else if (key == "goal")
-            m.goal = value;
-        else if (key == "kind")
-            m.kind = value;
-        else if (key == "tiles")
-            m.tiles = value;
-        else if (key == "keys")
-            m.keys = parse_u64(value, where);
-        else if (key == "mask-bytes") {
-            m.mask_bytes = static_cast<int>(parse_u64(value, where));
-            if (m.mask_bytes != 0 && m.mask_bytes != 1 && m.mask_bytes != 2 && m.mask_bytes != 4)
-                throw FormatError(where + ": mask-bytes must be 0, 1, 2 or 4");
-        } else if (key == "layers") {
-            const uint64_t n = parse_u64(value, where);
-            if (n > 254) throw FormatError(where + ": more than 254 layers");
-            m.layers = static_cast<int>(n);
-            have_layers = true;
-        } else if (key == "part") {
-            std::istringstream f(value);
-            std::string layer, lo, hi, file, bytes, sum, extra;
-            if (!(f >> layer >> lo >> hi >> file >> bytes >> sum) || (f >> extra))
-                throw FormatError(where + ": expected 'part LAYER LO HI FILE BYTES xxh3=HEX'");
-            CheckpointPart p;
-            p.layer = static_cast<int>(std::min<uint64_t>(parse_u64(layer, where), 1000));
-            p.lo = parse_u64(lo, where);
-            p.hi = parse_u64(hi, where);
-            p.file = file;
-            p.bytes = parse_u64(bytes, where);
-            if (file.find('/') != std::string::npos || file == "." || file == ".." ||
-                file[0] == '.')
-                throw FormatError(where + ": part file must be a plain name");
-            const std::optional<uint64_t> xxh3 =
-                sum.compare(0, 5, "xxh3=") == 0
-                    ? parse_hex16(std::string_view(sum).substr(5), base::HexCase::Lower)
-                    : std::nullopt;
-            if (!xxh3) throw FormatError(where + ": expected xxh3= and 16 lowercase hex digits");
-            p.xxh3 = *xxh3;
-            if (p.lo > p.hi)
-                throw FormatError(where + ": part range " + lo + ".." + hi + " is reversed");
-            m.parts.push_back(p);
-        } else {
-            throw FormatError(where + ": unknown key '" + key + "'");
-        }
+namespace {
+
+// The version line, the manifest's first (after comments): throws unless it is this version's.
+void check_version_line(const std::string& line, const std::string& where) {
+    if (line == "loyd-checkpoint 1")
+        throw FormatError(where +
+                          ": a checkpoint of an older loyd (version 1, whose additive builds kept "
+                          "other records); remove its folder to build afresh");
+    if (line != kManifestVersion)
+        throw FormatError(where + ": expected '" + kManifestVersion +
+                          "' (not a loyd checkpoint manifest, or another version)");
+}
+
+// A part line's value: "LAYER LO HI FILE BYTES xxh3=HEX".
+CheckpointPart parse_part(const std::string& value, const std::string& where) {
+    std::istringstream f(value);
+    std::string layer, lo, hi, file, bytes, sum, extra;
+    if (!(f >> layer >> lo >> hi >> file >> bytes >> sum) || (f >> extra))
+        throw FormatError(where + ": expected 'part LAYER LO HI FILE BYTES xxh3=HEX'");
+    CheckpointPart p;
+    p.layer = static_cast<int>(std::min<uint64_t>(parse_u64(layer, where), 1000));
+    p.lo = parse_u64(lo, where);
+    p.hi = parse_u64(hi, where);
+    p.file = file;
+    p.bytes = parse_u64(bytes, where);
+    if (file.find('/') != std::string::npos || file == "." || file == ".." || file[0] == '.')
+        throw FormatError(where + ": part file must be a plain name");
+    const std::optional<uint64_t> xxh3 =
+        sum.compare(0, 5, "xxh3=") == 0
+            ? parse_hex16(std::string_view(sum).substr(5), base::HexCase::Lower)
+            : std::nullopt;
+    if (!xxh3) throw FormatError(where + ": expected xxh3= and 16 lowercase hex digits");
+    p.xxh3 = *xxh3;
+    if (p.lo > p.hi) throw FormatError(where + ": part range " + lo + ".." + hi + " is reversed");
+    return p;
+}
+
+// One "KEY VALUE" line into `m` (`have_layers` set by the layers line).
+void parse_field(CheckpointManifest& m, const std::string& key, const std::string& value,
+                 const std::string& where, bool& have_layers) {
+    if (key == "table") {
+        m.table = value;
+    } else if (key == "board") {
+        m.board = value;
+    } else if (key == "goal") {
+        m.goal = value;
+    } else if (key == "kind") {
+        m.kind = value;
+    } else if (key == "tiles") {
+        m.tiles = value;
+    } else if (key == "keys") {
+        m.keys = parse_u64(value, where);
+    } else if (key == "mask-bytes") {
+        m.mask_bytes = static_cast<int>(std::min<uint64_t>(parse_u64(value, where), 1000));
+        if (m.mask_bytes != 0 && m.mask_bytes != 1 && m.mask_bytes != 2 && m.mask_bytes != 4)
+            throw FormatError(where + ": mask-bytes must be 0, 1, 2 or 4");
+    } else if (key == "layers") {
+        const uint64_t n = parse_u64(value, where);
+        if (n > 254) throw FormatError(where + ": more than 254 layers");
+        m.layers = static_cast<int>(n);
+        have_layers = true;
+    } else if (key == "part") {
+        m.parts.push_back(parse_part(value, where));
+    } else {
+        throw FormatError(where + ": unknown key '" + key + "'");
     }
-    if (!versioned) throw FormatError(path + ": empty checkpoint manifest");
+}
+
+// Every identity field given, every part inside the complete layers, and each layer's parts
+// tiling [0, keys) exactly once.
+void check_complete(const CheckpointManifest& m, bool have_layers, const std::string& path) {
     const char* missing = m.table.empty()   ? "table"
                           : m.board.empty() ? "board"
                           : m.goal.empty()  ? "goal"
@@ -210,6 +207,31 @@ CheckpointManifest parse_checkpoint(const std::string& text, const std::string& 
                               std::to_string(next) + ", not at the " + std::to_string(m.keys) +
                               " keys its manifest gives the search");
     }
+}
+
+}  // namespace
+
+CheckpointManifest parse_checkpoint(const std::string& text, const std::string& path) {
+    CheckpointManifest m;
+    std::istringstream in(text);
+    std::string line;
+    int lineno = 0;
+    bool versioned = false, have_layers = false;
+    while (std::getline(in, line)) {
+        ++lineno;
+        const std::string where = path + ":" + std::to_string(lineno);
+        if (line.empty() || line[0] == '#') continue;
+        if (!versioned) {
+            check_version_line(line, where);
+            versioned = true;
+            continue;
+        }
+        const size_t sp = line.find(' ');
+        parse_field(m, line.substr(0, sp), sp == std::string::npos ? "" : line.substr(sp + 1),
+                    where, have_layers);
+    }
+    if (!versioned) throw FormatError(path + ": empty checkpoint manifest");
+    check_complete(m, have_layers, path);
     return m;
 }
 
