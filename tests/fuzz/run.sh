@@ -14,7 +14,7 @@ parallel=${3:-$(nproc 2>/dev/null || echo 1)}
 [[ $parallel =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: JOBS must be a positive integer, not '$parallel'" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/loyd-fuzz.XXXXXX)
-targets=(instance board goal moves manifest header table)
+targets=(instance board goal moves manifest header table checkpoint)
 seed=${LOYD_FUZZ_SEED:-$(($(od -An -N4 -tu4 /dev/urandom | tr -d ' ') % 4294967295 + 1))}
 [[ $seed =~ ^[1-9][0-9]{0,9}$ ]] && ((seed < 4294967296)) ||
   { echo "fuzz: LOYD_FUZZ_SEED must be an integer from 1 to 4294967295, not '$seed'" >&2; exit 2; }
