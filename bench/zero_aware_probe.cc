@@ -217,6 +217,145 @@ std::vector<Row> read_rows(const std::string& path) {
     return rows;
 }
 
+// The command line after PRESET TSV.
+struct Args {
+    size_t easiest = 0;
+    int threads = 1;
+    bool no_reflect = false;
+    std::set<int> ids;
+    std::string cache;
+    std::vector<std::string> modes{"regular", "zero"};
+    unsigned long long node_limit = 0;
+};
+
+Args parse_args(int argc, char** argv) {
+    Args a;
+    for (int i = 3; i < argc; ++i) {
+        const std::string o = argv[i];
+        const bool more = i + 1 < argc;
+        if (o == "--easiest" && more) {
+            a.easiest = std::stoul(argv[++i]);
+        } else if (o == "--ids" && more) {
+            for (int v : board::parse_int_list(argv[++i])) a.ids.insert(v);
+        } else if (o == "--threads" && more) {
+            a.threads = std::stoi(argv[++i]);
+        } else if (o == "--no-reflect") {
+            a.no_reflect = true;
+        } else if (o == "--modes" && more) {
+            a.modes.clear();
+            std::stringstream ss(argv[++i]);
+            for (std::string m; std::getline(ss, m, ',');) a.modes.push_back(m);
+        } else if (o == "--cache" && more) {
+            a.cache = argv[++i];
+        } else if (o == "--node-limit" && more) {
+            a.node_limit = std::stoull(argv[++i]);
+        } else {
+            throw UsageError("unknown argument " + o);
+        }
+    }
+    for (const std::string& m : a.modes)
+        if (m != "regular" && m != "zero" && m != "fast" && m != "fast4")
+            throw UsageError("unknown mode " + m);
+    return a;
+}
+
+// The rows asked: the `easiest` of them by published nodes (in id order), those of `ids`.
+void select_rows(std::vector<Row>& rows, const Args& a) {
+    if (a.easiest) {
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const Row& x, const Row& y) { return x.published < y.published; });
+        rows.resize(std::min(a.easiest, rows.size()));
+        std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.id < y.id; });
+    }
+    if (!a.ids.empty()) std::erase_if(rows, [&](const Row& r) { return !a.ids.count(r.id); });
+}
+
+// The fast modes' tables over tb: the bytes, and (fast4) compact entries, 4 bits per state.
+struct FastTables {
+    std::vector<heuristics::ZeroAwareTable> bytes, compact;
+    std::vector<tables::EntryBytes> payloads;  // the compact tables' storage
+};
+
+FastTables fast_tables(RegionTables& tb, const std::vector<std::string>& modes) {
+    FastTables f;
+    f.payloads.reserve(tb.patterns.size());
+    const bool want4 = std::find(modes.begin(), modes.end(), "fast4") != modes.end();
+    for (size_t i = 0; i < tb.patterns.size(); ++i) {
+        f.bytes.push_back(
+            {&tb.patterns[i], tb.spaces[i].get(), tables::EntryReader::bytes(tb.values[i].data())});
+        if (!want4) continue;
+        const tables::TableEntries c =
+            tables::compact_region_entries(tb.patterns[i], *tb.spaces[i], tb.values[i].data());
+        tables::EntryBytes payload(tables::nibble_bytes(c.count), 0);
+        std::copy(c.bytes.begin(), c.bytes.end(), payload.begin());
+        const std::vector<uint8_t> slots = tables::exception_table_bytes(c.exceptions);
+        payload.insert(payload.end(), slots.begin(), slots.end());
+        std::fprintf(stderr, "pattern %s: %llu compact escapes\n",
+                     tb.patterns[i].tiles_string().c_str(),
+                     static_cast<unsigned long long>(c.exceptions.size()));
+        f.payloads.push_back(std::move(payload));
+        // Only fast4 wanted: the bytes are no longer needed (7-tile tables: 4 GB each).
+        if (modes.size() == 1) tables::EntryBytes().swap(tb.values[i]);
+        f.compact.push_back(
+            {&tb.patterns[i], tb.spaces[i].get(),
+             tables::EntryReader(tables::EntryCoding::Compact, f.payloads.back().data(), c.count,
+                                 tables::exception_slots(c.exceptions.size()))});
+    }
+    return f;
+}
+
+// What the searches share: the tables, the goal, the pruning automaton and the limits.
+struct Probe {
+    const RegionTables& tb;
+    const FastTables& fast;
+    const board::Board& goal;
+    const search::MovePruning& pruning;
+    const search::SearchLimits& limits;
+    int threads;
+    bool reflect;
+};
+
+// One instance in one mode.
+search::SearchResult solve(const Probe& p, const std::string& mode, const board::Board& start) {
+    if (mode == "fast") {
+        const heuristics::ZeroAwarePdbH h(p.fast.bytes, p.goal, p.reflect);
+        search::IdaStar<heuristics::ZeroAwarePdbH> ida(h, p.goal, p.pruning);
+        return ida.solve(start, p.limits, p.threads);
+    }
+    if (mode == "fast4") {
+        const heuristics::CompactZeroAwarePdbH h(p.fast.compact, p.goal, p.reflect);
+        search::IdaStar<heuristics::CompactZeroAwarePdbH> ida(h, p.goal, p.pruning);
+        return ida.solve(start, p.limits, p.threads);
+    }
+    const RegionH h(p.tb, p.goal, mode == "zero", p.reflect);
+    search::IdaStar<RegionH> ida(h, p.goal, p.pruning);
+    return ida.solve(start, p.limits, p.threads);
+}
+
+// Solves the row in every mode, printing a line each; the answers not of the optimal length.
+int run_row(const Probe& p, const Row& row, const std::vector<std::string>& modes,
+            const board::GoalMapping& mapping) {
+    int wrong = 0;
+    const board::Board start = mapping.map(board::Board::make(p.goal.geometry(), row.tiles));
+    for (const std::string& m : modes) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const search::SearchResult r = solve(p, m, start);
+        const double sec =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const bool solved = r.status == search::SearchResult::Status::Solved;
+        const int len = solved ? static_cast<int>(r.moves.size()) : -1;
+        if (solved && len != row.optimal) ++wrong;
+        std::printf("%d\t%s\t%d\t%d\t%llu\t%llu\t%.2f\t%.3f\n", row.id, m.c_str(), len, row.optimal,
+                    static_cast<unsigned long long>(r.nodes_generated),
+                    static_cast<unsigned long long>(r.nodes_expanded), sec,
+                    row.published
+                        ? static_cast<double>(r.nodes_expanded) / static_cast<double>(row.published)
+                        : 0.0);
+        std::fflush(stdout);
+    }
+    return wrong;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -230,70 +369,12 @@ int main(int argc, char** argv) {
     try {
         const tables::PdbSetSpec spec = tables::preset(argv[1]);
         std::vector<Row> rows = read_rows(argv[2]);
-        size_t easiest = 0;
-        int threads = 1;
-        bool reflect = spec.reflect;
-        std::set<int> ids;
-        std::string cache;
-        std::vector<std::string> modes{"regular", "zero"};
+        const Args a = parse_args(argc, argv);
+        select_rows(rows, a);
+        RegionTables tb = build_tables(spec, a.threads, a.cache);
+        const FastTables fast = fast_tables(tb, a.modes);
         search::SearchLimits limits;
-        for (int i = 3; i < argc; ++i) {
-            const std::string a = argv[i];
-            const bool more = i + 1 < argc;
-            if (a == "--easiest" && more)
-                easiest = std::stoul(argv[++i]);
-            else if (a == "--ids" && more)
-                for (int v : board::parse_int_list(argv[++i])) ids.insert(v);
-            else if (a == "--threads" && more)
-                threads = std::stoi(argv[++i]);
-            else if (a == "--no-reflect")
-                reflect = false;
-            else if (a == "--modes" && more) {
-                modes.clear();
-                std::stringstream ss(argv[++i]);
-                for (std::string m; std::getline(ss, m, ',');) modes.push_back(m);
-            } else if (a == "--cache" && more)
-                cache = argv[++i];
-            else if (a == "--node-limit" && more)
-                limits.max_nodes = std::stoull(argv[++i]);
-            else
-                throw UsageError("unknown argument " + a);
-        }
-        if (easiest) {
-            std::stable_sort(rows.begin(), rows.end(),
-                             [](const Row& a, const Row& b) { return a.published < b.published; });
-            rows.resize(std::min(easiest, rows.size()));
-            std::sort(rows.begin(), rows.end(),
-                      [](const Row& a, const Row& b) { return a.id < b.id; });
-        }
-        if (!ids.empty()) std::erase_if(rows, [&](const Row& r) { return !ids.count(r.id); });
-        RegionTables tb = build_tables(spec, threads, cache);
-        // The fast modes' tables: the bytes, and (fast4) compact entries, 4 bits per state.
-        std::vector<heuristics::ZeroAwareTable> fast_tables, fast4_tables;
-        std::vector<tables::EntryBytes> payloads;
-        payloads.reserve(tb.patterns.size());
-        const bool want4 = std::find(modes.begin(), modes.end(), "fast4") != modes.end();
-        for (size_t i = 0; i < tb.patterns.size(); ++i) {
-            fast_tables.push_back({&tb.patterns[i], tb.spaces[i].get(),
-                                   tables::EntryReader::bytes(tb.values[i].data())});
-            if (!want4) continue;
-            const tables::TableEntries c =
-                tables::compact_region_entries(tb.patterns[i], *tb.spaces[i], tb.values[i].data());
-            tables::EntryBytes payload(tables::nibble_bytes(c.count), 0);
-            std::copy(c.bytes.begin(), c.bytes.end(), payload.begin());
-            const std::vector<uint8_t> slots = tables::exception_table_bytes(c.exceptions);
-            payload.insert(payload.end(), slots.begin(), slots.end());
-            std::fprintf(stderr, "pattern %s: %llu compact escapes\n",
-                         tb.patterns[i].tiles_string().c_str(),
-                         static_cast<unsigned long long>(c.exceptions.size()));
-            payloads.push_back(std::move(payload));
-            // Only fast4 wanted: the bytes are no longer needed (7-tile tables: 4 GB each).
-            if (modes.size() == 1) tables::EntryBytes().swap(tb.values[i]);
-            fast4_tables.push_back(
-                {&tb.patterns[i], tb.spaces[i].get(),
-                 tables::EntryReader(tables::EntryCoding::Compact, payloads.back().data(), c.count,
-                                     tables::exception_slots(c.exceptions.size()))});
-        }
+        limits.max_nodes = a.node_limit;
         limits.progress = [](const search::SearchProgress& p) {
             std::fprintf(
                 stderr, "  bound %d: %llu nodes, %.0f s, %.1f M nodes/s\n", p.bound,
@@ -302,48 +383,22 @@ int main(int argc, char** argv) {
         };
         limits.progress_every = 60;
         const board::Board& goal = spec.goal;
-        const search::MovePruning& pruning = search::MovePruning::shared(
-            goal.geometry(), search::MovePruning::default_length(goal.geometry()));
         // Korf's instances are written for the blank-first goal; the preset's may differ.
         const auto mapping =
             board::GoalMapping::find(board::Board::blank_first(goal.geometry()), goal);
         if (!mapping) throw UsageError("the preset's goal is not a symmetry of blank-first");
+        const Probe probe{
+            tb,
+            fast,
+            goal,
+            search::MovePruning::shared(goal.geometry(),
+                                        search::MovePruning::default_length(goal.geometry())),
+            limits,
+            a.threads,
+            spec.reflect && !a.no_reflect};
         std::printf("id\tmode\tlength\toptimal\tgenerated\texpanded\tseconds\tper_published\n");
         int wrong = 0;
-        for (const Row& row : rows) {
-            const board::Board start = mapping->map(board::Board::make(goal.geometry(), row.tiles));
-            for (const std::string& m : modes) {
-                if (m != "regular" && m != "zero" && m != "fast" && m != "fast4")
-                    throw UsageError("unknown mode " + m);
-                const auto t0 = std::chrono::steady_clock::now();
-                search::SearchResult r;
-                if (m == "fast") {
-                    const heuristics::ZeroAwarePdbH h(fast_tables, goal, reflect);
-                    search::IdaStar<heuristics::ZeroAwarePdbH> ida(h, goal, pruning);
-                    r = ida.solve(start, limits, threads);
-                } else if (m == "fast4") {
-                    const heuristics::CompactZeroAwarePdbH h(fast4_tables, goal, reflect);
-                    search::IdaStar<heuristics::CompactZeroAwarePdbH> ida(h, goal, pruning);
-                    r = ida.solve(start, limits, threads);
-                } else {
-                    const RegionH h(tb, goal, m == "zero", reflect);
-                    search::IdaStar<RegionH> ida(h, goal, pruning);
-                    r = ida.solve(start, limits, threads);
-                }
-                const double sec =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                const bool solved = r.status == search::SearchResult::Status::Solved;
-                const int len = solved ? static_cast<int>(r.moves.size()) : -1;
-                if (solved && len != row.optimal) ++wrong;
-                std::printf("%d\t%s\t%d\t%d\t%llu\t%llu\t%.2f\t%.3f\n", row.id, m.c_str(), len,
-                            row.optimal, static_cast<unsigned long long>(r.nodes_generated),
-                            static_cast<unsigned long long>(r.nodes_expanded), sec,
-                            row.published ? static_cast<double>(r.nodes_expanded) /
-                                                static_cast<double>(row.published)
-                                          : 0.0);
-                std::fflush(stdout);
-            }
-        }
+        for (const Row& row : rows) wrong += run_row(probe, row, a.modes, *mapping);
         if (wrong) {
             std::fprintf(stderr, "zero_aware_probe: %d answers differ from the optimal length\n",
                          wrong);
