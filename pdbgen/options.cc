@@ -65,8 +65,8 @@ program::CommandOptions declared() {
          "compact (4 bits per entry; the default for STM tables) | byte (the default and the only "
          "coding for MTM tables; pack/unpack: keep the tables' own when not given)");
     d.group("Folder lock (build, pack, unpack, combine)", {"build", "pack", "unpack", "combine"})
-        ("no-wait", "when another build holds the folder written to (or the --checkpoint "
-                    "folder), exit 6 at once instead of waiting");
+        ("no-wait", "when another build holds the folder written to (build: or its "
+                    "--checkpoint folder), exit 6 at once instead of waiting");
     d.group("Compression (build, pack)", {"build", "pack"})
         ("level", po::value<int>()->default_value(0), "zstd level 1..22 (0 = default 3)");
     d.group("Set folders (info)", {"info"})

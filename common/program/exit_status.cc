@@ -20,7 +20,7 @@ constexpr std::array kRows = {
                   "a file could not be read or written, or failed its checks (pdbgen verify's)"},
     ExitStatusRow{kExitInternal, kBoth, "internal error"},
     ExitStatusRow{kExitBusy, kPdbgen,
-                  "busy: another build holds the folder written to (--no-wait)"},
+                  "busy: another build holds a folder this one needs (--no-wait)"},
     ExitStatusRow{kExitNotOptimal, kSolver, "check: a sequence solves, but is longer than optimal"},
     ExitStatusRow{kExitNotSolved, kSolver, "check: a sequence does not solve"},
     ExitStatusRow{kExitUnavailable, kSolver, "play: this build has no play page"},
