@@ -152,10 +152,11 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
     return sum;
 }
 
-// A table kept as it is (found built, or put there by --reuse) needs no checkpoint: the one an
-// earlier build of it left in the checkpoint folder (its manifest names this very table) is
-// removed, and said. One of another table, or one whose manifest cannot be read, is left as it
-// is. (No other build uses the folder: rank 0 holds its lock, claim_folder.)
+// A table not built again (found built, re-encoded, or put there by --reuse) needs no
+// checkpoint: the one an earlier build of it left in the checkpoint folder (its manifest names
+// this very table) is removed, and said. One of another table, or one whose manifest cannot be
+// read, is left as it is. (No other build uses the folder: rank 0 holds its lock,
+// claim_folder.)
 void drop_old_checkpoint(const BuildPlan& plan, const tables::TableSpec& t, const Context& c) {
     if (plan.checkpoint.empty()) return;
     const std::string folder = tables::checkpoint_folder(plan.checkpoint, t.file);
