@@ -653,6 +653,20 @@ expect_run "another goal into its folder" 2 "$pdbgen" build --size 3x3 --goal bl
   --name 8-4-4 --out "$one" -q
 expect_err "another goal into its folder" "already holds the set 8-4-4"
 expect_run "the same set again" 0 "$pdbgen" build --preset 8-4-4 --out "$one" --encoding raw -q
+# A manifest that cannot be read (a newer loyd's, or damaged) may name another set's tables: it
+# is refused as another set is, whatever is written there, and left as it is.
+unread="$scratch/unreadable-manifest"
+cp -r "$one" "$unread" && sed -i 's/^loyd-pdb-set 1$/loyd-pdb-set 3/' "$unread/manifest.txt"
+cp "$unread/manifest.txt" "$scratch/unread.before"
+expect_run "build over an unreadable manifest" 2 "$pdbgen" build --preset 8-4-4 --out "$unread" -q
+expect_err_line "build over an unreadable manifest" "pdbgen: $unread/manifest.txt:2: unsupported manifest version '3'" "; building 8-4-4 there would replace that manifest, and the tables it names would be named by no manifest"
+echo "not a manifest" >"$unread/manifest.txt" && cp "$unread/manifest.txt" "$scratch/unread.before"
+expect_run "unpack over an unreadable manifest" 2 "$pdbgen" unpack "$one" "$unread" -q
+expect_err_line "unpack over an unreadable manifest" "pdbgen: $unread/manifest.txt:1: not a loyd pdb-set manifest" "; unpacking 8-4-4 there would replace that manifest"
+expect_run "a set to combine" 0 "$pdbgen" build --preset 8-fringe --out "$scratch/unread-fringe" -q
+expect_run "combine over an unreadable manifest" 2 "$pdbgen" combine "$one" "$scratch/unread-fringe" --name c44 --out "$unread" -q
+expect_err_line "combine over an unreadable manifest" "pdbgen: $unread/manifest.txt:1: not a loyd pdb-set manifest" "; combining c44 there would replace that manifest"
+cmp -s "$scratch/unread.before" "$unread/manifest.txt" || fail "an unreadable manifest was replaced"
 expect_run "verify after the refusals" 0 "$pdbgen" verify "$one" --against "$root_ref/8-4-4.manifest.txt"
 # unpack and pack into a folder that holds another set, and a table written over another
 # pattern's table, are refused the same way, nothing written; the same set or table passes.

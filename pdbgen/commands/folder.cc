@@ -130,6 +130,20 @@ std::optional<tables::PdbSetSpec> set_in(const std::string& dir) {
 
 void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
                         const std::string& doing) {
+    // A manifest that cannot be read (damaged, or a newer loyd's) may still name another set's
+    // tables: it is never replaced unseen.
+    const fs::path m = fs::path(dir) / tables::kManifestName;
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(m, ec))) {
+        try {
+            tables::read_manifest(m.string());
+        } catch (const Error& e) {
+            throw UsageError(std::string(e.what()) + "; " + doing + " " + spec.name +
+                             " there would replace that manifest, and the tables it names would " +
+                             "be named by no manifest: write into another folder, or move it " +
+                             "away first");
+        }
+    }
     const std::optional<tables::PdbSetSpec> there = set_in(dir);
     if (!there) return;
     if (same_set(*there, spec)) return;

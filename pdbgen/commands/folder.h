@@ -35,7 +35,8 @@ void remove_dead_temporaries_in(const Context& c, const std::string& dir);
 // Refuses (UsageError) to write the set `spec` into `dir` when `dir`'s manifest describes
 // another set: `doing` it there ("building", "unpacking", ...) would leave that set's tables
 // named by no manifest. The same set again (checksums aside: a rebuild, another encoding or
-// entry coding) passes; so does a folder whose manifest cannot be read (it names nothing).
+// entry coding) passes. A manifest that cannot be read (damaged, or written by a newer loyd)
+// is refused too (UsageError naming it and why): it may name another set's tables.
 void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
                         const std::string& doing);
 
