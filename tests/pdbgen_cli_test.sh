@@ -553,6 +553,23 @@ expect_run "pack --no-wait of a held set's table" 6 "$pdbgen" pack "$lk/additive
 expect "pack/unpack --no-wait keep the tables of a held set" [ "$(cksum "$lk"/*.pdb)" = "$before" ]
 expect_run "unpack waits for the lock" 0 "$pdbgen" unpack "$lk" && expect_err "unpack waiting message" "waiting for another build"
 wait "$holder"
+# A link outside any set is written through, as cp does; when it names a set's table, that
+# set's folder is the one locked and its manifest follows the new checksum, so the set still
+# loads; the link stays a link. Over another pattern's table it is refused.
+thru=$scratch/through
+mkdir -p "$thru/links" && cp -r "$s844" "$thru/set" && ln -s ../set/additive-3-6-7-8.pdb "$thru/links/t.pdb"
+flock -x "$thru/set/.loyd.lock" -c "sleep 2" &
+holder=$!
+wait_held "$thru/set/.loyd.lock"
+expect_run "pack through a link into a held set" 6 "$pdbgen" pack "$thru/links/t.pdb" --entries byte --no-wait -q
+wait "$holder"
+expect_run "pack through a link into a set" 0 "$pdbgen" pack "$thru/links/t.pdb" --entries byte -q
+expect "pack through a link: still a link" [ -L "$thru/links/t.pdb" ]
+expect_run "pack through a link: the set verifies" 0 "$pdbgen" verify "$thru/set"
+expect_run "unpack through a link over another pattern" 2 "$pdbgen" unpack "$s844/additive-1-2-4-5.pdb" "$thru/links/t.pdb" -q
+expect_err_line "unpack through a link over another pattern" "$thru/set/additive-3-6-7-8.pdb is another table (additive 3,6,7,8"
+expect_run "unpack through a link into a set" 0 "$pdbgen" unpack "$s844/additive-3-6-7-8.pdb" "$thru/links/t.pdb" -q
+expect_run "unpack through a link: the set verifies" 0 "$pdbgen" verify "$thru/set"
 # The checkpoint folder is held as the output folder is: a build using it waits (--no-wait:
 # exit 6), so no build writes or removes a checkpoint another uses; the two locks are taken in
 # the order of their paths (the checkpoint folder's first below, then last). A checkpoint

@@ -80,10 +80,22 @@ void convert_in_set(const Context& c, const Conversion& how, const std::string& 
     settle();
 }
 
+// The file a conversion to `to` writes. A symbolic link in a folder without a set is written
+// through (as cp does): then the file it names is written, in its own folder, which may hold a
+// set whose lock and manifest count. A link in a set's folder, or a dangling one, stays `to`.
+std::string written_file(const std::string& to) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(to, ec)) ||
+        tables::holds_set(folder_of(fs::path(to).parent_path())))
+        return to;
+    const fs::path target = fs::canonical(to, ec);
+    return ec ? to : target.string();
+}
+
 // One table file: under the lock of its folder when that folder holds a set.
 int convert_file(const Context& c, const Conversion& how) {
     const std::string& in = c.options.paths[0];
-    const std::string to = c.options.paths.size() == 2 ? c.options.paths[1] : in;
+    const std::string to = written_file(c.options.paths.size() == 2 ? c.options.paths[1] : in);
     const std::string dir = folder_of(fs::path(to).parent_path());
     std::optional<base::DirLock> lock;
     if (tables::holds_set(dir)) lock_folder(c, dir, lock);
