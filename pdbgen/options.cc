@@ -64,7 +64,8 @@ program::CommandOptions declared() {
         ("entries", po::value<std::string>(),
          "compact (4 bits per entry; the default for STM tables) | byte (the default and the only "
          "coding for MTM tables; pack/unpack: keep the tables' own when not given)");
-    d.group("Folder lock (build, pack, unpack, combine)", {"build", "pack", "unpack", "combine"})
+    d.group("Folder lock (build, pack, unpack, combine, package)",
+            {"build", "pack", "unpack", "combine", "package"})
         ("no-wait", "when another build holds the folder written to (build: or its "
                     "--checkpoint folder), exit 6 at once instead of waiting");
     d.group("Compression (build, pack)", {"build", "pack"})

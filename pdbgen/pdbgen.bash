@@ -28,7 +28,7 @@ _loyd_pdbgen() {
             info) COMPREPLY=($(compgen -W "--scores --jobs --quiet --help" -- "$cur")) ;;
             pack) COMPREPLY=($(compgen -W "--entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
             unpack) COMPREPLY=($(compgen -W "--entries --no-wait --jobs --quiet --help" -- "$cur")) ;;
-            package) COMPREPLY=($(compgen -W "--out --quiet --help" -- "$cur")) ;;
+            package) COMPREPLY=($(compgen -W "--out --no-wait --quiet --help" -- "$cur")) ;;
             combine) COMPREPLY=($(compgen -W "--out --name --no-wait --quiet --help" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help --quiet" -- "$cur")) ;;
         esac

@@ -943,6 +943,47 @@ cp "$s844/additive-1-2-4-5.pdb" "$scratch/rows-gone/additive-4-5-6.pdb"
 expect_run "combine: a table holding another pattern" 4 "$pdbgen" combine "$s844" "$scratch/rows-gone" --out "$scratch/gone"
 expect_err_line "combine: a table holding another pattern" "rows-gone/additive-4-5-6.pdb: the table holds additive 1,2,4,5, not the additive 4,5,6"
 
+# package: the output folder is locked as a build's is, and both packages are made under
+# temporary names and renamed into place once both are complete: a tool that fails (one
+# line, its last message), an interrupt (exit 130, the tool stopped) or a second run never
+# leaves a partial package. Failures come from a dpkg-deb put first on PATH.
+if command -v dpkg-deb >/dev/null && command -v tar >/dev/null; then
+  pk=$scratch/packages
+  expect_run "package" 0 "$pdbgen" package "$s844" --out "$pk" -q
+  deb=$pk/loyd-pdb-8-4-4_$("$pdbgen" --version | sed -nE '1s/.* ([0-9][^ ]*)$/\1/p')_all.deb
+  expect "package: the .deb" dpkg-deb --info "$deb"
+  good=$(cksum "$pk"/*.deb "$pk"/*.tar.gz)
+  fake=$scratch/fake-tools
+  mkdir -p "$fake"
+  printf '#!/bin/sh\necho "dpkg-deb: first complaint" >&2\necho "dpkg-deb: error: the last word" >&2\nexit 2\n' >"$fake/dpkg-deb"
+  chmod +x "$fake/dpkg-deb"
+  expect_run "package: the tool fails" 4 env PATH="$fake:$PATH" "$pdbgen" package "$s844" --out "$pk" -q
+  expect_err_line "package: the tool fails" "pdbgen: dpkg-deb failed (exit 2): dpkg-deb: error: the last word"
+  expect "package: a failure keeps the packages and leaves nothing" \
+    [ "$(cksum "$pk"/*.deb "$pk"/*.tar.gz)" = "$good" ] && [ "$(ls -A "$pk" | wc -l)" = 3 ]
+  printf '#!/bin/sh\nexec sleep 29.5\n' >"$fake/dpkg-deb"
+  PATH="$fake:$PATH" "$pdbgen" package "$s844" --out "$pk" -q 2>"$scratch/err" &
+  packer=$!
+  for _ in $(seq 100); do pgrep -f "sleep 29.5" >/dev/null && break; sleep 0.05; done
+  start=$(date +%s)
+  kill -TERM "$packer"
+  wait "$packer"
+  rc=$?
+  expect "package: SIGTERM stops it with 130 (got $rc)" [ "$rc" = 130 ]
+  expect "package: SIGTERM: the tool stopped at once" [ $(($(date +%s) - start)) -lt 10 ]
+  expect_err_line "package: SIGTERM" "pdbgen: interrupted"
+  expect "package: SIGTERM keeps the packages and leaves nothing" \
+    [ "$(cksum "$pk"/*.deb "$pk"/*.tar.gz)" = "$good" ] && [ "$(ls -A "$pk" | wc -l)" = 3 ]
+  flock -x "$pk/.loyd.lock" -c "sleep 2" &
+  holder=$!
+  wait_held "$pk/.loyd.lock"
+  expect_run "package --no-wait on a held folder" 6 "$pdbgen" package "$s844" --out "$pk" --no-wait -q
+  expect_run "package waits for the lock" 0 "$pdbgen" package "$s844" --out "$pk" &&
+    expect_err "package: waiting message" "waiting for another build"
+  wait "$holder"
+  expect "package: after waiting, the .deb" dpkg-deb --info "$deb"
+fi
+
 # build --reuse: the tables another set holds are linked in, not built; that set is never written.
 reuse=$scratch/reuse
 if expect_run "reuse: 8-4-4's table and rows' from both sets" 0 "$pdbgen" build --size 3x3 --pattern 1,2,4,5 --pattern 3,6 --pattern 7,8 --name mixed --out "$reuse" --reuse "$rows" --reuse "$s844/manifest.txt"; then

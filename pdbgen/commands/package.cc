@@ -4,16 +4,22 @@
 // DIR/loyd-pdb-NAME_VERSION_all.deb (dpkg-deb) and DIR/loyd-pdb-NAME-VERSION.tar.gz (tar),
 // whose paths are printed, one per line (NAME in lower case, see debian_name). Installed, they put
 // the set where an installed solver looks without options. IoError when a tool cannot run or fails,
-// FormatError for a set that fails its checks.
+// FormatError for a set that fails its checks. DIR is locked as builds lock their folder, and
+// both packages are written under temporary names and renamed into place when both are made,
+// so a failure, an interrupt (LimitError) or a concurrent run never leaves a partial package.
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
@@ -25,6 +31,7 @@
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/table_file.h"
 #include "pdbgen/commands.h"
+#include "pdbgen/commands/folder.h"
 
 extern char** environ;
 
@@ -34,27 +41,66 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Runs a program (found on PATH) with `args`; IoError unless it exits 0.
-void run_tool(const std::vector<std::string>& args) {
+// The last line a tool wrote to `fd` (a memfd holding its stderr), printable, at most 200
+// characters: ": LINE", or "" when it wrote none.
+std::string last_line(int fd) {
+    const off_t size = ::lseek(fd, 0, SEEK_END);
+    if (size <= 0) return "";
+    const off_t from = size > 4096 ? size - 4096 : 0;
+    std::string text(static_cast<size_t>(size - from), '\0');
+    const ssize_t n = ::pread(fd, text.data(), text.size(), from);
+    text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
+        text.pop_back();
+    std::string line =
+        text.substr(text.find_last_of('\n') == std::string::npos ? 0 : text.find_last_of('\n') + 1);
+    for (char& ch : line)
+        if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
+    if (line.size() > 200) line = line.substr(0, 200) + "...";
+    return line.empty() ? "" : ": " + line;
+}
+
+// Runs a program (found on PATH) with `args`, its output discarded and its stderr kept, so a
+// failure is one line: IoError naming the tool, how it ended and the last line it wrote.
+// When `interrupted` is set while it runs, the tool is stopped (SIGTERM) and LimitError
+// ("interrupted") is thrown once it has ended.
+void run_tool(const std::vector<std::string>& args, const std::atomic<bool>& interrupted) {
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    // The tools' chatter stays out of pdbgen's output; their errors go to stderr.
+    const int errfd = ::memfd_create("loyd-tool-stderr", MFD_CLOEXEC);
+    if (errfd < 0) throw IoError("cannot run " + args[0] + ": " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{errfd};
     posix_spawn_file_actions_t fa;
     ::posix_spawn_file_actions_init(&fa);
     ::posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    ::posix_spawn_file_actions_adddup2(&fa, errfd, STDERR_FILENO);
     pid_t pid;
     const int rc = ::posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
     ::posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) throw IoError("cannot run " + args[0] + ": " + std::strerror(rc));
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) throw IoError("waiting for " + args[0] + ": " + std::strerror(errno));
+    bool stopped = false;
+    for (;;) {
+        const pid_t r = ::waitpid(pid, &status, WNOHANG);
+        if (r == pid) break;
+        if (r < 0 && errno != EINTR)
+            throw IoError("waiting for " + args[0] + ": " + std::strerror(errno));
+        if (interrupted && !stopped) {
+            ::kill(pid, SIGTERM);
+            stopped = true;
+        }
+        ::usleep(10000);
+    }
+    if (interrupted) throw LimitError("interrupted");
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw IoError(args[0] + " failed (" +
                       (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                          : std::string("killed")) +
-                      ")");
+                      ")" + last_line(errfd));
 }
 
 // A Debian package name from a set name: lower case letters, digits, '+', '-', '.'. A name
@@ -88,17 +134,13 @@ std::string package_set_name(const tables::LoadedSet& set) {
     return "custom-" + base::hex16(tables::pdb_checksum(text.data(), text.size())).substr(0, 8);
 }
 
-void make_table_packages(const std::string& set_dir, const std::string& out_dir,
-                         std::ostream& out) {
-    const tables::LoadedSet set =
-        tables::load_set(set_dir);  // every check; a broken set is never packaged
-    const std::string name = package_set_name(set), pkg = debian_name(name);
+// The stage: the set's tables zstd-compressed under usr/share/loyd/pdb/FOLDER and a
+// DEBIAN/control, in `stage` (made anew).
+void stage_set(const Context& c, const tables::LoadedSet& set, const std::string& name,
+               const std::string& pkg, const fs::path& stage) {
     // The folder it installs, in the package name's letters ("My set" -> my-set-HASH).
     const std::string folder = pkg.substr(std::string("loyd-pdb-").size());
     std::error_code ec;
-    fs::create_directories(out_dir, ec);
-    if (ec) throw IoError("cannot create output folder '" + out_dir + "': " + ec.message());
-    const fs::path stage = fs::path(out_dir) / (".stage-" + pkg);
     fs::remove_all(stage, ec);
     const fs::path dest = stage / "usr/share/loyd/pdb" / folder;
     fs::create_directories(dest, ec);
@@ -107,7 +149,7 @@ void make_table_packages(const std::string& set_dir, const std::string& out_dir,
     uint64_t bytes = 0;
     for (const auto& t : set.spec.tables) {
         convert_pdb((fs::path(set.dir) / t.file).string(), (dest / t.file).string(),
-                    tables::PdbEncoding::Zstd);
+                    tables::PdbEncoding::Zstd, tables::kDefaultZstdLevel, &c.interrupted);
         bytes += fs::file_size(dest / t.file);
     }
     fs::copy_file(fs::path(set.dir) / tables::kManifestName, dest / tables::kManifestName,
@@ -124,14 +166,44 @@ void make_table_packages(const std::string& set_dir, const std::string& out_dir,
             ")\n Prebuilt, checksummed tables for loyd's solver, which finds them in\n"
             " /usr/share/loyd/pdb/" +
             folder + " without options.\n");
+}
+
+// Under the output folder's lock: the stage, then both packages under temporary names, renamed
+// into place once both are made; on any failure or interrupt the stage and the temporaries
+// are removed and a package already in place is left as it was.
+void make_table_packages(const Context& c, const std::string& set_dir, const std::string& out_dir) {
+    const tables::LoadedSet set =
+        tables::load_set(set_dir);  // every check; a broken set is never packaged
+    const std::string name = package_set_name(set), pkg = debian_name(name);
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) throw IoError("cannot create output folder '" + out_dir + "': " + ec.message());
+    std::optional<base::DirLock> lock;
+    lock_folder(c, out_dir, lock);
+    remove_dead_temporaries_in(c, out_dir);
+    const fs::path stage = fs::path(out_dir) / (".stage-" + pkg);
     const std::string deb = (fs::path(out_dir) / (pkg + "_" + kVersion + "_all.deb")).string();
     const std::string tgz = (fs::path(out_dir) / (pkg + "-" + kVersion + ".tar.gz")).string();
-    run_tool({"dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage.string(), deb});
-    // The tarball is rooted at the prefix (share/loyd/pdb/NAME), the .deb at / (usr/...).
-    run_tool(
-        {"tar", "--owner=0", "--group=0", "-czf", tgz, "-C", (stage / "usr").string(), "share"});
+    const std::string deb_tmp = base::temporary_path(deb), tgz_tmp = base::temporary_path(tgz);
+    try {
+        stage_set(c, set, name, pkg, stage);
+        run_tool({"dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage.string(), deb_tmp},
+                 c.interrupted);
+        // The tarball is rooted at the prefix (share/loyd/pdb/NAME), the .deb at / (usr/...).
+        run_tool({"tar", "--owner=0", "--group=0", "-czf", tgz_tmp, "-C", (stage / "usr").string(),
+                  "share"},
+                 c.interrupted);
+        if (c.interrupted) throw LimitError("interrupted");
+        base::rename_into_place(deb_tmp, deb);
+        base::rename_into_place(tgz_tmp, tgz);
+    } catch (...) {
+        fs::remove_all(stage, ec);
+        fs::remove(deb_tmp, ec);
+        fs::remove(tgz_tmp, ec);
+        throw;
+    }
     fs::remove_all(stage, ec);
-    out << deb << "\n" << tgz << "\n";
+    c.out << deb << "\n" << tgz << "\n";
 }
 
 }  // namespace
@@ -139,7 +211,7 @@ void make_table_packages(const std::string& set_dir, const std::string& out_dir,
 int run_package(const Context& c) {
     if (c.options.paths.size() != 1 || c.options.out.empty())
         throw UsageError("package takes one set folder and --out DIR");
-    make_table_packages(c.options.paths[0], c.options.out, c.out);
+    make_table_packages(c, c.options.paths[0], c.options.out);
     return kExitOk;
 }
 
