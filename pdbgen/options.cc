@@ -1,5 +1,6 @@
 #include "pdbgen/options.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <map>
@@ -133,8 +134,11 @@ void read_values(const po::variables_map& vm, Options& o) {
 uint64_t parse_bytes(const std::string& s) {
     size_t i = 0;
     while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-    if (i == 0 || i > 15) throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
-    uint64_t v = std::stoull(s.substr(0, i));
+    if (i == 0) throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
+    // More than 16 significant digits is more than 1 PiB in any unit (checked below).
+    const size_t first = std::min(s.find_first_not_of('0'), i);
+    const bool huge = i - first > 16;
+    const uint64_t v = huge ? 0 : (first == i ? 0 : std::stoull(s.substr(first, i - first)));
     std::string unit = s.substr(i);
     for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     int shift;
@@ -149,7 +153,7 @@ uint64_t parse_bytes(const std::string& s) {
     else
         throw UsageError("bad memory size '" + s + "' (e.g. 4G, 512M)");
     // At most 2^50 bytes (a pebibyte): larger sizes are typing errors, and would wrap.
-    if (v > (uint64_t{1} << (50 - shift)))
+    if (huge || v > (uint64_t{1} << (50 - shift)))
         throw UsageError("memory size '" + s + "' is more than 1 PiB");
     return v << shift;
 }

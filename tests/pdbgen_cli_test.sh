@@ -370,11 +370,15 @@ expect_run "--max-memory 1K" 3 "$pdbgen" build --preset 8-4-4 --out "$scratch/me
   expect_err "memory message" "max-memory"
 expect "a build refused for memory writes no manifest" [ ! -e "$scratch/mem/manifest.txt" ]
 # Sizes that would wrap around 64 bits are refused, not read as small ones (or as 0, no limit).
-for m in 17179869185G 34359738368G 1048577G; do
+for m in 17179869185G 34359738368G 1048577G 1125899906842625 99999999999999999999999 0001125899906842625B; do
   expect_run "--max-memory $m" 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory $m &&
     expect_err "--max-memory $m: said" "is more than 1 PiB"
 done
 expect_run "--max-memory 1048576G" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 1048576G -q
+# Bytes without a unit, up to 1 PiB (16 digits), and leading zeros.
+for m in 1125899906842624 1000000000000000 00000000000000000000067108864; do
+  expect_run "--max-memory $m" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory $m -q
+done
 expect_run "--max-memory big enough" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/mem" --max-memory 64M -q
 # Only the tables a build makes need memory: a raw set already built, or every table linked in
 # by --reuse, passes any limit; a table found damaged is checked alone before it is rebuilt. (Two
