@@ -346,6 +346,18 @@ verify "--max-nodes" plain "$scratch/limit.txt" --size 4x4 \
   --expect easy=solved:1 --expect hard=limit --expect after=solved:2
 run "$solver" --heuristic linear-conflict --algorithm astar --node-limit 5000 --input "$scratch/limit.txt"
 expect_status "A* node limit" 3
+# A search that runs out of memory (A* under a ulimit, as in a capped container) reached a
+# limit: exit 3, its record in input order with "out of memory", the next line solved.
+printf 'hard: %s\neasy: 1 2 3 4 5 6 7 0 8\n' "$("$solver" scramble --size 5x5 --seed 1 -q)" >"$scratch/oom.txt"
+run bash -c 'ulimit -v 700000 && exec "$0" -q -a astar -j 1 --node-limit 100000000 --json --input "$1"' \
+  "$solver" "$scratch/oom.txt"
+expect_status "A* out of memory" 3
+expect_out "A* out of memory: its record" '^\{"label":"hard","status":"limit",.*"error":"out of memory"\}$'
+expect_out "A* out of memory: the next line solved" '^\{"label":"easy","status":"solved","length":1,'
+expect_out "A* out of memory: counted as a limit" '"limit":1,'
+run bash -c 'ulimit -v 700000 && exec "$0" -q -a astar -j 1 --node-limit 100000000 --input "$1"' \
+  "$solver" "$scratch/oom.txt"
+expect_out "A* out of memory, plain" '^hard: limit \(out of memory\) nodes 0 seconds [0-9.]+ lower bound 0$'
 run "$solver" --heuristic linear-conflict --time-limit 0.001 --input "$scratch/limit.txt"
 expect_status "time limit" 3
 expect_out "time limit" "^hard: limit \(time limit\)"

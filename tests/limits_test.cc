@@ -139,7 +139,8 @@ TEST(StopReason, WordsOfEveryReason) {
     EXPECT_STREQ(stop_reason_text(search::StopReason::NoSolution),
                  "no solution (start not solvable)");
     EXPECT_STREQ(stop_reason_text(search::StopReason::Interrupted), "interrupted");
-    EXPECT_EQ(search::kLastStopReason, search::StopReason::Interrupted);
+    EXPECT_STREQ(stop_reason_text(search::StopReason::OutOfMemory), "out of memory");
+    EXPECT_EQ(search::kLastStopReason, search::StopReason::OutOfMemory);
 }
 
 TEST(StopReason, EveryByteRoundTripsAndNoneBeyond) {
@@ -150,6 +151,7 @@ TEST(StopReason, EveryByteRoundTripsAndNoneBeyond) {
     EXPECT_EQ(static_cast<int>(search::StopReason::Cancelled), 3);
     EXPECT_EQ(static_cast<int>(search::StopReason::NoSolution), 4);
     EXPECT_EQ(static_cast<int>(search::StopReason::Interrupted), 5);
+    EXPECT_EQ(static_cast<int>(search::StopReason::OutOfMemory), 6);
     for (int b = 0; b < 256; ++b) {
         const std::optional<search::StopReason> r =
             search::stop_reason_from_byte(static_cast<uint8_t>(b));

@@ -183,7 +183,9 @@ TEST(RankMessages, MalformedMessagesAreRefused) {
     std::vector<uint8_t> bad_reason = bytes;
     bad_reason.back() = static_cast<uint8_t>(search::kLastStopReason) + 1;
     m = refused(bad_reason);
-    EXPECT_TRUE(test::contains(m, "stop reason 6")) << m;
+    EXPECT_TRUE(test::contains(
+        m, "stop reason " + std::to_string(static_cast<int>(search::kLastStopReason) + 1)))
+        << m;
 }
 
 }  // namespace

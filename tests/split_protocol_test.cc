@@ -316,7 +316,8 @@ TEST(SplitProtocol, VerdictWithAnUnknownStopReasonIsRefused) {
             done = kind == 6;
         }
     });
-    EXPECT_TRUE(test::contains(error, "(kind 7): stop reason 6")) << error;
+    const std::string unknown = std::to_string(static_cast<int>(search::kLastStopReason) + 1);
+    EXPECT_TRUE(test::contains(error, "(kind 7): stop reason " + unknown)) << error;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -60,6 +61,7 @@ void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
     search::SolveOptions so = base;
     so.heuristic = t.heuristic;
     so.pdb = t.pdb;
+    const auto start = std::chrono::steady_clock::now();
     try {
         if (req.all || req.count_solutions)
             t.all = solve_all(*t.start, *t.goal, so,
@@ -74,6 +76,21 @@ void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
         }
     } catch (const UsageError& e) {
         t.error = local_pdbgen(e.what());  // a goal the tables cannot map: the command to build
+    } catch (const std::bad_alloc&) {
+        // A search that needed more memory than there is (A*'s positions, under a ulimit or a
+        // container's cap) reached a limit: its record says so, what it held is freed.
+        const auto oom = search::StopReason::OutOfMemory;
+        if (req.all || req.count_solutions) {
+            t.all.emplace();
+            t.all->search.stop_reason = oom;
+            t.all->seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        } else {
+            t.outcome = search::SolveOutcome{};
+            t.outcome.search.stop_reason = oom;
+            t.outcome.seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
     } catch (const std::exception& e) {
         t.failure = std::string("internal error: ") + e.what();
     }

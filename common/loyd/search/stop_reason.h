@@ -20,12 +20,13 @@ enum class StopReason : uint8_t {
     Cancelled = 3,    // SearchLimits::cancel was set
     NoSolution = 4,   // the tree was exhausted: the start does not reach the goal
     Interrupted = 5,  // the program was interrupted (the solver on SIGINT/SIGTERM sets it)
+    OutOfMemory = 6,  // the memory the search asked for could not be had (std::bad_alloc)
 };
 
-inline constexpr StopReason kLastStopReason = StopReason::Interrupted;
+inline constexpr StopReason kLastStopReason = StopReason::OutOfMemory;
 
 // The reason's words: "" (None), "node limit", "time limit", "cancelled",
-// "no solution (start not solvable)", "interrupted".
+// "no solution (start not solvable)", "interrupted", "out of memory".
 constexpr const char* stop_reason_text(StopReason r) {
     switch (r) {
         case StopReason::None: return "";
@@ -34,6 +35,7 @@ constexpr const char* stop_reason_text(StopReason r) {
         case StopReason::Cancelled: return "cancelled";
         case StopReason::NoSolution: return "no solution (start not solvable)";
         case StopReason::Interrupted: return "interrupted";
+        case StopReason::OutOfMemory: return "out of memory";
     }
     return "";
 }
