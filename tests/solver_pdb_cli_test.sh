@@ -110,6 +110,11 @@ expect_err_line "--lookups dual on a 3x3 MTM set: that reason alone" "solver: no
 # On a square MTM set with reflection, dual-reflected is left out for being dual, not reflected.
 expect_run "--lookups all on a 3x3 MTM set" 0 "$solver" --metric mtm --pdb "$repo/data/8-mtm-fringe" --lookups all -j 1 8 2 0 4 6 1 3 7 5
 expect_err_line "--lookups all on a 3x3 MTM set: the dual reason alone" "solver: note: --lookups dual,dual-reflected cannot run for argument 1 (MTM tables take no dual lookup); ran regular,reflected (said once)"
+# A classic heuristic reads no tables: every lookup asked is left out, said once.
+expect_run "--lookups all with manhattan" 0 "$solver" --heuristic manhattan --lookups all -j 1 8 6 7 2 5 4 3 0 1
+expect_err_line "--lookups all with manhattan: noted" "solver: note: --lookups regular,reflected,dual,dual-reflected cannot run for argument 1 (the manhattan heuristic reads no tables); ran none (said once)"
+expect_run "--lookups on a board without tables" 0 "$solver" --lookups reflected -j 1 --size 4x3 1 2 3 4 5 6 7 8 9 10 0 11
+expect_err_line "--lookups on a board without tables: noted" "solver: note: --lookups regular,reflected cannot run for argument 1 (the linear-conflict heuristic reads no tables); ran none (said once)"
 expect_run "--lookups all on 4x2 -q" 0 "$solver" -q --pdb "$scratch/s42" --lookups all -j 1 --input "$scratch/b42.txt"
 expect_no_err "--lookups all on 4x2 -q"
 expect_run "default lookups on 4x2" 0 "$solver" --pdb "$scratch/s42" -j 1 --input "$scratch/b42.txt"

@@ -444,9 +444,15 @@ struct LeftOut {
 
 LeftOut lookups_left_out(const Request& req, const Task& t) {
     const std::string& ran = t.all ? t.all->lookups : t.outcome.lookups;
-    if (!req.lookups_given || ran.empty() || !t.error.empty() || !t.failure.empty()) return {};
-    const heuristics::Lookups asked = req.search.lookups, got = heuristics::Lookups::parse(ran);
+    if (!req.lookups_given || !t.search || !t.error.empty() || !t.failure.empty()) return {};
     LeftOut left;
+    if (ran.empty()) {  // a classic heuristic: no table, so no lookup at all
+        if (t.heuristic == heuristics::HeuristicKind::Pdb) return {};
+        left.names = req.search.lookups.to_string();
+        left.why = "the " + heuristics::heuristic_name(t.heuristic) + " heuristic reads no tables";
+        return left;
+    }
+    const heuristics::Lookups asked = req.search.lookups, got = heuristics::Lookups::parse(ran);
     bool mirror = false, dual = false;
     auto check = [&](bool a, bool g, const char* name, bool& kind) {
         if (!a || g) return;
@@ -467,6 +473,12 @@ LeftOut lookups_left_out(const Request& req, const Task& t) {
     if (dual)  // (MTM sets are the only ones without)
         left.why += std::string(mirror ? "; " : "") + "MTM tables take no dual lookup";
     return left;
+}
+
+// The lookups that ran for `t`, in words ("none" for a classic heuristic).
+std::string ran_lookups(const Task& t) {
+    const std::string& ran = t.all ? t.all->lookups : t.outcome.lookups;
+    return ran.empty() ? "none" : ran;
 }
 
 }  // namespace
@@ -498,7 +510,7 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
             if (!req.quiet)
                 err << "solver: note: --lookups " << left.names << " cannot run for "
                     << (t.label.empty() ? t.origin : t.label) << " (" << left.why << "); ran "
-                    << (t.all ? t.all->lookups : t.outcome.lookups) << " (said once)\n";
+                    << ran_lookups(t) << " (said once)\n";
         }
         if (!hint && t.hint && t.error.empty() && t.failure.empty() && t.search &&
             ((t.all ? t.all->seconds : t.outcome.seconds) >= 1.0 ||
