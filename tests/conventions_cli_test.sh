@@ -60,6 +60,7 @@ done
 cat >"$scratch/bad-rows" <<'EOF'
 ok: 1 2 3/4 5 6/7 0 8
 ragged: 1 2 3/4 5/6 7 8 0
+ragged-one: 1 2 3/4/5 6 7 8 0
 empty-row: 1 2 3/4 5 6/7 8 0//
 one-column: 1/2/0
 too-big: 1 2 3 4 5 6 7 8 9 10 11 12 13/14 15 16 17 18 19 20 21 22 23 24 25 0
@@ -68,6 +69,7 @@ run "$solver" --input "$scratch/bad-rows"
 expect_status "bad rows" 1
 expect_out "bad rows: ok solved" "^ok: length 1 moves R "
 expect_out "ragged" "^ragged: invalid: ragged rows: row 2 has 2 tiles, row 1 has 3$"
+expect_out "ragged, one tile" "^ragged-one: invalid: ragged rows: row 2 has 1 tile, row 1 has 3$"
 expect_out "empty row" "^empty-row: invalid: row 4 is empty$"
 expect_out "one column" "^one-column: invalid: a board of 1 column and 3 rows is not supported"
 expect_out "too big" "^too-big: invalid: more than 25 tiles"

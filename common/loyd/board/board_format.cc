@@ -112,8 +112,8 @@ BoardText split_board(std::string_view text) {
         if (len == 0) throw FormatError("row " + std::to_string(r + 1) + " is empty");
         if (len != row_ends[0])
             throw FormatError("ragged rows: row " + std::to_string(r + 1) + " has " +
-                              std::to_string(len) + " tiles, row 1 has " +
-                              std::to_string(row_ends[0]));
+                              std::to_string(len) + (len == 1 ? " tile" : " tiles") +
+                              ", row 1 has " + std::to_string(row_ends[0]));
     }
     t.width = static_cast<int>(row_ends[0]);
     t.height = static_cast<int>(row_ends.size());
