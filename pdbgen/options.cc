@@ -181,9 +181,12 @@ std::string command_help(const std::string& command) {
          "from their headers;\n--scores: each partition's ln eta too)."},
         {"verify",
          "pdbgen verify FILE|DIR [--against REF]\nChecks headers, checksums and table invariants."},
-        {"pack", "pdbgen pack FILE|DIR [OUT]\nRe-encodes tables as zstd (in place without OUT)."},
+        {"pack",
+         "pdbgen pack FILE|DIR [OUT]\nRe-encodes tables as zstd (in place without OUT; FILE into "
+         "a folder OUT:\nthe file of its name there)."},
         {"unpack",
-         "pdbgen unpack FILE|DIR [OUT]\nRe-encodes tables as raw, memory-mappable files."},
+         "pdbgen unpack FILE|DIR [OUT]\nRe-encodes tables as raw, memory-mappable files (in "
+         "place without OUT;\nFILE into a folder OUT: the file of its name there)."},
         {"package",
          "pdbgen package SET_DIR --out DIR\nMakes DIR/loyd-pdb-NAME_VERSION_all.deb and "
          "loyd-pdb-NAME-VERSION.tar.gz:\nthe set checked, its tables zstd-compressed, installing "

@@ -557,6 +557,13 @@ expect_run "pack --no-wait of a held set's table" 6 "$pdbgen" pack "$lk/additive
 expect "pack/unpack --no-wait keep the tables of a held set" [ "$(cksum "$lk"/*.pdb)" = "$before" ]
 expect_run "unpack waits for the lock" 0 "$pdbgen" unpack "$lk" && expect_err "unpack waiting message" "waiting for another build"
 wait "$holder"
+# A single table into a folder goes to the file of its name there, as cp puts it.
+mkdir -p "$scratch/into-folder"
+expect_run "unpack FILE FOLDER" 0 "$pdbgen" unpack "$s844/additive-1-2-4-5.pdb" "$scratch/into-folder" -q
+expect_run "unpack FILE FOLDER: the table there" 0 "$pdbgen" verify "$scratch/into-folder/additive-1-2-4-5.pdb"
+expect_run "pack FILE FOLDER" 0 "$pdbgen" pack "$scratch/into-folder/additive-1-2-4-5.pdb" "$scratch/into-folder" -q
+expect "pack FILE FOLDER: in place, zstd" [ "$(ls "$scratch/into-folder")" = additive-1-2-4-5.pdb ]
+expect_run "pack FILE FOLDER: still a table" 0 "$pdbgen" verify "$scratch/into-folder/additive-1-2-4-5.pdb"
 # A link outside any set is written through, as cp does; when it names a set's table, that
 # set's folder is the one locked and its manifest follows the new checksum, so the set still
 # loads; the link stays a link. Over another pattern's table it is refused.

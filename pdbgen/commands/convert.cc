@@ -92,10 +92,20 @@ std::string written_file(const std::string& to) {
     return ec ? to : target.string();
 }
 
+// Where a table file is converted to: in place, OUT, or, when OUT is a folder, the file of the
+// same name in it (as cp does).
+std::string destination(const Options& o) {
+    if (o.paths.size() == 1) return o.paths[0];
+    std::error_code ec;
+    if (fs::is_directory(o.paths[1], ec))
+        return (fs::path(o.paths[1]) / fs::path(o.paths[0]).filename()).string();
+    return o.paths[1];
+}
+
 // One table file: under the lock of its folder when that folder holds a set.
 int convert_file(const Context& c, const Conversion& how) {
     const std::string& in = c.options.paths[0];
-    const std::string to = written_file(c.options.paths.size() == 2 ? c.options.paths[1] : in);
+    const std::string to = written_file(destination(c.options));
     const std::string dir = folder_of(fs::path(to).parent_path());
     std::optional<base::DirLock> lock;
     if (tables::holds_set(dir)) lock_folder(c, dir, lock);
