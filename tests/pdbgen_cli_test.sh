@@ -235,6 +235,9 @@ expect_run "verify against an identical build" 0 "$pdbgen" verify "$again" --aga
   expect_out "verify against" "match the reference"
 expect_run "verify against a manifest file" 0 "$pdbgen" verify "$again" --against "$s844/manifest.txt"
 expect_run "verify one file against" 0 "$pdbgen" verify "$again/additive-1-2-4-5.pdb" --against "$s844"
+# A reference of another board is said to be one.
+expect_run "verify against another board's reference" 4 "$pdbgen" verify "$again/additive-1-2-4-5.pdb" --against "$root_ref/15-7-8.manifest.txt"
+expect_err_line "verify against another board's reference" "pdbgen: $again/additive-1-2-4-5.pdb: the reference is for the 4x4 goal 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0, this table for the 3x3 goal 1 2 3 4 5 6 7 8 0"
 doctored=$scratch/doctored
 mkdir -p "$doctored"
 # Change the first hex digit of the first table's checksum.

@@ -63,6 +63,12 @@ struct Reference {
 // decoded when its file is beside its manifest.
 void match_reference(const Reference& ref, const std::string& file, const std::string& path,
                      const Verified& sum, int threads) {
+    // A reference of another board or goal: said as such, not as a missing or other checksum.
+    const board::Board mine = tables::pattern_of(tables::read_pdb_header(path), path).goal();
+    if (!(mine == ref.spec.goal))
+        throw FormatError(path + ": the reference is for the " + ref.spec.goal.geometry().name() +
+                          " goal " + ref.spec.goal.to_string() + ", this table for the " +
+                          mine.geometry().name() + " goal " + mine.to_string());
     for (const auto& rt : ref.spec.tables) {
         if (rt.file != file || !rt.xxh3) continue;
         if (*rt.xxh3 == sum.payload || *rt.xxh3 == sum.values) return;
