@@ -584,6 +584,23 @@ expect_run "unpack through a link over another pattern" 2 "$pdbgen" unpack "$s84
 expect_err_line "unpack through a link over another pattern" "$thru/set/additive-3-6-7-8.pdb is another table (additive 3,6,7,8"
 expect_run "unpack through a link into a set" 0 "$pdbgen" unpack "$s844/additive-3-6-7-8.pdb" "$thru/links/t.pdb" -q
 expect_run "unpack through a link: the set verifies" 0 "$pdbgen" verify "$thru/set"
+# A chain of links stops at the first link in a set's folder: that link is replaced by the
+# table, as when it is named; the set it led into is left alone.
+cp -r "$s844" "$thru/s2" && cp -r "$s844" "$thru/r2" && rm "$thru/r2/additive-3-6-7-8.pdb" &&
+  ln -s ../s2/additive-3-6-7-8.pdb "$thru/r2/additive-3-6-7-8.pdb" &&
+  ln -s ../r2/additive-3-6-7-8.pdb "$thru/links/chain.pdb"
+expect_run "pack through a chain of links" 0 "$pdbgen" pack "$thru/links/chain.pdb" --entries byte -q
+expect "pack through a chain: the set's link replaced" [ ! -L "$thru/r2/additive-3-6-7-8.pdb" ]
+expect_run "pack through a chain: that set verifies" 0 "$pdbgen" verify "$thru/r2"
+expect "pack through a chain: the set it led into untouched" cmp "$thru/s2/additive-3-6-7-8.pdb" "$s844/additive-3-6-7-8.pdb"
+# A dangling link into a set's folder: the file it names is checked as if named (here a table
+# the set does not name, and one over a table gone from the set), nothing written.
+ln -s ../s2/new.pdb "$thru/links/dangling.pdb"
+expect_run "unpack through a dangling link into a set" 2 "$pdbgen" unpack "$s844/additive-1-2-4-5.pdb" "$thru/links/dangling.pdb" -q
+expect "unpack through a dangling link: nothing written" [ ! -e "$thru/s2/new.pdb" ]
+rm "$thru/s2/additive-3-6-7-8.pdb" && ln -s ../s2/additive-3-6-7-8.pdb "$thru/links/gone.pdb"
+expect_run "unpack through a link to a table gone, another pattern" 2 "$pdbgen" unpack "$s844/additive-1-2-4-5.pdb" "$thru/links/gone.pdb" -q
+expect "unpack through a link to a table gone: nothing written" [ ! -e "$thru/s2/additive-3-6-7-8.pdb" ]
 # The checkpoint folder is held as the output folder is: a build using it waits (--no-wait:
 # exit 6), so no build writes or removes a checkpoint another uses; the two locks are taken in
 # the order of their paths (the checkpoint folder's first below, then last). A checkpoint
@@ -690,13 +707,15 @@ unread="$scratch/unreadable-manifest"
 cp -r "$one" "$unread" && sed -i 's/^loyd-pdb-set 1$/loyd-pdb-set 3/' "$unread/manifest.txt"
 cp "$unread/manifest.txt" "$scratch/unread.before"
 expect_run "build over an unreadable manifest" 2 "$pdbgen" build --preset 8-4-4 --out "$unread" -q
-expect_err_line "build over an unreadable manifest" "pdbgen: $unread/manifest.txt:2: unsupported manifest version '3'" "; building 8-4-4 there would replace that manifest, and the tables it names would be named by no manifest"
+expect_err_line "build over an unreadable manifest" "pdbgen: $unread/manifest.txt:2: unsupported manifest version '3'" "; building 8-4-4 there would replace it, and the tables it names would be named by no manifest: write into another folder, or move that manifest away first"
 echo "not a manifest" >"$unread/manifest.txt" && cp "$unread/manifest.txt" "$scratch/unread.before"
 expect_run "unpack over an unreadable manifest" 2 "$pdbgen" unpack "$one" "$unread" -q
-expect_err_line "unpack over an unreadable manifest" "pdbgen: $unread/manifest.txt:1: not a loyd pdb-set manifest" "; unpacking 8-4-4 there would replace that manifest"
+expect_err_line "unpack over an unreadable manifest" "pdbgen: $unread/manifest.txt:1: not a loyd pdb-set manifest" "; unpacking 8-4-4 there would replace it"
 expect_run "a set to combine" 0 "$pdbgen" build --preset 8-fringe --out "$scratch/unread-fringe" -q
 expect_run "combine over an unreadable manifest" 2 "$pdbgen" combine "$one" "$scratch/unread-fringe" --name c44 --out "$unread" -q
-expect_err_line "combine over an unreadable manifest" "pdbgen: $unread/manifest.txt:1: not a loyd pdb-set manifest" "; combining c44 there would replace that manifest"
+expect_err_line "combine over an unreadable manifest" "pdbgen: $unread/manifest.txt:1: not a loyd pdb-set manifest" "; combining c44 there would replace it"
+expect_run "unpack a table into a folder with an unreadable manifest" 2 "$pdbgen" unpack "$one/additive-3-6-7-8.pdb" "$unread" -q
+expect_err_line "unpack a table into a folder with an unreadable manifest" "pdbgen: $unread/manifest.txt:1: not a loyd pdb-set manifest" "; writing $one/additive-3-6-7-8.pdb there would add a table its set may not name"
 cmp -s "$scratch/unread.before" "$unread/manifest.txt" || fail "an unreadable manifest was replaced"
 expect_run "verify after the refusals" 0 "$pdbgen" verify "$one" --against "$root_ref/8-4-4.manifest.txt"
 # unpack and pack into a folder that holds another set, and a table written over another

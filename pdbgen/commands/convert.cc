@@ -81,15 +81,28 @@ void convert_in_set(const Context& c, const Conversion& how, const std::string& 
 }
 
 // The file a conversion to `to` writes. A symbolic link in a folder without a set is written
-// through (as cp does): then the file it names is written, in its own folder, which may hold a
-// set whose lock and manifest count. A link in a set's folder, or a dangling one, stays `to`.
+// through (as cp does): the chain is followed one link at a time, and stops at the first link
+// in a set's folder (replaced there, never written through, as when named) or at the first
+// path that is not a link (a file, or nothing yet: a dangling link's end), whose folder may
+// hold a set whose lock, manifest and checks then count. IoError for an unreadable link or a
+// loop (40 links).
 std::string written_file(const std::string& to) {
+    fs::path at = to;
+    for (int links = 0;; ++links) {
+        std::error_code ec;
+        if (!fs::is_symlink(fs::symlink_status(at, ec)) ||
+            tables::holds_set(folder_of(at.parent_path())))
+            break;
+        if (links == 40) throw IoError(to + ": too many levels of symbolic links");
+        const fs::path next = fs::read_symlink(at, ec);
+        if (ec) throw IoError("cannot read the link " + at.string() + ": " + ec.message());
+        at = next.is_absolute() ? next : at.parent_path() / next;
+    }
+    if (at == fs::path(to)) return to;
+    // Said as the folder's real path and the file's name.
     std::error_code ec;
-    if (!fs::is_symlink(fs::symlink_status(to, ec)) ||
-        tables::holds_set(folder_of(fs::path(to).parent_path())))
-        return to;
-    const fs::path target = fs::canonical(to, ec);
-    return ec ? to : target.string();
+    const fs::path dir = fs::weakly_canonical(folder_of(at.parent_path()), ec);
+    return ec ? at.string() : (dir / at.filename()).string();
 }
 
 // Where a table file is converted to: in place, OUT, or, when OUT is a folder, the file of the

@@ -128,22 +128,29 @@ std::optional<tables::PdbSetSpec> set_in(const std::string& dir) {
 
 }  // namespace
 
-void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
-                        const std::string& doing) {
-    // A manifest that cannot be read (damaged, or a newer loyd's) may still name another set's
-    // tables: it is never replaced unseen.
+namespace {
+
+// A manifest in `dir` that cannot be read (damaged, or a newer loyd's) may still name another
+// set's tables: writing there is refused (UsageError naming it, why, and `what` the write would
+// do), never done unseen.
+void refuse_unreadable_manifest(const std::string& dir, const std::string& what) {
     const fs::path m = fs::path(dir) / tables::kManifestName;
     std::error_code ec;
-    if (fs::exists(fs::symlink_status(m, ec))) {
-        try {
-            tables::read_manifest(m.string());
-        } catch (const Error& e) {
-            throw UsageError(std::string(e.what()) + "; " + doing + " " + spec.name +
-                             " there would replace that manifest, and the tables it names would " +
-                             "be named by no manifest: write into another folder, or move it " +
-                             "away first");
-        }
+    if (!fs::exists(fs::symlink_status(m, ec))) return;
+    try {
+        tables::read_manifest(m.string());
+    } catch (const Error& e) {
+        throw UsageError(std::string(e.what()) + "; " + what + ": write into another folder, " +
+                         "or move that manifest away first");
     }
+}
+
+}  // namespace
+
+void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
+                        const std::string& doing) {
+    refuse_unreadable_manifest(dir, doing + " " + spec.name + " there would replace it, and " +
+                                        "the tables it names would be named by no manifest");
     const std::optional<tables::PdbSetSpec> there = set_in(dir);
     if (!there) return;
     if (same_set(*there, spec)) return;
@@ -190,6 +197,8 @@ void refuse_another_table(const std::string& in, const std::string& to) {
 }
 
 void refuse_unnamed_table(const std::string& in, const std::string& dir, const std::string& file) {
+    refuse_unreadable_manifest(
+        dir, "writing " + in + " there would add a table its set may " + "not name");
     const std::optional<tables::PdbSetSpec> there = set_in(dir);
     if (!there) return;
     const tables::Pattern ours = tables::pattern_of(tables::read_pdb_header(in), in);

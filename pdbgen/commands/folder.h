@@ -54,7 +54,8 @@ void refuse_another_table(const std::string& in, const std::string& to);
 
 // Refuses (UsageError) to write the table file `in` as `file` into `dir` when `dir` holds a set
 // whose manifest does not name `file` (the table would be named by no manifest), or names it as
-// another pattern (the set would fail to load). A folder whose manifest cannot be read passes.
+// another pattern (the set would fail to load), or whose manifest cannot be read (it may name
+// the file as another table).
 void refuse_unnamed_table(const std::string& in, const std::string& dir, const std::string& file);
 
 // FormatError unless the table file `path` holds `want` (its header read, nothing else); the
