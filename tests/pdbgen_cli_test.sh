@@ -994,7 +994,7 @@ if command -v dpkg-deb >/dev/null && command -v tar >/dev/null; then
   expect_err_line "package: the tool fails" "pdbgen: dpkg-deb failed (exit 2): dpkg-deb: error: the last word"
   expect "package: a failure keeps the packages and leaves nothing" \
     [ "$(cksum "$pk"/*.deb "$pk"/*.tar.gz)" = "$good" ] && [ "$(ls -A "$pk" | wc -l)" = 3 ]
-  printf '#!/bin/sh\nexec sleep 29.5\n' >"$fake/dpkg-deb"
+  printf '#!/bin/sh\nsleep 29.5 &\nwait\n' >"$fake/dpkg-deb"  # a tool with a child of its own
   PATH="$fake:$PATH" "$pdbgen" package "$s844" --out "$pk" -q 2>"$scratch/err" &
   packer=$!
   for _ in $(seq 100); do pgrep -f "sleep 29.5" >/dev/null && break; sleep 0.05; done
@@ -1004,9 +1004,25 @@ if command -v dpkg-deb >/dev/null && command -v tar >/dev/null; then
   rc=$?
   expect "package: SIGTERM stops it with 130 (got $rc)" [ "$rc" = 130 ]
   expect "package: SIGTERM: the tool stopped at once" [ $(($(date +%s) - start)) -lt 10 ]
+  for _ in $(seq 40); do pgrep -f "sleep 29.5" >/dev/null || break; sleep 0.05; done
+  expect "package: SIGTERM: the tool's own child stopped too" not pgrep -f "sleep 29.5"
   expect_err_line "package: SIGTERM" "pdbgen: interrupted"
   expect "package: SIGTERM keeps the packages and leaves nothing" \
     [ "$(cksum "$pk"/*.deb "$pk"/*.tar.gz)" = "$good" ] && [ "$(ls -A "$pk" | wc -l)" = 3 ]
+  # Its own temporaries an interrupted run left are removed, other files of that shape kept;
+  # a folder where a package goes fails the run before either package is replaced.
+  debname=$(basename "$deb")
+  touch "$pk/.$debname.tmp.4000000" "$pk/.notes.txt.tmp.4000000"
+  expect_run "package over a stale temporary" 0 "$pdbgen" package "$s844" --out "$pk" -q
+  expect "package: its stale temporary removed" [ ! -e "$pk/.$debname.tmp.4000000" ]
+  expect "package: another temporary-looking file kept" [ -e "$pk/.notes.txt.tmp.4000000" ]
+  rm "$pk/.notes.txt.tmp.4000000"
+  good=$(cksum "$deb")
+  tgz=$(ls "$pk"/*.tar.gz) && rm "$tgz" && mkdir "$tgz"
+  expect_run "package: a folder where the tarball goes" 4 "$pdbgen" package "$s844" --out "$pk" -q
+  expect_err_line "package: a folder where the tarball goes" "$tgz: not a regular file"
+  expect "package: the .deb not replaced either" [ "$(cksum "$deb")" = "$good" ]
+  rmdir "$tgz"
   flock -x "$pk/.loyd.lock" -c "sleep 2" &
   holder=$!
   wait_held "$pk/.loyd.lock"

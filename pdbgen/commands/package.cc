@@ -54,16 +54,17 @@ std::string last_line(int fd) {
         text.pop_back();
     std::string line =
         text.substr(text.find_last_of('\n') == std::string::npos ? 0 : text.find_last_of('\n') + 1);
-    for (char& ch : line)
-        if (!std::isprint(static_cast<unsigned char>(ch))) ch = '?';
+    for (char& ch : line)  // control characters only: a localized message keeps its letters
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
     if (line.size() > 200) line = line.substr(0, 200) + "...";
     return line.empty() ? "" : ": " + line;
 }
 
 // Runs a program (found on PATH) with `args`, its output discarded and its stderr kept, so a
 // failure is one line: IoError naming the tool, how it ended and the last line it wrote.
-// When `interrupted` is set while it runs, the tool is stopped (SIGTERM) and LimitError
-// ("interrupted") is thrown once it has ended.
+// The tool runs in a process group of its own: when `interrupted` is set while it runs, the
+// whole group (the tool and the programs it started, e.g. dpkg-deb's tar and xz) is stopped
+// (SIGTERM) and LimitError ("interrupted") is thrown once the tool has ended.
 void run_tool(const std::vector<std::string>& args, const std::atomic<bool>& interrupted) {
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -78,8 +79,13 @@ void run_tool(const std::vector<std::string>& args, const std::atomic<bool>& int
     ::posix_spawn_file_actions_init(&fa);
     ::posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     ::posix_spawn_file_actions_adddup2(&fa, errfd, STDERR_FILENO);
+    posix_spawnattr_t attr;
+    ::posix_spawnattr_init(&attr);
+    ::posix_spawnattr_setpgroup(&attr, 0);
+    ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     pid_t pid;
-    const int rc = ::posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    const int rc = ::posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
+    ::posix_spawnattr_destroy(&attr);
     ::posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) throw IoError("cannot run " + args[0] + ": " + std::strerror(rc));
     int status = 0;
@@ -90,7 +96,7 @@ void run_tool(const std::vector<std::string>& args, const std::atomic<bool>& int
         if (r < 0 && errno != EINTR)
             throw IoError("waiting for " + args[0] + ": " + std::strerror(errno));
         if (interrupted && !stopped) {
-            ::kill(pid, SIGTERM);
+            ::kill(-pid, SIGTERM);
             stopped = true;
         }
         ::usleep(10000);
@@ -168,6 +174,47 @@ void stage_set(const Context& c, const tables::LoadedSet& set, const std::string
             folder + " without options.\n");
 }
 
+// Under the output folder's lock no other package run writes there: removes the temporary
+// files of `targets` (".NAME.tmp.PID") an interrupted run left, and nothing else.
+void remove_stale_temporaries(const std::string& dir, const std::vector<std::string>& targets) {
+    std::vector<std::string> prefixes;  // ".NAME.tmp."
+    for (const auto& t : targets) {
+        std::string p(1, '.');
+        p.append(fs::path(t).filename().string()).append(".tmp.");
+        prefixes.push_back(std::move(p));
+    }
+    std::error_code ec;
+    std::vector<fs::path> stale;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        for (const auto& p : prefixes)
+            if (name.rfind(p, 0) == 0 && base::temporary_writer(name) != 0)
+                stale.push_back(it->path());
+    }
+    for (const auto& p : stale) fs::remove(p, ec);
+}
+
+// A package is renamed over `path` only when that is a regular file or nothing (IoError before
+// either package is renamed, so a failure never leaves one new and one old).
+void require_replaceable(const std::string& path) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(base::link_destination(path), ec);
+    if (fs::exists(st) && !fs::is_regular_file(st))
+        throw IoError(path + ": not a regular file, and only a regular file is ever written " +
+                      "over: remove it, or write elsewhere");
+}
+
+// The tool's output on disk before it takes its name, as AtomicFile's files are.
+void sync_file(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+        const int e = errno;
+        if (fd >= 0) ::close(fd);
+        throw IoError("cannot sync " + path + ": " + std::strerror(e));
+    }
+    ::close(fd);
+}
+
 // Under the output folder's lock: the stage, then both packages under temporary names, renamed
 // into place once both are made; on any failure or interrupt the stage and the temporaries
 // are removed and a package already in place is left as it was.
@@ -180,10 +227,12 @@ void make_table_packages(const Context& c, const std::string& set_dir, const std
     if (ec) throw IoError("cannot create output folder '" + out_dir + "': " + ec.message());
     std::optional<base::DirLock> lock;
     lock_folder(c, out_dir, lock);
-    remove_dead_temporaries_in(c, out_dir);
     const fs::path stage = fs::path(out_dir) / (".stage-" + pkg);
     const std::string deb = (fs::path(out_dir) / (pkg + "_" + kVersion + "_all.deb")).string();
     const std::string tgz = (fs::path(out_dir) / (pkg + "-" + kVersion + ".tar.gz")).string();
+    remove_stale_temporaries(out_dir, {deb, tgz});
+    require_replaceable(deb);
+    require_replaceable(tgz);
     const std::string deb_tmp = base::temporary_path(deb), tgz_tmp = base::temporary_path(tgz);
     try {
         stage_set(c, set, name, pkg, stage);
@@ -194,6 +243,10 @@ void make_table_packages(const Context& c, const std::string& set_dir, const std
                   "share"},
                  c.interrupted);
         if (c.interrupted) throw LimitError("interrupted");
+        sync_file(deb_tmp);
+        sync_file(tgz_tmp);
+        require_replaceable(deb);
+        require_replaceable(tgz);
         base::rename_into_place(deb_tmp, deb);
         base::rename_into_place(tgz_tmp, tgz);
     } catch (...) {

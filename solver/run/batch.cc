@@ -77,8 +77,9 @@ void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
     } catch (const UsageError& e) {
         t.error = local_pdbgen(e.what());  // a goal the tables cannot map: the command to build
     } catch (const std::bad_alloc&) {
-        // A search that needed more memory than there is (A*'s positions, under a ulimit or a
-        // container's cap) reached a limit: its record says so, what it held is freed.
+        // A search that asked for more memory than it may have (A*'s positions under
+        // `ulimit -v`) reached a limit: its record says so, what it held is freed. (A cgroup's
+        // cap kills the process instead: the kernel does not refuse the allocation.)
         const auto oom = search::StopReason::OutOfMemory;
         if (req.all || req.count_solutions) {
             t.all.emplace();
