@@ -99,6 +99,16 @@ private:
     std::vector<Runner*> idle_;
 };
 
+// True once the interpreter is shutting down: a thread that takes the GIL back then is ended
+// by Python (pthread_exit), which must not unwind through the search's frames.
+bool finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+    return Py_IsFinalizing() != 0;
+#else
+    return _Py_IsFinalizing() != 0;
+#endif
+}
+
 }  // namespace
 
 void run_interruptible(const std::function<void()>& work, std::atomic<bool>& cancel,
@@ -108,11 +118,25 @@ void run_interruptible(const std::function<void()>& work, std::atomic<bool>& can
     Runners::get().run(job);
     const auto every = std::chrono::duration<double>(poll_seconds);
     std::exception_ptr raised;  // the caller's side: a signal or the poll
+    // The GIL is released and taken back by hand, not by a destructor: at shutdown (a daemon
+    // thread in a long call) the work is stopped and this thread parked for the process to
+    // end, never handed to Python's pthread_exit.
     auto wait = [&](bool forever) {
-        py::gil_scoped_release release;
-        std::unique_lock<std::mutex> lock(job.mu);
-        if (forever) job.cv.wait(lock, [&] { return job.done; });
-        return forever || job.cv.wait_for(lock, every, [&] { return job.done; });
+        PyThreadState* const state = PyEval_SaveThread();
+        bool done;
+        {
+            std::unique_lock<std::mutex> lock(job.mu);
+            if (forever) job.cv.wait(lock, [&] { return job.done; });
+            done = forever || job.cv.wait_for(lock, every, [&] { return job.done; });
+        }
+        if (finalizing()) {
+            cancel = true;
+            std::unique_lock<std::mutex> lock(job.mu);
+            job.cv.wait(lock, [&] { return job.done; });
+            for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+        }
+        PyEval_RestoreThread(state);
+        return done;
     };
     while (!wait(false)) {
         try {

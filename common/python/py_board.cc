@@ -184,6 +184,13 @@ board::BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
     }
 }
 
+namespace {
+// A board's size as Python gives one, (W, H): a goal given with it is read on that board.
+py::tuple size_of(const board::Board& b) {
+    return py::make_tuple(b.geometry().width(), b.geometry().height());
+}
+}  // namespace
+
 board::Board board_arg(const py::handle& board, const board::BoardFormat& format) {
     if (py::isinstance<board::Board>(board)) {
         board::Board b = board.cast<board::Board>();
@@ -360,7 +367,7 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
         .def(
             "to_text",
             [](const board::Board& b, const std::string& layout, const py::object& goal) {
-                const board::BoardFormat f = format_arg(goal, py::none());
+                const board::BoardFormat f = format_arg(goal, size_of(b));
                 goal_for(f, b.geometry());
                 return f.write(b, board::parse_board_layout(layout));
             },
@@ -370,7 +377,7 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
         .def(
             "grid",
             [](const board::Board& b, const py::object& goal) {
-                const board::BoardFormat f = format_arg(goal, py::none());
+                const board::BoardFormat f = format_arg(goal, size_of(b));
                 goal_for(f, b.geometry());
                 return f.grid(b);
             },
@@ -397,7 +404,7 @@ character or a move that leaves the board (naming it).)doc")
         .def(
             "is_solvable",
             [](const board::Board& b, const py::object& goal) {
-                return solvable(b, goal_for(format_arg(goal, py::none()), b.geometry()));
+                return solvable(b, goal_for(format_arg(goal, size_of(b)), b.geometry()));
             },
             "goal"_a = "blank-last", "True when the board can reach `goal` (permutation parity).")
         .def(py::pickle(

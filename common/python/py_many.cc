@@ -354,6 +354,10 @@ void bind_many(py::module_& m) {
           "progress"_a, "progress_every"_a);
     m.def("_heuristic_values", &heuristic_values, "boards"_a, "options"_a);
     m.def("_scramble", &scramble, "n"_a, "options"_a, "seed"_a);
+    // pybind11's NumPy API is set up once, under a C++ guard held with the GIL while NumPy is
+    // imported (which lets other threads run): two threads making their first array call at
+    // once would deadlock. The package calls this first, under a Python lock.
+    m.def("_numpy_init", [] { (void)py::detail::npy_api::get(); });
 }
 
 }  // namespace loyd::python

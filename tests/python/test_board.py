@@ -217,3 +217,14 @@ def test_huge_inputs_are_refused_without_reading_them_whole():
         loyd.Board([range(10**8), range(10**8)])
     with pytest.raises(loyd.InvalidInputError, match="at most 65536"):
         loyd.Board("1 " * 10**6)
+
+
+def test_a_flat_goal_is_read_on_the_boards_size():
+    # A flat goal of a board that is not square cannot give its own size: the board's is used.
+    b = loyd.Board([1, 2, 3, 4, 0, 5], size=(3, 2))
+    assert loyd.is_solvable([1, 2, 3, 4, 0, 5], "1 2 3 4 5 0", size=(3, 2))
+    assert b.is_solvable("1 2 3 4 5 0") and not b.is_solvable("2 1 3 4 5 0")
+    assert b.to_text(goal="1 2 3 4 5 0") == "1 2 3/4 0 5"
+    assert b.grid(goal="1 2 3 4 5 0") == b.grid()
+    with pytest.raises(loyd.UsageError):
+        b.is_solvable("1 2 3 4 5 6 7 8 0")  # a goal of another board

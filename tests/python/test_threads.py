@@ -193,3 +193,42 @@ def test_forked_children_solve():
 
 def _moves(board):
     return loyd.solve(board, threads=1).moves
+
+
+def run_fresh(code, timeout=60):
+    """Runs `code` in a fresh interpreter (NumPy not yet imported), as the package is used."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_first_array_calls_of_two_threads_at_once_do_not_deadlock():
+    # NumPy is set up once under a lock; without it two first calls deadlocked in pybind11.
+    code = """
+import threading, loyd
+b = threading.Barrier(2)
+def f(i):
+    b.wait()
+    if i: loyd.scramble(10, (3, 3), seed=1)
+    else: loyd.solve_many([[1, 2, 3, 4, 5, 6, 7, 0, 8]])
+ts = [threading.Thread(target=f, args=(i,)) for i in range(2)]
+[t.start() for t in ts]; [t.join() for t in ts]; print("ok")
+"""
+    for _ in range(3):
+        p = run_fresh(code, timeout=60)
+        assert p.returncode == 0 and p.stdout == "ok\n", p.stderr
+
+
+def test_exit_with_a_daemon_thread_in_a_long_call_is_clean():
+    # At shutdown the waiting thread is parked, not ended by Python through the search's frames
+    # (that aborted: "terminate called without an active exception").
+    code = """
+import threading, time, loyd
+K = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+threading.Thread(target=lambda: loyd.solve(K, goal="blank-first", heuristic="misplaced"),
+                 daemon=True).start()
+time.sleep(0.3)
+"""
+    p = run_fresh(code)
+    assert p.returncode == 0 and "terminate" not in p.stderr, p.stderr

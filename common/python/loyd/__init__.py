@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
 from . import _loyd
@@ -248,6 +249,24 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
     return Solution(**d)
 
 
+_numpy_lock = threading.Lock()
+_numpy_ready = False
+
+
+def _numpy() -> None:
+    """Imports NumPy and sets up the extension's use of it once, under a lock: the first array
+    calls of two threads at once would otherwise deadlock in pybind11's one-time setup."""
+    global _numpy_ready
+    if _numpy_ready:
+        return
+    with _numpy_lock:
+        if not _numpy_ready:
+            import numpy  # noqa: F401
+
+            _loyd._numpy_init()
+            _numpy_ready = True
+
+
 def solve_many(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]], *,
                goal: GoalLike = "blank-last", size: Optional[SizeLike] = None,
                tables: Optional[TablesLike] = None, heuristic: Optional[str] = None,
@@ -260,8 +279,9 @@ def solve_many(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]], *,
     """Solves every position optimally on `threads` threads (default every core) with the
     GIL released, and returns their lengths, statuses and node counts as NumPy arrays.
 
-    boards   a NumPy integer array of shape (n, W*H), one position per row (uint8 is read
-             without a copy), or a sequence of boards (Boards, texts, tile lists), all on one
+    boards   a NumPy integer array of shape (n, W*H), one position per row (C-contiguous
+             uint8 is read as it is; each position is held as 25 bytes while the call runs),
+             or a sequence of boards (Boards, texts, tile lists), all on one
              board size; every position is checked before any search starts
              (InvalidInputError naming its index)
     moves    also return each solution's moves, in `notation` ("blank" or "tile", with run
@@ -273,6 +293,7 @@ def solve_many(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]], *,
     work, one per thread; with fewer positions than threads each search is split over the
     threads left over. Ctrl-C raises KeyboardInterrupt (the searches stop within a millisecond).
     """
+    _numpy()
     d = _loyd._solve_many(boards, _options(goal, size, tables, heuristic, metric, algorithm,
                                            lookups, node_limit, time_limit, threads),
                           moves, notation, progress, progress_every)
@@ -298,6 +319,7 @@ def heuristic_values(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]
                      threads: Optional[int] = None) -> "numpy.ndarray":
     """distance() of every position, vectorised: an int32 array, -1 for positions that cannot
     reach the goal. `boards` as in solve_many; runs on `threads` threads (default every core)."""
+    _numpy()
     return _loyd._heuristic_values(boards, _options(goal, size, tables, heuristic, metric, "ida",
                                                     lookups, None, None, threads))
 
@@ -307,7 +329,7 @@ def is_solvable(board: BoardLike, goal: GoalLike = "blank-last", *,
     """True when `board` can reach `goal`: the parity of the permutation between them equals
     the parity of the blank's distance to its goal cell (Johnson & Story 1879)."""
     b = board if isinstance(board, Board) else Board(board, size=size, goal=goal)
-    return b.is_solvable(goal)
+    return b.is_solvable(goal)  # the goal read on b's board, as size gives it
 
 
 def scramble(n: int, size: Optional[SizeLike] = None, seed: Optional[int] = None, *,
@@ -317,6 +339,7 @@ def scramble(n: int, size: Optional[SizeLike] = None, seed: Optional[int] = None
     the goal's, else 4x4. With the same `seed` (0 to 2^64-1) the positions are those of
     `solver scramble --size WxH --count n --seed SEED` on every machine; without one, a fresh
     seed is drawn."""
+    _numpy()
     return _loyd._scramble(n, _options(goal, size, None, None, "stm", "ida", None, None, None,
                                        1), seed)
 
