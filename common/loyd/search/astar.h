@@ -16,11 +16,14 @@
 // each run of slides. Memory: 50 to 100 bytes per stored position (the table's 24-byte slots,
 // 35 to 70 % full, and the open list's keys), half as much again while the table doubles;
 // `max_nodes` (positions stored, checked at every store) stops the search with Status::Limit
-// before it exhausts memory. The other limits (search/limits.h: seconds, cancel) are checked
-// and the progress (the f expanded) reported every 4,096 expansions.
+// before it exhausts memory; memory that cannot be had before that (a ulimit) stops it with
+// StopReason::OutOfMemory, its counts and lower bound kept. The other limits (search/limits.h:
+// seconds, cancel) are checked and the progress (the f expanded) reported every 4,096
+// expansions.
 // Precondition: start is solvable towards goal.
 #pragma once
 
+#include <new>
 #include <vector>
 
 #include "loyd/board/board.h"
@@ -139,9 +142,14 @@ public:
             }
             const board::SearchState cur = unpack_position(k, geom_.cells());
             const int h = heur_.init(cur);
-            const bool full = metric_ == board::Metric::Stm && heuristics::EvaluatesChildren<H>
-                                  ? expand_evaluated(cur, k, g, parent_dir)
-                                  : expand_runs(cur, k, g, h, parent_dir);
+            bool full;
+            try {  // a store that cannot grow the table or the open list leaves both usable
+                full = metric_ == board::Metric::Stm && heuristics::EvaluatesChildren<H>
+                           ? expand_evaluated(cur, k, g, parent_dir)
+                           : expand_runs(cur, k, g, h, parent_dir);
+            } catch (const std::bad_alloc&) {
+                return stop(StopReason::OutOfMemory);
+            }
             if (!full) return stop(StopReason::NodeLimit);
         }
         res_.stop_reason = StopReason::NoSolution;
