@@ -113,32 +113,15 @@ std::string describe(const tables::Pattern& p) {
            " for the goal " + p.goal().to_string() + " (" + to_string(p.metric()) + ")";
 }
 
-// The set `dir`'s manifest describes; none when it has no manifest or one that cannot be read
-// (it names nothing).
-std::optional<tables::PdbSetSpec> set_in(const std::string& dir) {
+// The set `dir`'s manifest describes; none when it has no manifest. A manifest that cannot be
+// read (damaged, or a newer loyd's) may still name another set's tables: writing there is
+// refused (UsageError naming it, why, and `what` the write would do), never done unseen.
+std::optional<tables::PdbSetSpec> set_in(const std::string& dir, const std::string& what) {
     const fs::path m = fs::path(dir) / tables::kManifestName;
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(m, ec))) return std::nullopt;
     try {
         return tables::read_manifest(m.string());
-    } catch (const Error&) {
-        return std::nullopt;
-    }
-}
-
-}  // namespace
-
-namespace {
-
-// A manifest in `dir` that cannot be read (damaged, or a newer loyd's) may still name another
-// set's tables: writing there is refused (UsageError naming it, why, and `what` the write would
-// do), never done unseen.
-void refuse_unreadable_manifest(const std::string& dir, const std::string& what) {
-    const fs::path m = fs::path(dir) / tables::kManifestName;
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(m, ec))) return;
-    try {
-        tables::read_manifest(m.string());
     } catch (const Error& e) {
         throw UsageError(std::string(e.what()) + "; " + what + ": write into another folder, " +
                          "or move that manifest away first");
@@ -149,9 +132,10 @@ void refuse_unreadable_manifest(const std::string& dir, const std::string& what)
 
 void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
                         const std::string& doing) {
-    refuse_unreadable_manifest(dir, doing + " " + spec.name + " there would replace it, and " +
-                                        "the tables it names would be named by no manifest");
-    const std::optional<tables::PdbSetSpec> there = set_in(dir);
+    const std::optional<tables::PdbSetSpec> there =
+        set_in(dir, doing + " " + spec.name +
+                        " there would replace it, and the tables it names would be named by no "
+                        "manifest");
     if (!there) return;
     if (same_set(*there, spec)) return;
     std::string files;
@@ -197,9 +181,8 @@ void refuse_another_table(const std::string& in, const std::string& to) {
 }
 
 void refuse_unnamed_table(const std::string& in, const std::string& dir, const std::string& file) {
-    refuse_unreadable_manifest(
-        dir, "writing " + in + " there would add a table its set may " + "not name");
-    const std::optional<tables::PdbSetSpec> there = set_in(dir);
+    const std::optional<tables::PdbSetSpec> there =
+        set_in(dir, "writing " + in + " there would add a table its set may not name");
     if (!there) return;
     const tables::Pattern ours = tables::pattern_of(tables::read_pdb_header(in), in);
     for (const auto& t : there->tables) {
