@@ -64,7 +64,11 @@ program::CommandOptions declared() {
     d.group("Writing tables (build, pack, unpack)", {"build", "pack", "unpack"})
         ("entries", po::value<std::string>(),
          "compact (4 bits per entry; the default for STM tables) | byte (the default and the only "
-         "coding for MTM tables; pack/unpack: keep the tables' own when not given)");
+         "coding for MTM tables; pack/unpack: keep the tables' own when not given)")
+        ("layout", po::value<std::string>(),
+         "dense (one entry per key, the default) | cells (indexed by the tiles' cells: 1.9x the "
+         "size of a 6-tile table, 2.5x of a 7-tile one, a faster lookup; pack/unpack: keep the "
+         "tables' own when not given)");
     d.group("Folder lock (build, pack, unpack, combine, package)",
             {"build", "pack", "unpack", "combine", "package"})
         ("no-wait", "when another build holds the folder written to (build: or its "
@@ -105,6 +109,7 @@ void read_values(const po::variables_map& vm, Options& o) {
     if (vm.count("out")) o.out = str("out");
     o.encoding = str("encoding");
     if (vm.count("entries")) o.entries = str("entries");
+    if (vm.count("layout")) o.layout = str("layout");
     o.level = vm["level"].as<int>();
     if (vm.count("max-memory")) o.max_memory = parse_bytes(str("max-memory"));
     o.force = vm.count("force") > 0;

@@ -25,6 +25,8 @@ struct Options {
     std::string encoding = "zstd";
     // compact | byte; default: the preset's (build), the table's (pack)
     std::optional<std::string> entries;
+    // dense | cells (tables/cell_layout.h); default: dense (build), the table's (pack)
+    std::optional<std::string> layout;
     int level = 0;            // 0 = the format's default
     uint64_t max_memory = 0;  // bytes; 0 = what the machine has available
     bool force = false;

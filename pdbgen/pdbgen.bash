@@ -14,6 +14,7 @@ _loyd_pdbgen() {
         --metric) COMPREPLY=($(compgen -W "stm mtm" -- "$cur")); return ;;
         --encoding) COMPREPLY=($(compgen -W "zstd raw" -- "$cur")); return ;;
         --entries) COMPREPLY=($(compgen -W "compact byte" -- "$cur")); return ;;
+        --layout) COMPREPLY=($(compgen -W "dense cells" -- "$cur")); return ;;
         -g|--goal) COMPREPLY=($(compgen -W "blank-last blank-first" -- "$cur")); return ;;
         -o|--out|--checkpoint) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --against|--reuse) COMPREPLY=($(compgen -f -- "$cur")); return ;;  # a folder or a manifest
@@ -22,12 +23,12 @@ _loyd_pdbgen() {
         # Each command's own options (pdbgen refuses another command's: options.cc).
         case $cmd in
             build) COMPREPLY=($(compgen -W "--preset --size --goal --pattern --kind --metric --name --encoding
-                --max-memory --force --reuse --checkpoint --out --entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
+                --max-memory --force --reuse --checkpoint --out --entries --layout --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
             suggest) COMPREPLY=($(compgen -W "--size --goal --sizes --top --candidates --jobs --quiet --help" -- "$cur")) ;;
             verify) COMPREPLY=($(compgen -W "--against --jobs --quiet --help" -- "$cur")) ;;
             info) COMPREPLY=($(compgen -W "--scores --jobs --quiet --help" -- "$cur")) ;;
-            pack) COMPREPLY=($(compgen -W "--entries --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
-            unpack) COMPREPLY=($(compgen -W "--entries --no-wait --jobs --quiet --help" -- "$cur")) ;;
+            pack) COMPREPLY=($(compgen -W "--entries --layout --no-wait --level --jobs --quiet --help" -- "$cur")) ;;
+            unpack) COMPREPLY=($(compgen -W "--entries --layout --no-wait --jobs --quiet --help" -- "$cur")) ;;
             package) COMPREPLY=($(compgen -W "--out --no-wait --quiet --help" -- "$cur")) ;;
             combine) COMPREPLY=($(compgen -W "--out --name --no-wait --quiet --help" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help --quiet" -- "$cur")) ;;

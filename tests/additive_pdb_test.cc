@@ -28,15 +28,18 @@ using test::test_set;
 
 std::string test_name(std::string set) {
     for (char& c : set)
-        if (c == '-' || c == '/') c = '_';
+        if (c == '-' || c == '/' || c == '+') c = '_';
     return set;
 }
 
 // The sets the fast path takes: presets, other goals, tiles left to Manhattan, a board the
 // mirror does not apply to.
 const char* const kFastSets[] = {
-    "8-4-4",   "first-3x3",     "centre-3x3",         "part-3x3",         "part-4x4",
-    "add-3x4", "8-4-4/compact", "centre-3x3/compact", "part-4x4/compact", "add-3x4/compact"};
+    "8-4-4", "first-3x3", "centre-3x3", "part-3x3", "part-4x4", "add-3x4", "8-4-4/compact",
+    "centre-3x3/compact", "part-4x4/compact", "add-3x4/compact",
+    // The cells layout (tables/cell_layout.h), in both codings.
+    "8-4-4/cells", "part-4x4/cells", "add-3x4/cells", "8-4-4/compact+cells",
+    "centre-3x3/compact+cells", "part-4x4/compact+cells", "add-3x4/compact+cells"};
 
 class AdditiveWalk : public testing::TestWithParam<const char*> {};
 
@@ -313,10 +316,11 @@ search::SolveOptions pdb_options(const tables::LoadedSet& set, int threads) {
 }
 
 // Solving through the fast path (one partition, and two under max), on one thread and split
-// over two (whose frontier uses the classic interface), and for two partitions without BPMX,
+// over two (whose frontier uses the classic interface), and for two partitions without BPMX
+// (and one set in the cells layout, tables/cell_layout.h),
 // at the exact distance of a sample of positions.
 TEST(AdditivePdb, SolvesAtTheExactDistance) {
-    for (const char* name : {"part-3x3", "centre-3x3", "max-3x3"}) {
+    for (const char* name : {"part-3x3", "centre-3x3", "max-3x3", "centre-3x3/compact+cells"}) {
         const tables::LoadedSet& set = test_set(name);
         const board::Board& goal = set.spec.goal;
         const test::ExactDistances exact(goal);

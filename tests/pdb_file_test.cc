@@ -110,7 +110,7 @@ void expect_same_header(const tables::PdbHeader& a, const tables::PdbHeader& b) 
     EXPECT_EQ(a.height, b.height);
     EXPECT_EQ(a.goal, b.goal);
     EXPECT_EQ(a.kind, b.kind);
-    EXPECT_EQ(a.ranking, b.ranking);
+    EXPECT_EQ(a.layout, b.layout);
     EXPECT_EQ(a.tiles, b.tiles);
     EXPECT_EQ(a.entries, b.entries);
     EXPECT_EQ(a.bits_per_entry, b.bits_per_entry);
@@ -320,7 +320,7 @@ TEST_F(PdbFileTest, TrailingBytesAreRefused) {
 TEST_F(PdbFileTest, OtherVersionIsRefused) {
     write_table(file("good.pdb"), tables::PdbEncoding::Zstd);
     Bytes b = read_bytes(file("good.pdb"));
-    for (int v : {0, 4, 255}) {
+    for (int v : {0, 5, 255}) {
         b[8] = static_cast<uint8_t>(v);  // format version
         reseal(b);
         write_bytes(file("v4.pdb"), b);
@@ -328,7 +328,7 @@ TEST_F(PdbFileTest, OtherVersionIsRefused) {
             error_of<FormatError>([&] { tables::read_pdb_header(file("v4.pdb")); });
         EXPECT_NE(msg.find(file("v4.pdb")), std::string::npos) << msg;
         EXPECT_NE(msg.find("unsupported format version " + std::to_string(v) +
-                           " (this build reads versions 1 to 3)"),
+                           " (this build reads versions 1 to 4)"),
                   std::string::npos)
             << msg;
         EXPECT_THROW(tables::PdbFile::open(file("v4.pdb")), FormatError);
@@ -339,6 +339,13 @@ TEST_F(PdbFileTest, OtherVersionIsRefused) {
     write_bytes(file("v3.pdb"), b);
     const std::string msg = error_of<FormatError>([&] { tables::read_pdb_header(file("v3.pdb")); });
     EXPECT_NE(msg.find("version 3 with byte entries"), std::string::npos) << msg;
+    // Version 4 is for the cells layout only (tables/cell_layout.h).
+    b[8] = 4;
+    reseal(b);
+    write_bytes(file("v4.pdb"), b);
+    const std::string msg4 =
+        error_of<FormatError>([&] { tables::read_pdb_header(file("v4.pdb")); });
+    EXPECT_NE(msg4.find("version 4 with the dense layout"), std::string::npos) << msg4;
 }
 
 TEST_F(PdbFileTest, MtmTablesAreVersion2AndStmTablesVersion1) {

@@ -10,7 +10,8 @@
 // build_set builds every table of a spec with the library's builder (the code these tests
 // use, not test), writes them with write_table and the manifest with write_file_atomic, and
 // returns the folder. Tiny sets (3x3) take milliseconds; 15-5-5-5 about a second in Release.
-// test_set("NAME/compact") is the set NAME with compact entries (tables/entry_coding.h).
+// test_set("NAME/compact") is the set NAME with compact entries (tables/entry_coding.h);
+// "NAME/cells" and "NAME/compact+cells" the set in the cells layout (tables/cell_layout.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -70,12 +71,14 @@ private:
 inline std::string build_set(tables::PdbSetSpec spec, const std::string& dir,
                              tables::PdbEncoding enc = tables::PdbEncoding::Raw,
                              bool with_checksums = true,
-                             tables::EntryCoding coding = tables::EntryCoding::Byte) {
+                             tables::EntryCoding coding = tables::EntryCoding::Byte,
+                             tables::TableLayout layout = tables::TableLayout::Dense) {
     std::filesystem::create_directories(dir);
     for (auto& t : spec.tables) {
         tables::BuildOptions bo;
         bo.threads = 1;
         bo.coding = coding;
+        bo.layout = layout;
         const tables::BuildResult r = build_table(t.pattern, bo);
         const tables::PdbHeader h =
             write_table(dir + "/" + t.file, header_for(t.pattern, r.max_value), r.entries, enc);
@@ -171,7 +174,7 @@ inline tables::PdbSetSpec test_spec(const std::string& name) {
 }
 
 // The named set, built into a scratch folder and loaded once per test process; a "/compact"
-// suffix builds it with compact entries.
+// suffix builds it with compact entries, "/cells" in the cells layout, "/compact+cells" both.
 inline const tables::LoadedSet& test_set(const std::string& name) {
     static ScratchDir dir;
     static std::map<std::string, std::unique_ptr<tables::LoadedSet>> sets;
@@ -179,12 +182,17 @@ inline const tables::LoadedSet& test_set(const std::string& name) {
     if (!s) {
         const size_t slash = name.find('/');
         const std::string base = name.substr(0, slash);
-        const tables::EntryCoding coding = slash == std::string::npos
-                                               ? tables::EntryCoding::Byte
-                                               : tables::parse_entry_coding(name.substr(slash + 1));
-        const std::string folder = dir / (base + "-" + to_string(coding));
+        const std::string variant = slash == std::string::npos ? "" : name.substr(slash + 1);
+        const bool cells = variant == "cells" || variant == "compact+cells";
+        const tables::EntryCoding coding =
+            variant.empty() || variant == "cells" ? tables::EntryCoding::Byte
+            : variant == "compact+cells"          ? tables::EntryCoding::Compact
+                                                  : tables::parse_entry_coding(variant);
+        const tables::TableLayout layout =
+            cells ? tables::TableLayout::Cells : tables::TableLayout::Dense;
+        const std::string folder = dir / (base + "-" + to_string(coding) + "-" + to_string(layout));
         s = std::make_unique<tables::LoadedSet>(tables::load_set(
-            build_set(test_spec(base), folder, tables::PdbEncoding::Raw, true, coding)));
+            build_set(test_spec(base), folder, tables::PdbEncoding::Raw, true, coding, layout)));
     }
     return *s;
 }

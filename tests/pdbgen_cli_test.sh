@@ -202,6 +202,31 @@ expect_run "verify after re-encoding in place" 0 "$pdbgen" verify "$scratch/conv
 # One table of a set re-coded on its own: the set's manifest takes its new checksum.
 expect_run "unpack one table of a set to byte entries" 0 "$pdbgen" unpack "$scratch/conv-bytes/additive-1-2-4-5.pdb" --entries byte
 expect_run "the set stays whole after one table is re-coded" 0 "$pdbgen" verify "$scratch/conv-bytes"
+# The cells layout (format version 4): built, converted and checked like any table, the same
+# values (verify --against the reference), and back to the very same dense files.
+cells=$scratch/cells
+expect_run "build 8-4-4 in the cells layout" 0 "$pdbgen" build --preset 8-4-4 --layout cells --encoding raw --out "$cells" &&
+  expect_err "build cells says so" "3,024 compact entries \(cells layout\)"
+expect_run "info cells table" 0 "$pdbgen" info "$cells/additive-1-2-4-5.pdb" && {
+  expect_out "info cells version" "^format +loyd pdb version 4$"
+  expect_out "info cells ranking" "^ranking +cells \(sum of cell_i \* 9\^i"
+  expect_out "info cells slots" "^entries +3,024 in 6,561 slots"
+}
+expect_run "info cells set" 0 "$pdbgen" info "$cells" && expect_out "info cells set line" "3,024 compact entries, max [0-9]+, cells layout, raw"
+expect_run "verify cells against the reference" 0 "$pdbgen" verify "$cells" --against "$root_ref/8-4-4.manifest.txt"
+expect_run "unpack cells to dense bytes" 0 "$pdbgen" unpack "$cells" "$scratch/cells-dense" --layout dense --entries byte &&
+  expect_out "unpack cells to dense says so" "raw, byte entries\)$"
+expect "cells to dense bytes: the byte table's size" \
+  [ "$(stat -c %s "$scratch/cells-dense/additive-1-2-4-5.pdb")" = $((4096 + 3024)) ]
+expect_run "pack keeps the cells layout" 0 "$pdbgen" pack "$cells" && expect_out "pack keeps cells says so" "zstd, compact entries, cells layout"
+expect_run "a dense set built again in the cells layout is re-laid out" 0 "$pdbgen" build --preset 8-4-4 --layout cells --encoding raw --out "$scratch/cells-dense" &&
+  expect_err "re-laid out, said" "is built and valid; re-encoding it \(compact entries, cells layout, raw\)"
+expect_run "checkpointed build in the cells layout" 0 "$pdbgen" build --preset 8-4-4 --layout cells --checkpoint "$scratch/cells-ck" --out "$scratch/cells-sliced" -q
+expect_run "checkpointed cells: info" 0 "$pdbgen" info "$scratch/cells-sliced/additive-1-2-4-5.pdb" &&
+  expect_out "checkpointed cells: version 4" "^format +loyd pdb version 4$"
+expect_run "checkpointed cells: verify" 0 "$pdbgen" verify "$scratch/cells-sliced" --against "$root_ref/8-4-4.manifest.txt"
+expect_run "bad --layout" 2 "$pdbgen" build --preset 8-4-4 --layout sparse --out "$scratch/bad-layout"
+expect_err_line "bad --layout message" "pdbgen: layout must be dense (one entry per key) or cells (indexed by the tiles' cells), not 'sparse'"
 expect_run "bad --entries" 2 "$pdbgen" build --preset 8-4-4 --entries nibble --out "$scratch/bad-entries"
 expect_err "bad --entries message" "compact .4 bits each. or byte"
 expect_run "compact MTM refused" 2 "$pdbgen" build --preset 8-mtm-fringe --entries compact --out "$scratch/mtm-compact"

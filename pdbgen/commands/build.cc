@@ -54,10 +54,12 @@ std::string progress_text(const std::string& file, const tables::BuildProgress& 
 
 // The line saying a table was written.
 void report_table(const Context& c, const std::string& path, uint64_t entries,
-                  tables::EntryCoding coding, int max_value, double secs, int resumed_layers) {
+                  tables::EntryCoding coding, tables::TableLayout layout, int max_value,
+                  double secs, int resumed_layers) {
     if (c.world.rank() != 0 || c.options.quiet) return;
     c.err << "pdbgen: " << path << ": " << thousands(entries) << " " << to_string(coding)
-          << " entries, max " << max_value << ", " << seconds(secs)
+          << " entries" << (layout == tables::TableLayout::Cells ? " (cells layout)" : "")
+          << ", max " << max_value << ", " << seconds(secs)
           << (resumed_layers ? ", resumed after layer " + std::to_string(resumed_layers) : "")
           << "\n";
 }
@@ -68,6 +70,7 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
     tables::BuildOptions bo;
     bo.threads = plan.threads;
     bo.coding = plan.coding(t.pattern.metric());
+    bo.layout = plan.layout;
     bo.cancel = &c.interrupted;
     bo.progress = [&](const tables::BuildProgress& p) { line.show(progress_text(t.file, p)); };
     tables::BuildResult r = build_table(t.pattern, bo);
@@ -76,7 +79,8 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
     const uint64_t sum = write_table(plan.path(t), header_for(t.pattern, r.max_value), r.entries,
                                      plan.encoding, plan.level, &c.interrupted, kOwnFolder)
                              .payload_xxh3;
-    report_table(c, plan.path(t), r.entries.count, bo.coding, r.max_value, r.seconds, 0);
+    report_table(c, plan.path(t), tables::pattern_ranker(t.pattern).size(), bo.coding, bo.layout,
+                 r.max_value, r.seconds, 0);
     return sum;
 }
 
@@ -148,7 +152,20 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
         if (c.world.rank() == 0) sum = tables::read_pdb_header(path).payload_xxh3;
     });
     if (!plan.checkpoint.empty()) tables::remove_checkpoint(plan.checkpoint, t.file, c.world);
-    report_table(c, path, r.slices.total(), so.coding, r.max_value, r.seconds, r.resumed_layers);
+    // The cells layout: rank 0 lays the written table out again, in place (the whole table and
+    // its slots in its memory; tables/cell_layout.h).
+    if (plan.layout == tables::TableLayout::Cells)
+        c.world.agree_on([&] {
+            if (c.world.rank() != 0) return;
+            line.show(t.file + ": laying it out by cells");
+            tables::convert_table(path, path, plan.encoding, plan.level, std::nullopt,
+                                  thread_count(c.options), &c.interrupted, kOwnFolder,
+                                  tables::TableLayout::Cells);
+            line.clear();
+            sum = tables::read_pdb_header(path).payload_xxh3;
+        });
+    report_table(c, path, r.slices.total(), so.coding, plan.layout, r.max_value, r.seconds,
+                 r.resumed_layers);
     return sum;
 }
 

@@ -116,7 +116,8 @@ BuildPlan plan_build(const Options& o, int ranks) {
                    sliced,
                    o.checkpoint,
                    sliced ? 1 : thread_count(o),
-                   o.max_memory};
+                   o.max_memory,
+                   o.layout ? tables::parse_layout(*o.layout) : tables::TableLayout::Dense};
     // Refused before the output folder is created (claim_folder), like every other refusal.
     // The sliced build (tables/build_sliced.h) searches single-tile moves only: an MTM table
     // built that way would hold STM distances under an MTM header.
@@ -141,10 +142,11 @@ void check_memory(const BuildPlan& plan, const base::Collective& world,
         }
         const tables::TableSpec& t = plan.spec.tables[i];
         peak = std::max(
-            peak, plan.sliced
-                      ? estimate_sliced_build_bytes(t.pattern, world.size(),
-                                                    tables::SlicedBuildOptions{}.exchange_bytes)
-                      : estimate_build_bytes(t.pattern, plan.coding(plan.spec.metric)));
+            peak,
+            plan.sliced
+                ? estimate_sliced_build_bytes(t.pattern, world.size(),
+                                              tables::SlicedBuildOptions{}.exchange_bytes)
+                : estimate_build_bytes(t.pattern, plan.coding(plan.spec.metric), plan.layout));
     }
     // A machine's available memory is shared by its ranks.
     const uint64_t local = plan.sliced ? static_cast<uint64_t>(world.node_size()) : 1;
@@ -212,7 +214,7 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
                                  tables::spot_check_samples(existing.file().payload_size()),
                                  h.payload_xxh3, path, h.max_value);
         const tables::EntryCoding coding = plan.coding(t.pattern.metric());
-        if (h.coding == coding && h.encoding == plan.encoding) {
+        if (h.coding == coding && h.encoding == plan.encoding && h.layout == plan.layout) {
             if (!o.quiet && !reused)  // (a reused table was named when it was linked in)
                 c.err << "pdbgen: " << path
                       << " is already built and valid (use --force to rebuild)\n";
@@ -220,13 +222,15 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
         }
         if (!o.quiet)
             c.err << "pdbgen: " << path << " is built and valid; re-encoding it ("
-                  << to_string(coding) << " entries, " << to_string(plan.encoding) << ")\n";
+                  << to_string(coding) << " entries, " << to_string(plan.layout) << " layout, "
+                  << to_string(plan.encoding) << ")\n";
         // Killed while it is rewritten, the folder's old manifest must not name the old
         // checksum: it is dropped first (folder.h), and the manifest written at the end of
         // the build names the new one.
-        if (h.coding != coding) set_manifest_sum(plan.out, t.file, std::nullopt);
+        if (h.coding != coding || h.layout != plan.layout)
+            set_manifest_sum(plan.out, t.file, std::nullopt);
         convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o),
-                      &c.interrupted, kOwnFolder);
+                      &c.interrupted, kOwnFolder, plan.layout);
         return tables::read_pdb_header(path).payload_xxh3;
     } catch (const Error& e) {
         if (c.interrupted) throw LimitError("interrupted");

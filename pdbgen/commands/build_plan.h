@@ -32,6 +32,7 @@ struct BuildPlan {
     std::string checkpoint;   // --checkpoint: the folder of the finished layers ("" = none)
     int threads = 1;          // one process: -j capped at the CPUs; sliced: one per rank
     uint64_t max_memory = 0;  // --max-memory; 0 = the memory available
+    tables::TableLayout layout = tables::TableLayout::Dense;  // --layout
 
     // The entry coding of a table of metric `m`: --entries, else compact for the single-tile
     // metric (the presets' default: docs/benchmarks.md measures what it costs the search) and

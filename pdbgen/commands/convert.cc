@@ -1,6 +1,7 @@
 // `pdbgen pack|unpack FILE|DIR [OUT]`: tables re-encoded as zstd (pack) or raw (unpack), in
 // place or into OUT, each written atomically under the folder lock builds take (folder.h); a
-// set's manifest is rewritten when its checksums change (another entry coding) or it moves.
+// set's manifest is rewritten when its checksums change (another entry coding or layout) or it
+// moves.
 #include <filesystem>
 #include <optional>
 
@@ -26,17 +27,19 @@ struct Conversion {
     int level;
     std::optional<tables::EntryCoding> coding;
     int threads;
+    std::optional<tables::TableLayout> layout;
 };
 
 // Re-encodes one table file, and says so. `links`: how a symbolic link at `to` is treated.
 void convert_one(const Context& c, const Conversion& how, const std::string& from,
                  const std::string& to, base::Links links) {
     if (c.interrupted) throw LimitError("interrupted");
-    convert_table(from, to, how.encoding, how.level, how.coding, how.threads, &c.interrupted,
-                  links);
+    convert_table(from, to, how.encoding, how.level, how.coding, how.threads, &c.interrupted, links,
+                  how.layout);
     std::ostream& out = c.out;
-    out << "wrote " << to << " (" << to_string(how.encoding) << ", "
-        << to_string(tables::read_pdb_header(to).coding) << " entries)\n";
+    const tables::PdbHeader h = tables::read_pdb_header(to);
+    out << "wrote " << to << " (" << to_string(how.encoding) << ", " << to_string(h.coding)
+        << " entries" << (h.layout == tables::TableLayout::Cells ? ", cells layout" : "") << ")\n";
 }
 
 // The folder a conversion writes into ("" is the current one).
@@ -178,7 +181,9 @@ int convert(const Context& c, tables::PdbEncoding encoding) {
         encoding, o.level ? o.level : tables::kDefaultZstdLevel,
         o.entries ? std::optional<tables::EntryCoding>(tables::parse_entry_coding(*o.entries))
                   : std::nullopt,
-        thread_count(o)};
+        thread_count(o),
+        o.layout ? std::optional<tables::TableLayout>(tables::parse_layout(*o.layout))
+                 : std::nullopt};
     return tables::names_set(o.paths[0]) ? convert_set(c, how) : convert_file(c, how);
 }
 

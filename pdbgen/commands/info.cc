@@ -80,11 +80,12 @@ int info_set(const std::string& path, int threads, bool want_scores, std::ostrea
         const tables::PdbHeader& h = set.tables[i].file().header();
         std::error_code ec;
         const uint64_t size = fs::file_size(fs::path(set.dir) / s.tables[i].file, ec);
-        entries += h.entries;
+        entries += set.tables[i].size();
         bytes += ec ? 0 : size;
         out << "  " << s.tables[i].file << ": " << to_string(s.tables[i].pattern.kind()) << " "
-            << s.tables[i].pattern.tiles_string() << ", " << thousands(h.entries) << " "
+            << s.tables[i].pattern.tiles_string() << ", " << thousands(set.tables[i].size()) << " "
             << to_string(h.coding) << " entries, max " << int(h.max_value) << ", "
+            << (h.layout == tables::TableLayout::Cells ? "cells layout, " : "")
             << to_string(h.encoding) << ", " << thousands(size) << " bytes\n";
     }
     const bool scorable = scored(s);
@@ -122,9 +123,17 @@ void describe_header(const std::string& path, const tables::PdbTable& t, std::os
         << "kind        " << to_string(p.kind()) << "\n"
         << "metric      " << to_string(p.metric()) << "\n"
         << "tiles       " << p.tiles_string() << "\n"
-        << "ranking     partial permutation (tiles ascending"
-        << (p.kind() == tables::PatternKind::Full ? ", then the blank" : "") << ")\n"
-        << "entries     " << thousands(h.entries) << "\n"
+        << "ranking     "
+        << (h.layout == tables::TableLayout::Cells
+                ? "cells (sum of cell_i * " + std::to_string(p.geometry().cells()) + "^i, items i: "
+                : std::string("partial permutation ("))
+        << "tiles ascending" << (p.kind() == tables::PatternKind::Full ? ", then the blank" : "")
+        << ")\n"
+        << "entries     " << thousands(t.size())
+        << (h.layout == tables::TableLayout::Cells
+                ? " in " + thousands(h.entries) + " slots (the others hold no key: 0)"
+                : std::string())
+        << "\n"
         << "coding      " << to_string(h.coding) << " (" << int(h.bits_per_entry)
         << " bits per entry"
         << (h.coding == tables::EntryCoding::Compact

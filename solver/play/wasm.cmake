@@ -76,6 +76,7 @@ add_library(loyd STATIC
   ${loyd_dir}/board/parse.cc
   ${loyd_dir}/board/scramble.cc
   ${loyd_dir}/board/solvability.cc
+  ${loyd_dir}/tables/cell_layout.cc
   ${loyd_dir}/tables/combine.cc
   ${loyd_dir}/tables/discover.cc
   ${loyd_dir}/tables/entry_coding.cc

@@ -20,8 +20,9 @@ bool BasicAdditivePdbH<kWidth, kCompact, kParts>::supports(const tables::LoadedS
         for (int i : part) {
             const tables::PdbTable& t = set.tables[static_cast<size_t>(i)];
             if (t.pattern().kind() != tables::PatternKind::Additive) return false;
-            if (t.coding() != set.tables[static_cast<size_t>(set.spec.partitions[0][0])].coding())
-                return false;
+            const tables::PdbTable& first =
+                set.tables[static_cast<size_t>(set.spec.partitions[0][0])];
+            if (t.coding() != first.coding() || t.layout() != first.layout()) return false;
         }
     }
     return used <= static_cast<size_t>(kMaxTables);
@@ -42,7 +43,7 @@ BasicAdditivePdbH<kWidth, kCompact, kParts>::BasicAdditivePdbH(const tables::Loa
     if (!supports(set, want))
         throw UsageError("this additive fast path needs " + std::to_string(kParts) +
                          (kParts == 1 ? " partition" : " partitions") +
-                         " of additive tables of one entry coding and no dual lookup");
+                         " of additive tables of one entry coding and layout and no dual lookup");
     if (compact(set) != kCompact)
         throw UsageError(std::string("this additive fast path is for ") +
                          (kCompact ? "compact" : "byte") + " entries, the set's are " +
@@ -54,6 +55,8 @@ BasicAdditivePdbH<kWidth, kCompact, kParts>::BasicAdditivePdbH(const tables::Loa
     const board::Geometry& g = goal.geometry();
     n_ = g.cells();
     width_ = g.width();
+    cells_ = set.tables[static_cast<size_t>(set.spec.partitions[0][0])].layout() ==
+             tables::TableLayout::Cells;
     for (auto& part : tab_)
         for (auto& t : part) t = -1;
     for (auto& table : item_in_)
@@ -67,10 +70,12 @@ BasicAdditivePdbH<kWidth, kCompact, kParts>::BasicAdditivePdbH(const tables::Loa
             data_[t] = table.data();
             readers_[t] = table.entries();
             ranker_[t] = &table.ranker();
+            uint64_t place = 1;  // the cells layout's N^item
             for (int tile : table.pattern().tiles()) {
                 tab_[p][tile] = static_cast<int8_t>(t);
                 item_in_[t][tile] = static_cast<uint8_t>(nitems_[t]);
-                weight_in_[t][tile] = table.ranker().weight(nitems_[t]);
+                weight_in_[t][tile] = cells_ ? place : table.ranker().weight(nitems_[t]);
+                place *= static_cast<uint64_t>(n_);
                 items_[t][nitems_[t]++] = static_cast<uint8_t>(tile);
             }
         }
@@ -100,7 +105,7 @@ int BasicAdditivePdbH<kWidth, kCompact, kParts>::init(const board::SearchState& 
         for (int t = first_[p]; t < first_[p + 1]; ++t) {
             uint8_t cells[board::kMaxCells];
             for (int j = 0; j < nitems_[t]; ++j) cells[j] = pos[items_[t][j]];
-            rank_[v][t] = ranker_[t]->rank(cells);
+            rank_[v][t] = readers_[t].slot(cells_ ? 0 : ranker_[t]->rank(cells), cells);
             val_[v][t] = entry(t, rank_[v][t]);
             sum += val_[v][t];
         }

@@ -15,6 +15,9 @@
 //   other; with the direction a compile-time constant (IDA* unrolls its move loop) neither the
 //   kind of step nor its sign costs a branch. Unpredictable branches, not table reads, were
 //   the main cost per node (docs/benchmarks.md).
+//   Tables in the cells layout (tables/cell_layout.h) are indexed by their tiles' cells
+//   instead: every step is one addition, (b - a) times the moved tile's place value N^i, and
+//   a vertical one passes no cells (about 0.87x the time per node on 24-6-6-6-6x2).
 // - In IDA*'s protocol: evaluate() computes a child's value from the parent without changing
 //   anything, apply() makes an evaluated child current and undo() takes it back (two ranks,
 //   two entries, two sums exchanged). IDA* evaluates all children of a node before making
@@ -68,8 +71,8 @@ public:
         uint8_t val[kViews];
     };
 
-    // True when the set is kParts partitions of additive tables of one entry coding (at most
-    // kMaxTables in all) and no dual lookup is asked.
+    // True when the set is kParts partitions of additive tables of one entry coding and one
+    // layout (at most kMaxTables in all) and no dual lookup is asked.
     static bool supports(const tables::LoadedSet& set, const Lookups& lookups);
     // True when supports() and the partitions' tables hold compact entries.
     static bool compact(const tables::LoadedSet& set);
@@ -175,7 +178,9 @@ private:
         const int i = item_in_[t][tile];
         const uint64_t w = weight_in_[t][tile];
         const uint64_t delta =
-            vertical ? tables::Ranker::vertical_step(i, w, a < b ? a : b, width(), passed) : w;
+            !vertical ? w
+            : cells_  ? w * static_cast<uint64_t>(width())
+                      : tables::Ranker::vertical_step(i, w, a < b ? a : b, width(), passed);
         const uint64_t r = forward ? rank_[v][t] + delta : rank_[v][t] - delta;
         const uint8_t e = entry(t, r);
         u.rank[v] = r;
@@ -227,6 +232,7 @@ private:
     int width_ = 0, n_ = 0, ntables_ = 0;
     int first_[kParts + 1]{};  // partition p's tables: first_[p] .. first_[p + 1] - 1
     bool reflect_ = false;
+    bool cells_ = false;  // the tables are in the cells layout: rank_ holds cell indices
     const uint8_t* data_[kMaxTables]{};
     tables::EntryReader readers_[kMaxTables]{};
     const tables::Ranker* ranker_[kMaxTables]{};
@@ -234,8 +240,8 @@ private:
     int nitems_[kMaxTables]{};
     // Partition, tile -> its table, -1 when no table of the partition holds it.
     int8_t tab_[kParts][board::kMaxCells]{};
-    // Table, tile -> the tile's item index and place value in the table (tables/ranker.h), or
-    // Ranker::kNoItem and 0 when the table does not hold it.
+    // Table, tile -> the tile's item index and place value in the table (tables/ranker.h; the
+    // cells layout: N^item), or Ranker::kNoItem and 0 when the table does not hold it.
     uint8_t item_in_[kMaxTables][board::kMaxCells]{};
     uint64_t weight_in_[kMaxTables][board::kMaxCells]{};
     board::Mirror mirror_;  // the identity unless reflect_

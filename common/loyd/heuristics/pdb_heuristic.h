@@ -167,10 +167,11 @@ private:
         return tb.ranker.rank(cells);
     }
 
-    // Table t's entry at rank r in view v (whose positions, pos_[v], hold the key).
+    // Table t's entry at rank r in view v (whose positions, pos_[v], hold the key; a table in
+    // the cells layout is read at the key's cell index).
     uint8_t entry(int v, int t, uint64_t r) const {
         const Table& tb = tables_[t];
-        if (!tb.reader.compact()) return tb.reader.data()[r];
+        if (!tb.reader.compact() && !tb.reader.cells()) return tb.reader.data()[r];
         uint8_t cells[board::kMaxCells];
         for (int i = 0; i < tb.nitems; ++i) cells[i] = pos_[v][tb.items[i]];
         return static_cast<uint8_t>(

@@ -1,6 +1,7 @@
 #include "loyd/tables/build.h"
 
 #include "loyd/tables/build_support.h"
+#include "loyd/tables/cell_layout.h"
 #include "loyd/tables/header.h"
 #include "loyd/tables/region_space.h"
 
@@ -24,15 +25,18 @@ uint8_t max_reached(const std::array<uint64_t, 256>& histogram, const Pattern& p
 
 }  // namespace build_detail
 
-uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding) {
+uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding, TableLayout layout) {
     const uint64_t entries = pattern_ranker(p).size();
     const bool compact = coding == EntryCoding::Compact;
+    // The cells layout: its slots, made from the finished dense entries.
+    const uint64_t cells =
+        layout == TableLayout::Cells ? (compact ? (cell_slots(p) + 1) / 2 : cell_slots(p)) : 0;
     if (p.kind() == PatternKind::Full)
-        return entries + (compact ? entries / 2 : 0);  // bytes, then re-encoded
+        return entries + (compact ? entries / 2 : 0) + cells;  // bytes, then re-encoded
     // The search: two bits per state and a byte per entry; then, compact, the nibbles beside
     // the bytes.
     const RegionSpace::Size s = RegionSpace::size_of(p);
-    return s.bytes + std::max(s.states / 4 + entries, compact ? entries + entries / 2 : 0);
+    return s.bytes + std::max(s.states / 4 + entries, compact ? entries + entries / 2 : 0) + cells;
 }
 
 namespace {
@@ -54,8 +58,12 @@ BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
         throw UsageError(
             "compact entries are for single-tile-metric tables; MTM tables keep one byte per "
             "entry");
-    if (opt.per_region && (p.kind() != PatternKind::Additive || opt.coding != EntryCoding::Byte))
-        throw UsageError("per-region entries are built for additive patterns in bytes only");
+    if (opt.per_region && (p.kind() != PatternKind::Additive || opt.coding != EntryCoding::Byte ||
+                           opt.layout != TableLayout::Dense))
+        throw UsageError(
+            "per-region entries are built for additive patterns in bytes and the dense layout "
+            "only");
+    if (opt.layout == TableLayout::Cells) cell_slots(p);  // refuses a layout beyond 64 bits
     BuildResult out;
     const auto t0 = Clock::now();
     if (p.kind() == PatternKind::Full) {
@@ -65,6 +73,8 @@ BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
         build_additive(p, opt, out);
     }
     out.max_value = max_reached(out.histogram, p);
+    if (opt.layout == TableLayout::Cells)
+        out.entries = to_cells_layout(p, out.entries, std::max(1, opt.threads));
     out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return out;
 }

@@ -104,6 +104,9 @@ struct BuildProgress {
 struct BuildOptions {
     int threads = 1;
     EntryCoding coding = EntryCoding::Byte;  // of BuildResult::entries
+    // Of BuildResult::entries: Cells lays the finished entries out by cell index
+    // (tables/cell_layout.h), a pass over its slots after the search.
+    TableLayout layout = TableLayout::Dense;
     // Called from the calling thread about twice a second and after every layer.
     std::function<void(const BuildProgress&)> progress;
     const std::atomic<bool>* cancel = nullptr;  // set from outside: the build throws LimitError
@@ -116,16 +119,19 @@ struct BuildOptions {
 };
 
 struct BuildResult {
-    TableEntries entries;  // one entry per rank (or per state: per_region), in BuildOptions::coding
+    // One entry per rank (or per state: per_region), in BuildOptions::coding and ::layout.
+    TableEntries entries;
     uint8_t max_value = 0;
     int layers = 0;
     double seconds = 0;
     std::array<uint64_t, 256> histogram{};
 };
 
-// Peak bytes the build will allocate for this pattern, with entries in `coding`. For additive
-// patterns this counts the states (a pass over the C(n, k) cell sets).
-uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding = EntryCoding::Compact);
+// Peak bytes the build will allocate for this pattern, with entries in `coding` and `layout`
+// (the cells layout adds its slots, made beside the dense entries). For additive patterns this
+// counts the states (a pass over the C(n, k) cell sets).
+uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding = EntryCoding::Compact,
+                              TableLayout layout = TableLayout::Dense);
 
 BuildResult build_table(const Pattern& p, const BuildOptions& opt);
 

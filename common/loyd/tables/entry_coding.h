@@ -69,7 +69,8 @@ using EntryBytes = std::vector<uint8_t, base::HugePageAllocator<uint8_t>>;
 // A table's entries in memory, in one coding.
 struct TableEntries {
     EntryCoding coding = EntryCoding::Byte;
-    uint64_t count = 0;
+    TableLayout layout = TableLayout::Dense;  // tables/cell_layout.h
+    uint64_t count = 0;                       // slots: the keys when dense
     EntryBytes bytes;  // Byte: count bytes; Compact: (count + 1) / 2 nibble bytes
     std::vector<EntryException> exceptions;  // Compact: in ascending rank order
 };
@@ -83,8 +84,11 @@ inline uint64_t exception_home(uint64_t rank, uint64_t slots) {
 }
 
 // Read access to entries in either coding, over memory the caller keeps alive (a mapped or
-// decoded payload). excess(r) is the stored code decoded: the entry itself for the byte coding,
-// (h - L) / step for the compact one; value(r, cells) is h. Cheap to copy; O(1) per lookup.
+// decoded payload). excess(s) is the stored code of slot s decoded: the entry itself for the
+// byte coding, (h - L) / step for the compact one; value(r, cells) is h of the key of rank r
+// whose items stand on `cells`. A reader of a table in the cells layout (cells_indexed,
+// tables/cell_layout.h) reads that key at its cell index instead of at r: every caller that
+// passes the key reads either layout. Cheap to copy; O(1) per lookup.
 class EntryReader {
 public:
     EntryReader() = default;
@@ -96,8 +100,24 @@ public:
         return EntryReader(EntryCoding::Byte, data, 0, 0);
     }
 
+    // This reader for a payload in the cells layout of m items on n cells.
+    EntryReader cells_indexed(int n, int m) const {
+        EntryReader r = *this;
+        r.cells_n_ = static_cast<uint8_t>(n);
+        r.cells_m_ = static_cast<uint8_t>(m);
+        return r;
+    }
+    bool cells() const { return cells_n_ != 0; }
+
     EntryCoding coding() const { return coding_; }
     bool compact() const { return coding_ == EntryCoding::Compact; }
+    // The slot of the key of rank r on `cells`: r, or its cell index.
+    uint64_t slot(uint64_t r, const uint8_t* cells) const {
+        if (!cells_n_) return r;
+        uint64_t s = 0;
+        for (int i = cells_m_ - 1; i >= 0; --i) s = s * cells_n_ + cells[i];
+        return s;
+    }
     unsigned excess(uint64_t r) const {
         if (!compact()) return data_[r];
         const unsigned v = (data_[r >> 1] >> ((r & 1) << 2)) & 15u;
@@ -106,7 +126,7 @@ public:
         return escaped(r);
     }
     int value(uint64_t r, const uint8_t* cells, const EntryBound& bound) const {
-        const int e = static_cast<int>(excess(r));
+        const int e = static_cast<int>(excess(slot(r, cells)));
         return compact() ? bound(cells) + 2 * e : e;
     }
     const uint8_t* data() const { return data_; }
@@ -117,13 +137,15 @@ private:
     const uint8_t* data_ = nullptr;
     const uint8_t* slots_ = nullptr;
     uint64_t nslots_ = 0;
+    uint8_t cells_n_ = 0, cells_m_ = 0;  // the cells layout's N and m; 0 for dense
 };
 
 // The first problem with a compact payload of header h (its nibble padding, its exception
 // table against the nibbles that escape), or "". Cost: one pass over the nibbles.
 std::string compact_problem(const PdbHeader& h, const uint8_t* payload);
 
-// Re-encodes entries of `p`'s table. Cost: one unrank per entry, spread over `threads`.
+// Re-encodes entries of `p`'s table, `entries` keys read from `in` (either layout) and written
+// in the dense layout. Cost: one unrank per entry, spread over `threads`.
 // Throws FormatError when a byte entry is below its bound or of the other parity (a damaged
 // table: such an entry cannot be a distance), UsageError for compact entries of an MTM table.
 TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries,

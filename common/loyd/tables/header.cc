@@ -48,6 +48,14 @@ constexpr char kMagic[8] = {'L', 'O', 'Y', 'D', 'P', 'D', 'B', '\0'};
     throw FormatError(path + ": " + msg);
 }
 
+// n^m, or nullopt on overflow.
+std::optional<uint64_t> power(uint64_t n, uint64_t m) {
+    uint64_t r = 1;
+    for (uint64_t i = 0; i < m; ++i)
+        if (__builtin_mul_overflow(r, n, &r)) return std::nullopt;
+    return r;
+}
+
 // n!/(n-m)!, or nullopt on overflow.
 std::optional<uint64_t> falling_factorial(uint64_t n, uint64_t m) {
     uint64_t r = 1;
@@ -87,9 +95,9 @@ std::string header_problem(const PdbHeader& h) {
         return "metric " + std::to_string(static_cast<int>(h.metric)) + " unknown (0 stm, 1 mtm)";
     if (h.metric == board::Metric::Mtm && h.kind != PdbKind::Full)
         return "an additive table in the multi-tile metric (MTM tables are full only)";
-    if (h.ranking != kRankingPartialPermutation)
-        return "ranking scheme " + std::to_string(h.ranking) + " unknown (this build knows " +
-               std::to_string(kRankingPartialPermutation) + ")";
+    if (h.layout != TableLayout::Dense && h.layout != TableLayout::Cells)
+        return "ranking scheme " + std::to_string(static_cast<int>(h.layout)) +
+               " unknown (1 dense, 2 cells)";
     const size_t k = h.tiles.size();
     if (k < 1 || k >= static_cast<size_t>(n))
         return "tile count " + std::to_string(k) + " out of range (1.." + std::to_string(n - 1) +
@@ -120,12 +128,15 @@ std::string header_problem(const PdbHeader& h) {
         return "payload encoding " + std::to_string(static_cast<int>(h.encoding)) +
                " unknown (0 raw, 1 zstd)";
     const uint64_t terms = h.kind == PdbKind::Full ? k + 1 : k;
-    const auto expected = falling_factorial(static_cast<uint64_t>(n), terms);
+    const bool cells = h.layout == TableLayout::Cells;
+    const auto expected = cells ? power(static_cast<uint64_t>(n), terms)
+                                : falling_factorial(static_cast<uint64_t>(n), terms);
     if (!expected) return "entry count: the pattern's size does not fit in 64 bits";
     if (h.entries != *expected)
         return "entry count " + std::to_string(h.entries) + " does not match the pattern (" +
                to_string(h.kind) + " " + std::to_string(k) + "-tile pattern on " +
-               std::to_string(n) + " cells has " + std::to_string(*expected) + ")";
+               std::to_string(n) + " cells has " + std::to_string(*expected) +
+               (cells ? " slots in the cells layout)" : ")");
     if (h.coding == EntryCoding::Compact) {
         if (h.metric != board::Metric::Stm)
             return "compact entries in a multi-tile-metric table (MTM tables use bytes)";
@@ -163,7 +174,7 @@ PdbHeaderBytes encode_header(const PdbHeader& h) {
     b[kOffWidth] = h.width;
     b[kOffHeight] = h.height;
     b[kOffKind] = static_cast<uint8_t>(h.kind);
-    b[kOffRanking] = h.ranking;
+    b[kOffRanking] = static_cast<uint8_t>(h.layout);
     for (size_t i = 0; i < kMaxSlots; ++i) b[kOffGoal + i] = h.goal[i];
     b[kOffTileCount] = static_cast<uint8_t>(h.tiles.size());
     for (size_t i = 0; i < h.tiles.size(); ++i) b[kOffTiles + i] = h.tiles[i];
@@ -222,7 +233,7 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     h.width = buf[kOffWidth];
     h.height = buf[kOffHeight];
     h.kind = static_cast<PdbKind>(buf[kOffKind]);
-    h.ranking = buf[kOffRanking];
+    h.layout = static_cast<TableLayout>(buf[kOffRanking]);
     for (size_t i = 0; i < kMaxSlots; ++i) h.goal[i] = buf[kOffGoal + i];
     const size_t k = buf[kOffTileCount];
     if (k < 1 || k > kMaxSlots)
@@ -258,6 +269,11 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
         if (buf[i] != 0)
             bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero");
 
+    if (version == 4 && h.layout == TableLayout::Dense)
+        bad_format(path, "version 4 with the dense layout (written as version 1, 2 or 3)");
+    if (version < 4 && h.layout == TableLayout::Cells)
+        bad_format(path, "ranking scheme 2 (the cells layout) in a version " +
+                             std::to_string(version) + " file");
     if (std::string p = header_problem(h); !p.empty()) bad_format(path, p);
     if (version == 3 && h.coding != EntryCoding::Compact)
         bad_format(path, "version 3 with byte entries (a byte table is written as version 1 or 2)");
@@ -303,6 +319,7 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
 }
 
 uint32_t format_version(const PdbHeader& h) {
+    if (h.layout == TableLayout::Cells) return 4;
     if (h.coding == EntryCoding::Compact) return 3;
     return h.metric == board::Metric::Stm ? 1 : 2;
 }
@@ -321,7 +338,9 @@ uint64_t expected_entries(const PdbHeader& h) {
         throw UsageError("pattern of " + std::to_string(k) + " tiles out of range (1.." +
                          std::to_string(n - 1) + ")");
     const uint64_t terms = h.kind == PdbKind::Full ? k + 1 : k;
-    const auto r = falling_factorial(static_cast<uint64_t>(n), terms);
+    const auto r = h.layout == TableLayout::Cells
+                       ? power(static_cast<uint64_t>(n), terms)
+                       : falling_factorial(static_cast<uint64_t>(n), terms);
     if (!r)
         throw UsageError("a " + std::to_string(k) + "-tile " + to_string(h.kind) + " pattern on " +
                          std::to_string(n) + " cells has more than 2^64 entries");
@@ -348,6 +367,23 @@ EntryCoding parse_entry_coding(const std::string& s) {
     if (s == "compact") return EntryCoding::Compact;
     if (s == "byte") return EntryCoding::Byte;
     throw UsageError("entries must be compact (4 bits each) or byte, not '" + s + "'");
+}
+
+std::string to_string(TableLayout l) {
+    switch (l) {
+        case TableLayout::Dense: return "dense";
+        case TableLayout::Cells: return "cells";
+    }
+    return "unknown layout " + std::to_string(static_cast<int>(l));
+}
+
+TableLayout parse_layout(const std::string& s) {
+    if (s == "dense") return TableLayout::Dense;
+    if (s == "cells") return TableLayout::Cells;
+    throw UsageError(
+        "layout must be dense (one entry per key) or cells (indexed by the tiles' "
+        "cells), not '" +
+        s + "'");
 }
 
 std::string to_string(PdbEncoding e) {

@@ -29,13 +29,21 @@ enum class PdbEncoding : uint8_t { Raw = 0, Zstd = 1 };
 // (4 bits each, relative to a Manhattan bound, with an exception table). Version 3 only.
 enum class EntryCoding : uint8_t { Byte = 0, Compact = 1 };
 
+// Where an entry sits in the payload (byte 19, the ranking scheme). Dense: at its key's
+// partial-permutation rank (tables/ranker.h), one slot per key, no gaps. Cells: at the cell
+// index sum of cell_i * N^i over the key's m items (N cells; tables/cell_layout.h), N^m slots
+// of which the n!/(n-m)! keys use some (1.91x the entries of a 6-tile table on 25 cells,
+// 2.52x of a 7-tile one); a move then changes the index by one addition, no rank step loop.
+enum class TableLayout : uint8_t { Dense = 1, Cells = 2 };
+
 // Version 1: single-tile-metric tables. Version 2 gives byte 74 a meaning, the metric (0 STM,
 // 1 MTM). Version 3 gives byte 75 one, the entry coding, and bytes 128..143 the exception
-// table's size; it is written only for compact tables. The writer uses the lowest version that
-// describes the table (format_version), so byte tables stay versions 1 and 2, byte for byte,
-// and builds that read only older versions refuse newer tables by their version.
-inline constexpr uint32_t kPdbFormatVersion = 3;  // the newest version this build reads
-inline constexpr uint8_t kRankingPartialPermutation = 1;
+// table's size; it is written only for compact dense tables. Version 4 is version 3 with the
+// cells layout (byte 19 = 2), in either coding; it is written only for such tables. The writer
+// uses the lowest version that describes the table (format_version), so byte tables stay
+// versions 1 and 2, byte for byte, and builds that read only older versions refuse newer
+// tables by their version.
+inline constexpr uint32_t kPdbFormatVersion = 4;  // the newest version this build reads
 inline constexpr uint32_t kPdbHeaderSize = 256;
 inline constexpr uint64_t kPdbRawPayloadOffset = 4096;
 // Default zstd level of write_pdb. On a synthetic PDB-like table (values 0..60, skewed) level 3
@@ -48,7 +56,7 @@ struct PdbHeader {
     std::array<uint8_t, 25> goal{};  // cell -> tile, first width*height used, rest 0
     PdbKind kind = PdbKind::Additive;
     board::Metric metric = board::Metric::Stm;  // what one move is; MTM tables are full only
-    uint8_t ranking = kRankingPartialPermutation;
+    TableLayout layout = TableLayout::Dense;
     std::vector<uint8_t> tiles;  // pattern tiles in rank order (1..25 items, no 0)
     uint64_t entries = 0;        // number of entries
     EntryCoding coding = EntryCoding::Byte;
@@ -64,13 +72,14 @@ struct PdbHeader {
     uint64_t stored_xxh3 = 0;   // XXH3-64 of the stored payload bytes, filled by the writer
 };
 
-// The number of entries a table for this header's pattern has, with n = width*height and
-// k = tiles.size(): n!/(n-k)! for Additive, n!/(n-k-1)! for Full. Throws UsageError when
-// the geometry or k is out of range or the count does not fit in 64 bits.
+// The number of entries (slots) a table for this header's pattern has, with n = width*height
+// and k = tiles.size(), m = k items for Additive, k + 1 for Full: n!/(n-m)! in the dense
+// layout, n^m in the cells layout. Throws UsageError when the geometry or k is out of range or
+// the count does not fit in 64 bits.
 uint64_t expected_entries(const PdbHeader& h);
 
-// The version a file holding this header is written with: 3 for compact entries, else 1 for
-// STM and 2 for MTM.
+// The version a file holding this header is written with: 4 for the cells layout, else 3 for
+// compact entries, else 1 for STM and 2 for MTM.
 uint32_t format_version(const PdbHeader& h);
 
 // Bytes of the decoded payload: the entry count for byte entries; for compact ones the
@@ -105,6 +114,8 @@ std::string to_string(PdbKind k);                      // "additive", "full"
 std::string to_string(PdbEncoding e);                  // "raw", "zstd"
 std::string to_string(EntryCoding c);                  // "byte", "compact"
 EntryCoding parse_entry_coding(const std::string& s);  // UsageError naming the choices
+std::string to_string(TableLayout l);                  // "dense", "cells"
+TableLayout parse_layout(const std::string& s);        // UsageError naming the choices
 
 // The exception table's slots for n exceptions: 0 when n = 0, else the smallest power of two
 // >= 2n (so a probe sequence is short), at least 8.

@@ -3,6 +3,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/version.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/cell_layout.h"
 #include "loyd/tables/verify.h"
 
 namespace loyd::tables {
@@ -47,7 +48,10 @@ PdbTable::PdbTable(PdbFile f, Pattern p)
       ranker_(pattern_ranker(pattern_)),
       bound_(pattern_),
       reader_(file_.header().coding, file_.data(), file_.header().entries,
-              file_.header().exception_slots) {}
+              file_.header().exception_slots) {
+    if (file_.header().layout == TableLayout::Cells)
+        reader_ = reader_.cells_indexed(ranker_.cells(), ranker_.items());
+}
 
 PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
                         bool verify_payload, base::Links links) {
@@ -72,22 +76,27 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
             throw FormatError(path + ": pattern tiles are " + p.tiles_string() + ", expected " +
                               e.tiles_string());
     }
-    if (f.header().entries != pattern_ranker(p).size())
+    const uint64_t want =
+        f.header().layout == TableLayout::Cells ? cell_slots(p) : pattern_ranker(p).size();
+    if (f.header().entries != want)
         throw FormatError(path + ": entry count does not match the pattern");
     return PdbTable(std::move(f), std::move(p));
 }
 
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
                    std::optional<EntryCoding> coding, int threads, const std::atomic<bool>* cancel,
-                   base::Links links) {
+                   base::Links links, std::optional<TableLayout> layout) {
     const PdbTable t = PdbTable::load(in);
     spot_check_table(t.pattern(), t.entries(), t.size(),
                      spot_check_samples(t.file().payload_size()), t.file().header().payload_xxh3,
                      in, t.file().header().max_value);
-    if (!coding || *coding == t.coding())
+    if ((!coding || *coding == t.coding()) && (!layout || *layout == t.layout()))
         return write_pdb(out, t.file().header(), t.data(), t.file().payload_size(), enc, zstd_level,
                          links, cancel);
-    const TableEntries e = encode_entries(t.pattern(), t.entries(), t.size(), *coding, threads);
+    TableEntries e =
+        encode_entries(t.pattern(), t.entries(), t.size(), coding.value_or(t.coding()), threads);
+    if (layout.value_or(t.layout()) == TableLayout::Cells)
+        e = to_cells_layout(t.pattern(), e, threads);
     write_table(out, t.file().header(), e, enc, zstd_level, cancel, links);
 }
 

@@ -32,9 +32,14 @@ public:
     const Ranker& ranker() const { return ranker_; }
     const PdbFile& file() const { return file_; }
     const uint8_t* data() const { return file_.data(); }  // the payload as stored (decoded)
-    uint64_t size() const { return file_.size(); }        // entries
+    uint64_t size() const { return ranker_.size(); }      // keys (entries), in either layout
+    uint64_t slots() const { return file_.size(); }       // stored slots (the keys when dense)
     EntryCoding coding() const { return file_.header().coding; }
-    // Read access to the entries in either coding (tables/entry_coding.h).
+    TableLayout layout() const { return file_.header().layout; }
+    // Where the key of rank r, on `cells`, sits in the payload (tables/cell_layout.h).
+    uint64_t slot(uint64_t r, const uint8_t* cells) const { return reader_.slot(r, cells); }
+    // Read access to the entries in either coding and layout (tables/entry_coding.h): value()
+    // takes a key's rank and cells, excess() a slot.
     const EntryReader& entries() const { return reader_; }
     const EntryBound& bound() const { return bound_; }
     // The entry at rank r, whose key (the ranker's items' cells) is `cells`.
@@ -50,7 +55,8 @@ private:
 };
 
 // Re-encodes a table file (pdbgen pack/unpack): the payload as `enc`, the entries as `coding`
-// (unchanged when not given; a change costs one unrank per entry, on `threads`). The input is
+// and in `layout` (each unchanged when not given; a change costs one unrank per entry, on
+// `threads`, and the cells layout a pass over its slots: tables/cell_layout.h). The input is
 // checked first as loading checks it (header, payload checksum, and the sampled check of its
 // entries, tables/verify.h: FormatError naming `in`), so a table no program would load is not
 // passed on; `in` and `out` may be the same path (written atomically). `cancel` and `links` as
@@ -58,6 +64,7 @@ private:
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
                    std::optional<EntryCoding> coding = std::nullopt, int threads = 1,
                    const std::atomic<bool>* cancel = nullptr,
-                   base::Links links = base::Links::Follow);
+                   base::Links links = base::Links::Follow,
+                   std::optional<TableLayout> layout = std::nullopt);
 
 }  // namespace loyd::tables

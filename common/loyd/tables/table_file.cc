@@ -416,13 +416,15 @@ void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
 
 PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,
                       int zstd_level, const std::atomic<bool>* cancel, base::Links links) {
-    if (e.count != h.entries)
-        throw UsageError(path + ": " + std::to_string(e.count) + " entries but the header says " +
-                         std::to_string(h.entries));
+    h.layout = e.layout;
+    h.entries = e.count;
     h.coding = e.coding;
     h.bits_per_entry = e.coding == EntryCoding::Compact ? 4 : 8;
     h.exceptions = e.coding == EntryCoding::Compact ? e.exceptions.size() : 0;
     h.exception_slots = exception_slots(h.exceptions);
+    if (const std::string why = header_problem(h); !why.empty())
+        throw UsageError(path + ": " + std::to_string(e.count) + " " + to_string(e.layout) +
+                         " entries do not fit the header: " + why);
     const uint64_t want = e.coding == EntryCoding::Compact ? (e.count + 1) / 2 : e.count;
     if (e.bytes.size() != want)
         throw UsageError(path + ": " + std::to_string(e.bytes.size()) + " entry bytes, expected " +

@@ -128,8 +128,9 @@ private:
 void convert_pdb(const std::string& in, const std::string& out, PdbEncoding enc,
                  int zstd_level = kDefaultZstdLevel, const std::atomic<bool>* cancel = nullptr);
 
-// Writes entries in memory as a table file (write_pdb's contract): h's coding fields are set
-// from `e` (compact entries: version 3, the nibbles, padding and the exception table).
+// Writes entries in memory as a table file (write_pdb's contract): h's coding, layout and entry
+// count are set from `e` (compact entries: version 3, the nibbles, padding and the exception
+// table; the cells layout: version 4), and must fit h's pattern (UsageError).
 // Returns the header written (with its checksums).
 // `cancel` and `links` as for write_pdb.
 PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& e, PdbEncoding enc,

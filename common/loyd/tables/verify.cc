@@ -12,6 +12,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/thread_count.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/cell_layout.h"
 #include "loyd/tables/header.h"
 
 namespace loyd::tables {
@@ -198,6 +199,8 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
     work();
     for (auto& th : pool) th.join();
     if (fail.any) throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
+    if (const std::string why = unused_slots_problem(p, table, threads); !why.empty())
+        throw FormatError(what + ": " + why);
 }
 
 int spot_check_samples(uint64_t payload_bytes) {
@@ -226,6 +229,9 @@ void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entri
     entry_ok(check.goal_rank(), nullptr);
     if (every) {
         for (uint64_t r = 0; r < entries; ++r) entry_ok(r, nullptr);
+        if (const std::string why = unused_slots_problem(p, table, 1); !why.empty())
+            throw FormatError(what + ": " + why +
+                              " (every entry of a table this small is checked on load)");
         if (max_value >= 0 && largest != max_value)
             throw FormatError(what + ": header max value " + std::to_string(max_value) +
                               " but the largest entry is " + std::to_string(largest) +
@@ -260,22 +266,24 @@ ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64
     const EntryBound bound(p);
     ValueSummary out;
     constexpr uint64_t kPiece = uint64_t{1} << 24;
-    std::vector<uint8_t> values(table.compact() ? std::min(entries, kPiece) : 0);
+    // Byte entries in ranks are their own values; compact ones, and entries in the cells
+    // layout, are decoded into `values` in rank order.
+    const bool decode = table.compact() || table.cells();
+    std::vector<uint8_t> values(decode ? std::min(entries, kPiece) : 0);
     std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> hash(XXH3_createState(),
                                                                   &XXH3_freeState);
     if (!hash || XXH3_64bits_reset(hash.get()) != XXH_OK) throw std::bad_alloc();
     std::mutex mu;
     for (uint64_t base = 0; base < entries; base += kPiece) {
         const uint64_t n = std::min(kPiece, entries - base);
-        // Byte entries are their own values; compact ones are decoded into `values`.
-        const uint8_t* piece = table.compact() ? values.data() : table.data() + base;
+        const uint8_t* piece = decode ? values.data() : table.data() + base;
         std::atomic<uint64_t> next{0};
         auto work = [&] {
             std::array<uint64_t, 256> hist{};
             uint8_t cells[board::kMaxCells];
             for (uint64_t lo; (lo = next.fetch_add(1 << 14)) < n;)
                 for (uint64_t i = lo; i < std::min(n, lo + (1 << 14)); ++i) {
-                    if (table.compact()) {
+                    if (decode) {
                         rk.unrank(base + i, cells);
                         // Saturated, never wrapped: a value above 255 then fails the max check.
                         values[i] = static_cast<uint8_t>(

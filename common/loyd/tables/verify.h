@@ -12,8 +12,11 @@
 // cell) at most one lower; and for every such move into a placement whose non-pattern cells
 // are all connected, the entry is at most one more than the neighbour's. The reasons are
 // written out in docs/pdb-format.md. Single-tile-metric entries are also at least their
-// Manhattan bound and of its parity (tables/entry_coding.h).
-// Cost: one unrank and a few ranks per entry, spread over `threads`.
+// Manhattan bound and of its parity (tables/entry_coding.h). A table in the cells layout
+// (tables/cell_layout.h) is checked key by key the same way, and its unused slots must hold 0.
+// `entries` counts the keys (PdbTable::size()), in either layout.
+// Cost: one unrank and a few ranks per entry, spread over `threads` (the cells layout: and a
+// pass over its slots).
 //
 // spot_check_table: the same invariants on `samples` entries only (the goal's, then ranks
 // drawn by splitmix64 from `seed`, so the same file is always checked the same way): what
