@@ -46,7 +46,7 @@ int entry(const tables::PdbTable& t, const uint8_t* pos) {
     uint8_t items[kCells];
     int i = 0;
     for (int tile : t.pattern().tiles()) items[i++] = pos[tile];
-    return t.data()[t.ranker().rank(items)];
+    return t.value(t.ranker().rank(items), items);  // any coding and layout
 }
 
 // Pattern-tile moves from (pattern home, blank on x) to (pattern home, blank home) in the
