@@ -969,6 +969,15 @@ expect_run "combine: over a link to another set's table" 0 "$pdbgen" combine "$s
 expect "combine: the link replaced" [ ! -L "$scratch/linked/additive-1-2-3.pdb" ]
 expect_run "combine: the linked set is untouched" 0 "$pdbgen" verify "$scratch/rows-byte"
 expect_run "combine: over a link: the set verifies" 0 "$pdbgen" verify "$scratch/linked"
+# Sets of other codings or layouts combine, with a note: the solver's fast path takes one of each.
+cp -r "$rows" "$scratch/rows-cells"
+expect_run "combine: a set in the cells layout" 0 "$pdbgen" unpack "$scratch/rows-cells" --layout cells -q
+expect_run "combine: mixed layouts" 0 "$pdbgen" combine "$s844" "$scratch/rows-cells" --out "$scratch/mixed-layouts" &&
+  expect_err_line "combine: mixed layouts: the note" "pdbgen: note: the tables mix layouts, so the solver reads them without its additive fast path; 'pdbgen unpack $scratch/mixed-layouts --layout cells' makes them one (or the other choice; pack for zstd tables)"
+expect_run "combine: 8-4-4 in the cells layout" 0 "$pdbgen" unpack "$s844" "$scratch/s844-cells" --layout cells -q
+expect_run "combine: mixed codings and layouts" 0 "$pdbgen" combine "$scratch/s844-cells" "$scratch/rows-byte" --out "$scratch/mixed-both" &&
+  expect_err "combine: mixed codings and layouts: the note" "the tables mix entry codings and layouts.*--entries compact --layout cells"
+expect_run "combine: one of each: no note" 0 "$pdbgen" combine "$s844" "$rows" --out "$scratch/not-mixed" && expect_no_err "combine: one of each: no note"
 # Combined again over itself from tables of another coding, and stopped by a failure after the
 # first table: the manifest has lost its checksums, so the tables already replaced still load.
 expect_run "combine: again" 0 "$pdbgen" combine "$s844" "$rows" --name again --out "$scratch/recombined" -q

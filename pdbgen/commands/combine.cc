@@ -15,6 +15,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/tables/discover.h"
 #include "loyd/tables/header.h"
 #include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
@@ -34,6 +35,30 @@ std::vector<tables::SetSource> read_sets(const std::vector<std::string>& paths) 
         sets.push_back({sp.dir.string(), tables::read_manifest(sp.manifest.string())});
     }
     return sets;
+}
+
+// A note when the combined tables mix entry codings or layouts: the solver's additive fast
+// path takes a set of one of each (heuristics/additive_pdb.h), so such a set is searched by the
+// general lookup, several times slower, until one conversion makes them one.
+void note_mixed_tables(const Context& c, const tables::PdbSetSpec& spec) {
+    if (c.options.quiet || spec.tables.empty()) return;
+    const fs::path dir = c.options.out;
+    const tables::PdbHeader first = tables::read_pdb_header((dir / spec.tables[0].file).string());
+    bool codings = false, layouts = false;
+    for (const auto& t : spec.tables) {
+        const tables::PdbHeader h = tables::read_pdb_header((dir / t.file).string());
+        codings = codings || h.coding != first.coding;
+        layouts = layouts || h.layout != first.layout;
+    }
+    if (!codings && !layouts) return;
+    c.err << "pdbgen: note: the tables mix "
+          << (codings && layouts ? "entry codings and layouts"
+              : codings          ? "entry codings"
+                                 : "layouts")
+          << ", so the solver reads them without its additive fast path; 'pdbgen unpack "
+          << tables::shell_word(dir.string()) << (codings ? " --entries compact" : "")
+          << (layouts ? " --layout cells" : "")
+          << "' makes them one (or the other choice; pack for zstd tables)\n";
 }
 
 }  // namespace
@@ -69,6 +94,7 @@ int run_combine(const Context& c) {
                     c.interrupted);
     }
     base::write_file_atomic(manifest, tables::manifest_text(cs.spec));
+    note_mixed_tables(c, cs.spec);
     c.out << manifest << ": " << cs.spec.name << ", " << cs.spec.partitions.size()
           << " partitions under max, " << cs.spec.tables.size() << " tables\n";
     return kExitOk;
