@@ -154,6 +154,21 @@ TEST(CellLayout, EscapedEntriesAreKeyedBySlot) {
         rk.unrank(r, cells);
         ASSERT_EQ(reader.value(r, cells, bound), values[r]) << "rank " << r;
     }
+    // From the dense payload read in place (as pack and unpack do): the same slots.
+    Bytes dense_payload(dense.bytes.begin(), dense.bytes.end());
+    dense_payload.resize(tables::nibble_bytes(dense.count), 0);
+    const Bytes dense_slots = tables::exception_table_bytes(dense.exceptions);
+    dense_payload.insert(dense_payload.end(), dense_slots.begin(), dense_slots.end());
+    const tables::TableEntries from_reader = tables::to_cells_layout(
+        p,
+        tables::EntryReader(tables::EntryCoding::Compact, dense_payload.data(), dense.count,
+                            tables::exception_slots(dense.exceptions.size())),
+        tables::EntryCoding::Compact, 2);
+    EXPECT_EQ(test::as_vector(from_reader.bytes), test::as_vector(c.bytes));
+    EXPECT_EQ(from_reader.exceptions, c.exceptions);
+    // Stopped from outside: LimitError, as a build is stopped.
+    const std::atomic<bool> stop{true};
+    error_of<LimitError>([&] { tables::to_cells_layout(p, dense, 2, &stop); });
     // A dense table of another pattern, or one already laid out, is refused.
     test::error_of<UsageError>([&] { tables::to_cells_layout(p, c, 1); });
     test::error_of<UsageError>([&] {

@@ -225,6 +225,22 @@ expect_run "checkpointed build in the cells layout" 0 "$pdbgen" build --preset 8
 expect_run "checkpointed cells: info" 0 "$pdbgen" info "$scratch/cells-sliced/additive-1-2-4-5.pdb" &&
   expect_out "checkpointed cells: version 4" "^format +loyd pdb version 4$"
 expect_run "checkpointed cells: verify" 0 "$pdbgen" verify "$scratch/cells-sliced" --against "$root_ref/8-4-4.manifest.txt"
+# A byte table in the cells layout (every MTM one) is a reference like any other: its payload
+# checksum is not its values', so the reference table beside the manifest is read.
+expect_run "mtm fringe in the cells layout" 0 "$pdbgen" build --preset 8-mtm-fringe --layout cells --out "$scratch/mtm-cells" -q
+expect_run "verify dense mtm against the cells one" 0 "$pdbgen" verify "$mtm" --against "$scratch/mtm-cells/manifest.txt"
+expect_run "verify cells mtm against the dense one" 0 "$pdbgen" verify "$scratch/mtm-cells" --against "$mtm/manifest.txt" &&
+  expect_out "verify cells: the values' checksum" "cells layout, values xxh3 [0-9a-f]{16}\)$"
+# A layout change counts as a build against --max-memory, as a coding change does; sliced, the
+# re-layout on rank 0 is counted too.
+expect_run "a dense set to lay out" 0 "$pdbgen" build --preset 8-4-4 --encoding raw --out "$scratch/relayout-mem" -q
+expect_run "a re-layout over --max-memory" 3 "$pdbgen" build --preset 8-4-4 --layout cells --encoding raw --out "$scratch/relayout-mem" --max-memory 4K
+expect_err "a re-layout over --max-memory: said" "more than --max-memory"
+expect_run "sliced 15-7-8 over --max-memory" 3 "$pdbgen" build --preset 15-7-8 --checkpoint "$scratch/ck-mem" --out "$scratch/mem-dense" --max-memory 1K
+dense_need=$(grep -o "about [0-9.]* MiB" "$scratch/err")
+expect_run "sliced 15-7-8 in the cells layout over --max-memory" 3 "$pdbgen" build --preset 15-7-8 --layout cells --checkpoint "$scratch/ck-mem" --out "$scratch/mem-cells" --max-memory 1K
+expect_err "sliced cells: the slots counted" "about 2[0-9]{3}\.[0-9] MiB"
+expect "sliced cells: more than the dense build" [ "$(grep -o "about [0-9.]* MiB" "$scratch/err")" != "$dense_need" ]
 expect_run "bad --layout" 2 "$pdbgen" build --preset 8-4-4 --layout sparse --out "$scratch/bad-layout"
 expect_err_line "bad --layout message" "pdbgen: layout must be dense (one entry per key) or cells (indexed by the tiles' cells), not 'sparse'"
 expect_run "bad --entries" 2 "$pdbgen" build --preset 8-4-4 --entries nibble --out "$scratch/bad-entries"

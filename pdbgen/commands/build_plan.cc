@@ -11,6 +11,7 @@
 #include "loyd/board/parse.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/build_sliced.h"
+#include "loyd/tables/cell_layout.h"
 #include "loyd/tables/presets.h"
 #include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
@@ -147,6 +148,14 @@ void check_memory(const BuildPlan& plan, const base::Collective& world,
                 ? estimate_sliced_build_bytes(t.pattern, world.size(),
                                               tables::SlicedBuildOptions{}.exchange_bytes)
                 : estimate_build_bytes(t.pattern, plan.coding(plan.spec.metric), plan.layout));
+        // Sliced, the cells layout is made on rank 0 from the written table: its payload (a
+        // zstd one decoded) and the slots (counted on every rank: the same check everywhere).
+        if (plan.sliced && plan.layout == tables::TableLayout::Cells) {
+            const tables::EntryCoding coding = plan.coding(plan.spec.metric);
+            const uint64_t keys = tables::pattern_ranker(t.pattern).size();
+            peak = std::max(peak, (coding == tables::EntryCoding::Compact ? keys / 2 : keys) +
+                                      tables::cells_layout_bytes(t.pattern, coding));
+        }
     }
     // A machine's available memory is shared by its ranks.
     const uint64_t local = plan.sliced ? static_cast<uint64_t>(world.node_size()) : 1;
@@ -274,14 +283,15 @@ namespace {
 
 // The memory already_built needs to check and keep the table file at `path` as it is: none for a
 // raw file (mapped), its decoded payload for zstd (decoded whole); nullopt when it will be built
-// or re-encoded instead (missing, unreadable, or in another entry coding or encoding).
+// or re-encoded instead (missing, unreadable, or in another entry coding, layout or encoding).
 std::optional<uint64_t> kept_as_is(const std::string& path, const BuildPlan& plan,
                                    const tables::TableSpec& t) {
     std::error_code ec;
     if (!fs::exists(path, ec)) return std::nullopt;
     try {
         const tables::PdbHeader h = tables::read_pdb_header(path);
-        if (h.encoding != plan.encoding || h.coding != plan.coding(t.pattern.metric()))
+        if (h.encoding != plan.encoding || h.coding != plan.coding(t.pattern.metric()) ||
+            h.layout != plan.layout)
             return std::nullopt;
         return h.encoding == tables::PdbEncoding::Raw ? 0 : tables::payload_bytes(h);
     } catch (const Error&) {

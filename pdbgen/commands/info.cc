@@ -151,7 +151,7 @@ void describe_values(const tables::PdbTable& t, int threads, std::ostream& out) 
     const tables::PdbHeader& h = t.file().header();
     const tables::ValueSummary values =
         summarize_values(t.pattern(), t.entries(), t.size(), threads);
-    if (h.coding != tables::EntryCoding::Byte)
+    if (h.coding != tables::EntryCoding::Byte || h.layout == tables::TableLayout::Cells)
         out << "values xxh3 " << base::hex16(values.xxh3) << " (the entries as bytes)\n";
     out << "generator   " << (h.generator_version >> 16) << "."
         << ((h.generator_version >> 8) & 255) << "." << (h.generator_version & 255) << "\n"

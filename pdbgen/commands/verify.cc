@@ -46,7 +46,10 @@ Verified verify_file(const std::string& path, const std::optional<tables::Patter
     out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " "
         << t.pattern().tiles_string() << ", " << program::thousands(t.size()) << " "
         << to_string(h.coding) << " entries, xxh3 " << base::hex16(h.payload_xxh3);
-    if (h.coding != tables::EntryCoding::Byte) out << ", values xxh3 " << base::hex16(values.xxh3);
+    if (h.layout == tables::TableLayout::Cells) out << ", cells layout";
+    // The values' checksum, when the payload's is not it: compact entries, or the cells layout.
+    if (h.coding != tables::EntryCoding::Byte || h.layout == tables::TableLayout::Cells)
+        out << ", values xxh3 " << base::hex16(values.xxh3);
     out << ")\n";
     return Verified{h.payload_xxh3, values.xxh3, out.str()};
 }
@@ -58,9 +61,9 @@ struct Reference {
 };
 
 // A verified table against the reference's line for `file`: the reference's checksum is a
-// payload's (of a byte table, which is its values', or of a compact one), so either of the
-// table's checksums may match it; a compact reference of the same values in another coding is
-// decoded when its file is beside its manifest.
+// payload's (of a dense byte table, which is its values', or of a compact or cells-layout one),
+// so either of the table's checksums may match it; a reference whose payload is not its values
+// (compact, or in the cells layout) is decoded when its file is beside its manifest.
 void match_reference(const Reference& ref, const std::string& file, const std::string& path,
                      const Verified& sum, int threads) {
     // A reference of another board or goal: said as such, not as a missing or other checksum.
@@ -77,7 +80,8 @@ void match_reference(const Reference& ref, const std::string& file, const std::s
             const tables::PdbTable other =
                 tables::PdbTable::load((ref.dir / file).string(), rt.pattern);
             if (other.file().header().payload_xxh3 == *rt.xxh3 &&
-                other.coding() == tables::EntryCoding::Compact &&
+                (other.coding() == tables::EntryCoding::Compact ||
+                 other.layout() == tables::TableLayout::Cells) &&
                 summarize_values(other.pattern(), other.entries(), other.size(), threads).xxh3 ==
                     sum.values)
                 return;

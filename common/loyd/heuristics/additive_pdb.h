@@ -17,7 +17,7 @@
 //   the main cost per node (docs/benchmarks.md).
 //   Tables in the cells layout (tables/cell_layout.h) are indexed by their tiles' cells
 //   instead: every step is one addition, (b - a) times the moved tile's place value N^i, and
-//   a vertical one passes no cells (about 0.87x the time per node on 24-6-6-6-6x2).
+//   a vertical one passes no cells (about 0.83x the time per node on 24-6-6-6-6x2).
 // - In IDA*'s protocol: evaluate() computes a child's value from the parent without changing
 //   anything, apply() makes an evaluated child current and undo() takes it back (two ranks,
 //   two entries, two sums exchanged). IDA* evaluates all children of a node before making

@@ -29,8 +29,7 @@ uint64_t estimate_build_bytes(const Pattern& p, EntryCoding coding, TableLayout 
     const uint64_t entries = pattern_ranker(p).size();
     const bool compact = coding == EntryCoding::Compact;
     // The cells layout: its slots, made from the finished dense entries.
-    const uint64_t cells =
-        layout == TableLayout::Cells ? (compact ? (cell_slots(p) + 1) / 2 : cell_slots(p)) : 0;
+    const uint64_t cells = layout == TableLayout::Cells ? cells_layout_bytes(p, coding) : 0;
     if (p.kind() == PatternKind::Full)
         return entries + (compact ? entries / 2 : 0) + cells;  // bytes, then re-encoded
     // The search: two bits per state and a byte per entry; then, compact, the nibbles beside
@@ -74,7 +73,7 @@ BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
     }
     out.max_value = max_reached(out.histogram, p);
     if (opt.layout == TableLayout::Cells)
-        out.entries = to_cells_layout(p, out.entries, std::max(1, opt.threads));
+        out.entries = to_cells_layout(p, out.entries, std::max(1, opt.threads), opt.cancel);
     out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return out;
 }

@@ -70,30 +70,27 @@ uint64_t cell_slots(const Pattern& p) {
     return s;
 }
 
-TableEntries to_cells_layout(const Pattern& p, const TableEntries& dense, int threads) {
+namespace {
+
+// The cells layout of pattern p's entries in `coding`, code(r) the stored code of rank r.
+template <class Code>
+TableEntries lay_out(const Pattern& p, EntryCoding coding, Code code, int threads,
+                     const std::atomic<bool>* cancel) {
     const Ranker rk = pattern_ranker(p);
-    if (dense.layout != TableLayout::Dense || dense.count != rk.size())
-        throw UsageError("to_cells_layout: pattern " + p.tiles_string() + " needs " +
-                         std::to_string(rk.size()) + " entries in the dense layout");
-    const bool compact = dense.coding == EntryCoding::Compact;
-    // The stored code of rank r (an escape's excess from the sorted exceptions).
-    auto code = [&](uint64_t r) -> unsigned {
-        if (!compact) return dense.bytes[r];
-        const unsigned v = (dense.bytes[r >> 1] >> ((r & 1) << 2)) & 15u;
-        if (v != kEscapeNibble) return v;
-        const auto it =
-            std::lower_bound(dense.exceptions.begin(), dense.exceptions.end(), r,
-                             [](const EntryException& e, uint64_t rank) { return e.rank < rank; });
-        return it != dense.exceptions.end() && it->rank == r ? it->excess : v;
-    };
+    const bool compact = coding == EntryCoding::Compact;
     const int n = rk.cells(), m = rk.items();
     TableEntries out;
-    out.coding = dense.coding;
+    out.coding = coding;
     out.layout = TableLayout::Cells;
     out.count = cell_slots(p);
     out.bytes.assign(compact ? (out.count + 1) / 2 : out.count, 0);
     std::mutex mu;
+    std::atomic<bool> stopped{false};
     over_pieces(out.count, threads, [&](uint64_t lo, uint64_t hi) {
+        if (stopped.load(std::memory_order_relaxed) || (cancel && cancel->load())) {
+            stopped = true;
+            return;
+        }
         std::vector<EntryException> local;
         uint8_t cells[32];
         bool key = digits_of(lo, n, m, cells);
@@ -111,9 +108,46 @@ TableEntries to_cells_layout(const Pattern& p, const TableEntries& dense, int th
         std::lock_guard<std::mutex> lock(mu);
         out.exceptions.insert(out.exceptions.end(), local.begin(), local.end());
     });
+    if (stopped) throw LimitError("interrupted");
     std::sort(out.exceptions.begin(), out.exceptions.end(),
               [](const EntryException& a, const EntryException& b) { return a.rank < b.rank; });
     return out;
+}
+
+}  // namespace
+
+TableEntries to_cells_layout(const Pattern& p, const TableEntries& dense, int threads,
+                             const std::atomic<bool>* cancel) {
+    const uint64_t keys = pattern_ranker(p).size();
+    if (dense.layout != TableLayout::Dense || dense.count != keys)
+        throw UsageError("to_cells_layout: pattern " + p.tiles_string() + " needs " +
+                         std::to_string(keys) + " entries in the dense layout");
+    const bool compact = dense.coding == EntryCoding::Compact;
+    // The stored code of rank r (an escape's excess from the sorted exceptions).
+    auto code = [&](uint64_t r) -> unsigned {
+        if (!compact) return dense.bytes[r];
+        const unsigned v = (dense.bytes[r >> 1] >> ((r & 1) << 2)) & 15u;
+        if (v != kEscapeNibble) return v;
+        const auto it =
+            std::lower_bound(dense.exceptions.begin(), dense.exceptions.end(), r,
+                             [](const EntryException& e, uint64_t rank) { return e.rank < rank; });
+        return it != dense.exceptions.end() && it->rank == r ? it->excess : v;
+    };
+    return lay_out(p, dense.coding, code, threads, cancel);
+}
+
+TableEntries to_cells_layout(const Pattern& p, const EntryReader& dense, EntryCoding coding,
+                             int threads, const std::atomic<bool>* cancel) {
+    if (dense.cells() || dense.coding() != coding)
+        throw UsageError("to_cells_layout: pattern " + p.tiles_string() + " needs a reader of " +
+                         to_string(coding) + " entries in the dense layout");
+    return lay_out(
+        p, coding, [&](uint64_t r) { return dense.excess(r); }, threads, cancel);
+}
+
+uint64_t cells_layout_bytes(const Pattern& p, EntryCoding coding) {
+    const uint64_t slots = cell_slots(p);
+    return coding == EntryCoding::Compact ? (slots + 1) / 2 : slots;
 }
 
 std::string unused_slots_problem(const Pattern& p, const EntryReader& table, int threads) {

@@ -8,14 +8,17 @@
 // has 244,140,625 slots for 127,512,000 keys (1.91x), a 7-tile one 2.52x. What this buys: when
 // one item moves from cell a to cell b the index changes by (b - a) * N^i, one multiply-add,
 // where the rank step loops over the cells a vertical move passes; on 24-6-6-6-6x2 that was
-// measured at about 0.87x the search time per node (docs/benchmarks.md).
+// measured at about 0.83x the search time for the same nodes (docs/benchmarks.md).
 // The layout is a property of the stored file only: a table's keys, values and checks are the
 // same in either layout, and EntryReader::value (tables/entry_coding.h) maps a key to its
 // slot itself, so every reader that passes a key's cells reads either layout.
 // Cost: to_cells_layout is one pass over the slots (a rank each for the keys), on `threads`;
 // memory the two tables. unused_slots_problem reads every slot once.
+// Slots per key: N^m / (N!/(N-m)!), 1.91x for 6 tiles on 25 cells, 2.52x for 7, but 2.9x for 6
+// tiles on 16 cells and 8.3x for 8: the layout pays on the 24-puzzle's 6-tile tables.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -30,8 +33,15 @@ uint64_t cell_slots(const Pattern& p);
 
 // The cells layout of `dense`, entries of pattern p in rank order (either coding): the same
 // coding, one slot per cell index, the unused ones 0. UsageError when `dense` is not dense or
-// not p's size.
-TableEntries to_cells_layout(const Pattern& p, const TableEntries& dense, int threads);
+// not p's size; LimitError("interrupted") when *cancel is set (checked between pieces).
+TableEntries to_cells_layout(const Pattern& p, const TableEntries& dense, int threads,
+                             const std::atomic<bool>* cancel = nullptr);
+// The same from a dense table's payload read in place (a mapped file), in `coding`, its own.
+TableEntries to_cells_layout(const Pattern& p, const EntryReader& dense, EntryCoding coding,
+                             int threads, const std::atomic<bool>* cancel = nullptr);
+
+// Bytes of the cells layout's slots of pattern p in `coding`.
+uint64_t cells_layout_bytes(const Pattern& p, EntryCoding coding);
 
 // The first unused slot (one whose digits repeat a cell) of a cells-layout table that does not
 // hold 0, or "" when there is none (a dense table: ""). `table` reads the payload's slots.

@@ -93,10 +93,15 @@ void convert_table(const std::string& in, const std::string& out, PdbEncoding en
     if ((!coding || *coding == t.coding()) && (!layout || *layout == t.layout()))
         return write_pdb(out, t.file().header(), t.data(), t.file().payload_size(), enc, zstd_level,
                          links, cancel);
-    TableEntries e =
-        encode_entries(t.pattern(), t.entries(), t.size(), coding.value_or(t.coding()), threads);
-    if (layout.value_or(t.layout()) == TableLayout::Cells)
-        e = to_cells_layout(t.pattern(), e, threads);
+    const EntryCoding to = coding.value_or(t.coding());
+    const TableLayout lay = layout.value_or(t.layout());
+    // Only the layout changes: the slots straight from the dense payload, no copy in between.
+    if (to == t.coding() && lay == TableLayout::Cells && t.layout() == TableLayout::Dense)
+        return void(write_table(out, t.file().header(),
+                                to_cells_layout(t.pattern(), t.entries(), to, threads, cancel), enc,
+                                zstd_level, cancel, links));
+    TableEntries e = encode_entries(t.pattern(), t.entries(), t.size(), to, threads);
+    if (lay == TableLayout::Cells) e = to_cells_layout(t.pattern(), e, threads, cancel);
     write_table(out, t.file().header(), e, enc, zstd_level, cancel, links);
 }
 
