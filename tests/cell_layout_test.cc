@@ -195,14 +195,6 @@ TEST(CellLayout, ConversionRoundTripsAndKeepsTheManifestsValues) {
     EXPECT_EQ(read_bytes(back), read_bytes(a));
 }
 
-// A raw cells file whose payload was edited, resealed so only the entry checks can refuse it.
-void reseal_raw(Bytes& b, uint64_t payload) {
-    const uint64_t sum = tables::pdb_checksum(b.data() + payload, b.size() - payload);
-    base::store_le64(b.data() + 112, sum);
-    base::store_le64(b.data() + 120, sum);
-    base::store_le64(b.data() + 248, tables::pdb_checksum(b.data(), 248));
-}
-
 TEST(CellLayout, DamagedFilesAreRefused) {
     test::ScratchDir dir;
     const tables::Pattern p = pattern(3, 3, {1, 2, 4}, tables::PatternKind::Additive);
@@ -226,7 +218,7 @@ TEST(CellLayout, DamagedFilesAreRefused) {
         Bytes b = orig;
         const uint64_t at = coding == tables::EntryCoding::Byte ? 4096 : 256;  // payload offset
         b[at] |= 1;
-        reseal_raw(b, at);
+        test::reseal_raw(b, at);
         write_bytes(bad, b);
         const tables::PdbTable t = tables::PdbTable::load(bad, p);
         const std::string msg = error_of<FormatError>([&] {

@@ -221,14 +221,7 @@ TEST(EntryCoding, AnEntryBelowItsBoundOrOfTheOtherParityIsRefused) {
 using test::read_bytes;
 using test::write_bytes;
 
-// A raw compact file whose payload was edited: both payload checksums and the header checksum
-// made consistent again, so only the structure checks can refuse it.
-void reseal_raw(Bytes& b) {
-    const uint64_t sum = tables::pdb_checksum(b.data() + 256, b.size() - 256);
-    base::store_le64(b.data() + 112, sum);
-    base::store_le64(b.data() + 120, sum);
-    base::store_le64(b.data() + 248, tables::pdb_checksum(b.data(), 248));
-}
+using test::reseal_raw;
 
 TEST(CompactFile, EveryFlippedBitIsRefused) {
     test::ScratchDir dir;

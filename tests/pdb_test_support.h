@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
+#include "loyd/base/little_endian.h"
 #include "loyd/board/board.h"
 #include "loyd/board/mirror.h"
 #include "loyd/heuristics/pdb_heuristic.h"
@@ -195,6 +196,16 @@ inline const tables::LoadedSet& test_set(const std::string& name) {
             build_set(test_spec(base), folder, tables::PdbEncoding::Raw, true, coding, layout)));
     }
     return *s;
+}
+
+// A raw table file whose payload (from `payload`, its offset) was edited: both payload checksums
+// and the header checksum made consistent again, so only the entry and structure checks can
+// refuse it.
+inline void reseal_raw(std::vector<uint8_t>& b, uint64_t payload = 256) {
+    const uint64_t sum = tables::pdb_checksum(b.data() + payload, b.size() - payload);
+    base::store_le64(b.data() + 112, sum);
+    base::store_le64(b.data() + 120, sum);
+    base::store_le64(b.data() + 248, tables::pdb_checksum(b.data(), 248));
 }
 
 inline std::string read_text(const std::string& path) {
