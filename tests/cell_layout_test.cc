@@ -8,7 +8,8 @@
 // - the heuristic reads the same values from either layout on every solvable 3x3 position
 //   (the fast path's walks are in additive_pdb_test);
 // - refusals: a layout beyond 64 bits, an unknown ranking scheme, a version that does not
-//   match its layout.
+//   match its layout;
+// - discovery puts a copy laid out by cells before a dense copy of the same set.
 // The oracle is the dense table, itself checked against breadth-first search in
 // pdb_build_test.
 #include "loyd/tables/cell_layout.h"
@@ -24,6 +25,7 @@
 #include "loyd/heuristics/additive_pdb.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/discover.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
 #include "loyd/tables/verify.h"
@@ -314,6 +316,22 @@ TEST(CellLayout, ASetOfMixedLayoutsTakesTheGeneralPath) {
         const board::SearchState s = board::SearchState::from(board::Board::make(g, order));
         ASSERT_EQ(general.init(s), oracle.init(s)) << i;
     }
+}
+
+// Discovery: of two copies of one set, the one laid out by cells comes first, though a dense
+// copy is found before it (folders are read in name order).
+TEST(CellLayout, DiscoveryPrefersTheCopyLaidOutByCells) {
+    test::ScratchDir dir;
+    const tables::PdbSetSpec spec = test::test_spec("8-4-4");
+    test::build_set(spec, dir / "a-dense");
+    test::build_set(spec, dir / "b-cells", tables::PdbEncoding::Raw, true,
+                    tables::EntryCoding::Compact, tables::TableLayout::Cells);
+    test::build_set(spec, dir / "c-dense");
+    const auto found = tables::find_sets({dir / ""}, spec.goal);
+    ASSERT_EQ(found.size(), 3u);
+    EXPECT_NE(found[0].manifest.find("/b-cells/"), std::string::npos) << found[0].manifest;
+    EXPECT_NE(found[1].manifest.find("/a-dense/"), std::string::npos) << found[1].manifest;
+    EXPECT_NE(found[2].manifest.find("/c-dense/"), std::string::npos) << found[2].manifest;
 }
 
 }  // namespace

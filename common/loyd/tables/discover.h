@@ -1,6 +1,7 @@
 // Finding table sets without being told where they are.
 //
-// Search order (first match of equal strength wins): the folders of $LOYD_PDB_PATH
+// Search order (first match of equal strength wins, a set whose tables are all in the cells
+// layout before one that is not: tables/cell_layout.h): the folders of $LOYD_PDB_PATH
 // (colon-separated), $XDG_DATA_HOME/loyd/pdb (default ~/.local/share/loyd/pdb), the
 // share folder of the installation the program runs from (<prefix>/share/loyd/pdb, found
 // from the program's own path, so a moved prefix still works), and, for a program run from
@@ -14,7 +15,8 @@
 // a thousandth of its other partitions', so that a set combining another's partitions with more
 // ranks above it), times 1.5 with reflection. A preset's partition measured no better than a
 // smaller preset's (tables/presets.h: 24-7-7-7-3, as strong as 24-6-6-6-6 in nodes and slower per
-// node) counts just below that one. Only manifests are read here; nothing is loaded.
+// node) counts just below that one. Only manifests are read here, and the tables' headers of
+// sets of equal strength; nothing is loaded.
 #pragma once
 
 #include <optional>
