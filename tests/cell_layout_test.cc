@@ -206,14 +206,9 @@ TEST(CellLayout, DamagedFilesAreRefused) {
         write_table(good, header_for(p, c.max_value), c.entries, tables::PdbEncoding::Raw);
         ASSERT_NO_THROW(tables::PdbTable::load(good, p));
         const Bytes orig = read_bytes(good);
-        for (size_t pos = 0; pos < orig.size(); ++pos)
-            for (int bit = 0; bit < 8; ++bit) {
-                Bytes b = orig;
-                b[pos] ^= static_cast<uint8_t>(1u << bit);
-                write_bytes(bad, b);
-                EXPECT_THROW(tables::PdbTable::load(bad, p), FormatError)
-                    << to_string(coding) << " byte " << pos << " bit " << bit;
-            }
+        test::expect_every_flipped_bit_refused(
+            orig, bad, [&](const std::string& f) { tables::PdbTable::load(f, p); },
+            to_string(coding));
         // Slot 0 (every item on cell 0) holds no key: made 1 with consistent checksums, it is
         // refused by the check loading makes (a table this small is checked whole) and by
         // verify.

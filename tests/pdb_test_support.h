@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
+#include "loyd/base/error.h"
 #include "loyd/base/little_endian.h"
 #include "loyd/board/board.h"
 #include "loyd/board/mirror.h"
@@ -206,6 +207,20 @@ inline void reseal_raw(std::vector<uint8_t>& b, uint64_t payload = 256) {
     base::store_le64(b.data() + 112, sum);
     base::store_le64(b.data() + 120, sum);
     base::store_le64(b.data() + 248, tables::pdb_checksum(b.data(), 248));
+}
+
+// Every single-bit flip of the file bytes `orig`, written to `bad`, makes open(bad) throw
+// FormatError; `what` names the case in a failure.
+template <class Open>
+void expect_every_flipped_bit_refused(const std::vector<uint8_t>& orig, const std::string& bad,
+                                      Open open, const std::string& what) {
+    for (size_t pos = 0; pos < orig.size(); ++pos)
+        for (int bit = 0; bit < 8; ++bit) {
+            std::vector<uint8_t> b = orig;
+            b[pos] ^= static_cast<uint8_t>(1u << bit);
+            write_bytes(bad, b);
+            EXPECT_THROW(open(bad), FormatError) << what << " byte " << pos << " bit " << bit;
+        }
 }
 
 inline std::string read_text(const std::string& path) {
