@@ -144,6 +144,10 @@ TEST(SplitBoard, RefusesRaggedAndEmptyRows) {
         contains(error_of<FormatError>([] { board::split_board("/1 2/3 0"); }), "row 1 is empty"));
     EXPECT_TRUE(
         contains(error_of<FormatError>([] { board::split_board("1 2//3 0"); }), "row 2 is empty"));
+    for (const char* lone : {"1,,2,3", ",1 2 3 0", "1 2 3 0,", "1,2,/3,0", "1,2/,3,0", "1, ,2"})
+        EXPECT_TRUE(contains(error_of<FormatError>([&] { board::split_board(lone); }),
+                             "a comma without a tile"))
+            << lone;
     for (const char* none : {"", "  ", ",", " , "})
         EXPECT_TRUE(contains(error_of<FormatError>([&] { board::split_board(none); }), "no tiles"));
     std::string many;

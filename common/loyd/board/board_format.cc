@@ -86,13 +86,23 @@ bool is_blank_token(std::string_view token) {
 BoardText split_board(std::string_view text) {
     BoardText t;
     std::vector<size_t> row_ends;  // token count at the end of each row
+    // A comma stands between two tiles: "1,,2", ",1", "1,/2" and "1," lack one.
+    enum class Last { Start, Tile, Comma, Slash } last = Last::Start;
+    bool lone_comma = false;
     for (size_t i = 0; i < text.size();) {
         if (text[i] == '/') {
+            lone_comma |= last == Last::Comma;
+            last = Last::Slash;
             row_ends.push_back(t.tokens.size());
+            ++i;
+        } else if (text[i] == ',') {
+            lone_comma |= last != Last::Tile;
+            last = Last::Comma;
             ++i;
         } else if (is_separator(text[i])) {
             ++i;
         } else {
+            last = Last::Tile;
             size_t j = i;
             while (j < text.size() && !is_separator(text[j]) && text[j] != '/') ++j;
             if (t.tokens.size() == static_cast<size_t>(kMaxCells))
@@ -103,6 +113,8 @@ BoardText split_board(std::string_view text) {
         }
     }
     if (t.tokens.empty()) throw FormatError("no tiles");
+    if (lone_comma || last == Last::Comma)
+        throw FormatError("a comma without a tile on one side (\"1,,2\" or \"1,\")");
     if (row_ends.empty()) return t;
     if (row_ends.back() != t.tokens.size())
         row_ends.push_back(t.tokens.size());  // else: ended by '/'
