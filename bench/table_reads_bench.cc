@@ -1,21 +1,29 @@
-// The cost of one table read by table size on this machine: independent random byte reads
-// (as the children's lookups of one node are) from arrays of 30, 130, 260 and 520 MiB, the
-// sizes of a 7-tile table and of the 8-tile table packed to 2 bits, 4 bits and a byte per
-// entry. Says whether packing the 15-7-8 set's 8-tile table would pay (docs/benchmarks.md).
+// The cost of one table read by table size on this machine, two ways:
+// - independent random byte reads (as the children's lookups of one node are) from arrays of
+//   30, 130, 260 and 520 MiB, the sizes of a 7-tile table and of the 8-tile table packed to 2
+//   bits, 4 bits and a byte per entry. Says whether packing the 15-7-8 set's 8-tile table would
+//   pay (docs/benchmarks.md);
+// - dependent reads (each address read from the line before: the latency of a miss) from 16, 64,
+//   256 and 1024 MiB in 2 MiB-aligned memory, as 1, 2, 4 and 8 chains followed in turn: how
+//   many misses one core keeps in flight, which bounds what interleaving searches can gain.
 //   bench/table_reads_bench [READS]   (default 20,000,000 per size)
+#include <sys/mman.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <utility>
 #include <vector>
 
-int main(int argc, char** argv) {
-    const long reads = argc > 1 ? std::atol(argv[1]) : 20'000'000;
-    if (reads <= 0) {
-        std::fprintf(stderr, "usage: table_reads_bench [READS > 0]\n");
-        return 2;
-    }
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void independent_reads(long reads) {
     constexpr size_t kOffsets = size_t{1} << 20;
     std::mt19937_64 rng(1);
     std::vector<uint64_t> offset(kOffsets);
@@ -29,10 +37,55 @@ int main(int argc, char** argv) {
             sum += table[(offset[static_cast<size_t>(r) & (kOffsets - 1)] +
                           static_cast<uint64_t>(r) * 7919) %
                          n];
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("%4zu MiB: %.1f ns per read (checksum %llu)\n", mib,
+        const double s = seconds_since(t0);
+        std::printf("independent, %4zu MiB: %.1f ns per read (checksum %llu)\n", mib,
                     s / static_cast<double>(reads) * 1e9, static_cast<unsigned long long>(sum));
     }
+}
+
+void dependent_reads(long reads) {
+    constexpr size_t kLine = 8;  // uint64_t words per 64-byte line
+    for (const size_t mib : {16, 64, 256, 1024}) {
+        const size_t bytes = mib << 20;
+        auto* a = static_cast<uint64_t*>(std::aligned_alloc(size_t{1} << 21, bytes));
+        if (!a) {
+            std::fprintf(stderr, "table_reads_bench: cannot allocate %zu MiB\n", mib);
+            std::exit(1);
+        }
+        madvise(a, bytes, MADV_HUGEPAGE);
+        // One random cycle through every line: line order[i] points to line order[i + 1].
+        const size_t lines = bytes / 64;
+        std::vector<uint32_t> order(lines);
+        for (size_t i = 0; i < lines; ++i) order[i] = static_cast<uint32_t>(i);
+        std::mt19937_64 rng(1);
+        for (size_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng() % (i + 1)]);
+        for (size_t i = 0; i < lines; ++i) a[order[i] * kLine] = order[(i + 1) % lines] * kLine;
+        for (const int chains : {1, 2, 4, 8}) {
+            uint64_t at[8];
+            for (int c = 0; c < chains; ++c) at[c] = order[static_cast<size_t>(c) * 1000] * kLine;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (long r = 0; r < reads / chains; ++r)
+                for (int c = 0; c < chains; ++c) at[c] = a[at[c]];
+            const double s = seconds_since(t0);
+            uint64_t sum = 0;
+            for (int c = 0; c < chains; ++c) sum += at[c];
+            std::printf("dependent, %4zu MiB, %d chain%s: %.1f ns per read (checksum %llu)\n", mib,
+                        chains, chains == 1 ? "" : "s", s / static_cast<double>(reads) * 1e9,
+                        static_cast<unsigned long long>(sum));
+        }
+        std::free(a);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const long reads = argc > 1 ? std::atol(argv[1]) : 20'000'000;
+    if (reads <= 0) {
+        std::fprintf(stderr, "usage: table_reads_bench [READS > 0]\n");
+        return 2;
+    }
+    independent_reads(reads);
+    dependent_reads(reads);
     return 0;
 }
