@@ -14,9 +14,15 @@
 #include <optional>
 #include <string>
 
+#include "initialised.h"
 #include "loyd/board/board.h"
 #include "loyd/board/board_format.h"
 #include "loyd/board/notation.h"
+
+// Board arguments come only from initialised Boards (initialised.h).
+template <>
+class pybind11::detail::type_caster<loyd::board::Board>
+    : public loyd::python::InitialisedCaster<loyd::board::Board> {};
 
 namespace loyd::python {
 

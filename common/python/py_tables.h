@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "initialised.h"
 #include "loyd/board/board.h"
 #include "loyd/board/metric.h"
 #include "loyd/heuristics/classic.h"
@@ -34,6 +35,15 @@ struct Tables {
     std::shared_ptr<const tables::LoadedSet> set;
     std::string manifest;  // the manifest's path as opened
 };
+
+}  // namespace loyd::python
+
+// Tables arguments come only from initialised Tables (initialised.h).
+template <>
+class pybind11::detail::type_caster<loyd::python::Tables>
+    : public loyd::python::InitialisedCaster<loyd::python::Tables> {};
+
+namespace loyd::python {
 
 // What one call searches with: the heuristic and, for Pdb, the set.
 struct Choice {

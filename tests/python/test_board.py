@@ -78,6 +78,23 @@ def test_equality_hashing_pickling():
         assert y == x and y.size == x.size
 
 
+def test_an_instance_never_initialised_is_refused():
+    # Board.__new__ without __init__: pybind11 would hand the C++ code uninitialised memory.
+    raw = loyd.Board.__new__(loyd.Board)
+    good = loyd.Board("1 2 3 0")
+    calls = [lambda: raw.width, lambda: raw.moves(), lambda: raw.apply("U"), lambda: hash(raw),
+             lambda: str(raw), lambda: pickle.dumps(raw), lambda: loyd.Board(raw),
+             lambda: good == raw, lambda: loyd.solve(raw), lambda: loyd.solve(good, goal=raw),
+             lambda: loyd.solve_many([raw]), lambda: loyd.is_solvable(raw)]
+    for call in calls:
+        with pytest.raises(TypeError, match="never initialised"):
+            call()
+    tables = loyd.Tables.__new__(loyd.Tables)
+    for call in (lambda: repr(tables), lambda: loyd.solve(good, tables=tables)):
+        with pytest.raises(TypeError, match="never initialised"):
+            call()
+
+
 def test_moves_and_apply():
     b = loyd.Board("1 2 3/4 5 6/0 7 8")
     assert b.moves() == "UR"
