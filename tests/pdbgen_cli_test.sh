@@ -57,6 +57,15 @@ fi
 if expect_run "info of a full table file --scores" 0 "$pdbgen" info "$fringe/full-1-2-3-4-7.pdb" --scores; then
   expect_file "info of a full table file: --scores says why there is none" "$scratch/out" "^scores +none: only additive"
 fi
+# 2x2: the blank only circles (branching factor 1), so no score, and info still exits 0.
+if expect_run "build a 2x2 table" 0 "$pdbgen" build --size 2x2 --pattern 1 --out "$scratch/b22" -q; then
+  for target in "$scratch/b22" "$scratch/b22/additive-1.pdb"; do
+    if expect_run "info of 2x2 $target --scores" 0 "$pdbgen" info "$target" --scores; then
+      expect_file "info of 2x2 $target: no score, said why" "$scratch/out" "^scores +none: .* larger than 2x2"
+      expect "info of 2x2 $target: no ln eta" sh -c "! grep -q 'ln eta' '$scratch/out'"
+    fi
+  done
+fi
 expect_file "8-4-4 manifest has checksums" "$s844/manifest.txt" \
   "^table additive-1-2-4-5.pdb additive 1,2,4,5 xxh3=[0-9a-f]{16}$"
 

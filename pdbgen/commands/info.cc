@@ -29,9 +29,11 @@ namespace {
 
 using program::thousands;
 
-// Additive single-tile-metric tables: ln eta from the histogram (else nothing to print).
+// Additive single-tile-metric tables on a board whose search tree grows (not 2x2, where the
+// blank only circles): ln eta from the histogram (else nothing to print).
 bool scored(const tables::Pattern& p) {
-    return p.kind() == tables::PatternKind::Additive && p.metric() == board::Metric::Stm;
+    return p.kind() == tables::PatternKind::Additive && p.metric() == board::Metric::Stm &&
+           tables::branching_factor(p.geometry()) > 1;
 }
 
 bool scored(const tables::PdbSetSpec& s) {
@@ -63,7 +65,8 @@ std::vector<double> partition_scores(const tables::LoadedSet& set, int threads) 
 
 // What --scores prints where there is no score to give.
 constexpr const char* kNoScores =
-    "scores      none: only additive single-tile-metric tables are scored\n";
+    "scores      none: only additive single-tile-metric tables are scored, on boards larger "
+    "than 2x2\n";
 
 // `info DIR` (or its manifest): the set, each table checked and described on one line.
 int info_set(const std::string& path, int threads, bool want_scores, std::ostream& out) {
