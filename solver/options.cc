@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -252,7 +253,7 @@ void read_solving(const Values& v, Options& o) {
     o.node_limit = v.has("max-nodes") ? v.opt("max-nodes") : v.opt("node-limit");
     if (v.has("time-limit")) {
         o.time_limit = v.vm["time-limit"].as<double>();
-        if (!(o.time_limit > 0))
+        if (!(o.time_limit > 0) || !std::isfinite(o.time_limit))
             throw UsageError("--time-limit must be a positive number of seconds");
     }
     o.pdb = v.nonempty("pdb", "--pdb needs a table set's folder");

@@ -57,6 +57,10 @@ run "$solver" --time-limit -1 6 4 7 8 5 0 3 2 1
 expect_status "negative --time-limit" 2
 run "$solver" --time-limit abc 6 4 7 8 5 0 3 2 1
 expect_status "non-numeric --time-limit" 2
+for t in inf nan 1e400; do
+  run "$solver" --time-limit "$t" 6 4 7 8 5 0 3 2 1
+  expect_status "--time-limit $t" 2
+done
 run "$solver" --node-limit 5 --max-nodes 5 6 4 7 8 5 0 3 2 1
 expect_status "--node-limit with --max-nodes" 2
 for bad in -1 0 +5 1e3; do

@@ -549,6 +549,25 @@ TEST(ShellWord, BuildCommandQuotesTheFolder) {
     EXPECT_NE(cmd.find("--out '/tmp/my data/loyd/pdb/15-7-8'"), std::string::npos) << cmd;
 }
 
+// A folder named twice (as written, or with a trailing slash or "./") is searched once, in
+// its first place.
+TEST(DefaultPdbDirs, AFolderNamedTwiceIsSearchedOnce) {
+    const char* old = std::getenv("LOYD_PDB_PATH");
+    const std::string saved = old ? old : "";
+    ::setenv("LOYD_PDB_PATH", "/tmp/a:/tmp/b:/tmp/a/:/tmp/./b::/tmp/a", 1);
+    const std::vector<std::string> dirs = tables::default_pdb_dirs("");
+    if (old)
+        ::setenv("LOYD_PDB_PATH", saved.c_str(), 1);
+    else
+        ::unsetenv("LOYD_PDB_PATH");
+    ASSERT_GE(dirs.size(), 2u);
+    EXPECT_EQ(dirs[0], "/tmp/a");
+    EXPECT_EQ(dirs[1], "/tmp/b");
+    for (size_t i = 2; i < dirs.size(); ++i)
+        for (const char* again : {"/tmp/a", "/tmp/a/", "/tmp/b", "/tmp/./b"})
+            EXPECT_NE(dirs[i], again);
+}
+
 // A set already built that holds some of the suggested set's tables: the command reuses them
 // (--reuse, its folder quoted) and the cost counts only the others.
 TEST(ShellWord, BuildCommandReusesTheTablesOfASetHeld) {

@@ -49,8 +49,8 @@ int to_tile(long long v) {
     // Board::make names the range of a small value; a large one is named here, whole.
     if (v < -1000 || v > 1000)
         throw InvalidInput("value " +
-                           (v == LLONG_MAX   ? std::string("above 2^63")
-                            : v == LLONG_MIN ? std::string("below -2^63")
+                           (v == LLONG_MAX   ? std::string("2^63 - 1 or above")
+                            : v == LLONG_MIN ? std::string("-2^63 or below")
                                              : std::to_string(v)) +
                            " is out of range: a board holds at most 25 tiles");
     return static_cast<int>(v);
@@ -138,7 +138,7 @@ std::optional<board::Geometry> size_arg(const py::handle& size) {
     if (size.is_none()) return std::nullopt;
     if (py::isinstance<py::str>(size)) {
         try {
-            return board::parse_size(size.cast<std::string>());
+            return board::parse_size(utf8_text<UsageError>(size, "the size"));
         } catch (const UsageError& e) {
             throw UsageError(python_words(e.what()));
         }
@@ -171,7 +171,7 @@ board::BoardFormat format_arg(const py::handle& goal, const py::handle& size) {
             throw UsageError("the goal is " + b.geometry().name() + ", the size " + g->name());
         text = rows_text(b);
     } else if (py::isinstance<py::str>(goal)) {
-        text = goal.cast<std::string>();
+        text = utf8_text<UsageError>(goal, "the goal");
     } else if (!goal.is_none()) {
         throw UsageError(
             "a goal is 'blank-last', 'blank-first', a board written out or a loyd.Board, not " +
@@ -202,7 +202,7 @@ board::Board board_arg(const py::handle& board, const board::BoardFormat& format
     }
     try {
         if (py::isinstance<py::str>(board)) {
-            const std::string text = board.cast<std::string>();
+            const std::string text = utf8_text<InvalidInput>(board, "the board");
             if (text.size() > kMaxBoardText)  // as the solver's longest line: never read whole
                 throw InvalidInput("a board text of " + std::to_string(text.size()) +
                                    " bytes (at most " + std::to_string(kMaxBoardText) + ")");

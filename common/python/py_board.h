@@ -31,6 +31,19 @@ namespace py = pybind11;
 // The library's message with the solver's option names replaced by the module's arguments.
 std::string python_words(std::string message);
 
+// A Python str as UTF-8. A str that has none (an unpaired surrogate, "\ud800") throws E
+// naming `what`.
+template <class E>
+std::string utf8_text(const py::handle& s, const std::string& what) {
+    Py_ssize_t n = 0;
+    const char* p = PyUnicode_AsUTF8AndSize(s.ptr(), &n);
+    if (!p) {
+        PyErr_Clear();
+        throw E(what + " is not valid text (it holds a lone surrogate, which UTF-8 cannot hold)");
+    }
+    return std::string(p, static_cast<size_t>(n));
+}
+
 // None -> nullopt; "WxH" or (W, H) -> the board; UsageError otherwise.
 std::optional<board::Geometry> size_arg(const py::handle& size);
 // size_arg for a call that needs a size: UsageError for None too.

@@ -50,8 +50,9 @@ std::string shape_text(const py::array& a) {
 // Rows of an integer array: each a permutation of 0..W*H-1, else InvalidInput naming the row.
 template <class T>
 void read_rows(const py::array& a, const board::Geometry& g, Positions& out) {
-    const auto rows = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
-    if (!rows) throw py::error_already_set();
+    // A copy, when needed, raises NumPy's own error (MemoryError for a huge broadcast view);
+    // array_t::ensure would clear it.
+    const py::array_t<T, py::array::c_style | py::array::forcecast> rows(a);
     const auto v = rows.template unchecked<2>();
     const int n = g.cells();
     out.cells.resize(static_cast<size_t>(v.shape(0)));

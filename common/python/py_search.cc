@@ -81,7 +81,13 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
         const bool number = !py::isinstance<py::bool_>(secs) && !is_text_arg(secs) &&
                             (PyFloat_Check(secs.ptr()) || PyIndex_Check(secs.ptr()) ||
                              PyObject_HasAttrString(secs.ptr(), "__float__"));
-        const double s = number ? py::float_(secs).cast<double>() : 0.0;
+        double s = 0.0;  // refused below unless a number converts to a finite one
+        if (number) {
+            try {
+                s = py::float_(secs).cast<double>();
+            } catch (const py::error_already_set&) {  // OverflowError: 10**400
+            }
+        }
         if (!(s > 0) || !std::isfinite(s))
             throw UsageError("time_limit must be a number of seconds above 0, not " +
                              std::string(py::repr(secs)));

@@ -98,10 +98,17 @@ struct LoadingHold {
 std::map<std::string, std::shared_ptr<const tables::LoadedSet>> discovered;
 std::map<std::string, std::optional<std::string>> found_manifests;  // discovery key -> manifest
 
+// A path as the file system has it: os.fsencode's bytes, so a name read from the file system
+// with undecodable bytes (surrogate escapes) names the same file; a str it cannot encode raises
+// Python's UnicodeEncodeError, as open() does.
 std::string fspath(const py::handle& path) {
-    py::object p = py::module_::import("os").attr("fspath")(path);
-    if (py::isinstance<py::bytes>(p)) return p.cast<std::string>();
-    return p.cast<std::string>();
+    return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+}
+
+// A path back to Python: os.fsdecode, so a name with bytes UTF-8 cannot decode comes back as
+// the str Python itself would give (surrogate escapes), and fspath() of it names the same file.
+py::str fs_text(const std::string& path) {
+    return py::module_::import("os").attr("fsdecode")(py::bytes(path));
 }
 
 std::string default_cache() {
@@ -202,8 +209,9 @@ py::list pattern_list(const tables::LoadedSet& s) {
 
 std::string tables_repr(const Tables& t) {
     const tables::PdbSetSpec& s = t.set->spec;
-    return "loyd.Tables('" + s.name + "', path='" + t.set->dir + "', size=" + s.geometry().name() +
-           ", metric=" + to_string(s.metric) + ", tables=" + std::to_string(s.tables.size()) + ")";
+    return "loyd.Tables('" + s.name + "', path=" + std::string(py::repr(fs_text(t.set->dir))) +
+           ", size=" + s.geometry().name() + ", metric=" + to_string(s.metric) +
+           ", tables=" + std::to_string(s.tables.size()) + ")";
 }
 
 }  // namespace
@@ -309,11 +317,18 @@ $LOYD_PDB_PATH, $XDG_DATA_HOME/loyd/pdb (~/.local/share/loyd/pdb), the installat
 lists them); among the sets whose board, metric and goal fit, the strongest wins. The
 set stays loaded for the life of the process. Sets skipped (damaged manifests, missing
 tables) are reported as RuntimeWarning.)doc")
-        .def_static("search_path", &search_dirs, "The folders Tables.find looks in, in order.")
+        .def_static(
+            "search_path",
+            [] {
+                py::list out;
+                for (const std::string& d : search_dirs()) out.append(fs_text(d));
+                return out;
+            },
+            "The folders Tables.find looks in, in order.")
         .def_property_readonly(
             "name", [](const Tables& t) { return t.set->spec.name; }, "The set's name ('15-7-8').")
         .def_property_readonly(
-            "path", [](const Tables& t) { return t.set->dir; }, "The set's folder.")
+            "path", [](const Tables& t) { return fs_text(t.set->dir); }, "The set's folder.")
         .def_property_readonly(
             "size",
             [](const Tables& t) {
@@ -354,10 +369,10 @@ tables) are reported as RuntimeWarning.)doc")
             },
             "True for the same loaded set (opening a set again gives the one already loaded).")
         .def("__hash__", [](const Tables& t) { return std::hash<const void*>()(t.set.get()); })
-        .def(py::pickle([](const Tables& t) { return py::make_tuple(t.manifest); },
+        .def(py::pickle([](const Tables& t) { return py::make_tuple(fs_text(t.manifest)); },
                         [](const py::tuple& state) {
                             if (state.size() != 1) throw FileProblem("bad pickled loyd.Tables");
-                            return open_tables(state[0].cast<std::string>(), std::nullopt, true);
+                            return open_tables(fspath(state[0]), std::nullopt, true);
                         }));
 }
 

@@ -190,8 +190,10 @@ def test_items_a_sequence_makes_on_demand_are_held_while_read():
 def test_out_of_range_tiles_are_named_as_given():
     with pytest.raises(loyd.InvalidInputError, match="value 1099511627776 is out of range"):
         loyd.Board([8, 6, 7, 2, 5, 4, 3, 2**40, 1])
-    with pytest.raises(loyd.InvalidInputError, match="above 2.63 is out of range"):
+    with pytest.raises(loyd.InvalidInputError, match="2.63 - 1 or above is out of range"):
         loyd.Board([8, 6, 7, 2, 5, 4, 3, 10**30, 1])
+    with pytest.raises(loyd.InvalidInputError, match="-2.63 or below is out of range"):
+        loyd.Board([8, 6, 7, 2, 5, 4, 3, -10**30, 1])
     with pytest.raises(loyd.InvalidInputError, match="value 9 is out of range 0..8"):
         loyd.Board([8, 6, 7, 2, 5, 4, 3, 9, 1])
 

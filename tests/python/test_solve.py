@@ -3,6 +3,8 @@ inputs (its --json records, the same options, one thread), optimal lengths again
 and the typed exceptions the solver's exit statuses correspond to."""
 
 import itertools
+import os
+import pickle
 import random
 import shutil
 
@@ -254,13 +256,42 @@ def test_tables_that_do_not_fit(root, tmp_path):
     (dict(heuristic="magic"), "heuristic"), (dict(lookups="sideways"), "sideways"),
     (dict(node_limit=0), "node_limit"), (dict(node_limit=-5), "node_limit"),
     (dict(node_limit=1.5), "node_limit"), (dict(time_limit=0), "time_limit"),
-    (dict(time_limit=float("nan")), "time_limit"), (dict(threads=0), "threads"),
+    (dict(time_limit=float("nan")), "time_limit"), (dict(time_limit=10**400), "time_limit"),
+    (dict(time_limit=float("inf")), "time_limit"), (dict(threads=0), "threads"),
+    (dict(goal="1 2 3/4 5 6/7 8 \ud800"), "goal is not valid text"),
+    (dict(size="3x\ud800"), "size is not valid text"),
     (dict(threads=5000), "threads"), (dict(heuristic="linear-conflict", metric="mtm"), "admissible"),
     (dict(goal="1 2 3 4 5 6 7 8 9 0"), "goal"), (dict(size="3x2"), "size"),
 ])
 def test_bad_arguments_raise_usage_or_input_errors(kw, message):
     with pytest.raises((loyd.UsageError, loyd.InvalidInputError), match=message):
         loyd.solve("1 2 3/4 5 6/7 0 8", **kw)
+
+
+def test_a_board_that_is_not_valid_text():
+    with pytest.raises(loyd.InvalidInputError, match="board is not valid text"):
+        loyd.solve("1 2 3/4 5 6/7 0 \ud800")
+
+
+def test_a_set_in_a_folder_whose_name_is_not_utf8(root, tmp_path):
+    # os.listdir gives such a name with a surrogate escape; it names the same folder here.
+    folder = os.fsencode(tmp_path) + b"/sets-\xff"
+    shutil.copytree(root / "data/8-4-4", os.fsdecode(folder))
+    name = os.fsdecode(folder)
+    tables = loyd.Tables.open(name)
+    assert tables.path == name and os.fsencode(tables.path) == folder
+    assert loyd.solve("1 2 3/4 5 6/7 0 8", tables=tables).moves == "R"
+    assert pickle.loads(pickle.dumps(tables)) == tables
+    assert loyd.Tables.open(folder) == tables  # the same folder given as bytes
+    with pytest.raises(UnicodeEncodeError):  # a str that names no file, as open() says
+        loyd.Tables.open("\ud800")
+
+
+def test_a_huge_broadcast_array_raises_memory_error():
+    np = pytest.importorskip("numpy")
+    rows = np.broadcast_to(np.array([1, 2, 3, 4, 5, 6, 7, 0, 8], dtype=np.uint8), (2**40, 9))
+    with pytest.raises(MemoryError):
+        loyd.solve_many(rows)
 
 
 def test_progress_reports_from_the_calling_thread():

@@ -51,6 +51,22 @@ std::string default_cache_dir() {
     return b.empty() ? "" : b + "/loyd";
 }
 
+namespace {
+// The folders in their order, each once (compared as written, lexically normalised): a folder
+// named twice in LOYD_PDB_PATH is searched, and its damaged sets reported, once.
+std::vector<std::string> without_repeats(const std::vector<std::string>& dirs) {
+    std::vector<std::string> out, seen;
+    for (const std::string& d : dirs) {
+        std::string key = fs::path(d).lexically_normal().string();
+        if (key.size() > 1 && key.back() == '/') key.pop_back();
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+        seen.push_back(std::move(key));
+        out.push_back(d);
+    }
+    return out;
+}
+}  // namespace
+
 std::vector<std::string> default_pdb_dirs(const std::string& program) {
     std::vector<std::string> dirs;
     std::string path = env("LOYD_PDB_PATH");
@@ -62,7 +78,7 @@ std::vector<std::string> default_pdb_dirs(const std::string& program) {
         start = end + 1;
     }
     if (std::string u = user_pdb_dir(); !u.empty()) dirs.push_back(u);
-    if (program.empty()) return dirs;
+    if (program.empty()) return without_repeats(dirs);
     const fs::path bin = fs::path(program).parent_path();
     dirs.push_back((bin / LOYD_BIN_TO_PDB).lexically_normal().string());
     std::string extra;
@@ -74,7 +90,7 @@ std::vector<std::string> default_pdb_dirs(const std::string& program) {
     std::istringstream lines(extra);
     for (std::string line; std::getline(lines, line);)
         if (!line.empty()) dirs.push_back(line);
-    return dirs;
+    return without_repeats(dirs);
 }
 
 namespace {
