@@ -62,7 +62,11 @@ void dependent_reads(long reads) {
         for (size_t i = 0; i < lines; ++i) a[order[i] * kLine] = order[(i + 1) % lines] * kLine;
         for (const int chains : {1, 2, 4, 8}) {
             uint64_t at[8];
-            for (int c = 0; c < chains; ++c) at[c] = order[static_cast<size_t>(c) * 1000] * kLine;
+            // Each chain starts a 1/chains of the cycle after the one before, so no chain reads
+            // the lines another has just brought into the caches.
+            for (int c = 0; c < chains; ++c)
+                at[c] =
+                    order[static_cast<size_t>(c) * (lines / static_cast<size_t>(chains))] * kLine;
             const auto t0 = std::chrono::steady_clock::now();
             for (long r = 0; r < reads / chains; ++r)
                 for (int c = 0; c < chains; ++c) at[c] = a[at[c]];

@@ -29,21 +29,25 @@ PyObject* make(py::module_& m, const char* name, const char* doc, py::tuple base
     return type;
 }
 
+py::str message(const char* what) {
+    return message_text(what);
+}
+
 void raise(PyObject* type, const char* what) {
-    PyErr_SetString(type, what);
+    PyErr_SetObject(type, message(what).ptr());
 }
 
 // FileError with `what` as its message (str(e) is the whole message, as for the others) and,
 // when a system call failed, its errno as OSError has it. (Not strerror: OSError's str() would
 // then be "[Errno N] strerror" alone; the message already holds the reason.)
 void raise_file(const char* what, int code) {
-    py::object exc = py::reinterpret_borrow<py::object>(types.file)(what);
+    py::object exc = py::reinterpret_borrow<py::object>(types.file)(message(what));
     if (code != 0) exc.attr("errno") = code;
     PyErr_SetObject(types.file, exc.ptr());
 }
 
 void raise_limit(const LimitReached& e) {
-    py::object exc = py::reinterpret_borrow<py::object>(types.limit)(e.what());
+    py::object exc = py::reinterpret_borrow<py::object>(types.limit)(message(e.what()));
     exc.attr("reason") = e.reason;
     exc.attr("nodes") = e.nodes;
     exc.attr("seconds") = e.seconds;
@@ -80,6 +84,13 @@ void translate(std::exception_ptr p) {
 }
 
 }  // namespace
+
+py::str message_text(const std::string& what) {
+    PyObject* text =
+        PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "backslashreplace");
+    if (!text) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(text);
+}
 
 void bind_errors(py::module_& m) {
     py::handle exception(PyExc_Exception), value(PyExc_ValueError), os(PyExc_OSError);

@@ -31,6 +31,10 @@ namespace py = pybind11;
 // Creates the classes in `m` and registers the translator. Once, at import.
 void bind_errors(py::module_& m);
 
+// A message as Python text: bytes that are not UTF-8 (a path's) written as \xNN, never an
+// error of their own (pybind11's own conversion of a std::string decodes strictly).
+py::str message_text(const std::string& what);
+
 // Raise the module's error of that name with `what` as its message.
 struct InvalidInput : std::runtime_error {
     using std::runtime_error::runtime_error;

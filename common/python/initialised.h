@@ -24,10 +24,10 @@ public:
         const detail::type_info* info = detail::get_type_info(typeid(T));
         if (src && info && PyObject_TypeCheck(src.ptr(), info->type)) {
             auto* inst = reinterpret_cast<detail::instance*>(src.ptr());
-            // T is the instance's only C++ type (the module binds no subclass): its first
-            // value. (Its value pointer is null until first used: not a test of __init__.)
-            const detail::value_and_holder vh = inst->get_value_and_holder(nullptr, false);
-            if (vh.inst && !vh.holder_constructed())
+            // T's own value and holder (a Python subclass may hold several C++ types). Its
+            // value pointer is null until first used, so the holder tells whether __init__ ran.
+            const detail::value_and_holder vh = inst->get_value_and_holder(info, false);
+            if (!vh.inst || !vh.holder_constructed())
                 throw pybind11::type_error(std::string("this ") + info->type->tp_name +
                                            " was never initialised (made by __new__ without "
                                            "__init__)");

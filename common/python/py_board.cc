@@ -127,6 +127,11 @@ py::list tile_list(const board::Board& b) {
 
 }  // namespace
 
+py::tuple reduce_with_newobj(const py::object& self, int) {
+    return py::make_tuple(py::module_::import("copyreg").attr("__newobj__"),
+                          py::make_tuple(py::type::of(self)), self.attr("__getstate__")());
+}
+
 std::string python_words(std::string message) {
     replace_all(message, "--size WxH", "size=(W, H)");
     replace_all(message, "--goal", "goal");
@@ -415,7 +420,8 @@ character or a move that leaves the board (naming it).)doc")
                 if (t.size() != 3) throw InvalidInput("bad pickled loyd.Board");
                 return board_arg(
                     t[2], board::BoardFormat(size_arg(py::make_tuple(t[0], t[1])), "blank-last"));
-            }));
+            }))
+        .def("__reduce_ex__", &reduce_with_newobj, "protocol"_a);
 }
 
 }  // namespace loyd::python

@@ -28,6 +28,11 @@ namespace loyd::python {
 
 namespace py = pybind11;
 
+// pickle's reduction for a bound class with py::pickle's __getstate__ / __setstate__, at every
+// protocol: copyreg.__newobj__(cls) then __setstate__(state). (Protocols 0 and 1 would
+// otherwise call the pybind11 base type itself, which aborts the interpreter.)
+py::tuple reduce_with_newobj(const py::object& self, int protocol);
+
 // The library's message with the solver's option names replaced by the module's arguments.
 std::string python_words(std::string message);
 

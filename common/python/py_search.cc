@@ -21,7 +21,7 @@ std::string text(const py::dict& o, const char* key, const char* fallback) {
     if (v.is_none()) return fallback;
     if (!py::isinstance<py::str>(v))
         throw UsageError(std::string(key) + " must be a string, not " + std::string(py::repr(v)));
-    return v.cast<std::string>();
+    return utf8_text<UsageError>(v, key);
 }
 
 bool is_text_arg(const py::handle& v) {
@@ -85,7 +85,8 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
         if (number) {
             try {
                 s = py::float_(secs).cast<double>();
-            } catch (const py::error_already_set&) {  // OverflowError: 10**400
+            } catch (py::error_already_set& e) {  // OverflowError: 10**400, refused below
+                if (!e.matches(PyExc_OverflowError)) throw;
             }
         }
         if (!(s > 0) || !std::isfinite(s))
@@ -101,7 +102,7 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
     const py::object heuristic = get(o, "heuristic");
     if (opt.metric == board::Metric::Mtm && !heuristic.is_none()) {
         const heuristics::HeuristicKind k =
-            heuristics::parse_heuristic(py::str(heuristic).cast<std::string>());
+            heuristics::parse_heuristic(utf8_text<UsageError>(py::str(heuristic), "heuristic"));
         if (k == heuristics::HeuristicKind::Misplaced ||
             k == heuristics::HeuristicKind::LinearConflict)
             throw UsageError(

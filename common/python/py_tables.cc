@@ -102,7 +102,10 @@ std::map<std::string, std::optional<std::string>> found_manifests;  // discovery
 // with undecodable bytes (surrogate escapes) names the same file; a str it cannot encode raises
 // Python's UnicodeEncodeError, as open() does.
 std::string fspath(const py::handle& path) {
-    return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+    std::string p = py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+    if (p.find('\0') != std::string::npos)
+        throw py::value_error("embedded null byte in the path " + std::string(py::repr(path)));
+    return p;
 }
 
 // A path back to Python: os.fsdecode, so a name with bytes UTF-8 cannot decode comes back as
@@ -154,7 +157,7 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
 
 void warn(const std::string& message) {
     py::module_::import("warnings")
-        .attr("warn")("loyd: " + message, py::handle(PyExc_RuntimeWarning), 2);
+        .attr("warn")(message_text("loyd: " + message), py::handle(PyExc_RuntimeWarning), 2);
 }
 
 std::string discovery_key(const std::vector<std::string>& dirs, const board::Board& goal,
@@ -228,7 +231,7 @@ Choice choose(const board::Board& goal, const py::handle& tables, const py::hand
               board::Metric metric) {
     std::optional<heuristics::HeuristicKind> h;
     if (!heuristic.is_none())
-        h = heuristics::parse_heuristic(py::str(heuristic).cast<std::string>());
+        h = heuristics::parse_heuristic(utf8_text<UsageError>(py::str(heuristic), "heuristic"));
     if (!tables.is_none()) {
         if (h && *h != heuristics::HeuristicKind::Pdb)
             throw UsageError(
@@ -373,7 +376,8 @@ tables) are reported as RuntimeWarning.)doc")
                         [](const py::tuple& state) {
                             if (state.size() != 1) throw FileProblem("bad pickled loyd.Tables");
                             return open_tables(fspath(state[0]), std::nullopt, true);
-                        }));
+                        }))
+        .def("__reduce_ex__", &reduce_with_newobj, "protocol"_a);
 }
 
 }  // namespace loyd::python

@@ -94,6 +94,31 @@ def test_an_instance_never_initialised_is_refused():
         with pytest.raises(TypeError, match="never initialised"):
             call()
 
+    # A Python class deriving from both: each part is checked on its own.
+    class Both(loyd.Board, loyd.Tables):
+        pass
+
+    both = Both.__new__(Both)
+    loyd.Board.__init__(both, "1 2 3/4 5 0/7 8 6")
+    assert sorted(both.moves()) == sorted("UDL")  # its Board part is set up
+    with pytest.raises(TypeError, match="Tables was never initialised"):
+        both.name
+
+
+class Mine(loyd.Board):
+    """A user's subclass (module level, so that pickle finds it)."""
+
+
+def test_pickling_at_every_protocol(root):
+    board = loyd.Board("8 2 0/4 6 1/3 7 5")
+    tables = loyd.Tables.open(root / "data/8-4-4")
+    mine = Mine("1 2 3 0")
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(board, protocol)) == board
+        assert pickle.loads(pickle.dumps(tables, protocol)) == tables
+        again = pickle.loads(pickle.dumps(mine, protocol))
+        assert type(again) is Mine and again == mine
+
 
 def test_moves_and_apply():
     b = loyd.Board("1 2 3/4 5 6/0 7 8")

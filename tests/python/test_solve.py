@@ -259,7 +259,8 @@ def test_tables_that_do_not_fit(root, tmp_path):
     (dict(time_limit=float("nan")), "time_limit"), (dict(time_limit=10**400), "time_limit"),
     (dict(time_limit=float("inf")), "time_limit"), (dict(threads=0), "threads"),
     (dict(goal="1 2 3/4 5 6/7 8 \ud800"), "goal is not valid text"),
-    (dict(size="3x\ud800"), "size is not valid text"),
+    (dict(size="3x\ud800"), "size is not valid text"), (dict(metric="\ud800"), "metric is not"),
+    (dict(heuristic="\ud800"), "heuristic is not"), (dict(lookups="\ud800"), "lookups is not"),
     (dict(threads=5000), "threads"), (dict(heuristic="linear-conflict", metric="mtm"), "admissible"),
     (dict(goal="1 2 3 4 5 6 7 8 9 0"), "goal"), (dict(size="3x2"), "size"),
 ])
@@ -285,11 +286,17 @@ def test_a_set_in_a_folder_whose_name_is_not_utf8(root, tmp_path):
     assert loyd.Tables.open(folder) == tables  # the same folder given as bytes
     with pytest.raises(UnicodeEncodeError):  # a str that names no file, as open() says
         loyd.Tables.open("\ud800")
+    with pytest.raises(ValueError, match="embedded null byte"):  # as open() says too
+        loyd.Tables.open(name + "\0/elsewhere")
+    # A message naming such a folder reads it with \xNN, never fails to be made.
+    with pytest.raises(loyd.InvalidInputError, match=r"sets-\\xff.* are for 3x3 boards"):
+        loyd.solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", tables=folder)
 
 
 def test_a_huge_broadcast_array_raises_memory_error():
     np = pytest.importorskip("numpy")
-    rows = np.broadcast_to(np.array([1, 2, 3, 4, 5, 6, 7, 0, 8], dtype=np.uint8), (2**40, 9))
+    # 9 PiB: beyond any address space, so NumPy cannot allocate the copy even with overcommit.
+    rows = np.broadcast_to(np.array([1, 2, 3, 4, 5, 6, 7, 0, 8], dtype=np.uint8), (2**50, 9))
     with pytest.raises(MemoryError):
         loyd.solve_many(rows)
 

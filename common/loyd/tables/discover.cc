@@ -52,13 +52,30 @@ std::string default_cache_dir() {
 }
 
 namespace {
-// The folders in their order, each once (compared as written, lexically normalised): a folder
-// named twice in LOYD_PDB_PATH is searched, and its damaged sets reported, once.
+// The folders in their order, each once: a folder named twice in LOYD_PDB_PATH is searched,
+// and its damaged sets reported, once. Names are compared without their "." components and
+// repeated or trailing slashes ("a/./b/" is "a/b"); ".." is kept, since it may leave a
+// symbolic link, so "l/../y" is another name than "y".
+std::string folder_key(const std::string& d) {
+    std::string key = d.empty() || d[0] != '/' ? "" : "/";
+    size_t start = 0;
+    while (start <= d.size()) {
+        size_t end = d.find('/', start);
+        if (end == std::string::npos) end = d.size();
+        const std::string part = d.substr(start, end - start);
+        if (!part.empty() && part != ".") {
+            if (!key.empty() && key.back() != '/') key += '/';
+            key += part;
+        }
+        start = end + 1;
+    }
+    return key;
+}
+
 std::vector<std::string> without_repeats(const std::vector<std::string>& dirs) {
     std::vector<std::string> out, seen;
     for (const std::string& d : dirs) {
-        std::string key = fs::path(d).lexically_normal().string();
-        if (key.size() > 1 && key.back() == '/') key.pop_back();
+        std::string key = folder_key(d);
         if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
         seen.push_back(std::move(key));
         out.push_back(d);

@@ -55,7 +55,7 @@ __all__ = [
 BoardLike = Union[Board, str, Sequence[int], Sequence[Sequence[int]]]
 GoalLike = Union[str, Board]
 SizeLike = Union[str, "tuple[int, int]"]
-TablesLike = Union[Tables, str, "os.PathLike[str]"]
+TablesLike = Union[Tables, str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Metric = Literal["stm", "mtm"]
 
 #: solve_many's status codes, per position.

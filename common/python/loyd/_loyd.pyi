@@ -88,9 +88,9 @@ class Tables:
 
     @staticmethod
     def open(
-        path: Union[str, "os.PathLike[str]"],
+        path: Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"],
         *,
-        cache_dir: Union[str, "os.PathLike[str]", None] = None,
+        cache_dir: Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", None] = None,
         verify: bool = True,
     ) -> "Tables": ...
     @staticmethod
