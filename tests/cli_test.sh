@@ -466,6 +466,12 @@ for bad in "$scratch" "$scratch/no-such-folder/page.html"; do
   expect_status "--html $bad" 4
   expect_err "--html $bad: said at once" "^solver: cannot write --html $bad: (it is a folder|the folder .* does not exist)$"
 done
+# Nor a file in a folder where no file can be made (/proc: the page's temporary file fails).
+if [ -d /proc ] && [ -f /proc/version ]; then
+  run timeout 20 "$solver" -j 1 --heuristic manhattan --goal blank-first --html /proc/version "$hard60"
+  expect_status "--html /proc/version" 4
+  expect_err "--html /proc/version: said at once" "^solver: cannot write --html /proc/version: cannot make a file in /proc: "
+fi
 # Nor a device (/dev/full would take nothing), said before the search too; `-` is not standard
 # output (which carries the results): refused, exit 2, no file named `-` written.
 run timeout 20 "$solver" -j 1 --heuristic manhattan --goal blank-first --html /dev/full "$hard60"

@@ -3,8 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <ostream>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -232,6 +235,23 @@ void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std
 // standard output or error writes to (UsageError). Nor is it `-` (UsageError) or anything but a
 // regular file or a new one in an existing folder (IoError, before any search, as write_file_atomic
 // would say after it).
+// The page is written atomically: a temporary file in its folder, then renamed. A folder
+// where no file can be made (read-only, /proc) is said now, not after the search: one file
+// is made there and removed at once.
+void probe_html_folder(const Request& req) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::path(base::link_destination(req.html)).parent_path();
+    if (dir.empty()) dir = ".";
+    std::string name = (dir / ".loyd-html-probe.XXXXXX").string();
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        throw IoError("cannot write --html " + req.html + ": cannot make a file in " +
+                          dir.string() + ": " + std::generic_category().message(errno),
+                      errno);
+    ::close(fd);
+    ::unlink(name.c_str());
+}
+
 void refuse_html_over_inputs(const Request& req) {
     namespace fs = std::filesystem;
     if (req.html.empty()) return;
@@ -247,6 +267,7 @@ void refuse_html_over_inputs(const Request& req) {
         if (!dir.empty() && !fs::is_directory(dir, ec))
             throw IoError("cannot write --html " + req.html + ": the folder " + dir.string() +
                           " does not exist");
+        probe_html_folder(req);
         return;
     }
     if (S_ISDIR(target.st_mode))
@@ -288,6 +309,7 @@ void refuse_html_over_inputs(const Request& req) {
     if (!ec && (name == tables::kManifestName || real.extension() == ".pdb") &&
         tables::holds_set(real.parent_path()))
         refuse("a file of the table set in " + real.parent_path().string());
+    probe_html_folder(req);
 }
 
 // --html: the page of the instances solved, written atomically; none solved is said, not
