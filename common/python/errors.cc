@@ -29,25 +29,21 @@ PyObject* make(py::module_& m, const char* name, const char* doc, py::tuple base
     return type;
 }
 
-py::str message(const char* what) {
-    return message_text(what);
-}
-
 void raise(PyObject* type, const char* what) {
-    PyErr_SetObject(type, message(what).ptr());
+    PyErr_SetObject(type, message_text(what).ptr());
 }
 
 // FileError with `what` as its message (str(e) is the whole message, as for the others) and,
 // when a system call failed, its errno as OSError has it. (Not strerror: OSError's str() would
 // then be "[Errno N] strerror" alone; the message already holds the reason.)
 void raise_file(const char* what, int code) {
-    py::object exc = py::reinterpret_borrow<py::object>(types.file)(message(what));
+    py::object exc = py::reinterpret_borrow<py::object>(types.file)(message_text(what));
     if (code != 0) exc.attr("errno") = code;
     PyErr_SetObject(types.file, exc.ptr());
 }
 
 void raise_limit(const LimitReached& e) {
-    py::object exc = py::reinterpret_borrow<py::object>(types.limit)(message(e.what()));
+    py::object exc = py::reinterpret_borrow<py::object>(types.limit)(message_text(e.what()));
     exc.attr("reason") = e.reason;
     exc.attr("nodes") = e.nodes;
     exc.attr("seconds") = e.seconds;

@@ -228,30 +228,28 @@ void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std
     }
 }
 
-// --html never replaces a file the run reads (UsageError, before any search): the --input file
-// (or the file stdin is redirected from), the --pdb manifest, or any manifest or table of a set
-// (a manifest.txt or .pdb file in a folder holding a set's manifest). Compared by identity
-// (device and inode), so a link or another spelling of the same file is caught too; nor the file
-// standard output or error writes to (UsageError). Nor is it `-` (UsageError) or anything but a
-// regular file or a new one in an existing folder (IoError, before any search, as write_file_atomic
-// would say after it).
 // The page is written atomically: a temporary file in its folder, then renamed. A folder
 // where no file can be made (read-only, /proc) is said now, not after the search: one file
-// is made there and removed at once.
-void probe_html_folder(const Request& req) {
-    namespace fs = std::filesystem;
-    fs::path dir = fs::path(base::link_destination(req.html)).parent_path();
+// is made in `dir` and removed at once.
+void probe_html_folder(const std::string& html, std::filesystem::path dir) {
     if (dir.empty()) dir = ".";
     std::string name = (dir / ".loyd-html-probe.XXXXXX").string();
     const int fd = ::mkstemp(name.data());
     if (fd < 0)
-        throw IoError("cannot write --html " + req.html + ": cannot make a file in " +
-                          dir.string() + ": " + std::generic_category().message(errno),
+        throw IoError("cannot write --html " + html + ": cannot make a file in " + dir.string() +
+                          ": " + std::generic_category().message(errno),
                       errno);
     ::close(fd);
     ::unlink(name.c_str());
 }
 
+// --html never replaces a file the run reads (UsageError, before any search): the --input file
+// (or the file stdin is redirected from), the --pdb manifest, or any manifest or table of a set
+// (a manifest.txt or .pdb file in a folder holding a set's manifest). Compared by identity
+// (device and inode), so a link or another spelling of the same file is caught too; nor the file
+// standard output or error writes to (UsageError). Nor is it `-` (UsageError) or anything but a
+// regular file or a new one in an existing folder, in a folder that takes a new file (IoError,
+// before any search, as write_file_atomic would say after it).
 void refuse_html_over_inputs(const Request& req) {
     namespace fs = std::filesystem;
     if (req.html.empty()) return;
@@ -267,7 +265,7 @@ void refuse_html_over_inputs(const Request& req) {
         if (!dir.empty() && !fs::is_directory(dir, ec))
             throw IoError("cannot write --html " + req.html + ": the folder " + dir.string() +
                           " does not exist");
-        probe_html_folder(req);
+        probe_html_folder(req.html, dir);
         return;
     }
     if (S_ISDIR(target.st_mode))
@@ -309,7 +307,7 @@ void refuse_html_over_inputs(const Request& req) {
     if (!ec && (name == tables::kManifestName || real.extension() == ".pdb") &&
         tables::holds_set(real.parent_path()))
         refuse("a file of the table set in " + real.parent_path().string());
-    probe_html_folder(req);
+    probe_html_folder(req.html, fs::path(base::link_destination(req.html)).parent_path());
 }
 
 // --html: the page of the instances solved, written atomically; none solved is said, not
