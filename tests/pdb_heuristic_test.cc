@@ -410,6 +410,20 @@ TEST_F(LoadRefusal, TableOfAnotherBoard) {
     EXPECT_NE(msg.find("3x3"), std::string::npos) << msg;
 }
 
+TEST_F(LoadRefusal, TableOfAnotherBoardIsRefusedBeforeItsPayloadIsRead) {
+    // A 4x4 zstd table with a damaged payload over a 3x3 set's file (no checksums in the
+    // manifest): the header's board is compared first, so the message names the board, not
+    // the payload (which used to be decoded, whatever its size, before the comparison).
+    const std::string d3 = make("8-4-4", tables::PdbEncoding::Raw, false);
+    const std::string d4 = make("small-4x4", tables::PdbEncoding::Zstd);
+    const std::string donor = d4 + "/additive-1-2-5.pdb";
+    flip_byte(donor, tables::kPdbHeaderSize + 40);
+    const std::string victim = d3 + "/additive-1-2-4-5.pdb";
+    fs::copy_file(donor, victim, fs::copy_options::overwrite_existing);
+    const std::string msg = error_of<FormatError>([&] { tables::load_set(d3); });
+    EXPECT_NE(msg.find(victim + ": board is 4x4, expected 3x3"), std::string::npos) << msg;
+}
+
 TEST_F(LoadRefusal, TableOfAnotherPattern) {
     // Same board and goal, other tiles: swap the two 8-4-4 tables (no checksums to catch it).
     const std::string dir = make("8-4-4", tables::PdbEncoding::Raw, false);

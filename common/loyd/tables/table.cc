@@ -53,10 +53,11 @@ PdbTable::PdbTable(PdbFile f, Pattern p)
         reader_ = reader_.cells_indexed(ranker_.cells(), ranker_.items());
 }
 
-PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
-                        bool verify_payload, base::Links links) {
-    PdbFile f = PdbFile::open(path, verify_payload, links);
-    Pattern p = pattern_of(f.header(), path);
+namespace {
+// The header's pattern and entry count, against `expected` when given.
+void check_pattern(const PdbHeader& h, const std::optional<Pattern>& expected,
+                   const std::string& path) {
+    const Pattern p = pattern_of(h, path);
     if (expected) {
         const Pattern& e = *expected;
         if (!(p.geometry() == e.geometry()))
@@ -76,10 +77,19 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
             throw FormatError(path + ": pattern tiles are " + p.tiles_string() + ", expected " +
                               e.tiles_string());
     }
-    const uint64_t want =
-        f.header().layout == TableLayout::Cells ? cell_slots(p) : pattern_ranker(p).size();
-    if (f.header().entries != want)
-        throw FormatError(path + ": entry count does not match the pattern");
+    const uint64_t want = h.layout == TableLayout::Cells ? cell_slots(p) : pattern_ranker(p).size();
+    if (h.entries != want) throw FormatError(path + ": entry count does not match the pattern");
+}
+}  // namespace
+
+PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
+                        bool verify_payload, base::Links links) {
+    // Checked before the payload is read: a 3x3 set's file claiming a 5x5 table is refused
+    // without decoding a gigabyte.
+    PdbFile f = PdbFile::open(path, verify_payload, links, [&](const PdbHeader& h) {
+        check_pattern(h, expected, path);
+    });
+    Pattern p = pattern_of(f.header(), path);
     return PdbTable(std::move(f), std::move(p));
 }
 

@@ -285,9 +285,11 @@ PdbHeader read_pdb_header(const std::string& path) {
     return read_header_from(fd, path).header;
 }
 
-PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links links) {
+PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links links,
+                      const std::function<void(const PdbHeader&)>& check) {
     Fd fd = open_for_reading(path, links);
     HeaderRead hr = read_header_from(fd, path);
+    if (check) check(hr.header);
     PdbFile f;
     f.path_ = path;
     f.header_ = std::move(hr.header);

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -83,9 +84,12 @@ PdbHeader read_pdb_header(const std::string& path);
 class PdbFile {
 public:
     // Only a regular file is opened (a FIFO is refused at once); with Links::Refuse, not through
-    // a symbolic link either (IoError).
+    // a symbolic link either (IoError). `check`, when given, sees the header before the payload
+    // is mapped, read or decoded, and throws to refuse the file (a small file whose header
+    // claims a huge table then costs nothing).
     static PdbFile open(const std::string& path, bool verify_payload = true,
-                        base::Links links = base::Links::Follow);
+                        base::Links links = base::Links::Follow,
+                        const std::function<void(const PdbHeader&)>& check = {});
 
     PdbFile(PdbFile&& o) noexcept;
     PdbFile& operator=(PdbFile&& o) noexcept;
