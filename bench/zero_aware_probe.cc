@@ -16,12 +16,21 @@
 // node counts are what they measure. The "fast" mode runs the zero-aware lookup of
 // heuristics/zero_aware_pdb.h (the same values as "zero", so the same nodes, at the speed a
 // solver would see); "fast4" the same with the entries at 4 bits (compact_region_entries).
+// "census" searches nothing: per table it counts the placements whose regions do not all have
+// the same distance (a lookup there needs the blank's region; elsewhere the regular entry is
+// already the zero-aware one). --count adds, to the regular and zero modes, the lookups made,
+// those on a placement of several regions, those on such a placement with regions of unequal
+// distances, and those whose blank region's distance is above the minimum (stderr).
 // Usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] [--no-reflect]
-//        [--modes regular,zero,fast,fast4] [--node-limit N] [--cache DIR]
+//        [--modes regular,zero,fast,fast4|census] [--node-limit N] [--cache DIR] [--count]
+//        [--partition I]
+// (--partition: which of the preset's partitions, from 0, or "all": the regular and zero
+// modes then take the max over them, as the solver does, each partition a RegionH.)
 // (--cache DIR keeps the built values there between runs; progress goes to stderr.)
 // TSV rows: id, tiles, [manhattan,] optimal, published nodes (../shared/data/korf*.tsv), for
 // the blank-first goal (mapped onto the preset's goal as the solver does, board/goal_map.h).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -45,6 +54,14 @@
 namespace {
 
 using namespace loyd;
+
+// --count: the lookups of the regular and zero modes (shared by the threads; a probe's
+// counters, not the solver's speed).
+struct LookupCounts {
+    bool on = false;
+    std::atomic<unsigned long long> lookups{0}, multi{0}, unequal{0}, above{0};
+};
+LookupCounts g_counts;
 
 // The preset's additive tables, one distance per (placement, region) state.
 struct RegionTables {
@@ -73,10 +90,13 @@ void write_cached(const std::string& path, const tables::EntryBytes& v) {
         throw IoError("cannot write " + path);
 }
 
-RegionTables build_tables(const tables::PdbSetSpec& spec, int threads, const std::string& cache) {
-    if (spec.partitions.size() != 1) throw UsageError("the probe takes one partition");
+RegionTables build_tables(const tables::PdbSetSpec& spec, size_t partition, int threads,
+                          const std::string& cache) {
+    if (partition >= spec.partitions.size())
+        throw UsageError("the preset has " + std::to_string(spec.partitions.size()) +
+                         " partitions");
     RegionTables tb;
-    for (int i : spec.partitions[0]) {
+    for (int i : spec.partitions[partition]) {
         const tables::Pattern& p = spec.tables[static_cast<size_t>(i)].pattern;
         tb.patterns.push_back(p);
         tb.spaces.push_back(
@@ -175,12 +195,23 @@ private:
         const int blank = v ? mirror_.cell[s.blank] : s.blank;
         const tables::EntryBytes& vals = tb_->values[static_cast<size_t>(t)];
         const uint64_t state = sp.state_of(cells, blank);
-        if (zero_) return vals[state];
+        if (zero_ && !g_counts.on) return vals[state];
         const tables::RegionSpace::Where w = sp.where(state);
-        uint8_t best = 255;
-        for (int r = 0; r < sp.regions(w.set); ++r)
-            best = std::min(best, vals[sp.state(w.set, w.arrangement, r)]);
-        return best;
+        uint8_t best = 255, worst = 0;
+        for (int r = 0; r < sp.regions(w.set); ++r) {
+            const uint8_t x = vals[sp.state(w.set, w.arrangement, r)];
+            best = std::min(best, x);
+            worst = std::max(worst, x);
+        }
+        if (g_counts.on) count(sp.regions(w.set) > 1, worst != best, vals[state] != best);
+        return zero_ ? vals[state] : best;
+    }
+
+    static void count(bool multi, bool unequal, bool above) {
+        g_counts.lookups.fetch_add(1, std::memory_order_relaxed);
+        if (multi) g_counts.multi.fetch_add(1, std::memory_order_relaxed);
+        if (unequal) g_counts.unequal.fetch_add(1, std::memory_order_relaxed);
+        if (above) g_counts.above.fetch_add(1, std::memory_order_relaxed);
     }
 
     const RegionTables* tb_;
@@ -191,6 +222,69 @@ private:
     int8_t tab_[board::kMaxCells];
     uint8_t val_[2][tables::kMaxSetTables]{};
     int sum_[2]{};
+};
+
+// census: per table, the placements of several regions, and those whose regions' distances
+// are not all equal (by regions, and how many of those have exactly two distinct values).
+void census(const RegionTables& tb) {
+    std::printf(
+        "table\tplacements\tseveral_regions\tunequal\tunequal_2_regions\t"
+        "unequal_3+_regions\tunequal_two_values\n");
+    for (size_t t = 0; t < tb.patterns.size(); ++t) {
+        const tables::RegionSpace& sp = *tb.spaces[t];
+        const tables::EntryBytes& v = tb.values[t];
+        unsigned long long several = 0, unequal = 0, two_regions = 0, two_values = 0;
+        for (uint64_t set = 0; set < sp.sets(); ++set) {
+            const int regions = sp.regions(set);
+            if (regions < 2) continue;
+            several += sp.arrangements();
+            for (uint64_t a = 0; a < sp.arrangements(); ++a) {
+                std::set<uint8_t> values;
+                for (int r = 0; r < regions; ++r) values.insert(v[sp.state(set, a, r)]);
+                if (values.size() < 2) continue;
+                ++unequal;
+                if (regions == 2) ++two_regions;
+                if (values.size() == 2) ++two_values;
+            }
+        }
+        std::printf("%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n",
+                    tb.patterns[t].tiles_string().c_str(),
+                    static_cast<unsigned long long>(sp.placements()), several, unequal, two_regions,
+                    unequal - two_regions, two_values);
+    }
+}
+
+// Several partitions under max (--partition all), each a RegionH.
+class MaxRegionH {
+public:
+    static constexpr size_t kMax = 4;
+    struct Undo {
+        RegionH::Undo u[kMax];
+    };
+
+    MaxRegionH(const std::vector<RegionTables>& parts, const board::Board& goal, bool zero_aware,
+               bool reflect) {
+        if (parts.size() > kMax) throw UsageError("the probe takes at most 4 partitions");
+        for (const RegionTables& tb : parts) hs_.emplace_back(tb, goal, zero_aware, reflect);
+    }
+
+    int init(const board::SearchState& s) {
+        int h = 0;
+        for (RegionH& x : hs_) h = std::max(h, x.init(s));
+        return h;
+    }
+    int moved(int hp, const board::SearchState& s, int tile, int from, int to, Undo& u) {
+        int h = 0;
+        for (size_t i = 0; i < hs_.size(); ++i)
+            h = std::max(h, hs_[i].moved(hp, s, tile, from, to, u.u[i]));
+        return h;
+    }
+    void undo(const Undo& u) {
+        for (size_t i = 0; i < hs_.size(); ++i) hs_[i].undo(u.u[i]);
+    }
+
+private:
+    std::vector<RegionH> hs_;
 };
 
 struct Row {
@@ -226,6 +320,8 @@ struct Args {
     std::string cache;
     std::vector<std::string> modes{"regular", "zero"};
     unsigned long long node_limit = 0;
+    bool count = false;
+    long partition = 0;  // -1: all
 };
 
 Args parse_args(int argc, char** argv) {
@@ -249,13 +345,20 @@ Args parse_args(int argc, char** argv) {
             a.cache = argv[++i];
         } else if (o == "--node-limit" && more) {
             a.node_limit = std::stoull(argv[++i]);
+        } else if (o == "--partition" && more) {
+            const std::string v = argv[++i];
+            a.partition = v == "all" ? -1 : std::stol(v);
+        } else if (o == "--count") {
+            a.count = true;
         } else {
             throw UsageError("unknown argument " + o);
         }
     }
     for (const std::string& m : a.modes)
-        if (m != "regular" && m != "zero" && m != "fast" && m != "fast4")
+        if (m != "regular" && m != "zero" && m != "fast" && m != "fast4" && m != "census")
             throw UsageError("unknown mode " + m);
+    if (std::find(a.modes.begin(), a.modes.end(), "census") != a.modes.end() && a.modes.size() > 1)
+        throw UsageError("census is a mode of its own");
     return a;
 }
 
@@ -306,7 +409,7 @@ FastTables fast_tables(RegionTables& tb, const std::vector<std::string>& modes) 
 
 // What the searches share: the tables, the goal, the pruning automaton and the limits.
 struct Probe {
-    const RegionTables& tb;
+    const std::vector<RegionTables>& parts;
     const FastTables& fast;
     const board::Board& goal;
     const search::MovePruning& pruning;
@@ -327,7 +430,12 @@ search::SearchResult solve(const Probe& p, const std::string& mode, const board:
         search::IdaStar<heuristics::CompactZeroAwarePdbH> ida(h, p.goal, p.pruning);
         return ida.solve(start, p.limits, p.threads);
     }
-    const RegionH h(p.tb, p.goal, mode == "zero", p.reflect);
+    if (p.parts.size() > 1) {
+        const MaxRegionH h(p.parts, p.goal, mode == "zero", p.reflect);
+        search::IdaStar<MaxRegionH> ida(h, p.goal, p.pruning);
+        return ida.solve(start, p.limits, p.threads);
+    }
+    const RegionH h(p.parts[0], p.goal, mode == "zero", p.reflect);
     search::IdaStar<RegionH> ida(h, p.goal, p.pruning);
     return ida.solve(start, p.limits, p.threads);
 }
@@ -351,6 +459,13 @@ int run_row(const Probe& p, const Row& row, const std::vector<std::string>& mode
                     row.published
                         ? static_cast<double>(r.nodes_expanded) / static_cast<double>(row.published)
                         : 0.0);
+        if (g_counts.on) {
+            std::fprintf(stderr,
+                         "  lookups %llu, several regions %llu, unequal regions %llu, above "
+                         "the minimum %llu\n",
+                         g_counts.lookups.exchange(0), g_counts.multi.exchange(0),
+                         g_counts.unequal.exchange(0), g_counts.above.exchange(0));
+        }
         std::fflush(stdout);
     }
     return wrong;
@@ -360,10 +475,11 @@ int run_row(const Probe& p, const Row& row, const std::vector<std::string>& mode
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(
-            stderr,
-            "usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] "
-            "[--no-reflect] [--modes regular,zero,fast,fast4] [--node-limit N] [--cache DIR]\n");
+        std::fprintf(stderr,
+                     "usage: zero_aware_probe PRESET TSV [--easiest N] [--ids 1,2] [--threads T] "
+                     "[--no-reflect] [--modes regular,zero,fast,fast4|census] [--node-limit N] "
+                     "[--cache DIR] "
+                     "[--count] [--partition I|all]\n");
         return 2;
     }
     try {
@@ -371,8 +487,22 @@ int main(int argc, char** argv) {
         std::vector<Row> rows = read_rows(argv[2]);
         const Args a = parse_args(argc, argv);
         select_rows(rows, a);
-        RegionTables tb = build_tables(spec, a.threads, a.cache);
-        const FastTables fast = fast_tables(tb, a.modes);
+        std::vector<RegionTables> parts;
+        for (size_t i = 0; i < spec.partitions.size(); ++i)
+            if (a.partition < 0 || static_cast<size_t>(a.partition) == i)
+                parts.push_back(build_tables(spec, i, a.threads, a.cache));
+        if (parts.empty())
+            throw UsageError("the preset has " + std::to_string(spec.partitions.size()) +
+                             " partitions");
+        if (a.modes[0] == "census") {
+            for (const RegionTables& tb : parts) census(tb);
+            return 0;
+        }
+        for (const std::string& m : a.modes)
+            if (m.starts_with("fast") && parts.size() > 1)
+                throw UsageError("the fast modes take one partition");
+        g_counts.on = a.count;
+        const FastTables fast = fast_tables(parts[0], a.modes);
         search::SearchLimits limits;
         limits.max_nodes = a.node_limit;
         limits.progress = [](const search::SearchProgress& p) {
@@ -388,7 +518,7 @@ int main(int argc, char** argv) {
             board::GoalMapping::find(board::Board::blank_first(goal.geometry()), goal);
         if (!mapping) throw UsageError("the preset's goal is not a symmetry of blank-first");
         const Probe probe{
-            tb,
+            parts,
             fast,
             goal,
             search::MovePruning::shared(goal.geometry(),
