@@ -143,6 +143,29 @@ TEST(PdbSolve, AstarOptimalWithAdditiveTables) {
     }
 }
 
+// A* stopped by a node limit reports a lower bound. 8-4-4's h is inconsistent, so the least f
+// on the open list can drop below the start's h; the bound reported never does, never drops
+// as the limit grows, and never exceeds the distance (it used to give 25 at 5 nodes, below
+// the start's h of 27, on this 31-move position).
+TEST(PdbSolve, AstarLowerBoundNeverDrops) {
+    const tables::LoadedSet& set = test_set("8-4-4");
+    const board::Board& goal = set.spec.goal;
+    const ExactDistances exact(goal);
+    const board::Board b = board::Board::make(goal.geometry(), {8, 6, 7, 2, 5, 4, 3, 0, 1});
+    const int distance = exact.distance(b);
+    search::SolveOptions opt = pdb_options(set, search::Algorithm::Astar);
+    int last = 0;
+    for (uint64_t limit = 1; limit <= 300; ++limit) {
+        opt.limits.max_nodes = limit;
+        const search::SolveOutcome r = solve(b, goal, opt);
+        if (r.status == search::SolveOutcome::Status::Solved) break;
+        ASSERT_GE(r.search.lower_bound, r.search.heuristic_start) << limit;
+        ASSERT_GE(r.search.lower_bound, last) << limit;
+        ASSERT_LE(r.search.lower_bound, distance) << limit;
+        last = r.search.lower_bound;
+    }
+}
+
 // A* on `samples` random positions of each named 3x3 set, with `lookups`, at their BFS distance.
 void expect_astar_sample_optimal(std::initializer_list<const char*> names, uint64_t seed,
                                  int samples,

@@ -123,6 +123,10 @@ public:
         int g = 0;
         Key k = 0;
         while (open_.pop(f_, g, k)) {
+            // Every f popped is at most C* (an open node on an optimal path has f <= C*, and
+            // the least f comes first), so the largest is the best bound known; with an
+            // inconsistent h a later one may be lower.
+            if (static_cast<int>(f_) > res_.lower_bound) res_.lower_bound = static_cast<int>(f_);
             Info& info = *seen_.find(k);
             if (info.closed || info.g != g) continue;
             info.closed = true;
@@ -249,7 +253,9 @@ private:
 
     const SearchResult& stop(StopReason why) {
         res_.stop_reason = why;
-        res_.lower_bound = static_cast<int>(f_);  // some open node on an optimal path has f <= C*
+        // Some open node on an optimal path has f <= C*: the least f is a bound, kept when
+        // it is above the best one popped (h0 at the start).
+        if (static_cast<int>(f_) > res_.lower_bound) res_.lower_bound = static_cast<int>(f_);
         return res_;
     }
 
