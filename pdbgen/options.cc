@@ -123,7 +123,11 @@ void read_values(const po::variables_map& vm, Options& o) {
         o.checkpoint = str("checkpoint");
         if (o.checkpoint.empty()) throw UsageError("--checkpoint needs a folder");
     }
-    if (vm.count("against")) o.against = str("against");
+    if (vm.count("against")) {
+        o.against = str("against");
+        // An empty reference (an unset variable in a script) must not skip the comparison.
+        if (o.against.empty()) throw UsageError("--against needs a reference set or manifest");
+    }
     o.scores = vm.count("scores") > 0;
     if (vm.count("sizes")) o.sizes = str("sizes");
     o.top = vm["top"].as<int>();

@@ -185,6 +185,19 @@ $scratch/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" ]
       expect_out "the custom set $pat has a package of its own" "^$scratch/tpkg4/loyd-pdb-custom-[0-9a-f]{8}_0.2.0_all.deb$"
     done
     expect "two custom sets, two packages" [ "$(ls "$scratch/tpkg4"/*.deb | wc -l)" = 2 ]
+    # Names that look like the names hashing gives are hashed too: a set named as the unnamed
+    # set's package and one named as 'My set''s never share their packages.
+    taken=$(basename "$(ls "$scratch/tpkg4"/*.deb | head -1)" _0.2.0_all.deb)
+    taken=${taken#loyd-pdb-}
+    expect_run "build 'My set'" 0 "$p/bin/pdbgen" build --size 3x3 --pattern 1,2 --name "My set" --out "$scratch/myset" -q
+    expect_run "build a set named as its package" 0 "$p/bin/pdbgen" build --size 3x3 --pattern 3,4 --name "my-set-dbdc959a" --out "$scratch/myset2" -q
+    expect_run "build a set named $taken" 0 "$p/bin/pdbgen" build --size 3x3 --pattern 5,6 --name "$taken" --out "$scratch/taken" -q
+    for s in myset myset2 taken; do
+      expect_run "package $s" 0 "$p/bin/pdbgen" package "$scratch/$s" --out "$scratch/tpkg5" -q
+    done
+    expect "'My set' packaged as loyd-pdb-my-set-dbdc959a" [ -e "$scratch/tpkg5/loyd-pdb-my-set-dbdc959a_0.2.0_all.deb" ]
+    expect "three names, three packages" [ "$(ls "$scratch/tpkg5"/*.deb | wc -l)" = 3 ]
+    expect "a set named $taken is not the unnamed set's package" [ ! -e "$scratch/tpkg5/loyd-pdb-${taken}_0.2.0_all.deb" ]
     # A damaged set is never packaged.
     printf 'x' | dd of="$scratch/fleet/full-1-2-3-4-5-6.pdb" bs=1 seek=5000 conv=notrunc 2>/dev/null
     run "$p/bin/pdbgen" package "$scratch/fleet" --out "$scratch/tpkg2"

@@ -112,6 +112,9 @@ expect_run "info stm byte table" 0 "$pdbgen" info "$scratch/fringe-bytes/full-1-
 expect_run "verify the byte 8-fringe against the compact one" 0 "$pdbgen" verify "$scratch/fringe-bytes" --against "$fringe"
 expect_run "verify the compact 8-fringe against the byte one" 0 "$pdbgen" verify "$fringe" --against "$scratch/fringe-bytes"
 expect_run "verify the compact 8-fringe against the reference" 0 "$pdbgen" verify "$fringe" --against "$root_ref/8-fringe.manifest.txt"
+# An empty reference (an unset variable) is refused, not taken as no reference.
+expect_run "verify against an empty reference" 2 "$pdbgen" verify "$fringe" --against "" &&
+  expect_err "verify against an empty reference" "^pdbgen: --against needs a reference set or manifest"
 mtmc=$scratch/mtmc
 expect_run "build custom mtm 2x4" 0 "$pdbgen" build --size 2x4 --pattern 1,2,3 --pattern 5,6 --metric mtm --out "$mtmc" -q
 expect "build custom mtm: full-mtm-1-2-3.pdb" [ -f "$mtmc/full-mtm-1-2-3.pdb" ]
@@ -191,6 +194,13 @@ count_check
 [ ! -e "$conv/.additive-1-2-4-5.pdb.tmp.$dead" ] && [ -e "$conv/.additive-3-6-7-8.pdb.tmp.$$" ] &&
   [ -e "$conv/.notes.tmp.txt" ] || fail "unpack: dead writers' temporaries not removed, or others touched: $(ls -a "$conv")"
 rm -f "$conv/.additive-3-6-7-8.pdb.tmp.$$" "$conv/.notes.tmp.txt"
+# A table the manifest names is never a temporary file to remove, whatever its name.
+oddname=$scratch/oddname
+cp -r "$s844" "$oddname"
+mv "$oddname/additive-1-2-4-5.pdb" "$oddname/.t.pdb.tmp.$dead"
+sed -i "s/additive-1-2-4-5\.pdb/.t.pdb.tmp.$dead/g" "$oddname/manifest.txt"
+expect_run "unpack a table named like a temporary" 0 "$pdbgen" unpack "$oddname" &&
+  expect_run "verify the table named like a temporary" 0 "$pdbgen" verify "$oddname"
 expect_run "verify after unpack" 0 "$pdbgen" verify "$conv"
 expect_run "info after unpack" 0 "$pdbgen" info "$conv/additive-1-2-4-5.pdb" && expect_out "info raw" "^encoding +raw"
 raw_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")

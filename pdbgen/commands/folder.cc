@@ -7,10 +7,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/tables/manifest.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
 
@@ -93,7 +96,19 @@ void remove_build_temporaries(const Context& c, const std::string& dir,
 }
 
 void remove_dead_temporaries_in(const Context& c, const std::string& dir) {
-    if (const int n = base::remove_dead_temporaries(dir); n > 0 && !c.options.quiet)
+    // A file the folder's manifest names is a table, whatever its name; with a manifest that
+    // cannot be read, which files are tables is not known, so none is removed.
+    std::set<std::string> tables;
+    if (tables::holds_set(dir)) {
+        try {
+            for (const auto& t :
+                 tables::read_manifest((fs::path(dir) / tables::kManifestName).string()).tables)
+                tables.insert(t.file);
+        } catch (const Error&) {
+            return;
+        }
+    }
+    if (const int n = base::remove_dead_temporaries(dir, tables); n > 0 && !c.options.quiet)
         c.err << "pdbgen: removed " << n << " temporary file(s) of an interrupted run in " << dir
               << "\n";
 }

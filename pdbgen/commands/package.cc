@@ -32,6 +32,8 @@
 #include "loyd/tables/table_file.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/commands/folder.h"
+#include "pdbgen/commands/threads.h"
+#include "pdbgen/commands/verify.h"
 
 extern char** environ;
 
@@ -109,10 +111,22 @@ void run_tool(const std::vector<std::string>& args, const std::atomic<bool>& int
                       ")" + last_line(errfd));
 }
 
+// True when `s` ends in '-' and 8 lower-case hex digits, as a name given a hash does.
+bool ends_like_hashed(const std::string& s) {
+    if (s.size() < 9 || s[s.size() - 9] != '-') return false;
+    for (size_t i = s.size() - 8; i < s.size(); ++i)
+        if (!std::isdigit(static_cast<unsigned char>(s[i])) && (s[i] < 'a' || s[i] > 'f'))
+            return false;
+    return true;
+}
+
 // A Debian package name from a set name: lower case letters, digits, '+', '-', '.'. A name
 // that does not map one to one ("My set" and "my-set" would both be loyd-pdb-my-set, and
-// installing one would replace the other) gets 8 hex digits of its XXH3 appended.
-std::string debian_name(const std::string& set) {
+// installing one would replace the other) gets 8 hex digits of its XXH3 appended, and so does
+// a name that already ends like that ("my-set-dbdc959a" would otherwise be "My set"'s
+// package), so names kept as they are never end like a hashed one. `hashed`: the name is
+// already unique by its own hash (package_set_name's "custom-HASH"), kept as it is.
+std::string debian_name(const std::string& set, bool hashed = false) {
     std::string n = "loyd-pdb-";
     bool exact = true;
     for (char c : set) {
@@ -122,7 +136,7 @@ std::string debian_name(const std::string& set) {
         exact = exact && d == c;
         n += d;
     }
-    if (!exact) {
+    if (!hashed && (!exact || ends_like_hashed(set))) {
         const std::string hash = base::hex16(tables::pdb_checksum(set.data(), set.size()));
         n.append("-").append(hash, 0, 8);
     }
@@ -133,9 +147,12 @@ std::string debian_name(const std::string& set) {
 // the default one ("custom", what `build` names a set not given --name), which would share a
 // package and a folder with every other such set: "custom-" and 8 hex digits of the XXH3 of its
 // manifest's text (goal, tables and their checksums: the same tables give the same name).
-std::string package_set_name(const tables::LoadedSet& set) {
+// `hashed` says which: a set named "custom-1234abcd" by its user gets a hash of its own name
+// appended by debian_name, so it never shares the package of an unnamed set.
+std::string package_set_name(const tables::LoadedSet& set, bool& hashed) {
     const std::string& name = set.spec.name;
-    if (!name.empty() && name != "custom") return name;
+    hashed = name.empty() || name == "custom";
+    if (!hashed) return name;
     const std::string text = tables::manifest_text(set.spec);
     return "custom-" + base::hex16(tables::pdb_checksum(text.data(), text.size())).substr(0, 8);
 }
@@ -219,9 +236,14 @@ void sync_file(const std::string& path) {
 // into place once both are made; on any failure or interrupt the stage and the temporaries
 // are removed and a package already in place is left as it was.
 void make_table_packages(const Context& c, const std::string& set_dir, const std::string& out_dir) {
-    const tables::LoadedSet set =
-        tables::load_set(set_dir);  // every check; a broken set is never packaged
-    const std::string name = package_set_name(set), pkg = debian_name(name);
+    const tables::LoadedSet set = tables::load_set(set_dir);
+    // Every entry, as `pdbgen verify` checks them: a set shipped to many machines is checked
+    // once, here, beyond the sample the solver checks on load.
+    for (size_t i = 0; i < set.tables.size(); ++i)
+        verify_entries(set.tables[i], (fs::path(set.dir) / set.spec.tables[i].file).string(),
+                       thread_count(c.options));
+    bool hashed = false;
+    const std::string name = package_set_name(set, hashed), pkg = debian_name(name, hashed);
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) throw IoError("cannot create output folder '" + out_dir + "': " + ec.message());

@@ -3,7 +3,7 @@
 // and with --against against a reference manifest's checksums. A table that fails is a
 // FormatError: the command exits 4 (a set's tables are all checked first, each failure on one
 // line).
-#include "loyd/tables/verify.h"
+#include "pdbgen/commands/verify.h"
 
 #include <filesystem>
 #include <optional>
@@ -22,6 +22,17 @@ namespace fs = std::filesystem;
 
 namespace loyd::pdbgen {
 
+tables::ValueSummary verify_entries(const tables::PdbTable& t, const std::string& path,
+                                    int threads) {
+    const tables::PdbHeader& h = t.file().header();
+    tables::ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    if (values.max_value() != h.max_value)
+        throw FormatError(path + ": header max value " + std::to_string(h.max_value) +
+                          " but the largest entry is " + std::to_string(values.max_value()));
+    verify_table(t.pattern(), t.entries(), t.size(), threads, path);
+    return values;
+}
+
 namespace {
 
 // A verified table's checksums: of its payload (what its set's manifest records) and of its
@@ -36,12 +47,7 @@ Verified verify_file(const std::string& path, const std::optional<tables::Patter
                      int threads) {
     tables::PdbTable t = tables::PdbTable::load(path, expected);
     const tables::PdbHeader& h = t.file().header();
-    const tables::ValueSummary values =
-        summarize_values(t.pattern(), t.entries(), t.size(), threads);
-    if (values.max_value() != h.max_value)
-        throw FormatError(path + ": header max value " + std::to_string(h.max_value) +
-                          " but the largest entry is " + std::to_string(values.max_value()));
-    verify_table(t.pattern(), t.entries(), t.size(), threads, path);
+    const tables::ValueSummary values = verify_entries(t, path, threads);
     std::ostringstream out;
     out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " "
         << t.pattern().tiles_string() << ", " << program::thousands(t.size()) << " "

@@ -158,13 +158,14 @@ long temporary_writer(const std::string& name) {
     return std::stol(name.substr(tmp + 5));
 }
 
-int remove_dead_temporaries(const std::string& folder) {
+int remove_dead_temporaries(const std::string& folder, const std::set<std::string>& keep) {
     namespace fs = std::filesystem;
     std::error_code ec;
     int removed = 0;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-        const long pid = temporary_writer(it->path().filename().string());
-        if (pid <= 0 || pid == ::getpid()) continue;
+        const std::string name = it->path().filename().string();
+        const long pid = temporary_writer(name);
+        if (pid <= 0 || pid == ::getpid() || keep.count(name)) continue;
         std::error_code st;
         if (!fs::is_regular_file(it->symlink_status(st))) continue;
         if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)

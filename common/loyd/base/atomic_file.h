@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "loyd/base/regular_file.h"
@@ -61,8 +62,9 @@ long temporary_writer(const std::string& name);
 
 // Removes the temporary files in `folder` (".NAME.tmp.PID", regular files only) whose writer is
 // gone: no process has that PID (kill(PID, 0) fails with ESRCH). A live PID keeps its file, even
-// a reused one, so another writer's work is never removed; links and other files are left alone.
-// Returns how many were removed. Cost: one directory scan.
-int remove_dead_temporaries(const std::string& folder);
+// a reused one, so another writer's work is never removed; links and other files are left alone,
+// and so are the names in `keep` (a set's manifest may name a table so). Returns how many were
+// removed. Cost: one directory scan.
+int remove_dead_temporaries(const std::string& folder, const std::set<std::string>& keep = {});
 
 }  // namespace loyd::base

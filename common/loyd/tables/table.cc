@@ -86,9 +86,8 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
                         bool verify_payload, base::Links links) {
     // Checked before the payload is read: a 3x3 set's file claiming a 5x5 table is refused
     // without decoding a gigabyte.
-    PdbFile f = PdbFile::open(path, verify_payload, links, [&](const PdbHeader& h) {
-        check_pattern(h, expected, path);
-    });
+    PdbFile f = PdbFile::open(path, verify_payload, links,
+                              [&](const PdbHeader& h) { check_pattern(h, expected, path); });
     Pattern p = pattern_of(f.header(), path);
     return PdbTable(std::move(f), std::move(p));
 }
