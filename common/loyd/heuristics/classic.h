@@ -71,22 +71,31 @@ struct GoalTables {
     std::array<uint8_t, board::kMaxCells> parity{};
 };
 
+// The misplaced tiles, rounded up to the parity every solution's length has (as the table
+// heuristics are: a bound of the wrong parity only costs IDA* an iteration that cannot end).
 class MisplacedH {
 public:
-    struct Undo {};
+    struct Undo {
+        int count;
+    };
     explicit MisplacedH(const board::Board& goal) : t_(goal) {}
-    int init(const board::SearchState& s) const {
-        int h = 0;
-        for (int t = 1; t < s.n; ++t) h += s.pos[t] != t_.goal_pos[t];
-        return h;
+    int init(const board::SearchState& s) {
+        count_ = 0;
+        for (int t = 1; t < s.n; ++t) count_ += s.pos[t] != t_.goal_pos[t];
+        return rounded(s.blank);
     }
-    int moved(int h, const board::SearchState&, int tile, int from, int to, Undo&) const {
-        return h + (from == t_.goal_pos[tile]) - (to == t_.goal_pos[tile]);
+    int moved(int, const board::SearchState&, int tile, int from, int to, Undo& u) {
+        u.count = count_;
+        count_ += (from == t_.goal_pos[tile]) - (to == t_.goal_pos[tile]);
+        return rounded(from);  // the blank is on `from` now
     }
-    void undo(const Undo&) const {}
+    void undo(const Undo& u) { count_ = u.count; }
 
 private:
+    int rounded(int blank) const { return count_ + ((count_ ^ t_.parity[blank]) & 1); }
+
     GoalTables t_;
+    int count_ = 0;
 };
 
 class ManhattanH {
