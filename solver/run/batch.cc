@@ -187,6 +187,7 @@ private:
                 wake = waiting_ > 0;  // a worker waits only when the window is full
             }
             if (wake) space_cv_.notify_one();  // one slot freed: one waiting worker can fill it
+            if (t->skipped) continue;
             print(*t);
             unflushed = true;
             idle.reset();
@@ -199,6 +200,7 @@ public:
     // end of the input. Only when no worker runs.
     std::unique_ptr<Task> pop() {
         std::unique_lock<std::mutex> lock(mu_);
+        if (interrupt_flag()) return nullptr;  // what was read ahead is not started
         if (window_.empty() && !read_one(lock)) return nullptr;
         std::unique_ptr<Task> t = std::move(window_.front());
         window_.pop_front();
@@ -305,8 +307,10 @@ private:
                     return;
                 }
                 t = window_[unclaimed_++].get();
+                // After an interrupt, what was read ahead is not started: it is done unprinted.
+                t->skipped = interrupt_flag().load();
             }
-            solve_task(req_, base, *t);
+            if (!t->skipped) solve_task(req_, base, *t);
             bool front;
             {
                 std::lock_guard<std::mutex> lock(mu_);

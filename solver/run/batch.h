@@ -56,6 +56,9 @@ struct Task {
     std::optional<search::AllSolutionsOutcome> all;  // solve --all / --count
     std::string failure;                             // an error while solving (e.g. internal)
     bool done = false;
+    // Read ahead but not started when an interrupt came: never searched, never printed (the
+    // input ends at the interrupt; only the instances in progress are printed, as interrupted).
+    bool skipped = false;
 };
 
 // A job's task: `fill(task, body)` reads the line's body (after its label) into the task. Blank
