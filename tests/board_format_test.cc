@@ -197,6 +197,9 @@ TEST(BoardFormat, RefusesBadNumberBoards) {
         contains(error_of<FormatError>([&] { f.read("A B C/D E F/G H _"); }),
                  "'A' is not a tile number (a board in labels needs --goal in the same labels)"));
     EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4 5 6 7 0"); }), "--size"));
+    // A comment after the tiles: the message says where a comment goes, not to use labels.
+    EXPECT_TRUE(contains(error_of<FormatError>([&] { f.read("1 2 3 4 5 6 7 0 8 # note"); }),
+                         "'#' is not a tile number (a comment takes a line of its own"));
     // Tile numbers have no sign; leading zeros are fine.
     for (const char* signed_board :
          {"1 2 3 4 5 6 7 -0 8", "1 2 3 4 5 6 7 0 +8", "-1 2 3 4 5 6 7 0 8"})

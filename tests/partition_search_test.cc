@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "loyd/base/error.h"
@@ -75,13 +76,23 @@ TEST(PartitionSearch, ConnectedGroupsAreEveryConnectedSubset) {
     for (auto [w, h] : {std::pair{3, 3}, std::pair{4, 3}}) {
         const board::Geometry g(w, h);
         for (const board::Board& goal : {board::Board::blank_last(g), board::Board::blank_first(g)})
-            for (int k = 1; k < g.cells() - 1; ++k)
+            for (int k = 1; k <= g.cells() - 3; ++k)
                 EXPECT_EQ(tables::connected_groups(goal, k), slow_groups(goal, k))
                     << w << "x" << h << " k " << k;
     }
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     EXPECT_THROW(tables::connected_groups(goal, 0), UsageError);
-    EXPECT_THROW(tables::connected_groups(goal, 8), UsageError);
+    // Sizes that leave fewer than three cells (no pattern can), named with the right range.
+    for (int k : {7, 8}) {
+        try {
+            tables::connected_groups(goal, k);
+            ADD_FAILURE() << "size " << k << " accepted";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("is not in 1..6 on a 9-cell board"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
 }
 
 double built_log_eta(const board::Board& goal, std::vector<int> tiles, double b) {

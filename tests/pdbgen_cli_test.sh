@@ -203,6 +203,23 @@ expect_run "unpack a table named like a temporary" 0 "$pdbgen" unpack "$oddname"
   expect_run "verify the table named like a temporary" 0 "$pdbgen" verify "$oddname"
 expect_run "verify after unpack" 0 "$pdbgen" verify "$conv"
 expect_run "info after unpack" 0 "$pdbgen" info "$conv/additive-1-2-4-5.pdb" && expect_out "info raw" "^encoding +raw"
+# A folder that cannot be made is named with the reason.
+expect_run "unpack into a file" 4 "$pdbgen" unpack "$conv" "$conv/manifest.txt" &&
+  expect_err_line "unpack into a file" "pdbgen: cannot create folder '$conv/manifest.txt': "
+# A header whose max value lies (its checksum made to match) is refused by info as by verify.
+cp "$conv/additive-1-2-4-5.pdb" "$scratch/liar.pdb"
+/usr/bin/python3 - "$scratch/liar.pdb" <<'PY'
+import ctypes, sys
+x = ctypes.CDLL('libxxhash.so.0')
+x.XXH3_64bits.restype = ctypes.c_uint64
+x.XXH3_64bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+b = bytearray(open(sys.argv[1], 'rb').read())
+b[72] += 1  # max value (docs/pdb-format.md)
+b[248:256] = x.XXH3_64bits(bytes(b[:248]), 248).to_bytes(8, 'little')
+open(sys.argv[1], 'wb').write(b)
+PY
+expect_run "info on a header whose max value lies" 4 "$pdbgen" info "$scratch/liar.pdb" &&
+  expect_err_line "info on a header whose max value lies" "pdbgen: $scratch/liar.pdb: header max value"
 raw_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")
 count_check
 [ "$raw_size" -gt "$zstd_size" ] || fail "unpacked table is $raw_size bytes, not more than the zstd one ($zstd_size)"

@@ -147,7 +147,9 @@ int convert_set(const Context& c, const Conversion& how) {
     const fs::path dst = c.options.paths.size() == 2 ? fs::path(c.options.paths[1]) : sp.dir;
     std::error_code ec;
     fs::create_directories(dst, ec);
-    if (!fs::is_directory(dst, ec)) throw IoError("cannot create folder '" + dst.string() + "'");
+    if (std::error_code st; !fs::is_directory(dst, st))
+        throw IoError("cannot create folder '" + dst.string() +
+                      "': " + (ec ? ec.message() : std::string("not a folder")));
     std::optional<base::DirLock> lock;
     lock_folder(c, folder_of(dst), lock);
     remove_dead_temporaries_in(c, folder_of(dst));

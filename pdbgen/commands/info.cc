@@ -150,10 +150,9 @@ void describe_header(const std::string& path, const tables::PdbTable& t, std::os
 }
 
 // The entries' checksum (of a coded table), the generator, the histogram and the mean value.
-void describe_values(const tables::PdbTable& t, int threads, std::ostream& out) {
+void describe_values(const tables::PdbTable& t, const tables::ValueSummary& values,
+                     std::ostream& out) {
     const tables::PdbHeader& h = t.file().header();
-    const tables::ValueSummary values =
-        summarize_values(t.pattern(), t.entries(), t.size(), threads);
     if (h.coding != tables::EntryCoding::Byte || h.layout == tables::TableLayout::Cells)
         out << "values xxh3 " << base::hex16(values.xxh3) << " (the entries as bytes)\n";
     out << "generator   " << (h.generator_version >> 16) << "."
@@ -183,8 +182,15 @@ int run_info(const Context& c) {
     const std::string& path = o.paths[0];
     if (tables::names_set(path)) return info_set(path, thread_count(o), o.scores, c.out);
     const tables::PdbTable t = tables::PdbTable::load(path);
+    const tables::ValueSummary values =
+        summarize_values(t.pattern(), t.entries(), t.size(), thread_count(o));
+    // A header that lies about its entries is refused, as verify and the check on load do.
+    if (values.max_value() != t.file().header().max_value)
+        throw FormatError(path + ": header max value " +
+                          std::to_string(t.file().header().max_value) +
+                          " but the largest entry is " + std::to_string(values.max_value()));
     describe_header(path, t, c.out);
-    describe_values(t, thread_count(o), c.out);
+    describe_values(t, values, c.out);
     if (o.scores && !scored(t.pattern())) c.out << kNoScores;
     return kExitOk;
 }

@@ -176,6 +176,10 @@ int TileLabels::tile(std::string_view token) const {
     if (is_blank_token(token)) return 0;
     if (are_numbers()) {
         if (auto v = integer(token)) return *v;
+        if (!token.empty() && token.front() == '#')
+            throw FormatError("'" + std::string(token) +
+                              "' is not a tile number (a comment takes a line of its own, "
+                              "starting with '#')");
         throw FormatError(
             "'" + std::string(token) +
             "' is not a tile number (a board in labels needs --goal in the same labels)");

@@ -43,8 +43,8 @@ int add_table(CombinedSet& out, const std::string& dir, const TableSpec& t) {
             throw UsageError("two different tables of the pattern " + t.pattern.tiles_string() +
                              ": " + out.sources[i] + " (xxh3=" + base::hex16(*have.xxh3) +
                              ") and " + path + " (xxh3=" + base::hex16(*t.xxh3) +
-                             "); if one holds other entries (compact, byte), pdbgen unpack "
-                             "--entries makes them alike");
+                             "); if they differ in entries (compact, byte) or layout (dense, "
+                             "cells), pdbgen unpack --entries or --layout makes them alike");
         return static_cast<int>(i);
     }
     for (size_t i = 0; i < out.spec.tables.size(); ++i)

@@ -121,9 +121,10 @@ double partition_log_eta(const board::Board& goal,
 std::vector<base::Mask> connected_groups(const board::Board& goal, int k) {
     const board::Geometry& g = goal.geometry();
     const int n = g.cells();
-    if (k < 1 || k >= n - 1)
+    // A pattern leaves at least three cells to the others (tables/pattern.h).
+    if (k < 1 || k > n - 3)
         throw UsageError("group size " + std::to_string(k) + " is not in 1.." +
-                         std::to_string(n - 2) + " on a " + std::to_string(n) + "-cell board");
+                         std::to_string(n - 3) + " on a " + std::to_string(n) + "-cell board");
     const int blank = goal.blank();
     // Grow connected cell sets one neighbouring cell at a time; every connected set of k cells
     // is reached from one of its cells, so the layers hold all of them.
