@@ -198,6 +198,10 @@ $scratch/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" ]
     expect "'My set' packaged as loyd-pdb-my-set-dbdc959a" [ -e "$scratch/tpkg5/loyd-pdb-my-set-dbdc959a_0.2.0_all.deb" ]
     expect "three names, three packages" [ "$(ls "$scratch/tpkg5"/*.deb | wc -l)" = 3 ]
     expect "a set named $taken is not the unnamed set's package" [ ! -e "$scratch/tpkg5/loyd-pdb-${taken}_0.2.0_all.deb" ]
+    # A name ending in a date (8 decimal digits) is kept as it is.
+    expect_run "build a set named nightly-20261202" 0 "$p/bin/pdbgen" build --size 3x3 --pattern 7,8 --name nightly-20261202 --out "$scratch/nightly" -q
+    expect_run "package nightly-20261202" 0 "$p/bin/pdbgen" package "$scratch/nightly" --out "$scratch/tpkg6" -q
+    expect "nightly-20261202 packaged under its own name" [ -e "$scratch/tpkg6/loyd-pdb-nightly-20261202_0.2.0_all.deb" ]
     # A damaged set is never packaged.
     printf 'x' | dd of="$scratch/fleet/full-1-2-3-4-5-6.pdb" bs=1 seek=5000 conv=notrunc 2>/dev/null
     run "$p/bin/pdbgen" package "$scratch/fleet" --out "$scratch/tpkg2"

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -69,11 +70,29 @@ void lock_folder(const Context& c, const std::string& dir, std::optional<base::D
     }
 }
 
+namespace {
+// The files the manifest in `dir` names (none without a manifest; nullopt when it cannot be
+// read): tables, whatever their names look like.
+std::optional<std::set<std::string>> named_tables(const std::string& dir) {
+    std::set<std::string> named;
+    if (!tables::holds_set(dir)) return named;
+    try {
+        const fs::path manifest = fs::path(dir) / tables::kManifestName;
+        for (const auto& t : tables::read_manifest(manifest.string()).tables) named.insert(t.file);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+    return named;
+}
+}  // namespace
+
 void remove_build_temporaries(const Context& c, const std::string& dir,
                               const tables::PdbSetSpec& spec) {
+    // (A manifest that cannot be read is the build's to replace: its names are not kept.)
+    const std::set<std::string> named = named_tables(dir).value_or(std::set<std::string>{});
     // The files a build of `spec` writes: ".FILE.tmp.PID", ".FILE.resumed.tmp.PID".
     auto ours = [&](const std::string& name) {
-        if (!is_temporary(name)) return false;
+        if (!is_temporary(name) || named.count(name)) return false;
         std::string file = name.substr(1, name.rfind(".tmp.") - 1);
         if (const std::string r = ".resumed";
             file.size() > r.size() && file.compare(file.size() - r.size(), r.size(), r) == 0)
@@ -98,17 +117,9 @@ void remove_build_temporaries(const Context& c, const std::string& dir,
 void remove_dead_temporaries_in(const Context& c, const std::string& dir) {
     // A file the folder's manifest names is a table, whatever its name; with a manifest that
     // cannot be read, which files are tables is not known, so none is removed.
-    std::set<std::string> tables;
-    if (tables::holds_set(dir)) {
-        try {
-            for (const auto& t :
-                 tables::read_manifest((fs::path(dir) / tables::kManifestName).string()).tables)
-                tables.insert(t.file);
-        } catch (const Error&) {
-            return;
-        }
-    }
-    if (const int n = base::remove_dead_temporaries(dir, tables); n > 0 && !c.options.quiet)
+    const std::optional<std::set<std::string>> named = named_tables(dir);
+    if (!named) return;
+    if (const int n = base::remove_dead_temporaries(dir, *named); n > 0 && !c.options.quiet)
         c.err << "pdbgen: removed " << n << " temporary file(s) of an interrupted run in " << dir
               << "\n";
 }

@@ -19,6 +19,7 @@
 #include "loyd/tables/verify.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/commands/threads.h"
+#include "pdbgen/commands/verify.h"
 #include "program/numbers.h"
 
 namespace fs = std::filesystem;
@@ -182,13 +183,8 @@ int run_info(const Context& c) {
     const std::string& path = o.paths[0];
     if (tables::names_set(path)) return info_set(path, thread_count(o), o.scores, c.out);
     const tables::PdbTable t = tables::PdbTable::load(path);
-    const tables::ValueSummary values =
-        summarize_values(t.pattern(), t.entries(), t.size(), thread_count(o));
     // A header that lies about its entries is refused, as verify and the check on load do.
-    if (values.max_value() != t.file().header().max_value)
-        throw FormatError(path + ": header max value " +
-                          std::to_string(t.file().header().max_value) +
-                          " but the largest entry is " + std::to_string(values.max_value()));
+    const tables::ValueSummary values = checked_values(t, path, thread_count(o));
     describe_header(path, t, c.out);
     describe_values(t, values, c.out);
     if (o.scores && !scored(t.pattern())) c.out << kNoScores;

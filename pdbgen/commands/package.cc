@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -111,21 +112,40 @@ void run_tool(const std::vector<std::string>& args, const std::atomic<bool>& int
                       ")" + last_line(errfd));
 }
 
-// True when `s` ends in '-' and 8 lower-case hex digits, as a name given a hash does.
+bool is_hex_letter(char c) {
+    return c >= 'a' && c <= 'f';
+}
+
+// 8 hex digits of text's XXH3 with at least one letter: the first such window of its 16 hex
+// digits (all but about 1 in 1,800 hashes have one), else the same of the text with '#' appended. A
+// name's own digits (a date: nightly-20261202) then never look like a hash.
+std::string hash8(const std::string& text) {
+    const std::string h = base::hex16(tables::pdb_checksum(text.data(), text.size()));
+    for (size_t i = 0; i + 8 <= h.size(); ++i) {
+        const std::string w = h.substr(i, 8);
+        if (std::any_of(w.begin(), w.end(), is_hex_letter)) return w;
+    }
+    return hash8(text + "#");
+}
+
+// True when `s` ends in '-' and 8 lower-case hex digits, one of them a letter: as a hashed name.
 bool ends_like_hashed(const std::string& s) {
     if (s.size() < 9 || s[s.size() - 9] != '-') return false;
-    for (size_t i = s.size() - 8; i < s.size(); ++i)
-        if (!std::isdigit(static_cast<unsigned char>(s[i])) && (s[i] < 'a' || s[i] > 'f'))
-            return false;
-    return true;
+    const std::string tail = s.substr(s.size() - 8);
+    return std::all_of(tail.begin(), tail.end(),
+                       [](char c) {
+                           return std::isdigit(static_cast<unsigned char>(c)) || is_hex_letter(c);
+                       }) &&
+           std::any_of(tail.begin(), tail.end(), is_hex_letter);
 }
 
 // A Debian package name from a set name: lower case letters, digits, '+', '-', '.'. A name
 // that does not map one to one ("My set" and "my-set" would both be loyd-pdb-my-set, and
-// installing one would replace the other) gets 8 hex digits of its XXH3 appended, and so does
-// a name that already ends like that ("my-set-dbdc959a" would otherwise be "My set"'s
-// package), so names kept as they are never end like a hashed one. `hashed`: the name is
-// already unique by its own hash (package_set_name's "custom-HASH"), kept as it is.
+// installing one would replace the other) gets 8 hex digits of its XXH3 appended (hash8: one
+// at least a letter), and so does a name that already ends like that ("my-set-dbdc959a" would
+// otherwise be "My set"'s package), so names kept as they are never end like a hashed one; a
+// name ending in 8 decimal digits (a date) is kept. `hashed`: the name is already unique by
+// its own hash (package_set_name's "custom-HASH"), kept as it is.
 std::string debian_name(const std::string& set, bool hashed = false) {
     std::string n = "loyd-pdb-";
     bool exact = true;
@@ -136,10 +156,7 @@ std::string debian_name(const std::string& set, bool hashed = false) {
         exact = exact && d == c;
         n += d;
     }
-    if (!hashed && (!exact || ends_like_hashed(set))) {
-        const std::string hash = base::hex16(tables::pdb_checksum(set.data(), set.size()));
-        n.append("-").append(hash, 0, 8);
-    }
+    if (!hashed && (!exact || ends_like_hashed(set))) n.append("-").append(hash8(set));
     return n;
 }
 
@@ -153,8 +170,7 @@ std::string package_set_name(const tables::LoadedSet& set, bool& hashed) {
     const std::string& name = set.spec.name;
     hashed = name.empty() || name == "custom";
     if (!hashed) return name;
-    const std::string text = tables::manifest_text(set.spec);
-    return "custom-" + base::hex16(tables::pdb_checksum(text.data(), text.size())).substr(0, 8);
+    return "custom-" + hash8(tables::manifest_text(set.spec));
 }
 
 // The stage: the set's tables zstd-compressed under usr/share/loyd/pdb/FOLDER and a
@@ -239,9 +255,11 @@ void make_table_packages(const Context& c, const std::string& set_dir, const std
     const tables::LoadedSet set = tables::load_set(set_dir);
     // Every entry, as `pdbgen verify` checks them: a set shipped to many machines is checked
     // once, here, beyond the sample the solver checks on load.
-    for (size_t i = 0; i < set.tables.size(); ++i)
+    for (size_t i = 0; i < set.tables.size(); ++i) {
+        if (c.interrupted) throw LimitError("interrupted");  // a 24-puzzle set takes minutes
         verify_entries(set.tables[i], (fs::path(set.dir) / set.spec.tables[i].file).string(),
                        thread_count(c.options));
+    }
     bool hashed = false;
     const std::string name = package_set_name(set, hashed), pkg = debian_name(name, hashed);
     std::error_code ec;

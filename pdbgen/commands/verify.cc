@@ -22,13 +22,19 @@ namespace fs = std::filesystem;
 
 namespace loyd::pdbgen {
 
+tables::ValueSummary checked_values(const tables::PdbTable& t, const std::string& path,
+                                    int threads) {
+    const int max = t.file().header().max_value;
+    tables::ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
+    if (values.max_value() != max)
+        throw FormatError(path + ": header max value " + std::to_string(max) +
+                          " but the largest entry is " + std::to_string(values.max_value()));
+    return values;
+}
+
 tables::ValueSummary verify_entries(const tables::PdbTable& t, const std::string& path,
                                     int threads) {
-    const tables::PdbHeader& h = t.file().header();
-    tables::ValueSummary values = summarize_values(t.pattern(), t.entries(), t.size(), threads);
-    if (values.max_value() != h.max_value)
-        throw FormatError(path + ": header max value " + std::to_string(h.max_value) +
-                          " but the largest entry is " + std::to_string(values.max_value()));
+    tables::ValueSummary values = checked_values(t, path, threads);
     verify_table(t.pattern(), t.entries(), t.size(), threads, path);
     return values;
 }

@@ -15,4 +15,9 @@ namespace loyd::pdbgen {
 tables::ValueSummary verify_entries(const tables::PdbTable& t, const std::string& path,
                                     int threads);
 
+// Its first part alone (info): the values' summary, once the header's max value is checked
+// against the largest entry.
+tables::ValueSummary checked_values(const tables::PdbTable& t, const std::string& path,
+                                    int threads);
+
 }  // namespace loyd::pdbgen

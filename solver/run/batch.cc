@@ -213,6 +213,15 @@ public:
         while (out.size() < n) {
             // One task per lock: the workers read and claim in between.
             std::unique_lock<std::mutex> lock(mu_);
+            if (interrupt_flag()) {  // what was read ahead is not started: done unprinted
+                for (; unclaimed_ < window_.size(); ++unclaimed_) {
+                    window_[unclaimed_]->skipped = true;
+                    window_[unclaimed_]->done = true;
+                }
+                end_input();
+                ended = true;
+                break;
+            }
             if (unclaimed_ == window_.size() && !(room() && read_one(lock))) {
                 ended = eof_;
                 break;

@@ -1,6 +1,7 @@
 // The classic admissible heuristics for sliding-tile puzzles, for any board and goal.
 //
-// - Misplaced tiles: tiles (not the blank) off their goal cell.
+// - Misplaced tiles: tiles (not the blank) off their goal cell; MisplacedH rounds the count up
+//   to the parity every solution length has (in single-tile moves, the only metric it serves).
 // - Manhattan distance: sum over tiles of row + column distance to the goal cell.
 // - Linear conflict (Hansson, Mayer & Yung 1992): Manhattan plus, for every row and every
 //   column, 2 x (number of tiles whose goal is in that line - length of the longest
@@ -9,7 +10,8 @@
 //   (A greedy "remove the most-conflicted tile" count can overestimate and is not used.)
 //
 // The blank never counts. Each heuristic comes twice: a free function that evaluates a Board
-// (the reference, used by tests), and an incremental class the searches are templated on:
+// (the reference, used by tests; misplaced() is the plain count), and an incremental class the
+// searches are templated on:
 //   int init(const SearchState&)        full evaluation, resets internal state
 //   int moved(int h, const SearchState&, int tile, int from, int to, Undo&)
 //                                        h after `tile` slid from `from` to `to` (state updated)

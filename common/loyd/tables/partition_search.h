@@ -63,7 +63,8 @@ double partition_log_eta(const board::Board& goal,
                          const std::vector<std::vector<int>>& tables, double b);
 
 // The sets of k tiles (masks over tile numbers) whose cells in `goal` are connected, the
-// blank's cell excluded, in ascending mask order. UsageError unless 1 <= k < cells - 1.
+// blank's cell excluded, in ascending mask order. UsageError unless 1 <= k <= cells - 3 (a
+// pattern leaves at least three cells to the others).
 std::vector<base::Mask> connected_groups(const board::Board& goal, int k);
 
 // The proxy's terms: single[t] = ln eta of tile t alone, pair[a][b] = ln eta of the 2-tile
