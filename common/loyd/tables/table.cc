@@ -54,10 +54,10 @@ PdbTable::PdbTable(PdbFile f, Pattern p)
 }
 
 namespace {
-// The header's pattern and entry count, against `expected` when given.
-void check_pattern(const PdbHeader& h, const std::optional<Pattern>& expected,
-                   const std::string& path) {
-    const Pattern p = pattern_of(h, path);
+// The header's pattern, its entry count and, when given, `expected` checked; the pattern.
+Pattern checked_pattern(const PdbHeader& h, const std::optional<Pattern>& expected,
+                        const std::string& path) {
+    Pattern p = pattern_of(h, path);
     if (expected) {
         const Pattern& e = *expected;
         if (!(p.geometry() == e.geometry()))
@@ -79,6 +79,7 @@ void check_pattern(const PdbHeader& h, const std::optional<Pattern>& expected,
     }
     const uint64_t want = h.layout == TableLayout::Cells ? cell_slots(p) : pattern_ranker(p).size();
     if (h.entries != want) throw FormatError(path + ": entry count does not match the pattern");
+    return p;
 }
 }  // namespace
 
@@ -86,10 +87,10 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
                         bool verify_payload, base::Links links) {
     // Checked before the payload is read: a 3x3 set's file claiming a 5x5 table is refused
     // without decoding a gigabyte.
+    std::optional<Pattern> p;
     PdbFile f = PdbFile::open(path, verify_payload, links,
-                              [&](const PdbHeader& h) { check_pattern(h, expected, path); });
-    Pattern p = pattern_of(f.header(), path);
-    return PdbTable(std::move(f), std::move(p));
+                              [&](const PdbHeader& h) { p = checked_pattern(h, expected, path); });
+    return PdbTable(std::move(f), std::move(*p));
 }
 
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
