@@ -200,9 +200,12 @@ uint64_t payload_offset_for(PdbEncoding e, EntryCoding c) {
     return e == PdbEncoding::Raw && c == EntryCoding::Byte ? kPdbRawPayloadOffset : kPdbHeaderSize;
 }
 
-// Decodes and checks a header. `buf` holds the first `avail` = min(file_size, 4096) bytes.
-PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
-                       const std::string& path) {
+namespace {
+
+// The envelope: magic, size, version, header size and header checksum, in that order, so a
+// file that is not a loyd table at all is named as such before any field is judged.
+uint32_t check_envelope(const uint8_t* buf, uint64_t avail, uint64_t file_size,
+                        const std::string& path) {
     if (avail < std::min<uint64_t>(file_size, kPdbRawPayloadOffset))
         throw UsageError(path + ": parse_header needs the file's first min(size, " +
                          std::to_string(kPdbRawPayloadOffset) + ") bytes, got " +
@@ -228,7 +231,13 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     if (stored_hash != computed_hash)
         bad_format(path, "header checksum mismatch (recorded 0x" + base::hex16(stored_hash) +
                              ", computed 0x" + base::hex16(computed_hash) + ")");
+    return version;
+}
 
+// The fields, read as they are; only the bytes a version reserves are checked here. The
+// payload's decoded size (which PdbHeader does not keep) goes to `decoded_size`.
+PdbHeader decode_fields(const uint8_t* buf, uint32_t version, uint64_t& decoded_size,
+                        const std::string& path) {
     PdbHeader h;
     h.width = buf[kOffWidth];
     h.height = buf[kOffHeight];
@@ -262,13 +271,19 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
     h.entries = base::load_le64(buf + kOffEntries);
     h.payload_offset = base::load_le64(buf + kOffPayloadOffset);
     h.payload_stored_size = base::load_le64(buf + kOffStoredSize);
-    const uint64_t decoded_size = base::load_le64(buf + kOffDecodedSize);
+    decoded_size = base::load_le64(buf + kOffDecodedSize);
     h.payload_xxh3 = base::load_le64(buf + kOffPayloadHash);
     h.stored_xxh3 = base::load_le64(buf + kOffStoredHash);
     for (size_t i = kOffReservedB; i < kOffHeaderHash; ++i)
         if (buf[i] != 0)
             bad_format(path, "reserved: byte at offset " + std::to_string(i) + " is not zero");
+    return h;
+}
 
+// The fields against the version, against each other (header_problem) and against the file:
+// the payload's sizes, offset and checksums, the file's length and the raw padding.
+void check_fields(const PdbHeader& h, const uint8_t* buf, uint32_t version, uint64_t decoded_size,
+                  uint64_t file_size, const std::string& path) {
     if (version == 4 && h.layout == TableLayout::Dense)
         bad_format(path, "version 4 with the dense layout (written as version 1, 2 or 3)");
     if (version < 4 && h.layout == TableLayout::Cells)
@@ -315,6 +330,17 @@ PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
         if (buf[i] != 0)
             bad_format(path,
                        "reserved: padding byte at offset " + std::to_string(i) + " is not zero");
+}
+
+}  // namespace
+
+// Decodes and checks a header. `buf` holds the first `avail` = min(file_size, 4096) bytes.
+PdbHeader parse_header(const uint8_t* buf, uint64_t avail, uint64_t file_size,
+                       const std::string& path) {
+    const uint32_t version = check_envelope(buf, avail, file_size, path);
+    uint64_t decoded_size = 0;
+    PdbHeader h = decode_fields(buf, version, decoded_size, path);
+    check_fields(h, buf, version, decoded_size, file_size, path);
     return h;
 }
 
