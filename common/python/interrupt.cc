@@ -113,14 +113,21 @@ bool finalizing() {
 
 void run_interruptible(const std::function<void()>& work, std::atomic<bool>& cancel,
                        const std::function<void()>& poll, double poll_seconds) {
+    // Once the interpreter is shutting down, a thread holding the GIL is the one finalizing it
+    // (any other is ended as it takes the GIL back): a call from a __del__ run at exit. It runs
+    // here with the GIL held, to its end; parking this thread, as below, would hang the exit.
+    if (finalizing()) {
+        work();
+        return;
+    }
     Job job;
     job.work = &work;
     Runners::get().run(job);
     const auto every = std::chrono::duration<double>(poll_seconds);
     std::exception_ptr raised;  // the caller's side: a signal or the poll
-    // The GIL is released and taken back by hand, not by a destructor: at shutdown (a daemon
-    // thread in a long call) the work is stopped and this thread parked for the process to
-    // end, never handed to Python's pthread_exit.
+    // The GIL is released and taken back by hand, not by a destructor: when the shutdown starts
+    // during the call (a daemon thread in a long call) the work is stopped and this thread
+    // parked for the process to end, never handed to Python's pthread_exit.
     auto wait = [&](bool forever) {
         PyThreadState* const state = PyEval_SaveThread();
         bool done;

@@ -96,7 +96,11 @@ struct LoadingHold {
 };
 
 std::map<std::string, std::shared_ptr<const tables::LoadedSet>> discovered;
-std::map<std::string, std::optional<std::string>> found_manifests;  // discovery key -> manifest
+// Discovery key -> the sets found, strongest first.
+std::map<std::string, std::vector<std::string>> found_manifests;
+// Sets discovery found that failed to load, and why: not read again (a set discovery chose is
+// held for the process, and so is a refusal).
+std::map<std::string, FileProblem> failed_sets;
 
 // A path as the file system has it: os.fsencode's bytes, so a name read from the file system
 // with undecodable bytes (surrogate escapes) names the same file; a str it cannot encode raises
@@ -167,32 +171,46 @@ std::string discovery_key(const std::vector<std::string>& dirs, const board::Boa
     return key;
 }
 
-// The manifest discovery picks for `goal`, read once per goal, metric and search path; the
-// notes of sets it skipped are warnings, given once.
-std::optional<std::string> find_manifest(const board::Board& goal, board::Metric metric) {
+// The manifests of the sets discovery finds for `goal`, strongest first, read once per goal,
+// metric and search path; the notes of sets it skipped are warnings, given once.
+const std::vector<std::string>& find_manifests(const board::Board& goal, board::Metric metric) {
     const std::vector<std::string> dirs = search_dirs();
     const std::string key = discovery_key(dirs, goal, metric);
     if (auto it = found_manifests.find(key); it != found_manifests.end()) return it->second;
     std::vector<std::string> notes;
-    std::optional<tables::FoundSet> found;
+    std::vector<tables::FoundSet> found;
     {
         py::gil_scoped_release release;
-        found = tables::find_best_set(dirs, goal, &notes, metric);
+        found = tables::find_sets(dirs, goal, &notes, metric);
     }
     for (const auto& n : notes) warn(n);
-    std::optional<std::string> manifest;
-    if (found) manifest = found->manifest;
-    return found_manifests[key] = manifest;
+    std::vector<std::string> manifests;
+    for (const auto& f : found) manifests.push_back(f.manifest);
+    return found_manifests[key] = manifests;
 }
 
+// The set discovery chooses for `goal`: the strongest found that loads, as the solver chooses.
+// A set that fails gives way to the next, with a warning naming both; when every set found
+// fails, the last failure is raised (FileProblem).
 std::optional<Tables> find_tables(const board::Board& goal, board::Metric metric) {
-    const std::optional<std::string> manifest = find_manifest(goal, metric);
-    if (!manifest) return std::nullopt;
-    if (auto it = discovered.find(*manifest); it != discovered.end())
-        return Tables{it->second, *manifest};
-    Tables t = open_tables(*manifest, std::nullopt, true);
-    discovered[*manifest] = t.set;
-    return t;
+    const std::vector<std::string>& manifests = find_manifests(goal, metric);
+    for (size_t i = 0; i < manifests.size(); ++i) {
+        const std::string& m = manifests[i];
+        if (auto it = discovered.find(m); it != discovered.end()) return Tables{it->second, m};
+        try {
+            if (auto it = failed_sets.find(m); it != failed_sets.end()) throw it->second;
+            Tables t = open_tables(m, std::nullopt, true);
+            discovered[m] = t.set;
+            return t;
+        } catch (const FileProblem& e) {
+            const bool first = failed_sets.emplace(m, e).second;
+            if (i + 1 == manifests.size()) throw;
+            if (first)
+                warn("not using " + m + ": " + e.what() + "; using the next set found, " +
+                     manifests[i + 1]);
+        }
+    }
+    return std::nullopt;
 }
 
 std::string classic_words(board::Metric m) {
@@ -239,11 +257,12 @@ Choice choose(const board::Board& goal, const py::handle& tables, const py::hand
                 heuristic_name(*h) + "'");
         const Tables t = tables_arg(tables);
         const tables::LoadedSet& s = *t.set;
-        // An unmappable goal is left to solve(), which says what to build.
+        // As the solver's exit statuses: tables of another metric are a usage error (2), tables
+        // that do not fit the instance's board or goal make it invalid (1).
         const tables::SetMisfit why = misfit(s.spec, goal, metric);
         if (why == tables::SetMisfit::Metric)
             throw UsageError(misfit_message(why, s.spec, s.dir, goal, metric));
-        if (why == tables::SetMisfit::Board)
+        if (why != tables::SetMisfit::None)
             throw InvalidInput(misfit_message(why, s.spec, s.dir, goal, metric));
         return Choice{heuristics::HeuristicKind::Pdb, t.set};
     }
@@ -317,7 +336,7 @@ Raises FileError when the set cannot be read or fails a check.)doc")
 `metric`, loaded, or None when there is none. Looks, in order, in the folders of
 $LOYD_PDB_PATH, $XDG_DATA_HOME/loyd/pdb (~/.local/share/loyd/pdb), the installation's
 <prefix>/share/loyd/pdb and, in a build tree, the repository's data/ (search_path()
-lists them); among the sets whose board, metric and goal fit, the strongest wins. The
+lists them); among the sets whose board, metric and goal fit, the strongest that loads wins. The
 set stays loaded for the life of the process. Sets skipped (damaged manifests, missing
 tables) are reported as RuntimeWarning.)doc")
         .def_static(

@@ -4,9 +4,11 @@ and the typed exceptions the solver's exit statuses correspond to."""
 
 import itertools
 import os
+import pathlib
 import pickle
 import random
 import shutil
+import warnings
 
 import pytest
 
@@ -229,8 +231,12 @@ def test_tables_that_do_not_fit(root, tmp_path):
         loyd.solve("1 2 3/4 5 6/7 0 8", tables=t8, metric="mtm")
     with pytest.raises(loyd.UsageError, match="heuristic='pdb'"):
         loyd.solve("1 2 3/4 5 6/7 0 8", tables=t8, heuristic="manhattan")
-    with pytest.raises(loyd.UsageError, match="does not map onto"):
-        loyd.solve("1 2 3/4 0 5/6 7 8", goal="1 2 3/4 0 5/6 7 8", tables=t8)
+    # Tables that do not fit the goal make the instance invalid, as in the solver (exit 1).
+    for call in (lambda: loyd.solve("1 2 3/4 0 5/6 7 8", goal="1 2 3/4 0 5/6 7 8", tables=t8),
+                 lambda: loyd.solve_many(["1 2 3/4 0 5/6 7 8"], goal="1 2 3/4 0 5/6 7 8", tables=t8),
+                 lambda: loyd.distance("1 2 3/4 0 5/6 7 8", goal="1 2 3/4 0 5/6 7 8", tables=t8)):
+        with pytest.raises(loyd.InvalidInputError, match="does not map onto"):
+            call()
     with pytest.raises(loyd.UsageError, match="no pattern databases found"):
         loyd.solve("1 2 3 4 5/6 7 8 9 0", heuristic="pdb")
     with pytest.raises(loyd.FileError, match="manifest") as missing:
@@ -249,6 +255,28 @@ def test_tables_that_do_not_fit(root, tmp_path):
         loyd.solve("1 2 3/4 5 6/7 0 8", tables=str(damaged))
     assert isinstance(e.value, OSError) and table.name in str(e.value)
     assert e.value.errno is None  # damaged content: no system call failed
+
+
+def test_a_damaged_set_found_gives_way_to_the_next(root, tmp_path, monkeypatch):
+    # As the solver: the strongest set found that fails to load is skipped for the next one,
+    # with a warning naming both, and is not read again.
+    bad = tmp_path / "pdb" / "bad15"
+    shutil.copytree(root / "data/15-5-5-5", bad)
+    table = sorted(bad.glob("*.pdb"))[0]
+    data = bytearray(table.read_bytes())
+    data[-100] ^= 0x40
+    table.write_bytes(bytes(data))
+    monkeypatch.setenv("LOYD_PDB_PATH", str(tmp_path / "pdb"))
+    board = "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"
+    with pytest.warns(RuntimeWarning, match=r"not using .*bad15.*using the next set found"):
+        solution = loyd.solve(board)
+    assert solution.heuristic == "pdb:15-5-5-5" and solution.moves == "R"
+    found = loyd.Tables.find(size=(4, 4))
+    assert found is not None and pathlib.Path(found.path).resolve() == (root / "data/15-5-5-5").resolve()
+    table.unlink()  # read again, it would now fail otherwise: a new warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert loyd.solve(board, heuristic="pdb").heuristic == "pdb:15-5-5-5"
 
 
 @pytest.mark.parametrize("kw, message", [

@@ -232,3 +232,17 @@ time.sleep(0.3)
 """
     p = run_fresh(code)
     assert p.returncode == 0 and "terminate" not in p.stderr, p.stderr
+
+
+def test_a_call_from_a_finalizer_at_exit_runs_to_its_end():
+    # A __del__ run while the interpreter shuts down calls into loyd from the exiting thread:
+    # that call used to park the thread, and the process never ended.
+    code = """
+import loyd
+class Solver:
+    def __del__(self):
+        print(loyd.solve("1 2 3/4 5 6/7 0 8").moves, flush=True)
+keep = Solver()
+"""
+    p = run_fresh(code, timeout=60)
+    assert p.returncode == 0 and p.stdout == "R\n", (p.stdout, p.stderr)
