@@ -34,7 +34,10 @@ TEST(PartitionSearch, BranchingFactorsArePublishedOnes) {
 TEST(PartitionSearch, GroupSizesAndTilesText) {
     EXPECT_EQ(tables::parse_group_sizes("6-6-3", "--sizes"), (std::vector<int>{6, 6, 3}));
     EXPECT_EQ(tables::parse_group_sizes("12", "--sizes"), (std::vector<int>{12}));
-    for (const char* bad : {"", "-", "6-", "-6", "6--6", "6-x", "0-6", "100", "6 6", "+6"}) {
+    // 16 groups, the most a set holds, and no more.
+    EXPECT_EQ(tables::parse_group_sizes("1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", "--sizes").size(), 16u);
+    for (const char* bad : {"", "-", "6-", "-6", "6--6", "6-x", "0-6", "100", "6 6", "+6",
+                            "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1"}) {
         try {
             tables::parse_group_sizes(bad, "--sizes");
             ADD_FAILURE() << "accepted '" << bad << "'";

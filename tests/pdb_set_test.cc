@@ -131,6 +131,23 @@ TEST(PdbSet, CustomSetRefusals) {
     EXPECT_THROW(custom_set("x", goal, {{1, 0}}, tables::PatternKind::Additive), UsageError);
     EXPECT_THROW(custom_set("x", goal, {{9}}, tables::PatternKind::Full), UsageError);
     EXPECT_THROW(custom_set("x", goal, {{1, 2}, {}}, tables::PatternKind::Full), UsageError);
+    // The same full table twice (in any order) would be listed twice in the manifest, which
+    // every reader refuses.
+    const std::string twice = error_of<UsageError>([&] {
+        custom_set("x", goal, {{1, 2}, {3}, {2, 1}}, tables::PatternKind::Full);
+    });
+    EXPECT_NE(twice.find("given twice (full-1-2.pdb)"), std::string::npos) << twice;
+    // At most kMaxSetTables tables, as every reader takes.
+    const board::Board big = board::Board::blank_last(board::Geometry(5, 5));
+    std::vector<std::vector<int>> singles;
+    for (int t = 1; t <= tables::kMaxSetTables; ++t) singles.push_back({t});
+    EXPECT_EQ(custom_set("x", big, singles, tables::PatternKind::Additive).tables.size(),
+              static_cast<size_t>(tables::kMaxSetTables));
+    singles.push_back({tables::kMaxSetTables + 1});
+    const std::string many =
+        error_of<UsageError>([&] { custom_set("x", big, singles, tables::PatternKind::Additive); });
+    EXPECT_NE(many.find("17 patterns given; a set holds at most 16 tables"), std::string::npos)
+        << many;
 }
 
 TEST(PdbSet, TableFileName) {

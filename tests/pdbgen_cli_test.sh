@@ -879,6 +879,7 @@ if [ -e "$scratch/resumed/additive-1-2-3-6-7.pdb" ] || [ ! -f "$ckm" ]; then
   fail "checkpoint: the build was not killed mid-way ($(ls "$scratch/resumed" "$ck" 2>&1))"
 else
   cp -r "$ck" "$scratch/old-ck"  # a checkpoint of a table built later, for below
+  cp -r "$ck" "$scratch/stop-ck"  # a whole one, to stop while its table is written and checked
   py checkpoint_damage.py add-key "$ck/additive-1-2-3-6-7" 1
   expect_run "a resumed build over a wrong checkpoint" 4 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" -q --checkpoint "$ck"
   expect_err "a resumed build over a wrong checkpoint: named" "^pdbgen: checkpoint $ck/additive-1-2-3-6-7: the table resumed from it fails its checks \(.*\); remove that folder and build again$"
@@ -902,6 +903,38 @@ else
   expect_run "a checkpoint of another table, the table built" 0 "$pdbgen" build "${p24[@]}" --out "$scratch/resumed" --checkpoint "$scratch/other-ck"
   expect "a checkpoint of another table: not said removed" [ "$(grep -c 'removed the checkpoint' "$scratch/err")" = 0 ]
   expect "a checkpoint of another table: left as it is" [ "$(cksum "$scratch/other-ck/additive-1-2-3-6-7"/*)" = "$before" ]
+  # Ctrl-C once the resumed table is being written (then checked, every entry) stops the build:
+  # exit 130, no table and no temporary left, the checkpoint kept for the next run. (The check
+  # ignored the signal, and the build ended 0 with the table and its manifest.)
+  "$pdbgen" build "${p24[@]}" --out "$scratch/stopped" -q --checkpoint "$scratch/stop-ck" >/dev/null 2>"$scratch/err" &
+  builder=$!
+  for _ in $(seq 1 3000); do
+    ls -A "$scratch/stopped" 2>/dev/null | grep -q resumed && break
+    kill -0 $builder 2>/dev/null || break
+    sleep 0.01
+  done
+  kill -INT $builder 2>/dev/null
+  status=0
+  wait $builder || status=$?
+  count_check
+  if [ "$status" != 130 ]; then
+    fail "Ctrl-C while the resumed table is written or checked: exit $status, not 130 ($(cat "$scratch/err"))"
+  fi
+  expect "Ctrl-C while the resumed table is checked: no table" [ ! -e "$scratch/stopped/additive-1-2-3-6-7.pdb" ]
+  expect "Ctrl-C while the resumed table is checked: no manifest" [ ! -e "$scratch/stopped/manifest.txt" ]
+  expect "Ctrl-C while the resumed table is checked: no temporary" [ -z "$(ls -A "$scratch/stopped" | grep tmp)" ]
+  expect "Ctrl-C while the resumed table is checked: the checkpoint kept" [ -f "$scratch/stop-ck/additive-1-2-3-6-7/manifest.txt" ]
+  expect_run "the stopped build resumed" 0 "$pdbgen" build "${p24[@]}" --out "$scratch/stopped" -q --checkpoint "$scratch/stop-ck"
+  expect "the stopped build resumed: the same table" cmp -s "$scratch/stopped/additive-1-2-3-6-7.pdb" "$scratch/resumed/additive-1-2-3-6-7.pdb"
+  # verify stops on Ctrl-C inside a table (this one takes about 2 s on one thread), exit 130.
+  "$pdbgen" verify -j 1 "$scratch/resumed" >/dev/null 2>"$scratch/err" &
+  checker=$!
+  sleep 0.2
+  kill -INT $checker
+  status=0
+  wait $checker || status=$?
+  count_check
+  [ "$status" = 130 ] || fail "verify stopped by Ctrl-C: exit $status, not 130 ($(cat "$scratch/err"))"
 fi
 
 # ---------------------------------------------------------------------------------------

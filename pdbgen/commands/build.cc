@@ -106,7 +106,7 @@ void verify_resumed(const std::string& staged, const BuildPlan& plan, const tabl
         try {
             const tables::PdbTable table = tables::PdbTable::load(staged, t.pattern);
             tables::verify_table(table.pattern(), table.entries(), table.size(),
-                                 thread_count(c.options), plan.path(t));
+                                 thread_count(c.options), plan.path(t), &c.interrupted);
             line.clear();
             base::rename_into_place(staged, plan.path(t), kOwnFolder);
         } catch (const FormatError& e) {
@@ -259,13 +259,18 @@ void summary(const BuildPlan& plan, const Context& c, double secs) {
           << "\n";
 }
 
-// The notes before a build: -j above the CPUs, or -j unused by a build over ranks.
+// The notes before a build: -j above the CPUs, or -j unused by a build over ranks or with
+// --checkpoint.
 void notes(const BuildPlan& plan, const Context& c) {
     const Options& o = c.options;
     if (!plan.sliced) note_thread_cap(o, c.err);
-    if (plan.sliced && c.world.rank() == 0 && !o.quiet && o.threads > 1 && c.world.size() > 1)
+    if (!plan.sliced || c.world.rank() != 0 || o.quiet || o.threads <= 1) return;
+    if (c.world.size() > 1)
         c.err << "pdbgen: note: a distributed build runs one thread per rank (-j " << o.threads
               << " is not used); start one rank per core\n";
+    else
+        c.err << "pdbgen: note: a build with --checkpoint runs one thread (-j " << o.threads
+              << " is not used); start it on one rank per core with mpirun\n";
 }
 
 }  // namespace
@@ -289,6 +294,12 @@ int run_build(const Context& c) {
     for (size_t i = 0; i < plan.spec.tables.size(); ++i)
         plan.spec.tables[i].xxh3 =
             table_checksum(plan, i, c, i < placed.size() && placed[i], kept[i].has_value());
+    // A signal that came while the last table was written stops the build here, before the
+    // manifest (a written table stays, and the next build finds it): exit 130, as a signal
+    // during any other part of the build gives.
+    std::string stop(c.world.rank() == 0 && c.interrupted ? 1 : 0, '-');
+    c.world.broadcast(stop, 0);
+    if (!stop.empty()) throw LimitError("interrupted");
     c.world.agree_on([&] {
         if (c.world.rank() == 0)
             base::write_file_atomic((fs::path(plan.out) / tables::kManifestName).string(),

@@ -258,7 +258,7 @@ void make_table_packages(const Context& c, const std::string& set_dir, const std
     for (size_t i = 0; i < set.tables.size(); ++i) {
         if (c.interrupted) throw LimitError("interrupted");  // a 24-puzzle set takes minutes
         verify_entries(set.tables[i], (fs::path(set.dir) / set.spec.tables[i].file).string(),
-                       thread_count(c.options));
+                       thread_count(c.options), &c.interrupted);
     }
     bool hashed = false;
     const std::string name = package_set_name(set, hashed), pkg = debian_name(name, hashed);

@@ -32,10 +32,10 @@ tables::ValueSummary checked_values(const tables::PdbTable& t, const std::string
     return values;
 }
 
-tables::ValueSummary verify_entries(const tables::PdbTable& t, const std::string& path,
-                                    int threads) {
+tables::ValueSummary verify_entries(const tables::PdbTable& t, const std::string& path, int threads,
+                                    const std::atomic<bool>* cancel) {
     tables::ValueSummary values = checked_values(t, path, threads);
-    verify_table(t.pattern(), t.entries(), t.size(), threads, path);
+    verify_table(t.pattern(), t.entries(), t.size(), threads, path, cancel);
     return values;
 }
 
@@ -50,10 +50,10 @@ struct Verified {
 
 // Verifies one table file fully; its line says so.
 Verified verify_file(const std::string& path, const std::optional<tables::Pattern>& expected,
-                     int threads) {
+                     int threads, const std::atomic<bool>& cancel) {
     tables::PdbTable t = tables::PdbTable::load(path, expected);
     const tables::PdbHeader& h = t.file().header();
-    const tables::ValueSummary values = verify_entries(t, path, threads);
+    const tables::ValueSummary values = verify_entries(t, path, threads, &cancel);
     std::ostringstream out;
     out << "ok  " << path << " (" << to_string(t.pattern().kind()) << " "
         << t.pattern().tiles_string() << ", " << program::thousands(t.size()) << " "
@@ -107,14 +107,14 @@ void match_reference(const Reference& ref, const std::string& file, const std::s
 
 // One table of a set, against its manifest's checksum and the reference.
 void verify_member(const tables::SetPath& set, const tables::TableSpec& t,
-                   const std::optional<Reference>& ref, int threads, std::ostream& out) {
+                   const std::optional<Reference>& ref, int threads, const Context& c) {
     const std::string path = (set.dir / t.file).string();
-    const Verified sum = verify_file(path, t.pattern, threads);
+    const Verified sum = verify_file(path, t.pattern, threads, c.interrupted);
     if (t.xxh3 && *t.xxh3 != sum.payload)
         throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) +
                           " differs from the manifest's " + base::hex16(*t.xxh3));
     if (ref) match_reference(*ref, t.file, path, sum, threads);
-    out << sum.line;
+    c.out << sum.line;
 }
 
 // Every table of the set at `p`: each failure on one line, then the count.
@@ -124,8 +124,11 @@ int verify_set(const Context& c, const std::string& p, const std::optional<Refer
     const tables::PdbSetSpec spec = tables::read_manifest(set.manifest.string());
     size_t failures = 0;
     for (const auto& t : spec.tables) {
+        if (c.interrupted) throw LimitError("interrupted");
         try {
-            verify_member(set, t, ref, threads, c.out);
+            verify_member(set, t, ref, threads, c);
+        } catch (const LimitError&) {
+            throw;  // stopped (Ctrl-C): not a failed table
         } catch (const Error& e) {
             ++failures;
             c.err << "pdbgen: FAILED " << e.what() << "\n";
@@ -157,7 +160,7 @@ int run_verify(const Context& c) {
         ref = Reference{tables::read_manifest(where.manifest.string()), where.dir};
     }
     if (tables::names_set(p)) return verify_set(c, p, ref, threads);
-    const Verified sum = verify_file(p, std::nullopt, threads);
+    const Verified sum = verify_file(p, std::nullopt, threads, c.interrupted);
     if (ref) match_reference(*ref, fs::path(p).filename().string(), p, sum, threads);
     c.out << sum.line;
     if (ref) c.out << "matches the reference " << o.against << "\n";

@@ -4,6 +4,7 @@
 // over the entries on `threads` threads.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "loyd/tables/table.h"
@@ -11,9 +12,10 @@
 
 namespace loyd::pdbgen {
 
-// The values' summary (histogram, checksum) the check computed.
-tables::ValueSummary verify_entries(const tables::PdbTable& t, const std::string& path,
-                                    int threads);
+// The values' summary (histogram, checksum) the check computed. Once `cancel` (may be null) is
+// set, the check stops and throws LimitError.
+tables::ValueSummary verify_entries(const tables::PdbTable& t, const std::string& path, int threads,
+                                    const std::atomic<bool>* cancel = nullptr);
 
 // Its first part alone (info): the values' summary, once the header's max value is checked
 // against the largest entry.

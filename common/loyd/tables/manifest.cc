@@ -51,6 +51,9 @@ PdbSetSpec custom_set(const std::string& name, const board::Board& goal,
         throw UsageError("invalid set name '" + printable(name) + "': " + why);
     PdbSetSpec s{name, goal, reflectable(goal), {}, {}, metric};
     if (patterns.empty()) throw UsageError("no pattern given");
+    if (patterns.size() > static_cast<size_t>(kMaxSetTables))
+        throw UsageError(std::to_string(patterns.size()) + " patterns given; a set holds at most " +
+                         std::to_string(kMaxSetTables) + " tables");
     std::vector<int> part;
     base::Mask used = 0;
     for (const auto& tiles : patterns) {
@@ -59,8 +62,12 @@ PdbSetSpec custom_set(const std::string& name, const board::Board& goal,
             throw UsageError("additive patterns of one partition must be disjoint (pattern " +
                              p.tiles_string() + " repeats a tile)");
         used |= p.tile_mask();
+        const std::string file = table_file_name(p);
+        for (const TableSpec& t : s.tables)
+            if (t.file == file)
+                throw UsageError("pattern " + p.tiles_string() + " is given twice (" + file + ")");
         part.push_back(static_cast<int>(s.tables.size()));
-        s.tables.push_back(TableSpec{table_file_name(p), p, std::nullopt});
+        s.tables.push_back(TableSpec{file, p, std::nullopt});
     }
     if (kind == PatternKind::Additive) {
         s.partitions.push_back(part);

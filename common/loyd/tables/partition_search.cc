@@ -7,6 +7,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/tables/build.h"
+#include "loyd/tables/manifest.h"
 #include "loyd/tables/pattern.h"
 
 namespace loyd::tables {
@@ -23,6 +24,10 @@ std::vector<int> parse_group_sizes(const std::string& s, const std::string& what
         out.push_back(std::stoi(part));
         i = j + 1;
     }
+    if (out.size() > static_cast<size_t>(kMaxSetTables))
+        throw UsageError(what + " '" + s + "' names " + std::to_string(out.size()) +
+                         " groups; a set holds at most " + std::to_string(kMaxSetTables) +
+                         " tables");
     return out;
 }
 

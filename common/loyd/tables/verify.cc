@@ -179,7 +179,7 @@ uint64_t mix(uint64_t& s) {
 }  // namespace
 
 void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, int threads,
-                  const std::string& what) {
+                  const std::string& what, const std::atomic<bool>* cancel) {
     const EntryChecker check(p, table, entries, what);
     Failure fail;
     std::atomic<uint64_t> next{0};
@@ -188,6 +188,7 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
         for (;;) {
             const uint64_t lo = next.fetch_add(kChunk);
             if (lo >= entries || fail.any.load(std::memory_order_relaxed)) return;
+            if (cancel && cancel->load(std::memory_order_relaxed)) return;
             const uint64_t hi = std::min(entries, lo + kChunk);
             for (uint64_t r = lo; r < hi; ++r)
                 if (std::string why = check.problem(r); !why.empty())
@@ -199,6 +200,7 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
     work();
     for (auto& th : pool) th.join();
     if (fail.any) throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
+    if (cancel && cancel->load()) throw LimitError(what + ": check cancelled");
     if (const std::string why = unused_slots_problem(p, table, threads); !why.empty())
         throw FormatError(what + ": " + why);
 }

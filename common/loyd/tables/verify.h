@@ -35,6 +35,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -44,9 +45,11 @@
 namespace loyd::tables {
 
 // Throws FormatError naming `what` (a file name), the rank and the broken invariant. The
-// entries are read in either coding (compact ones decoded against their bound).
+// entries are read in either coding (compact ones decoded against their bound). Once `cancel`
+// (may be null) is set the check stops within a chunk of entries per thread and throws
+// LimitError.
 void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, int threads,
-                  const std::string& what);
+                  const std::string& what, const std::atomic<bool>* cancel = nullptr);
 
 // Tables up to this many entries are checked whole on load (about 0.2 microseconds an entry).
 inline constexpr uint64_t kFullCheckEntries = 65'536;
