@@ -938,6 +938,35 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
+# --checkpoint's folders and locks against the output folder's.
+ckx="$scratch/ckx"
+expect_run "an output folder that is a table's checkpoint folder" 2 "$pdbgen" build --size 4x4 --pattern 1,2,3 --out "$ckx/additive-1-2-3" --checkpoint "$ckx" -q
+expect_err "an output folder that is a table's checkpoint folder: said" "is where --checkpoint '$ckx' keeps the checkpoint of additive-1-2-3.pdb"
+expect "an output folder that is a table's checkpoint folder: nothing created" [ ! -e "$ckx" ]
+# A lock file linked to the other folder's is taken once (the build waited for itself).
+mkdir -p "$scratch/lk-out" "$scratch/lk-ck"
+ln -s ../lk-out/.loyd.lock "$scratch/lk-ck/.loyd.lock"
+expect_run "a checkpoint folder whose lock file links to the output's" 0 timeout 20 "$pdbgen" build --size 4x4 --pattern 1,2,3 --out "$scratch/lk-out" --checkpoint "$scratch/lk-ck" -q
+# Files of other names keep a table's checkpoint folder once the table is built, and a note
+# says so; -j is not used by a --checkpoint build, and a note says that too.
+mkdir -p "$ckx/additive-1-2-3"
+echo mine >"$ckx/additive-1-2-3/notes.txt"
+expect_run "a checkpoint folder holding another file" 0 "$pdbgen" build --size 4x4 --pattern 1,2,3 --out "$scratch/ckx-out" --checkpoint "$ckx" -j 2
+expect_err "a checkpoint folder holding another file: said" "^pdbgen: note: could not remove all of the checkpoint $ckx/additive-1-2-3 \($scratch/ckx-out/additive-1-2-3.pdb is built; files of other names are left\)$"
+expect "a checkpoint folder holding another file: the file kept" [ -f "$ckx/additive-1-2-3/notes.txt" ]
+expect_err "a checkpoint build with -j 2: said" "^pdbgen: note: a build with --checkpoint runs one thread \(-j 2 is not used\)"
+# The same pattern twice, or more than 16 tables: refused before anything is created.
+expect_run "the same full pattern twice" 2 "$pdbgen" build --size 3x3 --kind full --pattern 1,2 --pattern 2,1 --out "$scratch/twice"
+expect_err "the same full pattern twice: said" "pattern 1,2 is given twice \(full-1-2.pdb\)"
+expect "the same full pattern twice: nothing created" [ ! -e "$scratch/twice" ]
+# shellcheck disable=SC2046
+expect_run "17 tables" 2 "$pdbgen" build --size 5x5 $(for t in $(seq 8 24); do echo --pattern "$t"; done) --out "$scratch/seventeen"
+expect_err "17 tables: said" "17 patterns given; a set holds at most 16 tables"
+expect "17 tables: nothing created" [ ! -e "$scratch/seventeen" ]
+expect_run "suggest with 17 groups" 2 "$pdbgen" suggest --size 5x5 --sizes 1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1
+expect_err "suggest with 17 groups: said" "names 17 groups; a set holds at most 16 tables"
+
+# ---------------------------------------------------------------------------------------
 # A build removes the temporaries of its own set's files (under its lock, whoever wrote them),
 # never a file of another name that only looks temporary.
 lf="$scratch/leftovers"

@@ -84,6 +84,18 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
     return sum;
 }
 
+// After remove_checkpoint(): a note, on rank 0, when the table's checkpoint folder is still there
+// (files of other names in it, or what could not be removed). True when it is.
+bool note_checkpoint_left(const BuildPlan& plan, const tables::TableSpec& t, const Context& c) {
+    const std::string folder = tables::checkpoint_folder(plan.checkpoint, t.file);
+    std::error_code ec;
+    if (c.world.rank() != 0 || !fs::exists(folder, ec)) return false;
+    if (!c.options.quiet)
+        c.err << "pdbgen: note: could not remove all of the checkpoint " << folder << " ("
+              << plan.path(t) << " is built; files of other names are left)\n";
+    return true;
+}
+
 // Where a resumed table is written before it is checked: a temporary name in its folder
 // (".NAME.resumed.tmp.PID"), so a table that is stopped or fails while checked never looks
 // built; a later build removes such leftovers.
@@ -151,7 +163,10 @@ uint64_t build_sliced(const BuildPlan& plan, const tables::TableSpec& t, const C
     c.world.agree_on([&] {
         if (c.world.rank() == 0) sum = tables::read_pdb_header(path).payload_xxh3;
     });
-    if (!plan.checkpoint.empty()) tables::remove_checkpoint(plan.checkpoint, t.file, c.world);
+    if (!plan.checkpoint.empty()) {
+        tables::remove_checkpoint(plan.checkpoint, t.file, c.world);
+        note_checkpoint_left(plan, t, c);
+    }
     // The cells layout: rank 0 lays the written table out again, in place (the whole table and
     // its slots in its memory; tables/cell_layout.h).
     if (plan.layout == tables::TableLayout::Cells)
@@ -182,14 +197,8 @@ void drop_old_checkpoint(const BuildPlan& plan, const tables::TableSpec& t, cons
     c.world.broadcast(old, 0);
     if (old.empty()) return;
     tables::remove_checkpoint(plan.checkpoint, t.file, c.world);
-    if (c.world.rank() != 0 || c.options.quiet) return;
-    std::error_code ec;
-    if (fs::exists(folder, ec))  // (remove_checkpoint leaves what it cannot remove)
-        c.err << "pdbgen: note: could not remove all of the checkpoint " << folder << " ("
-              << plan.path(t) << " is built)\n";
-    else
-        c.err << "pdbgen: removed the checkpoint " << folder << " (" << plan.path(t)
-              << " is built)\n";
+    if (note_checkpoint_left(plan, t, c) || c.world.rank() != 0 || c.options.quiet) return;
+    c.err << "pdbgen: removed the checkpoint " << folder << " (" << plan.path(t) << " is built)\n";
 }
 
 // The payload checksum of table `i` in the output folder (on rank 0): the table already built

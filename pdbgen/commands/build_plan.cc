@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include "loyd/base/dir_lock.h"
 #include "loyd/base/error.h"
 #include "loyd/board/board_format.h"
 #include "loyd/board/parse.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/build_sliced.h"
 #include "loyd/tables/cell_layout.h"
+#include "loyd/tables/checkpoint.h"
 #include "loyd/tables/presets.h"
 #include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
@@ -191,6 +193,18 @@ void make_folder(const std::string& dir, const std::string& what) {
 }  // namespace
 
 void claim_folder(const BuildPlan& plan, const Context& c, FolderLocks& locks) {
+    // A table's checkpoint lives in DIR/<table>/, with a manifest.txt of its own: it cannot be
+    // the output folder too (an interrupted build could not be resumed there).
+    if (!plan.checkpoint.empty()) {
+        std::error_code ec;
+        const fs::path out = fs::weakly_canonical(plan.out, ec);
+        for (const auto& t : plan.spec.tables)
+            if (!ec &&
+                out == fs::weakly_canonical(tables::checkpoint_folder(plan.checkpoint, t.file), ec))
+                throw UsageError("output folder '" + plan.out + "' is where --checkpoint '" +
+                                 plan.checkpoint + "' keeps the checkpoint of " + t.file +
+                                 ": write the set elsewhere");
+    }
     make_folder(plan.out, "output folder");
     bool checkpoint_lock = false, checkpoint_first = false;
     if (!plan.checkpoint.empty()) {
@@ -200,10 +214,17 @@ void claim_folder(const BuildPlan& plan, const Context& c, FolderLocks& locks) {
         checkpoint_first =
             checkpoint_lock && fs::canonical(plan.checkpoint, ec) < fs::canonical(plan.out, ec);
     }
+    // One lock file for both folders (one linked to the other's) is taken once, when the
+    // second is reached: a second flock of it would wait for this build itself.
+    const auto same_lock_file = [&] {
+        std::error_code ec;
+        const char* name = base::DirLock::kFileName;
+        return fs::equivalent(fs::path(plan.out) / name, fs::path(plan.checkpoint) / name, ec);
+    };
     const std::string role = "this build's checkpoint folder";
     if (checkpoint_first) lock_folder(c, plan.checkpoint, locks.checkpoint, role);
-    lock_folder(c, plan.out, locks.out);
-    if (checkpoint_lock && !checkpoint_first)
+    if (!checkpoint_first || !same_lock_file()) lock_folder(c, plan.out, locks.out);
+    if (checkpoint_lock && !checkpoint_first && !same_lock_file())
         lock_folder(c, plan.checkpoint, locks.checkpoint, role);
     remove_build_temporaries(c, plan.out, plan.spec);
     refuse_another_set(plan.out, plan.spec, "building");
