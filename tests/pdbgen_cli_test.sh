@@ -965,6 +965,15 @@ expect_err "17 tables: said" "17 patterns given; a set holds at most 16 tables"
 expect "17 tables: nothing created" [ ! -e "$scratch/seventeen" ]
 expect_run "suggest with 17 groups" 2 "$pdbgen" suggest --size 5x5 --sizes 1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1
 expect_err "suggest with 17 groups: said" "names 17 groups; a set holds at most 16 tables"
+# The same tables under another name: said as a rename, not as tables left unnamed.
+expect_run "a set built under one name" 0 "$pdbgen" build --size 3x3 --pattern 1,2 --name first --out "$scratch/renamed-set" -q
+expect_run "the same tables under another name" 2 "$pdbgen" build --size 3x3 --pattern 1,2 --name second --out "$scratch/renamed-set" -q
+expect_err "the same tables under another name: said" "already holds these tables as the set first; building them there as second would rename that set: use the name first \(--name\)"
+# An output folder that is a symbolic link in a loop is named as such (exit 4).
+ln -s loop-b "$scratch/loop-a"
+ln -s loop-a "$scratch/loop-b"
+expect_run "an output folder in a symbolic-link loop" 4 "$pdbgen" build --size 3x3 --pattern 1,2 --out "$scratch/loop-a" -q
+expect_err "an output folder in a symbolic-link loop: said" "output folder '$scratch/loop-a' is a symbolic link in a loop"
 
 # ---------------------------------------------------------------------------------------
 # A build removes the temporaries of its own set's files (under its lock, whoever wrote them),

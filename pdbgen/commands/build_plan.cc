@@ -180,10 +180,14 @@ namespace {
 // Creates the folder `dir` ("output folder", "checkpoint folder": `what`) and its parents.
 void make_folder(const std::string& dir, const std::string& what) {
     std::error_code ec;
-    if (fs::is_symlink(fs::symlink_status(dir, ec)) && !fs::exists(dir, ec))
+    if (fs::is_symlink(fs::symlink_status(dir, ec)) && !fs::exists(dir, ec)) {
+        if (ec == std::errc::too_many_symbolic_link_levels)
+            throw IoError(what + " '" + dir + "' is a symbolic link in a loop (" + ec.message() +
+                          "): write elsewhere");
         throw IoError(what + " '" + dir + "' is a symbolic link to '" +
                       fs::read_symlink(dir, ec).string() +
                       "', which does not exist: create that folder, or write elsewhere");
+    }
     fs::create_directories(dir, ec);
     if (ec || !fs::is_directory(dir))
         throw IoError("cannot create " + what + " '" + dir + "'" +
