@@ -102,6 +102,8 @@ Positions from_array(const py::array& a, const board::BoardFormat& f) {
     }
     if (a.dtype().is(py::dtype::of<uint8_t>()))
         read_rows<uint8_t>(a, *p.geometry, p);
+    else if (kind == 'u' && a.dtype().itemsize() == 8)  // above 2^63 - 1: named as it is
+        read_rows<uint64_t>(a, *p.geometry, p);
     else
         read_rows<int64_t>(a, *p.geometry, p);
     return p;

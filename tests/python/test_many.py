@@ -122,6 +122,11 @@ def test_bad_inputs_raise_clear_exceptions():
     wide[3, 0] = -1
     with pytest.raises(loyd.InvalidInputError, match=r"boards\[3\]"):
         loyd.solve_many(wide)
+    # uint64 values above 2^63 - 1 are named as they are (they were read as negative numbers).
+    huge = good.astype(np.uint64)
+    huge[1, 2] = np.uint64(2**64 - 1)
+    with pytest.raises(loyd.InvalidInputError, match=r"boards\[1\]: value 18446744073709551615 is out"):
+        loyd.solve_many(huge)
     with pytest.raises(loyd.InvalidInputError, match=r"boards\[1\] is 4x4, boards\[0\] is 3x3"):
         loyd.solve_many(["1 2 3 4 5 6 7 8 0", list(range(16))])
     with pytest.raises(loyd.InvalidInputError, match=r"boards\[1\]"):
@@ -166,10 +171,27 @@ def test_progress_and_its_errors():
     lambda: loyd.solve("1 2 3/4 5 6/7 0 8", time_limit="abc"),
     lambda: loyd.solve("1 2 3/4 5 6/7 0 8", time_limit=True),
     lambda: loyd.check("1 2 3/4 5 6/7 0 8", "L", optimal=None),
+    lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], moves="yes"),
+    lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], moves=1),
+    lambda: loyd.solve("1 2 3/4 5 6/7 0 8").format_moves("tile", "yes"),
 ])
 def test_wrong_argument_types_are_usage_errors(call):
     with pytest.raises(loyd.UsageError):
         call()
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda many: loyd.solve_many(many, notation=None), "notation must be a str"),
+    (lambda many: loyd.solve_many(many, progress_every=None), "progress_every must be a number"),
+    (lambda many: loyd.solve_many(many, progress=5), "progress must be callable"),
+    (lambda many: loyd.check(many[0], "L", notation=None), "notation must be a str"),
+])
+def test_wrong_types_of_the_calls_own_arguments_are_named_briefly(call, message):
+    # Not pybind11's overload error, which named the private function and printed every board.
+    many = ["1 2 3/4 5 6/7 0 8"] * 20000
+    with pytest.raises(TypeError, match=message) as e:
+        call(many)
+    assert len(str(e.value)) < 200 and "_solve_many" not in str(e.value)
 
 
 def test_a_memoryview_of_rows_is_an_array():

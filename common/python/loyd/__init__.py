@@ -21,7 +21,9 @@ KeyboardInterrupt and leaves the interpreter usable. Documentation: docs/python.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import os
+import reprlib
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
@@ -100,7 +102,8 @@ class Solution:
         """The moves in `notation` ("blank": the direction the blank moves; "tile": the
         direction the tile slides), with run lengths ("R2U2L") when `runs` is true (default:
         in tile notation only)."""
-        return _loyd._format_moves(self.path, notation, runs)
+        return _loyd._format_moves(self.path, _text("notation", notation),
+                                   None if runs is None else _flag("runs", runs))
 
     def states(self) -> list[Board]:
         """The start and the board after every move of the metric (a run in "mtm")."""
@@ -208,6 +211,26 @@ class Solutions:
         return iter(self.moves)
 
 
+def _flag(name: str, value: Any) -> bool:
+    """A True/False argument (numpy.bool_ too), as the options solve() passes on are checked:
+    1 or "yes" is refused with UsageError."""
+    if type(value).__name__ not in ("bool", "bool_"):
+        raise UsageError(f"{name} must be True or False, not {reprlib.repr(value)}")
+    return bool(value)
+
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    return value
+
+
+def _seconds(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__}")
+    return float(value)
+
+
 def _options(goal: Optional[GoalLike], size: Optional[SizeLike], tables: Optional[TablesLike],
              heuristic: Optional[str], metric: str, algorithm: str, lookups: Optional[str],
              node_limit: Optional[int], time_limit: Optional[float], threads: Optional[int],
@@ -293,6 +316,10 @@ def solve_many(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]], *,
     work, one per thread; with fewer positions than threads each search is split over the
     threads left over. Ctrl-C raises KeyboardInterrupt (the searches stop within a millisecond).
     """
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    moves, notation = _flag("moves", moves), _text("notation", notation)
+    progress_every = _seconds("progress_every", progress_every)
     _numpy()
     d = _loyd._solve_many(boards, _options(goal, size, tables, heuristic, metric, algorithm,
                                            lookups, node_limit, time_limit, threads),
@@ -356,11 +383,9 @@ def check(board: BoardLike, moves: str, *, goal: GoalLike = "blank-last",
     InvalidInputError for a board or move text that cannot be read."""
     if not isinstance(moves, str):
         raise TypeError(f"moves must be a str such as 'R2U', not {type(moves).__name__}")
-    if type(optimal).__name__ not in ("bool", "bool_"):
-        raise UsageError(f"optimal must be True or False, not {optimal!r}")
     d = _loyd._check(board, moves, _options(goal, size, tables, heuristic, metric, algorithm,
                                              lookups, node_limit, time_limit, threads),
-                     notation, optimal)
+                     _text("notation", notation), _flag("optimal", optimal))
     return CheckResult(**d)
 
 
