@@ -217,6 +217,16 @@ std::string classic_words(board::Metric m) {
     return m == board::Metric::Mtm ? "walking distance" : "linear conflict";
 }
 
+// Tables.open's verify: True or False (NumPy's bool_ too); None is the default, True. Anything
+// else is refused: pybind11 would read None, 0 or "" as False and skip every check.
+bool verify_arg(const py::handle& v) {
+    if (v.is_none()) return true;
+    const std::string type = py::str(py::type::of(v).attr("__name__"));
+    if (!py::isinstance<py::bool_>(v) && type != "bool_")
+        throw UsageError("verify must be True or False, not " + std::string(py::repr(v)));
+    return PyObject_IsTrue(v.ptr()) == 1;
+}
+
 Tables tables_arg(const py::handle& tables) {
     if (py::isinstance<Tables>(tables)) return tables.cast<Tables>();
     return open_tables(fspath(tables), std::nullopt, true);
@@ -307,16 +317,16 @@ already loaded, and solve_many's threads read one copy.
 Tables.find(board) looks for the set the solver would use, in the solver's order.)doc")
         .def_static(
             "open",
-            [](const py::object& path, const py::object& cache_dir, bool verify) {
+            [](const py::object& path, const py::object& cache_dir, const py::object& verify) {
                 std::optional<std::string> cache;
                 if (!cache_dir.is_none()) cache = fspath(cache_dir);
-                return open_tables(fspath(path), cache, verify);
+                return open_tables(fspath(path), cache, verify_arg(verify));
             },
             "path"_a, py::kw_only(), "cache_dir"_a = py::none(), "verify"_a = true,
             R"doc(Loads the set in `path` (a folder or its manifest). `cache_dir`: where decoded copies
 of zstd tables are kept (default: the solver's, $XDG_CACHE_HOME/loyd; "" for none).
 `verify=False` skips the XXH3 pass over raw payloads and the sampled check of the entries
-(headers are always checked).
+(headers are always checked); verify is True or False (None: True).
 Raises FileError when the set cannot be read or fails a check.)doc")
         .def_static(
             "find",

@@ -255,6 +255,12 @@ def test_tables_that_do_not_fit(root, tmp_path):
         loyd.solve("1 2 3/4 5 6/7 0 8", tables=str(damaged))
     assert isinstance(e.value, OSError) and table.name in str(e.value)
     assert e.value.errno is None  # damaged content: no system call failed
+    # verify=None is the default (every check), never a quiet False; 0 or "" are refused.
+    with pytest.raises(loyd.FileError):
+        loyd.Tables.open(damaged, verify=None)
+    for bad in (0, "", "no"):
+        with pytest.raises(loyd.UsageError, match="verify must be True or False"):
+            loyd.Tables.open(damaged, verify=bad)
 
 
 def test_a_damaged_set_found_gives_way_to_the_next(root, tmp_path, monkeypatch):
