@@ -943,6 +943,9 @@ ckx="$scratch/ckx"
 expect_run "an output folder that is a table's checkpoint folder" 2 "$pdbgen" build --size 4x4 --pattern 1,2,3 --out "$ckx/additive-1-2-3" --checkpoint "$ckx" -q
 expect_err "an output folder that is a table's checkpoint folder: said" "is where --checkpoint '$ckx' keeps the checkpoint of additive-1-2-3.pdb"
 expect "an output folder that is a table's checkpoint folder: nothing created" [ ! -e "$ckx" ]
+# ...however the two are spelt: relative against absolute, with a trailing slash.
+expect_run "an output folder that is a table's checkpoint folder, spelt otherwise" 2 "$pdbgen" build --size 4x4 --pattern 1,2,3 --out "$ckx/additive-1-2-3/" --checkpoint "$(cd "$scratch" && pwd)/./ckx"
+expect "an output folder that is a table's checkpoint folder, spelt otherwise: nothing created" [ ! -e "$ckx" ]
 # A lock file linked to the other folder's is taken once (the build waited for itself).
 mkdir -p "$scratch/lk-out" "$scratch/lk-ck"
 ln -s ../lk-out/.loyd.lock "$scratch/lk-ck/.loyd.lock"
@@ -954,7 +957,7 @@ echo mine >"$ckx/additive-1-2-3/notes.txt"
 expect_run "a checkpoint folder holding another file" 0 "$pdbgen" build --size 4x4 --pattern 1,2,3 --out "$scratch/ckx-out" --checkpoint "$ckx" -j 2
 expect_err "a checkpoint folder holding another file: said" "^pdbgen: note: could not remove all of the checkpoint $ckx/additive-1-2-3 \($scratch/ckx-out/additive-1-2-3.pdb is built; files of other names are left\)$"
 expect "a checkpoint folder holding another file: the file kept" [ -f "$ckx/additive-1-2-3/notes.txt" ]
-expect_err "a checkpoint build with -j 2: said" "^pdbgen: note: a build with --checkpoint runs one thread \(-j 2 is not used\)"
+expect_err "a checkpoint build with -j 2: said" "^pdbgen: note: a build with --checkpoint searches on one thread \\(-j 2 only checks a resumed table"
 # The same pattern twice, or more than 16 tables: refused before anything is created.
 expect_run "the same full pattern twice" 2 "$pdbgen" build --size 3x3 --kind full --pattern 1,2 --pattern 2,1 --out "$scratch/twice"
 expect_err "the same full pattern twice: said" "pattern 1,2 is given twice \(full-1-2.pdb\)"

@@ -9,8 +9,9 @@
 // callback). When either raises, `cancel` is set, the work is waited for (every search polls the
 // flag at least every 65,536 nodes, about a millisecond), and the Python exception is raised:
 // nothing is leaked and the interpreter is usable afterwards. An exception thrown by the work is
-// rethrown in the calling thread. Precondition: the GIL is held; the work never touches Python
-// objects.
+// rethrown in the calling thread. Once the interpreter is shutting down (a call from a __del__ run
+// at exit) the work runs on the calling thread with the GIL held, uninterruptible. Precondition:
+// the GIL is held; the work never touches Python objects.
 #pragma once
 
 #include <atomic>

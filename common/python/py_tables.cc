@@ -173,7 +173,8 @@ std::string discovery_key(const std::vector<std::string>& dirs, const board::Boa
 
 // The manifests of the sets discovery finds for `goal`, strongest first, read once per goal,
 // metric and search path; the notes of sets it skipped are warnings, given once.
-const std::vector<std::string>& find_manifests(const board::Board& goal, board::Metric metric) {
+// (A copy: other Python threads may run while the caller loads a set or warns.)
+std::vector<std::string> find_manifests(const board::Board& goal, board::Metric metric) {
     const std::vector<std::string> dirs = search_dirs();
     const std::string key = discovery_key(dirs, goal, metric);
     if (auto it = found_manifests.find(key); it != found_manifests.end()) return it->second;
@@ -186,14 +187,14 @@ const std::vector<std::string>& find_manifests(const board::Board& goal, board::
     for (const auto& n : notes) warn(n);
     std::vector<std::string> manifests;
     for (const auto& f : found) manifests.push_back(f.manifest);
-    return found_manifests[key] = manifests;
+    return found_manifests.try_emplace(key, manifests).first->second;
 }
 
 // The set discovery chooses for `goal`: the strongest found that loads, as the solver chooses.
 // A set that fails gives way to the next, with a warning naming both; when every set found
 // fails, the last failure is raised (FileProblem).
 std::optional<Tables> find_tables(const board::Board& goal, board::Metric metric) {
-    const std::vector<std::string>& manifests = find_manifests(goal, metric);
+    const std::vector<std::string> manifests = find_manifests(goal, metric);
     for (size_t i = 0; i < manifests.size(); ++i) {
         const std::string& m = manifests[i];
         if (auto it = discovered.find(m); it != discovered.end()) return Tables{it->second, m};
@@ -222,7 +223,7 @@ std::string classic_words(board::Metric m) {
 bool verify_arg(const py::handle& v) {
     if (v.is_none()) return true;
     const std::string type = py::str(py::type::of(v).attr("__name__"));
-    if (!py::isinstance<py::bool_>(v) && type != "bool_")
+    if (!py::isinstance<py::bool_>(v) && type != "bool_" && type != "bool")  // NumPy 1 and 2
         throw UsageError("verify must be True or False, not " + std::string(py::repr(v)));
     return PyObject_IsTrue(v.ptr()) == 1;
 }

@@ -278,8 +278,8 @@ void notes(const BuildPlan& plan, const Context& c) {
         c.err << "pdbgen: note: a distributed build runs one thread per rank (-j " << o.threads
               << " is not used); start one rank per core\n";
     else
-        c.err << "pdbgen: note: a build with --checkpoint runs one thread (-j " << o.threads
-              << " is not used); start it on one rank per core with mpirun\n";
+        c.err << "pdbgen: note: a build with --checkpoint searches on one thread (-j " << o.threads
+              << " only checks a resumed table and lays tables out by cells)\n";
 }
 
 }  // namespace

@@ -194,17 +194,25 @@ void make_folder(const std::string& dir, const std::string& what) {
                       (ec ? ": " + ec.message() : ": a file has its name"));
 }
 
+// A folder's path made comparable before it exists: absolute, normalised, without a trailing
+// separator, and with the links of the part that exists resolved.
+fs::path folder_identity(const std::string& dir) {
+    std::error_code ec;
+    fs::path p = fs::absolute(dir, ec).lexically_normal();
+    if (!p.has_filename() && p.has_parent_path()) p = p.parent_path();
+    const fs::path c = fs::weakly_canonical(p, ec);
+    return ec ? p : c;
+}
+
 }  // namespace
 
 void claim_folder(const BuildPlan& plan, const Context& c, FolderLocks& locks) {
     // A table's checkpoint lives in DIR/<table>/, with a manifest.txt of its own: it cannot be
     // the output folder too (an interrupted build could not be resumed there).
     if (!plan.checkpoint.empty()) {
-        std::error_code ec;
-        const fs::path out = fs::weakly_canonical(plan.out, ec);
+        const fs::path out = folder_identity(plan.out);
         for (const auto& t : plan.spec.tables)
-            if (!ec &&
-                out == fs::weakly_canonical(tables::checkpoint_folder(plan.checkpoint, t.file), ec))
+            if (out == folder_identity(tables::checkpoint_folder(plan.checkpoint, t.file)))
                 throw UsageError("output folder '" + plan.out + "' is where --checkpoint '" +
                                  plan.checkpoint + "' keeps the checkpoint of " + t.file +
                                  ": write the set elsewhere");

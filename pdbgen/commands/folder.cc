@@ -166,11 +166,13 @@ void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
     if (same_set(*there, spec)) return;
     tables::PdbSetSpec renamed = spec;
     renamed.name = there->name;
-    if (same_set(*there, renamed))
+    if (same_set(*there, renamed)) {
+        const bool named = doing == "building" || doing == "combining";  // they take --name
         throw UsageError(dir + " already holds these tables as the set " + there->name + "; " +
-                         doing + " them there as " + spec.name +
-                         " would rename that set: " + "use the name " + there->name +
-                         " (--name), write into another folder, " + "or remove that set first");
+                         doing + " them there as " + spec.name + " would rename that set: " +
+                         (named ? "use the name " + there->name + " (--name), " : std::string()) +
+                         "write into another folder, or remove that set first");
+    }
     std::string files;
     for (const auto& t : there->tables) files += (files.empty() ? "" : ", ") + t.file;
     throw UsageError(dir + " already holds the set " + there->name + " (" + files + "); " + doing +

@@ -8,13 +8,15 @@ import pathlib
 import pickle
 import random
 import shutil
+import subprocess
 import warnings
 
+import numpy
 import pytest
 
 import loyd
 import puzzle_oracle
-from conftest import run_solver
+from conftest import plain_env, run_solver
 
 KORF_EASY = {  # Korf's instances 2, 4, 5, 6 and 8 (goal blank-first): quick with 15-5-5-5
     "korf-2": "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
@@ -255,12 +257,29 @@ def test_tables_that_do_not_fit(root, tmp_path):
         loyd.solve("1 2 3/4 5 6/7 0 8", tables=str(damaged))
     assert isinstance(e.value, OSError) and table.name in str(e.value)
     assert e.value.errno is None  # damaged content: no system call failed
-    # verify=None is the default (every check), never a quiet False; 0 or "" are refused.
+
+
+def test_verify_none_is_every_check(root, tmp_path):
+    # verify=None is the default (every check), never a quiet False; 0 or "" are refused. A raw
+    # set with a damaged payload opens only with verify=False (a zstd one fails its decoding).
+    pdbgen = os.environ.get("LOYD_PDBGEN", "")
+    if not pdbgen:
+        pytest.skip("LOYD_PDBGEN does not name the pdbgen program")
+    raw = tmp_path / "raw"
+    subprocess.run([pdbgen, "unpack", str(root / "data/8-4-4"), str(raw), "-q"], check=True,
+                   env=plain_env())
+    table = sorted(raw.glob("*.pdb"))[0]
+    data = bytearray(table.read_bytes())
+    data[-3] ^= 0x40
+    table.write_bytes(bytes(data))
+    assert loyd.Tables.open(raw, verify=False).name == "8-4-4"
     with pytest.raises(loyd.FileError):
-        loyd.Tables.open(damaged, verify=None)
+        loyd.Tables.open(raw, verify=None)
+    with pytest.raises(loyd.FileError):
+        loyd.Tables.open(raw, verify=numpy.True_)
     for bad in (0, "", "no"):
         with pytest.raises(loyd.UsageError, match="verify must be True or False"):
-            loyd.Tables.open(damaged, verify=bad)
+            loyd.Tables.open(raw, verify=bad)
 
 
 def test_a_damaged_set_found_gives_way_to_the_next(root, tmp_path, monkeypatch):
@@ -269,7 +288,8 @@ def test_a_damaged_set_found_gives_way_to_the_next(root, tmp_path, monkeypatch):
     bad = tmp_path / "pdb" / "bad15"
     shutil.copytree(root / "data/15-5-5-5", bad)
     table = sorted(bad.glob("*.pdb"))[0]
-    data = bytearray(table.read_bytes())
+    original = table.read_bytes()
+    data = bytearray(original)
     data[-100] ^= 0x40
     table.write_bytes(bytes(data))
     monkeypatch.setenv("LOYD_PDB_PATH", str(tmp_path / "pdb"))
@@ -279,10 +299,12 @@ def test_a_damaged_set_found_gives_way_to_the_next(root, tmp_path, monkeypatch):
     assert solution.heuristic == "pdb:15-5-5-5" and solution.moves == "R"
     found = loyd.Tables.find(size=(4, 4))
     assert found is not None and pathlib.Path(found.path).resolve() == (root / "data/15-5-5-5").resolve()
-    table.unlink()  # read again, it would now fail otherwise: a new warning
+    table.write_bytes(original)  # repaired: read again, the set would now be taken
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert loyd.solve(board, heuristic="pdb").heuristic == "pdb:15-5-5-5"
+    found = loyd.Tables.find(size=(4, 4))
+    assert pathlib.Path(found.path).resolve() == (root / "data/15-5-5-5").resolve()
 
 
 @pytest.mark.parametrize("kw, message", [
