@@ -341,7 +341,14 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
             "tile"_a, "The cell (row-major index) of `tile`; 0 is the blank.")
         .def("__len__", &board::Board::cells)
         .def("__getitem__",
-             [](const board::Board& b, long long cell) {
+             [](const board::Board& b, const py::object& index) {
+                 if (!PyIndex_Check(index.ptr()))
+                     throw py::type_error(
+                         "Board indices must be integers, not " +
+                         std::string(py::str(py::type::of(index).attr("__name__"))));
+                 // Any integer: one beyond Py_ssize_t is out of range (IndexError), as for a list.
+                 Py_ssize_t cell = PyNumber_AsSsize_t(index.ptr(), PyExc_IndexError);
+                 if (cell == -1 && PyErr_Occurred()) throw py::error_already_set();
                  if (cell < 0) cell += b.cells();
                  if (cell < 0 || cell >= b.cells()) throw py::index_error("cell out of range");
                  return b.at(static_cast<int>(cell));

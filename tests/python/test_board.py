@@ -58,6 +58,12 @@ def test_text_and_conversions():
     assert b.blank == 7 and b.position(8) == 8 and b.position(0) == 7
     with pytest.raises(IndexError):
         b[9]
+    for huge in (10**30, -10**30):  # beyond any C integer: out of range, as for a list
+        with pytest.raises(IndexError):
+            b[huge]
+    assert b[np.int8(-1)] == 8
+    with pytest.raises(TypeError, match="Board indices must be integers, not str"):
+        b["0"]
     with pytest.raises(IndexError):
         b.position(9)
     assert loyd.Board.blank_last((3, 3)) == loyd.Board("1 2 3 4 5 6 7 8 0")
