@@ -28,19 +28,22 @@ bool is_text_arg(const py::handle& v) {
     return py::isinstance<py::str>(v) || py::isinstance<py::bytes>(v);
 }
 
-// A truth value given as True or False (None: the default).
+// The option `key` as a truth value (None: the default).
 bool flag(const py::dict& o, const char* key, bool fallback) {
-    const py::object v = get(o, key);
-    if (v.is_none()) return fallback;
-    // NumPy's bool_ too (not an int subclass, so never mistaken for a count).
-    const std::string type = py::str(py::type::of(v).attr("__name__"));
-    if (!py::isinstance<py::bool_>(v) && !(type == "bool_" || type == "bool"))
-        throw UsageError(std::string(key) + " must be True or False, not " +
-                         std::string(py::repr(v)));
-    return PyObject_IsTrue(v.ptr()) == 1;
+    return truth(get(o, key), key, fallback);
 }
 
 }  // namespace
+
+bool truth(const py::handle& v, const char* name, bool fallback) {
+    if (v.is_none()) return fallback;
+    // NumPy's bool_ too (not an int subclass, so never mistaken for a count; "bool" in NumPy 2).
+    const std::string type = py::str(py::type::of(v).attr("__name__"));
+    if (!py::isinstance<py::bool_>(v) && !(type == "bool_" || type == "bool"))
+        throw UsageError(std::string(name) + " must be True or False, not " +
+                         std::string(py::repr(v)));
+    return PyObject_IsTrue(v.ptr()) == 1;
+}
 
 uint64_t whole(const py::handle& v, const char* name, uint64_t least, uint64_t most) {
     if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))

@@ -34,6 +34,10 @@ board::BoardFormat format_of(const py::dict& o);
 // UsageError naming the argument `name`.
 uint64_t whole(const py::handle& v, const char* name, uint64_t least, uint64_t most = UINT64_MAX);
 
+// A truth value given as True or False (NumPy's bool too; None: `fallback`), or UsageError
+// naming the argument `name`: 0, 1 or "" are not taken for one.
+bool truth(const py::handle& v, const char* name, bool fallback);
+
 // The threads of `threads` (None: every core).
 int threads_arg(const py::handle& threads);
 

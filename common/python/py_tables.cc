@@ -15,6 +15,7 @@
 #include "loyd/tables/set_fit.h"
 #include "loyd/tables/set_path.h"
 #include "py_board.h"
+#include "py_search.h"
 
 #ifndef LOYD_PY_TO_BIN  // set by CMake: the module's folder -> <prefix>/bin, in the install layout
 #define LOYD_PY_TO_BIN "../../../../bin"
@@ -218,16 +219,6 @@ std::string classic_words(board::Metric m) {
     return m == board::Metric::Mtm ? "walking distance" : "linear conflict";
 }
 
-// Tables.open's verify: True or False (NumPy's bool_ too); None is the default, True. Anything
-// else is refused: pybind11 would read None, 0 or "" as False and skip every check.
-bool verify_arg(const py::handle& v) {
-    if (v.is_none()) return true;
-    const std::string type = py::str(py::type::of(v).attr("__name__"));
-    if (!py::isinstance<py::bool_>(v) && type != "bool_" && type != "bool")  // NumPy 1 and 2
-        throw UsageError("verify must be True or False, not " + std::string(py::repr(v)));
-    return PyObject_IsTrue(v.ptr()) == 1;
-}
-
 Tables tables_arg(const py::handle& tables) {
     if (py::isinstance<Tables>(tables)) return tables.cast<Tables>();
     return open_tables(fspath(tables), std::nullopt, true);
@@ -321,7 +312,8 @@ Tables.find(board) looks for the set the solver would use, in the solver's order
             [](const py::object& path, const py::object& cache_dir, const py::object& verify) {
                 std::optional<std::string> cache;
                 if (!cache_dir.is_none()) cache = fspath(cache_dir);
-                return open_tables(fspath(path), cache, verify_arg(verify));
+                // pybind11 would read None, 0 or "" as False and skip every check.
+                return open_tables(fspath(path), cache, truth(verify, "verify", true));
             },
             "path"_a, py::kw_only(), "cache_dir"_a = py::none(), "verify"_a = true,
             R"doc(Loads the set in `path` (a folder or its manifest). `cache_dir`: where decoded copies
