@@ -25,8 +25,11 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
         s.replace(at, from.size(), to);
 }
 
-// A whole number from a Python object (int, NumPy integer, anything with __index__).
+// A whole number from a Python object (int, NumPy integer, anything with __index__), not a
+// bool: True where a tile or a size belongs is a mistake, not the number 1.
 long long index_value(const py::handle& v, const char* what) {
+    if (PyBool_Check(v.ptr()))
+        throw py::type_error(std::string(what) + " must be whole numbers, not bool");
     PyObject* i = PyNumber_Index(v.ptr());
     if (!i) {
         PyErr_Clear();

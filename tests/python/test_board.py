@@ -184,6 +184,10 @@ def test_malformed_sequences():
         loyd.Board([[1, 2, 3], [4, 5, 0]], size=(2, 3))
     with pytest.raises(TypeError, match="whole numbers"):
         loyd.Board([1.0, 2, 3, 0])
+    with pytest.raises(TypeError, match="tiles must be whole numbers, not bool"):
+        loyd.Board([True, 2, 3, 0])  # True is an int to Python, a mistake here
+    with pytest.raises(TypeError, match="a size must be whole numbers, not bool"):
+        loyd.Board([1, 2, 3, 0], size=(2, True))
     with pytest.raises(TypeError):
         loyd.Board(12)
     with pytest.raises(TypeError):
@@ -278,3 +282,8 @@ def test_a_flat_goal_is_read_on_the_boards_size():
     assert b.grid(goal="1 2 3 4 5 0") == b.grid()
     with pytest.raises(loyd.UsageError):
         b.is_solvable("1 2 3 4 5 6 7 8 0")  # a goal of another board
+    # a Board of another size than size= is refused as solve() refuses it (it was ignored)
+    for call in (loyd.is_solvable, loyd.solve):
+        with pytest.raises(loyd.InvalidInputError, match="the board is 3x2, the size 2x3"):
+            call(b, size=(2, 3))
+    assert loyd.is_solvable(b, size="3x2")

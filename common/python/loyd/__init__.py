@@ -355,7 +355,7 @@ def is_solvable(board: BoardLike, goal: GoalLike = "blank-last", *,
                 size: Optional[SizeLike] = None) -> bool:
     """True when `board` can reach `goal`: the parity of the permutation between them equals
     the parity of the blank's distance to its goal cell (Johnson & Story 1879)."""
-    b = board if isinstance(board, Board) else Board(board, size=size, goal=goal)
+    b = Board(board, size=size, goal=goal)  # a Board checked against size, as solve() does
     return b.is_solvable(goal)  # the goal read on b's board, as size gives it
 
 
