@@ -103,6 +103,7 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
     opt.bpmx = flag(o, "bpmx", true);
     opt.threads = threads_arg(get(o, "threads"));
     const py::object heuristic = get(o, "heuristic");
+    if (!heuristic.is_none()) text(o, "heuristic", "");  // a string, as the other names are
     if (opt.metric == board::Metric::Mtm && !heuristic.is_none()) {
         const heuristics::HeuristicKind k =
             heuristics::parse_heuristic(utf8_text<UsageError>(py::str(heuristic), "heuristic"));

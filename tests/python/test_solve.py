@@ -319,6 +319,8 @@ def test_a_damaged_set_found_gives_way_to_the_next(root, tmp_path, monkeypatch):
     (dict(heuristic="\ud800"), "heuristic is not"), (dict(lookups="\ud800"), "lookups is not"),
     (dict(threads=5000), "threads"), (dict(heuristic="linear-conflict", metric="mtm"), "admissible"),
     (dict(goal="1 2 3 4 5 6 7 8 9 0"), "goal"), (dict(size="3x2"), "size"),
+    (dict(heuristic=5), "heuristic must be a string, not 5"),
+    (dict(metric=5), "metric must be a string, not 5"),
 ])
 def test_bad_arguments_raise_usage_or_input_errors(kw, message):
     with pytest.raises((loyd.UsageError, loyd.InvalidInputError), match=message):
