@@ -170,33 +170,40 @@ void build_until(const tables::Pattern& p, const std::string& dir, int ranks, in
 
 TEST(SlicedBuild, ResumesFromACheckpointOnAnyNumberOfRanks) {
     const fs::path d = scratch("resume");
-    for (tables::PatternKind kind : {tables::PatternKind::Additive, tables::PatternKind::Full}) {
-        const tables::Pattern p = kind == tables::PatternKind::Additive
-                                      ? pattern(4, 3, {1, 2, 5, 6, 9}, kind)
-                                      : pattern(3, 3, {1, 2, 3, 4, 7}, kind);
+    // The second additive pattern holds both tiles next to the blank's goal cell: the goal's
+    // placement then has a second blank region, reached in a later layer (its entry stays 0).
+    const std::vector<tables::Pattern> patterns = {
+        pattern(4, 3, {1, 2, 5, 6, 9}, tables::PatternKind::Additive),
+        pattern(4, 3, {3, 4, 7, 8, 11}, tables::PatternKind::Additive),
+        pattern(3, 3, {1, 2, 3, 4, 7}, tables::PatternKind::Full)};
+    for (const tables::Pattern& p : patterns) {
+        const tables::PatternKind kind = p.kind();
         const tables::BuildResult one = build_table(p, tables::BuildOptions{});
         const std::string folder = tables::checkpoint_folder(d.string(), table_file_name(p));
         for (auto [first, second] : {std::pair{3, 3}, std::pair{3, 2}, std::pair{1, 4}}) {
-            build_until(p, d.string(), first, 6);
-            const tables::CheckpointManifest m = tables::parse_checkpoint(
-                file_bytes(folder + "/manifest.txt"), folder + "/manifest.txt");
-            EXPECT_GE(m.layers, 6);
-            EXPECT_LT(m.layers, one.layers);
-            tables::SlicedBuildOptions opt;
-            opt.checkpoint_dir = d.string();
-            opt.table_file = table_file_name(p);
-            std::string note;
-            opt.note = [&](const std::string& s) { note += s; };
-            std::vector<uint8_t> table = sliced(p, second, opt);
-            EXPECT_EQ(table, test::as_vector(one.entries.bytes))
-                << to_string(kind) << " " << first << " then " << second << " ranks";
-            EXPECT_NE(note.find("resuming after layer " + std::to_string(m.layers)),
-                      std::string::npos)
-                << note;
-            test::run_group(second, [&](base::Collective& g) {
-                tables::remove_checkpoint(d.string(), opt.table_file, g);
-            });
-            EXPECT_FALSE(fs::exists(folder));
+            for (int stop : {6, one.layers - 2}) {
+                build_until(p, d.string(), first, stop);
+                const tables::CheckpointManifest m = tables::parse_checkpoint(
+                    file_bytes(folder + "/manifest.txt"), folder + "/manifest.txt");
+                EXPECT_GE(m.layers, stop);
+                EXPECT_LT(m.layers, one.layers);
+                tables::SlicedBuildOptions opt;
+                opt.checkpoint_dir = d.string();
+                opt.table_file = table_file_name(p);
+                std::string note;
+                opt.note = [&](const std::string& s) { note += s; };
+                std::vector<uint8_t> table = sliced(p, second, opt);
+                EXPECT_EQ(table, test::as_vector(one.entries.bytes))
+                    << to_string(kind) << " " << first << " then " << second
+                    << " ranks, stopped after " << m.layers << " layers";
+                EXPECT_NE(note.find("resuming after layer " + std::to_string(m.layers)),
+                          std::string::npos)
+                    << note;
+                test::run_group(second, [&](base::Collective& g) {
+                    tables::remove_checkpoint(d.string(), opt.table_file, g);
+                });
+                EXPECT_FALSE(fs::exists(folder));
+            }
         }
     }
     fs::remove_all(d);

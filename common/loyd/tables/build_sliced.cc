@@ -453,8 +453,8 @@ uint64_t SlicedBfs<Kind>::layer(int d, Exchange& ex) {
     return g_.sum(found);
 }
 
-// Reads the checkpoint (rank 0) and replays its complete layers. Returns the layer to expand
-// next (0 when starting afresh).
+// Reads the checkpoint (rank 0), seeds the goal and replays the checkpoint's complete layers.
+// Returns the layer to expand next (0 when starting afresh).
 template <class Kind>
 int SlicedBfs<Kind>::resume() {
     ck_dir_ = checkpoint_folder(opt_.checkpoint_dir, opt_.table_file);
@@ -474,7 +474,10 @@ int SlicedBfs<Kind>::resume() {
     });
     g_.broadcast(text, 0);
     manifest_ = identity;
-    if (text.empty()) return 0;
+    if (text.empty()) {
+        kind_->seed(true);
+        return 0;
+    }
     const CheckpointManifest found = parse_checkpoint(text, mpath);
     // Check every part this rank will read; the first layer with a bad part anywhere ends the
     // replay.
@@ -501,6 +504,9 @@ int SlicedBfs<Kind>::resume() {
             opt_.note("checkpoint " + ck_dir_ + ": not using layers " + std::to_string(layers + 1) +
                       ".." + std::to_string(found.layers) + ": " + problem);
     }
+    // The goal first: a replayed state of the goal's placement in another blank region (its
+    // tiles home, the blank cut off from its goal cell) must not give that placement its entry.
+    kind_->seed(layers == 0);
     g_.agree_on([&] {
         for (int l = 1; l <= layers; ++l)
             for (const auto& part : found.parts_of(l)) {
@@ -548,8 +554,11 @@ void SlicedBfs<Kind>::write_checkpoint(int layer) {
 template <class Kind>
 SlicedTable SlicedBfs<Kind>::run() {
     const auto t0 = Clock::now();
-    const int start = opt_.checkpoint_dir.empty() ? 0 : resume();
-    kind_->seed(start == 0);
+    int start = 0;
+    if (opt_.checkpoint_dir.empty())
+        kind_->seed(true);
+    else
+        start = resume();  // seeds the goal itself, before it replays the checkpoint's layers
     Exchange ex(g_, opt_.exchange_bytes, kind_->headroom());
     int layers = start;
     for (int d = start;; ++d) {
