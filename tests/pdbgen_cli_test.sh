@@ -1239,6 +1239,15 @@ expect_run "reuse: the byte set verifies" 0 "$pdbgen" verify "$scratch/reuse-byt
 cp -r "$s844" "$scratch/s844-bad"
 printf '\x07' | dd of="$scratch/s844-bad/additive-1-2-4-5.pdb" bs=1 seek=300 conv=notrunc 2>/dev/null
 sumbad=$(cksum < "$scratch/s844-bad/additive-1-2-4-5.pdb")
+# A conversion that fails leaves nothing in a folder it created (the set's second table
+# damaged: the first was converted), and a folder that was there stays.
+cp -r "$s844" "$scratch/s844-bad2"
+printf '\x07' | dd of="$scratch/s844-bad2/additive-3-6-7-8.pdb" bs=1 seek=300 conv=notrunc 2>/dev/null
+expect_run "unpack of a damaged set into a new folder" 4 "$pdbgen" unpack "$scratch/s844-bad2" "$scratch/bad2-raw/sub" -q
+expect "unpack of a damaged set: the folder it created removed" [ ! -e "$scratch/bad2-raw/sub" ]
+mkdir -p "$scratch/bad2-there"
+expect_run "pack of a damaged set into a folder" 4 "$pdbgen" pack "$scratch/s844-bad2" "$scratch/bad2-there" -q
+expect "pack of a damaged set into a folder: the folder stays" [ -d "$scratch/bad2-there" ]
 expect_run "reuse: a damaged table" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/reuse-bad" --reuse "$scratch/s844-bad"
 expect_err "reuse: a damaged table is rebuilt" "rebuilding .*reuse-bad/additive-1-2-4-5.pdb: .*checksum"
 expect "reuse: the damaged set untouched" [ "$(cksum < "$scratch/s844-bad/additive-1-2-4-5.pdb")" = "$sumbad" ]

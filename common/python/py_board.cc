@@ -32,6 +32,8 @@ long long index_value(const py::handle& v, const char* what) {
         throw py::type_error(std::string(what) + " must be whole numbers, not bool");
     PyObject* i = PyNumber_Index(v.ptr());
     if (!i) {
+        if (!PyErr_ExceptionMatches(PyExc_TypeError))
+            throw py::error_already_set();  // an __index__ that failed: its own error
         PyErr_Clear();
         throw py::type_error(std::string(what) + " must be whole numbers, not " +
                              std::string(py::str(py::type::of(v).attr("__name__"))));

@@ -312,6 +312,11 @@ Tables.find(board) looks for the set the solver would use, in the solver's order
             [](const py::object& path, const py::object& cache_dir, const py::object& verify) {
                 std::optional<std::string> cache;
                 if (!cache_dir.is_none()) cache = fspath(cache_dir);
+                if (std::error_code ec; cache && !cache->empty() &&
+                                        std::filesystem::exists(*cache, ec) &&
+                                        !std::filesystem::is_directory(*cache, ec))
+                    throw UsageError("cache_dir " + *cache +
+                                     " is not a folder (give a folder, or \"\" for none)");
                 // pybind11 would read None, 0 or "" as False and skip every check.
                 return open_tables(fspath(path), cache, truth(verify, "verify", true));
             },
@@ -329,9 +334,14 @@ Raises FileError when the set cannot be read or fails a check.)doc")
                 std::optional<board::Geometry> g = f.geometry();
                 if (!board.is_none()) g = board_arg(board, f).geometry();
                 if (!g) throw UsageError("Tables.find needs a board, a size or a goal written out");
-                const std::optional<Tables> t =
-                    find_tables(goal_for(f, *g), board::parse_metric(metric));
-                return t ? py::cast(*t) : py::none();
+                try {
+                    const std::optional<Tables> t =
+                        find_tables(goal_for(f, *g), board::parse_metric(metric));
+                    return t ? py::cast(*t) : py::object(py::none());
+                } catch (const FileProblem& e) {  // every set found failed: as none found
+                    warn(std::string("not using the last set found: ") + e.what());
+                    return py::object(py::none());
+                }
             },
             "board"_a = py::none(), py::kw_only(), "size"_a = py::none(), "goal"_a = "blank-last",
             "metric"_a = "stm",
@@ -340,8 +350,8 @@ Raises FileError when the set cannot be read or fails a check.)doc")
 $LOYD_PDB_PATH, $XDG_DATA_HOME/loyd/pdb (~/.local/share/loyd/pdb), the installation's
 <prefix>/share/loyd/pdb and, in a build tree, the repository's data/ (search_path()
 lists them); among the sets whose board, metric and goal fit, the strongest that loads wins. The
-set stays loaded for the life of the process. Sets skipped (damaged manifests, missing
-tables) are reported as RuntimeWarning.)doc")
+set stays loaded for the life of the process. Sets skipped (damaged manifests, missing or
+damaged tables) are reported as RuntimeWarning; when every set found fails, None.)doc")
         .def_static(
             "search_path",
             [] {

@@ -140,18 +140,21 @@ int convert_file(const Context& c, const Conversion& how) {
     return kExitOk;
 }
 
-// A set, in place or into another folder (created), with its manifest.
-int convert_set(const Context& c, const Conversion& how) {
-    const tables::SetPath sp = tables::set_path(c.options.paths[0]);
-    tables::PdbSetSpec spec = tables::read_manifest(sp.manifest.string());
-    const fs::path dst = c.options.paths.size() == 2 ? fs::path(c.options.paths[1]) : sp.dir;
+// The set's tables (as converted so far) and the lock file, then the folder if that left it
+// empty: what a failed conversion into a folder it created wrote there.
+void remove_created_folder(const fs::path& dst, const tables::PdbSetSpec& spec,
+                           std::optional<base::DirLock>& lock) {
     std::error_code ec;
-    fs::create_directories(dst, ec);
-    if (std::error_code st; !fs::is_directory(dst, st))
-        throw IoError("cannot create folder '" + dst.string() +
-                      "': " + (ec ? ec.message() : std::string("not a folder")));
-    std::optional<base::DirLock> lock;
-    lock_folder(c, folder_of(dst), lock);
+    for (const auto& t : spec.tables) fs::remove(dst / t.file, ec);
+    fs::remove(dst / base::DirLock::kFileName, ec);
+    lock.reset();
+    fs::remove(dst, ec);  // only when empty
+}
+
+// The tables and manifest of the set at `sp`, converted into `dst` (locked).
+void convert_set_into(const Context& c, const Conversion& how, const tables::SetPath& sp,
+                      tables::PdbSetSpec& spec, const fs::path& dst) {
+    std::error_code ec;
     remove_dead_temporaries_in(c, folder_of(dst));
     refuse_another_set(folder_of(dst), spec, c.options.command == "pack" ? "packing" : "unpacking");
     const bool in_place = fs::equivalent(dst, sp.dir, ec);
@@ -172,6 +175,28 @@ int convert_set(const Context& c, const Conversion& how) {
     }
     if (!in_place)
         base::write_file_atomic((dst / tables::kManifestName).string(), manifest_text(spec));
+}
+
+// A set, in place or into another folder (created), with its manifest.
+int convert_set(const Context& c, const Conversion& how) {
+    const tables::SetPath sp = tables::set_path(c.options.paths[0]);
+    tables::PdbSetSpec spec = tables::read_manifest(sp.manifest.string());
+    const fs::path dst = c.options.paths.size() == 2 ? fs::path(c.options.paths[1]) : sp.dir;
+    std::error_code ec;
+    const bool created = !fs::exists(dst, ec) && !ec;
+    fs::create_directories(dst, ec);
+    if (std::error_code st; !fs::is_directory(dst, st))
+        throw IoError("cannot create folder '" + dst.string() +
+                      "': " + (ec ? ec.message() : std::string("not a folder")));
+    std::optional<base::DirLock> lock;
+    try {
+        lock_folder(c, folder_of(dst), lock);
+        convert_set_into(c, how, sp, spec, dst);
+    } catch (...) {
+        // A conversion that fails or stops leaves no trace in a folder it created.
+        if (created && lock) remove_created_folder(dst, spec, lock);
+        throw;
+    }
     return kExitOk;
 }
 

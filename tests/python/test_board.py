@@ -184,6 +184,11 @@ def test_malformed_sequences():
         loyd.Board([[1, 2, 3], [4, 5, 0]], size=(2, 3))
     with pytest.raises(TypeError, match="whole numbers"):
         loyd.Board([1.0, 2, 3, 0])
+    class Broken:
+        def __index__(self):
+            raise RuntimeError("broken index")
+    with pytest.raises(RuntimeError, match="broken index"):  # its own error, not a TypeError
+        loyd.Board([Broken(), 2, 3, 0])
     with pytest.raises(TypeError, match="tiles must be whole numbers, not bool"):
         loyd.Board([True, 2, 3, 0])  # True is an int to Python, a mistake here
     with pytest.raises(TypeError, match="a size must be whole numbers, not bool"):

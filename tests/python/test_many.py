@@ -174,6 +174,8 @@ def test_progress_and_its_errors():
     lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], moves="yes"),
     lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], moves=1),
     lambda: loyd.solve("1 2 3/4 5 6/7 0 8").format_moves("tile", "yes"),
+    lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], progress_every=-1),
+    lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], progress_every=float("nan")),
 ])
 def test_wrong_argument_types_are_usage_errors(call):
     with pytest.raises(loyd.UsageError):
@@ -185,6 +187,7 @@ def test_wrong_argument_types_are_usage_errors(call):
     (lambda many: loyd.solve_many(many, progress_every=None), "progress_every must be a number"),
     (lambda many: loyd.solve_many(many, progress=5), "progress must be callable"),
     (lambda many: loyd.check(many[0], "L", notation=None), "notation must be a str"),
+    (lambda many: loyd.solve(many[0], progress=5), "progress must be callable"),
 ])
 def test_wrong_types_of_the_calls_own_arguments_are_named_briefly(call, message):
     # Not pybind11's overload error, which named the private function and printed every board.

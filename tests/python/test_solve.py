@@ -282,6 +282,33 @@ def test_verify_none_is_every_check(root, tmp_path):
             loyd.Tables.open(raw, verify=bad)
 
 
+def test_find_gives_none_when_every_set_found_fails(tmp_path, monkeypatch):
+    # Tables.find's None is "no set to use", also when the only set found is damaged (it raised
+    # FileError); the failure is a RuntimeWarning, and solve() falls back as the solver does.
+    pdbgen = os.environ.get("LOYD_PDBGEN", "")
+    if not pdbgen:
+        pytest.skip("LOYD_PDBGEN does not name the pdbgen program")
+    folder = tmp_path / "pdb" / "small"
+    subprocess.run([pdbgen, "build", "--size", "3x2", "--pattern", "1,2,3", "--name", "small",
+                    "--encoding", "raw", "--out", str(folder), "-q"], check=True, env=plain_env())
+    table = sorted(folder.glob("*.pdb"))[0]
+    data = bytearray(table.read_bytes())
+    data[-2] ^= 0x10
+    table.write_bytes(bytes(data))
+    monkeypatch.setenv("LOYD_PDB_PATH", str(tmp_path / "pdb"))
+    with pytest.warns(RuntimeWarning, match=r"not using the last set found: .*small"):
+        assert loyd.Tables.find(size=(3, 2)) is None
+    with pytest.warns(RuntimeWarning):
+        assert loyd.solve("1 2 3/4 0 5").heuristic == "linear-conflict"
+
+
+def test_a_cache_dir_that_is_a_file_is_refused(root, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("")
+    with pytest.raises(loyd.UsageError, match="is not a folder"):
+        loyd.Tables.open(root / "data/8-4-4", cache_dir=f)
+
+
 def test_a_damaged_set_found_gives_way_to_the_next(root, tmp_path, monkeypatch):
     # As the solver: the strongest set found that fails to load is skipped for the next one,
     # with a warning naming both, and is not read again.

@@ -21,6 +21,7 @@ KeyboardInterrupt and leaves the interpreter usable. Documentation: docs/python.
 from __future__ import annotations
 
 import dataclasses
+import math
 import numbers
 import os
 import reprlib
@@ -226,9 +227,18 @@ def _text(name: str, value: Any) -> str:
 
 
 def _seconds(name: str, value: Any) -> float:
+    """A number of seconds, 0 or more (0: as often as the call looks, about every 20 ms)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__}")
+    if not 0 <= float(value) < math.inf:
+        raise UsageError(f"{name} must be a number of seconds, 0 or more, not {value!r}")
     return float(value)
+
+
+def _callback(progress: Any) -> Any:
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    return progress
 
 
 def _options(goal: Optional[GoalLike], size: Optional[SizeLike], tables: Optional[TablesLike],
@@ -268,7 +278,8 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
     (a board that cannot be read, tables of another board), UsageError, FileError.
     """
     d = _loyd._solve(board, _options(goal, size, tables, heuristic, metric, algorithm, lookups,
-                                      node_limit, time_limit, threads, prune, bpmx), progress)
+                                      node_limit, time_limit, threads, prune, bpmx),
+                    _callback(progress))
     return Solution(**d)
 
 
@@ -316,8 +327,7 @@ def solve_many(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]], *,
     work, one per thread; with fewer positions than threads each search is split over the
     threads left over. Ctrl-C raises KeyboardInterrupt (the searches stop within a millisecond).
     """
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    progress = _callback(progress)
     moves, notation = _flag("moves", moves), _text("notation", notation)
     progress_every = _seconds("progress_every", progress_every)
     _numpy()
@@ -409,7 +419,8 @@ def count_solutions(board: BoardLike, *, goal: GoalLike = "blank-last",
                     lookups: Optional[str] = None, node_limit: Optional[int] = None,
                     time_limit: Optional[float] = None) -> int:
     """The exact number of distinct optimal solutions of `board` (the solver's --count). On a
-    limit, LimitError's `count` holds the solutions found so far (a lower bound)."""
+    limit, LimitError's `count` holds the solutions found so far (a lower bound), or None when
+    the limit came before the optimal length was known."""
     d = _loyd._all_solutions(board, _options(goal, size, tables, heuristic, metric, "ida",
                                              lookups, node_limit, time_limit, 1), True, None)
     return int(d["count"])
