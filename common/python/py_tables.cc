@@ -125,8 +125,10 @@ std::string default_cache() {
 
 Tables open_tables(const std::string& path, const std::optional<std::string>& cache_dir,
                    bool verify) {
-    const fs::path manifest = tables::set_path(path).manifest;
+    // Absolute: a Tables pickled, or its path read, after os.chdir still names the set.
     std::error_code ec;
+    fs::path manifest = tables::set_path(path).manifest;
+    if (fs::path a = fs::absolute(manifest, ec); !ec) manifest = a.lexically_normal();
     const fs::path canonical = fs::weakly_canonical(manifest, ec);
     tables::LoadOptions lo;
     lo.verify_payload = verify;

@@ -354,6 +354,18 @@ def test_bad_arguments_raise_usage_or_input_errors(kw, message):
         loyd.solve("1 2 3/4 5 6/7 0 8", **kw)
 
 
+def test_a_set_opened_by_a_relative_path_survives_chdir(root, tmp_path, monkeypatch):
+    # Its path is made absolute: pickled after os.chdir it still names the set (it raised
+    # FileError ENOENT), and .path names the folder from anywhere.
+    shutil.copytree(root / "data/8-4-4", tmp_path / "rel")
+    monkeypatch.chdir(tmp_path)
+    tables = loyd.Tables.open("rel")
+    assert os.path.isabs(tables.path) and os.path.samefile(tables.path, tmp_path / "rel")
+    monkeypatch.chdir("/")
+    assert pickle.loads(pickle.dumps(tables)) == tables
+    assert loyd.solve("1 2 3/4 5 6/7 0 8", tables=tables).moves == "R"
+
+
 def test_a_board_that_is_not_valid_text():
     with pytest.raises(loyd.InvalidInputError, match="board is not valid text"):
         loyd.solve("1 2 3/4 5 6/7 0 \ud800")
