@@ -266,8 +266,9 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
     d["goal"] = s.goal;
     d["metric"] = to_string(s.options.metric);
     d["heuristic"] = s.choice.name();
-    d["threads"] = std::min<size_t>(std::max<size_t>(n, 1),
-                                    static_cast<size_t>(search::batch_threads(batch.threads)));
+    // The threads the call ran on, as the solver's summary says: with fewer positions than
+    // threads, the searches were split over the rest.
+    d["threads"] = search::batch_threads(batch.threads);
     d["wall_seconds"] = wall;
     return d;
 }

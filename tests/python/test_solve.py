@@ -247,6 +247,9 @@ def test_tables_that_do_not_fit(root, tmp_path):
     import errno
     assert missing.value.errno == errno.ENOENT
     assert str(missing.value).startswith(str(tmp_path / "nothing-here"))
+    again = pickle.loads(pickle.dumps(missing.value))  # as from a multiprocessing worker
+    assert type(again) is loyd.FileError and again.errno == errno.ENOENT
+    assert str(again) == str(missing.value)
     damaged = tmp_path / "8-4-4"
     shutil.copytree(root / "data/8-4-4", damaged)
     table = next(damaged.glob("*.pdb"))

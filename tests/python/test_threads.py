@@ -27,6 +27,8 @@ def test_solve_many_runs_the_threads_asked_for(threads):
                         progress=lambda d, t: d < t and seen.append(os_threads() - before),
                         progress_every=0)
     assert r.threads == threads
+    one = loyd.solve_many(boards[:1], size=(4, 3), heuristic="linear-conflict", threads=threads)
+    assert one.threads == threads  # as the solver's summary: the one search split over them
     # the calling thread waits; the runner and threads - 1 more search; those end with the call
     assert seen and max(seen) == threads - 1
     assert os_threads() == before

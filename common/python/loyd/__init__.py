@@ -47,6 +47,17 @@ if TYPE_CHECKING:  # NumPy is imported by the functions that return arrays, not 
 
 __version__: str = _loyd.__version__
 
+
+def _file_error(message: str, errno: Optional[int]) -> FileError:
+    e = FileError(message)
+    e.errno = errno
+    return e
+
+
+# OSError pickles its arguments, not its errno: a FileError raised in a multiprocessing worker
+# would reach the parent with errno None.
+FileError.__reduce__ = lambda self: (_file_error, (str(self), self.errno))  # type: ignore
+
 __all__ = [
     "Board", "Tables", "Solution", "BatchResult", "CheckResult", "Solutions",
     "solve", "solve_many", "distance", "heuristic_values", "is_solvable", "scramble", "check",
@@ -137,7 +148,8 @@ class BatchResult:
                     last IDA* bound exhausted; -1 when unsolvable)
     seconds         float64: each position's search time
     moves           list of the moves (str, None when not solved) when asked for, else None
-    goal, metric, heuristic ("pdb:NAME" or a classic one), threads, wall_seconds
+    goal, metric, heuristic ("pdb:NAME" or a classic one); threads: the threads the call ran
+    on (as the solver's summary); wall_seconds: the call's time
     """
 
     lengths: "numpy.ndarray"
