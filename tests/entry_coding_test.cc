@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -337,6 +338,100 @@ TEST(CompactFile, CraftedPayloadsAreRefused) {
         const std::string m = test::error_of<FormatError>([&] { tables::read_pdb_header(bad); });
         EXPECT_TRUE(test::contains(m, why)) << m;
     }
+}
+
+// The slow, obviously correct check of an exception table's shape: every used slot is what a
+// lookup of its rank finds (probing from the rank's home to the first empty slot), holds an
+// escaped rank and a fitting excess, and there are as many used slots as escaped nibbles.
+bool slots_valid_slowly(const Bytes& nibbles, uint64_t entries, uint64_t exceptions,
+                        const std::vector<uint64_t>& slots) {
+    const uint64_t n = slots.size();
+    uint64_t used = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t v = slots[i];
+        if (v == UINT64_MAX) continue;
+        ++used;
+        const uint64_t r = v >> 8;
+        if (r >= entries || (v & 255) < 15 || (v & 255) > 127) return false;
+        if (((nibbles[r >> 1] >> ((r & 1) << 2)) & 15u) != 15u) return false;
+        uint64_t j = tables::exception_home(r, n);
+        while (slots[j] != UINT64_MAX && (slots[j] >> 8) != r) j = (j + 1) & (n - 1);
+        if (j != i) return false;
+    }
+    return used == exceptions;
+}
+
+TEST(CompactFile, ExceptionSlotChecksEqualTheSlowCheck) {
+    // Random exception tables, valid and mutated (slots moved, ranks doubled, swapped, dropped):
+    // the load's linear check accepts exactly those the slow check accepts.
+    std::mt19937_64 rng(7);
+    const uint64_t entries = 200;
+    int valid = 0, invalid = 0;
+    for (int round = 0; round < 20000; ++round) {
+        const uint64_t x = 1 + rng() % 40, n = tables::exception_slots(x);
+        std::vector<uint64_t> escaped;
+        while (escaped.size() < x) {
+            const uint64_t r = rng() % entries;
+            if (std::find(escaped.begin(), escaped.end(), r) == escaped.end()) escaped.push_back(r);
+        }
+        Bytes payload(tables::nibble_bytes(entries) + 8 * n, 0);
+        for (uint64_t r : escaped) payload[r >> 1] |= static_cast<uint8_t>(15u << ((r & 1) << 2));
+        std::vector<uint64_t> slots(n, UINT64_MAX);
+        for (uint64_t r : escaped) {
+            uint64_t i = tables::exception_home(r, n);
+            while (slots[i] != UINT64_MAX) i = (i + 1) & (n - 1);
+            slots[i] = (r << 8) | (15 + rng() % 20);
+        }
+        for (int m = static_cast<int>(rng() % 3); m > 0; --m) {
+            const uint64_t a = rng() % n, b = rng() % n;
+            switch (rng() % 4) {
+                case 0: std::swap(slots[a], slots[b]); break;              // moved or swapped
+                case 1: slots[b] = slots[a]; break;                        // a rank doubled
+                case 2: slots[a] = UINT64_MAX; break;                      // dropped
+                default: slots[a] = ((rng() % entries) << 8) | 20; break;  // another rank
+            }
+        }
+        for (uint64_t i = 0; i < n; ++i)
+            base::store_le64(payload.data() + tables::nibble_bytes(entries) + 8 * i, slots[i]);
+        tables::PdbHeader h;
+        h.entries = entries;
+        h.exceptions = x;
+        h.exception_slots = n;
+        const bool slow = slots_valid_slowly(payload, entries, x, slots);
+        const std::string fast = tables::compact_problem(h, payload.data());
+        ASSERT_EQ(slow, fast.empty()) << "round " << round << ": " << fast;
+        ++(slow ? valid : invalid);
+    }
+    EXPECT_GT(valid, 1000);
+    EXPECT_GT(invalid, 1000);
+}
+
+TEST(CompactFile, ExceptionsFarFromTheirHomesAreRefused) {
+    // A cluster of 1,100 exceptions whose homes are the table's first slots (chosen, as a
+    // forger would): the last lie more than 1,023 slots from home. The writer refuses such a
+    // table and the load refuses it (a lookup would walk the cluster).
+    const uint64_t entries = 4'000'000, x = 1100, n = tables::exception_slots(x);
+    std::vector<tables::EntryException> ex;
+    for (uint64_t r = 0; ex.size() < x; ++r)
+        if (tables::exception_home(r, n) < 8) ex.push_back({r, 20});
+    EXPECT_TRUE(test::contains(
+        test::error_of<FormatError>([&] { tables::exception_table_bytes(ex); }), "from its home"));
+    Bytes payload(tables::nibble_bytes(entries) + 8 * n, 0);
+    std::vector<uint64_t> slots(n, UINT64_MAX);
+    for (const auto& e : ex) {  // the writer's linear probing, without its limit: one run
+        payload[e.rank >> 1] |= static_cast<uint8_t>(15u << ((e.rank & 1) << 2));
+        uint64_t i = tables::exception_home(e.rank, n);
+        while (slots[i] != UINT64_MAX) i = (i + 1) & (n - 1);
+        slots[i] = (e.rank << 8) | e.excess;
+    }
+    for (uint64_t k = 0; k < n; ++k)
+        base::store_le64(payload.data() + tables::nibble_bytes(entries) + 8 * k, slots[k]);
+    tables::PdbHeader h;
+    h.entries = entries;
+    h.exceptions = x;
+    h.exception_slots = n;
+    const std::string m = tables::compact_problem(h, payload.data());
+    EXPECT_TRUE(test::contains(m, "slots from its home (at most 1023)")) << m;
 }
 
 TEST(CompactFile, RawCompactFilesAreHalfTheByteFile) {

@@ -26,8 +26,12 @@ std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& ex
     const uint64_t slots = exception_slots(exceptions.size());
     std::vector<uint64_t> table(slots, UINT64_MAX);
     for (const auto& e : exceptions) {
-        uint64_t i = exception_home(e.rank, slots);
-        while (table[i] != UINT64_MAX) i = (i + 1) & (slots - 1);
+        uint64_t i = exception_home(e.rank, slots), probes = 1;
+        for (; table[i] != UINT64_MAX; i = (i + 1) & (slots - 1))
+            if (++probes > kMaxExceptionProbes)
+                throw FormatError("exception table: rank " + std::to_string(e.rank) +
+                                  " would lie " + std::to_string(kMaxExceptionProbes) +
+                                  " slots or more from its home (write byte entries)");
         table[i] = (e.rank << 8) | e.excess;
     }
     std::vector<uint8_t> out(8 * slots);
@@ -48,13 +52,67 @@ unsigned EntryReader::escaped(uint64_t r) const {
     // A nibble of 15 always has its slot (the reader of the file checked the table's shape,
     // and the payload checksum its content); the probe still stops at an empty slot.
     uint64_t i = nslots_ ? exception_home(r, nslots_) : 0;
-    for (uint64_t probes = 0; probes < nslots_; ++probes, i = (i + 1) & (nslots_ - 1)) {
+    const uint64_t most = std::min(nslots_, kMaxExceptionProbes);
+    for (uint64_t probes = 0; probes < most; ++probes, i = (i + 1) & (nslots_ - 1)) {
         const uint64_t v = base::load_le64(slots_ + 8 * i);
         if (v == UINT64_MAX) return kEscapeNibble;
         if ((v >> 8) == r) return static_cast<unsigned>(v & 255);
     }
     return kEscapeNibble;
 }
+
+namespace {
+
+// The exception slots' shape (rules 4 to 6 of docs/pdb-format.md), in time linear in the slots
+// (a crafted cluster made the walk from each slot's home quadratic: seconds to hours of load).
+// There is always an empty slot (slots >= 2 x exceptions), so the walk starts after one and
+// knows where each run of used slots began: slot i is reachable from its home iff the home
+// lies in i's run, no further back than the run's start.
+std::string exception_slots_problem(const PdbHeader& h, const uint8_t* payload,
+                                    const uint8_t* slots) {
+    const uint64_t n = h.exception_slots;
+    if (n == 0) return h.exceptions ? "compact payload: exceptions but no exception slots" : "";
+    auto slot = [&](uint64_t i) { return base::load_le64(slots + 8 * i); };
+    uint64_t empty = 0;
+    while (empty < n && slot(empty) != UINT64_MAX) ++empty;
+    if (empty == n) return "compact payload: no empty exception slot";
+    std::vector<uint64_t> ranks;
+    ranks.reserve(h.exceptions);
+    uint64_t filled = 0, run_start = (empty + 1) & (n - 1);
+    for (uint64_t k = 1; k <= n; ++k) {
+        const uint64_t i = (empty + k) & (n - 1), v = slot(i);
+        if (v == UINT64_MAX) {
+            run_start = (i + 1) & (n - 1);
+            continue;
+        }
+        const uint64_t r = v >> 8;
+        const std::string at = "compact payload: exception slot " + std::to_string(i);
+        if (r >= h.entries) return at + " names rank " + std::to_string(r) + ", beyond the table";
+        if ((v & 255) < kEscapeNibble) return at + " holds an excess below 15 (it fits its nibble)";
+        if ((v & 255) > 127) return at + " holds an excess above 127 (no byte entry has one)";
+        if (((payload[r >> 1] >> ((r & 1) << 2)) & 15u) != kEscapeNibble)
+            return at + ": the nibble of rank " + std::to_string(r) + " is not 15";
+        const uint64_t from_home = (i - exception_home(r, n)) & (n - 1);
+        if (from_home > ((i - run_start) & (n - 1)))
+            return at + ": rank " + std::to_string(r) + " is not reachable from its home slot";
+        if (from_home >= kMaxExceptionProbes)
+            return at + ": rank " + std::to_string(r) + " lies " + std::to_string(from_home) +
+                   " slots from its home (at most " + std::to_string(kMaxExceptionProbes - 1) + ")";
+        if (++filled <= h.exceptions) ranks.push_back(r);
+    }
+    if (filled != h.exceptions)
+        return "compact payload: " + std::to_string(filled) +
+               " exception slots in use, header counts " + std::to_string(h.exceptions);
+    // A lookup stops at a rank's first slot: a second slot of it would be stray, and (the
+    // counts being equal) another escaped rank would have none.
+    std::sort(ranks.begin(), ranks.end());
+    if (const auto d = std::adjacent_find(ranks.begin(), ranks.end()); d != ranks.end())
+        return "compact payload: rank " + std::to_string(*d) +
+               " appears twice in the exception slots";
+    return "";
+}
+
+}  // namespace
 
 std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
     const uint64_t used = (h.entries + 1) / 2, padded = nibble_bytes(h.entries);
@@ -72,32 +130,7 @@ std::string compact_problem(const PdbHeader& h, const uint8_t* payload) {
         return "compact payload: " + std::to_string(escapes) +
                " entries escape (nibble 15) but the header counts " + std::to_string(h.exceptions) +
                " exceptions";
-    const uint8_t* slots = payload + padded;
-    const uint64_t n = h.exception_slots;
-    auto slot = [&](uint64_t i) { return base::load_le64(slots + 8 * i); };
-    uint64_t filled = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t v = slot(i);
-        if (v == UINT64_MAX) continue;
-        const uint64_t r = v >> 8;
-        const std::string at = "compact payload: exception slot " + std::to_string(i);
-        if (r >= h.entries) return at + " names rank " + std::to_string(r) + ", beyond the table";
-        if ((v & 255) < kEscapeNibble) return at + " holds an excess below 15 (it fits its nibble)";
-        if ((v & 255) > 127) return at + " holds an excess above 127 (no byte entry has one)";
-        if (((payload[r >> 1] >> ((r & 1) << 2)) & 15u) != kEscapeNibble)
-            return at + ": the nibble of rank " + std::to_string(r) + " is not 15";
-        // A lookup of r must reach this slot: no empty slot and no other slot of r on the way.
-        for (uint64_t j = exception_home(r, n); j != i; j = (j + 1) & (n - 1)) {
-            if (slot(j) == UINT64_MAX)
-                return at + ": rank " + std::to_string(r) + " is not reachable from its home slot";
-            if ((slot(j) >> 8) == r) return at + ": rank " + std::to_string(r) + " appears twice";
-        }
-        ++filled;
-    }
-    if (filled != h.exceptions)
-        return "compact payload: " + std::to_string(filled) +
-               " exception slots in use, header counts " + std::to_string(h.exceptions);
-    return "";
+    return exception_slots_problem(h, payload, payload + nibble_bytes(h.entries));
 }
 
 TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t entries,

@@ -75,8 +75,15 @@ struct TableEntries {
     std::vector<EntryException> exceptions;  // Compact: in ascending rank order
 };
 
+// No exception lies this many slots or more past its home: a lookup probes fewer slots, and a
+// table whose slots do not keep to it is refused (a crafted cluster would make every lookup
+// of an escaped entry, and the load's checks, walk the whole table). Hashing at a load of at
+// most 1/2 puts an exception a few slots from home; 1,024 is never reached by chance.
+inline constexpr uint64_t kMaxExceptionProbes = 1024;
+
 // The exception table's slots as stored (little-endian bytes), for exceptions sorted by rank.
-// Insertion in rank order makes the layout a function of the set of exceptions.
+// Insertion in rank order makes the layout a function of the set of exceptions. FormatError
+// if an exception would lie kMaxExceptionProbes or more slots from its home (never seen).
 std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& exceptions);
 // The slot a rank's probe sequence starts at, in a table of `slots` (a power of two).
 inline uint64_t exception_home(uint64_t rank, uint64_t slots) {
