@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 #include "loyd/base/error.h"
 
@@ -33,6 +34,15 @@ TEST(ExitStatus, EachErrorHasItsStatus) {
     EXPECT_EQ(of(loyd::Error("a bug")).status, kExitInternal);
     EXPECT_EQ(of(std::runtime_error("a bug")).status, kExitInternal);
     EXPECT_EQ(failure_of(std::make_exception_ptr(42), "prog", false).status, kExitInternal);
+    // A thread that cannot start (ulimit -v or -u): a limit, not a bug; other system errors are.
+    const std::system_error no_thread(
+        std::make_error_code(std::errc::resource_unavailable_try_again));
+    EXPECT_EQ(of(no_thread).status, kExitLimit);
+    EXPECT_TRUE(of(no_thread).message.starts_with("out of resources: "));
+    EXPECT_EQ(of(std::system_error(std::make_error_code(std::errc::not_enough_memory))).status,
+              kExitLimit);
+    EXPECT_EQ(of(std::system_error(std::make_error_code(std::errc::invalid_argument))).status,
+              kExitInternal);
 }
 
 TEST(ExitStatus, AnInterruptTurnsALimitInto130Only) {

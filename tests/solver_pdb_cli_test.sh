@@ -478,6 +478,25 @@ wait "$pid"
 ran "timeout 120 solver --pdb weak --goal blank-first --cache-dir none KORF-88, the table truncated once mapped" $?
 expect_status "table truncated while mapped" 4
 expect_err_line "table truncated while mapped" "SIGBUS" "truncated or rewritten while in use"
+# A table rewritten in place under a running search (its entries zeroed: the search would run
+# for hours): the search stops within a moment of the change, status 4 naming the table (the
+# tables are checked every 0.2 s while searches run, not only before an answer is printed).
+expect_run "weak 2-2 set again" 0 "$pdbgen" build --size 4x4 --goal blank-first --pattern 1,2 --pattern 3,4 --encoding raw \
+  --out "$scratch/weak2" -q || finish
+timeout 100 "$solver" --pdb "$scratch/weak2" --goal blank-first --cache-dir none "$hard" >"$scratch/out" 2>"$scratch/err" &
+pid=$!
+for _ in $(seq 300); do
+  grep -qs "$scratch/weak2/additive-1-2.pdb" /proc/[0-9]*/maps && break
+  sleep 0.05
+done
+sleep 0.5
+size=$(stat -c %s "$scratch/weak2/additive-1-2.pdb")
+dd if=/dev/zero of="$scratch/weak2/additive-1-2.pdb" bs=1 seek=256 count=$((size - 256)) conv=notrunc 2>/dev/null
+wait "$pid"
+ran "timeout 100 solver --pdb weak2 --goal blank-first --cache-dir none KORF-88, the entries zeroed in place mid-search" $?
+expect_status "table rewritten under a search" 4
+expect_err_line "table rewritten under a search" "$scratch/weak2/additive-1-2.pdb: it was modified while in use"
+[ -s "$scratch/out" ] && fail "table rewritten under a search: printed $(head -c 300 "$scratch/out")"
 # A batch whose table is rewritten in place between two lines: the answer that may rest on
 # the changed entries is not printed; the run stops with the table's name and status 4.
 # (Mapped tables only: a zstd table is decoded into memory and cannot change under a search.)

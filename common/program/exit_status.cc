@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 #include <new>
+#include <system_error>
 
 #include "loyd/base/error.h"
 
@@ -32,6 +33,11 @@ Failure with(int status, const char* what) {
 }
 
 }  // namespace
+
+bool out_of_resources(const std::system_error& e) {
+    return e.code() == std::errc::resource_unavailable_try_again ||
+           e.code() == std::errc::not_enough_memory;
+}
 
 std::span<const ExitStatusRow> exit_statuses() {
     return kRows;
@@ -64,6 +70,12 @@ Failure failure_of(std::exception_ptr e, std::string_view program, bool interrup
         return with(kExitFile, x.what());
     } catch (const BusyError& x) {
         return with(kExitBusy, x.what());
+    } catch (const std::system_error& x) {
+        if (out_of_resources(x))  // a thread that could not start
+            return Failure{kExitLimit, std::string("out of resources: ") + x.what() +
+                                           " (a memory or process limit such as ulimit -v or "
+                                           "-u; fewer threads with -j may fit)"};
+        return Failure{kExitInternal, std::string("internal error: ") + x.what()};
     } catch (const std::exception& x) {
         return Failure{kExitInternal, std::string("internal error: ") + x.what()};
     } catch (...) {

@@ -13,6 +13,7 @@
 #include <new>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/board/solvability.h"
+#include "program/exit_status.h"
 #include "program/numbers.h"
 #include "program/progress_line.h"
 #include "program/signals.h"
@@ -56,6 +58,26 @@ std::atomic<bool>& interrupt_flag() {
     return program::interrupted();
 }
 
+namespace {
+
+// A search stopped for want of memory (or of room for a thread): its record says so.
+void out_of_memory(const Request& req, Task& t, std::chrono::steady_clock::time_point start) {
+    const auto oom = search::StopReason::OutOfMemory;
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (req.all || req.count_solutions) {
+        t.all.emplace();
+        t.all->search.stop_reason = oom;
+        t.all->seconds = secs;
+    } else {
+        t.outcome = search::SolveOutcome{};
+        t.outcome.search.stop_reason = oom;
+        t.outcome.seconds = secs;
+    }
+}
+
+}  // namespace
+
 void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
     if (!t.error.empty() || !t.search) return;
     search::SolveOptions so = base;
@@ -80,18 +102,12 @@ void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
         // A search that asked for more memory than it may have (A*'s positions under
         // `ulimit -v`) reached a limit: its record says so, what it held is freed. (A cgroup's
         // cap kills the process instead: the kernel does not refuse the allocation.)
-        const auto oom = search::StopReason::OutOfMemory;
-        if (req.all || req.count_solutions) {
-            t.all.emplace();
-            t.all->search.stop_reason = oom;
-            t.all->seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        } else {
-            t.outcome = search::SolveOutcome{};
-            t.outcome.search.stop_reason = oom;
-            t.outcome.seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        }
+        out_of_memory(req, t, start);
+    } catch (const std::system_error& e) {
+        if (program::out_of_resources(e))
+            out_of_memory(req, t, start);  // a split search's thread that could not start
+        else
+            t.failure = std::string("internal error: ") + e.what();
     } catch (const std::exception& e) {
         t.failure = std::string("internal error: ") + e.what();
     }
@@ -152,9 +168,13 @@ private:
     void print_in_order(const std::function<void(const Task&)>& print,
                         const std::function<void()>& flush, const std::function<bool()>& pump) {
         base::PollBackoff idle;
-        auto pumped = std::chrono::steady_clock::now();
+        auto pumped = std::chrono::steady_clock::now(), watched = pumped;
         bool unflushed = false;
         for (;;) {
+            if (std::chrono::steady_clock::now() - watched >= kWatchEvery) {
+                watch_tables();
+                watched = std::chrono::steady_clock::now();
+            }
             // Between prints at most every 250 us: waking to poll costs more than the latency.
             if (pump &&
                 std::chrono::steady_clock::now() - pumped >= std::chrono::microseconds(250)) {
@@ -174,9 +194,9 @@ private:
                     unflushed = false;
                     lock.lock();
                 }
-                if (!pump)
-                    done_cv_.wait(lock, ready);
-                else if (!done_cv_.wait_for(lock, idle.next(), ready)) {
+                if (!pump) {
+                    if (!done_cv_.wait_for(lock, kWatchEvery, ready)) continue;
+                } else if (!done_cv_.wait_for(lock, idle.next(), ready)) {
                     pumped = {};  // waited: poll now
                     continue;
                 }
@@ -193,6 +213,15 @@ private:
             idle.reset();
         }
         if (flush) flush();
+    }
+
+    // While searches run, the tables they read are checked every kWatchEvery: a search on
+    // entries rewritten in place may never end (answers are checked again before printing).
+    // Skipped while a reader holds the input (it may be loading a set, or waiting for a line).
+    static constexpr std::chrono::milliseconds kWatchEvery{200};
+    void watch_tables() {
+        const std::unique_lock<std::mutex> reading(read_mu_, std::try_to_lock);
+        if (reading.owns_lock()) tables_.check_loaded_unchanged();
     }
 
 public:

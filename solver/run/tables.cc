@@ -76,6 +76,10 @@ void Tables::check_unchanged(const tables::LoadedSet* used) {
     checked_[used] = now;
 }
 
+void Tables::check_loaded_unchanged() const {
+    for (const auto& [path, set] : loaded_) check_not_rewritten(*set);
+}
+
 const tables::LoadedSet* Tables::load(const std::string& path) {
     auto it = loaded_.find(path);
     if (it != loaded_.end()) return it->second.get();

@@ -41,6 +41,9 @@ public:
     // verified. Looks at most every 0.2 s per set (one stat per table), so a batch of easy
     // lines keeps its speed; called before each answer is printed, from the printing thread.
     void check_unchanged(const tables::LoadedSet* used);
+    // The same for every set loaded so far, while searches run on them (a search on entries
+    // rewritten under it may never end). The caller keeps loads out meanwhile.
+    void check_loaded_unchanged() const;
 
     // The "build better tables" hint for this goal's board and goal (null: none, when its
     // tables are the suggested ones or it has six cells or fewer), made when for_goal() chose
