@@ -118,6 +118,21 @@ TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
                 << e.what();
         }
     }
+    // Nor what messages escape: C1 controls as UTF-8 or as the single byte 0x9b (CSI), the line
+    // and paragraph separators, the byte order mark, a byte that is not UTF-8. Other UTF-8 is
+    // a label like any other.
+    for (const char* label : {"A\xc2\x85", "\x9b", "A\xe2\x80\xa8", "\xe2\x80\xa9",
+                              "\xef\xbb\xbf", "\xff"}) {
+        const std::string goal = std::string(label) + " B C/D E F/G H _";
+        try {
+            board::BoardFormat f(std::nullopt, goal);
+            ADD_FAILURE() << "accepted " << one_line(goal);
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("a byte that is not UTF-8"), std::string::npos)
+                << e.what();
+        }
+    }
+    board::BoardFormat ok(std::nullopt, "\xc3\xa9 B C/D E F/G H _");  // é
 }
 
 // Labels that a board line could not be read back in: a ':' (it ends a line's label), a '#'

@@ -155,6 +155,13 @@ TileLabels TileLabels::of_goal(const std::vector<std::string>& tokens) {
         if (std::any_of(t.begin(), t.end(),
                         [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
             throw FormatError("label '" + t + "' holds a control character");
+        // Nor may one hold what messages escape (one_line): a C1 control (0x9b as a single
+        // byte is a terminal's CSI), a line separator, U+FEFF, a byte that is not UTF-8; JSON
+        // would also make two such labels one U+FFFD.
+        if (one_line(t) != t)
+            throw FormatError("label '" + t +
+                              "' holds a C1 control, a line separator, U+FEFF or a byte that is "
+                              "not UTF-8");
         // Boards in these labels must read back from input lines (scramble's output does):
         // a ':' there ends the line's label, a '#' first makes the line a comment.
         if (t.find(':') != std::string::npos)
