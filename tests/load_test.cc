@@ -159,7 +159,9 @@ TEST_F(CacheTest, DeadWritersTemporariesAreRemoved) {
     const std::string dead = opt_.cache_dir + "/.abc.pdb.tmp." + std::to_string(child);
     const std::string live = opt_.cache_dir + "/.def.pdb.tmp." + std::to_string(::getppid());
     const std::string other = opt_.cache_dir + "/.notes.tmp.txt";
-    for (const std::string& f : {dead, live, other}) std::ofstream(f) << "partial";
+    // A dead writer's temporary of another kind of file: not loyd's (it was removed).
+    const std::string users = opt_.cache_dir + "/.thesis.docx.tmp." + std::to_string(child);
+    for (const std::string& f : {dead, live, other, users}) std::ofstream(f) << "partial";
     EXPECT_EQ(base::temporary_writer(".abc.pdb.tmp." + std::to_string(child)), child);
     EXPECT_EQ(base::temporary_writer(".notes.tmp.txt"), 0);
     EXPECT_EQ(base::temporary_writer("abc.pdb.tmp.12"), 0);  // not hidden: not ours
@@ -167,6 +169,7 @@ TEST_F(CacheTest, DeadWritersTemporariesAreRemoved) {
     EXPECT_FALSE(fs::exists(dead));
     EXPECT_TRUE(fs::exists(live));
     EXPECT_TRUE(fs::exists(other));
+    EXPECT_TRUE(fs::exists(users));
 }
 
 TEST_F(CacheTest, ConcurrentLoadersNeverTearAnEntry) {
