@@ -121,8 +121,8 @@ TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
     // Nor what messages escape: C1 controls as UTF-8 or as the single byte 0x9b (CSI), the line
     // and paragraph separators, the byte order mark, a byte that is not UTF-8. Other UTF-8 is
     // a label like any other.
-    for (const char* label : {"A\xc2\x85", "\x9b", "A\xe2\x80\xa8", "\xe2\x80\xa9",
-                              "\xef\xbb\xbf", "\xff"}) {
+    for (const char* label :
+         {"A\xc2\x85", "\x9b", "A\xe2\x80\xa8", "\xe2\x80\xa9", "\xef\xbb\xbf", "\xff"}) {
         const std::string goal = std::string(label) + " B C/D E F/G H _";
         try {
             board::BoardFormat f(std::nullopt, goal);

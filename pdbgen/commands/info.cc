@@ -183,6 +183,10 @@ int run_info(const Context& c) {
     const std::string& path = o.paths[0];
     if (tables::names_set(path)) return info_set(path, thread_count(o), o.scores, c.out);
     const tables::PdbTable t = tables::PdbTable::load(path);
+    // The check loading makes (a table the programs refuse is not described as if sound).
+    tables::spot_check_table(t.pattern(), t.entries(), t.size(),
+                             tables::spot_check_samples(t.file().payload_size()),
+                             t.file().header().payload_xxh3, path, t.file().header().max_value);
     // A header that lies about its entries is refused, as verify and the check on load do.
     const tables::ValueSummary values = checked_values(t, path, thread_count(o));
     describe_header(path, t, c.out);

@@ -25,8 +25,8 @@
 // refused. The first kSpotCheckWalks samples are followed down to the goal, every entry on the
 // way checked, so a whole range of values raised is refused too. A table of at most
 // kFullCheckEntries entries (every 3x3 table, small patterns) has every entry checked instead,
-// and compared with a fresh build of the pattern (20 ms at most; verify_table does the same). A damaged entry that the sample and the walks miss is left to `pdbgen
-// verify`.
+// and compared with a fresh build of the pattern (20 ms at most; verify_table does the same).
+// A damaged entry that the sample and the walks miss is left to `pdbgen verify`.
 //
 // summarize_values: the entries' histogram and the XXH3-64 of the entries as bytes in rank
 // order, whatever their coding (for a byte table, its payload checksum): what a reference
