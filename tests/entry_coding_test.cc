@@ -361,6 +361,18 @@ bool slots_valid_slowly(const Bytes& nibbles, uint64_t entries, uint64_t excepti
     return used == exceptions;
 }
 
+// The load's check of a payload (nibbles in place) once `slots` are stored after the nibbles.
+std::string compact_problem_of(Bytes& payload, uint64_t entries, uint64_t exceptions,
+                               const std::vector<uint64_t>& slots) {
+    for (uint64_t i = 0; i < slots.size(); ++i)
+        base::store_le64(payload.data() + tables::nibble_bytes(entries) + 8 * i, slots[i]);
+    tables::PdbHeader h;
+    h.entries = entries;
+    h.exceptions = exceptions;
+    h.exception_slots = slots.size();
+    return tables::compact_problem(h, payload.data());
+}
+
 TEST(CompactFile, ExceptionSlotChecksEqualTheSlowCheck) {
     // Random exception tables, valid and mutated (slots moved, ranks doubled, swapped, dropped):
     // the load's linear check accepts exactly those the slow check accepts.
@@ -391,14 +403,8 @@ TEST(CompactFile, ExceptionSlotChecksEqualTheSlowCheck) {
                 default: slots[a] = ((rng() % entries) << 8) | 20; break;  // another rank
             }
         }
-        for (uint64_t i = 0; i < n; ++i)
-            base::store_le64(payload.data() + tables::nibble_bytes(entries) + 8 * i, slots[i]);
-        tables::PdbHeader h;
-        h.entries = entries;
-        h.exceptions = x;
-        h.exception_slots = n;
         const bool slow = slots_valid_slowly(payload, entries, x, slots);
-        const std::string fast = tables::compact_problem(h, payload.data());
+        const std::string fast = compact_problem_of(payload, entries, x, slots);
         ASSERT_EQ(slow, fast.empty()) << "round " << round << ": " << fast;
         ++(slow ? valid : invalid);
     }
@@ -424,13 +430,7 @@ TEST(CompactFile, ExceptionsFarFromTheirHomesAreRefused) {
         while (slots[i] != UINT64_MAX) i = (i + 1) & (n - 1);
         slots[i] = (e.rank << 8) | e.excess;
     }
-    for (uint64_t k = 0; k < n; ++k)
-        base::store_le64(payload.data() + tables::nibble_bytes(entries) + 8 * k, slots[k]);
-    tables::PdbHeader h;
-    h.entries = entries;
-    h.exceptions = x;
-    h.exception_slots = n;
-    const std::string m = tables::compact_problem(h, payload.data());
+    const std::string m = compact_problem_of(payload, entries, x, slots);
     EXPECT_TRUE(test::contains(m, "slots from its home (at most 1023)")) << m;
 }
 

@@ -1147,37 +1147,11 @@ if command -v dpkg-deb >/dev/null && command -v tar >/dev/null; then
   if expect_run "a 4x4 5-tile set" 0 "$pdbgen" build --size 4x4 --pattern 1,2,3,5,6 --encoding raw \
     --out "$scratch/bumped" -q; then
     sed -i 's/ xxh3=[0-9a-f]*//' "$scratch/bumped/manifest.txt"
-    /usr/bin/python3 - "$scratch/bumped/additive-1-2-3-5-6.pdb" <<'PY'
-import ctypes, sys
-x = ctypes.CDLL('libxxhash.so.0')
-x.XXH3_64bits.restype = ctypes.c_uint64
-x.XXH3_64bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
-h = lambda b: x.XXH3_64bits(bytes(b), len(b)).to_bytes(8, 'little')
-b = bytearray(open(sys.argv[1], 'rb').read())
-i = 256 + 200000 // 2  # rank 200,000's nibble (raw compact entries: docs/pdb-format.md)
-assert b[i] & 15 < 14
-b[i] += 1  # the entry, twice its excess, up by 2
-b[112:120] = b[120:128] = h(b[256:])
-b[248:256] = h(b[:248])
-open(sys.argv[1], 'wb').write(b)
-PY
+    py raise_entry.py "$scratch/bumped/additive-1-2-3-5-6.pdb" 200000
     # A small table with one entry raised by 2 the same way: info on the file refuses it as
     # loading does (every entry compared with a fresh build); it described it before.
     expect_run "unpack one small table" 0 "$pdbgen" unpack "$s844/additive-1-2-4-5.pdb" "$scratch/info-bad.pdb" -q &&
-      /usr/bin/python3 - "$scratch/info-bad.pdb" <<'PY'
-import ctypes, sys
-x = ctypes.CDLL('libxxhash.so.0')
-x.XXH3_64bits.restype = ctypes.c_uint64
-x.XXH3_64bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
-h = lambda b: x.XXH3_64bits(bytes(b), len(b)).to_bytes(8, 'little')
-b = bytearray(open(sys.argv[1], 'rb').read())
-i = 256 + 1000 // 2  # rank 1,000's nibble
-assert b[i] & 15 < 14
-b[i] += 1
-b[112:120] = b[120:128] = h(b[256:])
-b[248:256] = h(b[:248])
-open(sys.argv[1], 'wb').write(b)
-PY
+      py raise_entry.py "$scratch/info-bad.pdb" 1000
     expect_run "info refuses a small table with an entry raised" 4 "$pdbgen" info "$scratch/info-bad.pdb" &&
       expect_err_line "info refuses a small table with an entry raised" "info-bad.pdb: rank 1000: "
     # (The solver beside pdbgen, as in the build tree.)

@@ -464,15 +464,20 @@ fi
 # read: one line naming the cause and status 4, not a crash.
 expect_run "weak 2-2 set" 0 "$pdbgen" build --size 4x4 --goal blank-first --pattern 1,2 --pattern 3,4 --encoding raw \
   --out "$scratch/weak" -q || finish
+cp -r "$scratch/weak" "$scratch/weak2"  # for the test after this one
 hard=$(awk -F'\t' '!/^#/ && $1 == 88 { print $2 }' "$repo/data/korf100.tsv")
+# Returns once a process (the solver, a child of timeout) has mapped the table $1, and half a
+# second more.
+wait_mapped() {
+  for _ in $(seq 300); do
+    grep -qs "$1" /proc/[0-9]*/maps && break
+    sleep 0.05
+  done
+  sleep 0.5
+}
 timeout 120 "$solver" --pdb "$scratch/weak" --goal blank-first --cache-dir none "$hard" >"$scratch/out" 2>"$scratch/err" &
 pid=$!
-# Truncate once the solver (a child of timeout) has mapped the table.
-for _ in $(seq 300); do
-  grep -qs "$scratch/weak/additive-1-2.pdb" /proc/[0-9]*/maps && break
-  sleep 0.05
-done
-sleep 0.5
+wait_mapped "$scratch/weak/additive-1-2.pdb"
 truncate -s 0 "$scratch/weak/additive-1-2.pdb"
 wait "$pid"
 ran "timeout 120 solver --pdb weak --goal blank-first --cache-dir none KORF-88, the table truncated once mapped" $?
@@ -481,15 +486,9 @@ expect_err_line "table truncated while mapped" "SIGBUS" "truncated or rewritten 
 # A table rewritten in place under a running search (its entries zeroed: the search would run
 # for hours): the search stops within a moment of the change, status 4 naming the table (the
 # tables are checked every 0.2 s while searches run, not only before an answer is printed).
-expect_run "weak 2-2 set again" 0 "$pdbgen" build --size 4x4 --goal blank-first --pattern 1,2 --pattern 3,4 --encoding raw \
-  --out "$scratch/weak2" -q || finish
 timeout 100 "$solver" --pdb "$scratch/weak2" --goal blank-first --cache-dir none "$hard" >"$scratch/out" 2>"$scratch/err" &
 pid=$!
-for _ in $(seq 300); do
-  grep -qs "$scratch/weak2/additive-1-2.pdb" /proc/[0-9]*/maps && break
-  sleep 0.05
-done
-sleep 0.5
+wait_mapped "$scratch/weak2/additive-1-2.pdb"
 size=$(stat -c %s "$scratch/weak2/additive-1-2.pdb")
 dd if=/dev/zero of="$scratch/weak2/additive-1-2.pdb" bs=1 seek=256 count=$((size - 256)) conv=notrunc 2>/dev/null
 wait "$pid"
