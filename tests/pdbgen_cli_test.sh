@@ -187,13 +187,15 @@ wait "$dead"
 echo partial >"$conv/.additive-1-2-4-5.pdb.tmp.$dead"
 echo partial >"$conv/.additive-3-6-7-8.pdb.tmp.$$"
 echo mine >"$conv/.notes.tmp.txt"
+echo mine >"$conv/.thesis.docx.tmp.$dead"  # a dead writer's, but not a table's: not ours
 zstd_size=$(stat -c %s "$conv/additive-1-2-4-5.pdb")
 expect_run "unpack in place" 0 "$pdbgen" unpack "$conv" && expect_err "unpack says what it removed" \
   "removed 1 temporary file\(s\) of an interrupted run in $conv"
 count_check
 [ ! -e "$conv/.additive-1-2-4-5.pdb.tmp.$dead" ] && [ -e "$conv/.additive-3-6-7-8.pdb.tmp.$$" ] &&
-  [ -e "$conv/.notes.tmp.txt" ] || fail "unpack: dead writers' temporaries not removed, or others touched: $(ls -a "$conv")"
-rm -f "$conv/.additive-3-6-7-8.pdb.tmp.$$" "$conv/.notes.tmp.txt"
+  [ -e "$conv/.notes.tmp.txt" ] && [ -e "$conv/.thesis.docx.tmp.$dead" ] ||
+  fail "unpack: dead writers' temporaries not removed, or others touched: $(ls -a "$conv")"
+rm -f "$conv/.additive-3-6-7-8.pdb.tmp.$$" "$conv/.notes.tmp.txt" "$conv/.thesis.docx.tmp.$dead"
 # A table the manifest names is never a temporary file to remove, whatever its name.
 oddname=$scratch/oddname
 cp -r "$s844" "$oddname"
@@ -201,6 +203,10 @@ mv "$oddname/additive-1-2-4-5.pdb" "$oddname/.t.pdb.tmp.$dead"
 sed -i "s/additive-1-2-4-5\.pdb/.t.pdb.tmp.$dead/g" "$oddname/manifest.txt"
 expect_run "unpack a table named like a temporary" 0 "$pdbgen" unpack "$oddname" &&
   expect_run "verify the table named like a temporary" 0 "$pdbgen" verify "$oddname"
+# A table of another name than *.pdb: its dead writer's temporary is removed all the same.
+echo partial >"$oddname/..t.pdb.tmp.$dead.tmp.$dead"
+expect_run "pack a set with a table named otherwise" 0 "$pdbgen" pack "$oddname" -q
+expect "a dead temporary of a table named otherwise: removed" [ ! -e "$oddname/..t.pdb.tmp.$dead.tmp.$dead" ]
 expect_run "verify after unpack" 0 "$pdbgen" verify "$conv"
 expect_run "info after unpack" 0 "$pdbgen" info "$conv/additive-1-2-4-5.pdb" && expect_out "info raw" "^encoding +raw"
 # A folder that cannot be made is named with the reason.

@@ -464,7 +464,8 @@ fi
 # read: one line naming the cause and status 4, not a crash.
 expect_run "weak 2-2 set" 0 "$pdbgen" build --size 4x4 --goal blank-first --pattern 1,2 --pattern 3,4 --encoding raw \
   --out "$scratch/weak" -q || finish
-cp -r "$scratch/weak" "$scratch/weak2"  # for the test after this one
+cp -r "$scratch/weak" "$scratch/weak2"  # for the tests after this one
+cp -r "$scratch/weak" "$scratch/weak3"
 hard=$(awk -F'\t' '!/^#/ && $1 == 88 { print $2 }' "$repo/data/korf100.tsv")
 # Returns once a process (the solver, a child of timeout) has mapped the table $1, and half a
 # second more.
@@ -496,6 +497,30 @@ ran "timeout 100 solver --pdb weak2 --goal blank-first --cache-dir none KORF-88,
 expect_status "table rewritten under a search" 4
 expect_err_line "table rewritten under a search" "$scratch/weak2/additive-1-2.pdb: it was modified while in use"
 [ -s "$scratch/out" ] && fail "table rewritten under a search: printed $(head -c 300 "$scratch/out")"
+# The same with lines from a stream that stays open, two threads: one searches the hard line,
+# the other, done with two easy ones, waits for the next line (holding the input); the watch
+# must not wait for it (it did: the run went on until the input ended).
+rm -f "$scratch/feed"
+mkfifo "$scratch/feed"
+timeout 100 "$solver" --pdb "$scratch/weak3" --goal blank-first --cache-dir none -j 2 <"$scratch/feed" \
+  >"$scratch/out" 2>"$scratch/err" &
+pid=$!
+{
+  echo "$hard"
+  echo "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+  echo "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+  exec sleep 120
+} >"$scratch/feed" &
+feeder=$!
+wait_mapped "$scratch/weak3/additive-1-2.pdb"
+size=$(stat -c %s "$scratch/weak3/additive-1-2.pdb")
+dd if=/dev/zero of="$scratch/weak3/additive-1-2.pdb" bs=1 seek=256 count=$((size - 256)) conv=notrunc 2>/dev/null
+wait "$pid"
+ran "timeout 100 solver --pdb weak3 -j 2 < a stream left open, the entries zeroed mid-search" $?
+kill "$feeder" 2>/dev/null
+wait "$feeder" 2>/dev/null
+expect_status "table rewritten under a search, input open" 4
+expect_err_line "table rewritten under a search, input open" "$scratch/weak3/additive-1-2.pdb: it was modified while in use"
 # A batch whose table is rewritten in place between two lines: the answer that may rest on
 # the changed entries is not printed; the run stops with the table's name and status 4.
 # (Mapped tables only: a zstd table is decoded into memory and cannot change under a search.)

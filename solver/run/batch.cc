@@ -148,10 +148,11 @@ public:
         search::SolveOptions opts = base;  // searches stop early on an interrupt or a failed write
         if (!opts.limits.cancel) opts.limits.cancel = &interrupt_flag();
         std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(opts); });
         try {
+            for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(opts); });
             print_in_order(print, flush, pump);
-        } catch (...) {  // a failed write: no more reading or searching, then the error
+        } catch (...) {  // a thread that could not start, a failed write, tables rewritten:
+                         // no more reading or searching, then the error
             interrupt_flag() = true;
             stop_reading(std::current_exception());
             for (auto& th : pool) th.join();
@@ -217,12 +218,8 @@ private:
 
     // While searches run, the tables they read are checked every kWatchEvery: a search on
     // entries rewritten in place may never end (answers are checked again before printing).
-    // Skipped while a reader holds the input (it may be loading a set, or waiting for a line).
     static constexpr std::chrono::milliseconds kWatchEvery{200};
-    void watch_tables() {
-        const std::unique_lock<std::mutex> reading(read_mu_, std::try_to_lock);
-        if (reading.owns_lock()) tables_.check_loaded_unchanged();
-    }
+    void watch_tables() { tables_.check_loaded_unchanged(); }
 
 public:
     // The window's first task, taken out (to be searched and printed by the caller); null at the

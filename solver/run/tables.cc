@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "loyd/base/error.h"
 #include "loyd/base/self_path.h"
@@ -77,14 +78,22 @@ void Tables::check_unchanged(const tables::LoadedSet* used) {
 }
 
 void Tables::check_loaded_unchanged() const {
-    for (const auto& [path, set] : loaded_) check_not_rewritten(*set);
+    std::vector<const tables::LoadedSet*> sets;  // never removed while this object lives
+    {
+        const std::lock_guard<std::mutex> lock(loaded_mu_);
+        for (const auto& [path, set] : loaded_) sets.push_back(set.get());
+    }
+    for (const tables::LoadedSet* s : sets) check_not_rewritten(*s);
 }
 
 const tables::LoadedSet* Tables::load(const std::string& path) {
-    auto it = loaded_.find(path);
-    if (it != loaded_.end()) return it->second.get();
-    auto s = std::make_unique<tables::LoadedSet>(load_set(path, load_));
+    {
+        const std::lock_guard<std::mutex> lock(loaded_mu_);
+        if (auto it = loaded_.find(path); it != loaded_.end()) return it->second.get();
+    }
+    auto s = std::make_unique<tables::LoadedSet>(load_set(path, load_));  // (one reader at once)
     load_seconds_ += s->load_seconds;
+    const std::lock_guard<std::mutex> lock(loaded_mu_);
     return (loaded_[path] = std::move(s)).get();
 }
 

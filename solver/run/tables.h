@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <ostream>
 #include <string>
 
@@ -42,7 +43,7 @@ public:
     // lines keeps its speed; called before each answer is printed, from the printing thread.
     void check_unchanged(const tables::LoadedSet* used);
     // The same for every set loaded so far, while searches run on them (a search on entries
-    // rewritten under it may never end). The caller keeps loads out meanwhile.
+    // rewritten under it may never end). Any thread, while other threads load sets.
     void check_loaded_unchanged() const;
 
     // The "build better tables" hint for this goal's board and goal (null: none, when its
@@ -72,7 +73,8 @@ private:
     std::map<std::string, std::string> hints_;  // by goal_key()
     const std::string* printed_now_ = nullptr;  // by notice_now: not again at the end
     tables::LoadOptions load_;
-    std::map<std::string, std::unique_ptr<tables::LoadedSet>> loaded_;
+    std::map<std::string, std::unique_ptr<tables::LoadedSet>> loaded_;  // under loaded_mu_
+    mutable std::mutex loaded_mu_;  // check_loaded_unchanged runs beside loads
     std::map<std::string, const tables::LoadedSet*> chosen_;
     double load_seconds_ = 0;
     std::map<const tables::LoadedSet*, std::chrono::steady_clock::time_point> checked_;

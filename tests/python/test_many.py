@@ -176,6 +176,7 @@ def test_progress_and_its_errors():
     lambda: loyd.solve("1 2 3/4 5 6/7 0 8").format_moves("tile", "yes"),
     lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], progress_every=-1),
     lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], progress_every=float("nan")),
+    lambda: loyd.solve_many(["1 2 3/4 5 6/7 0 8"], progress_every=10**400),
 ])
 def test_wrong_argument_types_are_usage_errors(call):
     with pytest.raises(loyd.UsageError):

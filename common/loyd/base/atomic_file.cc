@@ -161,11 +161,12 @@ long temporary_writer(const std::string& name) {
 namespace {
 
 // A temporary (a temporary_writer name) of a file loyd writes where its temporaries are
-// cleared: a table (.pdb, also one checked before it takes its name) or a manifest.
-bool of_a_table_or_manifest(const std::string& name) {
+// cleared: a table (.pdb, or a name in `tables`, also one checked before it takes its name)
+// or a manifest.
+bool of_a_table_or_manifest(const std::string& name, const std::set<std::string>& tables) {
     std::string target = name.substr(1, name.rfind(".tmp.") - 1);
     if (target.ends_with(".resumed")) target.resize(target.size() - 8);
-    return target.ends_with(".pdb") || target == "manifest.txt";
+    return target.ends_with(".pdb") || target == "manifest.txt" || tables.count(target);
 }
 
 }  // namespace
@@ -177,7 +178,8 @@ int remove_dead_temporaries(const std::string& folder, const std::set<std::strin
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         const long pid = temporary_writer(name);
-        if (pid <= 0 || pid == ::getpid() || keep.count(name) || !of_a_table_or_manifest(name))
+        if (pid <= 0 || pid == ::getpid() || keep.count(name) ||
+            !of_a_table_or_manifest(name, keep))
             continue;
         std::error_code st;
         if (!fs::is_regular_file(it->symlink_status(st))) continue;

@@ -61,11 +61,12 @@ std::string temporary_path(const std::string& path, const std::string& kind = ""
 long temporary_writer(const std::string& name);
 
 // Removes the temporary files of tables and manifests in `folder` (".NAME.pdb.tmp.PID",
-// ".NAME.pdb.resumed.tmp.PID", ".manifest.txt.tmp.PID"; regular files only) whose writer is
-// gone (a user's ".thesis.docx.tmp.PID" is not ours to remove): no process has that PID (kill(PID,
-// 0) fails with ESRCH). A live PID keeps its file, even a reused one, so another writer's work is
-// never removed; links and other files are left alone, and so are the names in `keep` (a set's
-// manifest may name a table so). Returns how many were removed. Cost: one directory scan.
+// ".NAME.pdb.resumed.tmp.PID", ".manifest.txt.tmp.PID", and those of the names in `keep`;
+// regular files only) whose writer is gone (a user's ".thesis.docx.tmp.PID" is not ours): no
+// process has that PID (kill(PID, 0) fails with ESRCH). A live PID keeps its file, even a reused
+// one, so another writer's work is never removed; links and other files are left alone, and so are
+// the names in `keep` (a set's manifest may name a table so). Returns how many were removed. Cost:
+// one directory scan.
 int remove_dead_temporaries(const std::string& folder, const std::set<std::string>& keep = {});
 
 }  // namespace loyd::base

@@ -242,9 +242,13 @@ def _seconds(name: str, value: Any) -> float:
     """A number of seconds, 0 or more (0: as often as the call looks, about every 20 ms)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__}")
-    if not 0 <= float(value) < math.inf:
-        raise UsageError(f"{name} must be a number of seconds, 0 or more, not {value!r}")
-    return float(value)
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int beyond any float
+        seconds = math.inf
+    if not 0 <= seconds < math.inf:
+        raise UsageError(f"{name} must be a number of seconds, 0 or more, not {reprlib.repr(value)}")
+    return seconds
 
 
 def _callback(progress: Any) -> Any:
