@@ -487,12 +487,18 @@ expect_err_line "table truncated while mapped" "SIGBUS" "truncated or rewritten 
 # A table rewritten in place under a running search (its entries zeroed: the search would run
 # for hours): the search stops within a moment of the change, status 4 naming the table (the
 # tables are checked every 0.2 s while searches run, not only before an answer is printed).
+# Zeroes the entries of table $1 (after its 256-byte header) in place once a process has
+# mapped it, then waits for the solver $pid and returns its status.
+zero_once_mapped() {
+  wait_mapped "$1"
+  local size
+  size=$(stat -c %s "$1")
+  dd if=/dev/zero of="$1" bs=1 seek=256 count=$((size - 256)) conv=notrunc 2>/dev/null
+  wait "$pid"
+}
 timeout 100 "$solver" --pdb "$scratch/weak2" --goal blank-first --cache-dir none "$hard" >"$scratch/out" 2>"$scratch/err" &
 pid=$!
-wait_mapped "$scratch/weak2/additive-1-2.pdb"
-size=$(stat -c %s "$scratch/weak2/additive-1-2.pdb")
-dd if=/dev/zero of="$scratch/weak2/additive-1-2.pdb" bs=1 seek=256 count=$((size - 256)) conv=notrunc 2>/dev/null
-wait "$pid"
+zero_once_mapped "$scratch/weak2/additive-1-2.pdb"
 ran "timeout 100 solver --pdb weak2 --goal blank-first --cache-dir none KORF-88, the entries zeroed in place mid-search" $?
 expect_status "table rewritten under a search" 4
 expect_err_line "table rewritten under a search" "$scratch/weak2/additive-1-2.pdb: it was modified while in use"
@@ -512,10 +518,7 @@ pid=$!
   exec sleep 120
 } >"$scratch/feed" &
 feeder=$!
-wait_mapped "$scratch/weak3/additive-1-2.pdb"
-size=$(stat -c %s "$scratch/weak3/additive-1-2.pdb")
-dd if=/dev/zero of="$scratch/weak3/additive-1-2.pdb" bs=1 seek=256 count=$((size - 256)) conv=notrunc 2>/dev/null
-wait "$pid"
+zero_once_mapped "$scratch/weak3/additive-1-2.pdb"
 ran "timeout 100 solver --pdb weak3 -j 2 < a stream left open, the entries zeroed mid-search" $?
 kill "$feeder" 2>/dev/null
 wait "$feeder" 2>/dev/null
