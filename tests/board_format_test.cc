@@ -70,11 +70,41 @@ TEST(SplitBoard, FlatRowsAndCommas) {
     }
 }
 
+// A line break ends a row like '/', once: a board pasted as a grid reads as it looks.
+TEST(SplitBoard, LineBreaksEndRows) {
+    for (const char* grid : {"1 2 3\n4 5 6\n7 8 0", "1 2 3/\n4 5 6/\n7 8 0\n",
+                             "\n 1 2 3\n\n4 5 6 \r\n7 8 0\r\n\n", "1,2,3\n4,5,6/7,8,0"}) {
+        const board::BoardText t = board::split_board(grid);
+        EXPECT_EQ(t.width, 3) << grid;
+        EXPECT_EQ(t.height, 3) << grid;
+        EXPECT_EQ(t.tokens.size(), 9u) << grid;
+    }
+    // A final newline alone makes no rows: the board stays flat.
+    EXPECT_FALSE(board::split_board("1 2 3 4 5 6 7 8 0\n").has_rows());
+    EXPECT_FALSE(board::split_board("\n1 2 3 4 5 6 7 8 0 \r\n\n").has_rows());
+    const std::string ragged =
+        error_of<FormatError>([] { board::split_board("1 2\n3 4 5 6 7\n0 8"); });
+    EXPECT_TRUE(contains(ragged, "ragged rows: row 2 has 5 tiles")) << ragged;
+    EXPECT_THROW(board::split_board("1,\n2 3/4"), FormatError);  // a comma before the break
+    // The goal reads line breaks the same way.
+    const board::BoardFormat f(std::nullopt, "1 2 3\n4 5 6\n7 8 0");
+    EXPECT_EQ(f.read("8 7 6\n5 4 3\n2 1 0").geometry().width(), 3);
+}
+
+// A token quoted in a message is cut: a long bad word is not echoed whole.
+TEST(BoardFormat, LongTokensAreCutInMessages) {
+    const std::string word(100000, 'A');
+    const std::string m =
+        error_of<FormatError>([&] { board::BoardFormat(std::nullopt, "blank-last").read(word); });
+    EXPECT_LT(m.size(), 200u) << m.size();
+    EXPECT_TRUE(contains(m, "AAA...' is not a tile number")) << m;
+}
+
 // A message quoting input with control characters stays whole and on one line.
 TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
     const std::string m = error_of<FormatError>([] {
         board::BoardFormat(std::nullopt, "blank-last")
-            .read(std::string("1 2 3 4 5 6 7 \0x\n 8", 20));
+            .read(std::string("1 2 3 4 5 6 7 \0x\r 8", 20));
     });
     EXPECT_TRUE(contains(m, "'\\x00x' is not a tile number")) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;

@@ -104,6 +104,40 @@ printf '\xef\xbb\xbf8 6 7 2 5 4 3 0 1\n' >"$scratch/bom.txt"
 run "$solver" -j 1 --input "$scratch/bom.txt"
 expect_status "a byte order mark" 0
 expect_out "a byte order mark" "bom.txt:1: length 31 "
+# ... also at the start of a file concatenated to it, and of an argument.
+cat "$scratch/bom.txt" "$scratch/bom.txt" >"$scratch/bom2.txt"
+run "$solver" -j 1 --input "$scratch/bom2.txt"
+expect_status "byte order marks of two files" 0
+expect_out "byte order marks of two files: the second line" "bom2.txt:2: length 31 "
+run "$solver" -j 1 $'\xef\xbb\xbf8 6 7 2 5 4 3 0 1'
+expect_status "a byte order mark in an argument" 0
+expect_out "a byte order mark in an argument" "^argument 1: length 31 "
+# An argument holding no board is refused, where a line of input would be skipped.
+for empty in "" "  " $'\t\n'; do
+  run "$solver" -j 1 8 6 7 2 5 4 3 0 1 "$empty"
+  expect_status "an empty argument after separate tiles" 2
+  expect_err "an empty argument after separate tiles: named" "^solver: argument 10 is empty: a board was expected"
+done
+run "$solver" -j 1 "8 6 7 2 5 4 3 0 1" ""
+expect_status "an empty argument after a board" 2
+expect_err "an empty argument after a board: named" "^solver: argument 2 is empty"
+run "$solver" check "" R
+expect_status "check: an empty board argument" 2
+expect_err "check: an empty board argument: named" "^solver: argument 1 is empty"
+run "$solver" -j 1 "# note" "8 6 7 2 5 4 3 0 1"
+expect_status "a comment argument" 2
+expect_err "a comment argument: named" "^solver: argument 1 is a comment \('# note'\)"
+# An argument may carry its own label, and be written as a grid (a line break ends a row).
+run "$solver" -j 1 "easy: 1 2 3 4 5 6 7 0 8" "$(printf '8 6 7\n2 5 4\n3 0 1\n')"
+expect_status "a labelled argument and a grid" 0
+expect_out "a labelled argument" "^easy: length 1 "
+expect_out "a board written as a grid" "^argument 2: length 31 "
+run "$solver" -j 1 "$(printf '1 2\n3 4 5 6 7\n0 8')"
+expect_status "a grid of ragged rows" 1
+expect_err "a grid of ragged rows: said" "ragged rows: row 2 has 5 tiles"
+run "$solver" -j 1 --size 3x2 "$(printf '1 2 3\n4 0 5')"
+expect_status "a 3x2 grid" 0
+expect_out "a 3x2 grid" "^argument 1: length 1 "
 # After --, the boards (or a command) follow.
 run "$solver" -j 1 -- 8 6 7 2 5 4 3 0 1
 expect_status "-- then a board" 0

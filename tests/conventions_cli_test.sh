@@ -253,6 +253,14 @@ expect_out "the 55-move board" "^argument 1: length 55 "
 run "$solver" check --heuristic manhattan --node-limit 1000 "$hard" "$(awk '{print $6}' "$scratch/out")"
 expect_status "check with a limit" 3
 expect_out "check with a limit" "optimal unknown \(node limit, at least [0-9]+\)"
+# A limit reached once every shorter length is ruled out (here by h of the start, 2) still
+# proves the sequence optimal.
+run "$solver" check --heuristic manhattan --node-limit 1 "1 2 3/4 5 6/0 7 8" R2
+expect_status "check proved optimal under a limit" 0
+expect_out "check proved optimal under a limit" "^argument 1: optimal stm 2 mtm 1 optimal 2 difference 0$"
+run "$solver" check --heuristic manhattan --node-limit 1 "1 2 3/4 5 6/0 7 8" R2L2R2
+expect_status "check suboptimal under a limit" 3
+expect_out "check suboptimal under a limit" "solves stm 6 mtm 3 optimal unknown \(node limit, at least 2\)"
 
 # --- scramble --------------------------------------------------------------------------------
 

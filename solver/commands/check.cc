@@ -4,7 +4,8 @@
 //   optimal      the moves reach the goal in the optimal number of moves (single-tile moves,
 //                or multi-tile moves with --metric mtm)
 //   suboptimal   they reach it in more
-//   solves       they reach it; the optimal length is not known (--no-optimal, or a limit)
+//   solves       they reach it; the optimal length is not known (--no-optimal, or a limit
+//                stopped the search before it ruled out every shorter length)
 //   misses-goal  every move is legal but the end is not the goal (the end is printed)
 //   illegal      a move leaves the board (named by its number and its place in the text)
 //   invalid      the line cannot be read
@@ -34,9 +35,26 @@ std::pair<std::string, std::string> split_moves(const std::string& body) {
     return {body.substr(0, cut), body.substr(cut + 1)};
 }
 
+// True when the board part of a line ends in a word of moves (a letter among them): the line's
+// moves were written with spaces ("... R1 R1"), and only their last word was taken.
+bool ends_in_moves(const std::string& board, board::Notation notation) {
+    const size_t cut = board.find_last_of(" \t,/");
+    const std::string word = cut == std::string::npos ? board : board.substr(cut + 1);
+    if (word.find_first_of("UDLRudlr") == std::string::npos) return false;
+    try {
+        parse_move_text(word, notation);
+        return true;
+    } catch (const FormatError&) {
+        return false;
+    }
+}
+
+constexpr const char* kNoSpaces = " (a line's moves are its last word: write them without spaces)";
+
 std::optional<Task> read_check(const Request& req, const Job& job) {
     return read_task(job, [&](Task& t, const std::string& body) {
         auto [board, moves] = req.moves ? std::make_pair(body, *req.moves) : split_moves(body);
+        const bool spaced = !req.moves && ends_in_moves(board, req.style.notation);
         board::MoveText parsed;
         try {
             parsed = parse_move_text(moves, req.style.notation);
@@ -45,11 +63,17 @@ std::optional<Task> read_check(const Request& req, const Job& job) {
             const bool number = std::all_of(moves.begin(), moves.end(), [](char c) {
                 return std::isdigit(static_cast<unsigned char>(c));
             });
-            throw FormatError(
-                "moves '" + clipped(moves, 40) + "': " + e.what() +
-                (number ? " (the moves come after the board: were they left out?)" : ""));
+            throw FormatError("moves '" + clipped(moves, 40) + "': " + e.what() +
+                              (spaced   ? kNoSpaces
+                               : number ? " (the moves come after the board: were they left out?)"
+                                        : ""));
         }
-        t.start = req.format.read(board);
+        try {
+            t.start = req.format.read(board);
+        } catch (const FormatError& e) {
+            if (!spaced) throw;
+            throw FormatError(std::string(e.what()) + kNoSpaces);
+        }
         t.goal = req.format.goal(t.start->geometry());
         board::Replay r = replay(*t.start, parsed.moves);
         t.search = req.optimal && !r.illegal;
@@ -114,6 +138,13 @@ Verdict judge(const Task& t, board::Notation notation, board::Metric metric) {
         v.unknown = stop_reason_text(o.search.stop_reason);
     const bool reached = c.replay.end == *t.goal;
     v.length = metric == board::Metric::Mtm ? v.mtm : v.stm;
+    // A limit that stopped the search after it ruled out every length below the moves' own
+    // proved them optimal all the same.
+    if (reached && t.search && o.status == search::SolveOutcome::Status::Limit &&
+        static_cast<size_t>(std::max(0, o.search.lower_bound)) >= v.length) {
+        v.optimal = static_cast<size_t>(o.search.lower_bound);
+        v.unknown.clear();
+    }
     if (!reached)
         v.status = "misses-goal";
     else if (!v.optimal)
@@ -203,7 +234,7 @@ struct Tally {
         if (v.status == "illegal") ++illegal;
         if (v.status == "invalid") ++invalid;
         if (v.status == "error") ++internal;
-        if (t.search && t.error.empty() && t.failure.empty() &&
+        if (t.search && t.error.empty() && t.failure.empty() && !v.optimal &&
             t.outcome.status == search::SolveOutcome::Status::Limit)
             ++limit;
     }

@@ -30,11 +30,35 @@ bool one_word(const std::string& a) {
     return words <= 1;
 }
 
+constexpr const char* kByteOrderMark = "\xEF\xBB\xBF";
+
+// `a` without a leading UTF-8 byte order mark (text copied from a file saved with one).
+std::string without_bom(const std::string& a) {
+    return a.rfind(kByteOrderMark, 0) == 0 ? a.substr(3) : a;
+}
+
+// UsageError for an argument that holds no board: empty or white space (an unset shell
+// variable, most likely), or a comment, which only a line of input may be.
+void check_argument(const std::string& a, size_t i) {
+    const size_t first = a.find_first_not_of(" \t\r\n\v\f");
+    const std::string name = "argument " + std::to_string(i + 1);
+    if (first == std::string::npos)
+        throw UsageError(name + " is empty: a board was expected (an unset shell variable?)");
+    if (a[first] == '#')
+        throw UsageError(name + " is a comment ('" + clipped(a.substr(first), 40) +
+                         "'): only a line of --input or stdin may be one");
+}
+
 }  // namespace
 
-void JobSource::group_arguments(const std::vector<std::string>& args) {
+void JobSource::group_arguments(const std::vector<std::string>& raw) {
     // Arguments of one tile each (a trailing comma or '/' included) form one board; otherwise
     // each argument is one board. Both at once is refused: which tiles belong together?
+    std::vector<std::string> args;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        args.push_back(without_bom(raw[i]));
+        check_argument(args.back(), i);
+    }
     const std::string* single = nullptr;
     const std::string* whole = nullptr;
     for (const auto& a : args) {
@@ -138,8 +162,8 @@ std::optional<Job> JobSource::next() {
         const bool newline = !in_->eof();
         job.text.assign(buffer_.data(), newline ? got - 1 : got);
         in_->clear(in_->rdstate() & ~std::ios::failbit);
-        if (line_no_ == 0 && job.text.rfind("\xEF\xBB\xBF", 0) == 0)
-            job.text.erase(0, 3);  // a UTF-8 byte order mark
+        // A UTF-8 byte order mark: at the start of the input, or of a file concatenated to it.
+        if (job.text.rfind(kByteOrderMark, 0) == 0) job.text.erase(0, 3);
     }
     ++line_no_;
     return job;

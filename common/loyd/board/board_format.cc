@@ -15,6 +15,11 @@ bool is_separator(char c) {
     return c == ',' || std::isspace(static_cast<unsigned char>(c));
 }
 
+// A token quoted in a message: long ones cut (a 100 KB word is not echoed whole).
+std::string quote(std::string_view token) {
+    return "'" + clipped(std::string(token), 40) + "'";
+}
+
 // The integer written as `token`, if the whole token is one.
 // A tile number: digits only (leading zeros allowed, as in "01"; no sign: "-0" and "+1" are
 // not tile numbers).
@@ -24,7 +29,7 @@ std::optional<int> integer(std::string_view token) {
     int v = 0;
     auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
     if (ec == std::errc::result_out_of_range && p == token.data() + token.size())
-        throw FormatError("tile number '" + std::string(token) + "' is out of range (a board has " +
+        throw FormatError("tile number " + quote(token) + " is out of range (a board has " +
                           std::to_string(kMaxCells) + " cells at most)");
     if (ec != std::errc() || p != token.data() + token.size()) return std::nullopt;
     return v;
@@ -89,8 +94,17 @@ BoardText split_board(std::string_view text) {
     // A comma stands between two tiles: "1,,2", ",1", "1,/2" and "1," lack one.
     enum class Last { Start, Tile, Comma, Slash } last = Last::Start;
     bool lone_comma = false;
+    // The text up to its last character that is not white space: line breaks after it (a
+    // final newline) end no row.
+    size_t content_end = text.size();
+    while (content_end > 0 && std::isspace(static_cast<unsigned char>(text[content_end - 1])))
+        --content_end;
     for (size_t i = 0; i < text.size();) {
-        if (text[i] == '/') {
+        // A line break ends a row as '/' does (a board pasted as a grid), unless nothing stands
+        // since the last break: "1 2/\n3 4" and blank lines break once.
+        const bool line_break =
+            text[i] == '\n' && i < content_end && (last == Last::Tile || last == Last::Comma);
+        if (text[i] == '/' || line_break) {
             lone_comma |= last == Last::Comma;
             last = Last::Slash;
             row_ends.push_back(t.tokens.size());
@@ -149,25 +163,25 @@ TileLabels TileLabels::of_goal(const std::vector<std::string>& tokens) {
             continue;
         }
         if (std::find(l.names_.begin(), l.names_.end(), t) != l.names_.end())
-            throw FormatError("label '" + t + "' appears twice");
+            throw FormatError("label " + quote(t) + " appears twice");
         // Labels are printed as given (boards, --show): a control character (a terminal escape
         // sequence) in one would reach the terminal.
         if (std::any_of(t.begin(), t.end(),
                         [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
-            throw FormatError("label '" + t + "' holds a control character");
+            throw FormatError("label " + quote(t) + " holds a control character");
         // Nor may one hold what messages escape (one_line): a C1 control (0x9b as a single
         // byte is a terminal's CSI), a line separator, U+FEFF, a byte that is not UTF-8; JSON
         // would also make two such labels one U+FFFD.
         if (one_line(t) != t)
-            throw FormatError("label '" + t +
-                              "' holds a C1 control, a line separator, U+FEFF or a byte that is "
+            throw FormatError("label " + quote(t) +
+                              " holds a C1 control, a line separator, U+FEFF or a byte that is "
                               "not UTF-8");
         // Boards in these labels must read back from input lines (scramble's output does):
         // a ':' there ends the line's label, a '#' first makes the line a comment.
         if (t.find(':') != std::string::npos)
-            throw FormatError("label '" + t + "' holds ':' (it ends an input line's label)");
+            throw FormatError("label " + quote(t) + " holds ':' (it ends an input line's label)");
         if (t[0] == '#')
-            throw FormatError("label '" + t + "' starts with '#' (it starts a comment line)");
+            throw FormatError("label " + quote(t) + " starts with '#' (it starts a comment line)");
         l.names_.push_back(t);
     }
     if (blanks == 0) throw FormatError("no blank (write it _, . or 0)");
@@ -184,18 +198,18 @@ int TileLabels::tile(std::string_view token) const {
     if (are_numbers()) {
         if (auto v = integer(token)) return *v;
         if (!token.empty() && token.front() == '#')
-            throw FormatError("'" + std::string(token) +
-                              "' is not a tile number (a comment takes a line of its own, "
+            throw FormatError(quote(token) +
+                              " is not a tile number (a comment takes a line of its own, "
                               "starting with '#')");
         throw FormatError(
-            "'" + std::string(token) +
-            "' is not a tile number (a board in labels needs --goal in the same labels)");
+            quote(token) +
+            " is not a tile number (a board in labels needs --goal in the same labels)");
     }
     const auto it = std::find(names_.begin(), names_.end(), token);
     if (it != names_.end()) return static_cast<int>(it - names_.begin()) + 1;
     std::string all;
     for (const auto& n : names_) all += (all.empty() ? "" : " ") + n;
-    throw FormatError("'" + std::string(token) + "' is not one of the goal's labels (" + all +
+    throw FormatError(quote(token) + " is not one of the goal's labels (" + clipped(all, 200) +
                       "; blank _ . or 0)");
 }
 
@@ -205,7 +219,7 @@ BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal) : 
         kind_ = Goal::BlankFirst;
         return;
     }
-    const std::string quoted = "bad --goal '" + std::string(goal) + "'";
+    const std::string quoted = "bad --goal '" + clipped(std::string(goal), 80) + "'";
     if (std::none_of(goal.begin(), goal.end(), [](char c) { return c == '/' || is_separator(c); }))
         throw UsageError(quoted +
                          " (expected blank-last, blank-first, or a board in numbers or labels)");
@@ -253,7 +267,7 @@ Board BoardFormat::read(std::string_view text) const {
         const int tile = labels_.tile(s);
         if (!labels_.are_numbers() && std::find(tiles.begin(), tiles.end(), tile) != tiles.end())
             throw FormatError(tile == 0 ? std::string("two blanks")
-                                        : "label '" + s + "' appears twice");
+                                        : "label " + quote(s) + " appears twice");
         tiles.push_back(tile);
     }
     const Geometry g = geometry_of(t, geometry(), goal_ ? "the goal" : "--size");

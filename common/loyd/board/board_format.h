@@ -3,6 +3,9 @@
 // A board is written as its W*H tokens in reading order (row-major), separated by white space
 // and/or commas. A '/' ends a row: "8 2 0/4 6 1/3 7 5" (or "8,2,0/4,6,1/3,7,5") is a 3x3 board,
 // and a board written in rows carries its own W x H, so rectangular boards need no --size.
+// A line break ends a row too (a board pasted as a grid, as `--show` prints it: "1 2 3\n4 5 6";
+// an argument or a --goal can hold one, an input line cannot); one after a '/' or after
+// another line break adds no row.
 // Rows of different lengths are refused. Written flat, a board's size comes from --size, from
 // the goal, or from its count (4, 9, 16 or 25 tokens: a square).
 //
