@@ -436,5 +436,28 @@ TEST(TileLabels, NumbersAndBlankTokens) {
     error_of<UsageError>([] { board::TileLabels::numbers("x"); });
 }
 
+// A tile the labels lack, and a board the format's size does not fit, are usage errors (not
+// std::out_of_range, not a board cut to the format's size).
+TEST(BoardFormat, BoardsAndTilesOutsideTheFormatAreRefused) {
+    const board::TileLabels abc = board::TileLabels::of_goal({"A", "B", "C", "_"});
+    EXPECT_EQ(abc.name(3), "C");
+    const std::string m = error_of<UsageError>([&] { abc.name(4); });
+    EXPECT_TRUE(contains(m, "tile 4 has no label")) << m;
+    error_of<UsageError>([&] { abc.name(-1); });
+    error_of<UsageError>([] { board::TileLabels().name(-1); });
+    const board::BoardFormat labels(std::nullopt, "A B C/D E F/G H _");
+    const board::Board big = board::Board::blank_last(board::Geometry(4, 4));
+    const std::string w =
+        error_of<UsageError>([&] { labels.write(big, board::BoardLayout::Rows); });
+    EXPECT_TRUE(contains(w, "a 4x4 board cannot be written in the format of a 3x3 goal")) << w;
+    error_of<UsageError>([&] { labels.grid(big); });
+    const board::BoardFormat sized(board::Geometry(3, 3), "blank-last");
+    error_of<UsageError>([&] { sized.write(big, board::BoardLayout::Flat); });
+    // A format that fixes no size writes any board.
+    EXPECT_EQ(board::BoardFormat().write(board::Board::blank_last(board::Geometry(2, 2)),
+                                         board::BoardLayout::Rows),
+              "1 2/3 0");
+}
+
 }  // namespace
 }  // namespace loyd

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "loyd/base/error.h"
 #include "loyd/board/moves.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/search/ida_star.h"
@@ -120,6 +121,16 @@ TEST(GoalMap, NoMappingWhenTheBlanksCannotCorrespond) {
                                           board::Board::blank_last(board::Geometry(4, 3))));
     EXPECT_FALSE(board::GoalMapping::find(board::Board::blank_last(board::Geometry(3, 3)),
                                           board::Board::blank_last(board::Geometry(4, 4))));
+}
+
+// A mapping found for one board size refuses a position of another.
+TEST(GoalMap, MapRefusesAnotherBoardSize) {
+    const board::Geometry g3(3, 3);
+    const auto m =
+        board::GoalMapping::find(board::Board::blank_first(g3), board::Board::blank_last(g3));
+    ASSERT_TRUE(m);
+    EXPECT_THROW(m->map(board::Board::blank_last(board::Geometry(4, 4))), UsageError);
+    EXPECT_EQ(m->map(board::Board::blank_first(g3)), board::Board::blank_last(g3));
 }
 
 TEST(GoalMap, PrefersTheIdentity) {

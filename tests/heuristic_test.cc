@@ -110,6 +110,18 @@ TEST(HeuristicNames, RoundTripAndRejectUnknown) {
         test::error_of<UsageError>([&] { heuristics::parse_heuristic(s); });
 }
 
+// The from-scratch heuristics refuse a goal of another board size (they read past one or the
+// other board otherwise).
+TEST(HeuristicFromScratch, RefuseAGoalOfAnotherSize) {
+    const board::Board b3 = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board b4 = board::Board::blank_last(board::Geometry(4, 4));
+    const std::string m = test::error_of<UsageError>([&] { heuristics::manhattan(b3, b4); });
+    EXPECT_NE(m.find("the position is a 3x3 board, the goal a 4x4 one"), std::string::npos) << m;
+    test::error_of<UsageError>([&] { heuristics::misplaced(b4, b3); });
+    test::error_of<UsageError>([&] { heuristics::linear_conflict(b3, b4); });
+    EXPECT_EQ(heuristics::manhattan(b3, b3), 0);
+}
+
 // --- Exhaustive checks against BFS distances ----------------------------------------------
 
 struct Counts {

@@ -119,6 +119,13 @@ if expect_run "pkg-config --cflags --libs --static loyd" 0 env PKG_CONFIG_PATH="
     run "$scratch/consumer-pc" "$p/share/loyd/pdb/15-5-5-5"
     expect_out "consumer (pkg-config)" "^57 moves: "
   fi
+  expect "pkg-config names no -std that would override the consumer's" not grep -q -- "-std=" "$scratch/out"
+fi
+# The dev component alone (library, headers, CMake package; no tables, no programs) is enough
+# for find_package.
+if expect_run "install --component dev" 0 cmake --install "$build" --prefix "$scratch/dev-only" --component dev; then
+  expect_run "consumer of the dev component: configure" 0 \
+    cmake -S "$repo/tests/consumer" -B "$scratch/consumer-dev" -DCMAKE_PREFIX_PATH="$scratch/dev-only"
 fi
 
 # Packages: cpack's .deb and .tar.gz; their file lists and the .deb's dependencies; the .deb's

@@ -190,7 +190,10 @@ TileLabels TileLabels::of_goal(const std::vector<std::string>& tokens) {
 
 std::string TileLabels::name(int t) const {
     if (t == 0) return blank_;
-    return are_numbers() ? std::to_string(t) : names_.at(static_cast<size_t>(t - 1));
+    if (t < 0 || (!are_numbers() && static_cast<size_t>(t) > names_.size()))
+        throw UsageError("tile " + std::to_string(t) + " has no label (the goal labels tiles 1.." +
+                         std::to_string(names_.size()) + ")");
+    return are_numbers() ? std::to_string(t) : names_[static_cast<size_t>(t - 1)];
 }
 
 int TileLabels::tile(std::string_view token) const {
@@ -274,7 +277,15 @@ Board BoardFormat::read(std::string_view text) const {
     return Board::make(g, tiles);
 }
 
+void BoardFormat::require_fits(const Board& b) const {
+    const std::optional<Geometry> fixed = geometry();
+    if (fixed && !(*fixed == b.geometry()))
+        throw UsageError("a " + b.geometry().name() + " board cannot be written in the format of " +
+                         (goal_ ? "a " + fixed->name() + " goal" : "--size " + fixed->name()));
+}
+
 std::string BoardFormat::write(const Board& b, BoardLayout layout) const {
+    require_fits(b);
     const Geometry& g = b.geometry();
     std::string s;
     for (int c = 0; c < b.cells(); ++c) {
@@ -285,6 +296,7 @@ std::string BoardFormat::write(const Board& b, BoardLayout layout) const {
 }
 
 std::string BoardFormat::grid(const Board& b) const {
+    require_fits(b);
     const std::string blank = labels_.blank() == "0" ? "." : labels_.blank();
     std::vector<std::string> names;
     size_t width = 0;

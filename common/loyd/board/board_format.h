@@ -63,7 +63,8 @@ public:
     static TileLabels of_goal(const std::vector<std::string>& tokens);
 
     bool are_numbers() const { return names_.empty(); }
-    // The text of tile `t`; for 0, the blank as written.
+    // The text of tile `t`; for 0, the blank as written. UsageError for a tile the labels do
+    // not have (t < 0, or above the goal's labels).
     std::string name(int t) const;
     const std::string& blank() const { return blank_; }
     // The tile written as `token` (a blank token is 0). FormatError naming the token when it
@@ -94,13 +95,16 @@ public:
 
     // The board written as `text` in this format (see above); FormatError otherwise.
     Board read(std::string_view text) const;
-    // `b` in this format's tokens: flat or in rows.
+    // `b` in this format's tokens: flat or in rows. UsageError when `b` is not of the board
+    // geometry() fixes (as for grid).
     std::string write(const Board& b, BoardLayout layout) const;
     // `b` as a picture: one line per row, columns right-aligned, the blank shown as "." for
     // numbers written "0", else as the goal wrote it.
     std::string grid(const Board& b) const;
 
 private:
+    void require_fits(const Board& b) const;  // UsageError unless b fits geometry()
+
     enum class Goal { BlankLast, BlankFirst, Written };
     std::optional<Geometry> size_;
     Goal kind_ = Goal::BlankLast;

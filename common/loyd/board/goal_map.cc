@@ -1,5 +1,7 @@
 #include "loyd/board/goal_map.h"
 
+#include "loyd/base/error.h"
+
 namespace loyd::board {
 
 namespace {
@@ -54,6 +56,9 @@ std::optional<GoalMapping> GoalMapping::find(const Board& from, const Board& to)
 }
 
 Board GoalMapping::map(const Board& b) const {
+    if (!(b.geometry() == geom_))
+        throw UsageError("a " + b.geometry().name() + " board cannot be mapped by a mapping of " +
+                         geom_.name() + " boards");
     std::vector<int> cells(static_cast<size_t>(geom_.cells()));
     for (int c = 0; c < geom_.cells(); ++c) cells[cell_map_[c]] = relabel_[b.at(c)];
     return Board::make(geom_, cells);

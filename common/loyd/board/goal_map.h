@@ -23,7 +23,8 @@ public:
     // The mapping from `from_goal` onto `to_goal`, preferring the identity, or nullopt.
     static std::optional<GoalMapping> find(const Board& from_goal, const Board& to_goal);
 
-    Board map(const Board& b) const;    // an instance position -> the tables' frame
+    // An instance position -> the tables' frame; UsageError for a board of another size.
+    Board map(const Board& b) const;
     Moves unmap(const Moves& m) const;  // moves in the tables' frame -> the instance's
     bool identity() const;
     std::string name() const;  // "identity", "rotate-180", ...

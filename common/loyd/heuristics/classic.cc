@@ -36,13 +36,24 @@ GoalTables::GoalTables(const board::Board& goal) : geom(goal.geometry()) {
         parity[c] = static_cast<uint8_t>(geom.distance(c, goal.blank()) & 1);
 }
 
+namespace {
+// UsageError unless the position and the goal are boards of one size.
+void require_same_board(const board::Board& b, const board::Board& goal) {
+    if (!(b.geometry() == goal.geometry()))
+        throw UsageError("the position is a " + b.geometry().name() + " board, the goal a " +
+                         goal.geometry().name() + " one");
+}
+}  // namespace
+
 int misplaced(const board::Board& b, const board::Board& goal) {
+    require_same_board(b, goal);
     int h = 0;
     for (int c = 0; c < b.cells(); ++c) h += b.at(c) != 0 && b.at(c) != goal.at(c);
     return h;
 }
 
 int manhattan(const board::Board& b, const board::Board& goal) {
+    require_same_board(b, goal);
     board::Cells gp = goal.positions();
     int h = 0;
     for (int c = 0; c < b.cells(); ++c)
@@ -72,6 +83,7 @@ int lis(const int* v, int n) {
 }  // namespace
 
 int linear_conflict(const board::Board& b, const board::Board& goal) {
+    require_same_board(b, goal);
     const board::Geometry& g = b.geometry();
     board::Cells gp = goal.positions();
     int h = manhattan(b, goal);

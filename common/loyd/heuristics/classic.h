@@ -58,6 +58,8 @@ enum class HeuristicKind { Misplaced, Manhattan, LinearConflict, Pdb, WalkingDis
 HeuristicKind parse_heuristic(const std::string& s);
 std::string heuristic_name(HeuristicKind k);
 
+// The classic heuristics of `b` towards `goal`, from scratch (the searches use the incremental
+// forms below); UsageError when the two are boards of different sizes.
 int misplaced(const board::Board& b, const board::Board& goal);
 int manhattan(const board::Board& b, const board::Board& goal);
 int linear_conflict(const board::Board& b, const board::Board& goal);  // Manhattan + conflicts

@@ -35,7 +35,8 @@ struct SearchLimits {
     const std::atomic<bool>* cancel = nullptr;  // set from outside to stop early
     // Called from the searching thread at most every `progress_every` seconds while a bound is
     // searched, and once as each new bound starts (IDA*'s first bounds may come faster than
-    // that); empty = never. Must be cheap and must not throw.
+    // that); empty = never. Must be cheap and must not throw; under solve_batch, several
+    // searches call it at once (search/solve_batch.h).
     std::function<void(const SearchProgress&)> progress;
     double progress_every = 0.2;
 };

@@ -43,11 +43,13 @@ class SplitRanks;   // search/split_ranks.h
 enum class Algorithm { Ida, Astar };
 Algorithm parse_algorithm(const std::string& s);  // "ida" | "astar"; UsageError otherwise
 
-// The heuristic to use when neither tables nor a choice are given: linear conflict in STM,
-// walking distance in MTM.
+// The heuristic the programs use when neither tables nor a choice are given: linear conflict
+// in STM, walking distance in MTM.
 heuristics::HeuristicKind default_classic_heuristic(board::Metric m);
 
 struct SolveOptions {
+    // Linear conflict whatever `metric` says: with metric = Mtm set it too (for instance to
+    // default_classic_heuristic(Metric::Mtm)), or solve() refuses linear conflict (UsageError).
     heuristics::HeuristicKind heuristic = heuristics::HeuristicKind::LinearConflict;
     Algorithm algorithm = Algorithm::Ida;
     board::Metric metric = board::Metric::Stm;  // what one move is

@@ -9,6 +9,8 @@
 //
 // Contract: `start(i)` and `finish(i, outcome)` are called from the workers, concurrently for
 // different i, each exactly once per instance that runs; instances run in any order.
+// `opt.limits.progress`, when set, is called by every worker for its own instance, so
+// concurrently too (SearchProgress does not say which instance): it must be thread-safe.
 // `cancel` (may be null) stops the batch from outside: no new instance starts and the running
 // searches stop ("cancelled", status Limit, still handed to `finish`); it is also what the
 // searches poll (opt.limits.cancel is replaced by it), and the batch sets it itself when
