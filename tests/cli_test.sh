@@ -91,6 +91,10 @@ for refused in "check:--all:check --all 8 6 7 2 5 4 3 0 1 R" "check:--show:check
   expect_no_out "$option in $command"
 done
 expect "a refused play wrote no page" [ ! -e "$scratch/x.html" ]
+# A short option of another command, whose long name solve has too (--count), is named so.
+run "$solver" -n 3 "8 2 0/4 6 1/3 7 5"
+expect_status "-n in solve" 2
+expect_err "-n in solve: whose it is" "^solver: -n \(--count of scramble\) does not apply to solve \(see solver --help\)$"
 # The command word is found past options and their values; --count is solve's flag and
 # scramble's number, each read as its command declares it.
 expect_run "an option before check" 0 "$solver" --goal blank-first check "1 0 2/3 4 5/6 7 8" L &&

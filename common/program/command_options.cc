@@ -56,6 +56,24 @@ bool CommandOptions::takes_value(const std::string& token) const {
     return false;
 }
 
+// "--count of scramble" when `token` ("-n") is the short name of an option of commands outside
+// `mine`; "" when no command has it.
+std::string CommandOptions::short_option_owner(const std::string& token, unsigned mine) const {
+    for (const Group& g : groups_) {
+        if (g.scope & mine) continue;
+        for (const auto& o : g.options.options()) {
+            if (token.size() != 2 || token[0] != '-' ||
+                token != o->canonical_display_name(po::command_line_style::allow_dash_for_short))
+                continue;
+            std::string commands;
+            for (size_t i = 0; i < commands_.size(); ++i)
+                if (g.scope & (1u << i)) commands += (commands.empty() ? "" : ", ") + commands_[i];
+            return "--" + o->long_name() + " of " + commands;
+        }
+    }
+    return "";
+}
+
 // The first argument that is neither an option nor an option's value, when it names a command;
 // "" when there is none or (with a default command) it names none.
 std::string CommandOptions::command_word(int argc, const char* const* argv) const {
@@ -97,6 +115,12 @@ CommandOptions::Parsed CommandOptions::parse(int argc, const char* const* argv) 
         po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
                   p.values);
         po::notify(p.values);
+    } catch (const po::unknown_option& e) {
+        // A short option of another command whose long name this one uses too ("-n", scramble's
+        // --count, in solve, which has a --count of its own) is unknown here: say whose it is.
+        const std::string owner = short_option_owner(e.get_option_name(), mine);
+        if (owner.empty()) throw UsageError(e.what());
+        throw UsageError(e.get_option_name() + " (" + owner + ") does not apply to " + p.command);
     } catch (const po::error& e) {
         throw UsageError(e.what());
     }

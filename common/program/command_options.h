@@ -59,6 +59,7 @@ private:
     };
     unsigned scope_of(const std::string& command) const;  // every command's bit for ""
     bool takes_value(const std::string& token) const;
+    std::string short_option_owner(const std::string& token, unsigned mine) const;
     std::string command_word(int argc, const char* const* argv) const;
 
     std::vector<std::string> commands_;
