@@ -33,6 +33,23 @@ Command command_of(const std::string& name) {
     return Command::Solve;
 }
 
+// --no-prune and --no-bpmx change IDA* only: given where no IDA* of theirs runs, they would be
+// silently ignored. (--all and --count enumerate by IDA*, which BPMX serves under A* too.)
+void refuse_ida_only(const Options& o, const Request& r) {
+    const bool astar = r.search.algorithm == search::Algorithm::Astar;
+    if (o.no_prune && astar)
+        throw UsageError(
+            "--no-prune does not apply to --algorithm astar (A* keeps every position it reaches)");
+    if (o.no_prune && r.metric == board::Metric::Mtm)
+        throw UsageError(
+            "--no-prune does not apply to --metric mtm (its search has no duplicate-move "
+            "automaton)");
+    if (o.no_bpmx && astar && !o.all && !o.count_solutions)
+        throw UsageError(
+            "--no-bpmx does not apply to --algorithm astar (BPMX is IDA*'s: with --all or --count "
+            "it serves the listing that follows A*)");
+}
+
 void set_search(const Options& o, Request& r) {
     r.metric = board::parse_metric(o.metric);
     r.search.metric = r.metric;
@@ -50,6 +67,7 @@ void set_search(const Options& o, Request& r) {
         throw UsageError("--lookups " + *o.lookups +
                          " asks for reflected lookups that --no-reflect leaves out: give one");
     if (o.no_reflect) r.search.lookups.reflected = r.search.lookups.dual_reflected = false;
+    refuse_ida_only(o, r);
     r.search.prune = !o.no_prune;
     r.search.bpmx = !o.no_bpmx;
     if (o.heuristic) r.heuristic = heuristics::parse_heuristic(*o.heuristic);

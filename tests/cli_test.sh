@@ -95,6 +95,22 @@ expect "a refused play wrote no page" [ ! -e "$scratch/x.html" ]
 run "$solver" -n 3 "8 2 0/4 6 1/3 7 5"
 expect_status "-n in solve" 2
 expect_err "-n in solve: whose it is" "^solver: -n \(--count of scramble\) does not apply to solve \(see solver --help\)$"
+# IDA*'s switches where no IDA* of theirs runs: refused, not ignored.
+for refused in "--no-prune:--algorithm astar:A\* keeps every position" \
+    "--no-prune:--metric mtm:no duplicate-move automaton" \
+    "--no-bpmx:--algorithm astar:with --all or --count"; do
+  option=${refused%%:*}
+  rest=${refused#*:}
+  # shellcheck disable=SC2086
+  run "$solver" "$option" ${rest%%:*} "8 2 0/4 6 1/3 7 5"
+  expect_status "$option with ${rest%%:*}" 2
+  expect_err "$option with ${rest%%:*}" "^solver: $option does not apply to ${rest%%:*} .*${rest#*:}"
+  expect_err_line "$option with ${rest%%:*}: one line"
+  expect_no_out "$option with ${rest%%:*}"
+done
+expect_run "--no-bpmx with A* and --count" 0 "$solver" --no-bpmx --algorithm astar --count \
+  --heuristic manhattan "8 6 7/2 5 4/3 0 1" &&
+  expect_out "--no-bpmx with A* and --count" "^argument 1: length 31 solutions "
 # The command word is found past options and their values; --count is solve's flag and
 # scramble's number, each read as its command declares it.
 expect_run "an option before check" 0 "$solver" --goal blank-first check "1 0 2/3 4 5/6 7 8" L &&

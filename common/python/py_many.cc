@@ -5,8 +5,10 @@
 // runs.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -320,6 +322,23 @@ py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& 
     return out;
 }
 
+// n positions of `cells` bytes each that would not fit in the machine's physical memory are
+// refused before the array is asked for (the kernel may grant it and kill the process while
+// it fills).
+void refuse_beyond_memory(uint64_t n, size_t cells) {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return;
+    const double need = static_cast<double>(n) * static_cast<double>(cells);
+    const double have = static_cast<double>(pages) * static_cast<double>(page);
+    if (need < have) return;
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "%llu positions of %zu cells need %.1f GiB, more than this machine's %.1f GiB "
+                  "of memory: ask for fewer at a time",
+                  static_cast<unsigned long long>(n), cells, need / (1 << 30), have / (1 << 30));
+    throw LimitError(text);
+}
+
 py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const py::handle& seed) {
     const uint64_t asked = whole(count, "n", 0);
     if (asked > (uint64_t{1} << 40))
@@ -336,6 +355,7 @@ py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const 
         s = whole(seed, "seed", 0);
     }
     const auto cells = static_cast<size_t>(g.cells());
+    refuse_beyond_memory(asked, cells);
     py::array_t<uint8_t> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(cells)});
     uint8_t* p = out.mutable_data();
     std::atomic<bool> cancel{false};

@@ -69,6 +69,22 @@ int threads_arg(const py::handle& threads) {
     return static_cast<int>(whole(threads, "threads", 1, 1024));
 }
 
+// prune=False and bpmx=False change IDA* only: where no IDA* of theirs runs they are refused,
+// not ignored (the solver's --no-prune and --no-bpmx alike).
+void refuse_ida_only(const search::SolveOptions& opt) {
+    const bool astar = opt.algorithm == search::Algorithm::Astar;
+    if (!opt.prune && astar)
+        throw UsageError(
+            "prune=False does not apply to algorithm='astar' (A* keeps every "
+            "position it reaches)");
+    if (!opt.prune && opt.metric == board::Metric::Mtm)
+        throw UsageError(
+            "prune=False does not apply to metric='mtm' (its search has no "
+            "duplicate-move automaton)");
+    if (!opt.bpmx && astar)
+        throw UsageError("bpmx=False does not apply to algorithm='astar' (BPMX is IDA*'s)");
+}
+
 Search search_for(const board::Geometry& g, const board::BoardFormat& format, const py::dict& o) {
     search::SolveOptions opt;
     opt.metric = board::parse_metric(text(o, "metric", "stm"));
@@ -101,6 +117,7 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
         opt.lookups = heuristics::Lookups::parse(text(o, "lookups", ""));
     opt.prune = flag(o, "prune", true);
     opt.bpmx = flag(o, "bpmx", true);
+    refuse_ida_only(opt);
     opt.threads = threads_arg(get(o, "threads"));
     const py::object heuristic = get(o, "heuristic");
     if (!heuristic.is_none()) text(o, "heuristic", "");  // a string, as the other names are

@@ -30,6 +30,9 @@ def test_scramble_is_the_solvers(solver):
         loyd.scramble(-1, (3, 3), 1)
     with pytest.raises(loyd.UsageError):
         loyd.scramble(1, (3, 3), -1)
+    # More than the machine's memory (2^39 positions of 25 bytes: 12.5 TiB) is refused up front.
+    with pytest.raises(loyd.LimitError, match="positions of 25 cells need"):
+        loyd.scramble(2**39, (5, 5), 1)
 
 
 def test_shapes_dtypes_and_the_solvers_answers(solver):

@@ -351,6 +351,9 @@ def test_a_damaged_set_found_gives_way_to_the_next(root, tmp_path, monkeypatch):
     (dict(goal="1 2 3 4 5 6 7 8 9 0"), "goal"), (dict(size="3x2"), "size"),
     (dict(heuristic=5), "heuristic must be a string, not 5"),
     (dict(metric=5), "metric must be a string, not 5"),
+    (dict(algorithm="astar", prune=False), "prune=False does not apply to algorithm='astar'"),
+    (dict(metric="mtm", prune=False), "prune=False does not apply to metric='mtm'"),
+    (dict(algorithm="astar", bpmx=False), "bpmx=False does not apply to algorithm='astar'"),
 ])
 def test_bad_arguments_raise_usage_or_input_errors(kw, message):
     with pytest.raises((loyd.UsageError, loyd.InvalidInputError), match=message):

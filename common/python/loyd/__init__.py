@@ -288,6 +288,8 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
     node_limit, time_limit   stop with LimitError after that many generated nodes or seconds
                (A* stores at most 20,000,000 positions unless node_limit says otherwise)
     threads    threads for this search (IDA* in "stm"; default every core, as the solver)
+    prune, bpmx   False: IDA* without the duplicate-move automaton, without BPMX (refused
+               with "astar", and prune=False in "mtm": no such IDA* runs there)
     progress   progress(bound, nodes, seconds), called from this thread while the search runs
 
     Raises UnsolvableError (the position cannot reach the goal), LimitError, InvalidInputError
