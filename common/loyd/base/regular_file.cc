@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <memory>
+#include <string>
 #include <system_error>
 
 #include "loyd/base/error.h"
@@ -62,9 +64,10 @@ std::string read_regular(const std::string& path, const std::string& what, size_
         ~Closer() { ::close(fd); }
     } const file{open_regular(path, what)};
     std::string text;
-    char buf[1 << 16];
-    while (const size_t r = read_some(file.fd, buf, sizeof buf, path, what)) {
-        text.append(buf, r);
+    constexpr size_t kChunk = size_t{1} << 16;  // on the heap: a small stack limit is no crash
+    const std::unique_ptr<char[]> buf(new char[kChunk]);
+    while (const size_t r = read_some(file.fd, buf.get(), kChunk, path, what)) {
+        text.append(buf.get(), r);
         if (text.size() > max_bytes)
             throw FormatError(path + ": longer than " + std::to_string(max_bytes) +
                               " bytes: not a " + what);
