@@ -400,6 +400,23 @@ TEST(LoadFaults, ConversionRefusesWhatLoadingRefuses) {
             }
 }
 
+// One entry of the other parity that the sampled check does not meet: the conversion into
+// compact entries meets it while encoding, and the message names the file as well.
+TEST(LoadFaults, AnEntryTheEncoderRefusesIsNamedWithItsFile) {
+    ScratchDir scratch;
+    const tables::PdbSetSpec spec = test::test_spec("15-5-5-5");
+    const std::string dir = test::build_set(spec, scratch / "set", tables::PdbEncoding::Raw);
+    const uint64_t victim = 300'001;
+    rewrite_first_table(dir, spec, [&](uint64_t r, int v) { return r == victim ? v + 1 : v; });
+    const std::string in = dir + "/" + spec.tables[0].file;
+    const std::string m = test::error_of<FormatError>([&] {
+        tables::convert_table(in, scratch / "out.pdb", tables::PdbEncoding::Raw, 3,
+                              tables::EntryCoding::Compact);
+    });
+    EXPECT_EQ(m.rfind(in + ": cannot encode the table", 0), 0u) << m;
+    EXPECT_NE(m.find("rank " + std::to_string(victim)), std::string::npos) << m;
+}
+
 // A set's table that is a symbolic link into another set, converted with Links::Refuse (as
 // pdbgen converts or rebuilds a set's tables): the link is replaced by the converted table and
 // the file it named is left as it was.

@@ -313,6 +313,17 @@ expect_run "unpack to another folder" 0 "$pdbgen" unpack "$s844" "$conv2"
 expect_run "verify the unpacked copy" 0 "$pdbgen" verify "$conv2"
 expect_run "verify unpacked against the original" 0 "$pdbgen" verify "$conv2" --against "$s844"
 expect_run "unpack one file" 0 "$pdbgen" unpack "$s844/additive-1-2-4-5.pdb" "$scratch/one-raw.pdb"
+# A set whose second table is damaged: into a new folder, nothing is left and no "wrote" line
+# names the first table, which was written and removed; in place, the first stays converted.
+half=$scratch/half
+cp -r "$s844" "$half"
+truncate -s -1 "$half/additive-3-6-7-8.pdb"
+expect_run "unpack a set with a damaged second table" 4 "$pdbgen" unpack "$half" "$scratch/half-out" &&
+  expect_err_line "unpack a damaged set: names the table" "additive-3-6-7-8.pdb" &&
+  expect_no_out "unpack a damaged set into a new folder: no wrote line"
+expect "unpack a damaged set: no folder left" [ ! -e "$scratch/half-out" ]
+expect_run "unpack a damaged set in place" 4 "$pdbgen" unpack "$half" &&
+  expect_out "unpack a damaged set in place: the first table's wrote line" "^wrote .*additive-1-2-4-5.pdb \(raw"
 expect_run "info one raw file" 0 "$pdbgen" info "$scratch/one-raw.pdb" && expect_out "info one raw" "^encoding +raw"
 
 # ---------------------------------------------------------------------------------------

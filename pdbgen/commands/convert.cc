@@ -4,6 +4,7 @@
 // moves.
 #include <filesystem>
 #include <optional>
+#include <sstream>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
@@ -189,9 +190,14 @@ int convert_set(const Context& c, const Conversion& how) {
         throw IoError("cannot create folder '" + dst.string() +
                       "': " + (ec ? ec.message() : std::string("not a folder")));
     std::optional<base::DirLock> lock;
+    // Into a folder it creates, the "wrote" lines are printed once the set is there: a failure
+    // removes what was written, and no line names a file that is gone.
+    std::ostringstream held;
+    const Context quiet{c.options, held, c.err, c.world, c.interrupted};
     try {
         lock_folder(c, folder_of(dst), lock);
-        convert_set_into(c, how, sp, spec, dst);
+        convert_set_into(created ? quiet : c, how, sp, spec, dst);
+        c.out << held.str();
     } catch (...) {
         // A conversion that fails or stops leaves no trace in a folder it created.
         if (created && lock) remove_created_folder(dst, spec, lock);

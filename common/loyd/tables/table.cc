@@ -110,7 +110,13 @@ void convert_table(const std::string& in, const std::string& out, PdbEncoding en
         return void(write_table(out, t.file().header(),
                                 to_cells_layout(t.pattern(), t.entries(), to, threads, cancel), enc,
                                 zstd_level, cancel, links));
-    TableEntries e = encode_entries(t.pattern(), t.entries(), t.size(), to, threads);
+    TableEntries e = [&] {
+        try {
+            return encode_entries(t.pattern(), t.entries(), t.size(), to, threads);
+        } catch (const FormatError& x) {  // an entry no build writes: named with its file
+            throw FormatError(in + ": " + x.what());
+        }
+    }();
     if (lay == TableLayout::Cells) e = to_cells_layout(t.pattern(), e, threads, cancel);
     write_table(out, t.file().header(), e, enc, zstd_level, cancel, links);
 }
