@@ -318,10 +318,10 @@ expect_run "unpack one file" 0 "$pdbgen" unpack "$s844/additive-1-2-4-5.pdb" "$s
 half=$scratch/half
 cp -r "$s844" "$half"
 truncate -s -1 "$half/additive-3-6-7-8.pdb"
-expect_run "unpack a set with a damaged second table" 4 "$pdbgen" unpack "$half" "$scratch/half-out" &&
+expect_run "unpack a set with a damaged second table" 4 "$pdbgen" unpack "$half" "$scratch/half-out/a/b/" &&
   expect_err_line "unpack a damaged set: names the table" "additive-3-6-7-8.pdb" &&
   expect_no_out "unpack a damaged set into a new folder: no wrote line"
-expect "unpack a damaged set: no folder left" [ ! -e "$scratch/half-out" ]
+expect "unpack a damaged set: no folder left, nor the parents it made" [ ! -e "$scratch/half-out" ]
 expect_run "unpack a damaged set in place" 4 "$pdbgen" unpack "$half" &&
   expect_out "unpack a damaged set in place: the first table's wrote line" "^wrote .*additive-1-2-4-5.pdb \(raw"
 expect_run "info one raw file" 0 "$pdbgen" info "$scratch/one-raw.pdb" && expect_out "info one raw" "^encoding +raw"

@@ -141,15 +141,34 @@ int convert_file(const Context& c, const Conversion& how) {
     return kExitOk;
 }
 
-// The set's tables (as converted so far) and the lock file, then the folder if that left it
-// empty: what a failed conversion into a folder it created wrote there.
+// `p` without "." and ".." steps where they can go, and without a trailing separator.
+fs::path normal(const fs::path& p) {
+    fs::path n = p.lexically_normal();
+    return !n.empty() && n.filename().empty() ? n.parent_path() : n;
+}
+
+// The outermost folder of `dst` that does not exist yet (`dst` itself when its parent does).
+fs::path first_missing(const fs::path& dst) {
+    fs::path top = normal(dst);
+    std::error_code ec;
+    while (top.has_parent_path() && top.parent_path() != top &&
+           !fs::exists(top.parent_path(), ec) && !ec)
+        top = top.parent_path();
+    return top;
+}
+
+// The set's tables (as converted so far) and the lock file, then the folder and the parents
+// made with it (up to `top`), each if that left it empty: what a failed conversion into a
+// folder it created wrote there.
 void remove_created_folder(const fs::path& dst, const tables::PdbSetSpec& spec,
-                           std::optional<base::DirLock>& lock) {
+                           std::optional<base::DirLock>& lock, const fs::path& top) {
     std::error_code ec;
     for (const auto& t : spec.tables) fs::remove(dst / t.file, ec);
     fs::remove(dst / base::DirLock::kFileName, ec);
     lock.reset();
-    fs::remove(dst, ec);  // only when empty
+    // The folder, then the parents the conversion created with it, each only when empty.
+    for (fs::path d = normal(dst); fs::remove(d, ec) && d != top && d.has_parent_path();)
+        d = d.parent_path();
 }
 
 // The tables and manifest of the set at `sp`, converted into `dst` (locked).
@@ -185,6 +204,7 @@ int convert_set(const Context& c, const Conversion& how) {
     const fs::path dst = c.options.paths.size() == 2 ? fs::path(c.options.paths[1]) : sp.dir;
     std::error_code ec;
     const bool created = !fs::exists(dst, ec) && !ec;
+    const fs::path top = created ? first_missing(dst) : dst;
     fs::create_directories(dst, ec);
     if (std::error_code st; !fs::is_directory(dst, st))
         throw IoError("cannot create folder '" + dst.string() +
@@ -200,7 +220,7 @@ int convert_set(const Context& c, const Conversion& how) {
         c.out << held.str();
     } catch (...) {
         // A conversion that fails or stops leaves no trace in a folder it created.
-        if (created && lock) remove_created_folder(dst, spec, lock);
+        if (created && lock) remove_created_folder(dst, spec, lock, top);
         throw;
     }
     return kExitOk;
