@@ -156,6 +156,11 @@ TEST(ParseGoal, NamedGoals) {
     EXPECT_FALSE(board::goal_is_explicit("blank-last"));
     EXPECT_FALSE(board::goal_is_explicit("blank-first"));
     EXPECT_TRUE(board::goal_is_explicit("1 2 3 8 0 4 7 6 5"));
+    // Spaces around a name (a quoted shell variable, a pasted word) are no board.
+    EXPECT_EQ(parse_goal(" blank-first\t", g), board::Board::blank_first(g));
+    EXPECT_EQ(parse_goal("  blank-last ", g), board::Board::blank_last(g));
+    EXPECT_FALSE(board::goal_is_explicit(" blank-last "));
+    EXPECT_EQ(board::goal_keyword("blank - last"), "");
 }
 
 TEST(ParseGoal, ExplicitPermutation) {

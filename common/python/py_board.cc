@@ -11,6 +11,7 @@
 #include "loyd/board/notation.h"
 #include "loyd/board/parse.h"
 #include "loyd/board/solvability.h"
+#include "py_search.h"
 
 namespace loyd::python {
 
@@ -28,7 +29,7 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
 // A whole number from a Python object (int, NumPy integer, anything with __index__), not a
 // bool: True where a tile or a size belongs is a mistake, not the number 1.
 long long index_value(const py::handle& v, const char* what) {
-    if (PyBool_Check(v.ptr()))
+    if (is_bool(v))  // Python's bool or NumPy's bool_
         throw py::type_error(std::string(what) + " must be whole numbers, not bool");
     PyObject* i = PyNumber_Index(v.ptr());
     if (!i) {

@@ -340,9 +340,7 @@ void refuse_beyond_memory(uint64_t n, size_t cells) {
 }
 
 py::array_t<uint8_t> scramble(const py::handle& count, const py::dict& o, const py::handle& seed) {
-    const uint64_t asked = whole(count, "n", 0);
-    if (asked > (uint64_t{1} << 40))
-        throw UsageError("n must be at most 2^40, not " + std::to_string(asked));
+    const uint64_t asked = whole(count, "n", 0, uint64_t{1} << 40);
     const auto n = static_cast<long long>(asked);
     const board::BoardFormat f = format_of(o);
     const board::Geometry g = f.geometry().value_or(board::Geometry(4, 4));

@@ -45,8 +45,14 @@ bool truth(const py::handle& v, const char* name, bool fallback) {
     return PyObject_IsTrue(v.ptr()) == 1;
 }
 
+bool is_bool(const py::handle& v) {
+    if (py::isinstance<py::bool_>(v)) return true;
+    const std::string type = py::str(py::type::of(v).attr("__name__"));
+    return type == "bool_" || (type == "bool" && !PyLong_Check(v.ptr()));  // NumPy's, 1 and 2
+}
+
 uint64_t whole(const py::handle& v, const char* name, uint64_t least, uint64_t most) {
-    if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))
+    if (is_bool(v) || !PyIndex_Check(v.ptr()))
         throw UsageError(std::string(name) + " must be a whole number, not " +
                          std::string(py::repr(v)));
     const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
@@ -54,7 +60,9 @@ uint64_t whole(const py::handle& v, const char* name, uint64_t least, uint64_t m
     if (PyErr_Occurred() || x < least || x > most) {
         PyErr_Clear();
         throw UsageError(std::string(name) + " must be from " + std::to_string(least) + " to " +
-                         (most == UINT64_MAX ? std::string("2^64-1") : std::to_string(most)) +
+                         (most == UINT64_MAX          ? std::string("2^64-1")
+                          : most == uint64_t{1} << 40 ? std::string("2^40")
+                                                      : std::to_string(most)) +
                          ", not " + std::string(py::repr(v)));
     }
     return x;

@@ -33,6 +33,8 @@ board::BoardFormat format_of(const py::dict& o);
 // A whole number from `least` to 2^64-1 (an int or anything with __index__, not a bool), or
 // UsageError naming the argument `name`.
 uint64_t whole(const py::handle& v, const char* name, uint64_t least, uint64_t most = UINT64_MAX);
+// True for Python's bool and NumPy's bool_: a truth value, never taken for a number.
+bool is_bool(const py::handle& v);
 
 // A truth value given as True or False (NumPy's bool too; None: `fallback`), or UsageError
 // naming the argument `name`: 0, 1 or "" are not taken for one.

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <pybind11/stl.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <map>
@@ -41,13 +42,31 @@ std::string module_program() {
     return (self.parent_path() / LOYD_PY_TO_BIN / "python").lexically_normal().string();
 }
 
+// Which file a manifest is now (device, inode, size, modification time), or all zeros when it
+// cannot be read: a set whose manifest is not the one loaded (a folder replaced, a set rebuilt
+// or re-encoded: pdbgen renames a new manifest into place) is loaded again, not served from
+// what this process holds.
+struct ManifestId {
+    uint64_t dev = 0, ino = 0, size = 0;
+    int64_t mtime_ns = 0;
+    bool operator==(const ManifestId&) const = default;
+};
+ManifestId manifest_id(const std::string& manifest) {
+    struct stat st {};
+    if (::stat(manifest.c_str(), &st) != 0) return {};
+    return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+            static_cast<uint64_t>(st.st_size),
+            static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
 // Every set opened and still held somewhere (by path and cache folder; whether it was loaded
-// with every check), and every set discovery chose (held for the process, as a solver run
-// holds its sets).
+// with every check; its manifest's identity), and every set discovery chose (held for the
+// process, as a solver run holds its sets, while its manifest stays the same).
 std::mutex mu;
 struct Opened {
     std::weak_ptr<const tables::LoadedSet> set;
     bool verified = false;
+    ManifestId id;
 };
 std::map<std::string, Opened> opened;
 // One lock per set being opened (by the same key), held without the GIL while it loads, so
@@ -96,12 +115,14 @@ struct LoadingHold {
     }
 };
 
-std::map<std::string, std::shared_ptr<const tables::LoadedSet>> discovered;
-// Discovery key -> the sets found, strongest first.
+// Sets discovery chose, by manifest, with the manifest's identity when loaded.
+std::map<std::string, std::pair<std::shared_ptr<const tables::LoadedSet>, ManifestId>> discovered;
+// Discovery key -> the sets found, strongest first (a search that found none is not kept: the
+// next call looks again, so a set built meanwhile, as the error advised, is found).
 std::map<std::string, std::vector<std::string>> found_manifests;
-// Sets discovery found that failed to load, and why: not read again (a set discovery chose is
-// held for the process, and so is a refusal).
-std::map<std::string, FileProblem> failed_sets;
+// Sets discovery found that failed to load, and why: not read again while their manifest stays
+// the same file (a set discovery chose is held for the process, and so is a refusal).
+std::map<std::string, std::pair<FileProblem, ManifestId>> failed_sets;
 
 // A path as the file system has it: os.fsencode's bytes, so a name read from the file system
 // with undecodable bytes (surrogate escapes) names the same file; a str it cannot encode raises
@@ -135,11 +156,14 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
     lo.spot_check = verify;
     lo.cache_dir = cache_dir.value_or(default_cache());
     const std::string key = (ec ? manifest : canonical).string() + '\n' + lo.cache_dir;
-    // The copy already loaded, if it had at least the checks asked for.
+    // The copy already loaded, if it had at least the checks asked for and its manifest is
+    // still the file in the folder.
     auto held = [&]() -> std::shared_ptr<const tables::LoadedSet> {
+        const ManifestId now = manifest_id(manifest.string());
         std::lock_guard<std::mutex> lock(fork_safe_mu());
         const auto it = opened.find(key);
-        if (it == opened.end() || (verify && !it->second.verified)) return nullptr;
+        if (it == opened.end() || (verify && !it->second.verified) || !(it->second.id == now))
+            return nullptr;
         return it->second.set.lock();
     };
     std::shared_ptr<const tables::LoadedSet> set = held();
@@ -150,9 +174,10 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
         std::lock_guard<std::mutex> loading_this(*hold.lock);
         set = held();  // another thread may have loaded it meanwhile
         if (!set) {
+            const ManifestId id = manifest_id(manifest.string());  // before: a change is seen
             set = std::make_shared<const tables::LoadedSet>(load_set(manifest.string(), lo));
             std::lock_guard<std::mutex> lock(mu);
-            opened[key] = Opened{set, verify};
+            opened[key] = Opened{set, verify, id};
         }
     } catch (const IoError& e) {
         throw FileProblem(e.what(), e.code());
@@ -190,6 +215,7 @@ std::vector<std::string> find_manifests(const board::Board& goal, board::Metric 
     for (const auto& n : notes) warn(n);
     std::vector<std::string> manifests;
     for (const auto& f : found) manifests.push_back(f.manifest);
+    if (manifests.empty()) return manifests;
     return found_manifests.try_emplace(key, manifests).first->second;
 }
 
@@ -200,14 +226,22 @@ std::optional<Tables> find_tables(const board::Board& goal, board::Metric metric
     const std::vector<std::string> manifests = find_manifests(goal, metric);
     for (size_t i = 0; i < manifests.size(); ++i) {
         const std::string& m = manifests[i];
-        if (auto it = discovered.find(m); it != discovered.end()) return Tables{it->second, m};
+        const ManifestId id = manifest_id(m);
+        if (auto it = discovered.find(m); it != discovered.end() && it->second.second == id)
+            return Tables{it->second.first, m};
         try {
-            if (auto it = failed_sets.find(m); it != failed_sets.end()) throw it->second;
+            if (auto it = failed_sets.find(m); it != failed_sets.end() && it->second.second == id)
+                throw it->second.first;
             Tables t = open_tables(m, std::nullopt, true);
-            discovered[m] = t.set;
+            discovered[m] = {t.set, id};
+            failed_sets.erase(m);
             return t;
         } catch (const FileProblem& e) {
-            const bool first = failed_sets.emplace(m, e).second;
+            auto [at, first] = failed_sets.try_emplace(m, e, id);
+            if (!first && !(at->second.second == id)) {  // the manifest changed: a new failure
+                at->second = {e, id};
+                first = true;
+            }
             if (i + 1 == manifests.size()) throw;
             if (first)
                 warn("not using " + m + ": " + e.what() + "; using the next set found, " +
@@ -306,7 +340,8 @@ every header, checksum and the manifest: a damaged set raises FileError and is n
 used. Raw tables are memory-mapped; zstd tables are decoded once and kept decoded in the
 solver's cache folder ($XDG_CACHE_HOME/loyd), so later opens map them. Every search in
 the process shares the same mapped tables: opening the same set again returns the set
-already loaded, and solve_many's threads read one copy.
+already loaded (unless its manifest was replaced since: a rebuilt set is loaded again), and
+solve_many's threads read one copy.
 
 Tables.find(board) looks for the set the solver would use, in the solver's order.)doc")
         .def_static(
@@ -352,7 +387,8 @@ Raises FileError when the set cannot be read or fails a check.)doc")
 $LOYD_PDB_PATH, $XDG_DATA_HOME/loyd/pdb (~/.local/share/loyd/pdb), the installation's
 <prefix>/share/loyd/pdb and, in a build tree, the repository's data/ (search_path()
 lists them); among the sets whose board, metric and goal fit, the strongest that loads wins. The
-set stays loaded for the life of the process. Sets skipped (damaged manifests, missing or
+set stays loaded for the life of the process while its manifest stays the same file; when
+none is found, the next call looks again. Sets skipped (damaged manifests, missing or
 damaged tables) are reported as RuntimeWarning; when every set found fails, None.)doc")
         .def_static(
             "search_path",

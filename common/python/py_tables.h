@@ -3,9 +3,10 @@
 // A set is loaded once per process (load_set: every header, checksum and the manifest checked;
 // raw tables memory-mapped, zstd tables decoded once into the same cache folder the solver
 // uses) and shared by every search and thread through a shared_ptr: opening the same manifest
-// again returns the set already loaded while anything still holds it. Sets found by discovery
-// stay loaded for the life of the process (as they do for a solver run), so repeated calls do
-// not load them again.
+// again returns the set already loaded while anything still holds it and the manifest is the
+// same file (a set rebuilt or replaced is loaded again). Sets found by discovery stay loaded for
+// the life of the process (as they do for a solver run) while their manifest stays the same, so
+// repeated calls do not load them again; a search that found nothing is made again next time.
 //
 // Discovery follows the solver (tables/discover.h): $LOYD_PDB_PATH, $XDG_DATA_HOME/loyd/pdb,
 // then the installation's <prefix>/share/loyd/pdb found from the module's own path (so a moved

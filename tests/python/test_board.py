@@ -191,6 +191,9 @@ def test_malformed_sequences():
         loyd.Board([Broken(), 2, 3, 0])
     with pytest.raises(TypeError, match="tiles must be whole numbers, not bool"):
         loyd.Board([True, 2, 3, 0])  # True is an int to Python, a mistake here
+    for tiles in ([np.True_, np.False_, 2, 3], np.array([True, False, True, True])):
+        with pytest.raises(TypeError, match="tiles must be whole numbers, not bool"):
+            loyd.Board(tiles)  # NumPy's bool_ as well (its __index__ only warns)
     with pytest.raises(TypeError, match="a size must be whole numbers, not bool"):
         loyd.Board([1, 2, 3, 0], size=(2, True))
     with pytest.raises(TypeError):

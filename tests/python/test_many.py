@@ -1,6 +1,8 @@
 """solve_many, heuristic_values and scramble: NumPy shapes and dtypes, the solver's batch answers
 on the same input, statuses, moves, progress, and a clear exception for every bad input."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -30,6 +32,10 @@ def test_scramble_is_the_solvers(solver):
         loyd.scramble(-1, (3, 3), 1)
     with pytest.raises(loyd.UsageError):
         loyd.scramble(1, (3, 3), -1)
+    with pytest.raises(loyd.UsageError, match="n must be from 0 to 2\\^40, not 2199023255552"):
+        loyd.scramble(2**41, (3, 3), 1)
+    with pytest.raises(loyd.UsageError, match="n must be a whole number, not True"):
+        loyd.scramble(np.True_, (3, 3), 1)
     # More than the machine's memory (2^39 positions of 25 bytes: 12.5 TiB) is refused up front.
     with pytest.raises(loyd.LimitError, match="positions of 25 cells need"):
         loyd.scramble(2**39, (5, 5), 1)
@@ -98,6 +104,15 @@ def test_empty_input():
         r = loyd.solve_many(boards)
         assert len(r) == 0 and r.lengths.dtype == np.int32
         assert loyd.heuristic_values(boards).shape == (0,)
+
+
+def test_a_result_compares_and_hashes_as_an_object():
+    # Its fields are arrays: == is identity (no "truth value of an array is ambiguous"), and a
+    # result can key a dict or sit in a set.
+    r = loyd.solve_many(loyd.scramble(3, (3, 3), 1))
+    again = pickle.loads(pickle.dumps(r))
+    assert r == r and not (r == again) and r != again
+    assert len({r, again}) == 2 and np.array_equal(r.lengths, again.lengths)
 
 
 def test_bad_inputs_raise_clear_exceptions():

@@ -305,6 +305,44 @@ def test_find_gives_none_when_every_set_found_fails(tmp_path, monkeypatch):
         assert loyd.solve("1 2 3/4 0 5").heuristic == "linear-conflict"
 
 
+def test_a_folder_replaced_is_loaded_again(root, tmp_path):
+    # Opening a folder whose set was replaced gives the set now there, not the one this process
+    # holds; what was opened before keeps its own set.
+    folder = tmp_path / "set"
+    shutil.copytree(root / "data/8-fringe", folder)
+    before = loyd.Tables.open(folder)
+    shutil.rmtree(folder)
+    shutil.copytree(root / "data/15-5-5-5", folder)
+    after = loyd.Tables.open(folder)
+    assert after.size == (4, 4) and after != before and before.size == (3, 3)
+    assert loyd.solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", tables=folder).length == 1
+    assert loyd.solve("1 2 3/4 5 6/7 0 8", tables=before).length == 1
+
+
+def test_discovery_looks_again_and_sees_a_set_rebuilt(tmp_path, monkeypatch):
+    # A search that found nothing is made again (the set its advice names, once built, is
+    # found), and a set found and then rebuilt is loaded again.
+    pdbgen = os.environ.get("LOYD_PDBGEN", "")
+    if not pdbgen:
+        pytest.skip("LOYD_PDBGEN does not name the pdbgen program")
+    (tmp_path / "pdb").mkdir()
+    monkeypatch.setenv("LOYD_PDB_PATH", str(tmp_path / "pdb"))
+    assert loyd.Tables.find(size=(3, 2)) is None
+    folder = tmp_path / "pdb" / "small"
+
+    def build(pattern):
+        subprocess.run([pdbgen, "build", "--size", "3x2", "--pattern", pattern, "--name", "small",
+                        "--out", str(folder), "-q"], check=True, env=plain_env())
+
+    build("1,2,3")
+    found = loyd.Tables.find(size=(3, 2))
+    assert found is not None and found.patterns == [(1, 2, 3)]
+    assert loyd.solve("1 2 3/4 0 5").heuristic == "pdb:small"
+    shutil.rmtree(folder)
+    build("3,4,5")
+    assert loyd.Tables.find(size=(3, 2)).patterns == [(3, 4, 5)]
+
+
 def test_a_cache_dir_that_is_a_file_is_refused(root, tmp_path):
     f = tmp_path / "file"
     f.write_text("")

@@ -217,8 +217,8 @@ int TileLabels::tile(std::string_view token) const {
 }
 
 BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal) : size_(size) {
-    if (goal == "blank-last") return;
-    if (goal == "blank-first") {
+    if (goal_keyword(goal) == "blank-last") return;
+    if (goal_keyword(goal) == "blank-first") {
         kind_ = Goal::BlankFirst;
         return;
     }

@@ -97,8 +97,15 @@ Geometry infer_geometry(size_t count, const std::optional<Geometry>& size) {
                       "separated by /)");
 }
 
+std::string_view goal_keyword(std::string_view spec) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    while (!spec.empty() && blank(spec.front())) spec.remove_prefix(1);
+    while (!spec.empty() && blank(spec.back())) spec.remove_suffix(1);
+    return spec == "blank-last" || spec == "blank-first" ? spec : std::string_view();
+}
+
 bool goal_is_explicit(const std::string& spec) {
-    return spec != "blank-last" && spec != "blank-first";
+    return goal_keyword(spec).empty();
 }
 
 Board parse_goal(const std::string& spec, const Geometry& g) {

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loyd/board/board.h"
@@ -38,6 +39,10 @@ Geometry infer_geometry(size_t count, const std::optional<Geometry>& size);
 // W*H values, flat or in rows (board_format.h). UsageError naming the problem otherwise,
 // including a goal written in labels.
 Board parse_goal(const std::string& spec, const Geometry& g);
+
+// "blank-last" or "blank-first" when `spec` names one (spaces and tabs around it ignored),
+// else "".
+std::string_view goal_keyword(std::string_view spec);
 
 // True when `spec` is an explicit permutation rather than a named goal.
 bool goal_is_explicit(const std::string& spec);

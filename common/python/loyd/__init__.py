@@ -136,9 +136,11 @@ class Solution:
         return d
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class BatchResult:
-    """What solve_many found, one entry per position, in input order (NumPy arrays).
+    """What solve_many found, one entry per position, in input order (NumPy arrays). Two
+    results are == only when they are the same object (compare their arrays with
+    numpy.array_equal); hash() is the object's.
 
     lengths         int32: the optimal length in the metric's moves, -1 when not solved
     status          uint8: SOLVED (0), UNSOLVABLE (1) or LIMIT (2)
