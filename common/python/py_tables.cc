@@ -146,9 +146,13 @@ std::string default_cache() {
 
 Tables open_tables(const std::string& path, const std::optional<std::string>& cache_dir,
                    bool verify) {
+    if (path.empty())
+        throw UsageError("the tables' path is empty: give a set's folder or manifest");
     // Absolute: a Tables pickled, or its path read, after os.chdir still names the set.
     std::error_code ec;
     fs::path manifest = tables::set_path(path).manifest;
+    fs::path given = path;  // what is loaded: the folder or manifest named, as the solver's --pdb
+    if (fs::path a = fs::absolute(given, ec); !ec) given = a.lexically_normal();
     if (fs::path a = fs::absolute(manifest, ec); !ec) manifest = a.lexically_normal();
     const fs::path canonical = fs::weakly_canonical(manifest, ec);
     tables::LoadOptions lo;
@@ -175,7 +179,7 @@ Tables open_tables(const std::string& path, const std::optional<std::string>& ca
         set = held();  // another thread may have loaded it meanwhile
         if (!set) {
             const ManifestId id = manifest_id(manifest.string());  // before: a change is seen
-            set = std::make_shared<const tables::LoadedSet>(load_set(manifest.string(), lo));
+            set = std::make_shared<const tables::LoadedSet>(load_set(given.string(), lo));
             std::lock_guard<std::mutex> lock(mu);
             opened[key] = Opened{set, verify, id};
         }

@@ -343,6 +343,16 @@ def test_discovery_looks_again_and_sees_a_set_rebuilt(tmp_path, monkeypatch):
     assert loyd.Tables.find(size=(3, 2)).patterns == [(3, 4, 5)]
 
 
+def test_an_empty_path_or_a_manifest_that_is_a_folder(tmp_path):
+    with pytest.raises(loyd.UsageError, match="path is empty"):
+        loyd.Tables.open("")
+    with pytest.raises(loyd.UsageError, match="path is empty"):
+        loyd.solve("1 2 3/4 5 6/7 0 8", tables="")
+    (tmp_path / "manifest.txt").mkdir()
+    with pytest.raises(loyd.FileError, match=r"manifest\.txt: not a regular file \(a folder\)"):
+        loyd.Tables.open(tmp_path)  # the solver's message, not ".../manifest.txt/manifest.txt"
+
+
 def test_a_cache_dir_that_is_a_file_is_refused(root, tmp_path):
     f = tmp_path / "file"
     f.write_text("")
