@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -205,11 +206,18 @@ std::string discovery_key(const std::vector<std::string>& dirs, const board::Boa
 
 // The manifests of the sets discovery finds for `goal`, strongest first, read once per goal,
 // metric and search path; the notes of sets it skipped are warnings, given once.
-// (A copy: other Python threads may run while the caller loads a set or warns.)
+// (A copy: other Python threads may run while the caller loads a set or warns.) A set found
+// before whose manifest is gone (its folder removed or renamed) makes the search run again, so
+// the next set found is used, as a new solver run would.
 std::vector<std::string> find_manifests(const board::Board& goal, board::Metric metric) {
     const std::vector<std::string> dirs = search_dirs();
     const std::string key = discovery_key(dirs, goal, metric);
-    if (auto it = found_manifests.find(key); it != found_manifests.end()) return it->second;
+    if (auto it = found_manifests.find(key); it != found_manifests.end()) {
+        if (std::none_of(it->second.begin(), it->second.end(),
+                         [](const std::string& m) { return manifest_id(m) == ManifestId{}; }))
+            return it->second;
+        found_manifests.erase(it);
+    }
     std::vector<std::string> notes;
     std::vector<tables::FoundSet> found;
     {

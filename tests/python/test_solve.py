@@ -341,6 +341,9 @@ def test_discovery_looks_again_and_sees_a_set_rebuilt(tmp_path, monkeypatch):
     shutil.rmtree(folder)
     build("3,4,5")
     assert loyd.Tables.find(size=(3, 2)).patterns == [(3, 4, 5)]
+    shutil.rmtree(folder)  # gone: the search runs again and finds nothing, as a new run would
+    assert loyd.Tables.find(size=(3, 2)) is None
+    assert loyd.solve("1 2 3/4 0 5").heuristic == "linear-conflict"
 
 
 def test_an_empty_path_or_a_manifest_that_is_a_folder(tmp_path):
