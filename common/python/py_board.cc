@@ -140,6 +140,7 @@ py::tuple reduce_with_newobj(const py::object& self, int) {
 
 std::string python_words(std::string message) {
     replace_all(message, "--size WxH", "size=(W, H)");
+    replace_all(message, "board of --size", "board");  // a size or the board's own
     replace_all(message, "--goal", "goal");
     replace_all(message, "--size", "size");
     return message;

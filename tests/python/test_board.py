@@ -191,6 +191,8 @@ def test_malformed_sequences():
         loyd.Board([Broken(), 2, 3, 0])
     with pytest.raises(TypeError, match="tiles must be whole numbers, not bool"):
         loyd.Board([True, 2, 3, 0])  # True is an int to Python, a mistake here
+    with pytest.raises(loyd.InvalidInputError, match=r"^expected 9 tiles for the 3x3 board, got 4$"):
+        loyd.Board("1 2 3 0", size=(3, 3))  # no "board of --size" from the solver's words
     for tiles in ([np.True_, np.False_, 2, 3], np.array([True, False, True, True])):
         with pytest.raises(TypeError, match="tiles must be whole numbers, not bool"):
             loyd.Board(tiles)  # NumPy's bool_ as well (its __index__ only warns)
