@@ -340,10 +340,12 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
                                "The cell of the blank (row-major index).")
         .def(
             "position",
-            [](const board::Board& b, int tile) {
-                if (tile < 0 || tile >= b.cells())
-                    throw py::index_error("no tile " + std::to_string(tile));
-                return static_cast<int>(b.positions()[static_cast<size_t>(tile)]);
+            [](const board::Board& b, const py::object& tile) {
+                // Any whole number (a huge one is no tile: IndexError), never a bool.
+                const long long t = index_value(tile, "tiles");
+                if (t < 0 || t >= b.cells())
+                    throw py::index_error("no tile " + std::string(py::repr(tile)));
+                return static_cast<int>(b.positions()[static_cast<size_t>(t)]);
             },
             "tile"_a, "The cell (row-major index) of `tile`; 0 is the blank.")
         .def("__len__", &board::Board::cells)

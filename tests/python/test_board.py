@@ -66,6 +66,11 @@ def test_text_and_conversions():
         b["0"]
     with pytest.raises(IndexError):
         b.position(9)
+    with pytest.raises(IndexError, match="no tile 1208925819614629174706176"):
+        b.position(2**80)
+    with pytest.raises(TypeError, match="not bool"):
+        b.position(True)
+    assert b.position(np.uint8(8)) == 8
     assert loyd.Board.blank_last((3, 3)) == loyd.Board("1 2 3 4 5 6 7 8 0")
     assert loyd.Board.blank_first("4x4").to_list() == list(range(16))
 
