@@ -690,6 +690,10 @@ timeout --preserve-status -k 5 -s TERM 2 "$solver" -j 1 --input /dev/zero >"$scr
 ran "timeout -s TERM 2 solver --input /dev/zero" $?
 expect_status "SIGTERM while skipping an endless line" 130
 
+# A program that writes a line and waits for its answer gets it, also with -j 2: the read-ahead
+# that chooses how to use the threads stops where the input pauses.
+expect "one line at a time, -j 2: each answered" [ "$(answered_one_by_one "$solver" -j 2)" = 2 ]
+
 # scramble too: the first signal stops the drawing after a whole line, exit 130.
 for sig in INT TERM; do
   : >"$scratch/out" # emptied before the start, as in start_hard

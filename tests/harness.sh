@@ -119,6 +119,22 @@ ran() {
   rc=$2
 }
 
+# answered_one_by_one COMMAND...: runs COMMAND as a program's helper would, writing one line
+# ("8 6 7 2 5 4 3 0 1", then "1 2 3 4 5 6 7 0 8") and waiting up to 20 s for its answer before
+# the next; prints how many were answered (2 when the solver answers each as it comes).
+answered_one_by_one() {
+  local answered=0 line board
+  coproc CLIENT { exec "$@" 2>/dev/null; }
+  for board in "8 6 7 2 5 4 3 0 1" "1 2 3 4 5 6 7 0 8"; do
+    echo "$board" >&"${CLIENT[1]}"
+    IFS= read -r -t 20 line <&"${CLIENT[0]}" || break
+    answered=$((answered + 1))
+  done
+  exec {CLIENT[1]}>&-
+  wait "$CLIENT_PID" 2>/dev/null
+  echo "$answered"
+}
+
 # expect_status NAME STATUS: the last run exited with STATUS. Returns 1 when it did not, so that
 # checks of its output can be skipped: `expect_status x 0 && expect_out x ...`.
 expect_status() {

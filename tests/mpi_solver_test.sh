@@ -86,6 +86,33 @@ run_as limit_two 1 "${mpi[@]}" -np 2 "$solver" -j 1 --node-limit 20000 "${common
 same "batch with a node limit on 2 ranks" limit_one limit_two
 expect_file "batch with a node limit: a limit" "$scratch/limit_two.out" ": limit \(node limit\) nodes 2000[0-9] "
 
+# A program that writes a line and waits for its answer gets it over ranks too: neither the
+# read-ahead that chooses how to use the ranks nor rank 0's serving of the others waits for
+# input not there yet while an answer is ready.
+expect "one line at a time on 2 ranks: each answered" \
+  [ "$(answered_one_by_one "${mpi[@]}" -np 2 "$solver" -j 1)" = 2 ]
+expect "one line at a time on 3 ranks, -j 2: each answered" \
+  [ "$(answered_one_by_one "${mpi[@]}" -np 3 "$solver" -j 2)" = 2 ]
+
+# A batch whose input then pauses: every record of the lines sent is printed while the input
+# has nothing more (rank 0's serving of the other ranks does not wait on the input; it held
+# the last 9 of these 38 back until the input ended).
+grep -v '^#' "$repo/data/korf100.txt" | sed -n 3,40p >"$scratch/k38.txt"
+batch_then_pause() {
+  local answered=0 line
+  coproc CLIENT { exec "$@" 2>/dev/null; }
+  cat "$scratch/k38.txt" >&"${CLIENT[1]}"
+  for _ in $(seq 38); do
+    IFS= read -r -t 20 line <&"${CLIENT[0]}" || break
+    answered=$((answered + 1))
+  done
+  exec {CLIENT[1]}>&-
+  wait "$CLIENT_PID" 2>/dev/null
+  echo "$answered"
+}
+expect "a batch, then a pause, on 3 ranks: every line sent answered" \
+  [ "$(batch_then_pause "${mpi[@]}" -np 3 "$solver" --goal blank-first --pdb "$repo/data/15-5-5-5")" = 38 ]
+
 # check: the solutions found, one made longer, one illegal.
 py mpi_solver_check.py make-claims "$scratch/one.out" "$scratch/batch.txt" >"$scratch/claims.txt"
 run_as check_one 8 "$solver" check -j 2 --goal blank-first --cache-dir none --input "$scratch/claims.txt"

@@ -126,11 +126,15 @@ public:
     Batch(const Request& req, JobSource& src, const TaskReader& read, Tables& tables)
         : req_(req), src_(src), read_(read), tables_(tables) {}
 
-    // Reads up to n tasks before any thread starts; false when the input ended before.
+    // Reads up to n tasks before any thread starts; false when the input ended before, or
+    // paused with at least one task read (a stream with nothing more yet: a program that writes
+    // a line and waits for its answer is answered, whatever n is).
     bool read_ahead(size_t n) {
         std::unique_lock<std::mutex> lock(mu_);
-        while (window_.size() < n)
+        while (window_.size() < n) {
+            if (!window_.empty() && !src_.ready()) return false;  // paused
             if (!read_one(lock)) return false;
+        }
         return true;
     }
     size_t pending() const { return window_.size(); }
@@ -248,7 +252,7 @@ public:
                 ended = true;
                 break;
             }
-            if (unclaimed_ == window_.size() && !(room() && read_one(lock))) {
+            if (unclaimed_ == window_.size() && !(room() && read_one(lock, false))) {
                 ended = eof_;
                 break;
             }
@@ -282,19 +286,34 @@ private:
     // the end. The input is read without mu_, under read_mu_ (taken before mu_, never after),
     // which keeps the window in input order: a read waiting for more input (a pipe, a terminal)
     // holds up neither the printer, which prints and flushes what is done, nor the workers.
-    bool read_one(std::unique_lock<std::mutex>& lock) {
+    // Reads the next task into the window; false at the end of the input, or, when `may_wait`
+    // is false (rank 0's printing thread, serving other ranks), also when reading would wait:
+    // for another reader, or for input not there yet. That thread prints what is done
+    // meanwhile, so a client that waits for an answer before writing its next line gets it.
+    bool read_one(std::unique_lock<std::mutex>& lock, bool may_wait = true) {
         if (interrupt_flag()) end_input();  // interrupted: no more input
         if (eof_) return false;
         lock.unlock();
-        std::lock_guard<std::mutex> reading(read_mu_);
+        std::unique_lock<std::mutex> reading(read_mu_, std::defer_lock);
+        if (may_wait)
+            reading.lock();
+        else if (!reading.try_lock() || !src_.ready()) {
+            lock.lock();
+            return false;
+        }
         lock.lock();
         if (eof_) return false;  // another reader met the end meanwhile
         lock.unlock();
         std::optional<Task> task;
         std::exception_ptr failed;
+        bool would_wait = false;
         try {
             for (;;) {
                 if (interrupt_flag()) break;  // also between skipped (blank, comment) lines
+                if (!may_wait && !src_.ready()) {
+                    would_wait = true;
+                    break;
+                }
                 std::optional<Job> job = src_.next();
                 if (!job) break;
                 std::optional<Task> t = read_(*job);
@@ -311,6 +330,7 @@ private:
             window_.push_back(std::make_unique<Task>(std::move(*task)));
             return true;
         }
+        if (would_wait && !failed) return false;  // skipped lines only: not the end
         if (failed && !error_) error_ = failed;
         end_input();
         return false;

@@ -1,6 +1,7 @@
 #include "solver/run/input.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -119,6 +120,12 @@ FdBuf::FdBuf(int fd, std::string name, bool owned, const std::atomic<bool>* stop
 
 FdBuf::~FdBuf() {
     if (owned_) ::close(fd_);
+}
+
+bool FdBuf::line_ready() const {
+    if (std::memchr(gptr(), '\n', static_cast<size_t>(egptr() - gptr()))) return true;
+    pollfd p{fd_, POLLIN, 0};
+    return ::poll(&p, 1, 0) != 0;  // readable, hung up, or an error a read will report
 }
 
 FdBuf::int_type FdBuf::underflow() {

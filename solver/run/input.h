@@ -44,6 +44,9 @@ public:
     FdBuf& operator=(const FdBuf&) = delete;
     ~FdBuf() override;
 
+    // True when a whole line is buffered or a read would not wait (data, the end, an error).
+    bool line_ready() const;
+
     std::string error;
 
 protected:
@@ -67,6 +70,9 @@ public:
     std::optional<Job> next();
     // True when the instances come from a file or stdin (a read may wait), not arguments.
     bool streaming() const { return in_ != nullptr; }
+    // True when next() would not wait for more input (arguments, a buffered line, a file, or
+    // a pipe or terminal with data or at its end). A partial line may still make it wait.
+    bool ready() const { return !buf_ || buf_->line_ready(); }
 
 private:
     void group_arguments(const std::vector<std::string>& args);
