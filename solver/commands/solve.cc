@@ -84,7 +84,8 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
 // (`astar_phase`: with --all, only its first phase; the enumeration after it counts nodes).
 std::string limit_note(const Request& req, const search::SearchResult& s, bool astar_phase) {
     std::string note = std::string(stop_reason_text(s.stop_reason)) +
-                       (interrupt_flag() ? " after " : " reached after ") +
+                       (s.stop_reason == search::StopReason::Interrupted ? " after "
+                                                                        : " reached after ") +
                        std::to_string(s.nodes_generated) + " nodes";
     if (s.stop_reason == search::StopReason::NodeLimit && astar_phase &&
         req.search.algorithm == search::Algorithm::Astar)
