@@ -83,10 +83,10 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
 // limit counts the positions it stores, which it says when A* was the search stopped
 // (`astar_phase`: with --all, only its first phase; the enumeration after it counts nodes).
 std::string limit_note(const Request& req, const search::SearchResult& s, bool astar_phase) {
-    std::string note = std::string(stop_reason_text(s.stop_reason)) +
-                       (s.stop_reason == search::StopReason::Interrupted ? " after "
-                                                                        : " reached after ") +
-                       std::to_string(s.nodes_generated) + " nodes";
+    std::string note =
+        std::string(stop_reason_text(s.stop_reason)) +
+        (s.stop_reason == search::StopReason::Interrupted ? " after " : " reached after ") +
+        std::to_string(s.nodes_generated) + " nodes";
     if (s.stop_reason == search::StopReason::NodeLimit && astar_phase &&
         req.search.algorithm == search::Algorithm::Astar)
         note += " generated (A* counts the " + std::to_string(req.search.limits.max_nodes) +
@@ -148,7 +148,10 @@ void print_task(const Request& req, const Task& t, std::ostream& out, std::ostre
     }
     if (!t.failure.empty()) {
         err << "solver: " << one_line(t.label) << ": " << t.failure << "\n";
-        if (req.json) out << failed_record(t.label, "error", t.failure, kind) << "\n";
+        if (req.json)
+            out << failed_record(t.label, "error", t.failure, kind) << "\n";
+        else  // one line per input line, as for an invalid one
+            out << one_line(t.label) << ": error: " << t.failure << "\n";
         return;
     }
     if (t.all) return print_all(req, t, out, err);
