@@ -692,7 +692,8 @@ expect_status "SIGTERM while skipping an endless line" 130
 
 # A program that writes a line and waits for its answer gets it, also with -j 2: the read-ahead
 # that chooses how to use the threads stops where the input pauses.
-expect "one line at a time, -j 2: each answered" [ "$(answered_one_by_one "$solver" -j 2)" = 2 ]
+printf '8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 7 0 8\n' >"$scratch/two_lines.txt"
+expect "one line at a time, -j 2: each answered" [ "$(answered 1 "$scratch/two_lines.txt" "$solver" -j 2)" = 2 ]
 
 # scramble too: the first signal stops the drawing after a whole line, exit 130.
 for sig in INT TERM; do

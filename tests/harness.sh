@@ -119,20 +119,27 @@ ran() {
   rc=$2
 }
 
-# answered_one_by_one COMMAND...: runs COMMAND as a program's helper would, writing one line
-# ("8 6 7 2 5 4 3 0 1", then "1 2 3 4 5 6 7 0 8") and waiting up to 20 s for its answer before
-# the next; prints how many were answered (2 when the solver answers each as it comes).
-answered_one_by_one() {
-  local answered=0 line board
+# answered PER FILE COMMAND...: runs COMMAND as a program's helper would: writes FILE's lines
+# PER at a time (0: all at once) and reads each group's answers (waiting up to 20 s for each)
+# before writing the next; prints how many answers came (every line's, when the solver answers
+# what it was given without waiting for more input).
+answered() {
+  local per=$1 file=$2 count=0 line n at=0
+  shift 2
+  n=$(wc -l <"$file")
+  [ "$per" = 0 ] && per=$n
   coproc CLIENT { exec "$@" 2>/dev/null; }
-  for board in "8 6 7 2 5 4 3 0 1" "1 2 3 4 5 6 7 0 8"; do
-    echo "$board" >&"${CLIENT[1]}"
-    IFS= read -r -t 20 line <&"${CLIENT[0]}" || break
-    answered=$((answered + 1))
+  while [ "$at" -lt "$n" ]; do
+    sed -n "$((at + 1)),$((at + per))p" "$file" >&"${CLIENT[1]}"
+    for _ in $(seq "$per"); do
+      IFS= read -r -t 20 line <&"${CLIENT[0]}" || break 2
+      count=$((count + 1))
+    done
+    at=$((at + per))
   done
   exec {CLIENT[1]}>&-
   wait "$CLIENT_PID" 2>/dev/null
-  echo "$answered"
+  echo "$count"
 }
 
 # expect_status NAME STATUS: the last run exited with STATUS. Returns 1 when it did not, so that
