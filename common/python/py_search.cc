@@ -37,9 +37,7 @@ bool flag(const py::dict& o, const char* key, bool fallback) {
 
 bool truth(const py::handle& v, const char* name, bool fallback) {
     if (v.is_none()) return fallback;
-    // NumPy's bool_ too (not an int subclass, so never mistaken for a count; "bool" in NumPy 2).
-    const std::string type = py::str(py::type::of(v).attr("__name__"));
-    if (!py::isinstance<py::bool_>(v) && !(type == "bool_" || type == "bool"))
+    if (!is_bool(v))  // NumPy's bool_ too (never mistaken for a count)
         throw UsageError(std::string(name) + " must be True or False, not " +
                          std::string(py::repr(v)));
     return PyObject_IsTrue(v.ptr()) == 1;

@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <pybind11/stl.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,6 +11,7 @@
 
 #include "errors.h"
 #include "loyd/base/error.h"
+#include "loyd/base/file_identity.h"
 #include "loyd/search/solve.h"
 #include "loyd/tables/discover.h"
 #include "loyd/tables/set_fit.h"
@@ -47,17 +47,9 @@ std::string module_program() {
 // cannot be read: a set whose manifest is not the one loaded (a folder replaced, a set rebuilt
 // or re-encoded: pdbgen renames a new manifest into place) is loaded again, not served from
 // what this process holds.
-struct ManifestId {
-    uint64_t dev = 0, ino = 0, size = 0;
-    int64_t mtime_ns = 0;
-    bool operator==(const ManifestId&) const = default;
-};
+using ManifestId = base::FileIdentity;
 ManifestId manifest_id(const std::string& manifest) {
-    struct stat st {};
-    if (::stat(manifest.c_str(), &st) != 0) return {};
-    return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
-            static_cast<uint64_t>(st.st_size),
-            static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+    return base::file_identity(manifest).value_or(ManifestId{});
 }
 
 // Every set opened and still held somewhere (by path and cache folder; whether it was loaded

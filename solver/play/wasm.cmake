@@ -62,6 +62,7 @@ add_library(loyd STATIC
   ${loyd_dir}/base/atomic_file.cc
   ${loyd_dir}/base/collective.cc
   ${loyd_dir}/base/fd_input.cc
+  ${loyd_dir}/base/file_identity.cc
   ${loyd_dir}/base/hex.cc
   ${loyd_dir}/base/regular_file.cc
   ${loyd_dir}/base/self_path.cc

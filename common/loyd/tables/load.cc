@@ -1,7 +1,5 @@
 #include "loyd/tables/load.h"
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -9,6 +7,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/file_identity.h"
 #include "loyd/base/hex.h"
 #include "loyd/tables/header.h"
 #include "loyd/tables/set_path.h"
@@ -24,15 +23,12 @@ namespace {
 // way (even one whose header still claims the old checksum) misses the cache and is verified
 // again before it is used.
 std::string source_key(const std::string& file) {
-    struct stat st {};
-    if (::stat(file.c_str(), &st) != 0) {
+    const std::optional<base::FileIdentity> id = base::file_identity(file);
+    if (!id) {
         const int e = errno;
         throw IoError(file + ": cannot stat: " + std::strerror(e), e);
     }
-    const uint64_t fields[] = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
-                               static_cast<uint64_t>(st.st_size),
-                               static_cast<uint64_t>(st.st_mtim.tv_sec),
-                               static_cast<uint64_t>(st.st_mtim.tv_nsec)};
+    const uint64_t fields[] = {id->dev, id->ino, id->size, static_cast<uint64_t>(id->mtime_ns)};
     return base::hex16(pdb_checksum(reinterpret_cast<const uint8_t*>(fields), sizeof fields));
 }
 

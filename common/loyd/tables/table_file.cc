@@ -299,11 +299,7 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links 
         void* p = ::mmap(nullptr, hr.file_size, PROT_READ, MAP_SHARED, fd.get(), 0);
         if (p == MAP_FAILED) io_fail(path, "cannot map", errno);
         advise_huge_pages(p, hr.file_size, verify_payload);
-        struct stat st {};
-        if (::fstat(fd.get(), &st) == 0)
-            f.stamp_ = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
-                        static_cast<uint64_t>(st.st_size),
-                        int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec};
+        f.stamp_ = base::file_identity(fd.get()).value_or(base::FileIdentity{});
         f.map_ = p;
         f.map_size_ = hr.file_size;
         f.data_ = static_cast<const uint8_t*>(p) + h.payload_offset;
@@ -396,16 +392,13 @@ void PdbFile::release() noexcept {
 }
 
 std::string PdbFile::rewritten() const {
-    struct stat st {};
-    if (map_ == nullptr || ::stat(path_.c_str(), &st) != 0) return "";
-    if (static_cast<uint64_t>(st.st_dev) != stamp_.dev ||
-        static_cast<uint64_t>(st.st_ino) != stamp_.ino)
-        return "";
-    if (static_cast<uint64_t>(st.st_size) != stamp_.size)
+    if (map_ == nullptr) return "";
+    const std::optional<base::FileIdentity> now = base::file_identity(path_);
+    if (!now || !now->same_file(stamp_)) return "";
+    if (now->size != stamp_.size)
         return "its size went from " + std::to_string(stamp_.size) + " to " +
-               std::to_string(st.st_size) + " bytes";
-    if (int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec != stamp_.mtime_ns)
-        return "it was modified";
+               std::to_string(now->size) + " bytes";
+    if (now->mtime_ns != stamp_.mtime_ns) return "it was modified";
     return "";
 }
 

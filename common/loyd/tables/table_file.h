@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 
+#include "loyd/base/file_identity.h"
 #include "loyd/base/regular_file.h"
 #include "loyd/tables/entry_coding.h"
 #include "loyd/tables/header.h"
@@ -120,10 +121,7 @@ private:
     uint64_t map_size_ = 0;
     std::unique_ptr<uint8_t[]> owned_;
     const uint8_t* data_ = nullptr;
-    struct Stamp {  // the mapped file's identity when it was opened
-        uint64_t dev = 0, ino = 0, size = 0;
-        int64_t mtime_ns = 0;
-    } stamp_;
+    base::FileIdentity stamp_;  // the mapped file's identity when it was opened
 };
 
 // Re-encodes a table's payload (pdbgen pack/unpack): opens `in` (verifying the payload) and
