@@ -1,5 +1,6 @@
 #include "interrupt.h"
 
+#include <cxxabi.h>
 #include <pthread.h>
 #include <pybind11/pybind11.h>
 
@@ -7,6 +8,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -19,6 +21,7 @@ namespace {
 // One call's work, handed to a runner thread.
 struct Job {
     const std::function<void()>* work = nullptr;
+    std::atomic<bool>* cancel = nullptr;
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;
@@ -30,6 +33,10 @@ struct Job {
 // and goes back to the idle list; there are as many as calls ever ran at once. They never end
 // (they hold nothing but their wait) and are never destroyed, so the process can exit while
 // they wait. After fork() the child has none of them: the list is started afresh.
+//
+// The jobs running are listed too. When the interpreter has shut down (Py_AtExit, before the
+// process's exit handlers destroy the library's static objects a search may be reading) every
+// one is stopped and waited for: a daemon thread's call still running then would crash the exit.
 class Runners {
 public:
     static Runners& get() {
@@ -39,17 +46,28 @@ public:
             pthread_atfork([] { get().mu_.lock(); }, [] { get().mu_.unlock(); },
                            [] {
                                get().idle_.clear();
+                               get().running_.clear();
                                get().mu_.unlock();
                            });
+            Py_AtExit([] { get().stop_all(); });
             return new Runners();
         }();
         return *r;
+    }
+
+    // Stops every job running and returns when none is (each search polls its flag about every
+    // millisecond).
+    void stop_all() {
+        std::unique_lock<std::mutex> lock(mu_);
+        for (Job* job : running_) *job->cancel = true;
+        none_running_.wait(lock, [&] { return running_.empty(); });
     }
 
     void run(Job& job) {
         Runner* r = nullptr;
         {
             std::lock_guard<std::mutex> lock(mu_);
+            running_.insert(&job);
             if (!idle_.empty()) {
                 r = idle_.back();
                 idle_.pop_back();
@@ -88,6 +106,8 @@ private:
             {
                 std::lock_guard<std::mutex> lock(mu_);
                 idle_.push_back(&r);  // before `done`: the caller may post its next call at once
+                running_.erase(job);
+                if (running_.empty()) none_running_.notify_all();
             }
             std::lock_guard<std::mutex> lock(job->mu);
             job->done = true;
@@ -97,7 +117,16 @@ private:
 
     std::mutex mu_;
     std::vector<Runner*> idle_;
+    std::set<Job*> running_;
+    std::condition_variable none_running_;
 };
+
+// Stops a job and waits for it to end.
+void stop(Job& job) {
+    *job.cancel = true;
+    std::unique_lock<std::mutex> lock(job.mu);
+    job.cv.wait(lock, [&] { return job.done; });
+}
 
 // True once the interpreter is shutting down: a thread that takes the GIL back then is ended
 // by Python (pthread_exit), which must not unwind through the search's frames.
@@ -122,12 +151,15 @@ void run_interruptible(const std::function<void()>& work, std::atomic<bool>& can
     }
     Job job;
     job.work = &work;
+    job.cancel = &cancel;
     Runners::get().run(job);
     const auto every = std::chrono::duration<double>(poll_seconds);
     std::exception_ptr raised;  // the caller's side: a signal or the poll
     // The GIL is released and taken back by hand, not by a destructor: when the shutdown starts
     // during the call (a daemon thread in a long call) the work is stopped and this thread
-    // parked for the process to end, never handed to Python's pthread_exit.
+    // parked for the process to end. Should the shutdown start just as this thread takes the GIL
+    // back, Python ends it there (pthread_exit, a forced unwind): the work, which reads this
+    // frame, is stopped before the unwind goes on.
     auto wait = [&](bool forever) {
         PyThreadState* const state = PyEval_SaveThread();
         bool done;
@@ -137,12 +169,15 @@ void run_interruptible(const std::function<void()>& work, std::atomic<bool>& can
             done = forever || job.cv.wait_for(lock, every, [&] { return job.done; });
         }
         if (finalizing()) {
-            cancel = true;
-            std::unique_lock<std::mutex> lock(job.mu);
-            job.cv.wait(lock, [&] { return job.done; });
+            stop(job);
             for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
         }
-        PyEval_RestoreThread(state);
+        try {
+            PyEval_RestoreThread(state);
+        } catch (abi::__forced_unwind&) {
+            stop(job);
+            throw;
+        }
         return done;
     };
     while (!wait(false)) {

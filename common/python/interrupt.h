@@ -10,7 +10,9 @@
 // flag at least every 65,536 nodes, about a millisecond), and the Python exception is raised:
 // nothing is leaked and the interpreter is usable afterwards. An exception thrown by the work is
 // rethrown in the calling thread. Once the interpreter is shutting down (a call from a __del__ run
-// at exit) the work runs on the calling thread with the GIL held, uninterruptible. Precondition:
+// at exit) the work runs on the calling thread with the GIL held, uninterruptible; work still
+// running on a runner then (a daemon thread's call) is stopped and waited for before the
+// process's exit handlers run (Py_AtExit), and its caller is parked, never unwound. Precondition:
 // the GIL is held; the work never touches Python objects.
 #pragma once
 
