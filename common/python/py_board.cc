@@ -266,9 +266,12 @@ void check_same_board(const board::Board& b, const board::Board& goal, const std
                            goal.geometry().name());
 }
 
-void bind_board(py::module_& m) {
-    py::class_<board::Board>(
-        m, "Board", R"doc(A sliding-tile position: W x H cells (2 <= W, H; W*H <= 25), 0 the blank.
+namespace {
+
+using BoardClass = py::class_<board::Board>;
+
+constexpr const char* kBoardDoc =
+    R"doc(A sliding-tile position: W x H cells (2 <= W, H; W*H <= 25), 0 the blank.
 
 Board(board, *, size=None, goal=None) reads any form the solver reads: a text in
 numbers or labels, flat or in rows ("8 2 0/4 6 1/3 7 5", "8,2,0,4,6,1,3,7,5"; the
@@ -279,11 +282,14 @@ goal written in the same labels: Board("H G F/E D C/B A _", goal="A B C/D E F/G 
 inside loyd a board is numeric (the goal's k-th labelled cell is tile k).
 Boards are immutable, compare equal by size and tiles, hash, and pickle.
 Raises InvalidInputError for a board that cannot be read (naming the token),
-UsageError for a bad size or goal.)doc")
-        .def(py::init([](const py::object& board, const py::object& size, const py::object& goal) {
-                 return board_arg(board, format_arg(goal, size));
-             }),
-             "board"_a, py::kw_only(), "size"_a = py::none(), "goal"_a = py::none())
+UsageError for a bad size or goal.)doc";
+
+// Board(...), Board.from_list and the two standard goals.
+void def_construction(BoardClass& cls) {
+    cls.def(py::init([](const py::object& board, const py::object& size, const py::object& goal) {
+                return board_arg(board, format_arg(goal, size));
+            }),
+            "board"_a, py::kw_only(), "size"_a = py::none(), "goal"_a = py::none())
         .def_static(
             "from_list",
             [](const py::object& tiles, const py::object& width, const py::object& height) {
@@ -310,8 +316,12 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
             [](const py::object& size) { return board::Board::blank_first(needed_size(size)); },
             "size"_a,
             "The goal 0 1 ... N-1 of a board of `size`: the blank in the first cell (Korf's "
-            "instances).")
-        .def("to_list", &tile_list, "The tiles in reading order (row-major), 0 the blank.")
+            "instances).");
+}
+
+// The shape and the tiles: lists, sizes, the blank, a tile's cell, len, indexing, iteration.
+void def_contents(BoardClass& cls) {
+    cls.def("to_list", &tile_list, "The tiles in reading order (row-major), 0 the blank.")
         .def(
             "rows",
             [](const board::Board& b) {
@@ -362,13 +372,17 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
                  if (cell < 0 || cell >= b.cells()) throw py::index_error("cell out of range");
                  return b.at(static_cast<int>(cell));
              })
-        .def("__iter__", [](const board::Board& b) { return py::iter(tile_list(b)); })
-        .def("__eq__",
-             [](const board::Board& a, const py::object& o) -> py::object {
-                 if (!py::isinstance<board::Board>(o))
-                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                 return py::bool_(a == o.cast<const board::Board&>());
-             })
+        .def("__iter__", [](const board::Board& b) { return py::iter(tile_list(b)); });
+}
+
+// Comparison, hashing, printing and pickling.
+void def_protocol(BoardClass& cls) {
+    cls.def("__eq__",
+            [](const board::Board& a, const py::object& o) -> py::object {
+                if (!py::isinstance<board::Board>(o))
+                    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                return py::bool_(a == o.cast<const board::Board&>());
+            })
         .def("__ne__",
              [](const board::Board& a, const py::object& o) -> py::object {
                  if (!py::isinstance<board::Board>(o))
@@ -385,15 +399,30 @@ width and height, else its count: 4, 9, 16 or 25 tiles make a square), or a list
         .def("__str__", &rows_text,
              "The board in rows, as the solver writes it: '1 2 3/4 5 6/7 8 0'.")
         .def("__repr__", &board_repr)
-        .def(
-            "to_text",
-            [](const board::Board& b, const std::string& layout, const py::object& goal) {
-                const board::BoardFormat f = format_arg(goal, size_of(b));
-                goal_for(f, b.geometry());
-                return f.write(b, board::parse_board_layout(layout));
+        .def(py::pickle(
+            [](const board::Board& b) {
+                return py::make_tuple(b.geometry().width(), b.geometry().height(), tile_list(b));
             },
-            py::kw_only(), "layout"_a = "rows", "goal"_a = py::none(),
-            R"doc(The board as text: layout "rows" ("1 2 3/4 5 6/7 8 0") or "flat"; in the labels of
+            [](const py::tuple& t) {
+                if (t.size() != 3) throw InvalidInput("bad pickled loyd.Board");
+                return board_arg(
+                    t[2], board::BoardFormat(size_arg(py::make_tuple(t[0], t[1])), "blank-last"));
+            }))
+        .def("__reduce_ex__", &reduce_with_newobj, "protocol"_a);
+    ;
+}
+
+// Text forms, the legal moves, moves applied, solvability.
+void def_text_and_moves(BoardClass& cls) {
+    cls.def(
+           "to_text",
+           [](const board::Board& b, const std::string& layout, const py::object& goal) {
+               const board::BoardFormat f = format_arg(goal, size_of(b));
+               goal_for(f, b.geometry());
+               return f.write(b, board::parse_board_layout(layout));
+           },
+           py::kw_only(), "layout"_a = "rows", "goal"_a = py::none(),
+           R"doc(The board as text: layout "rows" ("1 2 3/4 5 6/7 8 0") or "flat"; in the labels of
 `goal` when it is written in labels.)doc")
         .def(
             "grid",
@@ -427,17 +456,17 @@ character or a move that leaves the board (naming it).)doc")
             [](const board::Board& b, const py::object& goal) {
                 return solvable(b, goal_for(format_arg(goal, size_of(b)), b.geometry()));
             },
-            "goal"_a = "blank-last", "True when the board can reach `goal` (permutation parity).")
-        .def(py::pickle(
-            [](const board::Board& b) {
-                return py::make_tuple(b.geometry().width(), b.geometry().height(), tile_list(b));
-            },
-            [](const py::tuple& t) {
-                if (t.size() != 3) throw InvalidInput("bad pickled loyd.Board");
-                return board_arg(
-                    t[2], board::BoardFormat(size_arg(py::make_tuple(t[0], t[1])), "blank-last"));
-            }))
-        .def("__reduce_ex__", &reduce_with_newobj, "protocol"_a);
+            "goal"_a = "blank-last", "True when the board can reach `goal` (permutation parity).");
+}
+
+}  // namespace
+
+void bind_board(py::module_& m) {
+    BoardClass cls(m, "Board", kBoardDoc);
+    def_construction(cls);
+    def_contents(cls);
+    def_protocol(cls);
+    def_text_and_moves(cls);
 }
 
 }  // namespace loyd::python
