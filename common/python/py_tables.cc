@@ -329,15 +329,11 @@ Choice choose(const board::Board& goal, const py::handle& tables, const py::hand
     return Choice{classic, nullptr};
 }
 
-void bind_tables(py::module_& m) {
-    m.def(
-        "_open_bookkeeping",
-        [] {
-            std::lock_guard<std::mutex> lock(fork_safe_mu());
-            return py::make_tuple(opened.size(), loading.size());
-        },
-        "Internal, for the tests: (sets remembered as opened, per-set load locks).");
-    py::class_<Tables>(m, "Tables", R"doc(A pattern-database set, loaded once and shared.
+namespace {
+
+using TablesClass = py::class_<Tables>;
+
+constexpr const char* kTablesDoc = R"doc(A pattern-database set, loaded once and shared.
 
 Tables.open(path) loads the set in `path` (a set folder or its manifest.txt), checking
 every header, checksum and the manifest: a damaged set raises FileError and is never
@@ -347,22 +343,25 @@ the process shares the same mapped tables: opening the same set again returns th
 already loaded (unless its manifest was replaced since: a rebuilt set is loaded again), and
 solve_many's threads read one copy.
 
-Tables.find(board) looks for the set the solver would use, in the solver's order.)doc")
-        .def_static(
-            "open",
-            [](const py::object& path, const py::object& cache_dir, const py::object& verify) {
-                std::optional<std::string> cache;
-                if (!cache_dir.is_none()) cache = fspath(cache_dir);
-                if (std::error_code ec; cache && !cache->empty() &&
-                                        std::filesystem::exists(*cache, ec) &&
-                                        !std::filesystem::is_directory(*cache, ec))
-                    throw UsageError("cache_dir " + *cache +
-                                     " is not a folder (give a folder, or \"\" for none)");
-                // pybind11 would read None, 0 or "" as False and skip every check.
-                return open_tables(fspath(path), cache, truth(verify, "verify", true));
-            },
-            "path"_a, py::kw_only(), "cache_dir"_a = py::none(), "verify"_a = true,
-            R"doc(Loads the set in `path` (a folder or its manifest). `cache_dir`: where decoded copies
+Tables.find(board) looks for the set the solver would use, in the solver's order.)doc";
+
+// Tables.open, Tables.find and the folders find looks in.
+void def_loading(TablesClass& cls) {
+    cls.def_static(
+           "open",
+           [](const py::object& path, const py::object& cache_dir, const py::object& verify) {
+               std::optional<std::string> cache;
+               if (!cache_dir.is_none()) cache = fspath(cache_dir);
+               if (std::error_code ec; cache && !cache->empty() &&
+                                       std::filesystem::exists(*cache, ec) &&
+                                       !std::filesystem::is_directory(*cache, ec))
+                   throw UsageError("cache_dir " + *cache +
+                                    " is not a folder (give a folder, or \"\" for none)");
+               // pybind11 would read None, 0 or "" as False and skip every check.
+               return open_tables(fspath(path), cache, truth(verify, "verify", true));
+           },
+           "path"_a, py::kw_only(), "cache_dir"_a = py::none(), "verify"_a = true,
+           R"doc(Loads the set in `path` (a folder or its manifest). `cache_dir`: where decoded copies
 of zstd tables are kept (default: the solver's, $XDG_CACHE_HOME/loyd; "" for none).
 `verify=False` skips the XXH3 pass over raw payloads and the sampled check of the entries
 (headers are always checked); verify is True or False (None: True).
@@ -401,9 +400,13 @@ damaged tables) are reported as RuntimeWarning; when every set found fails, None
                 for (const std::string& d : search_dirs()) out.append(fs_text(d));
                 return out;
             },
-            "The folders Tables.find looks in, in order.")
-        .def_property_readonly(
-            "name", [](const Tables& t) { return t.set->spec.name; }, "The set's name ('15-7-8').")
+            "The folders Tables.find looks in, in order.");
+}
+
+// What a loaded set is for and holds.
+void def_properties(TablesClass& cls) {
+    cls.def_property_readonly(
+           "name", [](const Tables& t) { return t.set->spec.name; }, "The set's name ('15-7-8').")
         .def_property_readonly(
             "path", [](const Tables& t) { return fs_text(t.set->dir); }, "The set's folder.")
         .def_property_readonly(
@@ -435,8 +438,12 @@ damaged tables) are reported as RuntimeWarning; when every set found fails, None
             "Entries in all the tables.")
         .def_property_readonly(
             "load_seconds", [](const Tables& t) { return t.set->load_seconds; },
-            "Seconds the load took (checks included).")
-        .def("__repr__", &tables_repr)
+            "Seconds the load took (checks included).");
+}
+
+// Printing, comparison, hashing and pickling.
+void def_protocol(TablesClass& cls) {
+    cls.def("__repr__", &tables_repr)
         .def(
             "__eq__",
             [](const Tables& a, const py::object& o) -> py::object {
@@ -452,6 +459,22 @@ damaged tables) are reported as RuntimeWarning; when every set found fails, None
                             return open_tables(fspath(state[0]), std::nullopt, true);
                         }))
         .def("__reduce_ex__", &reduce_with_newobj, "protocol"_a);
+}
+
+}  // namespace
+
+void bind_tables(py::module_& m) {
+    m.def(
+        "_open_bookkeeping",
+        [] {
+            std::lock_guard<std::mutex> lock(fork_safe_mu());
+            return py::make_tuple(opened.size(), loading.size());
+        },
+        "Internal, for the tests: (sets remembered as opened, per-set load locks).");
+    TablesClass cls(m, "Tables", kTablesDoc);
+    def_loading(cls);
+    def_properties(cls);
+    def_protocol(cls);
 }
 
 }  // namespace loyd::python
