@@ -1,16 +1,20 @@
 // FdOutput: bytes reach the descriptor in order, and the first failed write is reported by
-// require_written with its reason (full device, closed pipe), after which nothing more goes out.
+// require_written with its reason (full device, closed pipe), after which nothing more goes out;
+// a non-blocking pipe that fills is waited for, not an error.
 #include "loyd/base/fd_output.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "loyd/base/error.h"
 
@@ -82,6 +86,42 @@ TEST(FdOutput, ClosedPipeStopsAtTheFirstFailure) {
     }
     std::signal(SIGPIPE, old);
     close(p[1]);
+}
+
+// A non-blocking pipe (the reader set O_NONBLOCK; both ends share the flag) that fills while
+// the reader is away: the writer waits for room instead of failing with EAGAIN.
+TEST(FdOutput, NonBlockingPipeWaitsForTheReader) {
+    int p[2];
+    ASSERT_EQ(pipe2(p, O_NONBLOCK), 0);
+    std::string got;
+    std::thread reader([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the pipe fills meanwhile
+        char buf[4096];
+        for (;;) {
+            pollfd r{p[0], POLLIN, 0};
+            (void)poll(&r, 1, -1);
+            const ssize_t n = read(p[0], buf, sizeof buf);
+            if (n == 0) break;
+            if (n > 0) got.append(buf, static_cast<size_t>(n));
+        }
+    });
+    std::string want;
+    {
+        loyd::base::FdOutput buf(p[1], "standard output");
+        std::ostream out(&buf);
+        for (int i = 0; i < 100000; ++i) {  // 1 MB: sixteen times a pipe's 64 KiB
+            const std::string line = "line " + std::to_string(i) + "\n";
+            out << line;
+            want += line;
+        }
+        out.flush();
+        EXPECT_EQ(message_of(out), "");
+        EXPECT_EQ(buf.error(), 0);
+    }
+    close(p[1]);
+    reader.join();
+    close(p[0]);
+    EXPECT_EQ(got, want);
 }
 
 TEST(FdOutput, AStreamWithoutFdOutputStillFails) {

@@ -1,5 +1,6 @@
 #include "loyd/base/fd_output.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +33,13 @@ bool FdOutput::drain() {
     while (left > 0) {
         const ssize_t n = ::write(fd_, p, left);
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            // A non-blocking descriptor (a pipe a reader set O_NONBLOCK on): wait for room, as a
+            // blocking write would. A reader that leaves makes poll return and the write fail.
+            pollfd w{fd_, POLLOUT, 0};
+            (void)::poll(&w, 1, -1);
+            continue;
+        }
         if (n <= 0) {
             error_ = n < 0 ? errno : EIO;
             return false;

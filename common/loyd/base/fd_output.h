@@ -1,12 +1,14 @@
 // Checked output to a file descriptor (the programs' standard output).
 //
 // A stream buffer that writes its bytes to a descriptor with write(2), retrying short writes
-// and EINTR, and remembers the first failure (errno): /dev/full (ENOSPC), a file past `ulimit -f`
-// (EFBIG), a pipe whose reader left with SIGPIPE ignored (EPIPE). After a failure every later
-// write fails at once, so the stream's badbit stays set. On a terminal a line break flushes (as
-// stdio's line buffering does); elsewhere bytes go out when 64 KiB are buffered or on flush.
-// require_written() turns a failed stream into an IoError naming the descriptor's role and the
-// reason, so a program can stop at the first write error. Cost: one write(2) per 64 KiB.
+// and EINTR (and EAGAIN, after waiting for room, when the descriptor is non-blocking: a pipe
+// whose reader set O_NONBLOCK on it, which the two ends share), and remembers the first failure
+// (errno): /dev/full (ENOSPC), a file past `ulimit -f` (EFBIG), a pipe whose reader left with
+// SIGPIPE ignored (EPIPE). After a failure every later write fails at once, so the stream's badbit
+// stays set. On a terminal a line break flushes (as stdio's line buffering does); elsewhere bytes
+// go out when 64 KiB are buffered or on flush. require_written() turns a failed stream into an
+// IoError naming the descriptor's role and the reason, so a program can stop at the first write
+// error. Cost: one write(2) per 64 KiB.
 #pragma once
 
 #include <ostream>
