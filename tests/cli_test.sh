@@ -132,6 +132,17 @@ expect_out "byte order marks of two files: the second line" "bom2.txt:2: length 
 run "$solver" -j 1 $'\xef\xbb\xbf8 6 7 2 5 4 3 0 1'
 expect_status "a byte order mark in an argument" 0
 expect_out "a byte order mark in an argument" "^argument 1: length 31 "
+# ... and of check's moves, the last argument or --moves.
+expect_run "a byte order mark before check's moves" 0 "$solver" check "1 2 3 4 5 6 7 0 8" $'\xef\xbb\xbfR'
+expect_out "a byte order mark before check's moves" "^argument 1: optimal stm 1 "
+expect_run "a byte order mark before --moves" 0 "$solver" check --moves $'\xef\xbb\xbfR' "1 2 3 4 5 6 7 0 8"
+expect_out "a byte order mark before --moves" "^argument 1: optimal stm 1 "
+# check's moves given twice, or in two arguments: said so (not "mix separate tiles").
+expect_run "check: moves as an argument and --moves" 2 "$solver" check "1 2 3/4 5 6/7 0 8" R --moves R
+expect_err "check: moves as an argument and --moves: said" "^solver: 'R' reads as moves before the moves: check takes its moves once"
+expect_run "check: moves in two arguments" 2 "$solver" check "1 2 3/4 5 6/7 0 8" R L
+expect_err "check: moves in two arguments: said" "quote moves holding spaces"
+expect_run "check: moves in one quoted argument" 0 "$solver" check "1 2 3/4 5 6/0 7 8" "R R"
 # An argument holding no board is refused, where a line of input would be skipped.
 for empty in "" "  " $'\t\n'; do
   run "$solver" -j 1 8 6 7 2 5 4 3 0 1 "$empty"

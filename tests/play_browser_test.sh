@@ -37,6 +37,19 @@ expect_out "--size reaches the page" '\{"size":"4x3","goal":"blank-last"\}'
 expect_run "an invalid board" 1 "$solver" play --out "$scratch/bad.html" "1 2 3/4 5"
 expect_err "an invalid board: named" "ragged rows"
 expect "no page is written for an invalid board" [ ! -e "$scratch/bad.html" ]
+# The board arguments as solve reads them: a byte order mark dropped; an empty argument, a
+# comment, separate tiles mixed with a whole board, or two boards refused (2).
+expect_run "play: a byte order mark" 0 "$solver" play --out - $'\xef\xbb\xbf1 2 3 4 5 6 7 0 8'
+expect_out "play: a byte order mark: dropped" '\{"board":"1 2 3/4 5 6/7 0 8","goal":"blank-last"\}'
+expect_run "play: an empty argument" 2 "$solver" play --out "$scratch/x.html" ""
+expect_err "play: an empty argument: said" "argument 1 is empty"
+expect_run "play: a comment" 2 "$solver" play --out "$scratch/x.html" "# c"
+expect_err "play: a comment: said" "argument 1 is a comment"
+expect_run "play: tiles and a board mixed" 2 "$solver" play --out "$scratch/x.html" 1 2 3 "4 5 6" 7 0 8
+expect_err "play: tiles and a board mixed: said" "mix separate tiles"
+expect_run "play: two boards" 2 "$solver" play --out "$scratch/x.html" "1 2 3/4 5 6/7 0 8" "1 2 3/4 5 6/7 8 0"
+expect_err "play: two boards: said" "play opens on one board; 2 were given"
+expect "no page is written for a refused argument" [ ! -e "$scratch/x.html" ]
 expect_run "play without --out" 2 "$solver" play
 expect_err "play without --out: said" "play needs --out"
 expect_run "play --json" 2 "$solver" play --out "$scratch/x.html" --json

@@ -269,7 +269,7 @@ void print_summary(const Request& req, const Tally& n, std::ostream& out) {
 }  // namespace
 
 int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks) {
-    JobSource source(req.boards, req.input);
+    JobSource source(req.boards, req.input, /*check=*/true);
     Tally n;
     run_batch(
         req, source, [&](const Job& job) { return read_check(req, job); },

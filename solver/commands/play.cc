@@ -3,12 +3,14 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
 #include "solver/commands.h"
 #include "solver/output/json_text.h"
 #include "solver/play/embedded_page.h"
+#include "solver/run/input.h"
 
 namespace loyd::solver {
 
@@ -22,16 +24,20 @@ std::string goal_text(const Request& req, const board::Board& goal) {
     return req.format.write(goal, board::BoardLayout::Rows);
 }
 
-// The page's start: {"board":ROWS,"goal":GOAL} for the arguments' board (separate tiles join
-// into one board, as solve reads them), {"size":"WxH","goal":GOAL} for a --size without one,
-// else {"goal":"blank-last"}; script-safe.
+// The page's start: {"board":ROWS,"goal":GOAL} for the arguments' board (grouped as solve groups
+// them: separate tiles join into one board; one board only), {"size":"WxH","goal":GOAL} for a
+// --size without one, else {"goal":"blank-last"}; script-safe.
 std::string start_json(const Request& req) {
     Json o = Json::object();
     std::string goal = "blank-last";
     if (!req.boards.empty()) {
-        std::string text;
-        for (const std::string& b : req.boards) text += (text.empty() ? "" : " ") + b;
-        const board::Board start = req.format.read(text);  // FormatError: an invalid board (exit 1)
+        // Grouped as solve groups them (UsageError for an empty argument, a comment, a mix).
+        const std::vector<Job> boards = group_arguments(req.boards);
+        if (boards.size() > 1)
+            throw UsageError("play opens on one board; " + std::to_string(boards.size()) +
+                             " were given ('" + clipped(boards[1].text, 40) + "' is the second)");
+        // FormatError: an invalid board (exit 1)
+        const board::Board start = req.format.read(boards[0].text);
         o["board"] = json_string(req.format.write(start, board::BoardLayout::Rows));
         goal = goal_text(req, req.format.goal(start.geometry()));
     } else if (const auto g = req.format.geometry()) {

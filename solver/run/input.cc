@@ -52,7 +52,7 @@ void check_argument(const std::string& a, size_t i) {
 
 }  // namespace
 
-void JobSource::group_arguments(const std::vector<std::string>& raw) {
+std::vector<Job> group_arguments(const std::vector<std::string>& raw, bool check) {
     // Arguments of one tile each (a trailing comma or '/' included) form one board; otherwise
     // each argument is one board. Both at once is refused: which tiles belong together?
     std::vector<std::string> args;
@@ -70,25 +70,32 @@ void JobSource::group_arguments(const std::vector<std::string>& raw) {
         // A word of moves (U D L R and run lengths) after a board: `check` was meant, likely.
         const bool moves = single->find_first_not_of("UDLR0123456789") == std::string::npos &&
                            single->find_first_of("UDLR") != std::string::npos;
+        if (moves && check)  // `check BOARD R L` or `check BOARD R --moves R`
+            throw UsageError("'" + clipped(*single, 40) +
+                             "' reads as moves before the moves: check takes its moves once, as "
+                             "the last argument (one argument: quote moves holding spaces) or "
+                             "with --moves");
         throw UsageError("the arguments mix separate tiles ('" + clipped(*single, 40) +
                          "') and whole boards ('" + clipped(*whole, 60) +
                          "'): give one board as separate tiles, or each board as one quoted "
                          "argument" +
                          (moves ? " (to check moves, run solver check BOARD MOVES)" : ""));
     }
+    std::vector<Job> jobs;
     if (args.size() > 1 && !whole) {
         std::string joined;
         for (const auto& a : args) joined += a + " ";
-        args_.push_back({"argument 1", joined, ""});  // one board, labelled as any other argument
-        return;
+        jobs.push_back({"argument 1", joined, ""});  // one board, labelled as any other argument
+        return jobs;
     }
     for (size_t i = 0; i < args.size(); ++i)
-        args_.push_back({"argument " + std::to_string(i + 1), args[i], ""});
+        jobs.push_back({"argument " + std::to_string(i + 1), args[i], ""});
+    return jobs;
 }
 
-JobSource::JobSource(const std::vector<std::string>& args, const std::string& input) {
+JobSource::JobSource(const std::vector<std::string>& args, const std::string& input, bool check) {
     if (!args.empty()) {
-        group_arguments(args);
+        args_ = group_arguments(args, check);
         return;
     }
     if (input.empty() || input == "-") {

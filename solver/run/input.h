@@ -60,11 +60,18 @@ private:
     char buf_[64 * 1024];
 };
 
+// The boards of the command line's arguments, as described above, each labelled "argument N".
+// A UTF-8 byte order mark is dropped from the start of each argument. UsageError for an empty
+// or white-space argument, a comment, or separate tiles mixed with whole boards (for `check`,
+// whose moves were taken off the list, a word of moves among them is named as such).
+std::vector<Job> group_arguments(const std::vector<std::string>& args, bool check = false);
+
 class JobSource {
 public:
     // `args` (arguments) or `input` (a file, "-" = stdin; both empty = stdin, refused with
-    // UsageError when stdin is a terminal). IoError when the file cannot be opened.
-    JobSource(const std::vector<std::string>& args, const std::string& input);
+    // UsageError when stdin is a terminal). IoError when the file cannot be opened. `check`:
+    // the arguments are check's, its moves taken off (group_arguments).
+    JobSource(const std::vector<std::string>& args, const std::string& input, bool check = false);
 
     // The next line (or argument), or nullopt at the end. IoError on a read error.
     std::optional<Job> next();
@@ -75,7 +82,6 @@ public:
     bool ready() const { return !buf_ || buf_->line_ready(); }
 
 private:
-    void group_arguments(const std::vector<std::string>& args);
     IoError read_error() const;  // names the input and, when known, the system's reason
 
     std::vector<Job> args_;
