@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/heuristics/lookups.h"
@@ -93,20 +94,14 @@ void set_search(const Options& o, Request& r) {
     r.jobs = o.jobs;
 }
 
-// check's moves without a leading UTF-8 byte order mark, as board arguments and lines are read.
-std::string without_bom(std::string moves) {
-    if (moves.rfind("\xEF\xBB\xBF", 0) == 0) moves.erase(0, 3);
-    return moves;
-}
-
 // check: the moves are --moves, else the last argument (the others form the board).
 void set_check(const Options& o, Request& r) {
     r.optimal = !o.no_optimal;
-    if (o.moves) r.moves = without_bom(*o.moves);
+    if (o.moves) r.moves = std::string(base::without_bom(*o.moves));  // as boards and lines
     if (r.moves || r.boards.empty()) return;
     if (r.boards.size() == 1)
         throw UsageError("check needs a board and moves (solver check BOARD MOVES, or --moves)");
-    r.moves = without_bom(r.boards.back());
+    r.moves = std::string(base::without_bom(r.boards.back()));
     r.boards.pop_back();
 }
 

@@ -150,10 +150,11 @@ TEST(BoardFormat, LabelsWithControlCharactersAreRefused) {
     }
     // Nor what messages escape: C1 controls as UTF-8 or as the single byte 0x9b (CSI), the line
     // and paragraph separators, the byte order mark, a byte that is not UTF-8. Other UTF-8 is
-    // a label like any other.
+    // a label like any other. (A byte order mark at the very start of the goal is dropped, as
+    // from any text: these labels come second.)
     for (const char* label :
          {"A\xc2\x85", "\x9b", "A\xe2\x80\xa8", "\xe2\x80\xa9", "\xef\xbb\xbf", "\xff"}) {
-        const std::string goal = std::string(label) + " B C/D E F/G H _";
+        const std::string goal = "B " + std::string(label) + " C/D E F/G H _";
         try {
             board::BoardFormat f(std::nullopt, goal);
             ADD_FAILURE() << "accepted " << one_line(goal);
@@ -272,6 +273,12 @@ TEST(BoardFormat, NumberGoalsFlatAndInRows) {
     f = board::BoardFormat(board::Geometry(2, 4), "7,6,5,4,3,2,1,0");
     EXPECT_EQ(f.goal(board::Geometry(2, 4)), board(2, 4, {7, 6, 5, 4, 3, 2, 1, 0}));
     EXPECT_EQ(f.labels().blank(), "0");
+    // A leading byte order mark is dropped: numbers stay numbers, not labels.
+    f = board::BoardFormat(std::nullopt,
+                           "\xEF\xBB\xBF"
+                           "1 2 3/8 0 4/7 6 5");
+    EXPECT_TRUE(f.labels().are_numbers());
+    EXPECT_EQ(f.goal(board::Geometry(3, 3)), board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}));
     f = board::BoardFormat(board::Geometry(5, 4), "blank-first");
     EXPECT_EQ(f.geometry(), board::Geometry(5, 4));
     EXPECT_EQ(f.goal(board::Geometry(5, 4)), board::Board::blank_first(board::Geometry(5, 4)));

@@ -161,6 +161,21 @@ TEST(ParseGoal, NamedGoals) {
     EXPECT_EQ(parse_goal("  blank-last ", g), board::Board::blank_last(g));
     EXPECT_FALSE(board::goal_is_explicit(" blank-last "));
     EXPECT_EQ(board::goal_keyword("blank - last"), "");
+    // A byte order mark (text copied from a file saved with one) is dropped, one only.
+    EXPECT_EQ(parse_goal("\xEF\xBB\xBF"
+                         "blank-first",
+                         g),
+              board::Board::blank_first(g));
+    EXPECT_EQ(board::goal_keyword("\xEF\xBB\xBF"
+                                  "blank-last"),
+              "blank-last");
+    EXPECT_EQ(board::goal_keyword("\xEF\xBB\xBF\xEF\xBB\xBF"
+                                  "blank-last"),
+              "");
+    EXPECT_EQ(parse_goal("\xEF\xBB\xBF"
+                         "1 2 3 8 0 4 7 6 5",
+                         g),
+              board(3, 3, {1, 2, 3, 8, 0, 4, 7, 6, 5}));
 }
 
 TEST(ParseGoal, ExplicitPermutation) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
 #include "loyd/base/fd_input.h"
 #include "program/signals.h"
@@ -31,13 +32,6 @@ bool one_word(const std::string& a) {
     return words <= 1;
 }
 
-constexpr const char* kByteOrderMark = "\xEF\xBB\xBF";
-
-// `a` without a leading UTF-8 byte order mark (text copied from a file saved with one).
-std::string without_bom(const std::string& a) {
-    return a.rfind(kByteOrderMark, 0) == 0 ? a.substr(3) : a;
-}
-
 // UsageError for an argument that holds no board: empty or white space (an unset shell
 // variable, most likely), or a comment, which only a line of input may be.
 void check_argument(const std::string& a, size_t i) {
@@ -57,7 +51,7 @@ std::vector<Job> group_arguments(const std::vector<std::string>& raw, bool check
     // each argument is one board. Both at once is refused: which tiles belong together?
     std::vector<std::string> args;
     for (size_t i = 0; i < raw.size(); ++i) {
-        args.push_back(without_bom(raw[i]));
+        args.emplace_back(base::without_bom(raw[i]));
         check_argument(args.back(), i);
     }
     const std::string* single = nullptr;
@@ -177,7 +171,7 @@ std::optional<Job> JobSource::next() {
         job.text.assign(buffer_.data(), newline ? got - 1 : got);
         in_->clear(in_->rdstate() & ~std::ios::failbit);
         // A UTF-8 byte order mark: at the start of the input, or of a file concatenated to it.
-        if (job.text.rfind(kByteOrderMark, 0) == 0) job.text.erase(0, 3);
+        job.text.erase(0, job.text.size() - base::without_bom(job.text).size());
     }
     ++line_no_;
     return job;

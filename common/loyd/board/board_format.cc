@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 
@@ -217,6 +218,7 @@ int TileLabels::tile(std::string_view token) const {
 }
 
 BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal) : size_(size) {
+    goal = base::without_bom(goal);  // text copied from a file saved with one
     if (goal_keyword(goal) == "blank-last") return;
     if (goal_keyword(goal) == "blank-first") {
         kind_ = Goal::BlankFirst;

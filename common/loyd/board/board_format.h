@@ -81,7 +81,8 @@ class BoardFormat {
 public:
     BoardFormat() = default;  // numbers, blank-last, sizes inferred per board
     // `size`: the --size board, if given. `goal`: "blank-last", "blank-first", or a board in
-    // numbers or labels (flat or in rows). UsageError naming --goal or --size when the goal is
+    // numbers or labels (flat or in rows), a leading byte order mark dropped (as from boards
+    // and lines). UsageError naming --goal or --size when the goal is
     // bad or does not fit the size.
     BoardFormat(std::optional<Geometry> size, std::string_view goal);
 

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
 #include "loyd/board/board_format.h"
 
@@ -98,6 +99,7 @@ Geometry infer_geometry(size_t count, const std::optional<Geometry>& size) {
 }
 
 std::string_view goal_keyword(std::string_view spec) {
+    spec = base::without_bom(spec);
     const auto blank = [](char c) { return c == ' ' || c == '\t'; };
     while (!spec.empty() && blank(spec.front())) spec.remove_prefix(1);
     while (!spec.empty() && blank(spec.back())) spec.remove_suffix(1);

@@ -40,8 +40,8 @@ Geometry infer_geometry(size_t count, const std::optional<Geometry>& size);
 // including a goal written in labels.
 Board parse_goal(const std::string& spec, const Geometry& g);
 
-// "blank-last" or "blank-first" when `spec` names one (spaces and tabs around it ignored),
-// else "".
+// "blank-last" or "blank-first" when `spec` names one (spaces and tabs around it and a leading
+// byte order mark ignored), else "".
 std::string_view goal_keyword(std::string_view spec);
 
 // True when `spec` is an explicit permutation rather than a named goal.
