@@ -1019,8 +1019,9 @@ count_check
 # ---------------------------------------------------------------------------------------
 # A set re-encoded in place into another entry coding (a build over it, or pack) and stopped
 # while its second table is written: by SIGKILL, the set left behind still verifies (the
-# manifest never names a checksum the table on disk does not have); by SIGINT, the build stops
-# with 130, nothing temporary left, the set whole.
+# manifest never names a checksum the table on disk does not have, and the table re-encoded
+# before has its new one); by SIGINT, the build stops with 130, nothing temporary left, the set
+# whole.
 two0="$scratch/two0"
 two=(--size 4x3 --pattern 1,2,3,4,5,6,7 --pattern 5,6,7,8,9,10,11 --kind full --encoding zstd)
 expect_run "4x3 full set" 0 "$pdbgen" build "${two[@]}" --out "$two0" -q
@@ -1062,6 +1063,10 @@ for how in build pack pack-into; do
     fi
     [ $sig = KILL ] || [ "$stopped_rc" = 130 ] || fail "$how stopped by SIGINT: exit $stopped_rc, not 130"
     expect_run "$how stopped by SIG$sig: the set verifies" 0 "$pdbgen" verify "$scratch/two"
+    # The first table, re-encoded and renamed, has its new checksum in the manifest at once
+    # (a build put it there only in its final manifest: stopped, it left every table unsummed).
+    expect_file "$how stopped by SIG$sig: the first table's checksum is back" "$scratch/two/manifest.txt" \
+      "^table full-1-2-3-4-5-6-7.pdb full 1,2,3,4,5,6,7 xxh3=[0-9a-f]{16}$"
     if [ $sig = INT ]; then
       count_check
       [ -z "$(ls -A "$scratch/two" | grep tmp)" ] || fail "$how stopped by SIGINT: a temporary file left"

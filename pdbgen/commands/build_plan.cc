@@ -267,12 +267,12 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
                   << to_string(coding) << " entries, " << to_string(plan.layout) << " layout, "
                   << to_string(plan.encoding) << ")\n";
         // Killed while it is rewritten, the folder's old manifest must not name the old
-        // checksum: it is dropped first (folder.h), and the manifest written at the end of
-        // the build names the new one.
-        if (h.coding != coding || h.layout != plan.layout)
-            set_manifest_sum(plan.out, t.file, std::nullopt);
-        convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o),
-                      &c.interrupted, kOwnFolder, plan.layout);
+        // checksum: it is dropped meanwhile and set to the new one once it is renamed, so a
+        // build stopped later leaves every table re-encoded so far with its checksum.
+        rewrite_in_set(plan.out, t.file, [&] {
+            convert_table(path, path, plan.encoding, plan.level, coding, thread_count(o),
+                          &c.interrupted, kOwnFolder, plan.layout);
+        });
         return tables::read_pdb_header(path).payload_xxh3;
     } catch (const Error& e) {
         if (c.interrupted) throw LimitError("interrupted");

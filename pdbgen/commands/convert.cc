@@ -48,40 +48,13 @@ std::string folder_of(const fs::path& dir) {
     return dir.empty() ? "." : dir.string();
 }
 
-// The checksum `dir`'s manifest gives `file`, if any.
-std::optional<uint64_t> manifest_sum(const std::string& dir, const std::string& file) {
-    try {
-        for (const auto& t :
-             tables::read_manifest((fs::path(dir) / tables::kManifestName).string()).tables)
-            if (t.file == file) return t.xxh3;
-    } catch (const Error&) {
-    }
-    return std::nullopt;
-}
-
 // Writes the table `file` of the set in `dir` from `from` (itself, or another file: another
-// coding may change its payload checksum): the checksum is dropped from the manifest while the
-// table is rewritten (folder.h), then set to that of the file in place, also when the
-// conversion fails or is stopped (the old table if it was never renamed, else the new one; left
-// dropped if it cannot be read).
+// coding may change its payload checksum), its manifest checksum dropped meanwhile
+// (rewrite_in_set, folder.h).
 void convert_in_set(const Context& c, const Conversion& how, const std::string& dir,
                     const std::string& file, const std::string& from, base::Links links) {
     const std::string to = (fs::path(dir) / file).string();
-    const std::optional<uint64_t> had = manifest_sum(dir, file);
-    if (had) set_manifest_sum(dir, file, std::nullopt);
-    auto settle = [&] {
-        if (had) set_manifest_sum(dir, file, tables::read_pdb_header(to).payload_xxh3);
-    };
-    try {
-        convert_one(c, how, from, to, links);
-    } catch (...) {
-        try {
-            settle();
-        } catch (const Error&) {  // the first error is the one to report
-        }
-        throw;
-    }
-    settle();
+    rewrite_in_set(dir, file, [&] { convert_one(c, how, from, to, links); });
 }
 
 // The file a conversion to `to` writes. A symbolic link in a folder without a set is written

@@ -199,6 +199,39 @@ void set_manifest_sum(const std::string& dir, const std::string& file,
     }
 }
 
+namespace {
+// The checksum `dir`'s manifest gives `file`, if any.
+std::optional<uint64_t> manifest_sum(const std::string& dir, const std::string& file) {
+    try {
+        for (const auto& t :
+             tables::read_manifest((fs::path(dir) / tables::kManifestName).string()).tables)
+            if (t.file == file) return t.xxh3;
+    } catch (const Error&) {
+    }
+    return std::nullopt;
+}
+}  // namespace
+
+void rewrite_in_set(const std::string& dir, const std::string& file,
+                    const std::function<void()>& rewrite) {
+    const std::optional<uint64_t> had = manifest_sum(dir, file);
+    if (had) set_manifest_sum(dir, file, std::nullopt);
+    auto settle = [&] {
+        const std::string path = (fs::path(dir) / file).string();
+        if (had) set_manifest_sum(dir, file, tables::read_pdb_header(path).payload_xxh3);
+    };
+    try {
+        rewrite();
+    } catch (...) {
+        try {
+            settle();
+        } catch (const Error&) {  // the first error is the one to report
+        }
+        throw;
+    }
+    settle();
+}
+
 void refuse_another_table(const std::string& in, const std::string& to) {
     std::error_code ec;
     if (!fs::exists(to, ec) || fs::equivalent(in, to, ec)) return;

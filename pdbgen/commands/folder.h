@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -46,6 +47,15 @@ void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
 // coding has its checksum dropped before it is written and set after, so a set stopped at any
 // moment (even by SIGKILL) loads: the table is then checked by its own header's checksums.
 void set_manifest_sum(const std::string& dir, const std::string& file, std::optional<uint64_t> sum);
+
+// Runs `rewrite`, which rewrites the table `file` of the set in `dir` in place (pack, unpack, a
+// build re-encoding it): the manifest's checksum for it is dropped while it runs, then set to
+// that of the file in place, also when `rewrite` fails or is stopped (the old table if it was
+// never renamed, else the new one; left dropped if the file cannot be read), so a set stopped
+// at any moment names at most one table without its checksum. Nothing changes in a manifest
+// that gives `file` no checksum (or does not name it).
+void rewrite_in_set(const std::string& dir, const std::string& file,
+                    const std::function<void()>& rewrite);
 
 // Refuses (UsageError) to write the table file `in` over `to` when `to` is a readable table of
 // another pattern or goal (most likely one of another set's tables). A damaged `to`, or
