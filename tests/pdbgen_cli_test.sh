@@ -595,10 +595,11 @@ expect_run "jobs of 100000" 2 "$pdbgen" verify "$scratch/j1-zstd" -j 100000
 
 # ---------------------------------------------------------------------------------------
 # Folders the build may not write (sysfs refuses even root, so this runs in a container as
-# root): a clear one-line error naming the folder, exit 4.
+# root): a clear one-line error naming the first file it would write, exit 4 (the lock is not needed:
+# what pdbgen cannot write, it cannot damage).
 if [ -d /sys/kernel ] && ! touch /sys/kernel/.loyd-probe 2>/dev/null; then
   if expect_run "read-only output folder" 4 "$pdbgen" build --preset 8-4-4 --out /sys/kernel -q; then
-    expect_err "read-only folder message" "/sys/kernel/.loyd.lock: cannot open the folder's lock file"
+    expect_err "read-only folder message" "^pdbgen: /sys/kernel/additive-1-2-4-5.pdb: cannot create temporary file"
   fi
   if expect_run "output folder that cannot be created" 4 "$pdbgen" build --preset 8-4-4 --out /sys/kernel/loyd -q; then
     expect_err "uncreatable folder message" "cannot create output folder '/sys/kernel/loyd'"
@@ -1303,5 +1304,36 @@ expect_run "reuse: the output folder itself" 0 "$pdbgen" build --preset 8-4-4 --
 expect_err "reuse: the output folder itself: the table built" "reuse-next/additive-3-6-7-8.pdb: 3,024 compact entries"
 expect "reuse: the output folder itself: no note" sh -c "! grep -q 'reusing\|not reusing\|note:' '$scratch/err'"
 expect_run "reuse: not an option of verify" 2 "$pdbgen" verify "$s844" --reuse "$s844"
+
+# ---------------------------------------------------------------------------------------
+# A build over a complete set writes nothing: its manifest keeps its time (the solver and the
+# Python module watch it) ...
+done844="$scratch/done844"
+expect_run "complete set: built" 0 "$pdbgen" build --preset 8-4-4 --out "$done844" -q
+before=$(stat -c %y "$done844/manifest.txt")
+sleep 0.05
+expect_run "complete set: built again" 0 "$pdbgen" build --preset 8-4-4 --out "$done844" -q
+expect "complete set: the manifest untouched" [ "$(stat -c %y "$done844/manifest.txt")" = "$before" ]
+# ... so it succeeds in a folder pdbgen cannot write (a read-only mount; for a user other than
+# root, a folder without write permission), with or without its lock file; what would need a
+# write there fails with exit 4, naming the file.
+ro_set=""
+if [ "$(id -u)" != 0 ]; then
+  chmod 555 "$done844" && ro_set=$done844
+elif mkdir -p "$scratch/ro-mount" && mount --bind "$done844" "$scratch/ro-mount" 2>/dev/null; then
+  if mount -o remount,ro,bind "$scratch/ro-mount" 2>/dev/null; then ro_set=$scratch/ro-mount; else umount "$scratch/ro-mount"; fi
+fi
+if [ -n "$ro_set" ]; then
+  for lock in kept removed; do
+    [ $lock = kept ] || { [ "$ro_set" = "$done844" ] && chmod 755 "$done844"; rm -f "$done844/.loyd.lock"; [ "$ro_set" = "$done844" ] && chmod 555 "$done844"; }
+    expect_run "read-only complete set ($lock lock file): build" 0 "$pdbgen" build --preset 8-4-4 --out "$ro_set"
+    expect_err "read-only complete set ($lock lock file): found built" "is already built and valid"
+    expect_run "read-only complete set ($lock lock file): a re-encoding" 4 "$pdbgen" build --preset 8-4-4 --out "$ro_set" --entries byte
+    expect_err "read-only complete set ($lock lock file): a re-encoding: the file named" "ro-mount/.*|done844/.*"
+  done
+  if [ "$ro_set" = "$done844" ]; then chmod 755 "$done844"; else umount "$ro_set"; fi
+else
+  echo "pdbgen_cli_test: no read-only folder can be made here (root without mount): its checks skipped" >&2
+fi
 
 finish

@@ -23,6 +23,7 @@
 #include "loyd/tables/verify.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/commands/build_plan.h"
+#include "pdbgen/commands/folder.h"
 #include "pdbgen/commands/threads.h"
 #include "program/numbers.h"
 #include "program/progress_line.h"
@@ -310,9 +311,7 @@ int run_build(const Context& c) {
     c.world.broadcast(stop, 0);
     if (!stop.empty()) throw LimitError("interrupted");
     c.world.agree_on([&] {
-        if (c.world.rank() == 0)
-            base::write_file_atomic((fs::path(plan.out) / tables::kManifestName).string(),
-                                    manifest_text(plan.spec));
+        if (c.world.rank() == 0) write_manifest(plan.out, plan.spec);
     });
     summary(plan, c, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return kExitOk;

@@ -180,6 +180,17 @@ void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
                      "write into another folder, or remove that set first");
 }
 
+void write_manifest(const std::string& dir, const tables::PdbSetSpec& spec) {
+    const std::string manifest = (fs::path(dir) / tables::kManifestName).string();
+    const std::string text = manifest_text(spec);
+    std::ifstream in(manifest, std::ios::binary);
+    std::string there(text.size() + 1, '\0');  // one byte more: a longer file differs
+    if (in && !in.read(there.data(), static_cast<std::streamsize>(there.size())) &&
+        static_cast<size_t>(in.gcount()) == text.size() && there.compare(0, text.size(), text) == 0)
+        return;
+    base::write_file_atomic(manifest, text);
+}
+
 void set_manifest_sum(const std::string& dir, const std::string& file,
                       std::optional<uint64_t> sum) {
     const std::string manifest = (fs::path(dir) / tables::kManifestName).string();

@@ -41,6 +41,11 @@ void remove_dead_temporaries_in(const Context& c, const std::string& dir);
 void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
                         const std::string& doing);
 
+// Writes `spec` as `dir`'s manifest, atomically, unless the manifest there already holds that
+// text: a set complete as it was is left untouched (its manifest's time, which the solver and
+// the Python module watch, and a folder this process cannot write).
+void write_manifest(const std::string& dir, const tables::PdbSetSpec& spec);
+
 // The checksum `dir`'s manifest gives the table `file` becomes `sum` (none: nullopt), the
 // manifest rewritten atomically when that changes it. Nothing happens when `dir` holds no
 // readable manifest or it does not name `file`. A table re-encoded in place into another entry

@@ -13,6 +13,14 @@ DirLock::DirLock(const std::string& dir, bool wait, const std::function<void()>&
                  const std::atomic<bool>* cancel) {
     const std::string path = dir + "/" + kFileName;
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0 && (errno == EROFS || errno == EACCES)) {
+        // A folder this process cannot write (a read-only mount, another user's set): its lock
+        // file, when there is one, locks as well read-only (flock needs no write access);
+        // without one, no lock is taken: nothing here can be written by this process anyway,
+        // and what another writes is renamed into place whole.
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0 && errno == ENOENT) return;
+    }
     if (fd_ < 0) {
         const int e = errno;
         throw IoError(path + ": cannot open the folder's lock file: " + std::strerror(e), e);
