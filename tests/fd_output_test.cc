@@ -29,23 +29,28 @@ std::string message_of(const std::ostream& out) {
     return "";
 }
 
+// Writes `lines` numbered lines to `fd` through an FdOutput, expects no failure, and returns
+// what was written.
+std::string write_lines(int fd, const std::string& name, int lines) {
+    std::string want;
+    loyd::base::FdOutput buf(fd, name);
+    std::ostream out(&buf);
+    for (int i = 0; i < lines; ++i) {
+        const std::string line = "line " + std::to_string(i) + "\n";
+        out << line;
+        want += line;
+    }
+    out.flush();
+    EXPECT_EQ(message_of(out), "");
+    EXPECT_EQ(buf.error(), 0);
+    return want;
+}
+
 TEST(FdOutput, WritesEverythingInOrder) {
     char path[] = "/tmp/loyd_fd_output_XXXXXX";
     const int fd = mkstemp(path);
     ASSERT_GE(fd, 0);
-    std::string want;
-    {
-        loyd::base::FdOutput buf(fd, "test file");
-        std::ostream out(&buf);
-        for (int i = 0; i < 40000; ++i) {  // several buffers' worth
-            const std::string line = "line " + std::to_string(i) + "\n";
-            out << line;
-            want += line;
-        }
-        out.flush();
-        EXPECT_EQ(message_of(out), "");
-        EXPECT_EQ(buf.error(), 0);
-    }
+    const std::string want = write_lines(fd, "test file", 40000);  // several buffers' worth
     close(fd);
     std::ifstream in(path);
     std::stringstream got;
@@ -105,19 +110,8 @@ TEST(FdOutput, NonBlockingPipeWaitsForTheReader) {
             if (n > 0) got.append(buf, static_cast<size_t>(n));
         }
     });
-    std::string want;
-    {
-        loyd::base::FdOutput buf(p[1], "standard output");
-        std::ostream out(&buf);
-        for (int i = 0; i < 100000; ++i) {  // 1 MB: sixteen times a pipe's 64 KiB
-            const std::string line = "line " + std::to_string(i) + "\n";
-            out << line;
-            want += line;
-        }
-        out.flush();
-        EXPECT_EQ(message_of(out), "");
-        EXPECT_EQ(buf.error(), 0);
-    }
+    // 1 MB: sixteen times a pipe's 64 KiB.
+    const std::string want = write_lines(p[1], "standard output", 100000);
     close(p[1]);
     reader.join();
     close(p[0]);

@@ -9,31 +9,22 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "pdb_test_support.h"
 
 namespace loyd {
 namespace {
 
-namespace fs = std::filesystem;
-
 class FileIdentityTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("loyd_file_identity_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
     std::string write(const std::string& name, const std::string& text) {
-        const fs::path p = dir_ / name;
+        const std::string p = dir_ / name;
         std::ofstream(p, std::ios::binary) << text;
-        return p.string();
+        return p;
     }
-    fs::path dir_;
+    test::ScratchDir dir_;
 };
 
 TEST_F(FileIdentityTest, PathAndDescriptorAgree) {
@@ -89,7 +80,7 @@ TEST_F(FileIdentityTest, ChangesAreSeen) {
 }
 
 TEST_F(FileIdentityTest, NoneWithoutAFile) {
-    EXPECT_FALSE(base::file_identity((dir_ / "missing").string()).has_value());
+    EXPECT_FALSE(base::file_identity(dir_ / "missing").has_value());
     EXPECT_FALSE(base::file_identity(std::string()).has_value());
     EXPECT_FALSE(base::file_identity(-1).has_value());
 }
