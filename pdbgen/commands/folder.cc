@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -139,6 +140,15 @@ std::string describe(const tables::Pattern& p) {
            " for the goal " + p.goal().to_string() + " (" + to_string(p.metric()) + ")";
 }
 
+// What a set's tables hold, sorted: two sets of the same tables in other partitions or in
+// another order hold the same.
+std::vector<std::string> tables_held(const tables::PdbSetSpec& s) {
+    std::vector<std::string> held;
+    for (const auto& t : s.tables) held.push_back(t.file + ": " + describe(t.pattern));
+    std::sort(held.begin(), held.end());
+    return held;
+}
+
 // The set `dir`'s manifest describes; none when it has no manifest. A manifest that cannot be
 // read (damaged, or a newer loyd's) may still name another set's tables: writing there is
 // refused (UsageError naming it, why, and `what` the write would do), never done unseen.
@@ -173,6 +183,11 @@ void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
                          (named ? "use the name " + there->name + " (--name), " : std::string()) +
                          "write into another folder, or remove that set first");
     }
+    if (tables_held(*there) == tables_held(spec))
+        throw UsageError(dir + " already holds these tables as the set " + there->name +
+                         ", in other partitions or in another order; " + doing + " them there as " +
+                         spec.name + " would replace that set: write into another folder, or " +
+                         "remove that set first");
     std::string files;
     for (const auto& t : there->tables) files += (files.empty() ? "" : ", ") + t.file;
     throw UsageError(dir + " already holds the set " + there->name + " (" + files + "); " + doing +
