@@ -701,6 +701,19 @@ timeout --preserve-status -k 5 -s TERM 2 "$solver" -j 1 --input /dev/zero >"$scr
 ran "timeout -s TERM 2 solver --input /dev/zero" $?
 expect_status "SIGTERM while skipping an endless line" 130
 
+# A line too long is reported once its first 64 KiB are read, before its end comes (an endless
+# one, as /dev/zero, would never be reported otherwise); then its rest is skipped.
+head -c 70000 /dev/zero | tr '\0' x >"$scratch/70k-x" # no newline
+coproc LONG { exec "$solver" -j 1 --input - 2>/dev/null; }
+cat "$scratch/70k-x" >&"${LONG[1]}"
+IFS= read -r -t 20 line <&"${LONG[0]}" || line=
+expect "a line too long, its end not yet written: reported at once" [ "$line" = "stdin:1: invalid: line longer than 65536 bytes" ]
+printf 'x\n8 6 7 2 5 4 3 0 1\n' >&"${LONG[1]}"
+IFS= read -r -t 20 line <&"${LONG[0]}" || line=
+expect "a line too long: its rest skipped, the next line solved" [ "${line%% moves*}" = "stdin:2: length 31" ]
+exec {LONG[1]}>&-
+wait "$LONG_PID" 2>/dev/null
+
 # A program that writes a line and waits for its answer gets it, also with -j 2: the read-ahead
 # that chooses how to use the threads stops where the input pauses.
 printf '8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 7 0 8\n' >"$scratch/two_lines.txt"

@@ -155,14 +155,18 @@ std::optional<Job> JobSource::next() {
         return args_[next_arg_++];
     }
     if (buffer_.empty()) buffer_.resize(kMaxLine + 1);  // once: the longest line and its NUL
+    if (skip_rest_) {  // the rest of a line reported too long: skipped now, not before reporting
+        skip_rest_ = false;
+        in_->ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+        if (in_->bad()) throw read_error();
+    }
     in_->getline(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
     const auto got = static_cast<size_t>(in_->gcount());
     if (in_->bad()) throw read_error();
     Job job{name_ + ":" + std::to_string(line_no_ + 1), "", ""};
     if (in_->fail() && !in_->eof() && got == kMaxLine) {  // no newline within kMaxLine bytes
         in_->clear();
-        in_->ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-        if (in_->bad()) throw read_error();
+        skip_rest_ = true;
         job.error = "line longer than " + std::to_string(kMaxLine) + " bytes";
     } else if (got == 0 && in_->eof()) {
         return std::nullopt;  // (a last line without a newline still counts)

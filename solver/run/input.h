@@ -22,7 +22,8 @@
 namespace loyd::solver {
 
 // The longest input line read (a 5x5 board with labels takes far less): a longer one is an
-// invalid line, skipped without being held in memory.
+// invalid line, reported once its first kMaxLine bytes are read (its end may never come, as
+// in /dev/zero) and skipped without being held in memory when the next line is asked for.
 inline constexpr size_t kMaxLine = 64 * 1024;
 
 struct Job {
@@ -92,6 +93,7 @@ private:
     std::string name_;
     uint64_t line_no_ = 0;
     std::vector<char> buffer_;  // a line being read (kMaxLine + 1 bytes once a file is read)
+    bool skip_rest_ = false;    // the line last returned was too long: its rest is still to skip
 };
 
 }  // namespace loyd::solver
