@@ -103,7 +103,7 @@ class Browser:
                 self.problems.append("browser log: %s %s" % (e.get("source"), e.get("text")))
         elif method == "Network.requestWillBeSent":
             url = p["request"]["url"]
-            if url != self.page_url and not url.startswith("blob:"):
+            if url.split("#")[0] != self.page_url.split("#")[0] and not url.startswith("blob:"):
                 self.problems.append("network request: %s" % url[:120])
         self.events.append(m)
 

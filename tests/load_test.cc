@@ -597,6 +597,23 @@ TEST(ShellWord, BuildCommandQuotesTheFolder) {
     EXPECT_NE(cmd.find("--out '/tmp/my data/loyd/pdb/15-7-8'"), std::string::npos) << cmd;
 }
 
+// For the play page: raw tables (the page loads no zstd), into a folder named after the set, not
+// the engine's own user folder; a custom set the same way.
+TEST(ShellWord, BuildCommandForThePlayPage) {
+    using tables::SuggestFor;
+    EXPECT_EQ(tables::suggest_build_command(board::Board::blank_last(board::Geometry(4, 4)),
+                                            board::Metric::Stm, nullptr, SuggestFor::PlayPage),
+              "pdbgen build --preset 15-7-8 --encoding raw --out 15-7-8");
+    const std::string custom =
+        tables::suggest_build_command(board::Board::blank_last(board::Geometry(3, 4)),
+                                      board::Metric::Stm, nullptr, SuggestFor::PlayPage);
+    EXPECT_EQ(custom.rfind("pdbgen build --size 3x4 --goal ", 0), 0u) << custom;
+    EXPECT_NE(custom.find(" --encoding raw --name "), std::string::npos) << custom;
+    const std::string name = custom.substr(custom.find(" --name ") + 8);
+    EXPECT_EQ(name.substr(name.find(" --out ") + 7), name.substr(0, name.find(" --out ")))
+        << custom;
+}
+
 // A folder named twice (as written, or with a trailing slash or "./") is searched once, in
 // its first place.
 TEST(DefaultPdbDirs, AFolderNamedTwiceIsSearchedOnce) {

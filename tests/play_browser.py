@@ -28,11 +28,13 @@ import argparse
 import base64
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
 import sys
 import time
+import urllib.parse
 import zlib
 from pathlib import Path
 
@@ -340,6 +342,21 @@ def check_api(p, cli, data, tables):
         if not got.startswith("error: ") or len(got) < 12:
             fail("%s: expected a rejection with a message, got %r" % (expr, got))
 
+    # Text longer than the command line's longest line is refused with a message; the engine,
+    # which would have been copied it onto its 4 MiB stack, goes on working (no restart).
+    huge = json.dumps(" " * 1100000 + "8 6 7/2 5 4/3 0 1")
+    for expr in ("loyd.setBoard(%s)" % huge, "loyd.solve(%s)" % huge,
+                 "loyd.solve('8 6 7/2 5 4/3 0 1', {goal: %s})" % huge):
+        got = p.js("%s.then(function(){return 'resolved';}, function(e){return e.message;})" % expr)
+        if not re.search(r"is longer than 65536 bytes$", got or ""):
+            fail("%s...: expected 'longer than 65536 bytes', got %r" % (expr[:40], got))
+    expect("after text too long: the engine still answers", p.set_board("8 6 7/2 5 4/3 0 1"), "8 6 7/2 5 4/3 0 1")
+    # A flat board with a label, on a board that is not square: read at the current size.
+    p.select("width", "4")
+    p.select("height", "3")
+    expect("a flat labelled board on 4x3", p.set_board("x: 1 2 3 4 5 6 7 8 9 10 0 11"), "1 2 3 4/5 6 7 8/9 10 0 11")
+    p.set_board("1 2 3/4 5 6/7 8 0")
+
 
 def check_hint_limit_cancel(p, cli):
     rows = cli.scramble("4x4", 9)[0]
@@ -510,6 +527,68 @@ def check_phone(p, screenshot):
     p.b.cmd("Emulation.clearDeviceMetricsOverride")
 
 
+def reopen(p, url):
+    """Opens `url` in the test's tab (a new document) and waits for its engine."""
+    p.b.cmd("Page.navigate", {"url": "about:blank"})
+    p.b.wait_for("location.href === 'about:blank'", 30, "about:blank")
+    p.b.page_url = url
+    p.b.cmd("Page.navigate", {"url": url})
+    p.b.wait_for("window.loyd !== undefined", 60, "window.loyd")
+    p.js("loyd.ready", 120)
+
+
+def solve_shown(p):
+    """Presses Solve; the moves of the solution shown."""
+    p.b.click("#btn-solve")
+    p.wait_idle()
+    return p.js("Array.from(document.querySelectorAll('#move-list .move')).map(function(b){return b.textContent;}).join('')")
+
+
+def check_fragments(p, page_url):
+    """The start position from the URL's fragment (#board=, #goal=, #size=), good and bad."""
+    q = urllib.parse.quote
+    reopen(p, page_url + "#goal=" + q("3 1 2/4 5 6/7 8 0") + "&board=" + q("3 1 2/4 5 6/7 0 8"))
+    p.b.wait_for("loyd.board() === '3 1 2/4 5 6/7 0 8'", 30, "the fragment's board")
+    expect("#goal=ROWS: the goal chosen", p.js("document.getElementById('goal').value"), "3 1 2/4 5 6/7 8 0")
+    expect("#goal=ROWS&board=: solved towards that goal", solve_shown(p), "R")
+    # A board that does not fit the goal: neither is taken; Solve works towards the goal shown.
+    reopen(p, page_url + "#goal=" + q("3 1 2/4 5 6/7 8 0") + "&board=" + q("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"))
+    p.b.wait_for("document.getElementById('message').textContent.indexOf('start position') >= 0", 30, "the start's message")
+    expect("a bad #board= with #goal=: the goal not taken", p.js("document.getElementById('goal').value"), "blank-last")
+    p.set_value("board-text", "1 2 3/4 5 6/7 0 8")
+    p.b.click("#btn-set-board")
+    p.b.wait_for("loyd.board() === '1 2 3/4 5 6/7 0 8'", 30, "the typed board")
+    expect("a bad #board= with #goal=: Solve works towards the goal shown", solve_shown(p), "R")
+    reopen(p, page_url + "#goal=" + q("A B C/D E F/G H _"))
+    p.b.wait_for("document.getElementById('message').textContent.indexOf('numbered tiles') >= 0", 30,
+                 "the message for a goal in labels")
+    expect("#goal= in labels: not taken", p.js("document.getElementById('goal').value"), "blank-last")
+    reopen(p, page_url + "#size=99x99")
+    p.b.wait_for("document.getElementById('message').textContent.indexOf(\"bad size '99x99'\") >= 0", 30,
+                 "the message for a bad size")
+    reopen(p, page_url + "#size=4x3")
+    expect("#size=4x3", p.board(), "1 2 3 4/5 6 7 8/9 10 11 0")
+
+
+def check_damaged_copy(p, page, work):
+    """A copy of the page with one embedded table damaged: that set is left out, named."""
+    html = Path(page).read_text()
+    tag = re.search(r'<script type="application/octet-stream" class="loyd-table" data-set="([^"]+)" data-file="([^"]+)"[^>]*>([^<]*)</script>', html)
+    if not tag:
+        return fail("no embedded table found in the page")
+    data = tag.group(3)
+    damaged = data[:len(data) // 4] + "A" * (len(data) // 2) + data[len(data) // 4 + len(data) // 2:]
+    copy = work / "damaged.html"
+    copy.write_text(html[:tag.start(3)] + damaged + html[tag.end(3):])
+    reopen(p, copy.resolve().as_uri())
+    want = "%s: %s: the page's copy of this table is damaged" % (tag.group(1), tag.group(2))
+    p.b.wait_for("document.getElementById('message').textContent.indexOf(%s) >= 0" % json.dumps(want), 30,
+                 "the message naming the damaged table")
+    names = [s["name"] for s in p.js("loyd.sets()")]
+    if tag.group(1) in names or not names:
+        fail("the damaged copy: sets held %r (expected every set but %s)" % (names, tag.group(1)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("page")
@@ -546,7 +625,9 @@ def main():
                            ("hint, limit, cancel", lambda: check_hint_limit_cancel(p, cli)),
                            ("tables", lambda: check_tables(p, cli, data, a.tables, work)),
                            ("image", lambda: check_image(p, work, a.screenshot or str(work / "play.png"))),
-                           ("phone", lambda: check_phone(p, a.phone_screenshot))):
+                           ("phone", lambda: check_phone(p, a.phone_screenshot)),
+                           ("fragments", lambda: check_fragments(p, Path(a.page).resolve().as_uri())),
+                           ("damaged copy", lambda: check_damaged_copy(p, a.page, work))):
             t = time.time()
             try:
                 step()

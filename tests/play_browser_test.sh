@@ -41,6 +41,10 @@ expect "no page is written for an invalid board" [ ! -e "$scratch/bad.html" ]
 # comment, separate tiles mixed with a whole board, or two boards refused (2).
 expect_run "play: a byte order mark" 0 "$solver" play --out - $'\xef\xbb\xbf1 2 3 4 5 6 7 0 8'
 expect_out "play: a byte order mark: dropped" '\{"board":"1 2 3/4 5 6/7 0 8","goal":"blank-last"\}'
+expect_run "play: a labelled board" 0 "$solver" play --out - "easy: 8 2 0/4 6 1/3 7 5"
+expect_out "play: a labelled board: the label dropped" '\{"board":"8 2 0/4 6 1/3 7 5","goal":"blank-last"\}'
+expect_run "play: a label and no board" 1 "$solver" play --out "$scratch/x.html" "easy:"
+expect_err "play: a label and no board: said" "^solver: argument 1: no tiles$"
 expect_run "play: an empty argument" 2 "$solver" play --out "$scratch/x.html" ""
 expect_err "play: an empty argument: said" "argument 1 is empty"
 expect_run "play: a comment" 2 "$solver" play --out "$scratch/x.html" "# c"

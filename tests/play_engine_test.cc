@@ -203,7 +203,8 @@ TEST(PlayRequests, RefusalsCarryTheCommandLinesMessages) {
                              play::solve_json(sets, "1 2 3/4 5 6/7 8 0", {{"heuristic", "pdb"}});
                          }),
                          "no pattern databases found for goal '1 2 3 4 5 6 7 8 0' on 3x3; build "
-                         "them with: pdbgen build"));
+                         "tables for it with: pdbgen build --preset 8-4-4 --encoding raw --out "
+                         "8-4-4 (then load them here)"));
     EXPECT_EQ(error_of<UsageError>([&] {
                   play::solve_json(sets, "1 2 3/4 5 6/7 8 0", {{"node-limit", "0"}});
               }),
@@ -224,6 +225,40 @@ TEST(PlayRequests, RefusalsCarryTheCommandLinesMessages) {
     EXPECT_EQ(error_of<FormatError>([&] { play::solve_json(sets, "  ", {}); }), "no board given");
 }
 
+// A held set that does not serve the instance is named by its name (not the engine's folder),
+// with what the page's user can do: another held set that fits, or a build of raw tables.
+TEST(PlayRequests, ASetThatDoesNotFitIsNamedWithWhatToDo) {
+    ScratchDir scratch;
+    play::TableSets sets;
+    fs::copy(built(scratch, "8-4-4"), scratch / "a");
+    sets.load_embedded(scratch / "a");
+    const std::string mtm = error_of<UsageError>([&] {
+        play::solve_json(sets, "1 2 3/4 5 6/7 0 8", {{"pdb", "8-4-4"}, {"metric", "mtm"}});
+    });
+    EXPECT_EQ(mtm,
+              "the set 8-4-4 counts stm moves, the search mtm moves; build tables for it with: "
+              "pdbgen build --preset 8-mtm-fringe --encoding raw --out 8-mtm-fringe (then load "
+              "them here)");
+    EXPECT_EQ(
+        error_of<UsageError>([&] {
+            play::solve_json(sets, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", {{"pdb", "8-4-4"}});
+        }),
+        "the set 8-4-4 is for 3x3 boards, the instance is 4x4");
+    fs::copy(built(scratch, "centre-3x3"), scratch / "b");
+    sets.load_embedded(scratch / "b");
+    const std::string goal = error_of<UsageError>([&] {
+        play::solve_json(sets, "1 2 3/4 5 0/6 7 8",
+                         {{"pdb", "8-4-4"}, {"goal", "1 2 3/4 0 5/6 7 8"}});
+    });
+    EXPECT_EQ(goal,
+              "the set 8-4-4 is for goal '1 2 3 4 5 6 7 8 0' on 3x3, which the instance's goal "
+              "'1 2 3 4 0 5 6 7 8' does not map onto; the set centre-3x3 held here fits it (give "
+              "no set and the page chooses the best one held)");
+    EXPECT_TRUE(
+        contains(play::solve_json(sets, "1 2 3/4 5 0/6 7 8", {{"goal", "1 2 3/4 0 5/6 7 8"}}),
+                 "\"heuristic\":\"pdb:centre-3x3\""));
+}
+
 TEST(PlayRequests, ScrambleIsTheCommandLinesScramble) {
     // `solver scramble --size 4x4 --seed 7` prints this position (README).
     EXPECT_TRUE(contains(play::scramble_json({{"size", "4x4"}}, 7),
@@ -232,6 +267,9 @@ TEST(PlayRequests, ScrambleIsTheCommandLinesScramble) {
     EXPECT_TRUE(
         contains(b, "\"label\":\"mine\",\"width\":3,\"height\":3,\"tiles\":[1,2,3,4,5,6,8,7,0]"));
     EXPECT_TRUE(contains(b, "\"solvable\":false"));
+    EXPECT_TRUE(contains(b, "\"numbered\":true"));
+    EXPECT_TRUE(contains(play::board_json("A B C/D E F/G H _", {{"goal", "A B C/D E F/G H _"}}),
+                         "\"numbered\":false"));  // the page plays numbered tiles only
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // `solver play --out FILE [BOARD]`: writes the play page (solver/play/embedded_page.h,
 // docs/play.md), opening on BOARD when one is given, atomically; or says that this build has none.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/board/parse.h"
 #include "solver/commands.h"
 #include "solver/output/json_text.h"
 #include "solver/play/embedded_page.h"
@@ -36,8 +38,10 @@ std::string start_json(const Request& req) {
         if (boards.size() > 1)
             throw UsageError("play opens on one board; " + std::to_string(boards.size()) +
                              " were given ('" + clipped(boards[1].text, 40) + "' is the second)");
-        // FormatError: an invalid board (exit 1)
-        const board::Board start = req.format.read(boards[0].text);
+        // FormatError: an invalid board (exit 1). A label ("easy: 8 2 0/...") is read as solve
+        // reads it, and dropped: the page names no board.
+        const std::optional<board::InstanceLine> line = board::split_instance_line(boards[0].text);
+        const board::Board start = req.format.read(line ? line->body : boards[0].text);
         o["board"] = json_string(req.format.write(start, board::BoardLayout::Rows));
         goal = goal_text(req, req.format.goal(start.geometry()));
     } else if (const auto g = req.format.geometry()) {

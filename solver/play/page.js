@@ -445,8 +445,9 @@
   // Reads `text` with the CLI's formats (its rows give the size; else the current size) and
   // starts from it; resolves to the board in rows, rejects with the CLI's message.
   function setBoardText(text) {
-    var flat = text.indexOf("/") < 0 && text.indexOf(":") < 0;
-    var opts = "goal=" + goalOption() + (flat && text.trim().split(/[\s,]+/).length === st.w * st.h ? "\nsize=" + st.w + "x" + st.h : "");
+    var body = text.replace(/^[^:]*:/, "");  // after a label, as the command line reads it
+    var flat = body.indexOf("/") < 0;
+    var opts = "goal=" + goalOption() + (flat && body.trim().split(/[\s,]+/).length === st.w * st.h ? "\nsize=" + st.w + "x" + st.h : "");
     return quickEngine.call("loyd_board", [text, opts]).then(function (r) {
       var goalName = st.goalName;
       if (r.width !== st.w || r.height !== st.h) {
@@ -870,13 +871,14 @@
   function begin() {
     var start = startPosition(), m = /^(\d+)x(\d+)$/.exec(start.size || "");
     if (m && Number(m[1]) >= 2 && Number(m[2]) >= 2 && Number(m[1]) * Number(m[2]) <= 25) { st.w = Number(m[1]); st.h = Number(m[2]); }
+    else if (start.size) showMessage("The page's start position: bad size '" + start.size + "' (W x H with 2 \u2264 W, H and W\u00b7H \u2264 25, such as 4x4)");
     if (start.goal === "blank-first" || start.goal === "blank-last") st.goalName = start.goal;
     setPosition(st.w, st.h, st.goalName, goalTiles(st.w, st.h, st.goalName));
     if (!start.board && !(start.goal && start.goal !== "blank-last" && start.goal !== "blank-first")) return;
     quiet(ready.then(function () {
       if (start.goal && start.goal !== "blank-last" && start.goal !== "blank-first") {
         return quickEngine.call("loyd_board", [start.goal, "goal=" + start.goal]).then(function (g) {
-          st.goalName = start.goal;
+          if (!g.numbered) throw new Error("the play page plays numbered tiles: give the goal in numbers, blank-last or blank-first");
           var b = start.board || g.rows;
           return quickEngine.call("loyd_board", [b, "goal=" + start.goal]).then(function (r) {
             setPosition(r.width, r.height, start.goal, r.tiles, r.goal);

@@ -85,6 +85,37 @@ search::SolveOptions search_options(const Options& o) {
     return so;
 }
 
+// What the page's user can do when no held set serves `goal`: another held set that fits, or
+// the command that builds one the page loads.
+std::string page_remedy(const TableSets& sets, const board::Board& goal, board::Metric metric) {
+    if (const tables::LoadedSet* fit = sets.best_for(goal, metric))
+        return "the set " + fit->spec.name + " held here fits it (give no set and the page " +
+               "chooses the best one held)";
+    return "build tables for it with: " +
+           tables::suggest_build_command(goal, metric, nullptr, tables::SuggestFor::PlayPage) +
+           " (then load them here)";
+}
+
+// Why the held set `name` does not serve `goal` in `metric` (the command line's reasons, said
+// of the set by name, not of the engine's folder), and what to do instead.
+std::string page_misfit(tables::SetMisfit why, const tables::PdbSetSpec& set,
+                        const std::string& name, const board::Board& goal, board::Metric metric,
+                        const TableSets& sets) {
+    const std::string it = "the set " + name;
+    switch (why) {
+        case tables::SetMisfit::Board:
+            return it + " is for " + set.geometry().name() + " boards, the instance is " +
+                   goal.geometry().name();
+        case tables::SetMisfit::Metric:
+            return it + " counts " + to_string(set.metric) + " moves, the search " +
+                   to_string(metric) + " moves; " + page_remedy(sets, goal, metric);
+        default:
+            return it + " is for goal '" + set.goal.to_string() + "' on " + set.geometry().name() +
+                   ", which the instance's goal '" + goal.to_string() + "' does not map onto; " +
+                   page_remedy(sets, goal, metric);
+    }
+}
+
 // The heuristic and tables, as the batch's choose_heuristic picks them: tables when asked for
 // or not told otherwise, else the metric's classic heuristic.
 void choose_heuristic(const TableSets& sets, const Options& o, const board::Board& goal,
@@ -98,18 +129,17 @@ void choose_heuristic(const TableSets& sets, const Options& o, const board::Boar
     if (!name.empty() && so.heuristic != heuristics::HeuristicKind::Pdb) return;
     if (!set.empty()) {
         const tables::LoadedSet& s = sets.named(set);
-        // Another board is refused here; another metric or goal by solve(), as the solver does.
+        // Refused here for what the command line's solve() refuses, said as the page says it.
         if (const tables::SetMisfit why = misfit(s.spec, goal, so.metric);
-            why == tables::SetMisfit::Board)
-            throw UsageError(misfit_message(why, s.spec, set, goal, so.metric));
+            why != tables::SetMisfit::None)
+            throw UsageError(page_misfit(why, s.spec, set, goal, so.metric, sets));
         so.pdb = &s;
     } else {
         so.pdb = sets.best_for(goal, so.metric);
     }
     if (!so.pdb && !name.empty())
         throw UsageError("no pattern databases found for goal '" + goal.to_string() + "' on " +
-                         goal.geometry().name() + "; build them with: " +
-                         tables::suggest_build_command(goal, so.metric) + " (then load them here)");
+                         goal.geometry().name() + "; " + page_remedy(sets, goal, so.metric));
     so.heuristic = so.pdb ? heuristics::HeuristicKind::Pdb : classic;
 }
 
@@ -178,6 +208,7 @@ std::string board_json(const std::string& text, const Options& opt) {
     o["goal"] = tiles_json(goal);
     o["solvable"] = solvable(b, goal);
     o["rows"] = solver::json_string(fmt.write(b, board::BoardLayout::Rows));
+    o["numbered"] = !fmt.goal_written() || fmt.labels().are_numbers();
     return json_text(o);
 }
 

@@ -28,7 +28,8 @@ using Options = std::map<std::string, std::string>;
 std::string solve_json(const TableSets& sets, const std::string& text, const Options& opt);
 
 // The board `text` read with the options' goal and size: {"label","width","height","tiles",
-// "goal","solvable","rows"}; tiles in numbers (0 = blank), "rows" the board written back in rows.
+// "goal","solvable","rows","numbered"}; tiles in numbers (0 = blank), "rows" the board written
+// back in rows, "numbered" false when the options' goal is written in labels.
 std::string board_json(const std::string& text, const Options& opt);
 
 // A random-state position (as `solver scramble --seed SEED`) on the options' board (--size,

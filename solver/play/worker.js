@@ -15,7 +15,17 @@ var uploads = 0;
 
 self.addEventListener("unhandledrejection", function (e) { e.preventDefault(); });
 
+// The longest text a call takes, in UTF-8 bytes: the command line's longest input line. The
+// glue copies each text onto the engine's stack (4 MiB), so a longer one is refused here.
+var MAX_TEXT = 65536;
+var encoder = new TextEncoder();
+
 function call(fn, args) {
+  for (var i = 0; i < args.length; i++) {
+    var text = String(args[i]);
+    if (text.length > MAX_TEXT / 3 && encoder.encode(text).length > MAX_TEXT)
+      return { error: (i === 0 && fn !== "loyd_scramble" ? "the board text" : "the options") + " is longer than " + MAX_TEXT + " bytes", kind: "format" };
+  }
   return JSON.parse(engine.ccall(fn, "string", args.map(function () { return "string"; }), args));
 }
 
@@ -48,8 +58,11 @@ function loadEmbedded(set) {
   engine.FS.mkdirTree(dir);
   engine.FS.writeFile(dir + "/manifest.txt", set.manifest);
   return Promise.all(set.tables.map(function (t) {
-    return gunzip(fromBase64(t.data)).then(function (bytes) {
+    return Promise.resolve().then(function () { return gunzip(fromBase64(t.data)); }).then(function (bytes) {
       engine.FS.writeFile(dir + "/" + t.file, bytes, { canOwn: true });
+    }, function (err) {
+      throw new Error(set.name + ": " + t.file + ": the page's copy of this table is damaged (" +
+                      String(err && err.message || err) + "); the set is not used");
     });
   })).then(function () {
     var r = call("loyd_load_embedded", [dir]);

@@ -313,13 +313,15 @@ std::string reuse_option(const PdbSetSpec& spec, const BuiltSet* have) {
 }  // namespace
 
 std::string suggest_build_command(const board::Board& goal, board::Metric metric,
-                                  const BuiltSet* have) {
-    const std::string dir = user_pdb_dir().empty() ? "DIR" : user_pdb_dir();
+                                  const BuiltSet* have, SuggestFor who) {
+    const bool page = who == SuggestFor::PlayPage;
+    const std::string dir = page ? "" : user_pdb_dir().empty() ? "DIR/" : user_pdb_dir() + "/";
+    const std::string raw = page ? " --encoding raw" : "";
     std::string name;
     const PdbSetSpec spec = suggested_set(goal, metric, &name);
     if (!name.empty())
-        return "pdbgen build --preset " + name + reuse_option(spec, have) + " --out " +
-               shell_word(dir + "/" + name);
+        return "pdbgen build --preset " + name + raw + reuse_option(spec, have) + " --out " +
+               shell_word(dir + name);
     std::string cmd =
         "pdbgen build --size " + goal.geometry().name() + " --goal '" + goal.to_string() + "'";
     if (metric == board::Metric::Mtm) cmd += " --metric mtm";
@@ -332,8 +334,8 @@ std::string suggest_build_command(const board::Board& goal, board::Metric metric
             first = false;
         }
     }
-    return cmd + reuse_option(spec, have) + " --name " + shell_word(spec.name) + " --out " +
-           shell_word(dir + "/" + spec.name);
+    return cmd + raw + reuse_option(spec, have) + " --name " + shell_word(spec.name) + " --out " +
+           shell_word(dir + spec.name);
 }
 
 BuildCost suggest_build_cost(const board::Board& goal, board::Metric metric, const BuiltSet* have,

@@ -69,12 +69,19 @@ struct BuiltSet {
     std::string dir;
 };
 
+// Who runs a suggested command: the command line's user, whose programs find tables in
+// user_pdb_dir(), or the play page's, who loads raw tables (not zstd) from any folder.
+enum class SuggestFor { CommandLine, PlayPage };
+
 // The pdbgen command that builds a good set for this board, goal and metric (paths quoted with
 // shell_word, so it runs as printed). When `have` holds some of that set's tables, the command
-// reuses them (`--reuse DIR`: linked, not built).
+// reuses them (`--reuse DIR`: linked, not built). For the command line the set goes into
+// user_pdb_dir() (DIR when there is none); for the play page into a folder named after the set,
+// with `--encoding raw`.
 std::string suggest_build_command(const board::Board& goal,
                                   board::Metric metric = board::Metric::Stm,
-                                  const BuiltSet* have = nullptr);
+                                  const BuiltSet* have = nullptr,
+                                  SuggestFor who = SuggestFor::CommandLine);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
 // (estimate_build_bytes), raw bytes on disk (half a byte per entry in the compact coding the
