@@ -33,6 +33,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/loydConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/loydConfig.cmake ${PROJECT_BINARY_DIR}/loydConfigVersion.cmake
   DESTINATION ${loyd_cmake_dir} COMPONENT dev)
 file(RELATIVE_PATH LOYD_PC_TO_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
+string(REGEX REPLACE "/$" "" LOYD_PC_TO_PREFIX "${LOYD_PC_TO_PREFIX}")  # no "//" in the paths
 configure_file(cmake/loyd.pc.in ${PROJECT_BINARY_DIR}/loyd.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/loyd.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 
@@ -65,6 +66,9 @@ if(LOYD_BUILD_PROGRAMS)
   endif()
   install(DIRECTORY data/8-fringe data/8-4-4 data/8-mtm-fringe data/15-5-5-5
     DESTINATION ${CMAKE_INSTALL_DATADIR}/loyd/pdb COMPONENT runtime)
+  # Every preset's reference manifest, for `pdbgen verify --against` where tables are built.
+  install(DIRECTORY data/reference/ DESTINATION ${CMAKE_INSTALL_DATADIR}/loyd/reference
+    COMPONENT runtime)
 endif()
 
 # Packages (cpack in the build folder): a .deb and a .tar.gz of the programs, the library with

@@ -27,9 +27,13 @@ mv "$scratch/prefix" "$scratch/moved"
 p="$scratch/moved"
 for f in bin/solver bin/pdbgen include/loyd/search/solve.h include/loyd/base/version.h lib/libloyd.a \
   lib/cmake/loyd/loydConfig.cmake lib/cmake/loyd/loydConfigVersion.cmake lib/pkgconfig/loyd.pc \
-  share/loyd/pdb/8-4-4/manifest.txt share/loyd/pdb/8-mtm-fringe/manifest.txt share/loyd/pdb/15-5-5-5/manifest.txt; do
+  share/loyd/pdb/8-4-4/manifest.txt share/loyd/pdb/8-mtm-fringe/manifest.txt share/loyd/pdb/15-5-5-5/manifest.txt \
+  share/loyd/reference/15-7-8.manifest.txt share/loyd/reference/24-6-6-6-6x2.manifest.txt; do
   expect "installed: $f" [ -e "$p/$f" ]
 done
+# The installed reference manifests check the shipped tables (pdbgen verify --against).
+expect_run "verify the installed 15-5-5-5 against the installed reference" 0 "$p/bin/pdbgen" verify \
+  "$p/share/loyd/pdb/15-5-5-5" --against "$p/share/loyd/reference/15-5-5-5.manifest.txt"
 # The program layer (common/program) is the programs' own: none of it is installed.
 expect "the program layer is not installed" \
   [ -z "$(find "$p" -name 'exit_status.h' -o -name 'command_options.h' -o -name 'libloyd_program*')" ]
@@ -121,6 +125,11 @@ if expect_run "pkg-config --cflags --libs --static loyd" 0 env PKG_CONFIG_PATH="
   fi
   expect "pkg-config names no -std that would override the consumer's" not grep -q -- "-std=" "$scratch/out"
 fi
+if expect_run "pkg-config --variable=pdbdir loyd" 0 env PKG_CONFIG_PATH="$p/lib/pkgconfig" \
+    pkg-config --variable=pdbdir loyd; then
+  expect "pdbdir is the tables' folder" [ -f "$(cat "$scratch/out")/15-5-5-5/manifest.txt" ]
+  expect "pdbdir has no '//'" not grep -q "//" "$scratch/out"
+fi
 # The dev component alone (library, headers, CMake package; no tables, no programs) is enough
 # for find_package.
 if expect_run "install --component dev" 0 cmake --install "$build" --prefix "$scratch/dev-only" --component dev; then
@@ -139,7 +148,8 @@ if expect_run "cpack" 0 cpack --config "$build/CPackConfig.cmake" -B "$scratch/p
     dpkg-deb -c "$deb" | awk '{print $6}' >"$scratch/deb.list"
     for f in ./usr/bin/solver ./usr/bin/pdbgen ./usr/lib/libloyd.a ./usr/include/loyd/search/solve.h \
       ./usr/lib/cmake/loyd/loydConfig.cmake ./usr/lib/pkgconfig/loyd.pc ./usr/share/man/man1/solver.1 \
-      ./usr/share/bash-completion/completions/pdbgen ./usr/share/loyd/pdb/15-5-5-5/manifest.txt; do
+      ./usr/share/bash-completion/completions/pdbgen ./usr/share/loyd/pdb/15-5-5-5/manifest.txt \
+      ./usr/share/loyd/reference/15-7-8.manifest.txt; do
       expect ".deb holds $f" grep -qxF "$f" "$scratch/deb.list"
     done
     dpkg-deb -I "$deb" >"$scratch/deb.info"
