@@ -63,6 +63,20 @@ count_check
 expect_run "MTM on 2 ranks" 2 "${mpi[@]}" -np 2 "$pdbgen" build --preset 8-mtm-fringe --out "$scratch/mtm2"
 expect_err "MTM on 2 ranks: said" "multi-tile-metric tables are built in one process: start pdbgen without mpirun"
 expect "MTM on 2 ranks: nothing created" [ ! -e "$scratch/mtm2" ]
+# Ranks that would build other tables (a multi-program launch, other options on other nodes)
+# are refused before anything is written, naming the first such rank: their slices would make
+# a wrong table (other patterns) or wait for each other for ever (other presets).
+expect_run "other patterns on one rank" 2 "${mpi[@]}" -np 1 "$pdbgen" build --size 3x3 --pattern 1,2,3,4 \
+  --out "$scratch/mixed" : -np 1 "$pdbgen" build --size 3x3 --pattern 5,6,7,8 --out "$scratch/mixed"
+expect_err "other patterns on one rank: said" "^pdbgen: rank 1 builds custom for the goal 1 2 3 4 5 6 7 8 0 \(stm; additive-5-6-7-8.pdb; compact entries, dense layout\), rank 0 builds custom .*additive-1-2-3-4.pdb.*: start every rank with the same options"
+expect_once "other patterns on one rank: said once" "$scratch/err" "builds custom"
+expect "other patterns on one rank: nothing created" [ ! -e "$scratch/mixed" ]
+run timeout 120 "${mpi[@]}" -np 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" : -np 1 "$pdbgen" build --preset 8-fringe --out "$scratch/mixed"
+expect_status "another preset on rank 2 (was a hang)" 2
+expect_err "another preset on rank 2: said" "^pdbgen: rank 2 builds 8-fringe .*, rank 0 builds 8-4-4 "
+expect_run "other entries on one rank" 2 "${mpi[@]}" -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" \
+  : -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" --entries byte
+expect_err "other entries on one rank: said" "^pdbgen: rank 1 builds 8-4-4 .*byte entries.*, rank 0 builds 8-4-4 .*compact entries"
 # Other commands run on rank 0 alone: printed once.
 expect_run "info on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" info "$scratch/r24-2"
 expect_once "info printed once on 2 ranks" "$scratch/out" '^set '

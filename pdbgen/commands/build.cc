@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -283,12 +284,44 @@ void notes(const BuildPlan& plan, const Context& c) {
               << " only checks a resumed table and lays tables out by cells)\n";
 }
 
+// What a rank builds, in words: the set, its goal, its tables, their entries and layout. Every
+// byte of a table depends on nothing else the ranks must share.
+std::string tables_built(const BuildPlan& plan) {
+    std::string files;
+    for (const auto& t : plan.spec.tables) files += (files.empty() ? "" : ", ") + t.file;
+    return plan.spec.name + " for the goal " + plan.spec.goal.to_string() + " (" +
+           to_string(plan.spec.metric) + "; " + files + "; " +
+           to_string(plan.coding(plan.spec.metric)) + " entries, " + to_string(plan.layout) +
+           " layout)";
+}
+
+// Every rank must build the same tables: ranks started with other options (a multi-program
+// mpirun, other presets or another version on other nodes) would put slices of different
+// tables together, or wait for each other for ever. Checked before anything is written: a
+// UsageError on every rank naming the first rank that differs from rank 0.
+void require_same_tables(const BuildPlan& plan, base::Collective& world) {
+    const std::string mine = tables_built(plan);
+    std::string root = mine;
+    world.broadcast(root, 0);
+    uint64_t first = root == mine ? UINT64_MAX : static_cast<uint64_t>(world.rank());
+    world.all_reduce(&first, 1, base::ReduceOp::Min);
+    if (first == UINT64_MAX) return;
+    std::string theirs = mine;
+    world.broadcast(theirs, static_cast<int>(first));
+    world.agree_on([&] {
+        throw UsageError("rank " + std::to_string(first) + " builds " + theirs +
+                         ", rank 0 builds " + root +
+                         ": start every rank with the same options (and the same pdbgen)");
+    });
+}
+
 }  // namespace
 
 int run_build(const Context& c) {
     std::optional<BuildPlan> planned;
     c.world.agree_on([&] { planned = plan_build(c.options, c.world.size()); });
     BuildPlan& plan = *planned;
+    if (c.world.size() > 1) require_same_tables(plan, c.world);
     std::vector<Reused> reused;  // rank 0: the tables --reuse sets hold
     const std::vector<std::optional<uint64_t>> kept = expected_tables(plan, c, reused);
     c.world.agree_on([&] { check_memory(plan, c.world, kept); });
