@@ -107,5 +107,8 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
 
 // The largest resident set this process has had (getrusage).
 uint64_t peak_rss_bytes();
+// The memory this process holds now (/proc/self/statm; 0 when unknown): the program, its
+// libraries and, under mpirun, the MPI runtime, before a build allocates anything.
+uint64_t resident_bytes();
 
 }  // namespace loyd::pdbgen
