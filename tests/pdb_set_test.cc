@@ -194,6 +194,8 @@ TEST(PdbSet, ManifestIgnoresCommentsAndBlankLines) {
         "\n"
         "loyd-pdb-set 1\n"
         "# another\n"
+        "  \t\n"
+        "  # indented\n"
         "name tiny\n"
         "board 3x3\n"
         "goal 1 2 3 4 5 6 7 8 0\n"

@@ -118,7 +118,9 @@ public:
         while (std::getline(in, line)) {
             ++lineno_;
             if (!line.empty() && line.back() == '\r') line.pop_back();  // written on Windows
-            if (line.empty() || line[0] == '#') continue;
+            // Blank lines (spaces and tabs too, as an editor may leave them) and comments.
+            const size_t first = line.find_first_not_of(" \t");
+            if (first == std::string::npos || line[first] == '#') continue;
             std::istringstream ls(line);
             std::string key, rest;
             ls >> key;
