@@ -697,22 +697,28 @@ mkfifo "$scratch/no-writer"
 timeout --preserve-status -k 5 -s INT 2 "$solver" -j 1 --input "$scratch/no-writer" >"$scratch/out" 2>"$scratch/err"
 ran "timeout -s INT 2 solver --input FIFO" $?
 expect_status "SIGINT while opening a FIFO no writer opened" 130
-timeout --preserve-status -k 5 -s TERM 2 "$solver" -j 1 --input /dev/zero >"$scratch/out" 2>"$scratch/err"
-ran "timeout -s TERM 2 solver --input /dev/zero" $?
-expect_status "SIGTERM while skipping an endless line" 130
+for j in 1 2; do
+  timeout --preserve-status -k 5 -s TERM 2 "$solver" -j $j --input /dev/zero >"$scratch/out" 2>"$scratch/err"
+  ran "timeout -s TERM 2 solver -j $j --input /dev/zero" $?
+  expect_status "SIGTERM while skipping an endless line, -j $j" 130
+  expect_out "an endless line, -j $j: its record printed before the signal" "^/dev/zero:1: invalid: line longer than 65536 bytes$"
+done
 
 # A line too long is reported once its first 64 KiB are read, before its end comes (an endless
 # one, as /dev/zero, would never be reported otherwise); then its rest is skipped.
+# With -j 2 the reading ahead stops there too, so the record is not held back.
 head -c 70000 /dev/zero | tr '\0' x >"$scratch/70k-x" # no newline
-coproc LONG { exec "$solver" -j 1 --input - 2>/dev/null; }
-cat "$scratch/70k-x" >&"${LONG[1]}"
-IFS= read -r -t 20 line <&"${LONG[0]}" || line=
-expect "a line too long, its end not yet written: reported at once" [ "$line" = "stdin:1: invalid: line longer than 65536 bytes" ]
-printf 'x\n8 6 7 2 5 4 3 0 1\n' >&"${LONG[1]}"
-IFS= read -r -t 20 line <&"${LONG[0]}" || line=
-expect "a line too long: its rest skipped, the next line solved" [ "${line%% moves*}" = "stdin:2: length 31" ]
-exec {LONG[1]}>&-
-wait "$LONG_PID" 2>/dev/null
+for j in 1 2; do
+  coproc LONG { exec "$solver" -j "$j" --input - 2>/dev/null; }
+  cat "$scratch/70k-x" >&"${LONG[1]}"
+  IFS= read -r -t 20 line <&"${LONG[0]}" || line=
+  expect "a line too long, its end not yet written, -j $j: reported at once" [ "$line" = "stdin:1: invalid: line longer than 65536 bytes" ]
+  printf 'x\n8 6 7 2 5 4 3 0 1\n' >&"${LONG[1]}"
+  IFS= read -r -t 20 line <&"${LONG[0]}" || line=
+  expect "a line too long, -j $j: its rest skipped, the next line solved" [ "${line%% moves*}" = "stdin:2: length 31" ]
+  exec {LONG[1]}>&-
+  wait "$LONG_PID" 2>/dev/null
+done
 
 # A program that writes a line and waits for its answer gets it, also with -j 2: the read-ahead
 # that chooses how to use the threads stops where the input pauses.

@@ -77,6 +77,22 @@ expect_err "another preset on rank 2: said" "^pdbgen: rank 2 builds 8-fringe .*,
 expect_run "other entries on one rank" 2 "${mpi[@]}" -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" \
   : -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" --entries byte
 expect_err "other entries on one rank: said" "^pdbgen: rank 1 builds 8-4-4 .*byte entries.*, rank 0 builds 8-4-4 .*compact entries"
+run timeout 120 "${mpi[@]}" -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" --checkpoint "$scratch/mixed-ck" \
+  : -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed"
+expect_status "a checkpoint on rank 0 only (was a hang)" 2
+expect_err "a checkpoint on rank 0 only: said" "^pdbgen: rank 1 builds 8-4-4 .*dense layout\), rank 0 builds 8-4-4 .*, with --checkpoint\)"
+# Another command on some rank: refused as well (the build waited for it for ever).
+for other in presets "build --help" "info $repo/data/8-4-4"; do
+  # shellcheck disable=SC2086
+  run timeout 120 "${mpi[@]}" -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" : -np 1 "$pdbgen" $other
+  expect_status "pdbgen $other on rank 1 (was a hang)" 2
+  expect_err "pdbgen $other on rank 1: said" "^pdbgen: rank 1 runs pdbgen ${other%% /*}, rank 0 runs pdbgen build: under mpirun every rank runs the same command"
+done
+expect "other commands: nothing created" [ ! -e "$scratch/mixed" ]
+# An option error of one rank alone names it.
+expect_run "--level with raw on rank 1 only" 2 "${mpi[@]}" -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" \
+  : -np 1 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" --encoding raw --level 3
+expect_err "--level with raw on rank 1 only: said" "^pdbgen: rank 1: --level sets the zstd level: it does not apply to --encoding raw"
 # Other commands run on rank 0 alone: printed once.
 expect_run "info on 2 ranks" 0 "${mpi[@]}" -np 2 "$pdbgen" info "$scratch/r24-2"
 expect_once "info printed once on 2 ranks" "$scratch/out" '^set '

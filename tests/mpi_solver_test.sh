@@ -94,6 +94,10 @@ expect "one line at a time on 2 ranks: each answered" \
   [ "$(answered 1 "$scratch/two_lines.txt" "${mpi[@]}" -np 2 "$solver" -j 1)" = 2 ]
 expect "one line at a time on 3 ranks, -j 2: each answered" \
   [ "$(answered 1 "$scratch/two_lines.txt" "${mpi[@]}" -np 3 "$solver" -j 2)" = 2 ]
+# A line too long whose end never comes (/dev/zero): its record is printed over ranks too.
+timeout -k 5 -s TERM 5 "${mpi[@]}" -np 2 "$solver" -j 1 --input /dev/zero >"$scratch/out" 2>"$scratch/err"
+ran "timeout 5 mpirun -np 2 solver --input /dev/zero" $?
+expect_out "an endless line on 2 ranks: its record printed" "^/dev/zero:1: invalid: line longer than 65536 bytes$"
 # A batch whose input then pauses: every record of the lines sent is printed while the input
 # has nothing more (rank 0's serving of the other ranks does not wait on the input; it held
 # the last 9 of these 38 back until the input ended).

@@ -1101,7 +1101,7 @@ if expect_run "combine 8-4-4 and rows" 0 "$pdbgen" combine "$s844" "$rows" --out
   expect_run "combine: named, from a manifest path" 0 "$pdbgen" combine "$s844/manifest.txt" "$rows" --name "max 3x3" --out "$scratch/named" -q
   expect_file "combine: --name" "$scratch/named/manifest.txt" "^name max 3x3$"
   expect_run "combine: the same sets in the other order" 2 "$pdbgen" combine "$rows" "$s844" --out "$cmb"
-  expect_err_line "combine: the same sets in the other order" "pdbgen: $cmb already holds these tables as the set 8-4-4+rows, in other partitions or in another order; combining them there as rows+8-4-4 would replace that set"
+  expect_err_line "combine: the same sets in the other order" "pdbgen: $cmb already holds these tables as the set 8-4-4+rows, in other partitions, in another order or with another reflection; combining them there as rows+8-4-4 would replace that set"
   expect_file "combine: the other order: the set kept" "$cmb/manifest.txt" "^name 8-4-4\+rows$"
 fi
 expect_run "combine: into a folder holding another set" 2 "$pdbgen" combine "$s844" "$rows" --out "$rows"

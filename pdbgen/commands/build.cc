@@ -292,26 +292,22 @@ std::string tables_built(const BuildPlan& plan) {
     return plan.spec.name + " for the goal " + plan.spec.goal.to_string() + " (" +
            to_string(plan.spec.metric) + "; " + files + "; " +
            to_string(plan.coding(plan.spec.metric)) + " entries, " + to_string(plan.layout) +
-           " layout)";
+           " layout" + (plan.checkpoint.empty() ? "" : ", with --checkpoint") + ")";
 }
 
 // Every rank must build the same tables: ranks started with other options (a multi-program
-// mpirun, other presets or another version on other nodes) would put slices of different
-// tables together, or wait for each other for ever. Checked before anything is written: a
-// UsageError on every rank naming the first rank that differs from rank 0.
+// mpirun, other presets or options on other nodes) would put slices of different tables
+// together, or wait for each other for ever (so would a checkpoint on some ranks only).
+// Checked before anything is written: a UsageError on every rank naming the first rank that
+// differs from rank 0.
 void require_same_tables(const BuildPlan& plan, base::Collective& world) {
-    const std::string mine = tables_built(plan);
-    std::string root = mine;
-    world.broadcast(root, 0);
-    uint64_t first = root == mine ? UINT64_MAX : static_cast<uint64_t>(world.rank());
-    world.all_reduce(&first, 1, base::ReduceOp::Min);
-    if (first == UINT64_MAX) return;
-    std::string theirs = mine;
-    world.broadcast(theirs, static_cast<int>(first));
+    std::string theirs, root;
+    const int first = world.first_differing(tables_built(plan), theirs, root);
+    if (first < 0) return;
     world.agree_on([&] {
         throw UsageError("rank " + std::to_string(first) + " builds " + theirs +
                          ", rank 0 builds " + root +
-                         ": start every rank with the same options (and the same pdbgen)");
+                         ": start every rank with the same options");
     });
 }
 
@@ -319,7 +315,7 @@ void require_same_tables(const BuildPlan& plan, base::Collective& world) {
 
 int run_build(const Context& c) {
     std::optional<BuildPlan> planned;
-    c.world.agree_on([&] { planned = plan_build(c.options, c.world.size()); });
+    c.world.agree_on([&] { planned = plan_build(c.options, c.world.size()); }, true);
     BuildPlan& plan = *planned;
     if (c.world.size() > 1) require_same_tables(plan, c.world);
     std::vector<Reused> reused;  // rank 0: the tables --reuse sets hold

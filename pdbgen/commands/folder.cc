@@ -185,8 +185,9 @@ void refuse_another_set(const std::string& dir, const tables::PdbSetSpec& spec,
     }
     if (tables_held(*there) == tables_held(spec))
         throw UsageError(dir + " already holds these tables as the set " + there->name +
-                         ", in other partitions or in another order; " + doing + " them there as " +
-                         spec.name + " would replace that set: write into another folder, or " +
+                         ", in other partitions, in another order or with another reflection; " +
+                         doing + " them there as " + spec.name +
+                         " would replace that set: write into another folder, or " +
                          "remove that set first");
     std::string files;
     for (const auto& t : there->tables) files += (files.empty() ? "" : ", ") + t.file;

@@ -24,7 +24,7 @@ function call(fn, args) {
   for (var i = 0; i < args.length; i++) {
     var text = String(args[i]);
     if (text.length > MAX_TEXT / 3 && encoder.encode(text).length > MAX_TEXT)
-      return { error: (i === 0 && fn !== "loyd_scramble" ? "the board text" : "the options") + " is longer than " + MAX_TEXT + " bytes", kind: "format" };
+      return { error: (i === 0 && fn !== "loyd_scramble" ? "the text" : "the options") + " is longer than " + MAX_TEXT + " bytes", kind: "format" };
   }
   return JSON.parse(engine.ccall(fn, "string", args.map(function () { return "string"; }), args));
 }

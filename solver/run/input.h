@@ -80,7 +80,9 @@ public:
     bool streaming() const { return in_ != nullptr; }
     // True when next() would not wait for more input (arguments, a buffered line, a file, or
     // a pipe or terminal with data or at its end). A partial line may still make it wait.
-    bool ready() const { return !buf_ || buf_->line_ready(); }
+    // False while the rest of a line too long is still to be skipped: it may never end (as
+    // /dev/zero), and reading ahead must not hold back the record of that line meanwhile.
+    bool ready() const { return !skip_rest_ && (!buf_ || buf_->line_ready()); }
 
 private:
     IoError read_error() const;  // names the input and, when known, the system's reason

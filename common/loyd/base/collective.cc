@@ -1,5 +1,6 @@
 #include "loyd/base/collective.h"
 
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -47,9 +48,11 @@ void throw_error_code(int code, const std::string& message) {
     }
 }
 
-void Collective::agree(std::exception_ptr local) {
+void Collective::agree(std::exception_ptr local, bool name_rank) {
     std::string message;
     const int code = error_code_of(local, message);
+    if (code && name_rank && rank() != 0)
+        message = "rank " + std::to_string(rank()) + ": " + message;
     // The lowest failing rank: min over ranks of (rank if failed, else size).
     uint64_t first = code ? static_cast<uint64_t>(rank()) : static_cast<uint64_t>(size());
     all_reduce(&first, 1, ReduceOp::Min);
@@ -59,6 +62,17 @@ void Collective::agree(std::exception_ptr local) {
     const size_t colon = packet.find(':');
     failure_agreed_ = true;
     throw_error_code(std::stoi(packet.substr(0, colon)), packet.substr(colon + 1));
+}
+
+int Collective::first_differing(const std::string& mine, std::string& theirs, std::string& root) {
+    root = mine;
+    broadcast(root, 0);
+    uint64_t first = root == mine ? UINT64_MAX : static_cast<uint64_t>(rank());
+    all_reduce(&first, 1, ReduceOp::Min);
+    if (first == UINT64_MAX) return -1;
+    theirs = mine;
+    broadcast(theirs, static_cast<int>(first));
+    return static_cast<int>(first);
 }
 
 void SingleProcess::all_to_all(const std::vector<std::span<const uint8_t>>& send,

@@ -72,19 +72,24 @@ public:
 
     // Collective. Rethrows on every rank the error of the lowest rank whose `local` is set
     // (loyd::Error subclasses keep their type; anything else becomes std::runtime_error);
-    // returns normally when no rank has an error.
-    void agree(std::exception_ptr local);
+    // returns normally when no rank has an error. `name_rank`: the message of a rank other
+    // than 0 starts with "rank N: " (an error only that rank met, say in its own options).
+    void agree(std::exception_ptr local, bool name_rank = false);
     // Runs fn() and agrees on its outcome: what fn throws on any rank is thrown on all.
     template <class Fn>
-    void agree_on(Fn&& fn) {
+    void agree_on(Fn&& fn, bool name_rank = false) {
         std::exception_ptr e;
         try {
             fn();
         } catch (...) {
             e = std::current_exception();
         }
-        agree(e);
+        agree(e, name_rank);
     }
+    // Collective: the lowest rank whose `mine` differs from rank 0's, -1 when none does; then
+    // `theirs` holds that rank's text and `root` rank 0's on every rank (cost: two or three
+    // broadcasts of the text). For ranks that must all do the same thing.
+    int first_differing(const std::string& mine, std::string& theirs, std::string& root);
     // True once agree() has rethrown an error: every rank then holds the same failure, so a
     // program may exit normally (rank 0 reporting it) instead of aborting the whole job.
     bool failure_agreed() const { return failure_agreed_; }
