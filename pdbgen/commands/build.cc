@@ -306,8 +306,7 @@ void require_same_tables(const BuildPlan& plan, base::Collective& world) {
     if (first < 0) return;
     world.agree_on([&] {
         throw UsageError("rank " + std::to_string(first) + " builds " + theirs +
-                         ", rank 0 builds " + root +
-                         ": start every rank with the same options");
+                         ", rank 0 builds " + root + ": start every rank with the same options");
     });
 }
 
