@@ -228,8 +228,8 @@ run "$solver" -j 1 --pdb "$repo/data/8-4-4" --input "$scratch/mixed.txt"
 expect_status "a 4x4 line with 3x3 tables" 1
 expect_out "a 4x4 line with 3x3 tables: invalid" "mixed.txt:2: invalid: the tables in .*8-4-4 are for 3x3 boards, the instance is 4x4"
 expect_out "a 4x4 line with 3x3 tables: the next one" "mixed.txt:3: length 31 "
-# A small stack limit (ulimit -s 32: soft and hard) is no crash: buffers live on the heap and
-# the search threads get their own 8 MiB stacks.
+# A small stack limit (ulimit -s 32: soft and hard) is no crash: buffers live on the heap, the
+# program runs on a thread of its own with 8 MiB and so do the search threads.
 run bash -c 'ulimit -s 32 && exec "$0" -j 2 --goal blank-first --pdb "$1" "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"' \
   "$solver" "$repo/data/15-5-5-5"
 expect_status "ulimit -s 32" 0 && expect_out "ulimit -s 32: solved" "^argument 1: length 42 "

@@ -78,13 +78,19 @@ expect_file "custom manifest board" "$custom/manifest.txt" "^board 2x4$"
 expect_file "custom manifest partition" "$custom/manifest.txt" \
   "^partition additive-1-2.pdb additive-3-4.pdb$"
 
-# A small soft stack limit (ulimit -S -s 32) is no crash: it is raised to 8 MiB for the main
-# thread (up to the hard limit), and the build's threads get 8 MiB stacks. (A hard limit that
-# small leaves the main thread 32 KiB: the build it runs may then overflow it, about 1 run in 8.)
+# A small stack limit is no crash. A soft one (ulimit -S -s 32) is raised to 8 MiB for the main
+# thread and the build's threads get 8 MiB stacks; under a hard one (ulimit -s 32) the program
+# runs on a thread of its own with 8 MiB (its build on the main thread overflowed the 32 KiB
+# about 1 run in 8, so the hard case is run 16 times).
 run bash -c 'ulimit -S -s 32 && exec "$0" build --size 4x3 --pattern 1,2,3,4 -j 2 --out "$1" -q' \
   "$pdbgen" "$scratch/small_stack"
 expect_status "build under ulimit -S -s 32" 0 &&
   expect "build under ulimit -S -s 32: a set" [ -f "$scratch/small_stack/manifest.txt" ]
+run bash -c 'ulimit -s 32 && for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+  "$0" build --size 4x3 --pattern 1,2,3,4 -j 2 --out "$1/$i" -q || exit; done' \
+  "$pdbgen" "$scratch/hard_stack"
+expect_status "16 builds under ulimit -s 32" 0 &&
+  expect "builds under ulimit -s 32: a set" [ -f "$scratch/hard_stack/16/manifest.txt" ]
 # A custom full set with a non-standard goal.
 fullc=$scratch/fullc
 expect_run "build custom full blank-first" 0 "$pdbgen" build --size 3x3 --goal blank-first --pattern 1,2,3 --kind full \

@@ -5,7 +5,9 @@
 // exit 4), gives the body standard output through a checked buffer (base/fd_output.h: the first
 // failed write, a full disk or a closed pipe, is an IoError naming standard output, exit 4) and
 // standard error, both muted on every rank but 0, runs the body, and turns what it throws into
-// its status and one-line message (exit_status.h).
+// its status and one-line message (exit_status.h). Stacks: the main thread's limit is raised to
+// 8 MiB where the hard limit allows, every later thread gets 8 MiB, and when the hard limit is
+// smaller (`ulimit -s 32`) all of this runs on a thread of its own while the main thread waits.
 //
 // How the run ends: by default the message is printed on rank 0 as "NAME: MESSAGE" and every
 // rank returns the status; an error some ranks met alone (not agreed: Collective::agree_on)
