@@ -236,14 +236,15 @@ TEST(PlayRequests, ASetThatDoesNotFitIsNamedWithWhatToDo) {
         play::solve_json(sets, "1 2 3/4 5 6/7 0 8", {{"pdb", "8-4-4"}, {"metric", "mtm"}});
     });
     EXPECT_EQ(mtm,
-              "the set 8-4-4 counts stm moves, the search mtm moves; build tables for it with: "
+              "the tables of the set 8-4-4 count stm moves, the search mtm moves; build tables for "
+              "it with: "
               "pdbgen build --preset 8-mtm-fringe --encoding raw --out 8-mtm-fringe (then load "
               "them here)");
     EXPECT_EQ(
         error_of<UsageError>([&] {
             play::solve_json(sets, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", {{"pdb", "8-4-4"}});
         }),
-        "the set 8-4-4 is for 3x3 boards, the instance is 4x4");
+        "the tables of the set 8-4-4 are for 3x3 boards, the instance is 4x4");
     fs::copy(built(scratch, "centre-3x3"), scratch / "b");
     sets.load_embedded(scratch / "b");
     const std::string goal = error_of<UsageError>([&] {
@@ -251,7 +252,8 @@ TEST(PlayRequests, ASetThatDoesNotFitIsNamedWithWhatToDo) {
                          {{"pdb", "8-4-4"}, {"goal", "1 2 3/4 0 5/6 7 8"}});
     });
     EXPECT_EQ(goal,
-              "the set 8-4-4 is for goal '1 2 3 4 5 6 7 8 0' on 3x3, which the instance's goal "
+              "the tables of the set 8-4-4 are for goal '1 2 3 4 5 6 7 8 0' on 3x3, which the "
+              "instance's goal "
               "'1 2 3 4 0 5 6 7 8' does not map onto; the set centre-3x3 held here fits it (give "
               "no set and the page chooses the best one held)");
     EXPECT_TRUE(

@@ -19,6 +19,7 @@
 #include "solver/output/json_writer.h"
 #include "solver/play/requests.h"
 #include "solver/play/table_sets.h"
+#include "solver/run/input.h"
 
 namespace {
 
@@ -126,6 +127,13 @@ EMSCRIPTEN_KEEPALIVE const char* loyd_load_embedded(const char* dir) {
 
 EMSCRIPTEN_KEEPALIVE const char* loyd_load_upload(const char* dir) {
     return guarded([&] { return loyd::play::set_json(sets().load_upload(dir ? dir : ""), false); });
+}
+
+// The longest text an entry point takes, in UTF-8 bytes: the command line's longest input line.
+// The glue copies each argument onto the engine's 4 MiB stack, so the worker refuses longer
+// text before calling.
+EMSCRIPTEN_KEEPALIVE int loyd_max_text() {
+    return static_cast<int>(loyd::solver::kMaxLine);
 }
 
 EMSCRIPTEN_KEEPALIVE const char* loyd_sets() {

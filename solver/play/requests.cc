@@ -96,26 +96,6 @@ std::string page_remedy(const TableSets& sets, const board::Board& goal, board::
            " (then load them here)";
 }
 
-// Why the held set `name` does not serve `goal` in `metric` (the command line's reasons, said
-// of the set by name, not of the engine's folder), and what to do instead.
-std::string page_misfit(tables::SetMisfit why, const tables::PdbSetSpec& set,
-                        const std::string& name, const board::Board& goal, board::Metric metric,
-                        const TableSets& sets) {
-    const std::string it = "the set " + name;
-    switch (why) {
-        case tables::SetMisfit::Board:
-            return it + " is for " + set.geometry().name() + " boards, the instance is " +
-                   goal.geometry().name();
-        case tables::SetMisfit::Metric:
-            return it + " counts " + to_string(set.metric) + " moves, the search " +
-                   to_string(metric) + " moves; " + page_remedy(sets, goal, metric);
-        default:
-            return it + " is for goal '" + set.goal.to_string() + "' on " + set.geometry().name() +
-                   ", which the instance's goal '" + goal.to_string() + "' does not map onto; " +
-                   page_remedy(sets, goal, metric);
-    }
-}
-
 // The heuristic and tables, as the batch's choose_heuristic picks them: tables when asked for
 // or not told otherwise, else the metric's classic heuristic.
 void choose_heuristic(const TableSets& sets, const Options& o, const board::Board& goal,
@@ -129,10 +109,12 @@ void choose_heuristic(const TableSets& sets, const Options& o, const board::Boar
     if (!name.empty() && so.heuristic != heuristics::HeuristicKind::Pdb) return;
     if (!set.empty()) {
         const tables::LoadedSet& s = sets.named(set);
-        // Refused here for what the command line's solve() refuses, said as the page says it.
+        // Refused for what the command line refuses, with the set named as the page names it
+        // (not by the engine's folder) and what the page's user can do instead.
         if (const tables::SetMisfit why = misfit(s.spec, goal, so.metric);
             why != tables::SetMisfit::None)
-            throw UsageError(page_misfit(why, s.spec, set, goal, so.metric, sets));
+            throw UsageError(misfit_message(why, s.spec, "the tables of the set " + set, goal,
+                                            so.metric, page_remedy(sets, goal, so.metric)));
         so.pdb = &s;
     } else {
         so.pdb = sets.best_for(goal, so.metric);

@@ -138,7 +138,7 @@ file(CREATE_LINK ${LOYD_NLOHMANN_INCLUDE}/nlohmann ${PROJECT_BINARY_DIR}/wasm-js
 target_include_directories(loyd_play_engine PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/wasm-json-include)
 target_link_libraries(loyd_play_engine PRIVATE loyd loyd_flags)
 set(loyd_play_exports _loyd_version _loyd_solve _loyd_board _loyd_scramble _loyd_load_embedded
-  _loyd_load_upload _loyd_sets)
+  _loyd_load_upload _loyd_sets _loyd_max_text)
 list(JOIN loyd_play_exports "," loyd_play_exports)
 target_link_options(loyd_play_engine PRIVATE
   -sMODULARIZE=1 -sEXPORT_NAME=createLoydEngine -sENVIRONMENT=worker,node

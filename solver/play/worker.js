@@ -15,9 +15,10 @@ var uploads = 0;
 
 self.addEventListener("unhandledrejection", function (e) { e.preventDefault(); });
 
-// The longest text a call takes, in UTF-8 bytes: the command line's longest input line. The
-// glue copies each text onto the engine's stack (4 MiB), so a longer one is refused here.
-var MAX_TEXT = 65536;
+// The longest text a call takes, in UTF-8 bytes, as the engine says (loyd_max_text: the command
+// line's longest input line). The glue copies each text onto the engine's stack (4 MiB), so a
+// longer one is refused here.
+var MAX_TEXT = 0;
 var encoder = new TextEncoder();
 
 function call(fn, args) {
@@ -88,6 +89,7 @@ function init(m) {
   createLoydEngine({ wasmBinary: fromBase64(m.wasm), print: function () {}, printErr: function () {} })
     .then(function (e) {
       engine = e;
+      MAX_TEXT = e.ccall("loyd_max_text", "number", [], []);
       return m.sets.reduce(function (p, set) {
         return p.then(function () { return loadEmbedded(set); })
           .catch(function (err) { notes.push(String(err && err.message || err)); });

@@ -13,25 +13,31 @@ SetMisfit misfit(const PdbSetSpec& set, const board::Board& goal, board::Metric 
     return SetMisfit::None;
 }
 
-std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& where,
-                           const board::Board& goal, board::Metric metric) {
-    const std::string tables = "the tables in " + where;
+std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& subject,
+                           const board::Board& goal, board::Metric metric,
+                           const std::string& remedy) {
     switch (why) {
         case SetMisfit::None: return "";
         case SetMisfit::Metric:
-            return tables + " count " + to_string(set.metric) + " moves, the search " +
-                   to_string(metric) +
-                   " moves; build tables for it with: " + suggest_build_command(goal, metric);
+            return subject + " count " + to_string(set.metric) + " moves, the search " +
+                   to_string(metric) + " moves; " + remedy;
         case SetMisfit::Board:
-            return tables + " are for " + set.geometry().name() + " boards, the instance is " +
+            return subject + " are for " + set.geometry().name() + " boards, the instance is " +
                    goal.geometry().name();
         case SetMisfit::Goal:
-            return tables + " are for goal '" + set.goal.to_string() + "' on " +
+            return subject + " are for goal '" + set.goal.to_string() + "' on " +
                    set.geometry().name() + ", which the instance's goal '" + goal.to_string() +
-                   "' does not map onto; build tables for it with: " +
-                   suggest_build_command(goal, metric);
+                   "' does not map onto; " + remedy;
     }
     return "";
+}
+
+std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& where,
+                           const board::Board& goal, board::Metric metric) {
+    if (why == SetMisfit::None || why == SetMisfit::Board)
+        return misfit_message(why, set, "the tables in " + where, goal, metric, "");
+    return misfit_message(why, set, "the tables in " + where, goal, metric,
+                          "build tables for it with: " + suggest_build_command(goal, metric));
 }
 
 void require_fit(const PdbSetSpec& set, const std::string& where, const board::Board& goal,

@@ -31,6 +31,11 @@ inline bool fits(const PdbSetSpec& set, const board::Board& goal, board::Metric 
 // "" for SetMisfit::None.
 std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& where,
                            const board::Board& goal, board::Metric metric);
+// The same words with the tables named by `subject` (plural: "the tables in DIR", "the tables
+// of the set NAME") and `remedy` said where the other says "build tables for it with: ...".
+std::string misfit_message(SetMisfit why, const PdbSetSpec& set, const std::string& subject,
+                           const board::Board& goal, board::Metric metric,
+                           const std::string& remedy);
 
 void require_fit(const PdbSetSpec& set, const std::string& where, const board::Board& goal,
                  board::Metric metric);
