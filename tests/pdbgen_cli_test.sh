@@ -333,6 +333,27 @@ expect "unpack a damaged set: no folder left, nor the parents it made" [ ! -e "$
 expect_run "unpack a damaged set in place" 4 "$pdbgen" unpack "$half" &&
   expect_out "unpack a damaged set in place: the first table's wrote line" "^wrote .*additive-1-2-4-5.pdb \(raw"
 expect_run "info one raw file" 0 "$pdbgen" info "$scratch/one-raw.pdb" && expect_out "info one raw" "^encoding +raw"
+# A table converted in place that is already as asked is checked and kept: nothing is written
+# (files and manifest keep their times); --level rewrites it; a damaged one is refused.
+kept=$scratch/kept
+cp -rp "$s844" "$kept"
+before=$(stat -c %y "$kept"/*)
+sleep 0.05
+expect_run "pack a packed set" 0 "$pdbgen" pack "$kept" &&
+  expect "pack a packed set: kept" grep -qxF "kept $kept/additive-1-2-4-5.pdb (already zstd, compact entries)" "$scratch/out"
+expect "pack a packed set: nothing written" [ "$(stat -c %y "$kept"/*)" = "$before" ]
+expect_run "pack a packed table" 0 "$pdbgen" pack "$kept/additive-3-6-7-8.pdb" &&
+  expect_out "pack a packed table: kept" "^kept .*additive-3-6-7-8.pdb .already zstd"
+expect "pack a packed table: nothing written" [ "$(stat -c %y "$kept"/*)" = "$before" ]
+expect_run "pack a packed set --level 19" 0 "$pdbgen" pack "$kept" --level 19 &&
+  expect_out "pack --level 19: rewritten" "^wrote .*additive-1-2-4-5.pdb .zstd, compact entries"
+expect_run "unpack twice" 0 "$pdbgen" unpack "$kept" -q &&
+  expect_run "unpack twice: the second" 0 "$pdbgen" unpack "$kept" &&
+  expect_out "unpack twice: the second keeps" "^kept .*additive-1-2-4-5.pdb .already raw, compact entries"
+printf '\125' | dd of="$kept/additive-1-2-4-5.pdb" bs=1 \
+  seek=$(($(stat -c %s "$kept/additive-1-2-4-5.pdb") - 10)) conv=notrunc 2>/dev/null
+expect_run "unpack a damaged raw set in place" 4 "$pdbgen" unpack "$kept" &&
+  expect_err "unpack a damaged raw set in place: named" "additive-1-2-4-5.pdb: payload checksum mismatch"
 
 # ---------------------------------------------------------------------------------------
 # verify --against
@@ -1326,8 +1347,9 @@ sleep 0.05
 expect_run "complete set: built again" 0 "$pdbgen" build --preset 8-4-4 --out "$done844" -q
 expect "complete set: the manifest untouched" [ "$(stat -c %y "$done844/manifest.txt")" = "$before" ]
 # ... so it succeeds in a folder pdbgen cannot write (a read-only mount; for a user other than
-# root, a folder without write permission), with or without its lock file; what would need a
-# write there fails with exit 4, naming the file.
+# root, a folder without write permission), with or without its lock file, and so does a pack
+# of it (its tables are packed already); what would need a write there fails with exit 4,
+# naming the file.
 ro_set=""
 if [ "$(id -u)" != 0 ]; then
   chmod 555 "$done844" && ro_set=$done844
@@ -1341,6 +1363,9 @@ if [ -n "$ro_set" ]; then
     expect_err "read-only complete set ($lock lock file): found built" "is already built and valid"
     expect_run "read-only complete set ($lock lock file): a re-encoding" 4 "$pdbgen" build --preset 8-4-4 --out "$ro_set" --entries byte
     expect_err "read-only complete set ($lock lock file): a re-encoding: the file named" "ro-mount/.*|done844/.*"
+    expect_run "read-only complete set ($lock lock file): pack" 0 "$pdbgen" pack "$ro_set"
+    expect_out "read-only complete set ($lock lock file): pack keeps" "^kept .*additive-1-2-4-5.pdb"
+    expect_run "read-only complete set ($lock lock file): unpack" 4 "$pdbgen" unpack "$ro_set"
   done
   if [ "$ro_set" = "$done844" ]; then chmod 755 "$done844"; else umount "$ro_set"; fi
 else

@@ -1,7 +1,7 @@
 // `pdbgen pack|unpack FILE|DIR [OUT]`: tables re-encoded as zstd (pack) or raw (unpack), in
 // place or into OUT, each written atomically under the folder lock builds take (folder.h); a
 // set's manifest is rewritten when its checksums change (another entry coding or layout) or it
-// moves.
+// moves. A table converted in place that is already as asked is checked and kept as it is.
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -22,10 +22,12 @@ namespace loyd::pdbgen {
 
 namespace {
 
-// How tables are re-encoded: into `encoding`, at `level`, in `coding` (unset: each table's own).
+// How tables are re-encoded: into `encoding`, at `level` (`level_given`: asked for by --level),
+// in `coding` and `layout` (unset: each table's own).
 struct Conversion {
     tables::PdbEncoding encoding;
     int level;
+    bool level_given;
     std::optional<tables::EntryCoding> coding;
     int threads;
     std::optional<tables::TableLayout> layout;
@@ -43,6 +45,34 @@ void convert_one(const Context& c, const Conversion& how, const std::string& fro
         << " entries" << (h.layout == tables::TableLayout::Cells ? ", cells layout" : "") << ")\n";
 }
 
+// Whether converting `from` to `to` in place would write the table as it is: already in the
+// encoding, entry coding and layout asked for, and no zstd level asked for (a pack at a given
+// level rewrites it). Says so. The table is checked first as a conversion checks it (header,
+// checksums, the sampled check of its entries), so a damaged one is refused, never kept. `listed`:
+// the checksum a set's manifest gives it, if any; a table it does not match is converted (which
+// sets it). A table of a set that is a symbolic link (`links` Refuse) is converted too, replacing
+// the link. Nothing is written otherwise: packing a packed set on a read-only mount succeeds.
+bool kept_as_is(const Context& c, const Conversion& how, const std::string& from,
+                const std::string& to, base::Links links,
+                std::optional<uint64_t> listed = std::nullopt) {
+    std::error_code ec;
+    if (!fs::equivalent(from, to, ec) ||
+        (links == base::Links::Refuse && fs::is_symlink(fs::symlink_status(to, ec))))
+        return false;
+    const tables::PdbHeader h = tables::read_pdb_header(from);
+    if (h.encoding != how.encoding || (how.coding && *how.coding != h.coding) ||
+        (how.layout && *how.layout != h.layout) ||
+        (how.encoding == tables::PdbEncoding::Zstd && how.level_given) ||
+        (listed && *listed != h.payload_xxh3))
+        return false;
+    if (c.interrupted) throw LimitError("interrupted");
+    (void)tables::load_checked_table(from);
+    c.out << "kept " << to << " (already " << to_string(h.encoding) << ", " << to_string(h.coding)
+          << " entries" << (h.layout == tables::TableLayout::Cells ? ", cells layout" : "")
+          << ")\n";
+    return true;
+}
+
 // The folder a conversion writes into ("" is the current one).
 std::string folder_of(const fs::path& dir) {
     return dir.empty() ? "." : dir.string();
@@ -54,6 +84,7 @@ std::string folder_of(const fs::path& dir) {
 void convert_in_set(const Context& c, const Conversion& how, const std::string& dir,
                     const std::string& file, const std::string& from, base::Links links) {
     const std::string to = (fs::path(dir) / file).string();
+    if (kept_as_is(c, how, from, to, links, manifest_sum(dir, file))) return;
     rewrite_in_set(dir, file, [&] { convert_one(c, how, from, to, links); });
 }
 
@@ -109,7 +140,7 @@ int convert_file(const Context& c, const Conversion& how) {
     const base::Links links = lock ? base::Links::Refuse : base::Links::Follow;
     if (lock)
         convert_in_set(c, how, dir, fs::path(to).filename().string(), in, links);
-    else
+    else if (!kept_as_is(c, how, in, to, links))
         convert_one(c, how, in, to, links);
     return kExitOk;
 }
@@ -204,7 +235,9 @@ int convert(const Context& c, tables::PdbEncoding encoding) {
     if (o.paths.empty() || o.paths.size() > 2) throw UsageError("expected FILE|DIR [OUT]");
     note_thread_cap(o, c.err);
     const Conversion how{
-        encoding, o.level ? o.level : tables::kDefaultZstdLevel,
+        encoding,
+        o.level ? o.level : tables::kDefaultZstdLevel,
+        o.level != 0,
         o.entries ? std::optional<tables::EntryCoding>(tables::parse_entry_coding(*o.entries))
                   : std::nullopt,
         thread_count(o),

@@ -93,13 +93,18 @@ PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& e
     return PdbTable(std::move(f), std::move(*p));
 }
 
+PdbTable load_checked_table(const std::string& path) {
+    PdbTable t = PdbTable::load(path);
+    spot_check_table(t.pattern(), t.entries(), t.size(),
+                     spot_check_samples(t.file().payload_size()), t.file().header().payload_xxh3,
+                     path, t.file().header().max_value);
+    return t;
+}
+
 void convert_table(const std::string& in, const std::string& out, PdbEncoding enc, int zstd_level,
                    std::optional<EntryCoding> coding, int threads, const std::atomic<bool>* cancel,
                    base::Links links, std::optional<TableLayout> layout) {
-    const PdbTable t = PdbTable::load(in);
-    spot_check_table(t.pattern(), t.entries(), t.size(),
-                     spot_check_samples(t.file().payload_size()), t.file().header().payload_xxh3,
-                     in, t.file().header().max_value);
+    const PdbTable t = load_checked_table(in);
     if ((!coding || *coding == t.coding()) && (!layout || *layout == t.layout()))
         return write_pdb(out, t.file().header(), t.data(), t.file().payload_size(), enc, zstd_level,
                          links, cancel);

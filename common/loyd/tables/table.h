@@ -54,6 +54,10 @@ private:
     EntryReader reader_;
 };
 
+// Loads the table file at `path` and checks it as loading a set checks it: header, payload
+// checksums and the sampled check of its entries (tables/verify.h: FormatError naming `path`).
+PdbTable load_checked_table(const std::string& path);
+
 // Re-encodes a table file (pdbgen pack/unpack): the payload as `enc`, the entries as `coding`
 // and in `layout` (each unchanged when not given; a change costs one unrank per entry, on
 // `threads`, and the cells layout a pass over its slots: tables/cell_layout.h). The input is
