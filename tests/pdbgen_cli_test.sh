@@ -354,6 +354,30 @@ printf '\125' | dd of="$kept/additive-1-2-4-5.pdb" bs=1 \
   seek=$(($(stat -c %s "$kept/additive-1-2-4-5.pdb") - 10)) conv=notrunc 2>/dev/null
 expect_run "unpack a damaged raw set in place" 4 "$pdbgen" unpack "$kept" &&
   expect_err "unpack a damaged raw set in place: named" "additive-1-2-4-5.pdb: payload checksum mismatch"
+# A set's table that its manifest does not describe is refused as loading refuses it, kept or
+# converted, whole set or that table alone: another pattern in its file (its checksum not
+# given), or another checksum than the manifest's (conversion used to write it in).
+otherpat=$scratch/otherpat
+cp -r "$s844" "$otherpat"
+cp "$otherpat/additive-3-6-7-8.pdb" "$otherpat/additive-1-2-4-5.pdb"
+sed -i 's/ xxh3=[0-9a-f]*//' "$otherpat/manifest.txt"
+for cmd in pack unpack; do
+  expect_run "$cmd a set with a table of another pattern" 4 "$pdbgen" $cmd "$otherpat" &&
+    expect_err_line "$cmd a set with a table of another pattern: said" \
+      "pdbgen: $otherpat/additive-1-2-4-5.pdb: pattern tiles are 3,6,7,8, expected 1,2,4,5"
+  expect_run "$cmd that table alone" 4 "$pdbgen" $cmd "$otherpat/additive-1-2-4-5.pdb" &&
+    expect_err "$cmd that table alone: said" "pattern tiles are 3,6,7,8, expected 1,2,4,5"
+done
+expect "a set with a table of another pattern: left as it was" cmp -s "$otherpat/additive-1-2-4-5.pdb" "$s844/additive-3-6-7-8.pdb"
+badsum=$scratch/badsum
+cp -r "$s844" "$badsum"
+sed -i '0,/xxh3=[0-9a-f]*/s//xxh3=0000000000000001/' "$badsum/manifest.txt"
+manifest_before=$(cat "$badsum/manifest.txt")
+expect_run "pack a set whose manifest gives another checksum" 4 "$pdbgen" pack "$badsum" --level 5 &&
+  expect_err "pack a set whose manifest gives another checksum: said" "differs from the manifest's 0000000000000001"
+expect_run "unpack it into another folder" 4 "$pdbgen" unpack "$badsum" "$scratch/badsum-out"
+expect "the manifest with another checksum: left as it was" [ "$(cat "$badsum/manifest.txt")" = "$manifest_before" ]
+expect "the manifest with another checksum: no folder made" [ ! -e "$scratch/badsum-out" ]
 
 # ---------------------------------------------------------------------------------------
 # verify --against

@@ -8,6 +8,7 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/tables/load.h"
 #include "loyd/tables/manifest.h"
 #include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
@@ -48,13 +49,11 @@ void convert_one(const Context& c, const Conversion& how, const std::string& fro
 // Whether converting `from` to `to` in place would write the table as it is: already in the
 // encoding, entry coding and layout asked for, and no zstd level asked for (a pack at a given
 // level rewrites it). Says so. The table is checked first as a conversion checks it (header,
-// checksums, the sampled check of its entries), so a damaged one is refused, never kept. `listed`:
-// the checksum a set's manifest gives it, if any; a table it does not match is converted (which
-// sets it). A table of a set that is a symbolic link (`links` Refuse) is converted too, replacing
-// the link. Nothing is written otherwise: packing a packed set on a read-only mount succeeds.
+// checksums, the sampled check of its entries), so a damaged one is refused, never kept. A
+// table of a set that is a symbolic link (`links` Refuse) is converted, replacing the link.
+// Nothing is written otherwise: packing a packed set on a read-only mount succeeds.
 bool kept_as_is(const Context& c, const Conversion& how, const std::string& from,
-                const std::string& to, base::Links links,
-                std::optional<uint64_t> listed = std::nullopt) {
+                const std::string& to, base::Links links) {
     std::error_code ec;
     if (!fs::equivalent(from, to, ec) ||
         (links == base::Links::Refuse && fs::is_symlink(fs::symlink_status(to, ec))))
@@ -62,15 +61,30 @@ bool kept_as_is(const Context& c, const Conversion& how, const std::string& from
     const tables::PdbHeader h = tables::read_pdb_header(from);
     if (h.encoding != how.encoding || (how.coding && *how.coding != h.coding) ||
         (how.layout && *how.layout != h.layout) ||
-        (how.encoding == tables::PdbEncoding::Zstd && how.level_given) ||
-        (listed && *listed != h.payload_xxh3))
+        (how.encoding == tables::PdbEncoding::Zstd && how.level_given))
         return false;
     if (c.interrupted) throw LimitError("interrupted");
     (void)tables::load_checked_table(from);
+    if (c.interrupted) throw LimitError("interrupted");  // a check stopped is no table kept
     c.out << "kept " << to << " (already " << to_string(h.encoding) << ", " << to_string(h.coding)
           << " entries" << (h.layout == tables::TableLayout::Cells ? ", cells layout" : "")
           << ")\n";
     return true;
+}
+
+// Refuses (FormatError, as loading the set would) a table in place in the set of `dir` whose
+// file holds another pattern than the manifest gives it, or another checksum: converted, it
+// would be passed on as the set's table. Nothing is checked for a file the manifest does not
+// name, or when no manifest can be read.
+void require_as_listed(const std::string& dir, const std::string& file) {
+    std::optional<tables::PdbSetSpec> spec;
+    try {
+        spec = tables::read_manifest((fs::path(dir) / tables::kManifestName).string());
+    } catch (const Error&) {
+        return;
+    }
+    for (const auto& t : spec->tables)
+        if (t.file == file) tables::read_listed_header((fs::path(dir) / file).string(), t);
 }
 
 // The folder a conversion writes into ("" is the current one).
@@ -84,7 +98,7 @@ std::string folder_of(const fs::path& dir) {
 void convert_in_set(const Context& c, const Conversion& how, const std::string& dir,
                     const std::string& file, const std::string& from, base::Links links) {
     const std::string to = (fs::path(dir) / file).string();
-    if (kept_as_is(c, how, from, to, links, manifest_sum(dir, file))) return;
+    if (kept_as_is(c, how, from, to, links)) return;
     rewrite_in_set(dir, file, [&] { convert_one(c, how, from, to, links); });
 }
 
@@ -135,6 +149,8 @@ int convert_file(const Context& c, const Conversion& how) {
     std::error_code ec;
     if (lock && !fs::equivalent(in, to, ec))  // in place, the folder gains no table
         refuse_unnamed_table(in, dir, fs::path(to).filename().string());
+    else if (lock)
+        require_as_listed(dir, fs::path(to).filename().string());
     // A set's table that is a link (into another set) is replaced, never written through; a
     // file outside any set is written through a link, as cp does.
     const base::Links links = lock ? base::Links::Refuse : base::Links::Follow;
@@ -189,6 +205,7 @@ void convert_set_into(const Context& c, const Conversion& how, const tables::Set
     const bool has_set = tables::holds_set(folder_of(dst));
     for (auto& t : spec.tables) {
         const std::string from = (sp.dir / t.file).string(), to = (dst / t.file).string();
+        tables::read_listed_header(from, t);  // a table its manifest does not describe: refused
         // A set's table that is a symbolic link (into another set) is replaced by the converted
         // table; the file it names is never written.
         if (has_set)

@@ -226,6 +226,8 @@ void set_manifest_sum(const std::string& dir, const std::string& file,
     }
 }
 
+namespace {
+// The checksum `dir`'s manifest gives `file`, if any.
 std::optional<uint64_t> manifest_sum(const std::string& dir, const std::string& file) {
     try {
         for (const auto& t :
@@ -235,6 +237,7 @@ std::optional<uint64_t> manifest_sum(const std::string& dir, const std::string& 
     }
     return std::nullopt;
 }
+}  // namespace
 
 void rewrite_in_set(const std::string& dir, const std::string& file,
                     const std::function<void()>& rewrite) {

@@ -52,9 +52,6 @@ void write_manifest(const std::string& dir, const tables::PdbSetSpec& spec);
 // coding has its checksum dropped before it is written and set after, so a set stopped at any
 // moment (even by SIGKILL) loads: the table is then checked by its own header's checksums.
 void set_manifest_sum(const std::string& dir, const std::string& file, std::optional<uint64_t> sum);
-// The checksum `dir`'s manifest gives `file`; nullopt when it gives none, does not name it, or
-// cannot be read.
-std::optional<uint64_t> manifest_sum(const std::string& dir, const std::string& file);
 
 // Runs `rewrite`, which rewrites the table `file` of the set in `dir` in place (pack, unpack, a
 // build re-encoding it): the manifest's checksum for it is dropped while it runs, then set to

@@ -88,8 +88,8 @@ function init(m) {
   var notes = [];
   createLoydEngine({ wasmBinary: fromBase64(m.wasm), print: function () {}, printErr: function () {} })
     .then(function (e) {
-      engine = e;
       MAX_TEXT = e.ccall("loyd_max_text", "number", [], []);
+      engine = e;  // only once MAX_TEXT is known: no call is made before
       return m.sets.reduce(function (p, set) {
         return p.then(function () { return loadEmbedded(set); })
           .catch(function (err) { notes.push(String(err && err.message || err)); });

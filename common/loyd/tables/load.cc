@@ -51,10 +51,7 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         throw IoError("the set's manifest names table '" + t.file + "' but " + file +
                           (ec ? ": " + ec.message() : std::string(" does not exist")),
                       ec ? ec.value() : ENOENT);
-    const PdbHeader h = read_pdb_header(file);
-    if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
-        throw FormatError(file + ": payload xxh3 " + base::hex16(h.payload_xxh3) +
-                          " differs from the manifest's " + base::hex16(*t.xxh3));
+    const PdbHeader h = read_listed_header(file, t);
     // Small tables decode in milliseconds: only big ones are worth a raw copy in the cache.
     if (h.encoding == PdbEncoding::Zstd && !opt.cache_dir.empty() &&
         h.entries >= opt.cache_min_entries) {
@@ -92,6 +89,15 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
     return PdbTable::load(file, t.pattern, opt.verify_payload);
 }
 }  // namespace
+
+PdbHeader read_listed_header(const std::string& file, const TableSpec& t) {
+    const PdbHeader h = read_pdb_header(file);
+    if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
+        throw FormatError(file + ": payload xxh3 " + base::hex16(h.payload_xxh3) +
+                          " differs from the manifest's " + base::hex16(*t.xxh3));
+    checked_pattern(h, t.pattern, file);
+    return h;
+}
 
 void check_not_rewritten(const LoadedSet& set) {
     for (const PdbTable& t : set.tables)

@@ -46,6 +46,11 @@ struct LoadOptions {
 // old file. Cost: one stat per table.
 void check_not_rewritten(const LoadedSet& set);
 
+// The checks loading a set makes of the table `file` against its manifest entry `t`, on its
+// header alone: the payload checksum the manifest gives it (when it gives one), then its
+// pattern (FormatError naming `file`). Returns the header (read_pdb_header's checks made).
+PdbHeader read_listed_header(const std::string& file, const TableSpec& t);
+
 // `path` is a set folder or its manifest. Throws IoError / FormatError naming the file and
 // field; a table that fails any check is never returned.
 LoadedSet load_set(const std::string& path, const LoadOptions& opt = {});

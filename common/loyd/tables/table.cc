@@ -53,8 +53,6 @@ PdbTable::PdbTable(PdbFile f, Pattern p)
         reader_ = reader_.cells_indexed(ranker_.cells(), ranker_.items());
 }
 
-namespace {
-// The header's pattern, its entry count and, when given, `expected` checked; the pattern.
 Pattern checked_pattern(const PdbHeader& h, const std::optional<Pattern>& expected,
                         const std::string& path) {
     Pattern p = pattern_of(h, path);
@@ -81,7 +79,6 @@ Pattern checked_pattern(const PdbHeader& h, const std::optional<Pattern>& expect
     if (h.entries != want) throw FormatError(path + ": entry count does not match the pattern");
     return p;
 }
-}  // namespace
 
 PdbTable PdbTable::load(const std::string& path, const std::optional<Pattern>& expected,
                         bool verify_payload, base::Links links) {

@@ -19,6 +19,10 @@ namespace loyd::tables {
 
 PdbHeader header_for(const Pattern& p, uint8_t max_value);
 Pattern pattern_of(const PdbHeader& h, const std::string& path);  // FormatError if invalid
+// pattern_of, with its entry count and, when given, `expected` checked (FormatError naming
+// `path` and the first field that differs: board, goal, kind, metric, tiles).
+Pattern checked_pattern(const PdbHeader& h, const std::optional<Pattern>& expected,
+                        const std::string& path);
 
 class PdbTable {
 public:
