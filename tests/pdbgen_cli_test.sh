@@ -321,17 +321,27 @@ expect_run "unpack to another folder" 0 "$pdbgen" unpack "$s844" "$conv2"
 expect_run "verify the unpacked copy" 0 "$pdbgen" verify "$conv2"
 expect_run "verify unpacked against the original" 0 "$pdbgen" verify "$conv2" --against "$s844"
 expect_run "unpack one file" 0 "$pdbgen" unpack "$s844/additive-1-2-4-5.pdb" "$scratch/one-raw.pdb"
-# A set whose second table is damaged: into a new folder, nothing is left and no "wrote" line
-# names the first table, which was written and removed; in place, the first stays converted.
+# A set whose second table's payload is damaged (its header sound): into a new folder, nothing
+# is left and no "wrote" line names the first table, which was written and removed; in place,
+# the first stays converted. A damaged header is found before any table is written.
 half=$scratch/half
 cp -r "$s844" "$half"
-truncate -s -1 "$half/additive-3-6-7-8.pdb"
+/usr/bin/python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(-1, 2); b = f.read(1); f.seek(-1, 2); f.write(bytes([b[0] ^ 0xff]))' \
+  "$half/additive-3-6-7-8.pdb"
 expect_run "unpack a set with a damaged second table" 4 "$pdbgen" unpack "$half" "$scratch/half-out/a/b/" &&
   expect_err_line "unpack a damaged set: names the table" "additive-3-6-7-8.pdb" &&
   expect_no_out "unpack a damaged set into a new folder: no wrote line"
 expect "unpack a damaged set: no folder left, nor the parents it made" [ ! -e "$scratch/half-out" ]
 expect_run "unpack a damaged set in place" 4 "$pdbgen" unpack "$half" &&
   expect_out "unpack a damaged set in place: the first table's wrote line" "^wrote .*additive-1-2-4-5.pdb \(raw"
+cut=$scratch/cut
+cp -rp "$s844" "$cut"
+truncate -s -1 "$cut/additive-3-6-7-8.pdb"
+before=$(stat -c %y "$cut"/*)
+expect_run "unpack a set with a truncated second table" 4 "$pdbgen" unpack "$cut" &&
+  expect_err_line "unpack a truncated second table: named" "additive-3-6-7-8.pdb" &&
+  expect_no_out "unpack a truncated second table: no wrote line"
+expect "unpack a truncated second table: the first left as it was" [ "$(stat -c %y "$cut"/*)" = "$before" ]
 expect_run "info one raw file" 0 "$pdbgen" info "$scratch/one-raw.pdb" && expect_out "info one raw" "^encoding +raw"
 # A table converted in place that is already as asked is checked and kept: nothing is written
 # (files and manifest keep their times); --level rewrites it; a damaged one is refused.
@@ -378,6 +388,21 @@ expect_run "pack a set whose manifest gives another checksum" 4 "$pdbgen" pack "
 expect_run "unpack it into another folder" 4 "$pdbgen" unpack "$badsum" "$scratch/badsum-out"
 expect "the manifest with another checksum: left as it was" [ "$(cat "$badsum/manifest.txt")" = "$manifest_before" ]
 expect "the manifest with another checksum: no folder made" [ ! -e "$scratch/badsum-out" ]
+# Every table is checked against the manifest before any is written: a second table that does
+# not match leaves the first as it was.
+second=$scratch/second-other
+cp -rp "$s844" "$second"
+sed -i '0,/\(additive-3-6-7-8.pdb additive 3,6,7,8 xxh3=\)[0-9a-f]*/s//\10000000000000002/' "$second/manifest.txt"
+before=$(stat -c %y "$second"/*)
+expect_run "unpack a set whose second table differs from its manifest" 4 "$pdbgen" unpack "$second" &&
+  expect_err_line "unpack ... second table: said" "$second/additive-3-6-7-8.pdb: payload xxh3" &&
+  expect_no_out "unpack ... second table: nothing written"
+expect "unpack ... second table: the first left as it was" [ "$(stat -c %y "$second"/*)" = "$before" ]
+# One table of a set whose manifest cannot be read is not converted in place (the set would not
+# load either).
+echo "bogus line" >>"$otherpat/manifest.txt"
+expect_run "unpack a table of a set with an unreadable manifest" 4 "$pdbgen" unpack "$otherpat/additive-3-6-7-8.pdb" &&
+  expect_err_line "unpack a table of a set with an unreadable manifest: said" "manifest.txt"
 
 # ---------------------------------------------------------------------------------------
 # verify --against

@@ -74,16 +74,12 @@ bool kept_as_is(const Context& c, const Conversion& how, const std::string& from
 
 // Refuses (FormatError, as loading the set would) a table in place in the set of `dir` whose
 // file holds another pattern than the manifest gives it, or another checksum: converted, it
-// would be passed on as the set's table. Nothing is checked for a file the manifest does not
-// name, or when no manifest can be read.
+// would be passed on as the set's table. A manifest that cannot be read is refused too (the
+// set loads no more than that); a file the manifest does not name is not checked.
 void require_as_listed(const std::string& dir, const std::string& file) {
-    std::optional<tables::PdbSetSpec> spec;
-    try {
-        spec = tables::read_manifest((fs::path(dir) / tables::kManifestName).string());
-    } catch (const Error&) {
-        return;
-    }
-    for (const auto& t : spec->tables)
+    const tables::PdbSetSpec spec =
+        tables::read_manifest((fs::path(dir) / tables::kManifestName).string());
+    for (const auto& t : spec.tables)
         if (t.file == file) tables::read_listed_header((fs::path(dir) / file).string(), t);
 }
 
@@ -203,9 +199,10 @@ void convert_set_into(const Context& c, const Conversion& how, const tables::Set
     // conversion stops. Into a folder without one, the manifest comes last: until then no set
     // is there.
     const bool has_set = tables::holds_set(folder_of(dst));
+    // A table its manifest does not describe is refused before any is written (headers only).
+    for (const auto& t : spec.tables) tables::read_listed_header((sp.dir / t.file).string(), t);
     for (auto& t : spec.tables) {
         const std::string from = (sp.dir / t.file).string(), to = (dst / t.file).string();
-        tables::read_listed_header(from, t);  // a table its manifest does not describe: refused
         // A set's table that is a symbolic link (into another set) is replaced by the converted
         // table; the file it names is never written.
         if (has_set)
