@@ -424,6 +424,18 @@ TEST_F(LoadRefusal, TableOfAnotherBoardIsRefusedBeforeItsPayloadIsRead) {
     EXPECT_NE(msg.find(victim + ": board is 4x4, expected 3x3"), std::string::npos) << msg;
 }
 
+TEST_F(LoadRefusal, TableOfAnotherPatternIsNamedSoUnderAManifestWithChecksums) {
+    // The manifest's checksums kept: the pattern is compared before the checksum, so the
+    // message says what the file holds rather than only that its checksum differs.
+    const std::string d = make("8-4-4", tables::PdbEncoding::Raw);
+    ASSERT_NE(test::read_text(d + "/manifest.txt").find("xxh3="), std::string::npos);
+    const std::string victim = d + "/additive-1-2-4-5.pdb";
+    fs::copy_file(d + "/additive-3-6-7-8.pdb", victim, fs::copy_options::overwrite_existing);
+    const std::string msg = error_of<FormatError>([&] { tables::load_set(d); });
+    EXPECT_NE(msg.find(victim + ": pattern tiles are 3,6,7,8, expected 1,2,4,5"), std::string::npos)
+        << msg;
+}
+
 TEST_F(LoadRefusal, TableOfAnotherPattern) {
     // Same board and goal, other tiles: swap the two 8-4-4 tables (no checksums to catch it).
     const std::string dir = make("8-4-4", tables::PdbEncoding::Raw, false);

@@ -379,6 +379,12 @@ for cmd in pack unpack; do
     expect_err "$cmd that table alone: said" "pattern tiles are 3,6,7,8, expected 1,2,4,5"
 done
 expect "a set with a table of another pattern: left as it was" cmp -s "$otherpat/additive-1-2-4-5.pdb" "$s844/additive-3-6-7-8.pdb"
+# With the manifest's checksums kept, the pattern is still what the message names.
+cp -r "$s844" "$scratch/otherpat-sums"
+cp "$s844/additive-3-6-7-8.pdb" "$scratch/otherpat-sums/additive-1-2-4-5.pdb"
+expect_run "pack a set with a table of another pattern, checksums kept" 4 "$pdbgen" pack "$scratch/otherpat-sums" &&
+  expect_err_line "pack a set with a table of another pattern, checksums kept: said" \
+    "additive-1-2-4-5.pdb: pattern tiles are 3,6,7,8, expected 1,2,4,5"
 badsum=$scratch/badsum
 cp -r "$s844" "$badsum"
 sed -i '0,/xxh3=[0-9a-f]*/s//xxh3=0000000000000001/' "$badsum/manifest.txt"

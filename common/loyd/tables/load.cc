@@ -92,10 +92,10 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
 
 PdbHeader read_listed_header(const std::string& file, const TableSpec& t) {
     const PdbHeader h = read_pdb_header(file);
+    checked_pattern(h, t.pattern, file);
     if (t.xxh3 && *t.xxh3 != h.payload_xxh3)
         throw FormatError(file + ": payload xxh3 " + base::hex16(h.payload_xxh3) +
                           " differs from the manifest's " + base::hex16(*t.xxh3));
-    checked_pattern(h, t.pattern, file);
     return h;
 }
 

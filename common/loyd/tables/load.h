@@ -47,8 +47,9 @@ struct LoadOptions {
 void check_not_rewritten(const LoadedSet& set);
 
 // The checks loading a set makes of the table `file` against its manifest entry `t`, on its
-// header alone: the payload checksum the manifest gives it (when it gives one), then its
-// pattern (FormatError naming `file`). Returns the header (read_pdb_header's checks made).
+// header alone: its pattern (board, goal, kind, metric, tiles: a table of another pattern is
+// said to be one), then the payload checksum the manifest gives it, when it gives one
+// (FormatError naming `file`). Returns the header (read_pdb_header's checks made).
 PdbHeader read_listed_header(const std::string& file, const TableSpec& t);
 
 // `path` is a set folder or its manifest. Throws IoError / FormatError naming the file and
