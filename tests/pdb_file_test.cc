@@ -18,6 +18,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/little_endian.h"
+#include "loyd/base/mapped_files.h"
 #include "loyd/tables/table_file.h"
 #include "tests/test_util.h"
 
@@ -218,6 +219,27 @@ TEST_F(PdbFileTest, MoveKeepsTheTable) {
         EXPECT_EQ(Bytes(c.data(), c.data() + c.size()), t.payload);
         EXPECT_EQ(c.mapped(), enc == tables::PdbEncoding::Raw);
     }
+}
+
+// A mapped table's pages are recorded with its file's name (base/mapped_files.h: the SIGBUS
+// line names the table), while it is open and under whichever object holds it.
+TEST_F(PdbFileTest, AMappedTableIsKnownByItsAddressWhileOpen) {
+    const std::string p = file("named.pdb");
+    write_table(p, tables::PdbEncoding::Raw);
+    const void* at = nullptr;
+    {
+        tables::PdbFile a = tables::PdbFile::open(p);
+        at = a.data() + a.size() - 1;
+        EXPECT_EQ(base::mapped_files::file_at(at), p);
+        EXPECT_EQ(base::mapped_files::file_at(a.data() - 4096), p);  // the header's page too
+        tables::PdbFile b = std::move(a);
+        EXPECT_EQ(base::mapped_files::file_at(at), p);
+    }
+    EXPECT_EQ(base::mapped_files::file_at(at), "");
+    const std::string z = file("z.pdb");
+    write_table(z, tables::PdbEncoding::Zstd);
+    const tables::PdbFile d = tables::PdbFile::open(z);  // decoded into memory: no file behind
+    EXPECT_EQ(base::mapped_files::file_at(d.data()), "");
 }
 
 TEST_F(PdbFileTest, WritingIsDeterministic) {

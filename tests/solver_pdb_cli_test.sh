@@ -483,7 +483,7 @@ truncate -s 0 "$scratch/weak/additive-1-2.pdb"
 wait "$pid"
 ran "timeout 120 solver --pdb weak --goal blank-first --cache-dir none KORF-88, the table truncated once mapped" $?
 expect_status "table truncated while mapped" 4
-expect_err_line "table truncated while mapped" "SIGBUS" "truncated or rewritten while in use"
+expect_err_line "table truncated while mapped" "SIGBUS" "additive-1-2.pdb: a memory-mapped table could not be read (SIGBUS): its file was truncated or rewritten while in use"
 # A table rewritten in place under a running search (its entries zeroed: the search would run
 # for hours): the search stops within a moment of the change, status 4 naming the table (the
 # tables are checked every 0.2 s while searches run, not only before an answer is printed).

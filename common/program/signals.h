@@ -10,7 +10,8 @@
 //   SIGXFSZ          ignored: a write past the file-size limit (`ulimit -f`) fails with EFBIG and
 //                    is reported naming its file instead of killing the process
 //   SIGBUS           a memory-mapped table truncated or rewritten in place while in use (or a
-//                    failing disk): one line on stderr naming the program, then exit 4 (a file
+//                    failing disk): one line on stderr naming the program and the table's file
+//                    (found by the faulting address, base/mapped_files.h), then exit 4 (a file
 //                    failed), instead of a crash. Tables replaced by rename, as loyd writes them,
 //                    never do: the mapping keeps the old file.
 #pragma once

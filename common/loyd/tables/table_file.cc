@@ -20,6 +20,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/fd_input.h"
 #include "loyd/base/hex.h"
+#include "loyd/base/mapped_files.h"
 #include "loyd/base/regular_file.h"
 #include "loyd/tables/entry_coding.h"
 
@@ -302,6 +303,7 @@ PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links 
         f.stamp_ = base::file_identity(fd.get()).value_or(base::FileIdentity{});
         f.map_ = p;
         f.map_size_ = hr.file_size;
+        f.map_slot_ = base::mapped_files::add(p, hr.file_size, one_line(path));
         f.data_ = static_cast<const uint8_t*>(p) + h.payload_offset;
     } else {
         struct Frame {
@@ -361,6 +363,7 @@ PdbFile::PdbFile(PdbFile&& o) noexcept
       header_(std::exchange(o.header_, PdbHeader{})),
       map_(std::exchange(o.map_, nullptr)),
       map_size_(std::exchange(o.map_size_, 0)),
+      map_slot_(std::exchange(o.map_slot_, -1)),
       owned_(std::move(o.owned_)),
       data_(std::exchange(o.data_, nullptr)),
       stamp_(o.stamp_) {}
@@ -372,6 +375,7 @@ PdbFile& PdbFile::operator=(PdbFile&& o) noexcept {
         header_ = std::exchange(o.header_, PdbHeader{});
         map_ = std::exchange(o.map_, nullptr);
         map_size_ = std::exchange(o.map_size_, 0);
+        map_slot_ = std::exchange(o.map_slot_, -1);
         owned_ = std::move(o.owned_);
         data_ = std::exchange(o.data_, nullptr);
         stamp_ = o.stamp_;
@@ -384,6 +388,7 @@ PdbFile::~PdbFile() {
 }
 
 void PdbFile::release() noexcept {
+    base::mapped_files::remove(std::exchange(map_slot_, -1));
     if (map_ != nullptr) ::munmap(map_, map_size_);
     map_ = nullptr;
     map_size_ = 0;

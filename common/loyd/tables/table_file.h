@@ -119,6 +119,7 @@ private:
     PdbHeader header_;
     void* map_ = nullptr;
     uint64_t map_size_ = 0;
+    int map_slot_ = -1;  // the mapping's record in base/mapped_files.h (SIGBUS names the file)
     std::unique_ptr<uint8_t[]> owned_;
     const uint8_t* data_ = nullptr;
     base::FileIdentity stamp_;  // the mapped file's identity when it was opened
