@@ -180,6 +180,21 @@ expect_out "separate tiles with commas: one board" "^argument 1: length 31 "
 run "$solver" -j 1 1 2 3 "4 5 6" 7 0 8
 expect_status "separate tiles and a whole board mixed" 2
 expect_err "separate tiles and a whole board mixed: the first of each named" "mix separate tiles \\('1'\\) and whole boards \\('4 5 6'\\)"
+# A label as an argument of its own (before the tiles): said so.
+run "$solver" -j 1 easy: 8 6 7 2 5 4 3 0 1
+expect_status "a label as an argument of its own" 2
+expect_err "a label as an argument of its own: said" "^solver: the label 'easy:' is an argument of its own: quote it with its board, as in 'easy: 8 \\.\\.\\.'"
+# An option that takes a value followed by another option: the missing value is named (the
+# option parser would take --size as --count's value and complain of '2x2').
+run "$solver" scramble --count --size 2x2
+expect_status "scramble --count --size 2x2" 2
+expect_err "scramble --count --size 2x2: the missing value named" "^solver: --count needs a value \\(the argument after it is the option '--size'\\)"
+# Well-formed sizes too large for any board, and a --goal keyword with a line's end.
+run "$solver" --size 99999x99999 "1 2 3 0"
+expect_status "--size 99999x99999" 2
+expect_err "--size 99999x99999: not supported" "^solver: board size 99999x99999 is not supported"
+run "$solver" -j 1 --goal "$(printf 'blank-first\r')" "1 2 3 0"
+expect_status "--goal with a CR" 0
 # A lone - reads the instances from standard input.
 printf '8 6 7 2 5 4 3 0 1\n' >"$scratch/stdin"
 run "$solver" -j 1 -

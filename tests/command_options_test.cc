@@ -116,6 +116,23 @@ TEST(CommandOptions, UnknownOrMisplacedCommandsAndOptionsAreRefused) {
               std::string::npos);
 }
 
+// An option that takes a value, followed by another option: the option parser would take the
+// second as the first's value, and the error would be about what follows.
+TEST(CommandOptions, AnOptionWhereAValueBelongsIsRefusedAsSuch) {
+    EXPECT_EQ(refusal(with_default(), {"scramble", "--count", "--goal", "first"}),
+              "--count needs a value (the argument after it is the option '--goal')");
+    EXPECT_EQ(refusal(with_default(), {"scramble", "-n", "-q"}),
+              "-n needs a value (the argument after it is the option '-q')");
+    EXPECT_EQ(refusal(without_default(), {"build", "--out", "--level=3"}),
+              "--out needs a value (the argument after it is the option '--level=3')");
+    // solve's --count takes no value; a value given with '=', a word, a number are values.
+    EXPECT_EQ(refusal(with_default(), {"--count", "--json", "1"}), "");
+    EXPECT_EQ(parse(without_default(), {"build", "--out=--level"}).values["out"].as<std::string>(),
+              "--level");
+    EXPECT_EQ(parse(with_default(), {"--goal", "-1", "1"}).values["goal"].as<std::string>(), "-1");
+    EXPECT_EQ(parse(with_default(), {"--goal", "-x", "1"}).values["goal"].as<std::string>(), "-x");
+}
+
 TEST(CommandOptions, WithoutACommandEveryOptionIsRead) {
     const auto p = parse(without_default(), {"--against", "r", "-o", "d"});
     EXPECT_EQ(p.command, "");

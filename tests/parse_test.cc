@@ -32,6 +32,7 @@ TEST(ParseSize, AcceptsWxH) {
     EXPECT_EQ(board::parse_size("4x5"), board::Geometry(4, 5));
     EXPECT_EQ(board::parse_size("5x4").width(), 5);
     EXPECT_EQ(board::parse_size("12x2"), board::Geometry(12, 2));
+    EXPECT_EQ(board::parse_size("4x0000000000000000000004"), board::Geometry(4, 4));
 }
 
 TEST(ParseSize, RejectsBadWords) {
@@ -43,8 +44,12 @@ TEST(ParseSize, RejectsBadWords) {
 }
 
 TEST(ParseSize, RejectsUnsupportedBoards) {
-    for (const char* s : {"1x4", "4x1", "0x0", "6x5", "5x6", "13x2", "100x100", "999x999"})
-        error_of<UsageError>([&] { board::parse_size(s); });
+    for (const char* s : {"1x4", "4x1", "0x0", "6x5", "5x6", "13x2", "100x100", "999x999",
+                          "99999x99999", "65536x1", "1000x1000", "2x99999999999999999999999"}) {
+        const std::string m = error_of<UsageError>([&] { board::parse_size(s); });
+        EXPECT_TRUE(contains(m, "is not supported (need 2 <= W, H and W*H <= 25)"))
+            << s << ": " << m;
+    }
 }
 
 TEST(ParseIntList, SpacesCommasAndTabs) {
@@ -161,6 +166,9 @@ TEST(ParseGoal, NamedGoals) {
     EXPECT_EQ(parse_goal("  blank-last ", g), board::Board::blank_last(g));
     EXPECT_FALSE(board::goal_is_explicit(" blank-last "));
     EXPECT_EQ(board::goal_keyword("blank - last"), "");
+    // A line's end too: a value read from a file, with CRLF lines ("$(cat goal.txt)" drops LF).
+    EXPECT_EQ(parse_goal("blank-first\r\n", g), board::Board::blank_first(g));
+    EXPECT_EQ(board::goal_keyword("\nblank-last\r"), "blank-last");
     // A byte order mark (text copied from a file saved with one) is dropped, one only.
     EXPECT_EQ(parse_goal("\xEF\xBB\xBF"
                          "blank-first",

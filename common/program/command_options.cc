@@ -56,6 +56,49 @@ bool CommandOptions::takes_value(const std::string& token) const {
     return false;
 }
 
+// True when `token` names an option of some command: --name, --name=VALUE or -x.
+bool CommandOptions::is_option(const std::string& token) const {
+    const std::string name = token.substr(0, token.find('='));
+    for (const Group& g : groups_)
+        for (const auto& o : g.options.options())
+            if (name == "--" + o->long_name() ||
+                name == o->canonical_display_name(po::command_line_style::allow_dash_for_short))
+                return true;
+    return false;
+}
+
+// "scramble --count --size 2x2": the parser takes "--size" as --count's value, and the error
+// would be about what follows ('2x2'). An option that takes a value in the command (of scope
+// `mine`; solve's --count takes none) followed by another option is refused as what it is (a
+// value "--x" can still be given as --count=--x).
+void CommandOptions::refuse_option_as_value(int argc, const char* const* argv,
+                                            unsigned mine) const {
+    // The option `token` means in the command: its own first, as parse() adds them.
+    auto wants_value = [&](const std::string& token) {
+        for (const bool in_scope : {true, false})
+            for (const Group& g : groups_) {
+                if (static_cast<bool>(g.scope & mine) != in_scope) continue;
+                for (const auto& o : g.options.options())
+                    if (token == "--" + o->long_name() ||
+                        token ==
+                            o->canonical_display_name(po::command_line_style::allow_dash_for_short))
+                        return o->semantic()->max_tokens() > 0;
+            }
+        return false;
+    };
+    for (int i = 1; i + 1 < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--") return;
+        if (a.size() < 2 || a[0] != '-' || a.find('=') != std::string::npos || !wants_value(a))
+            continue;
+        const std::string next = argv[i + 1];
+        if (next.size() > 1 && next[0] == '-' && is_option(next))
+            throw UsageError(a + " needs a value (the argument after it is the option '" + next +
+                             "')");
+        ++i;
+    }
+}
+
 // "--count of scramble" when `token` ("-n") is the short name of an option of commands outside
 // `mine`; "" when no command has it.
 std::string CommandOptions::short_option_owner(const std::string& token, unsigned mine) const {
@@ -98,6 +141,7 @@ CommandOptions::Parsed CommandOptions::parse(int argc, const char* const* argv) 
     Parsed p;
     p.command = word.empty() ? default_ : word;
     const unsigned mine = scope_of(p.command);
+    refuse_option_as_value(argc, argv, mine);
     // The command's options first; then the others under names not taken yet, so that one is
     // refused below by name.
     po::options_description all;

@@ -59,6 +59,8 @@ private:
     };
     unsigned scope_of(const std::string& command) const;  // every command's bit for ""
     bool takes_value(const std::string& token) const;
+    bool is_option(const std::string& token) const;
+    void refuse_option_as_value(int argc, const char* const* argv, unsigned mine) const;
     std::string short_option_owner(const std::string& token, unsigned mine) const;
     std::string command_word(int argc, const char* const* argv) const;
 

@@ -262,11 +262,13 @@ void summary(const BuildPlan& plan, const Context& c, double secs) {
     for (const auto& t : plan.spec.tables) entries += pattern_ranker(t.pattern).size();
     const uint64_t peak = c.world.max(peak_rss_bytes());
     const int ranks = c.world.size();
-    c.out << "built " << plan.spec.name << " in " << plan.out << ": " << plan.spec.tables.size()
-          << " tables, " << thousands(entries) << " entries, " << seconds(secs) << ", peak "
-          << program::bytes(peak)
+    const size_t tables = plan.spec.tables.size();
+    c.out << "built " << plan.spec.name << " in " << plan.out << ": " << tables
+          << (tables == 1 ? " table, " : " tables, ") << thousands(entries) << " entries, "
+          << seconds(secs) << ", peak " << program::bytes(peak)
           << (plan.sliced ? " per rank, " + std::to_string(ranks) + (ranks > 1 ? " ranks" : " rank")
-                          : ", " + std::to_string(plan.threads) + " threads")
+                          : ", " + std::to_string(plan.threads) +
+                                (plan.threads == 1 ? " thread" : " threads"))
           << "\n";
 }
 

@@ -96,7 +96,8 @@ int run_combine(const Context& c) {
     base::write_file_atomic(manifest, tables::manifest_text(cs.spec));
     note_mixed_tables(c, cs.spec);
     c.out << manifest << ": " << cs.spec.name << ", " << cs.spec.partitions.size()
-          << " partitions under max, " << cs.spec.tables.size() << " tables\n";
+          << " partitions under max, " << cs.spec.tables.size()
+          << (cs.spec.tables.size() == 1 ? " table\n" : " tables\n");
     return kExitOk;
 }
 

@@ -136,12 +136,15 @@ int verify_set(const Context& c, const std::string& p, const std::optional<Refer
     }
     if (ref && ref->spec.tables.size() != spec.tables.size())
         c.err << "pdbgen: note: the reference lists " << ref->spec.tables.size()
-              << " tables, the set " << spec.tables.size() << "\n";
+              << (ref->spec.tables.size() == 1 ? " table" : " tables") << ", the set "
+              << spec.tables.size() << "\n";
     if (failures)
         throw FormatError(std::to_string(failures) + " of " + std::to_string(spec.tables.size()) +
                           " tables failed verification");
-    c.out << "set " << (spec.name.empty() ? set.dir.string() : spec.name) << ": all "
-          << spec.tables.size() << " tables verified" << (ref ? " and match the reference" : "")
+    const size_t n = spec.tables.size();
+    c.out << "set " << (spec.name.empty() ? set.dir.string() : spec.name) << ": "
+          << (n == 1 ? "1 table verified" : "all " + std::to_string(n) + " tables verified")
+          << (ref ? (n == 1 ? " and matches the reference" : " and match the reference") : "")
           << "\n";
     return kExitOk;
 }

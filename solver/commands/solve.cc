@@ -86,11 +86,12 @@ std::string limit_note(const Request& req, const search::SearchResult& s, bool a
     std::string note =
         std::string(stop_reason_text(s.stop_reason)) +
         (s.stop_reason == search::StopReason::Interrupted ? " after " : " reached after ") +
-        std::to_string(s.nodes_generated) + " nodes";
+        std::to_string(s.nodes_generated) + (s.nodes_generated == 1 ? " node" : " nodes");
     if (s.stop_reason == search::StopReason::NodeLimit && astar_phase &&
         req.search.algorithm == search::Algorithm::Astar)
         note += " generated (A* counts the " + std::to_string(req.search.limits.max_nodes) +
-                " positions it stored against the limit)";
+                (req.search.limits.max_nodes == 1 ? " position" : " positions") +
+                " it stored against the limit)";
     return note;
 }
 

@@ -44,6 +44,15 @@ void check_argument(const std::string& a, size_t i) {
                          "'): only a line of --input or stdin may be one");
 }
 
+// The argument's text when it is a label alone ("easy:", one word ending with ':'), else "".
+std::string label_alone(const std::string& a) {
+    const size_t first = a.find_first_not_of(" \t");
+    const size_t last = a.find_last_not_of(" \t");
+    if (first == std::string::npos || a[last] != ':' || last == first) return "";
+    const std::string w = a.substr(first, last + 1 - first);
+    return w.find_first_of(" \t") == std::string::npos ? w : "";
+}
+
 }  // namespace
 
 std::vector<Job> group_arguments(const std::vector<std::string>& raw, bool check) {
@@ -69,6 +78,12 @@ std::vector<Job> group_arguments(const std::vector<std::string>& raw, bool check
                              "' reads as moves before the moves: check takes its moves once, as "
                              "the last argument (one argument: quote moves holding spaces) or "
                              "with --moves");
+        // `solver easy: 8 6 7 ...`: a label as an argument of its own.
+        const std::string label = label_alone(*whole);
+        if (!label.empty())
+            throw UsageError("the label '" + clipped(label, 40) +
+                             "' is an argument of its own: quote it with its board, as in '" +
+                             clipped(label, 40) + " " + clipped(*single, 10) + " ...'");
         throw UsageError("the arguments mix separate tiles ('" + clipped(*single, 40) +
                          "') and whole boards ('" + clipped(*whole, 60) +
                          "'): give one board as separate tiles, or each board as one quoted "

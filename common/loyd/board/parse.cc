@@ -1,5 +1,6 @@
 #include "loyd/board/parse.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -22,15 +23,21 @@ std::string trim(const std::string& s) {
 Geometry parse_size(const std::string& s) {
     auto x = s.find_first_of("xX");
     int w = 0, h = 0;
-    auto ok = [](const std::string& t, int& v) {
-        if (t.empty() || t.size() > 3) return false;
-        for (char c : t)
+    bool huge = false;  // a side of 1000 or more: well formed, but no board is that large
+    auto ok = [&huge](const std::string& t, int& v) {
+        if (t.empty()) return false;
+        v = 0;
+        for (char c : t) {
             if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-        v = std::stoi(t);
+            v = std::min(v * 10 + (c - '0'), 1000);  // saturated: no overflow
+        }
+        huge = huge || v == 1000;
         return true;
     };
     if (x == std::string::npos || !ok(s.substr(0, x), w) || !ok(s.substr(x + 1), h))
         throw UsageError("bad board size '" + s + "' (expected WxH, e.g. 4x4)");
+    if (huge)
+        throw UsageError("board size " + s + " is not supported (need 2 <= W, H and W*H <= 25)");
     return Geometry(w, h);
 }
 
@@ -100,7 +107,8 @@ Geometry infer_geometry(size_t count, const std::optional<Geometry>& size) {
 
 std::string_view goal_keyword(std::string_view spec) {
     spec = base::without_bom(spec);
-    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    // White space around it, a line's end too (a value read from a file with CRLF lines).
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
     while (!spec.empty() && blank(spec.front())) spec.remove_prefix(1);
     while (!spec.empty() && blank(spec.back())) spec.remove_suffix(1);
     return spec == "blank-last" || spec == "blank-first" ? spec : std::string_view();
