@@ -202,6 +202,15 @@ $scratch/tpkg/loyd-pdb-fleet-3x3-0.2.0.tar.gz" ]
       expect_out "the custom set $pat has a package of its own" "^$scratch/tpkg4/loyd-pdb-custom-[0-9a-f]{8}_0.2.0_all.deb$"
     done
     expect "two custom sets, two packages" [ "$(ls "$scratch/tpkg4"/*.deb | wc -l)" = 2 ]
+    # Combinations of unnamed sets (named custom+custom by combine) get packages of their own.
+    expect_run "build a custom set 5,6" 0 "$p/bin/pdbgen" build --size 3x3 --pattern 5,6 --out "$scratch/custom-5,6" -q
+    expect_run "combine custom 1,2 and 3,4" 0 "$p/bin/pdbgen" combine "$scratch/custom-1,2" "$scratch/custom-3,4" --out "$scratch/combo1"
+    expect_run "combine custom 1,2 and 5,6" 0 "$p/bin/pdbgen" combine "$scratch/custom-1,2" "$scratch/custom-5,6" --out "$scratch/combo2"
+    for s in combo1 combo2; do
+      expect_run "package $s" 0 "$p/bin/pdbgen" package "$scratch/$s" --out "$scratch/tpkg7"
+      expect_out "$s has a package of its own" "^$scratch/tpkg7/loyd-pdb-custom\\+custom-[0-9a-f]{8}_0.2.0_all.deb$"
+    done
+    expect "two combinations of unnamed sets, two packages" [ "$(ls "$scratch/tpkg7"/*.deb | wc -l)" = 2 ]
     # Names that look like the names hashing gives are hashed too: a set named as the unnamed
     # set's package and one named as 'My set''s never share their packages.
     taken=$(basename "$(ls "$scratch/tpkg4"/*.deb | head -1)" _0.2.0_all.deb)

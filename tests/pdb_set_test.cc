@@ -259,6 +259,33 @@ TEST(PdbSet, ManifestBaseIsValid) {
     EXPECT_EQ(s.tables.size(), 3u);
 }
 
+// A manifest edited by hand: fields apart by any spaces or tabs, spaces after a value, lines
+// ending in CR LF or a lone CR, a byte order mark: each means what pdbgen's own text means.
+TEST(PdbSet, ManifestReadsHandEditedWhiteSpaceAndLineEnds) {
+    const tables::PdbSetSpec plain = tables::parse_manifest(join(kLines), "m.txt");
+    std::string spaced;
+    for (const auto& l : kLines) {
+        const size_t k = l.find(' ');
+        spaced.append("  ").append(l, 0, k).append(" \t  ").append(l, k + 1).append(" \t\n");
+    }
+    std::string cr, crlf;
+    for (const auto& l : kLines) {
+        cr.append(l).append("\r");
+        crlf.append(l).append("\r\n");
+    }
+    std::string bom = "\xEF\xBB\xBF";
+    bom.append(join(kLines));
+    for (const std::string& text : {spaced, cr, crlf, bom}) {
+        const tables::PdbSetSpec s = tables::parse_manifest(text, "m.txt");
+        EXPECT_EQ(tables::manifest_text(s), tables::manifest_text(plain)) << text;
+    }
+    // The line numbers of errors count lone CRs as line ends too.
+    std::string bad = cr;
+    bad.replace(bad.find("reflect yes"), 11, "reflect maybe");
+    const std::string m = error_of<FormatError>([&] { tables::parse_manifest(bad, "m.txt"); });
+    EXPECT_EQ(m.rfind("m.txt:6: ", 0), 0u) << m;
+}
+
 TEST(PdbSet, ManifestErrorsNameTheLine) {
     expect_bad_line(1, "loyd-pdb-set 3", "version");
     expect_bad_line(1, "loyd-pdb-set", "version");

@@ -410,6 +410,21 @@ echo "bogus line" >>"$otherpat/manifest.txt"
 expect_run "unpack a table of a set with an unreadable manifest" 4 "$pdbgen" unpack "$otherpat/additive-3-6-7-8.pdb" &&
   expect_err_line "unpack a table of a set with an unreadable manifest: said" "manifest.txt"
 
+# A set named by its manifest under another name: read as a set by info, verify, pack and
+# unpack (not as a table file: "bad magic").
+renamed=$scratch/renamed-manifest
+cp -r "$s844" "$renamed"
+mv "$renamed/manifest.txt" "$renamed/set.conf"
+expect_run "verify a manifest under another name" 0 "$pdbgen" verify "$renamed/set.conf" &&
+  expect_out "verify a manifest under another name: the set" "^set 8-4-4: all 2 tables verified"
+expect_run "info a manifest under another name" 0 "$pdbgen" info "$renamed/set.conf" &&
+  expect_out "info a manifest under another name: the set" "^set +8-4-4"
+expect_run "unpack a manifest under another name" 0 "$pdbgen" unpack "$renamed/set.conf" "$scratch/renamed-out" -q
+expect "unpack a manifest under another name: a set written" [ -s "$scratch/renamed-out/manifest.txt" ]
+expect_run "pack a manifest under another name" 0 "$pdbgen" pack "$renamed/set.conf" -q
+expect "pack in place keeps the manifest's name" [ -s "$renamed/set.conf" ] && expect "and writes no other" [ ! -e "$renamed/manifest.txt" ]
+expect_run "verify after pack in place" 0 "$pdbgen" verify "$renamed/set.conf" --against "$s844"
+
 # ---------------------------------------------------------------------------------------
 # verify --against
 again=$scratch/again

@@ -4,6 +4,7 @@
 #include "loyd/tables/set_path.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -24,6 +25,10 @@ protected:
         std::ofstream(root_ / "set" / "manifest.txt") << "loyd-pdb-set 1\n";
         std::ofstream(root_ / "set" / "other.txt") << "loyd-pdb-set 1\n";
         std::ofstream(root_ / "set" / "a.pdb") << "table";
+        std::ofstream(root_ / "set" / "t.pdb") << std::string("LOYDPDB\0", 8) << "...";
+        std::ofstream(root_ / "set" / "commented.cfg")
+            << "\xEF\xBB\xBF\n  # a set\nloyd-pdb-set 1\n";
+        std::ofstream(root_ / "set" / "empty.txt") << "";
     }
     void TearDown() override { fs::remove_all(root_); }
     std::string at(const std::string& rel) const { return (root_ / rel).string(); }
@@ -31,15 +36,21 @@ protected:
     fs::path root_;
 };
 
-TEST_F(SetPathTest, NamesSetIsAFolderOrAFileCalledManifestTxt) {
+// A folder, a file called manifest.txt, or a file whose text starts as a manifest's.
+TEST_F(SetPathTest, NamesSetIsAFolderOrAManifest) {
     EXPECT_TRUE(tables::names_set(at("set")));
     EXPECT_TRUE(tables::names_set(at("set/")));
     EXPECT_TRUE(tables::names_set(at("empty")));
     EXPECT_TRUE(tables::names_set(at("set/manifest.txt")));
     EXPECT_TRUE(tables::names_set(at("missing/manifest.txt")));  // by its name, before it is opened
     EXPECT_TRUE(tables::names_set("manifest.txt"));
+    EXPECT_TRUE(tables::names_set(at("set/other.txt")));      // a manifest by another name
+    EXPECT_TRUE(tables::names_set(at("set/commented.cfg")));  // a BOM, blank line, comment
     EXPECT_FALSE(tables::names_set(at("set/a.pdb")));
-    EXPECT_FALSE(tables::names_set(at("set/other.txt")));
+    EXPECT_FALSE(tables::names_set(at("set/t.pdb")));  // a table's magic
+    EXPECT_FALSE(tables::names_set(at("set/empty.txt")));
+    ASSERT_EQ(::mkfifo(at("set/fifo").c_str(), 0600), 0);
+    EXPECT_FALSE(tables::names_set(at("set/fifo")));  // not opened: it would wait for a writer
     EXPECT_FALSE(tables::names_set(at("missing")));
     EXPECT_FALSE(tables::names_set(""));
 }

@@ -161,16 +161,23 @@ std::string debian_name(const std::string& set, bool hashed = false) {
 }
 
 // The name a set is packaged and installed under: its own, except for a set with no name or
-// the default one ("custom", what `build` names a set not given --name), which would share a
-// package and a folder with every other such set: "custom-" and 8 hex digits of the XXH3 of its
-// manifest's text (goal, tables and their checksums: the same tables give the same name).
-// `hashed` says which: a set named "custom-1234abcd" by its user gets a hash of its own name
-// appended by debian_name, so it never shares the package of an unnamed set.
+// the default one ("custom", what `build` names a set not given --name), or a combination of
+// such a set's ("custom+custom", "custom+15-5-5-5": `combine` joins the names), which would
+// share a package and a folder with every other such set: the name ("custom" for none), "-"
+// and 8 hex digits of the XXH3 of its manifest's text (goal, tables and their checksums: the
+// same tables give the same name). `hashed` says which: a set named "custom-1234abcd" by its
+// user gets a hash of its own name appended by debian_name, so it never shares the package of
+// an unnamed set.
 std::string package_set_name(const tables::LoadedSet& set, bool& hashed) {
     const std::string& name = set.spec.name;
-    hashed = name.empty() || name == "custom";
+    hashed = name.empty();
+    for (size_t a = 0; !hashed && a <= name.size();) {
+        const size_t b = std::min(name.find('+', a), name.size());
+        hashed = name.compare(a, b - a, "custom") == 0;
+        a = b + 1;
+    }
     if (!hashed) return name;
-    return "custom-" + hash8(tables::manifest_text(set.spec));
+    return (name.empty() ? "custom" : name) + "-" + hash8(tables::manifest_text(set.spec));
 }
 
 // The stage: the set's tables zstd-compressed under usr/share/loyd/pdb/FOLDER and a

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
 #include "loyd/base/hex.h"
 #include "loyd/base/regular_file.h"
@@ -113,19 +114,26 @@ public:
     explicit ManifestParser(const std::string& path) : path_(path) {}
 
     PdbSetSpec parse(const std::string& text) {
-        std::istringstream in(text);
+        // Lines end in LF, CR LF (written on Windows) or a lone CR (an old Mac editor's).
+        std::string lines(base::without_bom(text));
+        for (size_t i = 0; i < lines.size(); ++i)
+            if (lines[i] == '\r' && (i + 1 == lines.size() || lines[i + 1] != '\n'))
+                lines[i] = '\n';
+        std::istringstream in(lines);
         std::string line;
         while (std::getline(in, line)) {
             ++lineno_;
-            if (!line.empty() && line.back() == '\r') line.pop_back();  // written on Windows
+            if (!line.empty() && line.back() == '\r') line.pop_back();
             // Blank lines (spaces and tabs too, as an editor may leave them) and comments.
             const size_t first = line.find_first_not_of(" \t");
             if (first == std::string::npos || line[first] == '#') continue;
-            std::istringstream ls(line);
-            std::string key, rest;
-            ls >> key;
-            std::getline(ls, rest);
-            if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+            // The key, then the rest without the spaces or tabs around it: a hand-edited line
+            // ("board  3x3 ", tabs between the fields) means what it says.
+            const size_t key_end = std::min(line.find_first_of(" \t", first), line.size());
+            const std::string key = line.substr(first, key_end - first);
+            const size_t a = line.find_first_not_of(" \t", key_end);
+            const std::string rest =
+                a == std::string::npos ? "" : line.substr(a, line.find_last_not_of(" \t") + 1 - a);
             entry(key, rest);
         }
         lineno_ = 0;

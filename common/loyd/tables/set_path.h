@@ -3,13 +3,16 @@
 // folder or by its manifest file.
 //
 // - names_set(path): whether a path given as "a table file or a set" names a set: a folder,
-//   or a file called manifest.txt (anything else is one table file).
+//   a file called manifest.txt, or a regular file whose text starts as a manifest's does
+//   ("loyd-pdb-set" or a '#' comment; a table file starts with its magic): anything else is
+//   one table file.
 // - set_path(path): the set's folder and manifest file. For a folder, its manifest.txt; any
 //   other path is the manifest itself (whatever its name), in its own folder ("." for a bare
 //   file name).
 // - holds_set(folder): whether a folder holds a set (has a manifest.txt).
-// Only file metadata is read; an error reading it counts as "no" (opening the path later says
-// why). Cost: one or two stat calls; nothing throws.
+// Only file metadata is read, and the first 256 bytes of a regular file names_set is not sure
+// of; an error reading them counts as "no" (opening the path later says why). Cost: one or
+// two stat calls, at most one short read; nothing throws.
 #pragma once
 
 #include <filesystem>
