@@ -432,6 +432,17 @@ expect_run "second 8-4-4 build" 0 "$pdbgen" build --preset 8-4-4 --out "$again" 
 expect_run "verify against an identical build" 0 "$pdbgen" verify "$again" --against "$s844" &&
   expect_out "verify against" "match the reference"
 expect_run "verify against a manifest file" 0 "$pdbgen" verify "$again" --against "$s844/manifest.txt"
+# A table under another file name (its manifest line too) is compared with the reference's
+# table of its pattern.
+renamed_table=$scratch/renamed-table
+cp -r "$again" "$renamed_table"
+mv "$renamed_table/additive-1-2-4-5.pdb" "$renamed_table/first.pdb"
+sed -i 's/additive-1-2-4-5\.pdb/first.pdb/g' "$renamed_table/manifest.txt"
+expect_run "verify a renamed table against the reference" 0 "$pdbgen" verify "$renamed_table" --against "$s844" &&
+  expect_out "verify a renamed table: matched" "match the reference"
+expect_run "verify a renamed table file alone against the reference" 0 "$pdbgen" verify "$renamed_table/first.pdb" --against "$s844"
+expect_run "verify a table against a reference without its pattern" 4 "$pdbgen" verify "$renamed_table/first.pdb" --against "$fringe" &&
+  expect_err "no table of its pattern: said" "has no checksum for a table of its pattern \\(additive 1,2,4,5\\)"
 expect_run "verify one file against" 0 "$pdbgen" verify "$again/additive-1-2-4-5.pdb" --against "$s844"
 # A reference of another board is said to be one.
 expect_run "verify against another board's reference" 4 "$pdbgen" verify "$again/additive-1-2-4-5.pdb" --against "$root_ref/15-7-8.manifest.txt"

@@ -72,20 +72,24 @@ struct Reference {
     fs::path dir;
 };
 
-// A verified table against the reference's line for `file`: the reference's checksum is a
+// A verified table against the reference's line for its pattern (under whatever file name the
+// reference gives it): the reference's checksum is a
 // payload's (of a dense byte table, which is its values', or of a compact or cells-layout one),
 // so either of the table's checksums may match it; a reference whose payload is not its values
 // (compact, or in the cells layout) is decoded when its file is beside its manifest.
-void match_reference(const Reference& ref, const std::string& file, const std::string& path,
-                     const Verified& sum, int threads) {
+void match_reference(const Reference& ref, const std::string& path, const Verified& sum,
+                     int threads) {
     // A reference of another board or goal: said as such, not as a missing or other checksum.
-    const board::Board mine = tables::pattern_of(tables::read_pdb_header(path), path).goal();
+    const tables::Pattern pattern = tables::pattern_of(tables::read_pdb_header(path), path);
+    const board::Board mine = pattern.goal();
     if (!(mine == ref.spec.goal))
         throw FormatError(path + ": the reference is for the " + ref.spec.goal.geometry().name() +
                           " goal " + ref.spec.goal.to_string() + ", this table for the " +
                           mine.geometry().name() + " goal " + mine.to_string());
+    // The reference's table of the same pattern, whatever its file is called there.
     for (const auto& rt : ref.spec.tables) {
-        if (rt.file != file || !rt.xxh3) continue;
+        if (!(rt.pattern == pattern) || !rt.xxh3) continue;
+        const std::string& file = rt.file;
         if (*rt.xxh3 == sum.payload || *rt.xxh3 == sum.values) return;
         std::error_code ec;
         if (fs::exists(ref.dir / file, ec)) {
@@ -102,7 +106,9 @@ void match_reference(const Reference& ref, const std::string& file, const std::s
                           base::hex16(sum.values) + ") differs from the reference " +
                           base::hex16(*rt.xxh3));
     }
-    throw FormatError(path + ": the reference manifest has no checksum for " + file);
+    throw FormatError(path +
+                      ": the reference manifest has no checksum for a table of its pattern (" +
+                      to_string(pattern.kind()) + " " + pattern.tiles_string() + ")");
 }
 
 // One table of a set, against its manifest's checksum and the reference.
@@ -113,7 +119,7 @@ void verify_member(const tables::SetPath& set, const tables::TableSpec& t,
     if (t.xxh3 && *t.xxh3 != sum.payload)
         throw FormatError(path + ": xxh3 " + base::hex16(sum.payload) +
                           " differs from the manifest's " + base::hex16(*t.xxh3));
-    if (ref) match_reference(*ref, t.file, path, sum, threads);
+    if (ref) match_reference(*ref, path, sum, threads);
     c.out << sum.line;
 }
 
@@ -164,7 +170,7 @@ int run_verify(const Context& c) {
     }
     if (tables::names_set(p)) return verify_set(c, p, ref, threads);
     const Verified sum = verify_file(p, std::nullopt, threads, c.interrupted);
-    if (ref) match_reference(*ref, fs::path(p).filename().string(), p, sum, threads);
+    if (ref) match_reference(*ref, p, sum, threads);
     c.out << sum.line;
     if (ref) c.out << "matches the reference " << o.against << "\n";
     return kExitOk;
