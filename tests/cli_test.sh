@@ -447,6 +447,12 @@ expect_out "A* out of memory: counted as a limit" '"limit":1,'
 run bash -c 'ulimit -v 700000 && exec "$0" -q -a astar -j 1 --node-limit 100000000 --input "$1"' \
   "$solver" "$scratch/oom.txt"
 expect_out "A* out of memory, plain: its counts and bound kept" '^hard: limit \(out of memory\) nodes [1-9][0-9]+ seconds [0-9.]+ lower bound [1-9][0-9]+$'
+# Out of memory before the search's first node (the walking-distance tables of a 6x4 board
+# under a ulimit of 65 MB; 30 to 115 MB do it here): the heuristic's start value is unknown, null, not 0.
+run bash -c 'ulimit -v 65000 && exec "$0" -q -j 1 --json --heuristic walking-distance --time-limit 5 "$1"' \
+  "$solver" "$("$solver" scramble -q --size 6x4 --seed 11)"
+expect_status "out of memory at the start" 3
+expect_out "out of memory at the start: no start value" '"heuristic":"walking-distance","heuristic_start":null,.*"lower_bound":0,"error":"out of memory"'
 run "$solver" --heuristic linear-conflict --time-limit 0.001 --input "$scratch/limit.txt"
 expect_status "time limit" 3
 expect_out "time limit" "^hard: limit \(time limit\)"

@@ -106,7 +106,11 @@ std::string solve_record(std::string_view label, const search::SolveOutcome& r,
     }
     write_style(o, style);
     o.number("nodes_expanded", s.nodes_expanded).number("nodes_generated", s.nodes_generated);
-    o.text("heuristic", style.heuristic).number("heuristic_start", s.heuristic_start);
+    o.text("heuristic", style.heuristic);
+    if (s.heuristic_start >= 0)
+        o.number("heuristic_start", s.heuristic_start);
+    else
+        o.null("heuristic_start");  // unknown: no memory for the search's first node
     o.fixed("seconds", r.seconds, 6);
     if (!r.lookups.empty()) o.text("lookups", r.lookups);
     if (r.threads > 1) o.number("threads", r.threads);

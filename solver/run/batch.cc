@@ -72,6 +72,7 @@ void out_of_memory(const Request& req, Task& t, std::chrono::steady_clock::time_
     } else {
         t.outcome = search::SolveOutcome{};
         t.outcome.search.stop_reason = oom;
+        t.outcome.search.heuristic_start = -1;  // what the search had is gone: unknown
         t.outcome.seconds = secs;
     }
 }
