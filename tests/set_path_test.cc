@@ -55,6 +55,17 @@ TEST_F(SetPathTest, NamesSetIsAFolderOrAManifest) {
     EXPECT_FALSE(tables::names_set(""));
 }
 
+TEST(StartsAsManifest, TheKeyOrACommentAfterABomAndWhiteSpace) {
+    EXPECT_TRUE(tables::starts_as_manifest("loyd-pdb-set 1\n"));
+    EXPECT_TRUE(tables::starts_as_manifest("# loyd pattern-database set\n"));
+    EXPECT_TRUE(tables::starts_as_manifest("\xEF\xBB\xBF\r\n\t loyd-pdb-set 2"));
+    EXPECT_FALSE(tables::starts_as_manifest(std::string("LOYDPDB\0\x04", 9)));
+    EXPECT_FALSE(tables::starts_as_manifest(""));
+    EXPECT_FALSE(tables::starts_as_manifest(" \n\t"));
+    EXPECT_FALSE(tables::starts_as_manifest("loyd-pdb"));
+    EXPECT_FALSE(tables::starts_as_manifest("name x\n"));
+}
+
 TEST_F(SetPathTest, AFolderGivesItsManifestTxt) {
     tables::SetPath p = tables::set_path(at("set"));
     EXPECT_EQ(p.dir, root_ / "set");

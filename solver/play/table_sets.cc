@@ -11,6 +11,7 @@
 #include "loyd/tables/header.h"
 #include "loyd/tables/presets.h"
 #include "loyd/tables/set_fit.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/table.h"
 #include "loyd/tables/table_file.h"
 
@@ -45,10 +46,6 @@ std::string first_bytes(const std::string& path, size_t n) {
     return s;
 }
 
-bool looks_like_manifest(const std::string& head) {
-    return head.rfind("# loyd pattern-database set", 0) == 0 || head.rfind("loyd-pdb-set", 0) == 0;
-}
-
 // The files of `dir`, each a table (header read and checked) or the manifest; anything else
 // is refused by name.
 std::vector<Given> classify(const std::string& dir, std::optional<std::string>& manifest) {
@@ -58,7 +55,7 @@ std::vector<Given> classify(const std::string& dir, std::optional<std::string>& 
     std::sort(files.begin(), files.end());
     for (const fs::path& p : files) {
         const std::string name = p.filename().string();
-        const std::string head = first_bytes(p.string(), 32);
+        const std::string head = first_bytes(p.string(), 256);
         if (head.rfind(std::string("LOYDPDB\0", 8), 0) == 0) {
             const tables::PdbHeader h = tables::read_pdb_header(p.string());
             if (h.encoding == tables::PdbEncoding::Zstd)
@@ -66,7 +63,7 @@ std::vector<Given> classify(const std::string& dir, std::optional<std::string>& 
                                   "-compressed; the page reads raw tables only: unpack the set "
                                   "first with pdbgen unpack DIR (then load the unpacked files)");
             tables.push_back({name, name, h, pattern_of(h, name)});
-        } else if (looks_like_manifest(head)) {
+        } else if (tables::starts_as_manifest(head)) {
             if (manifest)
                 throw UsageError("two manifests given (" + *manifest + " and " + name +
                                  "): load one set at a time");

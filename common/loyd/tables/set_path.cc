@@ -11,22 +11,24 @@ namespace fs = std::filesystem;
 
 namespace loyd::tables {
 
-namespace {
-
-// Whether the regular file at `path` starts as a manifest does: "loyd-pdb-set" or a '#'
-// comment, after a byte order mark and white space (a table starts with its magic, LOYDPDB).
-bool reads_as_manifest(const std::string& path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return false;  // a FIFO is never opened here
-    std::ifstream in(path, std::ios::binary);
-    char buf[256];
-    in.read(buf, sizeof buf);
-    std::string_view head =
-        base::without_bom(std::string_view(buf, static_cast<size_t>(in.gcount())));
+bool starts_as_manifest(std::string_view head) {
+    head = base::without_bom(head);
     const size_t first = head.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return false;
     head.remove_prefix(first);
     return head.substr(0, 12) == "loyd-pdb-set" || head.front() == '#';
+}
+
+namespace {
+
+// Whether the regular file at `path` starts as a manifest does (a FIFO is never opened here).
+bool reads_as_manifest(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return false;
+    std::ifstream in(path, std::ios::binary);
+    char buf[256];
+    in.read(buf, sizeof buf);
+    return starts_as_manifest(std::string_view(buf, static_cast<size_t>(in.gcount())));
 }
 
 }  // namespace

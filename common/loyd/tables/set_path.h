@@ -10,6 +10,9 @@
 //   other path is the manifest itself (whatever its name), in its own folder ("." for a bare
 //   file name).
 // - holds_set(folder): whether a folder holds a set (has a manifest.txt).
+// - starts_as_manifest(head): whether a file's first bytes start as a manifest's do: after a
+//   byte order mark and white space, "loyd-pdb-set" or a '#' comment (a table file starts with
+//   its magic, LOYDPDB). names_set and the play page's uploads tell manifests by it.
 // Only file metadata is read, and the first 256 bytes of a regular file names_set is not sure
 // of; an error reading them counts as "no" (opening the path later says why). Cost: one or
 // two stat calls, at most one short read; nothing throws.
@@ -17,6 +20,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace loyd::tables {
 
@@ -28,5 +32,6 @@ struct SetPath {
 bool names_set(const std::string& path);
 SetPath set_path(const std::string& path);
 bool holds_set(const std::filesystem::path& folder);
+bool starts_as_manifest(std::string_view head);
 
 }  // namespace loyd::tables
