@@ -125,6 +125,14 @@ TEST(CommandOptions, AnOptionWhereAValueBelongsIsRefusedAsSuch) {
               "-n needs a value (the argument after it is the option '-q')");
     EXPECT_EQ(refusal(without_default(), {"build", "--out", "--level=3"}),
               "--out needs a value (the argument after it is the option '--level=3')");
+    // Abbreviated, as the parser allows them.
+    EXPECT_EQ(refusal(with_default(), {"scramble", "--cou", "--goal", "first"}),
+              "--cou needs a value (the argument after it is the option '--goal')");
+    EXPECT_EQ(refusal(with_default(), {"scramble", "--count", "--go", "first"}),
+              "--count needs a value (the argument after it is the option '--go')");
+    // Another command's option is named as such, whatever follows it.
+    EXPECT_EQ(refusal(with_default(), {"solve", "-n", "--json", "1"}),
+              "-n (--count of scramble) does not apply to solve");
     // solve's --count takes no value; a value given with '=', a word, a number are values.
     EXPECT_EQ(refusal(with_default(), {"--count", "--json", "1"}), "");
     EXPECT_EQ(parse(without_default(), {"build", "--out=--level"}).values["out"].as<std::string>(),

@@ -419,11 +419,16 @@ expect_run "verify a manifest under another name" 0 "$pdbgen" verify "$renamed/s
   expect_out "verify a manifest under another name: the set" "^set 8-4-4: all 2 tables verified"
 expect_run "info a manifest under another name" 0 "$pdbgen" info "$renamed/set.conf" &&
   expect_out "info a manifest under another name: the set" "^set +8-4-4"
-expect_run "unpack a manifest under another name" 0 "$pdbgen" unpack "$renamed/set.conf" "$scratch/renamed-out" -q
+expect_run "unpack a manifest under another name" 0 "$pdbgen" unpack "$renamed/set.conf" "$scratch/renamed-out" --entries compact -q
 expect "unpack a manifest under another name: a set written" [ -s "$scratch/renamed-out/manifest.txt" ]
-expect_run "pack a manifest under another name" 0 "$pdbgen" pack "$renamed/set.conf" -q
-expect "pack in place keeps the manifest's name" [ -s "$renamed/set.conf" ] && expect "and writes no other" [ ! -e "$renamed/manifest.txt" ]
-expect_run "verify after pack in place" 0 "$pdbgen" verify "$renamed/set.conf" --against "$s844"
+expect_run "verify the set unpacked from a manifest under another name" 0 "$pdbgen" verify "$scratch/renamed-out" --against "$s844"
+# In place, only a manifest.txt follows the tables' checksums: another is refused, nothing
+# written (it would be left naming the old checksums).
+cp -r "$renamed" "$scratch/renamed-before"
+expect_run "unpack in place through a manifest under another name" 2 "$pdbgen" unpack "$renamed/set.conf" --entries compact &&
+  expect_err_line "unpack in place through a manifest under another name: said" "needs its manifest to be called manifest.txt"
+expect_run "pack in place through a manifest under another name, OUT the same folder" 2 "$pdbgen" pack "$renamed/set.conf" "$renamed"
+expect "nothing written in place" diff -r "$scratch/renamed-before" "$renamed"
 
 # ---------------------------------------------------------------------------------------
 # verify --against

@@ -56,35 +56,45 @@ bool CommandOptions::takes_value(const std::string& token) const {
     return false;
 }
 
-// True when `token` names an option of some command: --name, --name=VALUE or -x.
+// True when `token` names an option of some command: --name or -x, or --name=VALUE, the
+// name perhaps abbreviated (as the parser allows: --cou for --count).
 bool CommandOptions::is_option(const std::string& token) const {
     const std::string name = token.substr(0, token.find('='));
+    const bool is_long = name.size() > 2 && name.rfind("--", 0) == 0;
     for (const Group& g : groups_)
         for (const auto& o : g.options.options())
-            if (name == "--" + o->long_name() ||
+            if ((is_long && o->long_name().rfind(name.substr(2), 0) == 0) ||
                 name == o->canonical_display_name(po::command_line_style::allow_dash_for_short))
                 return true;
     return false;
 }
 
 // "scramble --count --size 2x2": the parser takes "--size" as --count's value, and the error
-// would be about what follows ('2x2'). An option that takes a value in the command (of scope
-// `mine`; solve's --count takes none) followed by another option is refused as what it is (a
-// value "--x" can still be given as --count=--x).
+// would be about what follows ('2x2'). An option of the command (of scope `mine`) that takes a
+// value, followed by another option, is refused as what it is (a value "--x" can still be
+// given as --count=--x). Another command's option is left to parse(), which names its owner.
 void CommandOptions::refuse_option_as_value(int argc, const char* const* argv,
                                             unsigned mine) const {
-    // The option `token` means in the command: its own first, as parse() adds them.
+    // Whether `token` is an option of the command that takes a value: its exact name, or a
+    // long name it alone abbreviates.
     auto wants_value = [&](const std::string& token) {
-        for (const bool in_scope : {true, false})
-            for (const Group& g : groups_) {
-                if (static_cast<bool>(g.scope & mine) != in_scope) continue;
-                for (const auto& o : g.options.options())
-                    if (token == "--" + o->long_name() ||
-                        token ==
-                            o->canonical_display_name(po::command_line_style::allow_dash_for_short))
-                        return o->semantic()->max_tokens() > 0;
+        const bool is_long = token.size() > 2 && token.rfind("--", 0) == 0;
+        const po::option_description* found = nullptr;
+        int prefixed = 0;
+        for (const Group& g : groups_) {
+            if (!(g.scope & mine)) continue;
+            for (const auto& o : g.options.options()) {
+                if (token == "--" + o->long_name() ||
+                    token ==
+                        o->canonical_display_name(po::command_line_style::allow_dash_for_short))
+                    return o->semantic()->max_tokens() > 0;
+                if (is_long && o->long_name().rfind(token.substr(2), 0) == 0) {
+                    found = o.get();
+                    ++prefixed;
+                }
             }
-        return false;
+        }
+        return prefixed == 1 && found->semantic()->max_tokens() > 0;
     };
     for (int i = 1; i + 1 < argc; ++i) {
         const std::string a = argv[i];

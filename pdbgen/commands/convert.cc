@@ -221,6 +221,14 @@ int convert_set(const Context& c, const Conversion& how) {
     tables::PdbSetSpec spec = tables::read_manifest(sp.manifest.string());
     const fs::path dst = c.options.paths.size() == 2 ? fs::path(c.options.paths[1]) : sp.dir;
     std::error_code ec;
+    // In place, the manifest follows each table (rewrite_in_set), and only a folder's
+    // manifest.txt makes it a set whose lock and manifest count: one under another name
+    // would be left naming the old checksums.
+    if (sp.manifest.filename() != tables::kManifestName &&
+        (c.options.paths.size() == 1 || fs::equivalent(dst, sp.dir, ec)))
+        throw UsageError("converting a set in place needs its manifest to be called " +
+                         std::string(tables::kManifestName) + " (this one is " +
+                         sp.manifest.string() + "): rename it, or give another folder as OUT");
     const bool created = !fs::exists(dst, ec) && !ec;
     const fs::path top = created ? first_missing(dst) : dst;
     fs::create_directories(dst, ec);

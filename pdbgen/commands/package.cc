@@ -30,6 +30,7 @@
 #include "loyd/tables/header.h"
 #include "loyd/tables/load.h"
 #include "loyd/tables/manifest.h"
+#include "loyd/tables/set_path.h"
 #include "loyd/tables/table_file.h"
 #include "pdbgen/commands.h"
 #include "pdbgen/commands/folder.h"
@@ -180,10 +181,10 @@ std::string package_set_name(const tables::LoadedSet& set, bool& hashed) {
     return (name.empty() ? "custom" : name) + "-" + hash8(tables::manifest_text(set.spec));
 }
 
-// The stage: the set's tables zstd-compressed under usr/share/loyd/pdb/FOLDER and a
-// DEBIAN/control, in `stage` (made anew).
-void stage_set(const Context& c, const tables::LoadedSet& set, const std::string& name,
-               const std::string& pkg, const fs::path& stage) {
+// The stage: the set's tables zstd-compressed under usr/share/loyd/pdb/FOLDER beside its
+// manifest (whatever its name, there manifest.txt) and a DEBIAN/control, in `stage` (made anew).
+void stage_set(const Context& c, const tables::LoadedSet& set, const fs::path& manifest,
+               const std::string& name, const std::string& pkg, const fs::path& stage) {
     // The folder it installs, in the package name's letters ("My set" -> my-set-HASH).
     const std::string folder = pkg.substr(std::string("loyd-pdb-").size());
     std::error_code ec;
@@ -198,8 +199,7 @@ void stage_set(const Context& c, const tables::LoadedSet& set, const std::string
                     tables::PdbEncoding::Zstd, tables::kDefaultZstdLevel, &c.interrupted);
         bytes += fs::file_size(dest / t.file);
     }
-    fs::copy_file(fs::path(set.dir) / tables::kManifestName, dest / tables::kManifestName,
-                  fs::copy_options::overwrite_existing, ec);
+    fs::copy_file(manifest, dest / tables::kManifestName, fs::copy_options::overwrite_existing, ec);
     if (ec) throw IoError("cannot copy the manifest of " + set.dir + ": " + ec.message());
     base::write_file_atomic(
         (stage / "DEBIAN/control").string(),
@@ -282,7 +282,7 @@ void make_table_packages(const Context& c, const std::string& set_dir, const std
     require_replaceable(tgz);
     const std::string deb_tmp = base::temporary_path(deb), tgz_tmp = base::temporary_path(tgz);
     try {
-        stage_set(c, set, name, pkg, stage);
+        stage_set(c, set, tables::set_path(set_dir).manifest, name, pkg, stage);
         run_tool({"dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage.string(), deb_tmp},
                  c.interrupted);
         // The tarball is rooted at the prefix (share/loyd/pdb/NAME), the .deb at / (usr/...).
