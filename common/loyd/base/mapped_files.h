@@ -11,7 +11,9 @@
 // Contract: add() copies the name (cut to kMaxName bytes) into a free slot and returns its
 // number, or -1 when all kMaxMappings slots are taken (the mapping then stays unnamed: a
 // SIGBUS on it names no file). remove(slot) frees it; remove(-1) does nothing. A slot is read
-// only while it is complete, so file_at() never sees half a name. Cost: a scan of the slots.
+// only while it is marked complete; one freed and filled again during a scan could mix two
+// records, which takes a table unmapped while another thread faults on it (loyd unmaps a
+// table only once no search reads it). Cost: a scan of the slots.
 #pragma once
 
 #include <cstddef>
