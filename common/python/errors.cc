@@ -2,6 +2,8 @@
 
 #include <exception>
 #include <new>
+#include <string>
+#include <system_error>
 
 #include "loyd/base/error.h"
 
@@ -75,6 +77,16 @@ void translate(std::exception_ptr p) {
         raise(types.limit, e.what());
     } catch (const loyd::Error& e) {
         raise(types.internal, (std::string("internal error: ") + e.what()).c_str());
+    } catch (const std::system_error& e) {
+        // A thread that could not start under a memory or process limit: a limit, as the
+        // solver's exit status 3 ("out of resources"), not an internal error.
+        if (e.code() != std::errc::resource_unavailable_try_again &&
+            e.code() != std::errc::not_enough_memory)
+            throw;
+        raise(types.limit, (std::string("out of resources: ") + e.what() +
+                            " (a memory or process limit such as ulimit -v or -u; fewer threads "
+                            "may fit)")
+                               .c_str());
     }
     // anything else: pybind11's own translation (MemoryError for bad_alloc, ...)
 }

@@ -16,6 +16,7 @@
 #include "errors.h"
 #include "interrupt.h"
 #include "loyd/base/error.h"
+#include "loyd/base/thread_group.h"
 #include "loyd/board/notation.h"
 #include "loyd/board/parse.h"
 #include "loyd/board/scramble.h"
@@ -312,10 +313,10 @@ py::array_t<int32_t> heuristic_values(const py::handle& boards, const py::dict& 
                 cancel = true;
             }
         };
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threads; ++t) pool.emplace_back(one);
+        base::ThreadGroup pool([&] { cancel = true; });  // a thread that cannot start
+        for (int t = 1; t < threads; ++t) pool.start(one);
         one();
-        for (auto& t : pool) t.join();
+        pool.join();
         if (error) std::rethrow_exception(error);
     };
     run_interruptible(work, cancel);

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_group.h"
 #include "loyd/tables/load.h"
 
 namespace loyd::solver {
@@ -31,8 +32,15 @@ public:
     }
 
     void serve() {
-        std::vector<std::thread> pool;
-        for (int i = 0; i < threads_; ++i) pool.emplace_back([&] { work(); });
+        // A thread that cannot start: those started stop, then the error is the rank's.
+        base::ThreadGroup pool([&] {
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                stopping_ = true;
+            }
+            work_cv_.notify_all();
+        });
+        for (int i = 0; i < threads_; ++i) pool.start([&] { work(); });
         try {
             talk();
         } catch (...) {
@@ -43,7 +51,7 @@ public:
             stopping_ = true;
         }
         work_cv_.notify_all();
-        for (auto& t : pool) t.join();
+        pool.join();
     }
 
 private:

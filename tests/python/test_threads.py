@@ -2,6 +2,10 @@
 run meanwhile), any thread count gives the same answers, and concurrent calls from Python
 threads share one loaded table set."""
 
+import os
+import resource
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -252,3 +256,31 @@ keep = Solver()
 """
     p = run_fresh(code, timeout=60)
     assert p.returncode == 0 and p.stdout == "R\n", (p.stdout, p.stderr)
+
+
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer reserves more address space than the limit below")
+def test_threads_that_cannot_start_raise_limit_error():
+    """Under an address-space limit (ulimit -v) 1024 threads' stacks do not fit: the call raises
+    LimitError ("out of resources") and the interpreter goes on; it used to abort
+    (std::terminate on the threads already started)."""
+    code = """
+import loyd
+hard = "8 14 10 12 11 7 0 2 13 3 15 5 4 6 9 1"
+calls = [lambda: loyd.solve(hard, threads=1024),
+         lambda: loyd.solve_many([hard], threads=1024),
+         lambda: loyd.heuristic_values(loyd.scramble(5000, (4, 4), 1), threads=1024)]
+for call in calls:
+    try:
+        call()
+        print("no error")
+    except loyd.LimitError as e:
+        print("LimitError", "out of resources" in str(e))
+print(loyd.solve("1 2 3/4 5 6/7 0 8").length)
+"""
+    limit = 1 << 30
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split("\n")[:4] == ["LimitError True"] * 3 + ["1"], p.stdout

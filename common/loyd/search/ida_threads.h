@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "loyd/base/thread_group.h"
 #include "loyd/search/ida_kernel.h"
 
 namespace loyd::search {
@@ -66,10 +67,11 @@ bool search_frontier(Workers<H>& ws, Shared& shared, int bound, int h0,
         }
         w.check();  // flushes its count
     };
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < ws.size(); ++t) pool.emplace_back(run, std::ref(*ws[t]));
+    // A thread that cannot start stops the others (its error is the search's).
+    base::ThreadGroup pool([&] { shared.stop_solved(); });
+    for (size_t t = 1; t < ws.size(); ++t) pool.start(run, std::ref(*ws[t]));
     run(*ws[0]);
-    for (auto& th : pool) th.join();
+    pool.join();
     return any.load();
 }
 

@@ -20,6 +20,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/thread_count.h"
+#include "loyd/base/thread_group.h"
 #include "loyd/base/tileset.h"
 #include "loyd/board/geometry.h"
 #include "loyd/tables/build.h"
@@ -107,11 +108,11 @@ void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn,
             }
         }
     };
-    std::vector<std::thread> pool;
+    base::ThreadGroup pool;
     const int workers = base::workers_for(total, chunk, threads);  // a small layer: fewer threads
-    for (int t = 1; t < workers; ++t) pool.emplace_back(work, false);
+    for (int t = 1; t < workers; ++t) pool.start(work, false);
     work(true);
-    for (auto& th : pool) th.join();
+    pool.join();
     if (cancelled) throw LimitError("table build cancelled");
 }
 

@@ -8,6 +8,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/thread_count.h"
+#include "loyd/base/thread_group.h"
 #include "loyd/tables/build.h"
 
 namespace loyd::tables {
@@ -52,10 +53,10 @@ void over_pieces(uint64_t total, int threads, Work work) {
         for (uint64_t lo; (lo = next.fetch_add(kPiece)) < total;)
             work(lo, std::min(total, lo + kPiece));
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < base::workers_for(total, kPiece, threads); ++t) pool.emplace_back(run);
+    base::ThreadGroup pool;
+    for (int t = 1; t < base::workers_for(total, kPiece, threads); ++t) pool.start(run);
     run();
-    for (auto& th : pool) th.join();
+    pool.join();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/little_endian.h"
 #include "loyd/base/thread_count.h"
+#include "loyd/base/thread_group.h"
 #include "loyd/tables/build.h"
 
 namespace loyd::tables {
@@ -180,10 +181,10 @@ TableEntries encode_entries(const Pattern& p, const EntryReader& in, uint64_t en
         std::lock_guard<std::mutex> lock(mu);
         out.exceptions.insert(out.exceptions.end(), local.begin(), local.end());
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < base::workers_for(entries, kPiece, threads); ++t) pool.emplace_back(work);
+    base::ThreadGroup pool;
+    for (int t = 1; t < base::workers_for(entries, kPiece, threads); ++t) pool.start(work);
     work();
-    for (auto& th : pool) th.join();
+    pool.join();
     if (!problem.empty())
         throw FormatError("cannot encode the table of pattern " + p.tiles_string() + ": " +
                           problem);

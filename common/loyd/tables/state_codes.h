@@ -20,6 +20,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/huge_buffer.h"
 #include "loyd/base/thread_count.h"
+#include "loyd/base/thread_group.h"
 
 namespace loyd::tables {
 
@@ -117,10 +118,10 @@ public:
                     words_[i] = code == 1 ? w | ((w & kLow) << 1) : w | ((w >> 1) & kLow);
                 }
         };
-        std::vector<std::thread> pool;
-        for (int t = 1; t < base::workers_for(words, kPiece, threads); ++t) pool.emplace_back(work);
+        base::ThreadGroup pool;
+        for (int t = 1; t < base::workers_for(words, kPiece, threads); ++t) pool.start(work);
         work();
-        for (auto& t : pool) t.join();
+        pool.join();
     }
 
 private:

@@ -11,6 +11,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/thread_count.h"
+#include "loyd/base/thread_group.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/cell_layout.h"
 #include "loyd/tables/header.h"
@@ -221,10 +222,10 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
                     return fail.report(r, std::move(why));
         }
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < base::workers_for(entries, kChunk, threads); ++t) pool.emplace_back(work);
+    base::ThreadGroup pool;
+    for (int t = 1; t < base::workers_for(entries, kChunk, threads); ++t) pool.start(work);
     work();
-    for (auto& th : pool) th.join();
+    pool.join();
     if (fail.any) throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
     if (cancel && cancel->load()) throw LimitError(what + ": check cancelled");
     if (const std::string why = unused_slots_problem(p, table, threads); !why.empty())
@@ -334,10 +335,10 @@ ValueSummary summarize_values(const Pattern& p, const EntryReader& table, uint64
             std::lock_guard<std::mutex> lock(mu);
             for (size_t v = 0; v < 256; ++v) out.histogram[v] += hist[v];
         };
-        std::vector<std::thread> pool;
-        for (int t = 1; t < base::workers_for(n, 1 << 14, threads); ++t) pool.emplace_back(work);
+        base::ThreadGroup pool;
+        for (int t = 1; t < base::workers_for(n, 1 << 14, threads); ++t) pool.start(work);
         work();
-        for (auto& th : pool) th.join();
+        pool.join();
         XXH3_64bits_update(hash.get(), piece, n);
     }
     out.xxh3 = XXH3_64bits_digest(hash.get());
