@@ -68,9 +68,15 @@ expect "MTM on 2 ranks: nothing created" [ ! -e "$scratch/mtm2" ]
 # a wrong table (other patterns) or wait for each other for ever (other presets).
 expect_run "other patterns on one rank" 2 "${mpi[@]}" -np 1 "$pdbgen" build --size 3x3 --pattern 1,2,3,4 \
   --out "$scratch/mixed" : -np 1 "$pdbgen" build --size 3x3 --pattern 5,6,7,8 --out "$scratch/mixed"
-expect_err "other patterns on one rank: said" "^pdbgen: rank 1 builds custom for the goal 1 2 3 4 5 6 7 8 0 \(stm; additive-5-6-7-8.pdb; compact entries, dense layout\), rank 0 builds custom .*additive-1-2-3-4.pdb.*: start every rank with the same options"
+expect_err "other patterns on one rank: said" "^pdbgen: rank 1 builds custom for the 3x3 goal 1 2 3 4 5 6 7 8 0 \(stm; additive-5-6-7-8.pdb; compact entries, dense layout\), rank 0 builds custom .*additive-1-2-3-4.pdb.*: start every rank with the same options"
 expect_once "other patterns on one rank: said once" "$scratch/err" "builds custom"
 expect "other patterns on one rank: nothing created" [ ! -e "$scratch/mixed" ]
+# The same goal in numbers on a transposed board (4x3 and 3x4): other tables (it built a
+# damaged one, exit 0).
+expect_run "a transposed board on one rank" 2 "${mpi[@]}" -np 1 "$pdbgen" build --size 4x3 --pattern 1,2,3,4 \
+  --out "$scratch/mixed" : -np 1 "$pdbgen" build --size 3x4 --pattern 1,2,3,4 --out "$scratch/mixed"
+expect_err "a transposed board on one rank: said" "^pdbgen: rank 1 builds custom for the 3x4 goal .*, rank 0 builds custom for the 4x3 goal"
+expect "a transposed board on one rank: nothing created" [ ! -e "$scratch/mixed" ]
 run timeout 120 "${mpi[@]}" -np 2 "$pdbgen" build --preset 8-4-4 --out "$scratch/mixed" : -np 1 "$pdbgen" build --preset 8-fringe --out "$scratch/mixed"
 expect_status "another preset on rank 2 (was a hang)" 2
 expect_err "another preset on rank 2: said" "^pdbgen: rank 2 builds 8-fringe .*, rank 0 builds 8-4-4 "
