@@ -51,6 +51,11 @@ same() {
 run_as version 0 "${mpi[@]}" -np 2 "$solver" --version
 expect_once "version once, naming Open MPI" "$scratch/version.out" "^MPI: Open MPI"
 expect_once "version once" "$scratch/version.out" "^solver \(loyd\)"
+# --version or --help on one rank only: refused on every rank, exit 2, naming it (was a hang).
+run_as version_one_rank 2 timeout 60 "${mpi[@]}" -np 1 "$solver" 8 6 7 2 5 4 3 0 1 : -np 1 "$solver" --version
+expect_once "version on one rank: said" "$scratch/version_one_rank.err" "^solver: rank 1 runs solver --version, rank 0 runs solver with an instance or a command: under mpirun every rank runs the same command"
+run_as help_one_rank 2 timeout 60 "${mpi[@]}" -np 1 "$solver" --help : -np 1 "$solver" 8 6 7 2 5 4 3 0 1
+expect_once "help on one rank: said" "$scratch/help_one_rank.err" "^solver: rank 1 runs solver with an instance or a command, rank 0 runs solver --help"
 
 # The batch: random 3x3 positions (half cannot reach the goal), ten easy Korf instances,
 # invalid lines, comments, a label; goal blank-first for both sizes.

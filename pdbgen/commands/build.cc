@@ -293,8 +293,7 @@ std::string tables_built(const BuildPlan& plan) {
     for (const auto& t : plan.spec.tables) files += (files.empty() ? "" : ", ") + t.file;
     // The board's size too: a goal in numbers is the same on W x H and H x W.
     return plan.spec.name + " for the " + plan.spec.goal.geometry().name() + " goal " +
-           plan.spec.goal.to_string() + " (" +
-           to_string(plan.spec.metric) + "; " + files + "; " +
+           plan.spec.goal.to_string() + " (" + to_string(plan.spec.metric) + "; " + files + "; " +
            to_string(plan.coding(plan.spec.metric)) + " entries, " + to_string(plan.layout) +
            " layout" + (plan.checkpoint.empty() ? "" : ", with --checkpoint") + ")";
 }
