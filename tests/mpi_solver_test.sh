@@ -57,6 +57,18 @@ expect_once "version on one rank: said" "$scratch/version_one_rank.err" "^solver
 run_as help_one_rank 2 timeout 60 "${mpi[@]}" -np 1 "$solver" --help : -np 1 "$solver" 8 6 7 2 5 4 3 0 1
 expect_once "help on one rank: said" "$scratch/help_one_rank.err" "^solver: rank 1 runs solver with an instance or a command, rank 0 runs solver --help"
 
+# A first line over 64 KiB in a file: its record at once, and the batch after it handed out to
+# the ranks as any other (it was taken for a paused input: every instance split over the ranks).
+{
+  head -c 70000 /dev/zero | tr '\0' 'a'
+  echo
+  for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do "$solver" scramble -q --size 3x3 --seed "$seed"; done
+} >"$scratch/long.txt"
+run_as long_two 1 timeout 60 "${mpi[@]}" -np 2 "$solver" -j 1 --json --input "$scratch/long.txt"
+run_as long_one 1 "$solver" -j 1 --json --input "$scratch/long.txt"
+same "a long first line: the one-process records" long_one long_two
+expect "a long first line: no instance split over the ranks" not grep -q '"ranks"' "$scratch/long_two.out"
+
 # The batch: random 3x3 positions (half cannot reach the goal), ten easy Korf instances,
 # invalid lines, comments, a label; goal blank-first for both sizes.
 py mpi_solver_check.py make-batch "$repo/data/korf100.txt" >"$scratch/batch.txt"

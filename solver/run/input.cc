@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -132,7 +133,10 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
 }
 
 FdBuf::FdBuf(int fd, std::string name, bool owned, const std::atomic<bool>* stop)
-    : fd_(fd), name_(std::move(name)), owned_(owned), stop_(stop) {}
+    : fd_(fd), name_(std::move(name)), owned_(owned), stop_(stop) {
+    struct stat st {};
+    regular_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+}
 
 FdBuf::~FdBuf() {
     if (owned_) ::close(fd_);

@@ -47,6 +47,8 @@ public:
 
     // True when a whole line is buffered or a read would not wait (data, the end, an error).
     bool line_ready() const;
+    // True when the descriptor is a regular file: finite, and a read never waits for a writer.
+    bool regular() const { return regular_; }
 
     std::string error;
 
@@ -57,6 +59,7 @@ private:
     int fd_;
     std::string name_;
     bool owned_;
+    bool regular_ = false;
     const std::atomic<bool>* stop_;
     char buf_[64 * 1024];
 };
@@ -80,9 +83,13 @@ public:
     bool streaming() const { return in_ != nullptr; }
     // True when next() would not wait for more input (arguments, a buffered line, a file, or
     // a pipe or terminal with data or at its end). A partial line may still make it wait.
-    // False while the rest of a line too long is still to be skipped: it may never end (as
-    // /dev/zero), and reading ahead must not hold back the record of that line meanwhile.
-    bool ready() const { return !skip_rest_ && (!buf_ || buf_->line_ready()); }
+    // False while the rest of a line too long is still to be skipped, unless the input is a
+    // regular file: the rest may never end (as /dev/zero), and reading ahead must not hold
+    // back the record of that line meanwhile; a file's ends, and a batch that reads it is not
+    // taken for a paused stream (its instances would then be split over threads or ranks).
+    bool ready() const {
+        return (!skip_rest_ || (buf_ && buf_->regular())) && (!buf_ || buf_->line_ready());
+    }
 
 private:
     IoError read_error() const;  // names the input and, when known, the system's reason
