@@ -235,7 +235,9 @@ board::MoveText read_moves(const std::string& text, board::Notation n) {
     try {
         return parse_move_text(text, n);
     } catch (const FormatError& e) {
-        throw InvalidInput("moves '" + clipped(text, 40) + "': " + e.what());
+        // one_line: a NUL in the text would end the message there (it reaches Python as a C
+        // string); escaped as \x00, as in every other message.
+        throw InvalidInput(one_line("moves '" + clipped(text, 40) + "': " + e.what()));
     }
 }
 

@@ -176,6 +176,14 @@ def test_malformed_text_raises_invalid_input(text, message):
     assert "\n" not in str(e.value)
 
 
+def test_a_nul_in_moves_is_said_escaped():
+    """The whole message, the NUL as \\x00 (it used to end the message there)."""
+    board = loyd.Board("8 2 0/4 6 1/3 7 5")
+    for call in (lambda: board.apply("L\x00L"), lambda: loyd.check(board, "LL\x00")):
+        with pytest.raises(loyd.InvalidInputError, match=r"\\x00.*: bad move character '\\x00'"):
+            call()
+
+
 def test_malformed_sequences():
     with pytest.raises(loyd.InvalidInputError, match="different lengths"):
         loyd.Board([[1, 2, 3], [4, 5], [6, 7, 8, 0]])
