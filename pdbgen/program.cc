@@ -31,13 +31,7 @@ void require_same_command(const Options& opt, int status, base::Collective& worl
                              : opt.version ? std::string("pdbgen --version")
                              : status >= 0 ? std::string("pdbgen without a command")
                                            : command;
-    std::string theirs, root;
-    const int first = world.first_differing(mine, theirs, root);
-    if (first < 0) return;
-    world.agree_on([&] {
-        throw UsageError("rank " + std::to_string(first) + " runs " + theirs + ", rank 0 runs " +
-                         root + ": under mpirun every rank runs the same command");
-    });
+    program::require_same_command(world, mine);
 }
 
 }  // namespace

@@ -2,10 +2,7 @@
 
 #include <memory>
 #include <optional>
-#include <string>
 
-#include "loyd/base/collective.h"
-#include "loyd/base/error.h"
 #include "solver/commands.h"
 #include "solver/options.h"
 #include "solver/ranks/run.h"
@@ -26,21 +23,6 @@ int run_command(const Request& req, std::ostream& out, std::ostream& err, RankRu
     return run_solve(req, out, err, run);
 }
 
-// Under mpirun, --help or --version on some ranks only would leave the others waiting for
-// ever: a UsageError on every rank naming the first rank that differs from rank 0.
-void require_same_mode(const Options& opt, base::Collective& world) {
-    const std::string mine = opt.help      ? "solver --help"
-                             : opt.version ? "solver --version"
-                                           : "solver with an instance or a command";
-    std::string theirs, root;
-    const int first = world.first_differing(mine, theirs, root);
-    if (first < 0) return;
-    world.agree_on([&] {
-        throw UsageError("rank " + std::to_string(first) + " runs " + theirs + ", rank 0 runs " +
-                         root + ": under mpirun every rank runs the same command");
-    });
-}
-
 }  // namespace
 
 int run_solver(program::Process& p) {
@@ -50,7 +32,12 @@ int run_solver(program::Process& p) {
         opt = parse_options(p.argc, p.argv);
         if (!opt->help && !opt->version) req = make_request(*opt);
     });
-    if (p.world.size() > 1) require_same_mode(*opt, p.world);
+    // --help or --version on some ranks only would leave the others waiting for ever.
+    if (p.world.size() > 1)
+        program::require_same_command(p.world, opt->help ? "solver --help"
+                                               : opt->version
+                                                   ? "solver --version"
+                                                   : "solver with an instance or a command");
     if (opt->help) {
         p.out << (opt->command.empty() ? help_text() : command_help(opt->command));
         return kExitOk;

@@ -12,6 +12,7 @@
 #include <system_error>
 #include <thread>
 
+#include "loyd/base/error.h"
 #include "loyd/base/fd_output.h"
 #include "loyd/base/version.h"
 #include "program/exit_status.h"
@@ -133,6 +134,16 @@ int run_program(std::string_view name, int argc, char** argv,
 
 std::string version_text(std::string_view name) {
     return std::string(name) + " (loyd) " + kVersion + "\n" + mpi::mpi_version_line() + "\n";
+}
+
+void require_same_command(base::Collective& world, const std::string& mine) {
+    std::string theirs, root;
+    const int first = world.first_differing(mine, theirs, root);
+    if (first < 0) return;
+    world.agree_on([&] {
+        throw UsageError("rank " + std::to_string(first) + " runs " + theirs + ", rank 0 runs " +
+                         root + ": under mpirun every rank runs the same command");
+    });
 }
 
 }  // namespace loyd::program

@@ -47,4 +47,10 @@ int run_program(std::string_view name, int argc, char** argv,
 // The lines of `--version`: "NAME (loyd) VERSION" and the MPI line.
 std::string version_text(std::string_view name);
 
+// Under mpirun every rank must run the same command (`mpirun A : B`, or --help on some ranks,
+// would leave the others waiting for ever). `mine` says what this rank runs ("solver --help");
+// collective: a UsageError on every rank naming the first rank whose text differs from rank
+// 0's, else nothing.
+void require_same_command(base::Collective& world, const std::string& mine);
+
 }  // namespace loyd::program
