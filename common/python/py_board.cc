@@ -116,9 +116,10 @@ std::string board_repr(const board::Board& b) {
     return "loyd.Board('" + rows_text(b) + "')";
 }
 
-board::Board apply_moves(const board::Board& b, const std::string& text,
-                         const std::string& notation_name) {
-    const board::Notation n = board::parse_notation(notation_name);
+board::Board apply_moves(const board::Board& b, const py::handle& text_arg_,
+                         const py::handle& notation_arg) {
+    const std::string text = text_arg<InvalidInput>(text_arg_, "the move text");
+    const board::Notation n = board::parse_notation(text_arg<UsageError>(notation_arg, "notation"));
     const board::MoveText m = read_moves(text, n);
     const board::Replay r = replay(b, m.moves);
     if (r.illegal) throw InvalidInput(illegal_move_message(m, text, *r.illegal, n, *r.illegal + 1));

@@ -49,6 +49,16 @@ std::string utf8_text(const py::handle& s, const std::string& what) {
     return std::string(p, static_cast<size_t>(n));
 }
 
+// A text argument (moves, a notation name): a str as UTF-8 (E naming `what` for a lone
+// surrogate), bytes as they are (as pybind11 reads a std::string); TypeError otherwise.
+template <class E>
+std::string text_arg(const py::handle& h, const std::string& what) {
+    if (PyUnicode_Check(h.ptr())) return utf8_text<E>(h, what);
+    if (PyBytes_Check(h.ptr())) return h.cast<std::string>();
+    throw py::type_error(what + " must be a str, not " +
+                         std::string(py::str(py::type::of(h).attr("__name__"))));
+}
+
 // None -> nullopt; "WxH" or (W, H) -> the board; UsageError otherwise.
 std::optional<board::Geometry> size_arg(const py::handle& size);
 // size_arg for a call that needs a size: UsageError for None too.

@@ -234,13 +234,14 @@ private:
 };
 
 py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves,
-                    const std::string& notation, const py::object& progress,
+                    const py::handle& notation_arg, const py::object& progress,
                     double progress_every) {
     auto prepared = prepare(boards, o);
     auto& pos = prepared.first;
     auto& s = prepared.second;
     const size_t n = pos.size();
-    const board::Notation nt = board::parse_notation(notation);
+    const board::Notation nt =
+        board::parse_notation(text_arg<UsageError>(notation_arg, "notation"));
     BatchArrays out(n, want_moves,
                     board::MoveStyle{
                         nt, nt == board::Notation::Tile || s.options.metric == board::Metric::Mtm});

@@ -166,9 +166,10 @@ void optimal_length(Search& s, const board::Board& start, bool search, py::dict&
 }
 
 // `solver check`'s verdict on one board and move text (solver/commands/check.cc).
-py::dict check(const py::handle& board, const std::string& text, const py::dict& o,
-               const std::string& notation, bool optimal) {
-    const board::Notation n = board::parse_notation(notation);
+py::dict check(const py::handle& board, const py::handle& moves, const py::dict& o,
+               const py::handle& notation, bool optimal) {
+    const std::string text = text_arg<InvalidInput>(moves, "the move text");
+    const board::Notation n = board::parse_notation(text_arg<UsageError>(notation, "notation"));
     const board::BoardFormat f = format_of(o);
     const board::Board start = board_arg(board, f);
     const board::MoveText mt = read_moves(text, n);
@@ -214,10 +215,10 @@ int distance(const py::handle& board, const py::dict& o) {
     return h;
 }
 
-std::string format_path(const std::string& path, const std::string& notation,
+std::string format_path(const std::string& path, const py::handle& notation,
                         const py::handle& runs) {
     board::MoveStyle style;
-    style.notation = board::parse_notation(notation);
+    style.notation = board::parse_notation(text_arg<UsageError>(notation, "notation"));
     style.runs = runs.is_none() ? style.notation == board::Notation::Tile : runs.cast<bool>();
     return format_moves(board::parse_moves(path), style);
 }

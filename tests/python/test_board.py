@@ -184,6 +184,22 @@ def test_a_nul_in_moves_is_said_escaped():
             call()
 
 
+def test_a_lone_surrogate_in_moves_or_a_notation_is_said_as_such():
+    """As in a board text: InvalidInputError for the moves, UsageError for a notation (it was
+    pybind11's TypeError, "incompatible function arguments")."""
+    board = loyd.Board("8 2 0/4 6 1/3 7 5")
+    for call in (lambda: board.apply("L\udc80"), lambda: loyd.check(board, "L\udc80")):
+        with pytest.raises(loyd.InvalidInputError, match="move text is not valid text"):
+            call()
+    for call in (lambda: board.apply("L", notation="\udc80"),
+                 lambda: loyd.solve_many([board], moves=True, notation="\udc80"),
+                 lambda: loyd.solve(board).format_moves("\udc80")):
+        with pytest.raises(loyd.UsageError, match="notation is not valid text"):
+            call()
+    with pytest.raises(TypeError, match="must be a str, not int"):
+        board.apply(5)
+
+
 def test_malformed_sequences():
     with pytest.raises(loyd.InvalidInputError, match="different lengths"):
         loyd.Board([[1, 2, 3], [4, 5], [6, 7, 8, 0]])
