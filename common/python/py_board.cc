@@ -116,9 +116,9 @@ std::string board_repr(const board::Board& b) {
     return "loyd.Board('" + rows_text(b) + "')";
 }
 
-board::Board apply_moves(const board::Board& b, const py::handle& text_arg_,
+board::Board apply_moves(const board::Board& b, const py::handle& moves,
                          const py::handle& notation_arg) {
-    const std::string text = text_arg<InvalidInput>(text_arg_, "the move text");
+    const std::string text = text_arg<InvalidInput>(moves, "the move text");
     const board::Notation n = board::parse_notation(text_arg<UsageError>(notation_arg, "notation"));
     const board::MoveText m = read_moves(text, n);
     const board::Replay r = replay(b, m.moves);

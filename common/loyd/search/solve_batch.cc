@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loyd/base/thread_count.h"
+#include "loyd/base/thread_group.h"
 
 namespace loyd::search {
 
@@ -48,16 +49,10 @@ size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start,
             stop = true;
         }
     };
-    std::vector<std::thread> pool;
-    try {
-        for (int t = 1; t < workers; ++t) pool.emplace_back(work);
-    } catch (...) {  // no thread could be started: stop the ones that were
-        stop = true;
-        for (auto& t : pool) t.join();
-        throw;
-    }
+    base::ThreadGroup pool([&] { stop = true; });  // a thread that cannot start stops the others
+    for (int t = 1; t < workers; ++t) pool.start(work);
     work();  // the calling thread is one of the workers
-    for (auto& t : pool) t.join();
+    pool.join();
     if (error) std::rethrow_exception(error);
     return finished.load();
 }
