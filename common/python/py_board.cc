@@ -47,8 +47,9 @@ long long index_value(const py::handle& v, const char* what) {
     return x;
 }
 
+// Text, or bytes of any kind (bytearray too): never read as a sequence of tile numbers.
 bool is_text(const py::handle& h) {
-    return py::isinstance<py::str>(h) || py::isinstance<py::bytes>(h);
+    return py::isinstance<py::str>(h) || py::isinstance<py::bytes>(h) || PyByteArray_Check(h.ptr());
 }
 
 int to_tile(long long v) {

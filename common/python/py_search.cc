@@ -53,7 +53,9 @@ uint64_t whole(const py::handle& v, const char* name, uint64_t least, uint64_t m
     if (is_bool(v) || !PyIndex_Check(v.ptr()))
         throw UsageError(std::string(name) + " must be a whole number, not " +
                          std::string(py::repr(v)));
-    const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
+    PyObject* index = PyNumber_Index(v.ptr());
+    if (!index) throw py::error_already_set();  // an __index__ that failed: its own error
+    const py::int_ i = py::reinterpret_steal<py::int_>(index);
     const unsigned long long x = PyLong_AsUnsignedLongLong(i.ptr());
     if (PyErr_Occurred() || x < least || x > most) {
         PyErr_Clear();

@@ -231,6 +231,13 @@ def test_malformed_sequences():
         loyd.Board(12)
     with pytest.raises(TypeError):
         loyd.Board(b"1 2 3 0")
+    # A bytearray is bytes too: never its byte values read as tiles (49 for "1").
+    with pytest.raises(TypeError, match="not bytearray"):
+        loyd.Board(bytearray(b"1 2 3 0"))
+    with pytest.raises(TypeError, match="not bytearray"):
+        loyd.Board(bytearray([1, 2, 3, 0]))
+    with pytest.raises(TypeError, match="whole numbers, not bytearray"):
+        loyd.Board([bytearray([1, 2]), bytearray([3, 0])])
 
 
 def test_items_a_sequence_makes_on_demand_are_held_while_read():

@@ -411,6 +411,18 @@ def test_bad_arguments_raise_usage_or_input_errors(kw, message):
         loyd.solve("1 2 3/4 5 6/7 0 8", **kw)
 
 
+def test_a_failing_index_raises_its_own_error():
+    # A count whose __index__ raises gives that error, not "must be from 1 to ...".
+    class Broken:
+        def __index__(self):
+            raise RuntimeError("broken index")
+    for kw in (dict(threads=Broken()), dict(node_limit=Broken())):
+        with pytest.raises(RuntimeError, match="broken index"):
+            loyd.solve("1 2 3/4 5 6/7 0 8", **kw)
+    with pytest.raises(RuntimeError, match="broken index"):
+        loyd.scramble(Broken(), (3, 3))
+
+
 def test_a_set_opened_by_a_relative_path_survives_chdir(root, tmp_path, monkeypatch):
     # Its path is made absolute: pickled after os.chdir it still names the set (it raised
     # FileError ENOENT), and .path names the folder from anywhere.
