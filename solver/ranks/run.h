@@ -49,7 +49,6 @@ public:
     void start(RunMode mode);
     void idle() { busy_ = false; }
     uint64_t next_seq() { return ++seq_; }  // a number for an instance handed out
-    bool busy() const { return busy_; }
 
     void send(int dest, const RankMessage& m);
     // The next solver message that arrived, and its source; FormatError when malformed.

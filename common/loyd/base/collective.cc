@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
-#include <stdexcept>
+#include <system_error>
 
 #include "loyd/base/error.h"
 
@@ -28,6 +28,13 @@ int error_code_of(std::exception_ptr e, std::string& message) {
     } catch (const std::bad_alloc&) {
         message = "out of memory";
         return kLimit;
+    } catch (const std::system_error& x) {  // a thread that could not start: a limit, as at home
+        message = x.what();
+        if (x.code() != std::errc::resource_unavailable_try_again &&
+            x.code() != std::errc::not_enough_memory)
+            return kOther;
+        message = "out of resources: " + message;
+        return kLimit;
     } catch (const std::exception& x) {
         message = x.what();
         return kOther;
@@ -44,7 +51,7 @@ void throw_error_code(int code, const std::string& message) {
         case kUsage: throw UsageError(message);
         case kLimit: throw LimitError(message);
         case kBusy: throw BusyError(message);
-        default: throw std::runtime_error(message);
+        default: throw Error(message);  // reported as an internal error, as at home
     }
 }
 

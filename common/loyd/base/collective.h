@@ -148,7 +148,10 @@ private:
     std::chrono::microseconds wait_ = kMin;
 };
 
-// The error kinds agree() transports, and back (for implementations and tests).
+// The error kinds agree() transports, and back (for implementations and tests): loyd's typed
+// errors as themselves, std::bad_alloc and a thread that could not start (EAGAIN, ENOMEM) as
+// LimitError ("out of memory", "out of resources: ..."), anything else as a plain Error (an
+// internal error to the programs).
 int error_code_of(std::exception_ptr e, std::string& message);
 [[noreturn]] void throw_error_code(int code, const std::string& message);
 

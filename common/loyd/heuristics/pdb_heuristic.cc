@@ -4,7 +4,6 @@
 #include <deque>
 
 #include "loyd/base/error.h"
-#include "loyd/tables/build.h"
 
 namespace loyd::heuristics {
 

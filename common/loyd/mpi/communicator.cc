@@ -154,8 +154,4 @@ void Communicator::flush() {
     posted_.clear();
 }
 
-void Communicator::barrier() {
-    check(MPI_Barrier(comm_), "MPI_Barrier");
-}
-
 }  // namespace loyd::mpi

@@ -43,7 +43,6 @@ public:
     void post(int dest, int tag, std::vector<uint8_t> data) override;
     std::optional<Message> poll(int tag) override;
     void flush() override;
-    void barrier();
 
     MPI_Comm handle() const { return comm_; }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "loyd/base/collective.h"
 #include "loyd/base/error.h"
 #include "loyd/base/wire.h"
 
@@ -79,9 +80,11 @@ void SplitProtocol::run(const std::function<void()>& search) {
         bool did = false;
         try {
             did = pump();
-        } catch (const std::exception& e) {  // a malformed message or a failed transport
+        } catch (...) {  // a malformed message or a failed transport; the search is joined
             pump_error = std::current_exception();
-            fail_here(e.what());
+            std::string message;
+            base::error_code_of(pump_error, message);
+            fail_here(message);
         }
         std::unique_lock<std::mutex> lock(mu_);
         if (pump_error) pump_cv_.wait(lock, [&] { return done; });  // the search stops at its flag

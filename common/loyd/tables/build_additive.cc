@@ -90,8 +90,8 @@ void AdditiveBuild::first_seen(uint64_t set, uint64_t arrangement, int d, Tally&
     if (compact_) {
         const int over = d - bound_(cells);
         if (over < 0 || over % 2 != 0)
-            throw std::logic_error("additive build: distance " + std::to_string(d) +
-                                   " below its Manhattan bound");
+            throw Error("pattern " + p_.tiles_string() + ": distance " + std::to_string(d) +
+                        " below its Manhattan bound or of another parity (a bug)");
         v = over / 2;
     }
     __builtin_prefetch(&entries_[r], 1);
@@ -207,7 +207,7 @@ void AdditiveBuild::run(BuildResult& out) {
     const auto t0 = Clock::now();
     const uint64_t total = per_region_ ? sp_.states() : sp_.placements();  // entries
     for (int d = 0;; ++d) {
-        if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
+        check_layer_fits(p_, d);
         const ScanContext ctx{opt_, BuildProgress{d, 0, total, 0}, assigned_, t0};
         const uint64_t before = assigned_.load();
         frontier = push_layer(d, ctx);

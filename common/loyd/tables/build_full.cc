@@ -40,7 +40,7 @@ void build_full_in(const Pattern& p, const BuildOptions& opt, BuildResult& out) 
     const auto t0 = Clock::now();
     const int threads = std::max(1, opt.threads);
     for (int d = 0;; ++d) {
-        if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
+        check_layer_fits(p, d);
         const uint8_t cur_d = static_cast<uint8_t>(d);
         const uint8_t next_d = static_cast<uint8_t>(d + 1);
         std::atomic<uint64_t> discovered{0};

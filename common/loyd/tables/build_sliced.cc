@@ -29,6 +29,7 @@ namespace loyd::tables {
 
 namespace {
 
+using build_detail::check_layer_fits;
 using build_detail::ChunkBits;
 using build_detail::Clock;
 using build_detail::kUnset;
@@ -562,7 +563,7 @@ SlicedTable SlicedBfs<Kind>::run() {
     Exchange ex(g_, opt_.exchange_bytes, kind_->headroom());
     int layers = start;
     for (int d = start;; ++d) {
-        if (d + 1 >= kUnset) throw FormatError("pattern distances exceed 254");
+        check_layer_fits(p_, d);
         const uint64_t frontier = layer(d, ex);
         layers = d + 1;
         if (frontier && !opt_.checkpoint_dir.empty()) write_checkpoint(d + 1);

@@ -33,6 +33,14 @@ using Clock = std::chrono::steady_clock;
 inline constexpr uint8_t kUnset = 255;
 inline constexpr uint64_t kChunk = 1 << 14;
 
+// LimitError naming the pattern when layer d + 1 would hold a distance no entry holds (255
+// marks "unset"; no board of 25 cells is known to need it, but a long thin one might).
+inline void check_layer_fits(const Pattern& p, int d) {
+    if (d + 1 >= kUnset)
+        throw LimitError("pattern " + p.tiles_string() +
+                         ": distances exceed 254, the most a table entry holds");
+}
+
 template <class T>
 T atomic_load(T* p) {
     return std::atomic_ref<T>(*p).load(std::memory_order_relaxed);

@@ -11,8 +11,8 @@
 namespace loyd::tables {
 
 std::vector<std::string> preset_names();
-PdbSetSpec preset(const std::string& name);  // UsageError naming the valid presets
-std::string preset_description(const std::string& name);
+PdbSetSpec preset(const std::string& name);               // UsageError naming the valid presets
+std::string preset_description(const std::string& name);  // "" for a name that is no preset
 // For discovery's ranking (tables/discover.h): when partition `partition` of `spec` (indices
 // into spec.tables) holds the tables of a preset whose search was measured no better than a
 // smaller preset's (same board, goal, metric, kinds and tile sets, in any order), that smaller

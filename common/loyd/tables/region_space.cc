@@ -75,7 +75,8 @@ void RegionSpace::build_sets(const Pattern& p) {
         m = next;
     }
     if (occ_.size() != count)
-        throw UsageError("internal: enumerated " + std::to_string(occ_.size()) + " cell sets");
+        throw Error("pattern " + p.tiles_string() + ": enumerated " + std::to_string(occ_.size()) +
+                    " cell sets of " + std::to_string(count) + " (a bug)");
     if (regions_total > UINT32_MAX || regions_total > UINT64_MAX / arrangements_)
         throw UsageError("pattern " + p.tiles_string() +
                          " has too many states to number in 64 bits");

@@ -1,7 +1,7 @@
 // A pattern database in memory: a checked table file bound to its pattern and ranker, so it
 // can never be read with the wrong ranking.
 //
-// This is the one place where the file format (pdb_file.h) meets patterns (pattern.h): it
+// This is the one place where the file format (table_file.h) meets patterns (pattern.h): it
 // turns a pattern into a header and a header back into a pattern, and refuses a file whose
 // board, goal, tiles, kind or metric differ from what the caller expects (FormatError naming the
 // file and the field).
