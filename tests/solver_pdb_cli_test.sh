@@ -547,6 +547,25 @@ expect_status "table rewritten between lines" 4
 expect_err_line "table rewritten between lines" "$scratch/raw15/$victim: its size went from" "while in use"
 [ "$(wc -l <"$scratch/out")" -le 1 ] || fail "table rewritten between lines: printed $(wc -l <"$scratch/out") answers"
 
+# The same with the next line sent at once after the change (here only the modification time):
+# the answer is checked before it is printed, not at most every 0.2 s (a README probe found the
+# second answer printed and exit 0).
+expect_run "raw 15-5-5-5 again" 0 "$pdbgen" build --preset 15-5-5-5 --encoding raw --out "$scratch/raw15b" -j 1 -q || finish
+: >"$scratch/out"
+{
+  echo "$lines" | head -1
+  for _ in $(seq 300); do
+    [ -s "$scratch/out" ] && break
+    sleep 0.05
+  done
+  touch "$scratch/raw15b/$victim"
+  echo "$lines" | tail -1
+} | "$solver" --pdb "$scratch/raw15b" --goal blank-first --cache-dir none -j 1 >"$scratch/out" 2>"$scratch/err"
+ran "solver --pdb raw15b --goal blank-first --cache-dir none -j 1, a table touched just before a line" $?
+expect_status "table touched before a line" 4
+expect_err_line "table touched before a line" "$scratch/raw15b/$victim: it was modified while in use"
+[ "$(wc -l <"$scratch/out")" -le 1 ] || fail "table touched before a line: printed $(wc -l <"$scratch/out") answers"
+
 # A first-time user on a terminal with a random 5x5 board and no 24-puzzle tables (issue 21
 # item 15): told at once that the board needs tables, with the build command and its cost,
 # then shown the progress (bound, nodes, rate). `script` gives the solver a terminal. The

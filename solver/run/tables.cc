@@ -68,13 +68,8 @@ void Tables::print_hint(const std::string* hint) const {
     err_ << "solver: " << *hint << "\n";
 }
 
-void Tables::check_unchanged(const tables::LoadedSet* used) {
-    if (used == nullptr) return;
-    const auto now = std::chrono::steady_clock::now();
-    auto it = checked_.find(used);
-    if (it != checked_.end() && now - it->second < std::chrono::milliseconds(200)) return;
-    check_not_rewritten(*used);
-    checked_[used] = now;
+void Tables::check_unchanged(const tables::LoadedSet* used) const {
+    if (used != nullptr) check_not_rewritten(*used);
 }
 
 void Tables::check_loaded_unchanged() const {

@@ -2,7 +2,6 @@
 // every instance of a run, and the "build better tables" hint printed once at its end.
 #pragma once
 
-#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,9 +38,10 @@ public:
     double load_seconds() const { return load_seconds_; }
     // Throws IoError when a table of `used` (null: none) was rewritten in place since it was
     // loaded (tables/load.h check_not_rewritten): its answer may rest on entries that were never
-    // verified. Looks at most every 0.2 s per set (one stat per table), so a batch of easy
-    // lines keeps its speed; called before each answer is printed, from the printing thread.
-    void check_unchanged(const tables::LoadedSet* used);
+    // verified. Called before each answer is printed, from the printing thread, so every answer
+    // printed was checked after its search ended: one stat per table, about 1 % of a batch of
+    // 8-puzzle lines (12 us each; docs/benchmarks.md).
+    void check_unchanged(const tables::LoadedSet* used) const;
     // The same for every set loaded so far, while searches run on them (a search on entries
     // rewritten under it may never end). Any thread, while other threads load sets.
     void check_loaded_unchanged() const;
@@ -77,7 +77,6 @@ private:
     mutable std::mutex loaded_mu_;  // check_loaded_unchanged runs beside loads
     std::map<std::string, const tables::LoadedSet*> chosen_;
     double load_seconds_ = 0;
-    std::map<const tables::LoadedSet*, std::chrono::steady_clock::time_point> checked_;
 };
 
 }  // namespace loyd::solver
