@@ -608,6 +608,8 @@ cp "$scratch/html_set/additive-1-2-4-5.pdb" "$scratch/html_table.before"
 run "$solver" --html "$scratch/html_set/additive-1-2-4-5.pdb" 8 6 7 2 5 4 3 0 1
 expect_status "--html over a set's table" 2
 expect_same "--html over a set's table" "$scratch/html_set/additive-1-2-4-5.pdb" "$scratch/html_table.before"
+# (a set this 3x3 run never reads: said as such, not as a file "this run reads")
+expect_err "--html over a set's table: why" "is a file of the table set in .*html_set \\(a set's files are never written over by a page\\): give another file \\(see solver --help\\)$"
 run "$solver" --html "$scratch/html_page.html" 8 6 7 2 5 4 3 0 1
 expect_status "--html to a new file" 0
 

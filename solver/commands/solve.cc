@@ -311,7 +311,9 @@ void refuse_html_over_inputs(const Request& req) {
     const std::string name = real.filename().string();
     if (!ec && (name == tables::kManifestName || real.extension() == ".pdb") &&
         tables::holds_set(real.parent_path()))
-        refuse("a file of the table set in " + real.parent_path().string());
+        throw UsageError("--html " + req.html + " is a file of the table set in " +
+                         real.parent_path().string() +
+                         " (a set's files are never written over by a page): give another file");
     probe_html_folder(req.html, fs::path(base::link_destination(req.html)).parent_path());
 }
 
