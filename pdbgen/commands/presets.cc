@@ -27,9 +27,11 @@ int run_presets(const Context& c) {
         << " microseconds per entry (" << tables::kBuildSecondsPerEntryLarge * 1e6
         << " for tables above " << (tables::kLargeTableEntries >> 20)
         << " Mi entries), the rates measured\non the build machine with 2 threads "
-           "(docs/benchmarks.md); peak RAM: the bound the builder plans by (a real\nbuild stays "
-           "at or below it); raw disk: compact entries (STM) or one byte each (MTM);\nzstd files "
-           "take a quarter of the raw size or less.\n";
+           "(docs/benchmarks.md); peak RAM: the bound the builder plans its\ndata by (a real "
+           "build's "
+           "peak stays at or below it, plus the few MiB of the process itself); raw\ndisk: compact "
+           "entries (STM) or one byte each (MTM); zstd files take a quarter of the raw size or "
+           "less.\n";
     return kExitOk;
 }
 
