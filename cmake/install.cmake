@@ -54,7 +54,9 @@ if(LOYD_BUILD_PROGRAMS)
       endif()
       add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/man/${prog}.1
         COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
-        COMMAND ${LOYD_HELP2MAN} --no-info --name "${what}" --output ${PROJECT_BINARY_DIR}/man/${prog}.1
+        # (--version-string: the first line of --version; its MPI line is no part of the page)
+        COMMAND ${LOYD_HELP2MAN} --no-info --name "${what}"
+                --version-string "${prog} (loyd) ${PROJECT_VERSION}" --output ${PROJECT_BINARY_DIR}/man/${prog}.1
                 $<TARGET_FILE:${prog}>
         DEPENDS ${prog} VERBATIM)
       list(APPEND loyd_man_pages ${PROJECT_BINARY_DIR}/man/${prog}.1)

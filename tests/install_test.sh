@@ -57,6 +57,16 @@ for prog in solver pdbgen; do
   expect_file "$prog.1 is a man page" "$p/share/man/man1/$prog.1" "^\.TH $(tr a-z A-Z <<<"$prog")"
 done
 expect_file "solver.1 documents --lookups" "$p/share/man/man1/solver.1" 'lookups'
+# Laid out, not run together: each example a tagged paragraph (.TP: the command, then what it
+# does; an untagged .IP is filled into one run-on paragraph with the next), "Exit status:" a
+# heading of its own, and no MPI library line from --version in the text.
+for prog in solver pdbgen; do
+  page="$p/share/man/man1/$prog.1"
+  expect "$prog.1: every example a tagged paragraph" not grep -q . <(sed -n '/^\.SH EXAMPLES/,/^\.\(SH\|PP\|SS\)/p' "$page" | grep -x '\.IP')
+  expect "$prog.1: examples present" grep -q . <(sed -n '/^\.SH EXAMPLES/,/^\.\(SH\|PP\|SS\)/p' "$page" | grep -x '\.TP')
+  expect_file "$prog.1: exit statuses under a heading" "$page" '^\.SS "Exit status:"$'
+  expect "$prog.1: no MPI line" not grep -q '^MPI:' "$page"
+done
 expect_run "the bash completions" 0 bash -c '
   source "$1/share/bash-completion/completions/pdbgen"
   COMP_WORDS=("$1/bin/pdbgen" build --preset 15-); COMP_CWORD=3; _loyd_pdbgen; echo "${COMPREPLY[*]}"

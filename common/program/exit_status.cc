@@ -13,8 +13,9 @@ namespace {
 
 constexpr std::array kRows = {
     ExitStatusRow{kExitOk, kBoth, "success"},
-    ExitStatusRow{kExitInvalid, kSolver,
-                  "an input line was invalid (the other lines were still done)"},
+    ExitStatusRow{
+        kExitInvalid, kSolver,
+        "an input line was invalid or did not fit the --pdb tables (other lines still done)"},
     ExitStatusRow{kExitUsage, kBoth, "usage error (an option of another command included)"},
     ExitStatusRow{kExitLimit, kBoth, "a limit was reached: time, nodes or memory"},
     ExitStatusRow{kExitFile, kBoth,
