@@ -122,6 +122,7 @@ done
 run "$solver" --metric mtm --pdb "$repo/data/8-4-4" "8 2 0/4 6 1/3 7 5"
 expect_status "stm tables refused in mtm" 2
 expect_err "stm tables refused in mtm: said" 'count stm moves'
+expect_err "stm tables refused in mtm: the remedies" 'add --metric stm to search in theirs, or leave out --pdb \(the solver finds mtm tables itself; build some with: .*pdbgen build --preset 8-mtm-fringe'
 # scramble keeps its --count N
 run "$solver" scramble --count 3 --seed 1 --size 3x3
 expect_status "scramble --count" 0

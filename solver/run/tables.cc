@@ -95,9 +95,14 @@ const tables::LoadedSet* Tables::load(const std::string& path) {
 void Tables::check_metric() {
     if (req_.pdb.empty()) return;
     const tables::LoadedSet* s = load(req_.pdb);
-    if (s->spec.metric != req_.metric)
-        throw UsageError(local_pdbgen(misfit_message(tables::SetMisfit::Metric, s->spec, req_.pdb,
-                                                     s->spec.goal, req_.metric)));
+    if (s->spec.metric != req_.metric)  // the user's remedies first: their metric, or discovery
+        throw UsageError(local_pdbgen(tables::misfit_message(
+            tables::SetMisfit::Metric, s->spec, "the tables in " + req_.pdb, s->spec.goal,
+            req_.metric,
+            "add --metric " + board::to_string(s->spec.metric) +
+                " to search in theirs, or leave out --pdb (the solver finds " +
+                board::to_string(req_.metric) + " tables itself; build some with: " +
+                tables::suggest_build_command(s->spec.goal, req_.metric) + ")")));
 }
 
 std::string Tables::misfit(const board::Board& goal) {
