@@ -6,7 +6,8 @@ namespace loyd::board {
 
 bool solvable(const Board& start, const Board& goal) {
     if (!(start.geometry() == goal.geometry()))
-        throw UsageError("start and goal are on different boards");
+        throw UsageError("the start is a " + start.geometry().name() + " board, the goal " +
+                         goal.geometry().name());
     const int n = start.cells();
     Cells goal_pos = goal.positions();
     // perm[c] = goal cell of the tile on cell c; count its cycles for the parity.

@@ -29,7 +29,10 @@ Lookups Lookups::parse(const std::string& text) {
                              "' (expected a comma-separated list of regular, reflected, dual, "
                              "dual-reflected, or all alone)");
     }
-    if (!any) throw UsageError("empty list of lookups");
+    if (!any)
+        throw UsageError(
+            "an empty list of lookups (expected a comma-separated list of regular, "
+            "reflected, dual, dual-reflected, or all alone)");
     return l;
 }
 

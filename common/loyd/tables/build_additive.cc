@@ -76,7 +76,8 @@ AdditiveBuild::AdditiveBuild(const Pattern& p, const BuildOptions& opt)
     try {
         entries_.assign(opt.per_region ? sp_.states() : sp_.placements(), 0);
     } catch (const std::bad_alloc&) {
-        throw LimitError("out of memory allocating the table build arrays");
+        throw LimitError("pattern " + p.tiles_string() +
+                         ": out of memory allocating its build's entries");
     }
 }
 

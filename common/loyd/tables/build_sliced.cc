@@ -686,7 +686,7 @@ void write_sliced_table(const std::string& path, PdbHeader h, const SlicedTable&
                 std::vector<uint8_t> tail;
                 if (carry >= 0) tail.push_back(static_cast<uint8_t>(carry));
                 tail.resize(nibble_bytes(h.entries) - (h.entries / 2), 0);
-                const std::vector<uint8_t> slots = exception_table_bytes(exceptions);
+                const std::vector<uint8_t> slots = exception_table_bytes(exceptions, path);
                 tail.insert(tail.end(), slots.begin(), slots.end());
                 w->append(tail.data(), tail.size());
             });

@@ -23,15 +23,17 @@ EntryBound::EntryBound(const Pattern& p) : k_(p.size()), full_(p.kind() == Patte
     for (int c = 0; c < g.cells(); ++c) blank_md_[c] = static_cast<uint8_t>(g.distance(c, goal[0]));
 }
 
-std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& exceptions) {
+std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& exceptions,
+                                           const std::string& where) {
     const uint64_t slots = exception_slots(exceptions.size());
     std::vector<uint64_t> table(slots, UINT64_MAX);
     for (const auto& e : exceptions) {
         uint64_t i = exception_home(e.rank, slots), probes = 1;
         for (; table[i] != UINT64_MAX; i = (i + 1) & (slots - 1))
             if (++probes > kMaxExceptionProbes)
-                throw FormatError("exception table: rank " + std::to_string(e.rank) +
-                                  " would lie " + std::to_string(kMaxExceptionProbes) +
+                throw FormatError((where.empty() ? "" : where + ": ") + "exception table: rank " +
+                                  std::to_string(e.rank) + " would lie " +
+                                  std::to_string(kMaxExceptionProbes) +
                                   " slots or more from its home (write byte entries)");
         table[i] = (e.rank << 8) | e.excess;
     }

@@ -83,8 +83,10 @@ inline constexpr uint64_t kMaxExceptionProbes = 1024;
 
 // The exception table's slots as stored (little-endian bytes), for exceptions sorted by rank.
 // Insertion in rank order makes the layout a function of the set of exceptions. FormatError
-// if an exception would lie kMaxExceptionProbes or more slots from its home (never seen).
-std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& exceptions);
+// if an exception would lie kMaxExceptionProbes or more slots from its home (never seen),
+// its message starting with `where` (the file written) when given.
+std::vector<uint8_t> exception_table_bytes(const std::vector<EntryException>& exceptions,
+                                           const std::string& where = "");
 // The slot a rank's probe sequence starts at, in a table of `slots` (a power of two).
 inline uint64_t exception_home(uint64_t rank, uint64_t slots) {
     return (rank * 0x9E3779B97F4A7C15ull) >> (64 - std::countr_zero(slots));

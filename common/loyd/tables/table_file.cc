@@ -435,7 +435,7 @@ PdbHeader write_table(const std::string& path, PdbHeader h, const TableEntries& 
     if (e.coding == EntryCoding::Compact) {
         const std::vector<uint8_t> pad(nibble_bytes(e.count) - want, 0);
         w.append(pad.data(), pad.size());
-        const std::vector<uint8_t> slots = exception_table_bytes(e.exceptions);
+        const std::vector<uint8_t> slots = exception_table_bytes(e.exceptions, path);
         w.append(slots.data(), slots.size());
     }
     return w.finish();
