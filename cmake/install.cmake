@@ -12,7 +12,8 @@ install(TARGETS loyd EXPORT loydTargets
 # and checks these are absent), so they may change without notice.
 set(loyd_internal_headers
   base/fd_input.h base/fd_output.h base/hex.h base/little_endian.h base/self_path.h base/wire.h
-  heuristics/zero_aware_pdb.h search/prebuilt_pruning.h search/split_protocol.h
+  heuristics/zero_aware_pdb.h search/prebuilt_pruning.h search/solve_runs_impl.h
+  search/split_protocol.h
   tables/build_support.h tables/checkpoint.h tables/partition_search.h tables/region_space.h
   tables/state_codes.h)
 set(loyd_header_excludes PATTERN "mpi" EXCLUDE)

@@ -36,8 +36,19 @@ TEST(Geometry, AcceptsEveryBoardUpTo25Cells) {
 }
 
 TEST(Geometry, RejectsUnsupportedSizes) {
-    const std::vector<std::pair<int, int>> bad = {{1, 4}, {4, 1},  {0, 0},  {-3, 4},   {6, 5},
-                                                  {5, 6}, {13, 2}, {2, 13}, {100, 100}};
+    // The last three: products that overflow an int (2^32, 10^12, just over 2^31).
+    const std::vector<std::pair<int, int>> bad = {{1, 4},
+                                                  {4, 1},
+                                                  {0, 0},
+                                                  {-3, 4},
+                                                  {6, 5},
+                                                  {5, 6},
+                                                  {13, 2},
+                                                  {2, 13},
+                                                  {100, 100},
+                                                  {65536, 65536},
+                                                  {1000000, 1000000},
+                                                  {46341, 46341}};
     for (const auto& size : bad) {
         const int w = size.first, h = size.second;
         std::string m = error_of<UsageError>([&] { board::Geometry(w, h); });

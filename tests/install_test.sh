@@ -40,9 +40,15 @@ expect "the program layer is not installed" \
 
 # Internal headers (cmake/install.cmake) stay out, and every installed header compiles on its
 # own against the installed tree alone (no installed header needs an internal one).
-for h in base/wire.h base/hex.h tables/build_support.h tables/state_codes.h search/split_protocol.h; do
+for h in base/wire.h base/hex.h tables/build_support.h tables/state_codes.h search/split_protocol.h \
+  search/solve_runs_impl.h; do
   expect "internal header not installed: $h" [ ! -e "$p/include/loyd/$h" ]
 done
+# No installed header brings the system's mapping macros (PROT_*, MAP_*) into a consumer's
+# code: `enum class Access { PROT_NONE, PROT_READ }` compiles beside any of them.
+(cd "$p/include" && find loyd -name '*.h' | sed 's/.*/#include <&>/') >"$scratch/all_headers.cc"
+echo 'enum class Access { PROT_NONE, PROT_READ, MAP_SHARED }; int main() {}' >>"$scratch/all_headers.cc"
+expect_run "the installed headers leak no mapping macros" 0 c++ -std=c++20 -fsyntax-only -I"$p/include" "$scratch/all_headers.cc"
 # Each header in its own translation unit, two at a time.
 (cd "$p/include" && find loyd -name '*.h' | sort) >"$scratch/headers"
 expect "the installed headers are many" [ "$(wc -l <"$scratch/headers")" -gt 40 ]

@@ -508,6 +508,21 @@ TEST(IdaThreads, KorfEasiestAtTheirOptimalLength) {
     }
 }
 
+// `threads` counts the threads that searched: a split iteration that the lead thread's
+// collecting pass settles alone (its frontier grows with the threads asked for, so 64 threads
+// on the hardest 3x3 collect down to the solution) leaves it at 1; with 2 the subtrees are
+// handed out. (It said 64 although no thread had started.)
+TEST(IdaThreads, ThreadsCountThoseThatSearched) {
+    const BfsOracle& oracle = oracle_3x3();
+    const board::Board hard = hardest_3x3().front();
+    const search::SearchResult many = threaded(hard, oracle.goal(), 64);
+    expect_optimal(many, hard, oracle);
+    EXPECT_EQ(many.threads, 1);
+    const search::SearchResult two = threaded(hard, oracle.goal(), 2);
+    expect_optimal(two, hard, oracle);
+    EXPECT_EQ(two.threads, 2);
+}
+
 // With the default threshold, a search whose iterations all stay under it runs on one thread:
 // exactly one thread's node counts (a split search's differ: its collecting pass counts too).
 // Past the threshold the iterations are split, and the answer stays optimal.

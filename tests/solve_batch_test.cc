@@ -82,8 +82,11 @@ TEST(SolveBatch, FewerInstancesThanThreadsSplitTheSearch) {
 
 // Many more threads than instances: one worker per instance (each search split over the
 // threads left), never a worker with nothing to do.
+// A search the lead thread's collecting pass settles alone (it collects subtrees for all 21
+// threads first) reports 1 thread, the threads that searched: 4x3, where most searches are
+// longer than that pass.
 TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
-    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 3));
     const std::vector<board::Board> starts = positions(goal, 3, 8);
     std::mutex mu;
     std::set<std::thread::id> workers;
@@ -101,11 +104,13 @@ TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
         },
         goal, split_always, [&](size_t i, const search::SolveOutcome& r) { got[i] = r; }, b);
     EXPECT_LE(workers.size(), 3u);
-    test::BfsOracle oracle(goal);
+    int spread = 0;
     for (size_t i = 0; i < 3; ++i) {
-        EXPECT_EQ(got[i].length, oracle.distance(starts[i]));
-        EXPECT_EQ(got[i].threads, 21);  // 64 / 3
+        EXPECT_EQ(got[i].length, search::solve(starts[i], goal, {}).length);
+        EXPECT_TRUE(got[i].threads == 21 || got[i].threads == 1) << got[i].threads;  // 64 / 3
+        spread += got[i].threads == 21;
     }
+    EXPECT_GT(spread, 0);
 }
 
 // Without a thread count, one worker per CPU this process may run on: a thread allowed on one

@@ -7,8 +7,35 @@
 
 #include <thread>
 
+#include "loyd/base/error.h"
+#include "loyd/board/board.h"
+#include "loyd/search/solve.h"
+#include "loyd/search/solve_batch.h"
+#include "loyd/tables/build.h"
+#include "loyd/tables/pattern.h"
+#include "tests/test_util.h"
+
 namespace loyd {
 namespace {
+
+// More than 1,024 threads asked of the library is a UsageError naming the option (10 million
+// threads allocated a worker each, then threw std::bad_alloc).
+TEST(ThreadCount, ARequestAboveTheMostIsRefused) {
+    EXPECT_NO_THROW(base::check_thread_request(base::kMaxThreads, "x"));
+    EXPECT_NO_THROW(base::check_thread_request(0, "x"));
+    EXPECT_EQ(test::error_of<UsageError>([] { base::check_thread_request(1025, "opt"); }),
+              "opt is 1025: at most 1024 threads");
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    search::SolveOptions o;
+    o.threads = 10'000'000;
+    EXPECT_THROW(search::solve(goal, goal, o), UsageError);
+    EXPECT_THROW(search::batch_threads(2000), UsageError);
+    tables::BuildOptions bo;
+    bo.threads = 5000;
+    EXPECT_THROW(
+        tables::build_table(tables::Pattern(goal, {1, 2}, tables::PatternKind::Additive), bo),
+        UsageError);
+}
 
 TEST(ThreadCount, CapsARequestAtTheCpus) {
     EXPECT_EQ(base::cap_threads(0, 2).threads, 2);  // 0: one per CPU

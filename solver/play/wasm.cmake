@@ -64,6 +64,7 @@ add_library(loyd STATIC
   ${loyd_dir}/base/fd_input.cc
   ${loyd_dir}/base/file_identity.cc
   ${loyd_dir}/base/hex.cc
+  ${loyd_dir}/base/huge_buffer.cc
   ${loyd_dir}/base/mapped_files.cc
   ${loyd_dir}/base/regular_file.cc
   ${loyd_dir}/base/self_path.cc

@@ -4,14 +4,19 @@
 // in the TLB's reach, which roughly halves the cost of a random access. Move-only.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <new>
 #include <utility>
 
 namespace loyd::base {
+
+// `bytes` (more than 0) of zero-filled anonymous memory, advised into huge pages where the kernel
+// has them; std::bad_alloc when it cannot be had. Out of line: <sys/mman.h>'s macros (PROT_*,
+// MAP_*) stay out of every header that holds a buffer.
+void* map_huge(size_t bytes);
+// Returns memory map_huge gave, all `bytes` of it.
+void unmap_huge(void* p, size_t bytes) noexcept;
 
 template <class T>
 class HugeBuffer {
@@ -21,13 +26,7 @@ public:
     explicit HugeBuffer(uint64_t n) : n_(n) {
         bytes_ = n * sizeof(T);
         if (bytes_ == 0) return;
-        void* p =
-            ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-        ::madvise(p, bytes_, MADV_HUGEPAGE);  // advice only: without THP it still works
-#endif
-        p_ = static_cast<T*>(p);  // anonymous mappings are zero-filled
+        p_ = static_cast<T*>(map_huge(bytes_));  // anonymous mappings are zero-filled
     }
     HugeBuffer(HugeBuffer&& o) noexcept
         : p_(std::exchange(o.p_, nullptr)),
@@ -44,29 +43,17 @@ public:
     }
     HugeBuffer(const HugeBuffer&) = delete;
     HugeBuffer& operator=(const HugeBuffer&) = delete;
-    ~HugeBuffer() {
-        release();
-    }
+    ~HugeBuffer() { release(); }
 
-    T* data() {
-        return p_;
-    }
-    const T* data() const {
-        return p_;
-    }
-    uint64_t size() const {
-        return n_;
-    }
-    T& operator[](uint64_t i) {
-        return p_[i];
-    }
-    const T& operator[](uint64_t i) const {
-        return p_[i];
-    }
+    T* data() { return p_; }
+    const T* data() const { return p_; }
+    uint64_t size() const { return n_; }
+    T& operator[](uint64_t i) { return p_[i]; }
+    const T& operator[](uint64_t i) const { return p_[i]; }
 
 private:
     void release() noexcept {
-        if (p_) ::munmap(p_, bytes_);
+        if (p_) unmap_huge(p_, bytes_);
         p_ = nullptr;
     }
     T* p_ = nullptr;
@@ -87,20 +74,14 @@ struct HugePageAllocator {
     T* allocate(size_t n) {
         const size_t bytes = n * sizeof(T);
         if (bytes < kHugeBytes) return static_cast<T*>(::operator new(bytes));
-        void* p =
-            ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-        ::madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-        return static_cast<T*>(p);
+        return static_cast<T*>(map_huge(bytes));
     }
     void deallocate(T* p, size_t n) noexcept {
         const size_t bytes = n * sizeof(T);
         if (bytes < kHugeBytes)
             ::operator delete(p);
         else
-            ::munmap(p, bytes);
+            unmap_huge(p, bytes);
     }
     template <class U>
     bool operator==(const HugePageAllocator<U>&) const noexcept {

@@ -6,9 +6,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <string>
 #include <thread>
 
+#include "loyd/base/error.h"
+
 namespace loyd::base {
+
+void check_thread_request(int threads, const char* what) {
+    if (threads > kMaxThreads)
+        throw UsageError(std::string(what) + " is " + std::to_string(threads) + ": at most " +
+                         std::to_string(kMaxThreads) + " threads");
+}
 
 namespace {
 

@@ -16,6 +16,12 @@
 
 namespace loyd::base {
 
+// The most threads one call of the library starts (a search, a batch, a table build): more is
+// a UsageError naming the option, as the programs' -j and Python's threads= refuse it.
+inline constexpr int kMaxThreads = 1024;
+// UsageError "`what` is N: at most 1024 threads" when threads > kMaxThreads.
+void check_thread_request(int threads, const char* what);
+
 // The CPUs this process may run on: those of its affinity mask (taskset, cgroup cpusets,
 // mpirun's binding), else std::thread::hardware_concurrency(); at least 1.
 int usable_cpus();

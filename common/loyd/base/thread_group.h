@@ -10,9 +10,13 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "loyd/base/error.h"
 
 namespace loyd::base {
 
@@ -27,11 +31,22 @@ public:
         join();
     }
 
-    // Starts a thread running f(args...); std::system_error when it cannot start (the threads
-    // started before it keep running until join() or the destructor).
+    // Starts a thread running f(args...). LimitError ("out of resources: ...") when the system
+    // has no room for another (EAGAIN, ENOMEM: ulimit -u or -v), std::system_error for any
+    // other reason; the threads started before it keep running until join() or the destructor.
     template <class F, class... Args>
     void start(F&& f, Args&&... args) {
-        threads_.emplace_back(std::forward<F>(f), std::forward<Args>(args)...);
+        try {
+            threads_.emplace_back(std::forward<F>(f), std::forward<Args>(args)...);
+        } catch (const std::system_error& e) {
+            if (e.code() != std::errc::resource_unavailable_try_again &&
+                e.code() != std::errc::not_enough_memory)
+                throw;
+            throw LimitError("out of resources: a thread could not start (" +
+                             std::to_string(threads_.size()) + " started): " + e.what() +
+                             " (a memory or process limit such as ulimit -v or -u; fewer "
+                             "threads may fit)");
+        }
     }
     // Waits for every thread started.
     void join() {

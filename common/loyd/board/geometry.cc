@@ -7,7 +7,8 @@
 namespace loyd::board {
 
 Geometry::Geometry(int width, int height) : w_(width), h_(height) {
-    if (width < 2 || height < 2 || width * height > kMaxCells)
+    if (width < 2 || height < 2 || width > kMaxCells || height > kMaxCells ||
+        width * height > kMaxCells)  // (each side first: the product of large ones overflows)
         throw UsageError("board size " + std::to_string(width) + "x" + std::to_string(height) +
                          " is not supported (need 2 <= W, H and W*H <= 25)");
     for (int c = 0; c < cells(); ++c) {

@@ -326,6 +326,8 @@ struct Outcome {
     bool found = false;
     board::Moves moves;
     int next_bound = kNoNextBound;
+    bool spread = false;  // the iteration's subtrees were handed to the threads (not settled
+                          // by the lead thread's collecting pass alone)
 };
 
 // One iteration on one thread: the whole tree under `bound`.

@@ -107,9 +107,9 @@ private:
             const uint64_t before = total(ws);
             shared.limiter.report(bound, before);
             const bool split = ws.size() > 1 && last >= split_after;
-            if (split) res.threads = static_cast<int>(ws.size());
             out = split ? iterate_threads(ws, shared, bound, h0, root_state)
                         : iterate_one(*ws[0], bound, h0, root_state);
+            if (out.spread) res.threads = static_cast<int>(ws.size());
             last = total(ws) - before;
             if (out.found || shared.stop.load() || out.next_bound >= kNoNextBound) break;
             bound = out.next_bound;  // every path with f <= the old bound is exhausted

@@ -96,6 +96,7 @@ Outcome iterate_threads(Workers<H>& ws, Shared& shared, int bound, int h0, int r
     }
     if (lead.check()) return o;
     o.next_bound = lead.next_bound();
+    o.spread = true;
     std::atomic<size_t> next{0};
     auto take = [&](size_t& i) {
         i = next.fetch_add(1, std::memory_order_relaxed);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/board/goal_map.h"
 #include "loyd/board/moves.h"
 #include "loyd/board/search_state.h"
@@ -155,6 +156,7 @@ SolveOutcome solve(const board::Board& start, const board::Board& goal, const So
     if (!(start.geometry() == goal.geometry()))
         throw UsageError("the instance is " + start.geometry().name() + " but the goal is " +
                          goal.geometry().name());
+    base::check_thread_request(opt.threads, "SolveOptions::threads");
     SolveOutcome out;
     if (!board::solvable(start, goal)) {
         out.status = SolveOutcome::Status::Unsolvable;

@@ -12,6 +12,7 @@
 namespace loyd::search {
 
 int batch_threads(int threads) {
+    base::check_thread_request(threads, "BatchOptions::threads");
     if (threads > 0) return threads;
     return base::usable_cpus();
 }

@@ -1,5 +1,6 @@
 #include "loyd/tables/build.h"
 
+#include "loyd/base/thread_count.h"
 #include "loyd/tables/build_support.h"
 #include "loyd/tables/cell_layout.h"
 #include "loyd/tables/header.h"
@@ -63,6 +64,7 @@ BuildResult build_table(const Pattern& p, const BuildOptions& opt) {
             "per-region entries are built for additive patterns in bytes and the dense layout "
             "only");
     if (opt.layout == TableLayout::Cells) cell_slots(p);  // refuses a layout beyond 64 bits
+    base::check_thread_request(opt.threads, "BuildOptions::threads");
     BuildResult out;
     const auto t0 = Clock::now();
     if (p.kind() == PatternKind::Full) {
