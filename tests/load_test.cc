@@ -202,6 +202,12 @@ TEST_F(CacheTest, ConcurrentLoadersNeverTearAnEntry) {
 namespace loyd {
 namespace {
 
+TEST(LoadFaults, AnEmptyPathIsAUsageError) {
+    // (it was an IoError ": cannot open manifest", naming no file)
+    EXPECT_EQ(test::error_of<UsageError>([] { (void)tables::load_set(""); }),
+              "the table set's path is empty: give its folder or manifest");
+}
+
 // A table replaced (by rename, as every loyd writer does) while a set is loaded: the loaded
 // mapping keeps reading the old, verified bytes; loading the folder again refuses the new
 // file, which no longer matches the manifest.

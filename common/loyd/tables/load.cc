@@ -109,6 +109,8 @@ void check_not_rewritten(const LoadedSet& set) {
 }
 
 LoadedSet load_set(const std::string& path, const LoadOptions& opt) {
+    if (path.empty())
+        throw UsageError("the table set's path is empty: give its folder or manifest");
     const auto t0 = std::chrono::steady_clock::now();
     const SetPath where = set_path(path);
     LoadedSet set{where.dir.string(), read_manifest(where.manifest.string()), {}, 0};

@@ -52,8 +52,8 @@ void check_not_rewritten(const LoadedSet& set);
 // (FormatError naming `file`). Returns the header (read_pdb_header's checks made).
 PdbHeader read_listed_header(const std::string& file, const TableSpec& t);
 
-// `path` is a set folder or its manifest. Throws IoError / FormatError naming the file and
-// field; a table that fails any check is never returned.
+// `path` is a set folder or its manifest (UsageError when empty). Throws IoError / FormatError
+// naming the file and field; a table that fails any check is never returned.
 LoadedSet load_set(const std::string& path, const LoadOptions& opt = {});
 
 }  // namespace loyd::tables
