@@ -529,20 +529,27 @@ expect_err_line "table rewritten under a search, input open" "$scratch/weak3/add
 # (Mapped tables only: a zstd table is decoded into memory and cannot change under a search.)
 expect_run "raw 15-5-5-5" 0 "$pdbgen" build --preset 15-5-5-5 --encoding raw --out "$scratch/raw15" -j 1 -q || finish
 lines=$(head -2 "$scratch/easy.txt")
-: >"$scratch/out"
-{
-  echo "$lines" | head -1
-  # Rewrite once the first answer is out (so the table was loaded as it was).
-  for _ in $(seq 300); do
-    [ -s "$scratch/out" ] && break
-    sleep 0.05
-  done
-  sleep 0.2
-  printf 'x' >>"$scratch/raw15/$victim"
-  sleep 0.5
-  echo "$lines" | tail -1
-} | "$solver" --pdb "$scratch/raw15" --goal blank-first --cache-dir none -j 1 >"$scratch/out" 2>"$scratch/err"
-ran "solver --pdb raw15 --goal blank-first --cache-dir none -j 1, a table rewritten between two lines" $?
+# two_lines_around SET PAUSE_BEFORE PAUSE_AFTER CMD...: the solver on SET reads the first of
+# $lines; once its answer is out (so the table was loaded as it was) and PAUSE_BEFORE seconds
+# more, CMD changes a table, and PAUSE_AFTER seconds later the second line is sent.
+two_lines_around() {
+  local set=$1 before=$2 after=$3
+  shift 3
+  : >"$scratch/out"
+  {
+    echo "$lines" | head -1
+    for _ in $(seq 300); do
+      [ -s "$scratch/out" ] && break
+      sleep 0.05
+    done
+    sleep "$before"
+    "$@"
+    sleep "$after"
+    echo "$lines" | tail -1
+  } | "$solver" --pdb "$set" --goal blank-first --cache-dir none -j 1 >"$scratch/out" 2>"$scratch/err"
+  ran "solver --pdb $set --goal blank-first --cache-dir none -j 1, two lines around: $*" $?
+}
+two_lines_around "$scratch/raw15" 0.2 0.5 bash -c 'printf x >>"$1"' _ "$scratch/raw15/$victim"
 expect_status "table rewritten between lines" 4
 expect_err_line "table rewritten between lines" "$scratch/raw15/$victim: its size went from" "while in use"
 [ "$(wc -l <"$scratch/out")" -le 1 ] || fail "table rewritten between lines: printed $(wc -l <"$scratch/out") answers"
@@ -551,17 +558,7 @@ expect_err_line "table rewritten between lines" "$scratch/raw15/$victim: its siz
 # the answer is checked before it is printed, not at most every 0.2 s (a README probe found the
 # second answer printed and exit 0).
 expect_run "raw 15-5-5-5 again" 0 "$pdbgen" build --preset 15-5-5-5 --encoding raw --out "$scratch/raw15b" -j 1 -q || finish
-: >"$scratch/out"
-{
-  echo "$lines" | head -1
-  for _ in $(seq 300); do
-    [ -s "$scratch/out" ] && break
-    sleep 0.05
-  done
-  touch "$scratch/raw15b/$victim"
-  echo "$lines" | tail -1
-} | "$solver" --pdb "$scratch/raw15b" --goal blank-first --cache-dir none -j 1 >"$scratch/out" 2>"$scratch/err"
-ran "solver --pdb raw15b --goal blank-first --cache-dir none -j 1, a table touched just before a line" $?
+two_lines_around "$scratch/raw15b" 0 0 touch "$scratch/raw15b/$victim"
 expect_status "table touched before a line" 4
 expect_err_line "table touched before a line" "$scratch/raw15b/$victim: it was modified while in use"
 [ "$(wc -l <"$scratch/out")" -le 1 ] || fail "table touched before a line: printed $(wc -l <"$scratch/out") answers"
