@@ -109,15 +109,14 @@ TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
     EXPECT_TRUE(contains(m, "'\\x00x' is not a tile number")) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     EXPECT_EQ(std::string(m.c_str()), m);  // no NUL cuts it short
-    // A byte order mark inside the text (invisible: the message would read "'4' is not a tile
-    // number") is named; a leading one is dropped, as a file saved with one begins.
+    // A byte order mark (invisible: the message would read "'8' is not a tile number") is named.
     const std::string bom = error_of<FormatError>([] {
         board::BoardFormat(std::nullopt, "blank-last")
             .read(
-                "8 2 0/\xef\xbb\xbf"
-                "4 6 1/3 7 5");
+                "\xef\xbb\xbf"
+                "8 2 0/4 6 1/3 7 5");
     });
-    EXPECT_TRUE(contains(bom, "'\\ufeff4' is not a tile number")) << bom;
+    EXPECT_TRUE(contains(bom, "'\\ufeff8' is not a tile number")) << bom;
 }
 
 // Text quoted in a message is cut at a character, never inside a UTF-8 sequence: every cut of

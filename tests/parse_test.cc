@@ -102,19 +102,6 @@ TEST(SplitInstanceLine, BodyWithoutLabel) {
     it = board::split_instance_line("6,4,7/8,5,0/3,2,1");
     ASSERT_TRUE(it.has_value());
     EXPECT_EQ(it->body, "6,4,7/8,5,0/3,2,1");
-    // A byte order mark (the first line of a file saved with one) is no part of the label.
-    it = board::split_instance_line(
-        "\xEF\xBB\xBF"
-        "korf-1: 6 4 7 8 5 0 3 2 1");
-    ASSERT_TRUE(it.has_value());
-    EXPECT_EQ(it->label, "korf-1");
-    EXPECT_FALSE(board::split_instance_line("\xEF\xBB\xBF"
-                                            "# a comment")
-                     .has_value());
-    // Nor of a board read by a format.
-    EXPECT_EQ(board::BoardFormat().read("\xEF\xBB\xBF"
-                                        "1 2 3 4 5 6 7 8 0"),
-              board(3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 0}));
 }
 
 TEST(SplitInstanceLine, LabelAndColon) {

@@ -75,7 +75,15 @@ public:
         }
         if (!r) {
             r = new Runner;
-            std::thread([this, r] { serve(*r); }).detach();
+            try {
+                std::thread([this, r] { serve(*r); }).detach();
+            } catch (...) {  // no room for a thread (ulimit -u, -v): the job never ran
+                delete r;
+                std::lock_guard<std::mutex> lock(mu_);
+                running_.erase(&job);
+                if (running_.empty()) none_running_.notify_all();
+                throw;
+            }
         }
         std::lock_guard<std::mutex> lock(r->mu);
         r->job = &job;

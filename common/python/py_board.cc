@@ -47,7 +47,8 @@ long long index_value(const py::handle& v, const char* what) {
     return x;
 }
 
-// Text, or bytes of any kind (bytearray too): never read as a sequence of tile numbers.
+// Text, or bytes (bytearray too): never read as tile numbers. (A memoryview is a buffer of
+// numbers, read as NumPy's arrays are, as solve_many reads one.)
 bool is_text(const py::handle& h) {
     return py::isinstance<py::str>(h) || py::isinstance<py::bytes>(h) || PyByteArray_Check(h.ptr());
 }

@@ -39,7 +39,7 @@ public:
     // Throws IoError when a table of `used` (null: none) was rewritten in place since it was
     // loaded (tables/load.h check_not_rewritten): its answer may rest on entries that were never
     // verified. Called before each answer is printed, from the printing thread, so every answer
-    // printed was checked after its search ended: one stat per table, about 1 % of a batch of
+    // printed was checked after its search ended: one stat per table, about 2 % of a batch of
     // 8-puzzle lines (12 us each; docs/benchmarks.md).
     void check_unchanged(const tables::LoadedSet* used) const;
     // The same for every set loaded so far, while searches run on them (a search on entries

@@ -236,6 +236,8 @@ def test_malformed_sequences():
         loyd.Board(bytearray(b"1 2 3 0"))
     with pytest.raises(TypeError, match="not bytearray"):
         loyd.Board(bytearray([1, 2, 3, 0]))
+    # A memoryview is a buffer of numbers, as a NumPy array is: its values are the tiles.
+    assert loyd.Board(memoryview(bytes([1, 2, 3, 0]))) == loyd.Board("1 2/3 0")
     with pytest.raises(TypeError, match="whole numbers, not bytearray"):
         loyd.Board([bytearray([1, 2]), bytearray([3, 0])])
 

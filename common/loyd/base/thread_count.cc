@@ -56,6 +56,7 @@ ThreadCount cap_threads(int requested, int cpus) {
 }
 
 int workers_for(uint64_t items, uint64_t chunk, int threads) {
+    check_thread_request(threads, "threads");  // every chunked pool of the library comes here
     chunk = std::max<uint64_t>(1, chunk);
     const uint64_t chunks = items / chunk + (items % chunk != 0);
     return static_cast<int>(

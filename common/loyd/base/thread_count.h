@@ -36,7 +36,8 @@ struct ThreadCount {
 ThreadCount cap_threads(int requested, int cpus);
 
 // The threads worth starting for `items` units of work taken `chunk` at a time by `threads`
-// threads: never more than the chunks there are, at least 1. Precondition: chunk >= 1.
+// threads: never more than the chunks there are, at least 1 (check_thread_request first:
+// UsageError above kMaxThreads). Precondition: chunk >= 1.
 int workers_for(uint64_t items, uint64_t chunk, int threads);
 
 }  // namespace loyd::base

@@ -264,7 +264,7 @@ Board BoardFormat::goal(const Geometry& g) const {
 }
 
 Board BoardFormat::read(std::string_view text) const {
-    const BoardText t = split_board(base::without_bom(text));  // (from a file saved with one)
+    const BoardText t = split_board(text);
     // Every token is read first: a word that is no tile is named as such, not counted.
     std::vector<int> tiles;
     tiles.reserve(t.tokens.size());

@@ -81,9 +81,11 @@ class BoardFormat {
 public:
     BoardFormat() = default;  // numbers, blank-last, sizes inferred per board
     // `size`: the --size board, if given. `goal`: "blank-last", "blank-first", or a board in
-    // numbers or labels (flat or in rows), a leading byte order mark dropped (as read() and
-    // split_instance_line() drop it). UsageError naming --goal or --size when the goal is bad
-    // or does not fit the size.
+    // numbers or labels (flat or in rows), a leading byte order mark dropped (as the solver
+    // drops one from the start of each argument and input line; read() and the line splitter
+    // of parse.h keep it: a caller reading a file drops it there, base/byte_order_mark.h).
+    // UsageError naming --goal or --size when the goal is
+    // bad or does not fit the size.
     BoardFormat(std::optional<Geometry> size, std::string_view goal);
 
     // The board every instance must have (from --size or the goal), if one is fixed.
@@ -94,8 +96,7 @@ public:
     // The goal on board `g`. Precondition: g is geometry() when one is fixed.
     Board goal(const Geometry& g) const;
 
-    // The board written as `text` in this format (see above; a leading byte order mark
-    // dropped); FormatError otherwise.
+    // The board written as `text` in this format (see above); FormatError otherwise.
     Board read(std::string_view text) const;
     // `b` in this format's tokens: flat or in rows. UsageError when `b` is not of the board
     // geometry() fixes (as for grid).

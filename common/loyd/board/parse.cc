@@ -76,7 +76,7 @@ std::vector<int> parse_int_list(const std::string& s) {
 }
 
 std::optional<InstanceLine> split_instance_line(const std::string& raw) {
-    std::string line = trim(std::string(base::without_bom(raw)));
+    std::string line = trim(raw);
     if (line.empty() || line[0] == '#') return std::nullopt;
     InstanceLine out;
     auto colon = line.find(':');

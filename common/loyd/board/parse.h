@@ -23,8 +23,8 @@ struct InstanceLine {
 // "WxH" (also "WXH"); UsageError otherwise or when the size is unsupported.
 Geometry parse_size(const std::string& s);
 
-// Splits a line into its label and body (which may be empty), a leading byte order mark
-// dropped; nullopt for blank and comment lines. FormatError for an empty label before ':'.
+// Splits a line into its label and body (which may be empty); nullopt for blank and comment
+// lines. FormatError for an empty label before ':'.
 std::optional<InstanceLine> split_instance_line(const std::string& line);
 
 // Splits a list of integers separated by spaces and/or single commas (FormatError on any other

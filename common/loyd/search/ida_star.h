@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/board/board.h"
 #include "loyd/search/ida_kernel.h"
 #include "loyd/search/ida_ranks.h"
@@ -58,6 +59,7 @@ public:
     SearchResult solve(const board::Board& start, const SearchLimits& limits = {}, int threads = 1,
                        SplitRanks* ranks = nullptr) {
         using namespace ida_detail;
+        base::check_thread_request(threads, "threads");
         Shared shared;
         // Declared after `shared`, so the ranks stop reading its node count before it goes.
         struct Finish {

@@ -5,6 +5,7 @@
 
 #include "loyd/base/collective.h"
 #include "loyd/base/error.h"
+#include "loyd/base/thread_group.h"
 #include "loyd/base/wire.h"
 
 namespace loyd::search {
@@ -64,7 +65,8 @@ SplitProtocol::SplitProtocol(base::Collective& group, int tag, uint64_t search, 
 void SplitProtocol::run(const std::function<void()>& search) {
     std::exception_ptr error;
     bool done = false;
-    std::thread t([&] {
+    base::ThreadGroup searching;  // a thread that cannot start: LimitError, nothing to join
+    searching.start([&] {
         try {
             search();
         } catch (...) {
@@ -95,7 +97,7 @@ void SplitProtocol::run(const std::function<void()>& search) {
         }
         pump_cv_.wait_for(lock, idle.next(), [&] { return events_ > 0 || done; });
     }
-    t.join();
+    searching.join();
     if (pump_error) std::rethrow_exception(pump_error);
     if (error) std::rethrow_exception(error);
 }
