@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_group.h"
 
 namespace loyd::program {
 
@@ -34,11 +35,6 @@ Failure with(int status, const char* what) {
 }
 
 }  // namespace
-
-bool out_of_resources(const std::system_error& e) {
-    return e.code() == std::errc::resource_unavailable_try_again ||
-           e.code() == std::errc::not_enough_memory;
-}
 
 std::span<const ExitStatusRow> exit_statuses() {
     return kRows;
@@ -72,7 +68,7 @@ Failure failure_of(std::exception_ptr e, std::string_view program, bool interrup
     } catch (const BusyError& x) {
         return with(kExitBusy, x.what());
     } catch (const std::system_error& x) {
-        if (out_of_resources(x))  // a thread that could not start
+        if (base::no_room_for_thread(x))  // a thread that could not start
             return Failure{kExitLimit, std::string("out of resources: ") + x.what() +
                                            " (a memory or process limit such as ulimit -v or "
                                            "-u; fewer threads with -j may fit)"};

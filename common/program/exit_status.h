@@ -62,15 +62,12 @@ struct Failure {
 //   LimitError                      3; 130 when `interrupted` (the limit was the interrupt's)
 //   std::bad_alloc                  3, "out of memory"
 //   std::system_error of EAGAIN or  3, "out of resources: ..." (a thread that could not start
-//   ENOMEM (out_of_resources)       under ulimit -v or -u)
+//   ENOMEM (base::no_room_for_thread) under ulimit -v or -u)
 //   IoError, FormatError            4 (files and their content: the programs read no other
 //                                   text than files and lines, which they report themselves)
 //   BusyError                       6
 //   anything else                   5, "internal error: " and its message
 // `e` must hold an exception.
 Failure failure_of(std::exception_ptr e, std::string_view program, bool interrupted);
-
-// True for the errors std::thread throws when the system has no room for another thread.
-bool out_of_resources(const std::system_error& e);
 
 }  // namespace loyd::program

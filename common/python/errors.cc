@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_group.h"
 
 namespace loyd::python {
 
@@ -80,9 +81,7 @@ void translate(std::exception_ptr p) {
     } catch (const std::system_error& e) {
         // A thread that could not start under a memory or process limit: a limit, as the
         // solver's exit status 3 ("out of resources"), not an internal error.
-        if (e.code() != std::errc::resource_unavailable_try_again &&
-            e.code() != std::errc::not_enough_memory)
-            throw;
+        if (!loyd::base::no_room_for_thread(e)) throw;
         raise(types.limit, (std::string("out of resources: ") + e.what() +
                             " (a memory or process limit such as ulimit -v or -u; fewer threads "
                             "may fit)")

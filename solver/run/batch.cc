@@ -13,7 +13,6 @@
 #include <new>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -104,11 +103,8 @@ void solve_task(const Request& req, const search::SolveOptions& base, Task& t) {
         // `ulimit -v`) reached a limit: its record says so, what it held is freed. (A cgroup's
         // cap kills the process instead: the kernel does not refuse the allocation.)
         out_of_memory(req, t, start);
-    } catch (const std::system_error& e) {
-        if (program::out_of_resources(e))
-            out_of_memory(req, t, start);  // a split search's thread that could not start
-        else
-            t.failure = std::string("internal error: ") + e.what();
+    } catch (const LimitError&) {
+        out_of_memory(req, t, start);  // a split search's thread that could not start
     } catch (const std::exception& e) {
         t.failure = std::string("internal error: ") + e.what();
     }

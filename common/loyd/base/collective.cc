@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_group.h"
 
 namespace loyd::base {
 
@@ -30,9 +31,7 @@ int error_code_of(std::exception_ptr e, std::string& message) {
         return kLimit;
     } catch (const std::system_error& x) {  // a thread that could not start: a limit, as at home
         message = x.what();
-        if (x.code() != std::errc::resource_unavailable_try_again &&
-            x.code() != std::errc::not_enough_memory)
-            return kOther;
+        if (!no_room_for_thread(x)) return kOther;
         message = "out of resources: " + message;
         return kLimit;
     } catch (const std::exception& x) {

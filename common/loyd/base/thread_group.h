@@ -20,6 +20,13 @@
 
 namespace loyd::base {
 
+// True for the errors std::thread throws when the system has no room for another thread
+// (EAGAIN, ENOMEM: ulimit -u or -v).
+inline bool no_room_for_thread(const std::system_error& e) {
+    return e.code() == std::errc::resource_unavailable_try_again ||
+           e.code() == std::errc::not_enough_memory;
+}
+
 class ThreadGroup {
 public:
     explicit ThreadGroup(std::function<void()> stop = {}) : stop_(std::move(stop)) {}
@@ -39,9 +46,7 @@ public:
         try {
             threads_.emplace_back(std::forward<F>(f), std::forward<Args>(args)...);
         } catch (const std::system_error& e) {
-            if (e.code() != std::errc::resource_unavailable_try_again &&
-                e.code() != std::errc::not_enough_memory)
-                throw;
+            if (!no_room_for_thread(e)) throw;
             throw LimitError("out of resources: a thread could not start (" +
                              std::to_string(threads_.size()) + " started): " + e.what() +
                              " (a memory or process limit such as ulimit -v or -u; fewer "
