@@ -238,4 +238,27 @@ expect_file "SIGTERM to the ranks: searches stopped" "$scratch/sigterm.out" " li
 expect_file "SIGTERM to the ranks: the summary" "$scratch/sigterm.out" "^summary: instances "
 expect "SIGTERM to the ranks: the run ended at once (${took} s)" [ "$took" -le 5 ]
 
+# SIGTERM to rank 1 alone: the run is interrupted as a whole (rank 0 stops its own search and
+# hands out no more lines, exit 130) rather than rank 1 taking the rest of the input and
+# stopping each search at once while rank 0's long search goes on.
+"${mpi[@]}" -np 2 "$solver" -j 1 --goal blank-first --heuristic manhattan --input "$scratch/long.txt" \
+  >"$scratch/sigterm1.out" 2>"$scratch/sigterm1.err" &
+launcher=$!
+for _ in $(seq 600); do
+  grep -q " length " "$scratch/sigterm1.out" && break
+  sleep 0.1
+done
+sleep 0.5
+started=$(date +%s)
+for p in $(pgrep -P $launcher); do
+  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && kill -TERM "$p"
+done
+wait $launcher
+ran "mpirun -np 2 solver --input long.txt, then SIGTERM to rank 1 only" $?
+took=$(($(date +%s) - started))
+expect_status "SIGTERM to rank 1 only" 130
+expect_file "SIGTERM to rank 1 only: its search stopped" "$scratch/sigterm1.out" " limit \(interrupted\) nodes [0-9]+ "
+expect_file "SIGTERM to rank 1 only: the summary" "$scratch/sigterm1.out" "^summary: instances "
+expect "SIGTERM to rank 1 only: the run ended at once (${took} s)" [ "$took" -le 5 ]
+
 finish

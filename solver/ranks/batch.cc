@@ -286,6 +286,12 @@ void BatchServer::handle(int source, RankMessage& m) {
                 t.failure = std::move(r.failure);
                 t.outcome = std::move(r.outcome);
                 out_.erase(it);
+                // A signal to that rank alone: the run is interrupted, as if every rank had it
+                // (no more work handed out, rank 0's searches stop, exit 130); otherwise that
+                // rank would take the rest of the input and stop each search at once.
+                if (t.outcome.status == search::SolveOutcome::Status::Limit &&
+                    t.outcome.search.stop_reason == search::StopReason::Interrupted)
+                    interrupt_flag() = true;
                 window_.complete(t);
             }
             break;
