@@ -19,20 +19,25 @@ echo "== machine"; nproc; grep -m1 "model name" /proc/cpuinfo; uptime
 # Wall, user seconds and peak RSS of one command, from GNU time.
 timed() { /usr/bin/time -f "  wall %e s, user %U s, peak %M KiB" "$@"; }
 
-for part in "${@:-build15 search15 korf24}"; do
+parts=("$@")
+[ $# -gt 0 ] || parts=(build15 search15 korf24)
+for part in "${parts[@]}"; do
   case $part in
   build15)
     echo "== 15-7-8 build, raw, 2 threads: new (compact), baseline (byte), alternating"
     for i in 1 2; do
       rm -rf "$t/c178" "$t/b178"
-      timed $new/pdbgen/pdbgen build --preset 15-7-8 --encoding raw -j 2 -q --out "$t/c178"
-      [ -z "$base" ] || timed $base/pdbgen/pdbgen build --preset 15-7-8 --encoding raw -j 2 -q --out "$t/b178"
+      timed $new/pdbgen build --preset 15-7-8 --encoding raw -j 2 -q --out "$t/c178"
+      [ -z "$base" ] || timed $base/pdbgen build --preset 15-7-8 --encoding raw -j 2 -q --out "$t/b178"
     done
     ls -l "$t"/c178/*.pdb "$t"/b178/*.pdb 2>/dev/null || true
     ;;
   search15)
     echo "== Korf's 100, 15-7-8, one thread: compact, byte (the same tables unpacked), alternating"
-    [ -d "$t/byte178" ] || { cp -r "$t/c178" "$t/byte178"; $new/pdbgen/pdbgen unpack "$t/byte178" --entries byte -q; }
+    # Unpacked afresh from this run's compact tables (a folder left by an earlier run might hold
+    # other tables, or compact ones if that run stopped half-way).
+    rm -rf "$t/byte178"
+    $new/pdbgen unpack "$t/c178" "$t/byte178" --entries byte -q
     for i in 1 2 3; do
       $new/bench/solve_bench $k pdb --pdb "$t/c178" --threads 1 | tail -1
       $new/bench/solve_bench $k pdb --pdb "$t/byte178" --threads 1 | tail -1

@@ -3,7 +3,8 @@
 // holds, counts child entry minus parent entry. A mod-k entry coding that decodes a child from
 // its parent's value (Breyer & Korf 2010) needs every difference inside a window of k values.
 // The figures are in docs/benchmarks.md ("Entries read relative to the parent's ...").
-// Usage: delta_probe TABLE.pdb [THREADS]   (THREADS 1..64, default 2)
+// Usage: delta_probe TABLE.pdb [THREADS]   (an additive table; THREADS 1..64, default 2; exit 2
+// on bad arguments, 1 on errors)
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -63,6 +64,11 @@ int main(int argc, char** argv) {
     }
     try {
         const auto t = loyd::tables::PdbTable::load(argv[1]);
+        if (t.pattern().kind() != loyd::tables::PatternKind::Additive) {
+            std::fprintf(stderr, "delta_probe: %s: not an additive table (the probe reads one)\n",
+                         argv[1]);
+            return 2;
+        }
         std::vector<Histogram> hs(static_cast<size_t>(threads), Histogram{});
         std::vector<Irregular> irr(static_cast<size_t>(threads));
         std::vector<std::thread> ts;

@@ -9,7 +9,8 @@
 //   own (less the table's cost of moving the blank region home, found by a 0-1 BFS of its
 //   abstract space), else the Manhattan distance of its other tiles;
 // - the mean values of loyd's lookups (heuristics/pdb_heuristic.h) alone and with the above.
-// Usage: dual_probe SET_DIR KORF_TSV
+// Usage: dual_probe SET_DIR KORF_TSV (SET_DIR: one partition of additive 4x4 tables, blank last)
+// Exit status: 0; 1 when a file cannot be read; 2 on a wrong set or an unsolvable row.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/board/search_state.h"
+#include "loyd/board/solvability.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/search/solve.h"
 #include "loyd/tables/load.h"
@@ -150,9 +152,13 @@ int main(int argc, char** argv) {
         bool additive = true;
         for (const tables::PdbTable& t : set.tables)
             additive = additive && t.pattern().kind() == tables::PatternKind::Additive;
-        if (!(set.spec.goal == board::Board::blank_last(g)) || !additive)
+        // (The probe sums every table of the set: a set of several partitions would be
+        // counted as one larger partition, which overestimates.)
+        if (!(set.spec.goal == board::Board::blank_last(g)) || !additive ||
+            set.spec.partitions.size() != 1)
             throw UsageError(std::string(argv[1]) +
-                             ": the probe takes additive 4x4 tables for the blank-last goal");
+                             ": the probe takes one partition of additive 4x4 tables for the "
+                             "blank-last goal");
         search::SolveOptions so;
         so.heuristic = heuristics::HeuristicKind::Pdb;
         so.pdb = &set;
@@ -160,13 +166,16 @@ int main(int argc, char** argv) {
         std::ifstream f(argv[2]);
         if (!f) throw IoError(std::string("cannot open ") + argv[2]);
         std::string line;
-        while (std::getline(f, line)) {
+        for (size_t number = 1; std::getline(f, line); ++number) {
             if (line.empty() || line[0] == '#') continue;
             std::istringstream row(line);
             std::string id, tiles;
             std::getline(row, id, '\t');
             std::getline(row, tiles, '\t');
             board::Board b = board::Board::make(g, board::parse_int_list(tiles));
+            if (!board::solvable(b, board::Board::blank_first(g)))
+                throw UsageError(std::string(argv[2]) + ":" + std::to_string(number) +
+                                 ": the tiles cannot reach the blank-first goal");
             const search::SolveOutcome o = solve(b, board::Board::blank_first(g), so);
             for (int k = 0; k <= o.length; ++k) {
                 // Korf's goal has the blank first: turn 180 degrees and relabel t -> 16 - t.
@@ -190,6 +199,9 @@ int main(int argc, char** argv) {
         std::printf("with the blank-tile dual: regular %.3f, +reflected %.3f, all four %.3f\n",
                     probe.sum[4] / n, probe.sum[5] / n, probe.sum[6] / n);
         return 0;
+    } catch (const loyd::UsageError& e) {
+        std::fprintf(stderr, "dual_probe: %s\n", e.what());
+        return 2;
     } catch (const loyd::Error& e) {
         std::fprintf(stderr, "dual_probe: %s\n", e.what());
         return 1;

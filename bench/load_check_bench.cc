@@ -4,12 +4,14 @@
 // figure least disturbed by other work on the machine), so the share of load time it
 // takes is measured, not assumed (docs/benchmarks.md).
 //   bench/load_check_bench SET [ROUNDS]   (default 5; SET is a set folder or manifest)
+// Exit status: 0; 2 on a bad argument; 4 when the set cannot be loaded (the solver's code).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
+#include "bench_args.h"
 #include "loyd/base/error.h"
 #include "loyd/tables/load.h"
 #include "loyd/tables/verify.h"
@@ -28,12 +30,12 @@ double least(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const int rounds = argc > 2 ? std::atoi(argv[2]) : 5;
-    if (argc < 2 || rounds <= 0) {
+    if (argc < 2 || argc > 3) {
         std::fprintf(stderr, "usage: load_check_bench SET [ROUNDS > 0]\n");
         return 2;
     }
     try {
+        const int rounds = argc > 2 ? loyd::bench::number("ROUNDS", argv[2], 1, 1000000) : 5;
         loyd::tables::LoadOptions with, without;
         without.spot_check = false;
         std::vector<double> a, b, sample;
@@ -58,6 +60,9 @@ int main(int argc, char** argv) {
             "the sample alone:                       least %.5f s (%.2f %% of the load without "
             "it)\n",
             least(sample), 100.0 * least(sample) / least(b));
+    } catch (const loyd::UsageError& e) {
+        std::fprintf(stderr, "load_check_bench: %s\n", e.what());
+        return 2;
     } catch (const loyd::Error& e) {
         std::fprintf(stderr, "load_check_bench: %s\n", e.what());
         return 4;

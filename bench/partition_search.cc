@@ -16,6 +16,8 @@
 // (--proxy-only: step 1 alone, the proxy's ranking, nothing built; --triples: the proxy adds
 // the gains of 3-tile tables over their pairs; --compare-cache: prints the proxy beside every
 // real score in the cache for this board and goal, and their correlation.)
+// Exit status: 0; 1 when a table cannot be built or the cache cannot be written; 2 on a bad
+// option or value.
 // SIZES: the group sizes, e.g. 6-6-6-6 or 7-7-5-5 (tiles beyond their sum are left to the
 // Manhattan distance).
 #include "loyd/tables/partition_search.h"
@@ -30,7 +32,9 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/board/parse.h"
 #include "loyd/tables/build.h"
 #include "loyd/tables/presets.h"
@@ -62,6 +66,9 @@ Options parse(int argc, char** argv) {
             (a == "--proxy-only" ? o.proxy_only : a == "--triples" ? o.triples : o.compare) = true;
             continue;
         }
+        const bool valued = a == "--goal" || a == "--preset" || a == "--cache" ||
+                            a == "--proxy-top" || a == "--top" || a == "--threads";
+        if (!valued) throw UsageError("unknown option " + a);
         if (i + 1 >= argc) throw UsageError("option " + a + " needs a value");
         const std::string v = argv[++i];
         if (a == "--goal")
@@ -71,13 +78,11 @@ Options parse(int argc, char** argv) {
         else if (a == "--cache")
             o.cache = v;
         else if (a == "--proxy-top")
-            o.proxy_top = std::stoi(v);
+            o.proxy_top = bench::number(a, v, 1, 1 << 20);
         else if (a == "--top")
-            o.top = std::stoi(v);
+            o.top = bench::number(a, v, 1, 1 << 20);
         else if (a == "--threads")
-            o.threads = std::stoi(v);
-        else
-            throw UsageError("unknown option " + a);
+            o.threads = bench::number(a, v, 1, base::kMaxThreads);
     }
     return o;
 }
@@ -96,6 +101,10 @@ public:
           path_(o.cache),
           key_(std::to_string(o.width) + "x" + std::to_string(o.height) + ":" + o.goal) {
         if (path_.empty()) return;
+        // The cache is appended to after each build: a folder that is not there is an error
+        // now, not a cache silently lost.
+        if (!std::ofstream(path_, std::ios::app))
+            throw IoError("--cache " + path_ + ": cannot be written");
         std::ifstream in(path_);
         std::string key;
         unsigned long mask;
@@ -119,8 +128,11 @@ public:
         std::fprintf(stderr, "built %-24s ln eta %9.5f  %.1f s\n",
                      tables::tiles_text(group).c_str(), v, seconds_since(t0));
         known_[group] = v;
-        if (!path_.empty())
-            std::ofstream(path_, std::ios::app) << key_ << ' ' << group << ' ' << v << '\n';
+        if (!path_.empty()) {
+            std::ofstream out(path_, std::ios::app);
+            if (!(out << key_ << ' ' << group << ' ' << v << '\n'))
+                throw IoError("--cache " + path_ + ": cannot be written");
+        }
         return v;
     }
 
@@ -267,6 +279,9 @@ int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a log file sees each line as it comes
     try {
         return run(parse(argc, argv));
+    } catch (const loyd::UsageError& e) {
+        std::fprintf(stderr, "partition_search: %s\n", e.what());
+        return 2;
     } catch (const loyd::Error& e) {
         std::fprintf(stderr, "partition_search: %s\n", e.what());
         return 1;

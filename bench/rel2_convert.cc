@@ -11,7 +11,7 @@
 // The search side was a patch of heuristics/additive_pdb.h, measured and not kept: its figures
 // and why are in docs/benchmarks.md ("Entries read relative to the parent's ..."). This probe
 // stays for the smoothing counts it prints.
-// Usage: rel2_convert TABLE.pdb OUT
+// Usage: rel2_convert TABLE.pdb OUT   (an additive table; exit 2 on bad arguments, 1 on errors)
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -74,6 +74,11 @@ int main(int argc, char** argv) {
     }
     try {
         const auto t = PdbTable::load(argv[1]);
+        if (t.pattern().kind() != loyd::tables::PatternKind::Additive) {
+            std::fprintf(stderr, "rel2_convert: %s: not an additive table (the probe reads one)\n",
+                         argv[1]);
+            return 2;
+        }
         const uint64_t n = t.size();
         std::vector<uint8_t> h(n);
         uint8_t cells[32];

@@ -20,7 +20,8 @@
 //   (SolveOptions::split_after; 0: every iteration, the behaviour before 2026-11-27)
 //   HEURISTIC: misplaced | manhattan | linear-conflict | walking-distance | pdb
 // Exit status: 0; 1 when an answer has the wrong length, or the TSV or the tables cannot be
-// read (a row that is not numbers is named by file:line); 2 on a bad option or value.
+// read (a row that is not numbers is named by file:line); 2 on a bad option or value, no row
+// selected, a row that is not a solvable board, or tables that do not fit the rows.
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -39,7 +40,9 @@
 #include <vector>
 
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/board/parse.h"
+#include "loyd/board/solvability.h"
 #include "loyd/heuristics/pdb_heuristic.h"
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/solve.h"
@@ -158,9 +161,12 @@ Args parse_args(int argc, char** argv) {
             a.prune_length = number<int>(o, value());
         else if (o == "--no-bpmx")
             so.bpmx = false;
-        else if (o == "--threads" && has)
+        else if (o == "--threads" && has) {
             so.threads = number<int>(o, value());
-        else if (o == "--split-after" && has)
+            if (so.threads < 1 || so.threads > loyd::base::kMaxThreads)
+                throw loyd::UsageError("--threads needs 1 to " +
+                                       std::to_string(loyd::base::kMaxThreads));
+        } else if (o == "--split-after" && has)
             so.split_after = number<uint64_t>(o, value());
         else if (o == "--metric" && has)
             so.metric = loyd::board::parse_metric(value());
@@ -212,6 +218,23 @@ std::unique_ptr<loyd::tables::LoadedSet> load_tables(Args& a, double& load) {
     a.so.pdb = set.get();
     load = set->load_seconds;
     return set;
+}
+
+// The rows selected, checked before any search: some, each a solvable 4x4 or 5x5 board for
+// Korf's blank-first goal (an unsolvable one would be printed as a limit at lower bound 0).
+void check_rows(const std::vector<Row>& rows, const std::string& tsv) {
+    if (rows.empty()) throw loyd::UsageError(tsv + ": no instance selected");
+    for (const Row& r : rows) {
+        const std::string what = "instance " + std::to_string(r.id);
+        if (r.tiles.size() != 16 && r.tiles.size() != 25)
+            throw loyd::UsageError(what + ": " + std::to_string(r.tiles.size()) +
+                                   " tiles (16 or 25)");
+        const int side = r.tiles.size() == 25 ? 5 : 4;
+        const loyd::board::Geometry g(side, side);
+        if (!loyd::board::solvable(loyd::board::Board::make(g, r.tiles),
+                                   loyd::board::Board::blank_first(g)))
+            throw loyd::UsageError(what + ": the tiles cannot reach the blank-first goal");
+    }
 }
 
 // --prune-length L: the automaton built (outside the timed searches) and said.
@@ -337,6 +360,7 @@ int main(int argc, char** argv) {
         std::vector<Row> rows = read_tsv(argv[1]);
         Args a = parse_args(argc, argv);
         select_rows(rows, a);
+        check_rows(rows, argv[1]);
         double load = 0;
         const auto set = load_tables(a, load);
         build_pruning(a, rows);

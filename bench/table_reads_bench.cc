@@ -6,13 +6,15 @@
 // - dependent reads (each address read from the line before: the latency of a miss) from 16, 64,
 //   256 and 1024 MiB in 2 MiB-aligned memory, as 1, 2, 4 and 8 chains followed in turn: how
 //   many misses one core keeps in flight, which bounds what interleaving searches can gain.
-//   bench/table_reads_bench [READS]   (default 20,000,000 per size)
+//   bench/table_reads_bench [READS]   (default 20,000,000 per size; exit 2 on a bad argument)
 #include <sys/mman.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <utility>
 #include <vector>
@@ -84,8 +86,14 @@ void dependent_reads(long reads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const long reads = argc > 1 ? std::atol(argv[1]) : 20'000'000;
-    if (reads <= 0) {
+    long reads = 20'000'000;
+    bool bad = argc > 2;
+    if (argc == 2) {  // the whole argument a number
+        const char* end = argv[1] + std::strlen(argv[1]);
+        const auto [p, ec] = std::from_chars(argv[1], end, reads);
+        bad = ec != std::errc() || p != end || reads <= 0;
+    }
+    if (bad) {
         std::fprintf(stderr, "usage: table_reads_bench [READS > 0]\n");
         return 2;
     }

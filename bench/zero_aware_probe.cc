@@ -26,13 +26,16 @@
 //        [--partition I]
 // (--partition: which of the preset's partitions, from 0, or "all": the regular and zero
 // modes then take the max over them, as the solver does, each partition a RegionH.)
-// (--cache DIR keeps the built values there between runs; progress goes to stderr.)
+// (--cache DIR keeps the built values there between runs, made if missing; progress goes to
+// stderr.) Exit status: 0; 1 when an answer has the wrong length or a file cannot be read or
+// written; 2 on a bad option or value, or an instance that is not a solvable board.
 // TSV rows: id, tiles, [manhattan,] optimal, published nodes (../shared/data/korf*.tsv), for
 // the blank-first goal (mapped onto the preset's goal as the solver does, board/goal_map.h).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <set>
@@ -40,10 +43,13 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "loyd/base/error.h"
+#include "loyd/base/thread_count.h"
 #include "loyd/board/goal_map.h"
 #include "loyd/board/mirror.h"
 #include "loyd/board/parse.h"
+#include "loyd/board/solvability.h"
 #include "loyd/heuristics/classic.h"
 #include "loyd/heuristics/zero_aware_pdb.h"
 #include "loyd/search/ida_star.h"
@@ -298,15 +304,24 @@ std::vector<Row> read_rows(const std::string& path) {
     std::ifstream f(path);
     if (!f) throw IoError("cannot open " + path);
     std::vector<Row> rows;
+    size_t number = 0;
     for (std::string line; std::getline(f, line);) {
+        ++number;
         if (line.empty() || line[0] == '#') continue;
         std::vector<std::string> c;
         std::stringstream ss(line);
         for (std::string x; std::getline(ss, x, '\t');) c.push_back(x);
         if (c.size() < 4) continue;
         const size_t o = c.size() >= 5 ? 3 : 2;  // 15-puzzle rows carry a Manhattan column
-        rows.push_back(Row{std::stoi(c[0]), board::parse_int_list(c[1]), std::stoi(c[o]),
-                           std::stoull(c[o + 1])});
+        const std::string at = path + ":" + std::to_string(number);
+        try {
+            rows.push_back(Row{bench::number(at + ": id", c[0], 0, 1 << 30),
+                               board::parse_int_list(c[1]),
+                               bench::number(at + ": optimal length", c[o], 0, 1000),
+                               bench::number(at + ": nodes", c[o + 1], 0ull, ~0ull)});
+        } catch (const Error& e) {
+            throw FormatError(e.what());
+        }
     }
     return rows;
 }
@@ -330,11 +345,11 @@ Args parse_args(int argc, char** argv) {
         const std::string o = argv[i];
         const bool more = i + 1 < argc;
         if (o == "--easiest" && more) {
-            a.easiest = std::stoul(argv[++i]);
+            a.easiest = bench::number<size_t>(o, argv[++i], 1, 1u << 30);
         } else if (o == "--ids" && more) {
             for (int v : board::parse_int_list(argv[++i])) a.ids.insert(v);
         } else if (o == "--threads" && more) {
-            a.threads = std::stoi(argv[++i]);
+            a.threads = bench::number(o, argv[++i], 1, base::kMaxThreads);
         } else if (o == "--no-reflect") {
             a.no_reflect = true;
         } else if (o == "--modes" && more) {
@@ -344,12 +359,16 @@ Args parse_args(int argc, char** argv) {
         } else if (o == "--cache" && more) {
             a.cache = argv[++i];
         } else if (o == "--node-limit" && more) {
-            a.node_limit = std::stoull(argv[++i]);
+            a.node_limit = bench::number(o, argv[++i], 1ull, ~0ull);
         } else if (o == "--partition" && more) {
             const std::string v = argv[++i];
-            a.partition = v == "all" ? -1 : std::stol(v);
+            a.partition = v == "all" ? -1 : bench::number(o, v, 0L, 1000L);
         } else if (o == "--count") {
             a.count = true;
+        } else if (!more &&
+                   (o == "--easiest" || o == "--ids" || o == "--threads" || o == "--modes" ||
+                    o == "--cache" || o == "--node-limit" || o == "--partition")) {
+            throw UsageError(o + " needs a value");
         } else {
             throw UsageError("unknown argument " + o);
         }
@@ -487,6 +506,23 @@ int main(int argc, char** argv) {
         std::vector<Row> rows = read_rows(argv[2]);
         const Args a = parse_args(argc, argv);
         select_rows(rows, a);
+        const board::Board& goal = spec.goal;
+        // Korf's instances are written for the blank-first goal; the preset's may differ.
+        const auto mapping =
+            board::GoalMapping::find(board::Board::blank_first(goal.geometry()), goal);
+        if (!mapping) throw UsageError("the preset's goal is not a symmetry of blank-first");
+        if (rows.empty()) throw UsageError(std::string(argv[2]) + ": no instance selected");
+        for (const Row& row : rows)  // an unsolvable row would be searched without end
+            if (row.tiles.size() != static_cast<size_t>(goal.geometry().cells()) ||
+                !board::solvable(mapping->map(board::Board::make(goal.geometry(), row.tiles)),
+                                 goal))
+                throw UsageError("instance " + std::to_string(row.id) +
+                                 ": not a solvable board of the preset's size");
+        if (!a.cache.empty()) {
+            std::error_code ec;
+            std::filesystem::create_directories(a.cache, ec);
+            if (ec) throw IoError("--cache " + a.cache + ": " + ec.message());
+        }
         std::vector<RegionTables> parts;
         for (size_t i = 0; i < spec.partitions.size(); ++i)
             if (a.partition < 0 || static_cast<size_t>(a.partition) == i)
@@ -512,11 +548,6 @@ int main(int argc, char** argv) {
                 p.seconds > 0 ? static_cast<double>(p.nodes_generated) / p.seconds / 1e6 : 0.0);
         };
         limits.progress_every = 60;
-        const board::Board& goal = spec.goal;
-        // Korf's instances are written for the blank-first goal; the preset's may differ.
-        const auto mapping =
-            board::GoalMapping::find(board::Board::blank_first(goal.geometry()), goal);
-        if (!mapping) throw UsageError("the preset's goal is not a symmetry of blank-first");
         const Probe probe{
             parts,
             fast,
@@ -535,6 +566,9 @@ int main(int argc, char** argv) {
             return 1;
         }
         return 0;
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "zero_aware_probe: %s\n", e.what());
+        return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "zero_aware_probe: %s\n", e.what());
         return 1;
