@@ -214,51 +214,41 @@ expect "damaged tables, batch: some error lines ($errors)" [ "$errors" -ge 1 ]
 expect "damaged tables, batch: each also on stderr ($errors, $errors_said)" [ "$errors" = "$errors_said" ]
 
 # --------------------------------------------------------------------------------------
-# SIGTERM to every rank (as Slurm's scancel sends it) during a batch of long searches: each
-# search stops as in one process (limit (interrupted), the summary, exit 130), at once rather
-# than when the ranks' instances finish.
+# SIGTERM during a batch of long searches on 2 ranks, to every rank (as Slurm's scancel sends
+# it) or to rank 1 alone: each search stops as in one process (limit (interrupted), the
+# summary, exit 130), at once rather than when the ranks' instances finish. To rank 1 alone,
+# the run is interrupted as a whole (rank 0 stops its own search and hands out no more lines)
+# rather than rank 1 taking the rest of the input and stopping each search at once while rank
+# 0's long search goes on.
 grep -E '^korf-(60|82|88|3|4):' "$repo/data/korf100.txt" >"$scratch/long.txt"
-"${mpi[@]}" -np 2 "$solver" -j 1 --goal blank-first --heuristic manhattan --input "$scratch/long.txt" \
-  >"$scratch/sigterm.out" 2>"$scratch/sigterm.err" &
-launcher=$!
-# The signal once the ranks search (a fixed sleep could end before they are started, under
-# load): korf-3 or korf-4 (0.5-4 s) answered, korf-60, 82 and 88 (30 s and more each) left.
-for _ in $(seq 600); do
-  grep -q " length " "$scratch/sigterm.out" && break
-  sleep 0.1
-done
-sleep 0.5
-started=$(date +%s)
-kill -TERM $(pgrep -P $launcher) 2>/dev/null
-wait $launcher
-ran "mpirun -np 2 solver --input long.txt, then SIGTERM to the ranks" $?
-took=$(($(date +%s) - started))
-expect_status "SIGTERM to the ranks" 130
-expect_file "SIGTERM to the ranks: searches stopped" "$scratch/sigterm.out" " limit \(interrupted\) nodes [0-9]+ "
-expect_file "SIGTERM to the ranks: the summary" "$scratch/sigterm.out" "^summary: instances "
-expect "SIGTERM to the ranks: the run ended at once (${took} s)" [ "$took" -le 5 ]
 
-# SIGTERM to rank 1 alone: the run is interrupted as a whole (rank 0 stops its own search and
-# hands out no more lines, exit 130) rather than rank 1 taking the rest of the input and
-# stopping each search at once while rank 0's long search goes on.
-"${mpi[@]}" -np 2 "$solver" -j 1 --goal blank-first --heuristic manhattan --input "$scratch/long.txt" \
-  >"$scratch/sigterm1.out" 2>"$scratch/sigterm1.err" &
-launcher=$!
-for _ in $(seq 600); do
-  grep -q " length " "$scratch/sigterm1.out" && break
-  sleep 0.1
-done
-sleep 0.5
-started=$(date +%s)
-for p in $(pgrep -P $launcher); do
-  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && kill -TERM "$p"
-done
-wait $launcher
-ran "mpirun -np 2 solver --input long.txt, then SIGTERM to rank 1 only" $?
-took=$(($(date +%s) - started))
-expect_status "SIGTERM to rank 1 only" 130
-expect_file "SIGTERM to rank 1 only: its search stopped" "$scratch/sigterm1.out" " limit \(interrupted\) nodes [0-9]+ "
-expect_file "SIGTERM to rank 1 only: the summary" "$scratch/sigterm1.out" "^summary: instances "
-expect "SIGTERM to rank 1 only: the run ended at once (${took} s)" [ "$took" -le 5 ]
+# sigterm_batch NAME RANK (all or 1): the run, the signal, and the checks, named NAME.
+sigterm_batch() {
+  local name=$1 to=$2 launcher started took p
+  "${mpi[@]}" -np 2 "$solver" -j 1 --goal blank-first --heuristic manhattan --input "$scratch/long.txt" \
+    >"$scratch/sigterm-$to.out" 2>"$scratch/sigterm-$to.err" &
+  launcher=$!
+  # The signal once the ranks search (a fixed sleep could end before they are started, under
+  # load): korf-3 or korf-4 (0.5-4 s) answered, korf-60, 82 and 88 (30 s and more each) left.
+  for _ in $(seq 600); do
+    grep -q " length " "$scratch/sigterm-$to.out" && break
+    sleep 0.1
+  done
+  sleep 0.5
+  started=$(date +%s)
+  for p in $(pgrep -P $launcher); do
+    [ "$to" = all ] || tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$to" &&
+      kill -TERM "$p" 2>/dev/null
+  done
+  wait $launcher
+  ran "mpirun -np 2 solver --input long.txt, then $name" $?
+  took=$(($(date +%s) - started))
+  expect_status "$name" 130
+  expect_file "$name: searches stopped" "$scratch/sigterm-$to.out" " limit \(interrupted\) nodes [0-9]+ "
+  expect_file "$name: the summary" "$scratch/sigterm-$to.out" "^summary: instances "
+  expect "$name: the run ended at once (${took} s)" [ "$took" -le 5 ]
+}
+sigterm_batch "SIGTERM to the ranks" all
+sigterm_batch "SIGTERM to rank 1 only" 1
 
 finish
