@@ -60,7 +60,8 @@ program::CommandOptions declared() {
     d.group("Set name (build, combine)", {"build", "combine"})
         ("name", po::value<std::string>(),
          "name of a custom set (build default: custom; combine default: the sets' names joined by "
-         "+): 1-64 letters, digits, spaces, . _ + -");
+         "+): 1-64 letters, digits, spaces, . _ + -, not starting with . - or a space nor ending "
+         "with a space");
     d.group("Writing tables (build, pack, unpack)", {"build", "pack", "unpack"})
         ("entries", po::value<std::string>(),
          "compact (4 bits per entry; the default for STM tables) | byte (the default and the only "
@@ -104,7 +105,10 @@ void read_values(const po::variables_map& vm, Options& o) {
     if (vm.count("metric")) o.metric = str("metric");
     if (vm.count("name")) {
         o.name = str("name");
-        if (o.name.empty()) throw UsageError("--name needs 1-64 letters, digits, spaces, . _ + -");
+        if (o.name.empty())
+            throw UsageError(
+                "--name needs 1-64 letters, digits, spaces, . _ + - (not starting with . - or a "
+                "space, nor ending with a space)");
     }
     if (vm.count("out")) o.out = str("out");
     o.encoding = str("encoding");

@@ -19,9 +19,10 @@ namespace loyd::tables {
 
 namespace {
 // The source file's identity: device, inode, size and modification time. A cache entry is
-// named by the payload checksum the header claims *and* this key, so a source changed in any
-// way (even one whose header still claims the old checksum) misses the cache and is verified
-// again before it is used.
+// named by the payload checksum the header claims *and* this key, so a source changed that way
+// (even one whose header still claims the old checksum) misses the cache and is verified again
+// before it is used; damage that keeps the size and time is caught on a hit by the source's
+// stored payload checksum (verify_stored_payload).
 std::string source_key(const std::string& file) {
     const std::optional<base::FileIdentity> id = base::file_identity(file);
     if (!id) {
@@ -65,10 +66,15 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
                 PdbTable c =
                     PdbTable::load(cached, t.pattern, opt.verify_payload, base::Links::Refuse);
                 if (c.file().header().payload_xxh3 == h.payload_xxh3 &&
-                    c.file().header().encoding == PdbEncoding::Raw)
+                    c.file().header().encoding == PdbEncoding::Raw) {
+                    // The source too: damage that kept its size and time (bit rot, a copy
+                    // that wrote in place and set the old time) is refused, not hidden.
+                    if (opt.verify_payload) verify_stored_payload(file);
                     return c;
+                }
             } catch (const Error&) {
-                // A damaged cache entry is ignored and rewritten below.
+                // A damaged cache entry is ignored and rewritten below; a damaged source
+                // then fails its own load.
             }
         }
         PdbTable d = PdbTable::load(file, t.pattern, true);

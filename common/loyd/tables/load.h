@@ -4,9 +4,10 @@
 // Raw tables are memory-mapped; zstd tables are decoded once and, when they hold
 // cache_min_entries (8 Mi) or more and a cache folder is given, kept decoded there so later
 // runs map them. A cache entry is named by the payload XXH3 the header claims and by the
-// source file's identity (device, inode, size, modification time): a source changed in any
-// way misses the cache and is verified again, so a corrupted source is refused even with a
-// warm cache. Entries are written atomically (two loaders filling the cache at once each
+// source file's identity (device, inode, size, modification time): a source changed that way
+// misses the cache and is verified again; on a hit the source's stored payload is still
+// checked against its header (one XXH3 pass over the compressed bytes, no decode), so a
+// corrupted source is refused even with a warm cache and its time kept. Entries are written atomically (two loaders filling the cache at once each
 // rename a complete file) and verified again when mapped; a damaged one is rewritten. A table that
 // fails any check is never returned: the call throws IoError / FormatError naming the file and the
 // field. Every table then passes a sampled check of its entries' invariants (tables/verify.h: 16 to

@@ -286,6 +286,23 @@ PdbHeader read_pdb_header(const std::string& path) {
     return read_header_from(fd, path).header;
 }
 
+void verify_stored_payload(const std::string& path) {
+    Fd fd = open_for_reading(path);
+    const PdbHeader h = read_header_from(fd, path).header;
+    Xxh3State hash = new_xxh3();
+    std::vector<uint8_t> piece(std::min<uint64_t>(kZstdFeed, h.payload_stored_size));
+    for (uint64_t at = 0; at < h.payload_stored_size; at += piece.size()) {
+        const uint64_t n = std::min<uint64_t>(piece.size(), h.payload_stored_size - at);
+        base::read_exact_at(fd.get(), piece.data(), n, h.payload_offset + at, path);
+        XXH3_64bits_update(hash.get(), piece.data(), n);
+    }
+    const uint64_t computed = XXH3_64bits_digest(hash.get());
+    if (computed != h.stored_xxh3)
+        bad_format(path, "stored payload checksum mismatch (header says 0x" +
+                             base::hex16(h.stored_xxh3) + ", computed 0x" + base::hex16(computed) +
+                             ")");
+}
+
 PdbFile PdbFile::open(const std::string& path, bool verify_payload, base::Links links,
                       const std::function<void(const PdbHeader&)>& check) {
     Fd fd = open_for_reading(path, links);

@@ -76,6 +76,15 @@ private:
 // file size == payload_offset + payload_stored_size. The payload is not read.
 PdbHeader read_pdb_header(const std::string& path);
 
+// Checks the file's stored payload bytes against its header's stored checksum, without
+// decoding them: FormatError "stored payload checksum mismatch" naming the file, or IoError.
+// For a zstd table whose decoded copy is used instead of it (the load cache, tables/load.h):
+// the copy's own checksums say nothing of the source, whose identity (size, time) may be
+// unchanged after damage. Reads the payload in pieces of 1 MiB (no buffer of its size).
+// Cost: one read and one XXH3 pass over the stored payload (a quarter of the decoded size or
+// less), no decode.
+void verify_stored_payload(const std::string& path);
+
 // A loaded table. Raw payloads are mmap'ed read-only (zero copy); zstd payloads are decoded
 // once into an owned buffer. Unless verify_payload is false, the payload checksums are
 // verified on load: the stored bytes' (which catches damage a zstd decoder ignores) and the
