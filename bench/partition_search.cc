@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -102,9 +103,11 @@ public:
           key_(std::to_string(o.width) + "x" + std::to_string(o.height) + ":" + o.goal) {
         if (path_.empty()) return;
         // The cache is appended to after each build: a folder that is not there is an error
-        // now, not a cache silently lost.
-        if (!std::ofstream(path_, std::ios::app))
-            throw IoError("--cache " + path_ + ": cannot be written");
+        // now, not a cache silently lost (a write that fails later is one too).
+        const std::filesystem::path folder = std::filesystem::path(path_).parent_path();
+        std::error_code ec;
+        if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+            throw IoError("--cache " + path_ + ": no folder " + folder.string());
         std::ifstream in(path_);
         std::string key;
         unsigned long mask;

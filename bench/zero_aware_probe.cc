@@ -314,13 +314,14 @@ std::vector<Row> read_rows(const std::string& path) {
         if (c.size() < 4) continue;
         const size_t o = c.size() >= 5 ? 3 : 2;  // 15-puzzle rows carry a Manhattan column
         const std::string at = path + ":" + std::to_string(number);
+        std::vector<int> tiles;
         try {
-            rows.push_back(Row{bench::number(at + ": id", c[0], 0, 1 << 30),
-                               board::parse_int_list(c[1]),
-                               bench::number(at + ": optimal length", c[o], 0, 1000),
-                               bench::number(at + ": nodes", c[o + 1], 0ull, ~0ull)});
+            tiles = board::parse_int_list(c[1]);
+            rows.push_back(Row{bench::number("id", c[0], 0, 1 << 30), tiles,
+                               bench::number("optimal length", c[o], 0, 1000),
+                               bench::number("nodes", c[o + 1], 0ull, ~0ull)});
         } catch (const Error& e) {
-            throw FormatError(e.what());
+            throw FormatError(at + ": " + e.what());
         }
     }
     return rows;
@@ -359,7 +360,7 @@ Args parse_args(int argc, char** argv) {
         } else if (o == "--cache" && more) {
             a.cache = argv[++i];
         } else if (o == "--node-limit" && more) {
-            a.node_limit = bench::number(o, argv[++i], 1ull, ~0ull);
+            a.node_limit = bench::number(o, argv[++i], 0ull, ~0ull);  // 0: none
         } else if (o == "--partition" && more) {
             const std::string v = argv[++i];
             a.partition = v == "all" ? -1 : bench::number(o, v, 0L, 1000L);

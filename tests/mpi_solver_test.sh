@@ -214,18 +214,18 @@ expect "damaged tables, batch: some error lines ($errors)" [ "$errors" -ge 1 ]
 expect "damaged tables, batch: each also on stderr ($errors, $errors_said)" [ "$errors" = "$errors_said" ]
 
 # --------------------------------------------------------------------------------------
-# SIGTERM during a batch of long searches on 2 ranks, to every rank (as Slurm's scancel sends
-# it) or to rank 1 alone: each search stops as in one process (limit (interrupted), the
-# summary, exit 130), at once rather than when the ranks' instances finish. To rank 1 alone,
-# the run is interrupted as a whole (rank 0 stops its own search and hands out no more lines)
-# rather than rank 1 taking the rest of the input and stopping each search at once while rank
-# 0's long search goes on.
+# SIGTERM during a batch of long searches, to every rank of 2 (as Slurm's scancel sends it) or
+# to rank 1 alone of 3: each search stops as in one process (limit (interrupted), the summary,
+# exit 130), at once rather than when the ranks' instances finish. To rank 1 alone, the run is
+# interrupted as a whole: rank 1 tells rank 0, which stops its own search, hands out no more
+# lines and tells rank 2 to stop its search (rank 1 used to take the rest of the input and stop
+# each search at once while the other ranks' long searches went on).
 grep -E '^korf-(60|82|88|3|4):' "$repo/data/korf100.txt" >"$scratch/long.txt"
 
-# sigterm_batch NAME RANK (all or 1): the run, the signal, and the checks, named NAME.
+# sigterm_batch NAME RANKS TO (all or a rank): the run, the signal, and the checks, named NAME.
 sigterm_batch() {
-  local name=$1 to=$2 launcher started took p
-  "${mpi[@]}" -np 2 "$solver" -j 1 --goal blank-first --heuristic manhattan --input "$scratch/long.txt" \
+  local name=$1 np=$2 to=$3 launcher started took p signalled=0
+  "${mpi[@]}" -np "$np" "$solver" -j 1 --goal blank-first --heuristic manhattan --input "$scratch/long.txt" \
     >"$scratch/sigterm-$to.out" 2>"$scratch/sigterm-$to.err" &
   launcher=$!
   # The signal once the ranks search (a fixed sleep could end before they are started, under
@@ -237,18 +237,22 @@ sigterm_batch() {
   sleep 0.5
   started=$(date +%s)
   for p in $(pgrep -P $launcher); do
-    [ "$to" = all ] || tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$to" &&
-      kill -TERM "$p" 2>/dev/null
+    if [ "$to" = all ] || tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$to"; then
+      kill -TERM "$p" 2>/dev/null && signalled=$((signalled + 1))
+    fi
   done
+  # No process signalled (its environment unreadable): end the run rather than wait minutes.
+  [ "$signalled" -gt 0 ] || kill -TERM $(pgrep -P $launcher) 2>/dev/null
   wait $launcher
-  ran "mpirun -np 2 solver --input long.txt, then $name" $?
+  ran "mpirun -np $np solver --input long.txt, then $name" $?
+  expect "$name: a rank signalled" [ "$signalled" -gt 0 ]
   took=$(($(date +%s) - started))
   expect_status "$name" 130
   expect_file "$name: searches stopped" "$scratch/sigterm-$to.out" " limit \(interrupted\) nodes [0-9]+ "
   expect_file "$name: the summary" "$scratch/sigterm-$to.out" "^summary: instances "
   expect "$name: the run ended at once (${took} s)" [ "$took" -le 5 ]
 }
-sigterm_batch "SIGTERM to the ranks" all
-sigterm_batch "SIGTERM to rank 1 only" 1
+sigterm_batch "SIGTERM to the ranks" 2 all
+sigterm_batch "SIGTERM to rank 1 of 3 only" 3 1
 
 finish

@@ -40,6 +40,10 @@ TEST(RankMessages, SimpleKindsRoundTrip) {
     m = {};
     m.kind = RankKind::Drained;
     EXPECT_EQ(round_trip(m).kind, RankKind::Drained);
+    m = {};
+    m.kind = RankKind::Interrupt;
+    EXPECT_EQ(round_trip(m).kind, RankKind::Interrupt);
+    EXPECT_EQ(encode(m).size(), 2u);  // version and kind only
 }
 
 TEST(RankMessages, WorkAndResultsRoundTrip) {

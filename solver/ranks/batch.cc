@@ -121,11 +121,17 @@ private:
         base::PollBackoff idle;
         for (;;) {
             bool did = false;
-            while (!drained_) {  // after Drained comes only End, which serve_rank reads
+            while (!end_held_) {
                 auto m = run_.poll();
                 if (!m) break;
                 did = true;
                 receive(m->first, m->second);
+            }
+            if (interrupt_flag() && !interrupt_known_) {  // before the results it stopped
+                RankMessage i;
+                i.kind = RankKind::Interrupt;
+                run_.send(0, i);
+                interrupt_known_ = true;
             }
             RankMessage results;
             results.kind = RankKind::Results;
@@ -165,7 +171,7 @@ private:
             low_ = std::max<size_t>(threads_, w / 2);
             batch_ = std::max<size_t>(1, w / 4);
             ask_ = !drained_ && !requested_;
-            if (drained_ && queue_.empty() && busy_ == 0 && done_.empty()) return;
+            if ((drained_ && queue_.empty() && busy_ == 0 && done_.empty()) || end_held_) return;
             if (did) {
                 idle.reset();
                 continue;
@@ -175,7 +181,18 @@ private:
     }
 
     void receive(int source, RankMessage& m) {
-        if (source != 0 || (m.kind != RankKind::Work && m.kind != RankKind::Drained))
+        if (source == 0 && m.kind == RankKind::Interrupt) {  // rank 0 or another was signalled
+            interrupt_flag() = true;
+            interrupt_known_ = true;
+            return;
+        }
+        if (source == 0 && m.kind == RankKind::End && drained_) {
+            // (Sent once rank 0 has every result, so none is left here: serve_rank reads it.)
+            run_.hold(source, std::move(m));
+            end_held_ = true;
+            return;
+        }
+        if (source != 0 || drained_ || (m.kind != RankKind::Work && m.kind != RankKind::Drained))
             throw FormatError("solver message from rank " + std::to_string(source) + ": kind " +
                               std::to_string(static_cast<int>(m.kind)) +
                               " not expected during a batch");
@@ -208,6 +225,8 @@ private:
     std::exception_ptr failed_;
     // the talking thread's own
     bool requested_ = false, drained_ = false, failed_sent_ = false;
+    bool interrupt_known_ = false;  // rank 0 knows (it told this rank, or this rank told it)
+    bool end_held_ = false;         // End read and held for serve_rank
     double mean_seconds_ = 0;
 };
 
@@ -244,6 +263,7 @@ bool BatchServer::pump() {
             handle(m->first, m->second);
             did = true;
         }
+        relay_interrupt();
         for (int r = 1; r < run_.size(); ++r)
             if (others_[static_cast<size_t>(r)].waiting) serve(r);
         return did;
@@ -286,14 +306,11 @@ void BatchServer::handle(int source, RankMessage& m) {
                 t.failure = std::move(r.failure);
                 t.outcome = std::move(r.outcome);
                 out_.erase(it);
-                // A signal to that rank alone: the run is interrupted, as if every rank had it
-                // (no more work handed out, rank 0's searches stop, exit 130); otherwise that
-                // rank would take the rest of the input and stop each search at once.
-                if (t.outcome.status == search::SolveOutcome::Status::Limit &&
-                    t.outcome.search.stop_reason == search::StopReason::Interrupted)
-                    interrupt_flag() = true;
                 window_.complete(t);
             }
+            break;
+        case RankKind::Interrupt:  // a signal to that rank: the run is interrupted (batch.h)
+            interrupt_flag() = true;
             break;
         case RankKind::Failed:
             // It gets no more work; the others, rank 0 among them, take the rest of the input,
@@ -309,6 +326,14 @@ void BatchServer::handle(int source, RankMessage& m) {
             throw FormatError(from + ": kind " + std::to_string(static_cast<int>(m.kind)) +
                               " not expected on rank 0");
     }
+}
+
+void BatchServer::relay_interrupt() {
+    if (interrupt_sent_ || !interrupt_flag()) return;
+    RankMessage m;
+    m.kind = RankKind::Interrupt;
+    for (int r = 1; r < run_.size(); ++r) run_.send(r, m);
+    interrupt_sent_ = true;
 }
 
 void BatchServer::serve(int rank) {

@@ -11,6 +11,12 @@
 // other rank beyond its own window (batch.h), so memory stays bounded whatever the input's
 // length. Rank 0 searches too, with its own threads.
 //
+// Interrupts: a rank whose searches a signal stopped (SIGINT, SIGTERM) tells rank 0
+// (Interrupt) before its next results; rank 0 takes it as its own signal (no more lines read or
+// handed out, its searches stop) and, interrupted either way, tells every other rank
+// (Interrupt), whose searches then stop too: a signal to any one rank ends the batch as a
+// signal to all does (exit 130). A rank that has sent its last results no longer relays one.
+//
 // Threads: BatchServer is called from rank 0's printing thread, serve_batch runs on the
 // thread that may use MPI; the searches run on worker threads.
 #pragma once
@@ -44,12 +50,14 @@ private:
     };
     void handle(int source, RankMessage& m);
     void serve(int rank);
+    void relay_interrupt();
 
     RankRun& run_;
     TaskWindow& window_;
     std::vector<Other> others_;
     std::unordered_map<uint64_t, Task*> out_;  // handed out, by sequence number
     uint64_t seq_ = 0;
+    bool interrupt_sent_ = false;  // every other rank told to stop its searches
 };
 
 // Every rank but 0, after Start(Batch): searches what rank 0 hands out until it says the input

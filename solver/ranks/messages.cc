@@ -127,7 +127,8 @@ std::vector<uint8_t> encode(const RankMessage& m) {
             break;
         case RankKind::Failed: w.u8(static_cast<uint8_t>(m.code)).str(m.message); break;
         case RankKind::End: w.u8(static_cast<uint8_t>(m.status)); break;
-        case RankKind::Drained: break;
+        case RankKind::Drained:
+        case RankKind::Interrupt: break;
     }
     return w.take();
 }
@@ -136,7 +137,7 @@ RankMessage decode(const std::vector<uint8_t>& bytes, int source) {
     base::WireReader r(bytes, kVersion, "solver message from rank " + std::to_string(source));
     RankMessage m;
     if (r.kind() < static_cast<uint8_t>(RankKind::Start) ||
-        r.kind() > static_cast<uint8_t>(RankKind::End))
+        r.kind() > static_cast<uint8_t>(RankKind::Interrupt))
         r.fail("unknown kind");
     m.kind = static_cast<RankKind>(r.kind());
     switch (m.kind) {
@@ -168,7 +169,8 @@ RankMessage decode(const std::vector<uint8_t>& bytes, int source) {
             m.message = r.str("message", kMaxText);
             break;
         case RankKind::End: m.status = r.u8("status"); break;
-        case RankKind::Drained: break;
+        case RankKind::Drained:
+        case RankKind::Interrupt: break;
     }
     r.finish();
     return m;

@@ -30,7 +30,17 @@ namespace loyd::solver {
 inline constexpr int kRankTag = 1;   // the solver's messages
 inline constexpr int kSplitTag = 2;  // a split search's (SplitProtocol)
 
-enum class RankKind : uint8_t { Start = 1, Request, Work, Drained, Results, Failed, Split, End };
+enum class RankKind : uint8_t {
+    Start = 1,
+    Request,
+    Work,
+    Drained,
+    Results,
+    Failed,
+    Split,
+    End,
+    Interrupt
+};
 enum class RunMode : uint8_t { Batch = 1, Split = 2 };
 
 // An instance to search on another rank.

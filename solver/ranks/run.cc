@@ -47,6 +47,11 @@ void RankRun::send(int dest, const RankMessage& m) {
 }
 
 std::optional<std::pair<int, RankMessage>> RankRun::poll() {
+    if (held_) {
+        std::optional<std::pair<int, RankMessage>> m = std::move(held_);
+        held_.reset();
+        return m;
+    }
     std::optional<base::Collective::Message> m = world_.poll(kRankTag);
     if (!m) return std::nullopt;
     return std::make_pair(m->source, decode(m->data, m->source));
@@ -108,6 +113,7 @@ int serve_rank(const Request& req, RankRun& run, std::ostream& err) {
                 break;
             case RankKind::Split: follow_split(run, tables, base, m.items.at(0)); break;
             case RankKind::End: return m.status;
+            case RankKind::Interrupt: break;  // after this rank's share of a batch: nothing to stop
             default:
                 throw FormatError("solver message from rank 0: kind " +
                                   std::to_string(static_cast<int>(m.kind)) +

@@ -21,6 +21,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 
 #include "loyd/base/collective.h"
 #include "loyd/base/thread_count.h"
@@ -55,6 +56,8 @@ public:
     std::optional<std::pair<int, RankMessage>> poll();
     // Waits (polling) for the next message from rank 0.
     RankMessage wait();
+    // Gives a message read too early back: the next poll() or wait() returns it first.
+    void hold(int source, RankMessage m) { held_.emplace(source, std::move(m)); }
 
     // A failure the other ranks do not know about, in the middle of the exchange: prints it
     // (naming this rank) and aborts the job with its status.
@@ -72,6 +75,7 @@ private:
     std::string cap_note_;
     bool busy_ = false;
     uint64_t seq_ = 0;
+    std::optional<std::pair<int, RankMessage>> held_;
 };
 
 // Every rank but 0: serves rank 0 until it ends the run; returns the status it sent.

@@ -69,7 +69,7 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
                     c.file().header().encoding == PdbEncoding::Raw) {
                     // The source too: damage that kept its size and time (bit rot, a copy
                     // that wrote in place and set the old time) is refused, not hidden.
-                    if (opt.verify_payload) verify_stored_payload(file);
+                    if (opt.verify_payload) verify_stored_payload(file, h);
                     return c;
                 }
             } catch (const Error&) {

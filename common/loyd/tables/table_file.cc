@@ -286,9 +286,12 @@ PdbHeader read_pdb_header(const std::string& path) {
     return read_header_from(fd, path).header;
 }
 
-void verify_stored_payload(const std::string& path) {
+void verify_stored_payload(const std::string& path, const PdbHeader& expected) {
     Fd fd = open_for_reading(path);
     const PdbHeader h = read_header_from(fd, path).header;
+    if (h.stored_xxh3 != expected.stored_xxh3 || h.payload_xxh3 != expected.payload_xxh3 ||
+        h.payload_stored_size != expected.payload_stored_size)
+        bad_format(path, "changed while it was being loaded");
     Xxh3State hash = new_xxh3();
     std::vector<uint8_t> piece(std::min<uint64_t>(kZstdFeed, h.payload_stored_size));
     for (uint64_t at = 0; at < h.payload_stored_size; at += piece.size()) {

@@ -83,7 +83,9 @@ PdbHeader read_pdb_header(const std::string& path);
 // unchanged after damage. Reads the payload in pieces of 1 MiB (no buffer of its size).
 // Cost: one read and one XXH3 pass over the stored payload (a quarter of the decoded size or
 // less), no decode.
-void verify_stored_payload(const std::string& path);
+// `expected`: the header read before (a file whose header differs now, replaced since, is
+// refused as changed: FormatError).
+void verify_stored_payload(const std::string& path, const PdbHeader& expected);
 
 // A loaded table. Raw payloads are mmap'ed read-only (zero copy); zstd payloads are decoded
 // once into an owned buffer. Unless verify_payload is false, the payload checksums are
