@@ -6,13 +6,15 @@
 // runs map them. A cache entry is named by the payload XXH3 the header claims and by the
 // source file's identity (device, inode, size, modification time): a source changed that way
 // misses the cache and is verified again; on a hit the source's stored payload is still
-// checked against its header (unless verify_payload is false) (one XXH3 pass over the compressed bytes, no decode), so a
-// corrupted source is refused even with a warm cache and its time kept. Entries are written atomically (two loaders filling the cache at once each
-// rename a complete file) and verified again when mapped; a damaged one is rewritten. A table that
-// fails any check is never returned: the call throws IoError / FormatError naming the file and the
-// field. Every table then passes a sampled check of its entries' invariants (tables/verify.h: 16 to
-// 256 entries, so checksums recomputed over wrong entries are caught). Cost: one checksum pass per
-// table (skippable), plus one decode pass per zstd table not found in the cache.
+// checked against its header (unless verify_payload is false: one XXH3 pass over the
+// compressed bytes, no decode), so a corrupted source is refused even with a warm cache and
+// its time kept. Entries are written atomically (two loaders filling the cache at once each
+// rename a complete file) and verified again when mapped; a damaged one is rewritten. A table
+// that fails any check is never returned: the call throws IoError / FormatError naming the
+// file and the field. Every table then passes a sampled check of its entries' invariants
+// (tables/verify.h: 16 to 256 entries, so checksums recomputed over wrong entries are caught).
+// Cost: one checksum pass per table (skippable), plus one decode pass per zstd table not found
+// in the cache, or one pass over its compressed bytes when found.
 #pragma once
 
 #include <cstdint>
