@@ -49,6 +49,9 @@ TEST(Collective, TypedErrorsArriveAsThemselves) {
     expect_arrives_as<UsageError>(UsageError("--size: bad"), "--size: bad");
     expect_arrives_as<LimitError>(LimitError("node limit"), "node limit");
     expect_arrives_as<BusyError>(BusyError("t: busy"), "t: busy");
+    // A cancellation stays one (every rank then exits 130), not a mere limit.
+    expect_arrives_as<CancelledError>(CancelledError("table build cancelled"),
+                                      "table build cancelled");
 }
 
 TEST(Collective, MemoryAndThreadStartFailuresArriveAsLimits) {

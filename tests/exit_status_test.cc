@@ -47,6 +47,9 @@ TEST(ExitStatus, EachErrorHasItsStatus) {
 
 TEST(ExitStatus, AnInterruptTurnsALimitInto130Only) {
     EXPECT_EQ(of(loyd::LimitError("interrupted"), true).status, kExitInterrupted);
+    // Cancelled on another rank (no signal here): 130 all the same; a plain limit stays 3.
+    EXPECT_EQ(of(loyd::CancelledError("table build cancelled")).status, kExitInterrupted);
+    EXPECT_EQ(of(loyd::LimitError("node limit")).status, kExitLimit);
     EXPECT_EQ(of(loyd::IoError("t.pdb: cannot open"), true).status, kExitFile);
     EXPECT_EQ(of(loyd::UsageError("bad"), true).status, kExitUsage);
 }

@@ -204,4 +204,27 @@ expect_run "--max-memory 1K on 2 ranks, a damaged table" 3 "${mpi[@]}" -np 2 "$p
 expect_once "--max-memory 1K on 2 ranks, a damaged table: said once" "$scratch/err" "rebuilding .*additive-1-2-3-6-7.pdb on 2 rank\(s\) needs about .* per rank"
 expect_run "empty --checkpoint" 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o4" --checkpoint ""
 
+# SIGTERM to rank 1 alone during a build on 2 ranks (a 6-tile 5x5 table, tens of seconds): the
+# cancellation keeps its kind between the ranks, so every rank stops at once with exit 130 (rank
+# 0 exited 3, "a limit", when only rank 1 had the signal), and no table is written.
+"${mpi[@]}" -np 2 "$pdbgen" build --size 5x5 --pattern 1,2,3,6,7,8 --name sig24 --encoding raw -j 1 \
+  --out "$scratch/sig24" -q >"$scratch/sig24.out" 2>&1 &
+launcher=$!
+sleep 3
+signalled=0
+for p in $(pgrep -P $launcher); do
+  if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+    kill -TERM "$p" 2>/dev/null && signalled=$((signalled + 1))
+  fi
+done
+[ "$signalled" -gt 0 ] || kill -TERM $(pgrep -P $launcher) 2>/dev/null  # rather than wait
+started=$(date +%s)
+wait $launcher
+ran "mpirun -np 2 pdbgen build (a 6-tile 5x5 table), then SIGTERM to rank 1 only" $?
+took=$(($(date +%s) - started))
+expect "SIGTERM to rank 1 of a build: a rank signalled" [ "$signalled" -gt 0 ]
+expect_status "SIGTERM to rank 1 of a build" 130
+expect "SIGTERM to rank 1 of a build: stopped at once (${took} s)" [ "$took" -le 10 ]
+expect "SIGTERM to rank 1 of a build: no table written" [ ! -e "$scratch/sig24/additive-1-2-3-6-7-8.pdb" ]
+
 finish

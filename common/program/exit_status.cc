@@ -57,6 +57,8 @@ Failure failure_of(std::exception_ptr e, std::string_view program, bool interrup
     } catch (const UsageError& x) {
         return Failure{kExitUsage,
                        std::string(x.what()) + " (see " + std::string(program) + " --help)"};
+    } catch (const CancelledError& x) {  // a signal here or, over ranks, on another rank
+        return with(kExitInterrupted, x.what());
     } catch (const LimitError& x) {
         return with(interrupted ? kExitInterrupted : kExitLimit, x.what());
     } catch (const std::bad_alloc&) {

@@ -77,7 +77,7 @@ uint64_t build_here(const BuildPlan& plan, const tables::TableSpec& t, const Con
     bo.progress = [&](const tables::BuildProgress& p) { line.show(progress_text(t.file, p)); };
     tables::BuildResult r = build_table(t.pattern, bo);
     line.clear();
-    if (c.interrupted) throw LimitError("interrupted");
+    if (c.interrupted) throw CancelledError("interrupted");
     const uint64_t sum = write_table(plan.path(t), header_for(t.pattern, r.max_value), r.entries,
                                      plan.encoding, plan.level, &c.interrupted, kOwnFolder)
                              .payload_xxh3;
@@ -218,7 +218,7 @@ uint64_t table_checksum(const BuildPlan& plan, size_t i, const Context& c, bool 
         }
     }
     c.world.broadcast(built, 0);
-    if (built == "-") throw LimitError("interrupted");
+    if (built == "-") throw CancelledError("interrupted");
     if (!built.empty()) {
         drop_old_checkpoint(plan, t, c);
         return std::stoull(built);
@@ -340,7 +340,7 @@ int run_build(const Context& c) {
     // during any other part of the build gives.
     std::string stop(c.world.rank() == 0 && c.interrupted ? 1 : 0, '-');
     c.world.broadcast(stop, 0);
-    if (!stop.empty()) throw LimitError("interrupted");
+    if (!stop.empty()) throw CancelledError("interrupted");
     c.world.agree_on([&] {
         if (c.world.rank() == 0) write_manifest(plan.out, plan.spec);
     });

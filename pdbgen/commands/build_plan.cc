@@ -280,7 +280,7 @@ std::optional<uint64_t> already_built(const BuildPlan& plan, const tables::Table
         });
         return tables::read_pdb_header(path).payload_xxh3;
     } catch (const Error& e) {
-        if (c.interrupted) throw LimitError("interrupted");
+        if (c.interrupted) throw CancelledError("interrupted");
         if (!o.quiet) c.err << "pdbgen: rebuilding " << path << ": " << e.what() << "\n";
     }
     return std::nullopt;
@@ -360,7 +360,7 @@ std::vector<bool> place_reused(const BuildPlan& plan, const std::vector<Reused>&
         const std::string path = plan.path(t);
         std::error_code ec;
         if (fs::exists(path, ec) || fs::is_symlink(path, ec)) continue;
-        if (c.interrupted) throw LimitError("interrupted");
+        if (c.interrupted) throw CancelledError("interrupted");
         try {
             const tables::PdbHeader h = check_table_holds(r.source, t.pattern);
             // A table its own set would not load is not taken either.

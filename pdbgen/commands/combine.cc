@@ -89,7 +89,7 @@ int run_combine(const Context& c) {
         base::write_file_atomic(manifest, tables::manifest_text(bare));
     }
     for (size_t i = 0; i < cs.spec.tables.size(); ++i) {
-        if (c.interrupted) throw LimitError("interrupted");
+        if (c.interrupted) throw CancelledError("interrupted");
         place_table(cs.sources[i], (fs::path(o.out) / cs.spec.tables[i].file).string(),
                     c.interrupted);
     }

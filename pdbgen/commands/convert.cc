@@ -37,7 +37,7 @@ struct Conversion {
 // Re-encodes one table file, and says so. `links`: how a symbolic link at `to` is treated.
 void convert_one(const Context& c, const Conversion& how, const std::string& from,
                  const std::string& to, base::Links links) {
-    if (c.interrupted) throw LimitError("interrupted");
+    if (c.interrupted) throw CancelledError("interrupted");
     convert_table(from, to, how.encoding, how.level, how.coding, how.threads, &c.interrupted, links,
                   how.layout);
     std::ostream& out = c.out;
@@ -63,9 +63,9 @@ bool kept_as_is(const Context& c, const Conversion& how, const std::string& from
         (how.layout && *how.layout != h.layout) ||
         (how.encoding == tables::PdbEncoding::Zstd && how.level_given))
         return false;
-    if (c.interrupted) throw LimitError("interrupted");
+    if (c.interrupted) throw CancelledError("interrupted");
     (void)tables::load_checked_table(from);
-    if (c.interrupted) throw LimitError("interrupted");  // a check stopped is no table kept
+    if (c.interrupted) throw CancelledError("interrupted");  // a check stopped is no table kept
     c.out << "kept " << to << " (already " << to_string(h.encoding) << ", " << to_string(h.coding)
           << " entries" << (h.layout == tables::TableLayout::Cells ? ", cells layout" : "")
           << ")\n";

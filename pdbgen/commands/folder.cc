@@ -40,7 +40,7 @@ void copy_atomic(const std::string& from, const std::string& to,
     base::AtomicFile out(to, base::Links::Refuse);
     std::vector<char> buf(size_t{1} << 22);
     while (in) {
-        if (interrupted) throw LimitError("interrupted");
+        if (interrupted) throw CancelledError("interrupted");
         in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
         out.append(reinterpret_cast<const uint8_t*>(buf.data()),
                    static_cast<uint64_t>(in.gcount()));

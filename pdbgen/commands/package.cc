@@ -105,7 +105,7 @@ void run_tool(const std::vector<std::string>& args, const std::atomic<bool>& int
         }
         ::usleep(10000);
     }
-    if (interrupted) throw LimitError("interrupted");
+    if (interrupted) throw CancelledError("interrupted");
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw IoError(args[0] + " failed (" +
                       (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
@@ -263,7 +263,7 @@ void make_table_packages(const Context& c, const std::string& set_dir, const std
     // Every entry, as `pdbgen verify` checks them: a set shipped to many machines is checked
     // once, here, beyond the sample the solver checks on load.
     for (size_t i = 0; i < set.tables.size(); ++i) {
-        if (c.interrupted) throw LimitError("interrupted");  // a 24-puzzle set takes minutes
+        if (c.interrupted) throw CancelledError("interrupted");  // a 24-puzzle set takes minutes
         verify_entries(set.tables[i], (fs::path(set.dir) / set.spec.tables[i].file).string(),
                        thread_count(c.options), &c.interrupted);
     }
@@ -289,7 +289,7 @@ void make_table_packages(const Context& c, const std::string& set_dir, const std
         run_tool({"tar", "--owner=0", "--group=0", "-czf", tgz_tmp, "-C", (stage / "usr").string(),
                   "share"},
                  c.interrupted);
-        if (c.interrupted) throw LimitError("interrupted");
+        if (c.interrupted) throw CancelledError("interrupted");
         sync_file(deb_tmp);
         sync_file(tgz_tmp);
         require_replaceable(deb);

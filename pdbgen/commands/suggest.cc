@@ -44,7 +44,7 @@ int run_suggest(const Context& c) {
     const std::vector<tables::Suggestion> best =
         tables::suggest_partitions(goal, tables::parse_group_sizes(o.sizes, "--sizes"), so);
     line.clear();
-    if (c.interrupted) throw LimitError("interrupted");
+    if (c.interrupted) throw CancelledError("interrupted");
     if (best.empty()) {
         c.out << "no partition of the tiles into connected groups of sizes " << o.sizes << "\n";
         return kExitOk;

@@ -130,7 +130,7 @@ int verify_set(const Context& c, const std::string& p, const std::optional<Refer
     const tables::PdbSetSpec spec = tables::read_manifest(set.manifest.string());
     size_t failures = 0;
     for (const auto& t : spec.tables) {
-        if (c.interrupted) throw LimitError("interrupted");
+        if (c.interrupted) throw CancelledError("interrupted");
         try {
             verify_member(set, t, ref, threads, c);
         } catch (const LimitError&) {

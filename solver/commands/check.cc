@@ -286,7 +286,7 @@ int run_check(const Request& req, std::ostream& out, std::ostream& err, RankRun&
             n.add(t, v);
         },
         err, ranks, [&] { base::require_written(out.flush()); });
-    if (n.instances == 0 && interrupt_flag()) throw LimitError("interrupted");  // before any
+    if (n.instances == 0 && interrupt_flag()) throw CancelledError("interrupted");  // before any
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, out);
     if (interrupt_flag()) return kExitInterrupted;

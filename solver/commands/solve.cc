@@ -358,7 +358,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
             }
         },
         err, ranks, [&] { base::require_written(out.flush()); });
-    if (n.instances == 0 && interrupt_flag()) throw LimitError("interrupted");  // before any
+    if (n.instances == 0 && interrupt_flag()) throw CancelledError("interrupted");  // before any
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
     if (!req.html.empty()) write_replay_page(req, replays, err);

@@ -122,7 +122,7 @@ JobSource::JobSource(const std::vector<std::string>& args, const std::string& in
         do  // a FIFO blocks here until a writer opens it: Ctrl-C ends the wait
             fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
         while (fd < 0 && errno == EINTR && !program::interrupted());
-        if (fd < 0 && errno == EINTR) throw LimitError("interrupted");
+        if (fd < 0 && errno == EINTR) throw CancelledError("interrupted");
         if (fd < 0)
             throw IoError("cannot open input file '" + input + "': " + std::strerror(errno));
         buf_ = std::make_unique<FdBuf>(fd, input, true, &program::interrupted());

@@ -11,7 +11,7 @@
 namespace loyd::base {
 
 namespace {
-enum Code : int { kNone = 0, kIo, kFormat, kUsage, kLimit, kBusy, kOther };
+enum Code : int { kNone = 0, kIo, kFormat, kUsage, kLimit, kBusy, kOther, kCancelled };
 }  // namespace
 
 int error_code_of(std::exception_ptr e, std::string& message) {
@@ -23,6 +23,7 @@ int error_code_of(std::exception_ptr e, std::string& message) {
         if (dynamic_cast<const IoError*>(&x)) return kIo;
         if (dynamic_cast<const FormatError*>(&x)) return kFormat;
         if (dynamic_cast<const UsageError*>(&x)) return kUsage;
+        if (dynamic_cast<const CancelledError*>(&x)) return kCancelled;
         if (dynamic_cast<const LimitError*>(&x)) return kLimit;
         if (dynamic_cast<const BusyError*>(&x)) return kBusy;
         return kOther;
@@ -49,6 +50,7 @@ void throw_error_code(int code, const std::string& message) {
         case kFormat: throw FormatError(message);
         case kUsage: throw UsageError(message);
         case kLimit: throw LimitError(message);
+        case kCancelled: throw CancelledError(message);
         case kBusy: throw BusyError(message);
         default: throw Error(message);  // reported as an internal error, as at home
     }

@@ -45,7 +45,7 @@ DirLock::DirLock(const std::string& dir, bool wait, const std::function<void()>&
         }
         if (cancel && cancel->load()) {
             ::close(fd_);
-            throw LimitError("interrupted while waiting for the lock on " + dir);
+            throw CancelledError("interrupted while waiting for the lock on " + dir);
         }
         ::usleep(100'000);
     }

@@ -5,7 +5,7 @@
 //
 // Contract: `dir` exists. With wait = true the constructor waits until the lock is free
 // (calling `on_wait` once first, if the lock is taken; polling every 100 ms, and throwing
-// LimitError("interrupted") when `cancel` becomes true); with wait = false it throws
+// CancelledError("interrupted") when `cancel` becomes true); with wait = false it throws
 // BusyError when another process holds it. IoError when the lock file cannot be opened. In a
 // folder this process cannot write (EROFS, EACCES) an existing lock file is locked read-only,
 // and none is taken when there is none (the process cannot write there at all).

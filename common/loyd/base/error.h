@@ -114,6 +114,12 @@ struct LimitError : Error {
     using Error::Error;
 };
 
+// Work stopped by the caller's cancel flag (the programs set it on SIGINT and SIGTERM), on
+// this process or, over ranks, on another: the programs exit 130 for it on every rank.
+struct CancelledError : LimitError {
+    using LimitError::LimitError;
+};
+
 // A resource another process holds (a folder another build is writing into).
 struct BusyError : Error {
     using Error::Error;

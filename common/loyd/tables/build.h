@@ -109,7 +109,8 @@ struct BuildOptions {
     TableLayout layout = TableLayout::Dense;
     // Called from the calling thread about twice a second and after every layer.
     std::function<void(const BuildProgress&)> progress;
-    const std::atomic<bool>* cancel = nullptr;  // set from outside: the build throws LimitError
+    const std::atomic<bool>* cancel =
+        nullptr;  // set from outside: the build throws CancelledError (a LimitError)
     // Additive patterns, byte entries: one entry per (placement, blank region) state, in the
     // numbering of tables/region_space.h, instead of one per placement (its minimum over the
     // regions). These are the values of a zero-aware table (Clausecker & Reinefeld 2019); no

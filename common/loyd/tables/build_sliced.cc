@@ -69,7 +69,7 @@ public:
         uint64_t flags[2] = {done ? 0u : 1u,
                              cancel && cancel->load(std::memory_order_relaxed) ? 1u : 0u};
         g_.all_reduce(flags, 2, base::ReduceOp::Sum);
-        if (flags[1]) g_.agree(std::make_exception_ptr(LimitError("table build cancelled")));
+        if (flags[1]) g_.agree(std::make_exception_ptr(CancelledError("table build cancelled")));
         return flags[0] == 0;
     }
 

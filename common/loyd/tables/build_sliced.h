@@ -49,7 +49,7 @@ struct SlicedBuildOptions {
     EntryCoding coding = EntryCoding::Byte;  // of SlicedTable::entries and the file
     // Rank 0 only: called after every layer with the global counts.
     std::function<void(const BuildProgress&)> progress;
-    const std::atomic<bool>* cancel = nullptr;  // any rank's: every rank throws LimitError
+    const std::atomic<bool>* cancel = nullptr;  // any rank's: every rank throws CancelledError
     std::string checkpoint_dir;                 // empty: no checkpoint
     std::string table_file;  // the table's file name (names its checkpoint folder)
     uint64_t exchange_bytes = uint64_t{64} << 20;
@@ -75,7 +75,7 @@ uint64_t estimate_sliced_build_bytes(const Pattern& p, int ranks, uint64_t excha
 
 // Collective. Single-tile-metric patterns only (UsageError for an MTM one: build_table builds
 // those). Throws on every rank as build_table does (UsageError when entries cannot be
-// reached, LimitError when cancelled or out of memory) and for checkpoints: UsageError for a
+// reached or out of memory, CancelledError when cancelled) and for checkpoints: UsageError for a
 // checkpoint of another table, IoError/FormatError for unreadable or malformed ones (and for
 // one that turns out to miss states: entries left unreached after a resume); a part that
 // fails its checksum is not used (the build resumes from the layer before, said by `note`).

@@ -6,7 +6,7 @@
 // - scan_ranks: runs fn(lo, hi) over [0, total) in chunks taken from an atomic counter by
 //   `threads` threads (the caller is one of them; one thread runs inline; no more threads than
 //   chunks: a layer of one chunk runs on the caller alone), reports progress
-//   from the calling thread about twice a second, and throws LimitError when cancelled.
+//   from the calling thread about twice a second, and throws CancelledError when cancelled.
 #pragma once
 
 #include <algorithm>
@@ -121,7 +121,7 @@ void scan_ranks(uint64_t total, int threads, const ScanContext& ctx, Fn fn,
     for (int t = 1; t < workers; ++t) pool.start(work, false);
     work(true);
     pool.join();
-    if (cancelled) throw LimitError("table build cancelled");
+    if (cancelled) throw CancelledError("table build cancelled");
 }
 
 // Reports the end of a layer to the progress callback.

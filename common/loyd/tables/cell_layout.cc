@@ -109,7 +109,7 @@ TableEntries lay_out(const Pattern& p, EntryCoding coding, Code code, int thread
         std::lock_guard<std::mutex> lock(mu);
         out.exceptions.insert(out.exceptions.end(), local.begin(), local.end());
     });
-    if (stopped) throw LimitError("interrupted");
+    if (stopped) throw CancelledError("interrupted");
     std::sort(out.exceptions.begin(), out.exceptions.end(),
               [](const EntryException& a, const EntryException& b) { return a.rank < b.rank; });
     return out;

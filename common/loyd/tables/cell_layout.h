@@ -33,7 +33,7 @@ uint64_t cell_slots(const Pattern& p);
 
 // The cells layout of `dense`, entries of pattern p in rank order (either coding): the same
 // coding, one slot per cell index, the unused ones 0. UsageError when `dense` is not dense or
-// not p's size; LimitError("interrupted") when *cancel is set (checked between pieces).
+// not p's size; CancelledError("interrupted") when *cancel is set (checked between pieces).
 TableEntries to_cells_layout(const Pattern& p, const TableEntries& dense, int threads,
                              const std::atomic<bool>* cancel = nullptr);
 // The same from a dense table's payload read in place (a mapped file), in `coding`, its own.

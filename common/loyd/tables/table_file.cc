@@ -161,7 +161,7 @@ struct PdbWriter::Impl {
 
     void check_cancel() const {
         if (cancel && cancel->load(std::memory_order_relaxed))
-            throw LimitError(out.target() + ": writing cancelled");
+            throw CancelledError(out.target() + ": writing cancelled");
     }
     void check(size_t r) const {
         if (ZSTD_isError(r))

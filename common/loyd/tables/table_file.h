@@ -38,7 +38,7 @@ namespace loyd::tables {
 // header fields valid (as read_pdb_header checks them), and for zstd 1 <= zstd_level <= 22.
 // Zstd output is deterministic (single-threaded): the same input gives a byte-identical file.
 // With Links::Refuse a symbolic link at `path` is replaced, never written through (AtomicFile).
-// `cancel` (may be null), when set while the file is written, stops the write: LimitError, and
+// `cancel` (may be null), when set while the file is written, stops the write: CancelledError, and
 // the temporary file is removed (a table being compressed at a high level takes minutes).
 void write_pdb(const std::string& path, PdbHeader h, const uint8_t* data, uint64_t size,
                PdbEncoding enc, int zstd_level = kDefaultZstdLevel,

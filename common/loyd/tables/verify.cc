@@ -227,7 +227,7 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
     work();
     pool.join();
     if (fail.any) throw FormatError(what + ": rank " + std::to_string(fail.rank) + ": " + fail.why);
-    if (cancel && cancel->load()) throw LimitError(what + ": check cancelled");
+    if (cancel && cancel->load()) throw CancelledError(what + ": check cancelled");
     if (const std::string why = unused_slots_problem(p, table, threads); !why.empty())
         throw FormatError(what + ": " + why);
     uint64_t r = 0;

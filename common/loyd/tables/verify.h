@@ -47,7 +47,7 @@ namespace loyd::tables {
 // Throws FormatError naming `what` (a file name), the rank and the broken invariant. The
 // entries are read in either coding (compact ones decoded against their bound). Once `cancel`
 // (may be null) is set the check stops within a chunk of entries per thread and throws
-// LimitError.
+// CancelledError (a LimitError).
 void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, int threads,
                   const std::string& what, const std::atomic<bool>* cancel = nullptr);
 
