@@ -213,7 +213,7 @@ uint64_t table_checksum(const BuildPlan& plan, size_t i, const Context& c, bool 
     if (c.world.rank() == 0) {
         try {
             if (const auto sum = already_built(plan, t, c, reused)) built = std::to_string(*sum);
-        } catch (const LimitError&) {  // stopped while it re-encoded: every rank stops alike
+        } catch (const CancelledError&) {  // stopped while it re-encoded: every rank stops alike
             built = "-";
         }
     }
@@ -335,12 +335,10 @@ int run_build(const Context& c) {
     for (size_t i = 0; i < plan.spec.tables.size(); ++i)
         plan.spec.tables[i].xxh3 =
             table_checksum(plan, i, c, i < placed.size() && placed[i], kept[i].has_value());
-    // A signal that came while the last table was written stops the build here, before the
-    // manifest (a written table stays, and the next build finds it): exit 130, as a signal
-    // during any other part of the build gives.
-    std::string stop(c.world.rank() == 0 && c.interrupted ? 1 : 0, '-');
-    c.world.broadcast(stop, 0);
-    if (!stop.empty()) throw CancelledError("interrupted");
+    // A signal to any rank that came while the last table was written (or checked, or laid
+    // out, on rank 0) stops the build here, before the manifest (a written table stays, and the
+    // next build finds it): exit 130 on every rank, as a signal during the search gives.
+    if (c.world.max(c.interrupted ? 1 : 0)) throw CancelledError("interrupted");
     c.world.agree_on([&] {
         if (c.world.rank() == 0) write_manifest(plan.out, plan.spec);
     });

@@ -127,22 +127,27 @@ private:
                 did = true;
                 receive(m->first, m->second);
             }
-            if (interrupt_flag() && !interrupt_known_) {  // before the results it stopped
-                RankMessage i;
-                i.kind = RankKind::Interrupt;
-                run_.send(0, i);
-                interrupt_known_ = true;
-            }
             RankMessage results;
             results.kind = RankKind::Results;
             std::exception_ptr failed;
             size_t queued;
+            bool in_flight;
             {
                 std::lock_guard<std::mutex> lock(mu_);
                 results.results.swap(done_);
                 if (!failed_sent_) failed = failed_;
                 queued = queue_.size();
                 events_ = 0;
+                // Read under the lock the searches take to hand in a result: a search the
+                // signal stopped is then seen with it. Told before those results, and only
+                // while rank 0 still waits for something from this rank.
+                in_flight = !drained_ || busy_ > 0 || !queue_.empty() || !results.results.empty();
+            }
+            if (interrupt_flag() && !interrupt_known_ && in_flight) {
+                RankMessage i;
+                i.kind = RankKind::Interrupt;
+                run_.send(0, i);
+                interrupt_known_ = true;
             }
             if (failed) {
                 RankMessage f;
@@ -273,6 +278,11 @@ bool BatchServer::pump() {
 }
 
 void BatchServer::finish() {
+    try {
+        relay_interrupt();  // even when every rank was drained before (no pump() below)
+    } catch (...) {
+        run_.fatal(std::current_exception());
+    }
     base::PollBackoff idle;
     while (!std::all_of(others_.begin() + 1, others_.end(),
                         [](const Other& o) { return o.drained; })) {
@@ -306,6 +316,11 @@ void BatchServer::handle(int source, RankMessage& m) {
                 t.failure = std::move(r.failure);
                 t.outcome = std::move(r.outcome);
                 out_.erase(it);
+                // (Also told by an Interrupt message; this catches a record whose rank could
+                // not send one first.)
+                if (t.outcome.status == search::SolveOutcome::Status::Limit &&
+                    t.outcome.search.stop_reason == search::StopReason::Interrupted)
+                    interrupt_flag() = true;
                 window_.complete(t);
             }
             break;

@@ -12,8 +12,9 @@
 // length. Rank 0 searches too, with its own threads.
 //
 // Interrupts: a rank whose searches a signal stopped (SIGINT, SIGTERM) tells rank 0
-// (Interrupt) before its next results; rank 0 takes it as its own signal (no more lines read or
-// handed out, its searches stop) and, interrupted either way, tells every other rank
+// (Interrupt) before its next results (and a result stopped by a signal says so too); rank 0
+// takes it as its own signal (no more lines read or handed out, its searches stop) and, once
+// its flag is set (its own signal or such a message), tells every other rank
 // (Interrupt), whose searches then stop too: a signal to any one rank ends the batch as a
 // signal to all does (exit 130). A rank that has sent its last results no longer relays one.
 //

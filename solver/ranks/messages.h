@@ -10,6 +10,8 @@
 //   Failed  r -> 0     r cannot search (its tables do not load): the run ends with this error
 //   Split   0 -> all   Split: search this instance together (split_protocol.h carries it)
 //   End     0 -> all   the run is over: exit with `status`
+//   Interrupt r -> 0   Batch: a signal stopped r's searches (sent before their results)
+//             0 -> all Batch: stop your searches (rank 0 is interrupted)
 //
 // An instance is sent as its boards (numbers), heuristic and table set folder, never as its
 // input line, so other ranks need no input and parse nothing; a result is the SolveOutcome the

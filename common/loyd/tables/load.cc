@@ -78,6 +78,10 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
             }
         }
         PdbTable d = PdbTable::load(file, t.pattern, true);
+        if (d.file().header().payload_xxh3 != h.payload_xxh3)  // replaced since `h` was read
+            throw FormatError(file + ": changed while it was being loaded (payload xxh3 " +
+                              base::hex16(d.file().header().payload_xxh3) + ", was " +
+                              base::hex16(h.payload_xxh3) + ")");
         try {
             fs::create_directories(opt.cache_dir, ec);
             base::remove_dead_temporaries(
