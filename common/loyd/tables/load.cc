@@ -46,6 +46,16 @@ void remove_stale(const fs::path& dir, const std::string& prefix, const fs::path
     }
 }
 
+// `loaded`, opened by path after `h` was read and checked against the manifest, is still
+// that file's table (not one renamed over it in between, whose header the manifest never saw).
+PdbTable same_as_read(PdbTable loaded, const PdbHeader& h, const std::string& file) {
+    if (loaded.file().header().payload_xxh3 != h.payload_xxh3)
+        throw FormatError(file + ": changed while it was being loaded (payload xxh3 " +
+                          base::hex16(loaded.file().header().payload_xxh3) + ", was " +
+                          base::hex16(h.payload_xxh3) + ")");
+    return loaded;
+}
+
 PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions& opt) {
     std::error_code ec;
     if (!fs::exists(file, ec))  // "does not exist" only when it does not: a link loop says so
@@ -77,11 +87,7 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
                 // then fails its own load.
             }
         }
-        PdbTable d = PdbTable::load(file, t.pattern, true);
-        if (d.file().header().payload_xxh3 != h.payload_xxh3)  // replaced since `h` was read
-            throw FormatError(file + ": changed while it was being loaded (payload xxh3 " +
-                              base::hex16(d.file().header().payload_xxh3) + ", was " +
-                              base::hex16(h.payload_xxh3) + ")");
+        PdbTable d = same_as_read(PdbTable::load(file, t.pattern, true), h, file);
         try {
             fs::create_directories(opt.cache_dir, ec);
             base::remove_dead_temporaries(
@@ -96,7 +102,7 @@ PdbTable load_one(const std::string& file, const TableSpec& t, const LoadOptions
         }
         return d;
     }
-    return PdbTable::load(file, t.pattern, opt.verify_payload);
+    return same_as_read(PdbTable::load(file, t.pattern, opt.verify_payload), h, file);
 }
 }  // namespace
 
