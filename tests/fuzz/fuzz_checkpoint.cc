@@ -6,8 +6,6 @@
 //   it, with the layer, range and mask bytes its own header gives (so the records are reached).
 //   Every rank it hands on must lie in the part's range, each above the one before, and a mask
 //   must fit its bytes.
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -15,6 +13,7 @@
 #include "loyd/base/error.h"
 #include "loyd/base/little_endian.h"
 #include "loyd/tables/checkpoint.h"
+#include "scratch_file.h"
 
 namespace {
 
@@ -28,11 +27,8 @@ void manifest(const std::string& text) {
 }
 
 void part(const uint8_t* data, size_t size) {
-    static const std::string path = "/tmp/loyd-fuzz-ckpt-" + std::to_string(::getpid()) + ".ckpt";
-    FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) return;
-    std::fwrite(data, 1, size, f);
-    std::fclose(f);
+    static const loyd::fuzz::ScratchFile scratch("ckpt", "ckpt");
+    if (!scratch.write(data, size)) return;
     loyd::tables::CheckpointPart p;
     int mask_bytes = 0;
     if (size >= 48) {  // the header's own fields, so that it passes and the records are read
@@ -42,10 +38,10 @@ void part(const uint8_t* data, size_t size) {
         p.hi = loyd::base::load_le64(data + 32);
     }
     if (p.lo > p.hi) return;  // (parse_checkpoint refuses such a part before any is read)
-    p.file = "part.ckpt";
+    p.file = "ckpt", "ckpt";
     bool any = false;
     uint64_t prev = 0;
-    loyd::tables::replay_checkpoint_part(path, p, mask_bytes, p.lo, p.hi,
+    loyd::tables::replay_checkpoint_part(scratch.path(), p, mask_bytes, p.lo, p.hi,
                                          [&](uint64_t rank, uint32_t mask) {
                                              if (rank < p.lo || rank >= p.hi) __builtin_trap();
                                              if (any && rank <= prev) __builtin_trap();
