@@ -265,11 +265,11 @@ TEST(SolveAll, CountsAndListsMatchTheBfsInBothMetrics) {
     }
 }
 
-TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
+TEST(SolveAll, GoalUnsolvableAndBadCap) {
     const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
     search::SolveOptions opt;
     search::AllSolutionsOptions all;
-    search::AllSolutionsOutcome r = solve_all(goal, goal, opt, all);
+    const search::AllSolutionsOutcome r = solve_all(goal, goal, opt, all);
     ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
     EXPECT_EQ(r.length, 0);
     ASSERT_EQ(r.solutions.size(), 1u);
@@ -278,14 +278,17 @@ TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
               search::SolveOutcome::Status::Unsolvable);
     all.max_solutions = 0;
     error_of<UsageError>([&] { solve_all(goal, goal, opt, all); });
+}
 
-    // A node limit in the first phase: no length; in the second: the length, a partial count.
+// A node limit in the first phase: no length; in the second: the length, a partial count.
+TEST(SolveAll, NodeLimitInEitherPhase) {
+    search::SolveOptions opt;
+    search::AllSolutionsOptions all;
     const board::Board g4 = board::Board::blank_last(board::Geometry(4, 4));
     const board::Board start = board(4, 4, {5, 10, 14, 7, 8, 3, 6, 1, 15, 0, 12, 9, 2, 11, 4, 13});
     opt.limits.max_nodes = 500;
-    all = {};
     all.count_only = true;
-    r = solve_all(start, g4, opt, all);
+    search::AllSolutionsOutcome r = solve_all(start, g4, opt, all);
     EXPECT_EQ(r.status, search::SolveOutcome::Status::Limit);
     EXPECT_EQ(r.length, 0);
     EXPECT_EQ(r.search.stop_reason, search::StopReason::NodeLimit);
@@ -317,8 +320,12 @@ TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
     EXPECT_EQ(r.count, 1u);
     EXPECT_EQ(r.solutions[0], first.search.moves);
     EXPECT_NO_THROW(replay_check(far, r.solutions[0], g4));
-    // Limits inside the second phase, on 3x3 starts with many optimal solutions: those found
-    // are distinct and optimal, the first phase's among them, counted as listed.
+}
+
+// Limits inside the second phase, on 3x3 starts with many optimal solutions: those found are
+// distinct and optimal, the first phase's among them, counted as listed.
+TEST(SolveAll, LimitInsideTheSecondPhase) {
+    search::AllSolutionsOptions all;
     const BfsOracle o3(board::Board::blank_last(board::Geometry(3, 3)));
     std::mt19937_64 rng3(46);
     int cut = 0;
@@ -330,7 +337,7 @@ TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
         const search::AllSolutionsOutcome whole = solve_all(s3, o3.goal(), o3opt, all);
         ASSERT_EQ(whole.status, search::SolveOutcome::Status::Solved);
         o3opt.limits.max_nodes = (f3.search.nodes_generated + whole.search.nodes_generated) / 2;
-        r = solve_all(s3, o3.goal(), o3opt, all);
+        const search::AllSolutionsOutcome r = solve_all(s3, o3.goal(), o3opt, all);
         if (r.status != search::SolveOutcome::Status::Limit) continue;  // (the limit's grain)
         ++cut;
         std::set<board::Moves> distinct(r.solutions.begin(), r.solutions.end());
@@ -344,17 +351,19 @@ TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
         }
     }
     EXPECT_EQ(cut, 8);
+}
 
-    // The cap holds under a limit too: with A* the first phase's solution is often not the
-    // first the second phase finds, so a limit can stop it holding max_solutions others; more
-    // than the cap are then known (Solved, capped), never listed (it listed 2 of a cap of 1).
+// The cap holds under a limit too: with A* the first phase's solution is often not the first
+// the second phase finds, so a limit can stop it holding max_solutions others; more than the
+// cap are then known (Solved, capped), never listed (it listed 2 of a cap of 1).
+TEST(SolveAll, CapHoldsUnderALimit) {
     const board::Board g43 = board::Board::blank_last(board::Geometry(4, 3));
     const board::Board s43 = board(4, 3, {0, 3, 11, 9, 8, 7, 5, 1, 2, 6, 10, 4});
     search::SolveOptions a;
     a.algorithm = search::Algorithm::Astar;
     const search::SolveOutcome f43 = solve(s43, g43, a);
     ASSERT_EQ(f43.status, search::SolveOutcome::Status::Solved);
-    all = {};
+    search::AllSolutionsOptions all;
     all.max_solutions = 1;
     const search::AllSolutionsOutcome w43 = solve_all(s43, g43, a, all);
     ASSERT_EQ(w43.status, search::SolveOutcome::Status::Solved);
@@ -363,7 +372,7 @@ TEST(SolveAll, GoalUnsolvableLimitsAndBadCap) {
     for (int k = 1; k < 400; ++k) {  // (the window is a few hundred nodes of 13,700)
         a.limits.max_nodes = f43.search.nodes_generated +
                              (w43.search.nodes_generated - f43.search.nodes_generated) * k / 400;
-        r = solve_all(s43, g43, a, all);
+        const search::AllSolutionsOutcome r = solve_all(s43, g43, a, all);
         ASSERT_LE(r.solutions.size(), 1u) << a.limits.max_nodes;
         EXPECT_EQ(r.count, r.solutions.size());
         if (r.status == search::SolveOutcome::Status::Solved) {
