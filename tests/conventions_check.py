@@ -227,7 +227,7 @@ def check_json_labels(a):
     """check --json of an optimal answer in labels and tile notation with a run: every field."""
     o = json_record(a)
     want = {"label": "argument 1", "status": "optimal", "moves": "L2", "notation": "tile", "runs": True,
-            "length": 2, "length_mtm": 1, "optimal": 2, "difference": 0}
+            "length": 2, "length_stm": 2, "length_mtm": 1, "optimal": 2, "difference": 0}
     for k, v in want.items():
         if o.get(k, "(missing)") != v:
             err("%s is %r, expected %r in %r" % (k, o.get(k, "(missing)"), v, o))

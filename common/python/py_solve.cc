@@ -186,7 +186,9 @@ py::dict check(const py::handle& board, const py::handle& moves, const py::dict&
     }
     const size_t stm = mt.moves.size();
     const auto mtm = static_cast<size_t>(metric_length(mt.moves, board::Metric::Mtm));
-    d["length"] = stm;
+    const size_t length = metric == board::Metric::Mtm ? mtm : stm;
+    d["length"] = length;
+    d["length_stm"] = stm;
     d["length_mtm"] = mtm;
     d["end"] = rp.end;
     optimal_length(s, start, optimal, d);
@@ -195,7 +197,6 @@ py::dict check(const py::handle& board, const py::handle& moves, const py::dict&
     } else if (!d.contains("optimal")) {
         d["verdict"] = "solves";
     } else {
-        const size_t length = metric == board::Metric::Mtm ? mtm : stm;
         const auto best = d["optimal"].cast<size_t>();
         if (length < best) throw Error("the moves are shorter than the optimal length found");
         d["verdict"] = length == best ? "optimal" : "suboptimal";

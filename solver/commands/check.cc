@@ -192,7 +192,7 @@ void write_claim(const Request& req, const Task& t, const Verdict& v, JsonObject
 
 // The lengths against the optimum, the end missed, and the search that found the optimum.
 void write_lengths(const Request& req, const Task& t, const Verdict& v, JsonObject& o) {
-    o.number("length", v.stm).number("length_mtm", v.mtm);
+    o.number("length", v.length).number("length_stm", v.stm).number("length_mtm", v.mtm);
     if (req.metric == board::Metric::Mtm) o.text("metric", "mtm");
     if (v.optimal)
         o.number("optimal", *v.optimal);

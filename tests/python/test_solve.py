@@ -179,6 +179,7 @@ def test_check_equals_the_solver(solver, board, moves, args):
     got = loyd.check(board, moves, optimal="--no-optimal" not in args, **kw)
     assert got.verdict == r["status"]
     assert got.length == r.get("length") and got.length_mtm == r.get("length_mtm")
+    assert got.length_stm == r.get("length_stm")
     assert got.optimal == r.get("optimal") and got.difference == r.get("difference")
     assert got.optimal_unknown == r.get("optimal_unknown")
     if got.verdict == "illegal":
@@ -186,6 +187,22 @@ def test_check_equals_the_solver(solver, board, moves, args):
             r["illegal_move"], r["illegal_character"], r["error"])
     if got.verdict == "misses-goal":
         assert got.end == loyd.Board(r["end"])
+
+
+def test_check_lengths_follow_the_metric(solver):
+    """`length` is in the metric's moves, as solve's is; both lengths are always given, and
+    difference is length minus optimal (the CLI's `length` was single-tile moves in MTM)."""
+    for metric, length in (("stm", 2), ("mtm", 1)):
+        recs, _ = run_solver(solver, ["check", "--json", "--metric", metric, "1 2 3/4 5 6/0 7 8", "R2"])
+        r = recs[0]
+        assert (r["status"], r["length"], r["length_stm"], r["length_mtm"]) == ("optimal", length, 2, 1)
+        assert (r["optimal"], r["difference"]) == (length, 0)
+        got = loyd.check("1 2 3/4 5 6/0 7 8", "R2", metric=metric)
+        assert (got.length, got.length_stm, got.length_mtm, got.optimal) == (length, 2, 1, length)
+    r = run_solver(solver, ["check", "--json", "--metric", "mtm", "1 2 3/4 5 6/0 7 8", "RRLR"],
+                   check=False)[0][0]
+    assert (r["status"], r["length"], r["length_stm"], r["optimal"], r["difference"]) == (
+        "suboptimal", 3, 4, 1, 2)
 
 
 def test_check_refuses_unreadable_moves():

@@ -180,10 +180,11 @@ class CheckResult:
                 "misses-goal" (every move legal, the end is not the goal) or "illegal"
     moves       the move text as given (`solver check --json` writes the moves it read out
                 again in its output style)
-    length      single-tile moves; length_mtm: multi-tile moves (maximal runs)
+    length      in the metric's moves, as Solution.length; length_stm: single-tile moves,
+                length_mtm: multi-tile moves (maximal runs), both whatever the metric
     optimal     the optimal length in the metric (None when unknown: optimal_unknown says
                 why: "not searched", "unsolvable", or a limit, with lower_bound)
-    difference  length in the metric minus optimal (when both are known and the goal is reached)
+    difference  length minus optimal (when both are known and the goal is reached)
     end         the board after the moves (None for illegal)
     illegal_move, illegal_character, message: for illegal, the move (counted in the metric)
                 and the 1-based character of MOVES where it is written, and the solver's message
@@ -193,6 +194,7 @@ class CheckResult:
     metric: str
     moves: str
     length: Optional[int] = None
+    length_stm: Optional[int] = None
     length_mtm: Optional[int] = None
     optimal: Optional[int] = None
     difference: Optional[int] = None
