@@ -53,13 +53,16 @@ if(LOYD_BUILD_PROGRAMS)
       else()
         set(what "build, inspect and verify loyd's pattern databases")
       endif()
+      # Each command's own --help (usage, output, exit status) in a COMMANDS section.
+      set(commands ${PROJECT_BINARY_DIR}/man/${prog}.commands)
       add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/man/${prog}.1
         COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+        COMMAND sh ${PROJECT_SOURCE_DIR}/cmake/man_commands.sh $<TARGET_FILE:${prog}> > ${commands}
         # (--version-string: the first line of --version; its MPI line is no part of the page)
-        COMMAND ${LOYD_HELP2MAN} --no-info --name "${what}"
+        COMMAND ${LOYD_HELP2MAN} --no-info --name "${what}" --include ${commands}
                 --version-string "${prog} (loyd) ${PROJECT_VERSION}" --output ${PROJECT_BINARY_DIR}/man/${prog}.1
                 $<TARGET_FILE:${prog}>
-        DEPENDS ${prog} VERBATIM)
+        DEPENDS ${prog} ${PROJECT_SOURCE_DIR}/cmake/man_commands.sh VERBATIM)
       list(APPEND loyd_man_pages ${PROJECT_BINARY_DIR}/man/${prog}.1)
     endforeach()
     add_custom_target(man_pages ALL DEPENDS ${loyd_man_pages})

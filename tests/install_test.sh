@@ -72,6 +72,17 @@ for prog in solver pdbgen; do
   expect "$prog.1: examples present" grep -q . <(sed -n '/^\.SH EXAMPLES/,/^\.\(SH\|PP\|SS\)/p' "$page" | grep -x '\.TP')
   expect_file "$prog.1: exit statuses under a heading" "$page" '^\.SS "Exit status:"$'
   expect "$prog.1: no MPI line" not grep -q '^MPI:' "$page"
+  # Every option tagged apart from its description (help2man needs two spaces between them):
+  # no option line also holds a description (it held "arg (=ida) ida | astar").
+  expect "$prog.1: options apart from their descriptions" not grep -qE '^\\fB.*arg( \(=[^)]*\))? [a-z]' "$page"
+done
+# Each command's own help (usage, output, exit status), as 'COMMAND --help' prints it.
+for c in solve check scramble play; do
+  expect_file "solver.1 holds 'solver $c --help'" "$p/share/man/man1/solver.1" "^\.SS \"solver $c\"\$"
+done
+expect_file "solver.1: check's exit statuses" "$p/share/man/man1/solver.1" '^7 a sequence solves but is longer'
+for c in build presets suggest info verify pack unpack package combine; do
+  expect_file "pdbgen.1 holds 'pdbgen $c --help'" "$p/share/man/man1/pdbgen.1" "^\.SS \"pdbgen $c\"\$"
 done
 expect_run "the bash completions" 0 bash -c '
   source "$1/share/bash-completion/completions/pdbgen"

@@ -195,8 +195,13 @@ CommandOptions::Parsed CommandOptions::parse(int argc, const char* const* argv) 
 std::string CommandOptions::help(const std::string& command) const {
     const unsigned mine = scope_of(command);
     std::ostringstream os;
+    // Two spaces at least between the widest option and its description, as help2man needs
+    // to tell one from the other in the man pages (Boost leaves one).
     for (const Group& g : groups_)
-        if (g.scope & mine) os << g.options << "\n";
+        if (g.scope & mine) {
+            g.options.print(os, g.options.get_option_column_width() + 1);
+            os << "\n";
+        }
     return os.str();
 }
 
