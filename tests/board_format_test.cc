@@ -109,6 +109,19 @@ TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
     EXPECT_TRUE(contains(m, "'\\x00x' is not a tile number")) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     EXPECT_EQ(std::string(m.c_str()), m);  // no NUL cuts it short
+    // A word that is no tile is named before the rows are measured: not "ragged rows".
+    const board::BoardFormat numbers(std::nullopt, "blank-last");
+    const std::string moves = error_of<FormatError>([&] { numbers.read("1 2 3/4 5 6/7 0 8 R"); });
+    EXPECT_TRUE(contains(moves, "'R' is not a tile number")) << moves;
+    const std::string nul = error_of<FormatError>([&] {
+        numbers.read(
+            std::string("1 2 3/4 5 6/7\0"
+                        "0 8",
+                        16));
+    });
+    EXPECT_TRUE(contains(nul, "'7\\x000' is not a tile number")) << nul;
+    EXPECT_TRUE(contains(error_of<FormatError>([&] { numbers.read("1 2 3/4 5 6/7 0 8 9"); }),
+                         "ragged rows: row 3 has 4 tiles"));  // tiles all: the rows are measured
     // A byte order mark (invisible: the message would read "'8' is not a tile number") is named.
     const std::string bom = error_of<FormatError>([] {
         board::BoardFormat(std::nullopt, "blank-last")

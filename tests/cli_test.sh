@@ -227,6 +227,9 @@ expect_out "a tile number beyond any integer: out of range" "'4294967297' is out
 run "$solver" check 1 2 3 4 5 6 7 0 8
 expect_status "check without moves" 1
 expect_out "check without moves: said" "were they left out"
+run "$solver" check 1 2 3 4 5 6 7 8 _
+expect_status "check without moves, the blank last" 1
+expect_out "check without moves, the blank last: said" "were they left out"
 # --node-limit 1 stops one instance however many threads search it.
 run "$solver" -j 2 --node-limit 1 8 6 7 2 5 4 3 0 1
 expect_status "--node-limit 1 on two threads" 3

@@ -15,6 +15,7 @@
 
 #include "loyd/base/error.h"
 #include "loyd/base/fd_output.h"
+#include "loyd/board/board_format.h"
 #include "loyd/board/metric.h"
 #include "loyd/tables/load.h"
 #include "solver/commands.h"
@@ -59,10 +60,12 @@ std::optional<Task> read_check(const Request& req, const Job& job) {
         try {
             parsed = parse_move_text(moves, req.style.notation);
         } catch (const FormatError& e) {
-            // A tile number where the moves belong: most likely the moves were left out.
-            const bool number = std::all_of(moves.begin(), moves.end(), [](char c) {
-                return std::isdigit(static_cast<unsigned char>(c));
-            });
+            // A tile number or a blank where the moves belong: most likely the moves were left
+            // out.
+            const bool number =
+                board::is_blank_token(moves) || std::all_of(moves.begin(), moves.end(), [](char c) {
+                    return std::isdigit(static_cast<unsigned char>(c));
+                });
             throw FormatError("moves '" + clipped(moves, 40) + "': " + e.what() +
                               (spaced   ? kNoSpaces
                                : number ? " (the moves come after the board: were they left out?)"

@@ -89,9 +89,12 @@ bool is_blank_token(std::string_view token) {
     return token == "_" || token == "." || token == "0";
 }
 
-BoardText split_board(std::string_view text) {
+namespace {
+
+// The tokens of `text`, and in row_ends the token count at the end of each row (none: no rows).
+// FormatError for no token, too many, or a comma without a tile on one side.
+BoardText tokens_of(std::string_view text, std::vector<size_t>& row_ends) {
     BoardText t;
-    std::vector<size_t> row_ends;  // token count at the end of each row
     // A comma stands between two tiles: "1,,2", ",1", "1,/2" and "1," lack one.
     enum class Last { Start, Tile, Comma, Slash } last = Last::Start;
     bool lone_comma = false;
@@ -130,10 +133,14 @@ BoardText split_board(std::string_view text) {
     if (t.tokens.empty()) throw FormatError("no tiles");
     if (lone_comma || last == Last::Comma)
         throw FormatError("a comma without a tile on one side (\"1,,2\" or \"1,\")");
-    if (row_ends.empty()) return t;
-    if (row_ends.back() != t.tokens.size())
+    if (!row_ends.empty() && row_ends.back() != t.tokens.size())
         row_ends.push_back(t.tokens.size());  // else: ended by '/'
+    return t;
+}
 
+// The width and height of t from its rows' ends: FormatError for an empty or ragged row.
+void set_rows(BoardText& t, const std::vector<size_t>& row_ends) {
+    if (row_ends.empty()) return;
     for (size_t r = 0; r < row_ends.size(); ++r) {
         const size_t len = row_ends[r] - (r ? row_ends[r - 1] : 0);
         if (len == 0) throw FormatError("row " + std::to_string(r + 1) + " is empty");
@@ -144,6 +151,14 @@ BoardText split_board(std::string_view text) {
     }
     t.width = static_cast<int>(row_ends[0]);
     t.height = static_cast<int>(row_ends.size());
+}
+
+}  // namespace
+
+BoardText split_board(std::string_view text) {
+    std::vector<size_t> row_ends;
+    BoardText t = tokens_of(text, row_ends);
+    set_rows(t, row_ends);
     return t;
 }
 
@@ -264,8 +279,10 @@ Board BoardFormat::goal(const Geometry& g) const {
 }
 
 Board BoardFormat::read(std::string_view text) const {
-    const BoardText t = split_board(text);
-    // Every token is read first: a word that is no tile is named as such, not counted.
+    std::vector<size_t> row_ends;
+    BoardText t = tokens_of(text, row_ends);
+    // Every token is read before the rows are measured: a word that is no tile is named as
+    // such, not counted ("7 0 8 R" is not a row of four tiles).
     std::vector<int> tiles;
     tiles.reserve(t.tokens.size());
     for (const std::string& s : t.tokens) {
@@ -275,6 +292,7 @@ Board BoardFormat::read(std::string_view text) const {
                                         : "label " + quote(s) + " appears twice");
         tiles.push_back(tile);
     }
+    set_rows(t, row_ends);
     const Geometry g = geometry_of(t, geometry(), goal_ ? "the goal" : "--size");
     return Board::make(g, tiles);
 }
