@@ -418,6 +418,7 @@ run "$solver" --json 1 2 3 4 5 6 8 7 0
 expect_status "unsolvable 3x3" 0
 one_instance "$scratch/inst.txt" 1 2 3 4 5 6 8 7 0
 verify "unsolvable 3x3" json "$scratch/inst.txt" --size 3x3 --expect "argument 1=unsolvable"
+expect_out "unsolvable: no start value (not evaluated)" '"heuristic_start":null'
 run "$solver" 1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0
 expect_status "Sam Loyd's 14-15" 0
 expect_out "Sam Loyd's 14-15" "^argument 1: unsolvable$"

@@ -107,10 +107,11 @@ std::string solve_record(std::string_view label, const search::SolveOutcome& r,
     write_style(o, style);
     o.number("nodes_expanded", s.nodes_expanded).number("nodes_generated", s.nodes_generated);
     o.text("heuristic", style.heuristic);
-    if (s.heuristic_start >= 0)
+    // Unknown: no memory for the search's first node, or an unsolvable start (not evaluated).
+    if (s.heuristic_start >= 0 && r.status != search::SolveOutcome::Status::Unsolvable)
         o.number("heuristic_start", s.heuristic_start);
     else
-        o.null("heuristic_start");  // unknown: no memory for the search's first node
+        o.null("heuristic_start");
     o.fixed("seconds", r.seconds, 6);
     if (!r.lookups.empty()) o.text("lookups", r.lookups);
     if (r.threads > 1) o.number("threads", r.threads);
