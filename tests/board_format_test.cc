@@ -431,6 +431,10 @@ TEST(BoardFormat, GridRightAlignsAndShowsTheBlank) {
     const board::BoardFormat labels(std::nullopt, "A BB/é _");
     EXPECT_EQ(labels.grid(labels.goal(board::Geometry(2, 2))),
               " A BB\n é  _\n");  // é is one column
+    // Wide labels take two columns: "😀 b c" stood one column left of "d e f".
+    const board::BoardFormat wide(std::nullopt, "\U0001F600 b c/d e f/g \u4E2D _");
+    EXPECT_EQ(wide.grid(wide.goal(board::Geometry(3, 3))),
+              "\U0001F600  b  c\n d  e  f\n g \u4E2D  _\n");
 }
 
 TEST(BoardFormat, LayoutNames) {

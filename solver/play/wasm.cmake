@@ -71,6 +71,7 @@ add_library(loyd STATIC
   ${loyd_dir}/base/thread_count.cc
   ${loyd_dir}/board/board.cc
   ${loyd_dir}/board/board_format.cc
+  ${loyd_dir}/board/display_width.cc
   ${loyd_dir}/board/goal_map.cc
   ${loyd_dir}/board/metric.cc
   ${loyd_dir}/board/mirror.cc

@@ -6,6 +6,7 @@
 
 #include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
+#include "loyd/board/display_width.h"
 #include "loyd/board/parse.h"
 
 namespace loyd::board {
@@ -69,12 +70,6 @@ Geometry geometry_of(const BoardText& t, const std::optional<Geometry>& fixed,
         throw FormatError("expected " + std::to_string(fixed->cells()) + " tiles for the " +
                           fixed->name() + " board of " + fixed_by + ", got " + std::to_string(n));
     return infer_geometry(n, fixed);
-}
-
-// Display width of UTF-8 text: its code points (not its bytes).
-size_t columns(const std::string& s) {
-    return static_cast<size_t>(std::count_if(
-        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 }  // namespace
@@ -322,12 +317,12 @@ std::string BoardFormat::grid(const Board& b) const {
     size_t width = 0;
     for (int c = 0; c < b.cells(); ++c) {
         names.push_back(b.at(c) ? labels_.name(b.at(c)) : blank);
-        width = std::max(width, columns(names.back()));
+        width = std::max(width, display_width(names.back()));
     }
     std::string s;
     for (int c = 0; c < b.cells(); ++c) {
         if (b.geometry().col(c)) s += ' ';
-        s += std::string(width - columns(names[static_cast<size_t>(c)]), ' ') +
+        s += std::string(width - display_width(names[static_cast<size_t>(c)]), ' ') +
              names[static_cast<size_t>(c)];
         if (b.geometry().col(c) + 1 == b.geometry().width()) s += '\n';
     }
