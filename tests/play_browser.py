@@ -413,6 +413,17 @@ def check_hint_limit_cancel(p, cli):
     rows_now = p.js("Array.from(document.querySelectorAll('#runs tbody tr')).slice(0, 5).map(function(r){return r.children[3].textContent;})")
     expect("Compare heuristics adds five searches", p.js("document.querySelectorAll('#runs tbody tr').length") - before, 5)
     expect("every heuristic finds the optimal 24", rows_now, ["24"] * 5)
+    # A hint while the solution player shows a position: the hint is for that position (it
+    # said "the board changed" for ever).
+    p.b.click("#btn-solve")
+    p.wait_idle()
+    p.b.key("]")
+    p.b.key("]")
+    p.b.click("#btn-hint")
+    p.wait_idle()
+    status = p.text("status")
+    if not status.startswith("Hint:") or "then 21 moves to the goal" not in status:
+        fail("a hint two moves into the shown solution of a 24-move board: the page says %r" % status)
 
 
 def png(path, w=240, h=180):
@@ -589,6 +600,21 @@ def check_damaged_copy(p, page, work):
         fail("the damaged copy: sets held %r (expected every set but %s)" % (names, tag.group(1)))
 
 
+def check_cut_short(p, page, work):
+    """A copy of the page cut in half ends before its script: the page says so."""
+    html = Path(page).read_bytes()
+    copy = work / "cut.html"
+    copy.write_bytes(html[:len(html) // 2])
+    p.b.cmd("Page.navigate", {"url": "about:blank"})
+    p.b.wait_for("location.href === 'about:blank'", 30, "about:blank")
+    p.b.page_url = copy.resolve().as_uri()
+    p.b.cmd("Page.navigate", {"url": p.b.page_url})
+    p.b.wait_for("document.readyState === 'complete'", 60, "the cut page to load")
+    p.b.wait_for("document.getElementById('status').textContent.indexOf('This page is incomplete') === 0", 10,
+                 "the status saying the page is incomplete")
+    expect("a cut page's state", p.js("document.body.dataset.state"), "broken")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("page")
@@ -627,7 +653,8 @@ def main():
                            ("image", lambda: check_image(p, work, a.screenshot or str(work / "play.png"))),
                            ("phone", lambda: check_phone(p, a.phone_screenshot)),
                            ("fragments", lambda: check_fragments(p, Path(a.page).resolve().as_uri())),
-                           ("damaged copy", lambda: check_damaged_copy(p, a.page, work))):
+                           ("damaged copy", lambda: check_damaged_copy(p, a.page, work)),
+                           ("cut short", lambda: check_cut_short(p, a.page, work))):
             t = time.time()
             try:
                 step()

@@ -33,6 +33,8 @@ expect_out "the start position is in the page" '\{"board":"1 2 0/3 4 5/6 7 8","g
 expect_no_err "solver play --out - BOARD"
 expect_run "solver play --size 4x3" 0 "$solver" play --out - --size 4x3
 expect_out "--size reaches the page" '\{"size":"4x3","goal":"blank-last"\}'
+expect_run "solver play --goal blank-first alone" 0 "$solver" play --out - --goal blank-first
+expect_out "--goal blank-first alone reaches the page" '<script type="application/json" id="loyd-start">\{"goal":"blank-first"\}</script>'
 # Refusals: an invalid board (1), no --out, an option of another command, a goal in labels (2).
 expect_run "an invalid board" 1 "$solver" play --out "$scratch/bad.html" "1 2 3/4 5"
 expect_err "an invalid board: named" "ragged rows"

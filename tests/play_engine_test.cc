@@ -184,6 +184,16 @@ TEST(PlayRequests, SolveRecordsAreTheLibrarysAnswers) {
                          "{\"label\":\"board\",\"status\":\"solved\",\"length\":24,"));
     EXPECT_TRUE(
         contains(play::solve_json(sets, "2 1 3/4 5 6/7 8 0", {}), "\"status\":\"unsolvable\""));
+    // A board pasted from a file saved with a byte order mark reads as the command line reads it.
+    EXPECT_TRUE(contains(play::solve_json(sets,
+                                          "\xEF\xBB\xBF"
+                                          "8 2 0/4 6 1/3 7 5",
+                                          {}),
+                         "{\"label\":\"board\",\"status\":\"solved\",\"length\":24,"));
+    EXPECT_TRUE(contains(play::board_json("\xEF\xBB\xBF"
+                                          "8 2 0/4 6 1/3 7 5",
+                                          {}),
+                         "\"width\":3"));
     const std::string lim = play::solve_json(sets, "8 2 0/4 6 1/3 7 5",
                                              {{"heuristic", "misplaced"}, {"node-limit", "50"}});
     EXPECT_TRUE(contains(lim, "\"status\":\"limit\"") && contains(lim, "\"lower_bound\":") &&

@@ -28,7 +28,7 @@ std::string goal_text(const Request& req, const board::Board& goal) {
 
 // The page's start: {"board":ROWS,"goal":GOAL} for the arguments' board (grouped as solve groups
 // them: separate tiles join into one board; one board only), {"size":"WxH","goal":GOAL} for a
-// --size without one, else {"goal":"blank-last"}; script-safe.
+// --size without one, else {"goal":NAME} (blank-last or blank-first); script-safe.
 std::string start_json(const Request& req) {
     Json o = Json::object();
     std::string goal = "blank-last";
@@ -47,6 +47,10 @@ std::string start_json(const Request& req) {
     } else if (const auto g = req.format.geometry()) {
         o["size"] = g->name();
         goal = goal_text(req, req.format.goal(*g));
+    } else {
+        // A goal by name, no board fixed (a written goal fixes one): the same name on any.
+        const board::Geometry any(3, 3);
+        goal = goal_text(req, req.format.goal(any));
     }
     o["goal"] = json_string(goal);
     std::string out;

@@ -498,21 +498,24 @@
       return "Optimal: " + plural(r.length, r.metric === "mtm" ? "multi-tile move" : "move") + ", found with " + heuristicText(r) +
         " (" + r.heuristic_start + " at the start) after " + plural(r.nodes_generated, "node") + " in " + r.seconds.toFixed(3) + " s.";
     if (r.status === "unsolvable") return "This position cannot reach the goal (permutation parity): no search needed.";
-    return "Stopped: the " + r.error + " was reached after " + plural(r.nodes_generated, "node") + " (" + heuristicText(r) +
-      "). No solution is shorter than " + r.lower_bound + " moves. Raise the node limit or pick a stronger heuristic.";
+    var why = r.error === "out of memory" ? "ran out of memory" : "reached the " + r.error;
+    var what = r.error === "out of memory" ? "Pick IDA* (it needs no memory for its nodes) or a stronger heuristic."
+      : "Raise the node limit or pick a stronger heuristic.";
+    return "Stopped: the search " + why + " after " + plural(r.nodes_generated, "node") + " (" + heuristicText(r) +
+      "). No solution is shorter than " + r.lower_bound + " moves. " + what;
   }
   function solveHere() {
     if (st.busy) return;
     clearMessage();
     clearHint();
     if (st.replay) stopReplay(true);
-    var text = rowsText(st.tiles, st.w), options = searchOptions();
+    var text = rowsText(st.tiles, st.w), key = positionKey(), options = searchOptions();
     setBusy(true, "Searching with " + ($("heuristic").selectedOptions[0].textContent));
     return runSearch(text, options).then(function (r) {
       setBusy(false);
       addRun(r, options.algorithm);
-      if (!samePosition(text)) {
-        setStatus(describe(r) + " The board changed during the search: its solution is not shown.");
+      if (!samePosition(key)) {
+        setStatus(describe(r) + " The board or its goal changed during the search: its solution is not shown.");
         return r;
       }
       setStatus(describe(r));
@@ -525,8 +528,10 @@
       setStatus("No search result.");
     });
   }
-  // True while the board shown is still `text` (the position a search was asked about).
-  function samePosition(text) { return !st.replay && rowsText(st.tiles, st.w) === text; }
+  // The position a search is asked about: the board shown and its goal.
+  function positionKey() { return rowsText(st.tiles, st.w) + " to " + st.goal.join(" "); }
+  // True while the board shown and its goal are still those of `key` (positionKey()).
+  function samePosition(key) { return !st.replay && positionKey() === key; }
   function expandRuns(moves) {
     return String(moves || "").replace(/([UDLR])(\d+)/g, function (m, d, n) { return d.repeat(Number(n)); });
   }
@@ -543,10 +548,10 @@
     return list.reduce(function (p, h) {
       return p.then(function () {
         if (!st.busy) return;
-        setStatus("Comparing heuristics: " + h + "\u2026 (" + done + " of " + list.length + " done; Cancel stops)");
+        setStatus("Comparing heuristics: " + h + "\u2026 (" + done + " done; Cancel stops)");
         var options = searchOptions({ heuristic: h });
         return runSearch(text, options).then(function (r) { done++; addRun(r, options.algorithm); },
-          function (err) { done++; if (h !== "pdb" || !/no pattern databases/.test(err.message)) throw err; });
+          function (err) { if (h !== "pdb" || !/no pattern databases/.test(err.message)) throw err; });
       });
     }, Promise.resolve()).then(function () {
       setBusy(false);
@@ -564,7 +569,8 @@
       setStatus("The board is solved: no hint needed.");
       return Promise.resolve(null);
     }
-    var text = rowsText(st.tiles, st.w), options = searchOptions({ metric: "stm" });
+    if (st.replay) stopReplay(true);  // the hint is for the position the player shows
+    var text = rowsText(st.tiles, st.w), key = positionKey(), options = searchOptions({ metric: "stm" });
     if (!$("heuristic").value || $("heuristic").value === "pdb") delete options.heuristic;
     setBusy(true, "Looking for the next move of an optimal solution");
     return runSearch(text, options).then(function (r) {
@@ -573,8 +579,8 @@
         setStatus(describe(r));
         return null;
       }
-      if (!samePosition(text)) {
-        setStatus("The board changed while the hint was searched; press Hint again.");
+      if (!samePosition(key)) {
+        setStatus("The board or its goal changed while the hint was searched; press Hint again.");
         return null;
       }
       var d = r.moves[0], tile = st.tiles[neighbor(blankCell(), d)];
@@ -797,9 +803,9 @@
   var KEY_MOVES = { ArrowLeft: "R", ArrowRight: "L", ArrowUp: "D", ArrowDown: "U" };  // the tile slides the arrow's way
   function onKey(e) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    if (e.key === "Escape") { if (cancel()) e.preventDefault(); return; }  // in a field too
     var tag = e.target && e.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    if (e.key === "Escape") { if (cancel()) e.preventDefault(); return; }
     if (KEY_MOVES[e.key]) {
       e.preventDefault();
       if (st.busy) return setStatus("A search is running: wait for it, or press Cancel.");
@@ -818,7 +824,9 @@
   }
   function onSwipe() {
     var start = null, board = $("board");
-    board.addEventListener("pointerdown", function (e) { start = { x: e.clientX, y: e.clientY }; });
+    // A touch swipe is followed by no click: the flag a swipe sets is cleared by the next press,
+    // or its tap would be swallowed.
+    board.addEventListener("pointerdown", function (e) { start = { x: e.clientX, y: e.clientY }; swiped = false; });
     board.addEventListener("pointerup", function (e) {
       if (!start) return;
       var dx = e.clientX - start.x, dy = e.clientY - start.y;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
 #include "loyd/board/board_format.h"
 #include "loyd/board/metric.h"
@@ -142,9 +143,11 @@ board::MoveStyle style_of(const Options& o, board::Metric metric) {
     return style;
 }
 
-// The instance line: its label ("board" when it has none) and its board.
+// The instance line: its label ("board" when it has none) and its board. A leading byte order
+// mark is dropped, as the solver drops one from an argument or input line.
 board::InstanceLine instance_of(const std::string& text) {
-    std::optional<board::InstanceLine> line = board::split_instance_line(text);
+    std::optional<board::InstanceLine> line =
+        board::split_instance_line(std::string(base::without_bom(text)));
     if (!line || line->body.empty()) throw FormatError("no board given");
     if (line->label.empty()) line->label = "board";
     return *line;
