@@ -570,6 +570,15 @@ def check_fragments(p, page_url):
     p.b.click("#btn-set-board")
     p.b.wait_for("loyd.board() === '1 2 3/4 5 6/7 0 8'", 30, "the typed board")
     expect("a bad #board= with #goal=: Solve works towards the goal shown", solve_shown(p), "R")
+    # A board that cannot reach the fragment's goal is shown with the typed board's warning; a
+    # size the board's rows contradict is named as not used.
+    reopen(p, page_url + "#goal=" + q("2 1 3/4 5 6/7 8 0") + "&board=" + q("1 2 3/4 5 6/7 8 0"))
+    p.b.wait_for("document.getElementById('message').textContent.indexOf('cannot reach the goal') >= 0", 30,
+                 "the warning for a board that cannot reach the fragment's goal")
+    reopen(p, page_url + "#size=4x3&board=" + q("8 6 7/2 5 4/3 0 1"))
+    p.b.wait_for("document.getElementById('message').textContent.indexOf('size=4x3 was not used') >= 0", 30,
+                 "the message for a size the board contradicts")
+    expect("#size= with a board of other rows: the board's size", p.board(), "8 6 7/2 5 4/3 0 1")
     reopen(p, page_url + "#goal=" + q("A B C/D E F/G H _"))
     p.b.wait_for("document.getElementById('message').textContent.indexOf('numbered tiles') >= 0", 30,
                  "the message for a goal in labels")

@@ -442,6 +442,13 @@
     $("scramble-seed").textContent = "";
     setStatus("Shuffled by " + plural(n, "random move") + " (no move undoes the one before).");
   }
+  // Says when the board read (loyd_board's answer) cannot reach its goal; else clears the message.
+  function noteSolvable(r) {
+    if (!r.solvable)
+      showMessage("This position cannot reach the goal: its permutation has the other parity (like Sam Loyd's 14-15 puzzle). " +
+                  "Solve will say so; swap two tiles in the text to make it solvable.");
+    else clearMessage();
+  }
   // Reads `text` with the CLI's formats (its rows give the size; else the current size) and
   // starts from it; resolves to the board in rows, rejects with the CLI's message.
   function setBoardText(text) {
@@ -454,10 +461,7 @@
         if (goalName !== "blank-last" && goalName !== "blank-first") goalName = "blank-last";
       }
       setPosition(r.width, r.height, goalName, r.tiles, r.goal);
-      if (!r.solvable)
-        showMessage("This position cannot reach the goal: its permutation has the other parity (like Sam Loyd's 14-15 puzzle). " +
-                    "Solve will say so; swap two tiles in the text to make it solvable.");
-      else clearMessage();
+      noteSolvable(r);
       setStatus("Starting from " + r.rows + ".");
       return r.rows;
     });
@@ -890,10 +894,14 @@
           var b = start.board || g.rows;
           return quickEngine.call("loyd_board", [b, "goal=" + start.goal]).then(function (r) {
             setPosition(r.width, r.height, start.goal, r.tiles, r.goal);
+            noteSolvable(r);
           });
         });
       }
-      return setBoardText(start.board);
+      return setBoardText(start.board).then(function () {
+        if (m && (st.w !== Number(m[1]) || st.h !== Number(m[2])))
+          showMessage("The page's start position: the board is " + st.w + "x" + st.h + ", so size=" + start.size + " was not used.");
+      });
     }).catch(function (err) { showMessage("The page's start position: " + errorOf(err).message); }));
   }
   function wire() {
