@@ -484,7 +484,9 @@
     st.busy = on;
     body.dataset.busy = String(on);
     $("btn-cancel").hidden = !on;
-    ["btn-solve", "btn-hint", "btn-compare", "btn-shuffle", "btn-shuffle-moves", "btn-set-board", "btn-reset"].forEach(function (id) { $(id).disabled = on; });
+    // (tables too: picked during a search, they would wait behind it, and a Cancel would drop them)
+    ["btn-solve", "btn-hint", "btn-compare", "btn-shuffle", "btn-shuffle-moves", "btn-set-board", "btn-reset",
+     "tables-file"].forEach(function (id) { $(id).disabled = on; });
     if (on) setStatus(what + "\u2026 (Cancel or Esc stops it)");
   }
   function heuristicText(r) { return r.heuristic.replace(/^pdb:/, "PDB "); }
