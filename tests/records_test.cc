@@ -89,7 +89,7 @@ TEST(SolveRecord, UnsolvableInMtm) {
     EXPECT_EQ(solve_record("u", r, style),
               R"({"label":"u","status":"unsolvable","length":null,"moves":null,"metric":"mtm",)"
               R"("nodes_expanded":0,"nodes_generated":0,"heuristic":"pdb:8-mtm-fringe",)"
-              R"("heuristic_start":0,"seconds":0.000000,"error":")" +
+              R"("heuristic_start":null,"seconds":0.000000,"error":")" +
                   std::string(kParity) + "\"}");
 }
 
