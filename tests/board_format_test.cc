@@ -117,7 +117,7 @@ TEST(BoardFormat, MessagesQuoteControlCharactersVisibly) {
         numbers.read(
             std::string("1 2 3/4 5 6/7\0"
                         "0 8",
-                        16));
+                        17));
     });
     EXPECT_TRUE(contains(nul, "'7\\x000' is not a tile number")) << nul;
     EXPECT_TRUE(contains(error_of<FormatError>([&] { numbers.read("1 2 3/4 5 6/7 0 8 9"); }),

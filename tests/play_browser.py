@@ -579,6 +579,17 @@ def check_fragments(p, page_url):
     p.b.wait_for("document.getElementById('message').textContent.indexOf('size=4x3 was not used') >= 0", 30,
                  "the message for a size the board contradicts")
     expect("#size= with a board of other rows: the board's size", p.board(), "8 6 7/2 5 4/3 0 1")
+    # Both notes at once: neither hides the other.
+    reopen(p, page_url + "#size=4x3&board=" + q("2 1 3/4 5 6/7 8 0"))
+    p.b.wait_for("document.getElementById('message').textContent.indexOf('size=4x3 was not used') >= 0", 30,
+                 "the size note")
+    if "cannot reach the goal" not in p.message():
+        fail("#size= and an unsolvable board: the message %r lost the warning" % p.message())
+    # Its search: no value at the start (the record's null), shown as a dash.
+    p.b.click("#btn-solve")
+    p.wait_idle()
+    expect("an unsolvable board's h(start) in the searches table",
+           p.js("document.querySelector('#runs tbody tr').children[2].textContent"), "\u2013")
     reopen(p, page_url + "#goal=" + q("A B C/D E F/G H _"))
     p.b.wait_for("document.getElementById('message').textContent.indexOf('numbered tiles') >= 0", 30,
                  "the message for a goal in labels")
@@ -609,19 +620,37 @@ def check_damaged_copy(p, page, work):
         fail("the damaged copy: sets held %r (expected every set but %s)" % (names, tag.group(1)))
 
 
+def open_broken(p, path, status):
+    """Opens a page that cannot start and waits for its status to begin with `status`."""
+    p.b.cmd("Page.navigate", {"url": "about:blank"})
+    p.b.wait_for("location.href === 'about:blank'", 30, "about:blank")
+    p.b.page_url = path.resolve().as_uri()
+    p.b.cmd("Page.navigate", {"url": p.b.page_url})
+    p.b.wait_for("document.readyState === 'complete'", 60, "the page to load")
+    p.b.wait_for("document.getElementById('status').textContent.indexOf(%s) === 0" % json.dumps(status), 10,
+                 "the status saying " + status)
+    expect("a broken page's state", p.js("document.body.dataset.state"), "broken")
+
+
 def check_cut_short(p, page, work):
-    """A copy of the page cut in half ends before its script: the page says so."""
+    """A copy of the page cut in half ends before its script: the page says so; a script that
+    fails is told apart from a missing one."""
     html = Path(page).read_bytes()
     copy = work / "cut.html"
     copy.write_bytes(html[:len(html) // 2])
-    p.b.cmd("Page.navigate", {"url": "about:blank"})
-    p.b.wait_for("location.href === 'about:blank'", 30, "about:blank")
-    p.b.page_url = copy.resolve().as_uri()
-    p.b.cmd("Page.navigate", {"url": p.b.page_url})
-    p.b.wait_for("document.readyState === 'complete'", 60, "the cut page to load")
-    p.b.wait_for("document.getElementById('status').textContent.indexOf('This page is incomplete') === 0", 10,
-                 "the status saying the page is incomplete")
-    expect("a cut page's state", p.js("document.body.dataset.state"), "broken")
+    open_broken(p, copy, "This page is incomplete")
+    main = re.search(rb'<script id="loyd-main">.*?</script>', html, re.S)
+    if not main:
+        return fail("no #loyd-main script in the page")
+    failing = work / "failing.html"
+    failing.write_bytes(html[:main.start()] + b'<script id="loyd-main">throw new Error("no engine here")</script>' +
+                        html[main.end():])
+    before = len(p.b.problems)
+    open_broken(p, failing, "The page's script failed in this browser (")
+    if "no engine here" not in p.text("status"):
+        fail("the failed script's message is not named: %r" % p.text("status"))
+    # The exception thrown on purpose is no problem of the page's; any other is.
+    p.b.problems[before:] = [x for x in p.b.problems[before:] if "no engine here" not in x]
 
 
 def main():

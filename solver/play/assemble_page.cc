@@ -101,8 +101,9 @@ void assemble(int argc, char** argv) {
                        base64(read_file(argv[8])) + "</script>\n";
     for (int i = 9; i < argc; ++i) data += set_elements(argv[i]);
     replace_marker(page, "<!--LOYD:DATA-->", data);
-    replace_marker(page, "<!--LOYD:SCRIPT-->",
-                   "<script>" + inline_text(read_file(argv[5]), argv[5]) + "</script>");
+    replace_marker(
+        page, "<!--LOYD:SCRIPT-->",
+        "<script id=\"loyd-main\">" + inline_text(read_file(argv[5]), argv[5]) + "</script>");
     const std::string tmp = out + ".tmp";
     fs::create_directories(fs::path(out).parent_path());
     std::ofstream o(tmp, std::ios::binary);

@@ -492,21 +492,22 @@
   function heuristicText(r) { return r.heuristic.replace(/^pdb:/, "PDB "); }
   function addRun(r, algorithm) {
     var tr = document.createElement("tr");
-    var cells = [heuristicText(r), algorithm === "astar" ? "A*" : "IDA*", r.heuristic_start,
+    var cells = [heuristicText(r), algorithm === "astar" ? "A*" : "IDA*", r.heuristic_start === null ? "\u2013" : r.heuristic_start,
                  r.length === null ? "\u2013" : r.length, fmt(r.nodes_generated), r.seconds.toFixed(3) + " s",
                  r.status === "limit" ? "limit (\u2265 " + r.lower_bound + ")" : r.status];
     cells.forEach(function (c) { var td = document.createElement("td"); td.textContent = String(c); tr.appendChild(td); });
     tr.dataset.status = r.status;
     $("runs").tBodies[0].insertBefore(tr, $("runs").tBodies[0].firstChild);
   }
-  function describe(r) {
+  function describe(r, algorithm) {
     if (r.status === "solved")
       return "Optimal: " + plural(r.length, r.metric === "mtm" ? "multi-tile move" : "move") + ", found with " + heuristicText(r) +
         " (" + r.heuristic_start + " at the start) after " + plural(r.nodes_generated, "node") + " in " + r.seconds.toFixed(3) + " s.";
     if (r.status === "unsolvable") return "This position cannot reach the goal (permutation parity): no search needed.";
     var why = r.error === "out of memory" ? "ran out of memory" : "reached the " + r.error;
-    var what = r.error === "out of memory" ? "Pick IDA* (it needs no memory for its nodes) or a stronger heuristic."
-      : "Raise the node limit or pick a stronger heuristic.";
+    var what = r.error !== "out of memory" ? "Raise the node limit or pick a stronger heuristic."
+      : algorithm === "astar" ? "Pick IDA* (it keeps no nodes in memory) or a stronger heuristic."
+      : "Close other tabs or pick another heuristic.";
     return "Stopped: the search " + why + " after " + plural(r.nodes_generated, "node") + " (" + heuristicText(r) +
       "). No solution is shorter than " + r.lower_bound + " moves. " + what;
   }
@@ -521,10 +522,10 @@
       setBusy(false);
       addRun(r, options.algorithm);
       if (!samePosition(key)) {
-        setStatus(describe(r) + " The board or its goal changed during the search: its solution is not shown.");
+        setStatus(describe(r, options.algorithm) + " The board or its goal changed during the search: its solution is not shown.");
         return r;
       }
-      setStatus(describe(r));
+      setStatus(describe(r, options.algorithm));
       if (r.status === "solved") startReplay(text, expandRuns(r.moves));
       return r;
     }, function (err) {
@@ -582,7 +583,7 @@
     return runSearch(text, options).then(function (r) {
       setBusy(false);
       if (r.status !== "solved") {
-        setStatus(describe(r));
+        setStatus(describe(r, options.algorithm));
         return null;
       }
       if (!samePosition(key)) {
@@ -791,15 +792,19 @@
       });
     });
   }
+  // Loading is a job as a search is (Cancel or Esc stops it; nothing else runs meanwhile).
   function onTablesFile() {
     var files = Array.prototype.slice.call($("tables-file").files);
-    if (!files.length) return;
+    if (!files.length || st.busy) return;
     clearMessage();
-    setStatus("Loading and checking " + plural(files.length, "file") + "\u2026");
+    setBusy(true, "Loading and checking " + plural(files.length, "file"));
     loadTables(files).then(function (set) {
+      setBusy(false);
       setStatus("Loaded " + set.name + ": " + set.board + ", " + fmt(set.entries) + " entries, every checksum checked.");
       showMessage("Loaded the table set " + set.name + ".", "info");
     }, function (err) {
+      if (err.kind === "cancelled") return;
+      setBusy(false);
       showMessage("Tables not loaded: " + err.message);
       setStatus("Tables not loaded.");
     }).then(function () { $("tables-file").value = ""; });
@@ -809,9 +814,10 @@
   var KEY_MOVES = { ArrowLeft: "R", ArrowRight: "L", ArrowUp: "D", ArrowDown: "U" };  // the tile slides the arrow's way
   function onKey(e) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-    if (e.key === "Escape") { if (cancel()) e.preventDefault(); return; }  // in a field too
-    var tag = e.target && e.target.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    var tag = e.target && e.target.tagName, field = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+    // Esc stops the page's search or table load from a field too (there it leaves a script's alone).
+    if (e.key === "Escape") { if ((st.busy || !field) && cancel()) e.preventDefault(); return; }
+    if (field) return;
     if (KEY_MOVES[e.key]) {
       e.preventDefault();
       if (st.busy) return setStatus("A search is running: wait for it, or press Cancel.");
@@ -843,7 +849,7 @@
       if (!st.busy) play(KEY_MOVES[tileDir]);
     });
     board.addEventListener("click", function (e) {
-      if (swiped) { swiped = false; e.stopPropagation(); }
+      if (swiped) { swiped = false; if (e.detail !== 0) e.stopPropagation(); }  // (0: Enter or Space on a tile)
     }, true);
   }
   var swiped = false;
@@ -883,12 +889,17 @@
     return start;
   }
   function begin() {
-    var start = startPosition(), m = /^(\d+)x(\d+)$/.exec(start.size || "");
+    var start = startPosition(), m = /^(\d+)x(\d+)$/.exec(start.size || ""), notes = [];
+    // Every note on the start shows, after the board's own (the warning of one that cannot reach its goal).
+    var note = function () {
+      var board = $("message").hidden ? [] : [$("message").textContent];
+      if (notes.length || board.length) showMessage(board.concat(notes).join(" "));
+    };
     if (m && Number(m[1]) >= 2 && Number(m[2]) >= 2 && Number(m[1]) * Number(m[2]) <= 25) { st.w = Number(m[1]); st.h = Number(m[2]); }
-    else if (start.size) showMessage("The page's start position: bad size '" + start.size + "' (W x H with 2 \u2264 W, H and W\u00b7H \u2264 25, such as 4x4)");
+    else if (start.size) notes.push("The page's start position: bad size '" + start.size + "' (W x H with 2 \u2264 W, H and W\u00b7H \u2264 25, such as 4x4).");
     if (start.goal === "blank-first" || start.goal === "blank-last") st.goalName = start.goal;
     setPosition(st.w, st.h, st.goalName, goalTiles(st.w, st.h, st.goalName));
-    if (!start.board && !(start.goal && start.goal !== "blank-last" && start.goal !== "blank-first")) return;
+    if (!start.board && !(start.goal && start.goal !== "blank-last" && start.goal !== "blank-first")) return note();
     quiet(ready.then(function () {
       if (start.goal && start.goal !== "blank-last" && start.goal !== "blank-first") {
         return quickEngine.call("loyd_board", [start.goal, "goal=" + start.goal]).then(function (g) {
@@ -897,14 +908,18 @@
           return quickEngine.call("loyd_board", [b, "goal=" + start.goal]).then(function (r) {
             setPosition(r.width, r.height, start.goal, r.tiles, r.goal);
             noteSolvable(r);
+            note();
           });
         });
       }
       return setBoardText(start.board).then(function () {
         if (m && (st.w !== Number(m[1]) || st.h !== Number(m[2])))
-          showMessage("The page's start position: the board is " + st.w + "x" + st.h + ", so size=" + start.size + " was not used.");
+          notes.push("The page's start position: the board is " + st.w + "x" + st.h + ", so size=" + start.size + " was not used.");
+        note();
       });
-    }).catch(function (err) { showMessage("The page's start position: " + errorOf(err).message); }));
+    }).catch(function (err) {
+      showMessage(notes.concat("The page's start position: " + errorOf(err).message).join(" "));
+    }));
   }
   function wire() {
     fillSizeControls();

@@ -38,7 +38,7 @@ void part(const uint8_t* data, size_t size) {
         p.hi = loyd::base::load_le64(data + 32);
     }
     if (p.lo > p.hi) return;  // (parse_checkpoint refuses such a part before any is read)
-    p.file = "ckpt", "ckpt";
+    p.file = "part.ckpt";
     bool any = false;
     uint64_t prev = 0;
     loyd::tables::replay_checkpoint_part(scratch.path(), p, mask_bytes, p.lo, p.hi,

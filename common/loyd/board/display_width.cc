@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "loyd/base/error.h"
+
 namespace loyd::board {
 
 namespace {
@@ -54,19 +56,15 @@ bool in(const Range (&ranges)[N], char32_t c) {
 }
 
 // The code point starting at s[i] and its length in bytes; a byte that does not start a
-// well-formed sequence is taken alone (as U+FFFD, one column).
+// well-formed sequence (RFC 3629: no overlong form, surrogate or code point above U+10FFFF) is
+// taken alone, as U+FFFD (one column).
 char32_t decode(std::string_view s, size_t i, size_t& length) {
+    const size_t n = utf8_length(s, i);
+    length = n ? n : 1;
     const auto b = static_cast<unsigned char>(s[i]);
-    const int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    length = 1;
-    if (n == 0 || i + static_cast<size_t>(n) > s.size()) return b < 0x80 ? b : 0xFFFD;
-    char32_t c = n == 1 ? b : b & (0x7F >> n);
-    for (int k = 1; k < n; ++k) {
-        const auto cont = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
-        if ((cont & 0xC0) != 0x80) return 0xFFFD;
-        c = (c << 6) | (cont & 0x3F);
-    }
-    length = static_cast<size_t>(n);
+    if (n <= 1) return n ? b : 0xFFFD;
+    char32_t c = b & (0xFF >> (n + 1));
+    for (size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
     return c;
 }
 
