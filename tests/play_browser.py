@@ -538,12 +538,17 @@ def check_phone(p, screenshot):
     p.b.cmd("Emulation.clearDeviceMetricsOverride")
 
 
-def reopen(p, url):
-    """Opens `url` in the test's tab (a new document) and waits for its engine."""
+def navigate(p, url):
+    """Opens `url` in the test's tab as a new document (by way of about:blank)."""
     p.b.cmd("Page.navigate", {"url": "about:blank"})
     p.b.wait_for("location.href === 'about:blank'", 30, "about:blank")
     p.b.page_url = url
     p.b.cmd("Page.navigate", {"url": url})
+
+
+def reopen(p, url):
+    """Opens `url` in the test's tab (a new document) and waits for its engine."""
+    navigate(p, url)
     p.b.wait_for("window.loyd !== undefined", 60, "window.loyd")
     p.js("loyd.ready", 120)
 
@@ -622,10 +627,7 @@ def check_damaged_copy(p, page, work):
 
 def open_broken(p, path, status):
     """Opens a page that cannot start and waits for its status to begin with `status`."""
-    p.b.cmd("Page.navigate", {"url": "about:blank"})
-    p.b.wait_for("location.href === 'about:blank'", 30, "about:blank")
-    p.b.page_url = path.resolve().as_uri()
-    p.b.cmd("Page.navigate", {"url": p.b.page_url})
+    navigate(p, path.resolve().as_uri())
     p.b.wait_for("document.readyState === 'complete'", 60, "the page to load")
     p.b.wait_for("document.getElementById('status').textContent.indexOf(%s) === 0" % json.dumps(status), 10,
                  "the status saying " + status)
