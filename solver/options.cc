@@ -87,7 +87,10 @@ program::CommandOptions declared() {
         ("count", "count the distinct optimal solutions (exactly), list none")
         ("show", "print the board after every move")
         ("html", po::value<std::string>(),
-         "also write FILE: one self-contained HTML page replaying the instances solved");
+         "also write FILE: one self-contained HTML page replaying the instances solved")
+        ("resume", po::value<std::vector<std::string>>()->composing(),
+         "take IDA* searches up where an earlier run stopped: a token it printed on a limit "
+         "(r1.B.N...), or a file of its output holding them; repeatable");
     d.group("Boards printed (check and scramble)", {"check", "scramble"})
         ("board-format", po::value<std::string>(),
          "rows (\"8 2 0/4 6 1/3 7 5\", the default) or flat (\"8 2 0 4 6 1 3 7 5\")");
@@ -285,6 +288,7 @@ void read_values(const Values& v, const std::string& command, Options& o) {
     o.max_solutions = v.opt("max-solutions");
     o.show = v.has("show");
     o.html = v.nonempty("html", "--html needs a file name");
+    if (v.has("resume")) o.resume = v.vm["resume"].as<std::vector<std::string>>();
     o.board_format = v.opt("board-format");
     o.moves = v.opt("moves");
     o.no_optimal = v.has("no-optimal");

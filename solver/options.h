@@ -43,7 +43,8 @@ struct Options {
     bool count_solutions = false;              // --count (solve): count them
     std::optional<std::string> max_solutions;  // --max-solutions N
     bool show = false;
-    std::string html;  // --html FILE: a replay page of the instances solved
+    std::string html;                 // --html FILE: a replay page of the instances solved
+    std::vector<std::string> resume;  // --resume TOKEN|FILE, each time it is given
     // check and scramble
     std::optional<std::string> board_format;  // --board-format rows|flat
     // check

@@ -1,14 +1,18 @@
 #include "solver/request.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <utility>
 
 #include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
 #include "loyd/board/parse.h"
 #include "loyd/heuristics/lookups.h"
+#include "loyd/search/resume_point.h"
 #include "loyd/tables/discover.h"
 
 namespace loyd::solver {
@@ -121,6 +125,45 @@ void set_solutions(const Options& o, Request& r) {
         throw UsageError("--html does not apply to --count (no solution is listed)");
 }
 
+// The tokens of one --resume value: the token itself, or every token in the file it names.
+std::vector<search::ResumeToken> resume_tokens(const std::string& arg) {
+    if (search::looks_like_resume_token(arg)) return {search::parse_resume_token(arg)};
+    if (arg.empty() || arg == "-")
+        throw UsageError(
+            "--resume needs a token (r1.B.N...) or the file of an earlier run's output");
+    std::error_code ec;
+    if (std::filesystem::is_directory(arg, ec))
+        throw UsageError("--resume " + arg + " is a folder (give a token, or a file of output)");
+    std::ifstream in(arg, std::ios::binary);
+    if (!in) throw IoError("cannot read --resume " + arg + ": " + std::strerror(errno), errno);
+    std::vector<search::ResumeToken> found;
+    std::string line;
+    while (std::getline(in, line)) {
+        const std::vector<search::ResumeToken> t = search::find_resume_tokens(line);
+        found.insert(found.end(), t.begin(), t.end());
+    }
+    if (in.bad()) throw IoError("cannot read --resume " + arg + ": " + std::strerror(errno), errno);
+    if (found.empty())
+        throw UsageError("--resume " + arg +
+                         " holds no resume token (a limit's record in an earlier run's output "
+                         "carries one: 'resume r1...' or \"resume\":\"r1...\")");
+    return found;
+}
+
+// solve --resume: the points of every token given, for IDA* in STM only.
+void set_resume(const Options& o, Request& r) {
+    if (o.resume.empty()) return;
+    if (r.search.algorithm != search::Algorithm::Ida)
+        throw UsageError("--resume takes up IDA* searches: it does not apply to --algorithm astar");
+    if (r.metric == board::Metric::Mtm)
+        throw UsageError("--resume takes up searches in stm: it does not apply to --metric mtm");
+    auto book = std::make_shared<search::ResumeBook>();
+    for (const std::string& arg : o.resume)
+        for (const search::ResumeToken& t : resume_tokens(arg)) book->add(t);
+    r.search.resume = book.get();
+    r.resume = std::move(book);
+}
+
 void set_scramble(const Options& o, Request& r) {
     if (!r.boards.empty())
         throw UsageError("scramble takes no board ('" + r.boards[0] + "'): give --size or --goal");
@@ -181,6 +224,7 @@ Request make_request(const Options& o) {
     }
     if (r.command != Command::Scramble) set_search(o, r);
     if (r.command == Command::Solve) set_solutions(o, r);
+    if (r.command == Command::Solve) set_resume(o, r);
     if (r.command == Command::Check) set_check(o, r);
     if (r.command == Command::Scramble) set_scramble(o, r);
     return r;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,8 @@ struct Request {
     bool all = false;
     bool count_solutions = false;
     uint64_t max_solutions = 1000;
+    // solve: the points --resume gave (search.resume points into it; null = none).
+    std::shared_ptr<const search::ResumeBook> resume;
 
     // Output.
     bool json = false;

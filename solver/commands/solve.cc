@@ -21,6 +21,7 @@
 #include "solver/output/records.h"
 #include "solver/output/report.h"
 #include "solver/output/steps.h"
+#include "solver/ranks/run.h"
 #include "solver/replay/page.h"
 #include "solver/run/batch.h"
 
@@ -61,6 +62,16 @@ void print_json(const Request& req, const Task& t, std::ostream& out) {
         << "\n";
 }
 
+// --resume: " resumed at bound B" when a search was taken up where an earlier run stopped.
+std::string resumed_words(const search::SearchResult& s) {
+    return s.resumed_from < 0 ? "" : " resumed at bound " + std::to_string(s.resumed_from);
+}
+
+// A limit: " resume TOKEN" when the search can be taken up again (--resume).
+std::string resume_words(const search::SearchResult& s) {
+    return s.resume_token.empty() ? "" : " resume " + s.resume_token;
+}
+
 void print_text(const Request& req, const Task& t, std::ostream& out) {
     const search::SolveOutcome& r = t.outcome;
     const search::SearchResult& s = r.search;
@@ -68,14 +79,14 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
         out << one_line(t.label) << ": length " << r.length
             << (req.metric == board::Metric::Mtm ? " metric mtm" : "") << " moves "
             << moves_word(s.moves, req.style) << " nodes " << s.nodes_generated << " seconds "
-            << fixed(r.seconds) << "\n";
+            << fixed(r.seconds) << resumed_words(s) << "\n";
         if (req.show) show_text(req, *t.start, s.moves, out);
     } else if (r.status == search::SolveOutcome::Status::Unsolvable) {
         out << one_line(t.label) << ": unsolvable\n";
     } else {
         out << one_line(t.label) << ": limit (" << stop_reason_text(s.stop_reason) << ") nodes "
             << s.nodes_generated << " seconds " << fixed(r.seconds) << " lower bound "
-            << s.lower_bound << "\n";
+            << s.lower_bound << resumed_words(s) << resume_words(s) << "\n";
     }
 }
 
@@ -109,12 +120,13 @@ void print_all_text(const Request& req, const Task& t, std::ostream& out) {
         out << label << ": limit (" << stop_reason_text(s.stop_reason) << ")";
         if (a.length > 0) out << " length " << a.length << " solutions at least " << a.count;
         out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << " lower bound "
-            << s.lower_bound << "\n";
+            << s.lower_bound << resumed_words(s) << resume_words(s) << "\n";
     } else {
         out << label << ": length " << a.length
             << (req.metric == board::Metric::Mtm ? " metric mtm" : "") << " solutions " << a.count;
         if (a.capped) out << " (the first " << a.count << " listed; there are more)";
-        out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << "\n";
+        out << " nodes " << s.nodes_generated << " seconds " << fixed(a.seconds) << resumed_words(s)
+            << "\n";
     }
     for (size_t i = 0; i < a.solutions.size(); ++i)
         out << label << ": solution " << i + 1 << " " << moves_word(a.solutions[i], req.style)
@@ -334,7 +346,21 @@ void write_replay_page(const Request& req, const std::vector<ReplayInstance>& re
 
 }  // namespace
 
+// --resume points that no instance took up: said on stderr (a token of another board, goal or
+// table frame is not an error, but its search started from the beginning).
+void note_unused_resume(const Request& req, std::ostream& err) {
+    if (!req.resume || req.quiet) return;
+    const size_t unused = req.resume->unused();
+    if (unused)
+        err << "solver: " << unused << " of the " << req.resume->size()
+            << (req.resume->size() == 1 ? " --resume point" : " --resume points")
+            << " matched no instance solved (a token is tied to the board, the goal and the "
+               "tables' goal it was searched with)\n";
+}
+
 int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks) {
+    if (req.resume && ranks.size() > 1)
+        throw UsageError("--resume takes up searches in one process: not under mpirun");
     refuse_html_over_inputs(req);
     JobSource source(req.boards, req.input);
     Tally n;
@@ -361,6 +387,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
     if (n.instances == 0 && interrupt_flag()) throw CancelledError("interrupted");  // before any
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);
+    note_unused_resume(req, err);
     if (!req.html.empty()) write_replay_page(req, replays, err);
     if (interrupt_flag()) return kExitInterrupted;
     if (n.internal) return kExitInternal;

@@ -51,8 +51,10 @@ void write_style(JsonObject& o, const RecordStyle& s) {
 // no solution exists.
 void write_unsolved(JsonObject& o, search::SolveOutcome::Status status,
                     const search::SearchResult& s) {
-    if (status == search::SolveOutcome::Status::Limit)
+    if (status == search::SolveOutcome::Status::Limit) {
         o.number("lower_bound", s.lower_bound).text("error", stop_reason_text(s.stop_reason));
+        if (!s.resume_token.empty()) o.text("resume", s.resume_token);
+    }
     if (status == search::SolveOutcome::Status::Unsolvable) o.text("error", kUnsolvable);
 }
 
@@ -116,6 +118,7 @@ std::string solve_record(std::string_view label, const search::SolveOutcome& r,
     if (!r.lookups.empty()) o.text("lookups", r.lookups);
     if (r.threads > 1) o.number("threads", r.threads);
     if (r.ranks > 1) o.number("ranks", r.ranks);
+    if (s.resumed_from >= 0) o.number("resumed_from", s.resumed_from);
     write_unsolved(o, r.status, s);
     if (shown && solved) write_shown(o, *shown, s.moves, style.metric);
     o.close();
@@ -139,6 +142,7 @@ std::string solutions_record(std::string_view label, const search::AllSolutionsO
     o.number("nodes_generated", a.search.nodes_generated).text("heuristic", style.heuristic);
     o.fixed("seconds", a.seconds, 6);
     if (!a.lookups.empty()) o.text("lookups", a.lookups);
+    if (a.search.resumed_from >= 0) o.number("resumed_from", a.search.resumed_from);
     write_unsolved(o, a.status, a.search);
     o.close();
     return out;

@@ -7,12 +7,14 @@
 //                  solved), metric and length_stm (mtm; length_stm when solved), notation and
 //                  runs (when the style is named), nodes_expanded, nodes_generated, heuristic,
 //                  heuristic_start, seconds (6 decimals), lookups (tables), threads and ranks
-//                  (when more than one), lower_bound and error (limit), error (unsolvable),
-//                  states and moved (--show, solved)
+//                  (when more than one), resumed_from (--resume took the search up), lower_bound,
+//                  error and resume (limit; resume when the search can be taken up), error
+//                  (unsolvable), states and moved (--show, solved)
 //   solutions      label, status, length (null unless solved or a solution was found before a
 //                  limit), metric (mtm), count and count_exact (unsolvable: 0, exact), capped
 //                  and solutions (listed; unsolvable: false, []), nodes_generated, heuristic,
-//                  seconds, lookups, lower_bound and error (limit), error (unsolvable)
+//                  seconds, lookups, resumed_from, lower_bound, error and resume (limit), error
+//                  (unsolvable)
 //   failed line    label, status (invalid | error), the other fields of the record it stands
 //                  in for (solve, or solutions counted or listed) as null, error
 //

@@ -102,6 +102,7 @@ add_library(loyd STATIC
   ${loyd_dir}/heuristics/pdb_heuristic.cc
   ${loyd_dir}/heuristics/walking_distance.cc
   ${loyd_dir}/search/limits.cc
+  ${loyd_dir}/search/resume_point.cc
   ${loyd_dir}/search/move_pruning_shared.cc
   ${loyd_dir}/search/solve.cc
   ${loyd_dir}/search/solve_runs_additive_3_4.cc

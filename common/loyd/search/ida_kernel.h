@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "loyd/board/board.h"
@@ -103,6 +104,7 @@ public:
     void begin_iteration(int bound) {
         bound_ = bound;
         next_bound_ = kNoNextBound;
+        stopped_at_ = -1;
         if (!next_check_) next_check_ = shared_.limiter.interval();
     }
     int next_bound() const { return next_bound_; }
@@ -112,6 +114,17 @@ public:
     board::Moves solution() const { return board::Moves(path_, path_ + depth_); }
     // This worker calls the progress function at its checks (one worker per search).
     void set_reporter() { reporter_ = true; }
+    // After a pass that returned kStopped: the path to the node it stopped at (every node
+    // before it in the search's order, other than its ancestors, was searched); empty when it
+    // stopped outside a depth-first search.
+    std::vector<board::Dir> stop_path() const {
+        return stopped_at_ < 0 ? std::vector<board::Dir>{}
+                               : std::vector<board::Dir>(path_, path_ + stopped_at_);
+    }
+    bool stopped_inside() const { return stopped_at_ >= 0; }
+    // Collect pass: leave out every node before `marker` in the search's order that is not one
+    // of its prefixes (a resumed iteration, search/resume_point.h); null: none.
+    void set_marker(const std::vector<board::Dir>* marker) { marker_ = marker; }
 
     // Searches the tree under the current bound from the start (h0, automaton state
     // root_state). Returns kFound (solution()), kStopped, or the start's h after BPMX.
@@ -147,6 +160,24 @@ public:
             s_.slide(steps[i].blank);
         }
         return r;
+    }
+
+    // Searches, under the current bound, the subtree of `marker` and every node after it in
+    // the search's order below the marker's first `from` moves (from < marker size; 0: in the
+    // whole tree). Each such node is replayed from the start (h0, automaton state root_state);
+    // those the automaton rejects are left out. Returns kFound, kStopped or 0.
+    int search_from_marker(int h0, int root_state, const std::vector<board::Dir>& marker,
+                           size_t from) {
+        std::vector<board::Dir> p = marker;
+        int r = search_node(h0, root_state, p);
+        for (size_t k = marker.size(); r >= 0 && k-- > from;) {
+            p.resize(k + 1);
+            for (int d = static_cast<int>(marker[k]) + 1; r >= 0 && d < board::kDirs; ++d) {
+                p[k] = static_cast<board::Dir>(d);
+                r = search_node(h0, root_state, p);
+            }
+        }
+        return r < 0 ? r : 0;
     }
 
     // Flushes the node count into the shared total and checks the limits against it; true
@@ -209,11 +240,16 @@ private:
 #endif
     template <Pass kPass>
     int dfs(int g, int h, int state) {
-        if constexpr (kPass == Pass::Collect)
+        if constexpr (kPass == Pass::Collect) {
+            if (marker_ && before_marker(g)) return h;  // searched before the search resumed
             if (g == split_depth_) return record(g, h, state);
+        }
         ++expanded_;
         if constexpr (kPass == Pass::Search)
-            if (generated_ >= next_check_ && check()) return kStopped;
+            if (generated_ >= next_check_ && check()) {
+                stopped_at_ = g;
+                return kStopped;
+            }
         const int bound = bound_;
         const int blank = s_.blank;
         int next[board::kDirs];
@@ -287,6 +323,52 @@ private:
 
 #pragma GCC diagnostic pop
 
+    // Whether the node at path_[0..g) comes before the marker in the search's order and is
+    // not one of its prefixes.
+    bool before_marker(int g) const {
+        const std::vector<board::Dir>& m = *marker_;
+        const size_t n = std::min(static_cast<size_t>(g), m.size());
+        for (size_t i = 0; i < n; ++i)
+            if (path_[i] != m[i]) return path_[i] < m[i];
+        return false;
+    }
+
+    // The node at path p (legal on the board), searched under the bound as dfs would search
+    // it as a child: the goal test, then its subtree when its f is inside the bound, else its
+    // f counted for the next bound. Returns kFound, kStopped or 0; the position is unchanged.
+    int search_node(int h0, int state, const std::vector<board::Dir>& p) {
+        for (board::Dir d : p)
+            if ((state = fsm_[static_cast<size_t>(state) * board::kDirs + static_cast<size_t>(d)]) <
+                0)
+                return 0;  // pruned by the automaton: not in this search's tree
+        std::vector<Step>& steps = replay_;
+        steps.resize(p.size());
+        int h = h0;
+        for (size_t i = 0; i < p.size(); ++i) {
+            const int blank = s_.blank;
+            const int from = nbr_[blank][static_cast<int>(p[i])];
+            const int tile = s_.slide(from);
+            h = h_.moved(h, s_, tile, from, blank, steps[i].u);
+            steps[i].blank = blank;
+            path_[i] = p[i];
+        }
+        const int g = static_cast<int>(p.size());
+        int r = 0;
+        if (g > 0 && h == 0 && s_.same_cells(goal_)) {
+            depth_ = g;
+            r = kFound;
+        } else if (g + h > bound_) {
+            next_bound_ = std::min(next_bound_, g + h);
+        } else if (g < kMaxDepth) {
+            r = dfs<Pass::Search>(g, h, state);
+        }
+        for (size_t i = p.size(); i-- > 0;) {
+            h_.undo(steps[i].u);
+            s_.slide(steps[i].blank);
+        }
+        return r < 0 ? r : 0;
+    }
+
     // Collect pass: a node at the split depth, recorded instead of searched.
     int record(int g, int h, int state) {
         FrontierNode n;
@@ -308,8 +390,10 @@ private:
     int bound_ = 0, next_bound_ = 0, depth_ = 0;
     uint64_t generated_ = 0, expanded_ = 0, flushed_ = 0, next_check_ = 0;
     bool reporter_ = false;
-    int split_depth_ = 0;                            // Collect pass: the frontier's depth
-    std::vector<FrontierNode>* frontier_ = nullptr;  // Collect pass: where it goes
+    int stopped_at_ = -1;  // the depth of the node the last pass stopped at (-1: none)
+    const std::vector<board::Dir>* marker_ = nullptr;  // Collect pass: a resumed iteration's
+    int split_depth_ = 0;                              // Collect pass: the frontier's depth
+    std::vector<FrontierNode>* frontier_ = nullptr;    // Collect pass: where it goes
     struct Step {
         typename H::Undo u;
         int blank;
@@ -328,16 +412,40 @@ struct Outcome {
     int next_bound = kNoNextBound;
     bool spread = false;  // the iteration's subtrees were handed to the threads (not settled
                           // by the lead thread's collecting pass alone)
+    // Stopped by a limit inside the iteration: every path before this one in the search's order
+    // (not its prefixes) was searched (search/resume_point.h). None: the iteration was complete.
+    std::optional<std::vector<board::Dir>> marker;
 };
 
-// One iteration on one thread: the whole tree under `bound`.
+// The later of two markers in the search's order (a prefix comes before its extensions): both
+// are valid, and the later one leaves less to search again.
+inline const std::vector<board::Dir>& later_marker(const std::vector<board::Dir>& a,
+                                                   const std::vector<board::Dir>& b) {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end()) ? b : a;
+}
+
+// The marker of a worker stopped inside an iteration resumed at `resumed` (null: not resumed):
+// where it stopped, or no later than the marker it resumed from.
 template <class H>
-Outcome iterate_one(Worker<H>& w, int bound, int h0, int root_state) {
+std::vector<board::Dir> stopped_marker(const Worker<H>& w, const std::vector<board::Dir>* resumed) {
+    const std::vector<board::Dir> at = w.stop_path();
+    return resumed ? later_marker(at, *resumed) : at;
+}
+
+// One iteration on one thread: the whole tree under `bound`, or with `marker` (a resumed
+// iteration) the marker's subtree and everything after it.
+template <class H>
+Outcome iterate_one(Worker<H>& w, int bound, int h0, int root_state,
+                    const std::vector<board::Dir>* marker = nullptr) {
     Outcome o;
     w.begin_iteration(bound);
-    if (w.search(h0, root_state) == kFound) {
+    const int r =
+        marker ? w.search_from_marker(h0, root_state, *marker, 0) : w.search(h0, root_state);
+    if (r == kFound) {
         o.found = true;
         o.moves = w.solution();
+    } else if (r == kStopped) {
+        o.marker = stopped_marker(w, marker);
     }
     o.next_bound = w.next_bound();
     return o;

@@ -9,7 +9,11 @@
 // (threads > 1) it is split over them (search/ida_threads.h); with `ranks` over several
 // processes (search/ida_ranks.h, search/split_ranks.h). The limits (search/limits.h) are
 // checked by the workers every 65,536 nodes (over ranks: by the ranks); a stopped search
-// returns Status::Limit with its reason and the last bound it exhausted as lower_bound.
+// returns Status::Limit with its reason and the last bound it exhausted as lower_bound, and,
+// in one process, where it can be resumed (search/resume_point.h: the bound, and the path up to
+// which that iteration was searched: where one thread stopped, or the first subtree of a split
+// iteration not searched to its end). A resumed search starts at that bound and searches only
+// what lies at or after the path, on any number of threads.
 // On several threads, an iteration is split only when the one before it generated at least
 // split_after() nodes (kSplitAfter by default): the split's collecting pass and its last
 // subtrees cost a few thousand nodes and some idle time per iteration, more than a short
@@ -33,6 +37,7 @@
 #include "loyd/search/limits.h"
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/result.h"
+#include "loyd/search/resume_point.h"
 #include "loyd/search/split_ranks.h"
 
 namespace loyd::search {
@@ -55,9 +60,12 @@ public:
     uint64_t split_after() const { return split_after_; }
 
     // `ranks`: the search is shared with other processes (every rank calls solve with the same
-    // start); null = this process alone.
+    // start); null = this process alone. `resume`: where an earlier search of this instance
+    // stopped (search/resume_point.h; its path must be legal from the start, else UsageError);
+    // not with ranks. A search stopped by a limit in one process returns where it can be
+    // resumed (SearchResult::resume).
     SearchResult solve(const board::Board& start, const SearchLimits& limits = {}, int threads = 1,
-                       SplitRanks* ranks = nullptr) {
+                       SplitRanks* ranks = nullptr, const ResumePoint* resume = nullptr) {
         using namespace ida_detail;
         base::check_thread_request(threads, "threads");
         Shared shared;
@@ -90,30 +98,61 @@ public:
             return res;
         }
         const int root_state = pruning_.start(start.blank());
-        if (ranks)
+        if (ranks) {
+            if (resume) throw UsageError("a search over ranks cannot be resumed");
             RankSplit<H>(workers, shared, *ranks, h0, root_state).search(res);
-        else
-            iterate(workers, shared, h0, root_state, split_after_, res);
+        } else {
+            if (resume) check_path(start, resume->path);
+            // A bound below h(start) is taken up at h(start): this heuristic proves more.
+            const ResumePoint* from = resume && resume->bound >= h0 ? resume : nullptr;
+            if (from) res.resumed_from = from->bound;
+            iterate(workers, shared, h0, root_state, split_after_, from, res);
+        }
         return res;
     }
 
 private:
-    // The iterations of one process, on one thread or split over threads.
+    // A resume point's path must be a walk of the blank on the board from the start.
+    static void check_path(const board::Board& start, const std::vector<board::Dir>& path) {
+        int blank = start.blank();
+        for (board::Dir d : path)
+            if ((blank = start.geometry().neighbor(blank, d)) < 0)
+                throw UsageError("the resume point's path leaves the board");
+    }
+
+    // The iterations of one process, on one thread or split over threads; the first one from
+    // `resume`'s marker at its bound when given.
     static void iterate(ida_detail::Workers<H>& ws, ida_detail::Shared& shared, int h0,
-                        int root_state, uint64_t split_after, SearchResult& res) {
+                        int root_state, uint64_t split_after, const ResumePoint* resume,
+                        SearchResult& res) {
         using namespace ida_detail;
         Outcome out;
         uint64_t last = 0;  // nodes of the iteration before
-        for (int bound = h0;;) {
+        int bound = resume ? resume->bound : h0;
+        res.lower_bound = bound;
+        for (;;) {
             ++res.iterations;
             const uint64_t before = total(ws);
             shared.limiter.report(bound, before);
-            const bool split = ws.size() > 1 && last >= split_after;
-            out = split ? iterate_threads(ws, shared, bound, h0, root_state)
-                        : iterate_one(*ws[0], bound, h0, root_state);
+            // A resumed iteration is split at once: it is the long one it was stopped in.
+            const std::vector<board::Dir>* marker = resume ? &resume->path : nullptr;
+            const bool split = ws.size() > 1 && (marker || last >= split_after);
+            out = split ? iterate_threads(ws, shared, bound, h0, root_state, marker)
+                        : iterate_one(*ws[0], bound, h0, root_state, marker);
+            // What the search before the marker saw above the bound counts too.
+            if (resume) out.next_bound = std::min(out.next_bound, resume->next_bound);
+            resume = nullptr;
             if (out.spread) res.threads = static_cast<int>(ws.size());
             last = total(ws) - before;
-            if (out.found || shared.stop.load() || out.next_bound >= kNoNextBound) break;
+            if (out.found) break;
+            if (shared.stop.load()) {
+                if (out.marker || out.next_bound < kNoNextBound) {
+                    res.resume = stop_point(bound, out);
+                    res.lower_bound = res.resume->bound;
+                }
+                break;
+            }
+            if (out.next_bound >= kNoNextBound) break;
             bound = out.next_bound;  // every path with f <= the old bound is exhausted
             res.lower_bound = bound;
         }
@@ -128,6 +167,20 @@ private:
         } else {
             res.stop_reason = shared.stop.load() ? shared.reason.load() : StopReason::NoSolution;
         }
+    }
+
+    // Where a search stopped in the iteration at `bound` can be taken up: inside it at its
+    // marker, or (an iteration searched to its end) at the next bound from the start.
+    static ResumePoint stop_point(int bound, const ida_detail::Outcome& out) {
+        ResumePoint p;
+        if (out.marker) {
+            p.bound = bound;
+            p.next_bound = out.next_bound;
+            p.path = *out.marker;
+        } else {
+            p.bound = out.next_bound;
+        }
+        return p;
     }
 
     static uint64_t total(const ida_detail::Workers<H>& ws) {

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "loyd/board/moves.h"
+#include "loyd/search/resume_point.h"
 #include "loyd/search/stop_reason.h"
 
 namespace loyd::search {
@@ -30,6 +33,11 @@ struct SearchResult {
     // when Solved; on a limit, the bound after the last completed IDA* iteration, or A*'s f).
     int lower_bound = 0;
     StopReason stop_reason = StopReason::None;  // Limit: why (stop_reason_text gives the words)
+    // IDA* in STM, in one process, stopped by a limit: where it can be taken up again
+    // (search/resume_point.h); resume_token carries it with the instance's key (solve()).
+    std::optional<ResumePoint> resume;
+    std::string resume_token;
+    int resumed_from = -1;  // the bound the search was resumed at (-1: it was not)
 };
 
 }  // namespace loyd::search

@@ -30,6 +30,7 @@
 #include "loyd/heuristics/lookups.h"
 #include "loyd/search/limits.h"
 #include "loyd/search/result.h"
+#include "loyd/search/resume_point.h"
 
 namespace loyd::tables {
 struct LoadedSet;  // tables/load.h
@@ -70,6 +71,10 @@ struct SolveOptions {
     // IDA* in STM: the search is shared with other ranks (every rank calls solve() with the
     // same instance and options); null = this process alone.
     SplitRanks* ranks = nullptr;
+    // IDA* in STM, in one process: points to resume from (search/resume_point.h). The one
+    // whose key is the instance's as searched, if any, is taken up
+    // (SearchResult::resumed_from); null = none.
+    const ResumeBook* resume = nullptr;
 };
 
 struct SolveOutcome {

@@ -24,7 +24,13 @@ SearchResult run_search(H& h, const board::Board& start, const board::Board& goa
         pruning = &MovePruning::shared(g, opt.prune ? MovePruning::default_length(g) : 2);
     IdaStar<H> ida(h, goal, *pruning, opt.bpmx);
     ida.split_after(opt.split_after);
-    return ida.solve(start, opt.limits, opt.threads, opt.ranks);
+    const bool resumable = !opt.ranks;
+    const ResumePoint* from = resumable && opt.resume && !opt.resume->empty()
+                                  ? opt.resume->find(resume_key(start, goal))
+                                  : nullptr;
+    SearchResult r = ida.solve(start, opt.limits, opt.threads, opt.ranks, from);
+    if (r.resume) r.resume_token = resume_token(*r.resume, resume_key(start, goal));
+    return r;
 }
 
 template <class H>

@@ -1,0 +1,245 @@
+// Resuming a stopped IDA* search (search/resume_point.h, search/ida_star.h):
+// - tokens round-trip, every one-character change of a token is refused by its check, and the
+//   tokens of a run's output (text or JSON) are found, other words starting alike are not;
+// - a search stopped by node limits again and again, each time taken up from the point the
+//   stop gave, ends at the BFS oracle's optimal length on 3x3 and 2x5, on one thread and split
+//   over threads, with the heuristic and the pruning changed between the runs;
+// - on one thread with a consistent heuristic, the chain of resumed searches generates about
+//   the nodes of one search (the work before a stop is not done again);
+// - a point of another instance is not taken up, a bound below h(start) starts at h(start),
+//   and a path that leaves the board is refused.
+#include "loyd/search/resume_point.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "loyd/base/error.h"
+#include "loyd/board/moves.h"
+#include "loyd/search/solve.h"
+#include "tests/bfs_oracle.h"
+#include "tests/test_util.h"
+
+namespace loyd {
+namespace {
+
+using search::ResumePoint;
+using test::BfsOracle;
+
+ResumePoint point(int bound, int next, const std::string& letters) {
+    ResumePoint p;
+    p.bound = bound;
+    p.next_bound = next;
+    for (char c : letters) p.path.push_back(static_cast<board::Dir>(std::string("UDLR").find(c)));
+    return p;
+}
+
+TEST(ResumeToken, RoundTrips) {
+    for (const ResumePoint& p : {point(0, 1 << 30, ""), point(53, 55, "ULDDRUUURDRDLLUR"),
+                                 point(120, 1 << 30, std::string(1024, 'R'))}) {
+        const std::string t = search::resume_token(p, 0x0123456789abcdefULL);
+        const search::ResumeToken back = search::parse_resume_token(t);
+        EXPECT_EQ(back.key, 0x0123456789abcdefULL);
+        EXPECT_EQ(back.point.bound, p.bound);
+        EXPECT_EQ(back.point.next_bound, p.next_bound);
+        EXPECT_EQ(back.point.path, p.path);
+    }
+    EXPECT_EQ(search::resume_token(point(7, 9, ""), 1).substr(0, 10), "r1.7.9.-.0");
+}
+
+TEST(ResumeToken, EveryChangedCharacterIsRefused) {
+    const std::string t = search::resume_token(point(53, 55, "ULDDRU"), 0xfeedULL);
+    const std::string alphabet = "0123456789abcdefxUDLR.-";
+    for (size_t i = 0; i < t.size(); ++i)
+        for (char c : alphabet) {
+            if (c == t[i]) continue;
+            std::string bad = t;
+            bad[i] = c;
+            EXPECT_THROW(search::parse_resume_token(bad), UsageError) << bad;
+        }
+    for (const std::string& bad :
+         {t.substr(0, t.size() - 1), t + "0", t + ".0", std::string("r1.5"),
+          std::string("r2.53.55.U.0000000000000000.0000000000000000"),
+          std::string("r1.053.55.U.0000000000000000.0000000000000000")})
+        EXPECT_THROW(search::parse_resume_token(bad), UsageError) << bad;
+    const std::string message =
+        test::error_of<UsageError>([&] { search::parse_resume_token(t.substr(0, t.size() - 1)); });
+    EXPECT_TRUE(test::contains(message, "resume token 'r1.53.55.ULDDRU.")) << message;
+}
+
+TEST(ResumeToken, FoundInOutputOfEitherForm) {
+    const std::string a = search::resume_token(point(41, 43, "UL"), 1);
+    const std::string b = search::resume_token(point(50, 1 << 30, ""), 2);
+    const std::string text = "k1: limit (node limit) nodes 9 seconds 0.1 lower bound 41 resume " +
+                             a + "\nr1.5 is a label: length 3\n{\"label\":\"r1.5x\",\"resume\":\"" +
+                             b + "\"}\n";
+    const std::vector<search::ResumeToken> found = search::find_resume_tokens(text);
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].key, 1u);
+    EXPECT_EQ(found[0].point.bound, 41);
+    EXPECT_EQ(found[1].key, 2u);
+    EXPECT_TRUE(found[1].point.path.empty());
+    std::string damaged = text;
+    damaged[damaged.find(a) + 10] ^= 1;  // a changed move letter or digit in the first token
+    EXPECT_THROW(search::find_resume_tokens(damaged), UsageError);
+}
+
+TEST(ResumeBook, FindsByKeyAndCountsWhatWasUsed) {
+    search::ResumeBook book;
+    EXPECT_TRUE(book.empty());
+    book.add({7, point(10, 12, "U")});
+    book.add({7, point(20, 22, "D")});  // the last one for a key wins
+    book.add({8, point(30, 32, "")});
+    EXPECT_EQ(book.size(), 2u);
+    EXPECT_EQ(book.unused(), 2u);
+    ASSERT_NE(book.find(7), nullptr);
+    EXPECT_EQ(book.find(7)->bound, 20);
+    EXPECT_EQ(book.find(9), nullptr);
+    EXPECT_EQ(book.unused(), 1u);
+}
+
+// Solves `start` under a node limit again and again, each run taken up from the token the one
+// before printed, with the heuristic, the pruning and the threads of run i given by `vary(i)`,
+// until it is solved; returns the last outcome and the runs it took, adding every run's nodes
+// to `nodes`.
+template <class Vary>
+search::SolveOutcome solve_in_pieces(const board::Board& start, const board::Board& goal,
+                                     uint64_t piece, Vary vary, int& runs, uint64_t& nodes,
+                                     int& last_bound) {
+    search::ResumeBook book;
+    search::SolveOutcome r;
+    for (runs = 1;; ++runs) {
+        search::SolveOptions opt;
+        vary(runs, opt);
+        opt.limits.max_nodes = piece;
+        opt.split_after = 0;
+        opt.resume = &book;
+        r = search::solve(start, goal, opt);
+        if (r.status == search::SolveOutcome::Status::Limit && r.search.resume)
+            last_bound = r.search.resume->bound;
+        nodes += r.search.nodes_generated;
+        if (r.status != search::SolveOutcome::Status::Limit) return r;
+        EXPECT_FALSE(r.search.resume_token.empty());
+        if (r.search.resume_token.empty() || runs > 100000) return r;
+        book.add(search::parse_resume_token(r.search.resume_token));
+    }
+}
+
+TEST(ResumedSearch, StopsAndResumesEndAtTheOptimalLength) {
+    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(5, 2)}) {
+        const board::Board goal = board::Board::blank_last(g);
+        const BfsOracle oracle(goal);
+        std::mt19937_64 rng(2026);
+        const int count = test::kOptimized ? 40 : 8;
+        for (int i = 0; i < count; ++i) {
+            const board::Board start = oracle.sample(rng);
+            const uint64_t piece = 1 + rng() % 3000;
+            auto vary = [&](int run, search::SolveOptions& opt) {
+                static const heuristics::HeuristicKind kinds[] = {
+                    heuristics::HeuristicKind::Manhattan, heuristics::HeuristicKind::Misplaced,
+                    heuristics::HeuristicKind::LinearConflict};
+                opt.heuristic = kinds[(run + i) % 3];
+                opt.prune = (run + i) % 4 != 1;
+                opt.threads = 1 + (run + i) % 2;
+            };
+            int runs = 0, last_bound = -1;
+            uint64_t nodes = 0;
+            const search::SolveOutcome r =
+                solve_in_pieces(start, goal, piece, vary, runs, nodes, last_bound);
+            ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved) << start.to_string();
+            EXPECT_EQ(r.length, oracle.distance(start))
+                << start.to_string() << " in " << runs << " runs of " << piece << " nodes";
+            EXPECT_NO_THROW(replay_check(start, r.search.moves, goal));
+            // Taken up unless the last heuristic proved more than the point's bound.
+            if (runs > 1 && r.search.resumed_from < 0) {
+                EXPECT_GT(r.search.heuristic_start, last_bound) << start.to_string();
+            }
+        }
+    }
+}
+
+TEST(ResumedSearch, OneThreadDoesNotRepeatWhatWasSearched) {
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const BfsOracle oracle(goal);
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < (test::kOptimized ? 20 : 5); ++i) {
+        const board::Board start = oracle.sample(rng);
+        search::SolveOptions whole;
+        whole.heuristic = heuristics::HeuristicKind::Manhattan;
+        const search::SolveOutcome once = search::solve(start, goal, whole);
+        int runs = 0, last_bound = -1;
+        uint64_t nodes = 0;
+        const search::SolveOutcome r = solve_in_pieces(
+            start, goal, 200,
+            [](int, search::SolveOptions& opt) {
+                opt.heuristic = heuristics::HeuristicKind::Manhattan;
+            },
+            runs, nodes, last_bound);
+        ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
+        EXPECT_EQ(r.length, once.length);
+        // Each run past the first starts at the node the one before stopped at, replaying the
+        // later siblings of its path (at most 3 per move): a few nodes more per run, no more.
+        EXPECT_LE(nodes, once.search.nodes_generated + static_cast<uint64_t>(runs) * 100)
+            << start.to_string() << ": " << runs << " runs";
+        EXPECT_GE(nodes + static_cast<uint64_t>(runs) * 100, once.search.nodes_generated);
+    }
+}
+
+TEST(ResumedSearch, FourByFourSplitOverThreads) {
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    const board::Board start =
+        test::board(4, 4, {11, 15, 9, 5, 0, 2, 4, 3, 7, 13, 1, 14, 10, 6, 8, 12});  // 49 moves
+    search::SolveOptions whole;
+    whole.heuristic = heuristics::HeuristicKind::Manhattan;
+    const search::SolveOutcome once = search::solve(start, goal, whole);
+    ASSERT_EQ(once.length, 49);
+    int runs = 0, last_bound = -1;
+    uint64_t nodes = 0;
+    const search::SolveOutcome r = solve_in_pieces(
+        start, goal, 20000,
+        [](int, search::SolveOptions& opt) {
+            opt.heuristic = heuristics::HeuristicKind::Manhattan;
+            opt.threads = 2;
+        },
+        runs, nodes, last_bound);
+    ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
+    EXPECT_EQ(r.length, once.length);
+    EXPECT_GT(runs, 1);
+}
+
+TEST(ResumedSearch, OnlyItsOwnInstanceTakesAPointUp) {
+    const board::Board goal = board::Board::blank_last(board::Geometry(3, 3));
+    const board::Board start = test::board(3, 3, {8, 6, 7, 2, 5, 4, 3, 0, 1});  // 31 moves
+    const board::Board other = test::board(3, 3, {6, 4, 7, 8, 5, 0, 3, 2, 1});  // 31 moves
+    search::ResumeBook book;
+    book.add({search::resume_key(start, goal), point(29, 31, "")});
+    search::SolveOptions opt;
+    opt.heuristic = heuristics::HeuristicKind::Manhattan;
+    opt.resume = &book;
+    const search::SolveOutcome o = search::solve(other, goal, opt);
+    EXPECT_EQ(o.search.resumed_from, -1);
+    EXPECT_EQ(o.length, 31);
+    EXPECT_EQ(book.unused(), 1u);
+    const search::SolveOutcome s = search::solve(start, goal, opt);
+    EXPECT_EQ(s.search.resumed_from, 29);
+    EXPECT_EQ(s.length, 31);
+    EXPECT_EQ(book.unused(), 0u);
+    EXPECT_LT(s.search.nodes_generated, o.search.nodes_generated);  // bounds 21..27 skipped
+
+    // A bound below h(start) starts at h(start); a path off the board is refused.
+    search::ResumeBook low;
+    low.add({search::resume_key(start, goal), point(1, 3, "L")});
+    opt.resume = &low;
+    const search::SolveOutcome l = search::solve(start, goal, opt);
+    EXPECT_EQ(l.search.resumed_from, -1);
+    EXPECT_EQ(l.length, 31);
+    search::ResumeBook off;
+    off.add({search::resume_key(start, goal), point(29, 31, "DD")});  // blank on the last row
+    opt.resume = &off;
+    const std::string m = test::error_of<UsageError>([&] { search::solve(start, goal, opt); });
+    EXPECT_TRUE(test::contains(m, "leaves the board")) << m;
+}
+
+}  // namespace
+}  // namespace loyd
