@@ -73,7 +73,8 @@ def parse_plain(text):
         if m:
             recs.append({"label": m.group(1), "status": "unsolvable"})
             continue
-        m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+) lower bound (\d+)", line)
+        m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+) lower bound (\d+)"
+                         r"(?: resume r1\.\d+\.(?:\d+|x)\.[UDLR-]+\.[0-9a-f]{16}\.[0-9a-f]{16})?", line)
         if m:
             recs.append({"label": m.group(1), "status": "limit"})
             continue

@@ -677,7 +677,7 @@ for sig in INT TERM; do
   wait "$victim"
   ran "solver -j 1 --heuristic manhattan --goal blank-first --input interrupt.txt, then SIG$sig" $?
   expect_status "SIG$sig" 130
-  expect_out "SIG$sig: the instance in progress" "^hard: limit \(interrupted\) nodes [0-9]+ seconds [0-9.]+ lower bound [0-9]+$"
+  expect_out "SIG$sig: the instance in progress" "^hard: limit \(interrupted\) nodes [0-9]+ seconds [0-9.]+ lower bound [0-9]+ resume r1\.[0-9]+\.[^ ]+$"
   expect_out "SIG$sig: the summary" "^summary: instances 2, solved 1, "
 done
 # Boards given as arguments are read ahead: the one after the instance in progress is in the

@@ -88,7 +88,7 @@ grep -q 'argument 1 #4' "$scratch/all.html" || { fail "--all --html: the fourth 
 # A limit: exit 3, a lower bound.
 run "$solver" --count --node-limit 1000 --heuristic manhattan --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
 expect_status "count under a node limit" 3
-expect_out "count under a node limit: said" '^argument 1: limit \(node limit\).* lower bound [0-9]+$'
+expect_out "count under a node limit: said" '^argument 1: limit \(node limit\).* lower bound [0-9]+ resume r1\.[^ ]+$'
 
 # ---------------------------------------------------------------------------------------
 # check in the multi-tile metric.

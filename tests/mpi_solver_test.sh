@@ -33,8 +33,11 @@ run_as() {
 }
 # timeless FILE: the file without its seconds (text and JSON) and the summary's threads (one
 # process runs -j 3 on at most the CPUs it has; the ranks' threads are checked on their own).
+# (And the resume tokens: one process prints them on a limit, ranks never: --resume is refused
+# under mpirun.)
 timeless() {
-  sed -E 's/, search seconds [0-9.]+, table load seconds [0-9.]+//; s/ seconds [0-9.]+//g;
+  sed -E 's/ resume r1\.[^ ]+$//; s/,"resume":"r1\.[^"]+"//;
+          s/, search seconds [0-9.]+, table load seconds [0-9.]+//; s/ seconds [0-9.]+//g;
           s/"(seconds|search_seconds|load_seconds)":[0-9.]+//g; s/, threads [0-9]+$//;
           s/,"threads":[0-9]+\}\}$/}}/' "$1"
 }
@@ -102,6 +105,12 @@ run_as limit_one 1 "$solver" -j 2 --node-limit 20000 "${common[@]}"
 run_as limit_two 1 "${mpi[@]}" -np 2 "$solver" -j 1 --node-limit 20000 "${common[@]}"
 same "batch with a node limit on 2 ranks" limit_one limit_two
 expect_file "batch with a node limit: a limit" "$scratch/limit_two.out" ": limit \(node limit\) nodes 2000[0-9] "
+expect "one process: a limit's resume token" grep -q " resume r1\." "$scratch/limit_one.out"
+expect "two ranks: no resume token" not grep -q "resume r1" "$scratch/limit_two.out"
+token=$(grep -o -m1 'r1\.[^ ]*' "$scratch/limit_one.out")
+run "${mpi[@]}" -np 2 "$solver" -j 1 --resume "$token" "${common[@]}"
+expect_status "--resume under mpirun" 2
+expect_err "--resume under mpirun: said" "--resume takes up searches in one process: not under mpirun"
 
 # A program that writes a line and waits for its answer gets it over ranks too: neither the
 # read-ahead that chooses how to use the ranks nor rank 0's serving of the others waits for

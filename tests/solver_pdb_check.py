@@ -98,7 +98,8 @@ def records(args):
                 recs.append({"label": m.group(1), "status": "solved", "length": int(m.group(2)),
                              "moves": "" if m.group(3) == "-" else m.group(3)})
                 continue
-            m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+) lower bound (\d+)", line)
+            m = re.fullmatch(r"(.*): limit \((.*)\) nodes (\d+) seconds ([0-9.]+) lower bound (\d+)"
+                             r"(?: resume r1\.\S+)?", line)
             if m:
                 recs.append({"label": m.group(1), "status": "limit"})
                 continue

@@ -346,6 +346,19 @@ void write_replay_page(const Request& req, const std::vector<ReplayInstance>& re
 
 }  // namespace
 
+// Over several ranks no token is printed (a search split over ranks has none, and --resume is
+// refused there): a record searched on one rank of them carries none either.
+void print_task_over(const Request& req, const Task& t, std::ostream& out, std::ostream& err,
+                     const RankRun& ranks) {
+    const bool token = !t.outcome.search.resume_token.empty() ||
+                       (t.all && !t.all->search.resume_token.empty());
+    if (ranks.size() == 1 || !token) return print_task(req, t, out, err);
+    Task plain = t;
+    plain.outcome.search.resume_token.clear();
+    if (plain.all) plain.all->search.resume_token.clear();
+    print_task(req, plain, out, err);
+}
+
 // --resume points that no instance took up: said on stderr (a token of another board, goal or
 // table frame is not an error, but its search started from the beginning).
 void note_unused_resume(const Request& req, std::ostream& err) {
@@ -369,7 +382,7 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
     const BatchTotals totals = run_batch(
         req, source, [&](const Job& job) { return read_board(req, job); },
         [&](const Task& t) {
-            print_task(req, t, out, err);
+            print_task_over(req, t, out, err, ranks);
             base::require_written(out);  // the first failed write ends the run
             n.add(t);
             if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
