@@ -52,6 +52,7 @@ void raise_limit(const LimitReached& e) {
     exc.attr("seconds") = e.seconds;
     exc.attr("lower_bound") = e.lower_bound;
     if (e.count >= 0) exc.attr("count") = e.count;
+    if (!e.resume.empty()) exc.attr("resume") = e.resume;
     PyErr_SetObject(types.limit, exc.ptr());
 }
 
@@ -116,10 +117,11 @@ void bind_errors(py::module_& m) {
     types.limit = make(m, "LimitError",
                        "A node or time limit stopped the search before it finished (the solver's "
                        "exit status 3). Attributes: reason ('node limit', 'time limit'), nodes "
-                       "(generated), seconds, lower_bound (no solution is shorter) and, from "
+                       "(generated), seconds, lower_bound (no solution is shorter), resume (a "
+                       "token solve(resume=...) takes the search up from, or None) and, from "
                        "count_solutions, count (the solutions found before the limit).",
                        py::make_tuple(base));
-    for (const char* attr : {"reason", "nodes", "seconds", "lower_bound", "count"})
+    for (const char* attr : {"reason", "nodes", "seconds", "lower_bound", "count", "resume"})
         PyObject_SetAttrString(types.limit, attr, Py_None);
     types.file = make(m, "FileError",
                       "A table set or another file cannot be read, or its content is damaged: "

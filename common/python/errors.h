@@ -52,18 +52,20 @@ struct Unsolvable : std::runtime_error {
 // A limit stopped a search: LimitError with these attributes.
 struct LimitReached : std::runtime_error {
     LimitReached(const std::string& what, std::string why, uint64_t node_count, double secs,
-                 int bound, int64_t found = -1)
+                 int bound, int64_t found = -1, std::string token = "")
         : std::runtime_error(what),
           reason(std::move(why)),
           nodes(node_count),
           seconds(secs),
           lower_bound(bound),
-          count(found) {}
+          count(found),
+          resume(std::move(token)) {}
     std::string reason;
     uint64_t nodes;
     double seconds;
     int lower_bound;
-    int64_t count;  // count_solutions: the solutions found before the limit; -1: none counted
+    int64_t count;       // count_solutions: the solutions found before the limit; -1: none counted
+    std::string resume;  // where the search can be taken up (solve(resume=...)); "": nowhere
 };
 
 }  // namespace loyd::python

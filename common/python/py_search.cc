@@ -93,6 +93,27 @@ void refuse_ida_only(const search::SolveOptions& opt) {
         throw UsageError("bpmx=False does not apply to algorithm='astar' (BPMX is IDA*'s)");
 }
 
+// resume=: a token (LimitError.resume) or a list or tuple of them, for IDA* in "stm"; null when
+// None.
+std::shared_ptr<search::ResumeBook> resume_arg(const py::object& v,
+                                               const search::SolveOptions& opt) {
+    if (v.is_none()) return nullptr;
+    if (opt.algorithm != search::Algorithm::Ida)
+        throw UsageError("resume does not apply to algorithm='astar' (it takes up IDA* searches)");
+    if (opt.metric == board::Metric::Mtm)
+        throw UsageError("resume does not apply to metric='mtm' (it takes up searches in stm)");
+    auto book = std::make_shared<search::ResumeBook>();
+    const auto add = [&](const py::handle& t) {
+        book->add(search::parse_resume_token(text_arg<UsageError>(t, "a resume token")));
+    };
+    if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+        for (const py::handle t : v) add(t);
+    } else {
+        add(v);
+    }
+    return book;
+}
+
 Search search_for(const board::Geometry& g, const board::BoardFormat& format, const py::dict& o) {
     search::SolveOptions opt;
     opt.metric = board::parse_metric(text(o, "metric", "stm"));
@@ -143,7 +164,9 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
     Choice choice = choose(goal, get(o, "tables"), heuristic, opt.metric);
     opt.heuristic = choice.heuristic;
     opt.pdb = choice.set.get();
-    return Search{std::move(goal), std::move(choice), opt};
+    std::shared_ptr<search::ResumeBook> book = resume_arg(get(o, "resume"), opt);
+    opt.resume = book.get();
+    return Search{std::move(goal), std::move(choice), opt, std::move(book)};
 }
 
 }  // namespace loyd::python

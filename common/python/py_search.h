@@ -2,16 +2,19 @@
 // SolveOptions, as the solver's request reads its command line (solver/request.h).
 //
 // The Python wrappers (loyd/__init__.py) pass them as a dict with the keys goal, size, tables,
-// heuristic, metric, algorithm, lookups, node_limit, time_limit, prune, bpmx and threads (any
-// may be missing: the solver's defaults). Each value is checked here, with the solver's rules:
-// node_limit a whole number >= 1 (A* stores at most 20,000,000 positions unless told), time_limit
-// seconds > 0, lookups as --lookups, threads 1..1024 (None: every core). UsageError naming the
-// argument otherwise.
+// heuristic, metric, algorithm, lookups, node_limit, time_limit, prune, bpmx, threads and (solve
+// only) resume (any may be missing: the solver's defaults). Each value is checked here, with the
+// solver's rules: node_limit a whole number >= 1 (A* stores at most 20,000,000 positions unless
+// told), time_limit seconds > 0, lookups as --lookups, threads 1..1024 (None: every core).
+// UsageError naming the argument otherwise.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
+#include <memory>
+
 #include "loyd/board/board_format.h"
+#include "loyd/search/resume_point.h"
 #include "loyd/search/solve.h"
 #include "py_tables.h"
 
@@ -25,6 +28,7 @@ struct Search {
     board::Board goal;
     Choice choice;
     search::SolveOptions options;
+    std::shared_ptr<search::ResumeBook> resume;  // resume=: options.resume points into it
 };
 
 // The board conventions of the call: its goal and size.

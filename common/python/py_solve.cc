@@ -71,11 +71,12 @@ void run_search(Search& s, const py::object& progress, Fn&& fn) {
 }
 
 [[noreturn]] void limit_reached(const search::SearchResult& r, double seconds, int64_t count = -1) {
-    throw LimitReached(
-        std::string(stop_reason_text(r.stop_reason)) + " reached after " +
-            std::to_string(r.nodes_generated) + " nodes (no solution is shorter than " +
-            std::to_string(r.lower_bound) + ")",
-        stop_reason_text(r.stop_reason), r.nodes_generated, seconds, r.lower_bound, count);
+    throw LimitReached(std::string(stop_reason_text(r.stop_reason)) + " reached after " +
+                           std::to_string(r.nodes_generated) +
+                           " nodes (no solution is shorter than " + std::to_string(r.lower_bound) +
+                           ")",
+                       stop_reason_text(r.stop_reason), r.nodes_generated, seconds, r.lower_bound,
+                       count, r.resume_token);
 }
 
 py::dict solution_dict(const board::Board& start, const Search& s, const search::SolveOutcome& r) {
@@ -90,6 +91,7 @@ py::dict solution_dict(const board::Board& start, const Search& s, const search:
                "seconds"_a = r.seconds, "heuristic"_a = s.choice.name(),
                "heuristic_start"_a = r.search.heuristic_start, "lookups"_a = r.lookups,
                "threads"_a = r.threads);
+    if (r.search.resumed_from >= 0) d["resumed_from"] = r.search.resumed_from;
     return d;
 }
 

@@ -350,8 +350,8 @@ void write_replay_page(const Request& req, const std::vector<ReplayInstance>& re
 // refused there): a record searched on one rank of them carries none either.
 void print_task_over(const Request& req, const Task& t, std::ostream& out, std::ostream& err,
                      const RankRun& ranks) {
-    const bool token = !t.outcome.search.resume_token.empty() ||
-                       (t.all && !t.all->search.resume_token.empty());
+    const bool token =
+        !t.outcome.search.resume_token.empty() || (t.all && !t.all->search.resume_token.empty());
     if (ranks.size() == 1 || !token) return print_task(req, t, out, err);
     Task plain = t;
     plain.outcome.search.resume_token.clear();

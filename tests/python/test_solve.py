@@ -234,6 +234,40 @@ def test_limits_raise_limit_error_like_the_solver(solver):
     assert isinstance(e.value, loyd.Error) and e.value.nodes >= 1000
 
 
+def test_a_limit_gives_a_token_that_resume_takes_up(solver):
+    korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # 57 moves; Manhattan: 80 M nodes
+    kw = dict(goal="blank-first", heuristic="manhattan", threads=1)
+    with pytest.raises(loyd.LimitError) as e:
+        loyd.solve(korf1, node_limit=3_000_000, **kw)
+    token = e.value.resume
+    assert token.startswith("r1.%d." % e.value.lower_bound), token
+    # The solver takes the same token up to the same length, and vice versa.
+    recs, status = run_solver(solver, ["--json", "-j", "1", "--goal", "blank-first", "--heuristic",
+                                       "manhattan", "--resume", token, korf1])
+    assert status == 0 and recs[0]["length"] == 57
+    s = loyd.solve(korf1, resume=token, **kw)
+    assert s.length == 57 and s.resumed_from == e.value.lower_bound
+    assert s.to_dict()["resumed_from"] == recs[0]["resumed_from"] == s.resumed_from
+    whole = loyd.solve(korf1, **kw)
+    assert whole.resumed_from is None
+    # One thread: the two pieces are the one search, give or take the path's replayed siblings.
+    assert abs(e.value.nodes + s.nodes - whole.nodes) < 1000, (e.value.nodes, s.nodes, whole.nodes)
+    # A list: the position's own token is taken; another position's is not.
+    other = loyd.solve("8 6 7 2 5 4 3 0 1", resume=[token], heuristic="manhattan")
+    assert other.length == 31 and other.resumed_from is None
+    assert loyd.solve(korf1, resume=(token,), **kw).resumed_from is not None
+    with pytest.raises(loyd.UsageError, match="its check does not match"):
+        loyd.solve(korf1, resume=token[:-1] + ("0" if token[-1] != "0" else "1"), **kw)
+    with pytest.raises(loyd.UsageError, match="astar"):
+        loyd.solve(korf1, resume=token, algorithm="astar", goal="blank-first")
+    with pytest.raises(TypeError):
+        loyd.solve(korf1, resume=5, **kw)
+    # A limit with nothing to take up (A*) has no token.
+    with pytest.raises(loyd.LimitError) as e:
+        loyd.solve(korf1, algorithm="astar", node_limit=1000, goal="blank-first")
+    assert e.value.resume is None
+
+
 def test_unsolvable():
     with pytest.raises(loyd.UnsolvableError, match="parity") as e:
         loyd.solve("2 1 3/4 5 6/7 8 0")

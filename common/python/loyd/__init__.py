@@ -91,6 +91,7 @@ class Solution:
     heuristic       "pdb:NAME" or the classic heuristic's name, as the solver's --json says
     heuristic_start the heuristic's value at the start (an admissible lower bound)
     lookups         the table lookups that ran ("" without tables); threads: the threads used
+    resumed_from    the bound a search given resume= was taken up at (None: from the start)
     """
 
     start: Board
@@ -108,6 +109,7 @@ class Solution:
     lookups: str
     threads: int
     path: str = dataclasses.field(repr=False)  # the blank's path, one letter per cell
+    resumed_from: Optional[int] = None
 
     def format_moves(self, notation: Literal["blank", "tile"] = "blank",
                      runs: Optional[bool] = None) -> str:
@@ -133,6 +135,8 @@ class Solution:
             d["lookups"] = self.lookups
         if self.threads > 1:
             d["threads"] = self.threads
+        if self.resumed_from is not None:
+            d["resumed_from"] = self.resumed_from
         return d
 
 
@@ -276,7 +280,8 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
           lookups: Optional[str] = None, node_limit: Optional[int] = None,
           time_limit: Optional[float] = None, threads: Optional[int] = None, prune: bool = True,
           bpmx: bool = True,
-          progress: Optional[Callable[[int, int, float], None]] = None) -> Solution:
+          progress: Optional[Callable[[int, int, float], None]] = None,
+          resume: Union[str, Sequence[str], None] = None) -> Solution:
     """Solves `board` optimally and returns its Solution (replayed before it is returned).
 
     board      a Board, a text in any form the solver reads ("8 6 7/2 5 4/3 0 1", labels with
@@ -295,13 +300,17 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
     prune, bpmx   False: IDA* without the duplicate-move automaton, without BPMX (refused
                with "astar", and prune=False in "mtm": no such IDA* runs there)
     progress   progress(bound, nodes, seconds), called from this thread while the search runs
+    resume     a token from an earlier LimitError's `resume` (or a list of them; the one of
+               this position is used): the search is taken up where that one stopped, as the
+               solver's --resume (IDA* in "stm"; UsageError for a damaged token)
 
     Raises UnsolvableError (the position cannot reach the goal), LimitError, InvalidInputError
     (a board that cannot be read, tables of another board), UsageError, FileError.
     """
-    d = _loyd._solve(board, _options(goal, size, tables, heuristic, metric, algorithm, lookups,
-                                      node_limit, time_limit, threads, prune, bpmx),
-                    _callback(progress))
+    options = _options(goal, size, tables, heuristic, metric, algorithm, lookups, node_limit,
+                       time_limit, threads, prune, bpmx)
+    options["resume"] = resume
+    d = _loyd._solve(board, options, _callback(progress))
     return Solution(**d)
 
 

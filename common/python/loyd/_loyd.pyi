@@ -25,6 +25,7 @@ class LimitError(Error):
     seconds: Optional[float]
     lower_bound: Optional[int]
     count: Optional[int]
+    resume: Optional[str]
 
 class FileError(Error, OSError):
     """A table set or another file cannot be read or is damaged (the solver's exit status 4)."""
