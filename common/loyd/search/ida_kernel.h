@@ -180,6 +180,9 @@ public:
         return r < 0 ? r : 0;
     }
 
+    // The next limit check comes a whole interval from now (the nodes so far still count).
+    void defer_check() { next_check_ = generated_ + shared_.limiter.interval(); }
+
     // Flushes the node count into the shared total and checks the limits against it; true
     // when the search must stop. (Out of line: the search's loop stays as small as it can.)
     [[gnu::noinline]] bool check() {

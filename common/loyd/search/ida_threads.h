@@ -152,7 +152,10 @@ Outcome iterate_threads(Workers<H>& ws, Shared& shared, int bound, int h0, int r
         case Collected::Ready: break;
     }
     FrontierProgress progress{marker, root_state, {}, {}};
-    if (lead.check()) {  // stopped before any subtree: resumed from the first
+    // A resumed iteration searches at least a check interval before a limit stops it, so that
+    // runs stopped by a limit smaller than the collecting pass still move their point on.
+    if (marker) lead.defer_check();
+    if (!marker && lead.check()) {  // stopped before any subtree: resumed from the first
         const FrontierNode& n = frontier.front();
         const std::vector<board::Dir> at(n.path, n.path + n.depth);
         o.marker = marker ? later_marker(at, *marker) : at;
