@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <utility>
 
 #include "loyd/base/byte_order_mark.h"
@@ -125,24 +126,59 @@ void set_solutions(const Options& o, Request& r) {
         throw UsageError("--html does not apply to --count (no solution is listed)");
 }
 
-// The tokens of one --resume value: the token itself, or every token in the file it names.
+// A line of an earlier run's output is at most this long (a --json record listing a thousand
+// solutions is a few hundred kilobytes): a file with a longer one is no such output.
+constexpr size_t kMaxResumeLine = size_t{16} << 20;
+
+// Calls f(line, number) for every line of the --resume file `name`; IoError when it cannot be
+// read, UsageError for a line over kMaxResumeLine.
+template <class F>
+void for_each_line(std::ifstream& in, const std::string& name, F&& f) {
+    std::string line;
+    size_t number = 1;
+    std::vector<char> buf(size_t{1} << 16);
+    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+        const std::string_view chunk(buf.data(), static_cast<size_t>(in.gcount()));
+        for (size_t at = 0; at < chunk.size();) {
+            const size_t nl = chunk.find('\n', at);
+            line.append(chunk.substr(at, nl == std::string_view::npos ? nl : nl - at));
+            if (line.size() > kMaxResumeLine)
+                throw UsageError("--resume " + name + " line " + std::to_string(number) +
+                                 " is over 16 MiB: not a run's output");
+            if (nl == std::string_view::npos) break;
+            f(line, number++);
+            line.clear();
+            at = nl + 1;
+        }
+    }
+    if (in.bad())
+        throw IoError("cannot read --resume " + name + ": " + std::strerror(errno), errno);
+    if (!line.empty()) f(line, number);
+}
+
+// The tokens of one --resume value: every token in the file it names, or (no such file) the
+// token itself.
 std::vector<search::ResumeToken> resume_tokens(const std::string& arg) {
-    if (search::looks_like_resume_token(arg)) return {search::parse_resume_token(arg)};
+    std::error_code ec;
+    const bool exists = !arg.empty() && arg != "-" && std::filesystem::exists(arg, ec);
+    if (!exists && search::looks_like_resume_token(arg)) return {search::parse_resume_token(arg)};
     if (arg.empty() || arg == "-")
         throw UsageError(
             "--resume needs a token (r1.B.N...) or the file of an earlier run's output");
-    std::error_code ec;
     if (std::filesystem::is_directory(arg, ec))
         throw UsageError("--resume " + arg + " is a folder (give a token, or a file of output)");
     std::ifstream in(arg, std::ios::binary);
     if (!in) throw IoError("cannot read --resume " + arg + ": " + std::strerror(errno), errno);
     std::vector<search::ResumeToken> found;
-    std::string line;
-    while (std::getline(in, line)) {
-        const std::vector<search::ResumeToken> t = search::find_resume_tokens(line);
-        found.insert(found.end(), t.begin(), t.end());
-    }
-    if (in.bad()) throw IoError("cannot read --resume " + arg + ": " + std::strerror(errno), errno);
+    for_each_line(in, arg, [&](const std::string& line, size_t number) {
+        try {
+            const std::vector<search::ResumeToken> t = search::find_resume_tokens(line);
+            found.insert(found.end(), t.begin(), t.end());
+        } catch (const UsageError& e) {
+            throw UsageError("--resume " + arg + " line " + std::to_string(number) + ": " +
+                             e.what());
+        }
+    });
     if (found.empty())
         throw UsageError("--resume " + arg +
                          " holds no resume token (a limit's record in an earlier run's output "

@@ -51,12 +51,21 @@ expect_out "stopped again: resumed, and a new token" "resumed at bound [0-9]+ re
 keep_output second
 run "$solver" "${opts[@]}" -j 2 --resume "$scratch/second.out" "$k1"
 expect_out "a second resume: the optimal length" "^argument 1: length 57 .* resumed at bound"
+# Both outputs, in either order: the token further along is taken (the second's, whose
+# resumed run generates fewer nodes than one from the first).
+run "$solver" "${opts[@]}" -j 1 --resume "$scratch/second.out" --resume "$scratch/json.out" "$k1"
+late=$(sed -E 's/.* nodes ([0-9]+) .*/\1/' "$scratch/out")
+run "$solver" "${opts[@]}" -j 1 --resume "$scratch/json.out" --resume "$scratch/second.out" "$k1"
+expect_out "both outputs: solved" "^argument 1: length 57 "
+expect "both outputs, either order: the same point" test "$late" = "$(sed -E 's/.* nodes ([0-9]+) .*/\1/' "$scratch/out")"
+run "$solver" "${opts[@]}" -j 1 --resume "$scratch/json.out" "$k1"
+expect "the first output alone: more nodes" test "$(sed -E 's/.* nodes ([0-9]+) .*/\1/' "$scratch/out")" -gt "$late"
 
 # A token of another instance: solved from the start, with a note.
 run "$solver" --heuristic manhattan --resume "$token" 8 6 7 2 5 4 3 0 1
 expect_status "another instance's token" 0
 expect_out "another instance: solved" "^argument 1: length 31 moves [UDLR]+ nodes [0-9]+ seconds [0-9.]+$"
-expect_err "another instance: noted" "^solver: 1 of the 1 --resume point matched no instance solved"
+expect_err "another instance: noted" "^solver: 1 of the 1 --resume point was not taken up \(a token is tied"
 run "$solver" --heuristic manhattan -q --resume "$token" 8 6 7 2 5 4 3 0 1
 expect_no_err "-q: no note"
 
@@ -69,6 +78,11 @@ expect_err "a damaged token: named" "^solver: resume token 'r1\..*': its check d
 sed "s/resume r1\./resume r1.9/" "$scratch/first.out" >"$scratch/damaged.out"
 run "$solver" "${opts[@]}" --resume "$scratch/damaged.out" "$k1"
 expect_status "a file with a damaged token" 2
+expect_err "a file with a damaged token: its line named" "^solver: --resume .*damaged.out line 1: resume token 'r1\.9"
+head -c 20000000 /dev/zero >"$scratch/zeros"
+run "$solver" "${opts[@]}" --resume "$scratch/zeros" "$k1"
+expect_status "a file of one huge line" 2
+expect_err "a file of one huge line: said" "line 1 is over 16 MiB"
 echo "argument 1: length 3 moves RRD" >"$scratch/none.out"
 run "$solver" "${opts[@]}" --resume "$scratch/none.out" "$k1"
 expect_status "a file without a token" 2

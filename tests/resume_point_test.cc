@@ -37,7 +37,7 @@ ResumePoint point(int bound, int next, const std::string& letters) {
 
 TEST(ResumeToken, RoundTrips) {
     for (const ResumePoint& p : {point(0, 1 << 30, ""), point(53, 55, "ULDDRUUURDRDLLUR"),
-                                 point(120, 1 << 30, std::string(1024, 'R'))}) {
+                                 point(1024, 1 << 30, std::string(1024, 'R'))}) {
         const std::string t = search::resume_token(p, 0x0123456789abcdefULL);
         const search::ResumeToken back = search::parse_resume_token(t);
         EXPECT_EQ(back.key, 0x0123456789abcdefULL);
@@ -46,6 +46,11 @@ TEST(ResumeToken, RoundTrips) {
         EXPECT_EQ(back.point.path, p.path);
     }
     EXPECT_EQ(search::resume_token(point(7, 9, ""), 1).substr(0, 10), "r1.7.9.-.0");
+    // A path longer than the bound is no point a search printed.
+    const std::string long_path = search::resume_token(point(2, 4, "UDL"), 1);
+    const std::string m =
+        test::error_of<UsageError>([&] { search::parse_resume_token(long_path); });
+    EXPECT_TRUE(test::contains(m, "longer than its bound")) << m;
 }
 
 TEST(ResumeToken, EveryChangedCharacterIsRefused) {
@@ -88,15 +93,22 @@ TEST(ResumeToken, FoundInOutputOfEitherForm) {
 TEST(ResumeBook, FindsByKeyAndCountsWhatWasUsed) {
     search::ResumeBook book;
     EXPECT_TRUE(book.empty());
-    book.add({7, point(10, 12, "U")});
-    book.add({7, point(20, 22, "D")});  // the last one for a key wins
-    book.add({8, point(30, 32, "")});
+    book.add({7, point(20, 22, "D")});
+    book.add({7, point(10, 12, "U")});  // of one instance's points, the one further along
+    book.add({8, point(30, 32, "UD")});
+    book.add({8, point(30, 32, "UL")});  // same bound: the later path (D before L)
+    book.add({8, point(30, 32, "U")});   // a prefix comes before its extensions
     EXPECT_EQ(book.size(), 2u);
     EXPECT_EQ(book.unused(), 2u);
     ASSERT_NE(book.find(7), nullptr);
     EXPECT_EQ(book.find(7)->bound, 20);
+    ASSERT_NE(book.find(8), nullptr);
+    EXPECT_EQ(book.find(8)->path, point(0, 0, "UL").path);
     EXPECT_EQ(book.find(9), nullptr);
+    EXPECT_EQ(book.unused(), 2u);  // found is not taken up
+    book.taken(7);
     EXPECT_EQ(book.unused(), 1u);
+    EXPECT_TRUE(search::further_along(point(31, 33, ""), point(30, 32, "RRRR")));
 }
 
 // Solves `start` under a node limit again and again, each run taken up from the token the one
@@ -234,6 +246,7 @@ TEST(ResumedSearch, OnlyItsOwnInstanceTakesAPointUp) {
     const search::SolveOutcome l = search::solve(start, goal, opt);
     EXPECT_EQ(l.search.resumed_from, -1);
     EXPECT_EQ(l.length, 31);
+    EXPECT_EQ(low.unused(), 1u);  // not taken up
     search::ResumeBook off;
     off.add({search::resume_key(start, goal), point(29, 31, "DD")});  // blank on the last row
     opt.resume = &off;

@@ -366,9 +366,10 @@ void note_unused_resume(const Request& req, std::ostream& err) {
     const size_t unused = req.resume->unused();
     if (unused)
         err << "solver: " << unused << " of the " << req.resume->size()
-            << (req.resume->size() == 1 ? " --resume point" : " --resume points")
-            << " matched no instance solved (a token is tied to the board, the goal and the "
-               "tables' goal it was searched with)\n";
+            << (req.resume->size() == 1 ? " --resume point was" : " --resume points were")
+            << " not taken up (a token is tied to the board, the goal and the tables' goal it "
+               "was searched with; one whose bound is below the heuristic's value at the start "
+               "is not needed)\n";
 }
 
 int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks) {

@@ -357,7 +357,9 @@ private:
         }
         const int g = static_cast<int>(p.size());
         int r = 0;
-        if (g > 0 && h == 0 && s_.same_cells(goal_)) {
+        if (g > bound_) {  // (a path longer than the bound: nothing of it is searched)
+            next_bound_ = std::min(next_bound_, g + h);
+        } else if (g > 0 && h == 0 && s_.same_cells(goal_)) {
             depth_ = g;
             r = kFound;
         } else if (g + h > bound_) {

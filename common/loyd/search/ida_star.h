@@ -139,11 +139,16 @@ private:
             const bool split = ws.size() > 1 && (marker || last >= split_after);
             out = split ? iterate_threads(ws, shared, bound, h0, root_state, marker)
                         : iterate_one(*ws[0], bound, h0, root_state, marker);
-            // What the search before the marker saw above the bound counts too.
-            if (resume) out.next_bound = std::min(out.next_bound, resume->next_bound);
-            resume = nullptr;
             if (out.spread) res.threads = static_cast<int>(ws.size());
             last = total(ws) - before;
+            if (resume) {
+                // What the search before the marker saw above the bound counts too; and the
+                // next iteration is split whatever was left of this one (it was long enough
+                // to be stopped in: the next is longer).
+                out.next_bound = std::min(out.next_bound, resume->next_bound);
+                last = std::max(last, split_after);
+                resume = nullptr;
+            }
             if (out.found) break;
             if (shared.stop.load()) {
                 if (out.marker || out.next_bound < kNoNextBound) {

@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -135,8 +136,10 @@ ResumeToken parse_resume_token(std::string_view token) {
     if (!read_path(f[2], p.path))
         throw bad_token(token, "the path is not U, D, L, R moves (at most " +
                                    std::to_string(kMaxResumePath) + ") or '-'");
+    if (p.path.size() > static_cast<size_t>(p.bound))
+        throw bad_token(token, "its path is longer than its bound");
     if (!read_hex16(f[3], t.key) || !read_hex16(f[4], check))
-        throw bad_token(token, "the key and check are not 16 hexadecimal digits each");
+        throw bad_token(token, "the key and check are not 16 hexadecimal digits (0-9, a-f) each");
     const std::string_view body = token.substr(0, token.size() - 17);
     if (check_of(body) != check)
         throw bad_token(token, "its check does not match (copied wrongly?)");
@@ -158,15 +161,23 @@ std::vector<ResumeToken> find_resume_tokens(std::string_view text) {
     return out;
 }
 
+bool further_along(const ResumePoint& a, const ResumePoint& b) {
+    if (a.bound != b.bound) return a.bound > b.bound;
+    return std::lexicographical_compare(b.path.begin(), b.path.end(), a.path.begin(), a.path.end());
+}
+
 void ResumeBook::add(const ResumeToken& t) {
-    points_[t.key].point = t.point;
+    const auto [it, added] = points_.try_emplace(t.key);
+    if (added || further_along(t.point, it->second.point)) it->second.point = t.point;
 }
 
 const ResumePoint* ResumeBook::find(uint64_t key) const {
     const auto it = points_.find(key);
-    if (it == points_.end()) return nullptr;
-    it->second.used->store(true);
-    return &it->second.point;
+    return it == points_.end() ? nullptr : &it->second.point;
+}
+
+void ResumeBook::taken(uint64_t key) const {
+    if (const auto it = points_.find(key); it != points_.end()) it->second.used->store(true);
 }
 
 size_t ResumeBook::unused() const {

@@ -61,15 +61,21 @@ bool looks_like_resume_token(std::string_view text);
 // parse_resume_token for one that is damaged.
 std::vector<ResumeToken> find_resume_tokens(std::string_view text);
 
-// The points a run may resume from, by key; the last one added for a key wins. find() is safe
-// from several threads at once, and counts which points were used.
+// Whether point a is further along its search than b (a higher bound, or at the same bound a
+// later path in the search's order): of two points of one instance, a later run's.
+bool further_along(const ResumePoint& a, const ResumePoint& b);
+
+// The points a run may resume from, by key; of two for one key, the one further along is kept
+// (so earlier outputs may be given in any order). find() and taken() are safe from several
+// threads at once.
 class ResumeBook {
 public:
     void add(const ResumeToken& t);
     bool empty() const { return points_.empty(); }
     size_t size() const { return points_.size(); }
     const ResumePoint* find(uint64_t key) const;
-    size_t unused() const;  // points no find() returned
+    void taken(uint64_t key) const;  // the point of `key` was taken up by a search
+    size_t unused() const;           // points not taken up
 
 private:
     struct Entry {

@@ -29,6 +29,7 @@ SearchResult run_search(H& h, const board::Board& start, const board::Board& goa
                                   ? opt.resume->find(resume_key(start, goal))
                                   : nullptr;
     SearchResult r = ida.solve(start, opt.limits, opt.threads, opt.ranks, from);
+    if (r.resumed_from >= 0) opt.resume->taken(resume_key(start, goal));
     if (r.resume) r.resume_token = resume_token(*r.resume, resume_key(start, goal));
     return r;
 }
