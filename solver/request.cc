@@ -1,5 +1,8 @@
 #include "solver/request.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -11,10 +14,12 @@
 
 #include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
+#include "loyd/base/fd_input.h"
 #include "loyd/board/parse.h"
 #include "loyd/heuristics/lookups.h"
 #include "loyd/search/resume_point.h"
 #include "loyd/tables/discover.h"
+#include "program/signals.h"
 
 namespace loyd::solver {
 
@@ -130,15 +135,20 @@ void set_solutions(const Options& o, Request& r) {
 // solutions is a few hundred kilobytes): a file with a longer one is no such output.
 constexpr size_t kMaxResumeLine = size_t{16} << 20;
 
-// Calls f(line, number) for every line of the --resume file `name`; IoError when it cannot be
-// read, UsageError for a line over kMaxResumeLine.
+// Calls f(line, number) for every line of the --resume file `name` (descriptor fd); IoError
+// when it cannot be read, UsageError for a line over kMaxResumeLine, CancelledError when a
+// Ctrl-C comes while it waits (a FIFO whose writer is slow).
 template <class F>
-void for_each_line(std::ifstream& in, const std::string& name, F&& f) {
+void for_each_line(int fd, const std::string& name, F&& f) {
     std::string line;
     size_t number = 1;
     std::vector<char> buf(size_t{1} << 16);
-    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
-        const std::string_view chunk(buf.data(), static_cast<size_t>(in.gcount()));
+    for (;;) {
+        const size_t got = base::read_some(fd, buf.data(), buf.size(), name, "--resume file",
+                                           &program::interrupted());
+        if (program::interrupted()) throw CancelledError("interrupted");
+        if (got == 0) break;
+        const std::string_view chunk(buf.data(), got);
         for (size_t at = 0; at < chunk.size();) {
             const size_t nl = chunk.find('\n', at);
             line.append(chunk.substr(at, nl == std::string_view::npos ? nl : nl - at));
@@ -151,28 +161,44 @@ void for_each_line(std::ifstream& in, const std::string& name, F&& f) {
             at = nl + 1;
         }
     }
-    if (in.bad())
-        throw IoError("cannot read --resume " + name + ": " + std::strerror(errno), errno);
     if (!line.empty()) f(line, number);
+}
+
+// Whether an argument that names no file was meant as a token: it has a token's dots and no
+// folder in it (a token damaged in its first characters is refused as a token, exit 2, not
+// looked for as a file).
+bool meant_as_token(const std::string& arg) {
+    return arg.find('/') == std::string::npos && std::count(arg.begin(), arg.end(), '.') >= 4;
 }
 
 // The tokens of one --resume value: every token in the file it names, or (no such file) the
 // token itself.
-std::vector<search::ResumeToken> resume_tokens(const std::string& arg) {
+std::vector<search::ResumeToken> resume_tokens(const std::string& given) {
+    const size_t first = given.find_first_not_of(" \t\r\n");
+    const std::string arg =
+        first == std::string::npos
+            ? ""
+            : given.substr(first, given.find_last_not_of(" \t\r\n") - first + 1);
     std::error_code ec;
     const bool exists = !arg.empty() && arg != "-" && std::filesystem::exists(arg, ec);
-    if (!exists && search::looks_like_resume_token(arg)) return {search::parse_resume_token(arg)};
+    if (!exists && (search::looks_like_resume_token(arg) || meant_as_token(arg)))
+        return {search::parse_resume_token(arg)};
     if (arg.empty() || arg == "-")
         throw UsageError(
             "--resume needs a token (r1.B.N...) or the file of an earlier run's output");
     if (std::filesystem::is_directory(arg, ec))
         throw UsageError("--resume " + arg + " is a folder (give a token, or a file of output)");
-    std::ifstream in(arg, std::ios::binary);
-    if (!in) throw IoError("cannot read --resume " + arg + ": " + std::strerror(errno), errno);
+    const int fd = ::open(arg.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError("cannot read --resume " + arg + ": " + std::strerror(errno), errno);
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
     std::vector<search::ResumeToken> found;
-    for_each_line(in, arg, [&](const std::string& line, size_t number) {
+    for_each_line(fd, arg, [&](const std::string& line, size_t number) {
         try {
-            const std::vector<search::ResumeToken> t = search::find_resume_tokens(line);
+            const std::vector<search::ResumeToken> t = search::find_resume_tokens(
+                number == 1 ? base::without_bom(line) : std::string_view(line));
             found.insert(found.end(), t.begin(), t.end());
         } catch (const UsageError& e) {
             throw UsageError("--resume " + arg + " line " + std::to_string(number) + ": " +

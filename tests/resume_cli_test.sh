@@ -69,7 +69,18 @@ expect_err "another instance: noted" "^solver: 1 of the 1 --resume point was not
 run "$solver" --heuristic manhattan -q --resume "$token" 8 6 7 2 5 4 3 0 1
 expect_no_err "-q: no note"
 
+# A label holding "resume r1.5": the run's own output still resumes it.
+printf 'my resume r1.5 test: 8 6 7/2 5 4/3 0 1\n' >"$scratch/label.txt"
+run "$solver" -j 1 --heuristic manhattan --node-limit 10 --input "$scratch/label.txt"
+expect_status "a label like a token: a limit" 3
+keep_output label
+run "$solver" -j 1 --heuristic manhattan --input "$scratch/label.txt" --resume "$scratch/label.out"
+expect_status "a label like a token: resumed" 0
+expect_out "a label like a token: resumed, optimal" "^my resume r1\.5 test: length 31 .* resumed at bound"
+
 # Refusals: damaged tokens, files without one, options that cannot resume.
+run "$solver" "${opts[@]}" --resume "r1.A7.29.U.0000000000000000.0000000000000000" "$k1"
+expect_status "a token damaged in its first field: a token still" 2
 bad=${token%?}0
 [ "$bad" = "$token" ] && bad=${token%?}1
 run "$solver" "${opts[@]}" --resume "$bad" "$k1"

@@ -85,6 +85,15 @@ TEST(ResumeToken, FoundInOutputOfEitherForm) {
     EXPECT_EQ(found[0].point.bound, 41);
     EXPECT_EQ(found[1].key, 2u);
     EXPECT_TRUE(found[1].point.path.empty());
+    // Labels and messages that hold such words are not tokens; jq's spaced JSON is read.
+    const std::string labels =
+        "my resume r1.5 test: length 3 moves RRD nodes 4 seconds 0.1\n"
+        "x resume " + a + " y: limit (node limit) nodes 9 seconds 0.1 lower bound 41\n"
+        "{\"label\":\"\\\"resume\\\":\\\"" + a + "\",\"status\":\"solved\"}\n"
+        "  \"resume\" : \"" + b + "\"\n";
+    const std::vector<search::ResumeToken> only = search::find_resume_tokens(labels);
+    ASSERT_EQ(only.size(), 1u);
+    EXPECT_EQ(only[0].key, 2u);
     std::string damaged = text;
     damaged[damaged.find(a) + 10] ^= 1;  // a changed move letter or digit in the first token
     EXPECT_THROW(search::find_resume_tokens(damaged), UsageError);

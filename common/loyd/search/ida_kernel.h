@@ -61,6 +61,11 @@ struct Shared {
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> generated{0};                // flushed by each worker at its checks
     std::atomic<StopReason> reason{StopReason::None};  // the first limit that set `stop`
+    // One thread's pass (never a split's) pauses at its first check past this many nodes in
+    // all, setting `paused` (0: never): a resumed iteration's start on one thread,
+    // search/ida_star.h.
+    uint64_t pause_at = 0;
+    bool paused = false;
 
     void stop_for(StopReason why) {
         StopReason none = StopReason::None;
@@ -193,7 +198,11 @@ public:
         const StopReason why = shared_.limiter.check(
             shared_.generated.load(std::memory_order_relaxed), bound_, reporter_);
         if (why != StopReason::None) shared_.stop_for(why);
-        return shared_.stop.load(std::memory_order_relaxed);
+        if (shared_.stop.load(std::memory_order_relaxed)) return true;
+        if (shared_.pause_at &&
+            shared_.generated.load(std::memory_order_relaxed) >= shared_.pause_at)
+            return shared_.paused = true;
+        return false;
     }
 
 private:

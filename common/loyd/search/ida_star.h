@@ -134,11 +134,14 @@ private:
             ++res.iterations;
             const uint64_t before = total(ws);
             shared.limiter.report(bound, before);
-            // A resumed iteration is split at once: it is the long one it was stopped in.
             const std::vector<board::Dir>* marker = resume ? &resume->path : nullptr;
-            const bool split = ws.size() > 1 && (marker || last >= split_after);
-            out = split ? iterate_threads(ws, shared, bound, h0, root_state, marker)
-                        : iterate_one(*ws[0], bound, h0, root_state, marker);
+            if (marker && ws.size() > 1) {
+                out = resumed_on_threads(ws, shared, bound, h0, root_state, *marker, split_after);
+            } else {
+                const bool split = ws.size() > 1 && last >= split_after;
+                out = split ? iterate_threads(ws, shared, bound, h0, root_state)
+                            : iterate_one(*ws[0], bound, h0, root_state, marker);
+            }
             if (out.spread) res.threads = static_cast<int>(ws.size());
             last = total(ws) - before;
             if (resume) {
@@ -172,6 +175,27 @@ private:
         } else {
             res.stop_reason = shared.stop.load() ? shared.reason.load() : StopReason::NoSolution;
         }
+    }
+
+    // A resumed iteration on several threads: what is left of it may be a handful of nodes or
+    // hours, so it runs on one thread for split_after nodes, as a new search's first
+    // iterations do, and then, when it is not done, is split from where that thread is.
+    static ida_detail::Outcome resumed_on_threads(ida_detail::Workers<H>& ws,
+                                                  ida_detail::Shared& shared, int bound, int h0,
+                                                  int root_state,
+                                                  const std::vector<board::Dir>& marker,
+                                                  uint64_t split_after) {
+        using namespace ida_detail;
+        shared.pause_at = shared.generated.load() + std::max<uint64_t>(split_after, 1);
+        Outcome one = iterate_one(*ws[0], bound, h0, root_state, &marker);
+        const bool paused = shared.paused && !shared.stop.load();
+        shared.pause_at = 0;
+        shared.paused = false;
+        if (!paused) return one;
+        const std::vector<board::Dir> from = *one.marker;
+        Outcome rest = iterate_threads(ws, shared, bound, h0, root_state, &from);
+        rest.next_bound = std::min(rest.next_bound, one.next_bound);
+        return rest;
     }
 
     // Where a search stopped in the iteration at `bound` can be taken up: inside it at its

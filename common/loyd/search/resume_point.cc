@@ -73,19 +73,33 @@ bool read_path(std::string_view s, std::vector<board::Dir>& path) {
     return true;
 }
 
-// Where a token stands in a run's output: after "resume " (text), after "resume":" (JSON), or
-// alone on its line (a file of tokens); the word runs from `at` to `end`.
-bool token_place(std::string_view text, size_t at, size_t end) {
+// Where a token stands in a run's output, the word running from `at` to `end` of its line:
+// - last on a limit's text line, after " resume " ("LABEL: limit (...) ... resume TOKEN");
+// - a JSON record's "resume" value ("resume":"TOKEN", spaces allowed around the colon as jq
+//   prints it; a label holding those characters has its quotes escaped);
+// - alone on its line (a file of tokens).
+// So a label or message that holds such words is never taken for a token.
+bool token_place(std::string_view line, size_t at, size_t end) {
     const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
-    size_t start = at;
-    while (start > 0 && blank(text[start - 1])) --start;
-    while (end < text.size() && blank(text[end])) ++end;
-    if ((start == 0 || text[start - 1] == '\n') && (end == text.size() || text[end] == '\n'))
+    size_t before = at, after = end;
+    while (before > 0 && blank(line[before - 1])) --before;
+    while (after < line.size() && blank(line[after])) ++after;
+    const bool last = after == line.size();
+    if (before == 0 && last) return true;
+    constexpr std::string_view kText = " resume ";
+    if (last && at >= kText.size() && line.substr(at - kText.size(), kText.size()) == kText &&
+        line.find(": limit (") < at)
         return true;
-    for (std::string_view before : {std::string_view("resume "), std::string_view("\"resume\":\"")})
-        if (at >= before.size() && text.substr(at - before.size(), before.size()) == before)
-            return true;
-    return false;
+    // JSON: "resume" <spaces> : <spaces> " TOKEN
+    if (at == 0 || line[at - 1] != '"') return false;
+    size_t i = at - 1;
+    while (i > 0 && blank(line[i - 1])) --i;
+    if (i == 0 || line[i - 1] != ':') return false;
+    --i;
+    while (i > 0 && blank(line[i - 1])) --i;
+    constexpr std::string_view kJson = "\"resume\"";
+    return i >= kJson.size() && line.substr(i - kJson.size(), kJson.size()) == kJson &&
+           (i == kJson.size() || line[i - kJson.size() - 1] != '\\');
 }
 
 }  // namespace
@@ -148,15 +162,20 @@ ResumeToken parse_resume_token(std::string_view token) {
 
 std::vector<ResumeToken> find_resume_tokens(std::string_view text) {
     std::vector<ResumeToken> out;
-    for (size_t at = 0; (at = text.find(kPrefix, at)) != std::string_view::npos;) {
-        size_t end = at;
-        while (end < text.size() && !std::strchr(" \t\r\n\",}", text[end])) ++end;
-        const std::string_view word = text.substr(at, end - at);
-        // A word in a token's place must be one (a damaged one is refused, not skipped); words
-        // elsewhere that start alike ("r1.5" in a label) are not tokens.
-        if (looks_like_resume_token(word) && token_place(text, at, end))
-            out.push_back(parse_resume_token(word));
-        at = end;
+    for (size_t from = 0; from <= text.size();) {
+        const size_t nl = std::min(text.find('\n', from), text.size());
+        const std::string_view line = text.substr(from, nl - from);
+        for (size_t at = 0; (at = line.find(kPrefix, at)) != std::string_view::npos;) {
+            size_t end = at;
+            while (end < line.size() && !std::strchr(" \t\r\",}", line[end])) ++end;
+            const std::string_view word = line.substr(at, end - at);
+            // A word in a token's place must be one (a damaged one is refused, not skipped);
+            // words elsewhere that start alike ("r1.5" in a label) are not tokens.
+            if (looks_like_resume_token(word) && token_place(line, at, end))
+                out.push_back(parse_resume_token(word));
+            at = end;
+        }
+        from = nl + 1;
     }
     return out;
 }

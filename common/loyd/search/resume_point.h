@@ -56,9 +56,10 @@ ResumeToken parse_resume_token(std::string_view token);
 // Whether `text` holds something that starts like a token ("r1." then a digit).
 bool looks_like_resume_token(std::string_view text);
 
-// Every token in `text` (a run's earlier output, text or JSON): the words after "resume " or
-// "resume":", or alone on a line, that start with r1. and a digit; UsageError as
-// parse_resume_token for one that is damaged.
+// Every token in `text` (a run's earlier output, text or JSON): the words that start with r1.
+// and a digit and stand last on a limit's text line after " resume ", as a JSON record's
+// "resume" value, or alone on a line; UsageError as parse_resume_token for one that is damaged.
+// Words elsewhere (in a label, a message) are not tokens.
 std::vector<ResumeToken> find_resume_tokens(std::string_view text);
 
 // Whether point a is further along its search than b (a higher bound, or at the same bound a
