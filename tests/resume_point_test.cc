@@ -88,9 +88,14 @@ TEST(ResumeToken, FoundInOutputOfEitherForm) {
     // Labels and messages that hold such words are not tokens; jq's spaced JSON is read.
     const std::string labels =
         "my resume r1.5 test: length 3 moves RRD nodes 4 seconds 0.1\n"
-        "x resume " + a + " y: limit (node limit) nodes 9 seconds 0.1 lower bound 41\n"
-        "{\"label\":\"\\\"resume\\\":\\\"" + a + "\",\"status\":\"solved\"}\n"
-        "  \"resume\" : \"" + b + "\"\n";
+        "x resume " +
+        a +
+        " y: limit (node limit) nodes 9 seconds 0.1 lower bound 41\n"
+        "{\"label\":\"\\\"resume\\\":\\\"" +
+        a +
+        "\",\"status\":\"solved\"}\n"
+        "  \"resume\" : \"" +
+        b + "\"\n";
     const std::vector<search::ResumeToken> only = search::find_resume_tokens(labels);
     ASSERT_EQ(only.size(), 1u);
     EXPECT_EQ(only[0].key, 2u);
