@@ -1,25 +1,23 @@
 #include "solver/request.h"
 
 #include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string_view>
 #include <utility>
 
 #include "loyd/base/byte_order_mark.h"
 #include "loyd/base/error.h"
-#include "loyd/base/fd_input.h"
 #include "loyd/board/parse.h"
 #include "loyd/heuristics/lookups.h"
 #include "loyd/search/resume_point.h"
 #include "loyd/tables/discover.h"
 #include "program/signals.h"
+#include "solver/run/input.h"
 
 namespace loyd::solver {
 
@@ -135,32 +133,26 @@ void set_solutions(const Options& o, Request& r) {
 // solutions is a few hundred kilobytes): a file with a longer one is no such output.
 constexpr size_t kMaxResumeLine = size_t{16} << 20;
 
-// Calls f(line, number) for every line of the --resume file `name` (descriptor fd); IoError
-// when it cannot be read, UsageError for a line over kMaxResumeLine, CancelledError when a
-// Ctrl-C comes while it waits (a FIFO whose writer is slow).
+// Calls f(line, number) for every line of the --resume file `name`, read through the input's
+// FdBuf (which owns and closes fd): IoError when it cannot be read, UsageError for a line over
+// kMaxResumeLine, CancelledError when a Ctrl-C comes while it waits (a FIFO's slow writer).
 template <class F>
 void for_each_line(int fd, const std::string& name, F&& f) {
+    FdBuf buf(fd, "--resume " + name, true, &program::interrupted());
     std::string line;
     size_t number = 1;
-    std::vector<char> buf(size_t{1} << 16);
-    for (;;) {
-        const size_t got = base::read_some(fd, buf.data(), buf.size(), name, "--resume file",
-                                           &program::interrupted());
-        if (program::interrupted()) throw CancelledError("interrupted");
-        if (got == 0) break;
-        const std::string_view chunk(buf.data(), got);
-        for (size_t at = 0; at < chunk.size();) {
-            const size_t nl = chunk.find('\n', at);
-            line.append(chunk.substr(at, nl == std::string_view::npos ? nl : nl - at));
-            if (line.size() > kMaxResumeLine)
-                throw UsageError("--resume " + name + " line " + std::to_string(number) +
-                                 " is over 16 MiB: not a run's output");
-            if (nl == std::string_view::npos) break;
+    for (FdBuf::int_type c; (c = buf.sbumpc()) != FdBuf::traits_type::eof();) {
+        if (c == '\n') {
             f(line, number++);
             line.clear();
-            at = nl + 1;
+        } else if (line.size() == kMaxResumeLine) {
+            throw UsageError("--resume " + name + " line " + std::to_string(number) +
+                             " is over 16 MiB: not a run's output");
+        } else {
+            line.push_back(FdBuf::traits_type::to_char_type(c));
         }
     }
+    if (program::interrupted()) throw CancelledError("interrupted");
     if (!line.empty()) f(line, number);
 }
 
@@ -190,10 +182,6 @@ std::vector<search::ResumeToken> resume_tokens(const std::string& given) {
         throw UsageError("--resume " + arg + " is a folder (give a token, or a file of output)");
     const int fd = ::open(arg.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw IoError("cannot read --resume " + arg + ": " + std::strerror(errno), errno);
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
     std::vector<search::ResumeToken> found;
     for_each_line(fd, arg, [&](const std::string& line, size_t number) {
         try {

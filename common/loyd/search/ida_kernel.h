@@ -148,23 +148,9 @@ public:
 
     // Searches the subtree of a frontier node: replays its path, searches, takes it back.
     int search_subtree(const FrontierNode& n, int h_root) {
-        std::vector<Step>& steps = replay_;
-        steps.resize(static_cast<size_t>(n.depth));
-        int h = h_root;
-        for (int i = 0; i < n.depth; ++i) {
-            const int blank = s_.blank;
-            const int from = nbr_[blank][static_cast<int>(n.path[i])];
-            const int tile = s_.slide(from);
-            h = h_.moved(h, s_, tile, from, blank, steps[i].u);
-            steps[i].blank = blank;
-            path_[i] = n.path[i];
-        }
-        const int r = dfs<Pass::Search>(n.depth, std::max(h, n.h), n.state);
-        for (int i = n.depth - 1; i >= 0; --i) {
-            h_.undo(steps[i].u);
-            s_.slide(steps[i].blank);
-        }
-        return r;
+        return replayed(n.path, static_cast<size_t>(n.depth), h_root, [&](int h) {
+            return dfs<Pass::Search>(n.depth, std::max(h, n.h), n.state);
+        });
     }
 
     // Searches, under the current bound, the subtree of `marker` and every node after it in
@@ -353,34 +339,42 @@ private:
             if ((state = fsm_[static_cast<size_t>(state) * board::kDirs + static_cast<size_t>(d)]) <
                 0)
                 return 0;  // pruned by the automaton: not in this search's tree
+        const int g = static_cast<int>(p.size());
+        const int r = replayed(p.data(), p.size(), h0, [&](int h) {
+            if (g <= bound_ && g > 0 && h == 0 && s_.same_cells(goal_)) {
+                depth_ = g;
+                return kFound;
+            }
+            if (g + h > bound_) {  // (also a path longer than the bound: nothing of it searched)
+                next_bound_ = std::min(next_bound_, g + h);
+                return 0;
+            }
+            return g < kMaxDepth ? dfs<Pass::Search>(g, h, state) : 0;
+        });
+        return r < 0 ? r : 0;
+    }
+
+    // Makes the n moves of `path` from the current position (path_ holds them), calls body(h)
+    // with the heuristic there (from h_root), takes the moves back; returns body's value.
+    template <class Body>
+    int replayed(const board::Dir* path, size_t n, int h_root, Body&& body) {
         std::vector<Step>& steps = replay_;
-        steps.resize(p.size());
-        int h = h0;
-        for (size_t i = 0; i < p.size(); ++i) {
+        steps.resize(n);
+        int h = h_root;
+        for (size_t i = 0; i < n; ++i) {
             const int blank = s_.blank;
-            const int from = nbr_[blank][static_cast<int>(p[i])];
+            const int from = nbr_[blank][static_cast<int>(path[i])];
             const int tile = s_.slide(from);
             h = h_.moved(h, s_, tile, from, blank, steps[i].u);
             steps[i].blank = blank;
-            path_[i] = p[i];
+            path_[i] = path[i];
         }
-        const int g = static_cast<int>(p.size());
-        int r = 0;
-        if (g > bound_) {  // (a path longer than the bound: nothing of it is searched)
-            next_bound_ = std::min(next_bound_, g + h);
-        } else if (g > 0 && h == 0 && s_.same_cells(goal_)) {
-            depth_ = g;
-            r = kFound;
-        } else if (g + h > bound_) {
-            next_bound_ = std::min(next_bound_, g + h);
-        } else if (g < kMaxDepth) {
-            r = dfs<Pass::Search>(g, h, state);
-        }
-        for (size_t i = p.size(); i-- > 0;) {
+        const int r = body(h);
+        for (size_t i = n; i-- > 0;) {
             h_.undo(steps[i].u);
             s_.slide(steps[i].blank);
         }
-        return r < 0 ? r : 0;
+        return r;
     }
 
     // Collect pass: a node at the split depth, recorded instead of searched.

@@ -114,6 +114,9 @@ public:
 private:
     // A resume point's path must be a walk of the blank on the board from the start.
     static void check_path(const board::Board& start, const std::vector<board::Dir>& path) {
+        if (path.size() > kMaxResumePath)
+            throw UsageError("the resume point's path is longer than " +
+                             std::to_string(kMaxResumePath) + " moves");
         int blank = start.blank();
         for (board::Dir d : path)
             if ((blank = start.geometry().neighbor(blank, d)) < 0)

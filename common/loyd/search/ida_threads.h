@@ -157,8 +157,7 @@ Outcome iterate_threads(Workers<H>& ws, Shared& shared, int bound, int h0, int r
     if (marker) lead.defer_check();
     if (!marker && lead.check()) {  // stopped before any subtree: resumed from the first
         const FrontierNode& n = frontier.front();
-        const std::vector<board::Dir> at(n.path, n.path + n.depth);
-        o.marker = marker ? later_marker(at, *marker) : at;
+        o.marker = std::vector<board::Dir>(n.path, n.path + n.depth);
         o.next_bound = lead.next_bound();
         return o;
     }

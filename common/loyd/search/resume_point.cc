@@ -196,12 +196,12 @@ const ResumePoint* ResumeBook::find(uint64_t key) const {
 }
 
 void ResumeBook::taken(uint64_t key) const {
-    if (const auto it = points_.find(key); it != points_.end()) it->second.used->store(true);
+    if (const auto it = points_.find(key); it != points_.end()) it->second.used.store(true);
 }
 
 size_t ResumeBook::unused() const {
     size_t n = 0;
-    for (const auto& [key, e] : points_) n += !e.used->load();
+    for (const auto& [key, e] : points_) n += !e.used.load();
     return n;
 }
 

@@ -22,7 +22,6 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,7 +80,7 @@ public:
 private:
     struct Entry {
         ResumePoint point;
-        std::unique_ptr<std::atomic<bool>> used = std::make_unique<std::atomic<bool>>(false);
+        mutable std::atomic<bool> used{false};  // (a map's entries never move)
     };
     std::map<uint64_t, Entry> points_;
 };
