@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""Korf's 24-puzzle instances: the per-instance report and the projection of the whole list
+(docs/benchmarks.md and docs/scale.md, issue 19), computed from the runs' own output.
+
+  korf24_projection.py instances TSV OUT
+  korf24_projection.py report TSV --gap GAPFILE [--rate NODES_PER_S] RUN...
+
+  TSV      Korf's instances in solve_bench's form (../shared/data/korf24.tsv): id, 25 tiles
+           row-major for the blank-first goal, optimal length, published node count
+  OUT      `instances` writes them for the solver's --input: one `korfN: TILES` line each,
+           turned a half turn (cell c to 24 - c, tile t to 25 - t, the blank stays 0), which
+           takes the blank-first goal to loyd's blank-last one; lengths and node counts are
+           unchanged, as the half turn maps the puzzle onto itself
+  GAPFILE  `solve_bench TSV pdb --pdb SET --gap 8 --threads 1` over the whole list: each
+           instance's nodes through the iterations up to its optimal length less 8
+  RUN      the output of full searches, in the order they ran: solve_bench's text (a row per
+           instance solved) or `solver --json` records whose labels end in the instance's id
+           (`korf17`); a record stopped by a limit or a signal counts toward the run that
+           takes it up (`--resume`), one that was not resumed starts a new count. Of several
+           complete searches of one instance the last given is the one reported.
+  --rate   nodes per second the machine searches with both cores (default 6e7: the mean of
+           24-6-6-6-6x2 in the cells layout on the AMD EPYC of docs/benchmarks.md)
+
+The report prints, in the published order of difficulty, each instance solved: its length and
+the published optimal one, nodes, seconds, the ratio to the published nodes and the factor from
+its nodes at --gap to its full search; then the instances still in progress (nodes so far and
+the bound reached); then the projection of the whole list: the unsolved instances' nodes at
+--gap times the median, geometric mean, smallest and largest factor of the solved ones, the
+same from the solved ones' pooled ratio to the published nodes, and the hours at --rate. A
+solved length that differs from the published optimal one is an error (exit 1).
+"""
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+
+
+def read_published(path):
+    """id -> (tiles, optimal length, published nodes) from Korf's TSV."""
+    out = {}
+    for n, line in enumerate(open(path), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split("\t")
+        if len(f) != 4:
+            sys.exit(f"{path}:{n}: expected id, tiles, length, nodes")
+        tiles = [int(t) for t in f[1].split()]
+        if sorted(tiles) != list(range(25)):
+            sys.exit(f"{path}:{n}: the tiles are not 0..24")
+        out[int(f[0])] = (tiles, int(f[2]), int(f[3]))
+    return out
+
+
+def half_turn(tiles):
+    """The board turned by 180 degrees, its tiles renamed so the goal stays loyd's."""
+    return [0 if t == 0 else 25 - t for t in reversed(tiles)]
+
+
+def read_gap(path):
+    """id -> nodes through optimal - K, from solve_bench's --gap rows (`id gap opt nodes ...`)."""
+    out = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) == 6 and f[0].isdigit() and f[1] == "gap":
+            out[int(f[0])] = int(f[3])
+    return out
+
+
+class Runs:
+    """Complete searches (id -> length, nodes, seconds) and partial ones, folded in run order."""
+
+    def __init__(self):
+        self.done, self.partial = {}, {}
+
+    def bench_row(self, f):
+        self.done[int(f[0])] = (int(f[1]), int(f[3]), float(f[4]))
+        self.partial.pop(int(f[0]), None)
+
+    def record(self, r, where):
+        m = re.search(r"(\d+)$", str(r.get("label", "")))
+        if not m:
+            sys.exit(f"{where}: a record's label does not end in an instance id")
+        i = int(m.group(1))
+        nodes, secs, bound = self.partial.pop(i, (0, 0.0, 0))
+        if r.get("resumed_from") is None:
+            nodes, secs = 0, 0.0
+        nodes += r["nodes_generated"]
+        secs += r["seconds"]
+        if r["status"] == "solved":
+            self.done[i] = (r["length"], nodes, secs)
+        elif r["status"] == "limit" and r.get("resume"):
+            self.partial[i] = (nodes, secs, r.get("lower_bound") or 0)
+
+    def read(self, path):
+        for n, line in enumerate(open(path), 1):
+            s = line.strip()
+            if s.startswith("{"):
+                r = json.loads(s)
+                if "label" in r:
+                    self.record(r, f"{path}:{n}")
+                continue
+            f = s.split()
+            if len(f) == 6 and f[0].isdigit() and f[1].isdigit():
+                self.bench_row(f)
+
+
+def print_solved(pub, gap, done):
+    print("| # | length | nodes | s | published nodes | ratio | nodes / nodes at --gap |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for i in sorted(done, key=lambda i: pub[i][2]):
+        length, nodes, secs = done[i]
+        factor = f"{nodes / gap[i]:,.0f}" if i in gap else "-"
+        print(f"| {i} | {length} | {nodes:,} | {secs:.1f} | {pub[i][2]:,} | "
+              f"{nodes / pub[i][2]:.3f} | {factor} |")
+
+
+def print_partial(pub, partial):
+    for i in sorted(partial, key=lambda i: pub[i][2]):
+        nodes, secs, bound = partial[i]
+        print(f"in progress: #{i} (optimal {pub[i][1]}): {nodes:,} nodes in {secs:.0f} s, "
+              f"bound {bound} reached, {nodes / pub[i][2]:.3f} of the published nodes so far")
+
+
+def print_projection(pub, gap, done, rate):
+    total_pub = sum(p[2] for p in pub.values())
+    nodes = sum(d[1] for d in done.values())
+    solved_pub = sum(pub[i][2] for i in done)
+    print(f"solved {len(done)} of {len(pub)}: {nodes:,} nodes, {nodes / solved_pub:.3f} of their "
+          f"published nodes, which are {solved_pub / total_pub:.1%} of the list's")
+    easiest = sorted(pub, key=lambda i: pub[i][2])[:10]
+    if all(i in done for i in easiest):
+        print(f"ten easiest: {sum(done[i][2] for i in easiest):.1f} s, "
+              f"{sum(done[i][1] for i in easiest) / sum(pub[i][2] for i in easiest):.3f} "
+              "of their published nodes")
+    rest = [i for i in pub if i not in done]
+    factors = [done[i][1] / gap[i] for i in done if i in gap]
+    if rest and not all(i in gap for i in rest):
+        sys.exit("the --gap file lacks some of the unsolved instances")
+    ways = [("pooled ratio", nodes / solved_pub * total_pub)]
+    if factors and rest:
+        geo = math.exp(statistics.mean(math.log(f) for f in factors))
+        for name, k in (("median factor", statistics.median(factors)), ("geometric mean", geo),
+                        ("smallest factor", min(factors)), ("largest factor", max(factors))):
+            ways.append((f"{name} {k:,.0f}", nodes + k * sum(gap[i] for i in rest)))
+    for name, n in ways:
+        print(f"all {len(pub)} by {name}: {n:.3g} nodes, {n / total_pub:.3f} of the published, "
+              f"{n / rate / 3600:.1f} h at {rate:.3g} nodes/s")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    ins = sub.add_parser("instances")
+    ins.add_argument("tsv")
+    ins.add_argument("out")
+    rep = sub.add_parser("report")
+    rep.add_argument("tsv")
+    rep.add_argument("--gap", required=True)
+    rep.add_argument("--rate", type=float, default=6e7)
+    rep.add_argument("runs", nargs="+")
+    a = ap.parse_args()
+    pub = read_published(a.tsv)
+    if a.cmd == "instances":
+        with open(a.out, "w") as f:
+            for i in sorted(pub):
+                f.write(f"korf{i}: " + " ".join(map(str, half_turn(pub[i][0]))) + "\n")
+        return
+    if a.rate <= 0:
+        sys.exit("--rate must be positive")
+    runs = Runs()
+    for path in a.runs:
+        runs.read(path)
+    unknown = [i for i in list(runs.done) + list(runs.partial) if i not in pub]
+    if unknown:
+        sys.exit(f"instances not in {a.tsv}: {unknown}")
+    gap = read_gap(a.gap)
+    print_solved(pub, gap, runs.done)
+    print_partial(pub, runs.partial)
+    print_projection(pub, gap, runs.done, a.rate)
+    wrong = [i for i, d in runs.done.items() if d[0] != pub[i][1]]
+    if wrong:
+        sys.exit(f"lengths differ from the published optimal ones: {wrong}")
+
+
+if __name__ == "__main__":
+    main()
