@@ -10,7 +10,9 @@
   OUT      `instances` writes them for the solver's --input: one `korfN: TILES` line each,
            turned a half turn (cell c to 24 - c, tile t to 25 - t, the blank stays 0), which
            takes the blank-first goal to loyd's blank-last one; lengths and node counts are
-           unchanged, as the half turn maps the puzzle onto itself
+           unchanged, as the half turn maps the puzzle onto itself. (data/korf24.txt holds
+           them unturned: `solver --goal blank-first --input data/korf24.txt` maps the goal
+           onto the tables itself; its move order differs, so do its node counts, slightly.)
   GAPFILE  `solve_bench TSV pdb --pdb SET --gap 8 --threads 1` over the whole list: each
            instance's nodes through the iterations up to its optimal length less 8
   RUN      the output of full searches, in the order they ran: solve_bench's text (a row per

@@ -358,6 +358,17 @@ run "$solver" --goal blank-first --json --input "$scratch/korf.txt"
 expect_status "korf easiest three" 0
 verify "korf easiest three" json "$scratch/korf.txt" --size 4x4 --goal blank-first "${korf_expect[@]}"
 
+# data/korf24.txt is korf24.tsv's 33 boards as solver input, labelled as korf100.txt is; each
+# one reads as a solvable 5x5 board (a node limit of 1 stops every search at once: exit 3).
+expect "korf24.txt holds korf24.tsv's boards" cmp -s \
+  <(grep -v '^#' "$repo/data/korf24.txt") \
+  <(grep -v '^#' "$repo/data/korf24.tsv" | awk -F'\t' '{print "korf-" $1 ": " $2}')
+run "$solver" --goal blank-first --heuristic manhattan --node-limit 1 --json -j 1 \
+  --input "$repo/data/korf24.txt"
+expect_status "korf24.txt read" 3
+expect_out "korf24.txt: 33 instances, each stopped by the limit" \
+  '"instances":33,"solved":0,"unsolvable":0,"limit":33,"invalid":0'
+
 # Non-square boards, explicit goals, lengths against the checker's BFS (2x3, 2x4, 4x2).
 cat >"$scratch/b24.txt" <<'EOF'
 p1: 7 6 5 4 3 2 1 0
