@@ -18,14 +18,17 @@
   RUN      the output of full searches, in the order they ran: solve_bench's text (a row per
            instance solved) or `solver --json` records whose labels end in the instance's id
            (`korf17`); a record stopped by a limit or a signal counts toward the run that
-           takes it up (`--resume`), one that was not resumed starts a new count. Of several
-           complete searches of one instance the last given is the one reported.
+           takes it up (`--resume`), one that was not resumed starts a new count, and one
+           resumed at a bound no run given before it stopped at is refused (give the runs in
+           the order they ran). Of several complete searches of one instance the last given
+           is the one reported. Invalid and unsolvable records are passed over.
   --rate   nodes per second the machine searches with both cores (default 6e7: the mean of
            24-6-6-6-6x2 in the cells layout on the AMD EPYC of docs/benchmarks.md)
 
 The report prints, in the published order of difficulty, each instance solved: its length and
 the published optimal one, nodes, seconds, the ratio to the published nodes and the factor from
-its nodes at --gap to its full search; then the instances still in progress (nodes so far and
+its nodes at --gap to its full search (none when the --gap file lacks it or counts 0 nodes:
+such an instance is left out of the factors); then the instances still in progress (nodes so far and
 the bound reached); then the projection of the whole list: the unsolved instances' nodes at
 --gap times the median, geometric mean, smallest and largest factor of the solved ones, the
 same from the solved ones' pooled ratio to the published nodes, and the hours at --rate. A
@@ -39,19 +42,32 @@ import statistics
 import sys
 
 
+def lines(path):
+    """(number, line) of a file, or exit with one line naming it."""
+    try:
+        with open(path) as f:
+            return list(enumerate(f, 1))
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
+
+
 def read_published(path):
     """id -> (tiles, optimal length, published nodes) from Korf's TSV."""
     out = {}
-    for n, line in enumerate(open(path), 1):
+    for n, line in lines(path):
         if not line.strip() or line.startswith("#"):
             continue
-        f = line.split("\t")
-        if len(f) != 4:
-            sys.exit(f"{path}:{n}: expected id, tiles, length, nodes")
-        tiles = [int(t) for t in f[1].split()]
-        if sorted(tiles) != list(range(25)):
-            sys.exit(f"{path}:{n}: the tiles are not 0..24")
-        out[int(f[0])] = (tiles, int(f[2]), int(f[3]))
+        f = line.rstrip("\n").split("\t")
+        try:
+            if len(f) != 4:
+                raise ValueError
+            tiles = [int(t) for t in f[1].split()]
+            row = (int(f[0]), tiles, int(f[2]), int(f[3]))
+        except ValueError:
+            sys.exit(f"{path}:{n}: expected id, 25 tiles, length, nodes (tab-separated numbers)")
+        if sorted(tiles) != list(range(25)) or row[3] <= 0:
+            sys.exit(f"{path}:{n}: the tiles are not 0..24, or the node count is not positive")
+        out[row[0]] = (tiles, row[2], row[3])
     return out
 
 
@@ -63,9 +79,9 @@ def half_turn(tiles):
 def read_gap(path):
     """id -> nodes through optimal - K, from solve_bench's --gap rows (`id gap opt nodes ...`)."""
     out = {}
-    for line in open(path):
+    for _, line in lines(path):
         f = line.split()
-        if len(f) == 6 and f[0].isdigit() and f[1] == "gap":
+        if len(f) >= 6 and f[0].isdigit() and f[1] == "gap" and f[3].isdigit():
             out[int(f[0])] = int(f[3])
     return out
 
@@ -77,35 +93,51 @@ class Runs:
         self.done, self.partial = {}, {}
 
     def bench_row(self, f):
-        self.done[int(f[0])] = (int(f[1]), int(f[3]), float(f[4]))
-        self.partial.pop(int(f[0]), None)
+        """A solve_bench row: `id length optimal nodes seconds nodes/s [note]`."""
+        i = int(f[0])
+        if f[1].isdigit():
+            self.done[i] = (int(f[1]), int(f[3]), float(f[4]))
+        self.partial.pop(i, None)
 
     def record(self, r, where):
         m = re.search(r"(\d+)$", str(r.get("label", "")))
         if not m:
             sys.exit(f"{where}: a record's label does not end in an instance id")
         i = int(m.group(1))
-        nodes, secs, bound = self.partial.pop(i, (0, 0.0, 0))
-        if r.get("resumed_from") is None:
-            nodes, secs = 0, 0.0
-        nodes += r["nodes_generated"]
-        secs += r["seconds"]
-        if r["status"] == "solved":
-            self.done[i] = (r["length"], nodes, secs)
-        elif r["status"] == "limit" and r.get("resume"):
-            self.partial[i] = (nodes, secs, r.get("lower_bound") or 0)
+        status = r.get("status")
+        if status not in ("solved", "limit"):
+            return  # an invalid or unsolvable line: no search to count
+        nodes, secs = r.get("nodes_generated"), r.get("seconds")
+        if not isinstance(nodes, int) or not isinstance(secs, (int, float)):
+            sys.exit(f"{where}: a {status} record without nodes_generated and seconds")
+        before = self.partial.pop(i, None)
+        if r.get("resumed_from") is not None:
+            if before is None or before[2] != r["resumed_from"]:
+                sys.exit(f"{where}: #{i} resumed at bound {r['resumed_from']}, but no run given "
+                         "before it stopped there (give the runs in the order they ran)")
+            nodes, secs = nodes + before[0], secs + before[1]
+        if status == "solved":
+            self.done[i] = (r.get("length"), nodes, secs)
+        elif r.get("resume"):
+            self.partial[i] = (nodes, secs, r.get("lower_bound"))
 
     def read(self, path):
-        for n, line in enumerate(open(path), 1):
+        for n, line in lines(path):
             s = line.strip()
             if s.startswith("{"):
-                r = json.loads(s)
-                if "label" in r:
+                try:
+                    r = json.loads(s)
+                except ValueError:
+                    sys.exit(f"{path}:{n}: not a JSON record (solver --json prints one per line)")
+                if isinstance(r, dict) and "label" in r:
                     self.record(r, f"{path}:{n}")
                 continue
             f = s.split()
-            if len(f) == 6 and f[0].isdigit() and f[1].isdigit():
-                self.bench_row(f)
+            if len(f) >= 6 and f[0].isdigit() and f[2].isdigit() and f[3].isdigit():
+                try:
+                    self.bench_row(f)
+                except ValueError:
+                    sys.exit(f"{path}:{n}: not a solve_bench row")
 
 
 def print_solved(pub, gap, done):
@@ -113,7 +145,7 @@ def print_solved(pub, gap, done):
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for i in sorted(done, key=lambda i: pub[i][2]):
         length, nodes, secs = done[i]
-        factor = f"{nodes / gap[i]:,.0f}" if i in gap else "-"
+        factor = f"{nodes / gap[i]:,.0f}" if gap.get(i) else "-"
         print(f"| {i} | {length} | {nodes:,} | {secs:.1f} | {pub[i][2]:,} | "
               f"{nodes / pub[i][2]:.3f} | {factor} |")
 
@@ -127,6 +159,9 @@ def print_partial(pub, partial):
 
 def print_projection(pub, gap, done, rate):
     total_pub = sum(p[2] for p in pub.values())
+    if not done:
+        print("no instance solved: nothing to project from")
+        return
     nodes = sum(d[1] for d in done.values())
     solved_pub = sum(pub[i][2] for i in done)
     print(f"solved {len(done)} of {len(pub)}: {nodes:,} nodes, {nodes / solved_pub:.3f} of their "
@@ -137,7 +172,7 @@ def print_projection(pub, gap, done, rate):
               f"{sum(done[i][1] for i in easiest) / sum(pub[i][2] for i in easiest):.3f} "
               "of their published nodes")
     rest = [i for i in pub if i not in done]
-    factors = [done[i][1] / gap[i] for i in done if i in gap]
+    factors = [done[i][1] / gap[i] for i in done if gap.get(i)]
     if rest and not all(i in gap for i in rest):
         sys.exit("the --gap file lacks some of the unsolved instances")
     ways = [("pooled ratio", nodes / solved_pub * total_pub)]
