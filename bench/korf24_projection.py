@@ -200,9 +200,13 @@ def main():
     a = ap.parse_args()
     pub = read_published(a.tsv)
     if a.cmd == "instances":
-        with open(a.out, "w") as f:
-            for i in sorted(pub):
-                f.write(f"korf{i}: " + " ".join(map(str, half_turn(pub[i][0]))) + "\n")
+        text = "".join(f"korf{i}: " + " ".join(map(str, half_turn(pub[i][0]))) + "\n"
+                       for i in sorted(pub))
+        try:
+            with open(a.out, "w") as f:
+                f.write(text)
+        except OSError as e:
+            sys.exit(f"{a.out}: {e.strerror}")
         return
     if a.rate <= 0:
         sys.exit("--rate must be positive")
