@@ -215,6 +215,13 @@ expect_err "- among separate tiles: the blank named" "the blank is 0, _ or \\."
 run "$solver" check 1 2 3 4 5 6 7 8 0 -
 expect_status "check with - as the moves" 0
 expect_out "check with - as the moves: no moves, optimal" "^argument 1: optimal stm 0 "
+# An empty moves argument is no moves too (JSON writes a solved board's as ""), not a refusal.
+run "$solver" check "1 2 3/4 5 6/7 8 _" ""
+expect_status "check with empty moves" 0
+expect_out "check with empty moves: no moves, optimal" "^argument 1: optimal stm 0 "
+run "$solver" check "1 2 3/4 5 6/7 _ 8" ""
+expect_status "check with empty moves, off the goal" 8
+expect_out "check with empty moves, off the goal: misses it" "^argument 1: misses-goal stm 0 "
 : >"$scratch/stdin"
 # A word is named as no tile number, not counted as one; a huge number is out of range.
 run "$solver" -j 1 solve frob

@@ -122,7 +122,15 @@ done
 run "$solver" --metric mtm --pdb "$repo/data/8-4-4" "8 2 0/4 6 1/3 7 5"
 expect_status "stm tables refused in mtm" 2
 expect_err "stm tables refused in mtm: said" 'count stm moves'
-expect_err "stm tables refused in mtm: the remedies" 'add --metric stm to search in theirs, or leave out --pdb \(the solver finds mtm tables itself; build some with: .*pdbgen build --preset 8-mtm-fringe'
+expect_err "stm tables refused in mtm: the remedies" 'add --metric stm to search in theirs, or leave out --pdb \(the solver then uses the 8-mtm-fringe tables in .*data/8-mtm-fringe\)'
+# With no set of the search's metric to be found for the board, the remedy builds one.
+export XDG_DATA_HOME="$scratch/xdg"
+expect_run "an mtm set for 3x2" 0 "$(dirname "$solver")/pdbgen" build --size 3x2 --pattern 1,2 \
+  --metric mtm --out "$scratch/m32" -q
+run "$solver" --pdb "$scratch/m32" "1 2 3/4 0 5"
+expect_status "mtm tables refused in stm" 2
+expect_err "mtm tables refused in stm: the build" 'or leave out --pdb \(the solver finds stm tables itself; build some with: .*pdbgen build --size 3x2 .*--out .*xdg/loyd/pdb/'
+unset XDG_DATA_HOME
 # scramble keeps its --count N
 run "$solver" scramble --count 3 --seed 1 --size 3x3
 expect_status "scramble --count" 0

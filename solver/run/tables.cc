@@ -92,17 +92,30 @@ const tables::LoadedSet* Tables::load(const std::string& path) {
     return (loaded_[path] = std::move(s)).get();
 }
 
+namespace {
+// What leaving out --pdb would give for `goal` in metric `m`: the set discovery finds, or, with
+// none found, the command that builds one.
+std::string without_pdb(const board::Board& goal, board::Metric m) {
+    const std::optional<tables::FoundSet> found = tables::find_best_set(
+        tables::default_pdb_dirs(base::self_executable_path()), goal, nullptr, m);
+    if (found)
+        return "the solver then uses the " + found->spec.name + " tables in " +
+               fs::path(found->manifest).parent_path().string();
+    return "the solver finds " + board::to_string(m) +
+           " tables itself; build some with: " + tables::suggest_build_command(goal, m);
+}
+}  // namespace
+
 void Tables::check_metric() {
     if (req_.pdb.empty()) return;
     const tables::LoadedSet* s = load(req_.pdb);
     if (s->spec.metric != req_.metric)  // the user's remedies first: their metric, or discovery
-        throw UsageError(local_pdbgen(tables::misfit_message(
-            tables::SetMisfit::Metric, s->spec, "the tables in " + req_.pdb, s->spec.goal,
-            req_.metric,
-            "add --metric " + board::to_string(s->spec.metric) +
-                " to search in theirs, or leave out --pdb (the solver finds " +
-                board::to_string(req_.metric) + " tables itself; build some with: " +
-                tables::suggest_build_command(s->spec.goal, req_.metric) + ")")));
+        throw UsageError(local_pdbgen(
+            tables::misfit_message(tables::SetMisfit::Metric, s->spec, "the tables in " + req_.pdb,
+                                   s->spec.goal, req_.metric,
+                                   "add --metric " + board::to_string(s->spec.metric) +
+                                       " to search in theirs, or leave out --pdb (" +
+                                       without_pdb(s->spec.goal, req_.metric) + ")")));
 }
 
 std::string Tables::misfit(const board::Board& goal) {
