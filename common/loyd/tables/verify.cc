@@ -7,6 +7,8 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "loyd/base/error.h"
@@ -60,12 +62,53 @@ public:
         full_ = p.kind() == PatternKind::Full;
         mtm_ = p.metric() == board::Metric::Mtm;
         for (int c = 0; c < g_.cells(); ++c) nmask_[c] = g_.neighbor_mask(c);
-        uint8_t goal_items[board::kMaxCells];
         const board::Cells goal_pos = p.goal().positions();
-        pattern_items(p, goal_pos.data(), goal_items);
-        goal_rank_ = rk_.rank(goal_items);
+        pattern_items(p, goal_pos.data(), goal_items_.data());
+        goal_rank_ = rk_.rank(goal_items_.data());
+        goal_blank_ = goal_pos[0];
     }
     uint64_t goal_rank() const { return goal_rank_; }
+
+    // Additive single-tile-metric tables: a breadth-first search of the abstract space
+    // (placement, blank region) from the goal, layer by layer, until it has reached `budget`
+    // states (the last layer may be partial). A placement reached is at the depth of its first
+    // region reached, exactly (the builder's definition: a region reached earlier would have
+    // been found in an earlier, complete layer), so its entry must be that depth: a range of
+    // raised values that no invariant sees (near a goal whose pattern tiles cut the free cells
+    // apart, rule 4 never applies) is refused. "" when every entry reached agrees; else what
+    // differs, its rank in *rank. Cost: up to 4k flood fills and ranks per state expanded,
+    // memory about 100 bytes per state reached.
+    std::string near_goal_problem(size_t budget, uint64_t* rank) const {
+        if (full_ || mtm_) return "";
+        const base::Mask goal_free = free_cells(goal_items_.data());
+        std::vector<State> layer{{goal_items_, flood(g_, base::bit(goal_blank_), goal_free)}};
+        std::unordered_set<uint64_t> seen{goal_rank_ * 32 + base::lowest(layer[0].region)};
+        std::unordered_map<uint64_t, int> depth{{goal_rank_, 0}};
+        for (int d = 1; !layer.empty() && seen.size() < budget && d < 255; ++d) {
+            std::vector<State> next;
+            for (const State& st : layer)
+                if (seen.size() < budget)
+                    expand(st.pc, st.region, [&](const State& to, uint64_t r) {
+                        if (!seen.insert(r * 32 + base::lowest(to.region)).second) return;
+                        next.push_back(to);
+                        depth.try_emplace(r, d);
+                    });
+            layer = std::move(next);
+        }
+        uint64_t worst = kNone;  // the lowest rank that differs, so the message is reproducible
+        std::string why;
+        for (const auto& [r, d] : depth) {
+            uint8_t pc[board::kMaxCells];
+            rk_.unrank(r, pc);
+            if (const int v = table_.value(r, pc, bound_); v != d && r < worst) {
+                worst = r;
+                why = "entry " + std::to_string(v) + ", but the search from the goal reaches " +
+                      placement(pc, m_) + " in " + std::to_string(d) + " moves";
+            }
+        }
+        *rank = worst;
+        return why;
+    }
 
     // "" when entry r keeps every invariant, else what it breaks. With `lower`, the rank of a
     // neighbour one move closer (the highest entry below r's) goes there, for a descent; *value
@@ -159,6 +202,33 @@ private:
         return "";
     }
 
+    // An additive abstract state: the pattern tiles' cells and the blank's region.
+    struct State {
+        std::array<uint8_t, board::kMaxCells> pc;
+        base::Mask region;
+    };
+    base::Mask free_cells(const uint8_t* pc) const {
+        base::Mask occ = 0;
+        for (int i = 0; i < k_; ++i) occ |= base::bit(pc[i]);
+        return g_.all_cells() & ~occ;
+    }
+    // Every move of an additive state: a pattern tile next to the blank's region slides into
+    // it, the blank then in the region of the cell the tile left. f(successor, its rank).
+    template <class F>
+    void expand(const std::array<uint8_t, board::kMaxCells>& pc, base::Mask region, F&& f) const {
+        const base::Mask fr = free_cells(pc.data());
+        for (int i = 0; i < k_; ++i) {
+            const int from = pc[i];
+            for (base::Mask adj = nmask_[from] & region; adj; adj &= adj - 1) {
+                const int to = base::lowest(adj);
+                const base::Mask fr2 = (fr | base::bit(from)) & ~base::bit(to);
+                auto next = pc;
+                next[static_cast<size_t>(i)] = static_cast<uint8_t>(to);
+                f(State{next, flood(g_, base::bit(from), fr2)}, rk_.rank(next.data()));
+            }
+        }
+    }
+
     const EntryReader& table_;
     EntryBound bound_;
     Ranker rk_;
@@ -167,6 +237,8 @@ private:
     bool full_ = false, mtm_ = false;
     std::array<base::Mask, board::kMaxCells> nmask_{};
     uint64_t goal_rank_ = 0;
+    std::array<uint8_t, board::kMaxCells> goal_items_{};
+    int goal_blank_ = 0;
 };
 
 // splitmix64: the sample's ranks, a fixed function of the seed.
@@ -238,6 +310,10 @@ void verify_table(const Pattern& p, const EntryReader& table, uint64_t entries, 
     };
     if (const std::string why = fresh_build_problem(p, entries, value, &r); !why.empty())
         throw FormatError(what + ": rank " + std::to_string(r) + ": " + why);
+    if (entries > kFullCheckEntries)
+        if (const std::string why = check.near_goal_problem(kNearGoalVerifyStates, &r);
+            !why.empty())
+            throw FormatError(what + ": rank " + std::to_string(r) + ": " + why);
 }
 
 int spot_check_samples(uint64_t payload_bytes) {
@@ -279,6 +355,9 @@ void spot_check_table(const Pattern& p, const EntryReader& table, uint64_t entri
                               " (every entry of a table this small is checked on load)");
         return;
     }
+    uint64_t near = 0;
+    if (const std::string why = check.near_goal_problem(kNearGoalLoadStates, &near); !why.empty())
+        refuse(near, why);
     for (int i = 1; i < samples; ++i) {
         uint64_t r = mix(seed) % entries;
         if (i > kSpotCheckWalks) {

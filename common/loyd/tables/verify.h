@@ -14,6 +14,9 @@
 // written out in docs/pdb-format.md. Single-tile-metric entries are also at least their
 // Manhattan bound and of its parity (tables/entry_coding.h). A table in the cells layout
 // (tables/cell_layout.h) is checked key by key the same way, and its unused slots must hold 0.
+// An additive table's placements nearest the goal (a breadth-first search of up to
+// kNearGoalVerifyStates states) must hold exactly their depths; a table of at most
+// kFullCheckEntries entries is compared with a fresh build instead.
 // `entries` counts the keys (PdbTable::size()), in either layout.
 // Cost: one unrank and a few ranks per entry, spread over `threads` (the cells layout: and a
 // pass over its slots).
@@ -23,7 +26,8 @@
 // loading does by default, spot_check_samples entries per table, so a table whose checksums
 // were recomputed over wrong entries (every entry doubled, a buggy or hostile builder) is
 // refused. The first kSpotCheckWalks samples are followed down to the goal, every entry on the
-// way checked, so a whole range of values raised is refused too. A table of at most
+// way checked, and the states nearest the goal are searched exactly (additive tables), so a
+// whole range of values raised is refused too. A table of at most
 // kFullCheckEntries entries (every 3x3 table, small patterns) has every entry checked instead,
 // and compared with a fresh build of the pattern (20 ms at most; verify_table does the same).
 // A damaged entry that the sample and the walks miss is left to `pdbgen verify`.
@@ -58,8 +62,19 @@ inline constexpr uint64_t kFullCheckEntries = 65'536;
 // when `samples` is 16): from the sampled entry to a neighbour one
 // move closer, and on, every entry on the way checked. A walk crosses every value between the
 // sample's and 0, so an error that moves a whole range of values (every entry above some value
-// raised, with the checksums recomputed) is met where the range begins, wherever it lies.
+// raised, with the checksums recomputed) is met where the range begins, wherever it lies, and
+// refused there when an invariant sees it (near a goal that splits the free cells one may not:
+// kNearGoalLoadStates).
 inline constexpr int kSpotCheckWalks = 16;
+
+// Additive tables: the states of the abstract space nearest the goal, searched breadth-first
+// on load (and by verify_table, further) up to this many, every placement reached compared
+// with its exact depth. A range of raised values that the walks cross where no invariant can
+// see it (a goal whose pattern tiles cut the free cells apart keeps rule 4 from applying near
+// the goal) is refused where it begins, if the search gets that far. About 0.5 ms on load
+// per table of 15-5-5-5 or 24-6-6-6-6x2 (docs/benchmarks.md); in verify about 0.1 s, 10 MB.
+inline constexpr size_t kNearGoalLoadStates = 2'000;
+inline constexpr size_t kNearGoalVerifyStates = 100'000;
 
 // Throws FormatError like verify_table, saying that the check was sampled (or whole). With
 // max_value >= 0 (the header's), an entry above it is refused, and a table checked whole must
