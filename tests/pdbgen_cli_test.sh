@@ -96,6 +96,11 @@ fullc=$scratch/fullc
 expect_run "build custom full blank-first" 0 "$pdbgen" build --size 3x3 --goal blank-first --pattern 1,2,3 --kind full \
   --out "$fullc" -q
 expect_file "custom full manifest goal" "$fullc/manifest.txt" "^goal 0 1 2 3 4 5 6 7 8$"
+# A goal is a keyword or a board in numbers: an unknown word, and labels, are refused as such.
+expect_run "goal: an unknown word" 2 "$pdbgen" build --size 3x3 --goal blank-middle --pattern 1 --out "$scratch/gw"
+expect_err_line "goal: an unknown word" "pdbgen: bad --goal 'blank-middle' (expected blank-last, blank-first, or a board in numbers) (see pdbgen --help)"
+expect_run "goal: labels" 2 "$pdbgen" build --size 3x3 --goal "A B C/D E F/G H _" --pattern 1 --out "$scratch/gw"
+expect_err "goal: labels" "tile numbers are needed here, not labels"
 
 # The multi-tile metric: full tables only (the default kind), version 2 files and manifests.
 mtm=$scratch/mtm
