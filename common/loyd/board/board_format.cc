@@ -227,7 +227,8 @@ int TileLabels::tile(std::string_view token) const {
                       "; blank _ . or 0)");
 }
 
-BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal) : size_(size) {
+BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal, GoalLabels labels)
+    : size_(size) {
     goal = base::without_bom(goal);  // text copied from a file saved with one
     if (goal_keyword(goal) == "blank-last") return;
     if (goal_keyword(goal) == "blank-first") {
@@ -236,8 +237,8 @@ BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal) : 
     }
     const std::string quoted = "bad --goal '" + clipped(std::string(goal), 80) + "'";
     if (std::none_of(goal.begin(), goal.end(), [](char c) { return c == '/' || is_separator(c); }))
-        throw UsageError(quoted +
-                         " (expected blank-last, blank-first, or a board in numbers or labels)");
+        throw UsageError(quoted + " (expected blank-last, blank-first, or a board in numbers" +
+                         (labels == GoalLabels::Allowed ? " or labels)" : ")"));
     try {
         const BoardText t = split_board(goal);
         const Geometry g = geometry_of(t, size, "--size");
@@ -247,6 +248,8 @@ BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal) : 
                 tiles.push_back(is_blank_token(s) ? 0 : *integer(s));
                 if (s == "_" || s == ".") labels_ = TileLabels::numbers(s);
             }
+        } else if (labels == GoalLabels::Refused) {
+            throw UsageError(quoted + ": tile numbers are needed here, not labels");
         } else {
             labels_ = TileLabels::of_goal(t.tokens);
             int next = 1;

@@ -85,8 +85,11 @@ public:
     // drops one from the start of each argument and input line; read() and the line splitter
     // of parse.h keep it: a caller reading a file drops it there, base/byte_order_mark.h).
     // UsageError naming --goal or --size when the goal is
-    // bad or does not fit the size.
-    BoardFormat(std::optional<Geometry> size, std::string_view goal);
+    // bad or does not fit the size. GoalLabels::Refused: a goal in labels is refused too, and
+    // the messages offer numbers only (pdbgen's goals: tables are built for tile numbers).
+    enum class GoalLabels { Allowed, Refused };
+    BoardFormat(std::optional<Geometry> size, std::string_view goal,
+                GoalLabels labels = GoalLabels::Allowed);
 
     // The board every instance must have (from --size or the goal), if one is fixed.
     std::optional<Geometry> geometry() const;

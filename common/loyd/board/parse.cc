@@ -119,19 +119,7 @@ bool goal_is_explicit(const std::string& spec) {
 }
 
 Board parse_goal(const std::string& spec, const Geometry& g) {
-    // A single word that is not a keyword: named here, since labels are no choice (BoardFormat
-    // would offer them).
-    const std::string_view text = base::without_bom(spec);
-    const auto separates = [](char c) {
-        return c == '/' || c == ',' || std::isspace(static_cast<unsigned char>(c));
-    };
-    if (goal_keyword(text).empty() && std::none_of(text.begin(), text.end(), separates))
-        throw UsageError("bad --goal '" + clipped(spec, 80) +
-                         "' (expected blank-last, blank-first, or a board in numbers)");
-    const BoardFormat f(g, spec);
-    if (!f.labels().are_numbers())
-        throw UsageError("bad --goal '" + spec + "': tile numbers are needed here, not labels");
-    return f.goal(g);
+    return BoardFormat(g, spec, BoardFormat::GoalLabels::Refused).goal(g);
 }
 
 }  // namespace loyd::board
