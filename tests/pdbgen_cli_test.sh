@@ -100,7 +100,15 @@ expect_file "custom full manifest goal" "$fullc/manifest.txt" "^goal 0 1 2 3 4 5
 expect_run "goal: an unknown word" 2 "$pdbgen" build --size 3x3 --goal blank-middle --pattern 1 --out "$scratch/gw"
 expect_err_line "goal: an unknown word" "pdbgen: bad --goal 'blank-middle' (expected blank-last, blank-first, or a board in numbers) (see pdbgen --help)"
 expect_run "goal: labels" 2 "$pdbgen" build --size 3x3 --goal "A B C/D E F/G H _" --pattern 1 --out "$scratch/gw"
-expect_err "goal: labels" "tile numbers are needed here, not labels"
+expect_err "goal: labels" "'A' is not a tile number \\(tile numbers are needed here, not labels\\)"
+# The same without --size (the board's size is then read from the goal), and a typo named.
+expect_run "goal: an unknown word, no --size" 2 "$pdbgen" build --goal blank-middle --pattern 1 --out "$scratch/gw"
+expect_err_line "goal: an unknown word, no --size" "pdbgen: bad --goal 'blank-middle' (expected blank-last, blank-first, or a board in numbers) (see pdbgen --help)"
+expect_run "goal: labels, no --size" 2 "$pdbgen" build --goal "A B C/D E F/G H I" --pattern 1 --out "$scratch/gw"
+expect_err "goal: labels, no --size" "'A' is not a tile number \\(tile numbers are needed here, not labels\\)"
+expect_run "goal: a typo" 2 "$pdbgen" build --goal "1 2 3/4 5 6/7 8 x" --pattern 1 --out "$scratch/gw"
+expect_err "goal: a typo" "'x' is not a tile number"
+expect "goal: nothing made" [ ! -e "$scratch/gw" ]
 
 # The multi-tile metric: full tables only (the default kind), version 2 files and manifests.
 mtm=$scratch/mtm

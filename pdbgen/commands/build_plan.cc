@@ -56,7 +56,8 @@ tables::PdbSetSpec custom_spec(const Options& o, board::Metric m) {
     }
     board::Geometry g = o.size ? board::parse_size(*o.size) : [&]() -> board::Geometry {
         const std::optional<board::Geometry> written =
-            board::BoardFormat(std::nullopt, o.goal).geometry();
+            board::BoardFormat(std::nullopt, o.goal, board::BoardFormat::GoalLabels::Refused)
+                .geometry();
         if (!written) throw UsageError("a custom set needs --size WxH");
         return *written;
     }();

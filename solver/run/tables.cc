@@ -93,13 +93,15 @@ const tables::LoadedSet* Tables::load(const std::string& path) {
 }
 
 namespace {
-// What leaving out --pdb would give for `goal` in metric `m`: the set discovery finds, or, with
-// none found, the command that builds one.
+// What leaving out --pdb would give for `goal` (the given set's: the instances are not read
+// yet, so it is said to be for that board and goal) in metric `m`: the set discovery finds, or,
+// with none found, the command that builds one.
 std::string without_pdb(const board::Board& goal, board::Metric m) {
     const std::optional<tables::FoundSet> found = tables::find_best_set(
         tables::default_pdb_dirs(base::self_executable_path()), goal, nullptr, m);
     if (found)
-        return "the solver then uses the " + found->spec.name + " tables in " +
+        return "for " + goal.geometry().name() + " boards with the goal of those tables, the " +
+               "solver then uses the " + found->spec.name + " tables in " +
                fs::path(found->manifest).parent_path().string();
     return "the solver finds " + board::to_string(m) +
            " tables itself; build some with: " + tables::suggest_build_command(goal, m);

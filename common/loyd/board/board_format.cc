@@ -249,7 +249,9 @@ BoardFormat::BoardFormat(std::optional<Geometry> size, std::string_view goal, Go
                 if (s == "_" || s == ".") labels_ = TileLabels::numbers(s);
             }
         } else if (labels == GoalLabels::Refused) {
-            throw UsageError(quoted + ": tile numbers are needed here, not labels");
+            const auto word = std::find_if_not(t.tokens.begin(), t.tokens.end(), numeric_token);
+            throw UsageError(quoted + ": " + quote(*word) +
+                             " is not a tile number (tile numbers are needed here, not labels)");
         } else {
             labels_ = TileLabels::of_goal(t.tokens);
             int next = 1;

@@ -16,7 +16,8 @@
 // (tables/cell_layout.h) is checked key by key the same way, and its unused slots must hold 0.
 // An additive table's placements nearest the goal (a breadth-first search of up to
 // kNearGoalVerifyStates states) must hold exactly their depths; a table of at most
-// kFullCheckEntries entries is compared with a fresh build instead.
+// kFullCheckEntries entries is compared with a fresh build instead (in the play page's engine,
+// built without the builder, searched near the goal as far as verify searches).
 // `entries` counts the keys (PdbTable::size()), in either layout.
 // Cost: one unrank and a few ranks per entry, spread over `threads` (the cells layout: and a
 // pass over its slots).
@@ -29,7 +30,8 @@
 // way checked, and the states nearest the goal are searched exactly (additive tables), so a
 // whole range of values raised is refused too. A table of at most
 // kFullCheckEntries entries (every 3x3 table, small patterns) has every entry checked instead,
-// and compared with a fresh build of the pattern (20 ms at most; verify_table does the same).
+// and compared with a fresh build of the pattern (20 ms at most; verify_table does the same;
+// the play page's engine searches near the goal as verify_table does instead).
 // A damaged entry that the sample and the walks miss is left to `pdbgen verify`.
 //
 // summarize_values: the entries' histogram and the XXH3-64 of the entries as bytes in rank
