@@ -31,7 +31,8 @@ its nodes at --gap to its full search (none when the --gap file lacks it or coun
 such an instance is left out of the factors); then the instances still in progress (nodes so far and
 the bound reached); then the projection of the whole list: the unsolved instances' nodes at
 --gap times the median, geometric mean, smallest and largest factor of the solved ones, the
-same from the solved ones' pooled ratio to the published nodes, and the hours at --rate. A
+same from the solved ones' pooled ratio to the published nodes (an instance in progress counted
+at no fewer nodes than it has used so far), and the hours at --rate. A
 solved length that differs from the published optimal one is an error (exit 1).
 """
 import argparse
@@ -157,7 +158,7 @@ def print_partial(pub, partial):
               f"bound {bound} reached, {nodes / pub[i][2]:.3f} of the published nodes so far")
 
 
-def print_projection(pub, gap, done, rate):
+def print_projection(pub, gap, done, partial, rate):
     total_pub = sum(p[2] for p in pub.values())
     if not done:
         print("no instance solved: nothing to project from")
@@ -175,12 +176,17 @@ def print_projection(pub, gap, done, rate):
     factors = [done[i][1] / gap[i] for i in done if gap.get(i)]
     if rest and not all(i in gap for i in rest):
         sys.exit("the --gap file lacks some of the unsolved instances")
-    ways = [("pooled ratio", nodes / solved_pub * total_pub)]
+    # An instance in progress has used its nodes so far: it is never projected below them.
+    def projected(estimate):
+        return nodes + sum(max(estimate(i), partial[i][0] if i in partial else 0) for i in rest)
+
+    ratio = nodes / solved_pub
+    ways = [("pooled ratio", projected(lambda i: ratio * pub[i][2]))]
     if factors and rest:
         geo = math.exp(statistics.mean(math.log(f) for f in factors))
         for name, k in (("median factor", statistics.median(factors)), ("geometric mean", geo),
                         ("smallest factor", min(factors)), ("largest factor", max(factors))):
-            ways.append((f"{name} {k:,.0f}", nodes + k * sum(gap[i] for i in rest)))
+            ways.append((f"{name} {k:,.0f}", projected(lambda i, k=k: k * gap[i])))
     for name, n in ways:
         print(f"all {len(pub)} by {name}: {n:.3g} nodes, {n / total_pub:.3f} of the published, "
               f"{n / rate / 3600:.1f} h at {rate:.3g} nodes/s")
@@ -219,7 +225,7 @@ def main():
     gap = read_gap(a.gap)
     print_solved(pub, gap, runs.done)
     print_partial(pub, runs.partial)
-    print_projection(pub, gap, runs.done, a.rate)
+    print_projection(pub, gap, runs.done, runs.partial, a.rate)
     wrong = [i for i, d in runs.done.items() if d[0] != pub[i][1]]
     if wrong:
         sys.exit(f"lengths differ from the published optimal ones: {wrong}")
