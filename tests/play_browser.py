@@ -485,8 +485,15 @@ def check_tables(p, cli, data, tables, work):
     truncated.write_bytes(Path(pdbs[1]).read_bytes()[:3000])
     text = bad / "notes.pdb"
     text.write_text("these are not tables\n")
+    # One entry raised by 2 with both checksums made to match: the engine has no builder to
+    # compare with, so its search near the goal must find it (the whole space of a table this
+    # small).
+    raised = bad / ("raised-" + Path(pdbs[0]).name)
+    shutil.copyfile(pdbs[0], raised)
+    subprocess.run([sys.executable, str(Path(__file__).with_name("raise_entry.py")), str(raised), "100"], check=True)
     cases = [
         ([str(flipped), pdbs[1]], ["not loaded", Path(pdbs[0]).name, "checksum"]),
+        ([str(raised), pdbs[1]], ["not loaded", raised.name + ": rank 100: ", "the search from the goal reaches"]),
         ([truncated.as_posix(), pdbs[0]], ["not loaded", truncated.name]),
         ([str(text)], ["not loaded", "notes.pdb", "not a loyd table"]),
         ([pdbs[0]], ["not loaded", "incomplete set", "tiles 4 5 6 7 8"]),

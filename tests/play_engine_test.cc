@@ -106,18 +106,25 @@ TEST(PlayTableSets, RefusesWhatIsNotAWholeCheckedRawSet) {
     EXPECT_TRUE(
         contains(refused(dir),
                  "incomplete set: these tables are part of 8-4-4, which also needs additive-"));
-    // A flipped payload bit: the checksum.
-    dir = upload(scratch, good, "flip", false);
-    {
-        std::fstream f(dir + "/picked 1.pdb", std::ios::in | std::ios::out | std::ios::binary);
+    // A flipped payload bit: the checksum, naming the file as the user named it (the set's
+    // loader reads it under the set's name for it), with and without the manifest.
+    const auto flip = [](const std::string& file) {
+        std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
         f.seekp(4096 + 7);
         char c = 0;
         f.read(&c, 1);
         f.seekp(4096 + 7);
         c = static_cast<char>(c ^ 0x10);
         f.write(&c, 1);
+    };
+    for (const bool with_manifest : {false, true}) {
+        dir = upload(scratch, good, with_manifest ? "flip-m" : "flip", with_manifest);
+        flip(dir + "/picked 1.pdb");
+        const std::string msg = refused(dir);
+        EXPECT_TRUE(contains(msg, dir + "/picked 1.pdb: ")) << msg;
+        EXPECT_TRUE(contains(msg, "checksum")) << msg;
+        EXPECT_FALSE(contains(msg, "additive-")) << msg;
     }
-    EXPECT_TRUE(contains(refused(dir), "checksum"));
     // Truncated: the header's sizes.
     dir = upload(scratch, good, "cut", false);
     fs::resize_file(dir + "/picked 2.pdb", 5000);

@@ -21,6 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Files placed under the set's names: (the name now, the user's name).
+using Renames = std::vector<std::pair<std::string, std::string>>;
+
 // A file the user gave: its name and, for a table, its header and pattern.
 struct Given {
     std::string name;  // as the user named it
@@ -143,10 +146,10 @@ tables::PdbSetSpec set_of_tables(const std::vector<Given>& given,
                       first.metric());
 }
 
-// Renames the given tables to the file names `spec` gives their patterns; a table the spec
-// names but no file holds is missing.
+// Renames the given tables to the file names `spec` gives their patterns, noting in `renames`
+// the user's name of each; a table the spec names but no file holds is missing.
 void place_tables(const std::string& dir, std::vector<Given>& given, const tables::PdbSetSpec& spec,
-                  const std::string& manifest) {
+                  const std::string& manifest, Renames& renames) {
     for (size_t i = 0; i < given.size(); ++i) {  // out of the way first: names may be swapped
         const std::string tmp = std::string(".given-").append(std::to_string(i));
         fs::rename(fs::path(dir) / given[i].file, fs::path(dir) / tmp);
@@ -161,6 +164,7 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const table
             continue;
         }
         fs::rename(fs::path(dir) / it->file, fs::path(dir) / t.file);
+        if (it->name != t.file) renames.emplace_back(t.file, it->name);
         given.erase(it);
     }
     if (!absent.empty()) {
@@ -172,6 +176,35 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const table
     if (!given.empty())
         throw UsageError(given[0].name + " is not a table of the set in " + manifest +
                          " (load one set at a time)");
+}
+
+// Rethrows the error being handled, of the same type, with each file of `dir` placed under
+// another name named as the user gave it.
+[[noreturn]] void rethrow_as_given(const std::string& dir, const Renames& renames) {
+    const auto as_given = [&](std::string m) {
+        for (const auto& [placed, name] : renames) {
+            const std::string from = dir + "/" + placed, to = dir + "/" + name;
+            for (size_t at = m.find(from); at != std::string::npos;
+                 at = m.find(from, at + to.size()))
+                m.replace(at, from.size(), to);
+        }
+        return m;
+    };
+    try {
+        throw;
+    } catch (const CancelledError& e) {
+        throw CancelledError(as_given(e.what()));
+    } catch (const LimitError& e) {
+        throw LimitError(as_given(e.what()));
+    } catch (const IoError& e) {
+        throw IoError(as_given(e.what()), e.code());
+    } catch (const FormatError& e) {
+        throw FormatError(as_given(e.what()));
+    } catch (const UsageError& e) {
+        throw UsageError(as_given(e.what()));
+    } catch (const BusyError& e) {
+        throw BusyError(as_given(e.what()));
+    }
 }
 
 }  // namespace
@@ -189,14 +222,16 @@ const tables::LoadedSet& TableSets::load_embedded(const std::string& dir) {
     return hold(std::make_unique<tables::LoadedSet>(tables::load_set(dir)), true);
 }
 
-tables::PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
+tables::PdbSetSpec TableSets::upload_spec(const std::string& dir, Renames& renames) const {
     std::optional<std::string> manifest;
     std::vector<Given> given = classify(dir, manifest);
     if (manifest) {
         tables::PdbSetSpec spec = tables::read_manifest((fs::path(dir) / *manifest).string());
-        if (*manifest != tables::kManifestName)
+        if (*manifest != tables::kManifestName) {
             fs::rename(fs::path(dir) / *manifest, fs::path(dir) / tables::kManifestName);
-        place_tables(dir, given, spec, *manifest);
+            renames.emplace_back(tables::kManifestName, *manifest);
+        }
+        place_tables(dir, given, spec, *manifest, renames);
         return spec;
     }
     std::vector<std::string> missing;
@@ -212,15 +247,20 @@ tables::PdbSetSpec TableSets::upload_spec(const std::string& dir) const {
         for (const HeldSet& h : sets_) held.push_back(h.set->spec.name);
         spec = set_of_tables(given, held);
     }
-    place_tables(dir, given, *spec, "the set");
+    place_tables(dir, given, *spec, "the set", renames);
     std::ofstream(fs::path(dir) / tables::kManifestName) << manifest_text(*spec);
     return *spec;
 }
 
 const tables::LoadedSet& TableSets::load_upload(const std::string& dir) {
     Cleanup gone{dir};
-    upload_spec(dir);
-    return hold(std::make_unique<tables::LoadedSet>(tables::load_set(dir)), false);
+    Renames renames;
+    upload_spec(dir, renames);
+    try {
+        return hold(std::make_unique<tables::LoadedSet>(tables::load_set(dir)), false);
+    } catch (...) {
+        rethrow_as_given(dir, renames);
+    }
 }
 
 const tables::LoadedSet* TableSets::best_for(const board::Board& goal, board::Metric metric) const {

@@ -25,6 +25,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loyd/board/board.h"
@@ -56,7 +57,9 @@ private:
     const tables::LoadedSet& hold(std::unique_ptr<tables::LoadedSet> s, bool embedded);
     // Makes `dir` a set folder (tables under their manifest names, a manifest) and returns
     // its spec; throws naming what is wrong or missing.
-    tables::PdbSetSpec upload_spec(const std::string& dir) const;
+    // `renames` gets (the name now, the user's name) of each file placed under another.
+    tables::PdbSetSpec upload_spec(const std::string& dir,
+                                   std::vector<std::pair<std::string, std::string>>& renames) const;
     std::vector<HeldSet> sets_;
 };
 
