@@ -125,6 +125,21 @@ TEST(PlayTableSets, RefusesWhatIsNotAWholeCheckedRawSet) {
         EXPECT_TRUE(contains(msg, "checksum")) << msg;
         EXPECT_FALSE(contains(msg, "additive-")) << msg;
     }
+    {  // Two tables each given under the other's name: the damaged one named as given.
+        std::vector<fs::path> t;
+        for (const auto& e : fs::directory_iterator(good))
+            if (e.path().extension() == ".pdb") t.push_back(e.path());
+        std::sort(t.begin(), t.end());
+        ASSERT_EQ(t.size(), 2u);
+        dir = scratch / "swapped";
+        fs::create_directories(dir);
+        fs::copy_file(t[0], dir + "/" + t[1].filename().string());
+        fs::copy_file(t[1], dir + "/" + t[0].filename().string());
+        flip(dir + "/" + t[1].filename().string());  // holds t[0]'s table
+        const std::string msg = refused(dir);
+        EXPECT_TRUE(contains(msg, dir + "/" + t[1].filename().string() + ": ")) << msg;
+        EXPECT_FALSE(contains(msg, t[0].filename().string())) << msg;
+    }
     // Truncated: the header's sizes.
     dir = upload(scratch, good, "cut", false);
     fs::resize_file(dir + "/picked 2.pdb", 5000);

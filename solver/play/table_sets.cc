@@ -181,14 +181,21 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const table
 // Rethrows the error being handled, of the same type, with each file of `dir` placed under
 // another name named as the user gave it.
 [[noreturn]] void rethrow_as_given(const std::string& dir, const Renames& renames) {
-    const auto as_given = [&](std::string m) {
-        for (const auto& [placed, name] : renames) {
-            const std::string from = dir + "/" + placed, to = dir + "/" + name;
-            for (size_t at = m.find(from); at != std::string::npos;
-                 at = m.find(from, at + to.size()))
-                m.replace(at, from.size(), to);
+    // One pass, so a file given under another's set name is not renamed twice.
+    const auto as_given = [&](const std::string& m) {
+        std::string out;
+        for (size_t i = 0; i < m.size();) {
+            const auto hit = std::find_if(renames.begin(), renames.end(), [&](const auto& r) {
+                return m.compare(i, dir.size() + 1 + r.first.size(), dir + "/" + r.first) == 0;
+            });
+            if (hit == renames.end()) {
+                out += m[i++];
+                continue;
+            }
+            out += dir + "/" + hit->second;
+            i += dir.size() + 1 + hit->first.size();
         }
-        return m;
+        return out;
     };
     try {
         throw;
