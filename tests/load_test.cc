@@ -16,12 +16,16 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <numeric>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/board/geometry.h"
+#include "loyd/board/parse.h"
 #include "loyd/tables/discover.h"
 #include "loyd/tables/presets.h"
 #include "tests/pdb_test_support.h"
@@ -667,6 +671,80 @@ TEST(DefaultPdbDirs, AFolderNamedTwiceIsSearchedOnce) {
             EXPECT_NE(dirs[i], again);
 }
 
+// The --pattern options of a suggested command, each as its tiles.
+std::vector<std::vector<int>> suggested_patterns(const std::string& cmd) {
+    std::vector<std::vector<int>> patterns;
+    for (size_t at = cmd.find("--pattern "); at != std::string::npos;
+         at = cmd.find("--pattern ", at + 1)) {
+        std::vector<int> tiles;
+        std::istringstream in(cmd.substr(at + 10, cmd.find(' ', at + 10) - at - 10));
+        for (std::string t; std::getline(in, t, ',');) tiles.push_back(std::stoi(t));
+        patterns.push_back(tiles);
+    }
+    return patterns;
+}
+
+// A board or goal with no preset gets compact blocks of tiles, not runs in goal order (rows):
+// every tile in one pattern, every pattern but the last of the same size, each pattern's cells
+// connected (the blank's cell joining) and, from four tiles, not on one line of the board (a row
+// of five was the old way), the walk starting at the corner farthest from the blank.
+TEST(SuggestedSet, CompactBlocksForBoardsWithoutAPreset) {
+    const auto at = [](const board::Board& goal, int tile) {
+        for (int c = 0; c < goal.cells(); ++c)
+            if (goal.at(c) == tile) return c;
+        return -1;
+    };
+    std::vector<board::Board> goals;
+    for (const auto& [w, h] :
+         {std::pair{5, 4}, {4, 5}, {6, 4}, {7, 3}, {3, 7}, {6, 3}, {8, 3}, {3, 5}, {2, 6}})
+        for (bool last : {true, false}) {
+            const board::Geometry g(w, h);
+            goals.push_back(last ? board::Board::blank_last(g) : board::Board::blank_first(g));
+        }
+    goals.push_back(
+        board::parse_goal("1 2 3 4 5 6 7 8 9 0 10 11 12 13 14 15", board::Geometry(4, 4)));
+    goals.push_back(board::parse_goal(
+        "1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15 16 17 18 19 20 21 22 23 24", board::Geometry(5, 5)));
+    for (const board::Board& goal : goals) {
+        const std::string cmd = tables::suggest_build_command(goal);
+        SCOPED_TRACE(cmd);
+        const std::vector<std::vector<int>> patterns = suggested_patterns(cmd);
+        ASSERT_GE(patterns.size(), 2u);
+        std::vector<int> all;
+        for (size_t i = 0; i < patterns.size(); ++i) {
+            const std::vector<int>& p = patterns[i];
+            if (i + 1 < patterns.size()) EXPECT_EQ(p.size(), patterns[0].size());
+            EXPECT_LE(p.size(), patterns[0].size());
+            all.insert(all.end(), p.begin(), p.end());
+            // Not on one line: two rows and two columns at least, for four tiles or more.
+            const int w = goal.geometry().width();
+            std::set<int> rows, columns;
+            uint32_t cells = 0;
+            for (int t : p) {
+                rows.insert(at(goal, t) / w);
+                columns.insert(at(goal, t) % w);
+                cells |= uint32_t{1} << at(goal, t);
+            }
+            if (p.size() >= 4) EXPECT_TRUE(rows.size() >= 2 && columns.size() >= 2) << i;
+            // Connected, the blank's cell joining (the walk passes it).
+            const uint32_t open = cells | uint32_t{1} << goal.blank();
+            const uint32_t reached =
+                board::flood(goal.geometry(), uint32_t{1} << at(goal, p[0]), open);
+            EXPECT_EQ(reached & cells, cells) << i;
+        }
+        std::sort(all.begin(), all.end());
+        std::vector<int> tiles(static_cast<size_t>(goal.cells() - 1));
+        std::iota(tiles.begin(), tiles.end(), 1);
+        EXPECT_EQ(all, tiles);
+    }
+    // On 5x4 the first block is the 2x3 one in the corner farthest from the blank.
+    const board::Geometry g54(5, 4);
+    EXPECT_EQ(suggested_patterns(tables::suggest_build_command(board::Board::blank_last(g54)))[0],
+              (std::vector<int>{1, 2, 3, 6, 7, 8}));
+    EXPECT_EQ(suggested_patterns(tables::suggest_build_command(board::Board::blank_first(g54)))[0],
+              (std::vector<int>{12, 13, 14, 17, 18, 19}));
+}
+
 // A set already built that holds some of the suggested set's tables: the command reuses them
 // (--reuse, its folder quoted) and the cost counts only the others.
 TEST(ShellWord, BuildCommandReusesTheTablesOfASetHeld) {
@@ -697,14 +775,7 @@ TEST(ShellWord, BuildCommandReusesTheTablesOfASetHeld) {
     // A custom suggestion reuses too: the 3x4 board's own tables, held by a set.
     const board::Board g34 = board::Board::blank_last(board::Geometry(3, 4));
     const std::string custom = tables::suggest_build_command(g34);
-    std::vector<std::vector<int>> patterns;
-    for (size_t at = custom.find("--pattern "); at != std::string::npos;
-         at = custom.find("--pattern ", at + 1)) {
-        std::vector<int> tiles;
-        std::istringstream in(custom.substr(at + 10, custom.find(' ', at + 10) - at - 10));
-        for (std::string t; std::getline(in, t, ',');) tiles.push_back(std::stoi(t));
-        patterns.push_back(tiles);
-    }
+    const std::vector<std::vector<int>> patterns = suggested_patterns(custom);
     ASSERT_GE(patterns.size(), 2u) << custom;
     const tables::PdbSetSpec held =
         tables::custom_set("held", g34, {patterns[0]}, tables::PatternKind::Additive);
