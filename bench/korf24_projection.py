@@ -31,8 +31,8 @@ its nodes at --gap to its full search (none when the --gap file lacks it or coun
 such an instance is left out of the factors); then the instances still in progress (nodes so far and
 the bound reached); then the projection of the whole list: the unsolved instances' nodes at
 --gap times the median, geometric mean, smallest and largest factor of the solved ones, the
-same from the solved ones' pooled ratio to the published nodes (an instance in progress counted
-at no fewer nodes than it has used so far), and the hours at --rate. A
+same from the solved ones' pooled ratio to the published nodes, and the hours at --rate (in
+each, an instance in progress is counted at no fewer nodes than it has used so far). A
 solved length that differs from the published optimal one is an error (exit 1).
 """
 import argparse

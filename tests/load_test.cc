@@ -713,7 +713,9 @@ TEST(SuggestedSet, CompactBlocksForBoardsWithoutAPreset) {
         std::vector<int> all;
         for (size_t i = 0; i < patterns.size(); ++i) {
             const std::vector<int>& p = patterns[i];
-            if (i + 1 < patterns.size()) EXPECT_EQ(p.size(), patterns[0].size());
+            if (i + 1 < patterns.size()) {
+                EXPECT_EQ(p.size(), patterns[0].size());
+            }
             EXPECT_LE(p.size(), patterns[0].size());
             all.insert(all.end(), p.begin(), p.end());
             // Not on one line: two rows and two columns at least, for four tiles or more.
@@ -725,7 +727,9 @@ TEST(SuggestedSet, CompactBlocksForBoardsWithoutAPreset) {
                 columns.insert(at(goal, t) % w);
                 cells |= uint32_t{1} << at(goal, t);
             }
-            if (p.size() >= 4) EXPECT_TRUE(rows.size() >= 2 && columns.size() >= 2) << i;
+            if (p.size() >= 4) {
+                EXPECT_TRUE(rows.size() >= 2 && columns.size() >= 2) << i;
+            }
             // Connected, the blank's cell joining (the walk passes it).
             const uint32_t open = cells | uint32_t{1} << goal.blank();
             const uint32_t reached =

@@ -165,13 +165,13 @@ TEST(MtmPdb, BuildSuggestionsNameEachGoalsOwnSet) {
         return cmd.substr(at + 8, cmd.find(' ', at + 8) - at - 8);
     };
     const board::Geometry g(3, 4);
-    EXPECT_EQ(name_in(tables::suggest_build_command(board::Board::blank_last(g))), "custom-3x4");
-    EXPECT_EQ(name_in(tables::suggest_build_command(board::Board::blank_first(g))), "custom-3x4");
+    EXPECT_EQ(name_in(tables::suggest_build_command(board::Board::blank_last(g))), "blocks-3x4");
+    EXPECT_EQ(name_in(tables::suggest_build_command(board::Board::blank_first(g))), "blocks-3x4");
     EXPECT_EQ(name_in(tables::suggest_build_command(test::goal_with_blank(g, 4))),
-              "custom-3x4-blank-r2c2");
+              "blocks-3x4-blank-r2c2");
     EXPECT_EQ(
         name_in(tables::suggest_build_command(test::goal_with_blank(g, 4), board::Metric::Mtm)),
-        "custom-mtm-3x4-blank-r2c2");
+        "blocks-mtm-3x4-blank-r2c2");
     std::set<std::string> names;
     std::mt19937_64 rng(5);
     std::vector<board::Board> goals;

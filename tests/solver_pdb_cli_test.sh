@@ -302,7 +302,7 @@ if [ -z "$cmd" ] || ! eval "$cmd -q -j 2" >"$scratch/hintbuild.out" 2>&1; then
 else
   expect_run "3x4 with the hinted tables" 0 "$solver" --size 3x4 --json --input "$scratch/rect.txt"
   count_check
-  grep -q '"heuristic":"pdb:custom-3x4"' "$scratch/out" || fail "hinted tables not used: $(cat "$scratch/out")"
+  grep -q '"heuristic":"pdb:blocks-3x4"' "$scratch/out" || fail "hinted tables not used: $(cat "$scratch/out")"
   rm -rf "$XDG_DATA_HOME/loyd"
 fi
 # Tables used that are not the set suggested, but hold some of its tables: the hint's command
@@ -331,11 +331,16 @@ expect_out "twin: the twin tables used" '"heuristic":"pdb:twin"'
 expect "twin: no hint" sh -c "! grep -q 'faster' '$scratch/err'"
 LOYD_PDB_PATH="$scratch/partpath" expect_run "part: the hint again" 3 "$scratch/bin/solver" --node-limit 50 --input "$scratch/hard33.txt"
 expect_err "part: the hint again" "for faster solving build tables"
+# Where no preset fits, a set weaker than the blocks suggested (the rows an earlier loyd
+# suggested for 3x4) gets the hint too, its command under a name of its own.
+expect_run "rows of 3x4" 0 "$pdbgen" build --size 3x4 --pattern 1,2,3 --pattern 4,5,6 --pattern 7,8,9 --pattern 10,11 --name custom-3x4 --out "$scratch/rowspath/custom-3x4" -q
+LOYD_PDB_PATH="$scratch/rowspath" expect_run "rows: the hint" 3 "$scratch/bin/solver" --size 3x4 --node-limit 2000 --input "$scratch/hard34.txt"
+expect_err "rows: the hint" "used the custom-3x4 tables from $scratch/rowspath/custom-3x4; for faster solving build tables .*--name blocks-3x4 "
 # In a batch of several boards the hint is for the board whose search needed tables (here the
 # second line's 3x4, not the first line's 4x2).
 printf 'easy: 1 2 3 4/5 6 0 7\nh: 0 11 10/9 8 7/6 5 4/3 1 2\n' >"$scratch/mixed.txt"
 expect_run "mixed hint" 3 "$solver" --node-limit 2000 --input "$scratch/mixed.txt"
-expect_err "mixed hint: for the 3x4" "no pattern databases found for 3x4; .*--name custom-3x4 "
+expect_err "mixed hint: for the 3x4" "no pattern databases found for 3x4; .*--name blocks-3x4 "
 count_check
 grep -q "4x2" "$scratch/err" && fail "mixed hint: names the 4x2 board: $(cat "$scratch/err")"
 # Asking for tables where there are none is an error, not a silent fallback.

@@ -180,7 +180,10 @@ void place_tables(const std::string& dir, std::vector<Given>& given, const table
 
 // Rethrows the error being handled, of the same type, with each file of `dir` placed under
 // another name named as the user gave it.
-[[noreturn]] void rethrow_as_given(const std::string& dir, const Renames& renames) {
+[[noreturn]] void rethrow_as_given(const std::string& dir, Renames renames) {
+    std::sort(renames.begin(), renames.end(), [](const auto& a, const auto& b) {
+        return a.first.size() > b.first.size();  // the longest name first: "a.pdb.x" over "a.pdb"
+    });
     // One pass, so a file given under another's set name is not renamed twice.
     const auto as_given = [&](const std::string& m) {
         std::string out;

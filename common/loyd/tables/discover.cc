@@ -225,7 +225,7 @@ namespace {
 // onto each other get folders of their own.
 std::string suggested_name(const board::Board& goal, bool standard, bool mtm) {
     const board::Geometry& g = goal.geometry();
-    std::string name = std::string(mtm ? "custom-mtm-" : "custom-") + g.name();
+    std::string name = std::string(mtm ? "blocks-mtm-" : "blocks-") + g.name();
     if (standard) return name;
     bool in_order = true;
     for (int c = 0, next = 1; c < g.cells(); ++c)
@@ -252,11 +252,12 @@ std::vector<int> band_widths(int d) {
 
 // The goal's tiles along a snake through bands of the board 2 or 3 cells thick, laid along
 // its longer side: band after band, cell column after column along each band (back and forth,
-// as the cells within each column), starting at the corner farthest from the blank (or beside
-// it, so that the walk steps from cell to neighbouring cell, the blank's included). Runs of
-// consecutive tiles then cover compact blocks (2x3 for six tiles) rather than rows: on a 5x4
-// board 0.10x the nodes of runs in goal order (rows), and half those of the same walk ending
-// at the blank, which leaves the short last run beside it (docs/benchmarks.md).
+// as the cells within each column), starting at the corner farthest from the blank (with two
+// bands and an even number of columns, beside it, so that the walk steps from cell to
+// neighbouring cell, the blank's included). Runs of consecutive tiles then cover compact blocks
+// (2x3 for six tiles) rather than rows: on a 5x4 board about an eighth of the nodes of runs in
+// goal order (rows), and half those of the same walk ending at the blank, which leaves the
+// short last run beside it (docs/benchmarks.md).
 std::vector<int> snake_order(const board::Board& goal) {
     const board::Geometry& g = goal.geometry();
     const bool wide = g.width() >= g.height();  // bands are rows of cells, else columns
@@ -275,7 +276,7 @@ std::vector<int> snake_order(const board::Board& goal) {
             // Each column back from the last's end; the first band's columns so that it ends
             // beside the next band, whose first column starts there (a board of at most 25
             // cells has at most two bands).
-            const bool down = b == 0 ? (along - 1 - j) % 2 == 0 : j % 2 == 0;
+            const bool down = b == 0 && bands.size() > 1 ? (along - 1 - j) % 2 == 0 : j % 2 == 0;
             for (int i = 0; i < bands[b]; ++i) {
                 int a = first + (down ? i : bands[b] - 1 - i);
                 int l = at_along;
@@ -327,6 +328,11 @@ PdbSetSpec suggested_set(const board::Board& goal, board::Metric metric, std::st
                       mtm ? PatternKind::Full : PatternKind::Additive, metric);
 }
 }  // namespace
+
+double suggested_set_strength(const board::Board& goal, board::Metric metric) {
+    std::string name;
+    return set_strength(suggested_set(goal, metric, &name));
+}
 
 std::string shell_word(const std::string& s) {
     const bool safe = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {

@@ -83,6 +83,9 @@ std::string suggest_build_command(const board::Board& goal,
                                   const BuiltSet* have = nullptr,
                                   SuggestFor who = SuggestFor::CommandLine);
 
+// set_strength of that suggested set: a set found that is weaker is worth replacing.
+double suggested_set_strength(const board::Board& goal, board::Metric metric = board::Metric::Stm);
+
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
 // (estimate_build_bytes), raw bytes on disk (half a byte per entry in the compact coding the
 // STM presets use, one in MTM), and minutes at the measured rates below.
