@@ -59,6 +59,15 @@ TEST(PlayTableSets, LoadsAnUploadWithItsManifestUnderAnyNames) {
               nullptr);
 }
 
+// A table the user named manifest.txt beside the set's manifest under another name: both kept.
+TEST(PlayTableSets, LoadsATableNamedLikeTheManifest) {
+    ScratchDir scratch;
+    play::TableSets sets;
+    const std::string dir = upload(scratch, built(scratch, "8-4-4"), "up", true);
+    fs::rename(dir + "/picked 1.pdb", dir + "/manifest.txt");
+    EXPECT_EQ(sets.load_upload(dir).spec.name, "8-4-4");
+}
+
 TEST(PlayTableSets, NamesAPresetsTablesAfterThePresetWithoutAManifest) {
     ScratchDir scratch;
     play::TableSets sets;

@@ -238,6 +238,11 @@ tables::PdbSetSpec TableSets::upload_spec(const std::string& dir, Renames& renam
     if (manifest) {
         tables::PdbSetSpec spec = tables::read_manifest((fs::path(dir) / *manifest).string());
         if (*manifest != tables::kManifestName) {
+            for (Given& g : given)  // a table the user named manifest.txt: out of the way first
+                if (g.file == tables::kManifestName) {
+                    g.file = ".given-table-named-manifest";
+                    fs::rename(fs::path(dir) / tables::kManifestName, fs::path(dir) / g.file);
+                }
             fs::rename(fs::path(dir) / *manifest, fs::path(dir) / tables::kManifestName);
             renames.emplace_back(tables::kManifestName, *manifest);
         }
