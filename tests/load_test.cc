@@ -749,6 +749,33 @@ TEST(SuggestedSet, CompactBlocksForBoardsWithoutAPreset) {
               (std::vector<int>{12, 13, 14, 17, 18, 19}));
 }
 
+// Whether a set found is worth the end-of-run hint: by name where a preset is suggested, by
+// strength against the suggested blocks elsewhere.
+TEST(SuggestedSet, FoundSetFallsShortOfTheSuggestion) {
+    const board::Board g4 = board::Board::blank_last(board::Geometry(4, 4));
+    EXPECT_FALSE(tables::falls_short_of_suggestion(tables::preset("15-7-8"), g4));
+    EXPECT_TRUE(tables::falls_short_of_suggestion(tables::preset("15-6-6-3"), g4));
+    EXPECT_TRUE(
+        tables::falls_short_of_suggestion(tables::preset("15-7-8"), g4, board::Metric::Mtm));
+    const board::Board g5 = board::Board::blank_first(board::Geometry(5, 5));
+    EXPECT_TRUE(tables::falls_short_of_suggestion(tables::preset("24-6-6-6-6"), g5));
+    EXPECT_FALSE(tables::falls_short_of_suggestion(tables::preset("24-6-6-6-6x2"), g5));
+    // 5x4: rows of five are weaker than the suggested blocks; the blocks themselves, or a set
+    // with a larger table, are not.
+    const board::Board g54 = board::Board::blank_last(board::Geometry(5, 4));
+    const std::vector<std::vector<int>> blocks =
+        suggested_patterns(tables::suggest_build_command(g54));
+    const auto additive = [&](const std::vector<std::vector<int>>& patterns) {
+        return tables::custom_set("mine", g54, patterns, tables::PatternKind::Additive);
+    };
+    EXPECT_TRUE(tables::falls_short_of_suggestion(
+        additive({{1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}, {11, 12, 13, 14, 15}, {16, 17, 18, 19}}),
+        g54));
+    EXPECT_FALSE(tables::falls_short_of_suggestion(additive(blocks), g54));
+    EXPECT_FALSE(tables::falls_short_of_suggestion(
+        additive({{1, 2, 3, 6, 7, 8, 11}, {4, 5, 9, 10, 14, 15, 12, 13}, {16, 17, 18, 19}}), g54));
+}
+
 // A set already built that holds some of the suggested set's tables: the command reuses them
 // (--reuse, its folder quoted) and the cost counts only the others.
 TEST(ShellWord, BuildCommandReusesTheTablesOfASetHeld) {

@@ -155,13 +155,7 @@ const tables::LoadedSet* Tables::choose(const board::Board& goal, bool required)
     for (size_t i = 0; i < found.size(); ++i) {
         try {
             const tables::LoadedSet* s = load(found[i].manifest);
-            // A hint when the set is not the preset suggested, or weaker than the blocks
-            // suggested where there is no preset (e.g. the rows an earlier loyd suggested).
-            const std::string better = tables::suggest_build_command(goal, req_.metric);
-            if (better.find("--preset") != std::string::npos
-                    ? better.find("--preset " + s->spec.name + " ") == std::string::npos
-                    : tables::set_strength(s->spec) <
-                          tables::suggested_set_strength(goal, req_.metric))
+            if (tables::falls_short_of_suggestion(s->spec, goal, req_.metric))
                 hint(goal, "used the " + s->spec.name + " tables from " + s->dir, s);
             return s;
         } catch (const Error& e) {

@@ -329,9 +329,12 @@ PdbSetSpec suggested_set(const board::Board& goal, board::Metric metric, std::st
 }
 }  // namespace
 
-double suggested_set_strength(const board::Board& goal, board::Metric metric) {
-    std::string name;
-    return set_strength(suggested_set(goal, metric, &name));
+bool falls_short_of_suggestion(const PdbSetSpec& have, const board::Board& goal,
+                               board::Metric metric) {
+    std::string preset_name;
+    const PdbSetSpec suggested = suggested_set(goal, metric, &preset_name);
+    return preset_name.empty() ? set_strength(have) < set_strength(suggested)
+                               : have.name != preset_name;
 }
 
 std::string shell_word(const std::string& s) {

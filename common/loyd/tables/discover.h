@@ -83,8 +83,11 @@ std::string suggest_build_command(const board::Board& goal,
                                   const BuiltSet* have = nullptr,
                                   SuggestFor who = SuggestFor::CommandLine);
 
-// set_strength of that suggested set: a set found that is weaker is worth replacing.
-double suggested_set_strength(const board::Board& goal, board::Metric metric = board::Metric::Stm);
+// Whether `have`, a set found for this goal and metric, is worth replacing by the suggested set:
+// where a preset is suggested, when `have` is not that preset (by name); elsewhere, when
+// `have` is weaker (set_strength) than the blocks suggested, e.g. rows an earlier loyd suggested.
+bool falls_short_of_suggestion(const PdbSetSpec& have, const board::Board& goal,
+                               board::Metric metric = board::Metric::Stm);
 
 // What building that suggested set costs, estimated: entries, peak memory of the largest table
 // (estimate_build_bytes), raw bytes on disk (half a byte per entry in the compact coding the
