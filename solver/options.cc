@@ -90,7 +90,13 @@ program::CommandOptions declared() {
          "also write FILE: one self-contained HTML page replaying the instances solved")
         ("resume", po::value<std::vector<std::string>>()->composing(),
          "take IDA* searches up where an earlier run stopped: a token it printed on a limit "
-         "(r1.B.N...), or a file of its output holding them; repeatable");
+         "(r1.B.N...), or a file of its output holding them; repeatable")
+        ("checkpoint", po::value<std::string>(),
+         "keep FILE holding the searches' resume tokens while they run (every "
+         "--checkpoint-every seconds), so a run killed without printing them can be taken up "
+         "with --resume FILE")
+        ("checkpoint-every", po::value<double>(),
+         "with --checkpoint: seconds between two saves of a search's point (default 300)");
     d.group("Boards printed (check and scramble)", {"check", "scramble"})
         ("board-format", po::value<std::string>(),
          "rows (\"8 2 0/4 6 1/3 7 5\", the default) or flat (\"8 2 0 4 6 1 3 7 5\")");
@@ -289,6 +295,13 @@ void read_values(const Values& v, const std::string& command, Options& o) {
     o.show = v.has("show");
     o.html = v.nonempty("html", "--html needs a file name");
     if (v.has("resume")) o.resume = v.vm["resume"].as<std::vector<std::string>>();
+    o.checkpoint = v.nonempty("checkpoint", "--checkpoint needs a file name");
+    if (v.has("checkpoint-every")) {
+        o.checkpoint_every = v.vm["checkpoint-every"].as<double>();
+        if (!(o.checkpoint_every > 0) || !std::isfinite(o.checkpoint_every))
+            throw UsageError("--checkpoint-every must be a positive number of seconds");
+        if (o.checkpoint.empty()) throw UsageError("--checkpoint-every needs --checkpoint FILE");
+    }
     o.board_format = v.opt("board-format");
     o.moves = v.opt("moves");
     o.no_optimal = v.has("no-optimal");

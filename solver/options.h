@@ -45,6 +45,8 @@ struct Options {
     bool show = false;
     std::string html;                 // --html FILE: a replay page of the instances solved
     std::vector<std::string> resume;  // --resume TOKEN|FILE, each time it is given
+    std::string checkpoint;           // --checkpoint FILE; empty = none
+    double checkpoint_every = 0;      // --checkpoint-every S; 0 = not given
     // check and scramble
     std::optional<std::string> board_format;  // --board-format rows|flat
     // check

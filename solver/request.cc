@@ -17,6 +17,7 @@
 #include "loyd/search/resume_point.h"
 #include "loyd/tables/discover.h"
 #include "program/signals.h"
+#include "solver/run/checkpoint.h"
 #include "solver/run/input.h"
 
 namespace loyd::solver {
@@ -183,7 +184,9 @@ std::vector<search::ResumeToken> resume_tokens(const std::string& given) {
     const int fd = ::open(arg.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw IoError("cannot read --resume " + arg + ": " + std::strerror(errno), errno);
     std::vector<search::ResumeToken> found;
+    bool checkpoint = false;  // a --checkpoint file, which may hold none yet
     for_each_line(fd, arg, [&](const std::string& line, size_t number) {
+        if (number == 1 && line == CheckpointFile::kHeader) checkpoint = true;
         try {
             const std::vector<search::ResumeToken> t = search::find_resume_tokens(
                 number == 1 ? base::without_bom(line) : std::string_view(line));
@@ -193,7 +196,7 @@ std::vector<search::ResumeToken> resume_tokens(const std::string& given) {
                              e.what());
         }
     });
-    if (found.empty())
+    if (found.empty() && !checkpoint)
         throw UsageError("--resume " + arg +
                          " holds no resume token (a limit's record in an earlier run's output "
                          "carries one: 'resume r1...' or \"resume\":\"r1...\")");
@@ -207,11 +210,23 @@ void set_resume(const Options& o, Request& r) {
         throw UsageError("--resume takes up IDA* searches: it does not apply to --algorithm astar");
     if (r.metric == board::Metric::Mtm)
         throw UsageError("--resume takes up searches in stm: it does not apply to --metric mtm");
-    auto book = std::make_shared<search::ResumeBook>();
+    auto book = std::make_shared<search::ResumeBook>();  // (set_checkpoint refuses the same)
     for (const std::string& arg : o.resume)
         for (const search::ResumeToken& t : resume_tokens(arg)) book->add(t);
     r.search.resume = book.get();
     r.resume = std::move(book);
+}
+
+// solve --checkpoint: for the searches --resume takes up, IDA* in STM only.
+void set_checkpoint(const Options& o, Request& r) {
+    if (o.checkpoint.empty()) return;
+    if (r.search.algorithm != search::Algorithm::Ida)
+        throw UsageError(
+            "--checkpoint saves IDA* searches: it does not apply to --algorithm astar");
+    if (r.metric == board::Metric::Mtm)
+        throw UsageError("--checkpoint saves searches in stm: it does not apply to --metric mtm");
+    r.checkpoint = o.checkpoint;
+    if (o.checkpoint_every > 0) r.checkpoint_every = o.checkpoint_every;
 }
 
 void set_scramble(const Options& o, Request& r) {
@@ -275,6 +290,7 @@ Request make_request(const Options& o) {
     if (r.command != Command::Scramble) set_search(o, r);
     if (r.command == Command::Solve) set_solutions(o, r);
     if (r.command == Command::Solve) set_resume(o, r);
+    if (r.command == Command::Solve) set_checkpoint(o, r);
     if (r.command == Command::Check) set_check(o, r);
     if (r.command == Command::Scramble) set_scramble(o, r);
     return r;

@@ -53,6 +53,10 @@ struct Request {
     uint64_t max_solutions = 1000;
     // solve: the points --resume gave (search.resume points into it; null = none).
     std::shared_ptr<const search::ResumeBook> resume;
+    // solve --checkpoint FILE (empty = none) and the seconds between two saves of a search
+    // (run_solve opens the file: run/checkpoint.h).
+    std::string checkpoint;
+    double checkpoint_every = 300;
 
     // Output.
     bool json = false;

@@ -17,11 +17,11 @@ _loyd_solver() {
         --notation) COMPREPLY=($(compgen -W "blank tile" -- "$cur")); return ;;
         --board-format) COMPREPLY=($(compgen -W "rows flat" -- "$cur")); return ;;
         --lookups) COMPREPLY=($(compgen -W "all regular,reflected regular,reflected,dual,dual-reflected regular" -- "$cur")); return ;;
-        -i|--input|--html|-o|--out|--resume) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -i|--input|--html|-o|--out|--resume|--checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pdb) COMPREPLY=($(compgen -f -- "$cur")); return ;;  # a set folder or its manifest
         --cache-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         -s|--size) COMPREPLY=($(compgen -W "3x3 4x4 5x5 2x3 3x4 4x3 2x4 4x2 2x5 5x2" -- "$cur")); return ;;
-        -j|--jobs|--node-limit|--max-nodes|--time-limit|-m|--moves|-n|--seed|--max-solutions) return ;;
+        -j|--jobs|--node-limit|--max-nodes|--time-limit|-m|--moves|-n|--seed|--max-solutions|--checkpoint-every) return ;;
         --count) [ "$cmd" = scramble ] && return ;;
     esac
     if [[ $cur == -* ]]; then
@@ -32,7 +32,7 @@ _loyd_solver() {
             check) COMPREPLY=($(compgen -W "$common $search --board-format --moves --no-optimal" -- "$cur")) ;;
             scramble) COMPREPLY=($(compgen -W "$common --board-format --count --seed" -- "$cur")) ;;
             play) COMPREPLY=($(compgen -W "$common --out" -- "$cur")) ;;
-            *) COMPREPLY=($(compgen -W "$common $search --all --max-solutions --count --show --html --resume" -- "$cur")) ;;
+            *) COMPREPLY=($(compgen -W "$common $search --all --max-solutions --count --show --html --resume --checkpoint --checkpoint-every" -- "$cur")) ;;
         esac
     elif [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "solve check scramble play" -- "$cur"))

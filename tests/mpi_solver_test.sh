@@ -111,6 +111,10 @@ token=$(grep -o -m1 'r1\.[^ ]*' "$scratch/limit_one.out")
 run "${mpi[@]}" -np 2 "$solver" -j 1 --resume "$token" "${common[@]}"
 expect_status "--resume under mpirun" 2
 expect_err "--resume under mpirun: said" "--resume takes up searches in one process: not under mpirun"
+run "${mpi[@]}" -np 2 "$solver" -j 1 --checkpoint "$scratch/ck.txt" "${common[@]}"
+expect_status "--checkpoint under mpirun" 2
+expect_err "--checkpoint under mpirun: said" "--checkpoint saves searches in one process: not under mpirun"
+expect "--checkpoint under mpirun: no file" test ! -e "$scratch/ck.txt"
 
 # A program that writes a line and waits for its answer gets it over ranks too: neither the
 # read-ahead that chooses how to use the ranks nor rank 0's serving of the others waits for

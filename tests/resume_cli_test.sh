@@ -3,7 +3,7 @@
 # (text and JSON), a run given the token (or the earlier output's file) takes the search up and
 # ends at the known optimal length, with fewer nodes than a fresh search; tokens of other
 # instances are noted, damaged tokens and files without one refused, and the options that
-# cannot resume are refused.
+# cannot resume are refused. --checkpoint: a run killed by SIGKILL is taken up from its file.
 #
 # Usage: resume_cli_test.sh SOLVER SCRATCH_DIR
 . "$(dirname "$0")/harness.sh"
@@ -110,5 +110,70 @@ run "$solver" --metric mtm --resume "$token" 8 6 7 2 5 4 3 0 1
 expect_status "--metric mtm" 2
 run "$solver" check --resume "$token" 8 6 7 2 5 4 3 0 1 R
 expect_status "check --resume" 2
+
+# --checkpoint: a run killed with SIGKILL (no chance to print a token) is taken up from the
+# file, which holds the search's point from its last save.
+ck="$scratch/ck.txt"
+rm -f "$ck"
+"$solver" "${opts[@]}" -j 1 --checkpoint "$ck" --checkpoint-every 0.05 "$k1" \
+  >"$scratch/killed.out" 2>"$scratch/killed.err" &
+pid=$!
+for _ in $(seq 400); do
+  grep -q '^r1\.' "$ck" 2>/dev/null && break
+  sleep 0.05
+done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+checks=$((checks + 1))
+[ "$(head -n 1 "$ck")" = "# loyd solver checkpoint: the searches' latest points; take them up with --resume and this file" ] ||
+  fail "--checkpoint: the file's first line is $(head -n 1 "$ck")"
+checks=$((checks + 1))
+grep -qE '^r1\.[0-9]+\.[0-9x]+\.[UDLR-]+\.[0-9a-f]{16}\.[0-9a-f]{16}$' "$ck" ||
+  fail "--checkpoint: no token line in $(cat "$ck")"
+checks=$((checks + 1))
+[ ! -s "$scratch/killed.out" ] || fail "--checkpoint: the killed run printed $(cat "$scratch/killed.out")"
+run "$solver" "${opts[@]}" -j 2 --resume "$ck" --checkpoint "$ck" "$k1"
+expect_status "--resume CHECKPOINT" 0
+expect_out "--resume CHECKPOINT: the optimal length, resumed" "^argument 1: length 57 moves [UDLR]+ nodes [0-9]+ seconds [0-9.]+ resumed at bound [0-9]+$"
+expect "--resume CHECKPOINT: fewer nodes than a fresh search" \
+  test "$(sed -E 's/.* nodes ([0-9]+) .*/\1/' "$scratch/out")" -lt "$fresh_nodes"
+expect "the checkpoint file kept" test -s "$ck"
+# Points given by --resume are kept in the file, also for instances this run does not search;
+# a limit's token replaces the point held; nothing is written for a short search.
+run "$solver" --heuristic manhattan --resume "$scratch/first.out" --checkpoint "$scratch/ck2.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint with --resume of another instance" 0
+expect "the given point kept" grep -qx "$token" "$scratch/ck2.txt"
+run "$solver" "${opts[@]}" -j 1 --node-limit 4000000 --resume "$token" --checkpoint "$scratch/ck2.txt" "$k1"
+expect_status "--checkpoint, a limit" 3
+later=$(grep -oE 'r1\.[^ ]+' "$scratch/out")
+expect "a limit's token replaces the point held" grep -qx "$later" "$scratch/ck2.txt"
+expect "... and the point before is gone" test "$(grep -c '^r1\.' "$scratch/ck2.txt")" = 1
+# A checkpoint file that holds no point yet (no search reached a save) is a valid --resume.
+run "$solver" --heuristic manhattan --checkpoint "$scratch/ck4.txt" 8 6 7 2 5 4 3 0 1
+expect "a short search: the file holds its header only" test "$(wc -l <"$scratch/ck4.txt")" = 1
+run "$solver" --heuristic manhattan --resume "$scratch/ck4.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--resume of a checkpoint without points" 0
+expect_out "--resume of a checkpoint without points: solved" "^argument 1: length 31 "
+# Refusals: a file that is not a checkpoint is never overwritten; bad intervals; astar, mtm;
+# a folder that does not exist.
+cp "$scratch/first.out" "$scratch/notck.txt"
+run "$solver" "${opts[@]}" --checkpoint "$scratch/notck.txt" "$k1"
+expect_status "--checkpoint on another file" 2
+expect_err "--checkpoint on another file: said" "^solver: --checkpoint .*notck.txt exists and is not a checkpoint file"
+expect "--checkpoint on another file: left as it was" cmp -s "$scratch/first.out" "$scratch/notck.txt"
+for every in 0 -1 nan inf x; do
+  run "$solver" --checkpoint "$scratch/ck3.txt" --checkpoint-every "$every" 8 6 7 2 5 4 3 0 1
+  expect_status "--checkpoint-every $every" 2
+done
+run "$solver" --checkpoint-every 5 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint-every alone" 2
+expect_err "--checkpoint-every alone: said" "needs --checkpoint FILE"
+run "$solver" -a astar --checkpoint "$scratch/ck3.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint --algorithm astar" 2
+run "$solver" --metric mtm --checkpoint "$scratch/ck3.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint --metric mtm" 2
+run "$solver" --checkpoint "$scratch/no/such/folder/ck.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint in a missing folder" 4
+expect "a refused --checkpoint writes nothing" test ! -e "$scratch/ck3.txt"
 
 finish

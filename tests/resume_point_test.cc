@@ -7,7 +7,9 @@
 // - on one thread with a consistent heuristic, the chain of resumed searches generates about
 //   the nodes of one search (the work before a stop is not done again);
 // - a point of another instance is not taken up, a bound below h(start) starts at h(start),
-//   and a path that leaves the board is refused.
+//   and a path that leaves the board is refused;
+// - a search saving checkpoints at every limit check gives the same answers, points in order,
+//   each one a valid place to resume from, and a limit still stops it.
 #include "loyd/search/resume_point.h"
 
 #include <gtest/gtest.h>
@@ -266,6 +268,99 @@ TEST(ResumedSearch, OnlyItsOwnInstanceTakesAPointUp) {
     opt.resume = &off;
     const std::string m = test::error_of<UsageError>([&] { search::solve(start, goal, opt); });
     EXPECT_TRUE(test::contains(m, "leaves the board")) << m;
+}
+
+// A search that saves checkpoints (SolveOptions::checkpoint, search/ida_star.h IdaCheckpoint)
+// at every limit check: the pauses never change the answer (the BFS oracle's length on 3x3 and
+// 2x5, on one thread and split over two), every point saved is for the instance as searched and
+// no earlier than the one before, a search taken up from any of them ends at the same length,
+// and on one thread the pauses cost only the replays of the paths (a few nodes each).
+TEST(CheckpointedSearch, PausesChangeNothingButTheirPoints) {
+    int paused_searches = 0;
+    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(5, 2)}) {
+        const board::Board goal = board::Board::blank_last(g);
+        const BfsOracle oracle(goal);
+        std::mt19937_64 rng(11);
+        const int count = test::kOptimized ? 30 : 8;
+        for (int i = 0; i < count; ++i) {
+            const board::Board start = oracle.sample(rng);
+            const int threads = 1 + i % 2;
+            SCOPED_TRACE(start.to_string() + " threads " + std::to_string(threads));
+            search::SolveOptions opt;
+            opt.heuristic = heuristics::HeuristicKind::Misplaced;  // long enough to check
+            opt.threads = threads;
+            opt.split_after = 0;
+            opt.limits.max_nodes = 3'000'000;  // the test's time: longer searches left out
+            const search::SolveOutcome whole = search::solve(start, goal, opt);
+            if (whole.status != search::SolveOutcome::Status::Solved) continue;
+            opt.limits.max_nodes = 0;
+            std::vector<search::ResumeToken> saved;
+            opt.checkpoint_every = 1e-9;  // at every check
+            opt.checkpoint = [&](uint64_t key, const std::string& token) {
+                saved.push_back(search::parse_resume_token(token));
+                EXPECT_EQ(saved.back().key, key);
+            };
+            const search::SolveOutcome r = search::solve(start, goal, opt);
+            ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
+            EXPECT_EQ(r.length, oracle.distance(start));
+            EXPECT_NO_THROW(replay_check(start, r.search.moves, goal));
+            EXPECT_EQ(r.search.iterations, whole.search.iterations);
+            if (whole.search.nodes_generated > 4 * search::Limiter::kCheckEvery) {
+                EXPECT_FALSE(saved.empty());
+            }
+            paused_searches += !saved.empty();
+            const uint64_t key = search::resume_key(start, goal);
+            for (size_t k = 0; k < saved.size(); ++k) {
+                EXPECT_EQ(saved[k].key, key);
+                if (k > 0) {
+                    EXPECT_FALSE(search::further_along(saved[k - 1].point, saved[k].point)) << k;
+                }
+            }
+            if (threads == 1) {  // the same tree, each pause replaying one path
+                EXPECT_LE(r.search.nodes_generated,
+                          whole.search.nodes_generated + 100 * (saved.size() + 1));
+                EXPECT_GE(r.search.nodes_generated + 100 * (saved.size() + 1),
+                          whole.search.nodes_generated);
+            }
+            if (saved.empty()) continue;
+            search::ResumeBook book;
+            book.add(saved[rng() % saved.size()]);
+            search::SolveOptions again;
+            again.heuristic = heuristics::HeuristicKind::Misplaced;
+            again.resume = &book;
+            const search::SolveOutcome t = search::solve(start, goal, again);
+            EXPECT_EQ(t.length, oracle.distance(start));
+            EXPECT_EQ(book.unused(), 0u);
+        }
+    }
+    EXPECT_GT(paused_searches, 0);
+}
+
+// A limit reached while a search saves checkpoints stops it as before: its reason, and a token
+// no earlier than the last point saved.
+TEST(CheckpointedSearch, ALimitStillStopsIt) {
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
+    const board::Board start =  // Korf's #1, 57 moves: about 80 M nodes with Manhattan
+        test::board(4, 4, {14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3});
+    for (int threads : {1, 2}) {
+        search::SolveOptions opt;
+        opt.heuristic = heuristics::HeuristicKind::Manhattan;
+        opt.threads = threads;
+        opt.split_after = 0;
+        opt.limits.max_nodes = 2'000'000;
+        std::vector<search::ResumePoint> saved;
+        opt.checkpoint_every = 1e-9;
+        opt.checkpoint = [&](uint64_t, const std::string& token) {
+            saved.push_back(search::parse_resume_token(token).point);
+        };
+        const search::SolveOutcome r = search::solve(start, goal, opt);
+        ASSERT_EQ(r.status, search::SolveOutcome::Status::Limit);
+        EXPECT_EQ(r.search.stop_reason, search::StopReason::NodeLimit);
+        ASSERT_TRUE(r.search.resume.has_value());
+        ASSERT_FALSE(saved.empty());
+        EXPECT_FALSE(search::further_along(saved.back(), *r.search.resume));
+        EXPECT_LT(r.search.nodes_generated, 2'000'000 + 4 * search::Limiter::kCheckEvery);
+    }
 }
 
 }  // namespace

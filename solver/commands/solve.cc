@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <ostream>
 #include <system_error>
 #include <utility>
@@ -24,6 +25,7 @@
 #include "solver/ranks/run.h"
 #include "solver/replay/page.h"
 #include "solver/run/batch.h"
+#include "solver/run/checkpoint.h"
 
 namespace loyd::solver {
 
@@ -372,9 +374,26 @@ void note_unused_resume(const Request& req, std::ostream& err) {
                "is not needed)\n";
 }
 
-int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun& ranks) {
-    if (req.resume && ranks.size() > 1)
+// --checkpoint: the file opened (it must be writable before any search starts), and the
+// request's searches saving their points into it.
+std::unique_ptr<CheckpointFile> open_checkpoint(const Request& given, Request& req,
+                                                std::ostream& err, const RankRun& ranks) {
+    if (given.checkpoint.empty()) return nullptr;
+    if (ranks.size() > 1)
+        throw UsageError("--checkpoint saves searches in one process: not under mpirun");
+    auto file = std::make_unique<CheckpointFile>(given.checkpoint, given.resume.get(), err);
+    req.search.checkpoint_every = given.checkpoint_every;
+    req.search.checkpoint = [f = file.get()](uint64_t, const std::string& token) {
+        f->save(token);
+    };
+    return file;
+}
+
+int run_solve(const Request& given, std::ostream& out, std::ostream& err, RankRun& ranks) {
+    if (given.resume && ranks.size() > 1)
         throw UsageError("--resume takes up searches in one process: not under mpirun");
+    Request req = given;
+    const std::unique_ptr<CheckpointFile> checkpoint = open_checkpoint(given, req, err, ranks);
     refuse_html_over_inputs(req);
     JobSource source(req.boards, req.input);
     Tally n;
@@ -385,6 +404,10 @@ int run_solve(const Request& req, std::ostream& out, std::ostream& err, RankRun&
         [&](const Task& t) {
             print_task_over(req, t, out, err, ranks);
             base::require_written(out);  // the first failed write ends the run
+            if (const std::string& token =
+                    t.all ? t.all->search.resume_token : t.outcome.search.resume_token;
+                checkpoint && !token.empty())
+                checkpoint->save(token, true);  // a limit's: further along than the last save
             n.add(t);
             if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
             if (t.all) {  // --all: every listed solution, numbered

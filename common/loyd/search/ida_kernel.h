@@ -66,6 +66,11 @@ struct Shared {
     // search/ida_star.h.
     uint64_t pause_at = 0;
     bool paused = false;
+    // A checkpoint (search/ida_star.h): at the first check once the limiter's clock reads
+    // checkpoint_at seconds (0: never), every thread stops as on a limit, with no reason, and
+    // checkpoint_due tells the driver that the stop is a pause.
+    std::atomic<double> checkpoint_at{0};
+    std::atomic<bool> checkpoint_due{false};
 
     void stop_for(StopReason why) {
         StopReason none = StopReason::None;
@@ -74,6 +79,14 @@ struct Shared {
     }
     // A solution stops the other threads: not a limit, so no reason.
     void stop_solved() { stop.store(true, std::memory_order_relaxed); }
+    // Whether a checkpoint is due now; if so, stops every thread for it.
+    bool pause_for_checkpoint() {
+        const double at = checkpoint_at.load(std::memory_order_relaxed);
+        if (at <= 0 || limiter.seconds() < at) return false;
+        checkpoint_due.store(true, std::memory_order_relaxed);
+        stop.store(true, std::memory_order_relaxed);
+        return true;
+    }
     // The iteration that stopped is over with a solution: nothing stops the search any more.
     void clear() {
         stop.store(false);
@@ -184,7 +197,8 @@ public:
         const StopReason why = shared_.limiter.check(
             shared_.generated.load(std::memory_order_relaxed), bound_, reporter_);
         if (why != StopReason::None) shared_.stop_for(why);
-        if (shared_.stop.load(std::memory_order_relaxed)) return true;
+        if (shared_.stop.load(std::memory_order_relaxed) || shared_.pause_for_checkpoint())
+            return true;
         if (shared_.pause_at &&
             shared_.generated.load(std::memory_order_relaxed) >= shared_.pause_at)
             return shared_.paused = true;

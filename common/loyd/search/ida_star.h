@@ -25,6 +25,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -41,6 +42,19 @@
 #include "loyd/search/split_ranks.h"
 
 namespace loyd::search {
+
+// A search in one process may save where it is at regular times (a checkpoint), so that a run
+// killed without a chance to print (SIGKILL, a power cut) can be taken up: every `every`
+// seconds (> 0) the threads stop as on a limit, save() receives the point a stop there would
+// give (search/resume_point.h), and the search goes on from that point as a resumed one does.
+// A pause costs what a stop and a resume cost: on one thread the node it stopped in is searched
+// again, on several the subtrees after the first unfinished one that a thread had started or
+// finished. save() is called from the thread that called solve(); what it throws ends the
+// search.
+struct IdaCheckpoint {
+    double every = 0;
+    std::function<void(const ResumePoint&)> save;
+};
 
 template <class H>
 class IdaStar {
@@ -63,9 +77,10 @@ public:
     // start); null = this process alone. `resume`: where an earlier search of this instance
     // stopped (search/resume_point.h; its path must be legal from the start, else UsageError);
     // not with ranks. A search stopped by a limit in one process returns where it can be
-    // resumed (SearchResult::resume).
+    // resumed (SearchResult::resume). `checkpoint`: see IdaCheckpoint; not with ranks.
     SearchResult solve(const board::Board& start, const SearchLimits& limits = {}, int threads = 1,
-                       SplitRanks* ranks = nullptr, const ResumePoint* resume = nullptr) {
+                       SplitRanks* ranks = nullptr, const ResumePoint* resume = nullptr,
+                       const IdaCheckpoint* checkpoint = nullptr) {
         using namespace ida_detail;
         base::check_thread_request(threads, "threads");
         Shared shared;
@@ -100,13 +115,15 @@ public:
         const int root_state = pruning_.start(start.blank());
         if (ranks) {
             if (resume) throw UsageError("a search over ranks cannot be resumed");
+            if (checkpoint) throw UsageError("a search over ranks makes no checkpoints");
             RankSplit<H>(workers, shared, *ranks, h0, root_state).search(res);
         } else {
             if (resume) check_path(start, resume->path);
             // A bound below h(start) is taken up at h(start): this heuristic proves more.
             const ResumePoint* from = resume && resume->bound >= h0 ? resume : nullptr;
             if (from) res.resumed_from = from->bound;
-            iterate(workers, shared, h0, root_state, split_after_, from, res);
+            if (checkpoint && checkpoint->every > 0) shared.checkpoint_at = checkpoint->every;
+            iterate(workers, shared, h0, root_state, split_after_, from, checkpoint, res);
         }
         return res;
     }
@@ -124,19 +141,24 @@ private:
     }
 
     // The iterations of one process, on one thread or split over threads; the first one from
-    // `resume`'s marker at its bound when given.
+    // `resume`'s marker at its bound when given; paused at `checkpoint`'s times.
     static void iterate(ida_detail::Workers<H>& ws, ida_detail::Shared& shared, int h0,
                         int root_state, uint64_t split_after, const ResumePoint* resume,
-                        SearchResult& res) {
+                        const IdaCheckpoint* checkpoint, SearchResult& res) {
         using namespace ida_detail;
         Outcome out;
         uint64_t last = 0;  // nodes of the iteration before
         int bound = resume ? resume->bound : h0;
         res.lower_bound = bound;
+        ResumePoint paused;       // where the last checkpoint paused the search
+        bool continuing = false;  // this pass takes up the iteration a checkpoint paused
         for (;;) {
-            ++res.iterations;
             const uint64_t before = total(ws);
-            shared.limiter.report(bound, before);
+            if (!continuing) {
+                ++res.iterations;
+                shared.limiter.report(bound, before);
+            }
+            continuing = false;
             const std::vector<board::Dir>* marker = resume ? &resume->path : nullptr;
             if (marker && ws.size() > 1) {
                 out = resumed_on_threads(ws, shared, bound, h0, root_state, *marker, split_after);
@@ -156,6 +178,19 @@ private:
                 resume = nullptr;
             }
             if (out.found) break;
+            // A checkpoint's pause (a limit reached at the same time stops the search below).
+            if (shared.checkpoint_due.exchange(false) && shared.reason.load() == StopReason::None) {
+                shared.clear();
+                if (!out.marker && out.next_bound >= kNoNextBound) break;  // exhausted
+                paused = stop_point(bound, out);
+                checkpoint->save(paused);
+                shared.checkpoint_at = shared.limiter.seconds() + checkpoint->every;
+                continuing = out.marker.has_value();  // else the next bound, from the start
+                resume = continuing ? &paused : nullptr;
+                bound = paused.bound;
+                res.lower_bound = bound;
+                continue;
+            }
             if (shared.stop.load()) {
                 if (out.marker || out.next_bound < kNoNextBound) {
                     res.resume = stop_point(bound, out);

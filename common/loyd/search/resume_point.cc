@@ -199,6 +199,12 @@ void ResumeBook::taken(uint64_t key) const {
     if (const auto it = points_.find(key); it != points_.end()) it->second.used.store(true);
 }
 
+std::vector<ResumeToken> ResumeBook::points() const {
+    std::vector<ResumeToken> out;
+    for (const auto& [key, e] : points_) out.push_back(ResumeToken{key, e.point});
+    return out;
+}
+
 size_t ResumeBook::unused() const {
     size_t n = 0;
     for (const auto& [key, e] : points_) n += !e.used.load();

@@ -74,8 +74,9 @@ public:
     bool empty() const { return points_.empty(); }
     size_t size() const { return points_.size(); }
     const ResumePoint* find(uint64_t key) const;
-    void taken(uint64_t key) const;  // the point of `key` was taken up by a search
-    size_t unused() const;           // points not taken up
+    void taken(uint64_t key) const;           // the point of `key` was taken up by a search
+    size_t unused() const;                    // points not taken up
+    std::vector<ResumeToken> points() const;  // every point held, by key
 
 private:
     struct Entry {

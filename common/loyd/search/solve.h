@@ -75,6 +75,13 @@ struct SolveOptions {
     // whose key is the instance's as searched, if any, is taken up
     // (SearchResult::resumed_from); null = none.
     const ResumeBook* resume = nullptr;
+    // IDA* in STM, in one process: every checkpoint_every seconds (> 0) a running search pauses
+    // where it is, calls checkpoint(key, token) with the key of the instance as searched and
+    // the token it would print if stopped there (search/resume_point.h), and goes on from that
+    // point (search/ida_star.h, IdaCheckpoint). Called from the searching thread (several at
+    // once under solve_batch); what it throws ends that search. Empty = no checkpoints.
+    double checkpoint_every = 0;
+    std::function<void(uint64_t key, const std::string& token)> checkpoint;
 };
 
 struct SolveOutcome {

@@ -28,9 +28,16 @@ SearchResult run_search(H& h, const board::Board& start, const board::Board& goa
     const ResumePoint* from = resumable && opt.resume && !opt.resume->empty()
                                   ? opt.resume->find(resume_key(start, goal))
                                   : nullptr;
-    SearchResult r = ida.solve(start, opt.limits, opt.threads, opt.ranks, from);
-    if (r.resumed_from >= 0) opt.resume->taken(resume_key(start, goal));
-    if (r.resume) r.resume_token = resume_token(*r.resume, resume_key(start, goal));
+    const uint64_t key = resume_key(start, goal);
+    std::optional<IdaCheckpoint> cp;
+    if (resumable && opt.checkpoint && opt.checkpoint_every > 0)
+        cp = IdaCheckpoint{opt.checkpoint_every, [&opt, key](const ResumePoint& p) {
+                               opt.checkpoint(key, resume_token(p, key));
+                           }};
+    SearchResult r =
+        ida.solve(start, opt.limits, opt.threads, opt.ranks, from, cp ? &*cp : nullptr);
+    if (r.resumed_from >= 0) opt.resume->taken(key);
+    if (r.resume) r.resume_token = resume_token(*r.resume, key);
     return r;
 }
 

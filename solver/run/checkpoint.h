@@ -1,0 +1,62 @@
+// solve --checkpoint FILE: resume points kept on disk while the searches run, so that a run
+// killed without a chance to print its tokens (SIGKILL, an out-of-memory kill, a power cut, a
+// scheduler's hard limit) loses at most --checkpoint-every seconds of each search.
+//
+// The file holds a header line and then one resume token per line (search/resume_point.h), so
+// `--resume FILE` reads it as it reads any output. It holds the furthest point known of every
+// search of this run that reached a checkpoint or stopped with a token, and every point it held
+// already or that --resume gave: a point is only ever replaced by one further along, never
+// dropped (a solved instance's last point stays; taken up, it finds its answer again from
+// there). Each change rewrites the file atomically (base/atomic_file.h). A file that exists must
+// be one written here (its first line the header) or empty: anything else is refused, so an
+// output or an input named by mistake is never overwritten. Thread-safe: the searches of a
+// batch save from their own threads. Cost: one file of about 90 bytes per search, rewritten at
+// each save.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <string>
+
+#include "loyd/search/resume_point.h"
+
+namespace loyd::solver {
+
+class CheckpointFile {
+public:
+    static constexpr const char* kHeader =
+        "# loyd solver checkpoint: the searches' latest points; take them up with --resume "
+        "and this file";
+    static constexpr size_t kMaxBytes = size_t{64} << 20;
+
+    // Reads `path` when it exists (UsageError when it is not a checkpoint file, as for a
+    // damaged token; IoError when it cannot be read), adds the points of `given` (may be null),
+    // and writes the file (IoError when it cannot be written: the run does not start).
+    // Failures to write later are said once on `err` and the run goes on.
+    CheckpointFile(std::string path, const search::ResumeBook* given, std::ostream& err);
+
+    // A search's token: kept when its instance has none yet (unless `held_only`) or it is
+    // further along than the one held; then the file is rewritten. (A batch's records of
+    // searches stopped by a limit carry tokens too, printed: they are saved held_only, so a
+    // long batch under a node limit does not rewrite the file for each of them.)
+    void save(const std::string& token, bool held_only = false);
+
+    size_t size() const;
+
+private:
+    void write();  // with m_ held
+
+    struct Held {
+        search::ResumePoint point;
+        std::string token;
+    };
+    std::string path_;
+    std::ostream& err_;
+    mutable std::mutex m_;
+    std::map<uint64_t, Held> points_;
+    bool warned_ = false;
+};
+
+}  // namespace loyd::solver
