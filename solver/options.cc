@@ -96,7 +96,8 @@ program::CommandOptions declared() {
          "--checkpoint-every seconds), so a run killed without printing them can be taken up "
          "with --resume FILE")
         ("checkpoint-every", po::value<double>(),
-         "with --checkpoint: seconds between two saves of a search's point (default 300)");
+         "with --checkpoint: seconds between two saves of a search's point (default 300, at "
+         "least 0.1)");
     d.group("Boards printed (check and scramble)", {"check", "scramble"})
         ("board-format", po::value<std::string>(),
          "rows (\"8 2 0/4 6 1/3 7 5\", the default) or flat (\"8 2 0 4 6 1 3 7 5\")");
@@ -298,8 +299,8 @@ void read_values(const Values& v, const std::string& command, Options& o) {
     o.checkpoint = v.nonempty("checkpoint", "--checkpoint needs a file name");
     if (v.has("checkpoint-every")) {
         o.checkpoint_every = v.vm["checkpoint-every"].as<double>();
-        if (!(o.checkpoint_every > 0) || !std::isfinite(o.checkpoint_every))
-            throw UsageError("--checkpoint-every must be a positive number of seconds");
+        if (!(o.checkpoint_every >= 0.1) || !std::isfinite(o.checkpoint_every))
+            throw UsageError("--checkpoint-every must be a number of seconds, at least 0.1");
         if (o.checkpoint.empty()) throw UsageError("--checkpoint-every needs --checkpoint FILE");
     }
     o.board_format = v.opt("board-format");

@@ -115,7 +115,7 @@ expect_status "check --resume" 2
 # file, which holds the search's point from its last save.
 ck="$scratch/ck.txt"
 rm -f "$ck"
-"$solver" "${opts[@]}" -j 1 --checkpoint "$ck" --checkpoint-every 0.05 "$k1" \
+"$solver" "${opts[@]}" -j 1 --checkpoint "$ck" --checkpoint-every 0.1 "$k1" \
   >"$scratch/killed.out" 2>"$scratch/killed.err" &
 pid=$!
 for _ in $(seq 400); do
@@ -132,14 +132,14 @@ grep -qE '^r1\.[0-9]+\.[0-9x]+\.[UDLR-]+\.[0-9a-f]{16}\.[0-9a-f]{16}$' "$ck" ||
   fail "--checkpoint: no token line in $(cat "$ck")"
 checks=$((checks + 1))
 [ ! -s "$scratch/killed.out" ] || fail "--checkpoint: the killed run printed $(cat "$scratch/killed.out")"
-run "$solver" "${opts[@]}" -j 2 --resume "$ck" --checkpoint "$ck" "$k1"
+run "$solver" "${opts[@]}" -j 1 --resume "$ck" --checkpoint "$ck" "$k1"
 expect_status "--resume CHECKPOINT" 0
 expect_out "--resume CHECKPOINT: the optimal length, resumed" "^argument 1: length 57 moves [UDLR]+ nodes [0-9]+ seconds [0-9.]+ resumed at bound [0-9]+$"
 expect "--resume CHECKPOINT: fewer nodes than a fresh search" \
   test "$(sed -E 's/.* nodes ([0-9]+) .*/\1/' "$scratch/out")" -lt "$fresh_nodes"
 expect "the checkpoint file kept" test -s "$ck"
 # Points given by --resume are kept in the file, also for instances this run does not search;
-# a limit's token replaces the point held; nothing is written for a short search.
+# a limit's token replaces the point held, or is added.
 run "$solver" --heuristic manhattan --resume "$scratch/first.out" --checkpoint "$scratch/ck2.txt" 8 6 7 2 5 4 3 0 1
 expect_status "--checkpoint with --resume of another instance" 0
 expect "the given point kept" grep -qx "$token" "$scratch/ck2.txt"
@@ -148,6 +148,34 @@ expect_status "--checkpoint, a limit" 3
 later=$(grep -oE 'r1\.[^ ]+' "$scratch/out")
 expect "a limit's token replaces the point held" grep -qx "$later" "$scratch/ck2.txt"
 expect "... and the point before is gone" test "$(grep -c '^r1\.' "$scratch/ck2.txt")" = 1
+run "$solver" --heuristic manhattan -j 1 --node-limit 10 --checkpoint "$scratch/ck5.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint, a limit on an instance the file did not hold" 3
+expect "a limit's token added" grep -qx "$(grep -oE 'r1\.[^ ]+' "$scratch/out")" "$scratch/ck5.txt"
+# One run per file: a second run on a file in use is refused while the first goes on.
+"$solver" "${opts[@]}" -j 1 --checkpoint "$scratch/ck6.txt" "$k1" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do [ -s "$scratch/ck6.txt" ] && break; sleep 0.05; done
+run "$solver" --heuristic manhattan --checkpoint "$scratch/ck6.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint in use" 2
+expect_err "--checkpoint in use: said" "^solver: --checkpoint .*ck6.txt is in use by another solver run"
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+run "$solver" --heuristic manhattan --checkpoint "$scratch/ck6.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint after the run holding it was killed" 0
+# Standard output or the --html page on the checkpoint file: refused before any search.
+"$solver" --heuristic manhattan --checkpoint "$scratch/ck7.txt" 8 6 7 2 5 4 3 0 1 \
+  >"$scratch/ck7.txt" 2>"$scratch/err"
+rc=$?
+expect_status "--checkpoint on standard output's file" 2
+expect_err "--checkpoint on standard output's file: said" "is the file standard output writes to"
+run "$solver" --heuristic manhattan --checkpoint "$scratch/ck8.txt" --html "$scratch/ck8.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--html on the checkpoint file" 2
+expect_err "--html on the checkpoint file: said" "is the --checkpoint file, which this run writes"
+expect "--html on the checkpoint file: the points kept" grep -qx "# loyd solver checkpoint.*" "$scratch/ck8.txt"
+run "$solver" --checkpoint - 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint -" 2
+run "$solver" --checkpoint "$scratch" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint FOLDER" 4
 # A checkpoint file that holds no point yet (no search reached a save) is a valid --resume.
 run "$solver" --heuristic manhattan --checkpoint "$scratch/ck4.txt" 8 6 7 2 5 4 3 0 1
 expect "a short search: the file holds its header only" test "$(wc -l <"$scratch/ck4.txt")" = 1
@@ -161,7 +189,7 @@ run "$solver" "${opts[@]}" --checkpoint "$scratch/notck.txt" "$k1"
 expect_status "--checkpoint on another file" 2
 expect_err "--checkpoint on another file: said" "^solver: --checkpoint .*notck.txt exists and is not a checkpoint file"
 expect "--checkpoint on another file: left as it was" cmp -s "$scratch/first.out" "$scratch/notck.txt"
-for every in 0 -1 nan inf x; do
+for every in 0 0.05 -1 nan inf x; do
   run "$solver" --checkpoint "$scratch/ck3.txt" --checkpoint-every "$every" 8 6 7 2 5 4 3 0 1
   expect_status "--checkpoint-every $every" 2
 done

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
 #include <string>
 
@@ -360,6 +361,70 @@ TEST(CheckpointedSearch, ALimitStillStopsIt) {
         ASSERT_FALSE(saved.empty());
         EXPECT_FALSE(search::further_along(saved.back(), *r.search.resume));
         EXPECT_LT(r.search.nodes_generated, 2'000'000 + 4 * search::Limiter::kCheckEvery);
+    }
+}
+
+// Pauses every few milliseconds on a search split over two threads (most of them while the
+// threads search the subtrees they share out, not only after the collecting pass): the answer
+// is the known optimal length, the points in order, some of them deep inside an iteration.
+TEST(CheckpointedSearch, PausesOfASplitSearch) {
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
+    const board::Board start =
+        test::kOptimized  // Korf's #1, 57 moves (80 M nodes with Manhattan), or #30, 47 (2 M)
+            ? test::board(4, 4, {14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3})
+            : test::board(4, 4, {12, 15, 2, 6, 1, 14, 4, 8, 5, 3, 7, 0, 10, 13, 9, 11});
+    search::SolveOptions opt;
+    opt.heuristic = heuristics::HeuristicKind::Manhattan;
+    opt.threads = 2;
+    opt.split_after = 0;
+    const search::SolveOutcome whole = search::solve(start, goal, opt);
+    std::vector<search::ResumePoint> saved;
+    opt.checkpoint_every = 0.003;
+    opt.checkpoint = [&](uint64_t, const std::string& token) {
+        saved.push_back(search::parse_resume_token(token).point);
+    };
+    const search::SolveOutcome r = search::solve(start, goal, opt);
+    ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
+    EXPECT_EQ(r.length, whole.length);
+    EXPECT_EQ(r.length, test::kOptimized ? 57 : 47);
+    EXPECT_NO_THROW(replay_check(start, r.search.moves, goal));
+    EXPECT_EQ(r.search.threads, 2);
+    ASSERT_FALSE(saved.empty());
+    size_t inside = 0;  // points inside an iteration, deeper than the split's frontier
+    for (size_t k = 0; k < saved.size(); ++k) {
+        inside += saved[k].path.size() > 6;
+        if (k > 0) {
+            EXPECT_FALSE(search::further_along(saved[k - 1], saved[k])) << k;
+        }
+    }
+    EXPECT_GT(inside, 0u);
+}
+
+// A cancel that comes while a search pauses stops it as a limit does: its reason, and a token no
+// earlier than the point just saved.
+TEST(CheckpointedSearch, ACancelDuringAPauseStopsIt) {
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
+    const board::Board start =
+        test::board(4, 4, {14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3});
+    for (int threads : {1, 2}) {
+        std::atomic<bool> cancel{false};
+        search::SolveOptions opt;
+        opt.heuristic = heuristics::HeuristicKind::Manhattan;
+        opt.threads = threads;
+        opt.split_after = 0;
+        opt.limits.cancel = &cancel;
+        std::vector<search::ResumePoint> saved;
+        opt.checkpoint_every = 1e-9;
+        opt.checkpoint = [&](uint64_t, const std::string& token) {
+            saved.push_back(search::parse_resume_token(token).point);
+            if (saved.size() == 3) cancel = true;
+        };
+        const search::SolveOutcome r = search::solve(start, goal, opt);
+        ASSERT_EQ(r.status, search::SolveOutcome::Status::Limit);
+        EXPECT_EQ(r.search.stop_reason, search::StopReason::Cancelled);
+        EXPECT_EQ(saved.size(), 3u);
+        ASSERT_TRUE(r.search.resume.has_value());
+        EXPECT_FALSE(search::further_along(saved.back(), *r.search.resume));
     }
 }
 

@@ -247,50 +247,53 @@ void print_summary(const Request& req, const Tally& n, const BatchTotals& b, std
     }
 }
 
-// The page is written atomically: a temporary file in its folder, then renamed. A folder
-// where no file can be made (read-only, /proc) is said now, not after the search: one file
-// is made in `dir` and removed at once.
-void probe_html_folder(const std::string& html, std::filesystem::path dir) {
+// A file the run writes atomically (a temporary file in its folder, then renamed): a folder
+// where no file can be made (read-only, /proc) is said now, not after the search: one file is
+// made in `dir` and removed at once.
+void probe_folder(const std::string& option, const std::string& file, std::filesystem::path dir) {
     if (dir.empty()) dir = ".";
-    std::string name = (dir / ".loyd-html-probe.XXXXXX").string();
+    std::string name = (dir / ".loyd-write-probe.XXXXXX").string();
     const int fd = ::mkstemp(name.data());
     if (fd < 0)
-        throw IoError("cannot write --html " + html + ": cannot make a file in " + dir.string() +
-                          ": " + std::generic_category().message(errno),
+        throw IoError("cannot write " + option + " " + file + ": cannot make a file in " +
+                          dir.string() + ": " + std::generic_category().message(errno),
                       errno);
     ::close(fd);
     ::unlink(name.c_str());
 }
 
-// --html never replaces a file the run reads (UsageError, before any search): the --input file
-// (or the file stdin is redirected from), the --pdb manifest, or any manifest or table of a set
-// (a manifest.txt or .pdb file in a folder holding a set's manifest). Compared by identity
-// (device and inode), so a link or another spelling of the same file is caught too; nor the file
-// standard output or error writes to (UsageError). Nor is it `-` (UsageError) or anything but a
+// A file the run writes (--html's page, --checkpoint's points) never replaces a file the run
+// reads or writes otherwise (UsageError, before any search): the --input file (or the file
+// stdin is redirected from), the --pdb manifest, any manifest or table of a set (a manifest.txt
+// or .pdb file in a folder holding a set's manifest), the --checkpoint file (for --html), or the
+// file standard output or error writes to. Compared by identity (device and inode), so a link or
+// another spelling of the same file is caught too. Nor is it `-` (UsageError) or anything but a
 // regular file or a new one in an existing folder, in a folder that takes a new file (IoError,
-// before any search, as write_file_atomic would say after it).
-void refuse_html_over_inputs(const Request& req) {
+// before any search, as write_file_atomic would say after it). `what`: what the file holds, in
+// messages ("page").
+void refuse_over_inputs(const Request& req, const std::string& option, const std::string& file,
+                        const std::string& what) {
     namespace fs = std::filesystem;
-    if (req.html.empty()) return;
-    if (req.html == "-")
-        throw UsageError(
-            "--html -: standard output carries the results; give the page a file name");
+    if (file.empty()) return;
+    if (file == "-")
+        throw UsageError(option + " -: standard output carries the results; give the " + what +
+                         " a file name");
     struct stat target {};
-    if (::stat(req.html.c_str(), &target) != 0) {
+    if (::stat(file.c_str(), &target) != 0) {
         // A new file: nothing of the run's is replaced; its folder must exist (said now, not
         // after the search). A dangling link is written through: its destination's folder.
-        const fs::path dir = fs::path(base::link_destination(req.html)).parent_path();
+        const fs::path dir = fs::path(base::link_destination(file)).parent_path();
         std::error_code ec;
         if (!dir.empty() && !fs::is_directory(dir, ec))
-            throw IoError("cannot write --html " + req.html + ": the folder " + dir.string() +
+            throw IoError("cannot write " + option + " " + file + ": the folder " + dir.string() +
                           " does not exist");
-        probe_html_folder(req.html, dir);
+        probe_folder(option, file, dir);
         return;
     }
     if (S_ISDIR(target.st_mode))
-        throw IoError("cannot write --html " + req.html + ": it is a folder");
+        throw IoError("cannot write " + option + " " + file + ": it is a folder");
     if (!S_ISREG(target.st_mode))  // a device, a FIFO, a socket: said now, not after the search
-        throw IoError("cannot write --html " + req.html +
+        throw IoError("cannot write " + option + " " + file +
                       ": not a regular file, and only a regular file is ever written over: "
                       "remove it, or write elsewhere");
     auto is_target = [&](const struct stat& s) {
@@ -300,14 +303,14 @@ void refuse_html_over_inputs(const Request& req) {
         struct stat s {};
         return !p.empty() && ::stat(p.c_str(), &s) == 0 && is_target(s);
     };
-    auto refuse = [&](const std::string& what) {
-        throw UsageError("--html " + req.html + " is " + what +
+    auto refuse = [&](const std::string& which) {
+        throw UsageError(option + " " + file + " is " + which +
                          ", which this run reads: give another file");
     };
     for (const auto& [fd, name] : {std::pair{STDOUT_FILENO, "output"}, {STDERR_FILENO, "error"}}) {
         struct stat s {};
         if (::fstat(fd, &s) == 0 && is_target(s))  // (--html /dev/stdout > results.txt)
-            throw UsageError("--html " + req.html + " is the file standard " + name +
+            throw UsageError(option + " " + file + " is the file standard " + name +
                              " writes to: give another file");
     }
     struct stat in {};
@@ -321,14 +324,17 @@ void refuse_html_over_inputs(const Request& req) {
     std::error_code ec;
     if (same(req.pdb) || same(tables::set_path(req.pdb).manifest.string()))
         refuse("the --pdb set's manifest");
-    const fs::path real = fs::weakly_canonical(req.html, ec);
+    if (option != "--checkpoint" && same(req.checkpoint))
+        throw UsageError(option + " " + file +
+                         " is the --checkpoint file, which this run writes: give another file");
+    const fs::path real = fs::weakly_canonical(file, ec);
     const std::string name = real.filename().string();
     if (!ec && (name == tables::kManifestName || real.extension() == ".pdb") &&
         tables::holds_set(real.parent_path()))
-        throw UsageError("--html " + req.html + " is a file of the table set in " +
-                         real.parent_path().string() +
-                         " (a set's files are never written over by a page): give another file");
-    probe_html_folder(req.html, fs::path(base::link_destination(req.html)).parent_path());
+        throw UsageError(
+            option + " " + file + " is a file of the table set in " + real.parent_path().string() +
+            " (a set's files are never written over by a " + what + "): give another file");
+    probe_folder(option, file, fs::path(base::link_destination(file)).parent_path());
 }
 
 // --html: the page of the instances solved, written atomically; none solved is said, not
@@ -393,8 +399,9 @@ int run_solve(const Request& given, std::ostream& out, std::ostream& err, RankRu
     if (given.resume && ranks.size() > 1)
         throw UsageError("--resume takes up searches in one process: not under mpirun");
     Request req = given;
+    refuse_over_inputs(req, "--checkpoint", req.checkpoint, "checkpoint");
     const std::unique_ptr<CheckpointFile> checkpoint = open_checkpoint(given, req, err, ranks);
-    refuse_html_over_inputs(req);
+    refuse_over_inputs(req, "--html", req.html, "page");  // (after: the checkpoint exists)
     JobSource source(req.boards, req.input);
     Tally n;
     std::vector<ReplayInstance>
@@ -407,7 +414,7 @@ int run_solve(const Request& given, std::ostream& out, std::ostream& err, RankRu
             if (const std::string& token =
                     t.all ? t.all->search.resume_token : t.outcome.search.resume_token;
                 checkpoint && !token.empty())
-                checkpoint->save(token, true);  // a limit's: further along than the last save
+                checkpoint->save(token, true);  // a limit's, also printed: written later
             n.add(t);
             if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
             if (t.all) {  // --all: every listed solution, numbered
@@ -421,6 +428,7 @@ int run_solve(const Request& given, std::ostream& out, std::ostream& err, RankRu
             }
         },
         err, ranks, [&] { base::require_written(out.flush()); });
+    if (checkpoint) checkpoint->flush();
     if (n.instances == 0 && interrupt_flag()) throw CancelledError("interrupted");  // before any
     if (n.instances == 0) throw UsageError("no instance found in the input");
     if (n.instances > 1) print_summary(req, n, totals, out);

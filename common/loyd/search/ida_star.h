@@ -47,8 +47,9 @@ namespace loyd::search {
 // killed without a chance to print (SIGKILL, a power cut) can be taken up: every `every`
 // seconds (> 0) the threads stop as on a limit, save() receives the point a stop there would
 // give (search/resume_point.h), and the search goes on from that point as a resumed one does.
-// A pause costs what a stop and a resume cost: on one thread the node it stopped in is searched
-// again, on several the subtrees after the first unfinished one that a thread had started or
+// A pause costs what a stop and a resume cost: on one thread the replay of the path to the node
+// it stopped at (a check comes as a node is entered, before its children: nothing is searched
+// twice), on several the subtrees after the first unfinished one that a thread had started or
 // finished. save() is called from the thread that called solve(); what it throws ends the
 // search.
 struct IdaCheckpoint {
