@@ -93,6 +93,45 @@ void refuse_ida_only(const search::SolveOptions& opt) {
         throw UsageError("bpmx=False does not apply to algorithm='astar' (BPMX is IDA*'s)");
 }
 
+// A number (int, float, NumPy's; not a text, not a truth value) as a double; 0 for anything
+// else and NaN... as they come (the callers refuse what is not finite or too small).
+double seconds_value(const py::object& v) {
+    const bool number = !py::isinstance<py::bool_>(v) && !is_text_arg(v) &&
+                        (PyFloat_Check(v.ptr()) || PyIndex_Check(v.ptr()) ||
+                         PyObject_HasAttrString(v.ptr(), "__float__"));
+    double s = 0.0;
+    if (number) {
+        try {
+            s = py::float_(v).cast<double>();
+        } catch (py::error_already_set& e) {  // OverflowError: 10**400, refused by the caller
+            if (!e.matches(PyExc_OverflowError)) throw;
+        }
+    }
+    return s;
+}
+
+// checkpoint= and checkpoint_every=: a callable (or None) and the seconds between two saves
+// (at least 0.1, as the solver's --checkpoint-every), for IDA* in "stm"; sets
+// opt.checkpoint_every and returns the callable.
+py::object checkpoint_arg(const py::object& f, const py::object& every, search::SolveOptions& opt) {
+    if (f.is_none()) {
+        if (!every.is_none()) throw UsageError("checkpoint_every needs checkpoint=");
+        return f;
+    }
+    if (!PyCallable_Check(f.ptr()))
+        throw UsageError("checkpoint must be a function of one argument (the token), or None");
+    if (opt.algorithm != search::Algorithm::Ida)
+        throw UsageError("checkpoint does not apply to algorithm='astar' (it saves IDA* searches)");
+    if (opt.metric == board::Metric::Mtm)
+        throw UsageError("checkpoint does not apply to metric='mtm' (it saves searches in stm)");
+    const double s = every.is_none() ? 300 : seconds_value(every);
+    if (!(s >= 0.1) || !std::isfinite(s))
+        throw UsageError("checkpoint_every must be a number of seconds, at least 0.1, not " +
+                         std::string(py::repr(every)));
+    opt.checkpoint_every = s;
+    return f;
+}
+
 // resume=: a token (LimitError.resume) or a list or tuple of them, for IDA* in "stm"; null when
 // None.
 std::shared_ptr<search::ResumeBook> resume_arg(const py::object& v,
@@ -125,18 +164,7 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
         opt.limits.max_nodes = kDefaultAstarNodes;
     const py::object secs = get(o, "time_limit");
     if (!secs.is_none()) {
-        // A number (int, float, NumPy's): not a text, not a truth value.
-        const bool number = !py::isinstance<py::bool_>(secs) && !is_text_arg(secs) &&
-                            (PyFloat_Check(secs.ptr()) || PyIndex_Check(secs.ptr()) ||
-                             PyObject_HasAttrString(secs.ptr(), "__float__"));
-        double s = 0.0;  // refused below unless a number converts to a finite one
-        if (number) {
-            try {
-                s = py::float_(secs).cast<double>();
-            } catch (py::error_already_set& e) {  // OverflowError: 10**400, refused below
-                if (!e.matches(PyExc_OverflowError)) throw;
-            }
-        }
+        const double s = seconds_value(secs);
         if (!(s > 0) || !std::isfinite(s))
             throw UsageError("time_limit must be a number of seconds above 0, not " +
                              std::string(py::repr(secs)));
@@ -166,7 +194,8 @@ Search search_for(const board::Geometry& g, const board::BoardFormat& format, co
     opt.pdb = choice.set.get();
     std::shared_ptr<search::ResumeBook> book = resume_arg(get(o, "resume"), opt);
     opt.resume = book.get();
-    return Search{std::move(goal), std::move(choice), opt, std::move(book)};
+    py::object checkpoint = checkpoint_arg(get(o, "checkpoint"), get(o, "checkpoint_every"), opt);
+    return Search{std::move(goal), std::move(choice), opt, std::move(book), std::move(checkpoint)};
 }
 
 }  // namespace loyd::python

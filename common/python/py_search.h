@@ -29,6 +29,9 @@ struct Search {
     Choice choice;
     search::SolveOptions options;
     std::shared_ptr<search::ResumeBook> resume;  // resume=: options.resume points into it
+    // checkpoint=: called with each point the search saves (None: no checkpoints); the
+    // interval is options.checkpoint_every. run_search (py_solve.cc) wires it.
+    pybind11::object checkpoint = pybind11::none();
 };
 
 // The board conventions of the call: its goal and size.

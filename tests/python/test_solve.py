@@ -268,6 +268,38 @@ def test_a_limit_gives_a_token_that_resume_takes_up(solver):
     assert e.value.resume is None
 
 
+def test_checkpoint_hands_over_points_that_resume_takes_up():
+    korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # 57 moves; Manhattan: 80 M nodes
+    kw = dict(goal="blank-first", heuristic="manhattan", threads=1)
+    seen = []
+    s = loyd.solve(korf1, checkpoint=seen.append, checkpoint_every=0.1, **kw)
+    assert s.length == 57
+    assert seen and all(t.startswith("r1.") for t in seen), seen
+    bounds = [int(t.split(".")[1]) for t in seen]
+    assert bounds == sorted(bounds) and bounds[-1] <= 57
+    # The last point handed over takes the search up: the same length, less work.
+    again = loyd.solve(korf1, resume=seen[-1], **kw)
+    assert again.length == 57 and again.resumed_from == bounds[-1]
+    assert again.nodes < s.nodes
+    # What the function raises stops the search and is raised here.
+    def boom(token):
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError, match="disk full"):
+        loyd.solve(korf1, checkpoint=boom, checkpoint_every=0.1, **kw)
+    with pytest.raises(TypeError, match="checkpoint must be callable"):
+        loyd.solve(korf1, checkpoint="ck.txt", **kw)
+    for every in (0, 0.05, -1, float("nan"), float("inf"), "1", True):
+        with pytest.raises(loyd.UsageError, match="checkpoint_every"):
+            loyd.solve(korf1, checkpoint=seen.append, checkpoint_every=every, **kw)
+    with pytest.raises(loyd.UsageError, match="checkpoint_every needs checkpoint"):
+        loyd.solve("8 6 7 2 5 4 3 0 1", checkpoint_every=5)
+    with pytest.raises(loyd.UsageError, match="astar"):
+        loyd.solve(korf1, checkpoint=seen.append, algorithm="astar", goal="blank-first")
+    with pytest.raises(loyd.UsageError, match="mtm"):
+        loyd.solve("8 6 7 2 5 4 3 0 1", checkpoint=seen.append, metric="mtm")
+
+
 def test_unsolvable():
     with pytest.raises(loyd.UnsolvableError, match="parity") as e:
         loyd.solve("2 1 3/4 5 6/7 8 0")

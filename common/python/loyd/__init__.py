@@ -259,9 +259,9 @@ def _seconds(name: str, value: Any) -> float:
     return seconds
 
 
-def _callback(progress: Any) -> Any:
+def _callback(progress: Any, name: str = "progress") -> Any:
     if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+        raise TypeError(f"{name} must be callable, not {type(progress).__name__}")
     return progress
 
 
@@ -281,7 +281,9 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
           time_limit: Optional[float] = None, threads: Optional[int] = None, prune: bool = True,
           bpmx: bool = True,
           progress: Optional[Callable[[int, int, float], None]] = None,
-          resume: Union[str, Sequence[str], None] = None) -> Solution:
+          resume: Union[str, Sequence[str], None] = None,
+          checkpoint: Optional[Callable[[str], None]] = None,
+          checkpoint_every: Optional[float] = None) -> Solution:
     """Solves `board` optimally and returns its Solution (replayed before it is returned).
 
     board      a Board, a text in any form the solver reads ("8 6 7/2 5 4/3 0 1", labels with
@@ -303,6 +305,10 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
     resume     a token from an earlier LimitError's `resume` (or a list of them; the one of
                this position is used): the search is taken up where that one stopped, as the
                solver's --resume (IDA* in "stm"; UsageError for a damaged token)
+    checkpoint  checkpoint(token), called from this thread with the point the search saves
+               every `checkpoint_every` seconds (default 300, at least 0.1) while it runs, as
+               the solver's --checkpoint: store it, and resume= takes the search up from there
+               after a crash (IDA* in "stm"; what it raises ends the search and is raised here)
 
     Raises UnsolvableError (the position cannot reach the goal), LimitError, InvalidInputError
     (a board that cannot be read, tables of another board), UsageError, FileError.
@@ -310,6 +316,8 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
     options = _options(goal, size, tables, heuristic, metric, algorithm, lookups, node_limit,
                        time_limit, threads, prune, bpmx)
     options["resume"] = resume
+    options["checkpoint"] = _callback(checkpoint, "checkpoint")
+    options["checkpoint_every"] = checkpoint_every
     d = _loyd._solve(board, options, _callback(progress))
     return Solution(**d)
 
