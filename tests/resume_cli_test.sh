@@ -124,6 +124,7 @@ for _ in $(seq 400); do
 done
 kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
+killed=$?  # 137; 0 when a starved poll let the search end first (then it printed its answer)
 checks=$((checks + 1))
 [ "$(head -n 1 "$ck")" = "# loyd solver checkpoint: the searches' latest points; take them up with --resume and this file" ] ||
   fail "--checkpoint: the file's first line is $(head -n 1 "$ck")"
@@ -131,7 +132,7 @@ checks=$((checks + 1))
 grep -qE '^r1\.[0-9]+\.[0-9x]+\.[UDLR-]+\.[0-9a-f]{16}\.[0-9a-f]{16}$' "$ck" ||
   fail "--checkpoint: no token line in $(cat "$ck")"
 checks=$((checks + 1))
-[ ! -s "$scratch/killed.out" ] || fail "--checkpoint: the killed run printed $(cat "$scratch/killed.out")"
+[ "$killed" != 137 ] || [ ! -s "$scratch/killed.out" ] || fail "--checkpoint: the killed run printed $(cat "$scratch/killed.out")"
 run "$solver" "${opts[@]}" -j 1 --resume "$ck" --checkpoint "$ck" "$k1"
 expect_status "--resume CHECKPOINT" 0
 expect_out "--resume CHECKPOINT: the optimal length, resumed" "^argument 1: length 57 moves [UDLR]+ nodes [0-9]+ seconds [0-9.]+ resumed at bound [0-9]+$"
@@ -152,14 +153,19 @@ run "$solver" --heuristic manhattan -j 1 --node-limit 10 --checkpoint "$scratch/
 expect_status "--checkpoint, a limit on an instance the file did not hold" 3
 expect "a limit's token added" grep -qx "$(grep -oE 'r1\.[^ ]+' "$scratch/out")" "$scratch/ck5.txt"
 # One run per file: a second run on a file in use is refused while the first goes on.
-"$solver" "${opts[@]}" -j 1 --checkpoint "$scratch/ck6.txt" "$k1" >/dev/null 2>&1 &
+# (The first run reads a FIFO no line ever comes through: it holds the lock until killed.)
+mkfifo "$scratch/fifo6"
+"$solver" --heuristic manhattan --checkpoint "$scratch/ck6.txt" --input "$scratch/fifo6" \
+  >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 200); do [ -s "$scratch/ck6.txt" ] && break; sleep 0.05; done
+exec 7<>"$scratch/fifo6"
+for _ in $(seq 400); do [ -s "$scratch/ck6.txt" ] && break; sleep 0.05; done
 run "$solver" --heuristic manhattan --checkpoint "$scratch/ck6.txt" 8 6 7 2 5 4 3 0 1
 expect_status "--checkpoint in use" 2
 expect_err "--checkpoint in use: said" "^solver: --checkpoint .*ck6.txt is in use by another solver run"
 kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
+exec 7>&-
 run "$solver" --heuristic manhattan --checkpoint "$scratch/ck6.txt" 8 6 7 2 5 4 3 0 1
 expect_status "--checkpoint after the run holding it was killed" 0
 # Standard output or the --html page on the checkpoint file: refused before any search.
@@ -170,8 +176,15 @@ expect_status "--checkpoint on standard output's file" 2
 expect_err "--checkpoint on standard output's file: said" "is the file standard output writes to"
 run "$solver" --heuristic manhattan --checkpoint "$scratch/ck8.txt" --html "$scratch/ck8.txt" 8 6 7 2 5 4 3 0 1
 expect_status "--html on the checkpoint file" 2
-expect_err "--html on the checkpoint file: said" "is the --checkpoint file, which this run writes"
-expect "--html on the checkpoint file: the points kept" grep -qx "# loyd solver checkpoint.*" "$scratch/ck8.txt"
+expect_err "--html on the checkpoint file: said" "is the --checkpoint file( or its lock)?, which this run writes"
+expect "--html on the checkpoint file: refused before it is written" test ! -e "$scratch/ck8.txt"
+run "$solver" --heuristic manhattan --checkpoint "$scratch/ck9.txt" --html "$scratch/./ck9.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--html naming the new checkpoint file another way" 2
+run "$solver" --heuristic manhattan --checkpoint "$scratch/ck9.txt" --html "$scratch/.ck9.txt.lock" 8 6 7 2 5 4 3 0 1
+expect_status "--html on the checkpoint's lock" 2
+run "$solver" --heuristic manhattan --checkpoint "$scratch/ck10.txt" --html "$scratch/no/page.html" 8 6 7 2 5 4 3 0 1
+expect_status "--html in a missing folder, with --checkpoint" 4
+expect "... refused before the checkpoint is made" test ! -e "$scratch/ck10.txt" -a ! -e "$scratch/.ck10.txt.lock"
 run "$solver" --checkpoint - 8 6 7 2 5 4 3 0 1
 expect_status "--checkpoint -" 2
 run "$solver" --checkpoint "$scratch" 8 6 7 2 5 4 3 0 1
@@ -189,6 +202,7 @@ run "$solver" "${opts[@]}" --checkpoint "$scratch/notck.txt" "$k1"
 expect_status "--checkpoint on another file" 2
 expect_err "--checkpoint on another file: said" "^solver: --checkpoint .*notck.txt exists and is not a checkpoint file"
 expect "--checkpoint on another file: left as it was" cmp -s "$scratch/first.out" "$scratch/notck.txt"
+expect "--checkpoint on another file: no lock file left beside it" test ! -e "$scratch/.notck.txt.lock"
 for every in 0 0.05 -1 nan inf x; do
   run "$solver" --checkpoint "$scratch/ck3.txt" --checkpoint-every "$every" 8 6 7 2 5 4 3 0 1
   expect_status "--checkpoint-every $every" 2

@@ -262,6 +262,15 @@ void probe_folder(const std::string& option, const std::string& file, std::files
     ::unlink(name.c_str());
 }
 
+// Whether two names of files not there yet name the same one (their folders' real paths and
+// the names the links lead to).
+bool same_new_file(const std::string& a, const std::string& b) {
+    std::error_code ea, eb;
+    const auto pa = std::filesystem::weakly_canonical(base::link_destination(a), ea);
+    const auto pb = std::filesystem::weakly_canonical(base::link_destination(b), eb);
+    return !ea && !eb && pa == pb;
+}
+
 // A file the run writes (--html's page, --checkpoint's points) never replaces a file the run
 // reads or writes otherwise (UsageError, before any search): the --input file (or the file
 // stdin is redirected from), the --pdb manifest, any manifest or table of a set (a manifest.txt
@@ -287,6 +296,12 @@ void refuse_over_inputs(const Request& req, const std::string& option, const std
         if (!dir.empty() && !fs::is_directory(dir, ec))
             throw IoError("cannot write " + option + " " + file + ": the folder " + dir.string() +
                           " does not exist");
+        if (option != "--checkpoint" && !req.checkpoint.empty() &&
+            (same_new_file(file, req.checkpoint) ||
+             same_new_file(file, CheckpointFile::lock_path(req.checkpoint))))
+            throw UsageError(option + " " + file +
+                             " is the --checkpoint file or its lock, which this run writes: give "
+                             "another file");
         probe_folder(option, file, dir);
         return;
     }
@@ -327,6 +342,10 @@ void refuse_over_inputs(const Request& req, const std::string& option, const std
     if (option != "--checkpoint" && same(req.checkpoint))
         throw UsageError(option + " " + file +
                          " is the --checkpoint file, which this run writes: give another file");
+    if (option != "--checkpoint" && !req.checkpoint.empty() &&
+        same(CheckpointFile::lock_path(req.checkpoint)))
+        throw UsageError(option + " " + file +
+                         " is the --checkpoint file's lock: give another file");
     const fs::path real = fs::weakly_canonical(file, ec);
     const std::string name = real.filename().string();
     if (!ec && (name == tables::kManifestName || real.extension() == ".pdb") &&
@@ -383,10 +402,8 @@ void note_unused_resume(const Request& req, std::ostream& err) {
 // --checkpoint: the file opened (it must be writable before any search starts), and the
 // request's searches saving their points into it.
 std::unique_ptr<CheckpointFile> open_checkpoint(const Request& given, Request& req,
-                                                std::ostream& err, const RankRun& ranks) {
+                                                std::ostream& err) {
     if (given.checkpoint.empty()) return nullptr;
-    if (ranks.size() > 1)
-        throw UsageError("--checkpoint saves searches in one process: not under mpirun");
     auto file = std::make_unique<CheckpointFile>(given.checkpoint, given.resume.get(), err);
     req.search.checkpoint_every = given.checkpoint_every;
     req.search.checkpoint = [f = file.get()](uint64_t, const std::string& token) {
@@ -398,10 +415,12 @@ std::unique_ptr<CheckpointFile> open_checkpoint(const Request& given, Request& r
 int run_solve(const Request& given, std::ostream& out, std::ostream& err, RankRun& ranks) {
     if (given.resume && ranks.size() > 1)
         throw UsageError("--resume takes up searches in one process: not under mpirun");
+    if (!given.checkpoint.empty() && ranks.size() > 1)
+        throw UsageError("--checkpoint saves searches in one process: not under mpirun");
     Request req = given;
     refuse_over_inputs(req, "--checkpoint", req.checkpoint, "checkpoint");
-    const std::unique_ptr<CheckpointFile> checkpoint = open_checkpoint(given, req, err, ranks);
-    refuse_over_inputs(req, "--html", req.html, "page");  // (after: the checkpoint exists)
+    refuse_over_inputs(req, "--html", req.html, "page");
+    const std::unique_ptr<CheckpointFile> checkpoint = open_checkpoint(given, req, err);
     JobSource source(req.boards, req.input);
     Tally n;
     std::vector<ReplayInstance>

@@ -38,22 +38,21 @@ std::vector<search::ResumeToken> read_existing(const std::string& path) {
     }
 }
 
-// The lock file beside the file `path` writes to: ".NAME.lock".
-std::string lock_path(const std::string& path) {
-    const std::filesystem::path real(base::link_destination(path));
-    std::string name = ".";  // (appended piecewise: g++ 12 warns on "." + a temporary)
-    name += real.filename().string();
-    name += ".lock";
-    return (real.parent_path() / name).string();
-}
-
 // An flock on the lock file, not waiting: the descriptor, or UsageError when another process
-// holds it (IoError when it cannot be opened).
-int take_lock(const std::string& path) {
-    const std::string name = lock_path(path);
+// holds it (IoError when it cannot be opened). `made`: whether this call created the file. A
+// lock file another user left that this one cannot write is locked read-only (flock does not
+// care).
+int take_lock(const std::string& path, bool& made) {
+    const std::string name = CheckpointFile::lock_path(path);
     int fd;
-    do fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    do fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     while (fd < 0 && errno == EINTR);
+    made = fd >= 0;
+    if (fd < 0 && errno == EEXIST) {
+        do fd = ::open(name.c_str(), O_RDWR | O_CLOEXEC);
+        while (fd < 0 && errno == EINTR);
+        if (fd < 0 && errno == EACCES) fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    }
     if (fd < 0)
         throw IoError("cannot write --checkpoint " + path + ": cannot open its lock file " + name +
                           ": " + std::strerror(errno),
@@ -77,7 +76,8 @@ int take_lock(const std::string& path) {
 CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given, std::ostream& err)
     : path_(std::move(path)), err_(err) {
     if (path_.empty()) throw UsageError("--checkpoint needs a file name");
-    lock_fd_ = take_lock(path_);
+    bool made = false;
+    lock_fd_ = take_lock(path_, made);
     try {
         std::vector<search::ResumeToken> known = read_existing(path_);
         if (given) {
@@ -95,9 +95,18 @@ CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given
         for (const auto& [key, held] : points_) text += held.token + "\n";
         base::write_file_atomic(path_, text);  // errors refuse the run
     } catch (...) {
+        if (made) ::unlink(lock_path(path_).c_str());  // (while still held)
         ::close(lock_fd_);
         throw;
     }
+}
+
+std::string CheckpointFile::lock_path(const std::string& path) {
+    const std::filesystem::path real(base::link_destination(path));
+    std::string name = ".";  // (appended piecewise: g++ 12 warns on "." + a temporary)
+    name += real.filename().string();
+    name += ".lock";
+    return (real.parent_path() / name).string();
 }
 
 CheckpointFile::~CheckpointFile() {
@@ -138,7 +147,7 @@ void CheckpointFile::write() {
         if (warned_) return;
         warned_ = true;
         err_ << ("solver: " + std::string(e.what()) +
-                 "; the searches go on without their checkpoint\n")
+                 "; the searches go on, and each save tries the checkpoint again\n")
              << std::flush;
     }
 }

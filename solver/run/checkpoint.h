@@ -12,8 +12,9 @@
 // the run (flush), so a long batch under a node limit does not rewrite the file for each. A
 // file that exists must be one written here (its first line the header) or empty: anything else
 // is refused, so an output or an input named by mistake is never overwritten. One run at a
-// time: the run holds an flock(2) on `.NAME.lock` beside the file (left in place; the kernel
-// drops the lock however the process ends), and a second run on the same file is refused.
+// time: the run holds an flock(2) on `.NAME.lock` beside the file its links lead to (left in
+// place, or removed when this run made it and then refused the file; the kernel drops the lock
+// however the process ends), and a second run on the same file is refused.
 // Thread-safe: the searches of a batch save from their own threads. Cost: one file of about 90
 // bytes per instance, rewritten at each save.
 #pragma once
@@ -52,6 +53,10 @@ public:
     void flush();
 
     size_t size() const;
+
+    // The lock file of the checkpoint `path`: ".NAME.lock" beside the file it writes to (the
+    // end of its links).
+    static std::string lock_path(const std::string& path);
 
 private:
     void write();  // with m_ held; a failure said once on err_
