@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <random>
 #include <string>
@@ -364,9 +365,11 @@ TEST(CheckpointedSearch, ALimitStillStopsIt) {
     }
 }
 
-// Pauses every few milliseconds on a search split over two threads (most of them while the
-// threads search the subtrees they share out, not only after the collecting pass): the answer
-// is the known optimal length, the points in order, some of them deep inside an iteration.
+// About thirty pauses on a search split over two threads (most of them while the threads search
+// the subtrees they share out, not only after the collecting pass): the answer is the known
+// optimal length, the points in order, some of them deep inside an iteration. The interval is
+// a share of the search's own time, so that the pauses stay apart on slow builds (a sanitizer's
+// run at a fixed few milliseconds paused before each segment could share its subtrees out).
 TEST(CheckpointedSearch, PausesOfASplitSearch) {
     const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
     const board::Board start =
@@ -378,8 +381,9 @@ TEST(CheckpointedSearch, PausesOfASplitSearch) {
     opt.threads = 2;
     opt.split_after = 0;
     const search::SolveOutcome whole = search::solve(start, goal, opt);
+    ASSERT_EQ(whole.search.threads, 2);
     std::vector<search::ResumePoint> saved;
-    opt.checkpoint_every = 0.003;
+    opt.checkpoint_every = std::max(whole.seconds / 30, 1e-4);
     opt.checkpoint = [&](uint64_t, const std::string& token) {
         saved.push_back(search::parse_resume_token(token).point);
     };

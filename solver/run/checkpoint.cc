@@ -1,7 +1,5 @@
 #include "solver/run/checkpoint.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,11 +11,17 @@
 
 #include "loyd/base/atomic_file.h"
 #include "loyd/base/error.h"
+#include "loyd/base/file_lock.h"
 #include "loyd/base/regular_file.h"
 
 namespace loyd::solver {
 
 namespace {
+
+std::string checked_name(std::string path) {
+    if (path.empty()) throw UsageError("--checkpoint needs a file name");
+    return path;
+}
 
 // The tokens of an existing checkpoint file (none when it is absent or empty).
 std::vector<search::ResumeToken> read_existing(const std::string& path) {
@@ -38,46 +42,22 @@ std::vector<search::ResumeToken> read_existing(const std::string& path) {
     }
 }
 
-// An flock on the lock file, not waiting: the descriptor, or UsageError when another process
-// holds it (IoError when it cannot be opened). `made`: whether this call created the file. A
-// lock file another user left that this one cannot write is locked read-only (flock does not
-// care).
-int take_lock(const std::string& path, bool& made) {
-    const std::string name = CheckpointFile::lock_path(path);
-    int fd;
-    do fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    while (fd < 0 && errno == EINTR);
-    made = fd >= 0;
-    if (fd < 0 && errno == EEXIST) {
-        do fd = ::open(name.c_str(), O_RDWR | O_CLOEXEC);
-        while (fd < 0 && errno == EINTR);
-        if (fd < 0 && errno == EACCES) fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+// The lock of the checkpoint `path`, not waiting: UsageError when another process holds it.
+base::FileLock take_lock(const std::string& path) {
+    try {
+        return base::FileLock(CheckpointFile::lock_path(path), false);
+    } catch (const BusyError&) {
+        throw UsageError("--checkpoint " + path +
+                         " is in use by another solver run (each run needs its own file)");
+    } catch (const IoError& e) {
+        throw IoError("cannot write --checkpoint " + path + ": " + e.what(), e.code());
     }
-    if (fd < 0)
-        throw IoError("cannot write --checkpoint " + path + ": cannot open its lock file " + name +
-                          ": " + std::strerror(errno),
-                      errno);
-    int r;
-    do r = ::flock(fd, LOCK_EX | LOCK_NB);
-    while (r != 0 && errno == EINTR);
-    if (r != 0) {
-        const int e = errno;
-        ::close(fd);
-        if (e == EWOULDBLOCK)
-            throw UsageError("--checkpoint " + path +
-                             " is in use by another solver run (each run needs its own file)");
-        throw IoError("cannot lock --checkpoint " + path + ": " + std::strerror(e), e);
-    }
-    return fd;
 }
 
 }  // namespace
 
 CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given, std::ostream& err)
-    : path_(std::move(path)), err_(err) {
-    if (path_.empty()) throw UsageError("--checkpoint needs a file name");
-    bool made = false;
-    lock_fd_ = take_lock(path_, made);
+    : path_(checked_name(std::move(path))), err_(err), lock_(take_lock(path_)) {
     try {
         std::vector<search::ResumeToken> known = read_existing(path_);
         if (given) {
@@ -95,8 +75,7 @@ CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given
         for (const auto& [key, held] : points_) text += held.token + "\n";
         base::write_file_atomic(path_, text);  // errors refuse the run
     } catch (...) {
-        if (made) ::unlink(lock_path(path_).c_str());  // (while still held)
-        ::close(lock_fd_);
+        lock_.remove_if_made();
         throw;
     }
 }
@@ -114,7 +93,6 @@ CheckpointFile::~CheckpointFile() {
         flush();  // (a run that ends by an error: what was deferred)
     } catch (...) {
     }
-    ::close(lock_fd_);
 }
 
 void CheckpointFile::save(const std::string& token, bool defer) {
@@ -130,11 +108,6 @@ void CheckpointFile::save(const std::string& token, bool defer) {
 void CheckpointFile::flush() {
     const std::lock_guard<std::mutex> lock(m_);
     if (dirty_) write();
-}
-
-size_t CheckpointFile::size() const {
-    const std::lock_guard<std::mutex> lock(m_);
-    return points_.size();
 }
 
 void CheckpointFile::write() {

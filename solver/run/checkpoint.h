@@ -25,6 +25,7 @@
 #include <ostream>
 #include <string>
 
+#include "loyd/base/file_lock.h"
 #include "loyd/search/resume_point.h"
 
 namespace loyd::solver {
@@ -52,8 +53,6 @@ public:
     // Writes the points deferred, if any.
     void flush();
 
-    size_t size() const;
-
     // The lock file of the checkpoint `path`: ".NAME.lock" beside the file it writes to (the
     // end of its links).
     static std::string lock_path(const std::string& path);
@@ -67,8 +66,8 @@ private:
     };
     std::string path_;
     std::ostream& err_;
-    int lock_fd_ = -1;
-    mutable std::mutex m_;
+    base::FileLock lock_;
+    std::mutex m_;
     std::map<uint64_t, Held> points_;
     bool dirty_ = false;  // points kept but not yet written
     bool warned_ = false;

@@ -1,5 +1,5 @@
-// An exclusive lock on a folder, held for the life of the object: flock(2) on a lock file
-// inside it (`.loyd.lock`, created if missing and left in place). Two builds into one
+// An exclusive lock on a folder, held for the life of the object: a base::FileLock on a lock
+// file inside it (`.loyd.lock`, created if missing and left in place). Two builds into one
 // folder would otherwise each rewrite the other's tables. The kernel drops the lock when
 // the process exits, however it exits (even SIGKILL), so a stale lock never blocks.
 //
@@ -17,6 +17,7 @@
 #include <string>
 
 #include "loyd/base/error.h"
+#include "loyd/base/file_lock.h"
 
 namespace loyd::base {
 
@@ -28,10 +29,9 @@ public:
             const std::atomic<bool>* cancel = nullptr);
     DirLock(const DirLock&) = delete;
     DirLock& operator=(const DirLock&) = delete;
-    ~DirLock();
 
 private:
-    int fd_ = -1;
+    FileLock lock_;
 };
 
 }  // namespace loyd::base

@@ -24,20 +24,23 @@ SearchResult run_search(H& h, const board::Board& start, const board::Board& goa
         pruning = &MovePruning::shared(g, opt.prune ? MovePruning::default_length(g) : 2);
     IdaStar<H> ida(h, goal, *pruning, opt.bpmx);
     ida.split_after(opt.split_after);
+    // The instance's key, only when a token is read or written (a batch of short searches
+    // does not pay for the hash).
     const bool resumable = !opt.ranks;
-    const ResumePoint* from = resumable && opt.resume && !opt.resume->empty()
-                                  ? opt.resume->find(resume_key(start, goal))
-                                  : nullptr;
-    const uint64_t key = resume_key(start, goal);
+    const bool given = resumable && opt.resume && !opt.resume->empty();
+    const bool saves = resumable && opt.checkpoint && opt.checkpoint_every > 0;
+    const uint64_t key = given || saves ? resume_key(start, goal) : 0;
+    const ResumePoint* from = given ? opt.resume->find(key) : nullptr;
     std::optional<IdaCheckpoint> cp;
-    if (resumable && opt.checkpoint && opt.checkpoint_every > 0)
+    if (saves)
         cp = IdaCheckpoint{opt.checkpoint_every, [&opt, key](const ResumePoint& p) {
                                opt.checkpoint(key, resume_token(p, key));
                            }};
     SearchResult r =
         ida.solve(start, opt.limits, opt.threads, opt.ranks, from, cp ? &*cp : nullptr);
     if (r.resumed_from >= 0) opt.resume->taken(key);
-    if (r.resume) r.resume_token = resume_token(*r.resume, key);
+    if (r.resume)
+        r.resume_token = resume_token(*r.resume, given || saves ? key : resume_key(start, goal));
     return r;
 }
 
