@@ -9,10 +9,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <random>
 #include <thread>
 
+#include "checkpoint_box.h"
 #include "errors.h"
 #include "interrupt.h"
 #include "loyd/base/error.h"
@@ -198,6 +200,10 @@ public:
             len_[i] = r.length;
             if (!moves_.empty()) moves_[i] = format_moves(r.search.moves, style_);
         }
+        if (!r.search.resume_token.empty()) {
+            std::lock_guard<std::mutex> lock(mu_);
+            resume_.emplace(i, r.search.resume_token);
+        }
         node_[i] = r.search.nodes_generated;
         exp_[i] = r.search.nodes_expanded;
         sec_[i] = r.seconds;
@@ -214,9 +220,12 @@ public:
                 l[i] = len_[i] >= 0 ? py::object(py::str(moves_[i])) : py::none();
             moves = l;
         }
+        py::dict resume;
+        for (const auto& [i, token] : resume_) resume[py::int_(i)] = token;
         return py::dict("lengths"_a = lengths_, "status"_a = status_, "nodes"_a = nodes_,
                         "nodes_expanded"_a = expanded_, "heuristic_start"_a = starts_,
-                        "lower_bounds"_a = bounds_, "seconds"_a = seconds_, "moves"_a = moves);
+                        "lower_bounds"_a = bounds_, "seconds"_a = seconds_, "moves"_a = moves,
+                        "resume"_a = resume);
     }
 
 private:
@@ -231,6 +240,8 @@ private:
     std::vector<std::string> moves_;
     board::MoveStyle style_;
     std::atomic<size_t> done_{0};
+    std::mutex mu_;                         // guards resume_
+    std::map<size_t, std::string> resume_;  // the tokens of the positions a limit stopped
 };
 
 py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves,
@@ -249,11 +260,19 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
     search::BatchOptions batch;
     batch.threads = s.options.threads;
     batch.cancel = &cancel;
+    search::SolveOptions opt = s.options;
+    CheckpointBox tokens;
+    const bool saves = !s.checkpoint.is_none();
+    if (saves)
+        opt.checkpoint = [&tokens](uint64_t key, const std::string& t) { tokens.put(key, t); };
     const auto t0 = std::chrono::steady_clock::now();
     auto last = t0;
     std::function<void()> poll;
-    if (!progress.is_none())
+    if (!progress.is_none() || saves)
         poll = [&] {
+            if (saves)
+                for (const std::string& t : tokens.take()) s.checkpoint(t);
+            if (progress.is_none()) return;
             const auto now = std::chrono::steady_clock::now();
             if (std::chrono::duration<double>(now - last).count() < progress_every) return;
             last = now;
@@ -261,10 +280,11 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
         };
     const auto start = [&](size_t i) { return pos.at(i); };
     const auto finish = [&](size_t i, const search::SolveOutcome& r) { out.finish(i, r); };
-    run_interruptible([&] { solve_batch(n, start, s.goal, s.options, finish, batch); }, cancel,
-                      poll);
+    run_interruptible([&] { solve_batch(n, start, s.goal, opt, finish, batch); }, cancel, poll);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (saves)
+        for (const std::string& t : tokens.take()) s.checkpoint(t);  // the last points
     if (!progress.is_none()) progress(out.done(), n);
     py::dict d = out.fields();
     d["goal"] = s.goal;

@@ -5,6 +5,7 @@
 
 #include <mutex>
 
+#include "checkpoint_box.h"
 #include "errors.h"
 #include "interrupt.h"
 #include "loyd/base/error.h"
@@ -50,26 +51,6 @@ private:
     bool fresh_ = false;
 };
 
-// The latest point a search saved (checkpoint=), handed to the polling Python thread.
-class TokenBox {
-public:
-    void put(const std::string& token) {
-        std::lock_guard<std::mutex> lock(mu_);
-        latest_ = token;
-    }
-    bool take(std::string& token) {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (latest_.empty()) return false;
-        token.swap(latest_);
-        latest_.clear();
-        return true;
-    }
-
-private:
-    std::mutex mu_;
-    std::string latest_;
-};
-
 // Runs `fn(options)` interruptibly, with `progress(bound, nodes, seconds)` called from the
 // calling thread (when not None) as the search reports, and s.checkpoint(token) with the
 // latest point the search saved (a later point supersedes one not yet handed over).
@@ -79,18 +60,18 @@ void run_search(Search& s, const py::object& progress, Fn&& fn) {
     search::SolveOptions opt = s.options;
     opt.limits.cancel = &cancel;
     ProgressBox box;
-    TokenBox tokens;
+    CheckpointBox tokens;
     if (!progress.is_none())
         opt.limits.progress = [&box](const search::SearchProgress& p) { box.put(p); };
     if (!s.checkpoint.is_none())
-        opt.checkpoint = [&tokens](uint64_t, const std::string& t) { tokens.put(t); };
+        opt.checkpoint = [&tokens](uint64_t key, const std::string& t) { tokens.put(key, t); };
     std::function<void()> poll;
     if (!progress.is_none() || !s.checkpoint.is_none()) {
         poll = [&] {
             search::SearchProgress p;
             if (!progress.is_none() && box.take(p)) progress(p.bound, p.nodes_generated, p.seconds);
-            std::string t;
-            if (!s.checkpoint.is_none() && tokens.take(t)) s.checkpoint(t);
+            if (!s.checkpoint.is_none())
+                for (const std::string& t : tokens.take()) s.checkpoint(t);
         };
     }
     run_interruptible([&] { fn(opt); }, cancel, poll);

@@ -233,3 +233,60 @@ def test_numpy_scalars_are_numbers_and_truth_values():
 def test_check_wants_a_text():
     with pytest.raises(TypeError, match="moves must be a str"):
         loyd.check("1 2 3/4 5 6/7 0 8", 5)
+
+
+def test_limits_give_tokens_that_resume_takes_up(bfs3x3):
+    # Chains of node-limited batches on 3x3 with Manhattan: the positions a limit stopped carry
+    # tokens, each later call takes them up, and every position ends at its BFS distance.
+    boards = loyd.scramble(40, (3, 3), 23)
+    want = [bfs3x3[tuple(int(t) for t in b)] for b in boards]
+    kw = dict(heuristic="manhattan", threads=2)
+    r = loyd.solve_many(boards, node_limit=2000, **kw)
+    stopped = np.flatnonzero(r.status == loyd.LIMIT)
+    assert len(stopped) > 0 and sorted(r.resume) == list(stopped)
+    assert all(t.startswith("r1.") for t in r.resume.values())
+    lengths, tokens, calls = r.lengths.copy(), dict(r.resume), 1
+    while tokens:
+        assert calls < 500, "the chain does not move on"
+        left = sorted(tokens)
+        again = loyd.solve_many(boards[left], node_limit=2000, resume=list(tokens.values()), **kw)
+        calls += 1
+        tokens = {left[i]: t for i, t in again.resume.items()}
+        for k, i in enumerate(left):
+            if again.status[k] == loyd.SOLVED:
+                lengths[i] = again.lengths[k]
+    assert list(lengths) == want
+    assert calls > 2
+    # A damaged token, A* and "mtm" are refused as in solve().
+    t = next(iter(r.resume.values()))
+    with pytest.raises(loyd.UsageError):
+        loyd.solve_many(boards, resume=t[:-1] + ("0" if t[-1] != "0" else "1"), **kw)
+    with pytest.raises(loyd.UsageError, match="astar"):
+        loyd.solve_many(boards, resume=t, algorithm="astar")
+    # Without a limit there is nothing to take up.
+    assert loyd.solve_many(boards[:3]).resume == {}
+
+
+def test_checkpoint_hands_over_each_searchs_points():
+    korf = ["14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",  # Korf's #1, 57 moves (80 M nodes, Manhattan)
+            "12 15 2 6 1 14 4 8 5 3 7 0 10 13 9 11"]  # #30, 47 moves (2 M)
+    kw = dict(goal="blank-first", heuristic="manhattan", threads=2)
+    seen = []
+    r = loyd.solve_many(korf, checkpoint=seen.append, checkpoint_every=0.1, **kw)
+    assert list(r.lengths) == [57, 47]
+    assert seen and all(t.startswith("r1.") for t in seen)
+    # The points of #1 (the long search) take it up: the same length, less work.
+    again = loyd.solve_many(korf[:1], resume=seen, **kw)
+    assert list(again.lengths) == [57] and again.nodes[0] < r.nodes[0]
+
+    def boom(token):
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError, match="disk full"):
+        loyd.solve_many(korf, checkpoint=boom, checkpoint_every=0.1, **kw)
+    with pytest.raises(TypeError, match="checkpoint must be callable"):
+        loyd.solve_many(korf, checkpoint="ck.txt", **kw)
+    with pytest.raises(loyd.UsageError, match="checkpoint_every needs checkpoint"):
+        loyd.solve_many(korf, checkpoint_every=5, **kw)
+    with pytest.raises(loyd.UsageError, match="mtm"):
+        loyd.solve_many(korf, checkpoint=seen.append, metric="mtm", **kw)

@@ -156,6 +156,8 @@ class BatchResult:
     moves           list of the moves (str, None when not solved) when asked for, else None
     goal, metric, heuristic ("pdb:NAME" or a classic one); threads: the threads the call ran
     on (as the solver's summary); wall_seconds: the call's time
+    resume          {index: token} for the positions a limit stopped in IDA* ("stm"): give
+                    the tokens to solve_many(..., resume=...) to take those searches up
     """
 
     lengths: "numpy.ndarray"
@@ -171,6 +173,7 @@ class BatchResult:
     heuristic: str
     threads: int
     wall_seconds: float
+    resume: dict[int, str] = dataclasses.field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.lengths)
@@ -348,7 +351,10 @@ def solve_many(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]], *,
                time_limit: Optional[float] = None, threads: Optional[int] = None,
                moves: bool = False, notation: Literal["blank", "tile"] = "blank",
                progress: Optional[Callable[[int, int], None]] = None,
-               progress_every: float = 1.0) -> BatchResult:
+               progress_every: float = 1.0,
+               resume: Union[str, Sequence[str], None] = None,
+               checkpoint: Optional[Callable[[str], None]] = None,
+               checkpoint_every: Optional[float] = None) -> BatchResult:
     """Solves every position optimally on `threads` threads (default every core) with the
     GIL released, and returns their lengths, statuses and node counts as NumPy arrays.
 
@@ -361,6 +367,10 @@ def solve_many(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]], *,
              lengths in tile notation and in "mtm")
     progress progress(done, total), called from this thread about every `progress_every`
              seconds and once at the end
+    resume   tokens (BatchResult.resume's, LimitError.resume's, or checkpoint's): each search
+             whose instance one names is taken up from it, as the solver's --input with --resume
+    checkpoint  checkpoint(token), called from this thread with each point a search saves
+             every `checkpoint_every` seconds (default 300, at least 0.1), as solve()'s
     The other arguments are solve()'s; limits apply to each position, and a position that
     reaches one gets status LIMIT (no exception). As in the solver, positions are the units of
     work, one per thread; with fewer positions than threads each search is split over the
@@ -369,10 +379,13 @@ def solve_many(boards: Union["numpy.typing.ArrayLike", Sequence[BoardLike]], *,
     progress = _callback(progress)
     moves, notation = _flag("moves", moves), _text("notation", notation)
     progress_every = _seconds("progress_every", progress_every)
+    options = _options(goal, size, tables, heuristic, metric, algorithm, lookups, node_limit,
+                       time_limit, threads)
+    options["resume"] = resume
+    options["checkpoint"] = _callback(checkpoint, "checkpoint")
+    options["checkpoint_every"] = checkpoint_every
     _numpy()
-    d = _loyd._solve_many(boards, _options(goal, size, tables, heuristic, metric, algorithm,
-                                           lookups, node_limit, time_limit, threads),
-                          moves, notation, progress, progress_every)
+    d = _loyd._solve_many(boards, options, moves, notation, progress, progress_every)
     return BatchResult(**d)
 
 
