@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "loyd/base/error.h"
 
@@ -96,6 +98,29 @@ TEST_F(AtomicFileTest, RenameIntoPlaceFollowsOrReplacesLinksAndRefusesAFifo) {
         EXPECT_EQ(read(at(".staged")), "kept");
         EXPECT_EQ(fs::status(dir_ / "fifo").type(), fs::file_type::fifo);
     }
+}
+
+// The temporaries of one file whose writers are gone go (this process's own too: it holds the
+// file's lock); a live writer's, other files' temporaries and the file itself stay.
+TEST_F(AtomicFileTest, StaleTemporariesOfOneFileAreRemoved) {
+    pid_t dead = ::fork();  // a PID that surely has no process: a child that has exited
+    if (dead == 0) ::_exit(0);
+    ASSERT_GT(dead, 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(dead, &status, 0), dead);
+    const std::string d = std::to_string(dead), me = std::to_string(::getpid());
+    for (const std::string& n :
+         std::vector<std::string>{"ck.txt", ".ck.txt.tmp." + d, ".ck.txt.tmp." + me,
+                                  ".ck.txt.tmp.1", ".other.txt.tmp." + d, ".ck.txt.tmp.x"})
+        std::ofstream(at(n)) << "x";
+    fs::create_directory(dir_ / (".ck.txt.tmp." + d + "0"));  // not a regular file
+    EXPECT_EQ(base::remove_stale_temporaries_of(at("ck.txt")), 2);
+    EXPECT_FALSE(fs::exists(at(".ck.txt.tmp." + d)));
+    EXPECT_FALSE(fs::exists(at(".ck.txt.tmp." + me)));
+    for (const std::string& n :
+         std::vector<std::string>{"ck.txt", ".ck.txt.tmp.1", ".other.txt.tmp." + d, ".ck.txt.tmp.x",
+                                  ".ck.txt.tmp." + d + "0"})
+        EXPECT_TRUE(fs::exists(at(n))) << n;
 }
 
 }  // namespace

@@ -195,6 +195,16 @@ expect "a short search: the file holds its header only" test "$(wc -l <"$scratch
 run "$solver" --heuristic manhattan --resume "$scratch/ck4.txt" 8 6 7 2 5 4 3 0 1
 expect_status "--resume of a checkpoint without points" 0
 expect_out "--resume of a checkpoint without points: solved" "^argument 1: length 31 "
+# The temporaries of runs killed while they wrote the checkpoint go when the next run takes its
+# lock (a PID no process has); a live process's stays.
+sh -c 'exit 0' & gone=$!
+wait "$gone"
+touch "$scratch/.ck4.txt.tmp.$gone" "$scratch/.ck4.txt.tmp.$$"
+run "$solver" --heuristic manhattan --checkpoint "$scratch/ck4.txt" 8 6 7 2 5 4 3 0 1
+expect_status "--checkpoint beside a killed run's temporary" 0
+expect "a killed run's temporary removed" test ! -e "$scratch/.ck4.txt.tmp.$gone"
+expect "a live process's temporary kept" test -e "$scratch/.ck4.txt.tmp.$$"
+rm -f "$scratch/.ck4.txt.tmp.$$"
 # Refusals: a file that is not a checkpoint is never overwritten; bad intervals; astar, mtm;
 # a folder that does not exist.
 cp "$scratch/first.out" "$scratch/notck.txt"

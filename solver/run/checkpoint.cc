@@ -1,7 +1,6 @@
 #include "solver/run/checkpoint.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -69,8 +68,9 @@ CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given
             if (added || search::further_along(t.point, it->second.point))
                 it->second = Held{t.point, search::resume_token(t.point, t.key)};
         }
-        // (A temporary file of a killed process that had this one's PID would stop every write.)
-        ::unlink(base::temporary_path(base::link_destination(path_)).c_str());
+        // Temporaries of runs killed while they wrote (one that had this one's PID would stop
+        // every write); with the lock held, no live run writes this file.
+        base::remove_stale_temporaries_of(base::link_destination(path_));
         std::string text = std::string(kHeader) + "\n";
         for (const auto& [key, held] : points_) text += held.token + "\n";
         base::write_file_atomic(path_, text);  // errors refuse the run

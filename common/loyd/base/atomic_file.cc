@@ -171,24 +171,44 @@ bool of_a_table_or_manifest(const std::string& name, const std::set<std::string>
 
 }  // namespace
 
-int remove_dead_temporaries(const std::string& folder, const std::set<std::string>& keep) {
+namespace {
+
+// Removes the regular files in `folder` that are temporaries (".NAME.tmp.PID") `ours` accepts
+// and whose writer is gone; this process's own when `own` too.
+template <class Pred>
+int remove_temporaries(const std::string& folder, bool own, Pred ours) {
     namespace fs = std::filesystem;
     std::error_code ec;
     int removed = 0;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         const long pid = temporary_writer(name);
-        if (pid <= 0 || pid == ::getpid() || keep.count(name) ||
-            !of_a_table_or_manifest(name, keep))
-            continue;
+        if (pid <= 0 || (pid == ::getpid() && !own) || !ours(name)) continue;
         std::error_code st;
         if (!fs::is_regular_file(it->symlink_status(st))) continue;
-        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+        if (pid != ::getpid() && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH))
             continue;  // alive (or not ours to ask)
         std::error_code rm;
         if (fs::remove(it->path(), rm)) ++removed;
     }
     return removed;
+}
+
+}  // namespace
+
+int remove_dead_temporaries(const std::string& folder, const std::set<std::string>& keep) {
+    return remove_temporaries(folder, false, [&](const std::string& name) {
+        return !keep.count(name) && of_a_table_or_manifest(name, keep);
+    });
+}
+
+int remove_stale_temporaries_of(const std::string& path) {
+    std::string prefix = ".";  // (appended piecewise: g++ 12 warns on "." + a temporary)
+    prefix += std::filesystem::path(path).filename().string();
+    prefix += ".tmp.";
+    return remove_temporaries(folder_of(path), true, [&](const std::string& name) {
+        return name.compare(0, prefix.size(), prefix) == 0;
+    });
 }
 
 }  // namespace loyd::base

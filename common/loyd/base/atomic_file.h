@@ -69,4 +69,10 @@ long temporary_writer(const std::string& name);
 // one directory scan.
 int remove_dead_temporaries(const std::string& folder, const std::set<std::string>& keep = {});
 
+// Removes the temporary files of `path` (".NAME.tmp.PID" beside it, regular files) whose
+// writer is gone, this process's own among them: for a writer that holds a lock on `path`, so
+// that no live writer's temporary can be there (one killed while it wrote, with any PID, is).
+// Returns how many were removed. Cost: one directory scan.
+int remove_stale_temporaries_of(const std::string& path);
+
 }  // namespace loyd::base
