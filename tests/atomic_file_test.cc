@@ -111,15 +111,16 @@ TEST_F(AtomicFileTest, StaleTemporariesOfOneFileAreRemoved) {
     const std::string d = std::to_string(dead), me = std::to_string(::getpid());
     for (const std::string& n :
          std::vector<std::string>{"ck.txt", ".ck.txt.tmp." + d, ".ck.txt.tmp." + me,
-                                  ".ck.txt.tmp.1", ".other.txt.tmp." + d, ".ck.txt.tmp.x"})
+                                  ".ck.txt.tmp.1", ".other.txt.tmp." + d, ".ck.txt.tmp.x",
+                                  ".ck.txt.tmp.5.tmp." + d, ".ck.txt.tmp.5.tmp." + me})
         std::ofstream(at(n)) << "x";
     fs::create_directory(dir_ / (".ck.txt.tmp." + d + "0"));  // not a regular file
     EXPECT_EQ(base::remove_stale_temporaries_of(at("ck.txt")), 2);
     EXPECT_FALSE(fs::exists(at(".ck.txt.tmp." + d)));
     EXPECT_FALSE(fs::exists(at(".ck.txt.tmp." + me)));
-    for (const std::string& n :
-         std::vector<std::string>{"ck.txt", ".ck.txt.tmp.1", ".other.txt.tmp." + d, ".ck.txt.tmp.x",
-                                  ".ck.txt.tmp." + d + "0"})
+    for (const std::string& n : std::vector<std::string>{
+             "ck.txt", ".ck.txt.tmp.1", ".other.txt.tmp." + d, ".ck.txt.tmp.x",
+             ".ck.txt.tmp." + d + "0", ".ck.txt.tmp.5.tmp." + d, ".ck.txt.tmp.5.tmp." + me})
         EXPECT_TRUE(fs::exists(at(n))) << n;
 }
 

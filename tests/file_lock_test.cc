@@ -38,12 +38,31 @@ TEST(FileLock, AWaitingHolderGetsItWhenTheFirstLetsGo) {
     test::ScratchDir dir;
     const std::string p = dir / "x.lock";
     std::optional<base::FileLock> first(std::in_place, p, false);
-    std::atomic<int> waited{0};
-    std::thread t([&] { first.reset(); });
-    base::FileLock second(p, true, [&] { ++waited; });
-    t.join();
+    int waited = 0;
+    base::FileLock second(p, true, [&] {
+        ++waited;
+        first.reset();  // lets go while the second waits
+    });
     EXPECT_TRUE(second.held());
-    EXPECT_LE(waited.load(), 1);  // said once at most (the first may be gone already)
+    EXPECT_EQ(waited, 1);
+    EXPECT_THROW(base::FileLock(p, false), BusyError);
+}
+
+// The holder that made the lock file removes it while another waits on it: the waiting one
+// then locks the file that has the name now, which a third sees taken.
+TEST(FileLock, AFileRemovedWhileOneWaitsIsLockedAgainByName) {
+    test::ScratchDir dir;
+    const std::string p = dir / "x.lock";
+    std::optional<base::FileLock> first(std::in_place, p, false);
+    int waited = 0;
+    base::FileLock second(p, true, [&] {
+        ++waited;
+        first->remove_if_made();
+        first.reset();
+    });
+    EXPECT_EQ(waited, 1);
+    EXPECT_TRUE(fs::exists(p));
+    EXPECT_THROW(base::FileLock(p, false), BusyError);
 }
 
 TEST(FileLock, ACancelStopsTheWait) {
@@ -80,6 +99,7 @@ TEST(FileLock, OnlyTheHolderThatMadeTheFileRemovesIt) {
 }
 
 // A lock file that is a link, dangling or not, locks the file at its end: one lock for both.
+// The file made at a dangling link's end is this holder's to remove; the link stays.
 TEST(FileLock, ALinkLocksTheFileAtItsEnd) {
     test::ScratchDir dir;
     const std::string end = dir / "end.lock", link = dir / "link.lock";
@@ -88,6 +108,9 @@ TEST(FileLock, ALinkLocksTheFileAtItsEnd) {
     EXPECT_TRUE(through.held());
     EXPECT_TRUE(fs::exists(end));
     EXPECT_THROW(base::FileLock(end, false), BusyError);
+    through.remove_if_made();
+    EXPECT_FALSE(fs::exists(end));
+    EXPECT_TRUE(fs::is_symlink(link));
 }
 
 TEST(FileLock, AMissingFolderIsAnIoErrorNamingTheFile) {

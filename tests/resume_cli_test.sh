@@ -205,6 +205,21 @@ expect_status "--checkpoint beside a killed run's temporary" 0
 expect "a killed run's temporary removed" test ! -e "$scratch/.ck4.txt.tmp.$gone"
 expect "a live process's temporary kept" test -e "$scratch/.ck4.txt.tmp.$$"
 rm -f "$scratch/.ck4.txt.tmp.$$"
+# A folder the run cannot write (a read-only mount; for a user other than root, a folder
+# without write permission) refuses --checkpoint there before any search.
+mkdir -p "$scratch/ro-src" && ro_dir=""
+if [ "$(id -u)" != 0 ]; then
+  chmod 555 "$scratch/ro-src" && ro_dir=$scratch/ro-src
+elif mkdir -p "$scratch/ro-ck" && mount --bind "$scratch/ro-src" "$scratch/ro-ck" 2>/dev/null; then
+  if mount -o remount,ro,bind "$scratch/ro-ck" 2>/dev/null; then ro_dir=$scratch/ro-ck; else umount "$scratch/ro-ck"; fi
+fi
+if [ -n "$ro_dir" ]; then
+  run "$solver" --heuristic manhattan --checkpoint "$ro_dir/ck.txt" 8 6 7 2 5 4 3 0 1
+  expect_status "--checkpoint in a folder that cannot be written" 4
+  expect_err "--checkpoint in a folder that cannot be written: said" "^solver: cannot write --checkpoint .*ck.txt: cannot make a file in .*: "
+  expect "--checkpoint in a folder that cannot be written: no search" test ! -s "$scratch/out"
+  if [ "$ro_dir" = "$scratch/ro-src" ]; then chmod 755 "$ro_dir"; else umount "$ro_dir"; fi
+fi
 # Refusals: a file that is not a checkpoint is never overwritten; bad intervals; astar, mtm;
 # a folder that does not exist.
 cp "$scratch/first.out" "$scratch/notck.txt"

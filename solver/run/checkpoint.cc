@@ -57,6 +57,10 @@ base::FileLock take_lock(const std::string& path) {
 
 CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given, std::ostream& err)
     : path_(checked_name(std::move(path))), err_(err), lock_(take_lock(path_)) {
+    if (!lock_.held())  // (a folder this process cannot write)
+        throw IoError("cannot write --checkpoint " + path_ + ": cannot make its lock file " +
+                          lock_path(path_) + ": " + std::strerror(lock_.open_error()),
+                      lock_.open_error());
     try {
         std::vector<search::ResumeToken> known = read_existing(path_);
         if (given) {

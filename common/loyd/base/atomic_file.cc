@@ -207,7 +207,9 @@ int remove_stale_temporaries_of(const std::string& path) {
     prefix += std::filesystem::path(path).filename().string();
     prefix += ".tmp.";
     return remove_temporaries(folder_of(path), true, [&](const std::string& name) {
-        return name.compare(0, prefix.size(), prefix) == 0;
+        // (".NAME.tmp.5.tmp.PID" is a temporary of "NAME.tmp.5": only digits may follow.)
+        return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+               name.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
     });
 }
 

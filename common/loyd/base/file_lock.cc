@@ -2,11 +2,14 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <utility>
+
+#include "loyd/base/atomic_file.h"
 
 namespace loyd::base {
 
@@ -26,38 +29,75 @@ int try_lock(int fd) {
     return 0;
 }
 
+// Whether `fd` is still the file `path` names (the holder that made a lock file may remove it
+// while another waits on it: that one holds a lock nobody else can see).
+bool still_named(int fd, const std::string& path) {
+    struct stat a {
+    }, b{};
+    return ::fstat(fd, &a) == 0 && ::stat(path.c_str(), &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
 }  // namespace
 
 FileLock::FileLock(std::string path, bool wait, const std::function<void()>& on_wait,
                    const std::atomic<bool>* cancel)
     : path_(std::move(path)) {
-    open_file();
-    if (fd_ < 0) return;  // nothing this process can write there
+    bool said = false;  // on_wait called
+    for (int attempt = 0;; ++attempt) {
+        open_file();
+        if (fd_ < 0) return;  // nothing this process can write there
+        try {
+            lock(wait, on_wait, cancel, said);
+        } catch (...) {
+            close_file();
+            throw;
+        }
+        if (still_named(fd_, path_) || attempt == 100) return;
+        close_file();  // removed while this one waited: lock the file that has the name now
+    }
+}
+
+void FileLock::lock(bool wait, const std::function<void()>& on_wait,
+                    const std::atomic<bool>* cancel, bool& said) {
     int e = try_lock(fd_);
     if (e == EWOULDBLOCK && wait) {
-        if (on_wait) on_wait();
+        if (on_wait && !said) on_wait();
+        said = true;
         while ((e = try_lock(fd_)) == EWOULDBLOCK) {
-            if (cancel && cancel->load()) {
-                close_file();
+            if (cancel && cancel->load())
                 throw CancelledError("interrupted while waiting for the lock " + path_);
-            }
             ::usleep(100'000);
         }
     }
-    if (e == 0) return;
-    close_file();
     if (e == EWOULDBLOCK) throw BusyError(path_ + ": locked by another process");
-    throw IoError(path_ + ": cannot lock: " + std::strerror(e), e);
+    if (e != 0) throw IoError(path_ + ": cannot lock: " + std::strerror(e), e);
 }
 
 void FileLock::open_file() {
+    made_.clear();
     fd_ = open_retrying(path_, O_RDWR | O_CREAT | O_EXCL);
-    made_ = fd_ >= 0;
-    // (EEXIST: a file, or a link, perhaps dangling, which O_CREAT follows to create its end.)
-    if (fd_ < 0 && errno == EEXIST) fd_ = open_retrying(path_, O_RDWR | O_CREAT);
-    if (fd_ < 0 && (errno == EROFS || errno == EACCES)) {
+    if (fd_ >= 0) {
+        made_ = path_;
+        return;
+    }
+    if (errno == EEXIST) {
+        // A file, or a link, perhaps dangling, which O_CREAT follows to make the file at its end.
+        struct stat st {};
+        const bool absent = ::stat(path_.c_str(), &st) != 0 && errno == ENOENT;
+        fd_ = open_retrying(path_, O_RDWR | O_CREAT);
+        if (fd_ >= 0) {
+            if (absent) made_ = link_destination(path_);
+            return;
+        }
+    }
+    if (errno == EROFS || errno == EACCES) {
+        const int denied = errno;
         fd_ = open_retrying(path_, O_RDONLY);
-        if (fd_ < 0 && errno == ENOENT) return;
+        if (fd_ < 0 && errno == ENOENT) {
+            open_error_ = denied;
+            return;
+        }
     }
     if (fd_ < 0) {
         const int e = errno;
@@ -66,8 +106,8 @@ void FileLock::open_file() {
 }
 
 void FileLock::remove_if_made() {
-    if (made_ && fd_ >= 0) ::unlink(path_.c_str());
-    made_ = false;
+    if (!made_.empty() && fd_ >= 0) ::unlink(made_.c_str());
+    made_.clear();
 }
 
 void FileLock::close_file() {
