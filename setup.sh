@@ -88,7 +88,11 @@ case "$mode" in
     ;;
   build) ;;
   test)
+    # Each stage's wall time on stderr (CI keeps both commands within about 30 minutes).
+    stage() { echo "setup: $1 done at ${SECONDS} s" >&2; }
+    stage "install and Release build"
     ctest --test-dir build --output-on-failure -j "$jobs"
+    stage "Release tests"
     # The sanitizer trees are built without MPI (Open MPI's own libraries report leaks and races
     # of their own under ASan/TSan); the distributed build is tested there with ranks played by
     # threads (tests/thread_group.h), and with real mpirun ranks in the Release run above.
@@ -97,17 +101,23 @@ case "$mode" in
     clang_tree build-asan -DCMAKE_BUILD_TYPE=Debug -DLOYD_SANITIZE=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
       -DLOYD_PLAY_PAGE=OFF
     cmake --build build-asan -j "$jobs" --target loyd_tests
+    stage "ASan+UBSan build"
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
+    stage "ASan+UBSan tests"
     # The tests that run threads (split IDA*, parallel builds and verify, concurrent cache
     # fills, the sliced build on thread ranks) and the solver's threads, again under
     # ThreadSanitizer: any data race fails the run. This tree builds only the threaded tests' files.
     clang_tree build-tsan -DCMAKE_BUILD_TYPE=Debug -DLOYD_TSAN=ON -DLOYD_BUILD_BENCH=OFF -DLOYD_MPI=OFF \
       -DLOYD_PLAY_PAGE=OFF  # (the play page is built and tested once, in ./build)
     cmake --build build-tsan -j "$jobs" --target loyd_tests solver
+    stage "TSan build"
     tests/tsan_run.sh "$PWD/build-tsan"
+    stage "TSan tests"
     # Fuzz smoke run: every libFuzzer target for 10 s under ASan + UBSan.
     install_fuzz_tools
+    stage "fuzz build"
     tests/fuzz/run.sh 10 "$PWD/build-fuzz"
+    stage "fuzz smoke run"
     ;;
   fuzz)
     # A long run: ./setup.sh fuzz SECONDS (per target, default 600).
