@@ -205,6 +205,22 @@ expect_status "--checkpoint beside a killed run's temporary" 0
 expect "a killed run's temporary removed" test ! -e "$scratch/.ck4.txt.tmp.$gone"
 expect "a live process's temporary kept" test -e "$scratch/.ck4.txt.tmp.$$"
 rm -f "$scratch/.ck4.txt.tmp.$$"
+# --all and --count: a limit in the search for the length leaves a token that --all takes up
+# (the 31 moves of the 3x3's hardest positions, the count of a run not stopped); a limit in the
+# listing after it leaves the length and no token.
+run "$solver" --heuristic manhattan -j 1 --count 8 6 7 2 5 4 3 0 1
+whole_count=$(grep -oE 'solutions [0-9]+' "$scratch/out")
+run "$solver" --heuristic manhattan -j 1 --all --node-limit 200 8 6 7 2 5 4 3 0 1
+expect_status "--all stopped while it looks for the length" 3
+cp "$scratch/out" "$scratch/all1.out"
+expect_out "--all stopped while it looks for the length: a token" " resume r1\."
+run "$solver" --heuristic manhattan -j 1 --count --resume "$scratch/all1.out" 8 6 7 2 5 4 3 0 1
+expect_status "--count taken up" 0
+expect_out "--count taken up: the length, every solution" "^argument 1: length 31 $whole_count nodes .* resumed at bound "
+run "$solver" --heuristic manhattan -j 1 --count --node-limit 40000 8 6 7 2 5 4 3 0 1
+expect_status "--count stopped while it counts" 3
+expect_out "--count stopped while it counts: the length" "length 31 solutions at least [0-9]+ .*lower bound 31"
+expect "--count stopped while it counts: no token" test "$(grep -c ' resume r1' "$scratch/out")" = 0
 # A folder the run cannot write (a read-only mount; for a user other than root, a folder
 # without write permission) refuses --checkpoint there before any search.
 mkdir -p "$scratch/ro-src" && ro_dir=""
