@@ -210,13 +210,21 @@ expect_run "empty --checkpoint" 2 "$pdbgen" build "${s24[@]}" --out "$scratch/o4
 "${mpi[@]}" -np 2 "$pdbgen" build --size 5x5 --pattern 1,2,3,6,7,8 --name sig24 --encoding raw -j 1 \
   --out "$scratch/sig24" -q >"$scratch/sig24.out" 2>&1 &
 launcher=$!
-sleep 3
-signalled=0
-for p in $(pgrep -P $launcher); do
-  if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
-    kill -TERM "$p" 2>/dev/null && signalled=$((signalled + 1))
-  fi
+# Rank 1 is signalled once it has used half a second of CPU (/proc/PID/stat utime): its
+# handlers are in place and the build has begun (a fixed sleep races a loaded machine).
+rank1=""
+for _ in $(seq 1200); do
+  for p in $(pgrep -P $launcher); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+      ticks=$(awk '{ print $14 }' "/proc/$p/stat" 2>/dev/null || echo 0)
+      [ "${ticks:-0}" -ge 50 ] && rank1=$p
+    fi
+  done
+  [ -n "$rank1" ] && break
+  sleep 0.05
 done
+signalled=0
+[ -n "$rank1" ] && kill -TERM "$rank1" 2>/dev/null && signalled=1
 [ "$signalled" -gt 0 ] || kill -TERM $(pgrep -P $launcher) 2>/dev/null  # rather than wait
 started=$(date +%s)
 wait $launcher

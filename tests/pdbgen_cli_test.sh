@@ -760,22 +760,42 @@ wait_held() {
     sleep 0.05
   done
 }
+# hold_until FILE RELEASE: holds FILE's lock (in the background) until RELEASE exists.
+hold_until() {
+  rm -f "$2"
+  flock -x "$1" -c "until [ -e '$2' ]; do sleep 0.05; done" &
+  holder=$!
+}
+# waits_for_lock NAME OUT_FILE ERR_FILE MESSAGE_REGEX COMMAND...: runs COMMAND in the
+# background, expects it to say MESSAGE and still be waiting; the caller lets the lock go
+# (touch RELEASE) and then collects it with `wait "$waiter"`.
+waits_for_lock() {
+  local name=$1 out=$2 err=$3 msg=$4
+  shift 4
+  "$@" >"$out" 2>"$err" &
+  waiter=$!
+  for _ in $(seq 1200); do
+    grep -Eq -- "$msg" "$err" && break
+    sleep 0.05
+  done
+  expect "$name: said" grep -Eq -- "$msg" "$err"
+  expect "$name: still waiting while the lock is held" kill -0 "$waiter"
+}
 mkdir -p "$lk"
-flock -x "$lk/.loyd.lock" -c "sleep 2" &
-holder=$!
+hold_until "$lk/.loyd.lock" "$scratch/release-lk"
 wait_held "$lk/.loyd.lock"
 if expect_run "--no-wait on a held folder" 6 "$pdbgen" build --preset 8-4-4 --out "$lk" --no-wait -q; then
   expect_err "--no-wait message" "another build is writing into .*locked"
   expect_err_line "--no-wait: one line on stderr"
   expect "--no-wait writes no manifest" [ ! -e "$lk/manifest.txt" ]
 fi
-start=$(date +%s.%N)
-if expect_run "build waits for the lock" 0 "$pdbgen" build --preset 8-4-4 --out "$lk"; then
-  expect_err "waiting message" "waiting for another build"
-  expect "the build waited for the lock holder (1.2 s at least)" \
-    awk -v start="$start" -v end="$(date +%s.%N)" 'BEGIN { exit !(end - start >= 1.2) }'
-  expect_run "verify after waiting" 0 "$pdbgen" verify "$lk" --against "$root_ref/8-4-4.manifest.txt"
-fi
+waits_for_lock "build waits for the lock" "$scratch/lk.out" "$scratch/lk.err" "waiting for another build" \
+  "$pdbgen" build --preset 8-4-4 --out "$lk"
+expect "no manifest while the build waits" [ ! -e "$lk/manifest.txt" ]
+touch "$scratch/release-lk"
+wait "$waiter" && waited_rc=0 || waited_rc=$?
+expect "build waits for the lock: then builds (exit 0)" [ "$waited_rc" = 0 ]
+expect_run "verify after waiting" 0 "$pdbgen" verify "$lk" --against "$root_ref/8-4-4.manifest.txt"
 wait "$holder"
 # pack and unpack take the same lock: on a held set folder, in place, --no-wait exits 6 and
 # leaves every table as it was (a single table of the set too); without it they wait.
@@ -835,20 +855,19 @@ expect "unpack through a link to a table gone: nothing written" [ ! -e "$thru/s2
 # folder that is the output folder, or a link to it, is held once.
 hk=$scratch/held-ck
 mkdir -p "$hk"
-flock -x "$hk/.loyd.lock" -c "sleep 3" &
-holder=$!
+hold_until "$hk/.loyd.lock" "$scratch/release-hk"
 wait_held "$hk/.loyd.lock"
 if expect_run "--no-wait on a held checkpoint folder" 6 "$pdbgen" build --preset 8-4-4 --out "$scratch/held-ck-out" --checkpoint "$hk" --no-wait -q; then
   expect_err_line "--no-wait on a held checkpoint folder: said" "pdbgen: $hk: another build holds this folder (this build's checkpoint folder; lock $hk/.loyd.lock held)"
   expect "--no-wait on a held checkpoint folder: no manifest" [ ! -e "$scratch/held-ck-out/manifest.txt" ]
 fi
-start=$(date +%s.%N)
-if expect_run "a build waits for the checkpoint folder" 0 "$pdbgen" build --preset 8-4-4 --out "$scratch/a-held-ck-out" --checkpoint "$hk"; then
-  expect_err "a build waits for the checkpoint folder: said" "^pdbgen: waiting for another build holding $hk \\(this build's checkpoint folder\\)$"
-  expect "a build waits for the checkpoint folder: it waited (1.2 s at least)" \
-    awk -v start="$start" -v end="$(date +%s.%N)" 'BEGIN { exit !(end - start >= 1.2) }'
-  expect_run "a build waits for the checkpoint folder: verify" 0 "$pdbgen" verify "$scratch/a-held-ck-out" --against "$root_ref/8-4-4.manifest.txt"
-fi
+waits_for_lock "a build waits for the checkpoint folder" "$scratch/hk.out" "$scratch/hk.err" \
+  "^pdbgen: waiting for another build holding $hk \\(this build's checkpoint folder\\)$" \
+  "$pdbgen" build --preset 8-4-4 --out "$scratch/a-held-ck-out" --checkpoint "$hk"
+touch "$scratch/release-hk"
+wait "$waiter" && waited_rc=0 || waited_rc=$?
+expect "a build waits for the checkpoint folder: then builds (exit 0)" [ "$waited_rc" = 0 ]
+expect_run "a build waits for the checkpoint folder: verify" 0 "$pdbgen" verify "$scratch/a-held-ck-out" --against "$root_ref/8-4-4.manifest.txt"
 wait "$holder"
 expect_run "--checkpoint the output folder" 0 timeout 60 "$pdbgen" build --preset 8-4-4 --out "$scratch/self-ck" --checkpoint "$scratch/self-ck" -q
 ln -s self-ck "$scratch/self-ck-link"

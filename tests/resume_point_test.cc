@@ -383,7 +383,11 @@ TEST(CheckpointedSearch, PausesOfASplitSearch) {
     const search::SolveOutcome whole = search::solve(start, goal, opt);
     ASSERT_EQ(whole.search.threads, 2);
     std::vector<search::ResumePoint> saved;
-    opt.checkpoint_every = std::max(whole.seconds / 30, 1e-4);
+    // (At least four check intervals of the search's speed apart: a pause is seen at a check,
+    // and a segment taken up after one runs on one thread for an interval before it splits.)
+    const double per_check = whole.seconds * static_cast<double>(search::Limiter::kCheckEvery) /
+                             static_cast<double>(whole.search.nodes_generated);
+    opt.checkpoint_every = std::max({whole.seconds / 30, 4 * per_check, 1e-4});
     opt.checkpoint = [&](uint64_t, const std::string& token) {
         saved.push_back(search::parse_resume_token(token).point);
     };

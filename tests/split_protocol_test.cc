@@ -160,9 +160,10 @@ TEST(SplitProtocol, NodeLimitCountsEveryRank) {
     EXPECT_GE(rs[0].nodes_generated, lim.max_nodes);
     // Each rank checks every 65,536 nodes and reports every 50 ms: the overshoot is bounded by
     // what 3 threads search in that time (under 10 M nodes at 60 M nodes/s a thread; measured
-    // 1-7 % over in Release, 7-58 % over a 2 M limit under ASan), far below the twice as many
-    // more that ranks counting only their own nodes would search.
-    EXPECT_LT(rs[0].nodes_generated, 3 * lim.max_nodes / 2);
+    // 1-7 % over in Release, 7-58 % over a 2 M limit under ASan), below the twice as many
+    // more that ranks counting only their own nodes would search (3x); 2x leaves room for a
+    // loaded machine's late heartbeats.
+    EXPECT_LT(rs[0].nodes_generated, 2 * lim.max_nodes);
     EXPECT_GT(rs[0].lower_bound, rs[0].heuristic_start);
     expect_same(rs);
 }
