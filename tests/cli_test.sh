@@ -240,6 +240,14 @@ expect_out "check without moves, the blank last: said" "were they left out"
 # --node-limit 1 stops one instance however many threads search it.
 run "$solver" -j 2 --node-limit 1 8 6 7 2 5 4 3 0 1
 expect_status "--node-limit 1 on two threads" 3
+# The end of a batch: the thread that runs out of lines takes over half of the search still
+# running (Korf's #1: 57 moves, about 80 M nodes with Manhattan), whose record then says two
+# threads; the others, short, stay on one.
+printf 'k1: 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\ne1: 1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15\ne2: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n' >"$scratch/batch_end.txt"
+run "$solver" -j 2 --heuristic manhattan --goal blank-first --json --input "$scratch/batch_end.txt"
+expect_status "the end of a batch" 0
+expect_out "the end of a batch: the long search at its length, on two threads" '^\{"label":"k1","status":"solved","length":57,.*"threads":2\}$'
+expect_out "the end of a batch: a short one on one" '^\{"label":"e1","status":"solved","length":2,[^}]*"seconds":[0-9.]+\}$'
 # A line too long to be an instance is invalid and skipped; the lines around it are solved.
 { echo "1 2 3 4 5 6 7 0 8"; printf '1 %.0s' $(seq 40000); echo; echo "8 6 7 2 5 4 3 0 1"; } >"$scratch/long.txt"
 run "$solver" -j 1 --input "$scratch/long.txt"

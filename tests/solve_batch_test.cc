@@ -75,7 +75,9 @@ TEST(SolveBatch, FewerInstancesThanThreadsSplitTheSearch) {
         2, [&](size_t i) { return starts[i]; }, goal, opt,
         [&](size_t i, const search::SolveOutcome& r) { got[i] = r; }, b);
     for (size_t i = 0; i < 2; ++i) {
-        EXPECT_EQ(got[i].threads, 2);
+        // (Up to 4: the threads of the worker that finished first go to the search still
+        // running, search/spare_threads.h.)
+        EXPECT_TRUE(got[i].threads >= 2 && got[i].threads <= 4) << got[i].threads;
         EXPECT_EQ(got[i].length, solve(starts[i], goal, opt).length);
     }
 }
@@ -107,8 +109,11 @@ TEST(SolveBatch, ManyMoreThreadsThanInstancesStartOneWorkerPerInstance) {
     int spread = 0;
     for (size_t i = 0; i < 3; ++i) {
         EXPECT_EQ(got[i].length, search::solve(starts[i], goal, {}).length);
-        EXPECT_TRUE(got[i].threads == 21 || got[i].threads == 1) << got[i].threads;  // 64 / 3
-        spread += got[i].threads == 21;
+        // 64 / 3, or more: the one thread left over, and those of searches that ended, are
+        // taken over by the searches still running (search/spare_threads.h), never above 64.
+        EXPECT_TRUE(got[i].threads == 1 || (got[i].threads >= 21 && got[i].threads <= 64))
+            << got[i].threads;
+        spread += got[i].threads >= 21;
     }
     EXPECT_GT(spread, 0);
 }

@@ -135,6 +135,9 @@ public:
         return true;
     }
     size_t pending() const { return window_.size(); }
+    // Threads of the process no worker uses (n instances on more cores than n times their
+    // threads): spare from the start, for the searches to take over.
+    void add_spare(int n) { spare_.add(n); }
     bool streaming() const { return src_.streaming(); }
     uint64_t idle_wakes() const { return idle_wakes_; }  // once the run is over
 
@@ -148,6 +151,10 @@ public:
         limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
         search::SolveOptions opts = base;  // searches stop early on an interrupt or a failed write
         if (!opts.limits.cancel) opts.limits.cancel = &interrupt_flag();
+        // In one process, a worker with nothing left to take (the input is used up) gives its
+        // threads to the searches still running; with ranks (pump) the instances are shared
+        // out to the other ranks instead.
+        if (!pump && opts.algorithm == search::Algorithm::Ida && !opts.ranks) opts.spare = &spare_;
         std::vector<std::thread> pool;
         try {
             for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(opts); });
@@ -355,6 +362,7 @@ private:
                 }
                 if (unclaimed_ == window_.size() && !(room() && read_one(lock))) {
                     lock.unlock();
+                    if (!interrupt_flag()) spare_.add(base.threads);
                     done_cv_.notify_one();
                     return;
                 }
@@ -386,6 +394,7 @@ private:
     size_t limit_ = 0;                          // most tasks read and not yet printed
     size_t waiting_ = 0;                        // workers waiting for room in the window
     uint64_t idle_wakes_ = 0;                   // workers woken with nothing to take
+    search::SpareThreads spare_;                // threads of workers that ran out of work
     bool eof_ = false;
     std::exception_ptr error_;
 };
@@ -576,9 +585,10 @@ BatchTotals run_batch(const Request& req, JobSource& source, const TaskReader& r
         tables.check_unchanged(t.pdb);  // an answer from tables rewritten under it is not printed
         print(t);
     };
-    if (plan.alone)
+    if (plan.alone) {
+        batch.add_spare(ranks.threads() - plan.threads * plan.search_threads);
         batch.run(plan.threads, base, print_task, flush);
-    else if (plan.together)
+    } else if (plan.together)
         run_together(ranks, tables, batch, base, print_task, flush);
     else
         run_served(ranks, batch, plan.threads, base, print_task, flush);

@@ -45,6 +45,7 @@
 #include "loyd/search/limits.h"
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/result.h"
+#include "loyd/search/spare_threads.h"
 
 namespace loyd::search {
 
@@ -71,6 +72,12 @@ struct Shared {
     // checkpoint_due tells the driver that the stop is a pause.
     std::atomic<double> checkpoint_at{0};
     std::atomic<bool> checkpoint_due{false};
+    // Threads freed by a batch (search/spare_threads.h; null: none): at a check once the
+    // search has generated spare_after nodes, one taken stops every thread as a checkpoint
+    // does, counted in `taken` until the driver adds it.
+    SpareThreads* spare = nullptr;
+    uint64_t spare_after = 0;
+    std::atomic<int> taken{0};
 
     void stop_for(StopReason why) {
         StopReason none = StopReason::None;
@@ -84,6 +91,14 @@ struct Shared {
         const double at = checkpoint_at.load(std::memory_order_relaxed);
         if (at <= 0 || limiter.seconds() < at) return false;
         checkpoint_due.store(true, std::memory_order_relaxed);
+        stop.store(true, std::memory_order_relaxed);
+        return true;
+    }
+    // Whether a spare thread was taken now; if so, stops every thread to add it.
+    bool pause_for_spare() {
+        if (!spare || generated.load(std::memory_order_relaxed) < spare_after || !spare->take())
+            return false;
+        taken.fetch_add(1, std::memory_order_relaxed);
         stop.store(true, std::memory_order_relaxed);
         return true;
     }
@@ -197,7 +212,8 @@ public:
         const StopReason why = shared_.limiter.check(
             shared_.generated.load(std::memory_order_relaxed), bound_, reporter_);
         if (why != StopReason::None) shared_.stop_for(why);
-        if (shared_.stop.load(std::memory_order_relaxed) || shared_.pause_for_checkpoint())
+        if (shared_.stop.load(std::memory_order_relaxed) || shared_.pause_for_checkpoint() ||
+            shared_.pause_for_spare())
             return true;
         if (shared_.pause_at &&
             shared_.generated.load(std::memory_order_relaxed) >= shared_.pause_at)

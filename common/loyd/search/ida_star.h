@@ -25,6 +25,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -39,6 +40,7 @@
 #include "loyd/search/move_pruning.h"
 #include "loyd/search/result.h"
 #include "loyd/search/resume_point.h"
+#include "loyd/search/spare_threads.h"
 #include "loyd/search/split_ranks.h"
 
 namespace loyd::search {
@@ -73,6 +75,11 @@ public:
     // as the tests of the split do). Ranks always split.
     void split_after(uint64_t nodes) { split_after_ = nodes; }
     uint64_t split_after() const { return split_after_; }
+    // Threads a batch frees while this search runs (search/spare_threads.h): taken over at the
+    // limit checks once the search has generated 100 x split_after() nodes, after a pause (as
+    // at a checkpoint), and given back when the search ends; not with ranks. Null (the
+    // default): the threads solve() is given.
+    void spare_threads(SpareThreads* spare) { spare_ = spare; }
 
     // `ranks`: the search is shared with other processes (every rank calls solve with the same
     // start); null = this process alone. `resume`: where an earlier search of this instance
@@ -99,13 +106,31 @@ public:
         }
         shared.limiter = Limiter(own);
         Workers<H> workers;
-        for (int i = 0; i < std::max(1, threads); ++i)
+        auto make = [&] {
             workers.push_back(std::make_unique<Worker<H>>(h_, goal_.cell_array(), goal_.geometry(),
                                                           pruning_, bpmx_, shared));
+        };
+        for (int i = 0; i < std::max(1, threads); ++i) make();
         workers[0]->set_reporter();
+        // The spare threads this search took go back when it ends, however it ends.
+        struct GiveBack {
+            SpareThreads* spare;
+            const Shared& shared;
+            size_t given;
+            const Workers<H>& workers;
+            ~GiveBack() {
+                if (spare)
+                    spare->add(static_cast<int>(workers.size() - given) + shared.taken.load());
+            }
+        } give_back{ranks ? nullptr : spare_, shared, workers.size(), workers};
         SearchResult res;
         int h0 = 0;
         for (auto& w : workers) h0 = w->init(start);
+        // A worker more for a spare thread taken, ready to search from `start`.
+        auto grow = [&] {
+            make();
+            workers.back()->init(start);
+        };
         res.heuristic_start = h0;
         res.lower_bound = h0;
         res.nodes_generated = 1;
@@ -124,7 +149,12 @@ public:
             const ResumePoint* from = resume && resume->bound >= h0 ? resume : nullptr;
             if (from) res.resumed_from = from->bound;
             if (checkpoint && checkpoint->every > 0) shared.checkpoint_at = checkpoint->every;
-            iterate(workers, shared, h0, root_state, split_after_, from, checkpoint, res);
+            shared.spare = spare_;
+            // Only a search long enough to gain from more threads takes them: one of 100 times
+            // the nodes after which an iteration is split (10 M by default, about a quarter of
+            // a second). Shorter ones keep one thread's node counts, as without a batch.
+            shared.spare_after = split_after_ > UINT64_MAX / 100 ? UINT64_MAX : split_after_ * 100;
+            iterate(workers, shared, h0, root_state, split_after_, from, checkpoint, grow, res);
         }
         return res;
     }
@@ -143,9 +173,12 @@ private:
 
     // The iterations of one process, on one thread or split over threads; the first one from
     // `resume`'s marker at its bound when given; paused at `checkpoint`'s times.
+    // A pause (a checkpoint, or spare threads taken, which `grow` adds as workers) is a stop
+    // taken up at once from its point.
+    template <class Grow>
     static void iterate(ida_detail::Workers<H>& ws, ida_detail::Shared& shared, int h0,
                         int root_state, uint64_t split_after, const ResumePoint* resume,
-                        const IdaCheckpoint* checkpoint, SearchResult& res) {
+                        const IdaCheckpoint* checkpoint, Grow&& grow, SearchResult& res) {
         using namespace ida_detail;
         Outcome out;
         uint64_t last = 0;  // nodes of the iteration before
@@ -179,13 +212,28 @@ private:
                 resume = nullptr;
             }
             if (out.found) break;
-            // A checkpoint's pause (a limit reached at the same time stops the search below).
-            if (shared.checkpoint_due.exchange(false) && shared.reason.load() == StopReason::None) {
+            // A pause (a limit reached at the same time stops the search below).
+            const bool saving = shared.checkpoint_due.exchange(false);
+            int more = shared.taken.load();
+            if ((saving || more > 0) && shared.reason.load() == StopReason::None) {
                 shared.clear();
                 if (!out.marker && out.next_bound >= kNoNextBound) break;  // exhausted
                 paused = stop_point(bound, out);
-                checkpoint->save(paused);
-                shared.checkpoint_at = shared.limiter.seconds() + checkpoint->every;
+                if (saving) {
+                    checkpoint->save(paused);
+                    shared.checkpoint_at = shared.limiter.seconds() + checkpoint->every;
+                }
+                // The others spare now too, at once: each pause costs a restart of the
+                // iteration's split.
+                while (more > 0 && shared.spare->take()) {
+                    shared.taken.fetch_add(1);
+                    ++more;
+                }
+                for (int i = 0; i < more; ++i) {
+                    grow();
+                    shared.taken.fetch_sub(
+                        1);  // (one at a time: a failed grow gives back the rest)
+                }
                 continuing = out.marker.has_value();  // else the next bound, from the start
                 resume = continuing ? &paused : nullptr;
                 bound = paused.bound;
@@ -262,6 +310,7 @@ private:
     const MovePruning& pruning_;
     bool bpmx_;
     uint64_t split_after_ = kSplitAfter;
+    SpareThreads* spare_ = nullptr;
 };
 
 }  // namespace loyd::search

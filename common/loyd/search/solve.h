@@ -31,6 +31,7 @@
 #include "loyd/search/limits.h"
 #include "loyd/search/result.h"
 #include "loyd/search/resume_point.h"
+#include "loyd/search/spare_threads.h"
 
 namespace loyd::tables {
 struct LoadedSet;  // tables/load.h
@@ -82,6 +83,9 @@ struct SolveOptions {
     // once under solve_batch); what it throws ends that search. Empty = no checkpoints.
     double checkpoint_every = 0;
     std::function<void(uint64_t key, const std::string& token)> checkpoint;
+    // IDA* in STM, in one process: threads a batch has freed, which the search takes over as
+    // they come (search/spare_threads.h) and gives back when it ends; null = none.
+    SpareThreads* spare = nullptr;
 };
 
 struct SolveOutcome {

@@ -30,6 +30,10 @@ size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start,
     // Fewer instances than threads: each search is split over the threads left over.
     o.threads = workers < cores ? std::max(1, cores / workers) : 1;
     o.limits.cancel = &stop;
+    // A worker with nothing left to take gives its threads to the searches still running.
+    SpareThreads spare;  // (from the start: the cores no worker's searches use)
+    spare.add(cores - workers * o.threads);
+    if (o.algorithm == Algorithm::Ida && !o.ranks) o.spare = &spare;
     std::atomic<size_t> next{0}, finished{0};
     std::mutex mu;
     std::exception_ptr error;
@@ -37,7 +41,10 @@ size_t solve_batch(size_t n, const std::function<board::Board(size_t)>& start,
         try {
             while (!stop.load(std::memory_order_relaxed)) {
                 const size_t i = next.fetch_add(1);
-                if (i >= n) return;
+                if (i >= n) {
+                    spare.add(o.threads);
+                    return;
+                }
                 const SolveOutcome out = solve(start(i), goal, o);
                 finish(i, out);
                 finished.fetch_add(1);

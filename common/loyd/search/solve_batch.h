@@ -2,10 +2,14 @@
 // programs that hold their instances in memory (the Python module's solve_many).
 //
 // Instances are the units of work: `threads` workers take the next index from a shared counter
-// and solve it with solve() on one thread each, so the outcome of every instance is the one a
-// one-instance call gives. When there are fewer instances than threads, each instance's IDA*
-// search is split over threads / n threads instead (SolveOptions::threads), as the solver does
-// for a short input. Every instance gets `opt` as given: its limits are per instance.
+// and solve it with solve() on one thread each, so the answer of every instance is the one a
+// one-instance call gives (its node count too, unless it took over spare threads, below). When
+// there are fewer instances than threads, each instance's IDA* search is split over threads / n
+// threads instead (SolveOptions::threads), as the solver does for a short input. Threads no worker
+// uses (from the start, when threads / n leaves some over; and a worker's, once no instance is left
+// to start) go to the IDA* searches still running (search/spare_threads.h), so the last instances
+// of a batch finish on every thread rather than on one each. opt.spare is replaced by the batch's
+// own. Every instance gets `opt` as given: its limits are per instance.
 //
 // Contract: `start(i)` and `finish(i, outcome)` are called from the workers, concurrently for
 // different i, each exactly once per instance that runs; instances run in any order.

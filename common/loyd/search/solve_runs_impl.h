@@ -24,6 +24,7 @@ SearchResult run_search(H& h, const board::Board& start, const board::Board& goa
         pruning = &MovePruning::shared(g, opt.prune ? MovePruning::default_length(g) : 2);
     IdaStar<H> ida(h, goal, *pruning, opt.bpmx);
     ida.split_after(opt.split_after);
+    ida.spare_threads(opt.spare);
     // The instance's key, only when a token is read or written (a batch of short searches
     // does not pay for the hash).
     const bool resumable = !opt.ranks;
