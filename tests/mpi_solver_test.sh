@@ -99,6 +99,23 @@ same "JSON batch on 3 ranks" one_json three_json
 # -np 1 is the one-process run, summary included.
 run_as np1 1 "${mpi[@]}" -np 1 "$solver" -j 3 "${common[@]}"
 same "mpirun -np 1" one np1
+# The end of a batch on ranks: a thread with nothing left to search (the input used up) goes
+# to its rank's searches still running, as in one process (README: -j). Korf's #1 with
+# Manhattan (57 moves, about 80 M nodes) among two short lines, first and then last, on two
+# ranks of two threads: whichever rank holds it, its other thread runs out and joins it.
+k1='k1: 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3'
+e1='e1: 1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15'
+e2='e2: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15'
+printf '%s\n' "$k1" "$e1" "$e2" >"$scratch/end_first.txt"
+printf '%s\n' "$e1" "$e2" "$k1" >"$scratch/end_last.txt"
+for order in first last; do
+  run_as "end_$order" 0 timeout 300 "${mpi[@]}" -np 2 "$solver" -j 2 --heuristic manhattan \
+    --goal blank-first --json --input "$scratch/end_$order.txt"
+  expect_once "the end of a batch on ranks, k1 $order: at its length, on two threads" \
+    "$scratch/end_$order.out" '^\{"label":"k1","status":"solved","length":57,.*"threads":2\}$'
+  expect_once "the end of a batch on ranks, k1 $order: a short one on one thread" \
+    "$scratch/end_$order.out" '^\{"label":"e1","status":"solved","length":2,[^}]*"seconds":[0-9.]+\}$'
+done
 # A per-instance node limit (below 65,536 it is exact, so the records are the same; the
 # status is 1 for the invalid lines, which win over 3).
 run_as limit_one 1 "$solver" -j 2 --node-limit 20000 "${common[@]}"

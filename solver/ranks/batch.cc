@@ -29,6 +29,10 @@ public:
         // A signal to this rank (mpirun's, or Slurm's scancel, which signals every rank) stops
         // its searches as one process's: each is reported as limit (interrupted).
         if (!base_.limits.cancel) base_.limits.cancel = &interrupt_flag();
+        // Once rank 0 has no more work for this rank, a worker with nothing left to search
+        // gives its thread to this rank's searches still running (search/spare_threads.h),
+        // as in one process; they cannot go to another rank's.
+        if (base_.algorithm == search::Algorithm::Ida && !base_.ranks) base_.spare = &spare_;
     }
 
     void serve() {
@@ -60,8 +64,11 @@ private:
             WorkItem item;
             {
                 std::unique_lock<std::mutex> lock(mu_);
-                work_cv_.wait(lock, [&] { return !queue_.empty() || stopping_; });
-                if (queue_.empty()) return;
+                work_cv_.wait(lock, [&] { return !queue_.empty() || stopping_ || no_more_; });
+                if (queue_.empty()) {
+                    if (!stopping_ && !interrupt_flag()) spare_.add(base_.threads);
+                    return;
+                }
                 item = std::move(queue_.front());
                 queue_.pop_front();
                 ++busy_;
@@ -204,6 +211,11 @@ private:
         requested_ = false;
         if (m.kind == RankKind::Drained) {
             drained_ = true;
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                no_more_ = true;
+            }
+            work_cv_.notify_all();
             return;
         }
         {
@@ -227,7 +239,9 @@ private:
     bool ask_ = true;             // a request would be sent (none is unanswered)
     uint64_t events_ = 0;
     bool stopping_ = false;
+    bool no_more_ = false;  // rank 0 has no more work for this rank (Drained)
     std::exception_ptr failed_;
+    search::SpareThreads spare_;  // the threads of workers that ran out of work
     // the talking thread's own
     bool requested_ = false, drained_ = false, failed_sent_ = false;
     bool interrupt_known_ = false;  // rank 0 knows (it told this rank, or this rank told it)

@@ -9,7 +9,9 @@
 // instances a message), so tiny instances cost few messages and hard ones are not hoarded.
 // Only instances that need a search travel; rank 0 keeps up to 512 of them in flight per
 // other rank beyond its own window (batch.h), so memory stays bounded whatever the input's
-// length. Rank 0 searches too, with its own threads.
+// length. Rank 0 searches too, with its own threads. Once a rank's workers have nothing left
+// (rank 0: the input used up; another rank: told Drained), each gives its thread to that
+// rank's searches still running (search/spare_threads.h).
 //
 // Interrupts: a rank whose searches a signal stopped (SIGINT, SIGTERM) tells rank 0
 // (Interrupt) before its next results (and a result stopped by a signal says so too); rank 0

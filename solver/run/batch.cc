@@ -151,10 +151,10 @@ public:
         limit_ = std::max(window_.size(), kWindowPerThread * static_cast<size_t>(threads) + extra);
         search::SolveOptions opts = base;  // searches stop early on an interrupt or a failed write
         if (!opts.limits.cancel) opts.limits.cancel = &interrupt_flag();
-        // In one process, a worker with nothing left to take (the input is used up) gives its
-        // threads to the searches still running; with ranks (pump) the instances are shared
-        // out to the other ranks instead.
-        if (!pump && opts.algorithm == search::Algorithm::Ida && !opts.ranks) opts.spare = &spare_;
+        // A worker with nothing left to take (the input is used up, also by the other ranks'
+        // requests when this is rank 0 of several) gives its threads to this process's
+        // searches still running.
+        if (opts.algorithm == search::Algorithm::Ida && !opts.ranks) opts.spare = &spare_;
         std::vector<std::thread> pool;
         try {
             for (int i = 0; i < threads; ++i) pool.emplace_back([&] { work(opts); });
