@@ -100,22 +100,31 @@ same "JSON batch on 3 ranks" one_json three_json
 run_as np1 1 "${mpi[@]}" -np 1 "$solver" -j 3 "${common[@]}"
 same "mpirun -np 1" one np1
 # The end of a batch on ranks: a thread with nothing left to search (the input used up) goes
-# to its rank's searches still running, as in one process (README: -j). Korf's #1 with
-# Manhattan (57 moves, about 80 M nodes) among two short lines, first and then last, on two
-# ranks of two threads: whichever rank holds it, its other thread runs out and joins it.
-k1='k1: 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3'
-e1='e1: 1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15'
-e2='e2: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15'
-printf '%s\n' "$k1" "$e1" "$e2" >"$scratch/end_first.txt"
-printf '%s\n' "$e1" "$e2" "$k1" >"$scratch/end_last.txt"
-for order in first last; do
-  run_as "end_$order" 0 timeout 300 "${mpi[@]}" -np 2 "$solver" -j 2 --heuristic manhattan \
-    --goal blank-first --json --input "$scratch/end_$order.txt"
-  expect_once "the end of a batch on ranks, k1 $order: at its length, on two threads" \
-    "$scratch/end_$order.out" '^\{"label":"k1","status":"solved","length":57,.*"threads":2\}$'
-  expect_once "the end of a batch on ranks, k1 $order: a short one on one thread" \
-    "$scratch/end_$order.out" '^\{"label":"e1","status":"solved","length":2,[^}]*"seconds":[0-9.]+\}$'
-done
+# to its own rank's searches still running, as in one process (README: -j). Korf's #1 with
+# Manhattan (57 moves, about 80 M nodes; k0 and k1) and two short lines (e1, e2).
+# - Rank 0's side: on two ranks of two threads with k1 last, rank 0's workers take the lines
+#   as it reads them, so k1 runs there and rank 0's other thread, run out, joins it.
+# - Another rank's: rank 0 with one thread takes k0 first (a second or more) while rank 1,
+#   with two, is handed k1 and the short lines; once rank 0 answers it that nothing is left,
+#   its other thread joins k1. Only rank 1 can put k1 on two threads.
+if [ "$(cpu_count)" -ge 2 ]; then
+  k1='k1: 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3'
+  e1='e1: 1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15'
+  e2='e2: 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15'
+  printf '%s\n' "$e1" "$e2" "$k1" >"$scratch/end_rank0.txt"
+  printf '%s\n' "${k1/k1:/k0:}" "$k1" "$e1" "$e2" >"$scratch/end_rank1.txt"
+  end_args=(--heuristic manhattan --goal blank-first --json)
+  run_as end_rank0 0 timeout 300 "${mpi[@]}" -np 2 "$solver" -j 2 "${end_args[@]}" \
+    --input "$scratch/end_rank0.txt"
+  run_as end_rank1 0 timeout 300 "${mpi[@]}" -np 1 "$solver" -j 1 "${end_args[@]}" \
+    --input "$scratch/end_rank1.txt" : -np 1 "$solver" -j 2 "${end_args[@]}" --input "$scratch/end_rank1.txt"
+  for side in rank0 rank1; do
+    expect_once "the end of a batch on ranks, $side: k1 at its length, on two threads" \
+      "$scratch/end_$side.out" '^\{"label":"k1","status":"solved","length":57,.*"threads":2\}$'
+    expect_once "the end of a batch on ranks, $side: a short one on one thread" \
+      "$scratch/end_$side.out" '^\{"label":"e1","status":"solved","length":2,[^}]*"seconds":[0-9.]+\}$'
+  done
+fi
 # A per-instance node limit (below 65,536 it is exact, so the records are the same; the
 # status is 1 for the invalid lines, which win over 3).
 run_as limit_one 1 "$solver" -j 2 --node-limit 20000 "${common[@]}"

@@ -5,10 +5,11 @@
 //
 // Hand-out: a rank asks for more (Request) while it holds fewer instances than half of what
 // it asks for (at least one per thread), so it never runs dry while waiting; what it asks for
-// grows with the speed of its instances to about 20 ms of work per thread (at most 256
+// grows with the speed of its instances to about 20 ms of work per thread (at most 1,024
 // instances a message), so tiny instances cost few messages and hard ones are not hoarded.
-// Only instances that need a search travel; rank 0 keeps up to 512 of them in flight per
-// other rank beyond its own window (batch.h), so memory stays bounded whatever the input's
+// Only instances that need a search travel; rank 0 holds beyond its own window (batch.h) up
+// to 2,048 per other rank and 8 per thread of theirs (65,536 in all at most; window_extra),
+// so memory stays bounded whatever the input's
 // length. Rank 0 searches too, with its own threads. Once a rank's workers have nothing left
 // (rank 0: the input used up; another rank: told Drained), each gives its thread to that
 // rank's searches still running (search/spare_threads.h).
