@@ -9,10 +9,10 @@
 // instances a message), so tiny instances cost few messages and hard ones are not hoarded.
 // Only instances that need a search travel; rank 0 holds beyond its own window (batch.h) up
 // to 2,048 per other rank and 8 per thread of theirs (65,536 in all at most; window_extra),
-// so memory stays bounded whatever the input's
-// length. Rank 0 searches too, with its own threads. Once a rank's workers have nothing left
-// (rank 0: the input used up; another rank: told Drained), each gives its thread to that
-// rank's searches still running (search/spare_threads.h).
+// so memory stays bounded whatever the input's length. Rank 0 searches too, with its own
+// threads. Once a rank's workers have nothing left (rank 0: the input used up; another rank:
+// told Drained), each gives its thread to that rank's searches still running
+// (search/spare_threads.h).
 //
 // Interrupts: a rank whose searches a signal stopped (SIGINT, SIGTERM) tells rank 0
 // (Interrupt) before its next results (and a result stopped by a signal says so too); rank 0
