@@ -34,7 +34,8 @@ such an instance is left out of the factors); then the instances still in progre
 the bound reached); then the projection of the whole list: the unsolved instances' nodes at
 --gap times the median, geometric mean, smallest and largest factor of the solved ones, the
 same from the solved ones' pooled ratio to the published nodes, and the hours at --rate (in
-each, an instance in progress is counted at no fewer nodes than it has used so far). A
+each, an instance in progress is counted at no fewer nodes than it has used so far); once every
+instance is solved, the measured totals instead (nodes, the runs' seconds, hours at --rate). A
 solved length that differs from the published optimal one is an error (exit 1).
 """
 import argparse
@@ -185,6 +186,13 @@ def print_projection(pub, gap, done, partial, rate):
     def projected(estimate):
         return nodes + sum(max(estimate(i), partial[i][0] if i in partial else 0) for i in rest)
 
+    if not rest:
+        secs = sum(d[2] for d in done.values())
+        print(f"all {len(pub)} solved, nothing left to project: {nodes:.3g} nodes, "
+              f"{nodes / total_pub:.3f} of the published; the runs' seconds sum to {secs:,.0f} s "
+              f"({secs / 3600:.1f} h, each run on one or two threads); "
+              f"{nodes / rate / 3600:.1f} h at {rate:.3g} nodes/s")
+        return
     ratio = nodes / solved_pub
     ways = [("pooled ratio", projected(lambda i: ratio * pub[i][2]))]
     if factors and rest:
