@@ -139,6 +139,50 @@ expect_out "--resume CHECKPOINT: the optimal length, resumed" "^argument 1: leng
 expect "--resume CHECKPOINT: fewer nodes than a fresh search" \
   test "$(sed -E 's/.* nodes ([0-9]+) .*/\1/' "$scratch/out")" -lt "$fresh_nodes"
 expect "the checkpoint file kept" test -s "$ck"
+# That run solved the instance: the file now holds its solution's point, so a run taken up from
+# it finds the answer again at once (one thread: the solution's path replayed, no search).
+run "$solver" "${opts[@]}" -j 1 --resume "$ck" "$k1"
+expect_status "--resume CHECKPOINT of a solved instance" 0
+expect_out "... found again at once" "^argument 1: length 57 moves [UDLR]+ nodes [0-9]{1,2} seconds [0-9.]+ resumed at bound 57$"
+# A batch on two threads: the points of the instances whose searches generated a million nodes
+# or more are kept (korf-28: 3.3 M with Manhattan), not those of shorter ones (korf-12: 0.4 M);
+# taken up, the batch finds the first again at once and searches the second as before. With the
+# shipped 15-5-5-5 tables, whose goal the instances' is mapped onto, the same (korf-88: 5.4 M).
+grep -E '^korf-(12|28): ' "$(dirname "$0")/../data/korf100.txt" >"$scratch/two.txt"
+run "$solver" "${opts[@]}" -j 2 --checkpoint "$scratch/ck11.txt" --input "$scratch/two.txt"
+expect_status "--checkpoint, a batch solved" 0
+expect "one solved point kept" test "$(grep -c '^r1\.52\.' "$scratch/ck11.txt")" = 1
+expect "... and no other" test "$(grep -c '^r1\.' "$scratch/ck11.txt")" = 1
+run "$solver" "${opts[@]}" -j 2 --json --resume "$scratch/ck11.txt" --input "$scratch/two.txt"
+expect_status "--resume of a batch's checkpoint" 0
+expect_out "korf-28 found again at once" '"label":"korf-28".*"length":52,.*"nodes_generated":[0-9]{1,2},.*"resumed_from":52'
+expect_out "korf-12 searched as before" '"label":"korf-12".*"length":45,.*"nodes_generated":[0-9]{6,}'
+expect "... not resumed" test "$(grep '"korf-12"' "$scratch/out" | grep -c resumed_from)" = 0
+grep -E '^korf-88: ' "$(dirname "$0")/../data/korf100.txt" >"$scratch/k88.txt"
+pdb=(--goal blank-first --pdb "$(dirname "$0")/../data/15-5-5-5")
+run "$solver" "${pdb[@]}" -j 2 --checkpoint "$scratch/ck12.txt" --input "$scratch/k88.txt"
+expect_status "--checkpoint with tables" 0
+expect "a solved point with tables" grep -q '^r1\.65\.' "$scratch/ck12.txt"
+run "$solver" "${pdb[@]}" -j 2 --resume "$scratch/ck12.txt" --input "$scratch/k88.txt"
+expect_status "--resume of it with tables" 0
+expect_out "korf-88 found again" "^korf-88: length 65 moves [UDLR]+ nodes [0-9]+ seconds [0-9.]+ resumed at bound 65$"
+expect "... with far fewer nodes" test "$(sed -E 's/.* nodes ([0-9]+) .*/\1/' "$scratch/out" | head -n 1)" -lt 1000000
+# A solved point is written within --checkpoint-every seconds even when nothing else happens in
+# the run (here it waits for input that never comes), so a run killed then keeps it.
+mkfifo "$scratch/fifo13"
+"$solver" "${opts[@]}" -j 1 --checkpoint "$scratch/ck13.txt" --checkpoint-every 0.2 \
+  --input "$scratch/fifo13" >/dev/null 2>&1 &
+pid=$!
+exec 8>"$scratch/fifo13"
+grep '^korf-28: ' "$scratch/two.txt" >&8
+for _ in $(seq 400); do grep -q '^r1\.52\.' "$scratch/ck13.txt" 2>/dev/null && break; sleep 0.05; done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+exec 8>&-
+expect "a solved point written while the run waits" grep -q '^r1\.52\.' "$scratch/ck13.txt"
+run "$solver" "${opts[@]}" -j 1 --resume "$scratch/ck13.txt" --input "$scratch/two.txt"
+expect_status "--resume of a killed run's checkpoint" 0
+expect_out "korf-28 found again at once after the kill" "^korf-28: length 52 moves [UDLR]+ nodes [0-9]{1,2} seconds [0-9.]+ resumed at bound 52$"
 # Points given by --resume are kept in the file, also for instances this run does not search;
 # a limit's token replaces the point held, or is added.
 run "$solver" --heuristic manhattan --resume "$scratch/first.out" --checkpoint "$scratch/ck2.txt" 8 6 7 2 5 4 3 0 1

@@ -272,6 +272,143 @@ TEST(ResumedSearch, OnlyItsOwnInstanceTakesAPointUp) {
     EXPECT_TRUE(test::contains(m, "leaves the board")) << m;
 }
 
+// A solved search's point (SearchResult::solved_point): its bound is the length; on one thread
+// (or split, when the last iteration was settled in order) its path is the solution itself, so
+// a search taken up from it generates only that path's replay; split over threads, it is no
+// later than the solution. Taken up with another heuristic, the pruning switched and other
+// threads, it ends at the BFS oracle's length. Its token comes only with checkpoints, keyed as
+// the instance is searched.
+TEST(SolvedPoint, TakenUpFindsTheAnswerAgain) {
+    int split = 0, in_order = 0;
+    for (const board::Geometry& g : {board::Geometry(3, 3), board::Geometry(5, 2)}) {
+        const board::Board goal = board::Board::blank_last(g);
+        const BfsOracle oracle(goal);
+        std::mt19937_64 rng(19);
+        for (int i = 0; i < (test::kOptimized ? 30 : 8); ++i) {
+            const board::Board start = oracle.sample(rng);
+            SCOPED_TRACE(start.to_string() + " case " + std::to_string(i));
+            search::SolveOptions opt;
+            opt.heuristic =
+                i % 2 ? heuristics::HeuristicKind::Misplaced : heuristics::HeuristicKind::Manhattan;
+            opt.prune = i % 3 != 0;
+            opt.threads = 1 + i % 2;
+            opt.split_after = 0;
+            search::SolveOutcome r = search::solve(start, goal, opt);
+            ASSERT_EQ(r.status, search::SolveOutcome::Status::Solved);
+            const int length = oracle.distance(start);
+            ASSERT_EQ(r.length, length);
+            if (length == 0) continue;
+            ASSERT_TRUE(r.search.solved_point.has_value());
+            EXPECT_TRUE(r.search.solved_token.empty());  // no checkpoints: no key hashed
+            const ResumePoint p = *r.search.solved_point;
+            EXPECT_EQ(p.bound, length);
+            const bool spread = r.search.threads > 1;
+            split += spread;
+            in_order += !spread;
+            if (!spread) {
+                EXPECT_EQ(p.path, r.search.moves);
+            } else {
+                EXPECT_FALSE(std::lexicographical_compare(
+                    r.search.moves.begin(), r.search.moves.end(), p.path.begin(), p.path.end()));
+            }
+            // Under checkpoints, a token for the searches of a million nodes or more.
+            opt.checkpoint_every = 3600;
+            opt.checkpoint = [](uint64_t, const std::string&) {};
+            const search::SearchResult c = search::solve(start, goal, opt).search;
+            EXPECT_EQ(c.solved_token.empty(), c.nodes_generated < search::kSolvedPointNodes);
+
+            const search::ResumeToken t{search::resume_key(start, goal), p};
+            search::ResumeBook book;
+            book.add(t);
+            search::SolveOptions again;
+            again.heuristic = i % 2 ? heuristics::HeuristicKind::LinearConflict
+                                    : heuristics::HeuristicKind::Misplaced;
+            again.prune = !opt.prune;
+            again.threads = 2 - i % 2;
+            again.split_after = 0;
+            again.resume = &book;
+            const search::SolveOutcome a = search::solve(start, goal, again);
+            ASSERT_EQ(a.status, search::SolveOutcome::Status::Solved);
+            EXPECT_EQ(a.length, length);
+            EXPECT_NO_THROW(replay_check(start, a.search.moves, goal));
+            EXPECT_EQ(a.search.resumed_from, length);
+            if (t.point.path == r.search.moves) {
+                EXPECT_EQ(a.search.moves, r.search.moves);
+                EXPECT_LE(a.search.nodes_generated, 1u);  // the start only: the path replayed
+            }
+        }
+    }
+    EXPECT_GT(split, 0);
+    EXPECT_GT(in_order, 0);
+}
+
+// The token of a solved point comes under checkpoints, for searches of a million nodes or more
+// or taken up from a point, keyed as the instance is searched, and a search taken up from it
+// finds the answer again at once. (With tables whose goal the instance's is mapped onto, the
+// tables' frame: resume_cli, korf-88 with 15-5-5-5.)
+TEST(SolvedPoint, ItsTokenUnderCheckpoints) {
+    const board::Board goal = board::Board::blank_first(board::Geometry(4, 4));
+    const board::Board korf28 =  // 52 moves: 3.3 M nodes with Manhattan
+        test::board(4, 4, {13, 14, 6, 12, 4, 5, 1, 0, 9, 3, 10, 2, 15, 11, 8, 7});
+    const board::Board korf12 =  // 45 moves: 0.4 M
+        test::board(4, 4, {14, 1, 9, 6, 4, 8, 12, 5, 7, 2, 3, 0, 10, 11, 13, 15});
+    search::SolveOptions opt;
+    opt.heuristic = heuristics::HeuristicKind::Manhattan;
+    const search::SolveOutcome plain = search::solve(korf28, goal, opt);
+    EXPECT_TRUE(plain.search.solved_token.empty());  // no checkpoints
+    opt.checkpoint_every = 3600;
+    opt.checkpoint = [](uint64_t, const std::string&) {};
+    const search::SolveOutcome r = search::solve(korf28, goal, opt);
+    ASSERT_EQ(r.length, 52);
+    ASSERT_GE(r.search.nodes_generated, search::kSolvedPointNodes);
+    ASSERT_FALSE(r.search.solved_token.empty());
+    const search::ResumeToken t = search::parse_resume_token(r.search.solved_token);
+    EXPECT_EQ(t.key, search::resume_key(korf28, goal));
+    EXPECT_EQ(t.point.bound, 52);
+    EXPECT_EQ(t.point.path, r.search.moves);
+    const search::SolveOutcome s = search::solve(korf12, goal, opt);
+    ASSERT_EQ(s.length, 45);
+    ASSERT_LT(s.search.nodes_generated, search::kSolvedPointNodes);
+    EXPECT_TRUE(s.search.solved_token.empty());
+    // Taken up (here from its own point): a token whatever the nodes.
+    search::ResumeBook book;
+    book.add(t);
+    opt.resume = &book;
+    const search::SolveOutcome a = search::solve(korf28, goal, opt);
+    EXPECT_EQ(a.search.resumed_from, 52);
+    EXPECT_LE(a.search.nodes_generated, 1u);
+    EXPECT_EQ(a.search.solved_token, r.search.solved_token);
+}
+
+// A 4x4 search split over two threads: the point of its solution, taken up on one thread and on
+// two, with and without pruning, gives the known length with far fewer nodes.
+TEST(SolvedPoint, OfASplitSearch) {
+    const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
+    const board::Board start =
+        test::board(4, 4, {11, 15, 9, 5, 0, 2, 4, 3, 7, 13, 1, 14, 10, 6, 8, 12});  // 49 moves
+    search::SolveOptions opt;
+    opt.heuristic = heuristics::HeuristicKind::Manhattan;
+    opt.threads = 2;
+    opt.split_after = 0;
+    const search::SolveOutcome r = search::solve(start, goal, opt);
+    ASSERT_EQ(r.length, 49);
+    ASSERT_TRUE(r.search.solved_point.has_value());
+    EXPECT_EQ(r.search.threads, 2);
+    for (int threads : {1, 2})
+        for (bool prune : {true, false}) {
+            search::ResumeBook book;
+            book.add({search::resume_key(start, goal), *r.search.solved_point});
+            search::SolveOptions again = opt;
+            again.threads = threads;
+            again.prune = prune;
+            again.resume = &book;
+            const search::SolveOutcome a = search::solve(start, goal, again);
+            EXPECT_EQ(a.length, 49) << threads << " " << prune;
+            EXPECT_EQ(a.search.resumed_from, 49);
+            EXPECT_LT(a.search.nodes_generated * 4, r.search.nodes_generated);
+        }
+}
+
 // A search that saves checkpoints (SolveOptions::checkpoint, search/ida_star.h IdaCheckpoint)
 // at every limit check: the pauses never change the answer (the BFS oracle's length on 3x3 and
 // 2x5, on one thread and split over two), every point saved is for the instance as searched and

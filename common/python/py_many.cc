@@ -279,7 +279,11 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
             progress(out.done(), n);
         };
     const auto start = [&](size_t i) { return pos.at(i); };
-    const auto finish = [&](size_t i, const search::SolveOutcome& r) { out.finish(i, r); };
+    const auto finish = [&](size_t i, const search::SolveOutcome& r) {
+        out.finish(i, r);
+        if (const std::string& t = r.search.solved_token; saves && !t.empty())
+            tokens.put(search::parse_resume_token(t).key, t);  // a solved position's point
+    };
     run_interruptible([&] { solve_batch(n, start, s.goal, opt, finish, batch); }, cancel, poll);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -399,12 +399,20 @@ void note_unused_resume(const Request& req, std::ostream& err) {
                "is not needed)\n";
 }
 
+// A finished search's point, into the checkpoint: a limit's token (also printed), or a solved
+// instance's (search/result.h: solved_token).
+void save_point(const search::SearchResult& r, CheckpointFile& checkpoint) {
+    if (!r.resume_token.empty()) checkpoint.save(r.resume_token, CheckpointFile::Kind::Limit);
+    if (!r.solved_token.empty()) checkpoint.save(r.solved_token, CheckpointFile::Kind::Solved);
+}
+
 // --checkpoint: the file opened (it must be writable before any search starts), and the
 // request's searches saving their points into it.
 std::unique_ptr<CheckpointFile> open_checkpoint(const Request& given, Request& req,
                                                 std::ostream& err) {
     if (given.checkpoint.empty()) return nullptr;
-    auto file = std::make_unique<CheckpointFile>(given.checkpoint, given.resume.get(), err);
+    auto file = std::make_unique<CheckpointFile>(given.checkpoint, given.resume.get(),
+                                                 given.checkpoint_every, err);
     req.search.checkpoint_every = given.checkpoint_every;
     req.search.checkpoint = [f = file.get()](uint64_t, const std::string& token) {
         f->save(token);
@@ -430,10 +438,7 @@ int run_solve(const Request& given, std::ostream& out, std::ostream& err, RankRu
         [&](const Task& t) {
             print_task_over(req, t, out, err, ranks);
             base::require_written(out);  // the first failed write ends the run
-            if (const std::string& token =
-                    t.all ? t.all->search.resume_token : t.outcome.search.resume_token;
-                checkpoint && !token.empty())
-                checkpoint->save(token, true);  // a limit's, also printed: written later
+            if (checkpoint) save_point(t.all ? t.all->search : t.outcome.search, *checkpoint);
             n.add(t);
             if (req.html.empty() || !t.error.empty() || !t.failure.empty()) return;
             if (t.all) {  // --all: every listed solution, numbered

@@ -55,8 +55,9 @@ base::FileLock take_lock(const std::string& path) {
 
 }  // namespace
 
-CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given, std::ostream& err)
-    : path_(checked_name(std::move(path))), err_(err), lock_(take_lock(path_)) {
+CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given, double every,
+                               std::ostream& err)
+    : path_(checked_name(std::move(path))), every_(every), err_(err), lock_(take_lock(path_)) {
     if (!lock_.held())  // (a folder this process cannot write)
         throw IoError("cannot write --checkpoint " + path_ + ": cannot make its lock file " +
                           lock_path(path_) + ": " + std::strerror(lock_.open_error()),
@@ -78,6 +79,8 @@ CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given
         std::string text = std::string(kHeader) + "\n";
         for (const auto& [key, held] : points_) text += held.token + "\n";
         base::write_file_atomic(path_, text);  // errors refuse the run
+        bytes_ = text.size();
+        writer_ = std::thread([this] { write_behind(); });
     } catch (...) {
         lock_.remove_if_made();
         throw;
@@ -93,20 +96,47 @@ std::string CheckpointFile::lock_path(const std::string& path) {
 }
 
 CheckpointFile::~CheckpointFile() {
+    {
+        const std::lock_guard<std::mutex> lock(m_);
+        ending_ = true;
+    }
+    wake_.notify_all();
+    if (writer_.joinable()) writer_.join();
     try {
         flush();  // (a run that ends by an error: what was deferred)
     } catch (...) {
     }
 }
 
-void CheckpointFile::save(const std::string& token, bool defer) {
+void CheckpointFile::write_behind() {
+    const auto interval = std::chrono::duration<double>(every_);
+    std::unique_lock<std::mutex> lock(m_);
+    while (!ending_) {
+        // Asleep until a write (wake_) or the interval after the last one has passed.
+        if (wake_.wait_for(lock, interval) == std::cv_status::timeout && dirty_) write();
+    }
+}
+
+void CheckpointFile::save(const std::string& token, Kind kind) {
     const search::ResumeToken t = search::parse_resume_token(token);
     const std::lock_guard<std::mutex> lock(m_);
     auto [it, added] = points_.try_emplace(t.key);
     if (!added && !search::further_along(t.point, it->second.point)) return;
+    const size_t bytes = bytes_ - (added ? 0 : it->second.token.size() + 1) + token.size() + 1;
+    if (kind == Kind::Solved && bytes > kMaxBytes) {  // a later run could not read the file
+        if (added) points_.erase(it);
+        if (!full_)
+            err_ << "solver: --checkpoint " << path_ << " holds " << (bytes_ >> 20)
+                 << " MiB of points, the most a later run reads: instances solved from here on "
+                    "are not kept in it (taken up, they are searched again)\n"
+                 << std::flush;
+        full_ = true;
+        return;
+    }
     it->second = Held{t.point, token};
+    bytes_ = bytes;
     dirty_ = true;
-    if (!defer) write();
+    if (kind == Kind::Pause) write();
 }
 
 void CheckpointFile::flush() {
@@ -120,6 +150,7 @@ void CheckpointFile::write() {
     try {
         base::write_file_atomic(path_, text);
         dirty_ = false;
+        wake_.notify_all();  // (the writer's interval starts again)
     } catch (const IoError& e) {
         if (warned_) return;
         warned_ = true;

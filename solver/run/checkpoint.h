@@ -6,24 +6,32 @@
 // `--resume FILE` reads it as it reads any output. It holds the furthest point known of every
 // search of this run that reached a checkpoint or stopped with a token, and every point it held
 // already or that --resume gave: a point is only ever replaced by one further along, never
-// dropped (a solved instance's last point stays; taken up, it finds its answer again from
-// there). Each change rewrites the file atomically (base/atomic_file.h); the tokens of searches
-// stopped by a limit, which the run prints too, are written with the next save or at the end of
-// the run (flush), so a long batch under a node limit does not rewrite the file for each. A
+// dropped. A solved instance's point is the one its search returned with the solution
+// (SearchResult::solved_point), so that a run taken up from the file finds that answer again at
+// once instead of searching for it. Each change rewrites the file atomically
+// (base/atomic_file.h): a pause's point at once; the tokens of searches stopped by a limit
+// (which the run prints too) and the solved points with the next write, which a thread of the
+// file's makes `every` seconds after the last one if nothing else has, and at the end of the run
+// (flush): a batch of many short searches rewrites the file at most once per interval, and a
+// killed run loses at most an interval's points. The file stays under kMaxBytes, which --resume
+// and a later run read: a solved point that would pass it is left out (said once on `err`). A
 // file that exists must be one written here (its first line the header) or empty: anything else
 // is refused, so an output or an input named by mistake is never overwritten. One run at a
 // time: the run holds an flock(2) on `.NAME.lock` beside the file its links lead to (left in
 // place, or removed when this run made it and then refused the file; the kernel drops the lock
 // however the process ends), and a second run on the same file is refused.
 // Thread-safe: the searches of a batch save from their own threads. Cost: one file of about 90
-// bytes per instance, rewritten at each save.
+// bytes per point (a solved one: the solution's moves too), rewritten at each save; one thread
+// asleep between writes.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <thread>
 
 #include "loyd/base/file_lock.h"
 #include "loyd/search/resume_point.h"
@@ -41,15 +49,21 @@ public:
     // (UsageError when it is not a checkpoint file, as for a damaged token; IoError when it
     // cannot be read), adds the points of `given` (may be null), and writes the file (IoError
     // when it cannot be written: the run does not start). Failures to write later are said once
-    // on `err` and the run goes on.
-    CheckpointFile(std::string path, const search::ResumeBook* given, std::ostream& err);
-    ~CheckpointFile();  // flushes (errors said, not thrown) and lets the lock go
+    // on `err` and the run goes on. `every`: the searches' checkpoint interval in seconds
+    // (> 0), the longest a point not written at once waits.
+    CheckpointFile(std::string path, const search::ResumeBook* given, double every,
+                   std::ostream& err);
+    ~CheckpointFile();  // flushes (errors said, not thrown), ends its thread, lets the lock go
     CheckpointFile(const CheckpointFile&) = delete;
     CheckpointFile& operator=(const CheckpointFile&) = delete;
 
+    // Where a token comes from: a search's pause (written at once), a limit's stop, or a
+    // solved search (written with the next write; a solved point also only while the file
+    // stays under kMaxBytes).
+    enum class Kind { Pause, Limit, Solved };
     // A search's token: kept when it is further along than the one held for its instance (or
-    // there is none); then the file is rewritten, or with `defer` only marked to be (flush).
-    void save(const std::string& token, bool defer = false);
+    // there is none), and written as its kind says.
+    void save(const std::string& token, Kind kind = Kind::Pause);
     // Writes the points deferred, if any.
     void flush();
 
@@ -58,19 +72,25 @@ public:
     static std::string lock_path(const std::string& path);
 
 private:
-    void write();  // with m_ held; a failure said once on err_
+    void write();         // with m_ held; a failure said once on err_
+    void write_behind();  // the thread: what is not written yet, every_ seconds after a write
 
     struct Held {
         search::ResumePoint point;
         std::string token;
     };
     std::string path_;
+    double every_;
     std::ostream& err_;
     base::FileLock lock_;
     std::mutex m_;
     std::map<uint64_t, Held> points_;
-    bool dirty_ = false;  // points kept but not yet written
-    bool warned_ = false;
+    size_t bytes_ = 0;                    // the file's size with every point held
+    bool dirty_ = false;                  // points kept but not yet written
+    bool warned_ = false, full_ = false;  // (each said once)
+    bool ending_ = false;
+    std::condition_variable wake_;  // a write, or the end
+    std::thread writer_;            // (last: started when the rest is ready)
 };
 
 }  // namespace loyd::solver

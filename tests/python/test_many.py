@@ -278,6 +278,12 @@ def test_checkpoint_hands_over_each_searchs_points():
     # The points of #1 (the long search) take it up: the same length, less work.
     again = loyd.solve_many(korf[:1], resume=seen, **kw)
     assert list(again.lengths) == [57] and again.nodes[0] < r.nodes[0]
+    # Each solved search of a million nodes or more hands over its solution's point too: taken
+    # up, #30 (on one thread) is found again with no search, #1 (split over the two threads at
+    # the end) from the first of its subtrees not searched to the end.
+    both = loyd.solve_many(korf, resume=seen, **kw)
+    assert list(both.lengths) == [57, 47]
+    assert both.nodes[1] < 100 and both.nodes[0] * 4 < r.nodes[0]
 
     def boom(token):
         raise RuntimeError("disk full")

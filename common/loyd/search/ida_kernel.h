@@ -452,6 +452,8 @@ struct Outcome {
                           // by the lead thread's collecting pass alone)
     // Stopped by a limit inside the iteration: every path before this one in the search's order
     // (not its prefixes) was searched (search/resume_point.h). None: the iteration was complete.
+    // Found on several threads: the same, the solution at or after it; found in order (one
+    // thread, or the collecting pass): none, the solution itself is such a path.
     std::optional<std::vector<board::Dir>> marker;
 };
 

@@ -13,7 +13,9 @@
 // in one process, where it can be resumed (search/resume_point.h: the bound, and the path up to
 // which that iteration was searched: where one thread stopped, or the first subtree of a split
 // iteration not searched to its end). A resumed search starts at that bound and searches only
-// what lies at or after the path, on any number of threads.
+// what lies at or after the path, on any number of threads. A solved search in one process
+// returns such a point too (SearchResult::solved_point), from which a later search of the
+// instance finds its answer again at once, or after the subtrees other threads had left.
 // On several threads, an iteration is split only when the one before it generated at least
 // split_after() nodes (kSplitAfter by default): the split's collecting pass and its last
 // subtrees cost a few thousand nodes and some idle time per iteration, more than a short
@@ -257,6 +259,8 @@ private:
         }
         if (out.found) {
             res.status = SearchResult::Status::Solved;
+            res.solved_point =
+                ResumePoint{bound, out.next_bound, out.marker ? *out.marker : out.moves};
             res.moves = std::move(out.moves);
             res.lower_bound = static_cast<int>(res.moves.size());
         } else {

@@ -175,6 +175,9 @@ Outcome iterate_threads(Workers<H>& ws, Shared& shared, int bound, int h0, int r
     if (found) {
         o.found = true;
         o.moves = std::move(solution);
+        // Other threads may not have searched every subtree before the solution's: a later
+        // search finds it again from the first of them (Outcome::marker).
+        o.marker = frontier_marker(ws, frontier, progress);
         shared.clear();  // a solution, not a limit
     } else if (shared.stop.load()) {
         o.marker = frontier_marker(ws, frontier, progress);

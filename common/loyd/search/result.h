@@ -20,6 +20,11 @@ inline constexpr int kNoNextBound = 1 << 30;
 // of at least this many nodes; shorter searches run on one thread.
 inline constexpr uint64_t kSplitAfter = 100'000;
 
+// A solved search's point is kept with the checkpoints' (SearchResult::solved_token) when the
+// search generated this many nodes or more (a tenth of a second or so): shorter ones cost
+// little to solve again, and a batch of them would only fill the file that keeps the points.
+inline constexpr uint64_t kSolvedPointNodes = 1'000'000;
+
 struct SearchResult {
     enum class Status { Solved, Limit };
     Status status = Status::Limit;
@@ -38,6 +43,15 @@ struct SearchResult {
     std::optional<ResumePoint> resume;
     std::string resume_token;
     int resumed_from = -1;  // the bound the search was resumed at (-1: it was not)
+    // IDA* in STM, in one process, Solved: a point from which a later search of the instance
+    // finds a solution of this length again at once (its path the solution, when the last
+    // iteration was searched in order on one thread) or after what the threads had not yet
+    // searched of it (the first subtree not searched to its end). solved_token carries it
+    // with the instance's key under checkpoints (solve(): SolveOptions::checkpoint), for a
+    // search worth finding again so: of kSolvedPointNodes nodes or more, or taken up from a
+    // point.
+    std::optional<ResumePoint> solved_point;
+    std::string solved_token;
 };
 
 }  // namespace loyd::search

@@ -42,6 +42,8 @@ SearchResult run_search(H& h, const board::Board& start, const board::Board& goa
     if (r.resumed_from >= 0) opt.resume->taken(key);
     if (r.resume)
         r.resume_token = resume_token(*r.resume, given || saves ? key : resume_key(start, goal));
+    if (r.solved_point && saves && (r.nodes_generated >= kSolvedPointNodes || r.resumed_from >= 0))
+        r.solved_token = resume_token(*r.solved_point, key);
     return r;
 }
 
