@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The threaded code under ThreadSanitizer (./setup.sh test): the unit tests of
-# tests/tsan_tests.txt, the solver's streamed batch with three workers and the printer, and one
-# instance split over two threads. Any data race fails the run.
+# tests/tsan_tests.txt, the solver's streamed batch with three workers and the printer, one
+# instance split over two threads, and a batch saving checkpoints (pauses, solved points and the
+# checkpoint file's writer thread). Any data race fails the run.
 #   tests/tsan_run.sh BUILD_DIR    (a tree configured with -DLOYD_TSAN=ON, loyd_tests and solver built)
 # Every pattern of tests/tsan_tests.txt must select at least one test of BUILD_DIR's loyd_tests
 # (which the TSan tree builds from tests/CMakeLists.txt's threaded_test_sources alone): a
@@ -31,4 +32,12 @@ split=$("$build/solver" -j 2 --json --pdb "$here/../data/15-5-5-5" --goal blank-
   12 8 14 6 11 4 7 0 5 1 10 15 3 13 9 2)
 [[ $(nproc) -lt 2 || $split == *'"threads":2'* ]] ||
   { echo "tsan_run: the solver did not split Korf #21: $split" >&2; exit 1; }
+# Korf #33, #98 and #26 take 1.0-1.3 M nodes with 15-5-5-5 (solved points kept), #21 fewer.
+ck=$(mktemp -d)
+trap 'rm -rf "$ck"' EXIT
+grep -E '^korf-(33|98|26|21): ' "$here/../data/korf100.txt" |
+  "$build/solver" -j 2 --pdb "$here/../data/15-5-5-5" --goal blank-first \
+    --checkpoint "$ck/ck.txt" --checkpoint-every 0.1 >/dev/null
+[[ $(grep -c '^r1\.' "$ck/ck.txt") -ge 3 ]] ||
+  { echo "tsan_run: the checkpointed batch kept no solved points: $(cat "$ck/ck.txt")" >&2; exit 1; }
 echo "tsan_run: the threaded tests and the solver's threads ran under ThreadSanitizer, no race"
