@@ -396,7 +396,8 @@ void note_unused_resume(const Request& req, std::ostream& err) {
             << (req.resume->size() == 1 ? " --resume point was" : " --resume points were")
             << " not taken up (a token is tied to the board, the goal and the tables' goal it "
                "was searched with; one whose bound is below the heuristic's value at the start "
-               "is not needed)\n";
+               "is not needed; a --checkpoint file also holds the points of the instances it "
+               "saw solved)\n";
 }
 
 // A finished search's point, into the checkpoint: a limit's token (also printed), or a solved

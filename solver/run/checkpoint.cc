@@ -1,10 +1,14 @@
 #include "solver/run/checkpoint.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -20,6 +24,11 @@ namespace {
 std::string checked_name(std::string path) {
     if (path.empty()) throw UsageError("--checkpoint needs a file name");
     return path;
+}
+
+double checked_interval(double every) {
+    if (!(every > 0)) throw UsageError("--checkpoint-every must be above 0 seconds");
+    return every;
 }
 
 // The tokens of an existing checkpoint file (none when it is absent or empty).
@@ -57,7 +66,10 @@ base::FileLock take_lock(const std::string& path) {
 
 CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given, double every,
                                std::ostream& err)
-    : path_(checked_name(std::move(path))), every_(every), err_(err), lock_(take_lock(path_)) {
+    : path_(checked_name(std::move(path))),
+      every_(checked_interval(every)),
+      err_(err),
+      lock_(take_lock(path_)) {
     if (!lock_.held())  // (a folder this process cannot write)
         throw IoError("cannot write --checkpoint " + path_ + ": cannot make its lock file " +
                           lock_path(path_) + ": " + std::strerror(lock_.open_error()),
@@ -80,7 +92,8 @@ CheckpointFile::CheckpointFile(std::string path, const search::ResumeBook* given
         for (const auto& [key, held] : points_) text += held.token + "\n";
         base::write_file_atomic(path_, text);  // errors refuse the run
         bytes_ = text.size();
-        writer_ = std::thread([this] { write_behind(); });
+        written_at_ = std::chrono::steady_clock::now();
+        start_writer();
     } catch (...) {
         lock_.remove_if_made();
         throw;
@@ -93,6 +106,24 @@ std::string CheckpointFile::lock_path(const std::string& path) {
     name += real.filename().string();
     name += ".lock";
     return (real.parent_path() / name).string();
+}
+
+// The writer thread, with SIGINT and SIGTERM blocked in it, so that they reach the threads that
+// handle them (program/process.h: a read or an open they are blocked in is interrupted).
+void CheckpointFile::start_writer() {
+    sigset_t stops, before;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &stops, &before);  // (the new thread takes this mask)
+    try {
+        writer_ = std::thread([this] { write_behind(); });
+    } catch (const std::system_error& e) {
+        ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+        throw IoError("cannot start the thread that writes --checkpoint " + path_ + ": " +
+                      e.what());
+    }
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
 }
 
 CheckpointFile::~CheckpointFile() {
@@ -109,11 +140,22 @@ CheckpointFile::~CheckpointFile() {
 }
 
 void CheckpointFile::write_behind() {
-    const auto interval = std::chrono::duration<double>(every_);
+    // (At most a day: a longer wait is as good as none, and the clock's arithmetic stays in
+    // range.)
+    const auto interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(std::min(every_, 86400.0)));
     std::unique_lock<std::mutex> lock(m_);
     while (!ending_) {
-        // Asleep until a write (wake_) or the interval after the last one has passed.
-        if (wake_.wait_for(lock, interval) == std::cv_status::timeout && dirty_) write();
+        // Each point not written at once is written within `interval` of its save: at the
+        // interval's end after the last write (or after the last look that found none).
+        const auto due = written_at_ + interval;
+        if (std::chrono::steady_clock::now() < due) {
+            wake_.wait_until(lock, due);
+        } else if (dirty_) {
+            write();
+        } else {
+            written_at_ = std::chrono::steady_clock::now();
+        }
     }
 }
 
@@ -123,12 +165,13 @@ void CheckpointFile::save(const std::string& token, Kind kind) {
     auto [it, added] = points_.try_emplace(t.key);
     if (!added && !search::further_along(t.point, it->second.point)) return;
     const size_t bytes = bytes_ - (added ? 0 : it->second.token.size() + 1) + token.size() + 1;
-    if (kind == Kind::Solved && bytes > kMaxBytes) {  // a later run could not read the file
+    if (kind != Kind::Pause && bytes > kMaxBytes) {  // --checkpoint could not read it back
         if (added) points_.erase(it);
         if (!full_)
-            err_ << "solver: --checkpoint " << path_ << " holds " << (bytes_ >> 20)
-                 << " MiB of points, the most a later run reads: instances solved from here on "
-                    "are not kept in it (taken up, they are searched again)\n"
+            err_ << "solver: --checkpoint " << path_ << " has reached " << (kMaxBytes >> 20)
+                 << " MiB, the most a checkpoint file may hold: the points of instances solved "
+                    "or stopped by a limit from here on are not kept in it (a limit's token is "
+                    "still printed)\n"
                  << std::flush;
         full_ = true;
         return;
@@ -147,10 +190,10 @@ void CheckpointFile::flush() {
 void CheckpointFile::write() {
     std::string text = std::string(kHeader) + "\n";
     for (const auto& [key, held] : points_) text += held.token + "\n";
+    written_at_ = std::chrono::steady_clock::now();  // (a failed write is tried again then)
     try {
         base::write_file_atomic(path_, text);
         dirty_ = false;
-        wake_.notify_all();  // (the writer's interval starts again)
     } catch (const IoError& e) {
         if (warned_) return;
         warned_ = true;

@@ -11,10 +11,11 @@
 // once instead of searching for it. Each change rewrites the file atomically
 // (base/atomic_file.h): a pause's point at once; the tokens of searches stopped by a limit
 // (which the run prints too) and the solved points with the next write, which a thread of the
-// file's makes `every` seconds after the last one if nothing else has, and at the end of the run
-// (flush): a batch of many short searches rewrites the file at most once per interval, and a
-// killed run loses at most an interval's points. The file stays under kMaxBytes, which --resume
-// and a later run read: a solved point that would pass it is left out (said once on `err`). A
+// file's makes at most `every` seconds after their save, and at the end of the run (flush): a
+// batch of many short searches rewrites the file at most once per interval, and a killed run
+// loses at most an interval's points. The file stays under kMaxBytes, the most --checkpoint
+// reads back, except for pauses' points: a solved or a limit's point that would pass it is left
+// out (said once on `err`); a file read back with more points given by --resume may pass it. A
 // file that exists must be one written here (its first line the header) or empty: anything else
 // is refused, so an output or an input named by mistake is never overwritten. One run at a
 // time: the run holds an flock(2) on `.NAME.lock` beside the file its links lead to (left in
@@ -25,6 +26,7 @@
 // asleep between writes.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -50,7 +52,7 @@ public:
     // cannot be read), adds the points of `given` (may be null), and writes the file (IoError
     // when it cannot be written: the run does not start). Failures to write later are said once
     // on `err` and the run goes on. `every`: the searches' checkpoint interval in seconds
-    // (> 0), the longest a point not written at once waits.
+    // (> 0, else UsageError), the longest a point not written at once waits.
     CheckpointFile(std::string path, const search::ResumeBook* given, double every,
                    std::ostream& err);
     ~CheckpointFile();  // flushes (errors said, not thrown), ends its thread, lets the lock go
@@ -58,8 +60,8 @@ public:
     CheckpointFile& operator=(const CheckpointFile&) = delete;
 
     // Where a token comes from: a search's pause (written at once), a limit's stop, or a
-    // solved search (written with the next write; a solved point also only while the file
-    // stays under kMaxBytes).
+    // solved search (both written with the next write, and kept only while the file stays
+    // under kMaxBytes).
     enum class Kind { Pause, Limit, Solved };
     // A search's token: kept when it is further along than the one held for its instance (or
     // there is none), and written as its kind says.
@@ -73,7 +75,8 @@ public:
 
 private:
     void write();         // with m_ held; a failure said once on err_
-    void write_behind();  // the thread: what is not written yet, every_ seconds after a write
+    void start_writer();  // IoError when no thread can start
+    void write_behind();  // the thread: what is not written yet, within every_ of its save
 
     struct Held {
         search::ResumePoint point;
@@ -85,11 +88,12 @@ private:
     base::FileLock lock_;
     std::mutex m_;
     std::map<uint64_t, Held> points_;
-    size_t bytes_ = 0;                    // the file's size with every point held
-    bool dirty_ = false;                  // points kept but not yet written
-    bool warned_ = false, full_ = false;  // (each said once)
+    size_t bytes_ = 0;                                  // the file's size with every point held
+    bool dirty_ = false;                                // points kept but not yet written
+    std::chrono::steady_clock::time_point written_at_;  // the last write (or look: the writer)
+    bool warned_ = false, full_ = false;                // (each said once)
     bool ending_ = false;
-    std::condition_variable wake_;  // a write, or the end
+    std::condition_variable wake_;  // the end
     std::thread writer_;            // (last: started when the rest is ready)
 };
 

@@ -14,10 +14,10 @@
 // which that iteration was searched: where one thread stopped, or the first subtree of a split
 // iteration not searched to its end). A resumed search starts at that bound and searches only
 // what lies at or after the path, on any number of threads. A solved search in one process
-// returns such a point too (SearchResult::solved_point), from which a later search of the
-// instance finds its answer again at once, or after the subtrees other threads had left.
-// On several threads, an iteration is split only when the one before it generated at least
-// split_after() nodes (kSplitAfter by default): the split's collecting pass and its last
+// (a start that is not the goal) returns such a point too (SearchResult::solved_point), from which
+// a later search of the instance finds its answer again at once, or after the subtrees other
+// threads had left. On several threads, an iteration is split only when the one before it generated
+// at least split_after() nodes (kSplitAfter by default): the split's collecting pass and its last
 // subtrees cost a few thousand nodes and some idle time per iteration, more than a short
 // iteration gains (docs/benchmarks.md, "Short searches on two threads"), so small searches
 // run on one thread and give one thread's node counts.

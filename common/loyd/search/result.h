@@ -43,9 +43,9 @@ struct SearchResult {
     std::optional<ResumePoint> resume;
     std::string resume_token;
     int resumed_from = -1;  // the bound the search was resumed at (-1: it was not)
-    // IDA* in STM, in one process, Solved: a point from which a later search of the instance
-    // finds a solution of this length again at once (its path the solution, when the last
-    // iteration was searched in order on one thread) or after what the threads had not yet
+    // IDA* in STM, in one process, Solved (not at the start): a point from which a later search of
+    // the instance finds a solution of this length again at once (its path the solution, when the
+    // last iteration was searched in order on one thread) or after what the threads had not yet
     // searched of it (the first subtree not searched to its end). solved_token carries it
     // with the instance's key under checkpoints (solve(): SolveOptions::checkpoint), for a
     // search worth finding again so: of kSolvedPointNodes nodes or more, or taken up from a

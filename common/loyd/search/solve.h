@@ -81,8 +81,9 @@ struct SolveOptions {
     // the token it would print if stopped there (search/resume_point.h), and goes on from that
     // point (search/ida_star.h, IdaCheckpoint). Called from the searching thread (several at
     // once under solve_batch); what it throws ends that search. Empty = no checkpoints. With
-    // checkpoints, a solved search also returns its solved_point as a token
-    // (SearchResult::solved_token), for the caller to keep with the others.
+    // checkpoints, a solved search of kSolvedPointNodes nodes or more (or taken up from a
+    // point) also returns its solved_point as a token (SearchResult::solved_token), for the
+    // caller to keep with the others.
     double checkpoint_every = 0;
     std::function<void(uint64_t key, const std::string& token)> checkpoint;
     // IDA* in STM, in one process: threads a batch has freed, which the search takes over as
