@@ -185,6 +185,25 @@ expect "a solved point written while the run waits" grep -qE "$solved" "$scratch
 run "$solver" "${opts[@]}" -j 1 --resume "$scratch/ck13.txt" --input "$scratch/two.txt"
 expect_status "--resume of a killed run's checkpoint" 0
 expect_out "korf-28 found again at once after the kill" "^korf-28: length 52 moves [UDLR]+ nodes [0-9]{1,2} seconds [0-9.]+ resumed at bound 52$"
+# A checkpoint file that went through CRLF line ends is still one (as --resume reads it).
+sed 's/$/\r/' "$scratch/ck13.txt" >"$scratch/ck14.txt"
+run "$solver" "${opts[@]}" -j 1 --resume "$scratch/ck14.txt" --checkpoint "$scratch/ck14.txt" --input "$scratch/two.txt"
+expect_status "--checkpoint of a CRLF checkpoint file" 0
+expect_out "... its point taken up" "^korf-28: length 52 moves [UDLR]+ nodes [0-9]{1,2} seconds [0-9.]+ resumed at bound 52$"
+# A checkpoint file the user may not write is refused, not replaced through its folder (as
+# root, checked as the user nobody when it can run the solver).
+ro="$scratch/rodir"
+mkdir -p "$ro" && chmod 1777 "$ro" && cp "$scratch/ck13.txt" "$ro/ro.txt" && chmod 444 "$ro/ro.txt"
+as_user=()
+[ "$(id -u)" != 0 ] || as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" != 0 ] || "${as_user[@]}" "$solver" --version >/dev/null 2>&1; then
+  run "${as_user[@]}" "$solver" --heuristic manhattan --checkpoint "$ro/ro.txt" 8 6 7 2 5 4 3 0 1
+  expect_status "--checkpoint on a read-only file" 4
+  expect_err "... said" "^solver: cannot write --checkpoint .*ro.txt: Permission denied"
+  expect "... and left as it was" cmp -s "$scratch/ck13.txt" "$ro/ro.txt"
+else
+  echo "resume_cli: the read-only checkpoint case skipped (the user nobody cannot run $solver)"
+fi
 # Points given by --resume are kept in the file, also for instances this run does not search;
 # a limit's token replaces the point held, or is added.
 run "$solver" --heuristic manhattan --resume "$scratch/first.out" --checkpoint "$scratch/ck2.txt" 8 6 7 2 5 4 3 0 1

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -35,11 +36,17 @@ double checked_interval(double every) {
 std::vector<search::ResumeToken> read_existing(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) return {};
+    // The file is replaced at each write (atomically, through its folder): one this process may
+    // not write to is refused rather than replaced.
+    if (::access(path.c_str(), W_OK) != 0 && errno == EACCES)
+        throw IoError("cannot write --checkpoint " + path + ": " + std::strerror(EACCES), EACCES);
     const std::string text = base::read_regular(path, "checkpoint", CheckpointFile::kMaxBytes);
     if (text.empty()) return {};
     const std::string header = CheckpointFile::kHeader;
-    if (text.compare(0, header.size(), header) != 0 ||
-        (text.size() > header.size() && text[header.size()] != '\n'))
+    const size_t end = text.size() > header.size() && text[header.size()] == '\r'
+                           ? header.size() + 1  // (a file that went through CRLF line ends)
+                           : header.size();
+    if (text.compare(0, header.size(), header) != 0 || (text.size() > end && text[end] != '\n'))
         throw UsageError("--checkpoint " + path +
                          " exists and is not a checkpoint file (its first line is not loyd's "
                          "header): give a new name, or move the file away");
