@@ -201,6 +201,13 @@ if [ "$(id -u)" != 0 ] || "${as_user[@]}" test -w "$ro" 2>/dev/null; then
   expect_status "--checkpoint on a read-only file" 4
   expect_err "... said" "^solver: cannot write --checkpoint .*ro.txt: Permission denied"
   expect "... and left as it was" cmp -s "$scratch/ck13.txt" "$ro/ro.txt"
+  # A folder on the way that user may not search: said so, not "does not exist".
+  if [ ${#as_user[@]} -gt 0 ]; then
+    mkdir -m 700 "$ro/private"
+    run "${as_user[@]}" "$solver" --heuristic manhattan --checkpoint "$ro/private/ck.txt" 8 6 7 2 5 4 3 0 1
+    expect_status "--checkpoint in a folder the user may not search" 4
+    expect_err "... said" "^solver: cannot write --checkpoint .*private/ck.txt: Permission denied$"
+  fi
 else
   echo "resume_cli: the read-only checkpoint case skipped (the user nobody cannot reach $ro)"
 fi

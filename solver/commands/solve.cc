@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -289,6 +290,9 @@ void refuse_over_inputs(const Request& req, const std::string& option, const std
                          " a file name");
     struct stat target {};
     if (::stat(file.c_str(), &target) != 0) {
+        // (A folder on the way this user may not search: not "does not exist".)
+        if (const int e = errno; e != ENOENT && e != ENOTDIR)
+            throw IoError("cannot write " + option + " " + file + ": " + std::strerror(e), e);
         // A new file: nothing of the run's is replaced; its folder must exist (said now, not
         // after the search). A dangling link is written through: its destination's folder.
         const fs::path dir = fs::path(base::link_destination(file)).parent_path();
