@@ -1,5 +1,5 @@
 // base/atomic_file.h: where a write through symbolic links lands, and that the link survives;
-// rename_into_place under both link rules, and what it refuses.
+// rename_into_place under both link rules, and what it refuses; write_protected.
 #include "loyd/base/atomic_file.h"
 
 #include <gtest/gtest.h>
@@ -122,6 +122,33 @@ TEST_F(AtomicFileTest, StaleTemporariesOfOneFileAreRemoved) {
              "ck.txt", ".ck.txt.tmp.1", ".other.txt.tmp." + d, ".ck.txt.tmp.x",
              ".ck.txt.tmp." + d + "0", ".ck.txt.tmp.5.tmp." + d, ".ck.txt.tmp.5.tmp." + me})
         EXPECT_TRUE(fs::exists(at(n))) << n;
+}
+
+// write_protected, as seen by a user who is not root (root may write anything): a child
+// process, the user nobody when the tests run as root.
+TEST_F(AtomicFileTest, WriteProtectedIsAFileTheUserMayNotWrite) {
+    std::ofstream(at("ro.txt")) << "x";
+    std::ofstream(at("rw.txt")) << "x";
+    fs::permissions(at("ro.txt"),
+                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    fs::permissions(at("rw.txt"), fs::perms::all & ~fs::perms::owner_exec & ~fs::perms::group_exec &
+                                      ~fs::perms::others_exec);
+    fs::permissions(dir_, fs::perms::others_exec, fs::perm_options::add);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(9);
+        if (::access(dir_.c_str(), X_OK) != 0) ::_exit(8);  // (a private $TMPDIR)
+        const int seen = (base::write_protected(at("ro.txt")) ? 1 : 0) |
+                         (base::write_protected(at("rw.txt")) ? 2 : 0) |
+                         (base::write_protected(at("missing.txt")) ? 4 : 0);
+        ::_exit(seen);
+    }
+    ASSERT_GT(child, 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 8) GTEST_SKIP() << "the user nobody cannot reach " << dir_;
+    EXPECT_EQ(WEXITSTATUS(status), 1);  // only the read-only file
 }
 
 }  // namespace

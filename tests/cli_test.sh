@@ -598,6 +598,29 @@ fi
 run timeout 20 "$solver" -j 1 --heuristic manhattan --goal blank-first --html /dev/full "$hard60"
 expect_status "--html /dev/full" 4
 expect_err "--html /dev/full: said at once" "^solver: cannot write --html /dev/full: not a regular file, and only a regular file is ever written over: remove it, or write elsewhere$"
+# Nor a file the user may not write to (it would be replaced through a writable folder): said
+# before the search, the file left as it was; play --out too (as root, checked as the user
+# nobody, in a folder of /tmp that user can reach and write).
+ro=$(mktemp -d "${TMPDIR:-/tmp}/loyd-cli-ro.XXXXXX")
+chmod 1777 "$ro" && printf 'kept\n' >"$ro/page.html" && chmod 444 "$ro/page.html"
+as_user=()
+[ "$(id -u)" != 0 ] || as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" != 0 ] || "${as_user[@]}" test -w "$ro" 2>/dev/null; then
+  run timeout 20 "${as_user[@]}" "$solver" -j 1 --heuristic manhattan --goal blank-first --html "$ro/page.html" "$hard60"
+  expect_status "--html on a read-only file" 4
+  expect_err "--html on a read-only file: said at once" "^solver: cannot write --html .*/page.html: Permission denied$"
+  expect "--html on a read-only file: left as it was" grep -qx kept "$ro/page.html"
+  "$solver" play --out - >/dev/null 2>&1
+  if [ $? != 9 ]; then
+    run "${as_user[@]}" "$solver" play --out "$ro/page.html"
+    expect_status "play --out on a read-only file" 4
+    expect_err "play --out on a read-only file: said" "^solver: cannot write --out .*/page.html: Permission denied$"
+    expect "play --out on a read-only file: left as it was" grep -qx kept "$ro/page.html"
+  fi
+else
+  echo "cli: the read-only --html case skipped (the user nobody cannot reach $ro)"
+fi
+rm -rf "$ro"
 cd "$scratch" || exit 1
 run "$solver" --html - 8 6 7 2 5 4 3 0 1
 cd - >/dev/null || exit 1

@@ -1,5 +1,7 @@
 // `solver play --out FILE [BOARD]`: writes the play page (solver/play/embedded_page.h,
 // docs/play.md), opening on BOARD when one is given, atomically; or says that this build has none.
+#include <cerrno>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -88,6 +90,8 @@ int run_play(const Request& req, std::ostream& out, std::ostream& err) {
         out.flush();
         return out ? kExitOk : kExitFile;
     }
+    if (base::write_protected(req.out))  // (replaced through its folder otherwise)
+        throw IoError("cannot write --out " + req.out + ": " + std::strerror(EACCES), EACCES);
     base::write_file_atomic(req.out, html);
     if (!req.quiet)
         err << "solver: wrote " << req.out << " (" << (html.size() + 512 * 1024) / (1024 * 1024)

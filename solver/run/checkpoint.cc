@@ -38,7 +38,7 @@ std::vector<search::ResumeToken> read_existing(const std::string& path) {
     if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) return {};
     // The file is replaced at each write (atomically, through its folder): one this process may
     // not write to is refused rather than replaced.
-    if (::access(path.c_str(), W_OK) != 0 && errno == EACCES)
+    if (base::write_protected(path))
         throw IoError("cannot write --checkpoint " + path + ": " + std::strerror(EACCES), EACCES);
     const std::string text = base::read_regular(path, "checkpoint", CheckpointFile::kMaxBytes);
     if (text.empty()) return {};

@@ -143,6 +143,10 @@ void rename_into_place(const std::string& from, const std::string& target, Links
     sync_folder(target, path);
 }
 
+bool write_protected(const std::string& path) {
+    return ::access(path.c_str(), W_OK) != 0 && errno == EACCES;
+}
+
 void write_file_atomic(const std::string& path, const std::string& content) {
     AtomicFile f(path);
     f.append(reinterpret_cast<const uint8_t*>(content.data()), content.size());

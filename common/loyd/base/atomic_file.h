@@ -44,6 +44,11 @@ std::string link_destination(const std::string& target);
 
 void write_file_atomic(const std::string& path, const std::string& content);
 
+// Whether `path` is an existing file this process may not write to (access(W_OK) fails with
+// EACCES). AtomicFile would still replace it through its folder when the folder takes new files;
+// a program writing a user's file asks this first and refuses, as cp or an editor would.
+bool write_protected(const std::string& path);
+
 // The last steps of commit() for a file finished by other means (a table checked under a
 // temporary name before it takes its own): renames `from`, a file in the destination's folder,
 // over `target`, resolved as AtomicFile resolves it with `links` (a device, a FIFO or a folder
