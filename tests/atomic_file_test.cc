@@ -1,5 +1,5 @@
 // base/atomic_file.h: where a write through symbolic links lands, and that the link survives;
-// rename_into_place under both link rules, and what it refuses; write_protected.
+// rename_into_place under both link rules, and what it refuses; replace_denied.
 #include "loyd/base/atomic_file.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -124,31 +125,45 @@ TEST_F(AtomicFileTest, StaleTemporariesOfOneFileAreRemoved) {
         EXPECT_TRUE(fs::exists(at(n))) << n;
 }
 
-// write_protected, as seen by a user who is not root (root may write anything): a child
-// process, the user nobody when the tests run as root.
-TEST_F(AtomicFileTest, WriteProtectedIsAFileTheUserMayNotWrite) {
+// replace_denied, as seen by a user who is not root (root may write anything): a child process,
+// the user nobody when the tests run as root. Each check is a bit of the child's exit status.
+TEST_F(AtomicFileTest, ReplaceDeniedNamesWhatStandsInTheWay) {
+    using fs::perms;
+    const perms rw = perms::owner_read | perms::owner_write | perms::group_read |
+                     perms::group_write | perms::others_read | perms::others_write;
     std::ofstream(at("ro.txt")) << "x";
     std::ofstream(at("rw.txt")) << "x";
-    fs::permissions(at("ro.txt"),
-                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-    fs::permissions(at("rw.txt"), fs::perms::all & ~fs::perms::owner_exec & ~fs::perms::group_exec &
-                                      ~fs::perms::others_exec);
-    fs::permissions(dir_, fs::perms::others_exec, fs::perm_options::add);
+    fs::permissions(at("ro.txt"), perms::owner_read | perms::group_read | perms::others_read);
+    fs::permissions(at("rw.txt"), rw);
+    fs::permissions(dir_, perms::others_exec, fs::perm_options::add);
+    // Root's file, writable by all, in a sticky folder: another user may write it but not
+    // replace it (the rename fails); made only when the tests run as root.
+    const bool root = ::geteuid() == 0;
+    if (root) {
+        fs::create_directory(dir_ / "sticky");
+        fs::permissions(dir_ / "sticky", perms::all | perms::sticky_bit);
+        std::ofstream(at("sticky/theirs.txt")) << "x";
+        fs::permissions(at("sticky/theirs.txt"), rw);
+    }
+    const std::string ro = at("ro.txt"), writable = at("rw.txt"), missing = at("missing.txt"),
+                      folder = dir_.string(), theirs = at("sticky/theirs.txt");
     const pid_t child = ::fork();
     if (child == 0) {
-        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(9);
-        if (::access(dir_.c_str(), X_OK) != 0) ::_exit(8);  // (a private $TMPDIR)
-        const int seen = (base::write_protected(at("ro.txt")) ? 1 : 0) |
-                         (base::write_protected(at("rw.txt")) ? 2 : 0) |
-                         (base::write_protected(at("missing.txt")) ? 4 : 0);
-        ::_exit(seen);
+        if (root && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(200);
+        if (::access(folder.c_str(), X_OK) != 0) ::_exit(201);  // (a private $TMPDIR)
+        ::_exit((base::replace_denied(ro) == EACCES ? 1 : 0) |
+                (base::replace_denied(writable) == 0 ? 2 : 0) |
+                (base::replace_denied(missing) == 0 ? 4 : 0) |
+                (base::replace_denied(folder) == 0 ? 8 : 0) |
+                (!root || base::replace_denied(theirs) == EPERM ? 16 : 0));
     }
     ASSERT_GT(child, 0);
     int status = 0;
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     ASSERT_TRUE(WIFEXITED(status));
-    if (WEXITSTATUS(status) == 8) GTEST_SKIP() << "the user nobody cannot reach " << dir_;
-    EXPECT_EQ(WEXITSTATUS(status), 1);  // only the read-only file
+    if (WEXITSTATUS(status) == 200) GTEST_SKIP() << "root cannot become the user nobody here";
+    if (WEXITSTATUS(status) == 201) GTEST_SKIP() << "the user nobody cannot reach " << dir_;
+    EXPECT_EQ(WEXITSTATUS(status), 31);
 }
 
 }  // namespace

@@ -617,10 +617,28 @@ if [ "$(id -u)" != 0 ] || "${as_user[@]}" test -w "$ro" 2>/dev/null; then
     expect_err "play --out on a read-only file: said" "^solver: cannot write --out .*/page.html: Permission denied$"
     expect "play --out on a read-only file: left as it was" grep -qx kept "$ro/page.html"
   fi
+  # Another user's file in a sticky folder (root's, writable by all, in $ro): its replacement
+  # would fail at the rename, after the search; refused at once.
+  if [ ${#as_user[@]} -gt 0 ]; then
+    printf 'kept\n' >"$ro/theirs.html" && chmod 666 "$ro/theirs.html"
+    run timeout 20 "${as_user[@]}" "$solver" -j 1 --heuristic manhattan --goal blank-first --html "$ro/theirs.html" "$hard60"
+    expect_status "--html on another user's file in a sticky folder" 4
+    expect_err "... said at once" "^solver: cannot write --html .*/theirs.html: Operation not permitted$"
+    expect "... left as it was" grep -qx kept "$ro/theirs.html"
+  fi
 else
   echo "cli: the read-only --html case skipped (the user nobody cannot reach $ro)"
 fi
 rm -rf "$ro"
+# An immutable file (where chattr +i works: root on a file system that has the flag).
+printf 'kept\n' >"$scratch/immutable.html"
+if chattr +i "$scratch/immutable.html" 2>/dev/null; then
+  run timeout 20 "$solver" -j 1 --heuristic manhattan --goal blank-first --html "$scratch/immutable.html" "$hard60"
+  chattr -i "$scratch/immutable.html"
+  expect_status "--html on an immutable file" 4
+  expect_err "--html on an immutable file: said at once" "^solver: cannot write --html .*/immutable.html: Operation not permitted$"
+  expect "--html on an immutable file: left as it was" grep -qx kept "$scratch/immutable.html"
+fi
 cd "$scratch" || exit 1
 run "$solver" --html - 8 6 7 2 5 4 3 0 1
 cd - >/dev/null || exit 1

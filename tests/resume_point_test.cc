@@ -442,9 +442,13 @@ TEST(SolvedPoint, OfSplitSearchesIsNoLaterThanTheFirstOptimalPath) {
     const board::Board goal = board::Board::blank_last(board::Geometry(4, 4));
     std::mt19937_64 rng(23);
     int later_found = 0;  // searches whose threads found a later optimal path
-    const int count = test::kOptimized ? 64 : 6;
+    const int count = 64;
+    int searched = 0;
     for (int i = 0; i < count; ++i) {
         const board::Board start = walk(goal, 60 + i % 16, rng);
+        // (Unoptimized builds: three of them, those where later finds were seen most often.)
+        if (!test::kOptimized && i != 13 && i != 30 && i != 39) continue;
+        ++searched;
         SCOPED_TRACE(start.to_string() + " case " + std::to_string(i));
         search::SolveOptions opt;
         opt.heuristic = heuristics::HeuristicKind::Manhattan;
@@ -472,7 +476,7 @@ TEST(SolvedPoint, OfSplitSearchesIsNoLaterThanTheFirstOptimalPath) {
         EXPECT_EQ(a.search.moves, best);  // the first optimal path, found from the point
     }
     // (How often the threads found a later path depends on timing; said, not asserted.)
-    std::cout << "[ note ] " << later_found << " of " << count
+    std::cout << "[ note ] " << later_found << " of " << searched
               << " split searches found a later optimal path first\n";
 }
 

@@ -90,8 +90,8 @@ int run_play(const Request& req, std::ostream& out, std::ostream& err) {
         out.flush();
         return out ? kExitOk : kExitFile;
     }
-    if (base::write_protected(req.out))  // (replaced through its folder otherwise)
-        throw IoError("cannot write --out " + req.out + ": " + std::strerror(EACCES), EACCES);
+    if (const int e = base::replace_denied(req.out))
+        throw IoError("cannot write --out " + req.out + ": " + std::strerror(e), e);
     base::write_file_atomic(req.out, html);
     if (!req.quiet)
         err << "solver: wrote " << req.out << " (" << (html.size() + 512 * 1024) / (1024 * 1024)

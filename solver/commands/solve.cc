@@ -278,9 +278,9 @@ bool same_new_file(const std::string& a, const std::string& b) {
 // or .pdb file in a folder holding a set's manifest), the --checkpoint file (for --html), or the
 // file standard output or error writes to. Compared by identity (device and inode), so a link or
 // another spelling of the same file is caught too. Nor is it `-` (UsageError) or anything but a
-// regular file or a new one in an existing folder, in a folder that takes a new file, or a file
-// the user may not write to (IoError, before any search, as write_file_atomic would say after
-// it, or, for the last, replace it through its folder). `what`: what the file holds, in
+// regular file or a new one in an existing folder, in a folder that takes a new file, nor a
+// file base::replace_denied names (IoError, before any search, as write_file_atomic would say
+// after it, or replace a read-only file through its folder). `what`: what the file holds, in
 // messages ("page").
 void refuse_over_inputs(const Request& req, const std::string& option, const std::string& file,
                         const std::string& what) {
@@ -359,9 +359,10 @@ void refuse_over_inputs(const Request& req, const std::string& option, const std
             option + " " + file + " is a file of the table set in " + real.parent_path().string() +
             " (a set's files are never written over by a " + what + "): give another file");
     // The file is replaced through its folder (atomically): one this user may not write to is
-    // refused rather than replaced, as cp or an editor would.
-    if (base::write_protected(file))
-        throw IoError("cannot write " + option + " " + file + ": " + std::strerror(EACCES), EACCES);
+    // refused rather than replaced, as cp or an editor would, and so is one whose replacement
+    // would fail only after the search (immutable; another user's in a sticky folder).
+    if (const int e = base::replace_denied(file))
+        throw IoError("cannot write " + option + " " + file + ": " + std::strerror(e), e);
     probe_folder(option, file, fs::path(base::link_destination(file)).parent_path());
 }
 

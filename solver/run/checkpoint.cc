@@ -37,9 +37,9 @@ std::vector<search::ResumeToken> read_existing(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) return {};
     // The file is replaced at each write (atomically, through its folder): one this process may
-    // not write to is refused rather than replaced.
-    if (base::write_protected(path))
-        throw IoError("cannot write --checkpoint " + path + ": " + std::strerror(EACCES), EACCES);
+    // not write to, or could not replace, is refused (base::replace_denied).
+    if (const int e = base::replace_denied(path))
+        throw IoError("cannot write --checkpoint " + path + ": " + std::strerror(e), e);
     const std::string text = base::read_regular(path, "checkpoint", CheckpointFile::kMaxBytes);
     if (text.empty()) return {};
     const std::string header = CheckpointFile::kHeader;

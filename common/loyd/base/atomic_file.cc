@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -143,8 +144,22 @@ void rename_into_place(const std::string& from, const std::string& target, Links
     sync_folder(target, path);
 }
 
-bool write_protected(const std::string& path) {
-    return ::access(path.c_str(), W_OK) != 0 && errno == EACCES;
+int replace_denied(const std::string& path) {
+    struct stat file {};
+    if (::stat(path.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) return 0;
+    if (::access(path.c_str(), W_OK) != 0) {
+        const int e = errno;
+        if (e == EACCES || e == EPERM || e == EROFS) return e;
+    }
+    // The rename replaces the entry in the folder of the file the links lead to; in a sticky
+    // folder only the file's owner, the folder's and root may.
+    struct stat folder {};
+    const uid_t me = ::geteuid();
+    if (me != 0 && file.st_uid != me &&
+        ::stat(folder_of(link_destination(path)).c_str(), &folder) == 0 &&
+        (folder.st_mode & S_ISVTX) && folder.st_uid != me)
+        return EPERM;
+    return 0;
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {

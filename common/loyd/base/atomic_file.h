@@ -44,10 +44,14 @@ std::string link_destination(const std::string& target);
 
 void write_file_atomic(const std::string& path, const std::string& content);
 
-// Whether `path` is an existing file this process may not write to (access(W_OK) fails with
-// EACCES). AtomicFile would still replace it through its folder when the folder takes new files;
-// a program writing a user's file asks this first and refuses, as cp or an editor would.
-bool write_protected(const std::string& path);
+// Why replacing the existing regular file `path` (through links) would go against its owner or
+// fail only at the rename, as an errno; 0 when nothing stands in the way that this can see (a
+// new file, a folder, a device: AtomicFile says what is wrong with those). EACCES: this process
+// may not write to the file (AtomicFile would still replace it through a folder that takes new
+// files; a program writing a user's file refuses, as cp or an editor would); EPERM: the file is
+// immutable, or sits in a sticky folder (as /tmp) and belongs to another user, so the rename
+// would fail after the work; EROFS: a read-only mount. Cost: two or three stat calls.
+int replace_denied(const std::string& path);
 
 // The last steps of commit() for a file finished by other means (a table checked under a
 // temporary name before it takes its own): renames `from`, a file in the destination's folder,
