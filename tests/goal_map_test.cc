@@ -20,25 +20,13 @@
 #include "loyd/heuristics/classic.h"
 #include "loyd/search/ida_star.h"
 #include "tests/pdb_test_support.h"
+#include "tests/test_util.h"
 
 namespace loyd {
 namespace {
 
 const std::vector<std::pair<int, int>> kSizes = {{3, 3}, {4, 4}, {5, 5}, {2, 4},
                                                  {4, 2}, {3, 4}, {4, 3}, {2, 3}};
-
-// A position `steps` random blank moves away from `goal` (no move undoes the previous one).
-board::Board walk(const board::Board& goal, int steps, std::mt19937_64& rng) {
-    board::Board b = goal;
-    int prev = -1;
-    for (int i = 0; i < steps;) {
-        const int d = static_cast<int>(rng() % board::kDirs);
-        if ((d ^ 1) == prev || !b.move(static_cast<board::Dir>(d))) continue;
-        prev = d;
-        ++i;
-    }
-    return b;
-}
 
 std::vector<int> corners(const board::Geometry& g) {
     const int w = g.width(), h = g.height();
@@ -146,7 +134,7 @@ TEST(GoalMap, PrefersTheIdentity) {
             ASSERT_TRUE(m) << goal.to_string();
             EXPECT_TRUE(m->identity()) << g.name() << " " << goal.to_string() << ": " << m->name();
             EXPECT_EQ(m->name(), "identity");
-            const board::Board b = walk(goal, 30, rng);
+            const board::Board b = test::random_walk(goal, 30, rng);
             EXPECT_EQ(m->map(b), b);
             const board::Moves moves = board::parse_moves("UDLRRLDU");
             EXPECT_EQ(m->unmap(moves), moves);
@@ -191,7 +179,7 @@ TEST(GoalMap, MovesCorrespond) {
                 ASSERT_EQ(seen.size(), 4u)
                     << g.name() << " " << m->name() << ": unmap is not a bijection";
                 for (int i = 0; i < 20; ++i) {
-                    const board::Board b = walk(from, 7 + i, rng);
+                    const board::Board b = test::random_walk(from, 7 + i, rng);
                     const board::Board mb = m->map(b);
                     for (int d = 0; d < board::kDirs; ++d) {
                         board::Board next = b, mnext = mb;
@@ -231,7 +219,7 @@ TEST(GoalMap, MappedSolutionsSolveTheOriginalOptimally) {
             auto m = board::GoalMapping::find(from, to);
             ASSERT_TRUE(m) << g.name() << " " << from.to_string();
             for (int i = 0; i < c.count; ++i) {
-                const board::Board start = walk(from, c.steps, rng);
+                const board::Board start = test::random_walk(from, c.steps, rng);
                 const board::Moves mapped = solve_manhattan(m->map(start), to);
                 const board::Moves back = m->unmap(mapped);
                 EXPECT_NO_THROW(replay_check(start, back, from))

@@ -419,19 +419,6 @@ TEST(SolvedPoint, OfASplitSearch) {
     }
 }
 
-// A position `steps` random blank moves away from `goal` (no move undoes the one before).
-board::Board walk(const board::Board& goal, int steps, std::mt19937_64& rng) {
-    board::Board b = goal;
-    int prev = -1;
-    for (int i = 0; i < steps;) {
-        const int d = static_cast<int>(rng() % board::kDirs);
-        if ((d ^ 1) == prev || !b.move(static_cast<board::Dir>(d))) continue;
-        prev = d;
-        ++i;
-    }
-    return b;
-}
-
 // Split over threads on 4x4, a thread at times finds an optimal path that lies after the
 // first one in (length, lexical) order before that one is reached. The point is still no later
 // than the first (the one-thread search's answer), whatever the threads found: the solution
@@ -445,7 +432,7 @@ TEST(SolvedPoint, OfSplitSearchesIsNoLaterThanTheFirstOptimalPath) {
     const int count = 64;
     int searched = 0;
     for (int i = 0; i < count; ++i) {
-        const board::Board start = walk(goal, 60 + i % 16, rng);
+        const board::Board start = test::random_walk(goal, 60 + i % 16, rng);
         // (Unoptimized builds: three of them, those where later finds were seen most often.)
         if (!test::kOptimized && i != 13 && i != 30 && i != 39) continue;
         ++searched;

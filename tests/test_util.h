@@ -21,6 +21,19 @@
 
 namespace loyd::test {
 
+// A position `steps` random blank moves away from `goal` (no move undoes the one before).
+inline board::Board random_walk(const board::Board& goal, int steps, std::mt19937_64& rng) {
+    board::Board b = goal;
+    int prev = -1;
+    for (int i = 0; i < steps;) {
+        const int d = static_cast<int>(rng() % board::kDirs);
+        if ((d ^ 1) == prev || !b.move(static_cast<board::Dir>(d))) continue;
+        prev = d;
+        ++i;
+    }
+    return b;
+}
+
 // Runs f, expects it to throw exactly E (or a subclass), returns the message; records a
 // test failure and returns "" if it throws nothing or something else.
 template <class E, class F>
