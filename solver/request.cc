@@ -67,8 +67,10 @@ void set_search(const Options& o, Request& r) {
     if (o.node_limit) {
         r.search.limits.max_nodes = unsigned_value(*o.node_limit, "--node-limit", 1);
     }
-    if (!o.node_limit && r.search.algorithm == search::Algorithm::Astar)
+    if (!o.node_limit && r.search.algorithm == search::Algorithm::Astar) {
         r.search.limits.max_nodes = kDefaultAstarNodes;
+        r.default_node_limit = true;
+    }
     r.search.limits.max_seconds = o.time_limit;
     if (o.lookups) r.search.lookups = heuristics::Lookups::parse(*o.lookups);
     r.lookups_given = o.lookups.has_value();

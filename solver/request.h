@@ -40,12 +40,13 @@ struct Request {
 
     // Search (solve and check).
     std::optional<heuristics::HeuristicKind>
-        heuristic;                // unset = tables when found, else linear conflict
-    std::string pdb;              // --pdb; empty = look for tables
-    std::string cache_dir;        // decoded-table cache; empty = none
-    search::SolveOptions search;  // algorithm, limits, lookups, pruning, BPMX
-    bool lookups_given = false;   // --lookups: a lookup the tables cannot take is noted
-    int jobs = 0;                 // 0 = all cores
+        heuristic;                    // unset = tables when found, else linear conflict
+    std::string pdb;                  // --pdb; empty = look for tables
+    std::string cache_dir;            // decoded-table cache; empty = none
+    search::SolveOptions search;      // algorithm, limits, lookups, pruning, BPMX
+    bool lookups_given = false;       // --lookups: a lookup the tables cannot take is noted
+    bool default_node_limit = false;  // A* without --node-limit: its default limit, said so
+    int jobs = 0;                     // 0 = all cores
 
     // solve: every optimal solution listed (--all, at most max_solutions) or counted (--count).
     bool all = false;

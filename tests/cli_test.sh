@@ -465,6 +465,11 @@ verify "--max-nodes" plain "$scratch/limit.txt" --size 4x4 \
   --expect easy=solved:1 --expect hard=limit --expect after=solved:2
 run "$solver" --heuristic linear-conflict --algorithm astar --node-limit 5000 --input "$scratch/limit.txt"
 expect_status "A* node limit" 3
+expect_err "A* node limit given: no default named" "^solver: hard: node limit reached after [0-9]+ nodes generated \(A\* counts the 5000 positions it stored against the limit\)$"
+# A*'s default limit, reached by the count after it on a 5x2 board: the message names it.
+run "$solver" --goal blank-first --algorithm astar --count "5 2 3 4 8/1 6 7 9 0"
+expect_status "A*'s default node limit" 3
+expect_err "A*'s default node limit: named" "^solver: argument 1: node limit reached after [0-9]+ nodes; no --node-limit was given: A\*'s default is 20000000, give a larger one to go further$"
 # A search that runs out of memory (A* under a ulimit, as in a capped container) reached a
 # limit: exit 3, its record in input order with "out of memory", the next line solved.
 printf 'hard: %s\neasy: 1 2 3 4 5 6 7 0 8\n' "$("$solver" scramble --size 5x5 --seed 1 -q)" >"$scratch/oom.txt"

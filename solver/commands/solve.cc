@@ -95,7 +95,8 @@ void print_text(const Request& req, const Task& t, std::ostream& out) {
 
 // Why a search stopped, on stderr: "node limit reached after N nodes" (generated); A*'s node
 // limit counts the positions it stores, which it says when A* was the search stopped
-// (`astar_phase`: with --all, only its first phase; the enumeration after it counts nodes).
+// (`astar_phase`: with --all, only its first phase; the enumeration after it counts nodes), and
+// names A*'s default limit when the user gave none.
 std::string limit_note(const Request& req, const search::SearchResult& s, bool astar_phase) {
     std::string note =
         std::string(stop_reason_text(s.stop_reason)) +
@@ -106,6 +107,9 @@ std::string limit_note(const Request& req, const search::SearchResult& s, bool a
         note += " generated (A* counts the " + std::to_string(req.search.limits.max_nodes) +
                 (req.search.limits.max_nodes == 1 ? " position" : " positions") +
                 " it stored against the limit)";
+    if (s.stop_reason == search::StopReason::NodeLimit && req.default_node_limit)
+        note += "; no --node-limit was given: A*'s default is " +
+                std::to_string(req.search.limits.max_nodes) + ", give a larger one to go further";
     return note;
 }
 
