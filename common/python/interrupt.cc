@@ -129,6 +129,11 @@ private:
     std::condition_variable none_running_;
 };
 
+// Parks the calling thread for the process to end (a daemon thread's call at exit).
+[[noreturn]] void park() {
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
 // Stops a job and waits for it to end.
 void stop(Job& job) {
     *job.cancel = true;
@@ -178,7 +183,7 @@ void run_interruptible(const std::function<void()>& work, std::atomic<bool>& can
         }
         if (finalizing()) {
             stop(job);
-            for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+            park();
         }
         try {
             PyEval_RestoreThread(state);
@@ -192,6 +197,14 @@ void run_interruptible(const std::function<void()>& work, std::atomic<bool>& can
         try {
             if (PyErr_CheckSignals() != 0) throw py::error_already_set();
             if (poll) poll();
+        } catch (abi::__forced_unwind&) {
+            // A Python signal handler released the GIL and the shutdown began meanwhile: Python
+            // ends this thread as it takes the GIL back. The work reads this frame, and the
+            // frames above hold Python objects that must not be released without the GIL: the
+            // work is stopped and the thread parked, never unwound further. (The poll's own
+            // callbacks park where they are called: call_callback.)
+            stop(job);
+            park();
         } catch (...) {
             raised = std::current_exception();
             cancel = true;
@@ -201,6 +214,17 @@ void run_interruptible(const std::function<void()>& work, std::atomic<bool>& can
     }
     if (raised) std::rethrow_exception(raised);
     if (job.failed) std::rethrow_exception(job.failed);
+}
+
+py::object call_callback(const py::handle& f, const py::tuple& args) {
+    PyObject* result = nullptr;
+    try {  // (nothing between the call and this handler has a destructor)
+        result = PyObject_Call(f.ptr(), args.ptr(), nullptr);
+    } catch (abi::__forced_unwind&) {
+        park();
+    }
+    if (!result) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(result);
 }
 
 }  // namespace loyd::python

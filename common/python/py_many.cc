@@ -271,12 +271,13 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
     if (!progress.is_none() || saves)
         poll = [&] {
             if (saves)
-                for (const std::string& t : tokens.take()) s.checkpoint(t);
+                for (const std::string& t : tokens.take())
+                    call_callback(s.checkpoint, py::make_tuple(t));
             if (progress.is_none()) return;
             const auto now = std::chrono::steady_clock::now();
             if (std::chrono::duration<double>(now - last).count() < progress_every) return;
             last = now;
-            progress(out.done(), n);
+            call_callback(progress, py::make_tuple(out.done(), n));
         };
     const auto start = [&](size_t i) { return pos.at(i); };
     const auto finish = [&](size_t i, const search::SolveOutcome& r) {
@@ -287,9 +288,9 @@ py::dict solve_many(const py::handle& boards, const py::dict& o, bool want_moves
     run_interruptible([&] { solve_batch(n, start, s.goal, opt, finish, batch); }, cancel, poll);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (saves)
-        for (const std::string& t : tokens.take()) s.checkpoint(t);  // the last points
-    if (!progress.is_none()) progress(out.done(), n);
+    if (saves)  // the last points
+        for (const std::string& t : tokens.take()) call_callback(s.checkpoint, py::make_tuple(t));
+    if (!progress.is_none()) call_callback(progress, py::make_tuple(out.done(), n));
     py::dict d = out.fields();
     d["goal"] = s.goal;
     d["metric"] = to_string(s.options.metric);

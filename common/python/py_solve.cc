@@ -69,9 +69,11 @@ void run_search(Search& s, const py::object& progress, Fn&& fn) {
     if (!progress.is_none() || !s.checkpoint.is_none()) {
         poll = [&] {
             search::SearchProgress p;
-            if (!progress.is_none() && box.take(p)) progress(p.bound, p.nodes_generated, p.seconds);
+            if (!progress.is_none() && box.take(p))
+                call_callback(progress, py::make_tuple(p.bound, p.nodes_generated, p.seconds));
             if (!s.checkpoint.is_none())
-                for (const std::string& t : tokens.take()) s.checkpoint(t);
+                for (const std::string& t : tokens.take())
+                    call_callback(s.checkpoint, py::make_tuple(t));
         };
     }
     run_interruptible([&] { fn(opt); }, cancel, poll);

@@ -244,6 +244,35 @@ time.sleep({0.2 + i * 0.0017:.4f})
         assert p.returncode == 0 and "terminate" not in p.stderr, (i, p.returncode, p.stderr)
 
 
+def test_exit_while_a_daemon_threads_callback_sleeps_is_clean():
+    # A checkpoint or progress callback that releases the GIL (here: sleeps) when the shutdown
+    # begins is ended by Python as it takes the GIL back; that unwound the call's frames without
+    # the GIL and crashed the exit (SIGSEGV or "Fatal Python error") in most runs. The thread is
+    # now parked where the callback was called. solve and solve_many, exits spread over the
+    # callbacks' sleeps.
+    calls = [
+        'loyd.solve(K, goal="blank-first", heuristic="manhattan", threads=2, checkpoint=slow, '
+        'checkpoint_every=0.1)',
+        'loyd.solve(K, goal="blank-first", heuristic="manhattan", threads=2, '
+        'progress=lambda *a: slow(a))',
+        'loyd.solve_many([K, K], goal="blank-first", heuristic="manhattan", threads=2, '
+        'checkpoint=slow, checkpoint_every=0.1)',
+        'loyd.solve_many([K, K], goal="blank-first", heuristic="manhattan", threads=2, '
+        'progress=lambda d, n: slow(d), progress_every=0)',
+    ]
+    for i in range(12):
+        code = f"""
+import threading, time, loyd
+K = "15 2 12 11/14 13 9 5/1 3 8 7/0 10 6 4"
+def slow(_):
+    time.sleep(0.05)
+threading.Thread(target=lambda: {calls[i % 4]}, daemon=True).start()
+time.sleep({0.3 + i * 0.013:.3f})
+"""
+        p = run_fresh(code)
+        assert p.returncode == 0 and "Fatal" not in p.stderr, (i, p.returncode, p.stderr)
+
+
 def test_a_call_from_a_finalizer_at_exit_runs_to_its_end():
     # A __del__ run while the interpreter shuts down calls into loyd from the exiting thread:
     # that call used to park the thread, and the process never ended.
