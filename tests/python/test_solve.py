@@ -234,6 +234,49 @@ def test_limits_raise_limit_error_like_the_solver(solver):
     assert isinstance(e.value, loyd.Error) and e.value.nodes >= 1000
 
 
+def test_counts_and_lists_taken_up_from_a_limit_against_bfs():
+    # count_solutions and all_solutions take resume=, checkpoint= and checkpoint_every= as solve
+    # does (and as the solver's --count/--all take --resume and --checkpoint): taken up from a
+    # limit's token (a limit before the optimal length was known), the count is BFS's.
+    taken_up = 0
+    for w, h in [(3, 2), (2, 4), (3, 3)]:
+        goal = list(range(1, w * h)) + [0]
+        dist, count = puzzle_oracle.bfs_counts(w, h, goal, "stm")
+        rng = random.Random(w * 7 + h)
+        far = max(dist.values())
+        deep = sorted(p for p in dist if dist[p] >= far - 4)
+        for start in rng.sample(deep, 4):
+            board = loyd.Board.from_list(list(start), w, h)
+            for limit in (30, 300):
+                try:
+                    loyd.count_solutions(board, heuristic="manhattan", node_limit=limit)
+                    continue
+                except loyd.LimitError as e:
+                    token, counted = e.resume, e.count
+                if counted is not None:  # stopped while counting: not resumable (README)
+                    assert token is None
+                    continue
+                assert token is not None
+                kw = dict(heuristic="manhattan", resume=token)
+                assert loyd.count_solutions(board, **kw) == count[start]
+                sols = loyd.all_solutions(board, **kw)
+                assert sols.length == dist[start] and sols.count == count[start]
+                taken_up += 1
+    assert taken_up >= 8
+    korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+    seen = []
+    with pytest.raises(loyd.LimitError) as e:
+        loyd.count_solutions(korf1, goal="blank-first", heuristic="manhattan",
+                             node_limit=30_000_000, checkpoint=seen.append, checkpoint_every=0.1)
+    key = e.value.resume.split(".")[4]  # the points saved are this search's, no further along
+    assert seen and all(t.split(".")[4] == key for t in seen), (seen, e.value.resume)
+    assert all(int(t.split(".")[1]) <= e.value.lower_bound for t in seen), seen
+    with pytest.raises(TypeError, match="checkpoint must be callable"):
+        loyd.all_solutions(korf1, checkpoint=3)
+    with pytest.raises(loyd.UsageError, match="resume token"):
+        loyd.count_solutions(korf1, resume="r1.zz")
+
+
 def test_a_limit_gives_a_token_that_resume_takes_up(solver):
     korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # 57 moves; Manhattan: 80 M nodes
     kw = dict(goal="blank-first", heuristic="manhattan", threads=1)

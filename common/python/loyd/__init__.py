@@ -277,6 +277,16 @@ def _options(goal: Optional[GoalLike], size: Optional[SizeLike], tables: Optiona
                 time_limit=time_limit, threads=threads, prune=prune, bpmx=bpmx)
 
 
+def _resumable(options: dict[str, Any], resume: Union[str, Sequence[str], None],
+               checkpoint: Optional[Callable[[str], None]],
+               checkpoint_every: Optional[float]) -> dict[str, Any]:
+    """`options` with resume=, checkpoint= and checkpoint_every= (checked by the extension)."""
+    options["resume"] = resume
+    options["checkpoint"] = _callback(checkpoint, "checkpoint")
+    options["checkpoint_every"] = checkpoint_every
+    return options
+
+
 def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[SizeLike] = None,
           tables: Optional[TablesLike] = None, heuristic: Optional[str] = None,
           metric: Metric = "stm", algorithm: Literal["ida", "astar"] = "ida",
@@ -316,11 +326,9 @@ def solve(board: BoardLike, *, goal: GoalLike = "blank-last", size: Optional[Siz
     Raises UnsolvableError (the position cannot reach the goal), LimitError, InvalidInputError
     (a board that cannot be read, tables of another board), UsageError, FileError.
     """
-    options = _options(goal, size, tables, heuristic, metric, algorithm, lookups, node_limit,
-                       time_limit, threads, prune, bpmx)
-    options["resume"] = resume
-    options["checkpoint"] = _callback(checkpoint, "checkpoint")
-    options["checkpoint_every"] = checkpoint_every
+    options = _resumable(_options(goal, size, tables, heuristic, metric, algorithm, lookups,
+                                  node_limit, time_limit, threads, prune, bpmx), resume,
+                         checkpoint, checkpoint_every)
     d = _loyd._solve(board, options, _callback(progress))
     return Solution(**d)
 
@@ -455,13 +463,18 @@ def all_solutions(board: BoardLike, *, max_solutions: int = 1000, goal: GoalLike
                   size: Optional[SizeLike] = None, tables: Optional[TablesLike] = None,
                   heuristic: Optional[str] = None, metric: Metric = "stm",
                   lookups: Optional[str] = None, node_limit: Optional[int] = None,
-                  time_limit: Optional[float] = None) -> Solutions:
+                  time_limit: Optional[float] = None,
+                  resume: Union[str, Sequence[str], None] = None,
+                  checkpoint: Optional[Callable[[str], None]] = None,
+                  checkpoint_every: Optional[float] = None) -> Solutions:
     """Every distinct optimal solution of `board` (at most `max_solutions`; `capped` says when
     there are more), each replayed, as the solver's --all lists them. The limits cover the whole
-    call; reaching one raises LimitError."""
-    d = _loyd._all_solutions(board, _options(goal, size, tables, heuristic, metric, "ida",
-                                             lookups, node_limit, time_limit, 1), False,
-                             max_solutions)
+    call; reaching one raises LimitError, whose `resume` token resume= takes up (as solve's;
+    checkpoint= and checkpoint_every= too)."""
+    d = _loyd._all_solutions(board, _resumable(_options(goal, size, tables, heuristic, metric,
+                                                        "ida", lookups, node_limit, time_limit,
+                                                        1), resume, checkpoint,
+                                               checkpoint_every), False, max_solutions)
     return Solutions(**d)
 
 
@@ -469,10 +482,16 @@ def count_solutions(board: BoardLike, *, goal: GoalLike = "blank-last",
                     size: Optional[SizeLike] = None, tables: Optional[TablesLike] = None,
                     heuristic: Optional[str] = None, metric: Metric = "stm",
                     lookups: Optional[str] = None, node_limit: Optional[int] = None,
-                    time_limit: Optional[float] = None) -> int:
+                    time_limit: Optional[float] = None,
+                    resume: Union[str, Sequence[str], None] = None,
+                    checkpoint: Optional[Callable[[str], None]] = None,
+                    checkpoint_every: Optional[float] = None) -> int:
     """The exact number of distinct optimal solutions of `board` (the solver's --count). On a
     limit, LimitError's `count` holds the solutions found so far (a lower bound), or None when
-    the limit came before the optimal length was known."""
-    d = _loyd._all_solutions(board, _options(goal, size, tables, heuristic, metric, "ida",
-                                             lookups, node_limit, time_limit, 1), True, None)
+    the limit came before the optimal length was known; its `resume` token resume= takes up
+    (as solve's; checkpoint= and checkpoint_every= too)."""
+    d = _loyd._all_solutions(board, _resumable(_options(goal, size, tables, heuristic, metric,
+                                                        "ida", lookups, node_limit, time_limit,
+                                                        1), resume, checkpoint,
+                                               checkpoint_every), True, None)
     return int(d["count"])
